@@ -1,0 +1,42 @@
+package kafka
+
+import (
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
+)
+
+// Client is a read-mostly connection to one cluster. It never joins a
+// group: it has no group configured and only sends admin requests.
+type Client struct {
+	cl      *kgo.Client
+	adm     *kadm.Client
+	brokers []string
+	timeout time.Duration
+}
+
+// NewClient wraps an existing kgo client (used by tests and the demo, which
+// build their own). timeout bounds each request; 0 means 10s.
+func NewClient(cl *kgo.Client, brokers []string, timeout time.Duration) *Client {
+	if timeout <= 0 {
+		timeout = 10 * time.Second
+	}
+	return &Client{cl: cl, adm: kadm.NewClient(cl), brokers: brokers, timeout: timeout}
+}
+
+// Brokers returns the seed brokers the client was created with.
+func (c *Client) Brokers() []string { return append([]string(nil), c.brokers...) }
+
+// Timeout is the per-request timeout.
+func (c *Client) Timeout() time.Duration { return c.timeout }
+
+// Kgo exposes the underlying client for packages under kafka/ that need raw
+// requests.
+func (c *Client) Kgo() *kgo.Client { return c.cl }
+
+// Admin exposes the kadm client for packages under kafka/.
+func (c *Client) Admin() *kadm.Client { return c.adm }
+
+// Close releases the connection.
+func (c *Client) Close() { c.cl.Close() }

@@ -1,0 +1,206 @@
+package kafka
+
+import (
+	"sort"
+	"time"
+)
+
+// GroupType says which rebalance protocol a group runs. Classic groups are
+// described with DescribeGroups; consumer-protocol (KIP-848) groups only with
+// ConsumerGroupDescribe, and classic describe reports them as Dead.
+type GroupType string
+
+const (
+	// TypeClassic is the JoinGroup/SyncGroup protocol with client-side assignors.
+	TypeClassic GroupType = "classic"
+	// TypeConsumer is the KIP-848 consumer protocol with server-side assignors.
+	TypeConsumer GroupType = "consumer"
+)
+
+// Group states. Classic groups use Empty, PreparingRebalance,
+// CompletingRebalance, Stable and Dead; KIP-848 groups use Empty, Assigning,
+// Reconciling and Stable.
+const (
+	StateEmpty               = "Empty"
+	StateStable              = "Stable"
+	StatePreparingRebalance  = "PreparingRebalance"
+	StateCompletingRebalance = "CompletingRebalance"
+	StateDead                = "Dead"
+	StateAssigning           = "Assigning"
+	StateReconciling         = "Reconciling"
+	StateUnknown             = "Unknown"
+)
+
+// NoOffset marks an offset or lag that is not known: no committed offset, or a
+// log offset that could not be listed.
+const NoOffset int64 = -1
+
+// Snapshot is an immutable, complete picture of one poll of the cluster.
+// Callers must not modify it; views and history keep references to it.
+type Snapshot struct {
+	// Time is when the poll started.
+	Time time.Time
+	// Duration is how long the poll took.
+	Duration time.Duration
+	// Brokers are the brokers from metadata, sorted by id.
+	Brokers []Broker
+	// OffsetsTopicPartitions is the partition count of __consumer_offsets
+	// used for OffsetsPartition (0 when the topic could not be described).
+	OffsetsTopicPartitions int32
+	// Groups are every group the cluster listed, sorted by name.
+	Groups []Group
+}
+
+// Group finds a group by name.
+func (s *Snapshot) Group(name string) (*Group, bool) {
+	if s == nil {
+		return nil, false
+	}
+	i := sort.Search(len(s.Groups), func(i int) bool { return s.Groups[i].Name >= name })
+	if i < len(s.Groups) && s.Groups[i].Name == name {
+		return &s.Groups[i], true
+	}
+	return nil, false
+}
+
+// Broker is a broker's identity and address.
+type Broker struct {
+	ID   int32
+	Host string
+	Port int32
+	Rack string
+}
+
+// Group is one consumer group as seen by one poll.
+type Group struct {
+	Name string
+	Type GroupType
+	// ProtocolType is "consumer" for consumer groups, "connect" for Kafka
+	// Connect and so on (classic groups; KIP-848 groups are always "consumer").
+	ProtocolType string
+	State        string
+	// Assignor is the chosen protocol for classic groups (range, roundrobin,
+	// sticky, cooperative-sticky) and the server assignor for KIP-848
+	// groups (uniform, range).
+	Assignor string
+	// GroupEpoch and AssignmentEpoch are set for KIP-848 groups only.
+	GroupEpoch      int32
+	AssignmentEpoch int32
+	// Coordinator is the broker that coordinates the group.
+	Coordinator Broker
+	// OffsetsPartition is the __consumer_offsets partition holding the
+	// group's metadata and commits (-1 when unknown).
+	OffsetsPartition int32
+	// Members are sorted by member id.
+	Members []Member
+	// Partitions are every partition the group has a commit for or has
+	// assigned, sorted by topic then partition.
+	Partitions []PartitionOffsets
+	// Err is a per-group failure (describe or offset fetch). The rest of
+	// the group holds whatever could be read.
+	Err error
+}
+
+// TotalLag sums the lag of the partitions that have a commit and a known log
+// end.
+func (g *Group) TotalLag() int64 {
+	var n int64
+	for i := range g.Partitions {
+		if g.Partitions[i].Lag > 0 {
+			n += g.Partitions[i].Lag
+		}
+	}
+	return n
+}
+
+// Topics returns the distinct topics of the group's partitions, sorted.
+func (g *Group) Topics() []string {
+	var ts []string
+	for i := range g.Partitions {
+		t := g.Partitions[i].Topic
+		if len(ts) == 0 || ts[len(ts)-1] != t {
+			ts = append(ts, t)
+		}
+	}
+	return ts
+}
+
+// Member finds a member by id.
+func (g *Group) Member(id string) (*Member, bool) {
+	for i := range g.Members {
+		if g.Members[i].MemberID == id {
+			return &g.Members[i], true
+		}
+	}
+	return nil, false
+}
+
+// Member is one member of a group.
+type Member struct {
+	MemberID   string
+	InstanceID string // group.instance.id for static members, else ""
+	ClientID   string
+	Host       string
+	Rack       string
+	// Subscribed lists subscribed topic names; KIP-848 members may instead
+	// (or also) subscribe by SubscribedRegex.
+	Subscribed      []string
+	SubscribedRegex string
+	// Assignment is the member's current assignment, sorted by topic.
+	Assignment []TopicPartitions
+	// MemberEpoch and Target are set for KIP-848 members only.
+	MemberEpoch int32
+	Target      []TopicPartitions
+	// Protocols are the assignor names a classic member offered in its
+	// JoinGroup, in preference order (empty for KIP-848 members).
+	Protocols []string
+	// JoinMetadata is the classic member's raw ConsumerMemberMetadata for
+	// the chosen protocol (subscription, owned partitions, user data), kept
+	// so that assignors can be simulated offline.
+	JoinMetadata []byte
+}
+
+// PartitionCount counts the partitions in the member's assignment.
+func (m *Member) PartitionCount() int {
+	n := 0
+	for _, tp := range m.Assignment {
+		n += len(tp.Partitions)
+	}
+	return n
+}
+
+// TopicPartitions is a topic and some of its partitions, sorted.
+type TopicPartitions struct {
+	Topic      string
+	Partitions []int32
+}
+
+// PartitionOffsets is one partition of a group with its committed offset and
+// the log's bounds.
+type PartitionOffsets struct {
+	Topic     string
+	Partition int32
+	// Committed is the next offset the group will consume, or NoOffset.
+	Committed   int64
+	LeaderEpoch int32
+	Metadata    string
+	// LogStart and LogEnd (high watermark) are NoOffset when unknown.
+	LogStart int64
+	LogEnd   int64
+	// Lag is LogEnd - Committed, floored at 0, or NoOffset when either is
+	// unknown.
+	Lag int64
+	// The owning member, empty when no member has the partition.
+	MemberID string
+	ClientID string
+	Host     string
+	// Err is a per-partition failure (fetching the commit or listing the
+	// log's offsets).
+	Err error
+}
+
+// HasCommit reports whether the group has committed an offset here.
+func (p *PartitionOffsets) HasCommit() bool { return p.Committed >= 0 }
+
+// HasLag reports whether Lag is known.
+func (p *PartitionOffsets) HasLag() bool { return p.Lag >= 0 }
