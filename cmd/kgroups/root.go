@@ -7,6 +7,9 @@ import (
 	"io"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/viper"
+
+	"github.com/kgroups/kgroups/config"
 )
 
 // Exit codes. Scripts depend on these.
@@ -48,19 +51,10 @@ var subcommands []func(*app) *cobra.Command
 
 func register(f func(*app) *cobra.Command) { subcommands = append(subcommands, f) }
 
-// app holds what every command shares: streams, global flags and the loaded
-// configuration.
-type app struct {
-	stdin  io.Reader
-	stdout io.Writer
-	stderr io.Writer
-	root   *cobra.Command
-}
-
 // run executes kgroups with args and returns the process exit code. It is the
 // whole program apart from os.Exit, so tests drive it in-process.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	a := &app{stdin: stdin, stdout: stdout, stderr: stderr}
+	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, v: viper.New()}
 	root := newRootCmd(a)
 	a.root = root
 	for _, f := range subcommands {
@@ -83,6 +77,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return ec.code
 	}
 	fmt.Fprintln(stderr, "kgroups:", err)
+	var ce configError
+	if errors.As(err, &ce) {
+		return exitError
+	}
 	var ue usageError
 	if errors.As(err, &ue) || isCobraUsageError(err) {
 		fmt.Fprintln(stderr, "Run 'kgroups --help' for usage.")
@@ -99,5 +97,31 @@ func newRootCmd(a *app) *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	addGlobalFlags(root, a.v)
 	return root
+}
+
+// addGlobalFlags declares the persistent flags of config.Settings and binds
+// each to viper together with its environment variable, so that a flag beats
+// the variable; config.Effective layers the file and defaults underneath.
+// Lists are plain strings ("a:1,b:2") so flag and variable read the same.
+func addGlobalFlags(root *cobra.Command, v *viper.Viper) {
+	fs := root.PersistentFlags()
+	for _, s := range config.Settings {
+		if s.Flag != "" {
+			usage := s.Usage + " [$" + s.Env + "]"
+			switch s.Kind {
+			case config.KindBool:
+				fs.BoolP(s.Flag, s.Short, false, usage)
+			case config.KindDuration:
+				fs.DurationP(s.Flag, s.Short, 0, usage)
+			default:
+				fs.StringP(s.Flag, s.Short, "", usage)
+			}
+			// Both calls fail only for a nil flag or an empty key,
+			// which the loop above rules out.
+			_ = v.BindPFlag(s.Key, fs.Lookup(s.Flag))
+		}
+		_ = v.BindEnv(s.Key, s.Env)
+	}
 }

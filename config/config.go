@@ -1,0 +1,157 @@
+package config
+
+import (
+	"strings"
+	"time"
+)
+
+// Defaults applied to every context, so a context needs nothing but brokers.
+const (
+	DefaultClientID       = "kgroups"
+	DefaultRequestTimeout = 10 * time.Second
+	DefaultRefresh        = 5 * time.Second
+)
+
+// AdHocContext names the context built from flags and environment alone, when
+// no context from the file is selected.
+const AdHocContext = "(ad-hoc)"
+
+// SASL mechanisms kgroups can authenticate with.
+const (
+	MechanismPlain       = "PLAIN"
+	MechanismScramSHA256 = "SCRAM-SHA-256"
+	MechanismScramSHA512 = "SCRAM-SHA-512"
+	MechanismOAuthBearer = "OAUTHBEARER"
+	MechanismAWSMSKIAM   = "AWS_MSK_IAM"
+)
+
+// Mechanisms lists the accepted SASL mechanisms, in the order error messages
+// show them.
+var Mechanisms = []string{MechanismPlain, MechanismScramSHA256, MechanismScramSHA512, MechanismOAuthBearer, MechanismAWSMSKIAM}
+
+// Config is the whole configuration file: every context and which one is
+// current.
+type Config struct {
+	// Path is the file the configuration was read from; empty when there
+	// was none.
+	Path           string
+	CurrentContext string
+	Contexts       []Context
+}
+
+// Context is everything needed to reach and use one cluster. The zero values
+// of the durations and client id mean "default" until Effective fills them in.
+type Context struct {
+	Name           string
+	Brokers        []string
+	TLS            TLSConfig
+	SASL           SASLConfig
+	ClientID       string
+	RequestTimeout time.Duration
+	Refresh        time.Duration
+	// ReadOnly disables every write action (reset, delete, remove members).
+	ReadOnly bool
+	// Protected keeps writes possible but makes them ask for the context
+	// name to be typed as confirmation.
+	Protected bool
+
+	// origin maps a setting key ("brokers", "sasl.mechanism", ...) to where
+	// its value came from, so that validation errors name the file and key,
+	// the flag or the environment variable.
+	origin map[string]string
+}
+
+// TLSConfig says how to encrypt the connection and, for mTLS, which client
+// certificate to present.
+type TLSConfig struct {
+	Enabled bool
+	// CAFile is a PEM bundle of the CAs to trust instead of the system pool.
+	CAFile string
+	// CertFile and KeyFile are the PEM client certificate and key (mTLS);
+	// one without the other is an error.
+	CertFile string
+	KeyFile  string
+	// ServerName overrides the name the broker certificates are verified
+	// against (by default the host being dialed).
+	ServerName         string
+	InsecureSkipVerify bool
+}
+
+// SASLConfig says how to authenticate. Passwords and tokens can be given
+// inline or, preferably, by reference (an environment variable, a file or a
+// command); references are resolved only when connecting.
+type SASLConfig struct {
+	// Mechanism is one of Mechanisms, or empty for no SASL.
+	Mechanism    string
+	Username     string
+	Password     string
+	PasswordEnv  string
+	PasswordFile string
+	PasswordCmd  string
+	// Token and TokenFile are the OAUTHBEARER token, inline or in a file.
+	Token     string
+	TokenFile string
+}
+
+// Context finds a context by name.
+func (c *Config) Context(name string) (Context, bool) {
+	for _, x := range c.Contexts {
+		if x.Name == name {
+			return x, true
+		}
+	}
+	return Context{}, false
+}
+
+// Names returns the context names in file order.
+func (c *Config) Names() []string {
+	names := make([]string, len(c.Contexts))
+	for i, x := range c.Contexts {
+		names[i] = x.Name
+	}
+	return names
+}
+
+func (c *Context) setOrigin(key, where string) {
+	if c.origin == nil {
+		c.origin = make(map[string]string)
+	}
+	c.origin[key] = where
+}
+
+// withDefaults fills the zero values that have defaults.
+func (c Context) withDefaults() Context {
+	if c.ClientID == "" {
+		c.ClientID = DefaultClientID
+	}
+	if c.RequestTimeout == 0 {
+		c.RequestTimeout = DefaultRequestTimeout
+	}
+	if c.Refresh == 0 {
+		c.Refresh = DefaultRefresh
+	}
+	return c
+}
+
+// normalize canonicalises values that have more than one spelling.
+func (c Context) normalize() Context {
+	c.SASL.Mechanism = strings.ToUpper(strings.TrimSpace(c.SASL.Mechanism))
+	if c.TLS.CAFile != "" || c.TLS.CertFile != "" || c.TLS.KeyFile != "" || c.TLS.ServerName != "" || c.TLS.InsecureSkipVerify {
+		c.TLS.Enabled = true
+	}
+	return c
+}
+
+// clone copies the context deeply enough that changing the copy's slices or
+// origins leaves the original alone.
+func (c Context) clone() Context {
+	c.Brokers = append([]string(nil), c.Brokers...)
+	if c.origin != nil {
+		o := make(map[string]string, len(c.origin))
+		for k, v := range c.origin {
+			o[k] = v
+		}
+		c.origin = o
+	}
+	return c
+}

@@ -1,0 +1,79 @@
+// Package config is kgroups' typed configuration: named contexts (one per
+// cluster) in a YAML file, plus overrides from the environment and from
+// command-line flags.
+//
+// The file lives at $XDG_CONFIG_HOME/kgroups/config.yaml (falling back to
+// ~/.config/kgroups/config.yaml); --config or KGROUPS_CONFIG point elsewhere.
+// A missing default file is not an error: `kgroups -b host:9092 list` works
+// with no file at all, through an ad-hoc context.
+//
+// Example:
+//
+//	current-context: prod
+//	contexts:
+//	  - name: local
+//	    brokers: [127.0.0.1:9092]
+//	  - name: prod
+//	    brokers:
+//	      - kafka-1.prod:9093
+//	      - kafka-2.prod:9093
+//	    tls:
+//	      enabled: true
+//	      ca_file: /etc/kafka/ca.pem
+//	      cert_file: /etc/kafka/client.pem   # mTLS: cert_file and key_file together
+//	      key_file: /etc/kafka/client-key.pem
+//	      server_name: kafka.prod            # optional SNI / verification name
+//	      insecure_skip_verify: false
+//	    sasl:
+//	      mechanism: SCRAM-SHA-512           # PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER, AWS_MSK_IAM
+//	      username: ops
+//	      password_env: KAFKA_PROD_PASSWORD  # exactly one of password, password_env, password_file, password_cmd
+//	    client_id: kgroups-ops
+//	    request_timeout: 10s
+//	    refresh: 5s
+//	    read_only: true                      # disables every write (reset, delete, remove members)
+//	    protected: false                     # writes need the context name typed to confirm
+//	  - name: msk
+//	    brokers: [b-1.msk.eu-west-1.amazonaws.com:9098]
+//	    tls: {enabled: true}
+//	    sasl: {mechanism: AWS_MSK_IAM}       # credentials from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN
+//	  - name: oauth
+//	    brokers: [kafka.example.com:9094]
+//	    tls: {enabled: true}
+//	    sasl: {mechanism: OAUTHBEARER, token_file: /run/secrets/kafka-token}
+//
+// Setting any of tls.ca_file, tls.cert_file, tls.key_file, tls.server_name or
+// tls.insecure_skip_verify turns TLS on.
+//
+// Precedence, highest first: command-line flags, environment variables, the
+// file, defaults (client_id "kgroups", request_timeout 10s, refresh 5s). The
+// context is chosen by --context, else KGROUPS_CONTEXT, else current-context;
+// flag and environment settings then override that context's fields. With no
+// context chosen, the brokers must come from -b/--brokers or KGROUPS_BROKERS.
+//
+// Environment variables (see Settings for the matching flags):
+//
+//	KGROUPS_CONFIG                     configuration file
+//	KGROUPS_CONTEXT                    context to use
+//	KGROUPS_BROKERS                    host:port,host:port
+//	KGROUPS_CLIENT_ID                  client id sent to the brokers
+//	KGROUPS_TIMEOUT                    request timeout (Go duration: 500ms, 10s, 1m)
+//	KGROUPS_REFRESH                    TUI refresh interval (Go duration)
+//	KGROUPS_READ_ONLY                  true|false
+//	KGROUPS_PROTECTED                  true|false
+//	KGROUPS_TLS                        true|false (tls.enabled)
+//	KGROUPS_TLS_CA_FILE                tls.ca_file
+//	KGROUPS_TLS_CERT_FILE              tls.cert_file
+//	KGROUPS_TLS_KEY_FILE               tls.key_file
+//	KGROUPS_TLS_SERVER_NAME            tls.server_name
+//	KGROUPS_TLS_INSECURE_SKIP_VERIFY   true|false
+//	KGROUPS_SASL_MECHANISM             sasl.mechanism
+//	KGROUPS_SASL_USERNAME              sasl.username
+//	KGROUPS_SASL_PASSWORD              sasl.password (environment only: never a flag)
+//	KGROUPS_SASL_PASSWORD_FILE         sasl.password_file
+//	KGROUPS_SASL_TOKEN_FILE            sasl.token_file
+//
+// Secrets (password, password_file, password_cmd, token, token_file) are only
+// read when connecting, never printed: Masked replaces them with "****", and
+// no error message includes a secret or a password command's output.
+package config

@@ -1,0 +1,195 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"strconv"
+	"strings"
+)
+
+// Selection says which context to use and what to override in it; the
+// command line builds it from flags and the environment.
+type Selection struct {
+	// Context is the context name asked for, empty for current-context.
+	Context string
+	// ContextSource is "--context" or "KGROUPS_CONTEXT", for messages.
+	ContextSource string
+	Overrides     []Override
+}
+
+// Effective resolves the context kgroups will use: the selected (or current)
+// context from the file, or an ad-hoc one when none is selected, with
+// defaults filled in and overrides applied, then validated. Secrets are not
+// resolved here (see SASLConfig.ResolvePassword).
+func (c *Config) Effective(sel Selection) (Context, error) {
+	name, source := sel.Context, sel.ContextSource
+	if name == "" && c.CurrentContext != "" {
+		name, source = c.CurrentContext, fmt.Sprintf("config %s: current-context", c.Path)
+	}
+	var ctx Context
+	if name != "" {
+		found, ok := c.Context(name)
+		if !ok {
+			where := ""
+			if c.Path != "" {
+				where = " in " + c.Path
+			}
+			return Context{}, fmt.Errorf("%s: unknown context %q%s (%s)", source, name, where, knownList(c.Names()))
+		}
+		ctx = found.clone()
+		ctx.setOrigin("", fmt.Sprintf("config %s: contexts[%s].", c.Path, name))
+	} else {
+		ctx = Context{Name: AdHocContext}
+		if !hasOverride(sel.Overrides, "brokers") {
+			return Context{}, c.noContextError()
+		}
+	}
+	ctx = ctx.withDefaults()
+	for _, o := range sel.Overrides {
+		if err := ctx.apply(o); err != nil {
+			return Context{}, err
+		}
+	}
+	ctx = ctx.normalize()
+	if err := ctx.Validate(); err != nil {
+		return Context{}, err
+	}
+	return ctx, nil
+}
+
+func (c *Config) noContextError() error {
+	hint := "pass -b/--brokers host:port,... or set KGROUPS_BROKERS"
+	if len(c.Contexts) > 0 {
+		return fmt.Errorf("no context selected: set current-context in %s, pass --context NAME (%s), or %s", c.Path, knownList(c.Names()), hint)
+	}
+	if c.Path != "" {
+		return fmt.Errorf("no brokers: %s, or define a context in %s", hint, c.Path)
+	}
+	return fmt.Errorf("no brokers: %s, or define a context in the configuration file (see 'kgroups config --help')", hint)
+}
+
+func hasOverride(os []Override, key string) bool {
+	for _, o := range os {
+		if o.Key == key {
+			return true
+		}
+	}
+	return false
+}
+
+// Where says where a setting of the context came from ("config FILE:
+// contexts[NAME].KEY", a flag like "--brokers", or an environment variable),
+// so that messages about a setting tell the user what to edit.
+func (c Context) Where(key string) string {
+	if w, ok := c.origin[key]; ok {
+		return w
+	}
+	return c.origin[""] + key
+}
+
+// Validate checks the context's settings for mistakes that would otherwise
+// surface later as a confusing connection failure. Errors name where the bad
+// setting came from and what is accepted; they never include a secret.
+func (c Context) Validate() error {
+	var errs []error
+	add := func(key, format string, args ...any) {
+		errs = append(errs, fmt.Errorf("%s: %s", c.Where(key), fmt.Sprintf(format, args...)))
+	}
+	if len(c.Brokers) == 0 {
+		add("brokers", "missing: at least one host:port is required")
+	}
+	for _, b := range c.Brokers {
+		if err := checkHostPort(b); err != nil {
+			add("brokers", "%v", err)
+		}
+	}
+	if c.RequestTimeout < 0 {
+		add("request_timeout", "must be positive")
+	}
+	if c.Refresh < 0 {
+		add("refresh", "must be positive")
+	}
+	if (c.TLS.CertFile == "") != (c.TLS.KeyFile == "") {
+		if c.TLS.CertFile != "" {
+			add("tls.cert_file", "set without tls.key_file: mTLS needs both the certificate and its key")
+		} else {
+			add("tls.key_file", "set without tls.cert_file: mTLS needs both the certificate and its key")
+		}
+	}
+	c.validateSASL(add)
+	return errors.Join(errs...)
+}
+
+func (c Context) validateSASL(add func(key, format string, args ...any)) {
+	s := c.SASL
+	passwords := s.passwordSources()
+	if s.Mechanism == "" {
+		switch {
+		case s.Username != "":
+			add("sasl.username", "set but sasl.mechanism is empty (accepted: %s)", strings.Join(Mechanisms, ", "))
+		case len(passwords) > 0:
+			add(passwords[0], "set but sasl.mechanism is empty (accepted: %s)", strings.Join(Mechanisms, ", "))
+		case s.Token != "" || s.TokenFile != "":
+			add("sasl.token", "set but sasl.mechanism is empty (accepted: %s)", strings.Join(Mechanisms, ", "))
+		}
+		return
+	}
+	switch s.Mechanism {
+	case MechanismPlain, MechanismScramSHA256, MechanismScramSHA512:
+		if s.Username == "" {
+			add("sasl.username", "missing: %s needs a username", s.Mechanism)
+		}
+		switch len(passwords) {
+		case 0:
+			add("sasl.password", "missing: %s needs one of password, password_env, password_file, password_cmd", s.Mechanism)
+		case 1:
+		default:
+			add(passwords[1], "more than one password source (%s): set exactly one", strings.Join(passwords, ", "))
+		}
+		if s.Token != "" || s.TokenFile != "" {
+			add("sasl.token", "only used with %s, not %s", MechanismOAuthBearer, s.Mechanism)
+		}
+	case MechanismOAuthBearer:
+		switch {
+		case s.Token == "" && s.TokenFile == "":
+			add("sasl.token", "missing: %s needs token or token_file", s.Mechanism)
+		case s.Token != "" && s.TokenFile != "":
+			add("sasl.token_file", "more than one token source (sasl.token, sasl.token_file): set exactly one")
+		}
+		if len(passwords) > 0 {
+			add(passwords[0], "not used with %s (it takes token or token_file)", s.Mechanism)
+		}
+	case MechanismAWSMSKIAM:
+		if len(passwords) > 0 {
+			add(passwords[0], "not used with %s: credentials come from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN", s.Mechanism)
+		}
+	default:
+		add("sasl.mechanism", "unknown mechanism %q (accepted: %s)", s.Mechanism, strings.Join(Mechanisms, ", "))
+	}
+}
+
+// passwordSources lists the password settings that are set.
+func (s SASLConfig) passwordSources() []string {
+	var out []string
+	for i, v := range []string{s.Password, s.PasswordEnv, s.PasswordFile, s.PasswordCmd} {
+		if v != "" {
+			out = append(out, passwordKeys[i])
+		}
+	}
+	return out
+}
+
+// checkHostPort accepts host:port with a non-empty host and a port in
+// 1..65535 (IPv6 hosts in brackets).
+func checkHostPort(s string) error {
+	host, port, err := net.SplitHostPort(s)
+	if err != nil || host == "" {
+		return fmt.Errorf("bad broker address %q: want host:port, e.g. kafka-1:9092", s)
+	}
+	n, err := strconv.Atoi(port)
+	if err != nil || n < 1 || n > 65535 {
+		return fmt.Errorf("bad broker address %q: port must be a number from 1 to 65535", s)
+	}
+	return nil
+}

@@ -1,0 +1,345 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Load reads the configuration file at path. A missing file gives an empty
+// configuration when mustExist is false (the default path, which need not
+// exist) and an error when it is true (a path the user named). Every error
+// names the file, and where it can the key and line.
+func Load(path string, mustExist bool) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) && !mustExist {
+			return &Config{}, nil
+		}
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("config %s: file does not exist", path)
+		}
+		return nil, fmt.Errorf("config %s: %w", path, err)
+	}
+	cfg, err := Parse(data, path)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Path = path
+	return cfg, nil
+}
+
+// Parse decodes a configuration file's contents; name is used in errors.
+// Unknown keys are errors, so a typo such as "pasword" is caught rather than
+// silently ignored.
+func Parse(data []byte, name string) (*Config, error) {
+	p := parser{file: name}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, fmt.Errorf("config %s: invalid YAML: %s", name, strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	cfg := &Config{}
+	if doc.Kind == 0 || len(doc.Content) == 0 {
+		return cfg, nil // empty file or only comments
+	}
+	root := doc.Content[0]
+	if root.Kind != yaml.MappingNode {
+		return nil, p.errAt(root, "", "the top level must be a mapping with current-context and contexts")
+	}
+	err := p.mapping(root, "", []string{"current-context", "contexts"}, func(key string, v *yaml.Node) error {
+		switch key {
+		case "current-context":
+			s, err := p.str(v, key)
+			cfg.CurrentContext = s
+			return err
+		case "contexts":
+			if v.Kind != yaml.SequenceNode {
+				return p.errAt(v, key, "must be a list of contexts, each with a name")
+			}
+			seen := map[string]int{}
+			for i, item := range v.Content {
+				c, err := p.context(item, i)
+				if err != nil {
+					return err
+				}
+				if first, dup := seen[c.Name]; dup {
+					return p.errAt(item, fmt.Sprintf("contexts[%d].name", i), fmt.Sprintf("duplicate context name %q (also contexts[%d])", c.Name, first))
+				}
+				seen[c.Name] = i
+				cfg.Contexts = append(cfg.Contexts, c)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return cfg, nil
+}
+
+type parser struct{ file string }
+
+// errAt reports a problem with the value at node n, named key.
+func (p parser) errAt(n *yaml.Node, key, msg string) error {
+	if key == "" {
+		return fmt.Errorf("config %s: line %d: %s", p.file, n.Line, msg)
+	}
+	return fmt.Errorf("config %s: line %d: %s: %s", p.file, n.Line, key, msg)
+}
+
+// mapping walks a mapping node, rejecting unknown and repeated keys.
+func (p parser) mapping(n *yaml.Node, prefix string, known []string, fn func(key string, v *yaml.Node) error) error {
+	n = resolveAlias(n)
+	if n.Kind != yaml.MappingNode {
+		return p.errAt(n, strings.TrimSuffix(prefix, "."), "must be a mapping of "+strings.Join(known, ", "))
+	}
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], resolveAlias(n.Content[i+1])
+		key := k.Value
+		if k.Kind != yaml.ScalarNode {
+			return p.errAt(k, strings.TrimSuffix(prefix, "."), "keys must be plain names")
+		}
+		if !contains(known, key) {
+			return p.errAt(k, prefix+key, fmt.Sprintf("unknown key (known: %s)", strings.Join(known, ", ")))
+		}
+		if seen[key] {
+			return p.errAt(k, prefix+key, "set more than once")
+		}
+		seen[key] = true
+		if err := fn(key, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func resolveAlias(n *yaml.Node) *yaml.Node {
+	for n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
+	return n
+}
+
+var (
+	contextKeys = []string{"name", "brokers", "tls", "sasl", "client_id", "request_timeout", "refresh", "read_only", "protected"}
+	tlsKeys     = []string{"enabled", "ca_file", "cert_file", "key_file", "server_name", "insecure_skip_verify"}
+	saslKeys    = []string{"mechanism", "username", "password", "password_env", "password_file", "password_cmd", "token", "token_file"}
+)
+
+func (p parser) context(n *yaml.Node, idx int) (Context, error) {
+	n = resolveAlias(n)
+	var c Context
+	if n.Kind != yaml.MappingNode {
+		return c, p.errAt(n, fmt.Sprintf("contexts[%d]", idx), "must be a mapping with name, brokers, ...")
+	}
+	// The name comes first so that every other error can say which
+	// context it is about.
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == "name" {
+			name, err := p.str(resolveAlias(n.Content[i+1]), fmt.Sprintf("contexts[%d].name", idx))
+			if err != nil {
+				return c, err
+			}
+			c.Name = strings.TrimSpace(name)
+		}
+	}
+	if c.Name == "" {
+		return c, p.errAt(n, fmt.Sprintf("contexts[%d].name", idx), "missing: every context needs a name")
+	}
+	base := fmt.Sprintf("contexts[%s].", c.Name)
+	err := p.mapping(n, base, contextKeys, func(key string, v *yaml.Node) error {
+		full := base + key
+		c.setOrigin(key, fmt.Sprintf("config %s: %s", p.file, full))
+		var err error
+		switch key {
+		case "name":
+		case "brokers":
+			c.Brokers, err = p.list(v, full)
+		case "client_id":
+			c.ClientID, err = p.str(v, full)
+		case "request_timeout":
+			c.RequestTimeout, err = p.duration(v, full)
+		case "refresh":
+			c.Refresh, err = p.duration(v, full)
+		case "read_only":
+			c.ReadOnly, err = p.boolean(v, full)
+		case "protected":
+			c.Protected, err = p.boolean(v, full)
+		case "tls":
+			err = p.mapping(v, full+".", tlsKeys, func(k string, v *yaml.Node) error {
+				return p.tlsField(&c, base, k, v)
+			})
+		case "sasl":
+			err = p.mapping(v, full+".", saslKeys, func(k string, v *yaml.Node) error {
+				return p.saslField(&c, base, k, v)
+			})
+		}
+		return err
+	})
+	return c, err
+}
+
+func (p parser) tlsField(c *Context, base, k string, v *yaml.Node) error {
+	full := base + "tls." + k
+	c.setOrigin("tls."+k, fmt.Sprintf("config %s: %s", p.file, full))
+	var err error
+	switch k {
+	case "enabled":
+		c.TLS.Enabled, err = p.boolean(v, full)
+	case "ca_file":
+		c.TLS.CAFile, err = p.str(v, full)
+	case "cert_file":
+		c.TLS.CertFile, err = p.str(v, full)
+	case "key_file":
+		c.TLS.KeyFile, err = p.str(v, full)
+	case "server_name":
+		c.TLS.ServerName, err = p.str(v, full)
+	case "insecure_skip_verify":
+		c.TLS.InsecureSkipVerify, err = p.boolean(v, full)
+	}
+	return err
+}
+
+func (p parser) saslField(c *Context, base, k string, v *yaml.Node) error {
+	full := base + "sasl." + k
+	c.setOrigin("sasl."+k, fmt.Sprintf("config %s: %s", p.file, full))
+	s, err := p.str(v, full)
+	if err != nil {
+		return err
+	}
+	switch k {
+	case "mechanism":
+		c.SASL.Mechanism = s
+	case "username":
+		c.SASL.Username = s
+	case "password":
+		c.SASL.Password = s
+	case "password_env":
+		c.SASL.PasswordEnv = s
+	case "password_file":
+		c.SASL.PasswordFile = s
+	case "password_cmd":
+		c.SASL.PasswordCmd = s
+	case "token":
+		c.SASL.Token = s
+	case "token_file":
+		c.SASL.TokenFile = s
+	}
+	return nil
+}
+
+// str accepts any scalar as a string (a client id of 42 is fine). Its error
+// never quotes the value, so it is safe for secrets.
+func (p parser) str(n *yaml.Node, key string) (string, error) {
+	if n.Kind != yaml.ScalarNode {
+		return "", p.errAt(n, key, "must be a single value, not a list or mapping")
+	}
+	if n.Tag == "!!null" {
+		return "", nil
+	}
+	return n.Value, nil
+}
+
+// list accepts a YAML list or one comma-separated string.
+func (p parser) list(n *yaml.Node, key string) ([]string, error) {
+	switch n.Kind {
+	case yaml.ScalarNode:
+		if n.Tag == "!!null" {
+			return nil, nil
+		}
+		return splitList(n.Value), nil
+	case yaml.SequenceNode:
+		var out []string
+		for i, item := range n.Content {
+			item = resolveAlias(item)
+			if item.Kind != yaml.ScalarNode {
+				return nil, p.errAt(item, fmt.Sprintf("%s[%d]", key, i), "must be a host:port string")
+			}
+			out = append(out, strings.TrimSpace(item.Value))
+		}
+		return out, nil
+	}
+	return nil, p.errAt(n, key, "must be a list of host:port, or one comma-separated string")
+}
+
+func (p parser) boolean(n *yaml.Node, key string) (bool, error) {
+	if n.Kind == yaml.ScalarNode {
+		if b, err := strconv.ParseBool(n.Value); err == nil {
+			return b, nil
+		}
+	}
+	return false, p.errAt(n, key, fmt.Sprintf("want true or false, got %s", describe(n)))
+}
+
+func (p parser) duration(n *yaml.Node, key string) (time.Duration, error) {
+	if n.Kind == yaml.ScalarNode {
+		d, err := parseDuration(n.Value)
+		if err == nil {
+			return d, nil
+		}
+		return 0, p.errAt(n, key, err.Error())
+	}
+	return 0, p.errAt(n, key, fmt.Sprintf("want a duration like 500ms, 10s or 1m, got %s", describe(n)))
+}
+
+// parseDuration accepts positive Go durations. A bare number is refused:
+// "10" could mean seconds or milliseconds, and guessing wrong is worse than
+// asking.
+func parseDuration(s string) (time.Duration, error) {
+	s = strings.TrimSpace(s)
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return 0, fmt.Errorf("want a duration like 500ms, 10s or 1m, got %q", s)
+	}
+	if d <= 0 {
+		return 0, fmt.Errorf("must be positive, got %q", s)
+	}
+	return d, nil
+}
+
+func describe(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.MappingNode:
+		return "a mapping"
+	}
+	return strconv.Quote(n.Value)
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, part := range strings.Split(s, ",") {
+		if part = strings.TrimSpace(part); part != "" {
+			out = append(out, part)
+		}
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// knownList renders names for "(known: ...)" messages.
+func knownList(names []string) string {
+	if len(names) == 0 {
+		return "no contexts are defined"
+	}
+	s := append([]string(nil), names...)
+	sort.Strings(s)
+	return "known: " + strings.Join(s, ", ")
+}

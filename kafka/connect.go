@@ -1,0 +1,165 @@
+package kafka
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
+	"github.com/twmb/franz-go/pkg/sasl"
+	"github.com/twmb/franz-go/pkg/sasl/aws"
+	"github.com/twmb/franz-go/pkg/sasl/oauth"
+	"github.com/twmb/franz-go/pkg/sasl/plain"
+	"github.com/twmb/franz-go/pkg/sasl/scram"
+
+	"github.com/kgroups/kgroups/config"
+)
+
+// metadataMinAge is short because kgroups is a long-running inspector: new
+// brokers and partition leaders should show up within a refresh or two.
+const metadataMinAge = 2 * time.Second
+
+// Connect opens a client for the context and proves the cluster answers, so
+// a wrong address, password or TLS setting fails here with a message that
+// names the cause, within the context's request timeout, rather than as a
+// hang or an opaque error on the first screen. extra options are appended
+// (tests add hooks). The client never joins a group.
+func Connect(ctx context.Context, c config.Context, extra ...kgo.Opt) (*Client, error) {
+	timeout := c.RequestTimeout
+	if timeout <= 0 {
+		timeout = config.DefaultRequestTimeout
+	}
+	clientID := c.ClientID
+	if clientID == "" {
+		clientID = config.DefaultClientID
+	}
+	if len(c.Brokers) == 0 {
+		return nil, errors.New("connect: no brokers configured")
+	}
+
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	dialErrs := &connErrors{}
+	opts := []kgo.Opt{
+		kgo.SeedBrokers(c.Brokers...),
+		kgo.ClientID(clientID),
+		kgo.DialTimeout(timeout),
+		kgo.RequestTimeoutOverhead(timeout),
+		kgo.RetryTimeout(timeout),
+		kgo.MetadataMinAge(metadataMinAge),
+		kgo.WithHooks(dialErrs),
+	}
+	tlsOpt, err := tlsOption(c.TLS)
+	if err != nil {
+		return nil, err
+	}
+	if tlsOpt != nil {
+		opts = append(opts, tlsOpt)
+	}
+	mech, err := saslMechanism(ctx, c.SASL)
+	if err != nil {
+		return nil, err
+	}
+	if mech != nil {
+		opts = append(opts, kgo.SASL(mech))
+	}
+	opts = append(opts, extra...)
+
+	cl, err := kgo.NewClient(opts...)
+	if err != nil {
+		return nil, fmt.Errorf("connect: %w", err)
+	}
+	if err := ping(ctx, cl); err != nil {
+		cl.Close()
+		return nil, explain(err, dialErrs.last(), c, timeout)
+	}
+	return NewClient(cl, append([]string(nil), c.Brokers...), timeout), nil
+}
+
+// ping sends one metadata request (no topics) to any broker.
+func ping(ctx context.Context, cl *kgo.Client) error {
+	req := kmsg.NewPtrMetadataRequest()
+	req.Topics = []kmsg.MetadataRequestTopic{}
+	resp, err := req.RequestWith(ctx, cl)
+	if err != nil {
+		return err
+	}
+	if len(resp.Brokers) == 0 {
+		return errors.New("metadata lists no brokers")
+	}
+	return nil
+}
+
+func saslMechanism(ctx context.Context, s config.SASLConfig) (sasl.Mechanism, error) {
+	switch strings.ToUpper(s.Mechanism) {
+	case "":
+		return nil, nil
+	case config.MechanismPlain, config.MechanismScramSHA256, config.MechanismScramSHA512:
+		pass, err := s.ResolvePassword(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("connect: %w", err)
+		}
+		switch strings.ToUpper(s.Mechanism) {
+		case config.MechanismPlain:
+			return plain.Auth{User: s.Username, Pass: pass}.AsMechanism(), nil
+		case config.MechanismScramSHA256:
+			return scram.Auth{User: s.Username, Pass: pass}.AsSha256Mechanism(), nil
+		default:
+			return scram.Auth{User: s.Username, Pass: pass}.AsSha512Mechanism(), nil
+		}
+	case config.MechanismOAuthBearer:
+		token, err := s.ResolveToken(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("connect: %w", err)
+		}
+		return oauth.Auth{Token: token}.AsMechanism(), nil
+	case config.MechanismAWSMSKIAM:
+		// Read the environment per connection so refreshed session
+		// credentials are picked up by new connections.
+		return aws.ManagedStreamingIAM(func(context.Context) (aws.Auth, error) {
+			a := aws.Auth{
+				AccessKey:    os.Getenv("AWS_ACCESS_KEY_ID"),
+				SecretKey:    os.Getenv("AWS_SECRET_ACCESS_KEY"),
+				SessionToken: os.Getenv("AWS_SESSION_TOKEN"),
+				UserAgent:    "kgroups",
+			}
+			if a.AccessKey == "" || a.SecretKey == "" {
+				return aws.Auth{}, errors.New("AWS_MSK_IAM needs AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY in the environment")
+			}
+			return a, nil
+		}), nil
+	}
+	return nil, fmt.Errorf("connect: unknown SASL mechanism %q (accepted: %s)", s.Mechanism, strings.Join(config.Mechanisms, ", "))
+}
+
+// connErrors remembers the most recent failed connection attempt: when a
+// request gives up, its own error is often only "context deadline exceeded",
+// while the dial or handshake error says why.
+type connErrors struct {
+	mu  sync.Mutex
+	err error
+}
+
+func (h *connErrors) OnBrokerConnect(_ kgo.BrokerMetadata, _ time.Duration, _ net.Conn, err error) {
+	if err == nil {
+		return
+	}
+	h.mu.Lock()
+	h.err = err
+	h.mu.Unlock()
+}
+
+func (h *connErrors) last() error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.err
+}
+
+var _ kgo.HookBrokerConnect = (*connErrors)(nil)

@@ -1,0 +1,135 @@
+package kafka
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kerr"
+
+	"github.com/kgroups/kgroups/config"
+)
+
+// explain turns a failed first request into an error that says what is
+// wrong and what to change. reqErr is what the request returned; connErr is
+// the last failed connection attempt, which usually holds the real cause.
+func explain(reqErr, connErr error, c config.Context, timeout time.Duration) error {
+	cause := connErr
+	if cause == nil {
+		cause = reqErr
+	}
+	tried := strings.Join(c.Brokers, ", ")
+	mech := strings.ToUpper(c.SASL.Mechanism)
+
+	switch {
+	case errors.Is(reqErr, context.Canceled) && connErr == nil:
+		return fmt.Errorf("connect to %s: canceled", tried)
+
+	case errors.Is(cause, kerr.SaslAuthenticationFailed):
+		return saslFailed(c, mech, cause)
+	case errors.Is(cause, kerr.UnsupportedSaslMechanism):
+		return fmt.Errorf("SASL mechanism %s is not enabled on the broker (tried %s): check sasl.mechanism", mech, tried)
+	case errors.Is(cause, kerr.IllegalSaslState):
+		return fmt.Errorf("SASL authentication failed for user %q with mechanism %s (tried %s): the broker rejected the exchange", c.SASL.Username, mech, tried)
+	}
+
+	if tlsErr := explainTLS(cause, c); tlsErr != "" {
+		return fmt.Errorf("TLS handshake with %s failed: %s", tried, tlsErr)
+	}
+
+	if closedByPeer(cause) {
+		switch {
+		case mech != "":
+			// A broker drops the connection on bad credentials
+			// (some without an error code), so with SASL on the
+			// credentials are the likely cause.
+			return saslFailed(c, mech, cause)
+		case !c.TLS.Enabled:
+			return fmt.Errorf("connection to %s closed by broker: it may require TLS (set tls.enabled) or SASL (set sasl.mechanism): %w", tried, cause)
+		default:
+			return fmt.Errorf("connection to %s closed by broker: it may require SASL (set sasl.mechanism) or a client certificate (set tls.cert_file and tls.key_file): %w", tried, cause)
+		}
+	}
+
+	if isDialErr(cause) || errors.Is(reqErr, context.DeadlineExceeded) || errors.Is(cause, context.DeadlineExceeded) {
+		return fmt.Errorf("cannot reach Kafka within %s (tried %s): %w", timeout, tried, cause)
+	}
+	return fmt.Errorf("connect to %s: %w", tried, cause)
+}
+
+func saslFailed(c config.Context, mech string, cause error) error {
+	user := c.SASL.Username
+	if mech == config.MechanismOAuthBearer || mech == config.MechanismAWSMSKIAM {
+		return fmt.Errorf("SASL authentication failed with mechanism %s (tried %s): check the credentials: %v", mech, strings.Join(c.Brokers, ", "), scrubCause(cause))
+	}
+	return fmt.Errorf("SASL authentication failed for user %q with mechanism %s (tried %s): check the username and password: %v", user, mech, strings.Join(c.Brokers, ", "), scrubCause(cause))
+}
+
+// scrubCause keeps the broker's short reason. The password never reaches an
+// error (kgo sends it, the broker does not echo it), but a broker message
+// is foreign text, so only its first line is kept.
+func scrubCause(err error) string {
+	s := err.Error()
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	return s
+}
+
+// explainTLS recognises certificate and handshake failures and says which
+// setting fixes them; "" when err is not a TLS problem.
+func explainTLS(err error, c config.Context) string {
+	var unknownCA x509.UnknownAuthorityError
+	var hostErr x509.HostnameError
+	var invalid x509.CertificateInvalidError
+	var verify *tls.CertificateVerificationError
+	var alert tls.AlertError
+	var recHdr tls.RecordHeaderError
+	switch {
+	case errors.As(err, &unknownCA):
+		if c.TLS.CAFile != "" {
+			return fmt.Sprintf("certificate signed by unknown authority (tls.ca_file %s does not hold the CA that signed the broker's certificate)", c.TLS.CAFile)
+		}
+		return "certificate signed by unknown authority (set tls.ca_file)"
+	case errors.As(err, &hostErr):
+		return fmt.Sprintf("%v (set tls.server_name to a name in the certificate)", hostErr)
+	case errors.As(err, &invalid):
+		return fmt.Sprintf("broker certificate is not valid: %v", invalid)
+	case errors.As(err, &verify):
+		return fmt.Sprintf("broker certificate could not be verified: %v", verify.Err)
+	case errors.As(err, &recHdr):
+		return "the broker did not answer with TLS: it may not use TLS on this port (unset tls.enabled)"
+	case errors.As(err, &alert) || strings.Contains(err.Error(), "remote error: tls:"):
+		msg := err.Error()
+		if strings.Contains(msg, "certificate required") || strings.Contains(msg, "bad certificate") || strings.Contains(msg, "handshake failure") {
+			if c.TLS.CertFile == "" {
+				return "the broker requires a client certificate (set tls.cert_file and tls.key_file)"
+			}
+			return fmt.Sprintf("the broker rejected the client certificate %s: %v", c.TLS.CertFile, err)
+		}
+		return fmt.Sprintf("the broker refused the handshake: %v", err)
+	}
+	if strings.Contains(err.Error(), "first record does not look like a TLS handshake") {
+		return "the broker did not answer with TLS: it may not use TLS on this port (unset tls.enabled)"
+	}
+	return ""
+}
+
+// closedByPeer reports whether the broker closed or reset the connection.
+func closedByPeer(err error) bool {
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) ||
+		errors.Is(err, net.ErrClosed)
+}
+
+func isDialErr(err error) bool {
+	var op *net.OpError
+	return errors.As(err, &op) && op.Op == "dial"
+}
