@@ -1,0 +1,275 @@
+package lag
+
+import (
+	"sort"
+
+	"github.com/kgroups/kgroups/kafka"
+)
+
+// History remembers what the last polls saw for every group and partition,
+// bounded in memory however long kgroups runs. Feed it every snapshot with
+// Add and query it with GroupLagSeries, Rates, TimeLag and Evaluate.
+//
+// A History is not safe for concurrent use: it is owned by one goroutine
+// (the UI's Update loop, or the sampling loop of `kgroups health`), which
+// both adds snapshots and queries it, so it carries no lock.
+//
+// Memory: per partition, one allocation of
+// 8*(2*Samples + 2*TimePoints + 3*Window) bytes plus a fixed header of
+// partHistSize bytes; with DefaultConfig that is 8*(120+120+30) = 2160
+// bytes + header, about 2.3 KB per partition. Per group, 8*Samples bytes
+// plus the partition slices. Only groups and partitions seen in the last
+// EvictAfter polls are kept.
+type History struct {
+	cfg Config
+	// seq counts accepted snapshots; the latest one is seq (0: none yet).
+	seq uint64
+	// times holds poll times (Unix nanoseconds), a ring indexed by seq.
+	times  []int64
+	groups map[string]*groupHist
+	// order is scratch space for snapshots whose partitions arrive
+	// unsorted or duplicated, which the snapshot contract rules out but
+	// which must not corrupt the history.
+	order []int
+}
+
+// NewHistory returns an empty history. Zero or invalid fields of cfg take
+// their defaults.
+func NewHistory(cfg Config) *History {
+	cfg = cfg.normalize()
+	return &History{
+		cfg:    cfg,
+		times:  make([]int64, cfg.Samples),
+		groups: make(map[string]*groupHist),
+	}
+}
+
+// Config returns the configuration in effect, after defaults were applied.
+func (h *History) Config() Config { return h.cfg }
+
+// Polls returns how many snapshots have been accepted.
+func (h *History) Polls() int { return int(h.seq) }
+
+// Groups returns how many groups are remembered, including those still
+// waiting to be evicted.
+func (h *History) Groups() int { return len(h.groups) }
+
+// Partitions returns how many partitions are remembered across all groups,
+// including those still waiting to be evicted: the figure that memory is
+// proportional to.
+func (h *History) Partitions() int {
+	n := 0
+	for _, g := range h.groups {
+		n += len(g.parts)
+	}
+	return n
+}
+
+func (h *History) slot(seq uint64) int { return int(seq % uint64(h.cfg.Samples)) }
+
+// Add records one poll. Its cost is O(partitions in s) and, once the set of
+// groups and partitions is stable, it allocates nothing.
+//
+// Snapshots must arrive in time order: a nil snapshot, or one whose Time is
+// not after the previous accepted snapshot's, is ignored, so that a stale
+// or repeated poll can never produce a negative or infinite rate.
+func (h *History) Add(s *kafka.Snapshot) {
+	if s == nil {
+		return
+	}
+	t := s.Time.UnixNano()
+	if h.seq > 0 && t <= h.times[h.slot(h.seq)] {
+		return
+	}
+	h.seq++
+	h.times[h.slot(h.seq)] = t
+	for i := range s.Groups {
+		g := &s.Groups[i]
+		gh, ok := h.groups[g.Name]
+		if !ok {
+			gh = &groupHist{firstSeq: h.seq, lag: make([]int64, h.cfg.Samples)}
+			h.groups[g.Name] = gh
+		} else if gh.lastSeq == h.seq {
+			continue // the same name twice in one snapshot: keep the first
+		}
+		h.updateGroup(gh, g, t)
+	}
+	for name, gh := range h.groups {
+		if h.seq-gh.lastSeq >= uint64(h.cfg.EvictAfter) {
+			delete(h.groups, name)
+		}
+	}
+}
+
+// GroupLagSeries appends to dst the group's total lag at each poll, oldest
+// first, covering at most the last Samples polls up to the latest poll that
+// saw the group. Polls in which the group was missing hold kafka.NoOffset.
+// It returns dst unchanged for an unknown group. Pass a reused dst[:0] to
+// avoid allocating on every frame.
+func (h *History) GroupLagSeries(group string, dst []int64) []int64 {
+	gh, ok := h.groups[group]
+	if !ok {
+		return dst
+	}
+	for s := h.firstSeq(gh.firstSeq, gh.lastSeq); s <= gh.lastSeq; s++ {
+		dst = append(dst, gh.lag[h.slot(s)])
+	}
+	return dst
+}
+
+// firstSeq is the oldest poll still in the ring for something first seen at
+// first and last seen at last.
+func (h *History) firstSeq(first, last uint64) uint64 {
+	n := uint64(h.cfg.Samples)
+	if last >= n && last-n+1 > first {
+		return last - n + 1
+	}
+	return first
+}
+
+// groupHist is one group's history.
+type groupHist struct {
+	firstSeq, lastSeq uint64
+	// lag is the group's total lag per poll, a ring indexed by seq.
+	lag []int64
+	// parts are sorted by topic then partition, like snapshots.
+	parts []partHist
+	// spare is the other buffer of a double buffer, reused when the set
+	// of partitions changes.
+	spare []partHist
+}
+
+func (h *History) updateGroup(gh *groupHist, g *kafka.Group, t int64) {
+	for s := h.gapStart(gh.lastSeq); s < h.seq; s++ {
+		gh.lag[h.slot(s)] = kafka.NoOffset
+	}
+	gh.lastSeq = h.seq
+
+	ps := g.Partitions
+	order := h.sortedOrder(ps)
+	n := len(ps)
+	if order != nil {
+		n = len(order)
+	}
+	at := func(k int) *kafka.PartitionOffsets {
+		if order != nil {
+			return &ps[order[k]]
+		}
+		return &ps[k]
+	}
+
+	var total int64
+	same := len(gh.parts) == n
+	for k := 0; same && k < n; k++ {
+		p := at(k)
+		same = gh.parts[k].topic == p.Topic && gh.parts[k].partition == p.Partition
+	}
+	if same {
+		for k := 0; k < n; k++ {
+			total += h.updatePartition(&gh.parts[k], at(k), t)
+		}
+		gh.lag[h.slot(h.seq)] = total
+		return
+	}
+
+	// The set changed: merge the remembered partitions with the
+	// snapshot's into the spare buffer, keeping absent ones until they
+	// have been missing for EvictAfter polls.
+	old := gh.parts
+	out := gh.spare[:0]
+	i, k := 0, 0
+	for i < len(old) || k < n {
+		var c int
+		switch {
+		case i == len(old):
+			c = 1
+		case k == n:
+			c = -1
+		default:
+			c = compareKey(old[i].topic, old[i].partition, at(k).Topic, at(k).Partition)
+		}
+		switch {
+		case c < 0:
+			if h.seq-old[i].lastSeq < uint64(h.cfg.EvictAfter) {
+				out = append(out, old[i])
+			}
+			i++
+		case c > 0:
+			p := at(k)
+			out = append(out, h.newPartition(p.Topic, p.Partition))
+			total += h.updatePartition(&out[len(out)-1], p, t)
+			k++
+		default:
+			out = append(out, old[i])
+			total += h.updatePartition(&out[len(out)-1], at(k), t)
+			i++
+			k++
+		}
+	}
+	clear(old)
+	gh.parts, gh.spare = out, old[:0]
+	gh.lag[h.slot(h.seq)] = total
+}
+
+// gapStart is the first poll after last whose ring slot must be marked
+// missing; slots older than the ring are overwritten anyway.
+func (h *History) gapStart(last uint64) uint64 {
+	if last == 0 {
+		return h.seq
+	}
+	n := uint64(h.cfg.Samples)
+	if h.seq > n && last+1 < h.seq-n+1 {
+		return h.seq - n + 1
+	}
+	return last + 1
+}
+
+// sortedOrder returns nil when ps is strictly sorted by topic and partition
+// (the snapshot contract), and otherwise the indices of ps in that order
+// with duplicates dropped.
+func (h *History) sortedOrder(ps []kafka.PartitionOffsets) []int {
+	ok := true
+	for i := 1; i < len(ps); i++ {
+		if compareKey(ps[i-1].Topic, ps[i-1].Partition, ps[i].Topic, ps[i].Partition) >= 0 {
+			ok = false
+			break
+		}
+	}
+	if ok {
+		return nil
+	}
+	order := h.order[:0]
+	for i := range ps {
+		order = append(order, i)
+	}
+	sort.SliceStable(order, func(a, b int) bool {
+		pa, pb := &ps[order[a]], &ps[order[b]]
+		return compareKey(pa.Topic, pa.Partition, pb.Topic, pb.Partition) < 0
+	})
+	u := order[:0]
+	for _, i := range order {
+		if len(u) > 0 {
+			prev := &ps[u[len(u)-1]]
+			if prev.Topic == ps[i].Topic && prev.Partition == ps[i].Partition {
+				continue
+			}
+		}
+		u = append(u, i)
+	}
+	h.order = order
+	return u
+}
+
+func compareKey(ta string, pa int32, tb string, pb int32) int {
+	switch {
+	case ta < tb:
+		return -1
+	case ta > tb:
+		return 1
+	case pa < pb:
+		return -1
+	case pa > pb:
+		return 1
+	}
+	return 0
+}
