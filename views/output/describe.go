@@ -1,0 +1,110 @@
+package output
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/views/columns"
+)
+
+// View selects which of kafka-consumer-groups.sh's describe tables to print.
+type View int
+
+const (
+	// Offsets is the default describe table: one row per partition.
+	Offsets View = iota
+	// Members is `--members`: one row per member.
+	Members
+	// State is `--state`: one row per group.
+	State
+)
+
+// DescribeOptions say how Describe renders.
+type DescribeOptions struct {
+	View View
+	// Wide appends kgroups' extra columns after the Kafka tool's.
+	Wide bool
+}
+
+// Describe writes one table per group to stdout, separated by blank lines
+// as kafka-consumer-groups.sh separates them, and the Kafka tool's notes
+// about a group (no active members, rebalancing, nothing to show) to stderr,
+// so that stdout stays parseable. A group with no rows for the chosen view
+// gets no table, as in the Kafka tool.
+func Describe(stdout, stderr io.Writer, groups []*kafka.Group, opts DescribeOptions) error {
+	first := true
+	for _, g := range groups {
+		if note := StateNote(g); note != "" {
+			if err := writeNote(stderr, note); err != nil {
+				return err
+			}
+		}
+		table, empty := groupTable(g, opts)
+		if table == "" {
+			// An Empty group's note already says why nothing follows.
+			if g.State != kafka.StateEmpty {
+				if err := writeNote(stderr, empty); err != nil {
+					return err
+				}
+			}
+			continue
+		}
+		if !first {
+			table = "\n" + table
+		}
+		first = false
+		if _, err := io.WriteString(stdout, table); err != nil {
+			return fmt.Errorf("write table: %w", err)
+		}
+	}
+	return nil
+}
+
+// groupTable renders g's table for the chosen view, or "" and the note that
+// explains why there is none.
+func groupTable(g *kafka.Group, opts DescribeOptions) (table, empty string) {
+	switch opts.View {
+	case Members:
+		if rows := columns.MemberRows(g); len(rows) > 0 {
+			return Table(columns.MemberColumns(opts.Wide), rows), ""
+		}
+		return "", fmt.Sprintf("Consumer group '%s' has no members.", g.Name)
+	case State:
+		return Table(columns.StateColumns(), []*kafka.Group{g}), ""
+	default:
+		if rows := columns.PartitionRows(g); len(rows) > 0 {
+			return Table(columns.PartitionColumns(opts.Wide), rows), ""
+		}
+		return "", fmt.Sprintf("Consumer group '%s' has no committed offsets and no assigned partitions.", g.Name)
+	}
+}
+
+func writeNote(w io.Writer, note string) error {
+	if _, err := fmt.Fprintln(w, note); err != nil {
+		return fmt.Errorf("write note: %w", err)
+	}
+	return nil
+}
+
+// StateNote is what kafka-consumer-groups.sh says on stderr about a group
+// before its table: that it has no active members, or that it is
+// rebalancing (so the assignment shown may be about to change). It is empty
+// for a settled group.
+func StateNote(g *kafka.Group) string {
+	switch g.State {
+	case kafka.StateEmpty:
+		return fmt.Sprintf("Consumer group '%s' has no active members.", g.Name)
+	case kafka.StatePreparingRebalance, kafka.StateCompletingRebalance, kafka.StateAssigning, kafka.StateReconciling:
+		return fmt.Sprintf("Warning: Consumer group '%s' is rebalancing.", g.Name)
+	}
+	return ""
+}
+
+// List writes `kgroups list`'s table: one row per group, in the order given.
+func List(w io.Writer, groups []*kafka.Group) error {
+	if err := WriteTable(w, columns.GroupColumns(), groups); err != nil {
+		return fmt.Errorf("write table: %w", err)
+	}
+	return nil
+}

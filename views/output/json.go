@@ -1,0 +1,195 @@
+package output
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/kgroups/kgroups/kafka"
+)
+
+// The JSON document is a contract with scripts, so it is spelled out here
+// field by field rather than derived from the domain types (which carry no
+// json tags on purpose: renaming a Go field must not change the output).
+// Unknown values are null, never a sentinel such as -1 or "-".
+
+type jsonDocument struct {
+	Groups []jsonGroup `json:"groups"`
+}
+
+type jsonGroup struct {
+	Group            string          `json:"group"`
+	Type             string          `json:"type"`
+	ProtocolType     string          `json:"protocolType"`
+	State            string          `json:"state"`
+	Assignor         string          `json:"assignor"`
+	GroupEpoch       *int32          `json:"groupEpoch"`
+	AssignmentEpoch  *int32          `json:"assignmentEpoch"`
+	Coordinator      *jsonBroker     `json:"coordinator"`
+	OffsetsPartition *int32          `json:"offsetsPartition"`
+	Members          []jsonMember    `json:"members"`
+	Partitions       []jsonPartition `json:"partitions"`
+	TotalLag         int64           `json:"totalLag"`
+	Error            *string         `json:"error"`
+}
+
+type jsonBroker struct {
+	ID   int32  `json:"id"`
+	Host string `json:"host"`
+	Port int32  `json:"port"`
+}
+
+type jsonMember struct {
+	MemberID         string           `json:"memberId"`
+	InstanceID       *string          `json:"instanceId"`
+	ClientID         string           `json:"clientId"`
+	Host             string           `json:"host"`
+	Rack             *string          `json:"rack"`
+	SubscribedTopics []string         `json:"subscribedTopics"`
+	SubscribedRegex  *string          `json:"subscribedRegex"`
+	Assignment       []jsonAssignment `json:"assignment"`
+	MemberEpoch      *int32           `json:"memberEpoch"`
+	TargetAssignment []jsonAssignment `json:"targetAssignment"`
+}
+
+type jsonAssignment struct {
+	Topic      string  `json:"topic"`
+	Partitions []int32 `json:"partitions"`
+}
+
+type jsonPartition struct {
+	Topic           string  `json:"topic"`
+	Partition       int32   `json:"partition"`
+	CommittedOffset *int64  `json:"committedOffset"`
+	LeaderEpoch     *int32  `json:"leaderEpoch"`
+	Metadata        string  `json:"metadata"`
+	LogStartOffset  *int64  `json:"logStartOffset"`
+	LogEndOffset    *int64  `json:"logEndOffset"`
+	Lag             *int64  `json:"lag"`
+	MemberID        *string `json:"memberId"`
+	ClientID        *string `json:"clientId"`
+	Host            *string `json:"host"`
+	Error           *string `json:"error"`
+}
+
+// JSON writes groups as `{"groups":[...]}`, indented, one document per call.
+// Groups appear in the order given; members by member id and partitions by
+// topic and partition, as in the snapshot. Every group carries all of its
+// members and partitions whatever table view was asked for, so a script
+// needs only one shape.
+func JSON(w io.Writer, groups []*kafka.Group) error {
+	doc := jsonDocument{Groups: make([]jsonGroup, 0, len(groups))}
+	for _, g := range groups {
+		doc.Groups = append(doc.Groups, toJSONGroup(g))
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(doc); err != nil {
+		return fmt.Errorf("write json: %w", err)
+	}
+	return nil
+}
+
+func toJSONGroup(g *kafka.Group) jsonGroup {
+	j := jsonGroup{
+		Group:        g.Name,
+		Type:         string(g.Type),
+		ProtocolType: g.ProtocolType,
+		State:        g.State,
+		Assignor:     g.Assignor,
+		Members:      make([]jsonMember, 0, len(g.Members)),
+		Partitions:   make([]jsonPartition, 0, len(g.Partitions)),
+		TotalLag:     g.TotalLag(),
+		Error:        errString(g.Err),
+	}
+	consumer := g.Type == kafka.TypeConsumer
+	if consumer {
+		j.GroupEpoch = ptr(g.GroupEpoch)
+		j.AssignmentEpoch = ptr(g.AssignmentEpoch)
+	}
+	if g.Coordinator.Host != "" && g.Coordinator.ID >= 0 {
+		j.Coordinator = &jsonBroker{ID: g.Coordinator.ID, Host: g.Coordinator.Host, Port: g.Coordinator.Port}
+	}
+	if g.OffsetsPartition >= 0 {
+		j.OffsetsPartition = ptr(g.OffsetsPartition)
+	}
+	for i := range g.Members {
+		j.Members = append(j.Members, toJSONMember(&g.Members[i], consumer))
+	}
+	for i := range g.Partitions {
+		j.Partitions = append(j.Partitions, toJSONPartition(&g.Partitions[i]))
+	}
+	return j
+}
+
+func toJSONMember(m *kafka.Member, consumer bool) jsonMember {
+	j := jsonMember{
+		MemberID:         m.MemberID,
+		InstanceID:       nonEmpty(m.InstanceID),
+		ClientID:         m.ClientID,
+		Host:             m.Host,
+		Rack:             nonEmpty(m.Rack),
+		SubscribedTopics: append(make([]string, 0, len(m.Subscribed)), m.Subscribed...),
+		SubscribedRegex:  nonEmpty(m.SubscribedRegex),
+		Assignment:       toJSONAssignment(m.Assignment),
+	}
+	if consumer {
+		j.MemberEpoch = ptr(m.MemberEpoch)
+		j.TargetAssignment = toJSONAssignment(m.Target)
+	}
+	return j
+}
+
+func toJSONAssignment(tps []kafka.TopicPartitions) []jsonAssignment {
+	out := make([]jsonAssignment, 0, len(tps))
+	for _, tp := range tps {
+		out = append(out, jsonAssignment{Topic: tp.Topic, Partitions: append(make([]int32, 0, len(tp.Partitions)), tp.Partitions...)})
+	}
+	return out
+}
+
+func toJSONPartition(p *kafka.PartitionOffsets) jsonPartition {
+	j := jsonPartition{
+		Topic:           p.Topic,
+		Partition:       p.Partition,
+		CommittedOffset: offset(p.Committed),
+		Metadata:        p.Metadata,
+		LogStartOffset:  offset(p.LogStart),
+		LogEndOffset:    offset(p.LogEnd),
+		Lag:             offset(p.Lag),
+		MemberID:        nonEmpty(p.MemberID),
+		ClientID:        nonEmpty(p.ClientID),
+		Host:            nonEmpty(p.Host),
+		Error:           errString(p.Err),
+	}
+	if p.HasCommit() && p.LeaderEpoch >= 0 {
+		j.LeaderEpoch = ptr(p.LeaderEpoch)
+	}
+	return j
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// offset maps kafka.NoOffset (any negative offset) to null.
+func offset(o int64) *int64 {
+	if o < 0 {
+		return nil
+	}
+	return &o
+}
+
+func nonEmpty(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func errString(err error) *string {
+	if err == nil {
+		return nil
+	}
+	s := err.Error()
+	return &s
+}
