@@ -151,9 +151,6 @@ type Member struct {
 	// MemberEpoch and Target are set for KIP-848 members only.
 	MemberEpoch int32
 	Target      []TopicPartitions
-	// Protocols are the assignor names a classic member offered in its
-	// JoinGroup, in preference order (empty for KIP-848 members).
-	Protocols []string
 	// JoinMetadata is the classic member's raw ConsumerMemberMetadata for
 	// the chosen protocol (subscription, owned partitions, user data), kept
 	// so that assignors can be simulated offline.

@@ -208,7 +208,7 @@ func (c *Cluster) WaitStable(t testing.TB, group string, members, wantAssigned i
 	ctx, cancel := context.WithTimeout(context.Background(), WaitTimeout)
 	defer cancel()
 	gi, err := c.WaitGroupInfo(ctx, group, func(gi *kfake.GroupInfo) bool {
-		if gi.State != "Stable" || len(gi.Members) != members {
+		if gi == nil || gi.State != "Stable" || len(gi.Members) != members {
 			return false
 		}
 		for i := range gi.Members {

@@ -1,0 +1,442 @@
+package kafka
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kmsg"
+)
+
+// offsetsTopic is Kafka's internal topic for group metadata and commits.
+const offsetsTopic = "__consumer_offsets"
+
+// Poll reads every consumer group in the cluster into one Snapshot.
+//
+// The number of requests is bounded by the number of brokers, not groups:
+// one metadata request, ListGroups on every broker, DescribeGroups and
+// ConsumerGroupDescribe batched per coordinator, OffsetFetch batched per
+// coordinator (v8+), and ListOffsets batched per partition leader. It never
+// joins a group.
+//
+// An error is returned only when the cluster cannot be read at all; a group
+// that cannot be described or whose offsets cannot be fetched carries its own
+// Err in the snapshot.
+func (c *Client) Poll(ctx context.Context) (*Snapshot, error) {
+	return c.poll(ctx, nil)
+}
+
+// PollGroups is Poll restricted to the named groups. Groups that do not exist
+// are absent from the snapshot.
+func (c *Client) PollGroups(ctx context.Context, groups ...string) (*Snapshot, error) {
+	if len(groups) == 0 {
+		return &Snapshot{Time: time.Now()}, nil
+	}
+	return c.poll(ctx, groups)
+}
+
+func (c *Client) phase(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(ctx, c.timeout)
+}
+
+func (c *Client) poll(ctx context.Context, only []string) (*Snapshot, error) {
+	start := time.Now()
+	snap := &Snapshot{Time: start}
+
+	pctx, cancel := c.phase(ctx)
+	meta, err := c.adm.Metadata(pctx)
+	cancel()
+	if err != nil {
+		return nil, c.unreachable(err)
+	}
+	brokers := make(map[int32]Broker, len(meta.Brokers))
+	for _, b := range meta.Brokers {
+		br := Broker{ID: b.NodeID, Host: b.Host, Port: b.Port}
+		if b.Rack != nil {
+			br.Rack = *b.Rack
+		}
+		brokers[b.NodeID] = br
+		snap.Brokers = append(snap.Brokers, br)
+	}
+	sort.Slice(snap.Brokers, func(i, j int) bool { return snap.Brokers[i].ID < snap.Brokers[j].ID })
+	snap.OffsetsTopicPartitions = DefaultOffsetsTopicPartitions
+	if td, ok := meta.Topics[offsetsTopic]; ok && td.Err == nil && len(td.Partitions) > 0 {
+		snap.OffsetsTopicPartitions = int32(len(td.Partitions))
+	}
+	topicNames := make(map[kadm.TopicID]string, len(meta.Topics))
+	for name, td := range meta.Topics {
+		topicNames[td.ID] = name
+	}
+
+	pctx, cancel = c.phase(ctx)
+	listed, err := c.adm.ListGroups(pctx)
+	cancel()
+	if err != nil && len(listed) == 0 {
+		return nil, fmt.Errorf("list groups: %w", c.unreachable(err))
+	}
+	var listErr error
+	if err != nil {
+		// Some brokers answered: show what they listed and say the list
+		// may be incomplete.
+		listErr = err
+	}
+
+	wanted := listed
+	if only != nil {
+		wanted = make(kadm.ListedGroups, len(only))
+		for _, name := range only {
+			if lg, ok := listed[name]; ok {
+				wanted[name] = lg
+			}
+		}
+	}
+
+	builders := make(map[string]*groupBuilder, len(wanted))
+	var classic, consumer []string
+	for name, lg := range wanted {
+		gb := &groupBuilder{g: Group{
+			Name:             name,
+			ProtocolType:     lg.ProtocolType,
+			State:            lg.State,
+			Coordinator:      brokerOrID(brokers, lg.Coordinator),
+			OffsetsPartition: OffsetsPartition(name, snap.OffsetsTopicPartitions),
+		}}
+		switch lg.GroupType {
+		case "consumer":
+			gb.g.Type = TypeConsumer
+			consumer = append(consumer, name)
+		case "classic", "":
+			gb.g.Type = TypeClassic
+			classic = append(classic, name)
+		default:
+			// Share and streams groups are not consumer groups.
+			continue
+		}
+		builders[name] = gb
+	}
+
+	if len(classic) > 0 {
+		c.describeClassic(ctx, classic, builders)
+	}
+	if len(consumer) > 0 {
+		c.describeConsumer(ctx, consumer, builders, brokers, topicNames)
+	}
+
+	names := make([]string, 0, len(builders))
+	for name := range builders {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	if len(names) > 0 {
+		pctx, cancel = c.phase(ctx)
+		fetched := c.adm.FetchManyOffsets(pctx, names...)
+		cancel()
+		for _, name := range names {
+			gb := builders[name]
+			fr, ok := fetched[name]
+			if !ok {
+				gb.addErr(fmt.Errorf("fetch offsets: no response"))
+				continue
+			}
+			if fr.Err != nil {
+				gb.addErr(fmt.Errorf("fetch offsets: %w", fr.Err))
+			}
+			gb.commits = fr.Fetched
+		}
+	}
+
+	// Log bounds for every topic any group commits to or is assigned.
+	topicSet := make(map[string]struct{})
+	for _, gb := range builders {
+		for t := range gb.commits {
+			topicSet[t] = struct{}{}
+		}
+		for _, m := range gb.g.Members {
+			for _, tp := range m.Assignment {
+				topicSet[tp.Topic] = struct{}{}
+			}
+		}
+	}
+	var starts, ends kadm.ListedOffsets
+	var startErr, endErr error
+	if len(topicSet) > 0 {
+		topics := make([]string, 0, len(topicSet))
+		for t := range topicSet {
+			topics = append(topics, t)
+		}
+		sort.Strings(topics)
+		pctx, cancel = c.phase(ctx)
+		starts, startErr = c.adm.ListStartOffsets(pctx, topics...)
+		ends, endErr = c.adm.ListEndOffsets(pctx, topics...)
+		cancel()
+	}
+
+	snap.Groups = make([]Group, 0, len(names))
+	for _, name := range names {
+		gb := builders[name]
+		gb.buildPartitions(starts, startErr, ends, endErr)
+		if listErr != nil {
+			gb.addErr(fmt.Errorf("group list may be incomplete: %w", listErr))
+		}
+		snap.Groups = append(snap.Groups, gb.g)
+	}
+	snap.Duration = time.Since(start)
+	return snap, nil
+}
+
+// unreachable turns a failure of the first request into an error that names
+// the brokers tried.
+func (c *Client) unreachable(err error) error {
+	return fmt.Errorf("cannot read cluster metadata from %v within %s: %w", c.brokers, c.timeout, err)
+}
+
+func brokerOrID(brokers map[int32]Broker, id int32) Broker {
+	if b, ok := brokers[id]; ok {
+		return b
+	}
+	return Broker{ID: id}
+}
+
+// groupBuilder accumulates one group's parts across the poll's phases.
+type groupBuilder struct {
+	g       Group
+	commits kadm.OffsetResponses
+}
+
+func (gb *groupBuilder) addErr(err error) {
+	gb.g.Err = errors.Join(gb.g.Err, err)
+}
+
+func (c *Client) describeClassic(ctx context.Context, names []string, builders map[string]*groupBuilder) {
+	pctx, cancel := c.phase(ctx)
+	described, err := c.adm.DescribeGroups(pctx, names...)
+	cancel()
+	for _, name := range names {
+		gb := builders[name]
+		dg, ok := described[name]
+		if !ok {
+			if err == nil {
+				err = errors.New("no response")
+			}
+			gb.addErr(fmt.Errorf("describe group: %w", err))
+			continue
+		}
+		if dg.Err != nil {
+			gb.addErr(fmt.Errorf("describe group: %w", dg.Err))
+			continue
+		}
+		gb.g.State = dg.State
+		gb.g.ProtocolType = dg.ProtocolType
+		gb.g.Assignor = dg.Protocol
+		if dg.Coordinator.NodeID >= 0 && dg.Coordinator.Host != "" {
+			gb.g.Coordinator = Broker{ID: dg.Coordinator.NodeID, Host: dg.Coordinator.Host, Port: dg.Coordinator.Port}
+			if dg.Coordinator.Rack != nil {
+				gb.g.Coordinator.Rack = *dg.Coordinator.Rack
+			}
+		}
+		for _, dm := range dg.Members {
+			m := Member{MemberID: dm.MemberID, ClientID: dm.ClientID, Host: dm.ClientHost}
+			if dm.InstanceID != nil {
+				m.InstanceID = *dm.InstanceID
+			}
+			if cm, ok := dm.Join.AsConsumer(); ok {
+				m.Subscribed = append([]string(nil), cm.Topics...)
+				sort.Strings(m.Subscribed)
+				if cm.Rack != nil {
+					m.Rack = *cm.Rack
+				}
+				m.JoinMetadata = cm.AppendTo(nil)
+			}
+			if ca, ok := dm.Assigned.AsConsumer(); ok {
+				for _, t := range ca.Topics {
+					m.Assignment = append(m.Assignment, TopicPartitions{Topic: t.Topic, Partitions: sortedInt32s(t.Partitions)})
+				}
+				sortTopicPartitions(m.Assignment)
+			}
+			gb.g.Members = append(gb.g.Members, m)
+		}
+		sort.Slice(gb.g.Members, func(i, j int) bool { return gb.g.Members[i].MemberID < gb.g.Members[j].MemberID })
+	}
+}
+
+// describeConsumer describes KIP-848 groups with ConsumerGroupDescribe,
+// sharded to each group's coordinator. It uses the raw request rather than
+// kadm's so that topic IDs can be resolved to names when a broker sends only
+// the ID.
+func (c *Client) describeConsumer(ctx context.Context, names []string, builders map[string]*groupBuilder, brokers map[int32]Broker, topicNames map[kadm.TopicID]string) {
+	req := kmsg.NewPtrConsumerGroupDescribeRequest()
+	req.Groups = names
+	pctx, cancel := c.phase(ctx)
+	shards := c.cl.RequestSharded(pctx, req)
+	cancel()
+	seen := make(map[string]bool, len(names))
+	for _, shard := range shards {
+		sreq, _ := shard.Req.(*kmsg.ConsumerGroupDescribeRequest)
+		if shard.Err != nil {
+			if sreq != nil {
+				for _, name := range sreq.Groups {
+					if gb, ok := builders[name]; ok && !seen[name] {
+						seen[name] = true
+						gb.addErr(fmt.Errorf("describe consumer group: %w", shard.Err))
+					}
+				}
+			}
+			continue
+		}
+		resp := shard.Resp.(*kmsg.ConsumerGroupDescribeResponse)
+		coord := brokerOrID(brokers, shard.Meta.NodeID)
+		if shard.Meta.Host != "" {
+			coord = Broker{ID: shard.Meta.NodeID, Host: shard.Meta.Host, Port: shard.Meta.Port}
+		}
+		for _, rg := range resp.Groups {
+			gb, ok := builders[rg.Group]
+			if !ok {
+				continue
+			}
+			seen[rg.Group] = true
+			if err := kerr.ErrorForCode(rg.ErrorCode); err != nil {
+				gb.addErr(fmt.Errorf("describe consumer group: %w", err))
+				continue
+			}
+			gb.g.State = rg.State
+			gb.g.ProtocolType = "consumer"
+			gb.g.Assignor = rg.AssignorName
+			gb.g.GroupEpoch = rg.Epoch
+			gb.g.AssignmentEpoch = rg.AssignmentEpoch
+			gb.g.Coordinator = coord
+			for _, rm := range rg.Members {
+				m := Member{
+					MemberID:    rm.MemberID,
+					ClientID:    rm.ClientID,
+					Host:        rm.ClientHost,
+					MemberEpoch: rm.MemberEpoch,
+					Subscribed:  append([]string(nil), rm.SubscribedTopics...),
+					Assignment:  resolveAssignment(rm.Assignment.TopicPartitions, topicNames),
+					Target:      resolveAssignment(rm.TargetAssignment.TopicPartitions, topicNames),
+				}
+				sort.Strings(m.Subscribed)
+				if rm.InstanceID != nil {
+					m.InstanceID = *rm.InstanceID
+				}
+				if rm.RackID != nil {
+					m.Rack = *rm.RackID
+				}
+				if rm.SubscribedTopicRegex != nil {
+					m.SubscribedRegex = *rm.SubscribedTopicRegex
+				}
+				gb.g.Members = append(gb.g.Members, m)
+			}
+			sort.Slice(gb.g.Members, func(i, j int) bool { return gb.g.Members[i].MemberID < gb.g.Members[j].MemberID })
+		}
+	}
+	for _, name := range names {
+		if !seen[name] {
+			builders[name].addErr(errors.New("describe consumer group: no response"))
+		}
+	}
+}
+
+func resolveAssignment(tps []kmsg.AssignmentTopicPartition, topicNames map[kadm.TopicID]string) []TopicPartitions {
+	var out []TopicPartitions
+	for _, tp := range tps {
+		name := tp.Topic
+		if name == "" {
+			name = topicNames[kadm.TopicID(tp.TopicID)]
+		}
+		if name == "" {
+			name = kadm.TopicID(tp.TopicID).String()
+		}
+		out = append(out, TopicPartitions{Topic: name, Partitions: sortedInt32s(tp.Partitions)})
+	}
+	sortTopicPartitions(out)
+	return out
+}
+
+// buildPartitions joins commits, assignments and log bounds into the group's
+// partition rows.
+func (gb *groupBuilder) buildPartitions(starts kadm.ListedOffsets, startErr error, ends kadm.ListedOffsets, endErr error) {
+	type tp struct {
+		t string
+		p int32
+	}
+	rows := make(map[tp]*PartitionOffsets)
+	row := func(t string, p int32) *PartitionOffsets {
+		k := tp{t, p}
+		if r, ok := rows[k]; ok {
+			return r
+		}
+		r := &PartitionOffsets{Topic: t, Partition: p, Committed: NoOffset, LeaderEpoch: -1, LogStart: NoOffset, LogEnd: NoOffset, Lag: NoOffset}
+		rows[k] = r
+		return r
+	}
+	for t, ps := range gb.commits {
+		for p, or := range ps {
+			r := row(t, p)
+			if or.Err != nil {
+				r.Err = fmt.Errorf("fetch offset: %w", or.Err)
+				continue
+			}
+			if or.At >= 0 {
+				r.Committed = or.At
+				r.LeaderEpoch = or.LeaderEpoch
+				r.Metadata = or.Metadata
+			}
+		}
+	}
+	for _, m := range gb.g.Members {
+		for _, a := range m.Assignment {
+			for _, p := range a.Partitions {
+				r := row(a.Topic, p)
+				r.MemberID, r.ClientID, r.Host = m.MemberID, m.ClientID, m.Host
+			}
+		}
+	}
+	out := make([]PartitionOffsets, 0, len(rows))
+	for _, r := range rows {
+		if lo, ok := starts.Lookup(r.Topic, r.Partition); ok {
+			if lo.Err != nil {
+				r.Err = errors.Join(r.Err, fmt.Errorf("list log start: %w", lo.Err))
+			} else {
+				r.LogStart = lo.Offset
+			}
+		} else if startErr != nil {
+			r.Err = errors.Join(r.Err, fmt.Errorf("list log start: %w", startErr))
+		}
+		if lo, ok := ends.Lookup(r.Topic, r.Partition); ok {
+			if lo.Err != nil {
+				r.Err = errors.Join(r.Err, fmt.Errorf("list log end: %w", lo.Err))
+			} else {
+				r.LogEnd = lo.Offset
+			}
+		} else if endErr != nil {
+			r.Err = errors.Join(r.Err, fmt.Errorf("list log end: %w", endErr))
+		} else {
+			r.Err = errors.Join(r.Err, fmt.Errorf("topic %q partition %d not found", r.Topic, r.Partition))
+		}
+		if r.Committed >= 0 && r.LogEnd >= 0 {
+			r.Lag = max(r.LogEnd-r.Committed, 0)
+		}
+		out = append(out, *r)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Topic != out[j].Topic {
+			return out[i].Topic < out[j].Topic
+		}
+		return out[i].Partition < out[j].Partition
+	})
+	gb.g.Partitions = out
+}
+
+func sortedInt32s(ps []int32) []int32 {
+	out := append([]int32(nil), ps...)
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	return out
+}
+
+func sortTopicPartitions(tps []TopicPartitions) {
+	sort.Slice(tps, func(i, j int) bool { return tps[i].Topic < tps[j].Topic })
+}
