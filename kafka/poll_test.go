@@ -440,4 +440,3 @@ func TestPollUnreachable(t *testing.T) {
 		t.Fatalf("error %q does not name %s", err, want)
 	}
 }
-
