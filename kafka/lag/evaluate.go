@@ -1,0 +1,175 @@
+package lag
+
+import (
+	"time"
+
+	"github.com/kgroups/kgroups/kafka"
+)
+
+// PartitionHealth is everything the history knows about one partition of a
+// group at the latest poll.
+type PartitionHealth struct {
+	Topic     string
+	Partition int32
+	// Status is OK for a partition without a commit or without lag: only
+	// lagging partitions are judged.
+	Status Status
+	// Rewind holds the offsets involved when Status is StatusRewind.
+	Rewind Rewind
+	// Committed, LogStart, LogEnd and Lag are as of the latest poll
+	// (kafka.NoOffset when unknown).
+	Committed, LogStart, LogEnd, Lag int64
+	// Truncated reports a committed offset below the log start: retention
+	// deleted messages before the group consumed them.
+	Truncated bool
+	// Owned reports whether a member held the partition at the latest poll.
+	Owned bool
+	// TimeLag is how far behind the consumer is in seconds.
+	TimeLag TimeLag
+	// ProduceRate and ConsumeRate are log-end and committed growth in
+	// messages per second over the last RatePolls polls, or UnknownRate.
+	ProduceRate, ConsumeRate float64
+	CatchUp                  CatchUp
+	// Observations is how many commit observations the health rules saw
+	// (at most Window); STALL and WARN need Window of them.
+	Observations int
+}
+
+// GroupHealth sums a group up: the worst partition decides its status.
+type GroupHealth struct {
+	Group string
+	// Status is the worst partition status; Severity folds it into
+	// OK, WARN or ERR.
+	Status   Status
+	Severity Severity
+	// TotalLag sums the known lags.
+	TotalLag int64
+	// MaxTimeLag is the largest known partition time lag (its Kind tells
+	// whether it is an estimate or a bound); unknown only when no
+	// partition's time lag is known.
+	MaxTimeLag TimeLag
+	// ProduceRate and ConsumeRate sum the partitions' known rates, or are
+	// UnknownRate when no partition's rate is known.
+	ProduceRate, ConsumeRate float64
+	// CatchUp applies lag / (consume - produce) to the totals of the
+	// partitions whose lag and rates are both known; it is unknown while
+	// a lagging partition has no rates yet.
+	CatchUp CatchUp
+	// Complete reports whether every lagging partition has a full window,
+	// so that STALL and WARN could have been detected.
+	Complete bool
+	// Partitions are the group's partitions at the latest poll, sorted by
+	// topic then partition.
+	Partitions []PartitionHealth
+}
+
+// Evaluate judges a group as of now (the caller's clock, so that tests and
+// `kgroups health` control time). It reports false when the group was not
+// in the latest snapshot.
+func (h *History) Evaluate(group string, now time.Time) (GroupHealth, bool) {
+	return h.EvaluateInto(group, now, nil)
+}
+
+// EvaluateInto is Evaluate appending the partitions to buf[:0], so a screen
+// that evaluates every group on every poll can reuse one buffer per group.
+func (h *History) EvaluateInto(group string, now time.Time, buf []PartitionHealth) (GroupHealth, bool) {
+	gh, ok := h.groups[group]
+	if !ok || gh.lastSeq != h.seq || h.seq == 0 {
+		return GroupHealth{}, false
+	}
+	nowNs := now.UnixNano()
+	g := GroupHealth{
+		Group:       group,
+		ProduceRate: UnknownRate,
+		ConsumeRate: UnknownRate,
+		Complete:    true,
+		Partitions:  buf[:0],
+	}
+	var (
+		cuLag              int64
+		cuProd, cuCons     float64
+		cuKnown, cuUnknown bool
+		lagKnown           bool
+	)
+	for i := range gh.parts {
+		ph := &gh.parts[i]
+		if ph.lastSeq != h.seq {
+			continue // missing from the latest poll, kept until evicted
+		}
+		p := h.partitionHealth(ph, nowNs)
+		g.Partitions = append(g.Partitions, p)
+
+		if p.Status > g.Status {
+			g.Status = p.Status
+		}
+		if p.Lag >= 0 {
+			lagKnown = true
+		}
+		if p.Lag > 0 {
+			g.TotalLag += p.Lag
+			if p.Observations < h.cfg.Window {
+				g.Complete = false
+			}
+		}
+		if p.TimeLag.Known() && (!g.MaxTimeLag.Known() || p.TimeLag.Seconds > g.MaxTimeLag.Seconds) {
+			g.MaxTimeLag = p.TimeLag
+		}
+		if p.ProduceRate >= 0 {
+			g.ProduceRate = addRate(g.ProduceRate, p.ProduceRate)
+		}
+		if p.ConsumeRate >= 0 {
+			g.ConsumeRate = addRate(g.ConsumeRate, p.ConsumeRate)
+		}
+		if p.Lag >= 0 && p.ProduceRate >= 0 && p.ConsumeRate >= 0 {
+			cuKnown = true
+			cuLag += p.Lag
+			cuProd += p.ProduceRate
+			cuCons += p.ConsumeRate
+		} else if p.Lag > 0 {
+			cuUnknown = true
+		}
+	}
+	g.Severity = g.Status.Severity()
+	switch {
+	case cuUnknown:
+		// A lagging partition without rates: the group's answer would
+		// leave it out.
+	case lagKnown && g.TotalLag == 0:
+		g.CatchUp = CatchUp{State: CaughtUp}
+	case cuKnown:
+		g.CatchUp = catchUp(cuLag, cuProd, cuCons)
+	}
+	return g, true
+}
+
+func addRate(sum, r float64) float64 {
+	if sum < 0 {
+		return r
+	}
+	return sum + r
+}
+
+func (h *History) partitionHealth(ph *partHist, now int64) PartitionHealth {
+	i := 2 * h.slot(h.seq)
+	c, end := ph.samples[i], ph.samples[i+1]
+	p := PartitionHealth{
+		Topic:        ph.topic,
+		Partition:    ph.partition,
+		Committed:    c,
+		LogStart:     ph.logStart,
+		LogEnd:       end,
+		Lag:          lagOf(c, end),
+		Truncated:    c >= 0 && ph.logStart > c,
+		Owned:        ph.owned,
+		TimeLag:      ph.timeLag(c, end, now),
+		ProduceRate:  h.produceRate(ph),
+		ConsumeRate:  h.consumeRate(ph),
+		Observations: int(ph.winLen),
+	}
+	if p.LogStart < 0 {
+		p.LogStart = kafka.NoOffset
+	}
+	p.CatchUp = catchUp(p.Lag, p.ProduceRate, p.ConsumeRate)
+	p.Status, p.Rewind = h.verdict(ph, c, end, now)
+	return p
+}

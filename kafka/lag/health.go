@@ -1,0 +1,123 @@
+package lag
+
+import "time"
+
+// Rewind is the evidence behind a REWIND: the consumer had committed High,
+// then committed Low < High, and has not committed High or beyond since.
+// The messages from Low to High are consumed twice.
+type Rewind struct {
+	High, Low int64
+	// At is the poll that first saw Low.
+	At time.Time
+}
+
+// verdict applies Burrow's rules to one partition whose committed offset is
+// c and log end is end at the latest poll. The rules, checked in order over
+// the partition's commit observations (at most Window of them, oldest
+// first):
+//
+//  0. Only a partition with lag > 0 now is judged, and it is OK if its lag
+//     was zero at any poll since the oldest observation (it caught up to
+//     a recent log end).
+//  1. STOP: the time from the newest observation to now exceeds the
+//     window's span (newest minus oldest observation time), with the span
+//     taken as at least (Window-1) x MinDistance: the span a full window
+//     of a live consumer re-committing every MinDistance would have. The
+//     floor keeps the first, arbitrarily close, observations of a fresh
+//     history from raising false alarms, and lets a partition nobody
+//     consumes from reach STOP without a second observation.
+//  2. REWIND: some observation is below the highest one before it, and the
+//     current offset is still below that high (needs 2 observations).
+//  3. STALL: the window is full and every observation has the same offset.
+//  4. WARN: the window is full and the lag never decreased from one
+//     observation to the next.
+//
+// STALL and WARN judge a trend and so wait for a full window: until then a
+// partition that is neither stopped nor rewound is OK, and
+// PartitionHealth.Observations says how full its window is.
+func (h *History) verdict(ph *partHist, c, end, now int64) (Status, Rewind) {
+	lag := lagOf(c, end)
+	n := int(ph.winLen)
+	if lag <= 0 || n == 0 {
+		return StatusOK, Rewind{}
+	}
+	oldest, newest := ph.observation(0), ph.observation(n-1)
+	for i := 0; i < n; i++ {
+		if ph.observation(i).lag == 0 {
+			return StatusOK, Rewind{}
+		}
+	}
+	for s := h.firstSeq(ph.firstSeq, ph.lastSeq); s <= ph.lastSeq; s++ {
+		if h.times[h.slot(s)] < oldest.t {
+			continue
+		}
+		i := 2 * h.slot(s)
+		if lagOf(ph.samples[i], ph.samples[i+1]) == 0 {
+			return StatusOK, Rewind{}
+		}
+	}
+
+	span := float64(newest.t) - float64(oldest.t)
+	if floor := float64(h.cfg.Window-1) * float64(h.cfg.MinDistance); span < floor {
+		span = floor
+	}
+	if float64(now)-float64(newest.t) > span {
+		return StatusStop, Rewind{}
+	}
+
+	if rw, ok := ph.rewind(c); ok {
+		return StatusRewind, rw
+	}
+
+	full := n == h.cfg.Window
+	if !full {
+		return StatusOK, Rewind{}
+	}
+	stalled := true
+	for i := 1; i < n && stalled; i++ {
+		stalled = ph.observation(i).committed == oldest.committed
+	}
+	if stalled {
+		return StatusStall, Rewind{}
+	}
+	prev := oldest.lag
+	for i := 1; i < n; i++ {
+		l := ph.observation(i).lag
+		if l < 0 {
+			continue
+		}
+		if prev >= 0 && l < prev {
+			return StatusOK, Rewind{}
+		}
+		prev = l
+	}
+	return StatusWarn, Rewind{}
+}
+
+// rewind finds the latest drop of the committed offset within the window
+// that the current offset c has not recovered from. For a run of drops
+// below one high (100, 80, 90, 85) it reports the first: High 100, Low 80;
+// once an observation is back at or past the high the drop is forgotten.
+func (ph *partHist) rewind(c int64) (Rewind, bool) {
+	var (
+		found bool
+		rw    Rewind
+		high  = ph.observation(0).committed
+	)
+	for i := 1; i < int(ph.winLen); i++ {
+		o := ph.observation(i)
+		if o.committed >= high {
+			found = false // back at or past the high: recovered
+			high = o.committed
+			continue
+		}
+		if !found {
+			found = true
+			rw = Rewind{High: high, Low: o.committed, At: time.Unix(0, o.t).UTC()}
+		}
+	}
+	if !found || c >= rw.High {
+		return Rewind{}, false
+	}
+	return rw, true
+}

@@ -1,0 +1,404 @@
+package lag
+
+import (
+	"testing"
+	"time"
+
+	"github.com/kgroups/kgroups/kafka"
+)
+
+// step is one poll of a single partition t/0 in group g.
+type step struct {
+	sec       float64
+	committed int64
+	end       int64
+	owned     bool
+}
+
+// testConfig is a small window with polls one second apart in mind:
+// Window 4 and MinDistance 1s, so the STOP span floor is 3s.
+func testConfig() Config {
+	return Config{Window: 4, MinDistance: time.Second, Samples: 20, TimePoints: 10, RatePolls: 3, EvictAfter: 3}
+}
+
+func run(cfg Config, steps []step) *History {
+	h := NewHistory(cfg)
+	for _, s := range steps {
+		p := po("t", 0, s.committed, s.end)
+		if !s.owned {
+			p = unowned(p)
+		}
+		h.Add(snap(at(s.sec), grp("g", p)))
+	}
+	return h
+}
+
+// seq builds owned steps one second apart from (committed, end) pairs.
+func seq(owned bool, pairs ...int64) []step {
+	var out []step
+	for i := 0; i+1 < len(pairs); i += 2 {
+		out = append(out, step{sec: float64(i / 2), committed: pairs[i], end: pairs[i+1], owned: owned})
+	}
+	return out
+}
+
+func TestPartitionStatus(t *testing.T) {
+	tests := []struct {
+		name   string
+		steps  []step
+		now    float64
+		want   Status
+		obs    int
+		rewind Rewind
+	}{
+		{
+			name:  "lag decreasing is OK",
+			steps: seq(true, 0, 100, 20, 110, 40, 120, 60, 130, 80, 140),
+			now:   4, want: StatusOK, obs: 4,
+		},
+		{
+			name:  "lag growing while moving is WARN",
+			steps: seq(true, 0, 100, 10, 120, 20, 140, 30, 160, 40, 180),
+			now:   4, want: StatusWarn, obs: 4,
+		},
+		{
+			name:  "lag flat while moving is WARN",
+			steps: seq(true, 0, 100, 10, 110, 20, 120, 30, 130),
+			now:   3, want: StatusWarn, obs: 4,
+		},
+		{
+			name:  "WARN waits for a full window",
+			steps: seq(true, 0, 100, 10, 120, 20, 140),
+			now:   2, want: StatusOK, obs: 3,
+		},
+		{
+			name:  "owned offset that never moves is STALL",
+			steps: seq(true, 50, 100, 50, 110, 50, 120, 50, 130),
+			now:   3, want: StatusStall, obs: 4,
+		},
+		{
+			name:  "STALL waits for a full window",
+			steps: seq(true, 50, 100, 50, 110, 50, 120),
+			now:   2, want: StatusOK, obs: 3,
+		},
+		{
+			name:  "STALL with flat production",
+			steps: seq(true, 50, 100, 50, 100, 50, 100, 50, 100),
+			now:   3, want: StatusStall, obs: 4,
+		},
+		{
+			name:  "zero lag within the window is OK even when stuck",
+			steps: seq(true, 50, 50, 50, 60, 50, 70, 50, 80),
+			now:   3, want: StatusOK, obs: 4,
+		},
+		{
+			name:  "zero lag that left the window no longer excuses",
+			steps: seq(true, 50, 50, 50, 60, 50, 70, 50, 80, 50, 90),
+			now:   4, want: StatusStall, obs: 4,
+		},
+		{
+			name:  "unowned offset not moving: not yet past the span floor",
+			steps: seq(false, 50, 100, 50, 110, 50, 120, 50, 130),
+			now:   3, want: StatusOK, obs: 1,
+		},
+		{
+			name:  "unowned offset not moving past the span floor is STOP",
+			steps: seq(false, 50, 100, 50, 110, 50, 120, 50, 130, 50, 140),
+			now:   4, want: StatusStop, obs: 1,
+		},
+		{
+			name: "silence longer than the window span is STOP",
+			steps: []step{
+				{0, 0, 100, false}, {2, 10, 110, false}, {4, 20, 120, false}, {6, 30, 125, false},
+				{8, 30, 125, false}, {10, 30, 125, false}, {12, 30, 125, false},
+			},
+			now: 12.5, want: StatusStop, obs: 4,
+		},
+		{
+			name: "silence exactly the window span is not STOP",
+			steps: []step{
+				{0, 0, 100, false}, {2, 10, 110, false}, {4, 20, 120, false}, {6, 30, 125, false},
+				{8, 30, 125, false}, {10, 30, 125, false}, {12, 30, 125, false},
+			},
+			now: 12, want: StatusOK, obs: 4,
+		},
+		{
+			name: "a caught-up stopped consumer is OK",
+			steps: []step{
+				{0, 0, 100, false}, {2, 100, 100, false}, {4, 100, 100, false}, {20, 100, 100, false},
+			},
+			now: 60, want: StatusOK, obs: 2,
+		},
+		{
+			name: "a stopped consumer that caught up to a recent log end is OK",
+			steps: []step{
+				{0, 0, 100, false}, {1, 100, 100, false}, {2, 100, 105, false}, {3, 100, 110, false},
+			},
+			now: 30, want: StatusOK, obs: 2,
+		},
+		{
+			name:  "an offset that went backwards is REWIND",
+			steps: seq(true, 100, 200, 120, 210, 90, 220, 95, 230),
+			now:   3, want: StatusRewind, obs: 4,
+			rewind: Rewind{High: 120, Low: 90, At: at(2)},
+		},
+		{
+			name:  "REWIND does not wait for a full window",
+			steps: seq(true, 100, 200, 80, 200),
+			now:   1, want: StatusRewind, obs: 2,
+			rewind: Rewind{High: 100, Low: 80, At: at(1)},
+		},
+		{
+			name:  "REWIND reports the first drop below the high",
+			steps: seq(true, 100, 200, 80, 210, 90, 220, 85, 230),
+			now:   3, want: StatusRewind, obs: 4,
+			rewind: Rewind{High: 100, Low: 80, At: at(1)},
+		},
+		{
+			name:  "a recovered rewind is not REWIND",
+			steps: seq(true, 100, 200, 120, 210, 90, 220, 95, 230, 125, 240),
+			now:   4, want: StatusOK, obs: 4,
+		},
+		{
+			name:  "a second rewind after recovering is reported on its own",
+			steps: seq(true, 100, 200, 80, 210, 100, 220, 70, 230),
+			now:   3, want: StatusRewind, obs: 4,
+			rewind: Rewind{High: 100, Low: 70, At: at(3)},
+		},
+		{
+			name: "STOP is checked before REWIND",
+			steps: []step{
+				{0, 100, 200, false}, {1, 80, 200, false}, {2, 80, 201, false}, {3, 80, 202, false},
+				{4, 80, 203, false}, {5, 80, 204, false},
+			},
+			now: 5, want: StatusStop, obs: 2,
+		},
+		{
+			name:  "no commit is OK",
+			steps: seq(true, kafka.NoOffset, 100, kafka.NoOffset, 200, kafka.NoOffset, 300, kafka.NoOffset, 400, kafka.NoOffset, 500),
+			now:   60, want: StatusOK, obs: 0,
+		},
+		{
+			name:  "an empty partition is OK",
+			steps: seq(false, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0),
+			now:   60, want: StatusOK, obs: 1,
+		},
+		{
+			name:  "an unknown log end is OK",
+			steps: seq(true, 50, 100, 50, 110, 50, 120, 50, kafka.NoOffset),
+			now:   3, want: StatusOK, obs: 4,
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h := run(testConfig(), tc.steps)
+			g, ok := h.Evaluate("g", at(tc.now))
+			if !ok {
+				t.Fatal("group not found")
+			}
+			if len(g.Partitions) != 1 {
+				t.Fatalf("partitions = %d, want 1", len(g.Partitions))
+			}
+			p := g.Partitions[0]
+			if p.Status != tc.want {
+				t.Errorf("status = %v, want %v", p.Status, tc.want)
+			}
+			if p.Observations != tc.obs {
+				t.Errorf("observations = %d, want %d", p.Observations, tc.obs)
+			}
+			if p.Rewind.High != tc.rewind.High || p.Rewind.Low != tc.rewind.Low || !p.Rewind.At.Equal(tc.rewind.At) {
+				t.Errorf("rewind = %+v, want %+v", p.Rewind, tc.rewind)
+			}
+			if g.Status != tc.want || g.Severity != tc.want.Severity() {
+				t.Errorf("group = %v/%v, want %v/%v", g.Status, g.Severity, tc.want, tc.want.Severity())
+			}
+		})
+	}
+}
+
+// A consumer that stops committing but stays a member is STALL; once its
+// member leaves, the silence outgrows the window and it is STOP.
+func TestStallThenStop(t *testing.T) {
+	h := NewHistory(testConfig())
+	add := func(sec float64, c, end int64, owned bool) {
+		p := po("t", 0, c, end)
+		if !owned {
+			p = unowned(p)
+		}
+		h.Add(snap(at(sec), grp("g", p)))
+	}
+	status := func(sec float64) Status {
+		g, _ := h.Evaluate("g", at(sec))
+		return g.Partitions[0].Status
+	}
+	for i := range 4 {
+		add(float64(i), int64(20*i), 100+int64(10*i), true)
+	}
+	if s := status(3); s != StatusOK {
+		t.Fatalf("moving consumer = %v, want OK", s)
+	}
+	for i := 4; i < 8; i++ {
+		add(float64(i), 60, 100+int64(10*i), true)
+	}
+	if s := status(7); s != StatusStall {
+		t.Fatalf("stuck member = %v, want STALL", s)
+	}
+	// Member gone at 8s; the newest observation is at 7s and the window
+	// spans 4s..7s.
+	add(8, 60, 180, false)
+	add(10, 60, 200, false)
+	if s := status(10); s != StatusStall {
+		t.Fatalf("3s of silence = %v, want STALL", s)
+	}
+	add(11, 60, 210, false)
+	if s := status(11); s != StatusStop {
+		t.Fatalf("4s of silence = %v, want STOP", s)
+	}
+	// Committing again ends the STOP.
+	add(12, 200, 220, true)
+	if s := status(12); s != StatusOK {
+		t.Fatalf("resumed = %v, want OK", s)
+	}
+}
+
+func TestPartitionHealthFields(t *testing.T) {
+	h := NewHistory(testConfig())
+	p := po("t", 0, 100, 1000)
+	p.LogStart = 500
+	h.Add(snap(at(0), grp("g", unowned(p))))
+	p.LogEnd, p.Lag = 1100, 1000
+	h.Add(snap(at(1), grp("g", p)))
+	g, ok := h.Evaluate("g", at(1))
+	if !ok {
+		t.Fatal("group not found")
+	}
+	got := g.Partitions[0]
+	if got.Committed != 100 || got.LogStart != 500 || got.LogEnd != 1100 || got.Lag != 1000 {
+		t.Errorf("offsets = %d/%d/%d lag %d, want 100/500/1100 lag 1000", got.Committed, got.LogStart, got.LogEnd, got.Lag)
+	}
+	if !got.Truncated {
+		t.Error("committed below log start not reported as truncated")
+	}
+	if !got.Owned {
+		t.Error("owned partition reported unowned")
+	}
+	// The commit is older than every point: extrapolated at 100 msg/s
+	// from (1000, 0s): 900 messages = 9s before 0s, 10s before now.
+	if got.TimeLag != (TimeLag{Seconds: 10, Kind: TimeLagExtrapolated}) {
+		t.Errorf("time lag = %+v, want 10s extrapolated", got.TimeLag)
+	}
+}
+
+func TestGroupHealth(t *testing.T) {
+	h := NewHistory(testConfig())
+	for i := range 4 {
+		sec := float64(i)
+		h.Add(snap(at(sec),
+			grp("g",
+				po("t", 0, int64(10*i), 100+int64(10*i)), // lag flat: WARN
+				po("t", 1, 50, 100+int64(20*i)),          // stuck: STALL
+				po("t", 2, kafka.NoOffset, 7),            // no commit
+				po("u", 0, 40+int64(20*i), 100),          // catching up: OK
+			),
+			grp("ok", po("t", 0, int64(10*i), int64(10*i))),
+		))
+	}
+	g, ok := h.Evaluate("g", at(3))
+	if !ok {
+		t.Fatal("group not found")
+	}
+	want := []Status{StatusWarn, StatusStall, StatusOK, StatusOK}
+	if len(g.Partitions) != len(want) {
+		t.Fatalf("partitions = %d, want %d", len(g.Partitions), len(want))
+	}
+	for i, w := range want {
+		if g.Partitions[i].Status != w {
+			t.Errorf("partition %d status = %v, want %v", i, g.Partitions[i].Status, w)
+		}
+	}
+	if g.Group != "g" || g.Status != StatusStall || g.Severity != SeverityErr {
+		t.Errorf("group %q = %v/%v, want g STALL/ERR", g.Group, g.Status, g.Severity)
+	}
+	// Lags at 3s: 100 + 110 + unknown + 0.
+	if g.TotalLag != 210 {
+		t.Errorf("total lag = %d, want 210", g.TotalLag)
+	}
+	if !g.Complete {
+		t.Error("full windows reported incomplete")
+	}
+	// Rates over the last 3 polls (1s..3s): produce 10+20+0+0 (t/2 is
+	// flat at 7), consume 10+0+20 (t/2 has no commit).
+	if g.ProduceRate != 30 || g.ConsumeRate != 30 {
+		t.Errorf("rates = %v/%v, want 30/30", g.ProduceRate, g.ConsumeRate)
+	}
+	if g.CatchUp != (CatchUp{State: FallingBehind, Behind: 0}) {
+		t.Errorf("catch-up = %+v, want falling behind by 0", g.CatchUp)
+	}
+	// Both commits are older than the first point (log end 100 at 0s).
+	// t/0 at 30 with the log growing 10/s: 7s before 0s, 10s before now;
+	// t/1 at 50 with the log growing 20/s: 2.5s before 0s, 5.5s before
+	// now.
+	if g.MaxTimeLag != (TimeLag{Seconds: 10, Kind: TimeLagExtrapolated}) {
+		t.Errorf("max time lag = %+v, want 10s extrapolated", g.MaxTimeLag)
+	}
+	if tl := g.Partitions[1].TimeLag; tl != (TimeLag{Seconds: 5.5, Kind: TimeLagExtrapolated}) {
+		t.Errorf("t/1 time lag = %+v, want 5.5s extrapolated", tl)
+	}
+
+	ok2, _ := h.Evaluate("ok", at(3))
+	if ok2.Status != StatusOK || ok2.Severity != SeverityOK || ok2.TotalLag != 0 || ok2.CatchUp.State != CaughtUp {
+		t.Errorf("ok group = %v/%v lag %d %v, want OK/OK 0 caught-up", ok2.Status, ok2.Severity, ok2.TotalLag, ok2.CatchUp.State)
+	}
+	if ok2.MaxTimeLag != (TimeLag{Kind: TimeLagCaughtUp}) {
+		t.Errorf("ok group time lag = %+v, want caught up", ok2.MaxTimeLag)
+	}
+}
+
+func TestGroupIncompleteWindow(t *testing.T) {
+	h := run(testConfig(), seq(true, 0, 100, 10, 120))
+	g, _ := h.Evaluate("g", at(1))
+	if g.Complete {
+		t.Error("a lagging partition with 2 of 4 observations reported complete")
+	}
+	if g.Status != StatusOK {
+		t.Errorf("status = %v, want OK", g.Status)
+	}
+}
+
+func TestEvaluateVanishedGroupAndPartition(t *testing.T) {
+	h := NewHistory(testConfig())
+	h.Add(snap(at(0), grp("a", po("t", 0, 1, 5), po("t", 1, 2, 5)), grp("b", po("t", 0, 1, 5))))
+	h.Add(snap(at(1), grp("a", po("t", 1, 3, 6))))
+	if _, ok := h.Evaluate("b", at(1)); ok {
+		t.Error("group missing from the latest poll was evaluated")
+	}
+	if _, ok := h.Evaluate("nope", at(1)); ok {
+		t.Error("unknown group was evaluated")
+	}
+	g, ok := h.Evaluate("a", at(1))
+	if !ok {
+		t.Fatal("group a not found")
+	}
+	if len(g.Partitions) != 1 || g.Partitions[0].Partition != 1 || g.TotalLag != 3 {
+		t.Fatalf("partitions = %+v total %d, want only t/1 with lag 3", g.Partitions, g.TotalLag)
+	}
+	// t/1 keeps its history across the change of set.
+	if g.Partitions[0].Observations != 2 {
+		t.Errorf("t/1 observations = %d, want 2", g.Partitions[0].Observations)
+	}
+	// The partition that comes back within EvictAfter keeps its history.
+	h.Add(snap(at(2), grp("a", po("t", 0, 1, 9), po("t", 1, 3, 6))))
+	g, _ = h.Evaluate("a", at(2))
+	if p := g.Partitions[0]; p.Partition != 0 || p.ProduceRate != 2 {
+		t.Errorf("returning t/0 = partition %d produce %v, want 0 and 2/s over 0s..2s", p.Partition, p.ProduceRate)
+	}
+}
+
+func TestEvaluateIntoReusesBuffer(t *testing.T) {
+	h := run(testConfig(), seq(true, 0, 10, 5, 10))
+	buf := make([]PartitionHealth, 0, 4)
+	g, _ := h.EvaluateInto("g", at(1), buf)
+	if &g.Partitions[:1][0] != &buf[:1][0] {
+		t.Error("EvaluateInto did not reuse the buffer")
+	}
+}

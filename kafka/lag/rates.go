@@ -1,0 +1,104 @@
+package lag
+
+import "math"
+
+// UnknownRate marks a rate that cannot be measured yet: fewer than two polls
+// with a known value in the rate window.
+const UnknownRate = -1.0
+
+// rate measures how fast one column of a partition's samples grew over the
+// last RatePolls polls, in offsets per second. It adds up every forward step
+// between consecutive known samples and ignores steps backwards, so a reset
+// or a rewind does not turn the rate negative and the messages re-read after
+// it count as consumed.
+func (h *History) rate(ph *partHist, col int) float64 {
+	from := h.firstSeq(ph.firstSeq, ph.lastSeq)
+	if n := uint64(h.cfg.RatePolls); ph.lastSeq >= n && ph.lastSeq-n+1 > from {
+		from = ph.lastSeq - n + 1
+	}
+	var (
+		first, last int64
+		prev        int64 = -1
+		sum         float64
+		known       int
+	)
+	for s := from; s <= ph.lastSeq; s++ {
+		v := ph.samples[2*h.slot(s)+col]
+		if v < 0 {
+			continue
+		}
+		t := h.times[h.slot(s)]
+		if known == 0 {
+			first = t
+		} else if v > prev {
+			sum += float64(v - prev)
+		}
+		prev, last = v, t
+		known++
+	}
+	if known < 2 || last <= first {
+		return UnknownRate
+	}
+	return sum / ((float64(last) - float64(first)) / 1e9)
+}
+
+// produceRate is log-end growth per second; consumeRate committed growth
+// per second.
+func (h *History) produceRate(ph *partHist) float64 { return h.rate(ph, 1) }
+func (h *History) consumeRate(ph *partHist) float64 { return h.rate(ph, 0) }
+
+// CatchUpState says whether a consumer is closing its lag.
+type CatchUpState uint8
+
+const (
+	// CatchUpUnknown: the lag or a rate is not known yet.
+	CatchUpUnknown CatchUpState = iota
+	// CaughtUp: there is no lag.
+	CaughtUp
+	// CatchingUp: consuming faster than producing; Seconds says when the
+	// lag will be gone at the current rates.
+	CatchingUp
+	// FallingBehind: producing at least as fast as consuming; Behind says
+	// by how many messages per second the lag grows (0 when it holds).
+	FallingBehind
+)
+
+var catchUpNames = [...]string{"unknown", "caught-up", "catching-up", "falling-behind"}
+
+func (s CatchUpState) String() string {
+	if int(s) < len(catchUpNames) {
+		return catchUpNames[s]
+	}
+	return "unknown"
+}
+
+// MarshalText renders the state by name for JSON output.
+func (s CatchUpState) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// CatchUp is the answer to "will this consumer ever catch up, and when?",
+// kept as data so the TUI and the CLI can word and colour it their own way.
+type CatchUp struct {
+	State CatchUpState
+	// Seconds to catch up at the current rates (CatchingUp only).
+	Seconds float64
+	// Behind is produce minus consume rate in messages per second
+	// (FallingBehind only).
+	Behind float64
+}
+
+// catchUp applies lag / (consume - produce).
+func catchUp(lag int64, produce, consume float64) CatchUp {
+	switch {
+	case lag == 0:
+		return CatchUp{State: CaughtUp}
+	case lag < 0 || produce < 0 || consume < 0:
+		return CatchUp{State: CatchUpUnknown}
+	case consume > produce:
+		return CatchUp{State: CatchingUp, Seconds: float64(lag) / (consume - produce)}
+	default:
+		return CatchUp{State: FallingBehind, Behind: produce - consume}
+	}
+}
+
+// finite guards JSON output against values encoding/json cannot write.
+func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }

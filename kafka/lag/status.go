@@ -1,0 +1,115 @@
+package lag
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Status is a partition's health verdict under Burrow's rules. The values
+// are ordered by how bad they are, so a group's status is its partitions'
+// maximum: OK < WARN < STALL < REWIND < STOP (the rules are checked in the
+// reverse of that order, worst first).
+type Status uint8
+
+const (
+	// StatusOK: no lag now, lag was zero at some point in the window, or
+	// nothing below applies.
+	StatusOK Status = iota
+	// StatusWarn: the consumer moves, but its lag never decreased across
+	// a full window: it is slower than the producers.
+	StatusWarn
+	// StatusStall: the committed offset did not move across a full window
+	// while a member owned the partition and lag was above zero.
+	StatusStall
+	// StatusRewind: the committed offset went backwards within the window
+	// and has not come back: the consumer re-reads messages it already
+	// processed (an out-of-order async commit retry looks exactly so).
+	StatusRewind
+	// StatusStop: nothing was committed for longer than the window spans
+	// and the consumer never caught up in it: the consumer is gone.
+	StatusStop
+)
+
+var statusNames = [...]string{"OK", "WARN", "STALL", "REWIND", "STOP"}
+
+// String returns the name Burrow uses (OK, WARN, STALL, REWIND, STOP).
+func (s Status) String() string {
+	if int(s) < len(statusNames) {
+		return statusNames[s]
+	}
+	return fmt.Sprintf("Status(%d)", uint8(s))
+}
+
+// MarshalText writes the status by name, so JSON output reads "STALL"
+// rather than 2.
+func (s Status) MarshalText() ([]byte, error) {
+	if int(s) >= len(statusNames) {
+		return nil, fmt.Errorf("invalid lag status %d", uint8(s))
+	}
+	return []byte(statusNames[s]), nil
+}
+
+// UnmarshalText reads a status by name, in any case, for round-tripping
+// JSON output and for flags.
+func (s *Status) UnmarshalText(b []byte) error {
+	for i, n := range statusNames {
+		if strings.EqualFold(string(b), n) {
+			*s = Status(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown lag status %q (want OK, WARN, STALL, REWIND or STOP)", b)
+}
+
+// Severity folds statuses into the three levels alerting cares about:
+// STALL, REWIND and STOP all mean a consumer needs a human (ERR).
+func (s Status) Severity() Severity {
+	switch s {
+	case StatusOK:
+		return SeverityOK
+	case StatusWarn:
+		return SeverityWarn
+	default:
+		return SeverityErr
+	}
+}
+
+// Severity is a group-level alert level, ordered OK < WARN < ERR so that
+// `--fail-on WARN` can compare with >=.
+type Severity uint8
+
+const (
+	SeverityOK Severity = iota
+	SeverityWarn
+	SeverityErr
+)
+
+var severityNames = [...]string{"OK", "WARN", "ERR"}
+
+// String returns OK, WARN or ERR.
+func (s Severity) String() string {
+	if int(s) < len(severityNames) {
+		return severityNames[s]
+	}
+	return fmt.Sprintf("Severity(%d)", uint8(s))
+}
+
+// MarshalText writes the severity by name for JSON output.
+func (s Severity) MarshalText() ([]byte, error) {
+	if int(s) >= len(severityNames) {
+		return nil, fmt.Errorf("invalid severity %d", uint8(s))
+	}
+	return []byte(severityNames[s]), nil
+}
+
+// UnmarshalText parses OK, WARN or ERR in any case, as `--fail-on` takes
+// them.
+func (s *Severity) UnmarshalText(b []byte) error {
+	for i, n := range severityNames {
+		if strings.EqualFold(string(b), n) {
+			*s = Severity(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown severity %q (want OK, WARN or ERR)", b)
+}
