@@ -45,24 +45,23 @@ func Connect(ctx context.Context, c config.Context, extra ...kgo.Opt) (*Client, 
 
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	pingCtx, stopPing := context.WithCancel(ctx)
+	defer stopPing()
 
-	dialErrs := &connErrors{}
+	dialErrs := &connErrors{stop: stopPing, sasl: c.SASL.Mechanism != ""}
 	opts := []kgo.Opt{
 		kgo.SeedBrokers(c.Brokers...),
 		kgo.ClientID(clientID),
-		kgo.DialTimeout(timeout),
 		kgo.RequestTimeoutOverhead(timeout),
 		kgo.RetryTimeout(timeout),
 		kgo.MetadataMinAge(metadataMinAge),
 		kgo.WithHooks(dialErrs),
 	}
-	tlsOpt, err := tlsOption(c.TLS)
+	dial, err := dialOption(c.TLS, timeout)
 	if err != nil {
 		return nil, err
 	}
-	if tlsOpt != nil {
-		opts = append(opts, tlsOpt)
-	}
+	opts = append(opts, dial)
 	mech, err := saslMechanism(ctx, c.SASL)
 	if err != nil {
 		return nil, err
@@ -76,7 +75,7 @@ func Connect(ctx context.Context, c config.Context, extra ...kgo.Opt) (*Client, 
 	if err != nil {
 		return nil, fmt.Errorf("connect: %w", err)
 	}
-	if err := ping(ctx, cl); err != nil {
+	if err := ping(pingCtx, cl); err != nil {
 		cl.Close()
 		return nil, explain(err, dialErrs.last(), c, timeout)
 	}
@@ -141,19 +140,37 @@ func saslMechanism(ctx context.Context, s config.SASLConfig) (sasl.Mechanism, er
 
 // connErrors remembers the most recent failed connection attempt: when a
 // request gives up, its own error is often only "context deadline exceeded",
-// while the dial or handshake error says why.
+// while the dial or handshake error says why. It also ends the first request
+// early (through stop) once a failure is plainly not transient, such as an
+// untrusted certificate or rejected credentials, rather than letting kgo
+// retry until the timeout.
 type connErrors struct {
-	mu  sync.Mutex
-	err error
+	stop context.CancelFunc
+	sasl bool
+
+	mu     sync.Mutex
+	err    error
+	closed int
 }
+
+// closedLimit is how many times a broker may close a fresh SASL connection
+// before kgroups concludes it is rejecting the credentials (some brokers
+// just hang up instead of answering with an error code).
+const closedLimit = 3
 
 func (h *connErrors) OnBrokerConnect(_ kgo.BrokerMetadata, _ time.Duration, _ net.Conn, err error) {
 	if err == nil {
 		return
 	}
 	h.mu.Lock()
+	defer h.mu.Unlock()
 	h.err = err
-	h.mu.Unlock()
+	if closedByPeer(err) {
+		h.closed++
+	}
+	if permanent(err) || (h.sasl && h.closed >= closedLimit) {
+		h.stop()
+	}
 }
 
 func (h *connErrors) last() error {

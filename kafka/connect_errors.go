@@ -40,6 +40,10 @@ func explain(reqErr, connErr error, c config.Context, timeout time.Duration) err
 		return fmt.Errorf("SASL authentication failed for user %q with mechanism %s (tried %s): the broker rejected the exchange", c.SASL.Username, mech, tried)
 	}
 
+	var hs *handshakeError
+	if errors.As(cause, &hs) && (errors.Is(hs.err, context.DeadlineExceeded) || isTimeout(hs.err)) {
+		return fmt.Errorf("TLS handshake with %s did not complete within %s: the broker may not use TLS on this port (unset tls.enabled)", hs.addr, timeout/2)
+	}
 	if tlsErr := explainTLS(cause, c); tlsErr != "" {
 		return fmt.Errorf("TLS handshake with %s failed: %s", tried, tlsErr)
 	}
@@ -108,10 +112,14 @@ func explainTLS(err error, c config.Context) string {
 		return "the broker did not answer with TLS: it may not use TLS on this port (unset tls.enabled)"
 	case errors.As(err, &alert) || strings.Contains(err.Error(), "remote error: tls:"):
 		msg := err.Error()
-		if strings.Contains(msg, "certificate required") || strings.Contains(msg, "bad certificate") || strings.Contains(msg, "handshake failure") {
-			if c.TLS.CertFile == "" {
-				return "the broker requires a client certificate (set tls.cert_file and tls.key_file)"
-			}
+		switch {
+		case c.TLS.CertFile == "" && (strings.Contains(msg, "certificate required") || strings.Contains(msg, "bad certificate") || strings.Contains(msg, "handshake failure")):
+			return "the broker requires a client certificate (set tls.cert_file and tls.key_file)"
+		case strings.Contains(msg, "certificate required"):
+			// The client only offers a certificate issued by a CA
+			// the broker named as acceptable.
+			return fmt.Sprintf("the broker requires a client certificate signed by a CA it trusts, and tls.cert_file %s is not: %v", c.TLS.CertFile, err)
+		case strings.Contains(msg, "certificate") || strings.Contains(msg, "unknown ca"):
 			return fmt.Sprintf("the broker rejected the client certificate %s: %v", c.TLS.CertFile, err)
 		}
 		return fmt.Sprintf("the broker refused the handshake: %v", err)
@@ -122,11 +130,33 @@ func explainTLS(err error, c config.Context) string {
 	return ""
 }
 
+// permanent reports whether a connection failure will not go away by
+// retrying: certificate problems, TLS alerts, a handshake that never
+// completes, and SASL rejections.
+func permanent(err error) bool {
+	var unknownCA x509.UnknownAuthorityError
+	var hostErr x509.HostnameError
+	var invalid x509.CertificateInvalidError
+	var verify *tls.CertificateVerificationError
+	var hs *handshakeError
+	if errors.As(err, &hs) && (errors.Is(hs.err, context.DeadlineExceeded) || isTimeout(hs.err)) {
+		return true
+	}
+	return errors.As(err, &unknownCA) || errors.As(err, &hostErr) || errors.As(err, &invalid) || errors.As(err, &verify) ||
+		strings.Contains(err.Error(), "remote error: tls:") ||
+		errors.Is(err, kerr.SaslAuthenticationFailed) || errors.Is(err, kerr.UnsupportedSaslMechanism) || errors.Is(err, kerr.IllegalSaslState)
+}
+
 // closedByPeer reports whether the broker closed or reset the connection.
 func closedByPeer(err error) bool {
 	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
 		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) ||
 		errors.Is(err, net.ErrClosed)
+}
+
+func isTimeout(err error) bool {
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout()
 }
 
 func isDialErr(err error) bool {

@@ -1,19 +1,66 @@
 package kafka
 
 import (
+	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"fmt"
+	"net"
 	"os"
+	"time"
 
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kgroups/kgroups/config"
 )
 
-// tlsOption builds the dial option for the context's TLS settings, or nil
-// when TLS is off. File problems are reported against the setting's key.
-func tlsOption(t config.TLSConfig) (kgo.Opt, error) {
+// dialOption dials brokers with a timeout and, when TLS is on, performs the
+// handshake itself so that a handshake failure can be told apart from a
+// failure to reach the broker at all.
+func dialOption(t config.TLSConfig, timeout time.Duration) (kgo.Opt, error) {
+	tlsCfg, err := tlsConfig(t)
+	if err != nil {
+		return nil, err
+	}
+	d := &net.Dialer{Timeout: timeout}
+	return kgo.Dialer(func(ctx context.Context, network, host string) (net.Conn, error) {
+		raw, err := d.DialContext(ctx, network, host)
+		if err != nil || tlsCfg == nil {
+			return raw, err
+		}
+		c := tlsCfg.Clone()
+		if c.ServerName == "" {
+			if h, _, err := net.SplitHostPort(host); err == nil {
+				c.ServerName = h
+			}
+		}
+		// Half the budget: a broker that has not finished a handshake
+		// by then is almost surely not speaking TLS, and the rest of
+		// the budget lets the request report that instead of a bare
+		// deadline.
+		hctx, cancel := context.WithTimeout(ctx, timeout/2)
+		defer cancel()
+		conn := tls.Client(raw, c)
+		if err := conn.HandshakeContext(hctx); err != nil {
+			raw.Close()
+			return nil, &handshakeError{addr: host, err: err}
+		}
+		return conn, nil
+	}), nil
+}
+
+// handshakeError is a TLS handshake failure with a broker that was reached.
+type handshakeError struct {
+	addr string
+	err  error
+}
+
+func (e *handshakeError) Error() string { return "TLS handshake with " + e.addr + ": " + e.err.Error() }
+func (e *handshakeError) Unwrap() error { return e.err }
+
+// tlsConfig builds the client TLS configuration, or nil when TLS is off.
+// File problems are reported against the setting's key.
+func tlsConfig(t config.TLSConfig) (*tls.Config, error) {
 	if !t.Enabled && t.CAFile == "" && t.CertFile == "" && t.KeyFile == "" && t.ServerName == "" && !t.InsecureSkipVerify {
 		return nil, nil
 	}
@@ -45,5 +92,5 @@ func tlsOption(t config.TLSConfig) (kgo.Opt, error) {
 	case t.KeyFile != "":
 		return nil, fmt.Errorf("connect: tls.key_file is set without tls.cert_file")
 	}
-	return kgo.DialTLSConfig(cfg), nil
+	return cfg, nil
 }
