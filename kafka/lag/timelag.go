@@ -81,9 +81,11 @@ func (ph *partHist) timeLag(c, end, now int64) TimeLag {
 	kind := TimeLagInterpolated
 	switch {
 	case r == n:
-		// c is at or past every point yet below the log end: the log end
-		// point was dropped as a dip. The newest point is the latest time
-		// the log end was known to be at or below c.
+		// Unreachable while every known log end reaches the table (the
+		// newest point is then at or above the current log end, which is
+		// above c); kept so that a future caller cannot index past it.
+		// The newest point is the latest time the log end was at or
+		// below c.
 		_, nt := ph.point(n - 1)
 		t = float64(nt)
 	case r == 0:

@@ -1,0 +1,143 @@
+package lag
+
+import (
+	"testing"
+
+	"github.com/kgroups/kgroups/kafka"
+)
+
+func TestRates(t *testing.T) {
+	tests := []struct {
+		name             string
+		steps            []step
+		produce, consume float64
+		catchUp          CatchUp
+	}{
+		{
+			name:    "falling behind",
+			steps:   []step{{0, 0, 100, true}, {2, 10, 120, true}, {4, 30, 150, true}},
+			produce: 12.5, consume: 7.5,
+			catchUp: CatchUp{State: FallingBehind, Behind: 5},
+		},
+		{
+			name:    "catching up",
+			steps:   []step{{0, 0, 100, true}, {2, 30, 110, true}, {4, 60, 120, true}},
+			produce: 5, consume: 15,
+			// lag 60 closing at 10/s.
+			catchUp: CatchUp{State: CatchingUp, Seconds: 6},
+		},
+		{
+			name:    "holding steady",
+			steps:   []step{{0, 0, 100, true}, {1, 10, 110, true}},
+			produce: 10, consume: 10,
+			catchUp: CatchUp{State: FallingBehind, Behind: 0},
+		},
+		{
+			name:    "caught up",
+			steps:   []step{{0, 0, 100, true}, {1, 110, 110, true}},
+			produce: 10, consume: 110,
+			catchUp: CatchUp{State: CaughtUp},
+		},
+		{
+			name: "only the last RatePolls polls count",
+			steps: []step{
+				{0, 0, 0, true}, {1, 0, 1000, true},
+				{2, 100, 1100, true}, {3, 150, 1120, true}, {4, 200, 1140, true},
+			},
+			produce: 20, consume: 50,
+			// lag 940 closing at 30/s.
+			catchUp: CatchUp{State: CatchingUp, Seconds: 940.0 / 30},
+		},
+		{
+			name:    "flat production",
+			steps:   []step{{0, 10, 100, true}, {1, 10, 100, true}, {2, 10, 100, true}},
+			produce: 0, consume: 0,
+			catchUp: CatchUp{State: FallingBehind, Behind: 0},
+		},
+		{
+			name:    "steps backwards are not counted",
+			steps:   []step{{0, 50, 200, true}, {2, 30, 200, true}, {4, 70, 200, true}},
+			produce: 0, consume: 10,
+			catchUp: CatchUp{State: CatchingUp, Seconds: 13},
+		},
+		{
+			name:    "one poll is unknown",
+			steps:   []step{{0, 0, 100, true}},
+			produce: UnknownRate, consume: UnknownRate,
+			catchUp: CatchUp{State: CatchUpUnknown},
+		},
+		{
+			name:    "no commit: produce only",
+			steps:   []step{{0, kafka.NoOffset, 100, true}, {2, kafka.NoOffset, 120, true}},
+			produce: 10, consume: UnknownRate,
+			catchUp: CatchUp{State: CatchUpUnknown},
+		},
+		{
+			name: "unknown samples are skipped",
+			steps: []step{
+				{0, 0, 100, true}, {1, kafka.NoOffset, kafka.NoOffset, true}, {2, 20, 140, true},
+			},
+			produce: 20, consume: 10,
+			catchUp: CatchUp{State: FallingBehind, Behind: 10},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h := run(testConfig(), tc.steps)
+			g, ok := h.Evaluate("g", at(tc.steps[len(tc.steps)-1].sec))
+			if !ok {
+				t.Fatal("group not found")
+			}
+			p := g.Partitions[0]
+			if p.ProduceRate != tc.produce || p.ConsumeRate != tc.consume {
+				t.Errorf("rates = %v/%v, want %v/%v", p.ProduceRate, p.ConsumeRate, tc.produce, tc.consume)
+			}
+			if p.CatchUp != tc.catchUp {
+				t.Errorf("catch-up = %+v, want %+v", p.CatchUp, tc.catchUp)
+			}
+			// One partition: the group says the same.
+			if g.ProduceRate != tc.produce || g.ConsumeRate != tc.consume || g.CatchUp != tc.catchUp {
+				t.Errorf("group = %v/%v %+v, want %v/%v %+v", g.ProduceRate, g.ConsumeRate, g.CatchUp, tc.produce, tc.consume, tc.catchUp)
+			}
+		})
+	}
+}
+
+func TestRatesSkipPollsWithoutThePartition(t *testing.T) {
+	h := NewHistory(Config{RatePolls: 10})
+	h.Add(snap(at(0), grp("g", po("t", 0, 0, 100), po("t", 1, 0, 0))))
+	h.Add(snap(at(1), grp("g", po("t", 1, 0, 0))))
+	h.Add(snap(at(4), grp("g", po("t", 0, 40, 180), po("t", 1, 0, 0))))
+	g, _ := h.Evaluate("g", at(4))
+	if p := g.Partitions[0]; p.ProduceRate != 20 || p.ConsumeRate != 10 {
+		t.Errorf("rates = %v/%v, want 20/10", p.ProduceRate, p.ConsumeRate)
+	}
+}
+
+func TestGroupCatchUp(t *testing.T) {
+	h := NewHistory(testConfig())
+	h.Add(snap(at(0), grp("g", po("t", 0, 0, 100), po("t", 1, 0, 50))))
+	h.Add(snap(at(2), grp("g", po("t", 0, 40, 110), po("t", 1, 10, 60))))
+	g, _ := h.Evaluate("g", at(2))
+	// Lag 70+50, produce 5+5, consume 20+5: 120 / 15 = 8s.
+	if g.TotalLag != 120 || g.ProduceRate != 10 || g.ConsumeRate != 25 {
+		t.Fatalf("group lag %d rates %v/%v, want 120 10/25", g.TotalLag, g.ProduceRate, g.ConsumeRate)
+	}
+	if want := (CatchUp{State: CatchingUp, Seconds: 8}); g.CatchUp != want {
+		t.Errorf("catch-up = %+v, want %+v", g.CatchUp, want)
+	}
+	// A lagging partition without rates makes the group's answer unknown.
+	h.Add(snap(at(3), grp("g", po("t", 0, 40, 110), po("t", 1, 10, 60), po("t", 2, 0, 5))))
+	g, _ = h.Evaluate("g", at(3))
+	if g.CatchUp.State != CatchUpUnknown {
+		t.Errorf("catch-up with a new lagging partition = %v, want unknown", g.CatchUp.State)
+	}
+	// A group without any commit: lag and catch-up unknown, never 0.
+	h.Add(snap(at(4), grp("n", po("t", 0, kafka.NoOffset, 110))))
+	h.Add(snap(at(5), grp("n", po("t", 0, kafka.NoOffset, 120))))
+	g, _ = h.Evaluate("n", at(5))
+	if g.TotalLag != 0 || g.CatchUp.State != CatchUpUnknown || g.MaxTimeLag.Known() || g.ConsumeRate != UnknownRate {
+		t.Errorf("uncommitted group = lag %d %v %+v consume %v, want 0 unknown unknown -1",
+			g.TotalLag, g.CatchUp.State, g.MaxTimeLag, g.ConsumeRate)
+	}
+}

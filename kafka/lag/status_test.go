@@ -1,0 +1,93 @@
+package lag
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+func TestStatusText(t *testing.T) {
+	for s, want := range map[Status]string{
+		StatusOK: "OK", StatusWarn: "WARN", StatusStall: "STALL", StatusRewind: "REWIND", StatusStop: "STOP",
+	} {
+		b, err := s.MarshalText()
+		if err != nil || string(b) != want || s.String() != want {
+			t.Errorf("status %d = %q/%q/%v, want %q", s, s.String(), b, err, want)
+		}
+		var back Status
+		if err := back.UnmarshalText([]byte(want)); err != nil || back != s {
+			t.Errorf("unmarshal %q = %v/%v, want %v", want, back, err, s)
+		}
+	}
+	if Status(9).String() != "Status(9)" {
+		t.Errorf("invalid status = %q", Status(9).String())
+	}
+	if _, err := Status(9).MarshalText(); err == nil {
+		t.Error("invalid status marshalled")
+	}
+	var s Status
+	if err := s.UnmarshalText([]byte("stall")); err != nil || s != StatusStall {
+		t.Errorf("lower-case stall = %v/%v", s, err)
+	}
+	if err := s.UnmarshalText([]byte("ERR")); err == nil {
+		t.Error("ERR accepted as a partition status")
+	}
+}
+
+func TestSeverity(t *testing.T) {
+	for s, want := range map[Status]Severity{
+		StatusOK: SeverityOK, StatusWarn: SeverityWarn,
+		StatusStall: SeverityErr, StatusRewind: SeverityErr, StatusStop: SeverityErr,
+	} {
+		if s.Severity() != want {
+			t.Errorf("%v severity = %v, want %v", s, s.Severity(), want)
+		}
+	}
+	if !(SeverityOK < SeverityWarn && SeverityWarn < SeverityErr) {
+		t.Error("severities not ordered OK < WARN < ERR")
+	}
+	if !(StatusOK < StatusWarn && StatusWarn < StatusStall && StatusStall < StatusRewind && StatusRewind < StatusStop) {
+		t.Error("statuses not ordered by badness")
+	}
+	var v Severity
+	if err := v.UnmarshalText([]byte("warn")); err != nil || v != SeverityWarn {
+		t.Errorf("warn = %v/%v", v, err)
+	}
+	if err := v.UnmarshalText([]byte("STALL")); err == nil {
+		t.Error("STALL accepted as a severity")
+	}
+	if Severity(7).String() != "Severity(7)" {
+		t.Errorf("invalid severity = %q", Severity(7).String())
+	}
+	if _, err := Severity(7).MarshalText(); err == nil {
+		t.Error("invalid severity marshalled")
+	}
+}
+
+func TestGroupHealthJSON(t *testing.T) {
+	g := GroupHealth{
+		Group: "g", Status: StatusRewind, Severity: SeverityErr,
+		MaxTimeLag: TimeLag{Seconds: 1.5, Kind: TimeLagInterpolated},
+		CatchUp:    CatchUp{State: CatchingUp, Seconds: 3},
+	}
+	b, err := json.Marshal(struct {
+		Status   Status
+		Severity Severity
+		Kind     TimeLagKind
+		State    CatchUpState
+	}{g.Status, g.Severity, g.MaxTimeLag.Kind, g.CatchUp.State})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"Status":"REWIND","Severity":"ERR","Kind":"interpolated","State":"catching-up"}`
+	if string(b) != want {
+		t.Errorf("json = %s, want %s", b, want)
+	}
+	for s, want := range map[CatchUpState]string{
+		CatchUpUnknown: "unknown", CaughtUp: "caught-up", CatchingUp: "catching-up",
+		FallingBehind: "falling-behind", CatchUpState(9): "unknown",
+	} {
+		if s.String() != want {
+			t.Errorf("catch-up state %d = %q, want %q", s, s.String(), want)
+		}
+	}
+}
