@@ -1,0 +1,192 @@
+package tui
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/kgroups/kgroups/tui/common"
+)
+
+// switchMsg is the outcome of connecting to another context, tagged so that
+// only the latest `:ctx` takes effect.
+type switchMsg struct {
+	seq    uint64
+	name   string
+	poller Poller
+	info   ContextInfo
+	err    error
+}
+
+// onCommandKey edits the command line; Enter runs it, Esc (or Backspace on
+// an empty line) leaves it.
+func (m *Model) onCommandKey(msg tea.KeyMsg) tea.Cmd {
+	switch msg.Type {
+	case tea.KeyEsc:
+		m.cmdActive = false
+		return nil
+	case tea.KeyEnter:
+		m.cmdActive = false
+		return m.runCommand(m.cmdline.Value())
+	case tea.KeyBackspace:
+		if m.cmdline.Value() == "" {
+			m.cmdActive = false
+			return nil
+		}
+	}
+	m.cmdline.Update(msg)
+	return nil
+}
+
+func (m *Model) flashError(format string, args ...any) tea.Cmd {
+	m.flash = common.FlashMsg{Text: fmt.Sprintf(format, args...), Error: true}
+	return nil
+}
+
+func (m *Model) flashInfo(format string, args ...any) {
+	m.flash = common.FlashMsg{Text: fmt.Sprintf(format, args...)}
+}
+
+// command is one `:` command. The table drives both parsing and the help.
+type command struct {
+	names []string
+	usage string
+	help  string
+	run   func(m *Model, args []string) tea.Cmd
+}
+
+var commands = []command{
+	{names: []string{"ctx", "context"}, usage: "ctx NAME", help: "switch context (bare :ctx lists them)", run: func(m *Model, args []string) tea.Cmd {
+		switch len(args) {
+		case 0:
+			return m.listContexts()
+		case 1:
+			return m.switchTo(args[0])
+		}
+		return m.flashError("usage: :ctx NAME")
+	}},
+	{names: []string{"group", "g"}, usage: "group NAME", help: "open a group", run: func(m *Model, args []string) tea.Cmd {
+		if len(args) != 1 {
+			return m.flashError("usage: :group NAME")
+		}
+		return m.jumpToGroup(args[0])
+	}},
+	{names: []string{"q", "quit"}, usage: "q", help: "quit", run: func(m *Model, _ []string) tea.Cmd {
+		return m.quit()
+	}},
+}
+
+// commandHelp lists the commands for the help screen.
+func commandHelp() common.Section {
+	sec := common.Section{Title: "Commands"}
+	for _, c := range commands {
+		sec.Bindings = append(sec.Bindings, key.NewBinding(key.WithKeys(c.names...), key.WithHelp(":"+c.usage, c.help)))
+	}
+	return sec
+}
+
+// runCommand runs one command line.
+func (m *Model) runCommand(line string) tea.Cmd {
+	fields := strings.Fields(line)
+	if len(fields) == 0 {
+		return nil
+	}
+	for _, c := range commands {
+		if slices.Contains(c.names, fields[0]) {
+			return c.run(m, fields[1:])
+		}
+	}
+	return m.flashError("unknown command %q: try :ctx NAME, :group NAME or :q", fields[0])
+}
+
+func (m *Model) listContexts() tea.Cmd {
+	if len(m.opts.Contexts) == 0 {
+		m.flashInfo("context %s (no other contexts configured)", m.opts.ContextName)
+		return nil
+	}
+	m.flashInfo("contexts: %s (current: %s)", strings.Join(m.opts.Contexts, ", "), m.opts.ContextName)
+	return nil
+}
+
+func (m *Model) jumpToGroup(name string) tea.Cmd {
+	if m.snap != nil {
+		if _, ok := m.snap.Group(name); !ok {
+			return m.flashError("group %q not found", name)
+		}
+	}
+	m.openGroup(name)
+	return nil
+}
+
+// switchTo connects to context name in a Cmd; the UI keeps running on the
+// current context until the connection is made.
+func (m *Model) switchTo(name string) tea.Cmd {
+	if m.opts.Switch == nil {
+		return m.flashError("switching contexts is unavailable here")
+	}
+	if len(m.opts.Contexts) > 0 && !slices.Contains(m.opts.Contexts, name) {
+		return m.flashError("unknown context %q: one of %s", name, strings.Join(m.opts.Contexts, ", "))
+	}
+	if name == m.opts.ContextName && m.switching == "" {
+		m.flashInfo("already on context %s", name)
+		return nil
+	}
+	m.switchSeq++
+	m.switching = name
+	seq, sw, ctx := m.switchSeq, m.opts.Switch, m.ctx
+	return func() tea.Msg {
+		p, info, err := sw(ctx, name)
+		return switchMsg{seq: seq, name: name, poller: p, info: info, err: err}
+	}
+}
+
+// onSwitch takes the new context: the old poller is closed, the screens
+// start over and the first poll of the new cluster begins.
+func (m *Model) onSwitch(msg switchMsg) tea.Cmd {
+	if msg.seq != m.switchSeq {
+		return closePoller(msg.poller) // superseded by a later :ctx
+	}
+	m.switching = ""
+	if msg.err != nil {
+		return m.flashError("switch to %s: %v", msg.name, msg.err)
+	}
+	old := m.poll.poller
+	m.cancelPoll()
+	m.poll = pollState{poller: msg.poller, gen: m.poll.gen, tickSeq: m.poll.tickSeq, paused: m.poll.paused}
+
+	info := msg.info
+	if info.Name == "" {
+		info.Name = msg.name
+	}
+	m.opts.ContextName, m.opts.Brokers = info.Name, info.Brokers
+	m.opts.ReadOnly, m.opts.Protected = info.ReadOnly, info.Protected
+	if info.Refresh > 0 {
+		m.opts.Refresh = info.Refresh
+	}
+	if info.Timeout > 0 {
+		m.opts.Timeout = info.Timeout
+	}
+	m.base.ReadOnly, m.base.Protected = info.ReadOnly, info.Protected
+	m.snap = nil
+	m.hist = newHistory()
+	m.resetStack()
+	m.flashInfo("switched to context %s", info.Name)
+	m.poll.paused = false
+	m.keys.SetPaused(false)
+	return tea.Batch(closePoller(old), m.startPoll())
+}
+
+// closePoller releases a poller that has a Close method, off the UI loop.
+func closePoller(p Poller) tea.Cmd {
+	c, ok := p.(interface{ Close() })
+	if !ok || c == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		c.Close()
+		return nil
+	}
+}

@@ -1,0 +1,77 @@
+package common
+
+import "strings"
+
+// Glyphs are the characters kgroups draws with. Terminals whose locale is not
+// UTF-8 (common on old jump hosts) get ASCII so that nothing turns into
+// question marks or misaligns columns.
+type Glyphs struct {
+	// Spark are the sparkline levels, lowest first.
+	Spark []rune
+	// Ellipsis ends truncated text.
+	Ellipsis string
+	// Rule draws horizontal lines.
+	Rule string
+	// Cursor marks the selected row. It is visible without colour, so the
+	// selection survives NO_COLOR.
+	Cursor string
+	// Up and Down mark the sort direction.
+	Up, Down string
+	// Sep separates items in status lines.
+	Sep string
+	// OK and Fail lead the connection status.
+	OK, Fail string
+	// Caret ends text being typed.
+	Caret string
+}
+
+// UnicodeGlyphs are used on UTF-8 terminals.
+var UnicodeGlyphs = Glyphs{
+	Spark:    []rune("▁▂▃▄▅▆▇█"),
+	Ellipsis: "…",
+	Rule:     "─",
+	Cursor:   "▶",
+	Up:       "↑",
+	Down:     "↓",
+	Sep:      " · ",
+	OK:       "●",
+	Fail:     "✖",
+	Caret:    "█",
+}
+
+// ASCIIGlyphs are used everywhere else.
+var ASCIIGlyphs = Glyphs{
+	Spark:    []rune("_.-=#"),
+	Ellipsis: "~",
+	Rule:     "-",
+	Cursor:   ">",
+	Up:       "^",
+	Down:     "v",
+	Sep:      " | ",
+	OK:       "*",
+	Fail:     "x",
+	Caret:    "_",
+}
+
+// UTF8Locale reports whether the locale from the environment is UTF-8,
+// reading LC_ALL, then LC_CTYPE, then LANG: the first one set decides, as
+// for the C library. getenv is os.Getenv outside tests.
+func UTF8Locale(getenv func(string) string) bool {
+	for _, name := range []string{"LC_ALL", "LC_CTYPE", "LANG"} {
+		v := getenv(name)
+		if v == "" {
+			continue
+		}
+		v = strings.ToLower(v)
+		return strings.Contains(v, "utf-8") || strings.Contains(v, "utf8")
+	}
+	return false
+}
+
+// GlyphsFor picks the glyphs for the locale.
+func GlyphsFor(utf8 bool) Glyphs {
+	if utf8 {
+		return UnicodeGlyphs
+	}
+	return ASCIIGlyphs
+}

@@ -1,0 +1,157 @@
+package common
+
+import "github.com/charmbracelet/bubbles/key"
+
+// Screen names a key-map context: which bindings apply depends on the
+// screen on top.
+type Screen int
+
+const (
+	// ScreenGroups is the groups list.
+	ScreenGroups Screen = iota
+	// ScreenGroup is one group's partitions and members.
+	ScreenGroup
+	// ScreenHelp is the key reference.
+	ScreenHelp
+)
+
+// KeyMap is every key kgroups understands. It is the single source of both
+// key handling and help: the footer hints and the help screen are generated
+// from it, and bindings that do not apply to the current screen are disabled
+// so that they neither match nor show.
+type KeyMap struct {
+	Up       key.Binding
+	Down     key.Binding
+	PageUp   key.Binding
+	PageDown key.Binding
+	Top      key.Binding
+	Bottom   key.Binding
+
+	Open        key.Binding
+	Filter      key.Binding
+	ClearFilter key.Binding
+	SortName    key.Binding
+	SortLag     key.Binding
+	SortState   key.Binding
+	SortMembers key.Binding
+
+	NextTab key.Binding
+	PrevTab key.Binding
+	Back    key.Binding
+
+	Refresh key.Binding
+	Pause   key.Binding
+	Command key.Binding
+	Help    key.Binding
+	Quit    key.Binding
+
+	// Hints that summarise several bindings in the footer.
+	moveHint key.Binding
+	sortHint key.Binding
+	tabHint  key.Binding
+}
+
+// Section is a titled group of bindings on the help screen.
+type Section struct {
+	Title    string
+	Bindings []key.Binding
+}
+
+// DefaultKeyMap returns the k9s-style bindings, enabled for the groups
+// screen.
+func DefaultKeyMap() *KeyMap {
+	k := &KeyMap{
+		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
+		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+		PageUp:   key.NewBinding(key.WithKeys("pgup", "ctrl+b"), key.WithHelp("pgup", "page up")),
+		PageDown: key.NewBinding(key.WithKeys("pgdown", "ctrl+f"), key.WithHelp("pgdn", "page down")),
+		Top:      key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "first row")),
+		Bottom:   key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "last row")),
+
+		Open:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
+		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
+		ClearFilter: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
+		SortName:    key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "sort by name")),
+		SortLag:     key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "sort by lag")),
+		SortState:   key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "sort by state")),
+		SortMembers: key.NewBinding(key.WithKeys("M"), key.WithHelp("M", "sort by members")),
+
+		NextTab: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next tab")),
+		PrevTab: key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous tab")),
+		Back:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
+
+		Refresh: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
+		Pause:   key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pause")),
+		Command: key.NewBinding(key.WithKeys(":"), key.WithHelp(":", "command")),
+		Help:    key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		Quit:    key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+
+		moveHint: key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑↓", "move")),
+		sortHint: key.NewBinding(key.WithKeys("N", "L", "S", "M"), key.WithHelp("NLSM", "sort")),
+		tabHint:  key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "switch tab")),
+	}
+	k.SetScreen(ScreenGroups)
+	return k
+}
+
+// SetASCII replaces the arrows in help texts for terminals without UTF-8.
+func (k *KeyMap) SetASCII() {
+	k.Up.SetHelp("k/up", "up")
+	k.Down.SetHelp("j/down", "down")
+	k.moveHint.SetHelp("j/k", "move")
+}
+
+// SetScreen enables the bindings that apply to s and disables the rest.
+func (k *KeyMap) SetScreen(s Screen) {
+	groups, group, help := s == ScreenGroups, s == ScreenGroup, s == ScreenHelp
+	for _, b := range []*key.Binding{&k.Up, &k.Down, &k.PageUp, &k.PageDown, &k.Top, &k.Bottom, &k.moveHint} {
+		b.SetEnabled(true)
+	}
+	for _, b := range []*key.Binding{&k.Open, &k.Filter, &k.ClearFilter, &k.SortName, &k.SortLag, &k.SortState, &k.SortMembers, &k.sortHint} {
+		b.SetEnabled(groups)
+	}
+	for _, b := range []*key.Binding{&k.NextTab, &k.PrevTab, &k.tabHint} {
+		b.SetEnabled(group)
+	}
+	k.Back.SetEnabled(group || help)
+	k.Help.SetEnabled(true)
+	if help {
+		k.Help.SetHelp("?", "close help")
+	} else {
+		k.Help.SetHelp("?", "help")
+	}
+}
+
+// SetPaused makes the pause binding say what pressing it will do.
+func (k *KeyMap) SetPaused(paused bool) {
+	if paused {
+		k.Pause.SetHelp("p", "resume")
+	} else {
+		k.Pause.SetHelp("p", "pause")
+	}
+}
+
+// ShortHelp is the footer: the keys worth knowing on the current screen.
+func (k *KeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.Open, k.Back, k.tabHint, k.Filter, k.sortHint, k.Help, k.Refresh, k.Pause, k.Command, k.Quit}
+}
+
+// FullHelp is the help screen, one column per section.
+func (k *KeyMap) FullHelp() [][]key.Binding {
+	secs := k.Sections()
+	out := make([][]key.Binding, len(secs))
+	for i, s := range secs {
+		out[i] = s.Bindings
+	}
+	return out
+}
+
+// Sections groups the bindings under titles for the help screen.
+func (k *KeyMap) Sections() []Section {
+	return []Section{
+		{Title: "Move", Bindings: []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}},
+		{Title: "Groups", Bindings: []key.Binding{k.Open, k.Filter, k.ClearFilter, k.SortName, k.SortLag, k.SortState, k.SortMembers}},
+		{Title: "Group", Bindings: []key.Binding{k.NextTab, k.PrevTab, k.Back}},
+		{Title: "General", Bindings: []key.Binding{k.Refresh, k.Pause, k.Command, k.Help, k.Quit}},
+	}
+}

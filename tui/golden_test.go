@@ -1,0 +1,100 @@
+package tui
+
+import (
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/views/viewtest"
+)
+
+// lagSteps are successive polls of the fixture whose log ends move by these
+// amounts, so the sparklines have a shape.
+var lagBumps = []int64{0, 40, 90, 60, 150, 220, 180, 300}
+
+func trendSteps() []func(time.Time) (*kafka.Snapshot, error) {
+	var steps []func(time.Time) (*kafka.Snapshot, error)
+	for _, b := range lagBumps {
+		steps = append(steps, func(now time.Time) (*kafka.Snapshot, error) { return viewtest.Snapshot(now, b), nil })
+	}
+	return steps
+}
+
+// warm runs every trend poll, 5s apart, and leaves the clock 3s after the
+// last one.
+func (h *harness) warm() {
+	h.t.Helper()
+	for range lagBumps {
+		h.poll()
+		h.clock.Advance(5 * time.Second)
+	}
+	h.clock.Advance(-2 * time.Second)
+	h.send(clockMsg{})
+}
+
+func TestGolden(t *testing.T) {
+	type screen struct {
+		name string
+		keys []string
+	}
+	screens := []screen{
+		{"groups", nil},
+		{"groups_sorted_by_lag", []string{"L"}},
+		{"groups_filtered", []string{"/", "o", "r", "enter"}},
+		{"group_partitions", []string{"j", "j", "j", "j", "j", "enter"}},  // orders-app
+		{"group_members_kip848", []string{"j", "j", "j", "enter", "tab"}}, // inventory-sync
+		{"group_error", []string{"G", "enter"}},                           // shipping-notifier
+		{"help", []string{"?"}},
+	}
+	for _, size := range [][2]int{{80, 24}, {120, 40}} {
+		for _, sc := range screens {
+			name := sc.name + "_" + itoa(size[0]) + "x" + itoa(size[1])
+			t.Run(name, func(t *testing.T) {
+				h := newHarness(t, size[0], size[1], Options{}, trendSteps()...)
+				h.warm()
+				h.press(sc.keys...)
+				golden.RequireEqual(t, []byte(h.view()))
+			})
+		}
+	}
+}
+
+// TestGoldenASCII is the groups and group screens on a terminal whose locale
+// is not UTF-8.
+func TestGoldenASCII(t *testing.T) {
+	for _, sc := range []struct {
+		name string
+		keys []string
+	}{{"groups", nil}, {"group", []string{"j", "j", "j", "j", "j", "enter"}}, {"help", []string{"?"}}} {
+		t.Run(sc.name, func(t *testing.T) {
+			h := newHarness(t, 80, 24, Options{Getenv: func(k string) string {
+				if k == "LANG" {
+					return "C"
+				}
+				return ""
+			}}, trendSteps()...)
+			h.warm()
+			h.press(sc.keys...)
+			v := h.view()
+			for i, r := range v {
+				if r >= 0x80 {
+					t.Fatalf("non-ASCII %q at byte %d in:\n%s", r, i, v)
+				}
+			}
+			golden.RequireEqual(t, []byte(v))
+		})
+	}
+}
+
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	var b []byte
+	for ; n > 0; n /= 10 {
+		b = append([]byte{byte('0' + n%10)}, b...)
+	}
+	return string(b)
+}

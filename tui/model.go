@@ -1,0 +1,239 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/kafka/lag"
+	"github.com/kgroups/kgroups/tui/common"
+	"github.com/kgroups/kgroups/views/group"
+	"github.com/kgroups/kgroups/views/groups"
+	helpview "github.com/kgroups/kgroups/views/help"
+)
+
+var errNoSnapshot = errors.New("the poll returned no snapshot")
+
+// Fallback size until the terminal reports one (or when it never does,
+// because the output is not a terminal).
+const (
+	defaultWidth  = 80
+	defaultHeight = 24
+)
+
+// Model is the root of the program: a small state machine that owns the
+// refresh loop, the screen stack and the command line, and forwards the rest
+// to the screen on top. Async results reach every screen on the stack.
+type Model struct {
+	opts Options
+	ctx  context.Context
+
+	base   common.Common // what every screen is built with
+	keys   *common.KeyMap
+	styles *common.Styles
+
+	width, height int
+	stack         []common.Component
+	groups        *groups.Model
+
+	poll  pollState
+	snap  *kafka.Snapshot
+	hist  *lag.History
+	clock time.Time
+
+	hints     help.Model
+	cmdline   common.Input
+	cmdActive bool
+	flash     common.FlashMsg
+
+	switchSeq uint64
+	switching string
+}
+
+// New builds the root model without touching a terminal, so tests (and
+// teatest) drive it directly. Styles come from lipgloss's default renderer;
+// Run builds them for the real terminal instead.
+func New(opts Options) *Model {
+	opts = opts.withDefaults()
+	color := opts.Getenv("NO_COLOR") == ""
+	return newModel(context.Background(), opts, lipgloss.DefaultRenderer(), color)
+}
+
+func newModel(ctx context.Context, opts Options, r *lipgloss.Renderer, color bool) *Model {
+	utf8 := common.UTF8Locale(opts.Getenv)
+	keys := common.DefaultKeyMap()
+	if !utf8 {
+		keys.SetASCII()
+	}
+	m := &Model{
+		opts:   opts,
+		ctx:    ctx,
+		keys:   keys,
+		styles: common.NewStyles(r, common.DefaultTheme(), color),
+		width:  defaultWidth,
+		height: defaultHeight,
+		hist:   newHistory(),
+		clock:  opts.Now(),
+	}
+	m.base = common.Common{
+		Styles:    m.styles,
+		Glyphs:    common.GlyphsFor(utf8),
+		Keys:      keys,
+		ReadOnly:  opts.ReadOnly,
+		Protected: opts.Protected,
+		Now:       opts.Now,
+	}
+	m.hints = newHints(m.styles, m.base.Glyphs)
+	m.poll.poller = opts.Poller
+	m.cmdline.Prompt = ":"
+	m.resetStack()
+	if opts.InitialGroup != "" {
+		m.openGroup(opts.InitialGroup)
+	}
+	return m
+}
+
+func newHistory() *lag.History { return lag.NewHistory(lag.DefaultConfig()) }
+
+// resetStack starts over with the groups screen alone.
+func (m *Model) resetStack() {
+	m.groups = groups.New(m.base)
+	m.stack = []common.Component{m.groups}
+	m.layout()
+}
+
+func (m *Model) top() common.Component { return m.stack[len(m.stack)-1] }
+
+func (m *Model) push(c common.Component) {
+	m.stack = append(m.stack, c)
+	m.layout()
+}
+
+func (m *Model) pop() {
+	if len(m.stack) > 1 {
+		m.stack = m.stack[:len(m.stack)-1]
+	}
+	m.layout()
+}
+
+// openGroup shows the group screen for name on top of the groups list,
+// replacing any group or help screen already open.
+func (m *Model) openGroup(name string) {
+	m.stack = m.stack[:1]
+	m.groups.Update(common.SelectGroupMsg{Name: name})
+	m.push(group.New(m.base, name, m.snap))
+}
+
+// Chrome around the screens: two status lines and a footer.
+const (
+	statusLines = 2
+	footerLines = 1
+)
+
+func (m *Model) bodyHeight() int { return max(1, m.height-statusLines-footerLines) }
+
+// layout sizes every screen and selects the key map for the one on top.
+func (m *Model) layout() {
+	for _, c := range m.stack {
+		c.SetSize(m.width, m.bodyHeight())
+	}
+	m.keys.SetScreen(m.top().Screen())
+}
+
+// broadcast delivers msg to every screen on the stack.
+func (m *Model) broadcast(msg tea.Msg) tea.Cmd {
+	cmds := make([]tea.Cmd, 0, len(m.stack))
+	for _, c := range m.stack {
+		cmds = append(cmds, c.Update(msg))
+	}
+	return tea.Batch(cmds...)
+}
+
+// Init starts the first poll and the clock.
+func (m *Model) Init() tea.Cmd {
+	return tea.Batch(m.startPoll(), clockTick())
+}
+
+// Update routes a message. It never blocks: polls and context switches run
+// as Cmds and come back as tagged messages.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	m.clock = m.opts.Now()
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = max(1, msg.Width), max(1, msg.Height)
+		m.layout()
+		return m, nil
+	case tea.KeyMsg:
+		return m, m.onKey(msg)
+	case pollResultMsg:
+		return m, m.onPollResult(msg)
+	case pollTickMsg:
+		return m, m.onPollTick(msg)
+	case clockMsg:
+		return m, clockTick()
+	case switchMsg:
+		return m, m.onSwitch(msg)
+	case common.OpenGroupMsg:
+		m.openGroup(msg.Name)
+		return m, nil
+	case common.FlashMsg:
+		m.flash = msg
+		return m, nil
+	}
+	return m, m.top().Update(msg)
+}
+
+// onKey handles a key press: the command line first, then a screen that is
+// reading text, then the global keys, the screen's actions, and finally the
+// screen itself.
+func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
+	m.flash = common.FlashMsg{}
+	if msg.Type == tea.KeyCtrlC {
+		return m.quit()
+	}
+	if m.cmdActive {
+		return m.onCommandKey(msg)
+	}
+	top := m.top()
+	if top.Capturing() {
+		return top.Update(msg)
+	}
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.Quit):
+		return m.quit()
+	case key.Matches(msg, k.Help):
+		if top.Screen() == common.ScreenHelp {
+			m.pop()
+		} else {
+			m.push(helpview.New(m.base, top.Actions(), commandHelp()))
+		}
+		return nil
+	case key.Matches(msg, k.Command):
+		m.cmdActive = true
+		m.cmdline.SetValue("")
+		return nil
+	case key.Matches(msg, k.Refresh):
+		return m.refreshNow()
+	case key.Matches(msg, k.Pause):
+		return m.togglePause()
+	case key.Matches(msg, k.Back) && len(m.stack) > 1:
+		m.pop()
+		return nil
+	}
+	if cmd, ok := common.Dispatch(top.Actions(), msg, m.base.ReadOnly); ok {
+		return cmd
+	}
+	return top.Update(msg)
+}
+
+func (m *Model) quit() tea.Cmd {
+	m.cancelPoll()
+	return tea.Quit
+}

@@ -1,0 +1,93 @@
+// Package tui is kgroups' terminal UI: the root Bubble Tea program. It owns
+// the refresh loop, the screen stack, the status bar and the command line,
+// and forwards everything else to the screen on top (views/...).
+package tui
+
+import (
+	"context"
+	"io"
+	"os"
+	"time"
+
+	"github.com/kgroups/kgroups/kafka"
+)
+
+// Poller takes one snapshot of the cluster. *kafka.Client implements it;
+// tests use fakes.
+type Poller interface {
+	Poll(ctx context.Context) (*kafka.Snapshot, error)
+}
+
+// ContextInfo describes the context a Switch connected to.
+type ContextInfo struct {
+	Name      string
+	Brokers   []string
+	ReadOnly  bool
+	Protected bool
+	// Refresh and Timeout replace the current ones when set.
+	Refresh time.Duration
+	Timeout time.Duration
+}
+
+// Options configure the UI.
+type Options struct {
+	// ContextName and Brokers are shown in the status bar.
+	ContextName string
+	Brokers     []string
+	// Refresh is the poll interval (default 5s).
+	Refresh time.Duration
+	// Timeout bounds one poll (default 30s).
+	Timeout time.Duration
+	// ReadOnly disables every action that writes to the cluster;
+	// Protected makes them ask for typed confirmation.
+	ReadOnly  bool
+	Protected bool
+	// Poller reads the cluster. Required.
+	Poller Poller
+	// Contexts are the names `:ctx` accepts, listed by a bare `:ctx`.
+	Contexts []string
+	// Switch connects to another context for `:ctx NAME`. It runs outside
+	// the UI loop. Nil means switching is unavailable. When the old Poller
+	// has a Close method, the UI calls it after a switch.
+	Switch func(ctx context.Context, name string) (Poller, ContextInfo, error)
+	// InitialGroup opens that group's screen at start.
+	InitialGroup string
+	// Now is the clock (default time.Now); tests fix it.
+	Now func() time.Time
+	// Getenv reads NO_COLOR and the locale (default os.Getenv).
+	Getenv func(string) string
+	// Input and Output are the terminal (default stdin and stdout).
+	Input  io.Reader
+	Output io.Writer
+}
+
+// DefaultRefresh is the poll interval when none is configured.
+const DefaultRefresh = 5 * time.Second
+
+// DefaultTimeout bounds a poll when no timeout is configured.
+const DefaultTimeout = 30 * time.Second
+
+// MaxBackoff caps the wait between retries of a failing poll.
+const MaxBackoff = time.Minute
+
+func (o Options) withDefaults() Options {
+	if o.Refresh <= 0 {
+		o.Refresh = DefaultRefresh
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = DefaultTimeout
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Getenv == nil {
+		o.Getenv = os.Getenv
+	}
+	if o.Input == nil {
+		o.Input = os.Stdin
+	}
+	if o.Output == nil {
+		o.Output = os.Stdout
+	}
+	return o
+}

@@ -1,0 +1,49 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+)
+
+// Run opens the UI on the alternate screen and blocks until the user quits
+// or ctx ends. Bubble Tea restores the terminal on exit and on a panic; the
+// mouse is never captured, so the terminal's own selection keeps working.
+func Run(ctx context.Context, opts Options) error {
+	if opts.Poller == nil {
+		return errors.New("tui: no poller")
+	}
+	opts = opts.withDefaults()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel() // abandons a poll still in flight
+
+	// NO_COLOR removes colour, not emphasis: the styles then carry only
+	// bold and reverse, rendered with the terminal's real capabilities.
+	r := lipgloss.NewRenderer(opts.Output)
+	color := opts.Getenv("NO_COLOR") == ""
+	if !color {
+		r.SetColorProfile(termenv.NewOutput(opts.Output).ColorProfile())
+	}
+	m := newModel(ctx, opts, r, color)
+
+	p := tea.NewProgram(m,
+		tea.WithContext(ctx),
+		tea.WithAltScreen(),
+		tea.WithInput(opts.Input),
+		tea.WithOutput(opts.Output),
+	)
+	_, err := p.Run()
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil:
+		return nil // the caller's context ended: a normal way out
+	case errors.Is(err, tea.ErrInterrupted):
+		return nil
+	}
+	return fmt.Errorf("terminal UI: %w", err)
+}

@@ -1,0 +1,148 @@
+package tui
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/help"
+
+	"github.com/kgroups/kgroups/tui/common"
+	"github.com/kgroups/kgroups/views/table"
+)
+
+// newHints builds the footer's key hints once, with kgroups' styles.
+func newHints(s *common.Styles, g common.Glyphs) help.Model {
+	return help.Model{
+		ShortSeparator: g.Sep,
+		Ellipsis:       g.Ellipsis,
+		Styles: help.Styles{
+			ShortKey:       s.HelpKey,
+			ShortDesc:      s.Dim,
+			ShortSeparator: s.Dim,
+			Ellipsis:       s.Dim,
+		},
+	}
+}
+
+// View draws the status bar, the screen on top and the footer: exactly the
+// terminal's height, no line wider than it. Only the status line with the
+// refresh age changes when a poll brings nothing new.
+func (m *Model) View() string {
+	var b strings.Builder
+	b.Grow(m.width * m.height)
+	m.statusLine1(&b)
+	b.WriteByte('\n')
+	m.statusLine2(&b)
+	b.WriteByte('\n')
+
+	rest := m.top().View()
+	h := m.bodyHeight()
+	for i := 0; i < h; i++ {
+		var line string
+		if rest != "" {
+			line, rest, _ = strings.Cut(rest, "\n")
+		}
+		b.WriteString(table.FitLine(line, m.width, m.base.Glyphs.Ellipsis))
+		b.WriteByte('\n')
+	}
+	m.footer(&b)
+	return b.String()
+}
+
+// statusLine1 says where kgroups is looking: context, brokers, mode.
+func (m *Model) statusLine1(b *strings.Builder) {
+	s, g := m.styles, m.base.Glyphs
+	var l strings.Builder
+	l.WriteString(s.Title.Render("kgroups"))
+	l.WriteString(g.Sep)
+	l.WriteString(s.Label.Render("ctx "))
+	l.WriteString(orDash(m.opts.ContextName))
+	if m.opts.ReadOnly {
+		l.WriteString(" ")
+		l.WriteString(s.Warn.Render("[read-only]"))
+	} else if m.opts.Protected {
+		l.WriteString(" ")
+		l.WriteString(s.Warn.Render("[protected]"))
+	}
+	l.WriteString(g.Sep)
+	l.WriteString(s.Label.Render("brokers "))
+	l.WriteString(orDash(strings.Join(m.opts.Brokers, ",")))
+	b.WriteString(table.FitLine(l.String(), m.width, g.Ellipsis))
+}
+
+// statusLine2 says how fresh the data is: connection, age, poll time, and
+// on failure the error and when the next try is.
+func (m *Model) statusLine2(b *strings.Builder) {
+	s, g, p := m.styles, m.base.Glyphs, &m.poll
+	var l strings.Builder
+	switch {
+	case m.switching != "":
+		l.WriteString(s.Warn.Render("switching to " + m.switching + g.Ellipsis))
+	case p.err != nil:
+		l.WriteString(s.Error.Render(g.Fail + " " + staleLabel(m.snap != nil)))
+		l.WriteString(" ")
+		l.WriteString(s.Error.Render(oneLine(p.err.Error())))
+		if !p.lastOK.IsZero() {
+			l.WriteString(g.Sep + "last refresh " + common.Age(m.clock.Sub(p.lastOK)) + " ago")
+		}
+		if !p.next.IsZero() {
+			l.WriteString(g.Sep + "retry " + p.next.Format("15:04:05") + " (in " + common.Age(p.next.Sub(m.clock)) + ")")
+		}
+	case m.snap == nil:
+		l.WriteString(s.Dim.Render("connecting" + g.Ellipsis))
+	default:
+		l.WriteString(s.OK.Render(g.OK + " connected"))
+		l.WriteString(g.Sep + strconv.Itoa(len(m.snap.Brokers)) + " brokers")
+		l.WriteString(g.Sep + "refreshed " + common.Age(m.clock.Sub(p.lastOK)) + " ago in " + common.Took(p.took))
+	}
+	if p.paused {
+		l.WriteString(g.Sep)
+		l.WriteString(s.Warn.Render("paused"))
+	} else if p.inFlight && m.clock.Sub(p.started) >= time.Second {
+		l.WriteString(g.Sep + "polling " + common.Age(m.clock.Sub(p.started)) + g.Ellipsis)
+	} else if p.err == nil && m.snap != nil {
+		l.WriteString(g.Sep + "every " + common.Age(m.opts.Refresh))
+	}
+	b.WriteString(table.FitLine(l.String(), m.width, g.Ellipsis))
+}
+
+func staleLabel(haveData bool) string {
+	if haveData {
+		return "stale:"
+	}
+	return "unreachable:"
+}
+
+// footer is the command line while typing a command, else a message from
+// the last action, else key hints generated from the key map.
+func (m *Model) footer(b *strings.Builder) {
+	g := m.base.Glyphs
+	var line string
+	switch {
+	case m.cmdActive:
+		line = m.cmdline.View(true, g.Caret)
+	case m.flash.Text != "":
+		if m.flash.Error {
+			line = m.styles.Error.Render(oneLine(m.flash.Text))
+		} else {
+			line = m.styles.Warn.Render(oneLine(m.flash.Text))
+		}
+	default:
+		m.hints.Width = m.width
+		line = m.hints.ShortHelpView(m.keys.ShortHelp())
+	}
+	b.WriteString(table.FitLine(line, m.width, g.Ellipsis))
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// oneLine keeps multi-line error texts from breaking the layout.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}

@@ -1,0 +1,99 @@
+package groups
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/views/columns"
+	"github.com/kgroups/kgroups/views/spark"
+	"github.com/kgroups/kgroups/views/table"
+)
+
+// row is one line of the groups table: the group and the figures worked out
+// once per poll.
+type row struct {
+	g   *kafka.Group
+	lag int64 // total lag, kafka.NoOffset when no partition has a known lag
+}
+
+// sparkWidth is the number of polls the trend column shows.
+const sparkWidth = 10
+
+// newColumns defines the groups table. The trend column reads the lag
+// history through m, so it is only called for rows on screen.
+func (m *Model) newColumns() []table.Col[row] {
+	col := func(title string, align columns.Align, v func(row) string) columns.Column[row] {
+		return columns.Column[row]{Title: title, Align: align, Value: v}
+	}
+	return []table.Col[row]{
+		{Column: col("NAME", columns.Left, func(r row) string { return r.g.Name }), Flex: true, Min: 12},
+		{Column: col("TYPE", columns.Left, func(r row) string { return string(r.g.Type) }), Drop: 3},
+		{Column: col("STATE", columns.Left, stateText), Style: func(r row) *lipgloss.Style { return m.Styles.State(r.g.State, r.g.Err != nil) }},
+		{Column: col("ASSIGNOR", columns.Left, func(r row) string { return columns.Text(r.g.Assignor) }), Drop: 4},
+		{Column: col("MEMBERS", columns.Right, func(r row) string { return strconv.Itoa(len(r.g.Members)) })},
+		{Column: col("TOPICS", columns.Right, func(r row) string { return strconv.Itoa(topicCount(r.g)) }), Drop: 5},
+		{Column: col("PARTS", columns.Right, func(r row) string { return strconv.Itoa(len(r.g.Partitions)) }), Drop: 6},
+		{Column: col("LAG", columns.Right, func(r row) string { return columns.Offset(r.lag) })},
+		{Column: col("TREND", columns.Left, m.trend), Drop: 2},
+		{Column: col("COORD", columns.Right, coordinator), Drop: 7},
+	}
+}
+
+// stateText is the state, or "Error" when a failed describe left none.
+func stateText(r row) string {
+	if r.g.State == "" || (r.g.Err != nil && r.g.State == kafka.StateUnknown) {
+		if r.g.Err != nil {
+			return "Error"
+		}
+		return columns.Missing
+	}
+	return r.g.State
+}
+
+func coordinator(r row) string {
+	if r.g.Coordinator.Host == "" && r.g.Coordinator.ID <= 0 {
+		return columns.Missing
+	}
+	return strconv.Itoa(int(r.g.Coordinator.ID))
+}
+
+// topicCount counts distinct topics; partitions are sorted by topic.
+func topicCount(g *kafka.Group) int {
+	n := 0
+	for i := range g.Partitions {
+		if i == 0 || g.Partitions[i].Topic != g.Partitions[i-1].Topic {
+			n++
+		}
+	}
+	return n
+}
+
+// trend draws the group's lag over the recent polls.
+func (m *Model) trend(r row) string {
+	if m.hist == nil {
+		return ""
+	}
+	m.series = m.hist.GroupLagSeries(r.g.Name, m.series[:0])
+	var b strings.Builder
+	spark.Write(&b, m.series, sparkWidth, m.Glyphs.Spark)
+	return b.String()
+}
+
+// groupLag is the total lag, or kafka.NoOffset when no partition's lag is
+// known (no commits at all), so the table shows "-" rather than a false 0.
+func groupLag(g *kafka.Group) int64 {
+	known := false
+	for i := range g.Partitions {
+		if g.Partitions[i].HasLag() {
+			known = true
+			break
+		}
+	}
+	if !known {
+		return kafka.NoOffset
+	}
+	return g.TotalLag()
+}

@@ -1,0 +1,421 @@
+// Package groups is the groups screen: one row per consumer group in the
+// cluster, with state, membership, lag and its trend, filtered and sorted as
+// the user asks.
+package groups
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/tui/common"
+	"github.com/kgroups/kgroups/views/table"
+)
+
+// SortKey is what the table is ordered by.
+type SortKey int
+
+const (
+	// ByName orders by group name.
+	ByName SortKey = iota
+	// ByLag orders by total lag.
+	ByLag
+	// ByState orders by state name.
+	ByState
+	// ByMembers orders by member count.
+	ByMembers
+)
+
+// Model is the groups screen.
+type Model struct {
+	common.Common
+
+	snap  *kafka.Snapshot
+	hist  common.LagHistory
+	lower []string // lower-cased names, for the filter
+	lags  []int64  // groupLag per group
+	rows  []int    // indices into snap.Groups after filter and sort
+
+	filter    common.Input
+	filtering bool
+
+	sortBy SortKey
+	desc   bool
+
+	win      table.Window
+	selected string // name under the cursor, kept across polls and sorts
+
+	table  table.Table[row]
+	titles []string
+	series []int64
+}
+
+// New returns an empty groups screen waiting for data.
+func New(c common.Common) *Model {
+	m := &Model{Common: c}
+	m.table.Cols = m.newColumns()
+	m.titles = make([]string, len(m.table.Cols))
+	for i, col := range m.table.Cols {
+		m.titles[i] = col.Title
+	}
+	m.filter.Prompt = "/"
+	m.setSort(ByName, false)
+	return m
+}
+
+// Screen implements common.Component.
+func (m *Model) Screen() common.Screen { return common.ScreenGroups }
+
+// Capturing is true while the filter is being typed.
+func (m *Model) Capturing() bool { return m.filtering }
+
+// SetSize implements common.Component.
+func (m *Model) SetSize(w, h int) {
+	m.Common.SetSize(w, h)
+	m.win.Clamp(len(m.rows), m.tableRows())
+}
+
+// Selected is the name of the group under the cursor ("" when none).
+func (m *Model) Selected() string {
+	if m.win.Cursor < len(m.rows) {
+		return m.snap.Groups[m.rows[m.win.Cursor]].Name
+	}
+	return ""
+}
+
+// Filter is the current filter text.
+func (m *Model) Filter() string { return m.filter.Value() }
+
+// Actions implements common.Component.
+func (m *Model) Actions() []common.Action {
+	return []common.Action{{
+		Name: "open group",
+		Key:  m.Keys.Open,
+		Unavailable: func() string {
+			if m.Selected() == "" {
+				return "no group selected"
+			}
+			return ""
+		},
+		Run: func() tea.Cmd {
+			name := m.Selected()
+			return func() tea.Msg { return common.OpenGroupMsg{Name: name} }
+		},
+	}}
+}
+
+// Update implements common.Component.
+func (m *Model) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case common.DataMsg:
+		m.setData(msg.Snapshot, msg.History)
+	case common.SelectGroupMsg:
+		m.selected = msg.Name
+		m.rebuild()
+	case tea.KeyMsg:
+		if m.filtering {
+			return m.updateFilter(msg)
+		}
+		m.updateKey(msg)
+	}
+	return nil
+}
+
+func (m *Model) updateKey(msg tea.KeyMsg) {
+	k := m.Keys
+	n, h := len(m.rows), m.tableRows()
+	switch {
+	case key.Matches(msg, k.Up):
+		m.win.Move(-1, n, h)
+	case key.Matches(msg, k.Down):
+		m.win.Move(1, n, h)
+	case key.Matches(msg, k.PageUp):
+		m.win.Page(-1, n, h)
+	case key.Matches(msg, k.PageDown):
+		m.win.Page(1, n, h)
+	case key.Matches(msg, k.Top):
+		m.win.Top()
+	case key.Matches(msg, k.Bottom):
+		m.win.Bottom(n, h)
+	case key.Matches(msg, k.Filter):
+		m.filtering = true
+		m.win.Clamp(n, m.tableRows())
+		return
+	case key.Matches(msg, k.ClearFilter):
+		if m.filter.Value() != "" {
+			m.filter.SetValue("")
+			m.rebuild()
+		}
+		return
+	case key.Matches(msg, k.SortName):
+		m.toggleSort(ByName)
+	case key.Matches(msg, k.SortLag):
+		m.toggleSort(ByLag)
+	case key.Matches(msg, k.SortState):
+		m.toggleSort(ByState)
+	case key.Matches(msg, k.SortMembers):
+		m.toggleSort(ByMembers)
+	default:
+		return
+	}
+	m.selected = m.Selected()
+}
+
+// updateFilter edits the filter while it is typed: every key narrows the
+// rows at once; Enter keeps the filter and Esc drops it.
+func (m *Model) updateFilter(msg tea.KeyMsg) tea.Cmd {
+	switch msg.Type {
+	case tea.KeyEnter:
+		m.filtering = false
+		m.win.Clamp(len(m.rows), m.tableRows())
+		return nil
+	case tea.KeyEsc:
+		m.filtering = false
+		m.filter.SetValue("")
+		m.rebuild()
+		return nil
+	case tea.KeyUp:
+		m.win.Move(-1, len(m.rows), m.tableRows())
+		m.selected = m.Selected()
+		return nil
+	case tea.KeyDown:
+		m.win.Move(1, len(m.rows), m.tableRows())
+		m.selected = m.Selected()
+		return nil
+	}
+	if m.filter.Update(msg) {
+		m.rebuild()
+	}
+	return nil
+}
+
+// toggleSort sorts by k; choosing the current key again reverses the order.
+// Lag and members start with the largest first, as that is what one looks
+// for.
+func (m *Model) toggleSort(k SortKey) {
+	if k == m.sortBy {
+		m.setSort(k, !m.desc)
+	} else {
+		m.setSort(k, k == ByLag || k == ByMembers)
+	}
+	m.rebuild()
+}
+
+// sortColumn maps a sort key to the column whose title shows the order.
+var sortColumn = map[SortKey]string{ByName: "NAME", ByLag: "LAG", ByState: "STATE", ByMembers: "MEMBERS"}
+
+func (m *Model) setSort(k SortKey, desc bool) {
+	m.sortBy, m.desc = k, desc
+	arrow := m.Glyphs.Up
+	if desc {
+		arrow = m.Glyphs.Down
+	}
+	for i := range m.table.Cols {
+		m.table.Cols[i].Title = m.titles[i]
+		if m.titles[i] == sortColumn[k] {
+			m.table.Cols[i].Title += arrow
+		}
+	}
+}
+
+// setData takes a new poll: per-group figures are worked out here, once, so
+// that View only formats.
+func (m *Model) setData(s *kafka.Snapshot, h common.LagHistory) {
+	m.snap, m.hist = s, h
+	n := len(s.Groups)
+	m.lower = resize(m.lower, n)
+	m.lags = resize(m.lags, n)
+	for i := range s.Groups {
+		m.lower[i] = strings.ToLower(s.Groups[i].Name)
+		m.lags[i] = groupLag(&s.Groups[i])
+	}
+	m.rebuild()
+}
+
+func resize[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}
+
+// rebuild filters and sorts the rows and puts the cursor back on the
+// selected group.
+func (m *Model) rebuild() {
+	if m.snap == nil {
+		return
+	}
+	f := strings.ToLower(m.filter.Value())
+	m.rows = m.rows[:0]
+	for i := range m.snap.Groups {
+		if f == "" || strings.Contains(m.lower[i], f) {
+			m.rows = append(m.rows, i)
+		}
+	}
+	gs := m.snap.Groups
+	cmp := func(a, b int) int {
+		switch m.sortBy {
+		case ByLag:
+			return compare(m.lags[a], m.lags[b])
+		case ByState:
+			return strings.Compare(gs[a].State, gs[b].State)
+		case ByMembers:
+			return compare(len(gs[a].Members), len(gs[b].Members))
+		}
+		return 0
+	}
+	sort.SliceStable(m.rows, func(i, j int) bool {
+		a, b := m.rows[i], m.rows[j]
+		if c := cmp(a, b); c != 0 {
+			if m.desc {
+				return c > 0
+			}
+			return c < 0
+		}
+		// Names break ties, always A to Z, unless names are the order.
+		if m.sortBy == ByName && m.desc {
+			return gs[a].Name > gs[b].Name
+		}
+		return gs[a].Name < gs[b].Name
+	})
+	m.win.Cursor = 0
+	for i, gi := range m.rows {
+		if gs[gi].Name == m.selected {
+			m.win.Cursor = i
+			break
+		}
+	}
+	m.win.Clamp(len(m.rows), m.tableRows())
+	if m.selected == "" || m.Selected() != m.selected {
+		m.selected = m.Selected()
+	}
+}
+
+func compare[T int | int64](a, b T) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// tableRows is the number of data rows on screen.
+func (m *Model) tableRows() int {
+	h := m.Height - 2 // summary and table header
+	if m.filterShown() {
+		h--
+	}
+	return max(1, h)
+}
+
+func (m *Model) filterShown() bool { return m.filtering || m.filter.Value() != "" }
+
+// View implements common.Component.
+func (m *Model) View() string {
+	var b strings.Builder
+	m.summary(&b)
+	if m.filterShown() {
+		b.WriteByte('\n')
+		m.filterLine(&b)
+	}
+	b.WriteByte('\n')
+	if m.snap == nil {
+		b.WriteString(m.Styles.Dim.Render("  waiting for the first poll" + m.Glyphs.Ellipsis))
+		return b.String()
+	}
+	st := table.Styles{Header: &m.Styles.TableHeader, Selected: &m.Styles.Selected, Cursor: m.Glyphs.Cursor, Ellipsis: m.Glyphs.Ellipsis}
+	m.table.Render(&b, st, m.Width, m.tableRows()+1, m.win, len(m.rows), m.row, true)
+	if len(m.rows) == 0 {
+		b.WriteByte('\n')
+		if len(m.snap.Groups) == 0 {
+			b.WriteString(m.Styles.Dim.Render("  no consumer groups in this cluster"))
+		} else {
+			b.WriteString(m.Styles.Dim.Render("  no group matches the filter"))
+		}
+	}
+	return b.String()
+}
+
+func (m *Model) row(i int) row {
+	gi := m.rows[i]
+	return row{g: &m.snap.Groups[gi], lag: m.lags[gi]}
+}
+
+// stateOrder lists states in the order the summary counts them.
+var stateOrder = []string{
+	kafka.StateStable, kafka.StatePreparingRebalance, kafka.StateCompletingRebalance,
+	kafka.StateAssigning, kafka.StateReconciling, kafka.StateEmpty, kafka.StateDead,
+}
+
+// summary writes the counts by state: "12 groups: 9 Stable · 2 Empty · 1 Dead".
+func (m *Model) summary(b *strings.Builder) {
+	var line strings.Builder
+	if m.snap == nil {
+		line.WriteString(m.Styles.Title.Render("Groups"))
+		b.WriteString(table.FitLine(line.String(), m.Width, m.Glyphs.Ellipsis))
+		return
+	}
+	counts := make(map[string]int, len(stateOrder))
+	failed := 0
+	for i := range m.snap.Groups {
+		counts[m.snap.Groups[i].State]++
+		if m.snap.Groups[i].Err != nil {
+			failed++
+		}
+	}
+	line.WriteString(m.Styles.Title.Render(strconv.Itoa(len(m.snap.Groups)) + " groups"))
+	sep := ": "
+	// Errors first: they matter most and must survive a narrow terminal.
+	if failed > 0 {
+		label := "errors"
+		if failed == 1 {
+			label = "error"
+		}
+		line.WriteString(sep)
+		line.WriteString(m.Styles.Error.Render(strconv.Itoa(failed) + " " + label))
+		sep = m.Glyphs.Sep
+	}
+	add := func(n int, label string) {
+		line.WriteString(sep)
+		line.WriteString(m.Styles.State(label, false).Render(strconv.Itoa(n) + " " + label))
+		sep = m.Glyphs.Sep
+	}
+	for _, s := range stateOrder {
+		if n := counts[s]; n > 0 {
+			add(n, s)
+			delete(counts, s)
+		}
+	}
+	other := make([]string, 0, len(counts))
+	for s := range counts {
+		other = append(other, s)
+	}
+	sort.Strings(other)
+	for _, s := range other {
+		label := s
+		if label == "" {
+			label = kafka.StateUnknown
+		}
+		add(counts[s], label)
+	}
+	b.WriteString(table.FitLine(line.String(), m.Width, m.Glyphs.Ellipsis))
+}
+
+func (m *Model) filterLine(b *strings.Builder) {
+	var line strings.Builder
+	line.WriteString(m.filter.View(m.filtering, m.Glyphs.Caret))
+	if m.snap != nil {
+		line.WriteString("  ")
+		line.WriteString(m.Styles.Dim.Render(strconv.Itoa(len(m.rows)) + " of " + strconv.Itoa(len(m.snap.Groups)) + " match"))
+	}
+	if m.filtering {
+		line.WriteString(m.Styles.Dim.Render(m.Glyphs.Sep + "enter keep" + m.Glyphs.Sep + "esc clear"))
+	}
+	b.WriteString(table.FitLine(line.String(), m.Width, m.Glyphs.Ellipsis))
+}

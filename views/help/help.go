@@ -1,0 +1,162 @@
+// Package help is the help screen. It is generated from the key map and the
+// actions of the screen it covers, so it cannot drift from what the keys do.
+package help
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/kgroups/kgroups/tui/common"
+	"github.com/kgroups/kgroups/views/table"
+)
+
+// Model is the help screen.
+type Model struct {
+	common.Common
+	sections []common.Section
+	actions  []common.Action
+	offset   int
+	lines    []string // laid out for the current width
+}
+
+// New builds the help for the key map, for actions (those of the screen
+// underneath, marked when a read-only context disables them) and for extra
+// sections such as the `:` commands.
+func New(c common.Common, actions []common.Action, extra ...common.Section) *Model {
+	m := &Model{Common: c, sections: append(c.Keys.Sections(), extra...), actions: actions}
+	m.layout()
+	return m
+}
+
+// Screen implements common.Component.
+func (m *Model) Screen() common.Screen { return common.ScreenHelp }
+
+// Capturing implements common.Component.
+func (m *Model) Capturing() bool { return false }
+
+// Actions implements common.Component.
+func (m *Model) Actions() []common.Action { return nil }
+
+// SetSize implements common.Component.
+func (m *Model) SetSize(w, h int) {
+	m.Common.SetSize(w, h)
+	m.layout()
+}
+
+// Update scrolls when the help is taller than the screen.
+func (m *Model) Update(msg tea.Msg) tea.Cmd {
+	km, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return nil
+	}
+	maxOff := max(0, len(m.lines)-m.Height)
+	switch {
+	case key.Matches(km, m.Keys.Up):
+		m.offset--
+	case key.Matches(km, m.Keys.Down):
+		m.offset++
+	case key.Matches(km, m.Keys.PageUp):
+		m.offset -= m.Height
+	case key.Matches(km, m.Keys.PageDown):
+		m.offset += m.Height
+	case key.Matches(km, m.Keys.Top):
+		m.offset = 0
+	case key.Matches(km, m.Keys.Bottom):
+		m.offset = maxOff
+	}
+	m.offset = min(max(m.offset, 0), maxOff)
+	return nil
+}
+
+// View implements common.Component.
+func (m *Model) View() string {
+	end := min(len(m.lines), m.offset+max(m.Height, 0))
+	return strings.Join(m.lines[min(m.offset, end):end], "\n")
+}
+
+// block is one titled column of the help.
+type block struct {
+	lines []string
+	width int
+}
+
+// layout renders the sections as blocks and places them side by side,
+// wrapping to a new band when the width runs out.
+func (m *Model) layout() {
+	var blocks []block
+	for _, s := range m.sections {
+		blocks = append(blocks, m.block(s.Title, s.Bindings, nil))
+	}
+	if len(m.actions) > 0 {
+		bs := make([]key.Binding, len(m.actions))
+		notes := make([]string, len(m.actions))
+		for i, a := range m.actions {
+			bs[i] = key.NewBinding(key.WithKeys(a.Key.Keys()...), key.WithHelp(a.Key.Help().Key, a.Name))
+			if r := a.DisabledReason(m.ReadOnly); r != "" && r == common.ReadOnlyReason {
+				notes[i] = " (disabled: " + r + ")"
+			}
+		}
+		blocks = append(blocks, m.block("Actions", bs, notes))
+	}
+
+	const gap = 4
+	m.lines = m.lines[:0]
+	for i := 0; i < len(blocks); {
+		// Fill a band with as many blocks as fit.
+		j, w := i, 0
+		for j < len(blocks) && (j == i || w+gap+blocks[j].width <= m.Width) {
+			if j > i {
+				w += gap
+			}
+			w += blocks[j].width
+			j++
+		}
+		if i > 0 {
+			m.lines = append(m.lines, "")
+		}
+		rows := 0
+		for k := i; k < j; k++ {
+			rows = max(rows, len(blocks[k].lines))
+		}
+		for r := 0; r < rows; r++ {
+			var lb strings.Builder
+			for k := i; k < j; k++ {
+				if k > i {
+					table.Pad(&lb, gap)
+				}
+				cell := ""
+				if r < len(blocks[k].lines) {
+					cell = blocks[k].lines[r]
+				}
+				lb.WriteString(cell)
+				if k < j-1 {
+					table.Pad(&lb, blocks[k].width-lipgloss.Width(cell))
+				}
+			}
+			m.lines = append(m.lines, table.FitLine(lb.String(), m.Width, m.Glyphs.Ellipsis))
+		}
+		i = j
+	}
+	m.offset = min(m.offset, max(0, len(m.lines)-m.Height))
+}
+
+func (m *Model) block(title string, bs []key.Binding, notes []string) block {
+	kw := 0
+	for _, b := range bs {
+		kw = max(kw, table.Width(b.Help().Key))
+	}
+	b := block{lines: []string{m.Styles.HelpTitle.Render(title)}, width: table.Width(title)}
+	for i, kb := range bs {
+		k, d := kb.Help().Key, kb.Help().Desc
+		if notes != nil {
+			d += notes[i]
+		}
+		line := m.Styles.HelpKey.Render(k) + strings.Repeat(" ", kw-table.Width(k)+2) + m.Styles.HelpDesc.Render(d)
+		b.lines = append(b.lines, line)
+		b.width = max(b.width, kw+2+table.Width(d))
+	}
+	return b
+}

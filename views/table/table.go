@@ -1,0 +1,213 @@
+package table
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/kgroups/kgroups/views/columns"
+)
+
+// Col is a column on screen: the shared definition (title, alignment, cell
+// text), so the CLI and the screens agree, plus how it behaves on a
+// terminal that is too narrow for everything.
+type Col[T any] struct {
+	columns.Column[T]
+	// Min lets the column shrink, down to Min cells, before any column is
+	// dropped (0: it keeps its width). Flex columns (names, topics) give
+	// up their room first.
+	Flex bool
+	Min  int
+	// Max caps the column's width; 0 lets it be as wide as its widest
+	// visible cell.
+	Max int
+	// Drop orders the columns that disappear on narrow terminals: the
+	// highest goes first; 0 is never dropped.
+	Drop int
+	// Style colours a cell (nil: plain). It returns a pointer to a style
+	// built once, so rendering allocates no styles.
+	Style func(T) *lipgloss.Style
+}
+
+// Styles are what a table draws with.
+type Styles struct {
+	Header   *lipgloss.Style
+	Selected *lipgloss.Style
+	// Cursor marks the selected row without relying on colour.
+	Cursor   string
+	Ellipsis string
+}
+
+// Table renders rows of type T. It keeps buffers between renders so that a
+// redraw allocates little; it is not safe for concurrent use.
+type Table[T any] struct {
+	Cols []Col[T]
+
+	cells   [][]string
+	rows    []T
+	widths  []int
+	natural []int
+	show    []int
+}
+
+// colSep separates columns.
+const colSep = " "
+
+// Render writes the header and the rows of the window to b: at most height
+// lines (header included), none wider than width. Only rows inside the
+// window are formatted, so the cost does not depend on n. row returns row i;
+// selected is false when no row should look selected.
+func (t *Table[T]) Render(b *strings.Builder, st Styles, width, height int, win Window, n int, row func(int) T, selected bool) {
+	if height <= 0 || width <= 0 {
+		return
+	}
+	first, last := win.Visible(n, height-1)
+	t.format(first, last, row)
+	t.layout(width, Width(st.Cursor)+1)
+
+	// Header.
+	var hb strings.Builder
+	Pad(&hb, Width(st.Cursor)+1)
+	for k, ci := range t.show {
+		if k > 0 {
+			hb.WriteString(colSep)
+		}
+		c := &t.Cols[ci]
+		t.cell(&hb, c.Title, ci, k == len(t.show)-1, nil, st.Ellipsis)
+	}
+	b.WriteString(st.Header.Render(strings.TrimRight(hb.String(), " ")))
+
+	for r := first; r < last; r++ {
+		b.WriteByte('\n')
+		cells := t.cells[r-first]
+		isSel := selected && r == win.Cursor
+		if isSel {
+			var lb strings.Builder
+			lb.WriteString(st.Cursor)
+			lb.WriteByte(' ')
+			for k, ci := range t.show {
+				if k > 0 {
+					lb.WriteString(colSep)
+				}
+				t.cell(&lb, cells[ci], ci, false, nil, st.Ellipsis)
+			}
+			line := lb.String()
+			if w := Width(line); w < width {
+				Pad(&lb, width-w)
+				line = lb.String()
+			}
+			b.WriteString(st.Selected.Render(line))
+			continue
+		}
+		Pad(b, Width(st.Cursor)+1)
+		for k, ci := range t.show {
+			if k > 0 {
+				b.WriteString(colSep)
+			}
+			var style *lipgloss.Style
+			if t.Cols[ci].Style != nil {
+				style = t.Cols[ci].Style(t.rows[r-first])
+			}
+			t.cell(b, cells[ci], ci, k == len(t.show)-1, style, st.Ellipsis)
+		}
+	}
+}
+
+// cell writes text fitted to column ci's width. The last column is not
+// padded on the right, so lines carry no trailing blanks.
+func (t *Table[T]) cell(b *strings.Builder, text string, ci int, lastCol bool, style *lipgloss.Style, ellipsis string) {
+	w := t.widths[ci]
+	text = Truncate(text, w, ellipsis)
+	pad := w - Width(text)
+	if t.Cols[ci].Align == columns.Right {
+		Pad(b, pad)
+		pad = 0
+	}
+	if style != nil {
+		b.WriteString(style.Render(text))
+	} else {
+		b.WriteString(text)
+	}
+	if !lastCol {
+		Pad(b, pad)
+	}
+}
+
+// format fills the cell buffer for rows [first, last).
+func (t *Table[T]) format(first, last int, row func(int) T) {
+	n := last - first
+	if cap(t.cells) < n {
+		t.cells = make([][]string, n)
+		t.rows = make([]T, n)
+	}
+	t.cells = t.cells[:n]
+	t.rows = t.rows[:n]
+	for i := 0; i < n; i++ {
+		r := row(first + i)
+		t.rows[i] = r
+		if len(t.cells[i]) != len(t.Cols) {
+			t.cells[i] = make([]string, len(t.Cols))
+		}
+		for ci := range t.Cols {
+			t.cells[i][ci] = t.Cols[ci].Value(r)
+		}
+	}
+}
+
+// layout sizes the columns to the formatted cells and fits them in width:
+// first the flexible column shrinks, then the other shrinkable ones, and
+// only then are columns dropped, most expendable first.
+func (t *Table[T]) layout(width, gutter int) {
+	if len(t.widths) != len(t.Cols) {
+		t.widths = make([]int, len(t.Cols))
+		t.natural = make([]int, len(t.Cols))
+	}
+	for ci := range t.Cols {
+		c := &t.Cols[ci]
+		w := Width(c.Title)
+		for _, cells := range t.cells {
+			w = max(w, Width(cells[ci]))
+		}
+		if c.Max > 0 {
+			w = min(w, c.Max)
+		}
+		t.natural[ci] = w
+	}
+	t.show = t.show[:0]
+	for ci := range t.Cols {
+		t.show = append(t.show, ci)
+	}
+	for {
+		copy(t.widths, t.natural)
+		total := gutter + len(colSep)*(len(t.show)-1)
+		for _, ci := range t.show {
+			total += t.widths[ci]
+		}
+		over := total - width
+		for pass := 0; pass < 2 && over > 0; pass++ {
+			for _, ci := range t.show {
+				c := &t.Cols[ci]
+				if c.Min <= 0 || c.Flex != (pass == 0) {
+					continue
+				}
+				take := min(over, max(0, t.widths[ci]-c.Min))
+				t.widths[ci] -= take
+				over -= take
+			}
+		}
+		if over <= 0 {
+			return
+		}
+		// Drop the most expendable column and try again.
+		drop, at := 0, -1
+		for k, ci := range t.show {
+			if d := t.Cols[ci].Drop; d > 0 && d >= drop {
+				drop, at = d, k
+			}
+		}
+		if at < 0 {
+			return // nothing left to drop: the line will be cut
+		}
+		t.show = append(t.show[:at], t.show[at+1:]...)
+	}
+}
