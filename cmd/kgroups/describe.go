@@ -1,0 +1,163 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/views/output"
+)
+
+func init() { register(newDescribeCmd) }
+
+func newDescribeCmd(a *app) *cobra.Command {
+	var all, members, state, wide bool
+	var format string
+	cmd := &cobra.Command{
+		Use:   "describe (GROUP... | --all-groups) [--members | --state] [-o table|json]",
+		Short: "Show groups' partitions, offsets and lag, members, or state",
+		Long: `Describe consumer groups the way kafka-consumer-groups.sh --describe does,
+with the same columns and row order, so eyes and scripts carry over:
+
+  (default)  GROUP TOPIC PARTITION CURRENT-OFFSET LOG-END-OFFSET LAG CONSUMER-ID HOST CLIENT-ID
+  --members  GROUP CONSUMER-ID GROUP-INSTANCE-ID HOST CLIENT-ID #PARTITIONS
+  --state    GROUP COORDINATOR (ID) ASSIGNMENT-STRATEGY STATE #MEMBERS
+
+Partition rows list each member's partitions, largest assignment first, then
+committed partitions no member owns. A partition without a committed offset
+shows "-" for CURRENT-OFFSET and LAG. Notes such as "has no active members"
+go to stderr, so stdout stays parseable. --wide adds LOG-START-OFFSET (or
+ASSIGNMENT with --members) after the Kafka columns.
+
+-o json prints every group in full ({"groups":[...]}) whichever view is
+chosen. Classic and consumer-protocol (KIP-848) groups both show. describe
+never joins a group, so it does not disturb the members it reports.
+
+A group that does not exist is reported on stderr and makes the command exit
+1; the groups that exist are still printed.`,
+		Example: `  kgroups describe orders
+  kgroups describe orders payments --members
+  kgroups describe --all-groups --state
+  kgroups describe orders -o json | jq '.groups[0].totalLag'`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts, format, err := describeOptions(args, all, members, state, wide, format)
+			if err != nil {
+				return err
+			}
+			cl, _, err := a.connect(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer cl.Close()
+
+			names := uniqueNames(args)
+			var snap *kafka.Snapshot
+			if all {
+				snap, err = cl.Poll(cmd.Context())
+			} else {
+				snap, err = cl.PollGroups(cmd.Context(), names...)
+			}
+			if err != nil {
+				return fmt.Errorf("describe groups: %w", err)
+			}
+
+			var groups []*kafka.Group
+			var missing []string
+			if all {
+				for i := range snap.Groups {
+					if g := &snap.Groups[i]; !absent(g) {
+						groups = append(groups, g)
+					}
+				}
+			} else {
+				for _, name := range names {
+					g, ok := snap.Group(name)
+					if !ok || absent(g) {
+						missing = append(missing, name)
+						continue
+					}
+					groups = append(groups, g)
+				}
+			}
+
+			if format == formatJSON {
+				err = output.JSON(a.stdout, groups)
+			} else {
+				err = output.Describe(a.stdout, a.stderr, groups, opts)
+			}
+			if err != nil {
+				return err
+			}
+			for _, name := range missing {
+				fmt.Fprintf(a.stderr, "kgroups: group %q not found\n", name)
+			}
+			if err := reportGroupErrors(a.stderr, groups); err != nil {
+				return err
+			}
+			if len(missing) > 0 {
+				return exitCodeError{code: exitError}
+			}
+			return nil
+		},
+	}
+	fs := cmd.Flags()
+	fs.BoolVar(&all, "all-groups", false, "describe every group in the cluster")
+	fs.BoolVar(&members, "members", false, "one row per member instead of per partition")
+	fs.BoolVar(&state, "state", false, "one row per group: coordinator, assignor, state and member count")
+	fs.BoolVar(&wide, "wide", false, "add kgroups' extra columns after the Kafka tool's")
+	addFormatFlag(cmd, &format)
+	return cmd
+}
+
+// describeOptions validates describe's arguments: which groups, which view
+// and which format. Every conflict is a usage error that says what is
+// accepted.
+func describeOptions(args []string, all, members, state, wide bool, format string) (output.DescribeOptions, string, error) {
+	var opts output.DescribeOptions
+	switch {
+	case all && len(args) > 0:
+		return opts, "", usageErrorf("give either group names or --all-groups, not both")
+	case !all && len(args) == 0:
+		return opts, "", usageErrorf("describe needs one or more group names, or --all-groups")
+	case members && state:
+		return opts, "", usageErrorf("--members and --state are different views: give at most one")
+	}
+	for _, name := range args {
+		if name == "" {
+			return opts, "", usageErrorf("a group name cannot be empty")
+		}
+	}
+	f, err := parseFormat(format)
+	if err != nil {
+		return opts, "", err
+	}
+	switch {
+	case members:
+		opts.View = output.Members
+	case state:
+		opts.View = output.State
+	}
+	opts.Wide = wide
+	return opts, f, nil
+}
+
+// uniqueNames drops repeated group names, keeping the order given.
+func uniqueNames(names []string) []string {
+	seen := make(map[string]bool, len(names))
+	var out []string
+	for _, n := range names {
+		if !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// absent reports whether a listed group is really a tombstone: Dead, with no
+// members, commits or error. kafka-consumer-groups.sh says such a group does
+// not exist, and so does kgroups.
+func absent(g *kafka.Group) bool {
+	return g.State == kafka.StateDead && len(g.Members) == 0 && len(g.Partitions) == 0 && g.Err == nil
+}
