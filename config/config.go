@@ -32,9 +32,11 @@ var Mechanisms = []string{MechanismPlain, MechanismScramSHA256, MechanismScramSH
 // Config is the whole configuration file: every context and which one is
 // current.
 type Config struct {
-	// Path is the file the configuration was read from; empty when there
-	// was none.
-	Path           string
+	// Path is the configuration file's path, whether or not it exists;
+	// empty for a configuration parsed from memory.
+	Path string
+	// Found reports whether the file existed.
+	Found          bool
 	CurrentContext string
 	Contexts       []Context
 }

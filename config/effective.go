@@ -58,15 +58,25 @@ func (c *Config) Effective(sel Selection) (Context, error) {
 	return ctx, nil
 }
 
+// ErrNoContext is returned (wrapped) by Effective when neither a context nor
+// brokers were given, so callers that can work without one (showing the
+// file) can tell it from a real mistake.
+var ErrNoContext = errors.New("no context selected")
+
+type noContextError struct{ msg string }
+
+func (e noContextError) Error() string { return e.msg }
+func (e noContextError) Unwrap() error { return ErrNoContext }
+
 func (c *Config) noContextError() error {
 	hint := "pass -b/--brokers host:port,... or set KGROUPS_BROKERS"
 	if len(c.Contexts) > 0 {
-		return fmt.Errorf("no context selected: set current-context in %s, pass --context NAME (%s), or %s", c.Path, knownList(c.Names()), hint)
+		return noContextError{fmt.Sprintf("no context selected: set current-context in %s, pass --context NAME (%s), or %s", c.Path, knownList(c.Names()), hint)}
 	}
 	if c.Path != "" {
-		return fmt.Errorf("no brokers: %s, or define a context in %s", hint, c.Path)
+		return noContextError{fmt.Sprintf("no brokers: %s, or define a context in %s", hint, c.Path)}
 	}
-	return fmt.Errorf("no brokers: %s, or define a context in the configuration file (see 'kgroups config --help')", hint)
+	return noContextError{fmt.Sprintf("no brokers: %s, or define a context in the configuration file (see 'kgroups config --help')", hint)}
 }
 
 func hasOverride(os []Override, key string) bool {

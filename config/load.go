@@ -21,7 +21,7 @@ func Load(path string, mustExist bool) (*Config, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) && !mustExist {
-			return &Config{}, nil
+			return &Config{Path: path}, nil
 		}
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("config %s: file does not exist", path)
@@ -32,7 +32,7 @@ func Load(path string, mustExist bool) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg.Path = path
+	cfg.Path, cfg.Found = path, true
 	return cfg, nil
 }
 
