@@ -13,7 +13,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/kafkatest"
@@ -633,6 +636,53 @@ func testReadsDoNotDisturb(t *testing.T, c *readCluster) {
 		if got := c.GroupInfo(g).Epoch; got != gen {
 			t.Errorf("%s: generation/epoch %d -> %d across reads", g, gen, got)
 		}
+	}
+}
+
+// TestDescribeGroupError: a group whose describe fails is still printed with
+// what could be read, its error goes to stderr and the exit code is 1; the
+// other groups are unaffected.
+func TestDescribeGroupError(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	c := kafkatest.NewCluster(t)
+	c.CreateTopic(t, "t", 2)
+	c.Produce(t, "t", 0, 4, zeroTime)
+	c.Produce(t, "t", 1, 5, zeroTime)
+	c.Commit(t, "good", map[string]map[int32]int64{"t": {0: 1}})
+	c.Commit(t, "bad", map[string]map[int32]int64{"t": {1: 2}})
+	c.Fault(kfake.Fault{Keys: []kmsg.Key{kmsg.DescribeGroups}, Group: "bad", Err: kerr.UnknownServerError, Count: -1})
+	rc := &readCluster{Cluster: c, brokers: strings.Join(c.Addrs, ",")}
+
+	code, stdout, stderr := rc.kg(t, "describe", "good", "bad")
+	if code != 1 {
+		t.Errorf("exit %d, want 1", code)
+	}
+	const badPrefix = "kgroups: group \"bad\": "
+	// bad's state comes from the group listing (Empty), since its describe
+	// failed; its offsets were still read.
+	if !strings.HasPrefix(stderr, "Consumer group 'good' has no active members.\nConsumer group 'bad' has no active members.\n"+badPrefix) ||
+		!strings.Contains(stderr, "UNKNOWN_SERVER_ERROR") || strings.Count(stderr, "\n") != 3 {
+		t.Errorf("stderr %q, want the Empty notes, then bad's error", stderr)
+	}
+	expectText(t, "stdout", stdout, lines(
+		"GROUP  TOPIC  PARTITION  CURRENT-OFFSET  LOG-END-OFFSET  LAG  CONSUMER-ID  HOST  CLIENT-ID",
+		"good   t              0               1               4    3  -            -     -",
+	)+"\n"+lines(
+		"GROUP  TOPIC  PARTITION  CURRENT-OFFSET  LOG-END-OFFSET  LAG  CONSUMER-ID  HOST  CLIENT-ID",
+		"bad    t              1               2               5    3  -            -     -",
+	))
+
+	code, stdout, _ = rc.kg(t, "describe", "good", "bad", "-o", "json")
+	if code != 1 {
+		t.Errorf("json: exit %d, want 1", code)
+	}
+	var doc jsonDoc
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+		t.Fatalf("json: %v", err)
+	}
+	if len(doc.Groups) != 2 || doc.Groups[0].Error != nil || doc.Groups[1].Error == nil || !strings.Contains(*doc.Groups[1].Error, "UNKNOWN_SERVER_ERROR") ||
+		doc.Groups[0].TotalLag != 3 || doc.Groups[1].TotalLag != 3 {
+		t.Errorf("json groups: %s", dump(doc.Groups))
 	}
 }
 
