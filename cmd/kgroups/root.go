@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/viper"
@@ -117,6 +118,11 @@ func addGlobalFlags(root *cobra.Command, v *viper.Viper) {
 				fs.DurationP(s.Flag, s.Short, 0, usage)
 			default:
 				fs.StringP(s.Flag, s.Short, "", usage)
+			}
+			if strings.Contains(s.Key, ".") {
+				// TLS and SASL flags would swamp every command's
+				// help; 'kgroups config --help' lists them.
+				_ = fs.MarkHidden(s.Flag)
 			}
 			// Both calls fail only for a nil flag or an empty key,
 			// which the loop above rules out.
