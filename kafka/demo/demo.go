@@ -54,6 +54,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
 )
@@ -194,12 +195,44 @@ func (c *Cluster) Addrs() []string { return append([]string(nil), c.addrs...) }
 func (c *Cluster) Close() {
 	c.close.Do(func() {
 		c.cancel()
-		c.wg.Wait()
+		stopped := make(chan struct{})
+		go func() {
+			c.wg.Wait()
+			close(stopped)
+		}()
 		if c.producer != nil {
+			c.releaseStaticMembers(stopped)
 			c.producer.Close()
+		} else {
+			<-stopped
 		}
 		c.fake.Close()
 	})
+}
+
+// releaseStaticMembers removes the static members by instance id, as an
+// operator would, until every member has stopped. A static member does not
+// leave when it closes, so a member that closes during a rebalance would hold
+// the others' join, and with it their Close, until its session timed out.
+// Removing repeatedly covers members that rejoin before they stop.
+func (c *Cluster) releaseStaticMembers(stopped <-chan struct{}) {
+	adm := kadm.NewClient(c.producer)
+	tick := time.NewTicker(250 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		for group, ids := range staticInstanceIDs() {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+			// Failures are fine: the member may be gone already, and
+			// the next round tries again.
+			_, _ = adm.LeaveGroup(ctx, kadm.LeaveGroup(group).InstanceIDs(ids...).Reason("demo shutting down"))
+			cancel()
+		}
+		select {
+		case <-stopped:
+			return
+		case <-tick.C:
+		}
+	}
 }
 
 // logger serialises workload error reports from many goroutines.

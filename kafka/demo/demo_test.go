@@ -446,3 +446,66 @@ func TestParseListen(t *testing.T) {
 		}
 	}
 }
+
+// TestCloseDuringStartup closes the demo while its groups are still forming,
+// which is when a static member closing mid-rebalance could hold up the
+// others, and checks that everything is released all the same.
+func TestCloseDuringStartup(t *testing.T) {
+	before := runtime.NumGoroutine()
+	for _, d := range []time.Duration{0, 300 * time.Millisecond, 800 * time.Millisecond} {
+		ctx, cancel := reqCtx()
+		c, err := Start(ctx, Options{})
+		cancel()
+		if err != nil {
+			t.Fatalf("Start: %v", err)
+		}
+		time.Sleep(d)
+		addrs := c.Addrs()
+		c.Close()
+		c.Close() // a second Close is a no-op
+		for _, a := range addrs {
+			ln, err := net.Listen("tcp", a)
+			if err != nil {
+				t.Fatalf("closed %v after Start: port of %s still taken: %v", d, a, err)
+			}
+			ln.Close()
+		}
+	}
+	waitFor(t, "goroutines back to the count before Start", 15*time.Second, func() error {
+		if n := runtime.NumGoroutine(); n > before {
+			return fmt.Errorf("%d goroutines, %d before Start", n, before)
+		}
+		return nil
+	})
+}
+
+func TestInterleave(t *testing.T) {
+	recs := func(topic string, p int32, offsets ...int64) []*kgo.Record {
+		var rs []*kgo.Record
+		for _, o := range offsets {
+			rs = append(rs, &kgo.Record{Topic: topic, Partition: p, Offset: o})
+		}
+		return rs
+	}
+	fs := kgo.Fetches{
+		{Topics: []kgo.FetchTopic{{Topic: "clicks", Partitions: []kgo.FetchPartition{
+			{Partition: 0, Records: recs("clicks", 0, 10, 11, 12)},
+			{Partition: 3},
+			{Partition: 1, Records: recs("clicks", 1, 5)},
+		}}}},
+		{Topics: []kgo.FetchTopic{{Topic: "clicks", Partitions: []kgo.FetchPartition{
+			{Partition: 2, Records: recs("clicks", 2, 7, 8)},
+		}}}},
+	}
+	var got []string
+	for _, r := range interleave(fs) {
+		got = append(got, fmt.Sprintf("%d@%d", r.Partition, r.Offset))
+	}
+	want := []string{"0@10", "1@5", "2@7", "0@11", "2@8", "0@12"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("interleave = %v, want %v", got, want)
+	}
+	if got := interleave(nil); len(got) != 0 {
+		t.Fatalf("interleave(nil) = %v, want nothing", got)
+	}
+}

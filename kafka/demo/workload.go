@@ -61,7 +61,7 @@ func seed(ctx context.Context, addrs []string) error {
 	for _, t := range topics {
 		for p := range t.partitions {
 			for i := range seedPerPartition {
-				recs = append(recs, record(t, int(p)*seedPerPartition+i, p))
+				recs = append(recs, record(t, i, p))
 			}
 		}
 	}
@@ -114,13 +114,17 @@ type consumeMode int
 
 const (
 	keepUp      consumeMode = iota // poll everything, autocommit
-	fallBehind                     // poll slowBatch records a second, autocommit
+	fallBehind                     // process slowPerSecond records a second, autocommit what was processed
 	neverCommit                    // poll everything, autocommit disabled
 )
 
-// slowBatch is how many records analytics-slow processes per second; far
-// fewer than the 8/s written to clicks.
-const slowBatch = 2
+// slowPerSecond is how many records analytics-slow processes per second;
+// far fewer than the 8/s written to clicks.
+const slowPerSecond = 2
+
+// slowPollMax bounds what analytics-slow holds in memory while it works
+// through its backlog.
+const slowPollMax = 500
 
 // member is one group member's identity and client options.
 type member struct {
@@ -170,13 +174,29 @@ func members(addrs []string) []member {
 	return ms
 }
 
+// staticInstanceIDs maps each static group to its members' instance ids.
+func staticInstanceIDs() map[string][]string {
+	ids := make(map[string][]string)
+	for _, g := range groupSpecs {
+		if g.static {
+			for i := 1; i <= g.members; i++ {
+				ids[g.name] = append(ids[g.name], memberID(g, i))
+			}
+		}
+	}
+	return ids
+}
+
+// memberID is both the client id and, for static groups, the instance id.
+func memberID(g groupSpec, i int) string { return fmt.Sprintf("%s-%d", g.name, i) }
+
 // churnMember is search-churn's member that joins and leaves.
 func churnMember(addrs []string) member {
 	return newMember(addrs, churnGroup, churnGroup.members+1)
 }
 
 func newMember(addrs []string, g groupSpec, i int) member {
-	id := fmt.Sprintf("%s-%d", g.name, i)
+	id := memberID(g, i)
 	opts := []kgo.Opt{
 		kgo.SeedBrokers(addrs...),
 		kgo.ClientID(id),
@@ -193,6 +213,10 @@ func newMember(addrs []string, g groupSpec, i int) member {
 	if g.static {
 		opts = append(opts, kgo.InstanceID(id))
 	}
+	if g.mode == fallBehind {
+		// Commit only what has been processed, not all that was polled.
+		opts = append(opts, kgo.AutoCommitMarks())
+	}
 	if g.mode == neverCommit {
 		opts = append(opts, kgo.DisableAutoCommit())
 	}
@@ -205,7 +229,7 @@ func (c *Cluster) consume(ctx context.Context, cl *kgo.Client, m member) {
 	for {
 		var fs kgo.Fetches
 		if m.mode == fallBehind {
-			fs = cl.PollRecords(ctx, slowBatch)
+			fs = cl.PollRecords(ctx, slowPollMax)
 		} else {
 			fs = cl.PollFetches(ctx)
 		}
@@ -217,10 +241,40 @@ func (c *Cluster) consume(ctx context.Context, cl *kgo.Client, m member) {
 				c.log.printf("%s (group %s) fetch %s/%d: %v", m.clientID, m.group, t, p, err)
 			}
 		})
-		if m.mode == fallBehind && !sleepCtx(ctx, time.Second) {
-			return
+		if m.mode != fallBehind {
+			continue
+		}
+		// Process slowly, taking partitions in turn so that every
+		// partition's commit advances and its lag stays visible.
+		for _, r := range interleave(fs) {
+			if !sleepCtx(ctx, time.Second/slowPerSecond) {
+				return
+			}
+			cl.MarkCommitRecords(r)
 		}
 	}
+}
+
+// interleave orders the fetched records round-robin over their partitions,
+// keeping each partition's own order.
+func interleave(fs kgo.Fetches) []*kgo.Record {
+	var parts [][]*kgo.Record
+	total := 0
+	fs.EachPartition(func(p kgo.FetchTopicPartition) {
+		if len(p.Records) > 0 {
+			parts = append(parts, p.Records)
+			total += len(p.Records)
+		}
+	})
+	out := make([]*kgo.Record, 0, total)
+	for i := 0; len(out) < total; i++ {
+		for _, rs := range parts {
+			if i < len(rs) {
+				out = append(out, rs[i])
+			}
+		}
+	}
+	return out
 }
 
 // churn makes m join its group, stay a while, leave, stay away a while, and
