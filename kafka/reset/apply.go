@@ -1,0 +1,374 @@
+package reset
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"sort"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
+
+	"github.com/kgroups/kgroups/kafka"
+)
+
+// ApplyOptions say where receipts go and who is acting.
+type ApplyOptions struct {
+	// ReceiptDir is where the receipt is written; required.
+	ReceiptDir string
+	// Context is the configuration context's name, for the receipt.
+	Context string
+	// User is recorded in the receipt; empty means CurrentUser().
+	User string
+	// Now is the clock for the receipt; nil means time.Now.
+	Now func() time.Time
+}
+
+func (o ApplyOptions) now() time.Time {
+	if o.Now != nil {
+		return o.Now()
+	}
+	return time.Now()
+}
+
+func (o ApplyOptions) user() string {
+	if o.User != "" {
+		return o.User
+	}
+	return CurrentUser()
+}
+
+// PartitionResult is what happened to one partition: the offset asked for
+// and the offset re-read from the cluster afterwards.
+type PartitionResult struct {
+	Topic     string
+	Partition int32
+	// Before is the committed offset before the change (NoOffset: none).
+	Before int64
+	// Want is the offset the plan set, NoOffset when it removed the commit.
+	Want int64
+	// Got is the committed offset re-read after the change, NoOffset when
+	// there is none.
+	Got int64
+	// Err is the broker's answer for this partition, or why it could not
+	// be re-read.
+	Err error
+}
+
+// TP is the result's partition.
+func (r PartitionResult) TP() TP { return TP{r.Topic, r.Partition} }
+
+// OK reports that the partition now holds what the plan asked for.
+func (r PartitionResult) OK() bool { return r.Err == nil && r.Got == r.Want }
+
+// Status is "ok", or "failed: " and why.
+func (r PartitionResult) Status() string {
+	switch {
+	case r.OK():
+		return "ok"
+	case r.Err != nil:
+		return "failed: " + r.Err.Error()
+	case r.Want < 0:
+		return fmt.Sprintf("failed: a commit at %d remains", r.Got)
+	case r.Got < 0:
+		return fmt.Sprintf("failed: no commit found, wanted %d", r.Want)
+	}
+	return fmt.Sprintf("failed: committed offset is %d, wanted %d", r.Got, r.Want)
+}
+
+// Result is the outcome of applying a plan.
+type Result struct {
+	Group string
+	// ReceiptPath is the receipt written before the change; `kgroups undo`
+	// takes it.
+	ReceiptPath string
+	Partitions  []PartitionResult
+}
+
+// OK reports that every partition was verified.
+func (r *Result) OK() bool { return len(r.Failed()) == 0 }
+
+// Failed lists the partitions that do not hold what the plan asked for.
+func (r *Result) Failed() []PartitionResult {
+	var out []PartitionResult
+	for _, p := range r.Partitions {
+		if !p.OK() {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// action names what a plan does, for refusals.
+func action(k Kind) string {
+	switch k {
+	case Undo:
+		return "restore the offsets of"
+	case DeleteOffsets:
+		return "delete the offsets of"
+	}
+	return "reset the offsets of"
+}
+
+// receiptAction is the receipt's action for a plan.
+func receiptAction(k Kind) string {
+	switch k {
+	case Undo:
+		return ActionUndo
+	case DeleteOffsets:
+		return ActionDeleteOffsets
+	}
+	return ActionReset
+}
+
+// Blocker says why the plan cannot be applied to the group as it was when
+// planned, or nil. Apply checks again with fresh data right before applying.
+func (p *Plan) Blocker() error {
+	return blocker(p, p.Exists, p.State, p.Members)
+}
+
+func blocker(p *Plan, exists bool, state string, members []kafka.Member) error {
+	if writable(exists, state) {
+		return nil
+	}
+	e := &LiveGroupError{Group: p.Group, State: state, Members: members, Action: action(p.Scenario.Kind)}
+	if p.Scenario.Kind == DeleteOffsets {
+		// Kafka lets offsets of topics the group no longer
+		// subscribes to be deleted while it runs.
+		e.Topics = subscribedTopics(members, rowTopics(p.Rows))
+		if len(e.Topics) == 0 {
+			return nil
+		}
+	}
+	return e
+}
+
+func rowTopics(rows []Row) []string {
+	var ts []string
+	for _, r := range rows {
+		if len(ts) == 0 || ts[len(ts)-1] != r.Topic {
+			ts = append(ts, r.Topic)
+		}
+	}
+	return ts
+}
+
+// subscribedTopics returns those of topics that a member subscribes to, by
+// name or by regular expression, or has been assigned. A regular expression
+// that Go cannot compile (the broker's are Java's) counts as matching, so
+// kgroups errs on the side of refusing.
+func subscribedTopics(members []kafka.Member, topics []string) []string {
+	var out []string
+	for _, t := range topics {
+		if topicSubscribed(members, t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func topicSubscribed(members []kafka.Member, topic string) bool {
+	for _, m := range members {
+		for _, s := range m.Subscribed {
+			if s == topic {
+				return true
+			}
+		}
+		for _, a := range append(append([]kafka.TopicPartitions(nil), m.Assignment...), m.Target...) {
+			if a.Topic == topic {
+				return true
+			}
+		}
+		if m.SubscribedRegex != "" {
+			re, err := regexp.Compile("^(?:" + m.SubscribedRegex + ")$")
+			if err != nil || re.MatchString(topic) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Apply carries out a plan, the one way kgroups changes offsets:
+//
+//  1. re-read the group and refuse unless it is Empty or does not exist
+//     (or, deleting offsets, no member subscribes to the topics), and
+//     unless the committed offsets are still those the plan showed;
+//  2. write the receipt; if that fails, change nothing;
+//  3. commit the new offsets (and delete the commits an undo removes),
+//     checking each partition's answer, not just the request's;
+//  4. re-read the committed offsets and report each partition.
+//
+// An error means nothing was changed. Once changes were sent, the Result
+// says partition by partition what now holds; check Result.OK.
+func Apply(ctx context.Context, cl *kafka.Client, p *Plan, opts ApplyOptions) (*Result, error) {
+	if p == nil || len(p.Rows) == 0 {
+		return nil, errors.New("the plan has no partitions: nothing to apply")
+	}
+	in, err := readGroup(ctx, cl, p.Group)
+	if err != nil {
+		return nil, fmt.Errorf("re-check group before applying: %w", err)
+	}
+	if err := blocker(p, in.Exists, in.State, in.Members); err != nil {
+		return nil, err
+	}
+	var changed []string
+	for _, r := range p.Rows {
+		cur, ok := in.Committed[r.TP()]
+		if !ok {
+			cur = kafka.NoOffset
+		}
+		if cur != r.Current {
+			changed = append(changed, fmt.Sprintf("%s: %s now, %s planned", r.TP(), fmtOffset(cur), fmtOffset(r.Current)))
+		}
+	}
+	if len(changed) > 0 {
+		return nil, &OffsetsChangedError{Group: p.Group, Changed: changed}
+	}
+
+	state := in.State
+	if !in.Exists {
+		state = ""
+	}
+	rc := &Receipt{
+		Version:    ReceiptVersion,
+		Action:     receiptAction(p.Scenario.Kind),
+		Cluster:    cl.Brokers(),
+		Context:    opts.Context,
+		Group:      p.Group,
+		Time:       opts.now().UTC(),
+		User:       opts.user(),
+		Scenario:   p.Scenario.String(),
+		Scope:      p.Scope.String(),
+		GroupState: state,
+	}
+	for _, r := range p.Rows {
+		rc.Offsets = append(rc.Offsets, ReceiptOffset{Topic: r.Topic, Partition: r.Partition, Before: offsetPtr(r.Current), After: offsetPtr(r.New)})
+	}
+	path, err := WriteReceipt(opts.ReceiptDir, rc)
+	if err != nil {
+		return nil, fmt.Errorf("%w: nothing was changed, because no change is made without a receipt", err)
+	}
+
+	res := &Result{Group: p.Group, ReceiptPath: path}
+	errs := commitAndDelete(ctx, cl, p.Group, p.Rows)
+	got, readErr := committed(ctx, cl, p.Group)
+	for _, r := range p.Rows {
+		pr := PartitionResult{Topic: r.Topic, Partition: r.Partition, Before: r.Current, Want: r.New, Got: kafka.NoOffset}
+		pr.Err = errs[r.TP()]
+		if readErr != nil {
+			pr.Err = errors.Join(pr.Err, fmt.Errorf("re-read: %w", readErr))
+		} else if o, ok := got[r.TP()]; ok {
+			pr.Got = o
+		}
+		res.Partitions = append(res.Partitions, pr)
+	}
+	return res, nil
+}
+
+func fmtOffset(o int64) string {
+	if o < 0 {
+		return "no commit"
+	}
+	return fmt.Sprint(o)
+}
+
+// commitAndDelete sends the plan's commits and deletions and returns each
+// partition's error. kadm returns a nil error for a request whose partitions
+// all failed, so every partition's own answer is checked.
+func commitAndDelete(ctx context.Context, cl *kafka.Client, group string, rows []Row) map[TP]error {
+	errs := make(map[TP]error)
+	commits := make(kadm.Offsets)
+	deletes := make(kadm.TopicsSet)
+	for _, r := range rows {
+		if r.New >= 0 {
+			commits.AddOffset(r.Topic, r.Partition, r.New, -1)
+		} else {
+			deletes.Add(r.Topic, r.Partition)
+		}
+	}
+	cctx, cancel := context.WithTimeout(ctx, cl.Timeout())
+	defer cancel()
+	if len(commits) > 0 {
+		resp, err := cl.Admin().CommitOffsets(cctx, group, commits)
+		commits.Each(func(o kadm.Offset) {
+			tp := TP{o.Topic, o.Partition}
+			switch {
+			case err != nil:
+				errs[tp] = fmt.Errorf("commit: %w", err)
+			default:
+				if or, ok := resp.Lookup(o.Topic, o.Partition); !ok {
+					errs[tp] = errors.New("commit: no answer for this partition")
+				} else if or.Err != nil {
+					errs[tp] = fmt.Errorf("commit: %w", explain(or.Err))
+				}
+			}
+		})
+	}
+	if len(deletes) > 0 {
+		resp, err := cl.Admin().DeleteOffsets(cctx, group, deletes)
+		for t, ps := range deletes {
+			for p := range ps {
+				tp := TP{t, p}
+				switch {
+				case errors.Is(err, kerr.GroupIDNotFound):
+					// No group, so no commit: the goal holds.
+				case err != nil:
+					errs[tp] = fmt.Errorf("delete offset: %w", explain(err))
+				default:
+					if perr, ok := resp.Lookup(t, p); ok && perr != nil && !errors.Is(perr, kerr.UnknownTopicOrPartition) {
+						errs[tp] = fmt.Errorf("delete offset: %w", explain(perr))
+					}
+				}
+			}
+		}
+	}
+	return errs
+}
+
+// explain adds what a broker error means here.
+func explain(err error) error {
+	switch {
+	case errors.Is(err, kerr.UnknownMemberID), errors.Is(err, kerr.IllegalGeneration), errors.Is(err, kerr.StaleMemberEpoch):
+		return fmt.Errorf("%w (the group has live members again)", err)
+	case errors.Is(err, kerr.NonEmptyGroup):
+		return fmt.Errorf("%w (the group has live members)", err)
+	case errors.Is(err, kerr.GroupSubscribedToTopic):
+		return fmt.Errorf("%w (a live member subscribes to the topic)", err)
+	case errors.Is(err, kerr.GroupAuthorizationFailed), errors.Is(err, kerr.TopicAuthorizationFailed):
+		return fmt.Errorf("%w (the context's credentials may not change this group)", err)
+	}
+	return err
+}
+
+// committed re-reads the group's committed offsets.
+func committed(ctx context.Context, cl *kafka.Client, group string) (map[TP]int64, error) {
+	fctx, cancel := context.WithTimeout(ctx, cl.Timeout())
+	defer cancel()
+	resp, err := cl.Admin().FetchOffsets(fctx, group)
+	if errors.Is(err, kerr.GroupIDNotFound) {
+		return map[TP]int64{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[TP]int64)
+	resp.Each(func(o kadm.OffsetResponse) {
+		if o.Err == nil && o.At >= 0 {
+			out[TP{o.Topic, o.Partition}] = o.At
+		}
+	})
+	return out, nil
+}
+
+// sortedTPs returns the keys of m in order.
+func sortedTPs[V any](m map[TP]V) []TP {
+	out := make([]TP, 0, len(m))
+	for tp := range m {
+		out = append(out, tp)
+	}
+	sort.Slice(out, func(i, j int) bool { return lessTP(out[i], out[j]) })
+	return out
+}

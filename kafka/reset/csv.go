@@ -1,0 +1,285 @@
+package reset
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// FileRow is one line of an offsets file: the offset to set for a
+// partition, and for files covering several groups, which group.
+type FileRow struct {
+	// Group is empty in the three-column (one group) form.
+	Group     string
+	Topic     string
+	Partition int32
+	// Offset is the offset to commit; NoOffset (only in undo rows) means
+	// the partition had no commit, so undo removes it.
+	Offset int64
+	// Line is the 1-based line the row came from (0 when not from a file).
+	Line int
+}
+
+// TP is the row's partition.
+func (r FileRow) TP() TP { return TP{r.Topic, r.Partition} }
+
+// CSVFormat says what an offsets file looks like; errors quote it.
+const CSVFormat = "each line is topic,partition,offset (one group) or group,topic,partition,offset (several groups), with no header line, as kafka-consumer-groups.sh --export writes it"
+
+// maxCSVErrors bounds how many bad lines an error lists; the count of the
+// rest is given.
+const maxCSVErrors = 20
+
+// maxCSVLine bounds one line, so that a binary file given by mistake fails
+// with a clear error instead of filling memory.
+const maxCSVLine = 1 << 20
+
+// LineError is one bad line of an offsets file.
+type LineError struct {
+	Line int
+	Msg  string
+}
+
+// CSVError lists every bad line of an offsets file, so that a user can fix
+// them all at once.
+type CSVError struct {
+	Lines []LineError
+	// More counts bad lines beyond those listed.
+	More int
+}
+
+func (e *CSVError) Error() string {
+	var b strings.Builder
+	n := len(e.Lines) + e.More
+	fmt.Fprintf(&b, "%d bad line", n)
+	if n != 1 {
+		b.WriteString("s")
+	}
+	b.WriteString(" (" + CSVFormat + "):")
+	for _, l := range e.Lines {
+		fmt.Fprintf(&b, "\n  line %d: %s", l.Line, l.Msg)
+	}
+	if e.More > 0 {
+		fmt.Fprintf(&b, "\n  and %d more", e.More)
+	}
+	return b.String()
+}
+
+// ParseCSV reads an offsets file as kafka-consumer-groups.sh --export writes
+// it. Blank lines are skipped and spaces around fields and Windows line
+// endings are tolerated; everything else that is wrong is reported with its
+// line number: a wrong number of fields, a mix of the three- and
+// four-column forms, a bad topic name, a non-numeric or negative partition
+// or offset, and a partition listed twice.
+func ParseCSV(r io.Reader) ([]FileRow, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64*1024), maxCSVLine)
+	var (
+		rows     []FileRow
+		bad      CSVError
+		width    int // 3 or 4, set by the first well-formed line
+		widthAt  int
+		lineNo   int
+		seenKeys = make(map[string]int)
+	)
+	fail := func(line int, format string, args ...any) {
+		if len(bad.Lines) < maxCSVErrors {
+			bad.Lines = append(bad.Lines, LineError{Line: line, Msg: fmt.Sprintf(format, args...)})
+		} else {
+			bad.More++
+		}
+	}
+	for sc.Scan() {
+		lineNo++
+		text := strings.TrimSpace(sc.Text())
+		if text == "" {
+			continue
+		}
+		fields := strings.Split(text, ",")
+		for i := range fields {
+			fields[i] = strings.TrimSpace(fields[i])
+		}
+		if len(fields) != 3 && len(fields) != 4 {
+			fail(lineNo, "%d fields; expected 3 (topic,partition,offset) or 4 (group,topic,partition,offset)", len(fields))
+			continue
+		}
+		if width == 0 {
+			width, widthAt = len(fields), lineNo
+		} else if len(fields) != width {
+			fail(lineNo, "%d fields, but line %d has %d: a file is either all topic,partition,offset or all group,topic,partition,offset", len(fields), widthAt, width)
+			continue
+		}
+		row := FileRow{Line: lineNo}
+		if len(fields) == 4 {
+			row.Group = fields[0]
+			fields = fields[1:]
+			if row.Group == "" {
+				fail(lineNo, "the group is empty")
+				continue
+			}
+		}
+		row.Topic = fields[0]
+		if why := ValidTopicName(row.Topic); why != "" {
+			fail(lineNo, "%s", why)
+			continue
+		}
+		p, err := parsePartition(fields[1])
+		if err != nil {
+			msg := err.Error()
+			if lineNo == 1 && !isDigits(fields[1]) && !isDigits(fields[2]) {
+				msg += " (offsets files have no header line)"
+			}
+			fail(lineNo, "%s", msg)
+			continue
+		}
+		row.Partition = p
+		off, err := parseOffset(fields[2])
+		if err != nil {
+			fail(lineNo, "%s", err.Error())
+			continue
+		}
+		row.Offset = off
+		key := row.Group + "\x00" + row.TP().String()
+		if prev, dup := seenKeys[key]; dup {
+			if row.Group != "" {
+				fail(lineNo, "group %s partition %s repeats line %d", row.Group, row.TP(), prev)
+			} else {
+				fail(lineNo, "partition %s repeats line %d", row.TP(), prev)
+			}
+			continue
+		}
+		seenKeys[key] = lineNo
+		rows = append(rows, row)
+	}
+	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			fail(lineNo+1, "longer than %d bytes; is this an offsets file?", maxCSVLine)
+		} else {
+			return nil, fmt.Errorf("read offsets file: %w", err)
+		}
+	}
+	if len(bad.Lines) > 0 {
+		return nil, &bad
+	}
+	if len(rows) == 0 {
+		return nil, fmt.Errorf("the offsets file has no offsets; %s", CSVFormat)
+	}
+	return rows, nil
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// parseOffset reads an offset: a non-negative int64.
+func parseOffset(s string) (int64, error) {
+	if s == "" {
+		return 0, errors.New("the offset is missing")
+	}
+	if !isDigits(s) {
+		return 0, fmt.Errorf("offset %q is not a non-negative whole number", s)
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("offset %q is too large", s)
+	}
+	return n, nil
+}
+
+// ParseOffset reads an offset given on the command line or typed in the
+// TUI, with the same rules and messages as the offsets file.
+func ParseOffset(s string) (int64, error) {
+	n, err := parseOffset(strings.TrimSpace(s))
+	if err != nil {
+		return 0, fmt.Errorf("invalid offset: %w", err)
+	}
+	return n, nil
+}
+
+// ParseShift reads a --shift-by distance: a whole number, negative to go
+// back.
+func ParseShift(s string) (int64, error) {
+	t := strings.TrimSpace(s)
+	digits := strings.TrimPrefix(strings.TrimPrefix(t, "+"), "-")
+	if !isDigits(digits) || len(t)-len(digits) > 1 {
+		return 0, fmt.Errorf("invalid shift %q: give a whole number of records, negative to go back (e.g. -100) or positive to skip ahead (e.g. 50)", s)
+	}
+	n, err := strconv.ParseInt(t, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("invalid shift %q: too large", s)
+	}
+	return n, nil
+}
+
+// RowsForGroup picks the rows for group: every row of a three-column file,
+// or the group's own rows of a four-column one. A four-column file without a
+// row for group is an error that names the groups it does have.
+func RowsForGroup(rows []FileRow, group string) ([]FileRow, error) {
+	if len(rows) == 0 || rows[0].Group == "" {
+		return rows, nil
+	}
+	var out []FileRow
+	var groups []string
+	seen := make(map[string]bool)
+	for _, r := range rows {
+		if r.Group == group {
+			out = append(out, r)
+		}
+		if !seen[r.Group] {
+			seen[r.Group] = true
+			groups = append(groups, r.Group)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("the offsets file has no rows for group %q; it has rows for %s", group, quoteList(groups, 10))
+	}
+	return out, nil
+}
+
+func quoteList(ss []string, limit int) string {
+	var parts []string
+	for i, s := range ss {
+		if i == limit {
+			parts = append(parts, fmt.Sprintf("and %d more", len(ss)-limit))
+			break
+		}
+		parts = append(parts, strconv.Quote(s))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// WriteCSV writes rows in kafka-consumer-groups.sh --export's format:
+// topic,partition,offset, or with withGroup group,topic,partition,offset.
+// Rows without an offset (NoOffset) cannot be expressed and are an error, as
+// is a group name containing a comma, which the format cannot quote.
+func WriteCSV(w io.Writer, rows []FileRow, withGroup bool) error {
+	var b strings.Builder
+	for _, r := range rows {
+		if r.Offset < 0 {
+			return fmt.Errorf("partition %s has no offset to export", r.TP())
+		}
+		if withGroup {
+			if strings.ContainsAny(r.Group, ",\r\n") {
+				return fmt.Errorf("group %q contains a comma or line break, which the offsets file format cannot hold", r.Group)
+			}
+			b.WriteString(r.Group)
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, "%s,%d,%d\n", r.Topic, r.Partition, r.Offset)
+	}
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return fmt.Errorf("write offsets: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,116 @@
+package reset
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/kgroups/kgroups/kafka"
+)
+
+// LiveGroupError refuses a change to a group that has live members. Kafka
+// only takes an admin's offset commit or delete on an Empty group, and a
+// reset that "worked" on a live group would be overwritten by the members'
+// next commit anyway; so kgroups refuses up front and says who is there.
+type LiveGroupError struct {
+	Group   string
+	State   string
+	Members []kafka.Member
+	// Action is what was refused, phrased to precede "group X": "reset
+	// the offsets of", "delete", ...
+	Action string
+	// Topics, when set, are the topics whose offsets cannot be deleted
+	// because live members subscribe to them.
+	Topics []string
+}
+
+func (e *LiveGroupError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "cannot %s group %q", e.Action, e.Group)
+	if len(e.Topics) > 0 {
+		fmt.Fprintf(&b, " for %s %s, which its members subscribe to", pluralWord(len(e.Topics), "topic", "topics"), strings.Join(e.Topics, ", "))
+	}
+	fmt.Fprintf(&b, ": it is %s", e.State)
+	if n := len(e.Members); n > 0 {
+		fmt.Fprintf(&b, " with %d live member%s:", n, plural(n))
+		for _, m := range e.Members {
+			b.WriteString("\n  " + DescribeMember(m))
+		}
+		b.WriteString("\n")
+	} else {
+		b.WriteString(", not Empty. ")
+	}
+	what := "Offsets can only be changed"
+	if len(e.Topics) > 0 {
+		what = "Offsets of a subscribed topic can only be deleted"
+	}
+	fmt.Fprintf(&b, "Nothing was changed. %s while the group is Empty: stop its consumers, or remove them with 'kgroups rebalance %s --all', then try again", what, e.Group)
+	return b.String()
+}
+
+// DescribeMember renders a member for refusals: its id, instance id, client
+// id and host.
+func DescribeMember(m kafka.Member) string {
+	s := "member " + m.MemberID
+	if m.InstanceID != "" {
+		s += " (instance " + m.InstanceID + ")"
+	}
+	client, host := m.ClientID, m.Host
+	if client == "" {
+		client = "-"
+	}
+	if host == "" {
+		host = "-"
+	}
+	return s + ", client " + client + ", host " + host
+}
+
+// GroupNotFoundError is a request for a group the cluster does not know, most
+// often a typo. Resetting such a group would silently create it.
+type GroupNotFoundError struct {
+	Group string
+	// Deleting says the request was a delete, for which --new-group
+	// makes no sense.
+	Deleting bool
+}
+
+func (e *GroupNotFoundError) Error() string {
+	if e.Deleting {
+		return fmt.Sprintf("group %q not found: check the name with 'kgroups list'", e.Group)
+	}
+	return fmt.Sprintf("group %q not found: check the name with 'kgroups list'; to give a new group its first offsets, pass --new-group", e.Group)
+}
+
+// OffsetsChangedError refuses to apply a plan whose "before" no longer holds:
+// something committed between planning and applying, and the receipt would
+// record the wrong offsets.
+type OffsetsChangedError struct {
+	Group   string
+	Changed []string
+}
+
+func (e *OffsetsChangedError) Error() string {
+	return fmt.Sprintf("the committed offsets of group %q changed since the plan was made (%s): nothing was changed; plan again", e.Group, strings.Join(e.Changed, ", "))
+}
+
+// groupExists reports whether a polled group is real: the cluster may list a
+// group that is only a tombstone (Dead, with no members and no commits), and
+// kafka-consumer-groups.sh says such a group does not exist.
+func groupExists(g *kafka.Group, ok bool) bool {
+	if !ok {
+		return false
+	}
+	return !(g.State == kafka.StateDead && len(g.Members) == 0 && len(g.Partitions) == 0 && g.Err == nil)
+}
+
+// writable reports whether offsets may be changed: the group is Empty or
+// does not exist.
+func writable(exists bool, state string) bool {
+	return !exists || state == kafka.StateEmpty
+}
+
+func pluralWord(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
