@@ -73,7 +73,9 @@
 //	KGROUPS_SASL_PASSWORD_FILE         sasl.password_file
 //	KGROUPS_SASL_TOKEN_FILE            sasl.token_file
 //
-// Secrets (password, password_file, password_cmd, token, token_file) are only
-// read when connecting, never printed: Masked replaces them with "****", and
-// no error message includes a secret or a password command's output.
+// Secrets are resolved only when connecting (password_cmd runs with sh -c,
+// bounded by a timeout) and are never printed: Masked shows an inline
+// password or token as "****" (references such as password_env or
+// token_file are shown, since they are not the secret), and no error
+// includes a secret or a password command's output.
 package config

@@ -43,6 +43,13 @@ func Connect(ctx context.Context, c config.Context, extra ...kgo.Opt) (*Client, 
 		return nil, errors.New("connect: no brokers configured")
 	}
 
+	// Secrets first, on the caller's clock: a password command may take
+	// longer than one request should (it is bounded separately).
+	mech, err := saslMechanism(ctx, c.SASL)
+	if err != nil {
+		return nil, err
+	}
+
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	pingCtx, stopPing := context.WithCancel(ctx)
@@ -62,10 +69,6 @@ func Connect(ctx context.Context, c config.Context, extra ...kgo.Opt) (*Client, 
 		return nil, err
 	}
 	opts = append(opts, dial)
-	mech, err := saslMechanism(ctx, c.SASL)
-	if err != nil {
-		return nil, err
-	}
 	if mech != nil {
 		opts = append(opts, kgo.SASL(mech))
 	}
@@ -120,22 +123,29 @@ func saslMechanism(ctx context.Context, s config.SASLConfig) (sasl.Mechanism, er
 		}
 		return oauth.Auth{Token: token}.AsMechanism(), nil
 	case config.MechanismAWSMSKIAM:
+		if _, err := awsAuthFromEnv(ctx); err != nil {
+			return nil, fmt.Errorf("connect: %w", err)
+		}
 		// Read the environment per connection so refreshed session
 		// credentials are picked up by new connections.
-		return aws.ManagedStreamingIAM(func(context.Context) (aws.Auth, error) {
-			a := aws.Auth{
-				AccessKey:    os.Getenv("AWS_ACCESS_KEY_ID"),
-				SecretKey:    os.Getenv("AWS_SECRET_ACCESS_KEY"),
-				SessionToken: os.Getenv("AWS_SESSION_TOKEN"),
-				UserAgent:    "kgroups",
-			}
-			if a.AccessKey == "" || a.SecretKey == "" {
-				return aws.Auth{}, errors.New("AWS_MSK_IAM needs AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY in the environment")
-			}
-			return a, nil
-		}), nil
+		return aws.ManagedStreamingIAM(awsAuthFromEnv), nil
 	}
 	return nil, fmt.Errorf("connect: unknown SASL mechanism %q (accepted: %s)", s.Mechanism, strings.Join(config.Mechanisms, ", "))
+}
+
+// awsAuthFromEnv reads the standard AWS credential variables, the way the
+// AWS SDKs do first, so no SDK is needed.
+func awsAuthFromEnv(context.Context) (aws.Auth, error) {
+	a := aws.Auth{
+		AccessKey:    os.Getenv("AWS_ACCESS_KEY_ID"),
+		SecretKey:    os.Getenv("AWS_SECRET_ACCESS_KEY"),
+		SessionToken: os.Getenv("AWS_SESSION_TOKEN"),
+		UserAgent:    "kgroups",
+	}
+	if a.AccessKey == "" || a.SecretKey == "" {
+		return aws.Auth{}, errors.New("sasl: AWS_MSK_IAM needs AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY in the environment (and AWS_SESSION_TOKEN for temporary credentials)")
+	}
+	return a, nil
 }
 
 // connErrors remembers the most recent failed connection attempt: when a

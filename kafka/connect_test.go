@@ -19,7 +19,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kgroups/kgroups/config"
 	"github.com/kgroups/kgroups/kafka"
@@ -386,4 +388,52 @@ func writePEM(t *testing.T, dir, name, typ string, der []byte) string {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// TestConnectSASLErrorCode covers brokers that answer bad credentials with
+// SASL_AUTHENTICATION_FAILED (as Apache Kafka does) instead of hanging up.
+func TestConnectSASLErrorCode(t *testing.T) {
+	const user, pass = "carol", "N0t-this-0ne"
+	c := connCluster(t, kfake.EnableSASL(), kfake.Superuser(config.MechanismPlain, user, "something-else"))
+	c.ControlKey(int16(kmsg.SASLAuthenticate), func(kreq kmsg.Request) (kmsg.Response, error, bool) {
+		c.KeepControl()
+		resp := kreq.ResponseKind().(*kmsg.SASLAuthenticateResponse)
+		resp.ErrorCode = kerr.SaslAuthenticationFailed.Code
+		msg := "Authentication failed: Invalid username or password"
+		resp.ErrorMessage = &msg
+		return resp, nil, true
+	})
+	cc := connContext(c)
+	cc.SASL = config.SASLConfig{Mechanism: config.MechanismPlain, Username: user, Password: pass}
+	err := mustFail(t, cc,
+		`SASL authentication failed for user "carol" with mechanism PLAIN`,
+		"Invalid username or password")
+	if strings.Contains(err.Error(), pass) {
+		t.Fatalf("error reveals the password: %q", err)
+	}
+}
+
+// TestConnectMechanismNotEnabled uses mechanisms kfake does not offer, which
+// is what a broker without that listener configuration answers.
+func TestConnectMechanismNotEnabled(t *testing.T) {
+	c := connCluster(t, kfake.EnableSASL(), kfake.Superuser(config.MechanismScramSHA256, "admin", "admin"))
+	tokenFile := filepath.Join(t.TempDir(), "token")
+	if err := os.WriteFile(tokenFile, []byte("eyJhbGciOiJub25lIn0.e30.\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("AWS_ACCESS_KEY_ID", "AKIDEXAMPLE")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY")
+	for _, s := range []config.SASLConfig{
+		{Mechanism: config.MechanismOAuthBearer, TokenFile: tokenFile},
+		{Mechanism: config.MechanismAWSMSKIAM},
+	} {
+		t.Run(s.Mechanism, func(t *testing.T) {
+			cc := connContext(c)
+			cc.SASL = s
+			err := mustFail(t, cc, "SASL mechanism "+s.Mechanism+" is not enabled on the broker")
+			if strings.Contains(err.Error(), "wJalrXUtnFEMI") || strings.Contains(err.Error(), "eyJhbGci") {
+				t.Fatalf("error reveals a credential: %q", err)
+			}
+		})
+	}
 }

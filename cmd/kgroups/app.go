@@ -7,7 +7,6 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/viper"
-	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kgroups/kgroups/config"
 	"github.com/kgroups/kgroups/kafka"
@@ -28,9 +27,6 @@ type app struct {
 	// cfg is the configuration file, read on first use so that commands
 	// that need no configuration (version, help) never fail on a bad file.
 	cfg *config.Config
-
-	// kgoOpts are appended to every connection's options (tests add hooks).
-	kgoOpts []kgo.Opt
 }
 
 // configError marks a configuration problem: exit 1, not a usage error, even
@@ -110,8 +106,11 @@ func (a *app) connect(ctx context.Context) (*kafka.Client, config.Context, error
 	if err != nil {
 		return nil, c, err
 	}
-	cl, err := kafka.Connect(ctx, c, a.kgoOpts...)
+	cl, err := kafka.Connect(ctx, c)
 	if err != nil {
+		if c.Name == config.AdHocContext {
+			return nil, c, err
+		}
 		return nil, c, fmt.Errorf("context %s: %w", c.Name, err)
 	}
 	return cl, c, nil

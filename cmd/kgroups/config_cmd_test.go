@@ -536,7 +536,7 @@ func TestConnectUnreachableAdHoc(t *testing.T) {
 	withConnectCmd(t)
 	isolateConfig(t)
 	code, stdout, stderr := runKgroups(t, "-b", "127.0.0.1:1", "--timeout", "2s", "connect-check")
-	want := "kgroups: context (ad-hoc): cannot reach Kafka within 2s (tried 127.0.0.1:1): "
+	want := "kgroups: cannot reach Kafka within 2s (tried 127.0.0.1:1): "
 	if code != 1 || stdout != "" || !strings.HasPrefix(stderr, want) || !strings.Contains(stderr, "connection refused") {
 		t.Fatalf("exit %d stdout %q stderr %q\nwant prefix %q", code, stdout, stderr, want)
 	}
