@@ -628,3 +628,16 @@ func TestPaths(t *testing.T) {
 		t.Fatalf("relative XDG_CONFIG_HOME: %q", p)
 	}
 }
+
+func TestAdHocErrorsSayHowToSet(t *testing.T) {
+	cfg := &Config{}
+	_, err := cfg.Effective(Selection{Overrides: []Override{
+		{Key: "brokers", Value: "k:1", Source: "--brokers"},
+		{Key: "sasl.mechanism", Value: "PLAIN", Source: "KGROUPS_SASL_MECHANISM"},
+	}})
+	want := "sasl.username (--sasl-username or KGROUPS_SASL_USERNAME): missing: PLAIN needs a username\n" +
+		"sasl.password (KGROUPS_SASL_PASSWORD): missing: PLAIN needs one of password, password_env, password_file, password_cmd"
+	if err == nil || err.Error() != want {
+		t.Fatalf("err = %v\nwant %s", err, want)
+	}
+}

@@ -95,7 +95,19 @@ func (c Context) Where(key string) string {
 	if w, ok := c.origin[key]; ok {
 		return w
 	}
-	return c.origin[""] + key
+	if base := c.origin[""]; base != "" {
+		return base + key
+	}
+	// Not from a file: say how the setting can be given.
+	for _, s := range Settings {
+		if s.Key == key {
+			if s.Flag != "" {
+				return fmt.Sprintf("%s (--%s or %s)", key, s.Flag, s.Env)
+			}
+			return fmt.Sprintf("%s (%s)", key, s.Env)
+		}
+	}
+	return key
 }
 
 // Validate checks the context's settings for mistakes that would otherwise

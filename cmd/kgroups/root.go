@@ -92,9 +92,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 
 func newRootCmd(a *app) *cobra.Command {
 	root := &cobra.Command{
-		Use:           "kgroups",
-		Short:         "Watch and operate Kafka consumer groups",
-		Long:          "kgroups shows every consumer group's state, members, assignments, committed offsets and lag, live.",
+		Use:   "kgroups",
+		Short: "Watch and operate Kafka consumer groups",
+		Long: "kgroups shows every consumer group's state, members, assignments, committed offsets and lag, live.\n\n" +
+			"Clusters are named contexts in a configuration file; -b/--brokers works without one.\n" +
+			"TLS and SASL settings, the file format and every KGROUPS_* variable: kgroups config --help.",
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
