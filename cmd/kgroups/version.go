@@ -1,0 +1,146 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"runtime"
+	"runtime/debug"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// Set at link time by release builds:
+//
+//	go build -ldflags "-X main.version=1.2.3 -X main.commit=abc1234 -X main.date=2026-01-02T03:04:05Z"
+//
+// Left empty, they are filled from the module and VCS information the Go
+// toolchain records in the binary (go install, go build in a checkout).
+var (
+	version string
+	commit  string
+	date    string
+)
+
+// Shown when neither the linker nor the build information knows a value.
+const (
+	unknownVersion = "dev"
+	unknownCommit  = "none"
+	unknownDate    = "unknown"
+)
+
+// buildInfo says which build this binary is.
+type buildInfo struct {
+	Version   string `json:"version"`
+	Commit    string `json:"commit"`
+	Date      string `json:"date"`
+	GoVersion string `json:"goVersion"`
+	Platform  string `json:"platform"`
+}
+
+func init() { register(newVersionCmd) }
+
+func newVersionCmd(a *app) *cobra.Command {
+	var (
+		short  bool
+		format string
+	)
+	cmd := &cobra.Command{
+		Use:   "version",
+		Short: "Print the version, commit and build date",
+		Long: "Print kgroups' version, the commit it was built from and the build date.\n" +
+			"Release builds carry all three; a binary from go install reports its module\n" +
+			"version and, when the toolchain recorded them, the commit and its time.",
+		Example: "  kgroups version\n  kgroups version --short\n  kgroups version -o json",
+		Args:    cobra.NoArgs,
+		RunE: func(_ *cobra.Command, _ []string) error {
+			f := strings.ToLower(strings.TrimSpace(format))
+			switch f {
+			case "text", "table", "json":
+			default:
+				return usageErrorf("invalid --output %q: accepted values are text, json", format)
+			}
+			bi, _ := debug.ReadBuildInfo() // nil when the binary carries none
+			info := resolveBuildInfo(version, commit, date, bi)
+			switch {
+			case f == "json":
+				b, err := json.MarshalIndent(info, "", "  ")
+				if err != nil {
+					return err
+				}
+				_, err = fmt.Fprintf(a.stdout, "%s\n", b)
+				return err
+			case short:
+				_, err := fmt.Fprintln(a.stdout, info.Version)
+				return err
+			}
+			_, err := fmt.Fprintf(a.stdout, "kgroups %s\ncommit:   %s\ndate:     %s\ngo:       %s %s\n",
+				info.Version, info.Commit, info.Date, info.GoVersion, info.Platform)
+			return err
+		},
+	}
+	cmd.Flags().BoolVar(&short, "short", false, "print the version number only")
+	cmd.Flags().StringVarP(&format, "output", "o", "text", "output format: text or json")
+	return cmd
+}
+
+// resolveBuildInfo combines the link-time values with the toolchain's build
+// information, field by field: a value set with -ldflags always wins, then
+// what the toolchain recorded, then a placeholder. bi may be nil.
+func resolveBuildInfo(ldVersion, ldCommit, ldDate string, bi *debug.BuildInfo) buildInfo {
+	info := buildInfo{
+		Version:   strings.TrimSpace(ldVersion),
+		Commit:    strings.TrimSpace(ldCommit),
+		Date:      strings.TrimSpace(ldDate),
+		GoVersion: runtime.Version(),
+		Platform:  runtime.GOOS + "/" + runtime.GOARCH,
+	}
+	if bi != nil {
+		if bi.GoVersion != "" {
+			info.GoVersion = bi.GoVersion
+		}
+		if info.Version == "" {
+			info.Version = moduleVersion(bi.Main.Version)
+		}
+		var revision, modified, vcsTime string
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				revision = s.Value
+			case "vcs.modified":
+				modified = s.Value
+			case "vcs.time":
+				vcsTime = s.Value
+			}
+		}
+		if info.Commit == "" && revision != "" {
+			info.Commit = revision
+			if modified == "true" {
+				info.Commit += "-dirty"
+			}
+		}
+		if info.Date == "" {
+			info.Date = vcsTime
+		}
+	}
+	if info.Version == "" {
+		info.Version = unknownVersion
+	}
+	if info.Commit == "" {
+		info.Commit = unknownCommit
+	}
+	if info.Date == "" {
+		info.Date = unknownDate
+	}
+	return info
+}
+
+// moduleVersion turns the main module's version as the toolchain records it
+// into the form release builds print: "v1.2.3" becomes "1.2.3", and a build
+// outside any versioned module ("(devel)") has none.
+func moduleVersion(v string) string {
+	if v == "" || v == "(devel)" {
+		return ""
+	}
+	return strings.TrimPrefix(v, "v")
+}
