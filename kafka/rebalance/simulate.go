@@ -1,0 +1,425 @@
+package rebalance
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/kgroups/kgroups/kafka"
+)
+
+// The classic assignors Simulate runs, in the order it reports them.
+const (
+	AssignorRange             = "range"
+	AssignorRoundRobin        = "roundrobin"
+	AssignorSticky            = "sticky"
+	AssignorCooperativeSticky = "cooperative-sticky"
+)
+
+// Assignors lists the assignors Simulate runs, in output order.
+var Assignors = []string{AssignorRange, AssignorRoundRobin, AssignorSticky, AssignorCooperativeSticky}
+
+// MaxJoin bounds Change.Join: the simulation builds one member per joiner.
+const MaxJoin = 1000
+
+// maxRounds bounds the cooperative join rounds; the cooperative-sticky
+// protocol settles in two, so hitting this means the balancer disagrees
+// with itself.
+const maxRounds = 10
+
+// ErrServerAssigned is returned by Simulate for KIP-848 groups: their
+// assignment is computed by the broker, so there is nothing to run
+// offline. Reconciliation shows what the broker has decided instead.
+var ErrServerAssigned = errors.New("the group uses the consumer protocol (KIP-848): the broker computes its assignment, so client assignors cannot be simulated; see each member's current and target assignment instead")
+
+// Change is the membership change to simulate: members leaving by member
+// id, or new members joining.
+type Change struct {
+	Leave []string
+	Join  int
+}
+
+// String describes the change for humans and JSON ("leave a, b", "join 2").
+func (c Change) String() string {
+	if len(c.Leave) > 0 {
+		return "leave " + strings.Join(c.Leave, ", ")
+	}
+	return "join " + strconv.Itoa(c.Join)
+}
+
+func (c Change) validate() error {
+	switch {
+	case len(c.Leave) > 0 && c.Join != 0:
+		return errors.New("simulate either members leaving or members joining, not both")
+	case len(c.Leave) == 0 && c.Join == 0:
+		return errors.New("nothing to simulate: name members that leave, or a number of members that join (1 to " + strconv.Itoa(MaxJoin) + ")")
+	case c.Join < 0 || c.Join > MaxJoin:
+		return fmt.Errorf("cannot simulate %d members joining: the number must be from 1 to %d", c.Join, MaxJoin)
+	}
+	for _, id := range c.Leave {
+		if id == "" {
+			return errors.New("a member id cannot be empty")
+		}
+	}
+	return nil
+}
+
+// Prediction is what one assignor would do after the change.
+type Prediction struct {
+	Assignor string
+	// Moves are the partitions whose owner changes, from the current
+	// assignment to the predicted one, sorted by topic and partition.
+	Moves []Move
+	// Assignment maps every member after the change (joiners included)
+	// to its predicted partitions; a member with none has an empty slice.
+	Assignment map[string][]kafka.TopicPartitions
+	// Rounds is how many join rounds the group needs before it settles:
+	// 1 for the eager assignors; cooperative-sticky takes 2 when a
+	// partition must be revoked from one member before another gets it.
+	Rounds int
+	// Err is why the assignor could not balance the group.
+	Err error
+}
+
+// Simulation is the result of Simulate.
+type Simulation struct {
+	Group  string
+	Change Change
+	// Members are the member ids after the change, in the order the
+	// assignors see them (static members by instance id, then dynamic
+	// members by id, then joiners).
+	Members []string
+	// Joiners are the ids given to the simulated new members.
+	Joiners     []string
+	Predictions []Prediction
+}
+
+// Prediction returns the prediction of one assignor.
+func (s *Simulation) Prediction(assignor string) (*Prediction, bool) {
+	for i := range s.Predictions {
+		if s.Predictions[i].Assignor == assignor {
+			return &s.Predictions[i], true
+		}
+	}
+	return nil, false
+}
+
+// simMember is one member as the balancers will see it.
+type simMember struct {
+	id       string // the real member id, or a joiner's made-up one
+	instance string
+	topics   []string // sorted
+	owned    map[string][]int32
+	joiner   bool // a simulated new member: no generation yet
+}
+
+// Simulate predicts a classic consumer group's next assignment after the
+// change under each of Assignors, by running franz-go's own balancers (the
+// same code a kgo group leader runs) offline.
+//
+// Each remaining member keeps the subscription decoded from its real join
+// metadata and reports its current assignment as owned partitions (and, for
+// sticky, as sticky user data, as Java clients do; kgo's eager sticky
+// clients rejoin with none, so a kgo sticky group may move more than
+// predicted). Joiners subscribe to the union of the members' topics and own
+// nothing; their real member ids are random, so the simulation places them
+// after the existing members, which is where range and roundrobin's
+// prediction for them may differ from reality. Cooperative-sticky is run
+// round after round, as the group would, until no member has partitions
+// revoked.
+//
+// partitions gives the partition count of every subscribed topic.
+func Simulate(g *kafka.Group, partitions map[string]int32, change Change) (*Simulation, error) {
+	if g.Type == kafka.TypeConsumer {
+		return nil, ErrServerAssigned
+	}
+	if g.ProtocolType != "" && g.ProtocolType != "consumer" {
+		return nil, fmt.Errorf("group %q has protocol type %q, not consumer: only consumer groups use the consumer assignors", g.Name, g.ProtocolType)
+	}
+	if err := change.validate(); err != nil {
+		return nil, err
+	}
+	if len(g.Members) == 0 {
+		return nil, fmt.Errorf("group %q has no members (state %s): there is no assignment to change", g.Name, g.State)
+	}
+	leaving := make(map[string]bool, len(change.Leave))
+	for _, id := range change.Leave {
+		if _, ok := g.Member(id); !ok {
+			return nil, fmt.Errorf("member %q is not in group %q; its members are: %s", id, g.Name, strings.Join(memberIDs(g), ", "))
+		}
+		leaving[id] = true
+	}
+	change.Leave = uniqueSorted(change.Leave)
+
+	var members []simMember
+	var union []string
+	gen := int32(0)
+	for i := range g.Members {
+		m := &g.Members[i]
+		meta, err := decodeMetadata(m)
+		if err != nil {
+			return nil, err
+		}
+		gen = max(gen, meta.Generation+1)
+		union = append(union, meta.Topics...)
+		if leaving[m.MemberID] {
+			continue
+		}
+		members = append(members, simMember{
+			id:       m.MemberID,
+			instance: m.InstanceID,
+			topics:   uniqueSorted(meta.Topics),
+			owned:    assignmentMap(m.Assignment),
+		})
+	}
+	sort.SliceStable(members, func(i, j int) bool { return memberLess(members[i], members[j]) })
+	union = uniqueSorted(union)
+
+	sim := &Simulation{Group: g.Name, Change: change}
+	taken := make(map[string]bool, len(g.Members))
+	for _, m := range g.Members {
+		taken[m.MemberID] = true
+	}
+	for n := 1; len(sim.Joiners) < change.Join; n++ {
+		id := "new-" + strconv.Itoa(n)
+		if taken[id] {
+			continue
+		}
+		sim.Joiners = append(sim.Joiners, id)
+		members = append(members, simMember{id: id, topics: union, joiner: true})
+	}
+	for _, m := range members {
+		sim.Members = append(sim.Members, m.id)
+	}
+
+	counts := make(map[string]int32, len(union))
+	var missing []string
+	for _, m := range members {
+		for _, t := range m.topics {
+			n, ok := partitions[t]
+			if !ok || n <= 0 {
+				missing = append(missing, t)
+				continue
+			}
+			counts[t] = n
+		}
+	}
+	if missing = uniqueSorted(missing); len(missing) > 0 {
+		return nil, fmt.Errorf("partition count unknown for subscribed topic(s) %s", strings.Join(missing, ", "))
+	}
+
+	before := ownersOf(g.Members)
+	for _, name := range Assignors {
+		p := Prediction{Assignor: name}
+		final, rounds, err := run(balancer(name), members, counts, gen)
+		if err != nil {
+			p.Err = err
+		} else {
+			p.Rounds = rounds
+			p.Assignment = make(map[string][]kafka.TopicPartitions, len(members))
+			for _, m := range members {
+				p.Assignment[m.id] = topicPartitions(final[m.id])
+			}
+			p.Moves = diff(before, ownersOfAssignment(p.Assignment))
+		}
+		sim.Predictions = append(sim.Predictions, p)
+	}
+	return sim, nil
+}
+
+func balancer(name string) kgo.GroupBalancer {
+	switch name {
+	case AssignorRange:
+		return kgo.RangeBalancer()
+	case AssignorRoundRobin:
+		return kgo.RoundRobinBalancer()
+	case AssignorSticky:
+		return kgo.StickyBalancer()
+	default:
+		return kgo.CooperativeStickyBalancer()
+	}
+}
+
+// run balances members repeatedly, as the group would: after each round,
+// members that lost partitions rejoin (cooperative protocols only), owning
+// what the round gave them. It returns the settled assignment keyed by
+// member id and the number of rounds.
+func run(bal kgo.GroupBalancer, members []simMember, counts map[string]int32, gen int32) (map[string]map[string][]int32, int, error) {
+	owned := make(map[string]map[string][]int32, len(members))
+	for _, m := range members {
+		owned[m.id] = m.owned
+	}
+	for round := 1; round <= maxRounds; round++ {
+		plan, err := balanceOnce(bal, members, owned, counts, gen)
+		if err != nil {
+			return nil, 0, err
+		}
+		revoked := false
+		for _, m := range members {
+			if lost(owned[m.id], plan[m.id]) {
+				revoked = true
+			}
+		}
+		if !bal.IsCooperative() || !revoked {
+			return plan, round, nil
+		}
+		owned = plan
+		gen++
+	}
+	return nil, 0, fmt.Errorf("%s did not settle within %d rounds", bal.ProtocolName(), maxRounds)
+}
+
+// balanceOnce runs one join round: every member's metadata is what the
+// balancer itself would send, then the balancer computes the plan.
+func balanceOnce(bal kgo.GroupBalancer, members []simMember, owned map[string]map[string][]int32, counts map[string]int32, gen int32) (map[string]map[string][]int32, error) {
+	// Balancer ids keep the order kgo's leader would use (instance ids,
+	// then member ids) while placing joiners last.
+	join := make([]kmsg.JoinGroupResponseMember, len(members))
+	byKey := make(map[string]string, len(members))
+	for i, m := range members {
+		key := fmt.Sprintf("m%06d", i)
+		byKey[key] = m.id
+		memberGen := gen
+		if m.joiner && owned[m.id] == nil {
+			memberGen = -1
+		}
+		join[i] = kmsg.JoinGroupResponseMember{
+			MemberID:         key,
+			ProtocolMetadata: bal.JoinGroupMetadata(m.topics, cloneAssignment(owned[m.id]), memberGen),
+		}
+	}
+	mb, _, err := bal.MemberBalancer(join)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", bal.ProtocolName(), err)
+	}
+	var into kgo.IntoSyncAssignment
+	if be, ok := mb.(kgo.GroupMemberBalancerOrError); ok {
+		into, err = be.BalanceOrError(maps.Clone(counts))
+	} else {
+		into = mb.Balance(maps.Clone(counts))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", bal.ProtocolName(), err)
+	}
+	if into == nil {
+		return nil, fmt.Errorf("%s returned no plan", bal.ProtocolName())
+	}
+	plan := make(map[string]map[string][]int32, len(members))
+	for _, a := range into.IntoSyncAssignment() {
+		parsed, err := bal.ParseSyncAssignment(a.MemberAssignment)
+		if err != nil {
+			return nil, fmt.Errorf("%s: parse its assignment for a member: %w", bal.ProtocolName(), err)
+		}
+		id, ok := byKey[a.MemberID]
+		if !ok {
+			return nil, fmt.Errorf("%s assigned partitions to an unknown member", bal.ProtocolName())
+		}
+		for t := range parsed {
+			slices.Sort(parsed[t])
+		}
+		plan[id] = parsed
+	}
+	return plan, nil
+}
+
+// decodeMetadata reads the member's real ConsumerMemberMetadata.
+func decodeMetadata(m *kafka.Member) (*kmsg.ConsumerMemberMetadata, error) {
+	if len(m.JoinMetadata) == 0 {
+		return nil, fmt.Errorf("member %q sent no subscription metadata that kgroups could read (is the group rebalancing? try again when it is Stable)", m.MemberID)
+	}
+	meta := kmsg.NewConsumerMemberMetadata()
+	if err := meta.ReadFrom(m.JoinMetadata); err != nil {
+		return nil, fmt.Errorf("member %q: decode its subscription metadata: %w", m.MemberID, err)
+	}
+	if len(meta.Topics) == 0 {
+		return nil, fmt.Errorf("member %q subscribes to no topics", m.MemberID)
+	}
+	return &meta, nil
+}
+
+// memberLess is kgo's leader order: static members by instance id first,
+// then dynamic members by member id.
+func memberLess(a, b simMember) bool {
+	switch {
+	case a.instance != "" && b.instance != "":
+		return a.instance < b.instance
+	case a.instance != "":
+		return true
+	case b.instance != "":
+		return false
+	}
+	return a.id < b.id
+}
+
+// lost reports whether before has a partition that after lacks.
+func lost(before, after map[string][]int32) bool {
+	for t, ps := range before {
+		for _, p := range ps {
+			if !slices.Contains(after[t], p) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func assignmentMap(tps []kafka.TopicPartitions) map[string][]int32 {
+	if len(tps) == 0 {
+		return nil
+	}
+	m := make(map[string][]int32, len(tps))
+	for _, tp := range tps {
+		m[tp.Topic] = append(m[tp.Topic], tp.Partitions...)
+	}
+	for t := range m {
+		slices.Sort(m[t])
+	}
+	return m
+}
+
+func cloneAssignment(m map[string][]int32) map[string][]int32 {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string][]int32, len(m))
+	for t, ps := range m {
+		out[t] = slices.Clone(ps)
+	}
+	return out
+}
+
+// topicPartitions turns a topic -> partitions map into the snapshot's
+// sorted form; never nil, so that a member with nothing shows as such.
+func topicPartitions(m map[string][]int32) []kafka.TopicPartitions {
+	out := make([]kafka.TopicPartitions, 0, len(m))
+	for _, t := range slices.Sorted(maps.Keys(m)) {
+		if len(m[t]) == 0 {
+			continue
+		}
+		ps := slices.Clone(m[t])
+		slices.Sort(ps)
+		out = append(out, kafka.TopicPartitions{Topic: t, Partitions: ps})
+	}
+	return out
+}
+
+func memberIDs(g *kafka.Group) []string {
+	ids := make([]string, len(g.Members))
+	for i := range g.Members {
+		ids[i] = g.Members[i].MemberID
+	}
+	return ids
+}
+
+func uniqueSorted(ss []string) []string {
+	out := slices.Clone(ss)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
