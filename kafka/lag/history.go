@@ -14,12 +14,15 @@ import (
 // (the UI's Update loop, or the sampling loop of `kgroups health`), which
 // both adds snapshots and queries it, so it carries no lock.
 //
-// Memory: per partition, one allocation of
-// 8*(2*Samples + 2*TimePoints + 3*Window) bytes plus a fixed header of
-// partHistSize bytes; with DefaultConfig that is 8*(120+120+30) = 2160
-// bytes + header, about 2.3 KB per partition. Per group, 8*Samples bytes
-// plus the partition slices. Only groups and partitions seen in the last
-// EvictAfter polls are kept.
+// Memory is O(partitions x ring sizes) however long kgroups runs. Each
+// partition holds one slab of 8*(2*Samples + 2*TimePoints + 3*Window) bytes
+// (2160 with DefaultConfig, 2304 after the allocator rounds it up to its
+// size class) plus a fixed record of partHistSize bytes (136 on 64-bit): at
+// most 2440 bytes per partition with the defaults, measured at about 2450
+// with the per-group share included (BenchmarkHistoryMemory). Each group
+// adds 8*Samples bytes for its lag series. Only groups and partitions seen
+// in the last EvictAfter polls are kept; a poll that adds or drops
+// partitions reallocates that group's partition records once.
 type History struct {
 	cfg Config
 	// seq counts accepted snapshots; the latest one is seq (0: none yet).
@@ -95,10 +98,28 @@ func (h *History) Add(s *kafka.Snapshot) {
 		h.updateGroup(gh, g, t)
 	}
 	for name, gh := range h.groups {
-		if h.seq-gh.lastSeq >= uint64(h.cfg.EvictAfter) {
+		switch {
+		case gh.lastSeq == h.seq:
+		case h.seq-gh.lastSeq >= uint64(h.cfg.EvictAfter):
 			delete(h.groups, name)
+		default:
+			h.pruneAbsent(gh)
 		}
 	}
+}
+
+// pruneAbsent drops the partitions of a group missing from this poll that
+// have now been missing for EvictAfter polls, so that no partition outlives
+// the bound because its group went missing too.
+func (h *History) pruneAbsent(gh *groupHist) {
+	kept := gh.parts[:0]
+	for i := range gh.parts {
+		if h.seq-gh.parts[i].lastSeq < uint64(h.cfg.EvictAfter) {
+			kept = append(kept, gh.parts[i])
+		}
+	}
+	clear(gh.parts[len(kept):])
+	gh.parts = kept
 }
 
 // GroupLagSeries appends to dst the group's total lag at each poll, oldest
@@ -134,9 +155,6 @@ type groupHist struct {
 	lag []int64
 	// parts are sorted by topic then partition, like snapshots.
 	parts []partHist
-	// spare is the other buffer of a double buffer, reused when the set
-	// of partitions changes.
-	spare []partHist
 }
 
 func (h *History) updateGroup(gh *groupHist, g *kafka.Group, t int64) {
@@ -173,24 +191,47 @@ func (h *History) updateGroup(gh *groupHist, g *kafka.Group, t int64) {
 	}
 
 	// The set changed: merge the remembered partitions with the
-	// snapshot's into the spare buffer, keeping absent ones until they
-	// have been missing for EvictAfter polls.
+	// snapshot's, keeping absent ones until they have been missing for
+	// EvictAfter polls. A first pass sizes the result: without new
+	// partitions the merge is a subsequence of the old slice and runs in
+	// place; with new ones it goes to one exactly sized allocation.
 	old := gh.parts
-	out := gh.spare[:0]
-	i, k := 0, 0
-	for i < len(old) || k < n {
-		var c int
+	cmp := func(i, k int) int {
 		switch {
 		case i == len(old):
-			c = 1
+			return 1
 		case k == n:
-			c = -1
-		default:
-			c = compareKey(old[i].topic, old[i].partition, at(k).Topic, at(k).Partition)
+			return -1
 		}
-		switch {
+		return compareKey(old[i].topic, old[i].partition, at(k).Topic, at(k).Partition)
+	}
+	keep := func(i int) bool { return h.seq-old[i].lastSeq < uint64(h.cfg.EvictAfter) }
+	size, adds := 0, 0
+	for i, k := 0, 0; i < len(old) || k < n; {
+		switch c := cmp(i, k); {
 		case c < 0:
-			if h.seq-old[i].lastSeq < uint64(h.cfg.EvictAfter) {
+			if keep(i) {
+				size++
+			}
+			i++
+		case c > 0:
+			size++
+			adds++
+			k++
+		default:
+			size++
+			i++
+			k++
+		}
+	}
+	out := old[:0]
+	if adds > 0 {
+		out = make([]partHist, 0, size)
+	}
+	for i, k := 0, 0; i < len(old) || k < n; {
+		switch c := cmp(i, k); {
+		case c < 0:
+			if keep(i) {
 				out = append(out, old[i])
 			}
 			i++
@@ -206,8 +247,10 @@ func (h *History) updateGroup(gh *groupHist, g *kafka.Group, t int64) {
 			k++
 		}
 	}
-	clear(old)
-	gh.parts, gh.spare = out, old[:0]
+	if adds == 0 {
+		clear(old[len(out):]) // drop the evicted partitions' slabs
+	}
+	gh.parts = out
 	gh.lag[h.slot(h.seq)] = total
 }
 

@@ -1,0 +1,119 @@
+package lag
+
+import (
+	"fmt"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/kgroups/kgroups/kafka"
+)
+
+const (
+	benchGroups     = 1000
+	benchPartitions = 100 // per group: 100,000 in all
+)
+
+// benchSnapshot builds 1,000 groups of 100 partitions over 10 topics.
+func benchSnapshot() *kafka.Snapshot {
+	s := &kafka.Snapshot{Time: t0}
+	topics := make([]string, 10)
+	for i := range topics {
+		topics[i] = fmt.Sprintf("topic-%02d", i)
+	}
+	for g := range benchGroups {
+		grp := kafka.Group{Name: fmt.Sprintf("group-%04d", g), Partitions: make([]kafka.PartitionOffsets, 0, benchPartitions)}
+		for _, t := range topics {
+			for p := range benchPartitions / len(topics) {
+				grp.Partitions = append(grp.Partitions, kafka.PartitionOffsets{
+					Topic: t, Partition: int32(p), Committed: 1000, LogEnd: 1100, Lag: 100, MemberID: "m",
+				})
+			}
+		}
+		s.Groups = append(s.Groups, grp)
+	}
+	return s
+}
+
+// advance moves the snapshot one poll on: every log grows by 10 and every
+// consumer commits 9 further.
+func advance(s *kafka.Snapshot, poll int) {
+	s.Time = t0.Add(time.Duration(poll) * time.Second)
+	for g := range s.Groups {
+		ps := s.Groups[g].Partitions
+		for i := range ps {
+			ps[i].LogEnd += 10
+			ps[i].Committed += 9
+			ps[i].Lag = ps[i].LogEnd - ps[i].Committed
+		}
+	}
+}
+
+// BenchmarkHistoryAdd measures one poll of 100,000 partitions in steady
+// state (every partition already known).
+func BenchmarkHistoryAdd(b *testing.B) {
+	s := benchSnapshot()
+	h := NewHistory(DefaultConfig())
+	h.Add(s)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		b.StopTimer()
+		advance(s, i+1)
+		b.StartTimer()
+		h.Add(s)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(benchGroups*benchPartitions), "ns/partition")
+}
+
+// BenchmarkHistoryMemory measures the heap a History holds for 100,000
+// partitions once every ring is full (Samples polls, TimePoints points and
+// Window observations per partition).
+func BenchmarkHistoryMemory(b *testing.B) {
+	cfg := DefaultConfig()
+	polls := max(cfg.Samples, cfg.TimePoints, cfg.Window) + 1
+	var perPartition float64
+	for range b.N {
+		s := benchSnapshot()
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		h := NewHistory(cfg)
+		for p := range polls {
+			advance(s, p)
+			h.Add(s)
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		if got := h.Partitions(); got != benchGroups*benchPartitions {
+			b.Fatalf("history holds %d partitions", got)
+		}
+		perPartition = float64(after.HeapAlloc-before.HeapAlloc) / float64(benchGroups*benchPartitions)
+		runtime.KeepAlive(h)
+		runtime.KeepAlive(s)
+	}
+	b.ReportMetric(perPartition, "bytes/partition")
+}
+
+// BenchmarkEvaluate measures judging one group of 100 partitions with full
+// windows, reusing the partition buffer as a screen would.
+func BenchmarkEvaluate(b *testing.B) {
+	s := benchSnapshot()
+	s.Groups = s.Groups[:1]
+	h := NewHistory(DefaultConfig())
+	for p := range 61 {
+		advance(s, p)
+		h.Add(s)
+	}
+	now := s.Time
+	var buf []PartitionHealth
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		g, ok := h.EvaluateInto("group-0000", now, buf)
+		if !ok || len(g.Partitions) != benchPartitions {
+			b.Fatal("group not evaluated")
+		}
+		buf = g.Partitions
+	}
+}
