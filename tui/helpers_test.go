@@ -98,6 +98,9 @@ type harness struct {
 	m     *Model
 	clock *clock
 	p     *seqPoller
+
+	timers []timerMsg
+	quit   bool
 }
 
 func newHarness(t testing.TB, width, height int, opts Options, steps ...func(time.Time) (*kafka.Snapshot, error)) *harness {
@@ -126,24 +129,56 @@ func newHarness(t testing.TB, width, height int, opts Options, steps ...func(tim
 		}
 	}
 	m := New(opts)
+	m.after = func(d time.Duration, msg tea.Msg) tea.Cmd {
+		return func() tea.Msg { return timerMsg{d: d, msg: msg} }
+	}
 	m.Update(tea.WindowSizeMsg{Width: width, Height: height})
 	return &harness{t: t, m: m, clock: c, p: p}
 }
 
-// poll runs one poll to completion, as the program would, and returns the
-// Cmd the result produced.
-func (h *harness) poll() tea.Cmd {
+// timerMsg stands for a timer: the harness records it instead of waiting.
+type timerMsg struct {
+	d   time.Duration
+	msg tea.Msg
+}
+
+// poll runs one poll to completion, as the program would, including what
+// the result leads to (except timers).
+func (h *harness) poll() {
 	h.t.Helper()
 	cmd := h.m.startPoll()
 	if cmd == nil {
 		h.t.Fatal("startPoll returned no command (a poll is in flight)")
 	}
-	return h.send(cmd())
+	h.run(cmd)
 }
 
+// send delivers one message and returns the Cmd without running it.
 func (h *harness) send(msg tea.Msg) tea.Cmd {
 	_, cmd := h.m.Update(msg)
 	return cmd
+}
+
+// run runs cmd and everything it leads to, synchronously, as the program
+// would; timers are recorded, not waited for.
+func (h *harness) run(cmd tea.Cmd) {
+	h.t.Helper()
+	if cmd == nil {
+		return
+	}
+	switch msg := cmd().(type) {
+	case nil:
+	case tea.BatchMsg:
+		for _, c := range msg {
+			h.run(c)
+		}
+	case timerMsg:
+		h.timers = append(h.timers, msg)
+	case tea.QuitMsg:
+		h.quit = true
+	default:
+		h.run(h.send(msg))
+	}
 }
 
 // keyMsg turns a key name into the message Bubble Tea sends for it.
@@ -160,46 +195,18 @@ func keyMsg(k string) tea.KeyMsg {
 	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
 }
 
-// press sends keys and runs the messages their commands produce at once
-// (flash messages, navigation); it returns the last command.
-func (h *harness) press(keys ...string) tea.Cmd {
+// press sends keys, running what each leads to.
+func (h *harness) press(keys ...string) {
 	h.t.Helper()
-	var last tea.Cmd
 	for _, k := range keys {
-		last = h.send(keyMsg(k))
-		h.runQuick(last)
+		h.run(h.send(keyMsg(k)))
 	}
-	return last
 }
 
 // typeText types s one rune at a time.
 func (h *harness) typeText(s string) {
 	for _, r := range s {
 		h.press(string(r))
-	}
-}
-
-// runQuick runs cmd if it is an immediate message (not a timer or a poll)
-// and feeds the result back.
-func (h *harness) runQuick(cmd tea.Cmd) {
-	if cmd == nil {
-		return
-	}
-	done := make(chan tea.Msg, 1)
-	go func() { done <- cmd() }()
-	select {
-	case msg := <-done:
-		switch msg := msg.(type) {
-		case tea.BatchMsg:
-			for _, c := range msg {
-				h.runQuick(c)
-			}
-		case nil, tea.QuitMsg, pollResultMsg, pollTickMsg, clockMsg, switchMsg:
-		default:
-			h.runQuick(h.send(msg))
-		}
-	case <-time.After(50 * time.Millisecond):
-		// A timer or a poll: the test drives those itself.
 	}
 }
 

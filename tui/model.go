@@ -54,6 +54,9 @@ type Model struct {
 
 	switchSeq uint64
 	switching string
+
+	// after is tea.Tick; tests replace it to run timers by hand.
+	after func(time.Duration, tea.Msg) tea.Cmd
 }
 
 // New builds the root model without touching a terminal, so tests (and
@@ -80,6 +83,7 @@ func newModel(ctx context.Context, opts Options, r *lipgloss.Renderer, color boo
 		height: defaultHeight,
 		hist:   newHistory(),
 		clock:  opts.Now(),
+		after:  after,
 	}
 	m.base = common.Common{
 		Styles:    m.styles,
@@ -157,7 +161,7 @@ func (m *Model) broadcast(msg tea.Msg) tea.Cmd {
 
 // Init starts the first poll and the clock.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(m.startPoll(), clockTick())
+	return tea.Batch(m.startPoll(), m.clockTick())
 }
 
 // Update routes a message. It never blocks: polls and context switches run
@@ -176,7 +180,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case pollTickMsg:
 		return m, m.onPollTick(msg)
 	case clockMsg:
-		return m, clockTick()
+		return m, m.clockTick()
 	case switchMsg:
 		return m, m.onSwitch(msg)
 	case common.OpenGroupMsg:

@@ -70,7 +70,7 @@ func (m *Model) startPoll() tea.Cmd {
 	}
 	p.gen++
 	p.inFlight = true
-	p.started = m.clock
+	p.started = m.opts.Now()
 	p.tickSeq++ // a manual poll replaces the scheduled one
 	ctx, cancel := context.WithTimeout(m.ctx, m.opts.Timeout)
 	p.cancel = cancel
@@ -87,7 +87,7 @@ func (m *Model) schedule(d time.Duration) tea.Cmd {
 	m.poll.tickSeq++
 	seq := m.poll.tickSeq
 	m.poll.next = m.clock.Add(d)
-	return tea.Tick(d, func(time.Time) tea.Msg { return pollTickMsg{seq: seq} })
+	return m.after(d, pollTickMsg{seq: seq})
 }
 
 // cancelPoll abandons the poll in flight: its result will be dropped.
@@ -174,6 +174,9 @@ func (m *Model) togglePause() tea.Cmd {
 	return m.startPoll()
 }
 
-func clockTick() tea.Cmd {
-	return tea.Tick(time.Second, func(time.Time) tea.Msg { return clockMsg{} })
+func (m *Model) clockTick() tea.Cmd { return m.after(time.Second, clockMsg{}) }
+
+// after delivers msg once d has passed.
+func after(d time.Duration, msg tea.Msg) tea.Cmd {
+	return tea.Tick(d, func(time.Time) tea.Msg { return msg })
 }

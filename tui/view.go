@@ -101,7 +101,7 @@ func (m *Model) statusLine2(b *strings.Builder) {
 		l.WriteString(s.Warn.Render("paused"))
 	} else if p.inFlight && m.clock.Sub(p.started) >= time.Second {
 		l.WriteString(g.Sep + "polling " + common.Age(m.clock.Sub(p.started)) + g.Ellipsis)
-	} else if p.err == nil && m.snap != nil {
+	} else if p.err == nil && m.snap != nil && m.switching == "" {
 		l.WriteString(g.Sep + "every " + common.Age(m.opts.Refresh))
 	}
 	b.WriteString(table.FitLine(l.String(), m.width, g.Ellipsis))

@@ -29,7 +29,7 @@ func (m *Model) newColumns() []table.Col[row] {
 		return columns.Column[row]{Title: title, Align: align, Value: v}
 	}
 	return []table.Col[row]{
-		{Column: col("NAME", columns.Left, func(r row) string { return r.g.Name }), Flex: true, Min: 12},
+		{Column: col("NAME", columns.Left, func(r row) string { return r.g.Name }), Flex: true, Min: 24},
 		{Column: col("TYPE", columns.Left, func(r row) string { return string(r.g.Type) }), Drop: 3},
 		{Column: col("STATE", columns.Left, stateText), Style: func(r row) *lipgloss.Style { return m.Styles.State(r.g.State, r.g.Err != nil) }},
 		{Column: col("ASSIGNOR", columns.Left, func(r row) string { return columns.Text(r.g.Assignor) }), Drop: 4},

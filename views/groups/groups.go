@@ -10,6 +10,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/tui/common"
@@ -48,6 +49,8 @@ type Model struct {
 
 	win      table.Window
 	selected string // name under the cursor, kept across polls and sorts
+
+	counts []stateCount
 
 	table  table.Table[row]
 	titles []string
@@ -233,7 +236,55 @@ func (m *Model) setData(s *kafka.Snapshot, h common.LagHistory) {
 		m.lower[i] = strings.ToLower(s.Groups[i].Name)
 		m.lags[i] = groupLag(&s.Groups[i])
 	}
+	m.count()
 	m.rebuild()
+}
+
+// stateCount is one item of the summary line.
+type stateCount struct {
+	n     int
+	label string
+	style *lipgloss.Style
+}
+
+// count works out the summary: errors first (they matter most and must
+// survive a narrow terminal), then the states in a fixed order, then any
+// state kgroups does not know, by name.
+func (m *Model) count() {
+	counts := make(map[string]int, len(stateOrder))
+	failed := 0
+	for i := range m.snap.Groups {
+		counts[m.snap.Groups[i].State]++
+		if m.snap.Groups[i].Err != nil {
+			failed++
+		}
+	}
+	m.counts = m.counts[:0]
+	if failed > 0 {
+		label := "errors"
+		if failed == 1 {
+			label = "error"
+		}
+		m.counts = append(m.counts, stateCount{failed, label, &m.Styles.Error})
+	}
+	for _, s := range stateOrder {
+		if n := counts[s]; n > 0 {
+			m.counts = append(m.counts, stateCount{n, s, m.Styles.State(s, false)})
+			delete(counts, s)
+		}
+	}
+	other := make([]string, 0, len(counts))
+	for s := range counts {
+		other = append(other, s)
+	}
+	sort.Strings(other)
+	for _, s := range other {
+		label := s
+		if label == "" {
+			label = kafka.StateUnknown
+		}
+		m.counts = append(m.counts, stateCount{counts[s], label, m.Styles.State(s, false)})
+	}
 }
 
 func resize[T any](s []T, n int) []T {
@@ -361,48 +412,12 @@ func (m *Model) summary(b *strings.Builder) {
 		b.WriteString(table.FitLine(line.String(), m.Width, m.Glyphs.Ellipsis))
 		return
 	}
-	counts := make(map[string]int, len(stateOrder))
-	failed := 0
-	for i := range m.snap.Groups {
-		counts[m.snap.Groups[i].State]++
-		if m.snap.Groups[i].Err != nil {
-			failed++
-		}
-	}
 	line.WriteString(m.Styles.Title.Render(strconv.Itoa(len(m.snap.Groups)) + " groups"))
 	sep := ": "
-	// Errors first: they matter most and must survive a narrow terminal.
-	if failed > 0 {
-		label := "errors"
-		if failed == 1 {
-			label = "error"
-		}
+	for _, c := range m.counts {
 		line.WriteString(sep)
-		line.WriteString(m.Styles.Error.Render(strconv.Itoa(failed) + " " + label))
+		line.WriteString(c.style.Render(strconv.Itoa(c.n) + " " + c.label))
 		sep = m.Glyphs.Sep
-	}
-	add := func(n int, label string) {
-		line.WriteString(sep)
-		line.WriteString(m.Styles.State(label, false).Render(strconv.Itoa(n) + " " + label))
-		sep = m.Glyphs.Sep
-	}
-	for _, s := range stateOrder {
-		if n := counts[s]; n > 0 {
-			add(n, s)
-			delete(counts, s)
-		}
-	}
-	other := make([]string, 0, len(counts))
-	for s := range counts {
-		other = append(other, s)
-	}
-	sort.Strings(other)
-	for _, s := range other {
-		label := s
-		if label == "" {
-			label = kafka.StateUnknown
-		}
-		add(counts[s], label)
 	}
 	b.WriteString(table.FitLine(line.String(), m.Width, m.Glyphs.Ellipsis))
 }

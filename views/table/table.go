@@ -48,6 +48,45 @@ type Table[T any] struct {
 	widths  []int
 	natural []int
 	show    []int
+	paints  map[*lipgloss.Style]paint
+}
+
+// paint is a style taken apart into the escape sequences around its text,
+// so that colouring a cell is two string writes instead of a full lipgloss
+// render.
+type paint struct {
+	pre, post string
+	ok        bool // false: the style does more than wrap, render it
+}
+
+// sentinel stands for the text when a style is taken apart.
+const sentinel = "\ue000"
+
+func (t *Table[T]) painter(s *lipgloss.Style) paint {
+	if p, found := t.paints[s]; found {
+		return p
+	}
+	if t.paints == nil {
+		t.paints = make(map[*lipgloss.Style]paint)
+	}
+	var p paint
+	out := s.Render(sentinel)
+	if pre, post, found := strings.Cut(out, sentinel); found && !strings.Contains(post, sentinel) && !strings.Contains(pre+post, "\n") {
+		p = paint{pre: pre, post: post, ok: true}
+	}
+	t.paints[s] = p
+	return p
+}
+
+// write writes text in style s.
+func (t *Table[T]) write(b *strings.Builder, s *lipgloss.Style, text string) {
+	if p := t.painter(s); p.ok {
+		b.WriteString(p.pre)
+		b.WriteString(text)
+		b.WriteString(p.post)
+		return
+	}
+	b.WriteString(s.Render(text))
 }
 
 // colSep separates columns.
@@ -96,20 +135,24 @@ func (t *Table[T]) Render(b *strings.Builder, st Styles, width, height int, win 
 				Pad(&lb, width-w)
 				line = lb.String()
 			}
-			b.WriteString(st.Selected.Render(line))
+			t.write(b, st.Selected, line)
 			continue
 		}
-		Pad(b, Width(st.Cursor)+1)
+		var lb strings.Builder
+		lb.Grow(width + 32)
+		Pad(&lb, Width(st.Cursor)+1)
 		for k, ci := range t.show {
 			if k > 0 {
-				b.WriteString(colSep)
+				lb.WriteString(colSep)
 			}
 			var style *lipgloss.Style
 			if t.Cols[ci].Style != nil {
 				style = t.Cols[ci].Style(t.rows[r-first])
 			}
-			t.cell(b, cells[ci], ci, k == len(t.show)-1, style, st.Ellipsis)
+			t.cell(&lb, cells[ci], ci, k == len(t.show)-1, style, st.Ellipsis)
 		}
+		// Blank trailing cells would only cost bytes on the wire.
+		b.WriteString(strings.TrimRight(lb.String(), " "))
 	}
 }
 
@@ -124,7 +167,7 @@ func (t *Table[T]) cell(b *strings.Builder, text string, ci int, lastCol bool, s
 		pad = 0
 	}
 	if style != nil {
-		b.WriteString(style.Render(text))
+		t.write(b, style, text)
 	} else {
 		b.WriteString(text)
 	}
