@@ -11,7 +11,7 @@ type Config struct {
 	// at (Burrow's default is 10). A commit observation is a poll that saw
 	// a new committed offset, or a poll that saw the same offset again at
 	// least MinDistance after the previous observation while a live member
-	// owned the partition (see History.Evaluate).
+	// owned the partition (see the package documentation).
 	Window int
 	// MinDistance is how long a committed offset must stay unchanged under
 	// a live owner before the same offset counts as another observation.

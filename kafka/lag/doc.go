@@ -1,10 +1,67 @@
 // Package lag turns a stream of kafka.Snapshots into lag intelligence: a
 // bounded per-partition history, produce and consume rates, time to catch
-// up, time lag in seconds (interpolated from log-end offsets, in the manner
-// of kafka-lag-exporter) and Burrow-style health verdicts (OK, WARN, STALL,
-// STOP, REWIND).
+// up, time lag in seconds and Burrow-style health verdicts (OK, WARN, STALL,
+// REWIND, STOP).
 //
-// Everything here is pure logic over snapshots: no I/O, no clocks (callers
+// Everything here is pure logic over snapshots: no I/O, no clock (callers
 // pass "now"), no Kafka client. A History is fed one snapshot per poll and
 // queried by the TUI and by `kgroups health`.
+//
+// # History
+//
+// Per partition and poll a History keeps (committed offset, log-end offset)
+// in a ring of Config.Samples polls; per group, the total lag of each poll
+// for sparklines. Groups and partitions missing from Config.EvictAfter
+// consecutive polls are forgotten, so memory stays bounded (see History).
+//
+// # Rates and catching up
+//
+// The produce rate is the log end's growth per second and the consume rate
+// the committed offset's, both over the last Config.RatePolls polls, adding
+// up the forward steps between consecutive known samples (a reset or rewind
+// never makes a rate negative). When consuming faster than producing, the
+// lag is gone in lag / (consume - produce) seconds; otherwise the consumer
+// falls behind by produce - consume messages per second.
+//
+// # Time lag
+//
+// As kafka-lag-exporter does, each partition keeps up to Config.TimePoints
+// (log-end offset, poll time) points: a log end below the newest point is
+// dropped (below the oldest, the table restarts: the log was recreated), and
+// a flat run keeps only its first and last point. The time the log end
+// passed the committed offset c is interpolated between the neighbouring
+// points, and the time lag is now minus that time. A caught-up partition
+// (c >= log end) is 0; no commit, no log end or fewer than two points is
+// unknown, never 0. A commit older than the oldest point is extrapolated at
+// the rate of the oldest segment in which the log grew, or, when the log
+// did not grow across the table, reported as a lower bound (the oldest
+// point's age). TimeLag.Kind says which.
+//
+// # Health
+//
+// Burrow judges the last W commits, with their commit times. Polling sees
+// neither commit times nor a consumer re-committing the same offset, so a
+// commit observation here is a poll that saw a new committed offset, or the
+// same offset again at least Config.MinDistance after the previous
+// observation while a member owns the partition: a live owner is taken to
+// re-commit, as auto-commit does. A consumer stuck while its member lives
+// therefore fills its window with one offset (STALL); one whose member is
+// gone, or that nobody consumes for, stops adding observations and reaches
+// STOP once its silence outlasts its window. The rules, in order, only for
+// a partition with lag > 0 now and with no zero lag at any poll since its
+// oldest observation:
+//
+//   - STOP: now minus the newest observation exceeds the window's span,
+//     taken as at least (W-1) x MinDistance;
+//   - REWIND: an observation is below the highest one before it and the
+//     current offset has not recovered to that high (the Rewind carries
+//     both offsets);
+//   - STALL: a full window of W observations, all the same offset;
+//   - WARN: a full window in which the lag never decreased;
+//   - otherwise OK.
+//
+// STOP and REWIND are facts and apply to a window of any size; STALL and
+// WARN judge a trend and wait for a full window (GroupHealth.Complete says
+// whether every lagging partition has one). A group's status is its worst
+// partition's, and STALL, REWIND and STOP are all SeverityErr.
 package lag
