@@ -1,0 +1,194 @@
+package rebalance
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/kgroups/kgroups/kafka"
+)
+
+// WaitOptions bound Wait.
+type WaitOptions struct {
+	// Timeout bounds the whole wait. Default 60s.
+	Timeout time.Duration
+	// Interval is the time between polls. Default 250ms.
+	Interval time.Duration
+	// Settle is how long a settled group that is still short of the
+	// members it had is watched before Wait concludes that the removed
+	// members are not coming back (their processes are gone). Default 10s.
+	Settle time.Duration
+	// OnSnapshot, when set, sees every snapshot Wait takes (to feed a
+	// Timeline, or to show progress).
+	OnSnapshot func(*kafka.Snapshot)
+}
+
+// Defaults for WaitOptions.
+const (
+	DefaultWaitTimeout  = 60 * time.Second
+	DefaultWaitInterval = 250 * time.Millisecond
+	DefaultWaitSettle   = 10 * time.Second
+)
+
+func (o WaitOptions) normalize() WaitOptions {
+	if o.Timeout <= 0 {
+		o.Timeout = DefaultWaitTimeout
+	}
+	if o.Interval <= 0 {
+		o.Interval = DefaultWaitInterval
+	}
+	if o.Settle <= 0 {
+		o.Settle = DefaultWaitSettle
+	}
+	return o
+}
+
+// ErrNotSettled is wrapped by Wait's error when the group did not settle
+// within the timeout.
+var ErrNotSettled = errors.New("the group did not settle")
+
+// Outcome is what the group looks like after a removal: the re-read that
+// verifies it.
+type Outcome struct {
+	// After is the group as last seen (nil if it was never seen).
+	After *kafka.Group
+	// Settled is true when the group was Stable again (or Empty, when
+	// every member was removed and none came back).
+	Settled bool
+	// Short is set when the group settled with fewer members than before:
+	// some removed members did not rejoin within Settle.
+	Short bool
+	// StillPresent lists removed member ids the group still reports;
+	// always empty when Settled.
+	StillPresent []string
+	// Joined and Left compare the members before the removal with After.
+	Joined, Left []kafka.Member
+	// Moves are the partitions whose owner changed.
+	Moves []Move
+	// Polls is how many snapshots Wait took; Took is how long it waited.
+	Polls int
+	Took  time.Duration
+}
+
+// Wait polls the group until it has settled after the removal of removed
+// (member ids): none of them is a member any more, and the group is Stable
+// with as many members as before (the removed members rejoined under new
+// ids), or it has stayed Stable, short of members, for Settle. It then
+// reports who joined and left and which partitions moved. On timeout it
+// returns the outcome so far together with an error wrapping ErrNotSettled.
+func Wait(ctx context.Context, cl *kafka.Client, p *Plan, removed []string, opts WaitOptions) (*Outcome, error) {
+	opts = opts.normalize()
+	start := time.Now()
+	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
+	defer cancel()
+
+	out := &Outcome{}
+	var shortSince time.Time
+	var shortSig string
+	var lastErr error
+	tick := time.NewTicker(opts.Interval)
+	defer tick.Stop()
+	for {
+		s, err := cl.PollGroups(ctx, p.Group)
+		out.Polls++
+		switch {
+		case err != nil:
+			lastErr = err
+		default:
+			if opts.OnSnapshot != nil {
+				opts.OnSnapshot(s)
+			}
+			g, ok := s.Group(p.Group)
+			if !ok {
+				lastErr = fmt.Errorf("group %q is not listed", p.Group)
+				break
+			}
+			if g.Err != nil {
+				lastErr = g.Err
+				break
+			}
+			lastErr = nil
+			out.After = g
+			out.StillPresent = present(g, removed)
+			everyone := len(removed) == len(p.Before.Members)
+			settled := len(out.StillPresent) == 0 &&
+				(g.State == kafka.StateStable || (everyone && g.State == kafka.StateEmpty))
+			if !settled {
+				shortSince = time.Time{}
+				break
+			}
+			if len(g.Members) >= len(p.Before.Members) {
+				return out.finish(p, start), nil
+			}
+			sig := g.State + "|" + strings.Join(memberIDs(g), ",")
+			if sig != shortSig || shortSince.IsZero() {
+				shortSig, shortSince = sig, time.Now()
+			} else if time.Since(shortSince) >= opts.Settle {
+				out.Short = true
+				return out.finish(p, start), nil
+			}
+		}
+		select {
+		case <-ctx.Done():
+			out.finish(p, start)
+			out.Settled = false
+			return out, notSettled(p.Group, opts.Timeout, out, lastErr)
+		case <-tick.C:
+		}
+	}
+}
+
+func (o *Outcome) finish(p *Plan, start time.Time) *Outcome {
+	o.Took = time.Since(start)
+	o.Settled = true
+	if o.After == nil {
+		return o
+	}
+	o.Joined = o.Joined[:0]
+	o.Left = o.Left[:0]
+	for _, m := range o.After.Members {
+		if _, ok := p.Before.Member(m.MemberID); !ok {
+			o.Joined = append(o.Joined, m)
+		}
+	}
+	for _, m := range p.Before.Members {
+		if _, ok := o.After.Member(m.MemberID); !ok {
+			o.Left = append(o.Left, m)
+		}
+	}
+	o.Moves = Diff(p.Before.Members, o.After.Members)
+	return o
+}
+
+func notSettled(group string, timeout time.Duration, o *Outcome, lastErr error) error {
+	var last string
+	switch {
+	case o.After == nil && lastErr != nil:
+		last = "it could not be read: " + lastErr.Error()
+	case o.After == nil:
+		last = "it was never seen"
+	default:
+		last = fmt.Sprintf("last seen %s with %d members", o.After.State, len(o.After.Members))
+		if len(o.StillPresent) > 0 {
+			last += ", still listing removed member(s) " + strings.Join(o.StillPresent, ", ")
+		}
+		if lastErr != nil {
+			last += "; the last poll failed: " + lastErr.Error()
+		}
+	}
+	return fmt.Errorf("group %q: %w within %s (%s)", group, ErrNotSettled, timeout, last)
+}
+
+func present(g *kafka.Group, ids []string) []string {
+	var out []string
+	for _, id := range ids {
+		if _, ok := g.Member(id); ok {
+			out = append(out, id)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
