@@ -42,13 +42,15 @@ type Options struct {
 	// Protected makes them ask for typed confirmation.
 	ReadOnly  bool
 	Protected bool
-	// Poller reads the cluster. Required.
+	// Poller reads the cluster. Required. The UI owns it from then on:
+	// when the poller has a Close method, the UI calls it on switching
+	// away from it and when Run returns.
 	Poller Poller
 	// Contexts are the names `:ctx` accepts, listed by a bare `:ctx`.
 	Contexts []string
 	// Switch connects to another context for `:ctx NAME`. It runs outside
-	// the UI loop. Nil means switching is unavailable. When the old Poller
-	// has a Close method, the UI calls it after a switch.
+	// the UI loop. Nil means switching is unavailable. The poller it
+	// returns is owned by the UI, as Poller is.
 	Switch func(ctx context.Context, name string) (Poller, ContextInfo, error)
 	// InitialGroup opens that group's screen at start.
 	InitialGroup string

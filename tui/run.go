@@ -11,7 +11,7 @@ import (
 )
 
 // Run opens the UI on the alternate screen and blocks until the user quits
-// or ctx ends. Bubble Tea restores the terminal on exit and on a panic; the
+// or ctx ends, then closes the poller in use. Bubble Tea restores the terminal on exit and on a panic; the
 // mouse is never captured, so the terminal's own selection keeps working.
 func Run(ctx context.Context, opts Options) error {
 	if opts.Poller == nil {
@@ -37,6 +37,9 @@ func Run(ctx context.Context, opts Options) error {
 		tea.WithOutput(opts.Output),
 	)
 	_, err := p.Run()
+	if c, ok := m.poll.poller.(interface{ Close() }); ok {
+		c.Close() // the program has stopped: nothing else reads m
+	}
 	switch {
 	case err == nil:
 		return nil

@@ -1,0 +1,131 @@
+package main
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kgroups/kgroups/config"
+	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/tui"
+)
+
+func init() {
+	register(newTUICmd)
+	demoUI = openDemoUI
+}
+
+func newTUICmd(a *app) *cobra.Command {
+	var group string
+	cmd := &cobra.Command{
+		Use:   "tui [--group NAME]",
+		Short: "Open the live terminal UI",
+		Long: `Open the live view of every consumer group in the current context (or on
+-b/--brokers): state, members, lag and its trend, refreshed every --refresh
+(default 5s). Enter opens a group's partitions and members; ? lists every key.
+
+Inside, ":ctx NAME" switches to another context of the configuration file,
+":group NAME" opens a group and ":q" quits. It runs on the alternate screen
+and leaves the terminal as it found it.`,
+		Example: `  kgroups tui
+  kgroups tui --context prod --refresh 10s
+  kgroups -b 127.0.0.1:9092 tui --group orders-app`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return openTUI(cmd.Context(), a, group)
+		},
+	}
+	cmd.Flags().StringVar(&group, "group", "", "open this group's screen first")
+	return cmd
+}
+
+// openTUI connects to the effective context and runs the UI on it.
+func openTUI(ctx context.Context, a *app, group string) error {
+	cl, cc, err := a.connect(ctx)
+	if err != nil {
+		return err
+	}
+	opts := tuiOptions(cc, cl)
+	opts.InitialGroup = group
+	if cfg, err := a.config(); err == nil && len(cfg.Contexts) > 0 {
+		opts.Contexts = cfg.Names()
+		opts.Switch = switcher(cfg, a.selection())
+	}
+	return runTUI(ctx, a, opts)
+}
+
+// openDemoUI is `kgroups demo` without --headless: the UI on the embedded
+// cluster.
+func openDemoUI(ctx context.Context, a *app, brokers []string) error {
+	cc := config.Context{Name: "demo", Brokers: brokers, Refresh: config.DefaultRefresh}
+	cl, err := kafka.Connect(ctx, cc)
+	if err != nil {
+		return err
+	}
+	return runTUI(ctx, a, tuiOptions(cc, cl))
+}
+
+// runTUI runs the UI on the app's terminal. The UI owns opts.Poller and
+// closes it.
+func runTUI(ctx context.Context, a *app, opts tui.Options) error {
+	if opts.Input == nil {
+		opts.Input = a.stdin
+	}
+	if opts.Output == nil {
+		opts.Output = a.stdout
+	}
+	return tui.Run(ctx, opts)
+}
+
+// pollRounds is how many request timeouts one poll may take: it lists
+// groups, describes them, fetches their offsets and lists log offsets, one
+// round after another.
+const pollRounds = 4
+
+func tuiOptions(cc config.Context, p tui.Poller) tui.Options {
+	return tui.Options{
+		ContextName: cc.Name,
+		Brokers:     cc.Brokers,
+		Refresh:     cc.Refresh,
+		Timeout:     pollTimeout(cc.RequestTimeout),
+		ReadOnly:    cc.ReadOnly,
+		Protected:   cc.Protected,
+		Poller:      p,
+	}
+}
+
+func pollTimeout(request time.Duration) time.Duration {
+	if request <= 0 {
+		request = config.DefaultRequestTimeout
+	}
+	return pollRounds * request
+}
+
+// switcher connects to another context of cfg for `:ctx NAME`. The
+// command line's settings still apply, except those that only make sense
+// for the cluster they were given for: brokers, TLS and SASL.
+func switcher(cfg *config.Config, sel config.Selection) func(context.Context, string) (tui.Poller, tui.ContextInfo, error) {
+	var keep []config.Override
+	for _, o := range sel.Overrides {
+		if o.Key == "brokers" || strings.HasPrefix(o.Key, "tls.") || strings.HasPrefix(o.Key, "sasl.") {
+			continue
+		}
+		keep = append(keep, o)
+	}
+	return func(ctx context.Context, name string) (tui.Poller, tui.ContextInfo, error) {
+		cc, err := cfg.Effective(config.Selection{Context: name, ContextSource: ":ctx", Overrides: keep})
+		if err != nil {
+			return nil, tui.ContextInfo{}, err
+		}
+		cl, err := kafka.Connect(ctx, cc)
+		if err != nil {
+			return nil, tui.ContextInfo{}, err
+		}
+		return cl, tui.ContextInfo{
+			Name: cc.Name, Brokers: cc.Brokers, ReadOnly: cc.ReadOnly, Protected: cc.Protected,
+			Refresh: cc.Refresh, Timeout: pollTimeout(cc.RequestTimeout),
+		}, nil
+	}
+}

@@ -1,0 +1,155 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/kgroups/kgroups/config"
+	"github.com/kgroups/kgroups/kafka/kafkatest"
+	"github.com/kgroups/kgroups/tui"
+)
+
+// screenBuffer collects what the UI writes while the test reads it.
+type screenBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *screenBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *screenBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// waitScreen waits for the UI to draw want. The deadline only stops a
+// broken test; it measures nothing.
+func waitScreen(t *testing.T, out *screenBuffer, want string) {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for !strings.Contains(out.String(), want) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the UI never drew %q; it wrote:\n%q", want, out.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestTUIOnACluster opens `kgroups tui --group` on an in-process cluster,
+// sees the group's partitions, and quits with q.
+func TestTUIOnACluster(t *testing.T) {
+	isolateConfig(t)
+	t.Setenv("LC_ALL", "C") // ASCII glyphs, whatever the machine's locale
+	c := kafkatest.NewCluster(t)
+	c.CreateTopic(t, "orders", 2)
+	c.Produce(t, "orders", 0, 5, time.Now())
+	c.Produce(t, "orders", 1, 3, time.Now())
+	c.Commit(t, "tui-group", map[string]map[int32]int64{"orders": {0: 2, 1: 3}})
+
+	in, keys := io.Pipe()
+	var out, errOut screenBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run(context.Background(), []string{"-b", strings.Join(c.Addrs, ","), "tui", "--group", "tui-group"}, in, &out, &errOut)
+	}()
+	waitScreen(t, &out, "tui-group | Empty | classic | assignor -")
+	waitScreen(t, &out, "0 members | 2 partitions | lag 3")
+	waitScreen(t, &out, "> orders    0         2         0       5   3 -")
+	waitScreen(t, &out, "  orders    1         3         0       3   0 -")
+	if _, err := keys.Write([]byte("q")); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Fatalf("exit %d, stderr %q", code, errOut.String())
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("q did not end kgroups tui")
+	}
+	s := out.String()
+	if enter, leave := strings.Index(s, "\x1b[?1049h"), strings.LastIndex(s, "\x1b[?1049l"); enter < 0 || enter > strings.Index(s, "tui-group") || leave < enter {
+		t.Fatalf("the UI did not draw inside the alternate screen: enter at %d, leave at %d", enter, leave)
+	}
+	if errOut.String() != "" {
+		t.Fatalf("stderr %q", errOut.String())
+	}
+}
+
+func TestTUIErrors(t *testing.T) {
+	isolateConfig(t)
+	code, stdout, stderr := runKgroups(t, "tui", "extra")
+	if code != 2 || stdout != "" || !strings.HasPrefix(stderr, `kgroups: unknown command "extra" for "kgroups tui"`) {
+		t.Errorf("tui extra: exit %d stdout %q stderr %q", code, stdout, stderr)
+	}
+	code, stdout, stderr = runKgroups(t, "-b", "127.0.0.1:1", "--timeout", "2s", "tui")
+	if code != 1 || stdout != "" || !strings.HasPrefix(stderr, "kgroups: cannot reach Kafka within 2s (tried 127.0.0.1:1): ") {
+		t.Errorf("unreachable: exit %d stdout %q stderr %q", code, stdout, stderr)
+	}
+	code, _, stderr = runKgroups(t, "-b", "127.0.0.1:1", "--refresh", "-1s", "tui")
+	if code != 1 || !strings.Contains(stderr, "refresh") || !strings.Contains(stderr, "must be positive") {
+		t.Errorf("negative refresh: exit %d stderr %q", code, stderr)
+	}
+}
+
+func TestPollTimeout(t *testing.T) {
+	if got := pollTimeout(0); got != pollRounds*config.DefaultRequestTimeout {
+		t.Errorf("pollTimeout(0) = %v", got)
+	}
+	if got := pollTimeout(3 * time.Second); got != 12*time.Second {
+		t.Errorf("pollTimeout(3s) = %v", got)
+	}
+}
+
+// TestSwitcher: `:ctx NAME` connects to the named context with the file's
+// settings and the command line's general ones, never the command line's
+// brokers.
+func TestSwitcher(t *testing.T) {
+	isolateConfig(t)
+	c := kafkatest.NewCluster(t)
+	path := filepath.Join(t.TempDir(), "config.yaml")
+	body := "current-context: a\ncontexts:\n" +
+		"  - name: a\n    brokers: [127.0.0.1:1]\n" +
+		"  - name: b\n    brokers: [" + strings.Join(c.Addrs, ", ") + "]\n    refresh: 7s\n    request_timeout: 2s\n    protected: true\n"
+	if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.Load(path, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel := config.Selection{Overrides: []config.Override{
+		{Key: "brokers", Value: "127.0.0.1:2", Source: "--brokers"},
+		{Key: "read_only", Value: "true", Source: "--read-only"},
+	}}
+	sw := switcher(cfg, sel)
+	p, info, err := sw(context.Background(), "b")
+	if err != nil {
+		t.Fatalf("switch to b: %v", err)
+	}
+	defer p.(interface{ Close() }).Close()
+	want := tui.ContextInfo{Name: "b", Brokers: c.Addrs, ReadOnly: true, Protected: true, Refresh: 7 * time.Second, Timeout: 8 * time.Second}
+	if strings.Join(info.Brokers, ",") != strings.Join(want.Brokers, ",") || info.Name != want.Name || info.ReadOnly != want.ReadOnly ||
+		info.Protected != want.Protected || info.Refresh != want.Refresh || info.Timeout != want.Timeout {
+		t.Fatalf("info = %+v\nwant %+v", info, want)
+	}
+	snap, err := p.Poll(context.Background())
+	if err != nil || snap == nil {
+		t.Fatalf("poll after switch: %v", err)
+	}
+	if _, _, err := sw(context.Background(), "nope"); err == nil || !strings.Contains(err.Error(), `unknown context "nope"`) {
+		t.Fatalf("switch to an unknown context: %v", err)
+	}
+}
