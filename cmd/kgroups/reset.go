@@ -1,0 +1,387 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kgroups/kgroups/config"
+	"github.com/kgroups/kgroups/kafka"
+	kreset "github.com/kgroups/kgroups/kafka/reset"
+	"github.com/kgroups/kgroups/views/output"
+	resetview "github.com/kgroups/kgroups/views/reset"
+)
+
+func init() { register(newResetCmd) }
+
+// formatCSV is the offsets file format of --export (and -o csv).
+const formatCSV = "csv"
+
+// scenarioFlags are reset's scenario flags, in help order; exactly one must
+// be given.
+var scenarioFlags = []string{"to-earliest", "to-latest", "to-current", "to-offset", "shift-by", "to-datetime", "by-duration", "from-file"}
+
+type resetFlags struct {
+	toEarliest, toLatest, toCurrent               bool
+	toOffset, shiftBy, toDatetime, byDuration, ff string
+	allTopics                                     bool
+	topics                                        []string
+	newGroup                                      bool
+	export                                        bool
+	format                                        string
+	write                                         writeFlags
+}
+
+// writeFlags are the flags every writing command shares.
+type writeFlags struct {
+	execute bool
+	confirm []string
+}
+
+func addWriteFlags(cmd *cobra.Command, w *writeFlags, what string) {
+	cmd.Flags().BoolVar(&w.execute, "execute", false, what+" (without it, a dry run that changes nothing)")
+	cmd.Flags().StringSliceVar(&w.confirm, "confirm", nil, "the `GROUP` name typed again, required with --execute in a protected context (comma-separated for several)")
+}
+
+func newResetCmd(a *app) *cobra.Command {
+	var f resetFlags
+	cmd := &cobra.Command{
+		Use:   "reset GROUP <scenario> (--all-topics | --topic T[:P,...]...) [--execute] [--export] [-o table|json|csv]",
+		Short: "Seek a group's committed offsets: preview, then apply with a receipt",
+		Long: `Reset a consumer group's committed offsets as kafka-consumer-groups.sh
+--reset-offsets does, with the same scenarios and rules, and more safety.
+
+Scenario (exactly one):
+  --to-earliest        the log start
+  --to-latest          the log end
+  --to-current         the committed offset (the log end where there is none)
+  --to-offset N        offset N
+  --shift-by N         the committed offset plus N (negative to go back);
+                       every partition needs a commit
+  --to-datetime T      the first record at or after T: yyyy-MM-ddTHH:mm:ss.SSS with
+                       an optional zone (Z, +01:00, +0100; none means UTC) or
+                       RFC 3339; the log end where no record is that recent
+  --by-duration D      the same, for now minus D: ISO-8601 (PT30M, P1DT2H)
+                       or Go (90m, 1h30m)
+  --from-file F        offsets from a CSV file as --export writes it
+                       (topic,partition,offset or group,topic,partition,offset;
+                       no header; - reads standard input)
+--to-offset, --shift-by and --from-file are clamped to [log start, log end],
+and a NOTE says so.
+
+Scope: --all-topics (every partition the group has a commit for) or one or
+more --topic TOPIC / --topic TOPIC:0,2. --from-file needs no scope; given
+one, it keeps only the file's rows within it.
+
+Without --execute this is a dry run: it prints the plan and changes nothing.
+Planning only reads; it never joins the group or contacts its members. The
+table has the Kafka tool's GROUP TOPIC PARTITION NEW-OFFSET, then
+CURRENT-OFFSET LOG-START LOG-END DELTA NOTE; a summary of how many records
+will be consumed again or skipped goes to stderr. --export prints the new
+offsets as CSV instead, for --from-file later.
+
+--execute applies the plan, only if the group is Empty (or does not exist
+and --new-group is given), re-checked right before. It first writes a
+receipt of every offset before and after to
+$XDG_STATE_HOME/kgroups/receipts/ (no receipt, no change), then commits,
+then re-reads each partition and reports ok or failed. 'kgroups undo
+RECEIPT' puts the offsets back. A read-only context refuses --execute; a
+protected one also needs --confirm GROUP.`,
+		Example: `  kgroups reset orders --to-earliest --all-topics
+  kgroups reset orders --shift-by -100 --topic payments:0,2
+  kgroups reset orders --to-datetime 2024-03-01T09:30:00.000+01:00 --topic payments --execute
+  kgroups reset orders --by-duration PT30M --all-topics --export > before.csv
+  kgroups reset orders --from-file before.csv --execute`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 1 || args[0] == "" {
+				return usageErrorf("reset needs exactly one group name (got %d arguments)", len(args))
+			}
+			group := args[0]
+			sc, err := parseScenario(cmd, &f, a.stdin)
+			if err != nil {
+				return err
+			}
+			scope, err := kreset.ParseScope(f.allTopics, f.topics)
+			if err != nil {
+				return usageError{err}
+			}
+			if sc.NeedsScope() && scope.IsZero() {
+				return usageErrorf("reset needs a scope: --all-topics, or one or more --topic TOPIC[:P,...]")
+			}
+			format, err := parseWriteFormat(cmd, f.format, f.export)
+			if err != nil {
+				return err
+			}
+			c, err := a.context()
+			if err != nil {
+				return err
+			}
+			if err := checkWrite(c, "reset", f.write, group); err != nil {
+				return err
+			}
+			cl, c, err := a.connect(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer cl.Close()
+			p, err := kreset.Prepare(cmd.Context(), cl, kreset.Request{Group: group, Scenario: sc, Scope: scope, NewGroup: f.newGroup})
+			if err != nil {
+				return err
+			}
+			return a.showPlan(cmd, cl, c, p, f.write.execute, format)
+		},
+	}
+	fs := cmd.Flags()
+	fs.BoolVar(&f.toEarliest, "to-earliest", false, "reset to the log start")
+	fs.BoolVar(&f.toLatest, "to-latest", false, "reset to the log end")
+	fs.BoolVar(&f.toCurrent, "to-current", false, "reset to the committed offset (log end where there is none)")
+	fs.StringVar(&f.toOffset, "to-offset", "", "reset to offset `N`, clamped to the log")
+	fs.StringVar(&f.shiftBy, "shift-by", "", "move the committed offset by `N` (negative to go back), clamped to the log")
+	fs.StringVar(&f.toDatetime, "to-datetime", "", "reset to the first record at or after `T` (yyyy-MM-ddTHH:mm:ss.SSS[zone] or RFC 3339)")
+	fs.StringVar(&f.byDuration, "by-duration", "", "reset to the first record at or after now minus `D` (PnDTnHnMn.nS or 90m)")
+	fs.StringVar(&f.ff, "from-file", "", "reset to the offsets in CSV `FILE` (topic,partition,offset; - for stdin)")
+	fs.BoolVar(&f.allTopics, "all-topics", false, "scope: every partition the group has a commit for")
+	fs.StringArrayVar(&f.topics, "topic", nil, "scope: `TOPIC` or TOPIC:P,P,... (repeatable)")
+	fs.BoolVar(&f.newGroup, "new-group", false, "allow a group that does not exist yet (--execute creates its offsets)")
+	fs.BoolVar(&f.export, "export", false, "print the new offsets as CSV (topic,partition,offset) for --from-file")
+	fs.StringVarP(&f.format, "output", "o", formatTable, "output format: table, json or csv")
+	addWriteFlags(cmd, &f.write, "apply the reset")
+	return cmd
+}
+
+// parseScenario checks that exactly one scenario flag was given and reads
+// its value. Every bad value is a usage error that says what is accepted.
+func parseScenario(cmd *cobra.Command, f *resetFlags, stdin io.Reader) (kreset.Scenario, error) {
+	var given []string
+	for _, name := range scenarioFlags {
+		if cmd.Flags().Changed(name) {
+			given = append(given, "--"+name)
+		}
+	}
+	switch len(given) {
+	case 0:
+		return kreset.Scenario{}, usageErrorf("reset needs a scenario: one of --%s", strings.Join(scenarioFlags, ", --"))
+	case 1:
+	default:
+		return kreset.Scenario{}, usageErrorf("give exactly one scenario, not %s", strings.Join(given, " and "))
+	}
+	var sc kreset.Scenario
+	switch given[0] {
+	case "--to-earliest":
+		sc.Kind = kreset.ToEarliest
+	case "--to-latest":
+		sc.Kind = kreset.ToLatest
+	case "--to-current":
+		sc.Kind = kreset.ToCurrent
+	case "--to-offset":
+		n, err := kreset.ParseOffset(f.toOffset)
+		if err != nil {
+			return sc, usageErrorf("invalid --to-offset %q: give a non-negative whole number, e.g. 1500", f.toOffset)
+		}
+		sc.Kind, sc.Offset = kreset.ToOffset, n
+	case "--shift-by":
+		n, err := kreset.ParseShift(f.shiftBy)
+		if err != nil {
+			return sc, usageError{fmt.Errorf("--shift-by: %w", err)}
+		}
+		sc.Kind, sc.Shift = kreset.ShiftBy, n
+	case "--to-datetime":
+		t, err := kreset.ParseDatetime(f.toDatetime)
+		if err != nil {
+			return sc, usageError{fmt.Errorf("--to-datetime: %w", err)}
+		}
+		sc.Kind, sc.Time = kreset.ToDatetime, t
+	case "--by-duration":
+		d, err := kreset.ParseDuration(f.byDuration)
+		if err != nil {
+			return sc, usageError{fmt.Errorf("--by-duration: %w", err)}
+		}
+		sc.Kind, sc.Duration = kreset.ByDuration, d
+	case "--from-file":
+		rows, err := readOffsetsFile(f.ff, stdin)
+		if err != nil {
+			return sc, err
+		}
+		sc.Kind, sc.Source, sc.Rows = kreset.FromFile, f.ff, rows
+	}
+	return sc, nil
+}
+
+// readOffsetsFile reads --from-file; "-" is standard input.
+func readOffsetsFile(path string, stdin io.Reader) ([]kreset.FileRow, error) {
+	if path == "" {
+		return nil, usageErrorf("--from-file needs a file name (or - for standard input)")
+	}
+	r := stdin
+	if path != "-" {
+		fh, err := os.Open(path)
+		if err != nil {
+			return nil, fmt.Errorf("--from-file: %w", err)
+		}
+		defer fh.Close()
+		r = fh
+	}
+	rows, err := kreset.ParseCSV(r)
+	if err != nil {
+		var ce *kreset.CSVError
+		if errors.As(err, &ce) {
+			return nil, usageError{fmt.Errorf("--from-file %s: %w", path, err)}
+		}
+		return nil, fmt.Errorf("--from-file %s: %w", path, err)
+	}
+	return rows, nil
+}
+
+// parseWriteFormat validates -o for the writing commands, which add csv (the
+// offsets file) to table and json. --export is -o csv.
+func parseWriteFormat(cmd *cobra.Command, format string, export bool) (string, error) {
+	f := strings.ToLower(strings.TrimSpace(format))
+	switch f {
+	case formatTable, formatJSON, formatCSV:
+	default:
+		return "", usageErrorf("invalid --output %q: accepted values are %s, %s, %s", format, formatTable, formatJSON, formatCSV)
+	}
+	if export {
+		if cmd.Flags().Changed("output") && f != formatCSV {
+			return "", usageErrorf("--export prints CSV; it cannot be combined with -o %s", f)
+		}
+		f = formatCSV
+	}
+	return f, nil
+}
+
+// checkWrite enforces the context's safety settings before anything is read
+// or written: a read-only context refuses --execute outright, and a
+// protected one needs each group's name typed again with --confirm.
+func checkWrite(c config.Context, command string, w writeFlags, groups ...string) error {
+	if !w.execute {
+		if len(w.confirm) > 0 {
+			return usageErrorf("--confirm only applies with --execute")
+		}
+		return nil
+	}
+	if c.ReadOnly {
+		return fmt.Errorf("context %q is read-only: 'kgroups %s --execute' is refused and nothing was changed; run it without --execute for a dry run, or use a context that is not read-only", c.Name, command)
+	}
+	if !c.Protected {
+		return nil
+	}
+	confirmed := make(map[string]bool, len(w.confirm))
+	for _, s := range w.confirm {
+		confirmed[s] = true
+	}
+	var missing []string
+	for _, g := range groups {
+		if !confirmed[g] {
+			missing = append(missing, g)
+		}
+	}
+	if len(missing) > 0 {
+		if len(w.confirm) == 0 {
+			return fmt.Errorf("context %q is protected: to change %s, type the name again with --confirm %s; nothing was changed", c.Name, groupWord(missing), strings.Join(missing, ","))
+		}
+		return fmt.Errorf("context %q is protected and --confirm %s does not name %s: nothing was changed", c.Name, strings.Join(w.confirm, ","), groupWord(missing))
+	}
+	return nil
+}
+
+func groupWord(gs []string) string {
+	q := make([]string, len(gs))
+	for i, g := range gs {
+		q[i] = fmt.Sprintf("%q", g)
+	}
+	if len(gs) == 1 {
+		return "group " + q[0]
+	}
+	return "groups " + strings.Join(q, ", ")
+}
+
+// showPlan prints a plan and, with execute, applies it and prints the
+// verified result. The table or JSON goes to stdout; notes, the summary and
+// the receipt path go to stderr, so stdout stays parseable.
+func (a *app) showPlan(cmd *cobra.Command, cl *kafka.Client, c config.Context, p *kreset.Plan, execute bool, format string) error {
+	blocked := p.Blocker()
+	for _, w := range p.Warnings {
+		fmt.Fprintln(a.stderr, "Warning:", w)
+	}
+	if !execute {
+		if err := writePlan(a.stdout, p, format, blocked); err != nil {
+			return err
+		}
+		fmt.Fprintln(a.stderr, summaryLine(p))
+		if blocked != nil {
+			fmt.Fprintln(a.stderr, "Note: --execute would be refused now:", blocked)
+		}
+		fmt.Fprintln(a.stderr, "Dry run: nothing was changed. Add --execute to apply.")
+		return nil
+	}
+	if blocked != nil {
+		return blocked
+	}
+	dir, err := kreset.DefaultReceiptDir()
+	if err != nil {
+		return err
+	}
+	res, err := kreset.Apply(cmd.Context(), cl, p, kreset.ApplyOptions{ReceiptDir: dir, Context: c.Name, Now: time.Now})
+	if err != nil {
+		return err
+	}
+	switch format {
+	case formatJSON:
+		err = resetview.PlanJSON(a.stdout, p, false, nil, res)
+	case formatCSV:
+		err = kreset.WriteCSV(a.stdout, p.Offsets(), false)
+	default:
+		err = output.WriteTable(a.stdout, resetview.ResultColumns(), resetview.ResultRows(res))
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(a.stderr, summaryLine(p))
+	fmt.Fprintln(a.stderr, "Receipt:", res.ReceiptPath)
+	fmt.Fprintf(a.stderr, "To undo: kgroups undo %s --execute\n", shellQuote(res.ReceiptPath))
+	if failed := res.Failed(); len(failed) > 0 {
+		return fmt.Errorf("%d of %d partitions do not hold the new offset; see STATUS above", len(failed), len(res.Partitions))
+	}
+	return nil
+}
+
+// summaryLine is the plan's one-line summary for stderr.
+func summaryLine(p *kreset.Plan) string {
+	if p.Scenario.Kind == kreset.DeleteOffsets {
+		n := len(p.Rows)
+		if n == 1 {
+			return "1 committed offset will be deleted."
+		}
+		return fmt.Sprintf("%d committed offsets will be deleted.", n)
+	}
+	return p.Summary().String() + "."
+}
+
+func writePlan(w io.Writer, p *kreset.Plan, format string, blocked error) error {
+	switch format {
+	case formatJSON:
+		return resetview.PlanJSON(w, p, true, blocked, nil)
+	case formatCSV:
+		return kreset.WriteCSV(w, p.Offsets(), false)
+	}
+	if err := output.WriteTable(w, resetview.PlanColumns(), resetview.PlanRows(p)); err != nil {
+		return fmt.Errorf("write table: %w", err)
+	}
+	return nil
+}
+
+// shellQuote quotes a path for copying into a shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-:+=", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

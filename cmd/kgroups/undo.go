@@ -1,0 +1,69 @@
+package main
+
+import (
+	"time"
+
+	"github.com/spf13/cobra"
+
+	kreset "github.com/kgroups/kgroups/kafka/reset"
+)
+
+func init() { register(newUndoCmd) }
+
+func newUndoCmd(a *app) *cobra.Command {
+	var w writeFlags
+	var format string
+	cmd := &cobra.Command{
+		Use:   "undo RECEIPT [--execute] [-o table|json|csv]",
+		Short: "Put back the offsets a reset or delete receipt recorded",
+		Long: `Restore the offsets a receipt recorded from before a change made by
+kgroups reset, undo, delete or delete-offsets: the receipt's path is printed
+when the change is made, and receipts are kept in
+$XDG_STATE_HOME/kgroups/receipts/.
+
+A partition that had a commit gets it back (clamped to the log as it is now,
+with a NOTE); one that had none has its commit removed. A NOTE also marks
+partitions whose offset moved since the receipt, and a warning says when the
+receipt was written for other brokers than this context's.
+
+Undo is a reset like any other: a dry run unless --execute, applied only to
+an Empty group (or one that no longer exists), with its own receipt, and
+verified partition by partition. A read-only context refuses --execute; a
+protected one also needs --confirm GROUP.`,
+		Example: `  kgroups undo ~/.local/state/kgroups/receipts/20240301T093000.000Z-reset-orders.json
+  kgroups undo RECEIPT --execute`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 1 || args[0] == "" {
+				return usageErrorf("undo needs exactly one receipt file (got %d arguments)", len(args))
+			}
+			format, err := parseWriteFormat(cmd, format, false)
+			if err != nil {
+				return err
+			}
+			rc, err := kreset.LoadReceipt(args[0])
+			if err != nil {
+				return err
+			}
+			c, err := a.context()
+			if err != nil {
+				return err
+			}
+			if err := checkWrite(c, "undo", w, rc.Group); err != nil {
+				return err
+			}
+			cl, c, err := a.connect(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer cl.Close()
+			p, err := kreset.PrepareUndo(cmd.Context(), cl, rc, time.Now())
+			if err != nil {
+				return err
+			}
+			return a.showPlan(cmd, cl, c, p, w.execute, format)
+		},
+	}
+	cmd.Flags().StringVarP(&format, "output", "o", formatTable, "output format: table, json or csv")
+	addWriteFlags(cmd, &w, "restore the offsets")
+	return cmd
+}
