@@ -54,6 +54,7 @@ type Model struct {
 
 	switchSeq uint64
 	switching string
+	quitting  bool
 
 	// after is tea.Tick; tests replace it to run timers by hand.
 	after func(time.Duration, tea.Msg) tea.Cmd
@@ -174,7 +175,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.layout()
 		return m, nil
 	case tea.KeyMsg:
-		return m, m.onKey(msg)
+		return m, m.onKeys(msg)
 	case pollResultMsg:
 		return m, m.onPollResult(msg)
 	case pollTickMsg:
@@ -191,6 +192,24 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	return m, m.top().Update(msg)
+}
+
+// onKeys splits typed-ahead letters into single key presses. Keys that
+// arrive together (a fast typist, a slow SSH link, tmux send-keys) come as
+// one message with several runes; "/ord" must filter by "ord", not be an
+// unknown key. A bracketed paste stays whole: it is text.
+func (m *Model) onKeys(msg tea.KeyMsg) tea.Cmd {
+	if msg.Type != tea.KeyRunes || len(msg.Runes) < 2 || msg.Paste {
+		return m.onKey(msg)
+	}
+	cmds := make([]tea.Cmd, 0, len(msg.Runes))
+	for _, r := range msg.Runes {
+		cmds = append(cmds, m.onKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt}))
+		if m.quitting {
+			break
+		}
+	}
+	return tea.Batch(cmds...)
 }
 
 // onKey handles a key press: the command line first, then a screen that is
@@ -238,6 +257,7 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 }
 
 func (m *Model) quit() tea.Cmd {
+	m.quitting = true
 	m.cancelPoll()
 	return tea.Quit
 }

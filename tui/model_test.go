@@ -787,3 +787,26 @@ func TestSwitchContext(t *testing.T) {
 		t.Fatalf("status after a failed switch = %q", got)
 	}
 }
+
+// TestTypedAheadKeys: letters that arrive in one read (tmux send-keys, a
+// slow link) act as separate presses; a bracketed paste stays text.
+func TestTypedAheadKeys(t *testing.T) {
+	h := newHarness(t, 80, 24, Options{})
+	h.poll()
+	h.run(h.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("/ord")}))
+	h.press("enter")
+	if got := tableNames(h.view()); !equal(got, []string{"orders-app"}) {
+		t.Fatalf("typed-ahead /ord shows %v", got)
+	}
+	h.press("esc", "/")
+	h.run(h.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("LMq"), Paste: true}))
+	if h.quit || !strings.Contains(lines(h.view())[3], "/LMq") {
+		t.Fatalf("a paste was taken as keys: quit=%v line %q", h.quit, lines(h.view())[3])
+	}
+	h.press("esc")
+	// Keys after a quit are not handled.
+	h.run(h.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("jqj")}))
+	if !h.quit || h.m.groups.Selected() != "billing-reconciler" {
+		t.Fatalf("jqj: quit=%v selected %q", h.quit, h.m.groups.Selected())
+	}
+}
