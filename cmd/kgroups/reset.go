@@ -256,8 +256,9 @@ func parseWriteFormat(cmd *cobra.Command, format string, export bool) (string, e
 }
 
 // checkWrite enforces the context's safety settings before anything is read
-// or written: a read-only context refuses --execute outright, and a
-// protected one needs each group's name typed again with --confirm.
+// or written: a read-only context refuses --execute outright (exit 1), and a
+// protected one needs each group's name typed again with --confirm (a
+// missing or wrong --confirm is a usage error, exit 2, as for rebalance).
 func checkWrite(c config.Context, command string, w writeFlags, groups ...string) error {
 	if !w.execute {
 		if len(w.confirm) > 0 {
@@ -283,9 +284,9 @@ func checkWrite(c config.Context, command string, w writeFlags, groups ...string
 	}
 	if len(missing) > 0 {
 		if len(w.confirm) == 0 {
-			return fmt.Errorf("context %q is protected: to change %s, type the name again with --confirm %s; nothing was changed", c.Name, groupWord(missing), strings.Join(missing, ","))
+			return usageErrorf("context %q is protected: to change %s, type the name again with --confirm %s; nothing was changed", c.Name, groupWord(missing), strings.Join(missing, ","))
 		}
-		return fmt.Errorf("context %q is protected and --confirm %s does not name %s: nothing was changed", c.Name, strings.Join(w.confirm, ","), groupWord(missing))
+		return usageErrorf("context %q is protected and --confirm %s does not name %s: nothing was changed", c.Name, strings.Join(w.confirm, ","), groupWord(missing))
 	}
 	return nil
 }
@@ -310,7 +311,7 @@ func (a *app) showPlan(cmd *cobra.Command, cl *kafka.Client, c config.Context, p
 		fmt.Fprintln(a.stderr, "Warning:", w)
 	}
 	if !execute {
-		if err := writePlan(a.stdout, p, format, blocked); err != nil {
+		if err := writeResetPlan(a.stdout, p, format, blocked); err != nil {
 			return err
 		}
 		fmt.Fprintln(a.stderr, summaryLine(p))
@@ -363,7 +364,7 @@ func summaryLine(p *kreset.Plan) string {
 	return p.Summary().String() + "."
 }
 
-func writePlan(w io.Writer, p *kreset.Plan, format string, blocked error) error {
+func writeResetPlan(w io.Writer, p *kreset.Plan, format string, blocked error) error {
 	switch format {
 	case formatJSON:
 		return resetview.PlanJSON(w, p, true, blocked, nil)

@@ -416,11 +416,11 @@ func TestResetProtected(t *testing.T) {
 	rc := startResetCluster(t)
 	args := []string{"--protected", "reset", "g", "--to-latest", "--all-topics", "--execute"}
 	code, _, stderr := rc.kg(t, args...)
-	if code != 1 || !strings.Contains(stderr, `context "(ad-hoc)" is protected: to change group "g", type the name again with --confirm g; nothing was changed`) {
+	if code != 2 || !strings.Contains(stderr, `context "(ad-hoc)" is protected: to change group "g", type the name again with --confirm g; nothing was changed`) {
 		t.Fatalf("without --confirm: exit %d: %s", code, stderr)
 	}
 	code, _, stderr = rc.kg(t, append(args, "--confirm", "h")...)
-	if code != 1 || !strings.Contains(stderr, `context "(ad-hoc)" is protected and --confirm h does not name group "g": nothing was changed`) {
+	if code != 2 || !strings.Contains(stderr, `context "(ad-hoc)" is protected and --confirm h does not name group "g": nothing was changed`) {
 		t.Fatalf("wrong --confirm: exit %d: %s", code, stderr)
 	}
 	rc.assertCommits(t, "g", initialCommits)
