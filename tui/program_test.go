@@ -171,3 +171,25 @@ func (s *syncBuffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+// TestRunRestoresTheTerminalOnPanic: a panic inside the program (here in a
+// poll) ends Run with an error and leaves the alternate screen.
+func TestRunRestoresTheTerminalOnPanic(t *testing.T) {
+	in, _ := io.Pipe()
+	var out syncBuffer
+	boom := pollerFunc(func(context.Context) error { panic("poller exploded") })
+	done := make(chan error, 1)
+	go func() { done <- Run(context.Background(), Options{Poller: boom, Input: in, Output: &out}) }()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "panic") {
+			t.Fatalf("Run after a panic = %v", err)
+		}
+	case <-time.After(waitLong):
+		t.Fatal("Run did not return after a panic")
+	}
+	got := out.String()
+	if enter, leave := strings.Index(got, "\x1b[?1049h"), strings.LastIndex(got, "\x1b[?1049l"); enter < 0 || leave < enter {
+		t.Fatalf("alternate screen enter at %d, leave at %d", enter, leave)
+	}
+}

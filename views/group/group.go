@@ -132,7 +132,7 @@ func (m *Model) setData(s *kafka.Snapshot) {
 		return
 	}
 	m.g, m.gone, m.seen = g, false, s.Time
-	m.totalLag = kafka.NoOffset
+	m.totalLag = columns.GroupLag(g)
 
 	lags := make(map[string]int64, len(g.Members))
 	known := make(map[string]bool, len(g.Members))
@@ -143,12 +143,6 @@ func (m *Model) setData(s *kafka.Snapshot) {
 		}
 		lags[p.MemberID] += p.Lag
 		known[p.MemberID] = true
-	}
-	for i := range g.Partitions {
-		if g.Partitions[i].HasLag() {
-			m.totalLag = g.TotalLag()
-			break
-		}
 	}
 	m.members = m.members[:0]
 	for i := range g.Members {
@@ -280,12 +274,7 @@ func (m *Model) header(b *strings.Builder) {
 		}
 
 		l3.WriteString(s.Label.Render("coordinator "))
-		if g.Coordinator.Host != "" {
-			l3.WriteString(strconv.Itoa(int(g.Coordinator.ID)))
-			l3.WriteString(" (" + g.Coordinator.Host + ":" + strconv.Itoa(int(g.Coordinator.Port)) + ")")
-		} else {
-			l3.WriteString(columns.Missing)
-		}
+		l3.WriteString(columns.Coordinator(g.Coordinator))
 		l3.WriteString(sep)
 		l3.WriteString(s.Label.Render("offsets partition "))
 		l3.WriteString(columns.Offset(int64(g.OffsetsPartition)))

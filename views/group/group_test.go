@@ -22,7 +22,7 @@ func TestMembersOfAConsumerProtocolGroup(t *testing.T) {
 	want := strings.Join([]string{
 		"inventory-sync · Reconciling · consumer · assignor range",
 		"2 members · 4 partitions · lag 6 · group epoch 8 · assignment epoch 8",
-		"coordinator 1 (kafka-1.internal:9092) · offsets partition 3",
+		"coordinator kafka-1.internal:9092 (1) · offsets partition 3",
 		" Partitions 4  [Members 2]",
 		"  MEMBER-ID              INSTANCE-ID      CLIENT-ID      HOST       PARTS LAG EPOCH AT-TARGET",
 		"▶ q0Wm4XcB9TfK2uYl7sRe3A inventory-sync-a inventory-sync /10.0.6.41     2   3     8 yes",

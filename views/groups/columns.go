@@ -38,7 +38,7 @@ func (m *Model) newColumns() []table.Col[row] {
 		{Column: col("PARTS", columns.Right, func(r row) string { return strconv.Itoa(len(r.g.Partitions)) }), Drop: 6},
 		{Column: col("LAG", columns.Right, func(r row) string { return columns.Offset(r.lag) })},
 		{Column: col("TREND", columns.Left, m.trend), Drop: 2},
-		{Column: col("COORD", columns.Right, coordinator), Drop: 7},
+		{Column: col("COORD", columns.Right, func(r row) string { return columns.CoordinatorID(r.g.Coordinator) }), Drop: 7},
 	}
 }
 
@@ -51,13 +51,6 @@ func stateText(r row) string {
 		return columns.Missing
 	}
 	return r.g.State
-}
-
-func coordinator(r row) string {
-	if r.g.Coordinator.Host == "" && r.g.Coordinator.ID <= 0 {
-		return columns.Missing
-	}
-	return strconv.Itoa(int(r.g.Coordinator.ID))
 }
 
 // topicCount counts distinct topics; partitions are sorted by topic.
@@ -80,20 +73,4 @@ func (m *Model) trend(r row) string {
 	var b strings.Builder
 	spark.Write(&b, m.series, sparkWidth, m.Glyphs.Spark)
 	return b.String()
-}
-
-// groupLag is the total lag, or kafka.NoOffset when no partition's lag is
-// known (no commits at all), so the table shows "-" rather than a false 0.
-func groupLag(g *kafka.Group) int64 {
-	known := false
-	for i := range g.Partitions {
-		if g.Partitions[i].HasLag() {
-			known = true
-			break
-		}
-	}
-	if !known {
-		return kafka.NoOffset
-	}
-	return g.TotalLag()
 }

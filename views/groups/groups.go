@@ -14,6 +14,7 @@ import (
 
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/tui/common"
+	"github.com/kgroups/kgroups/views/columns"
 	"github.com/kgroups/kgroups/views/table"
 )
 
@@ -38,7 +39,7 @@ type Model struct {
 	snap  *kafka.Snapshot
 	hist  common.LagHistory
 	lower []string // lower-cased names, for the filter
-	lags  []int64  // groupLag per group
+	lags  []int64  // total lag per group, kafka.NoOffset when unknown
 	rows  []int    // indices into snap.Groups after filter and sort
 
 	filter    common.Input
@@ -234,7 +235,7 @@ func (m *Model) setData(s *kafka.Snapshot, h common.LagHistory) {
 	m.lags = resize(m.lags, n)
 	for i := range s.Groups {
 		m.lower[i] = strings.ToLower(s.Groups[i].Name)
-		m.lags[i] = groupLag(&s.Groups[i])
+		m.lags[i] = columns.GroupLag(&s.Groups[i])
 	}
 	m.count()
 	m.rebuild()
