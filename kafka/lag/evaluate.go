@@ -106,7 +106,7 @@ func (h *History) EvaluateInto(group string, now time.Time, buf []PartitionHealt
 			lagKnown = true
 		}
 		if p.Lag > 0 {
-			g.TotalLag += p.Lag
+			g.TotalLag = addLag(g.TotalLag, p.Lag)
 			if p.Observations < h.cfg.Window {
 				g.Complete = false
 			}
@@ -122,7 +122,7 @@ func (h *History) EvaluateInto(group string, now time.Time, buf []PartitionHealt
 		}
 		if p.Lag >= 0 && p.ProduceRate >= 0 && p.ConsumeRate >= 0 {
 			cuKnown = true
-			cuLag += p.Lag
+			cuLag = addLag(cuLag, p.Lag)
 			cuProd += p.ProduceRate
 			cuCons += p.ConsumeRate
 		} else if p.Lag > 0 {

@@ -129,8 +129,14 @@ func checkInvariants(t *testing.T, h *History, cfg Config, s *kafka.Snapshot, se
 		if len(gh.lag) != cfg.Samples {
 			t.Fatalf("group %q lag ring has %d slots, want %d", name, len(gh.lag), cfg.Samples)
 		}
-		if n := len(h.GroupLagSeries(name, nil)); n < 1 || n > cfg.Samples {
+		series := h.GroupLagSeries(name, nil)
+		if n := len(series); n < 1 || n > cfg.Samples {
 			t.Fatalf("group %q series has %d polls, want 1..%d", name, n, cfg.Samples)
+		}
+		for _, v := range series {
+			if v < 0 && v != kafka.NoOffset {
+				t.Fatalf("group %q series holds %d", name, v)
+			}
 		}
 		for i := range gh.parts {
 			ph := &gh.parts[i]
@@ -179,7 +185,7 @@ func checkInvariants(t *testing.T, h *History, cfg Config, s *kafka.Snapshot, se
 			}
 			worst = max(worst, p.Status)
 			if p.Lag > 0 {
-				total += p.Lag
+				total = addLag(total, p.Lag)
 			}
 			checkFloat(t, "time lag", p.TimeLag.Seconds, p.TimeLag.Known())
 			if p.TimeLag.Seconds < 0 {
@@ -195,6 +201,9 @@ func checkInvariants(t *testing.T, h *History, cfg Config, s *kafka.Snapshot, se
 			if p.Status == StatusRewind && p.Rewind.Low >= p.Rewind.High {
 				t.Fatalf("rewind %+v does not go backwards", p.Rewind)
 			}
+		}
+		if gh.TotalLag < 0 {
+			t.Fatalf("group %q total lag %d", g.Name, gh.TotalLag)
 		}
 		if gh.TotalLag != total || gh.Status != worst || gh.Severity != worst.Severity() {
 			t.Fatalf("group %q = lag %d %v/%v, partitions say %d %v", g.Name, gh.TotalLag, gh.Status, gh.Severity, total, worst)

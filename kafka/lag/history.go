@@ -184,7 +184,7 @@ func (h *History) updateGroup(gh *groupHist, g *kafka.Group, t int64) {
 	}
 	if same {
 		for k := 0; k < n; k++ {
-			total += h.updatePartition(&gh.parts[k], at(k), t)
+			total = addLag(total, h.updatePartition(&gh.parts[k], at(k), t))
 		}
 		gh.lag[h.slot(h.seq)] = total
 		return
@@ -238,11 +238,11 @@ func (h *History) updateGroup(gh *groupHist, g *kafka.Group, t int64) {
 		case c > 0:
 			p := at(k)
 			out = append(out, h.newPartition(p.Topic, p.Partition))
-			total += h.updatePartition(&out[len(out)-1], p, t)
+			total = addLag(total, h.updatePartition(&out[len(out)-1], p, t))
 			k++
 		default:
 			out = append(out, old[i])
-			total += h.updatePartition(&out[len(out)-1], at(k), t)
+			total = addLag(total, h.updatePartition(&out[len(out)-1], at(k), t))
 			i++
 			k++
 		}

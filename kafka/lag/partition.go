@@ -1,6 +1,7 @@
 package lag
 
 import (
+	"math"
 	"unsafe"
 
 	"github.com/kgroups/kgroups/kafka"
@@ -170,4 +171,13 @@ func (ph *partHist) observe(c, lag, t int64, owned bool, minDist int64) {
 	ph.winLen++
 	j := 3 * ((ph.winStart + ph.winLen - 1) % n)
 	ph.win[j], ph.win[j+1], ph.win[j+2] = t, c, lag
+}
+
+// addLag adds a non-negative lag to a total, saturating instead of wrapping
+// so that a corrupt offset near the int64 limit cannot turn a total negative.
+func addLag(total, lag int64) int64 {
+	if lag > math.MaxInt64-total {
+		return math.MaxInt64
+	}
+	return total + lag
 }
