@@ -38,7 +38,7 @@ func TestGlyphsFor(t *testing.T) {
 	if g := GlyphsFor(false); string(g.Spark) != "_.-=#" || g.Ellipsis != "~" || g.Cursor != ">" {
 		t.Fatalf("ASCII glyphs = %+v", g)
 	}
-	for _, s := range []string{ASCIIGlyphs.Ellipsis, ASCIIGlyphs.Rule, ASCIIGlyphs.Cursor, ASCIIGlyphs.Up, ASCIIGlyphs.Down, ASCIIGlyphs.Sep, ASCIIGlyphs.OK, ASCIIGlyphs.Fail, string(ASCIIGlyphs.Spark)} {
+	for _, s := range []string{ASCIIGlyphs.Ellipsis, ASCIIGlyphs.Cursor, ASCIIGlyphs.Up, ASCIIGlyphs.Down, ASCIIGlyphs.Sep, ASCIIGlyphs.OK, ASCIIGlyphs.Fail, string(ASCIIGlyphs.Spark)} {
 		for _, r := range s {
 			if r >= 0x80 {
 				t.Errorf("ASCII glyph %q holds non-ASCII %q", s, r)

@@ -10,8 +10,6 @@ type Glyphs struct {
 	Spark []rune
 	// Ellipsis ends truncated text.
 	Ellipsis string
-	// Rule draws horizontal lines.
-	Rule string
 	// Cursor marks the selected row. It is visible without colour, so the
 	// selection survives NO_COLOR.
 	Cursor string
@@ -29,7 +27,6 @@ type Glyphs struct {
 var UnicodeGlyphs = Glyphs{
 	Spark:    []rune("▁▂▃▄▅▆▇█"),
 	Ellipsis: "…",
-	Rule:     "─",
 	Cursor:   "▶",
 	Up:       "↑",
 	Down:     "↓",
@@ -43,7 +40,6 @@ var UnicodeGlyphs = Glyphs{
 var ASCIIGlyphs = Glyphs{
 	Spark:    []rune("_.-=#"),
 	Ellipsis: "~",
-	Rule:     "-",
 	Cursor:   ">",
 	Up:       "^",
 	Down:     "v",

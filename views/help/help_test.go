@@ -1,0 +1,92 @@
+package help
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+
+	"github.com/kgroups/kgroups/tui/common"
+	"github.com/kgroups/kgroups/views/viewtest"
+)
+
+func actions() []common.Action {
+	return []common.Action{
+		{Name: "open group", Key: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open"))},
+		{Name: "delete group", Key: key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "delete")), Dangerous: true},
+	}
+}
+
+func TestLayoutWrapsToTheWidth(t *testing.T) {
+	lipgloss.SetColorProfile(termenv.Ascii)
+	c := viewtest.Common(60, 40, true)
+	c.ReadOnly = true
+	m := New(c, actions())
+	got := viewtest.Strip(m.View())
+	want := strings.Join([]string{
+		"Move               Groups",
+		"↑/k   up           enter  open",
+		"↓/j   down         /      filter",
+		"pgup  page up      esc    clear filter",
+		"pgdn  page down    N      sort by name",
+		"g     first row    L      sort by lag",
+		"G     last row     S      sort by state",
+		"                   M      sort by members",
+		"",
+		"Group                      General",
+		"tab        next tab        r  refresh",
+		"shift+tab  previous tab    p  pause",
+		"esc        back            :  command",
+		"                           ?  help",
+		"                           q  quit",
+		"",
+		"Actions",
+		"enter  open group",
+		"D      delete group (disabled: the context is read-only)",
+	}, "\n")
+	if got != want {
+		t.Fatalf("help at 60 columns:\n%s\nwant\n%s", got, want)
+	}
+	for _, l := range strings.Split(m.View(), "\n") {
+		if w := lipgloss.Width(l); w > 60 {
+			t.Fatalf("line %q is %d wide", l, w)
+		}
+	}
+}
+
+func TestScroll(t *testing.T) {
+	lipgloss.SetColorProfile(termenv.Ascii)
+	m := New(viewtest.Common(60, 5, true), actions())
+	first := func() string { return strings.Split(viewtest.Strip(m.View()), "\n")[0] }
+	if n := len(strings.Split(m.View(), "\n")); n != 5 {
+		t.Fatalf("%d lines on a 5-line screen", n)
+	}
+	down := tea.KeyMsg{Type: tea.KeyDown}
+	m.Update(down)
+	m.Update(down)
+	if got := first(); got != "↓/j   down         /      filter" {
+		t.Fatalf("after two downs the first line is %q", got)
+	}
+	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("G")})
+	bottom := strings.Join([]string{
+		"tab        next tab        r  refresh    enter  open group",
+		"shift+tab  previous tab    p  pause      D      delete group",
+		"esc        back            :  command",
+		"                           ?  help",
+		"                           q  quit",
+	}, "\n")
+	if got := viewtest.Strip(m.View()); got != bottom {
+		t.Fatalf("at the bottom:\n%s\nwant\n%s", got, bottom)
+	}
+	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("g")})
+	if got := first(); got != "Move               Groups" {
+		t.Fatalf("at the top the first line is %q", got)
+	}
+	m.Update(tea.KeyMsg{Type: tea.KeyUp})
+	if got := first(); got != "Move               Groups" {
+		t.Fatalf("scrolled above the top: %q", got)
+	}
+}
