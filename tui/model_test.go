@@ -431,7 +431,12 @@ func TestStaleDataAndRecovery(t *testing.T) {
 		wait = backoff(5*time.Second, i+1)
 	}
 	h.clock.Advance(40 * time.Second)
-	h.poll()
+	retry := h.m.startPoll()
+	h.send(tea.WindowSizeMsg{Width: 200, Height: 24})
+	if got := status(); got != "✖ stale: dial tcp 10.0.0.1:9092: connect: connection refused · last refresh 1m00s ago · retrying…" {
+		t.Fatalf("status while retrying = %q", got)
+	}
+	h.run(retry)
 	if got := status(); got != "● connected · 3 brokers · refreshed 0s ago in 42ms · every 5s" {
 		t.Fatalf("after recovery status = %q", got)
 	}

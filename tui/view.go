@@ -86,7 +86,10 @@ func (m *Model) statusLine2(b *strings.Builder) {
 		if !p.lastOK.IsZero() {
 			l.WriteString(g.Sep + "last refresh " + common.Age(m.clock.Sub(p.lastOK)) + " ago")
 		}
-		if !p.next.IsZero() {
+		switch {
+		case p.inFlight:
+			l.WriteString(g.Sep + "retrying" + g.Ellipsis)
+		case !p.next.IsZero():
 			l.WriteString(g.Sep + "retry " + p.next.Format("15:04:05") + " (in " + common.Age(p.next.Sub(m.clock)) + ")")
 		}
 	case m.snap == nil:
@@ -99,7 +102,7 @@ func (m *Model) statusLine2(b *strings.Builder) {
 	if p.paused {
 		l.WriteString(g.Sep)
 		l.WriteString(s.Warn.Render("paused"))
-	} else if p.inFlight && m.clock.Sub(p.started) >= time.Second {
+	} else if p.inFlight && p.err == nil && m.clock.Sub(p.started) >= time.Second {
 		l.WriteString(g.Sep + "polling " + common.Age(m.clock.Sub(p.started)) + g.Ellipsis)
 	} else if p.err == nil && m.snap != nil && m.switching == "" {
 		l.WriteString(g.Sep + "every " + common.Age(m.opts.Refresh))
