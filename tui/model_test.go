@@ -52,7 +52,7 @@ func TestViewFitsTheTerminal(t *testing.T) {
 	screens := map[string][]string{"groups": nil, "group": {"j", "j", "j", "j", "j", "enter"}, "members": {"tab"}, "help": {"?"}}
 	for _, name := range []string{"groups", "group", "members", "help"} {
 		h.press(screens[name]...)
-		for _, size := range [][2]int{{80, 24}, {120, 40}, {100, 30}, {200, 60}, {60, 15}, {80, 24}} {
+		for _, size := range [][2]int{{80, 24}, {120, 40}, {100, 30}, {200, 60}, {60, 15}, {20, 6}, {5, 4}, {80, 24}} {
 			h.send(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
 			raw := h.m.View()
 			ls := lines(raw)
