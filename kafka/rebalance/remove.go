@@ -161,7 +161,10 @@ func (p *Plan) Explain() []string {
 			out = append(out, "With the eager "+p.Assignor+" assignor, every member stops consuming until the rebalance completes.")
 		}
 	}
-	if dynamic > 0 {
+	switch {
+	case dynamic > 0 && p.Type == kafka.TypeConsumer:
+		out = append(out, "A removed member is fenced at its next heartbeat and rejoins from epoch 0 (consumer-protocol clients keep their member id); if its process is gone, its partitions go to the other members.")
+	case dynamic > 0:
 		out = append(out, "A removed dynamic member learns it was removed at its next heartbeat and rejoins with a new member id; if its process is gone, its partitions go to the other members.")
 	}
 	if static > 0 {

@@ -1,0 +1,240 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/kafka/kafkatest"
+)
+
+// simCluster is a kfake cluster with a classic range group of three
+// dynamic members on orders (6 partitions), owning 0-1, 2-3 and 4-5 in
+// member id order, and a KIP-848 group of two members.
+type simCluster struct {
+	*kafkatest.Cluster
+	brokers string
+	ids     []string // the range group's member ids, sorted
+}
+
+const (
+	simRange = "sim-range"
+	sim848   = "sim-848"
+)
+
+func startSimCluster(t *testing.T) *simCluster {
+	t.Helper()
+	isolateConfig(t)
+	c := kafkatest.NewCluster(t)
+	c.CreateTopic(t, "orders", 6)
+	for _, id := range []string{"r1", "r2", "r3"} {
+		c.Join(t, simRange, []string{"orders"}, kgo.Balancers(kgo.RangeBalancer()), kgo.ClientID(id))
+	}
+	for _, id := range []string{"k1", "k2"} {
+		c.Join(t, sim848, []string{"orders"}, kgo.Balancers(kgo.RangeBalancer()), kgo.ServerSideBalancer(), kgo.ClientID(id))
+	}
+	c.WaitStable(t, simRange, 3, 6)
+	cl := c.Client(t)
+	var ids []string
+	kafkatest.Eventually(t, "both groups to settle as kgroups sees them", func() bool {
+		s, err := cl.PollGroups(context.Background(), simRange, sim848)
+		if err != nil {
+			return false
+		}
+		r, ok1 := s.Group(simRange)
+		k, ok2 := s.Group(sim848)
+		if !ok1 || !ok2 || r.State != kafka.StateStable || k.State != kafka.StateStable || len(r.Members) != 3 || len(k.Members) != 2 {
+			return false
+		}
+		ids = ids[:0]
+		for _, m := range r.Members {
+			if m.PartitionCount() != 2 || len(m.JoinMetadata) == 0 {
+				return false
+			}
+			ids = append(ids, m.MemberID)
+		}
+		for _, m := range k.Members {
+			if m.PartitionCount() != 3 || !reflect.DeepEqual(m.Assignment, m.Target) {
+				return false
+			}
+		}
+		return true
+	})
+	return &simCluster{Cluster: c, brokers: strings.Join(c.Addrs, ","), ids: ids}
+}
+
+type simJSON struct {
+	Group     string `json:"group"`
+	Change    string `json:"change"`
+	Type      string `json:"type"`
+	Assignors []struct {
+		Assignor string `json:"assignor"`
+		Moved    int    `json:"moved"`
+		Rounds   int    `json:"rounds"`
+		Moves    []struct {
+			Topic     string  `json:"topic"`
+			Partition int32   `json:"partition"`
+			From      *string `json:"from"`
+			To        *string `json:"to"`
+		} `json:"moves"`
+		Assignment map[string][]struct {
+			Topic      string  `json:"topic"`
+			Partitions []int32 `json:"partitions"`
+		} `json:"assignment"`
+		Error *string `json:"error"`
+	} `json:"assignors"`
+	Members []struct {
+		MemberID string `json:"memberId"`
+		ClientID string `json:"clientId"`
+		Current  []struct {
+			Topic      string  `json:"topic"`
+			Partitions []int32 `json:"partitions"`
+		} `json:"current"`
+		Target []struct {
+			Topic      string  `json:"topic"`
+			Partitions []int32 `json:"partitions"`
+		} `json:"target"`
+	} `json:"members"`
+}
+
+func TestSimulateCLI(t *testing.T) {
+	c := startSimCluster(t)
+	m0, m1, m2 := c.ids[0], c.ids[1], c.ids[2]
+
+	t.Run("leave json", func(t *testing.T) {
+		code, stdout, stderr := runKgroups(t, "-b", c.brokers, "simulate", simRange, "--leave", m1, "-o", "json")
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		var doc simJSON
+		if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+			t.Fatalf("%v\n%s", err, stdout)
+		}
+		if doc.Group != simRange || doc.Change != "leave "+m1 || doc.Type != "classic" {
+			t.Errorf("group %q change %q type %q", doc.Group, doc.Change, doc.Type)
+		}
+		var names []string
+		for _, a := range doc.Assignors {
+			names = append(names, a.Assignor)
+			if a.Error != nil {
+				t.Errorf("%s: %s", a.Assignor, *a.Error)
+			}
+			if a.Moved != len(a.Moves) {
+				t.Errorf("%s: moved %d but %d moves", a.Assignor, a.Moved, len(a.Moves))
+			}
+		}
+		if want := []string{"range", "roundrobin", "sticky", "cooperative-sticky"}; !reflect.DeepEqual(names, want) {
+			t.Fatalf("assignors %v, want %v", names, want)
+		}
+		// range over the two left: m0 takes 0-2, m2 takes 3-5.
+		type move struct {
+			p        int32
+			from, to string
+		}
+		moves := func(i int) []move {
+			var out []move
+			for _, m := range doc.Assignors[i].Moves {
+				if m.Topic != "orders" || m.From == nil || m.To == nil {
+					t.Fatalf("%s: unexpected move %+v", doc.Assignors[i].Assignor, m)
+				}
+				out = append(out, move{m.Partition, *m.From, *m.To})
+			}
+			return out
+		}
+		if got, want := moves(0), []move{{2, m1, m0}, {3, m1, m2}}; !reflect.DeepEqual(got, want) {
+			t.Errorf("range moves %v, want %v", got, want)
+		}
+		if got := doc.Assignors[0].Assignment; len(got) != 2 || !reflect.DeepEqual(got[m0][0].Partitions, []int32{0, 1, 2}) || !reflect.DeepEqual(got[m2][0].Partitions, []int32{3, 4, 5}) {
+			t.Errorf("range assignment %+v", got)
+		}
+		// roundrobin deals alternately: m0 0,2,4 and m2 1,3,5.
+		if got, want := moves(1), []move{{1, m0, m2}, {2, m1, m0}, {3, m1, m2}, {4, m2, m0}}; !reflect.DeepEqual(got, want) {
+			t.Errorf("roundrobin moves %v, want %v", got, want)
+		}
+		// The sticky ones move only m1's two partitions.
+		for _, i := range []int{2, 3} {
+			got := moves(i)
+			if len(got) != 2 || got[0].p != 2 || got[1].p != 3 || got[0].from != m1 || got[1].from != m1 {
+				t.Errorf("%s moves %v, want m1's partitions 2 and 3", doc.Assignors[i].Assignor, got)
+			}
+		}
+	})
+
+	t.Run("join table", func(t *testing.T) {
+		code, stdout, stderr := runKgroups(t, "-b", c.brokers, "simulate", simRange, "--join", "3")
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		for _, want := range []string{
+			"Group sim-range (classic, Stable, assignor range, 3 members): join 3\n",
+			"ASSIGNOR            MOVED  ROUNDS  MEMBERS\n",
+			"range                   5       1        6\n",
+			"roundrobin              5       1        6\n",
+			"sticky                  3       1        6\n",
+			"cooperative-sticky      3       2        6\n",
+			"range: 5 partitions move\n",
+		} {
+			if !strings.Contains(stdout, want) {
+				t.Errorf("output lacks %q:\n%s", want, stdout)
+			}
+		}
+		joiners := 0
+		for _, line := range strings.Split(stdout, "\n") {
+			if f := strings.Fields(line); len(f) == 4 && strings.HasPrefix(f[0], "new-") && f[1] == "(new)" && f[2] == "1" {
+				joiners++
+			}
+		}
+		if joiners != 3*4 {
+			t.Errorf("%d joiner rows with one partition each, want 3 per assignor (12):\n%s", joiners, stdout)
+		}
+	})
+
+	t.Run("KIP-848 group shows current and target", func(t *testing.T) {
+		code, stdout, stderr := runKgroups(t, "-b", c.brokers, "simulate", sim848, "--join", "1", "-o", "json")
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		var doc simJSON
+		if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+			t.Fatalf("%v\n%s", err, stdout)
+		}
+		if doc.Type != "consumer" || len(doc.Assignors) != 0 || len(doc.Members) != 2 {
+			t.Fatalf("type %q, %d assignors, %d members; want consumer, 0, 2:\n%s", doc.Type, len(doc.Assignors), len(doc.Members), stdout)
+		}
+		for _, m := range doc.Members {
+			if len(m.Current) != 1 || len(m.Current[0].Partitions) != 3 || !reflect.DeepEqual(m.Current, m.Target) {
+				t.Errorf("member %s: current %+v target %+v; want the same 3 partitions", m.MemberID, m.Current, m.Target)
+			}
+		}
+		code, stdout, _ = runKgroups(t, "-b", c.brokers, "simulate", sim848, "--join", "1")
+		if code != 0 || !strings.Contains(stdout, "client assignors cannot be simulated") || !strings.Contains(stdout, "Every member holds its target assignment.") {
+			t.Errorf("exit %d:\n%s", code, stdout)
+		}
+	})
+
+	t.Run("bad input", func(t *testing.T) {
+		for _, tc := range []struct {
+			args []string
+			code int
+			want string
+		}{
+			{[]string{"simulate", simRange}, 2, "say what changes: --leave MEMBER... (member ids) or --join N"},
+			{[]string{"simulate", simRange, "--leave", m0, "--join", "1"}, 2, "give either --leave MEMBER... or --join N, not both"},
+			{[]string{"simulate", simRange, "--join", "0"}, 2, "invalid --join 0: give a number of new members from 1 to 1000"},
+			{[]string{"simulate", simRange, "--join", "1", "-o", "xml"}, 2, `invalid --output "xml"`},
+			{[]string{"simulate", "a", "b", "--join", "1"}, 2, "simulate needs exactly one group name, got 2"},
+			{[]string{"simulate", simRange, "--leave", "nobody"}, 1, `member "nobody" is not in group "sim-range"; its members are: ` + strings.Join(c.ids, ", ")},
+			{[]string{"simulate", "no-such-group", "--join", "1"}, 1, `group "no-such-group" not found`},
+		} {
+			code, stdout, stderr := runKgroups(t, append([]string{"-b", c.brokers}, tc.args...)...)
+			if code != tc.code || !strings.Contains(stderr, tc.want) || stdout != "" {
+				t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit %d and %q", tc.args, code, stdout, stderr, tc.code, tc.want)
+			}
+		}
+	})
+}
