@@ -94,11 +94,17 @@ func newRootCmd(a *app) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "kgroups",
 		Short: "Watch and operate Kafka consumer groups",
-		Long: "kgroups shows every consumer group's state, members, assignments, committed offsets and lag, live.\n\n" +
+		Long: "kgroups shows every consumer group's state, members, assignments, committed offsets and lag, live.\n" +
+			"Run without a command, it opens the terminal UI on the current context.\n\n" +
 			"Clusters are named contexts in a configuration file; -b/--brokers works without one.\n" +
 			"TLS and SASL settings, the file format and every KGROUPS_* variable: kgroups config --help.",
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		// Bare `kgroups` opens the live UI, as `kgroups tui` does.
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return openTUI(cmd.Context(), a, "")
+		},
 	}
 	addGlobalFlags(root, a.v)
 	return root
