@@ -34,9 +34,24 @@ func (ts TopicScope) String() string {
 	if ts.Partitions == nil {
 		return ts.Topic
 	}
-	ps := make([]string, len(ts.Partitions))
-	for i, p := range ts.Partitions {
-		ps[i] = strconv.Itoa(int(p))
+	// Runs of three or more partitions print as ranges, which
+	// ParseTopicScope reads back: "0-29" rather than thirty numbers.
+	var ps []string
+	p := ts.Partitions
+	for i := 0; i < len(p); {
+		j := i
+		for j+1 < len(p) && p[j+1] == p[j]+1 {
+			j++
+		}
+		switch {
+		case j-i >= 2:
+			ps = append(ps, strconv.Itoa(int(p[i]))+"-"+strconv.Itoa(int(p[j])))
+		case j > i:
+			ps = append(ps, strconv.Itoa(int(p[i])), strconv.Itoa(int(p[j])))
+		default:
+			ps = append(ps, strconv.Itoa(int(p[i])))
+		}
+		i = j + 1
 	}
 	return ts.Topic + ":" + strings.Join(ps, ",")
 }

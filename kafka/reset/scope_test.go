@@ -105,6 +105,12 @@ func TestParseScope(t *testing.T) {
 			t.Errorf("contains(%s) = %v", c.tp, got)
 		}
 	}
+	for in, want := range map[string]string{"a:0,1": "a:0,1", "a:0-2": "a:0-2", "a:5,0-3,7,8,9,11": "a:0-3,5,7-9,11", "a": "a"} {
+		ts, err := ParseTopicScope(in)
+		if err != nil || ts.String() != want {
+			t.Errorf("ParseTopicScope(%q).String() = %q, %v; want %q", in, ts.String(), err, want)
+		}
+	}
 	if _, err := ParseScope(false, []string{"a:x"}); err == nil {
 		t.Error("bad --topic accepted")
 	}

@@ -1,0 +1,692 @@
+package reset
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/kgroups/kgroups/kafka"
+	kreset "github.com/kgroups/kgroups/kafka/reset"
+	"github.com/kgroups/kgroups/tui/common"
+	"github.com/kgroups/kgroups/views/columns"
+	"github.com/kgroups/kgroups/views/table"
+)
+
+// Backend is the wizard's only way to the cluster. It is called from Cmds,
+// never from Update or View; kafka/reset.Service implements it for a
+// connected context.
+type Backend interface {
+	Plan(ctx context.Context, req kreset.Request) (*kreset.Plan, error)
+	Apply(ctx context.Context, p *kreset.Plan) (*kreset.Result, error)
+	PlanDelete(ctx context.Context, group string) (*kreset.GroupDeletion, error)
+	ApplyDelete(ctx context.Context, d *kreset.GroupDeletion) (*kreset.DeleteResult, error)
+}
+
+// Mode is what the wizard was opened for.
+type Mode int
+
+const (
+	// ModeGroup resets a group's partitions: all it has commits for, or
+	// the topics typed (R on the groups screen).
+	ModeGroup Mode = iota
+	// ModePartitions resets the partitions chosen on the group screen.
+	ModePartitions
+	// ModeSeek moves one partition to an offset or a time.
+	ModeSeek
+	// ModeDelete deletes the group.
+	ModeDelete
+)
+
+type step int
+
+const (
+	stepScenario step = iota
+	stepParams
+	stepPlanning
+	stepPreview
+	stepConfirm
+	stepApplying
+	stepResult
+)
+
+// ClosedMsg says the wizard is done and must be closed. Changed is true when
+// the cluster was changed, so the root polls at once and every screen shows
+// the new offsets; Receipt is the receipt written, if any.
+type ClosedMsg struct {
+	Group   string
+	Changed bool
+	Receipt string
+}
+
+// planMsg and applyMsg carry the results of the wizard's Cmds, tagged with
+// the wizard and the request they answer so that a late answer to a
+// cancelled request (or to another wizard) is dropped.
+type planMsg struct {
+	id, seq uint64
+	plan    *kreset.Plan
+	del     *kreset.GroupDeletion
+	err     error
+}
+
+type applyMsg struct {
+	id, seq uint64
+	res     *kreset.Result
+	del     *kreset.DeleteResult
+	err     error
+}
+
+var wizardIDs atomic.Uint64
+
+// scenario is a choice on the first step.
+type scenario struct {
+	kind kreset.Kind
+	desc string
+	// param names the value the scenario needs ("" for none); example
+	// shows the accepted forms until something is typed.
+	param, example string
+}
+
+var allScenarios = []scenario{
+	{kreset.ToEarliest, "the log start", "", ""},
+	{kreset.ToLatest, "the log end", "", ""},
+	{kreset.ToCurrent, "the committed offset (the log end where there is none)", "", ""},
+	{kreset.ToOffset, "an offset, clamped to the log", "Offset", "a whole number, e.g. 1500"},
+	{kreset.ShiftBy, "the committed offset moved by N records", "Shift", "records, negative to go back, e.g. -100"},
+	{kreset.ToDatetime, "the first record at or after a time", "Date and time", "yyyy-MM-ddTHH:mm:ss.SSS (UTC unless a zone such as Z or +01:00 follows) or RFC 3339"},
+	{kreset.ByDuration, "the first record at or after a time that long ago", "Duration", "ISO-8601 such as PT30M or P1DT2H, or Go such as 90m"},
+	{kreset.FromFile, "offsets from a CSV file (topic,partition,offset)", "File", "the path of a file written by kgroups reset --export"},
+}
+
+func pick(kinds ...kreset.Kind) []scenario {
+	var out []scenario
+	for _, k := range kinds {
+		for _, s := range allScenarios {
+			if s.kind == k {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// Model is the reset wizard: scenario, parameters (checked as they are
+// typed), preview, confirmation and result. It is modal: it reads every key
+// while open, and Esc cancels at any step before applying, changing nothing.
+type Model struct {
+	common.Common
+	keys    Keys
+	backend Backend
+	ctx     context.Context
+	id      uint64
+	seq     uint64
+	cancel  context.CancelFunc
+
+	mode  Mode
+	group string
+	// fixed is the scope chosen before the wizard opened (selected rows
+	// or the partition to seek); nil in ModeGroup, where it is typed.
+	fixed *kreset.Scope
+
+	step    step
+	choices []scenario
+	choice  int
+
+	value       common.Input
+	topics      common.Input
+	focusTopics bool
+	// problem is why the wizard cannot go on: a parameter that does not
+	// parse, or a plan the cluster refused. It is shown where it applies.
+	problem string
+
+	plan    *kreset.Plan
+	del     *kreset.GroupDeletion
+	blocked error
+	win     table.Window
+	planTab table.Table[PlanRow]
+	delTab  table.Table[kreset.Row]
+
+	confirm common.Input
+	notice  string
+
+	res      *kreset.Result
+	delRes   *kreset.DeleteResult
+	applyErr error
+	resTab   table.Table[ResultRow]
+}
+
+func newModel(c common.Common, b Backend, ctx context.Context, mode Mode, group string) *Model {
+	m := &Model{Common: c, keys: DefaultKeys(c.Glyphs), backend: b, ctx: ctx, id: wizardIDs.Add(1), mode: mode, group: group}
+	m.value.Prompt = ""
+	m.topics.Prompt = ""
+	m.planTab.Cols = planCols()
+	m.delTab.Cols = deleteCols()
+	m.resTab.Cols = resultCols()
+	return m
+}
+
+// NewGroup opens the wizard to reset group: every partition it has a
+// commit for, or the topics typed on the parameters step.
+func NewGroup(c common.Common, b Backend, ctx context.Context, group string) *Model {
+	m := newModel(c, b, ctx, ModeGroup, group)
+	m.choices = allScenarios
+	return m
+}
+
+// NewPartitions opens the wizard to reset the given partitions of group
+// (the rows selected on the group screen).
+func NewPartitions(c common.Common, b Backend, ctx context.Context, group string, tps []kreset.TP) *Model {
+	m := newModel(c, b, ctx, ModePartitions, group)
+	m.choices = pick(kreset.ToEarliest, kreset.ToLatest, kreset.ToCurrent, kreset.ToOffset, kreset.ShiftBy, kreset.ToDatetime, kreset.ByDuration)
+	var ts []kreset.TopicScope
+	for _, tp := range tps {
+		ts = append(ts, kreset.TopicScope{Topic: tp.Topic, Partitions: []int32{tp.Partition}})
+	}
+	m.fixed = &kreset.Scope{Topics: kreset.MergeTopicScopes(ts)}
+	return m
+}
+
+// NewSeek opens the wizard to move one partition of group to an offset or a
+// time.
+func NewSeek(c common.Common, b Backend, ctx context.Context, group string, tp kreset.TP) *Model {
+	m := newModel(c, b, ctx, ModeSeek, group)
+	m.choices = pick(kreset.ToOffset, kreset.ToDatetime, kreset.ByDuration, kreset.ToEarliest, kreset.ToLatest)
+	m.fixed = &kreset.Scope{Topics: []kreset.TopicScope{{Topic: tp.Topic, Partitions: []int32{tp.Partition}}}}
+	return m
+}
+
+// NewDelete opens the wizard to delete group, showing what it holds first.
+// It starts reading the group at once: call Init for the first Cmd.
+func NewDelete(c common.Common, b Backend, ctx context.Context, group string) *Model {
+	return newModel(c, b, ctx, ModeDelete, group)
+}
+
+// Init returns the wizard's first Cmd: the delete wizard reads the group
+// straight away; the others wait for a scenario.
+func (m *Model) Init() tea.Cmd {
+	if m.mode == ModeDelete {
+		return m.startPlan()
+	}
+	return nil
+}
+
+// Group is the group the wizard acts on.
+func (m *Model) Group() string { return m.group }
+
+// Screen implements common.Component.
+func (m *Model) Screen() common.Screen { return common.ScreenGroup }
+
+// Capturing implements common.Component: the wizard is modal and reads
+// text, so every key comes to it (Ctrl+C still quits).
+func (m *Model) Capturing() bool { return true }
+
+// Actions implements common.Component: the wizard's steps are its keys.
+func (m *Model) Actions() []common.Action { return nil }
+
+// SetSize implements common.Component.
+func (m *Model) SetSize(w, h int) {
+	m.Common.SetSize(w, h)
+	m.win.Clamp(m.rowCount(), m.tableRows())
+}
+
+// Update implements common.Component.
+func (m *Model) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case planMsg:
+		m.onPlan(msg)
+	case applyMsg:
+		m.onApply(msg)
+	case tea.KeyMsg:
+		return m.onKey(msg)
+	}
+	return nil
+}
+
+func (m *Model) current() scenario {
+	if m.mode == ModeDelete || len(m.choices) == 0 {
+		return scenario{}
+	}
+	return m.choices[m.choice]
+}
+
+// hasParams reports whether the chosen scenario has a parameters step: a
+// value to type, or in ModeGroup the topics.
+func (m *Model) hasParams() bool {
+	return m.mode == ModeGroup || m.current().param != ""
+}
+
+func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
+	k := &m.keys
+	m.notice = ""
+	if key.Matches(msg, k.Cancel) {
+		switch m.step {
+		case stepApplying:
+			m.notice = "applying cannot be interrupted: wait for the result"
+			return nil
+		case stepResult:
+			return m.close()
+		}
+		return m.abandon()
+	}
+	switch m.step {
+	case stepScenario:
+		return m.keyScenario(msg)
+	case stepParams:
+		return m.keyParams(msg)
+	case stepPreview:
+		return m.keyPreview(msg)
+	case stepConfirm:
+		return m.keyConfirm(msg)
+	case stepResult:
+		if key.Matches(msg, k.Close) {
+			return m.close()
+		}
+		m.scroll(msg)
+	}
+	return nil
+}
+
+// abandon cancels the wizard before anything was applied: any read in
+// flight is cancelled and its answer will be dropped.
+func (m *Model) abandon() tea.Cmd {
+	if m.cancel != nil {
+		m.cancel()
+		m.cancel = nil
+	}
+	m.seq++
+	group := m.group
+	return func() tea.Msg { return ClosedMsg{Group: group} }
+}
+
+// close closes the wizard after a result.
+func (m *Model) close() tea.Cmd {
+	msg := ClosedMsg{Group: m.group}
+	switch {
+	case m.res != nil:
+		msg.Changed, msg.Receipt = true, m.res.ReceiptPath
+	case m.delRes != nil:
+		msg.Changed, msg.Receipt = true, m.delRes.ReceiptPath
+	}
+	return func() tea.Msg { return msg }
+}
+
+func (m *Model) keyScenario(msg tea.KeyMsg) tea.Cmd {
+	k := &m.keys
+	n := len(m.choices)
+	switch {
+	case key.Matches(msg, k.Up) || msg.String() == "k":
+		m.choice = (m.choice + n - 1) % n
+	case key.Matches(msg, k.Down) || msg.String() == "j":
+		m.choice = (m.choice + 1) % n
+	case key.Matches(msg, k.Choose):
+		return m.chosen()
+	case msg.Type == tea.KeyRunes && len(msg.Runes) == 1 && msg.Runes[0] >= '1' && msg.Runes[0] <= '9':
+		if i := int(msg.Runes[0] - '1'); i < n {
+			m.choice = i
+			return m.chosen()
+		}
+	}
+	return nil
+}
+
+// chosen moves on from the scenario step.
+func (m *Model) chosen() tea.Cmd {
+	m.problem = ""
+	if m.hasParams() {
+		m.step = stepParams
+		m.value.SetValue("")
+		m.focusTopics = m.current().param == ""
+		return nil
+	}
+	return m.startPlan()
+}
+
+func (m *Model) keyParams(msg tea.KeyMsg) tea.Cmd {
+	k := &m.keys
+	switch {
+	case key.Matches(msg, k.Choose):
+		if _, err := m.request(); err != nil {
+			m.problem = err.Error()
+			return nil
+		}
+		return m.startPlan()
+	case key.Matches(msg, k.NextItem):
+		if m.mode == ModeGroup && m.current().param != "" {
+			m.focusTopics = !m.focusTopics
+		}
+		return nil
+	}
+	in := &m.value
+	if m.focusTopics {
+		in = &m.topics
+	}
+	if in.Update(msg) {
+		m.problem = ""
+	}
+	return nil
+}
+
+// valueCheck parses the parameter as typed: the scenario it makes, a short
+// confirmation of what was understood, or why it is not accepted ("" and nil
+// while nothing is typed).
+func (m *Model) valueCheck() (sc kreset.Scenario, understood string, err error) {
+	cur := m.current()
+	sc.Kind = cur.kind
+	text := strings.TrimSpace(m.value.Value())
+	if cur.param == "" {
+		return sc, "", nil
+	}
+	if text == "" {
+		return sc, "", errEmpty
+	}
+	switch cur.kind {
+	case kreset.ToOffset:
+		sc.Offset, err = kreset.ParseOffset(text)
+		understood = fmt.Sprintf("offset %d, clamped to each partition's log", sc.Offset)
+	case kreset.ShiftBy:
+		sc.Shift, err = kreset.ParseShift(text)
+		understood = fmt.Sprintf("%+d records from each committed offset", sc.Shift)
+	case kreset.ToDatetime:
+		sc.Time, err = kreset.ParseDatetime(text)
+		understood = kreset.FormatTime(sc.Time)
+	case kreset.ByDuration:
+		sc.Duration, err = kreset.ParseDuration(text)
+		understood = sc.Duration.String() + " ago: " + kreset.FormatTime(m.now().Add(-sc.Duration))
+	case kreset.FromFile:
+		sc.Source = text
+		understood = "read when the plan is made"
+	}
+	return sc, understood, err
+}
+
+var errEmpty = errors.New("nothing typed yet")
+
+// scopeCheck parses the topics typed in ModeGroup; empty means every
+// partition the group has a commit for.
+func (m *Model) scopeCheck() (kreset.Scope, error) {
+	if m.fixed != nil {
+		return *m.fixed, nil
+	}
+	fields := strings.Fields(m.topics.Value())
+	if len(fields) == 0 {
+		return kreset.Scope{AllTopics: true}, nil
+	}
+	return kreset.ParseScope(false, fields)
+}
+
+// request assembles the plan request from what was chosen and typed.
+func (m *Model) request() (kreset.Request, error) {
+	sc, _, err := m.valueCheck()
+	if errors.Is(err, errEmpty) {
+		return kreset.Request{}, fmt.Errorf("%s: %s", m.current().param, "type "+m.current().example)
+	}
+	if err != nil {
+		return kreset.Request{}, err
+	}
+	scope, err := m.scopeCheck()
+	if err != nil {
+		return kreset.Request{}, err
+	}
+	if sc.Kind == kreset.FromFile && m.fixed == nil && scope.AllTopics {
+		// The file names its partitions; typed topics filter them.
+		scope = kreset.Scope{}
+	}
+	return kreset.Request{Group: m.group, Scenario: sc, Scope: scope, Now: m.now()}, nil
+}
+
+func (m *Model) now() time.Time {
+	if m.Now != nil {
+		return m.Now()
+	}
+	return time.Now()
+}
+
+// startPlan starts reading the cluster for a plan. The Cmd captures the
+// request and the backend; it reads the offsets file, if any, there too.
+func (m *Model) startPlan() tea.Cmd {
+	var req kreset.Request
+	if m.mode != ModeDelete {
+		var err error
+		if req, err = m.request(); err != nil {
+			m.problem = err.Error()
+			return nil
+		}
+	}
+	m.step = stepPlanning
+	m.problem = ""
+	m.seq++
+	ctx, cancel := context.WithCancel(m.ctx)
+	m.cancel = cancel
+	b, id, seq, group, mode := m.backend, m.id, m.seq, m.group, m.mode
+	return func() tea.Msg {
+		defer cancel()
+		msg := planMsg{id: id, seq: seq}
+		if mode == ModeDelete {
+			msg.del, msg.err = b.PlanDelete(ctx, group)
+			return msg
+		}
+		if req.Scenario.Kind == kreset.FromFile {
+			rows, err := readOffsetsFile(req.Scenario.Source)
+			if err != nil {
+				msg.err = err
+				return msg
+			}
+			req.Scenario.Rows = rows
+		}
+		msg.plan, msg.err = b.Plan(ctx, req)
+		return msg
+	}
+}
+
+func readOffsetsFile(path string) ([]kreset.FileRow, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	rows, err := kreset.ParseCSV(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return rows, nil
+}
+
+func (m *Model) onPlan(msg planMsg) {
+	if msg.id != m.id || msg.seq != m.seq || m.step != stepPlanning {
+		return
+	}
+	m.cancel = nil
+	if msg.err != nil {
+		m.problem = msg.err.Error()
+		switch {
+		case m.mode == ModeDelete:
+			m.step = stepResult
+			m.applyErr = msg.err
+		case m.hasParams():
+			m.step = stepParams
+		default:
+			m.step = stepScenario
+		}
+		return
+	}
+	m.plan, m.del = msg.plan, msg.del
+	if m.del != nil {
+		m.blocked = m.del.Blocker()
+	} else {
+		m.blocked = m.plan.Blocker()
+	}
+	m.step = stepPreview
+	m.win = table.Window{}
+	m.win.Clamp(m.rowCount(), m.tableRows())
+}
+
+func (m *Model) keyPreview(msg tea.KeyMsg) tea.Cmd {
+	k := &m.keys
+	switch {
+	case key.Matches(msg, k.Choose):
+		switch {
+		case m.ReadOnly:
+			m.notice = "the context is read-only: this is a preview only, and nothing can be applied"
+		case m.blocked != nil:
+			m.notice = "cannot apply now: see the reason above"
+		default:
+			m.step = stepConfirm
+			m.confirm.SetValue("")
+		}
+	case key.Matches(msg, k.Edit) && m.mode != ModeDelete:
+		m.plan = nil
+		if m.hasParams() {
+			m.step = stepParams
+		} else {
+			m.step = stepScenario
+		}
+	default:
+		m.scroll(msg)
+	}
+	return nil
+}
+
+func (m *Model) scroll(msg tea.KeyMsg) {
+	k := &m.keys
+	n, h := m.rowCount(), m.tableRows()
+	switch {
+	case key.Matches(msg, k.Up):
+		m.win.Move(-1, n, h)
+	case key.Matches(msg, k.Down):
+		m.win.Move(1, n, h)
+	case key.Matches(msg, k.PageUp):
+		m.win.Page(-1, n, h)
+	case key.Matches(msg, k.PageDown):
+		m.win.Page(1, n, h)
+	}
+}
+
+func (m *Model) keyConfirm(msg tea.KeyMsg) tea.Cmd {
+	k := &m.keys
+	if m.Protected {
+		if key.Matches(msg, k.Choose) {
+			if m.confirm.Value() != m.group {
+				m.notice = "type the group's name exactly to apply: " + m.group
+				return nil
+			}
+			return m.startApply()
+		}
+		m.confirm.Update(msg)
+		return nil
+	}
+	switch {
+	case key.Matches(msg, k.Apply):
+		return m.startApply()
+	case key.Matches(msg, k.Edit) || msg.String() == "n":
+		m.step = stepPreview
+	}
+	return nil
+}
+
+// startApply applies the previewed plan. It is the only place the wizard
+// writes, and it refuses in a read-only context whatever led here.
+func (m *Model) startApply() tea.Cmd {
+	if m.ReadOnly || m.blocked != nil {
+		m.step = stepPreview
+		return nil
+	}
+	m.step = stepApplying
+	m.seq++
+	b, ctx, id, seq := m.backend, m.ctx, m.id, m.seq
+	plan, del := m.plan, m.del
+	return func() tea.Msg {
+		msg := applyMsg{id: id, seq: seq}
+		if del != nil {
+			msg.del, msg.err = b.ApplyDelete(ctx, del)
+		} else {
+			msg.res, msg.err = b.Apply(ctx, plan)
+		}
+		return msg
+	}
+}
+
+func (m *Model) onApply(msg applyMsg) {
+	if msg.id != m.id || msg.seq != m.seq || m.step != stepApplying {
+		return
+	}
+	m.step = stepResult
+	m.res, m.delRes, m.applyErr = msg.res, msg.del, msg.err
+	m.win = table.Window{}
+	m.win.Clamp(m.rowCount(), m.tableRows())
+}
+
+// rowCount is the number of rows of the table on show.
+func (m *Model) rowCount() int {
+	switch {
+	case m.step == stepResult && m.res != nil:
+		return len(m.res.Partitions)
+	case m.step == stepResult:
+		return 0
+	case m.plan != nil:
+		return len(m.plan.Rows)
+	case m.del != nil:
+		return len(m.del.Offsets)
+	}
+	return 0
+}
+
+func planCols() []table.Col[PlanRow] {
+	cs := PlanColumns()[1:] // the group is in the title
+	out := make([]table.Col[PlanRow], len(cs))
+	for i, c := range cs {
+		out[i] = table.Col[PlanRow]{Column: c}
+	}
+	// Narrow terminals lose the log bounds first; the note shrinks.
+	out[4].Drop, out[5].Drop = 2, 1 // LOG-START, LOG-END
+	out[7].Flex, out[7].Min = true, 8
+	out[0].Flex, out[0].Min = true, 8
+	return out
+}
+
+func resultCols() []table.Col[ResultRow] {
+	cs := ResultColumns()[1:]
+	out := make([]table.Col[ResultRow], len(cs))
+	for i, c := range cs {
+		out[i] = table.Col[ResultRow]{Column: c}
+	}
+	// The verdict stays; the offset before goes first, then the one
+	// re-read (the verdict says whether it matches).
+	out[3].Drop, out[4].Drop = 2, 1
+	out[0].Flex, out[0].Min = true, 8
+	out[5].Flex, out[5].Min = true, 8
+	return out
+}
+
+func deleteCols() []table.Col[kreset.Row] {
+	return []table.Col[kreset.Row]{
+		{Column: columns.Column[kreset.Row]{Title: "TOPIC", Align: columns.Left, Value: func(r kreset.Row) string { return columns.Text(r.Topic) }}, Flex: true, Min: 8},
+		{Column: columns.Column[kreset.Row]{Title: "PARTITION", Align: columns.Right, Value: func(r kreset.Row) string { return fmt.Sprint(r.Partition) }}},
+		{Column: columns.Column[kreset.Row]{Title: "CURRENT-OFFSET", Align: columns.Right, Value: func(r kreset.Row) string { return columns.Offset(r.Current) }}},
+	}
+}
+
+// tableRows is how many rows the table gets: what the lines above it and
+// the hint line leave; View and tableRows agree through lines().
+func (m *Model) tableRows() int {
+	// Below the lines: the table's header, its rows, a "rows a-b of n"
+	// line when it scrolls, and the hints.
+	return max(1, m.Height-len(m.lines())-3)
+}
+
+// stateText names a group's state for the preview, including that it does
+// not exist.
+func stateText(exists bool, state string) string {
+	if !exists {
+		return "does not exist"
+	}
+	if state == "" {
+		return kafka.StateUnknown
+	}
+	return state
+}
