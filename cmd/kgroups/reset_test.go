@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -549,5 +551,22 @@ func TestReadOnlyRefusesBeforeConnecting(t *testing.T) {
 	code, _, stderr := runKgroups(t, "-b", "127.0.0.1:1", "--read-only", "reset", "g", "--to-earliest", "--all-topics", "--execute")
 	if code != 1 || !strings.Contains(stderr, "is read-only") {
 		t.Fatalf("exit %d: %s", code, stderr)
+	}
+}
+
+func TestResetFromStdin(t *testing.T) {
+	rc := startResetCluster(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var out, errOut bytes.Buffer
+	code := run(ctx, []string{"-b", rc.brokers, "reset", "g", "--from-file", "-", "--execute", "-o", "csv"},
+		strings.NewReader("g,orders,0,1\nother,orders,0,9\ng,orders,1,2\n"), &out, &errOut)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	assertOutput(t, "stdout", out.String(), "orders,0,1\norders,1,2\n")
+	rc.assertCommits(t, "g", map[string]int64{"orders/0": 1, "orders/1": 2})
+	if !strings.Contains(errOut.String(), "Receipt: "+rc.receipts) {
+		t.Fatalf("stderr: %s", errOut.String())
 	}
 }
