@@ -137,7 +137,7 @@ func WriteTable(w io.Writer, g *kafka.Group, sim *rebalance.Simulation) error {
 		case 0:
 			fmt.Fprintf(&b, "%s: no partition moves\n", p.Assignor)
 		default:
-			fmt.Fprintf(&b, "%s: %d %s move\n", p.Assignor, n, plural(n, "partition", "partitions"))
+			fmt.Fprintf(&b, "%s: %d %s\n", p.Assignor, n, plural(n, "partition moves", "partitions move"))
 			b.WriteString(output.Table(MoveColumns(), p.Moves))
 		}
 		b.WriteString(output.Table(AssignmentColumns(), AssignmentRows(g, sim, p)))

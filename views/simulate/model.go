@@ -1,0 +1,361 @@
+package simulate
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/kafka/rebalance"
+	"github.com/kgroups/kgroups/tui/common"
+	"github.com/kgroups/kgroups/views/columns"
+	"github.com/kgroups/kgroups/views/table"
+)
+
+// KeyMap holds the tab's own keys. They are offered as Actions, so the help
+// screen lists them with the rest.
+type KeyMap struct {
+	Leave        key.Binding
+	Join         key.Binding
+	NextAssignor key.Binding
+}
+
+// DefaultKeyMap avoids every key of common.KeyMap.
+func DefaultKeyMap() KeyMap {
+	return KeyMap{
+		Leave:        key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "simulate the selected member leaving")),
+		Join:         key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "simulate one more member joining")),
+		NextAssignor: key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "show the next assignor's moves")),
+	}
+}
+
+// ResultMsg carries a finished simulation back to the tab that asked for
+// it. Group and ID identify the request, so a result for another group or
+// a superseded request is dropped.
+type ResultMsg struct {
+	Group string
+	ID    int
+	// From is the group as it was when the simulation started.
+	From *kafka.Group
+	At   time.Time
+	Sim  *rebalance.Simulation
+	Err  error
+}
+
+// Model is the Simulate tab for one group: pick a member and see what each
+// assignor would move if it left, or if members joined.
+type Model struct {
+	common.Common
+	keys KeyMap
+
+	group  string
+	g      *kafka.Group // as last seen
+	polled time.Time
+
+	win     table.Window
+	members table.Table[*kafka.Member]
+	targets table.Table[MemberRow]
+
+	reqID   int
+	pending bool
+	res     *ResultMsg
+	pick    int // the prediction whose moves are shown
+
+	summary  table.Table[SummaryRow]
+	moves    table.Table[rebalance.Move]
+	movesWin table.Window
+}
+
+// New returns the tab for group.
+func New(c common.Common, group string) *Model {
+	m := &Model{Common: c, keys: DefaultKeyMap(), group: group}
+	type M = *kafka.Member
+	m.members.Cols = []table.Col[M]{
+		{Column: columns.Column[M]{Title: "MEMBER-ID", Value: func(x M) string { return x.MemberID }}, Flex: true, Min: 16},
+		{Column: columns.Column[M]{Title: "INSTANCE-ID", Value: func(x M) string { return columns.Text(x.InstanceID) }}, Min: 8, Drop: 2},
+		{Column: columns.Column[M]{Title: "CLIENT-ID", Value: func(x M) string { return columns.Text(x.ClientID) }}, Min: 8, Drop: 3},
+		{Column: columns.Column[M]{Title: "PARTS", Align: columns.Right, Value: func(x M) string { return strconv.Itoa(x.PartitionCount()) }}},
+		{Column: columns.Column[M]{Title: "ASSIGNMENT", Value: func(x M) string { return columns.Assignment(x.Assignment) }}, Flex: true, Min: 10, Drop: 1},
+	}
+	for i, c := range ConsumerColumns() {
+		tc := table.Col[MemberRow]{Column: c}
+		switch i {
+		case 0:
+			tc.Flex, tc.Min = true, 16
+		case 1:
+			tc.Min, tc.Drop = 8, 2
+		case 3, 4:
+			tc.Flex, tc.Min = true, 10
+		}
+		m.targets.Cols = append(m.targets.Cols, tc)
+	}
+	for _, c := range SummaryColumns()[:4] {
+		m.summary.Cols = append(m.summary.Cols, table.Col[SummaryRow]{Column: c})
+	}
+	for _, c := range MoveColumns() {
+		tc := table.Col[rebalance.Move]{Column: c}
+		if c.Title == "TOPIC" || c.Title == "FROM" || c.Title == "TO" {
+			tc.Flex, tc.Min = true, 10
+		}
+		m.moves.Cols = append(m.moves.Cols, tc)
+	}
+	return m
+}
+
+// Group is the group the tab shows.
+func (m *Model) Group() string { return m.group }
+
+// Result is the simulation on show, if any.
+func (m *Model) Result() *ResultMsg { return m.res }
+
+// Screen implements common.Component.
+func (m *Model) Screen() common.Screen { return common.ScreenGroup }
+
+// Capturing implements common.Component: the tab reads no text.
+func (m *Model) Capturing() bool { return false }
+
+// SetSize implements common.Component.
+func (m *Model) SetSize(w, h int) {
+	m.Common.SetSize(w, h)
+	m.clamp()
+}
+
+// Actions implements common.Component. None is Dangerous: a simulation
+// only reads the snapshot.
+func (m *Model) Actions() []common.Action {
+	classic := func() string {
+		switch {
+		case m.g == nil:
+			return "the group has not been seen yet"
+		case m.g.Type == kafka.TypeConsumer:
+			return "the broker assigns partitions for consumer-protocol (KIP-848) groups"
+		case len(m.g.Members) == 0:
+			return "the group has no members"
+		}
+		return ""
+	}
+	return []common.Action{
+		{Name: "simulate the selected member leaving", Key: m.keys.Leave, Unavailable: classic, Run: m.leave},
+		{Name: "simulate one more member joining", Key: m.keys.Join, Unavailable: classic, Run: m.join},
+		{Name: "show the next assignor's moves", Key: m.keys.NextAssignor, Unavailable: func() string {
+			if m.res == nil || m.res.Sim == nil {
+				return "nothing has been simulated yet"
+			}
+			return ""
+		}, Run: func() tea.Cmd {
+			m.pick = (m.pick + 1) % len(m.res.Sim.Predictions)
+			m.movesWin.Top()
+			return nil
+		}},
+	}
+}
+
+func (m *Model) leave() tea.Cmd {
+	if m.win.Cursor >= len(m.g.Members) {
+		return nil
+	}
+	return m.start(rebalance.Change{Leave: []string{m.g.Members[m.win.Cursor].MemberID}})
+}
+
+func (m *Model) join() tea.Cmd {
+	n := 1
+	if m.res != nil && m.res.Sim != nil && m.res.Sim.Change.Join > 0 {
+		n = min(m.res.Sim.Change.Join+1, rebalance.MaxJoin)
+	}
+	return m.start(rebalance.Change{Join: n})
+}
+
+// start runs the simulation off the Update loop; a new request supersedes
+// one still running, whose result is then dropped: kgo's sticky balancer is
+// quick for ordinary groups but not free for thousands of partitions. The
+// Cmd captures the snapshot's group, which is never modified.
+func (m *Model) start(ch rebalance.Change) tea.Cmd {
+	m.reqID++
+	m.pending = true
+	g, id, at := m.g, m.reqID, m.polled
+	return func() tea.Msg {
+		sim, err := rebalance.Simulate(g, rebalance.PartitionCountsFromGroup(g), ch)
+		return ResultMsg{Group: g.Name, ID: id, From: g, At: at, Sim: sim, Err: err}
+	}
+}
+
+// Update implements common.Component.
+func (m *Model) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case common.DataMsg:
+		if g, ok := msg.Snapshot.Group(m.group); ok {
+			m.g, m.polled = g, msg.Snapshot.Time
+		}
+		m.clamp()
+	case ResultMsg:
+		if msg.Group != m.group || msg.ID != m.reqID {
+			return nil
+		}
+		m.pending = false
+		r := msg
+		m.res = &r
+		m.movesWin.Top()
+		if m.pick >= m.predictions() {
+			m.pick = 0
+		}
+	case tea.KeyMsg:
+		k := m.Keys
+		n, h := m.memberCount(), m.memberRows()
+		switch {
+		case key.Matches(msg, k.Up):
+			m.win.Move(-1, n, h)
+		case key.Matches(msg, k.Down):
+			m.win.Move(1, n, h)
+		case key.Matches(msg, k.Top):
+			m.win.Top()
+		case key.Matches(msg, k.Bottom):
+			m.win.Bottom(n, h)
+		case key.Matches(msg, k.PageUp):
+			m.movesWin.Page(-1, len(m.shownMoves()), m.moveRows())
+		case key.Matches(msg, k.PageDown):
+			m.movesWin.Page(1, len(m.shownMoves()), m.moveRows())
+		}
+	}
+	return nil
+}
+
+func (m *Model) memberCount() int {
+	if m.g == nil {
+		return 0
+	}
+	return len(m.g.Members)
+}
+
+func (m *Model) predictions() int {
+	if m.res == nil || m.res.Sim == nil {
+		return 0
+	}
+	return len(m.res.Sim.Predictions)
+}
+
+// shownMoves are the moves in the lower table: the picked assignor's, or a
+// KIP-848 group's partitions still to move.
+func (m *Model) shownMoves() []rebalance.Move {
+	if m.g != nil && m.g.Type == kafka.TypeConsumer {
+		return rebalance.Reconciliation(m.g)
+	}
+	if m.predictions() == 0 {
+		return nil
+	}
+	return m.res.Sim.Predictions[m.pick].Moves
+}
+
+// Layout. Classic, with a result: status line, members (header + rows),
+// summary (header + one row per assignor), the moves title, moves (header
+// + rows). Without a result the members take the whole height.
+const summaryLines = 1 + 4
+
+func (m *Model) lowerShown() bool {
+	return m.g != nil && (m.g.Type == kafka.TypeConsumer || m.res != nil)
+}
+
+func (m *Model) memberRows() int {
+	avail := m.Height - 2 // status line, member header
+	if m.lowerShown() {
+		fixed := 2 // moves title, moves header
+		if m.g.Type != kafka.TypeConsumer {
+			fixed += summaryLines
+		}
+		avail = (avail - fixed) / 2
+		avail = min(avail, max(1, m.memberCount()))
+	}
+	return max(1, avail)
+}
+
+func (m *Model) moveRows() int {
+	fixed := 2 + m.memberRows() + 2
+	if m.g != nil && m.g.Type != kafka.TypeConsumer {
+		fixed += summaryLines
+	}
+	return max(1, m.Height-fixed)
+}
+
+func (m *Model) clamp() {
+	m.win.Clamp(m.memberCount(), m.memberRows())
+	m.movesWin.Clamp(len(m.shownMoves()), m.moveRows())
+}
+
+// View implements common.Component.
+func (m *Model) View() string {
+	var b strings.Builder
+	fit := func(s string) string { return table.FitLine(s, m.Width, m.Glyphs.Ellipsis) }
+	st := table.Styles{Header: &m.Styles.TableHeader, Selected: &m.Styles.Selected, Cursor: m.Glyphs.Cursor, Ellipsis: m.Glyphs.Ellipsis}
+	if m.g == nil {
+		b.WriteString(m.Styles.Dim.Render(fit("waiting for a poll that lists group " + strconv.Quote(m.group) + m.Glyphs.Ellipsis)))
+		return b.String()
+	}
+	g := m.g
+	members := g.Members
+	if g.Type == kafka.TypeConsumer {
+		b.WriteString(m.Styles.Label.Render(fit("the broker assigns this group's partitions (KIP-848): current and target per member")))
+		b.WriteByte('\n')
+		rows := ConsumerRows(g)
+		m.targets.Render(&b, st, m.Width, m.memberRows()+1, m.win, len(rows), func(i int) MemberRow { return rows[i] }, true)
+		pending := m.shownMoves()
+		b.WriteByte('\n')
+		if len(pending) == 0 {
+			b.WriteString(m.Styles.OK.Render(fit("every member holds its target assignment")))
+			return b.String()
+		}
+		b.WriteString(m.Styles.Warn.Render(fit(countOf(len(pending), "partition", "partitions") + " still to move")))
+		b.WriteByte('\n')
+		m.moves.Render(&b, st, m.Width, m.moveRows()+1, m.movesWin, len(pending), func(i int) rebalance.Move { return pending[i] }, false)
+		return b.String()
+	}
+
+	b.WriteString(m.statusLine(fit))
+	b.WriteByte('\n')
+	m.members.Render(&b, st, m.Width, m.memberRows()+1, m.win, len(members), func(i int) *kafka.Member { return &members[i] }, true)
+	if m.res == nil {
+		return b.String()
+	}
+	b.WriteByte('\n')
+	if m.res.Err != nil {
+		b.WriteString(m.Styles.Error.Render(fit("! " + m.res.Err.Error())))
+		return b.String()
+	}
+	rows := SummaryRows(m.res.Sim)
+	m.summary.Render(&b, st, m.Width, summaryLines, table.Window{Cursor: m.pick}, len(rows), func(i int) SummaryRow { return rows[i] }, true)
+	p := &m.res.Sim.Predictions[m.pick]
+	b.WriteByte('\n')
+	var title string
+	switch {
+	case p.Err != nil:
+		title = p.Assignor + ": " + p.Err.Error()
+	case len(p.Moves) == 0:
+		title = p.Assignor + ": no partition moves"
+	default:
+		title = p.Assignor + ": " + countOf(len(p.Moves), "partition moves", "partitions move")
+	}
+	b.WriteString(m.Styles.Title.Render(fit(title + m.Glyphs.Sep + "a: next assignor")))
+	if p.Err == nil && len(p.Moves) > 0 {
+		b.WriteByte('\n')
+		mv := p.Moves
+		m.moves.Render(&b, st, m.Width, m.moveRows()+1, m.movesWin, len(mv), func(i int) rebalance.Move { return mv[i] }, false)
+	}
+	return b.String()
+}
+
+func (m *Model) statusLine(fit func(string) string) string {
+	switch {
+	case m.pending:
+		return m.Styles.Warn.Render(fit("simulating" + m.Glyphs.Ellipsis))
+	case m.res == nil:
+		return m.Styles.Label.Render(fit("pick a member and press l to see what each assignor would move if it left; n: a member joins"))
+	case m.res.Err != nil:
+		return m.Styles.Label.Render(fit("the simulation failed; pick a member and press l, or n"))
+	}
+	return m.Styles.Label.Render(fit("if " + m.res.Sim.Change.String() + " (from the poll of " + m.res.At.Format("15:04:05") + "; partition counts as the group's partitions show them)"))
+}
+
+func countOf(n int, one, many string) string {
+	return strconv.Itoa(n) + " " + plural(n, one, many)
+}

@@ -1,0 +1,290 @@
+package simulate
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/kafka/rebalance"
+	"github.com/kgroups/kgroups/tui/common"
+	"github.com/kgroups/kgroups/views/viewtest"
+)
+
+// rangeGroup is a Stable classic group on the range assignor: members a, b
+// and c own orders 0-1, 2-3 and 4-5, with the join metadata kgo sends.
+func rangeGroup() *kafka.Group {
+	g := &kafka.Group{Name: "orders-app", Type: kafka.TypeClassic, ProtocolType: "consumer", State: kafka.StateStable, Assignor: "range"}
+	for i, id := range []string{"a", "b", "c"} {
+		m := viewtest.Member(id, "", "client-"+id, "/10.0.0.1", "orders", int32(2*i), int32(2*i+1))
+		m.JoinMetadata = kgo.RangeBalancer().JoinGroupMetadata([]string{"orders"}, nil, 3)
+		g.Members = append(g.Members, m)
+	}
+	return g
+}
+
+func snapshotOf(gs ...*kafka.Group) *kafka.Snapshot {
+	s := &kafka.Snapshot{Time: viewtest.Epoch}
+	for _, g := range gs {
+		s.Groups = append(s.Groups, *g)
+	}
+	return s
+}
+
+func press(t *testing.T, m *Model, k string) tea.Msg {
+	t.Helper()
+	cmd, handled := common.Dispatch(m.Actions(), tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}, false)
+	if !handled {
+		t.Fatalf("key %q not handled", k)
+	}
+	if cmd == nil {
+		return nil
+	}
+	msg := cmd()
+	m.Update(msg)
+	return msg
+}
+
+func TestSimulateTab(t *testing.T) {
+	lipgloss.SetColorProfile(termenv.Ascii)
+	m := New(viewtest.Common(80, 18, true), "orders-app")
+	m.Update(common.DataMsg{Snapshot: snapshotOf(rangeGroup())})
+	want := strings.Join([]string{
+		"pick a member and press l to see what each assignor would move if it left; n: a…",
+		"  MEMBER-ID INSTANCE-ID CLIENT-ID PARTS ASSIGNMENT",
+		"▶ a         -           client-a      2 orders(0,1)",
+		"  b         -           client-b      2 orders(2,3)",
+		"  c         -           client-c      2 orders(4,5)",
+	}, "\n")
+	if got := viewtest.Strip(m.View()); got != want {
+		t.Fatalf("before:\n%s\nwant\n%s", got, want)
+	}
+
+	m.Update(tea.KeyMsg{Type: tea.KeyDown})
+	press(t, m, "l")
+	want = strings.Join([]string{
+		"if leave b (from the poll of 09:26:53; partition counts as the group's partitio…",
+		"  MEMBER-ID INSTANCE-ID CLIENT-ID PARTS ASSIGNMENT",
+		"  a         -           client-a      2 orders(0,1)",
+		"▶ b         -           client-b      2 orders(2,3)",
+		"  c         -           client-c      2 orders(4,5)",
+		"  ASSIGNOR           MOVED ROUNDS MEMBERS",
+		"▶ range                  2      1       2",
+		"  roundrobin             4      1       2",
+		"  sticky                 2      1       2",
+		"  cooperative-sticky     2      1       2",
+		"range: 2 partitions move · a: next assignor",
+		"  TOPIC  PARTITION FROM TO",
+		"  orders         2 b    a",
+		"  orders         3 b    c",
+	}, "\n")
+	if got := viewtest.Strip(m.View()); got != want {
+		t.Fatalf("after l:\n%s\nwant\n%s", got, want)
+	}
+
+	press(t, m, "a")
+	got := viewtest.Strip(m.View())
+	for _, line := range []string{
+		"roundrobin: 4 partitions move · a: next assignor",
+		"  orders         1 a    c",
+		"  orders         4 c    a",
+	} {
+		if !strings.Contains(got, line+"\n") && !strings.HasSuffix(got, line) {
+			t.Errorf("after a, the view lacks %q:\n%s", line, got)
+		}
+	}
+
+	// n, then n again: one, then two members join.
+	press(t, m, "n")
+	if ch := m.Result().Sim.Change; ch.Join != 1 {
+		t.Fatalf("first n simulated %v", ch)
+	}
+	press(t, m, "n")
+	if ch := m.Result().Sim.Change; ch.Join != 2 {
+		t.Fatalf("second n simulated %v", ch)
+	}
+	if p := m.Result().Sim.Predictions[0]; p.Assignor != "range" || len(p.Assignment) != 5 {
+		t.Errorf("range after two joins: %+v", p)
+	}
+}
+
+func TestSimulateTabDropsStaleResults(t *testing.T) {
+	m := New(viewtest.Common(80, 18, true), "orders-app")
+	m.Update(common.DataMsg{Snapshot: snapshotOf(rangeGroup())})
+	cmd, _ := common.Dispatch(m.Actions(), tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("l")}, false)
+	first := cmd()
+	// A second request supersedes the first before its result lands.
+	press(t, m, "n")
+	m.Update(first)
+	if ch := m.Result().Sim.Change; ch.Join != 1 || len(ch.Leave) != 0 {
+		t.Errorf("a superseded result replaced the current one: %v", ch)
+	}
+	other := first.(ResultMsg)
+	other.Group, other.ID = "another-group", m.reqID
+	m.Update(other)
+	if ch := m.Result().Sim.Change; ch.Join != 1 {
+		t.Errorf("another group's result was taken: %v", ch)
+	}
+}
+
+func TestSimulateTabActionsSayWhyNot(t *testing.T) {
+	m := New(viewtest.Common(80, 18, true), "orders-app")
+	reasons := func() []string {
+		var out []string
+		for _, a := range m.Actions() {
+			if a.Dangerous {
+				t.Errorf("action %q is Dangerous; a simulation writes nothing", a.Name)
+			}
+			out = append(out, a.DisabledReason(true))
+		}
+		return out
+	}
+	if got := reasons(); got[0] != "the group has not been seen yet" || got[2] != "nothing has been simulated yet" {
+		t.Errorf("before data: %q", got)
+	}
+	k := &kafka.Group{Name: "orders-app", Type: kafka.TypeConsumer, State: kafka.StateStable}
+	m.Update(common.DataMsg{Snapshot: snapshotOf(k)})
+	if got := reasons(); !strings.Contains(got[0], "KIP-848") || !strings.Contains(got[1], "KIP-848") {
+		t.Errorf("KIP-848 group: %q", got)
+	}
+}
+
+func TestSimulateTabShowsKIP848Targets(t *testing.T) {
+	lipgloss.SetColorProfile(termenv.Ascii)
+	a := viewtest.Member("a", "", "client-a", "/10.0.0.1", "orders", 0, 1, 2, 3)
+	b := viewtest.Member("b", "", "client-b", "/10.0.0.2", "orders")
+	a.MemberEpoch, b.MemberEpoch = 7, 7
+	a.Target = []kafka.TopicPartitions{{Topic: "orders", Partitions: []int32{0, 1}}}
+	b.Target = []kafka.TopicPartitions{{Topic: "orders", Partitions: []int32{2, 3}}}
+	g := &kafka.Group{Name: "orders-app", Type: kafka.TypeConsumer, State: kafka.StateReconciling, Members: []kafka.Member{a, b}}
+	m := New(viewtest.Common(90, 12, false), "orders-app")
+	m.Update(common.DataMsg{Snapshot: snapshotOf(g)})
+	want := strings.Join([]string{
+		"the broker assigns this group's partitions (KIP-848): current and target per member",
+		"  MEMBER CLIENT-ID EPOCH CURRENT         TARGET",
+		"> a      client-a      7 orders(0,1,2,3) orders(0,1)",
+		"  b      client-b      7 -               orders(2,3)",
+		"2 partitions still to move",
+		"  TOPIC  PARTITION FROM TO",
+		"  orders         2 a    b",
+		"  orders         3 a    b",
+	}, "\n")
+	if got := viewtest.Strip(m.View()); got != want {
+		t.Fatalf("view:\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestWriteJSON(t *testing.T) {
+	g := rangeGroup()
+	sim, err := rebalance.Simulate(g, map[string]int32{"orders": 6}, rebalance.Change{Leave: []string{"b"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sim.Predictions = sim.Predictions[:1] // range only: the others' choices are the balancer's
+	var buf bytes.Buffer
+	if err := WriteJSON(&buf, g, sim); err != nil {
+		t.Fatal(err)
+	}
+	want := `{
+  "group": "orders-app",
+  "change": "leave b",
+  "type": "classic",
+  "assignors": [
+    {
+      "assignor": "range",
+      "moved": 2,
+      "rounds": 1,
+      "moves": [
+        {
+          "topic": "orders",
+          "partition": 2,
+          "from": "b",
+          "to": "a"
+        },
+        {
+          "topic": "orders",
+          "partition": 3,
+          "from": "b",
+          "to": "c"
+        }
+      ],
+      "assignment": {
+        "a": [
+          {
+            "topic": "orders",
+            "partitions": [
+              0,
+              1,
+              2
+            ]
+          }
+        ],
+        "c": [
+          {
+            "topic": "orders",
+            "partitions": [
+              3,
+              4,
+              5
+            ]
+          }
+        ]
+      },
+      "error": null
+    }
+  ]
+}
+`
+	if got := buf.String(); got != want {
+		t.Fatalf("json:\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestWriteTable(t *testing.T) {
+	g := rangeGroup()
+	sim, err := rebalance.Simulate(g, map[string]int32{"orders": 6}, rebalance.Change{Join: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sim.Predictions = sim.Predictions[:2]
+	var buf bytes.Buffer
+	if err := WriteTable(&buf, g, sim); err != nil {
+		t.Fatal(err)
+	}
+	want := `Group orders-app (classic, Stable, assignor range, 3 members): join 1
+
+ASSIGNOR    MOVED  ROUNDS  MEMBERS
+range           1       1        4
+roundrobin      5       1        4
+
+range: 1 partition moves
+TOPIC   PARTITION  FROM  TO
+orders          5  c     new-1
+MEMBER  CLIENT-ID  #PARTITIONS  ASSIGNMENT
+a       client-a             2  orders(0,1)
+b       client-b             2  orders(2,3)
+c       client-c             1  orders(4)
+new-1   (new)                1  orders(5)
+
+roundrobin: 5 partitions move
+TOPIC   PARTITION  FROM  TO
+orders          1  a     b
+orders          2  b     c
+orders          3  b     new-1
+orders          4  c     a
+orders          5  c     b
+MEMBER  CLIENT-ID  #PARTITIONS  ASSIGNMENT
+a       client-a             2  orders(0,4)
+b       client-b             2  orders(1,5)
+c       client-c             1  orders(2)
+new-1   (new)                1  orders(3)
+`
+	if got := buf.String(); got != want {
+		t.Fatalf("table:\n%s\nwant\n%s", got, want)
+	}
+}
