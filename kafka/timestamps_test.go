@@ -89,7 +89,7 @@ func at(sec int) time.Time { return tsBase.Add(time.Duration(sec) * time.Second)
 func TestCommittedTimestamps(t *testing.T) {
 	c := kafkatest.NewCluster(t)
 	c.CreateTopic(t, "ts", 4)
-	c.Produce(t, "ts", 0, 10, tsBase)             // offsets 0-9 at base+0..9s
+	c.Produce(t, "ts", 0, 10, tsBase)               // offsets 0-9 at base+0..9s
 	c.Produce(t, "ts", 1, 5, tsBase.Add(time.Hour)) // caught up below
 	c.Produce(t, "ts", 2, 4, tsBase.Add(2*time.Hour))
 	c.Produce(t, "ts", 3, 6, tsBase)
