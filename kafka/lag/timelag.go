@@ -23,9 +23,12 @@ const (
 	// and the log did not grow across the table, so no rate is known:
 	// Seconds is the age of the oldest point, a lower bound.
 	TimeLagAtLeast
+	// TimeLagExact: measured from the timestamp of the record at the
+	// committed offset (see ExactTimeLag), not estimated.
+	TimeLagExact
 )
 
-var timeLagNames = [...]string{"unknown", "caught-up", "interpolated", "extrapolated", "at-least"}
+var timeLagNames = [...]string{"unknown", "caught-up", "interpolated", "extrapolated", "at-least", "exact"}
 
 func (k TimeLagKind) String() string {
 	if int(k) < len(timeLagNames) {

@@ -178,7 +178,7 @@ func TestTimeLagAfterDroppedLogEnd(t *testing.T) {
 func TestTimeLagKindNames(t *testing.T) {
 	for k, want := range map[TimeLagKind]string{
 		TimeLagUnknown: "unknown", TimeLagCaughtUp: "caught-up", TimeLagInterpolated: "interpolated",
-		TimeLagExtrapolated: "extrapolated", TimeLagAtLeast: "at-least", TimeLagKind(99): "unknown",
+		TimeLagExtrapolated: "extrapolated", TimeLagAtLeast: "at-least", TimeLagExact: "exact", TimeLagKind(99): "unknown",
 	} {
 		b, _ := k.MarshalText()
 		if k.String() != want || string(b) != want {
