@@ -53,8 +53,8 @@ type Context struct {
 	Refresh        time.Duration
 	// ReadOnly disables every write action (reset, delete, remove members).
 	ReadOnly bool
-	// Protected keeps writes possible but makes them ask for the context
-	// name to be typed as confirmation.
+	// Protected keeps writes possible but makes each one ask for the name
+	// of the group it changes to be typed as confirmation.
 	Protected bool
 
 	// origin maps a setting key ("brokers", "sasl.mechanism", ...) to where

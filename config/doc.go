@@ -32,7 +32,7 @@
 //	    request_timeout: 10s
 //	    refresh: 5s
 //	    read_only: true                      # disables every write (reset, delete, remove members)
-//	    protected: false                     # writes need the context name typed to confirm
+//	    protected: false                     # writes need the group name typed to confirm
 //	  - name: msk
 //	    brokers: [b-1.msk.eu-west-1.amazonaws.com:9098]
 //	    tls: {enabled: true}

@@ -48,7 +48,7 @@ var Settings = []Setting{
 	{Key: "request_timeout", Flag: "timeout", Env: "KGROUPS_TIMEOUT", Kind: KindDuration, Usage: "request timeout (default 10s)"},
 	{Key: "refresh", Flag: "refresh", Env: "KGROUPS_REFRESH", Kind: KindDuration, Usage: "refresh interval of the live view (default 5s)"},
 	{Key: "read_only", Flag: "read-only", Env: "KGROUPS_READ_ONLY", Kind: KindBool, Usage: "disable every write action"},
-	{Key: "protected", Flag: "protected", Env: "KGROUPS_PROTECTED", Kind: KindBool, Usage: "ask for the context name before every write"},
+	{Key: "protected", Flag: "protected", Env: "KGROUPS_PROTECTED", Kind: KindBool, Usage: "make every write ask for the group name to be typed as confirmation"},
 	{Key: "tls.enabled", Flag: "tls", Env: "KGROUPS_TLS", Kind: KindBool, Usage: "connect with TLS"},
 	{Key: "tls.ca_file", Flag: "tls-ca-file", Env: "KGROUPS_TLS_CA_FILE", Usage: "PEM file of CAs to trust (implies --tls)"},
 	{Key: "tls.cert_file", Flag: "tls-cert-file", Env: "KGROUPS_TLS_CERT_FILE", Usage: "PEM client certificate for mTLS (implies --tls)"},
