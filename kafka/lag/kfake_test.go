@@ -1,0 +1,314 @@
+package lag_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/kafka/kafkatest"
+	"github.com/kgroups/kgroups/kafka/lag"
+)
+
+// These tests drive a History with real polls of a kfake cluster whose
+// groups have real kgo members committing real offsets. Only the poll times
+// are made up: every poll is stamped pollGap after the previous one, so
+// rates, time lags and the STOP rule's clock are exact instead of depending
+// on how fast the test machine runs. Offsets, ownership and group states
+// are whatever the cluster answered.
+
+// pollGap is the simulated time between polls: DefaultConfig's MinDistance,
+// so that every poll of a partition a live member owns counts as a commit
+// observation.
+const pollGap = 5 * time.Second
+
+var base = time.Date(2025, 1, 6, 9, 0, 0, 0, time.UTC)
+
+// scenario is one group consuming one single-partition topic.
+type scenario struct {
+	c      *kafkatest.Cluster
+	cl     *kafka.Client
+	prod   *kgo.Client
+	h      *lag.History
+	group  string
+	topic  string
+	member *kafkatest.Member
+	polls  int
+	last   time.Time
+}
+
+func newScenario(t *testing.T, c *kafkatest.Cluster, group string, opts ...kgo.Opt) *scenario {
+	t.Helper()
+	s := &scenario{c: c, cl: c.Client(t), h: lag.NewHistory(lag.DefaultConfig()), group: group, topic: "t-" + group}
+	c.CreateTopic(t, s.topic, 1)
+	prod, err := kgo.NewClient(kgo.SeedBrokers(c.Addrs...), kgo.RecordPartitioner(kgo.ManualPartitioner()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(prod.Close)
+	s.prod = prod
+	s.member = c.Join(t, group, []string{s.topic}, opts...)
+	c.WaitStable(t, group, 1, 1)
+	return s
+}
+
+func ctx(t *testing.T) context.Context {
+	c, cancel := context.WithTimeout(context.Background(), kafkatest.WaitTimeout)
+	t.Cleanup(cancel)
+	return c
+}
+
+// produce appends n records and returns the log end.
+func (s *scenario) produce(t *testing.T, n int) int64 {
+	t.Helper()
+	recs := make([]*kgo.Record, n)
+	for i := range recs {
+		recs[i] = &kgo.Record{Topic: s.topic, Partition: 0, Value: []byte("v")}
+	}
+	var end int64
+	for _, r := range s.prod.ProduceSync(ctx(t), recs...) {
+		if r.Err != nil {
+			t.Fatalf("produce: %v", r.Err)
+		}
+		end = r.Record.Offset + 1
+	}
+	return end
+}
+
+// commit makes the live member commit offset, as its application would.
+func (s *scenario) commit(t *testing.T, offset int64) {
+	t.Helper()
+	var cerr error
+	s.member.Client.CommitOffsetsSync(ctx(t), map[string]map[int32]kgo.EpochOffset{s.topic: {0: {Epoch: -1, Offset: offset}}},
+		func(_ *kgo.Client, _ *kmsg.OffsetCommitRequest, resp *kmsg.OffsetCommitResponse, err error) {
+			if err != nil {
+				cerr = err
+				return
+			}
+			for _, rt := range resp.Topics {
+				for _, rp := range rt.Partitions {
+					if err := kerr.ErrorForCode(rp.ErrorCode); err != nil {
+						cerr = err
+					}
+				}
+			}
+		})
+	if cerr != nil {
+		t.Fatalf("member commit %d: %v", offset, cerr)
+	}
+}
+
+// poll polls the group on the cluster, stamps the snapshot pollGap after the
+// previous one, adds it to the history and returns the group's health. It
+// checks that the cluster reports the commit and log end the test expects,
+// so a verdict can never come from a poll that missed the latest commit.
+func (s *scenario) poll(t *testing.T, wantCommitted, wantEnd int64, wantOwned bool) lag.GroupHealth {
+	t.Helper()
+	snap, err := s.cl.PollGroups(ctx(t), s.group)
+	if err != nil {
+		t.Fatalf("poll: %v", err)
+	}
+	g, ok := snap.Group(s.group)
+	if !ok || g.Err != nil || len(g.Partitions) != 1 {
+		t.Fatalf("poll %d: group %+v", s.polls, g)
+	}
+	p := g.Partitions[0]
+	if p.Committed != wantCommitted || p.LogEnd != wantEnd || (p.MemberID != "") != wantOwned {
+		t.Fatalf("poll %d: committed %d, log end %d, owner %q; want %d, %d, owned %v", s.polls, p.Committed, p.LogEnd, p.MemberID, wantCommitted, wantEnd, wantOwned)
+	}
+	stamped := *snap
+	stamped.Time = base.Add(time.Duration(s.polls) * pollGap)
+	s.polls++
+	s.last = stamped.Time
+	s.h.Add(&stamped)
+	gh, ok := s.h.Evaluate(s.group, s.last)
+	if !ok {
+		t.Fatalf("poll %d: group not evaluated", s.polls)
+	}
+	if len(gh.Partitions) != 1 {
+		t.Fatalf("poll %d: %d partitions", s.polls, len(gh.Partitions))
+	}
+	return gh
+}
+
+func expectStatus(t *testing.T, what string, gh lag.GroupHealth, want lag.Status, complete bool) {
+	t.Helper()
+	p := gh.Partitions[0]
+	if gh.Status != want || p.Status != want || gh.Severity != want.Severity() || gh.Complete != complete {
+		t.Fatalf("%s: group %s (%s, complete %v), partition %s after %d observations; want %s, complete %v",
+			what, gh.Status, gh.Severity, gh.Complete, p.Status, p.Observations, want, complete)
+	}
+}
+
+func TestHealthOnRealGroups(t *testing.T) {
+	c := kafkatest.NewCluster(t)
+
+	t.Run("keeps up: OK", func(t *testing.T) {
+		s := newScenario(t, c, "keeps-up")
+		// Ten records a poll. The consumer is caught up at every
+		// other poll and four behind in between: lag above zero now,
+		// but zero within the window, so it is OK however long it runs.
+		var gh lag.GroupHealth
+		for k := range 12 {
+			end := s.produce(t, 10)
+			committed := end
+			if k%2 == 1 {
+				committed = end - 4
+			}
+			s.commit(t, committed)
+			gh = s.poll(t, committed, end, true)
+			// Complete: caught up, or lagging with a full window.
+			expectStatus(t, fmt.Sprintf("poll %d", k), gh, lag.StatusOK, k%2 == 0 || k >= 9)
+		}
+		p := gh.Partitions[0]
+		if gh.TotalLag != 4 || p.Lag != 4 || p.Observations != 10 {
+			t.Errorf("lag %d/%d after %d observations, want 4 after 10", gh.TotalLag, p.Lag, p.Observations)
+		}
+		// Over the last ten polls (10s-55s) the log end went from 30 to
+		// 120 and the commit from 30 to 116.
+		if gh.ProduceRate != 90.0/45 || gh.ConsumeRate != 86.0/45 {
+			t.Errorf("rates produce %v consume %v, want 90/45 and 86/45", gh.ProduceRate, gh.ConsumeRate)
+		}
+		// The commit (116) sits between the log ends of the last two
+		// polls (110 at 50s, 120 at 55s): it was written at 53s.
+		if want := (lag.TimeLag{Seconds: 2, Kind: lag.TimeLagInterpolated}); p.TimeLag != want {
+			t.Errorf("time lag %+v, want %+v", p.TimeLag, want)
+		}
+	})
+
+	t.Run("slower than the producer: WARN", func(t *testing.T) {
+		s := newScenario(t, c, "slow")
+		// Ten records in, five committed, per poll: the lag grows by
+		// five every poll and never decreases.
+		var gh lag.GroupHealth
+		for k := range 12 {
+			end := s.produce(t, 10)
+			committed := int64(5 * (k + 1))
+			s.commit(t, committed)
+			gh = s.poll(t, committed, end, true)
+			switch {
+			case k < 9:
+				// Not a full window yet: a trend is not judged.
+				expectStatus(t, fmt.Sprintf("poll %d", k), gh, lag.StatusOK, false)
+				if n := gh.Partitions[0].Observations; n != k+1 {
+					t.Fatalf("poll %d: %d observations, want %d", k, n, k+1)
+				}
+			default:
+				expectStatus(t, fmt.Sprintf("poll %d", k), gh, lag.StatusWarn, true)
+			}
+		}
+		p := gh.Partitions[0]
+		if gh.TotalLag != 60 || p.Committed != 60 || p.LogEnd != 120 {
+			t.Errorf("lag %d (committed %d, log end %d), want 60 (60, 120)", gh.TotalLag, p.Committed, p.LogEnd)
+		}
+		if gh.ProduceRate != 2 || gh.ConsumeRate != 1 {
+			t.Errorf("rates produce %v consume %v, want 2 and 1", gh.ProduceRate, gh.ConsumeRate)
+		}
+		if want := (lag.CatchUp{State: lag.FallingBehind, Behind: 1}); gh.CatchUp != want {
+			t.Errorf("catch up %+v, want %+v", gh.CatchUp, want)
+		}
+		// Offset 60 was the log end at the sixth poll (25s); the last
+		// poll is at 55s.
+		if want := (lag.TimeLag{Seconds: 30, Kind: lag.TimeLagInterpolated}); p.TimeLag != want || gh.MaxTimeLag != want {
+			t.Errorf("time lag %+v (group max %+v), want %+v", p.TimeLag, gh.MaxTimeLag, want)
+		}
+	})
+
+	t.Run("commits an older offset: REWIND", func(t *testing.T) {
+		s := newScenario(t, c, "rewinds")
+		end := s.produce(t, 100)
+		s.commit(t, 20)
+		expectStatus(t, "first commit", s.poll(t, 20, end, true), lag.StatusOK, false)
+		s.commit(t, 30)
+		expectStatus(t, "second commit", s.poll(t, 30, end, true), lag.StatusOK, false)
+		// An older commit lands after a newer one, as an out-of-order
+		// async commit retry does: offsets 25-29 will be consumed again.
+		s.commit(t, 25)
+		rewoundAt := base.Add(2 * pollGap)
+		gh := s.poll(t, 25, end, true)
+		expectStatus(t, "older commit", gh, lag.StatusRewind, false)
+		want := lag.Rewind{High: 30, Low: 25, At: rewoundAt}
+		if p := gh.Partitions[0]; p.Rewind != want || p.Committed != 25 || p.Lag != 75 {
+			t.Fatalf("rewind %+v, committed %d, lag %d; want %+v, 25, 75", p.Rewind, p.Committed, p.Lag, want)
+		}
+		// Moving on but still short of 30: the same rewind stands.
+		s.commit(t, 28)
+		gh = s.poll(t, 28, end, true)
+		expectStatus(t, "still below the high", gh, lag.StatusRewind, false)
+		if p := gh.Partitions[0]; p.Rewind != want {
+			t.Fatalf("rewind %+v, want %+v", p.Rewind, want)
+		}
+		// Back past the high: recovered.
+		s.commit(t, 35)
+		gh = s.poll(t, 35, end, true)
+		expectStatus(t, "recovered", gh, lag.StatusOK, false)
+		if p := gh.Partitions[0]; p.Rewind != (lag.Rewind{}) {
+			t.Fatalf("rewind %+v after recovering", p.Rewind)
+		}
+	})
+
+	for _, proto := range []struct {
+		name string
+		opts []kgo.Opt
+	}{
+		{"classic", nil},
+		{"consumer protocol", []kgo.Opt{kgo.ServerSideBalancer()}},
+	} {
+		t.Run("stops committing: STALL then STOP ("+proto.name+")", func(t *testing.T) {
+			group := "stuck"
+			if proto.opts != nil {
+				group = "stuck-848"
+			}
+			s := newScenario(t, c, group, proto.opts...)
+			end := s.produce(t, 50)
+			s.commit(t, 10)
+			// The member lives (heartbeats, owns the partition) but
+			// never commits again while records keep arriving.
+			var gh lag.GroupHealth
+			for k := range 10 {
+				if k > 0 {
+					end = s.produce(t, 5)
+				}
+				gh = s.poll(t, 10, end, true)
+				if k < 9 {
+					expectStatus(t, fmt.Sprintf("poll %d", k), gh, lag.StatusOK, false)
+				}
+			}
+			expectStatus(t, "a full window on one offset", gh, lag.StatusStall, true)
+			if p := gh.Partitions[0]; !p.Owned || p.Lag != 85 {
+				t.Fatalf("owned %v, lag %d; want owned, 85", p.Owned, p.Lag)
+			}
+
+			// The member leaves. Without an owner the unchanged offset
+			// adds no observations; the last one was at 45s and the
+			// window spans 45s, so the partition is STOPped once the
+			// silence passes 45s: at 95s, not at 90s.
+			s.member.Close()
+			kafkatest.Eventually(t, "the group to be empty", func() bool {
+				snap, err := s.cl.PollGroups(ctx(t), group)
+				if err != nil {
+					return false
+				}
+				g, ok := snap.Group(group)
+				return ok && g.State == kafka.StateEmpty && len(g.Members) == 0 && len(g.Partitions) == 1 && g.Partitions[0].MemberID == ""
+			})
+			for k := 10; k < 20; k++ {
+				end = s.produce(t, 5)
+				gh = s.poll(t, 10, end, false)
+				want := lag.StatusStall
+				if k == 19 {
+					want = lag.StatusStop
+				}
+				expectStatus(t, fmt.Sprintf("poll %d, %s after the last observation", k, time.Duration(k-9)*pollGap), gh, want, true)
+			}
+			if p := gh.Partitions[0]; p.Owned || p.Lag != 135 || p.ConsumeRate != 0 || p.ProduceRate != 1 {
+				t.Fatalf("owned %v, lag %d, consume %v, produce %v; want unowned, 135, 0, 1", p.Owned, p.Lag, p.ConsumeRate, p.ProduceRate)
+			}
+		})
+	}
+}
