@@ -25,6 +25,9 @@ type DescribeOptions struct {
 	View View
 	// Wide appends kgroups' extra columns after the Kafka tool's.
 	Wide bool
+	// TimeLag, when set, appends the TIME-LAG column (describe
+	// --time-lag) to the partition view, after every other column.
+	TimeLag columns.TimeLagFunc
 }
 
 // Describe writes one table per group to stdout, separated by blank lines
@@ -74,7 +77,11 @@ func groupTable(g *kafka.Group, opts DescribeOptions) (table, empty string) {
 		return Table(columns.StateColumns(), []*kafka.Group{g}), ""
 	default:
 		if rows := columns.PartitionRows(g); len(rows) > 0 {
-			return Table(columns.PartitionColumns(opts.Wide), rows), ""
+			cols := columns.PartitionColumns(opts.Wide)
+			if opts.TimeLag != nil {
+				cols = append(cols, columns.TimeLagColumn(opts.TimeLag))
+			}
+			return Table(cols, rows), ""
 		}
 		return "", fmt.Sprintf("Consumer group '%s' has no committed offsets and no assigned partitions.", g.Name)
 	}

@@ -4,8 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 
 	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/kafka/lag"
+	"github.com/kgroups/kgroups/views/columns"
 )
 
 // The JSON document is a contract with scripts, so it is spelled out here
@@ -70,6 +73,40 @@ type jsonPartition struct {
 	ClientID        *string `json:"clientId"`
 	Host            *string `json:"host"`
 	Error           *string `json:"error"`
+	// TimeLagSeconds is present only when time lags were asked for
+	// (describe --time-lag), so the default document keeps its shape.
+	TimeLagSeconds optionalSeconds `json:"timeLagSeconds,omitzero"`
+}
+
+// optionalSeconds is a JSON field that is absent unless set, and null when
+// set to an unknown value.
+type optionalSeconds struct {
+	set   bool
+	known bool
+	v     float64
+}
+
+func (o optionalSeconds) IsZero() bool { return !o.set }
+
+func (o optionalSeconds) MarshalJSON() ([]byte, error) {
+	if !o.known {
+		return []byte("null"), nil
+	}
+	return json.Marshal(o.v)
+}
+
+// round3 keeps three decimals: millisecond precision for seconds (record
+// timestamps have no more), and a float's last digits are noise to a
+// script.
+func round3(s float64) float64 { return math.Round(s*1000) / 1000 }
+
+// timeLagSeconds is a time lag as JSON: seconds (0 when caught up) or null
+// when unknown.
+func timeLagSeconds(tl lag.TimeLag) *float64 {
+	if !tl.Known() {
+		return nil
+	}
+	return ptr(round3(tl.Seconds))
 }
 
 // JSON writes groups as `{"groups":[...]}`, indented, one document per call.
@@ -78,10 +115,28 @@ type jsonPartition struct {
 // members and partitions whatever table view was asked for, so a script
 // needs only one shape.
 func JSON(w io.Writer, groups []*kafka.Group) error {
+	return JSONWith(w, groups, JSONOptions{})
+}
+
+// JSONOptions add optional fields to the JSON document.
+type JSONOptions struct {
+	// TimeLag, when set, adds timeLagSeconds to every partition: seconds
+	// behind, 0 when caught up, null when unknown.
+	TimeLag columns.TimeLagFunc
+}
+
+// JSONWith is JSON with the optional fields opts asks for.
+func JSONWith(w io.Writer, groups []*kafka.Group, opts JSONOptions) error {
 	doc := jsonDocument{Groups: make([]jsonGroup, 0, len(groups))}
 	for _, g := range groups {
-		doc.Groups = append(doc.Groups, toJSONGroup(g))
+		doc.Groups = append(doc.Groups, toJSONGroup(g, opts))
 	}
+	return encodeJSON(w, doc)
+}
+
+// encodeJSON writes one indented document without HTML escaping (group
+// names with < or & stay readable).
+func encodeJSON(w io.Writer, doc any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
@@ -91,7 +146,7 @@ func JSON(w io.Writer, groups []*kafka.Group) error {
 	return nil
 }
 
-func toJSONGroup(g *kafka.Group) jsonGroup {
+func toJSONGroup(g *kafka.Group, opts JSONOptions) jsonGroup {
 	j := jsonGroup{
 		Group:        g.Name,
 		Type:         string(g.Type),
@@ -118,7 +173,12 @@ func toJSONGroup(g *kafka.Group) jsonGroup {
 		j.Members = append(j.Members, toJSONMember(&g.Members[i], consumer))
 	}
 	for i := range g.Partitions {
-		j.Partitions = append(j.Partitions, toJSONPartition(&g.Partitions[i]))
+		p := toJSONPartition(&g.Partitions[i])
+		if opts.TimeLag != nil {
+			tl := opts.TimeLag(g, &g.Partitions[i])
+			p.TimeLagSeconds = optionalSeconds{set: true, known: tl.Known(), v: round3(tl.Seconds)}
+		}
+		j.Partitions = append(j.Partitions, p)
 	}
 	return j
 }

@@ -1,0 +1,121 @@
+package output
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/kgroups/kgroups/kafka/lag"
+	"github.com/kgroups/kgroups/views/columns"
+)
+
+// Health writes `kgroups health`'s verdicts: one summary row per group,
+// then, after a blank line, one row per partition that is not OK, so that
+// an unhealthy group shows where and why without the healthy partitions
+// drowning it. With every partition OK there is no second table.
+func Health(w io.Writer, gs []lag.GroupHealth) error {
+	rows := make([]*lag.GroupHealth, len(gs))
+	for i := range gs {
+		rows[i] = &gs[i]
+	}
+	out := Table(columns.HealthColumns(), rows)
+	if bad := columns.UnhealthyPartitionRows(gs); len(bad) > 0 {
+		out += "\n" + Table(columns.HealthPartitionColumns(), bad)
+	}
+	if _, err := io.WriteString(w, out); err != nil {
+		return fmt.Errorf("write table: %w", err)
+	}
+	return nil
+}
+
+// The health document, like the describe one, is spelled out field by
+// field: scripts and alerting depend on it. Unknown values are null.
+
+type jsonHealthDocument struct {
+	Groups []jsonHealthGroup `json:"groups"`
+}
+
+type jsonHealthGroup struct {
+	Group    string       `json:"group"`
+	Status   lag.Status   `json:"status"`
+	Severity lag.Severity `json:"severity"`
+	// Complete is false while a lagging partition has too few commit
+	// observations for STALL and WARN to be detected.
+	Complete          bool                  `json:"complete"`
+	TotalLag          *int64                `json:"totalLag"`
+	MaxTimeLagSeconds *float64              `json:"maxTimeLagSeconds"`
+	MaxTimeLagKind    lag.TimeLagKind       `json:"maxTimeLagKind"`
+	ProduceRate       *float64              `json:"produceRate"`
+	ConsumeRate       *float64              `json:"consumeRate"`
+	Partitions        []jsonHealthPartition `json:"partitions"`
+}
+
+type jsonHealthPartition struct {
+	Topic           string          `json:"topic"`
+	Partition       int32           `json:"partition"`
+	Status          lag.Status      `json:"status"`
+	CommittedOffset *int64          `json:"committedOffset"`
+	LogEndOffset    *int64          `json:"logEndOffset"`
+	Lag             *int64          `json:"lag"`
+	TimeLagSeconds  *float64        `json:"timeLagSeconds"`
+	TimeLagKind     lag.TimeLagKind `json:"timeLagKind"`
+	ProduceRate     *float64        `json:"produceRate"`
+	ConsumeRate     *float64        `json:"consumeRate"`
+	// Rewind holds the offsets of a REWIND: high was committed, then the
+	// older low.
+	Rewind *jsonRewind `json:"rewind"`
+}
+
+type jsonRewind struct {
+	High int64 `json:"high"`
+	Low  int64 `json:"low"`
+}
+
+// HealthJSON writes the verdicts as `{"groups":[...]}`, every partition of
+// every group included (OK ones too, so a script sees the whole group).
+func HealthJSON(w io.Writer, gs []lag.GroupHealth) error {
+	doc := jsonHealthDocument{Groups: make([]jsonHealthGroup, 0, len(gs))}
+	for i := range gs {
+		g := &gs[i]
+		j := jsonHealthGroup{
+			Group:             g.Group,
+			Status:            g.Status,
+			Severity:          g.Severity,
+			Complete:          g.Complete,
+			TotalLag:          offset(columns.HealthTotalLag(g)),
+			MaxTimeLagSeconds: timeLagSeconds(g.MaxTimeLag),
+			MaxTimeLagKind:    g.MaxTimeLag.Kind,
+			ProduceRate:       rate(g.ProduceRate),
+			ConsumeRate:       rate(g.ConsumeRate),
+			Partitions:        make([]jsonHealthPartition, 0, len(g.Partitions)),
+		}
+		for k := range g.Partitions {
+			p := &g.Partitions[k]
+			jp := jsonHealthPartition{
+				Topic:           p.Topic,
+				Partition:       p.Partition,
+				Status:          p.Status,
+				CommittedOffset: offset(p.Committed),
+				LogEndOffset:    offset(p.LogEnd),
+				Lag:             offset(p.Lag),
+				TimeLagSeconds:  timeLagSeconds(p.TimeLag),
+				TimeLagKind:     p.TimeLag.Kind,
+				ProduceRate:     rate(p.ProduceRate),
+				ConsumeRate:     rate(p.ConsumeRate),
+			}
+			if p.Status == lag.StatusRewind {
+				jp.Rewind = &jsonRewind{High: p.Rewind.High, Low: p.Rewind.Low}
+			}
+			j.Partitions = append(j.Partitions, jp)
+		}
+		doc.Groups = append(doc.Groups, j)
+	}
+	return encodeJSON(w, doc)
+}
+
+// rate maps lag.UnknownRate to null and keeps three decimals.
+func rate(r float64) *float64 {
+	if r < 0 {
+		return nil
+	}
+	return ptr(round3(r))
+}

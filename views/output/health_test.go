@@ -1,0 +1,163 @@
+package output_test
+
+import (
+	"bytes"
+	"testing"
+	"time"
+
+	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/kafka/lag"
+	"github.com/kgroups/kgroups/views/output"
+)
+
+// healthGroups are verdicts as a History gives them: a healthy group, one
+// with a REWIND and a WARN partition, and one that never committed.
+func healthGroups() []lag.GroupHealth {
+	return []lag.GroupHealth{
+		{Group: "fine", Status: lag.StatusOK, Severity: lag.SeverityOK, Complete: true,
+			MaxTimeLag: lag.TimeLag{Kind: lag.TimeLagCaughtUp}, ProduceRate: 2, ConsumeRate: 2,
+			Partitions: []lag.PartitionHealth{
+				{Topic: "t", Partition: 0, Status: lag.StatusOK, Committed: 5, LogEnd: 5, Lag: 0,
+					TimeLag: lag.TimeLag{Kind: lag.TimeLagCaughtUp}, ProduceRate: 2, ConsumeRate: 2},
+			}},
+		{Group: "payments", Status: lag.StatusRewind, Severity: lag.SeverityErr, TotalLag: 80,
+			MaxTimeLag: lag.TimeLag{Seconds: 61.23456, Kind: lag.TimeLagInterpolated}, ProduceRate: 1.0 / 3, ConsumeRate: lag.UnknownRate,
+			Partitions: []lag.PartitionHealth{
+				{Topic: "a", Partition: 1, Status: lag.StatusRewind, Rewind: lag.Rewind{High: 30, Low: 25, At: time.Unix(10, 0)},
+					Committed: 25, LogEnd: 100, Lag: 75, TimeLag: lag.TimeLag{Seconds: 61.23456, Kind: lag.TimeLagInterpolated},
+					ProduceRate: 1.0 / 3, ConsumeRate: lag.UnknownRate},
+				{Topic: "a", Partition: 2, Status: lag.StatusOK, Committed: 10, LogEnd: 10, Lag: 0,
+					TimeLag: lag.TimeLag{Kind: lag.TimeLagCaughtUp}, ProduceRate: lag.UnknownRate, ConsumeRate: lag.UnknownRate},
+				{Topic: "b", Partition: 0, Status: lag.StatusWarn, Committed: 1, LogEnd: 6, Lag: 5,
+					TimeLag: lag.TimeLag{Kind: lag.TimeLagAtLeast, Seconds: 4}, ProduceRate: lag.UnknownRate, ConsumeRate: lag.UnknownRate},
+			}},
+		{Group: "never", Status: lag.StatusOK, ProduceRate: lag.UnknownRate, ConsumeRate: lag.UnknownRate, Complete: true,
+			Partitions: []lag.PartitionHealth{
+				{Topic: "t", Partition: 0, Committed: kafka.NoOffset, LogEnd: 9, Lag: kafka.NoOffset, ProduceRate: lag.UnknownRate, ConsumeRate: lag.UnknownRate},
+			}},
+	}
+}
+
+func TestHealthTable(t *testing.T) {
+	var b bytes.Buffer
+	if err := output.Health(&b, healthGroups()); err != nil {
+		t.Fatal(err)
+	}
+	assertText(t, "health", b.String(), `GROUP     STATUS  TOTAL-LAG  MAX-TIME-LAG  PRODUCE/S  CONSUME/S
+fine      OK              0            0s        2.0        2.0
+payments  REWIND         80         1m01s        0.3          -
+never     OK              -             -          -          -
+
+GROUP     TOPIC  PARTITION  STATUS  CURRENT-OFFSET  LOG-END-OFFSET  LAG  TIME-LAG  REWIND
+payments  a              1  REWIND              25             100   75     1m01s  30->25
+payments  b              0  WARN                 1               6    5       ≥4s  -
+`)
+
+	// Every partition OK: the summary alone.
+	b.Reset()
+	if err := output.Health(&b, healthGroups()[:1]); err != nil {
+		t.Fatal(err)
+	}
+	assertText(t, "healthy", b.String(), `GROUP  STATUS  TOTAL-LAG  MAX-TIME-LAG  PRODUCE/S  CONSUME/S
+fine   OK              0            0s        2.0        2.0
+`)
+}
+
+func TestHealthJSON(t *testing.T) {
+	var b bytes.Buffer
+	if err := output.HealthJSON(&b, healthGroups()[1:]); err != nil {
+		t.Fatal(err)
+	}
+	assertText(t, "json", b.String(), `{
+  "groups": [
+    {
+      "group": "payments",
+      "status": "REWIND",
+      "severity": "ERR",
+      "complete": false,
+      "totalLag": 80,
+      "maxTimeLagSeconds": 61.235,
+      "maxTimeLagKind": "interpolated",
+      "produceRate": 0.333,
+      "consumeRate": null,
+      "partitions": [
+        {
+          "topic": "a",
+          "partition": 1,
+          "status": "REWIND",
+          "committedOffset": 25,
+          "logEndOffset": 100,
+          "lag": 75,
+          "timeLagSeconds": 61.235,
+          "timeLagKind": "interpolated",
+          "produceRate": 0.333,
+          "consumeRate": null,
+          "rewind": {
+            "high": 30,
+            "low": 25
+          }
+        },
+        {
+          "topic": "a",
+          "partition": 2,
+          "status": "OK",
+          "committedOffset": 10,
+          "logEndOffset": 10,
+          "lag": 0,
+          "timeLagSeconds": 0,
+          "timeLagKind": "caught-up",
+          "produceRate": null,
+          "consumeRate": null,
+          "rewind": null
+        },
+        {
+          "topic": "b",
+          "partition": 0,
+          "status": "WARN",
+          "committedOffset": 1,
+          "logEndOffset": 6,
+          "lag": 5,
+          "timeLagSeconds": 4,
+          "timeLagKind": "at-least",
+          "produceRate": null,
+          "consumeRate": null,
+          "rewind": null
+        }
+      ]
+    },
+    {
+      "group": "never",
+      "status": "OK",
+      "severity": "OK",
+      "complete": true,
+      "totalLag": null,
+      "maxTimeLagSeconds": null,
+      "maxTimeLagKind": "unknown",
+      "produceRate": null,
+      "consumeRate": null,
+      "partitions": [
+        {
+          "topic": "t",
+          "partition": 0,
+          "status": "OK",
+          "committedOffset": null,
+          "logEndOffset": 9,
+          "lag": null,
+          "timeLagSeconds": null,
+          "timeLagKind": "unknown",
+          "produceRate": null,
+          "consumeRate": null,
+          "rewind": null
+        }
+      ]
+    }
+  ]
+}
+`)
+
+	b.Reset()
+	if err := output.HealthJSON(&b, nil); err != nil {
+		t.Fatal(err)
+	}
+	assertText(t, "empty", b.String(), "{\n  \"groups\": []\n}\n")
+}
