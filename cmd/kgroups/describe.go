@@ -1,21 +1,25 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/kafka/lag"
+	"github.com/kgroups/kgroups/views/columns"
 	"github.com/kgroups/kgroups/views/output"
 )
 
 func init() { register(newDescribeCmd) }
 
 func newDescribeCmd(a *app) *cobra.Command {
-	var all, members, state, wide bool
+	var all, members, state, wide, timeLag bool
 	var format string
 	cmd := &cobra.Command{
-		Use:   "describe (GROUP... | --all-groups) [--members | --state] [-o table|json]",
+		Use:   "describe (GROUP... | --all-groups) [--members | --state | --time-lag] [-o table|json]",
 		Short: "Show groups' partitions, offsets and lag, members, or state",
 		Long: `Describe consumer groups the way kafka-consumer-groups.sh --describe does,
 with the same columns and row order, so eyes and scripts carry over:
@@ -30,6 +34,13 @@ shows "-" for CURRENT-OFFSET and LAG. Notes such as "has no active members"
 go to stderr, so stdout stays parseable. --wide adds LOG-START-OFFSET (or
 ASSIGNMENT with --members) after the Kafka columns.
 
+--time-lag adds how far behind each partition is in time: the age of the
+oldest message the group has not consumed, read from the record at its
+committed offset (one record per lagging partition, read without joining
+any group). It shows as a TIME-LAG column after the others (12s, 3m04s,
+2h05m09s; 0s when caught up; "-" without a commit) and as timeLagSeconds
+in JSON (null when unknown).
+
 -o json prints every group in full ({"groups":[...]}) whichever view is
 chosen. Classic and consumer-protocol (KIP-848) groups both show. describe
 never joins a group, so it does not disturb the members it reports.
@@ -39,9 +50,10 @@ A group that does not exist is reported on stderr and makes the command exit
 		Example: `  kgroups describe orders
   kgroups describe orders payments --members
   kgroups describe --all-groups --state
-  kgroups describe orders -o json | jq '.groups[0].totalLag'`,
+  kgroups describe orders -o json | jq '.groups[0].totalLag'
+  kgroups describe orders --time-lag`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts, format, err := describeOptions(args, all, members, state, wide, format)
+			opts, format, err := describeOptions(args, all, members, state, wide, timeLag, format)
 			if err != nil {
 				return err
 			}
@@ -81,8 +93,16 @@ A group that does not exist is reported on stderr and makes the command exit
 				}
 			}
 
+			var timeLagErrs []string
+			if timeLag {
+				opts.TimeLag, timeLagErrs, err = exactTimeLags(cmd.Context(), cl, groups)
+				if err != nil {
+					return fmt.Errorf("describe groups: time lag: %w", err)
+				}
+			}
+
 			if format == formatJSON {
-				err = output.JSON(a.stdout, groups)
+				err = output.JSONWith(a.stdout, groups, output.JSONOptions{TimeLag: opts.TimeLag})
 			} else {
 				err = output.Describe(a.stdout, a.stderr, groups, opts)
 			}
@@ -92,10 +112,13 @@ A group that does not exist is reported on stderr and makes the command exit
 			for _, name := range missing {
 				fmt.Fprintf(a.stderr, "kgroups: group %q not found\n", name)
 			}
+			for _, e := range timeLagErrs {
+				fmt.Fprintln(a.stderr, "kgroups:", e)
+			}
 			if err := reportGroupErrors(a.stderr, groups); err != nil {
 				return err
 			}
-			if len(missing) > 0 {
+			if len(missing) > 0 || len(timeLagErrs) > 0 {
 				return exitCodeError{code: exitError}
 			}
 			return nil
@@ -106,6 +129,7 @@ A group that does not exist is reported on stderr and makes the command exit
 	fs.BoolVar(&members, "members", false, "one row per member instead of per partition")
 	fs.BoolVar(&state, "state", false, "one row per group: coordinator, assignor, state and member count")
 	fs.BoolVar(&wide, "wide", false, "add kgroups' extra columns after the Kafka tool's")
+	fs.BoolVar(&timeLag, "time-lag", false, "add each partition's time lag, read from the record at its committed offset")
 	addFormatFlag(cmd, &format)
 	return cmd
 }
@@ -113,7 +137,7 @@ A group that does not exist is reported on stderr and makes the command exit
 // describeOptions validates describe's arguments: which groups, which view
 // and which format. Every conflict is a usage error that says what is
 // accepted.
-func describeOptions(args []string, all, members, state, wide bool, format string) (output.DescribeOptions, string, error) {
+func describeOptions(args []string, all, members, state, wide, timeLag bool, format string) (output.DescribeOptions, string, error) {
 	var opts output.DescribeOptions
 	switch {
 	case all && len(args) > 0:
@@ -122,6 +146,8 @@ func describeOptions(args []string, all, members, state, wide bool, format strin
 		return opts, "", usageErrorf("describe needs one or more group names, or --all-groups")
 	case members && state:
 		return opts, "", usageErrorf("--members and --state are different views: give at most one")
+	case timeLag && (members || state):
+		return opts, "", usageErrorf("--time-lag is per partition: it does not go with --members or --state")
 	}
 	for _, name := range args {
 		if name == "" {
@@ -160,4 +186,36 @@ func uniqueNames(names []string) []string {
 // not exist, and so does kgroups.
 func absent(g *kafka.Group) bool {
 	return g.State == kafka.StateDead && len(g.Members) == 0 && len(g.Partitions) == 0 && g.Err == nil
+}
+
+// describeClock is the clock time lags are measured against; tests pin it
+// so that a time lag read from a record of known timestamp is exact.
+var describeClock = time.Now
+
+// exactTimeLags reads the record at every lagging partition's committed
+// offset and returns the time lag of each partition of groups, measured
+// when the reads finished. errs name the partitions that could not be read,
+// one line per group and partition, for stderr.
+func exactTimeLags(ctx context.Context, cl *kafka.Client, groups []*kafka.Group) (columns.TimeLagFunc, []string, error) {
+	var parts []kafka.PartitionOffsets
+	for _, g := range groups {
+		parts = append(parts, g.Partitions...)
+	}
+	recs, err := cl.CommittedTimestamps(ctx, parts)
+	if err != nil {
+		return nil, nil, err
+	}
+	now := describeClock()
+	var errs []string
+	for _, g := range groups {
+		for i := range g.Partitions {
+			p := &g.Partitions[i]
+			if r, ok := recs[kafka.CommitKey{Topic: p.Topic, Partition: p.Partition, Offset: p.Committed}]; ok && r.Err != nil {
+				errs = append(errs, fmt.Sprintf("group %q: time lag: %v", g.Name, r.Err))
+			}
+		}
+	}
+	return func(_ *kafka.Group, p *kafka.PartitionOffsets) lag.TimeLag {
+		return lag.ExactTimeLag(p, recs, now)
+	}, errs, nil
 }

@@ -1,0 +1,371 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/term"
+	"github.com/spf13/cobra"
+
+	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/kafka/lag"
+	"github.com/kgroups/kgroups/views/output"
+)
+
+func init() { register(newHealthCmd) }
+
+const (
+	defaultHealthWindow   = time.Minute
+	defaultHealthInterval = 5 * time.Second
+	// healthMaxSamples caps the polls each partition's history keeps, so
+	// that a long --window at a short --interval over many partitions
+	// cannot exhaust memory: rates then cover the last healthMaxSamples
+	// polls. The verdicts need far fewer (the last W observations).
+	healthMaxSamples = 600
+)
+
+// healthFlags are `kgroups health`'s flags as given.
+type healthFlags struct {
+	all              bool
+	window, interval time.Duration
+	format, failOn   string
+}
+
+// healthPlan is a validated `kgroups health` invocation.
+type healthPlan struct {
+	names            []string
+	all              bool
+	window, interval time.Duration
+	polls            int
+	cfg              lag.Config
+	format           string
+	// failOn is the severity from which the command exits 3; failSet is
+	// false without --fail-on, when it never does.
+	failOn  lag.Severity
+	failSet bool
+}
+
+func newHealthCmd(a *app) *cobra.Command {
+	var f healthFlags
+	cmd := &cobra.Command{
+		Use:   "health (GROUP... | --all-groups) [--window 1m] [--interval 5s] [-o table|json] [--fail-on WARN|ERR]",
+		Short: "Judge groups' lag health over a sampling window, for cron and CI",
+		Long: `Poll the groups every --interval for --window, then judge each one the way
+Burrow does, from how its committed offsets and lag moved:
+
+  OK      no lag, lag that reached zero in the window, or none of the below
+  WARN    the consumer moves but its lag never decreased: slower than the producers
+  STALL   the committed offset never moved while a member owned the partition
+  REWIND  the committed offset went backwards and has not recovered (an older
+          commit overwrote a newer one; the messages between are consumed twice)
+  STOP    nothing was committed for longer than the window spans: the consumer is gone
+
+A group takes its worst partition's status; STALL, REWIND and STOP count as
+ERR and WARN as WARN. The rules look at the last 10 commit observations (fewer
+when the window holds fewer polls); while a live member owns a partition every
+poll counts as one, as its periodic commits would. STALL and WARN need a full
+set of observations, so give the window at least ten intervals.
+
+The output has one row per group (status, total lag, maximum time lag, produce
+and consume rates in messages per second), then the partitions that are not OK
+with their status; a REWIND shows the offsets involved as high->low. Time lag
+is estimated from how the log end grew while sampling: "~" marks an estimate
+beyond the points seen, "≥" a lower bound (the log did not grow). -o json
+prints every partition of every group, unknown values as null.
+
+While sampling on a terminal, the time left and the polls done are shown on
+stderr; nothing is shown when stderr is not a terminal.
+
+Exit codes: 0 healthy (or no --fail-on), 3 when a group's severity is at or
+above --fail-on (WARN or ERR), 1 when the cluster or a group could not be read,
+2 for bad flags.`,
+		Example: `  kgroups health orders payments
+  kgroups health --all-groups --fail-on ERR
+  kgroups health orders --window 2m --interval 10s -o json | jq '.groups[].status'`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			p, err := parseHealth(args, f)
+			if err != nil {
+				return err
+			}
+			cl, _, err := a.connect(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer cl.Close()
+			return runHealth(cmd.Context(), a, cl, p)
+		},
+	}
+	fs := cmd.Flags()
+	fs.BoolVar(&f.all, "all-groups", false, "judge every group in the cluster")
+	fs.DurationVar(&f.window, "window", defaultHealthWindow, "how long to sample for")
+	fs.DurationVar(&f.interval, "interval", defaultHealthInterval, "time between polls (at most --window)")
+	fs.StringVar(&f.failOn, "fail-on", "", "exit 3 when a group's severity is at or above this: WARN or ERR (any case)")
+	addFormatFlag(cmd, &f.format)
+	return cmd
+}
+
+// parseHealth validates the arguments before anything connects, so a typo
+// costs nothing and exits 2.
+func parseHealth(args []string, f healthFlags) (healthPlan, error) {
+	p := healthPlan{all: f.all, window: f.window, interval: f.interval}
+	switch {
+	case f.all && len(args) > 0:
+		return p, usageErrorf("give either group names or --all-groups, not both")
+	case !f.all && len(args) == 0:
+		return p, usageErrorf("health needs one or more group names, or --all-groups")
+	case f.window <= 0:
+		return p, usageErrorf("invalid --window %s: it must be above zero", f.window)
+	case f.interval <= 0:
+		return p, usageErrorf("invalid --interval %s: it must be above zero", f.interval)
+	case f.interval > f.window:
+		return p, usageErrorf("--interval %s is longer than --window %s: the window must hold at least two polls", f.interval, f.window)
+	}
+	for _, name := range args {
+		if name == "" {
+			return p, usageErrorf("a group name cannot be empty")
+		}
+	}
+	p.names = uniqueNames(args)
+	format, err := parseFormat(f.format)
+	if err != nil {
+		return p, err
+	}
+	p.format = format
+	if f.failOn != "" {
+		var s lag.Severity
+		if err := s.UnmarshalText([]byte(strings.TrimSpace(f.failOn))); err != nil || s == lag.SeverityOK {
+			return p, usageErrorf("invalid --fail-on %q: accepted values are WARN, ERR (any case)", f.failOn)
+		}
+		p.failOn, p.failSet = s, true
+	}
+	p.cfg, p.polls = healthConfig(f.window, f.interval)
+	return p, nil
+}
+
+// healthConfig derives the history's configuration from the sampling
+// flags. The window holds window/interval+1 polls (one at each end). Every
+// poll of a partition a live member owns should count as a commit
+// observation, so MinDistance is half the interval: polls are never closer
+// than one interval, and the half absorbs clock jitter. W stays Burrow's 10
+// unless the window holds fewer polls; then it is the number of polls, so
+// that STALL and WARN can still be reached. Rates cover the whole window
+// (up to healthMaxSamples polls).
+func healthConfig(window, interval time.Duration) (lag.Config, int) {
+	polls := int(window/interval) + 1
+	cfg := lag.DefaultConfig()
+	cfg.Window = min(cfg.Window, polls)
+	cfg.MinDistance = interval / 2
+	cfg.Samples = min(max(polls, 2), healthMaxSamples)
+	cfg.RatePolls = cfg.Samples
+	cfg.TimePoints = max(cfg.TimePoints, cfg.Samples)
+	return cfg, polls
+}
+
+// healthSampler polls on a fixed schedule and feeds a History.
+type healthSampler struct {
+	poll     func(context.Context) (*kafka.Snapshot, error)
+	polls    int
+	interval time.Duration
+	// progress, when not nil (stderr is a terminal), shows the time left
+	// and the polls done on one line, rewritten in place.
+	progress io.Writer
+	what     string // "3 groups", "all groups"
+}
+
+// sample feeds first and polls-1 more snapshots, interval apart, to h. The
+// next poll is scheduled an interval after the previous one started, so
+// polls are never closer than one interval (the History's MinDistance
+// relies on it) and a slow poll delays the schedule rather than cramming
+// two together. A failed poll is skipped and counted: the window still
+// ends on time, with fewer observations. It returns the last snapshot
+// added, or an error when ctx ends.
+func (s *healthSampler) sample(ctx context.Context, h *lag.History, first *kafka.Snapshot) (last *kafka.Snapshot, failed int, lastErr error, err error) {
+	h.Add(first)
+	last = first
+	end := first.Time.Add(time.Duration(s.polls-1) * s.interval)
+	next := first.Time
+	for done := 1; done < s.polls; done++ {
+		next = next.Add(s.interval)
+		s.show(end, done)
+		if err := s.waitUntil(ctx, next, func() { s.show(end, done) }); err != nil {
+			s.clear()
+			return nil, failed, lastErr, err
+		}
+		snap, perr := s.poll(ctx)
+		if ctx.Err() != nil {
+			s.clear()
+			return nil, failed, lastErr, ctx.Err()
+		}
+		if perr != nil {
+			failed, lastErr = failed+1, perr
+			continue
+		}
+		h.Add(snap)
+		last = snap
+		next = snap.Time
+	}
+	s.clear()
+	return last, failed, lastErr, nil
+}
+
+// waitUntil sleeps until t, calling tick about once a second when there is
+// progress to refresh.
+func (s *healthSampler) waitUntil(ctx context.Context, t time.Time, tick func()) error {
+	for {
+		d := time.Until(t)
+		if d <= 0 {
+			return nil
+		}
+		if s.progress != nil && d > time.Second {
+			d = time.Second
+		}
+		timer := time.NewTimer(d)
+		select {
+		case <-ctx.Done():
+			timer.Stop()
+			return ctx.Err()
+		case <-timer.C:
+		}
+		if s.progress != nil {
+			tick()
+		}
+	}
+}
+
+func (s *healthSampler) show(end time.Time, done int) {
+	if s.progress != nil {
+		fmt.Fprint(s.progress, healthProgress(s.what, time.Until(end), done, s.polls))
+	}
+}
+
+func (s *healthSampler) clear() {
+	if s.progress != nil {
+		fmt.Fprint(s.progress, "\r\x1b[K")
+	}
+}
+
+// healthProgress is the progress line: it returns to the start of the line
+// and clears it, so each refresh overwrites the previous one.
+func healthProgress(what string, left time.Duration, done, total int) string {
+	if left < 0 {
+		left = 0
+	}
+	return fmt.Sprintf("\r\x1b[Ksampling %s: %s left, %d/%d polls", what, left.Round(time.Second), done, total)
+}
+
+// isTerminal reports whether w is a terminal, where progress can be
+// redrawn in place; a pipe or file gets none, so logs stay clean.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(f.Fd())
+}
+
+func runHealth(ctx context.Context, a *app, cl *kafka.Client, p healthPlan) error {
+	poll := func(ctx context.Context) (*kafka.Snapshot, error) {
+		if p.all {
+			return cl.Poll(ctx)
+		}
+		return cl.PollGroups(ctx, p.names...)
+	}
+	first, err := poll(ctx)
+	if err != nil {
+		return fmt.Errorf("health: %w", err)
+	}
+	// A group that does not exist fails now, not after the window.
+	var missing []string
+	for _, name := range p.names {
+		if g, ok := first.Group(name); !ok || absent(g) {
+			missing = append(missing, name)
+		}
+	}
+	if len(missing) > 0 {
+		for _, name := range missing[:len(missing)-1] {
+			fmt.Fprintf(a.stderr, "kgroups: group %q not found\n", name)
+		}
+		return fmt.Errorf("group %q not found", missing[len(missing)-1])
+	}
+
+	h := lag.NewHistory(p.cfg)
+	s := &healthSampler{poll: poll, polls: p.polls, interval: p.interval, what: "all groups"}
+	if !p.all {
+		s.what = groupCount(len(p.names))
+	}
+	if isTerminal(a.stderr) {
+		s.progress = a.stderr
+	}
+	last, failed, lastErr, err := s.sample(ctx, h, first)
+	if err != nil {
+		return fmt.Errorf("health: sampling stopped: %w", err)
+	}
+
+	// Judge as of the last poll, so that the verdict depends only on
+	// what the polls saw and when.
+	names := p.names
+	if p.all {
+		names = nil
+		for i := range last.Groups {
+			if !absent(&last.Groups[i]) {
+				names = append(names, last.Groups[i].Name)
+			}
+		}
+	}
+	var (
+		verdicts []lag.GroupHealth
+		judged   []*kafka.Group
+		gone     []string
+		bad      []string
+	)
+	for _, name := range names {
+		gh, ok := h.Evaluate(name, last.Time)
+		g, inLast := last.Group(name)
+		if !ok || !inLast || absent(g) {
+			gone = append(gone, name)
+			continue
+		}
+		verdicts = append(verdicts, gh)
+		judged = append(judged, g)
+		if p.failSet && gh.Severity >= p.failOn {
+			bad = append(bad, fmt.Sprintf("%s (%s)", gh.Group, gh.Status))
+		}
+	}
+	if p.format == formatJSON {
+		err = output.HealthJSON(a.stdout, verdicts)
+	} else {
+		err = output.Health(a.stdout, verdicts)
+	}
+	if err != nil {
+		return err
+	}
+
+	failedRead := false
+	for _, name := range gone {
+		fmt.Fprintf(a.stderr, "kgroups: group %q not found at the end of the window\n", name)
+		failedRead = true
+	}
+	if failed > 0 {
+		fmt.Fprintf(a.stderr, "kgroups: %d of %d polls failed, the last with: %v\n", failed, p.polls, lastErr)
+		failedRead = true
+	}
+	if reportGroupErrors(a.stderr, judged) != nil {
+		failedRead = true
+	}
+	if len(bad) > 0 {
+		return exitCodeError{code: exitUnhealthy, err: fmt.Errorf("%s at or above %s: %s", groupCount(len(bad)), p.failOn, strings.Join(bad, ", "))}
+	}
+	if failedRead {
+		return exitCodeError{code: exitError}
+	}
+	return nil
+}
+
+// groupCount is "1 group" or "n groups".
+func groupCount(n int) string {
+	if n == 1 {
+		return "1 group"
+	}
+	return fmt.Sprintf("%d groups", n)
+}
