@@ -37,6 +37,11 @@
 // did not grow across the table, reported as a lower bound (the oldest
 // point's age). TimeLag.Kind says which.
 //
+// ExactTimeLag is the exact alternative: now minus the timestamp of the
+// record at the committed offset, as kafka.Client.CommittedTimestamps reads
+// it (one fetch per partition, so screens ask only for the rows they show).
+// It follows the same rules for caught-up and unknown partitions.
+//
 // # Health
 //
 // Burrow judges the last W commits, with their commit times. Polling sees
