@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strings"
 	"time"
@@ -81,8 +82,8 @@ While sampling on a terminal, the time left and the polls done are shown on
 stderr; nothing is shown when stderr is not a terminal.
 
 Exit codes: 0 healthy (or no --fail-on), 3 when a group's severity is at or
-above --fail-on (WARN or ERR), 1 when the cluster or a group could not be read,
-2 for bad flags.`,
+above --fail-on (WARN or ERR), 1 when the cluster or a group could not be read
+(3 wins when both apply), 2 for bad flags.`,
 		Example: `  kgroups health orders payments
   kgroups health --all-groups --fail-on ERR
   kgroups health orders --window 2m --interval 10s -o json | jq '.groups[].status'`,
@@ -155,10 +156,12 @@ func parseHealth(args []string, f healthFlags) (healthPlan, error) {
 // that STALL and WARN can still be reached. Rates cover the whole window
 // (up to healthMaxSamples polls).
 func healthConfig(window, interval time.Duration) (lag.Config, int) {
-	polls := int(window/interval) + 1
+	// More polls than this would take years at the shortest interval;
+	// the cap only keeps the count from overflowing.
+	polls := int(min(window/interval, math.MaxInt32)) + 1
 	cfg := lag.DefaultConfig()
 	cfg.Window = min(cfg.Window, polls)
-	cfg.MinDistance = interval / 2
+	cfg.MinDistance = max(interval/2, time.Nanosecond)
 	cfg.Samples = min(max(polls, 2), healthMaxSamples)
 	cfg.RatePolls = cfg.Samples
 	cfg.TimePoints = max(cfg.TimePoints, cfg.Samples)

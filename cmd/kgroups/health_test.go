@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -89,6 +90,33 @@ func TestHealthConfig(t *testing.T) {
 			t.Errorf("window %s interval %s: the history normalised %+v to %+v", tc.window, tc.interval, cfg, got)
 		}
 	}
+}
+
+// FuzzHealthConfig: any window and interval the flags accept give a
+// configuration the History uses as it is, with every poll of a live owner
+// counting as an observation and memory capped.
+func FuzzHealthConfig(f *testing.F) {
+	f.Add(int64(time.Minute), int64(5*time.Second))
+	f.Add(int64(1), int64(1))
+	f.Add(int64(math.MaxInt64), int64(1))
+	f.Add(int64(3), int64(2))
+	f.Fuzz(func(t *testing.T, window, interval int64) {
+		if interval <= 0 || window < interval {
+			return // rejected by parseHealth
+		}
+		w, i := time.Duration(window), time.Duration(interval)
+		cfg, polls := healthConfig(w, i)
+		if polls < 2 {
+			t.Fatalf("window %d interval %d: %d polls", window, interval, polls)
+		}
+		if cfg.Window < 2 || cfg.Window > 10 || cfg.Window > polls || cfg.MinDistance <= 0 || cfg.MinDistance > i ||
+			cfg.Samples < 2 || cfg.Samples > healthMaxSamples || cfg.RatePolls != cfg.Samples || cfg.TimePoints < cfg.Samples {
+			t.Fatalf("window %d interval %d: %d polls, config %+v", window, interval, polls, cfg)
+		}
+		if got := lag.NewHistory(cfg).Config(); got != cfg {
+			t.Fatalf("window %d interval %d: the history normalised %+v to %+v", window, interval, cfg, got)
+		}
+	})
 }
 
 func TestHealthProgress(t *testing.T) {
