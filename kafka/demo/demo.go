@@ -175,7 +175,7 @@ func (c *Cluster) start(ctx, wctx context.Context, opts Options) error {
 			return fmt.Errorf("create member %s of group %s: %w", m.clientID, m.group, err)
 		}
 		c.wg.Go(func() {
-			defer cl.Close()
+			defer closeMember(cl)
 			c.consume(wctx, cl, m)
 		})
 	}
@@ -183,6 +183,26 @@ func (c *Cluster) start(ctx, wctx context.Context, opts Options) error {
 	churner := churnMember(c.addrs)
 	c.wg.Go(func() { c.churn(wctx, churner, opts.ChurnInterval) })
 	return nil
+}
+
+// stopGrace is how long Close lets members leave their groups politely
+// before it closes the brokers under them.
+const stopGrace = 5 * time.Second
+
+// memberLeaveTimeout bounds how long a demo member waits for its LeaveGroup
+// answer when the demo stops.
+const memberLeaveTimeout = 2 * time.Second
+
+// closeMember leaves the group with a bounded wait, then closes the client.
+// kgo's Close waits for the LeaveGroup answer with no deadline, and a
+// coordinator in the middle of a rebalance (common in the first seconds of
+// the demo, or on a loaded machine) can hold that answer for the whole
+// rebalance timeout; stopping the demo must not wait for that.
+func closeMember(cl *kgo.Client) {
+	ctx, cancel := context.WithTimeout(context.Background(), memberLeaveTimeout)
+	_ = cl.LeaveGroupContext(ctx) // best effort: the demo is shutting down
+	cancel()
+	cl.Close()
 }
 
 // Addrs returns the brokers' host:port addresses, the bootstrap list for any
@@ -204,9 +224,16 @@ func (c *Cluster) Close() {
 			c.releaseStaticMembers(stopped)
 			c.producer.Close()
 		} else {
-			<-stopped
+			select {
+			case <-stopped:
+			case <-time.After(stopGrace):
+			}
 		}
+		// Closing the brokers ends any request a member is still
+		// waiting on, so every member stops even if its coordinator
+		// was holding a JoinGroup open for a rebalance.
 		c.fake.Close()
+		<-stopped
 	})
 }
 
@@ -217,6 +244,7 @@ func (c *Cluster) Close() {
 // Removing repeatedly covers members that rejoin before they stop.
 func (c *Cluster) releaseStaticMembers(stopped <-chan struct{}) {
 	adm := kadm.NewClient(c.producer)
+	deadline := time.After(stopGrace)
 	tick := time.NewTicker(250 * time.Millisecond)
 	defer tick.Stop()
 	for {
@@ -229,6 +257,8 @@ func (c *Cluster) releaseStaticMembers(stopped <-chan struct{}) {
 		}
 		select {
 		case <-stopped:
+			return
+		case <-deadline:
 			return
 		case <-tick.C:
 		}

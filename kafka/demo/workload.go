@@ -302,6 +302,6 @@ func (c *Cluster) churn(ctx context.Context, m member, every time.Duration) {
 		sleepCtx(ctx, wait())
 		cancel()
 		<-done
-		cl.Close()
+		closeMember(cl)
 	}
 }
