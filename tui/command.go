@@ -171,7 +171,7 @@ func (m *Model) onSwitch(msg switchMsg) tea.Cmd {
 	}
 	m.base.ReadOnly, m.base.Protected = info.ReadOnly, info.Protected
 	m.snap = nil
-	m.hist = newHistory()
+	m.lag = common.NewLag(m.opts.Lag)
 	m.resetStack()
 	m.flashInfo("switched to context %s", info.Name)
 	m.poll.paused = false

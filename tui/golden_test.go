@@ -10,25 +10,26 @@ import (
 	"github.com/kgroups/kgroups/views/viewtest"
 )
 
-// lagSteps are successive polls of the fixture whose log ends move by these
-// amounts, so the sparklines have a shape.
-var lagBumps = []int64{0, 40, 90, 60, 150, 220, 180, 300}
+// warmPolls is how many polls of viewtest.Evolving the screens are shown
+// after: more than the health window, so every verdict shows.
+const warmPolls = 12
 
+// trendSteps are the polls of viewtest.Evolving, one per step.
 func trendSteps() []func(time.Time) (*kafka.Snapshot, error) {
 	var steps []func(time.Time) (*kafka.Snapshot, error)
-	for _, b := range lagBumps {
-		steps = append(steps, func(now time.Time) (*kafka.Snapshot, error) { return viewtest.Snapshot(now, b), nil })
+	for i := range warmPolls {
+		steps = append(steps, func(time.Time) (*kafka.Snapshot, error) { return viewtest.Evolving(i), nil })
 	}
 	return steps
 }
 
-// warm runs every trend poll, 5s apart, and leaves the clock 3s after the
-// last one.
+// warm runs every trend poll, viewtest.PollEvery apart as the snapshots
+// are stamped, and leaves the clock 3s after the last one.
 func (h *harness) warm() {
 	h.t.Helper()
-	for range lagBumps {
+	for range warmPolls {
 		h.poll()
-		h.clock.Advance(5 * time.Second)
+		h.clock.Advance(viewtest.PollEvery)
 	}
 	h.clock.Advance(-2 * time.Second)
 	h.send(clockMsg{})
@@ -42,10 +43,14 @@ func TestGolden(t *testing.T) {
 	screens := []screen{
 		{"groups", nil},
 		{"groups_sorted_by_lag", []string{"L"}},
+		{"groups_sorted_by_health", []string{"H"}},
 		{"groups_filtered", []string{"/", "o", "r", "enter"}},
-		{"group_partitions", []string{"j", "j", "j", "j", "j", "enter"}},  // orders-app
-		{"group_members_kip848", []string{"j", "j", "j", "enter", "tab"}}, // inventory-sync
-		{"group_error", []string{"G", "enter"}},                           // shipping-notifier
+		{"group_partitions", []string{"j", "j", "j", "j", "j", "enter"}},          // orders-app: catching up
+		{"group_rewind", []string{"j", "j", "j", "enter"}},                        // inventory-sync
+		{"group_members_kip848", []string{"j", "j", "j", "enter", "tab"}},         // inventory-sync
+		{"group_chart", []string{"j", "j", "j", "j", "j", "enter", "tab", "tab"}}, // orders-app
+		{"group_partition_chart", []string{"j", "enter", "j", "c"}},               // billing-reconciler invoices/1
+		{"group_error", []string{"G", "enter"}},                                   // shipping-notifier
 		{"help", []string{"?"}},
 	}
 	for _, size := range [][2]int{{80, 24}, {120, 40}} {
@@ -67,7 +72,10 @@ func TestGoldenASCII(t *testing.T) {
 	for _, sc := range []struct {
 		name string
 		keys []string
-	}{{"groups", nil}, {"group", []string{"j", "j", "j", "j", "j", "enter"}}, {"help", []string{"?"}}} {
+	}{
+		{"groups", nil}, {"group", []string{"j", "j", "j", "j", "j", "enter"}},
+		{"chart", []string{"j", "enter", "j", "c"}}, {"help", []string{"?"}},
+	} {
 		t.Run(sc.name, func(t *testing.T) {
 			h := newHarness(t, 80, 24, Options{Getenv: func(k string) string {
 				if k == "LANG" {

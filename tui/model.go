@@ -11,7 +11,6 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/kgroups/kgroups/kafka"
-	"github.com/kgroups/kgroups/kafka/lag"
 	"github.com/kgroups/kgroups/tui/common"
 	"github.com/kgroups/kgroups/views/group"
 	"github.com/kgroups/kgroups/views/groups"
@@ -44,7 +43,7 @@ type Model struct {
 
 	poll  pollState
 	snap  *kafka.Snapshot
-	hist  *lag.History
+	lag   *common.Lag
 	clock time.Time
 
 	hints     help.Model
@@ -82,7 +81,7 @@ func newModel(ctx context.Context, opts Options, r *lipgloss.Renderer, color boo
 		styles: common.NewStyles(r, common.DefaultTheme(), color),
 		width:  defaultWidth,
 		height: defaultHeight,
-		hist:   newHistory(),
+		lag:    common.NewLag(opts.Lag),
 		clock:  opts.Now(),
 		after:  after,
 	}
@@ -103,8 +102,6 @@ func newModel(ctx context.Context, opts Options, r *lipgloss.Renderer, color boo
 	}
 	return m
 }
-
-func newHistory() *lag.History { return lag.NewHistory(lag.DefaultConfig()) }
 
 // resetStack starts over with the groups screen alone.
 func (m *Model) resetStack() {
@@ -132,7 +129,7 @@ func (m *Model) pop() {
 func (m *Model) openGroup(name string) {
 	m.stack = m.stack[:1]
 	m.groups.Update(common.SelectGroupMsg{Name: name})
-	m.push(group.New(m.base, name, m.snap))
+	m.push(group.New(m.base, name, m.snap, m.lag))
 }
 
 // Chrome around the screens: two status lines and a footer.
@@ -190,6 +187,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case common.FlashMsg:
 		m.flash = msg
 		return m, nil
+	case common.TimestampsRequestMsg:
+		return m, m.readTimestamps(msg)
+	case common.TimestampsMsg:
+		return m, m.broadcast(msg)
 	}
 	return m, m.top().Update(msg)
 }
@@ -235,7 +236,7 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 		if top.Screen() == common.ScreenHelp {
 			m.pop()
 		} else {
-			m.push(helpview.New(m.base, top.Actions(), commandHelp()))
+			m.push(helpview.New(m.base, top.Actions(), commandHelp(), common.LagLegend(m.base.Glyphs)))
 		}
 		return nil
 	case key.Matches(msg, k.Command):

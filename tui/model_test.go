@@ -3,6 +3,8 @@ package tui
 import (
 	"context"
 	"errors"
+	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -49,8 +51,8 @@ func equal(a, b []string) bool { return strings.Join(a, ",") == strings.Join(b, 
 func TestViewFitsTheTerminal(t *testing.T) {
 	h := newHarness(t, 80, 24, Options{}, trendSteps()...)
 	h.warm()
-	screens := map[string][]string{"groups": nil, "group": {"j", "j", "j", "j", "j", "enter"}, "members": {"tab"}, "help": {"?"}}
-	for _, name := range []string{"groups", "group", "members", "help"} {
+	screens := map[string][]string{"groups": nil, "group": {"j", "j", "j", "j", "j", "enter"}, "members": {"tab"}, "chart": {"tab"}, "partition chart": {"c"}, "help": {"?"}}
+	for _, name := range []string{"groups", "group", "members", "chart", "partition chart", "help"} {
 		h.press(screens[name]...)
 		for _, size := range [][2]int{{80, 24}, {120, 40}, {100, 30}, {200, 60}, {60, 15}, {20, 6}, {5, 4}, {80, 24}} {
 			h.send(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
@@ -68,10 +70,16 @@ func TestViewFitsTheTerminal(t *testing.T) {
 	}
 }
 
+// timeToken matches a time lag as screens show it, with its mark.
+var timeToken = regexp.MustCompile(`(≥|~|=)?[0-9]+(d[0-9]{2}h|h[0-9]{2}m|m[0-9]{2}s|s)`)
+
 // TestUnchangedRefreshChangesOneLine: over a slow link, a poll that brings
 // the same data must repaint (almost) nothing. Bubble Tea rewrites only the
 // lines that differ from the last frame, so the number of differing lines
-// is what goes over the wire.
+// is what goes over the wire. The refresh status line changes, and so do
+// the time lags that are lower bounds: a consumer stuck behind a log that
+// does not move is 5s further behind after 5s, and the screen says so.
+// Nothing else on those lines may change.
 func TestUnchangedRefreshChangesOneLine(t *testing.T) {
 	for _, screen := range [][]string{nil, {"j", "enter"}, {"j", "enter", "tab"}} {
 		h := newHarness(t, 120, 40, Options{})
@@ -89,14 +97,24 @@ func TestUnchangedRefreshChangesOneLine(t *testing.T) {
 		if len(before) != len(after) {
 			t.Fatalf("line count changed: %d -> %d", len(before), len(after))
 		}
-		var changed []int
+		var changed, bounds []int
 		for i := range before {
 			if before[i] != after[i] {
 				changed = append(changed, i)
 			}
+			if i == 1 || strings.Contains(ansi.Strip(after[i]), "≥") {
+				bounds = append(bounds, i)
+			}
 		}
-		if len(changed) != 1 || changed[0] != 1 {
-			t.Fatalf("screen %v: changed lines %v, want only the refresh status line 1", screen, changed)
+		if fmt.Sprint(changed) != fmt.Sprint(bounds) {
+			t.Fatalf("screen %v: changed lines %v, want the refresh status line 1 and the lower bounds %v", screen, changed, bounds)
+		}
+		for _, i := range changed[1:] {
+			b, a := ansi.Strip(before[i]), ansi.Strip(after[i])
+			mask := func(l string) string { return strings.Join(strings.Fields(timeToken.ReplaceAllString(l, "T")), " ") }
+			if mask(b) != mask(a) {
+				t.Fatalf("screen %v: line %d changed more than its time lags:\n%s\n%s", screen, i, b, a)
+			}
 		}
 		if got := ansi.Strip(after[1]); !strings.Contains(got, "refreshed 0s ago") || !strings.Contains(ansi.Strip(before[1]), "refreshed 3s ago") {
 			t.Fatalf("status line went from %q to %q", ansi.Strip(before[1]), got)
@@ -243,41 +261,49 @@ func TestGroupScreenTabsAndBack(t *testing.T) {
 	h.poll()
 	h.press("j", "j", "j", "j", "j", "enter") // orders-app
 	v := h.view()
-	if got := lines(v)[5]; got != "[Partitions 7]  Members 2" {
+	if got := lines(v)[6]; got != "[Partitions 7]  Members 2   Chart" {
 		t.Fatalf("tab bar = %q", got)
 	}
-	if got := lines(v)[7]; !strings.HasPrefix(got, "▶ orders     0    120443         0  120450   7 orders-app-1-") {
+	// One poll: no rates and no time lag yet, except 0s where caught up.
+	if got := lines(v)[8]; got != "▶ orders     0    120443         0  120450   7        -      -      - -      orders-app-1-7d1c0a5… orders-app /10.0.2.15" {
 		t.Fatalf("first partition row = %q", got)
 	}
-	if got := lines(v)[13]; !strings.HasPrefix(got, "  refunds    0         -         0    3214   - orders-app-1-") {
+	if got := lines(v)[9]; got != "  orders     1    119876         0  119876   0       0s      -      - OK     orders-app-1-7d1c0a5… orders-app /10.0.2.15" {
+		t.Fatalf("caught-up partition row = %q", got)
+	}
+	if got := lines(v)[14]; got != "  refunds    0         -         0    3214   -        -      -      - -      orders-app-1-7d1c0a5… orders-app /10.0.2.15" {
 		t.Fatalf("uncommitted partition row = %q", got)
 	}
 	h.press("j", "j")
-	if got := lines(h.view())[9]; !strings.HasPrefix(got, "▶ orders     2") {
+	if got := lines(h.view())[10]; !strings.HasPrefix(got, "▶ orders     2") {
 		t.Fatalf("after j j: %q", got)
 	}
 	h.press("tab")
 	v = h.view()
-	if got := lines(v)[5]; got != " Partitions 7  [Members 2]" {
+	if got := lines(v)[6]; got != " Partitions 7  [Members 2]  Chart" {
 		t.Fatalf("tab bar after tab = %q", got)
 	}
-	if got := lines(v)[6]; got != "  MEMBER-ID                                         INSTANCE-ID CLIENT-ID  HOST       PARTS LAG" {
+	if got := lines(v)[7]; got != "  MEMBER-ID                                         INSTANCE-ID CLIENT-ID  HOST       PARTS LAG" {
 		t.Fatalf("members header = %q", got)
 	}
-	if got := lines(v)[7]; got != "▶ orders-app-1-7d1c0a52-3f4e-4b8a-9c61-2b5f0e8d4a11 -           orders-app /10.0.2.15     4 125" {
+	if got := lines(v)[8]; got != "▶ orders-app-1-7d1c0a52-3f4e-4b8a-9c61-2b5f0e8d4a11 -           orders-app /10.0.2.15     4 125" {
 		t.Fatalf("member row = %q", got)
 	}
-	h.press("tab") // wraps
-	if got := lines(h.view())[5]; got != "[Partitions 7]  Members 2" {
+	h.press("tab")
+	if got := lines(h.view())[6]; got != " Partitions 7   Members 2  [Chart]" {
 		t.Fatalf("tab bar after tab tab = %q", got)
 	}
-	h.press("shift+tab")
-	if got := lines(h.view())[5]; got != " Partitions 7  [Members 2]" {
+	h.press("tab") // wraps
+	if got := lines(h.view())[6]; got != "[Partitions 7]  Members 2   Chart" {
+		t.Fatalf("tab bar after three tabs = %q", got)
+	}
+	h.press("shift+tab", "shift+tab")
+	if got := lines(h.view())[6]; got != " Partitions 7  [Members 2]  Chart" {
 		t.Fatalf("tab bar after shift+tab = %q", got)
 	}
 	// Each tab keeps its own cursor.
 	h.press("shift+tab")
-	if got := lines(h.view())[9]; !strings.HasPrefix(got, "▶ orders     2") {
+	if got := lines(h.view())[10]; !strings.HasPrefix(got, "▶ orders     2") {
 		t.Fatalf("partitions cursor lost: %q", got)
 	}
 	h.press("esc")
@@ -286,7 +312,7 @@ func TestGroupScreenTabsAndBack(t *testing.T) {
 	}
 	// Sort keys do nothing on the group screen; tab does nothing on the list.
 	h.press("enter", "L")
-	if h.m.groups.Selected() != "orders-app" || !strings.Contains(lines(h.view())[5], "[Partitions 7]") {
+	if h.m.groups.Selected() != "orders-app" || !strings.Contains(lines(h.view())[6], "[Partitions 7]") {
 		t.Fatal("L changed something on the group screen")
 	}
 }
@@ -604,15 +630,15 @@ func TestGroupDisappearsOrFails(t *testing.T) {
 	h.clock.Advance(5 * time.Second)
 	h.poll()
 	v := h.view()
-	if got := lines(v)[5]; got != "! group no longer exists; showing it as last seen 09:26:53" {
+	if got := lines(v)[6]; got != "! group no longer exists; showing it as last seen 09:26:53" {
 		t.Fatalf("notice = %q", got)
 	}
-	if got := lines(v)[8]; !strings.HasPrefix(got, "▶ orders     0    120443") {
+	if got := lines(v)[9]; !strings.HasPrefix(got, "▶ orders     0    120443") {
 		t.Fatalf("last seen data gone: %q", got)
 	}
 	// Keys still work.
 	h.press("tab")
-	if got := lines(h.view())[6]; got != " Partitions 7  [Members 2]" {
+	if got := lines(h.view())[7]; got != " Partitions 7  [Members 2]  Chart" {
 		t.Fatalf("tab bar = %q", got)
 	}
 	h.press("esc")
@@ -629,7 +655,7 @@ func TestInitialGroup(t *testing.T) {
 	if got := lines(v)[2]; got != "billing-reconciler" {
 		t.Fatalf("header before data = %q", got)
 	}
-	if got := lines(v)[5]; got != "! waiting for the first poll…" {
+	if got := lines(v)[6]; got != "! waiting for the first poll…" {
 		t.Fatalf("notice before data = %q", got)
 	}
 	h.poll()
@@ -643,7 +669,7 @@ func TestInitialGroup(t *testing.T) {
 
 	h = newHarness(t, 80, 24, Options{InitialGroup: "nope"})
 	h.poll()
-	if got := lines(h.view())[5]; got != `! group "nope" not found in the cluster` {
+	if got := lines(h.view())[6]; got != `! group "nope" not found in the cluster` {
 		t.Fatalf("notice = %q", got)
 	}
 }
@@ -679,7 +705,7 @@ func TestDangerousActionsAreDisabledWhenReadOnly(t *testing.T) {
 			if len(f.ran) != 0 || footer != "reset offsets: the context is read-only" {
 				t.Fatalf("read-only: ran %v, footer %q", f.ran, footer)
 			}
-			if got := lines(h.view())[0]; got != "kgroups · ctx prod [read-only] · brokers kafka-1.internal:9092,kafka-2.internal:9092" {
+			if got := lines(h.view())[0]; got != "kgroups · ctx prod [read-only] · 0 OK 0 WARN 0 ERR · brokers kafka-1.internal:9092,kafka-2.internal…" {
 				t.Fatalf("status = %q", got)
 			}
 			h.press("?")
@@ -788,7 +814,7 @@ func TestSwitchContext(t *testing.T) {
 	if got := lines(h.view())[23]; got != "switch to broken: no such host" {
 		t.Fatalf("failed switch: %q", got)
 	}
-	if got := lines(h.view())[0]; got != "kgroups · ctx staging [read-only] · brokers stg-1:9092" {
+	if got := lines(h.view())[0]; got != "kgroups · ctx staging [read-only] · 0 OK 0 WARN 0 ERR · brokers stg-1:9092" {
 		t.Fatalf("status after a failed switch = %q", got)
 	}
 }

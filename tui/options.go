@@ -10,12 +10,20 @@ import (
 	"time"
 
 	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/kafka/lag"
 )
 
 // Poller takes one snapshot of the cluster. *kafka.Client implements it;
 // tests use fakes.
 type Poller interface {
 	Poll(ctx context.Context) (*kafka.Snapshot, error)
+}
+
+// TimestampReader reads the records at committed offsets, for exact time
+// lag. *kafka.Client implements it; when the poller does too, the group
+// screen's exact mode works.
+type TimestampReader interface {
+	CommittedTimestamps(ctx context.Context, parts []kafka.PartitionOffsets) (map[kafka.CommitKey]kafka.RecordTime, error)
 }
 
 // ContextInfo describes the context a Switch connected to.
@@ -52,6 +60,9 @@ type Options struct {
 	// the UI loop. Nil means switching is unavailable. The poller it
 	// returns is owned by the UI, as Poller is.
 	Switch func(ctx context.Context, name string) (Poller, ContextInfo, error)
+	// Lag sets the lag history's windows and health thresholds; zero
+	// fields take lag.DefaultConfig's values.
+	Lag lag.Config
 	// InitialGroup opens that group's screen at start.
 	InitialGroup string
 	// Now is the clock (default time.Now); tests fix it.

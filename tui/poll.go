@@ -140,8 +140,8 @@ func (m *Model) onPollResult(msg pollResultMsg) tea.Cmd {
 			p.took = msg.took
 		}
 		m.snap = msg.snap
-		m.hist.Add(msg.snap)
-		cmds = append(cmds, m.broadcast(common.DataMsg{Snapshot: msg.snap, History: m.hist}))
+		m.lag.Add(msg.snap)
+		cmds = append(cmds, m.broadcast(common.DataMsg{Snapshot: msg.snap, History: m.lag, Lag: m.lag}))
 	}
 	switch {
 	case p.again:

@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/help"
 
+	"github.com/kgroups/kgroups/kafka/lag"
 	"github.com/kgroups/kgroups/tui/common"
 	"github.com/kgroups/kgroups/views/table"
 )
@@ -65,10 +66,35 @@ func (m *Model) statusLine1(b *strings.Builder) {
 		l.WriteString(" ")
 		l.WriteString(s.Warn.Render("[protected]"))
 	}
+	if m.snap != nil {
+		l.WriteString(g.Sep)
+		m.healthCounts(&l)
+	}
 	l.WriteString(g.Sep)
 	l.WriteString(s.Label.Render("brokers "))
 	l.WriteString(orDash(strings.Join(m.opts.Brokers, ",")))
 	b.WriteString(table.FitLine(l.String(), m.width, g.Ellipsis))
+}
+
+// healthCounts writes how many groups are OK, WARN and ERR, each in its
+// colour. Groups whose verdict is unknown or pending are not counted. All
+// three always show, so the line keeps its shape as verdicts change.
+func (m *Model) healthCounts(l *strings.Builder) {
+	ok, warn, bad := m.lag.Counts()
+	for i, c := range []struct {
+		n   int
+		sev lag.Severity
+	}{{ok, lag.SeverityOK}, {warn, lag.SeverityWarn}, {bad, lag.SeverityErr}} {
+		if i > 0 {
+			l.WriteByte(' ')
+		}
+		text := strconv.Itoa(c.n) + " " + c.sev.String()
+		if c.n == 0 {
+			l.WriteString(m.styles.Dim.Render(text))
+		} else {
+			l.WriteString(m.styles.Severity(c.sev).Render(text))
+		}
+	}
 }
 
 // statusLine2 says how fresh the data is: connection, age, poll time, and

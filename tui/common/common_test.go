@@ -38,7 +38,8 @@ func TestGlyphsFor(t *testing.T) {
 	if g := GlyphsFor(false); string(g.Spark) != "_.-=#" || g.Ellipsis != "~" || g.Cursor != ">" {
 		t.Fatalf("ASCII glyphs = %+v", g)
 	}
-	for _, s := range []string{ASCIIGlyphs.Ellipsis, ASCIIGlyphs.Cursor, ASCIIGlyphs.Up, ASCIIGlyphs.Down, ASCIIGlyphs.Sep, ASCIIGlyphs.OK, ASCIIGlyphs.Fail, string(ASCIIGlyphs.Spark)} {
+	for _, s := range []string{ASCIIGlyphs.Ellipsis, ASCIIGlyphs.Cursor, ASCIIGlyphs.Up, ASCIIGlyphs.Down, ASCIIGlyphs.Sep, ASCIIGlyphs.OK, ASCIIGlyphs.Fail, string(ASCIIGlyphs.Spark),
+		ASCIIGlyphs.AtLeast, string(ASCIIGlyphs.Bars), ASCIIGlyphs.AxisV, ASCIIGlyphs.AxisTick, ASCIIGlyphs.AxisOrigin, ASCIIGlyphs.AxisH} {
 		for _, r := range s {
 			if r >= 0x80 {
 				t.Errorf("ASCII glyph %q holds non-ASCII %q", s, r)
@@ -160,7 +161,7 @@ func TestShortHelpFollowsScreen(t *testing.T) {
 		}
 		return strings.Join(out, ", ")
 	}
-	if got, want := descs(), "enter open, / filter, NLSM sort, ? help, r refresh, p pause, : command, q quit"; got != want {
+	if got, want := descs(), "enter open, / filter, NLTHSM sort, ? help, r refresh, p pause, : command, q quit"; got != want {
 		t.Fatalf("groups hints = %q\nwant %q", got, want)
 	}
 	k.SetScreen(ScreenGroup)

@@ -21,32 +21,52 @@ type Glyphs struct {
 	OK, Fail string
 	// Caret ends text being typed.
 	Caret string
+	// AtLeast marks a time lag that is a lower bound.
+	AtLeast string
+	// Bars are a chart's partial cells, lowest first; the last is a full
+	// cell.
+	Bars []rune
+	// AxisV, AxisTick, AxisOrigin and AxisH draw a chart's axes: the
+	// vertical line, a labelled tick on it, the corner and the baseline.
+	AxisV, AxisTick, AxisOrigin, AxisH string
 }
 
 // UnicodeGlyphs are used on UTF-8 terminals.
 var UnicodeGlyphs = Glyphs{
-	Spark:    []rune("▁▂▃▄▅▆▇█"),
-	Ellipsis: "…",
-	Cursor:   "▶",
-	Up:       "↑",
-	Down:     "↓",
-	Sep:      " · ",
-	OK:       "●",
-	Fail:     "✖",
-	Caret:    "█",
+	Spark:      []rune("▁▂▃▄▅▆▇█"),
+	Ellipsis:   "…",
+	Cursor:     "▶",
+	Up:         "↑",
+	Down:       "↓",
+	Sep:        " · ",
+	OK:         "●",
+	Fail:       "✖",
+	Caret:      "█",
+	AtLeast:    "≥",
+	Bars:       []rune("▁▂▃▄▅▆▇█"),
+	AxisV:      "│",
+	AxisTick:   "┤",
+	AxisOrigin: "└",
+	AxisH:      "─",
 }
 
 // ASCIIGlyphs are used everywhere else.
 var ASCIIGlyphs = Glyphs{
-	Spark:    []rune("_.-=#"),
-	Ellipsis: "~",
-	Cursor:   ">",
-	Up:       "^",
-	Down:     "v",
-	Sep:      " | ",
-	OK:       "*",
-	Fail:     "x",
-	Caret:    "_",
+	Spark:      []rune("_.-=#"),
+	Ellipsis:   "~",
+	Cursor:     ">",
+	Up:         "^",
+	Down:       "v",
+	Sep:        " | ",
+	OK:         "*",
+	Fail:       "x",
+	Caret:      "_",
+	AtLeast:    ">=",
+	Bars:       []rune(".:#"),
+	AxisV:      "|",
+	AxisTick:   "+",
+	AxisOrigin: "+",
+	AxisH:      "-",
 }
 
 // UTF8Locale reports whether the locale from the environment is UTF-8,

@@ -32,12 +32,20 @@ type KeyMap struct {
 	ClearFilter key.Binding
 	SortName    key.Binding
 	SortLag     key.Binding
+	SortTimeLag key.Binding
+	SortHealth  key.Binding
 	SortState   key.Binding
 	SortMembers key.Binding
 
 	NextTab key.Binding
 	PrevTab key.Binding
 	Back    key.Binding
+	// Exact toggles exact time lag (read from the record at each
+	// committed offset) for the partitions on screen.
+	Exact key.Binding
+	// ChartScope switches the lag chart between the whole group and the
+	// selected partition.
+	ChartScope key.Binding
 
 	Refresh key.Binding
 	Pause   key.Binding
@@ -73,12 +81,16 @@ func DefaultKeyMap() *KeyMap {
 		ClearFilter: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
 		SortName:    key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "sort by name")),
 		SortLag:     key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "sort by lag")),
+		SortTimeLag: key.NewBinding(key.WithKeys("T"), key.WithHelp("T", "sort by time lag")),
+		SortHealth:  key.NewBinding(key.WithKeys("H"), key.WithHelp("H", "sort by health")),
 		SortState:   key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "sort by state")),
 		SortMembers: key.NewBinding(key.WithKeys("M"), key.WithHelp("M", "sort by members")),
 
-		NextTab: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next tab")),
-		PrevTab: key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous tab")),
-		Back:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
+		NextTab:    key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next tab")),
+		PrevTab:    key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous tab")),
+		Back:       key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
+		Exact:      key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "exact time lag")),
+		ChartScope: key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "chart group/partition")),
 
 		Refresh: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
 		Pause:   key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pause")),
@@ -87,7 +99,7 @@ func DefaultKeyMap() *KeyMap {
 		Quit:    key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 
 		moveHint: key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑↓", "move")),
-		sortHint: key.NewBinding(key.WithKeys("N", "L", "S", "M"), key.WithHelp("NLSM", "sort")),
+		sortHint: key.NewBinding(key.WithKeys("N", "L", "T", "H", "S", "M"), key.WithHelp("NLTHSM", "sort")),
 		tabHint:  key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "switch tab")),
 	}
 	k.SetScreen(ScreenGroups)
@@ -107,10 +119,10 @@ func (k *KeyMap) SetScreen(s Screen) {
 	for _, b := range []*key.Binding{&k.Up, &k.Down, &k.PageUp, &k.PageDown, &k.Top, &k.Bottom, &k.moveHint} {
 		b.SetEnabled(true)
 	}
-	for _, b := range []*key.Binding{&k.Open, &k.Filter, &k.ClearFilter, &k.SortName, &k.SortLag, &k.SortState, &k.SortMembers, &k.sortHint} {
+	for _, b := range []*key.Binding{&k.Open, &k.Filter, &k.ClearFilter, &k.SortName, &k.SortLag, &k.SortTimeLag, &k.SortHealth, &k.SortState, &k.SortMembers, &k.sortHint} {
 		b.SetEnabled(groups)
 	}
-	for _, b := range []*key.Binding{&k.NextTab, &k.PrevTab, &k.tabHint} {
+	for _, b := range []*key.Binding{&k.NextTab, &k.PrevTab, &k.tabHint, &k.Exact, &k.ChartScope} {
 		b.SetEnabled(group)
 	}
 	k.Back.SetEnabled(group || help)
@@ -150,8 +162,26 @@ func (k *KeyMap) FullHelp() [][]key.Binding {
 func (k *KeyMap) Sections() []Section {
 	return []Section{
 		{Title: "Move", Bindings: []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}},
-		{Title: "Groups", Bindings: []key.Binding{k.Open, k.Filter, k.ClearFilter, k.SortName, k.SortLag, k.SortState, k.SortMembers}},
-		{Title: "Group", Bindings: []key.Binding{k.NextTab, k.PrevTab, k.Back}},
+		{Title: "Groups", Bindings: []key.Binding{k.Open, k.Filter, k.ClearFilter, k.SortName, k.SortLag, k.SortTimeLag, k.SortHealth, k.SortState, k.SortMembers}},
+		{Title: "Group", Bindings: []key.Binding{k.NextTab, k.PrevTab, k.Back, k.Exact, k.ChartScope}},
 		{Title: "General", Bindings: []key.Binding{k.Refresh, k.Pause, k.Command, k.Help, k.Quit}},
 	}
+}
+
+// LagLegend explains the marks on time lags and the health verdicts, for the
+// help screen. Its entries are not keys: they are what cells show.
+func LagLegend(g Glyphs) Section {
+	entry := func(mark, desc string) key.Binding {
+		return key.NewBinding(key.WithHelp(mark, desc))
+	}
+	return Section{Title: "Time lag and health", Bindings: []key.Binding{
+		entry("12s", "estimated from log-end growth"),
+		entry("~12s", "extrapolated past the oldest poll"),
+		entry(g.AtLeast+"12s", "at least (the log end did not move)"),
+		entry("=12s", "read from the record (x)"),
+		entry("-", "unknown, or too few polls to judge"),
+		entry("OK", "lag shrinks, or none"),
+		entry("WARN", "lag never shrank over the window"),
+		entry("ERR", "STALL, STOP or REWIND: see the group"),
+	}}
 }

@@ -1,6 +1,10 @@
 package common
 
-import "github.com/kgroups/kgroups/kafka"
+import (
+	"sync/atomic"
+
+	"github.com/kgroups/kgroups/kafka"
+)
 
 // LagHistory is what screens read from the lag history: a group's total lag
 // per poll, oldest first. It is an interface so that screens render from any
@@ -10,10 +14,14 @@ type LagHistory interface {
 }
 
 // DataMsg delivers a new poll result to every screen on the stack. Snapshot
-// is never nil; it and History are shared and must not be modified.
+// is never nil; it, History and Lag are shared and must not be modified.
 type DataMsg struct {
 	Snapshot *kafka.Snapshot
 	History  LagHistory
+	// Lag holds the verdicts of this poll and the series for charts. The
+	// root sets it (and History to the same value); nil means nothing is
+	// known, and screens show every verdict as unknown.
+	Lag *Lag
 }
 
 // OpenGroupMsg asks the root to open the group screen for Name.
@@ -27,4 +35,33 @@ type SelectGroupMsg struct{ Name string }
 type FlashMsg struct {
 	Text  string
 	Error bool
+}
+
+// requestIDs numbers async requests across every screen and context, so a
+// reply can only ever match the request that asked for it, even when the
+// same group's screen is closed and opened again or the context switches.
+var requestIDs atomic.Uint64
+
+// NewRequestID returns a request ID never returned before.
+func NewRequestID() uint64 { return requestIDs.Add(1) }
+
+// TimestampsRequestMsg asks the root to read the records at the committed
+// offsets of Parts (copies of the rows a screen shows), for exact time lag.
+// The root reads in a Cmd, so no screen ever waits for Kafka, and answers
+// with a TimestampsMsg carrying the same ID.
+type TimestampsRequestMsg struct {
+	ID    uint64
+	Group string
+	Parts []kafka.PartitionOffsets
+}
+
+// TimestampsMsg answers a TimestampsRequestMsg. It reaches every screen;
+// only the one whose request has this ID takes it.
+type TimestampsMsg struct {
+	ID      uint64
+	Group   string
+	Records map[kafka.CommitKey]kafka.RecordTime
+	// Err is set when nothing could be read at all, or when this
+	// connection cannot read records; single partitions carry their own.
+	Err error
 }

@@ -6,6 +6,8 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/kafka/lag"
+	"github.com/kgroups/kgroups/tui/common"
 	"github.com/kgroups/kgroups/views/columns"
 	"github.com/kgroups/kgroups/views/table"
 )
@@ -14,28 +16,69 @@ func col[T any](title string, align columns.Align, v func(T) string) columns.Col
 	return columns.Column[T]{Title: title, Align: align, Value: v}
 }
 
+// partRow is one line of the Partitions tab: the partition and its verdict
+// (nil when the history has none).
+type partRow struct {
+	p *kafka.PartitionOffsets
+	h *lag.PartitionHealth
+}
+
+func (m *Model) partRow(i int) partRow {
+	return partRow{p: &m.g.Partitions[i], h: m.partitionHealth(i)}
+}
+
 // partitionColumns is the Partitions tab: offsets, lag and the owner, as
-// kafka-consumer-groups.sh --describe shows them.
-func (m *Model) partitionColumns() []table.Col[*kafka.PartitionOffsets] {
-	type P = *kafka.PartitionOffsets
+// kafka-consumer-groups.sh --describe shows them, with the time lag, the
+// rates and the status. On a narrow terminal the member id goes first, then
+// the log start, host, client and the rates; time lag and status stay.
+func (m *Model) partitionColumns() []table.Col[partRow] {
+	type P = partRow
 	return []table.Col[P]{
-		{Column: col("TOPIC", columns.Left, func(p P) string { return p.Topic }), Flex: true, Min: 10},
-		{Column: col("PART", columns.Right, func(p P) string { return strconv.Itoa(int(p.Partition)) })},
-		{Column: col("COMMITTED", columns.Right, func(p P) string { return columns.Offset(p.Committed) })},
-		{Column: col("LOG-START", columns.Right, func(p P) string { return columns.Offset(p.LogStart) }), Drop: 4},
-		{Column: col("LOG-END", columns.Right, func(p P) string { return columns.Offset(p.LogEnd) })},
-		{Column: col("LAG", columns.Right, func(p P) string { return columns.Offset(p.Lag) }), Style: m.partitionLagStyle},
-		{Column: col("MEMBER", columns.Left, func(p P) string { return columns.Text(p.MemberID) }), Min: 20, Drop: 5},
-		{Column: col("CLIENT", columns.Left, func(p P) string { return columns.Text(p.ClientID) }), Min: 12, Drop: 2},
-		{Column: col("HOST", columns.Left, func(p P) string { return columns.Text(p.Host) }), Min: 12, Drop: 3},
+		{Column: col("TOPIC", columns.Left, func(r P) string { return r.p.Topic }), Flex: true, Min: 10},
+		{Column: col("PART", columns.Right, func(r P) string { return strconv.Itoa(int(r.p.Partition)) })},
+		{Column: col("COMMITTED", columns.Right, func(r P) string { return columns.Offset(r.p.Committed) })},
+		{Column: col("LOG-START", columns.Right, func(r P) string { return columns.Offset(r.p.LogStart) }), Drop: 6},
+		{Column: col("LOG-END", columns.Right, func(r P) string { return columns.Offset(r.p.LogEnd) })},
+		{Column: col("LAG", columns.Right, func(r P) string { return columns.Offset(r.p.Lag) }), Style: m.partitionLagStyle},
+		{Column: col("TIME-LAG", columns.Right, func(r P) string { return common.TimeLag(m.timeLag(r.p, r.h), m.Glyphs) })},
+		{Column: col("PROD/S", columns.Right, func(r P) string { return partRate(r.h, true) }), Drop: 3},
+		{Column: col("CONS/S", columns.Right, func(r P) string { return partRate(r.h, false) }), Drop: 2},
+		{Column: col("HEALTH", columns.Left, m.partitionHealthText), Style: m.partitionHealthStyle},
+		{Column: col("MEMBER", columns.Left, func(r P) string { return columns.Text(r.p.MemberID) }), Min: 20, Drop: 7},
+		{Column: col("CLIENT", columns.Left, func(r P) string { return columns.Text(r.p.ClientID) }), Min: 12, Drop: 4},
+		{Column: col("HOST", columns.Left, func(r P) string { return columns.Text(r.p.Host) }), Min: 12, Drop: 5},
 	}
 }
 
-func (m *Model) partitionLagStyle(p *kafka.PartitionOffsets) *lipgloss.Style {
+func partRate(h *lag.PartitionHealth, produce bool) string {
 	switch {
-	case p.Err != nil:
+	case h == nil:
+		return common.Missing
+	case produce:
+		return common.Rate(h.ProduceRate)
+	}
+	return common.Rate(h.ConsumeRate)
+}
+
+func (m *Model) partitionHealthText(r partRow) string {
+	if r.h == nil {
+		return common.Missing
+	}
+	return common.PartitionHealthText(r.h, m.window)
+}
+
+func (m *Model) partitionHealthStyle(r partRow) *lipgloss.Style {
+	if r.h == nil {
+		return nil
+	}
+	return m.Styles.PartitionHealth(r.h, m.window)
+}
+
+func (m *Model) partitionLagStyle(r partRow) *lipgloss.Style {
+	switch {
+	case r.p.Err != nil:
 		return &m.Styles.Error
-	case p.Lag > 0:
+	case r.p.Lag > 0:
 		return &m.Styles.Lag
 	}
 	return nil

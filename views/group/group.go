@@ -1,6 +1,7 @@
-// Package group is the group screen: one consumer group's state and
-// coordinator, with a tab of its partitions (offsets, lag, owner) and a tab
-// of its members.
+// Package group is the group screen: one consumer group's state, health and
+// coordinator, with a tab of its partitions (offsets, lag, rates, time lag,
+// status, owner), a tab of its members and a tab charting its lag over the
+// history window.
 package group
 
 import (
@@ -12,6 +13,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/kafka/lag"
 	"github.com/kgroups/kgroups/tui/common"
 	"github.com/kgroups/kgroups/views/columns"
 	"github.com/kgroups/kgroups/views/table"
@@ -25,6 +27,9 @@ const (
 	Partitions Tab = iota
 	// Members lists the group's members.
 	Members
+	// Chart draws the lag and time lag of the group, or of the partition
+	// selected on the Partitions tab, over the history window.
+	Chart
 	tabCount
 )
 
@@ -41,24 +46,38 @@ type Model struct {
 	seen time.Time
 
 	tab  Tab
-	wins [tabCount]table.Window
+	wins [tabCount]table.Window // Chart uses the Partitions window
 
 	members  []memberRow
 	totalLag int64 // kafka.NoOffset when no partition's lag is known
 
-	parts       table.Table[*kafka.PartitionOffsets]
+	// lag is the root's history, read when a poll arrives (never kept
+	// across polls: it changes with the next one). health is this
+	// group's verdict, with its partitions in a buffer of the screen's
+	// own, and ph maps g.Partitions to them (-1: not judged).
+	lag    *common.Lag
+	health common.Health
+	phBuf  []lag.PartitionHealth
+	ph     []int32
+	window int
+	now    time.Time // the poll the verdicts and time lags are as of
+
+	exact exactState
+	chart chartState
+
+	parts       table.Table[partRow]
 	memberTable table.Table[memberRow]
 	consumer    bool // memberTable has the KIP-848 columns
 }
 
 // New returns the screen for group name; it shows the group once a poll
-// (given now or later) holds it.
-func New(c common.Common, name string, snap *kafka.Snapshot) *Model {
+// (given now, with its lag history l, or later) holds it.
+func New(c common.Common, name string, snap *kafka.Snapshot, l *common.Lag) *Model {
 	m := &Model{Common: c, name: name}
 	m.parts.Cols = m.partitionColumns()
 	m.memberTable.Cols = m.memberColumns(false)
 	if snap != nil {
-		m.setData(snap)
+		m.setData(snap, l)
 	}
 	return m
 }
@@ -69,15 +88,30 @@ func (m *Model) Name() string { return m.name }
 // Tab is the tab on show.
 func (m *Model) Tab() Tab { return m.tab }
 
+// Exact reports whether exact time lag is on.
+func (m *Model) Exact() bool { return m.exact.on }
+
 // Screen implements common.Component.
 func (m *Model) Screen() common.Screen { return common.ScreenGroup }
 
 // Capturing implements common.Component: the group screen reads no text.
 func (m *Model) Capturing() bool { return false }
 
-// Actions implements common.Component. The group screen has no actions on
-// the cluster yet; resets and rebalances will be Dangerous actions here.
-func (m *Model) Actions() []common.Action { return nil }
+// Actions implements common.Component. Exact time lag reads one record per
+// partition on screen: it only reads, so it is not Dangerous.
+func (m *Model) Actions() []common.Action {
+	return []common.Action{{
+		Name: "exact time lag",
+		Key:  m.Keys.Exact,
+		Unavailable: func() string {
+			if m.g == nil {
+				return "the group is not known yet"
+			}
+			return ""
+		},
+		Run: m.toggleExact,
+	}}
+}
 
 // SetSize implements common.Component.
 func (m *Model) SetSize(w, h int) {
@@ -91,22 +125,33 @@ func (m *Model) SetSize(w, h int) {
 func (m *Model) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case common.DataMsg:
-		m.setData(msg.Snapshot)
+		m.setData(msg.Snapshot, msg.Lag)
+		return m.requestExact()
+	case common.TimestampsMsg:
+		return m.onTimestamps(msg)
 	case tea.KeyMsg:
-		m.updateKey(msg)
+		return m.updateKey(msg)
 	}
 	return nil
 }
 
-func (m *Model) updateKey(msg tea.KeyMsg) {
+func (m *Model) updateKey(msg tea.KeyMsg) tea.Cmd {
 	k := m.Keys
-	w := &m.wins[m.tab]
-	n, h := m.rowCount(m.tab), m.tableRows()
+	tab := m.tab
+	if tab == Chart {
+		tab = Partitions // the chart follows the partition cursor
+	}
+	w := &m.wins[tab]
+	n, h := m.rowCount(tab), m.tableRows()
+	before := *w
 	switch {
 	case key.Matches(msg, k.NextTab):
 		m.tab = (m.tab + 1) % tabCount
 	case key.Matches(msg, k.PrevTab):
 		m.tab = (m.tab + tabCount - 1) % tabCount
+	case key.Matches(msg, k.ChartScope):
+		m.chart.partition = !m.chart.partition
+		m.tab = Chart
 	case key.Matches(msg, k.Up):
 		w.Move(-1, n, h)
 	case key.Matches(msg, k.Down):
@@ -119,20 +164,29 @@ func (m *Model) updateKey(msg tea.KeyMsg) {
 		w.Top()
 	case key.Matches(msg, k.Bottom):
 		w.Bottom(n, h)
+	default:
+		return nil
 	}
+	m.loadChart()
+	if tab == Partitions && *w != before {
+		return m.requestExact() // other rows on screen
+	}
+	return nil
 }
 
 // setData takes a poll. A group that is no longer listed keeps its last
 // picture, marked as gone, so the user sees what it was.
-func (m *Model) setData(s *kafka.Snapshot) {
-	m.snap = s
+func (m *Model) setData(s *kafka.Snapshot, l *common.Lag) {
+	m.snap, m.lag = s, l
 	g, ok := s.Group(m.name)
 	if !ok {
 		m.gone = m.g != nil
+		m.loadChart()
 		return
 	}
-	m.g, m.gone, m.seen = g, false, s.Time
+	m.g, m.gone, m.seen, m.now = g, false, s.Time, s.Time
 	m.totalLag = columns.GroupLag(g)
+	m.judge(l)
 
 	lags := make(map[string]int64, len(g.Members))
 	known := make(map[string]bool, len(g.Members))
@@ -161,25 +215,71 @@ func (m *Model) setData(s *kafka.Snapshot) {
 	for t := range m.wins {
 		m.wins[t].Clamp(m.rowCount(Tab(t)), m.tableRows())
 	}
+	m.exact.prune(g)
+	m.loadChart()
+}
+
+// judge evaluates the group's partitions into the screen's own buffer and
+// pairs them with the snapshot's rows. Both are sorted by topic and
+// partition, so one merge pairs them.
+func (m *Model) judge(l *common.Lag) {
+	m.health = common.UnknownHealth
+	m.ph = m.ph[:0]
+	ps := m.g.Partitions
+	for range ps {
+		m.ph = append(m.ph, -1)
+	}
+	if l == nil {
+		return
+	}
+	m.window = l.Config().Window
+	gh, ok := l.Evaluate(m.name, m.phBuf)
+	m.phBuf = gh.Partitions[:0]
+	if !ok {
+		return
+	}
+	m.health = common.Judge(gh, m.window)
+	for i, j := 0, 0; i < len(ps) && j < len(gh.Partitions); {
+		a, b := &ps[i], &gh.Partitions[j]
+		switch {
+		case a.Topic < b.Topic || a.Topic == b.Topic && a.Partition < b.Partition:
+			i++
+		case a.Topic > b.Topic || a.Partition > b.Partition:
+			j++
+		default:
+			m.ph[i] = int32(j)
+			i++
+			j++
+		}
+	}
+}
+
+// partitionHealth is the verdict for row i of g.Partitions, nil when the
+// history has none.
+func (m *Model) partitionHealth(i int) *lag.PartitionHealth {
+	if i < len(m.ph) && m.ph[i] >= 0 {
+		return &m.health.Partitions[m.ph[i]]
+	}
+	return nil
 }
 
 func (m *Model) rowCount(t Tab) int {
-	if m.g == nil {
+	switch {
+	case m.g == nil:
 		return 0
-	}
-	if t == Members {
+	case t == Members:
 		return len(m.members)
 	}
 	return len(m.g.Partitions)
 }
 
-// headerLines is the number of lines above the table: three of facts, an
+// headerLines is the number of lines above the table: four of facts, an
 // optional notice, and the tab bar.
 func (m *Model) headerLines() int {
 	if m.notice() != "" {
-		return 5
+		return 6
 	}
-	return 4
+	return 5
 }
 
 func (m *Model) tableRows() int { return max(1, m.Height-m.headerLines()-1) }
@@ -196,7 +296,7 @@ func (m *Model) notice() string {
 	case m.g.Err != nil:
 		return m.g.Err.Error()
 	}
-	return ""
+	return m.rewind()
 }
 
 // View implements common.Component.
@@ -222,7 +322,7 @@ func (m *Model) View() string {
 	switch m.tab {
 	case Partitions:
 		ps := m.g.Partitions
-		m.parts.Render(&b, st, m.Width, h, m.wins[Partitions], len(ps), func(i int) *kafka.PartitionOffsets { return &ps[i] }, true)
+		m.parts.Render(&b, st, m.Width, h, m.wins[Partitions], len(ps), m.partRow, true)
 		if len(ps) == 0 {
 			b.WriteString("\n" + m.Styles.Dim.Render("  no committed or assigned partitions"))
 		}
@@ -232,15 +332,17 @@ func (m *Model) View() string {
 		if len(ms) == 0 {
 			b.WriteString("\n" + m.Styles.Dim.Render("  no members"))
 		}
+	case Chart:
+		m.viewChart(&b, h)
 	}
 	return b.String()
 }
 
-// header writes three lines: what the group is; its size and how far behind
-// it is; where it lives.
+// header writes four lines: what the group is; its size and how far behind
+// it is; its health and rates; where it lives.
 func (m *Model) header(b *strings.Builder) {
 	s, sep := m.Styles, m.Glyphs.Sep
-	var l1, l2, l3 strings.Builder
+	var l1, l2, l3, l4 strings.Builder
 	l1.WriteString(s.Title.Render(m.name))
 	if g := m.g; g != nil {
 		state := g.State
@@ -261,9 +363,6 @@ func (m *Model) header(b *strings.Builder) {
 		l2.WriteString(plural(len(g.Members), "member"))
 		l2.WriteString(sep)
 		l2.WriteString(plural(len(g.Partitions), "partition"))
-		l2.WriteString(sep)
-		l2.WriteString(s.Label.Render("lag "))
-		l2.WriteString(columns.Offset(m.totalLag))
 		if g.Type == kafka.TypeConsumer {
 			l2.WriteString(sep)
 			l2.WriteString(s.Label.Render("group epoch "))
@@ -273,13 +372,15 @@ func (m *Model) header(b *strings.Builder) {
 			l2.WriteString(strconv.Itoa(int(g.AssignmentEpoch)))
 		}
 
-		l3.WriteString(s.Label.Render("coordinator "))
-		l3.WriteString(columns.Coordinator(g.Coordinator))
-		l3.WriteString(sep)
-		l3.WriteString(s.Label.Render("offsets partition "))
-		l3.WriteString(columns.Offset(int64(g.OffsetsPartition)))
+		m.healthLine(&l3)
+
+		l4.WriteString(s.Label.Render("coordinator "))
+		l4.WriteString(columns.Coordinator(g.Coordinator))
+		l4.WriteString(sep)
+		l4.WriteString(s.Label.Render("offsets partition "))
+		l4.WriteString(columns.Offset(int64(g.OffsetsPartition)))
 	}
-	for i, l := range []*strings.Builder{&l1, &l2, &l3} {
+	for i, l := range []*strings.Builder{&l1, &l2, &l3, &l4} {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
@@ -287,19 +388,95 @@ func (m *Model) header(b *strings.Builder) {
 	}
 }
 
-// tabs writes the tab bar. The active tab is bracketed, so it shows without
-// colour.
+// healthLine says how the group is doing, most important first, so that a
+// narrow terminal cuts the details: its verdict, how far behind it is in
+// messages and in time, whether it is catching up, its produce and consume
+// rates, and, while a verdict is pending, how much of the window is seen.
+func (m *Model) healthLine(l *strings.Builder) {
+	s, sep, h := m.Styles, m.Glyphs.Sep, &m.health
+	l.WriteString(s.Label.Render("health "))
+	text := common.HealthText(h)
+	if st := s.Health(h); st != nil {
+		l.WriteString(st.Render(text))
+	} else {
+		l.WriteString(text)
+	}
+	l.WriteString(sep)
+	l.WriteString(s.Label.Render("lag "))
+	l.WriteString(columns.Offset(m.totalLag))
+	l.WriteString(sep)
+	l.WriteString(s.Label.Render("time lag "))
+	l.WriteString(common.TimeLag(h.MaxTimeLag, m.Glyphs))
+	if cu := common.CatchUp(h.CatchUp); cu != "" && h.Known {
+		l.WriteString(sep)
+		if h.CatchUp.State == lag.FallingBehind {
+			l.WriteString(s.Warn.Render(cu))
+		} else {
+			l.WriteString(cu)
+		}
+	}
+	l.WriteString(sep)
+	l.WriteString(s.Label.Render("produce "))
+	l.WriteString(rate(h.ProduceRate))
+	l.WriteString(sep)
+	l.WriteString(s.Label.Render("consume "))
+	l.WriteString(rate(h.ConsumeRate))
+	if h.Known && h.Pending > 0 && h.Severity == lag.SeverityOK {
+		l.WriteString(sep)
+		l.WriteString(s.Dim.Render("judging: " + strconv.Itoa(h.Pending) + " of " + strconv.Itoa(m.window) + " commits seen"))
+	}
+}
+
+// rewind explains a REWIND: which partition went back, from where to where,
+// and what that costs.
+func (m *Model) rewind() string {
+	h := &m.health
+	if h.Status != lag.StatusRewind {
+		return ""
+	}
+	for i := range h.Partitions {
+		p := &h.Partitions[i]
+		if p.Status == lag.StatusRewind {
+			rw := p.Rewind
+			return p.Topic + "/" + strconv.Itoa(int(p.Partition)) + " committed " + strconv.FormatInt(rw.Low, 10) +
+				" after " + strconv.FormatInt(rw.High, 10) + ": " + strconv.FormatInt(rw.High-rw.Low, 10) + " messages are consumed twice"
+		}
+	}
+	return ""
+}
+
+// rate is a rate with its unit, for sentences.
+func rate(r float64) string {
+	if r < 0 {
+		return common.Missing
+	}
+	return common.Rate(r) + "/s"
+}
+
+// tabs writes the tab bar, and on its right whether exact time lag is on.
+// The active tab is bracketed, so it shows without colour.
 func (m *Model) tabs(b *strings.Builder) {
-	names := [tabCount]string{"Partitions", "Members"}
+	names := [tabCount]string{"Partitions", "Members", "Chart"}
 	var line strings.Builder
 	for t := range tabCount {
-		label := names[t] + " " + strconv.Itoa(m.rowCount(t))
+		label := names[t]
+		if t != Chart {
+			label += " " + strconv.Itoa(m.rowCount(t))
+		}
 		if t == m.tab {
 			line.WriteString(m.Styles.TabActive.Render("[" + label + "]"))
 		} else {
 			line.WriteString(m.Styles.TabInactive.Render(" " + label + " "))
 		}
 		line.WriteByte(' ')
+	}
+	if status, failed := m.exact.status(m.Glyphs); status != "" {
+		line.WriteString(" ")
+		if failed {
+			line.WriteString(m.Styles.Error.Render(status))
+		} else {
+			line.WriteString(m.Styles.Dim.Render(status))
+		}
 	}
 	b.WriteString(table.FitLine(strings.TrimRight(line.String(), " "), m.Width, m.Glyphs.Ellipsis))
 }

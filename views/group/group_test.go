@@ -17,13 +17,15 @@ import (
 
 func TestMembersOfAConsumerProtocolGroup(t *testing.T) {
 	lipgloss.SetColorProfile(termenv.Ascii)
-	m := New(viewtest.Common(120, 12, true), "inventory-sync", viewtest.Snapshot(viewtest.Epoch, 0))
+	m := New(viewtest.Common(120, 12, true), "inventory-sync", viewtest.Snapshot(viewtest.Epoch, 0), nil)
 	m.tab = Members
 	want := strings.Join([]string{
 		"inventory-sync · Reconciling · consumer · assignor range",
-		"2 members · 4 partitions · lag 6 · group epoch 8 · assignment epoch 8",
+		"2 members · 4 partitions · group epoch 8 · assignment epoch 8",
+		// Without a lag history nothing is judged or measured.
+		"health - · lag 6 · time lag - · produce - · consume -",
 		"coordinator kafka-1.internal:9092 (1) · offsets partition 3",
-		" Partitions 4  [Members 2]",
+		" Partitions 4  [Members 2]  Chart",
 		"  MEMBER-ID              INSTANCE-ID      CLIENT-ID      HOST       PARTS LAG EPOCH AT-TARGET",
 		"▶ q0Wm4XcB9TfK2uYl7sRe3A inventory-sync-a inventory-sync /10.0.6.41     2   3     8 yes",
 		"  Hn6pV8rJ1dQz5gLc0aEw2B inventory-sync-b inventory-sync /10.0.6.42     1   0     7 no",
@@ -35,13 +37,13 @@ func TestMembersOfAConsumerProtocolGroup(t *testing.T) {
 
 func TestUnknownLagIsADash(t *testing.T) {
 	lipgloss.SetColorProfile(termenv.Ascii)
-	m := New(viewtest.Common(120, 12, true), "legacy-audit", viewtest.Snapshot(viewtest.Epoch, 0))
+	m := New(viewtest.Common(120, 12, true), "legacy-audit", viewtest.Snapshot(viewtest.Epoch, 0), nil)
 	m.tab = Members
-	if got := strings.Split(viewtest.Strip(m.View()), "\n")[5]; got != "  no members" {
+	if got := strings.Split(viewtest.Strip(m.View()), "\n")[6]; got != "  no members" {
 		t.Fatalf("empty group members: %q", got)
 	}
 	// A member that owns only uncommitted partitions has an unknown lag.
-	m = New(viewtest.Common(120, 12, true), "shipping-notifier", viewtest.Snapshot(viewtest.Epoch, 0))
+	m = New(viewtest.Common(120, 12, true), "shipping-notifier", viewtest.Snapshot(viewtest.Epoch, 0), nil)
 	if m.members[0].lag != kafka.NoOffset || m.totalLag != kafka.NoOffset {
 		t.Fatalf("member lag %d, total %d, want unknown", m.members[0].lag, m.totalLag)
 	}
@@ -72,15 +74,15 @@ func TestSameAssignment(t *testing.T) {
 
 func TestGroupLifecycle(t *testing.T) {
 	lipgloss.SetColorProfile(termenv.Ascii)
-	notice := func(m *Model) string { return strings.Split(viewtest.Strip(m.View()), "\n")[3] }
-	m := New(viewtest.Common(100, 12, true), "orders-app", nil)
+	notice := func(m *Model) string { return strings.Split(viewtest.Strip(m.View()), "\n")[4] }
+	m := New(viewtest.Common(100, 12, true), "orders-app", nil, nil)
 	if got := notice(m); got != "! waiting for the first poll…" {
 		t.Fatalf("before data: %q", got)
 	}
 	s := viewtest.Snapshot(viewtest.Epoch, 0)
 	m.Update(common.DataMsg{Snapshot: s})
-	if got := notice(m); got != "[Partitions 7]  Members 2" {
-		t.Fatalf("with data, line 3 = %q", got)
+	if got := notice(m); got != "[Partitions 7]  Members 2   Chart" {
+		t.Fatalf("with data, line 4 = %q", got)
 	}
 	failed := viewtest.Snapshot(viewtest.Epoch.Add(5*time.Second), 0)
 	failed.Groups[5].Err = errors.New("describe groups: COORDINATOR_NOT_AVAILABLE")
@@ -95,8 +97,8 @@ func TestGroupLifecycle(t *testing.T) {
 		t.Fatalf("gone group: %q", got)
 	}
 	m.Update(common.DataMsg{Snapshot: viewtest.Snapshot(viewtest.Epoch.Add(15*time.Second), 0)})
-	if got := notice(m); got != "[Partitions 7]  Members 2" {
-		t.Fatalf("returned group, line 3 = %q", got)
+	if got := notice(m); got != "[Partitions 7]  Members 2   Chart" {
+		t.Fatalf("returned group, line 4 = %q", got)
 	}
 }
 
@@ -107,7 +109,7 @@ func BenchmarkView(b *testing.B) {
 	defer lipgloss.SetColorProfile(termenv.Ascii)
 	for _, n := range []int{500, 50_000} {
 		b.Run(fmt.Sprintf("partitions=%d", n), func(b *testing.B) {
-			m := New(viewtest.Common(120, 37, true), "big", viewtest.BigGroup(n))
+			m := New(viewtest.Common(120, 37, true), "big", viewtest.BigGroup(n), nil)
 			m.wins[Partitions].Cursor = n / 2
 			m.SetSize(120, 37)
 			if !strings.Contains(m.View(), fmt.Sprintf(" %d ", (n/2)*10)) {

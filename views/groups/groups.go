@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/kafka/lag"
 	"github.com/kgroups/kgroups/tui/common"
 	"github.com/kgroups/kgroups/views/columns"
 	"github.com/kgroups/kgroups/views/table"
@@ -30,17 +31,23 @@ const (
 	ByState
 	// ByMembers orders by member count.
 	ByMembers
+	// ByTimeLag orders by the largest time lag.
+	ByTimeLag
+	// ByHealth orders by verdict: ERR (STOP, REWIND, STALL), WARN, OK,
+	// pending, unknown.
+	ByHealth
 )
 
 // Model is the groups screen.
 type Model struct {
 	common.Common
 
-	snap  *kafka.Snapshot
-	hist  common.LagHistory
-	lower []string // lower-cased names, for the filter
-	lags  []int64  // total lag per group, kafka.NoOffset when unknown
-	rows  []int    // indices into snap.Groups after filter and sort
+	snap   *kafka.Snapshot
+	hist   common.LagHistory
+	lower  []string        // lower-cased names, for the filter
+	lags   []int64         // total lag per group, kafka.NoOffset when unknown
+	health []common.Health // verdict per group
+	rows   []int           // indices into snap.Groups after filter and sort
 
 	filter    common.Input
 	filtering bool
@@ -116,7 +123,7 @@ func (m *Model) Actions() []common.Action {
 func (m *Model) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case common.DataMsg:
-		m.setData(msg.Snapshot, msg.History)
+		m.setData(msg.Snapshot, msg.History, msg.Lag)
 	case common.SelectGroupMsg:
 		m.selected = msg.Name
 		m.rebuild()
@@ -159,6 +166,10 @@ func (m *Model) updateKey(msg tea.KeyMsg) {
 		m.toggleSort(ByName)
 	case key.Matches(msg, k.SortLag):
 		m.toggleSort(ByLag)
+	case key.Matches(msg, k.SortTimeLag):
+		m.toggleSort(ByTimeLag)
+	case key.Matches(msg, k.SortHealth):
+		m.toggleSort(ByHealth)
 	case key.Matches(msg, k.SortState):
 		m.toggleSort(ByState)
 	case key.Matches(msg, k.SortMembers):
@@ -198,19 +209,19 @@ func (m *Model) updateFilter(msg tea.KeyMsg) tea.Cmd {
 }
 
 // toggleSort sorts by k; choosing the current key again reverses the order.
-// Lag and members start with the largest first, as that is what one looks
-// for.
+// Lag, time lag, health and members start with the largest (or worst)
+// first, as that is what one looks for.
 func (m *Model) toggleSort(k SortKey) {
 	if k == m.sortBy {
 		m.setSort(k, !m.desc)
 	} else {
-		m.setSort(k, k == ByLag || k == ByMembers)
+		m.setSort(k, k != ByName && k != ByState)
 	}
 	m.rebuild()
 }
 
 // sortColumn maps a sort key to the column whose title shows the order.
-var sortColumn = map[SortKey]string{ByName: "NAME", ByLag: "LAG", ByState: "STATE", ByMembers: "MEMBERS"}
+var sortColumn = map[SortKey]string{ByName: "NAME", ByLag: "LAG", ByState: "STATE", ByMembers: "MEMBERS", ByTimeLag: "TIME-LAG", ByHealth: "HEALTH"}
 
 func (m *Model) setSort(k SortKey, desc bool) {
 	m.sortBy, m.desc = k, desc
@@ -227,15 +238,18 @@ func (m *Model) setSort(k SortKey, desc bool) {
 }
 
 // setData takes a new poll: per-group figures are worked out here, once, so
-// that View only formats.
-func (m *Model) setData(s *kafka.Snapshot, h common.LagHistory) {
+// that View only formats. The verdicts are copied: l is the root's and
+// changes with the next poll.
+func (m *Model) setData(s *kafka.Snapshot, h common.LagHistory, l *common.Lag) {
 	m.snap, m.hist = s, h
 	n := len(s.Groups)
 	m.lower = resize(m.lower, n)
 	m.lags = resize(m.lags, n)
+	m.health = resize(m.health, n)
 	for i := range s.Groups {
 		m.lower[i] = strings.ToLower(s.Groups[i].Name)
 		m.lags[i] = columns.GroupLag(&s.Groups[i])
+		m.health[i] = l.Group(s, i)
 	}
 	m.count()
 	m.rebuild()
@@ -317,6 +331,10 @@ func (m *Model) rebuild() {
 			return strings.Compare(gs[a].State, gs[b].State)
 		case ByMembers:
 			return compare(len(gs[a].Members), len(gs[b].Members))
+		case ByTimeLag:
+			return compareFloat(timeLagKey(&m.health[a]), timeLagKey(&m.health[b]))
+		case ByHealth:
+			return compare(healthRank(&m.health[a]), healthRank(&m.health[b]))
 		}
 		return 0
 	}
@@ -345,6 +363,40 @@ func (m *Model) rebuild() {
 	if m.selected == "" || m.Selected() != m.selected {
 		m.selected = m.Selected()
 	}
+}
+
+// timeLagKey orders unknown time lags below every known one.
+func timeLagKey(h *common.Health) float64 {
+	if !h.MaxTimeLag.Known() {
+		return -1
+	}
+	return h.MaxTimeLag.Seconds
+}
+
+// healthRank orders verdicts from unknown (0) and pending (1) through OK
+// and WARN to ERR, and ERR by the partition status behind it (STALL,
+// REWIND, STOP).
+func healthRank(h *common.Health) int {
+	sev, ok := h.Verdict()
+	switch {
+	case !h.Known:
+		return 0
+	case !ok:
+		return 1
+	case sev == lag.SeverityErr:
+		return 4 + int(h.Status-lag.StatusStall)
+	}
+	return 2 + int(sev)
+}
+
+func compareFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
 }
 
 func compare[T int | int64](a, b T) int {
@@ -396,7 +448,7 @@ func (m *Model) View() string {
 
 func (m *Model) row(i int) row {
 	gi := m.rows[i]
-	return row{g: &m.snap.Groups[gi], lag: m.lags[gi]}
+	return row{g: &m.snap.Groups[gi], lag: m.lags[gi], h: &m.health[gi]}
 }
 
 // stateOrder lists states in the order the summary counts them.

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 
@@ -22,13 +23,14 @@ func TestView(t *testing.T) {
 	m.Update(common.DataMsg{Snapshot: viewtest.Snapshot(viewtest.Epoch, 0), History: hist})
 	want := strings.Join([]string{
 		"8 groups: 1 error · 4 Stable · 1 PreparingRebalance · 1 Reconciling · 1 Empty · 1 Dead",
-		"  NAME↑              TYPE     STATE              ASSIGNOR           MEMBERS TOPICS    LAG TREND",
-		"▶ analytics-etl      consumer Stable             uniform                  2      1     29",
-		"  billing-reconciler classic  Stable             range                    2      1    769",
-		"  fraud-scoring      classic  PreparingRebalance roundrobin               3      1   2620",
-		"  inventory-sync     consumer Reconciling        range                    2      1      6",
-		"  legacy-audit       classic  Empty              -                        0      1 497850        ███",
-		"  orders-app         classic  Stable             cooperative-sticky       2      2    139    ▁▂▂▂▃▅█",
+		// Without a lag history nothing is judged: no verdict, no time lag.
+		"  NAME↑              TYPE     STATE              HEALTH MEMBERS    LAG TIME-LAG TREND",
+		"▶ analytics-etl      consumer Stable             -            2     29        -",
+		"  billing-reconciler classic  Stable             -            2    769        -",
+		"  fraud-scoring      classic  PreparingRebalance -            3   2620        -",
+		"  inventory-sync     consumer Reconciling        -            2      6        -",
+		"  legacy-audit       classic  Empty              -            0 497850        -        ███",
+		"  orders-app         classic  Stable             -            2    139        -    ▁▂▂▂▃▅█",
 	}, "\n")
 	if got := viewtest.Strip(m.View()); got != want {
 		t.Fatalf("view:\n%s\nwant\n%s", got, want)
@@ -41,7 +43,7 @@ func TestEmptyCluster(t *testing.T) {
 	s := viewtest.Snapshot(viewtest.Epoch, 0)
 	s.Groups = nil
 	m.Update(common.DataMsg{Snapshot: s, History: viewtest.History{}})
-	if got := viewtest.Strip(m.View()); got != "0 groups\n  NAME↑ TYPE STATE ASSIGNOR MEMBERS TOPICS PARTS LAG TREND COORD\n  no consumer groups in this cluster" {
+	if got := viewtest.Strip(m.View()); got != "0 groups\n  NAME↑ TYPE STATE HEALTH ASSIGNOR MEMBERS TOPICS PARTS LAG TIME-LAG TREND COORD\n  no consumer groups in this cluster" {
 		t.Fatalf("empty cluster:\n%s", got)
 	}
 	if reason := m.Actions()[0].DisabledReason(false); reason != "no group selected" {
@@ -77,5 +79,85 @@ func BenchmarkView(b *testing.B) {
 				_ = m.View()
 			}
 		})
+	}
+}
+
+// TestHealthAndTimeLag: after a full window of polls every verdict shows,
+// with the partition status behind an ERR, and time lags carry their mark.
+func TestHealthAndTimeLag(t *testing.T) {
+	lipgloss.SetColorProfile(termenv.Ascii)
+	l, s := viewtest.LagAfter(12)
+	m := New(viewtest.Common(120, 12, true))
+	m.Update(common.DataMsg{Snapshot: s, History: l, Lag: l})
+	want := strings.Join([]string{
+		"8 groups: 1 error · 4 Stable · 1 PreparingRebalance · 1 Reconciling · 1 Empty · 1 Dead",
+		"  NAME↑              TYPE     STATE              HEALTH     ASSIGNOR           MEMBERS TOPICS    LAG TIME-LAG TREND",
+		"▶ analytics-etl      consumer Stable             OK         uniform                  2      1     29       3s ▁█▁█▁█▁█▁█",
+		"  billing-reconciler classic  Stable             WARN       range                    2      1   1209   ~2m55s ▆▆▆▇▇▇▇███",
+		"  fraud-scoring      classic  PreparingRebalance ERR STALL  roundrobin               3      1   3445   ~3m55s ▇▇▇▇▇▇████",
+		"  inventory-sync     consumer Reconciling        ERR REWIND range                    2      1    546      27s ▂▂▂▂▂▂▅▆▇█",
+		"  legacy-audit       classic  Empty              ERR STOP   -                        0      1 498125  ~13h50m ██████████",
+		"  orders-app         classic  Stable             OK         cooperative-sticky       2      2     85      17s ██▇▇▇▇▆▆▆▆",
+		"  search-indexer     classic  Dead               -          -                        0      0      -        - ▁▁▁▁▁▁▁▁▁▁",
+		"  shipping-notifier  classic  Stable             -          sticky                   1      1      -        - ▁▁▁▁▁▁▁▁▁▁",
+	}, "\n")
+	if got := viewtest.Strip(m.View()); got != want {
+		t.Fatalf("view:\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestHealthColours: OK green, WARN amber, ERR red, unknown plain.
+func TestHealthColours(t *testing.T) {
+	lipgloss.SetColorProfile(termenv.ANSI256)
+	defer lipgloss.SetColorProfile(termenv.Ascii)
+	l, s := viewtest.LagAfter(12)
+	c := viewtest.Common(120, 12, true)
+	m := New(c)
+	m.Update(common.DataMsg{Snapshot: s, History: l, Lag: l})
+	v := m.View()
+	for _, want := range []string{
+		c.Styles.OK.Render("OK"), c.Styles.Warn.Render("WARN"), c.Styles.Error.Render("ERR STALL"),
+		c.Styles.Error.Render("ERR REWIND"), c.Styles.Error.Render("ERR STOP"),
+	} {
+		if !strings.Contains(v, want) {
+			t.Errorf("no %q in\n%s", want, v)
+		}
+	}
+	if strings.Contains(v, c.Styles.OK.Render("-")) || strings.Contains(v, c.Styles.Error.Render("-")) {
+		t.Error("an unknown verdict is coloured")
+	}
+}
+
+func TestSortByHealthAndTimeLag(t *testing.T) {
+	lipgloss.SetColorProfile(termenv.Ascii)
+	l, s := viewtest.LagAfter(12)
+	m := New(viewtest.Common(120, 12, true))
+	m.Update(common.DataMsg{Snapshot: s, History: l, Lag: l})
+	names := func() string {
+		var out []string
+		for i := range m.rows {
+			out = append(out, s.Groups[m.rows[i]].Name)
+		}
+		return strings.Join(out, " ")
+	}
+	press := func(k string) { m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}) }
+	tests := []struct {
+		key, want, header string
+	}{
+		// Worst first; ERR by what is behind it; unknown last.
+		{"H", "legacy-audit inventory-sync fraud-scoring billing-reconciler analytics-etl orders-app search-indexer shipping-notifier", "HEALTH↓"},
+		{"H", "search-indexer shipping-notifier analytics-etl orders-app billing-reconciler fraud-scoring inventory-sync legacy-audit", "HEALTH↑"},
+		// Furthest behind first; unknown last.
+		{"T", "legacy-audit fraud-scoring billing-reconciler inventory-sync orders-app analytics-etl search-indexer shipping-notifier", "TIME-LAG↓"},
+		{"T", "search-indexer shipping-notifier analytics-etl orders-app inventory-sync billing-reconciler fraud-scoring legacy-audit", "TIME-LAG↑"},
+	}
+	for _, tt := range tests {
+		press(tt.key)
+		if got := names(); got != tt.want {
+			t.Errorf("after %s: %s\nwant %s", tt.key, got, tt.want)
+		}
+		if header := strings.Split(viewtest.Strip(m.View()), "\n")[1]; !strings.Contains(header, " "+tt.header+" ") {
+			t.Errorf("after %s: header %q has no %q", tt.key, header, tt.header)
+		}
 	}
 }

@@ -87,7 +87,8 @@ type block struct {
 // wrapping to a new band when the width runs out.
 func (m *Model) layout() {
 	var blocks []block
-	for _, s := range m.sections {
+	keys := len(m.Keys.Sections())
+	for _, s := range m.sections[:keys] {
 		blocks = append(blocks, m.block(s.Title, s.Bindings, nil))
 	}
 	if len(m.actions) > 0 {
@@ -100,6 +101,11 @@ func (m *Model) layout() {
 			}
 		}
 		blocks = append(blocks, m.block("Actions", bs, notes))
+	}
+	// The extra sections (commands, legends) come after the keys and
+	// actions: what the keys do matters first.
+	for _, s := range m.sections[keys:] {
+		blocks = append(blocks, m.block(s.Title, s.Bindings, nil))
 	}
 
 	const gap = 4

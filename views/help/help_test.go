@@ -33,15 +33,17 @@ func TestLayoutWrapsToTheWidth(t *testing.T) {
 		"pgup  page up      esc    clear filter",
 		"pgdn  page down    N      sort by name",
 		"g     first row    L      sort by lag",
-		"G     last row     S      sort by state",
+		"G     last row     T      sort by time lag",
+		"                   H      sort by health",
+		"                   S      sort by state",
 		"                   M      sort by members",
 		"",
-		"Group                      General",
-		"tab        next tab        r  refresh",
-		"shift+tab  previous tab    p  pause",
-		"esc        back            :  command",
-		"                           ?  help",
-		"                           q  quit",
+		"Group                               General",
+		"tab        next tab                 r  refresh",
+		"shift+tab  previous tab             p  pause",
+		"esc        back                     :  command",
+		"x          exact time lag           ?  help",
+		"c          chart group/partition    q  quit",
 		"",
 		"Actions",
 		"enter  open group",
@@ -72,11 +74,11 @@ func TestScroll(t *testing.T) {
 	}
 	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("G")})
 	bottom := strings.Join([]string{
-		"tab        next tab        r  refresh    enter  open group",
-		"shift+tab  previous tab    p  pause      D      delete group",
-		"esc        back            :  command",
-		"                           ?  help",
-		"                           q  quit",
+		"c          chart group/partition    q  quit",
+		"",
+		"Actions",
+		"enter  open group",
+		"D      delete group",
 	}, "\n")
 	if got := viewtest.Strip(m.View()); got != bottom {
 		t.Fatalf("at the bottom:\n%s\nwant\n%s", got, bottom)
@@ -88,5 +90,33 @@ func TestScroll(t *testing.T) {
 	m.Update(tea.KeyMsg{Type: tea.KeyUp})
 	if got := first(); got != "Move               Groups" {
 		t.Fatalf("scrolled above the top: %q", got)
+	}
+}
+
+// TestExtraSectionsFollowActions: the commands and the legend come after
+// the keys and the screen's actions.
+func TestExtraSectionsFollowActions(t *testing.T) {
+	lipgloss.SetColorProfile(termenv.Ascii)
+	c := viewtest.Common(120, 60, true)
+	legend := common.Section{Title: "Legend", Bindings: []key.Binding{key.NewBinding(key.WithHelp("~12s", "extrapolated"))}}
+	m := New(c, actions(), legend)
+	got := viewtest.Strip(m.View())
+	want := strings.Join([]string{
+		"Move               Groups                     Group                               General       Actions",
+		"↑/k   up           enter  open                tab        next tab                 r  refresh    enter  open group",
+		"↓/j   down         /      filter              shift+tab  previous tab             p  pause      D      delete group",
+		"pgup  page up      esc    clear filter        esc        back                     :  command",
+		"pgdn  page down    N      sort by name        x          exact time lag           ?  help",
+		"g     first row    L      sort by lag         c          chart group/partition    q  quit",
+		"G     last row     T      sort by time lag",
+		"                   H      sort by health",
+		"                   S      sort by state",
+		"                   M      sort by members",
+		"",
+		"Legend",
+		"~12s  extrapolated",
+	}, "\n")
+	if got != want {
+		t.Fatalf("help:\n%s\nwant\n%s", got, want)
 	}
 }

@@ -1,0 +1,215 @@
+package common_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/kafka/lag"
+	"github.com/kgroups/kgroups/tui/common"
+	"github.com/kgroups/kgroups/views/viewtest"
+)
+
+func TestLagVerdictsAndCounts(t *testing.T) {
+	l, s := viewtest.LagAfter(12)
+	if ok, warn, bad := l.Counts(); ok != 2 || warn != 1 || bad != 3 {
+		t.Fatalf("counts = %d OK %d WARN %d ERR, want 2 1 3", ok, warn, bad)
+	}
+	if !l.Now().Equal(viewtest.Epoch.Add(55 * time.Second)) {
+		t.Fatalf("now = %v", l.Now())
+	}
+	want := map[string]string{
+		"analytics-etl": "OK", "billing-reconciler": "WARN", "fraud-scoring": "ERR STALL",
+		"inventory-sync": "ERR REWIND", "legacy-audit": "ERR STOP", "orders-app": "OK",
+		"search-indexer": "-", "shipping-notifier": "-",
+	}
+	for i := range s.Groups {
+		name := s.Groups[i].Name
+		h := l.Group(s, i)
+		if got := common.HealthText(&h); got != want[name] {
+			t.Errorf("%s: %q, want %q", name, got, want[name])
+		}
+		if n := l.Named(name); n.Status != h.Status || n.Known != h.Known || n.MaxTimeLag != h.MaxTimeLag {
+			t.Errorf("%s: by name %+v, by index %+v", name, n, h)
+		}
+		if h.Partitions != nil {
+			t.Errorf("%s: the summary keeps %d partitions", name, len(h.Partitions))
+		}
+	}
+	if h := l.Named("nope"); h.Known || h.ProduceRate != lag.UnknownRate || h.MaxTimeLag.Known() {
+		t.Fatalf("unknown group: %+v", h)
+	}
+}
+
+// TestPendingVerdicts: before a full window only the facts show: a group
+// that caught up is OK, one that lags is pending.
+func TestPendingVerdicts(t *testing.T) {
+	l, s := viewtest.LagAfter(3)
+	if ok, warn, bad := l.Counts(); ok != 1 || warn != 0 || bad != 0 {
+		t.Fatalf("counts = %d OK %d WARN %d ERR, want 1 0 0", ok, warn, bad)
+	}
+	for i, want := range []struct {
+		text    string
+		pending int
+	}{
+		{"OK", 0}, // analytics-etl caught up at poll 2
+		{"-", 3}, {"-", 3}, {"-", 3},
+		{"-", 1}, // legacy-audit: nobody commits, one observation
+		{"-", 3}, {"-", 0}, {"-", 0},
+	} {
+		h := l.Group(s, i)
+		if got := common.HealthText(&h); got != want.text || h.Pending != want.pending {
+			t.Errorf("%s: %q pending %d, want %q pending %d", s.Groups[i].Name, got, h.Pending, want.text, want.pending)
+		}
+	}
+}
+
+// TestIgnoredSnapshotKeepsVerdicts: a snapshot not after the last one is
+// ignored by the history; the verdicts stay those of the last accepted
+// poll and are found by name.
+func TestIgnoredSnapshotKeepsVerdicts(t *testing.T) {
+	l, _ := viewtest.LagAfter(12)
+	again := viewtest.Evolving(11)
+	again.Groups = again.Groups[4:] // same time, fewer groups
+	l.Add(again)
+	if ok, warn, bad := l.Counts(); ok != 2 || warn != 1 || bad != 3 {
+		t.Fatalf("counts = %d %d %d", ok, warn, bad)
+	}
+	h := l.Group(again, 0) // legacy-audit, index 4 in the accepted poll
+	if got := common.HealthText(&h); got != "ERR STOP" {
+		t.Fatalf("legacy-audit after an ignored poll: %q", got)
+	}
+}
+
+func TestGroupSeries(t *testing.T) {
+	l, _ := viewtest.LagAfter(12)
+	ps := l.GroupSeries("orders-app", nil)
+	lags := l.GroupLagSeries("orders-app", nil)
+	if len(ps) != 12 || len(lags) != 12 {
+		t.Fatalf("%d points, %d lags, want 12", len(ps), len(lags))
+	}
+	for i, p := range ps {
+		if !p.Time.Equal(viewtest.Epoch.Add(time.Duration(i) * viewtest.PollEvery)) {
+			t.Errorf("point %d at %v", i, p.Time)
+		}
+		if p.Lag != lags[i] {
+			t.Errorf("point %d lag %d, series %d", i, p.Lag, lags[i])
+		}
+	}
+	// One poll has one point per partition: no time lag can be known.
+	if ps[0].TimeLag.Known() {
+		t.Errorf("first poll time lag %+v", ps[0].TimeLag)
+	}
+	if got, want := ps[11].TimeLag, l.Named("orders-app").MaxTimeLag; got != want {
+		t.Errorf("last point %+v, verdict %+v", got, want)
+	}
+	if got := fmt.Sprint(ps[11].Lag, " ", common.TimeLag(ps[11].TimeLag, common.UnicodeGlyphs)); got != "85 17s" {
+		t.Errorf("last point %s", got)
+	}
+}
+
+// TestSeriesGapsAndEviction: a group missing from a poll has an unknown
+// point there; one missing for EvictAfter polls is forgotten.
+func TestSeriesGapsAndEviction(t *testing.T) {
+	l := common.NewLag(lag.Config{EvictAfter: 3})
+	without := func(i int) *kafka.Snapshot {
+		s := viewtest.Evolving(i)
+		s.Groups = s.Groups[1:] // no analytics-etl
+		return s
+	}
+	for i := range 4 {
+		l.Add(viewtest.Evolving(i))
+	}
+	l.Add(without(4))
+	l.Add(viewtest.Evolving(5))
+	ps := l.GroupSeries("analytics-etl", nil)
+	if len(ps) != 6 || ps[4].Lag != kafka.NoOffset || ps[4].TimeLag.Known() || !ps[5].TimeLag.Known() {
+		t.Fatalf("series with a gap: %+v", ps)
+	}
+	for i := 6; i < 9; i++ {
+		l.Add(without(i))
+	}
+	if ps := l.GroupSeries("analytics-etl", nil); len(ps) != 0 {
+		t.Fatalf("evicted group still has %d points", len(ps))
+	}
+}
+
+func TestPartitionSeries(t *testing.T) {
+	l, _ := viewtest.LagAfter(12)
+	gh, _ := l.Evaluate("billing-reconciler", nil)
+	p1 := gh.Partitions[1] // invoices/1: behind since before the first poll
+	ps := l.PartitionSeries("billing-reconciler", "invoices", 1, p1.TimeLag, nil)
+	if len(ps) != 12 {
+		t.Fatalf("%d points", len(ps))
+	}
+	// Extrapolated at 5 msg/s from the oldest poll: 769 behind at poll 0
+	// (153.8s), then 10 more messages and 5 more seconds per poll.
+	for i, p := range ps {
+		want := 153.8 + 2*float64(i)
+		if p.TimeLag.Kind != lag.TimeLagExtrapolated || p.TimeLag.Seconds < want-1e-6 || p.TimeLag.Seconds > want+1e-6 || p.Lag != 769+10*int64(i) {
+			t.Errorf("poll %d: lag %d time lag %+v, want %d and %.1fs extrapolated", i, p.Lag, p.TimeLag, 769+10*i, want)
+		}
+	}
+	if ps[11].TimeLag != p1.TimeLag {
+		t.Errorf("latest %+v, verdict %+v", ps[11].TimeLag, p1.TimeLag)
+	}
+	if ps := l.PartitionSeries("billing-reconciler", "invoices", 9, lag.TimeLag{}, nil); len(ps) != 0 {
+		t.Errorf("unknown partition: %+v", ps)
+	}
+}
+
+func TestSampleTimeLags(t *testing.T) {
+	at := func(s int) time.Time { return viewtest.Epoch.Add(time.Duration(s) * time.Second) }
+	sample := func(s int, c, end int64) lag.Sample {
+		l := int64(kafka.NoOffset)
+		if c >= 0 && end >= 0 {
+			l = max(0, end-c)
+		}
+		return lag.Sample{Time: at(s), Committed: c, LogEnd: end, Lag: l}
+	}
+	show := func(ps []common.Point) string {
+		var out []string
+		for _, p := range ps {
+			out = append(out, fmt.Sprintf("%s:%.1f", p.TimeLag.Kind, p.TimeLag.Seconds))
+		}
+		return strings.Join(out, " ")
+	}
+	tests := []struct {
+		name string
+		ss   []lag.Sample
+		want string
+	}{
+		{"interpolated between the polls around the commit",
+			// The log end grew 4 offsets a second from 120 at 10s to
+			// 160 at 20s: it passed 100 before 10s (the poll at 0s
+			// saw 100), 150 at 17.5s and 155 at 18.75s.
+			[]lag.Sample{sample(0, 100, 100), sample(10, 100, 120), sample(20, 150, 160), sample(30, 155, 200)},
+			"caught-up:0.0 interpolated:10.0 interpolated:2.5 interpolated:11.2"},
+		{"no commit and unknown log end",
+			[]lag.Sample{sample(0, kafka.NoOffset, 10), sample(5, 3, kafka.NoOffset)},
+			"unknown:0.0 unknown:0.0"},
+		{"behind since before the ring: extrapolated at the oldest growth",
+			// 2 offsets per second between 10s and 20s; 80 is 20
+			// offsets below 100, the log end at 0s: 10s before it.
+			[]lag.Sample{sample(0, 80, 100), sample(10, 80, 100), sample(20, 80, 120)},
+			"extrapolated:10.0 extrapolated:20.0 extrapolated:30.0"},
+		{"a log that never grew: at least the ring's age",
+			[]lag.Sample{sample(0, 80, 100), sample(10, 80, 100), sample(25, 80, 100)},
+			"at-least:0.0 at-least:10.0 at-least:25.0"},
+		{"a dip in the log end does not move time back",
+			[]lag.Sample{sample(0, 100, 100), sample(10, 100, 200), sample(20, 150, 180), sample(30, 150, 300)},
+			"caught-up:0.0 interpolated:10.0 interpolated:15.0 interpolated:25.0"},
+		{"leading polls without a log end",
+			// The first known log end is 10 at 10s, growing 1 offset
+			// a second: 5 was written at 5s.
+			[]lag.Sample{sample(0, 5, kafka.NoOffset), sample(10, 5, 10), sample(20, 5, 20)},
+			"unknown:0.0 extrapolated:5.0 extrapolated:15.0"},
+	}
+	for _, tt := range tests {
+		if got := show(common.SampleTimeLags(tt.ss, nil)); got != tt.want {
+			t.Errorf("%s:\n got %s\nwant %s", tt.name, got, tt.want)
+		}
+	}
+}

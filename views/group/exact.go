@@ -1,0 +1,154 @@
+package group
+
+import (
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/kafka/lag"
+	"github.com/kgroups/kgroups/tui/common"
+)
+
+// exactState is exact time lag: the records read at the committed offsets
+// of the partitions that were on screen, and the one request in flight.
+type exactState struct {
+	on bool
+	// id is the request in flight (0: none); again asks for another read
+	// once it is back, because the rows on screen changed meanwhile.
+	id    uint64
+	again bool
+	// recs are the records read, by committed offset: a commit that moves
+	// needs a new read, and an old one is dropped (see prune).
+	recs map[kafka.CommitKey]kafka.RecordTime
+	err  error
+}
+
+// toggleExact turns exact time lag on (reading the rows on screen) or off.
+func (m *Model) toggleExact() tea.Cmd {
+	e := &m.exact
+	e.on = !e.on
+	e.err = nil
+	e.id, e.again = 0, false // a reply still on its way is dropped
+	clear(e.recs)
+	if !e.on {
+		return nil
+	}
+	return m.requestExact()
+}
+
+// requestExact asks for the records of the rows on the Partitions tab that
+// have a commit below the log end and no record read for that commit yet.
+// The Cmd carries copies of those rows, never the model, and at most one
+// request is in flight: further changes wait for its answer.
+func (m *Model) requestExact() tea.Cmd {
+	e := &m.exact
+	if !e.on || m.g == nil || m.gone {
+		return nil
+	}
+	ps := m.g.Partitions
+	first, last := m.wins[Partitions].Visible(len(ps), m.tableRows())
+	var want []kafka.PartitionOffsets
+	for i := first; i < last; i++ {
+		p := &ps[i]
+		if !p.HasCommit() || p.LogEnd < 0 || p.Committed >= p.LogEnd {
+			continue
+		}
+		if _, ok := e.recs[commitKey(p)]; !ok {
+			want = append(want, *p)
+		}
+	}
+	if len(want) == 0 {
+		return nil
+	}
+	if e.id != 0 {
+		e.again = true
+		return nil
+	}
+	e.id = common.NewRequestID()
+	req := common.TimestampsRequestMsg{ID: e.id, Group: m.name, Parts: want}
+	return func() tea.Msg { return req }
+}
+
+// onTimestamps takes the answer to this screen's request and drops any
+// other: a stale one, or one for another screen.
+func (m *Model) onTimestamps(msg common.TimestampsMsg) tea.Cmd {
+	e := &m.exact
+	if msg.ID == 0 || msg.ID != e.id {
+		return nil
+	}
+	e.id = 0
+	if msg.Err != nil {
+		e.on, e.again, e.err = false, false, msg.Err
+		return nil
+	}
+	e.err = nil
+	if e.recs == nil {
+		e.recs = make(map[kafka.CommitKey]kafka.RecordTime, len(msg.Records))
+	}
+	for k, v := range msg.Records {
+		e.recs[k] = v
+	}
+	if e.again {
+		e.again = false
+		return m.requestExact()
+	}
+	return nil
+}
+
+// prune forgets records for commits the group has moved past, so the map
+// holds at most one record per partition.
+func (e *exactState) prune(g *kafka.Group) {
+	if len(e.recs) == 0 {
+		return
+	}
+	current := make(map[kafka.CommitKey]bool, len(g.Partitions))
+	for i := range g.Partitions {
+		current[commitKey(&g.Partitions[i])] = true
+	}
+	for k := range e.recs {
+		if !current[k] {
+			delete(e.recs, k)
+		}
+	}
+}
+
+// status is what the tab bar says about exact time lag, and whether it
+// reports a failure.
+func (e *exactState) status(g common.Glyphs) (string, bool) {
+	switch {
+	case e.err != nil:
+		return "exact time lag failed: " + e.err.Error(), true
+	case !e.on:
+		return "", false
+	case e.id != 0:
+		return "exact time lag: reading" + g.Ellipsis, false
+	}
+	failed := 0
+	for _, r := range e.recs {
+		if r.Err != nil {
+			failed++
+		}
+	}
+	if failed > 0 {
+		return "exact time lag: " + plural(failed, "partition") + " unreadable", true
+	}
+	return "exact time lag", false
+}
+
+// timeLag is the time lag a row shows: the exact one when it was read, the
+// History's estimate otherwise (exact mode off, a row not read yet, or one
+// whose record could not be read).
+func (m *Model) timeLag(p *kafka.PartitionOffsets, h *lag.PartitionHealth) lag.TimeLag {
+	if m.exact.on {
+		if r, ok := m.exact.recs[commitKey(p)]; ok && r.Err == nil {
+			return lag.ExactTimeLag(p, m.exact.recs, m.now)
+		}
+	}
+	if h == nil {
+		return lag.TimeLag{}
+	}
+	return h.TimeLag
+}
+
+func commitKey(p *kafka.PartitionOffsets) kafka.CommitKey {
+	return kafka.CommitKey{Topic: p.Topic, Partition: p.Partition, Offset: p.Committed}
+}
