@@ -79,11 +79,18 @@ func (c *Cluster) Client(t testing.TB, opts ...kgo.Opt) *kafka.Client {
 	return kafka.NewClient(cl, c.Addrs, 10*time.Second)
 }
 
-// CreateTopic creates a topic with the given number of partitions.
+// CreateTopic creates a topic with the given number of partitions, and makes
+// broker p%3 the leader of partition p. kfake picks leaders at random, which
+// would make per-leader request counts vary from run to run.
 func (c *Cluster) CreateTopic(t testing.TB, topic string, partitions int32) {
 	t.Helper()
 	if err := c.Cluster.CreateTopic(topic, partitions, nil); err != nil {
 		t.Fatalf("create topic %s: %v", topic, err)
+	}
+	for p := range partitions {
+		if err := c.MoveTopicPartition(topic, p, p%int32(len(c.Addrs))); err != nil {
+			t.Fatalf("move %s/%d to broker %d: %v", topic, p, p%int32(len(c.Addrs)), err)
+		}
 	}
 }
 
