@@ -123,3 +123,59 @@ func BenchmarkView(b *testing.B) {
 		})
 	}
 }
+
+// TestPartitionColumnsNarrowing: a narrower terminal drops the member id,
+// then the log start, host, client and the rates; the time lag and the
+// status always stay.
+func TestPartitionColumnsNarrowing(t *testing.T) {
+	lipgloss.SetColorProfile(termenv.Ascii)
+	l, s := viewtest.LagAfter(12)
+	for _, tt := range []struct {
+		width  int
+		header string
+	}{
+		{160, "TOPIC PART COMMITTED LOG-START LOG-END LAG TIME-LAG PROD/S CONS/S HEALTH MEMBER CLIENT HOST"},
+		{110, "TOPIC PART COMMITTED LOG-START LOG-END LAG TIME-LAG PROD/S CONS/S HEALTH CLIENT HOST"},
+		{90, "TOPIC PART COMMITTED LOG-END LAG TIME-LAG PROD/S CONS/S HEALTH CLIENT HOST"},
+		{80, "TOPIC PART COMMITTED LOG-END LAG TIME-LAG PROD/S CONS/S HEALTH CLIENT"},
+		{70, "TOPIC PART COMMITTED LOG-END LAG TIME-LAG PROD/S CONS/S HEALTH"},
+		{60, "TOPIC PART COMMITTED LOG-END LAG TIME-LAG CONS/S HEALTH"},
+	} {
+		m := New(viewtest.Common(tt.width, 14, true), "inventory-sync", s, l)
+		if got := strings.Join(strings.Fields(strings.Split(viewtest.Strip(m.View()), "\n")[6]), " "); got != tt.header {
+			t.Errorf("at %d columns: %s\nwant %s", tt.width, got, tt.header)
+		}
+	}
+}
+
+// TestHealthHeader: the group's verdict, lags, catch-up and rates, and the
+// offsets of a rewind, from a history of twelve polls.
+func TestHealthHeader(t *testing.T) {
+	lipgloss.SetColorProfile(termenv.Ascii)
+	l, s := viewtest.LagAfter(12)
+	tests := []struct {
+		group, health, notice string
+	}{
+		{"orders-app", "health OK · lag 85 · time lag 17s · catching up in 1m46s · produce 35/s · consume 31/s", "[Partitions 7]  Members 2   Chart"},
+		{"billing-reconciler", "health WARN · lag 1209 · time lag ~2m55s · falling behind 8.0 msg/s · produce 20/s · consume 12/s", "[Partitions 4]  Members 2   Chart"},
+		{"fraud-scoring", "health ERR STALL · lag 3445 · time lag ~3m55s · falling behind 15 msg/s · produce 15/s · consume 0.0/s", "[Partitions 3]  Members 3   Chart"},
+		{"inventory-sync", "health ERR REWIND · lag 546 · time lag 27s · falling behind 7.6 msg/s · produce 20/s · consume 12/s", "! stock/1 committed 5513 after 5563: 50 messages are consumed twice"},
+		{"legacy-audit", "health ERR STOP · lag 498125 · time lag ~13h50m · falling behind 5.0 msg/s · produce 5.0/s · consume 0.0/s", "[Partitions 2]  Members 0   Chart"},
+		{"search-indexer", "health - · lag - · time lag - · produce - · consume -", "[Partitions 0]  Members 0   Chart"},
+	}
+	for _, tt := range tests {
+		m := New(viewtest.Common(160, 14, true), tt.group, s, l)
+		ls := strings.Split(viewtest.Strip(m.View()), "\n")
+		if ls[2] != tt.health || ls[4] != tt.notice {
+			t.Errorf("%s:\n%s\n%s\nwant\n%s\n%s", tt.group, ls[2], ls[4], tt.health, tt.notice)
+		}
+	}
+	// Three polls in, a lagging group is still being judged. orders/2 is
+	// 62 messages behind the first log end seen, written 25 per 5s: its
+	// time lag is extrapolated to 12.4s before the first poll, 10s ago.
+	l, s = viewtest.LagAfter(3)
+	m := New(viewtest.Common(160, 14, true), "orders-app", s, l)
+	if got, want := strings.Split(viewtest.Strip(m.View()), "\n")[2], "health - · lag 121 · time lag ~22s · catching up in 1m07s · produce 35/s · consume 32/s · judging: 3 of 10 commits seen"; got != want {
+		t.Errorf("pending:\n%s\nwant\n%s", got, want)
+	}
+}

@@ -1,0 +1,65 @@
+package tui
+
+import (
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+
+	"github.com/kgroups/kgroups/kafka/lag"
+	"github.com/kgroups/kgroups/tui/common"
+)
+
+// TestStatusBarCountsHealth: the status bar counts the groups by verdict,
+// each count in its colour, zero counts dim.
+func TestStatusBarCountsHealth(t *testing.T) {
+	h := newHarness(t, 120, 40, Options{}, trendSteps()...)
+	h.warm()
+	if got := lines(h.view())[0]; got != "kgroups · ctx prod · 2 OK 1 WARN 3 ERR · brokers kafka-1.internal:9092,kafka-2.internal:9092" {
+		t.Fatalf("status line %q", got)
+	}
+	r := lipgloss.NewRenderer(io.Discard)
+	r.SetColorProfile(termenv.ANSI256)
+	s := common.NewStyles(r, common.DefaultTheme(), true)
+	h.m.styles = s
+	raw := lines(h.m.View())[0]
+	for _, want := range []string{s.OK.Render("2 OK"), s.Warn.Render("1 WARN"), s.Error.Render("3 ERR")} {
+		if !strings.Contains(raw, want) {
+			t.Errorf("status line %q lacks %q", raw, want)
+		}
+	}
+	// Before any verdict: all zero, all dim.
+	h = newHarness(t, 120, 40, Options{})
+	h.poll()
+	h.m.styles = s
+	raw = lines(h.m.View())[0]
+	if !strings.Contains(raw, s.Dim.Render("0 OK")+" "+s.Dim.Render("0 WARN")+" "+s.Dim.Render("0 ERR")) {
+		t.Errorf("status line before verdicts %q", raw)
+	}
+}
+
+// TestLagOptions: the health window comes from Options.Lag. The fixture's
+// five lagging groups with members are stuck; with a window of three
+// commits they are judged (STALL) after three polls, with the default
+// window of ten they are not yet.
+func TestLagOptions(t *testing.T) {
+	for _, tt := range []struct {
+		cfg    lag.Config
+		counts string
+	}{
+		{lag.Config{Window: 3}, "0 OK 0 WARN 5 ERR"},
+		{lag.Config{}, "0 OK 0 WARN 0 ERR"},
+	} {
+		h := newHarness(t, 120, 40, Options{Lag: tt.cfg})
+		for range 3 {
+			h.poll()
+			h.clock.Advance(5 * time.Second)
+		}
+		if got := lines(h.view())[0]; got != "kgroups · ctx prod · "+tt.counts+" · brokers kafka-1.internal:9092,kafka-2.internal:9092" {
+			t.Fatalf("window %d: status line %q", tt.cfg.Window, got)
+		}
+	}
+}

@@ -1,0 +1,99 @@
+package tui
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/tui/common"
+)
+
+// readingPoller polls like seqPoller and reads record timestamps: each
+// record was written age before the clock's time.
+type readingPoller struct {
+	*seqPoller
+	age time.Duration
+
+	mu    sync.Mutex
+	asked [][]string
+}
+
+func (p *readingPoller) CommittedTimestamps(_ context.Context, parts []kafka.PartitionOffsets) (map[kafka.CommitKey]kafka.RecordTime, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var asked []string
+	out := make(map[kafka.CommitKey]kafka.RecordTime)
+	for _, q := range parts {
+		asked = append(asked, q.Topic+"/"+itoa(int(q.Partition)))
+		out[kafka.CommitKey{Topic: q.Topic, Partition: q.Partition, Offset: q.Committed}] = kafka.RecordTime{Offset: q.Committed, Timestamp: p.clock.Now().Add(-p.age)}
+	}
+	p.asked = append(p.asked, asked)
+	return out, nil
+}
+
+func (p *readingPoller) Asked() [][]string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([][]string(nil), p.asked...)
+}
+
+// TestExactTimeLagReadsInACmd: x on the group screen reads the records of
+// the rows on screen in a Cmd, never in Update, and the rows then show the
+// exact time lag.
+func TestExactTimeLagReadsInACmd(t *testing.T) {
+	h := newHarness(t, 120, 40, Options{}, trendSteps()...)
+	rp := &readingPoller{seqPoller: h.p, age: 100 * time.Second}
+	h.m.poll.poller = rp
+	h.warm()
+	h.press("j", "enter") // billing-reconciler: every partition lags
+	cmd := h.send(keyMsg("x"))
+	if got := rp.Asked(); len(got) != 0 {
+		t.Fatalf("Update read records itself: %v", got)
+	}
+	h.run(cmd)
+	if got := rp.Asked(); len(got) != 1 || strings.Join(got[0], " ") != "invoices/0 invoices/1 invoices/2 invoices/3" {
+		t.Fatalf("read %v", got)
+	}
+	// The records were stamped at the time of the read: the clock is 3s
+	// past the poll the time lags are measured at.
+	v := h.view()
+	if got := lines(v)[6]; got != "[Partitions 4]  Members 2   Chart   exact time lag" {
+		t.Fatalf("tab bar %q", got)
+	}
+	if got := lines(v)[8]; !strings.HasPrefix(got, "▶ invoices    0     15395      1200   15505 110   =1m37s ") {
+		t.Fatalf("first row %q", got)
+	}
+}
+
+// TestExactTimeLagWithoutAReader: a poller that cannot read records makes
+// exact mode say so.
+func TestExactTimeLagWithoutAReader(t *testing.T) {
+	h := newHarness(t, 120, 40, Options{}, trendSteps()...)
+	h.warm()
+	h.press("j", "enter", "x")
+	if got := lines(h.view())[6]; got != "[Partitions 4]  Members 2   Chart   exact time lag failed: this connection cannot read records" {
+		t.Fatalf("tab bar %q", got)
+	}
+	if g, ok := h.m.top().(interface{ Exact() bool }); !ok || g.Exact() {
+		t.Fatal("exact mode stayed on")
+	}
+}
+
+// TestTimestampRepliesReachEveryScreen: a reply reaches the screen that
+// asked even when another screen is on top (the help here).
+func TestTimestampRepliesReachEveryScreen(t *testing.T) {
+	h := newHarness(t, 120, 40, Options{}, trendSteps()...)
+	h.warm()
+	h.press("j", "enter")
+	req := h.send(keyMsg("x"))().(common.TimestampsRequestMsg)
+	read := h.send(req) // the root turns the request into a read
+	h.press("?")
+	h.run(read)
+	h.press("?")
+	if got := lines(h.view())[6]; !strings.Contains(got, "exact time lag failed: this connection cannot read records") {
+		t.Fatalf("the reply did not reach the group screen under the help: %q", got)
+	}
+}

@@ -1,0 +1,73 @@
+package group
+
+import (
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+
+	"github.com/kgroups/kgroups/tui/common"
+	"github.com/kgroups/kgroups/views/viewtest"
+)
+
+func TestChartScope(t *testing.T) {
+	lipgloss.SetColorProfile(termenv.Ascii)
+	l, s := viewtest.LagAfter(12)
+	m := New(screenCommon(80, 21, true), "billing-reconciler", s, l)
+	scope := func() string { return strings.Split(viewtest.Strip(m.View()), "\n")[5] }
+	titles := func() (string, string) {
+		ls := strings.Split(viewtest.Strip(m.View()), "\n")
+		var out []string
+		for _, l := range ls {
+			if strings.HasPrefix(l, "lag ") || strings.HasPrefix(l, "time lag ") {
+				out = append(out, l)
+			}
+		}
+		if len(out) != 2 {
+			t.Fatalf("chart titles %q in\n%s", out, strings.Join(ls, "\n"))
+		}
+		return out[0], out[1]
+	}
+	m.Update(tea.KeyMsg{Type: tea.KeyTab})
+	m.Update(tea.KeyMsg{Type: tea.KeyTab})
+	if m.Tab() != Chart || scope() != "whole group · c selected partition · 12 polls over 55s" {
+		t.Fatalf("tab %v, scope %q", m.Tab(), scope())
+	}
+	if lagTitle, tlTitle := titles(); lagTitle != "lag messages · now 1209" || tlTitle != "time lag · now ~2m55s" {
+		t.Fatalf("group chart titles %q %q", lagTitle, tlTitle)
+	}
+	press(m, "c")
+	if scope() != "partition invoices/0 · c whole group · ↑↓ partition · 12 polls over 55s" {
+		t.Fatalf("scope after c: %q", scope())
+	}
+	// Up and down pick the partition, and the Partitions tab follows.
+	press(m, "down")
+	if scope() != "partition invoices/1 · c whole group · ↑↓ partition · 12 polls over 55s" || m.wins[Partitions].Cursor != 1 {
+		t.Fatalf("scope after down: %q, cursor %d", scope(), m.wins[Partitions].Cursor)
+	}
+	if lagTitle, tlTitle := titles(); lagTitle != "lag messages · now 879" || tlTitle != "time lag · now ~2m55s" {
+		t.Fatalf("partition chart titles %q %q", lagTitle, tlTitle)
+	}
+	// A new poll redraws the chart from the history.
+	l.Add(viewtest.Evolving(12))
+	m.Update(common.DataMsg{Snapshot: viewtest.Evolving(12), Lag: l})
+	if lagTitle, _ := titles(); lagTitle != "lag messages · now 889" || !strings.HasSuffix(scope(), "13 polls over 1m00s") {
+		t.Fatalf("after a poll: %q, %q", lagTitle, scope())
+	}
+	press(m, "c")
+	if !strings.HasPrefix(scope(), "whole group") {
+		t.Fatalf("scope after c c: %q", scope())
+	}
+	if len(strings.Split(m.View(), "\n")) != 21 {
+		t.Fatalf("the chart tab is not 21 lines:\n%s", viewtest.Strip(m.View()))
+	}
+
+	// Without a history there is nothing to chart.
+	m = New(screenCommon(80, 21, true), "billing-reconciler", s, nil)
+	m.Update(tea.KeyMsg{Type: tea.KeyShiftTab})
+	if got := strings.Split(viewtest.Strip(m.View()), "\n")[5:]; strings.Join(got, "\n") != "whole group · c selected partition\n  no history yet" {
+		t.Fatalf("chart without history:\n%s", strings.Join(got, "\n"))
+	}
+}
