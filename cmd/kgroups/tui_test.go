@@ -65,9 +65,12 @@ func TestTUIOnACluster(t *testing.T) {
 		done <- run(context.Background(), []string{"-b", strings.Join(c.Addrs, ","), "tui", "--group", "tui-group"}, in, &out, &errOut)
 	}()
 	waitScreen(t, &out, "tui-group | Empty | classic | assignor -")
-	waitScreen(t, &out, "0 members | 2 partitions | lag 3")
-	waitScreen(t, &out, "> orders    0         2         0       5   3 -")
-	waitScreen(t, &out, "  orders    1         3         0       3   0 -")
+	waitScreen(t, &out, "0 members | 2 partitions\r\n")
+	// The first poll: one observation, no rates, no time lag where the
+	// group lags.
+	waitScreen(t, &out, "health - | lag 3 | time lag - | produce - | consume - | judging: 1 of 10 commit~")
+	waitScreen(t, &out, "> orders    0         2       5   3        -      -      - -      -      -")
+	waitScreen(t, &out, "  orders    1         3       3   0       0s      -      - OK     -      -")
 	if _, err := keys.Write([]byte("q")); err != nil {
 		t.Fatal(err)
 	}

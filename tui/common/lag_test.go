@@ -213,3 +213,35 @@ func TestSampleTimeLags(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkLagAdd is the root's work per poll: add the snapshot to the
+// history and judge every group, for 10,000 groups of 4 partitions and
+// for one group of 50,000 partitions, once the history is warm.
+func BenchmarkLagAdd(b *testing.B) {
+	for _, bc := range []struct {
+		name string
+		s    *kafka.Snapshot
+	}{
+		{"groups=10000", viewtest.ManyGroups(10_000)},
+		{"partitions=50000", viewtest.BigGroup(50_000)},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			l := common.NewLag(lag.Config{})
+			at := func(i int) *kafka.Snapshot {
+				p := *bc.s
+				p.Time = bc.s.Time.Add(time.Duration(i) * 5 * time.Second)
+				return &p
+			}
+			for i := range 70 { // past the ring, so nothing grows
+				l.Add(at(i))
+			}
+			i := 70
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				l.Add(at(i))
+				i++
+			}
+		})
+	}
+}

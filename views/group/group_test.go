@@ -11,6 +11,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/kafka/lag"
 	"github.com/kgroups/kgroups/tui/common"
 	"github.com/kgroups/kgroups/views/viewtest"
 )
@@ -103,24 +104,41 @@ func TestGroupLifecycle(t *testing.T) {
 }
 
 // BenchmarkView draws the partitions tab at 120x40 with the cursor in the
-// middle: the cost must not depend on the number of partitions.
+// middle: the cost must not depend on the number of partitions. The health
+// variant has every partition judged and timed by a real history.
 func BenchmarkView(b *testing.B) {
 	lipgloss.SetColorProfile(termenv.ANSI256)
 	defer lipgloss.SetColorProfile(termenv.Ascii)
 	for _, n := range []int{500, 50_000} {
-		b.Run(fmt.Sprintf("partitions=%d", n), func(b *testing.B) {
-			m := New(viewtest.Common(120, 37, true), "big", viewtest.BigGroup(n), nil)
-			m.wins[Partitions].Cursor = n / 2
-			m.SetSize(120, 37)
-			if !strings.Contains(m.View(), fmt.Sprintf(" %d ", (n/2)*10)) {
-				b.Fatal("the middle partition is not on screen")
+		for _, health := range []bool{false, true} {
+			name := fmt.Sprintf("partitions=%d", n)
+			if health {
+				name += "/health"
 			}
-			b.ReportAllocs()
-			b.ResetTimer()
-			for b.Loop() {
-				_ = m.View()
-			}
-		})
+			b.Run(name, func(b *testing.B) {
+				s := viewtest.BigGroup(n)
+				var l *common.Lag
+				if health {
+					l = common.NewLag(lag.Config{})
+					for i := range 3 {
+						p := *s
+						p.Time = s.Time.Add(time.Duration(i) * 5 * time.Second)
+						l.Add(&p)
+					}
+				}
+				m := New(viewtest.Common(120, 37, true), "big", s, l)
+				m.wins[Partitions].Cursor = n / 2
+				m.SetSize(120, 37)
+				if !strings.Contains(m.View(), fmt.Sprintf(" %d ", (n/2)*10)) {
+					b.Fatal("the middle partition is not on screen")
+				}
+				b.ReportAllocs()
+				b.ResetTimer()
+				for b.Loop() {
+					_ = m.View()
+				}
+			})
+		}
 	}
 }
 

@@ -4,11 +4,14 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 
+	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/kafka/lag"
 	"github.com/kgroups/kgroups/tui/common"
 	"github.com/kgroups/kgroups/views/viewtest"
 )
@@ -60,25 +63,49 @@ func benchHistory(n int) viewtest.History {
 	return h
 }
 
+// lagOf feeds polls of s, 5s apart, to a lag history.
+func lagOf(s *kafka.Snapshot, polls int) *common.Lag {
+	l := common.NewLag(lag.Config{})
+	for i := range polls {
+		p := *s
+		p.Time = s.Time.Add(time.Duration(i) * 5 * time.Second)
+		l.Add(&p)
+	}
+	return l
+}
+
 // BenchmarkView draws the groups screen at 120x40 with the cursor in the
 // middle of the list: the cost must not depend on the number of groups.
+// The health variant has every group judged and timed by a real history.
 func BenchmarkView(b *testing.B) {
 	lipgloss.SetColorProfile(termenv.ANSI256)
 	defer lipgloss.SetColorProfile(termenv.Ascii)
 	for _, n := range []int{500, 10_000} {
-		b.Run(fmt.Sprintf("groups=%d", n), func(b *testing.B) {
-			m := New(viewtest.Common(120, 37, true))
-			m.Update(common.DataMsg{Snapshot: viewtest.ManyGroups(n), History: benchHistory(n)})
-			m.Update(common.SelectGroupMsg{Name: fmt.Sprintf("group-%05d", n/2)})
-			if !strings.Contains(m.View(), fmt.Sprintf("group-%05d", n/2)) {
-				b.Fatal("the selected group is not on screen")
+		for _, health := range []bool{false, true} {
+			name := fmt.Sprintf("groups=%d", n)
+			if health {
+				name += "/health"
 			}
-			b.ReportAllocs()
-			b.ResetTimer()
-			for b.Loop() {
-				_ = m.View()
-			}
-		})
+			b.Run(name, func(b *testing.B) {
+				s := viewtest.ManyGroups(n)
+				m := New(viewtest.Common(120, 37, true))
+				msg := common.DataMsg{Snapshot: s, History: benchHistory(n)}
+				if health {
+					l := lagOf(s, 3)
+					msg = common.DataMsg{Snapshot: s, History: l, Lag: l}
+				}
+				m.Update(msg)
+				m.Update(common.SelectGroupMsg{Name: fmt.Sprintf("group-%05d", n/2)})
+				if !strings.Contains(m.View(), fmt.Sprintf("group-%05d", n/2)) {
+					b.Fatal("the selected group is not on screen")
+				}
+				b.ReportAllocs()
+				b.ResetTimer()
+				for b.Loop() {
+					_ = m.View()
+				}
+			})
+		}
 	}
 }
 
