@@ -127,8 +127,9 @@ func e2eQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`)
 // (tmux, 120x40, UTF-8) against an in-process cluster with live members:
 // the groups screen lists the groups, / filters as one types, Enter keeps
 // the filter and Enter opens the group, whose partitions show the exact
-// offsets and lag; Esc goes back to the filtered list and q quits with exit
-// code 0, leaving the terminal as it was.
+// offsets and lag; x reads the exact time lag from the record at the
+// commit; Esc goes back to the filtered list and q quits with exit code 0,
+// leaving the terminal as it was.
 func TestEndToEndInTmux(t *testing.T) {
 	needTmux(t)
 	dir := t.TempDir()
@@ -142,7 +143,10 @@ func TestEndToEndInTmux(t *testing.T) {
 	c.CreateTopic(t, "orders", 3)
 	c.CreateTopic(t, "payments", 2)
 	c.CreateTopic(t, "audit-log", 1)
-	c.Produce(t, "orders", 0, 7, time.Time{})
+	// Records on orders/0 were written an hour ago, one a second: the one
+	// at the committed offset 3 is 3s younger than the first.
+	written := time.Now().Add(-time.Hour)
+	c.Produce(t, "orders", 0, 7, written)
 	c.Produce(t, "orders", 1, 4, time.Time{})
 	c.Produce(t, "orders", 2, 5, time.Time{})
 	c.Produce(t, "payments", 0, 6, time.Time{})
@@ -240,6 +244,15 @@ func TestEndToEndInTmux(t *testing.T) {
 	if !strings.Contains(sc, "orders-worker") {
 		t.Fatalf("the owning client is not shown:\n%s", sc)
 	}
+
+	// x reads the record at each lagging commit on screen: orders/0's is
+	// just under an hour old. The other rows keep what they showed.
+	s.send("x")
+	sc = s.waitFor("the exact time lag of orders/0", hasLines(
+		regexp.MustCompile(`^\[Partitions 3\]  Members 1   Chart   exact time lag$`),
+		regexp.MustCompile(`^▶ orders\s+0\s+3\s+0\s+7\s+4\s+=(59m5[0-9]s|1h00m)\s`),
+		regexp.MustCompile(`^  orders\s+1\s+4\s+0\s+4\s+0\s+0s\s`),
+	))
 
 	// Esc goes back to the list, still filtered. The wait for the list is
 	// also the pause that keeps the next key from reading as Alt+key.
