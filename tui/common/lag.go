@@ -50,7 +50,7 @@ type Point struct {
 	TimeLag lag.TimeLag
 }
 
-// Lag is the lag history of the session and the verdicts of its latest
+// Lag is the lag history of this run of kgroups and the verdicts of its latest
 // poll. The root feeds it every snapshot before delivering the snapshot's
 // DataMsg, so every screen reads verdicts that match the snapshot it gets.
 // Screens only read it, from Update and View, on the program's goroutine.
