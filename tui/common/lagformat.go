@@ -13,21 +13,31 @@ import (
 // Missing is what a cell shows for a value that is not known.
 const Missing = "-"
 
-// Span formats a time lag or a time to catch up: Age's units up to a day,
-// then days and hours ("3d04h"), so that a consumer weeks behind still fits
-// a narrow column.
+// Span formats a time lag or a time to catch up: Age's units up to a day
+// ("12s", "3m04s", "2h05m"), then days and hours ("3d04h"), so that a
+// consumer weeks behind still fits a narrow column. It allocates only the
+// result, as it runs for every row on screen.
 func Span(d time.Duration) string {
-	if d >= 24*time.Hour {
-		return strconv.Itoa(int(d/(24*time.Hour))) + "d" + pad2(int(d%(24*time.Hour)/time.Hour)) + "h"
+	if d < 0 {
+		d = 0
 	}
-	return Age(d)
-}
-
-func pad2(n int) string {
-	if n < 10 {
-		return "0" + strconv.Itoa(n)
+	var buf [24]byte
+	b := buf[:0]
+	two := func(b []byte, n int64) []byte { return append(b, byte('0'+n/10), byte('0'+n%10)) }
+	switch {
+	case d < time.Minute:
+		b = append(strconv.AppendInt(b, int64(d/time.Second), 10), 's')
+	case d < time.Hour:
+		b = append(strconv.AppendInt(b, int64(d/time.Minute), 10), 'm')
+		b = append(two(b, int64(d%time.Minute/time.Second)), 's')
+	case d < 24*time.Hour:
+		b = append(strconv.AppendInt(b, int64(d/time.Hour), 10), 'h')
+		b = append(two(b, int64(d%time.Hour/time.Minute)), 'm')
+	default:
+		b = append(strconv.AppendInt(b, int64(d/(24*time.Hour)), 10), 'd')
+		b = append(two(b, int64(d%(24*time.Hour)/time.Hour)), 'h')
 	}
-	return strconv.Itoa(n)
+	return string(b)
 }
 
 // seconds turns a float of seconds into a Duration, saturating instead of
@@ -61,7 +71,11 @@ func TimeLag(t lag.TimeLag, g Glyphs) string {
 	case lag.TimeLagExact:
 		mark = "="
 	}
-	return mark + Span(seconds(t.Seconds))
+	span := Span(seconds(t.Seconds))
+	if mark == "" {
+		return span
+	}
+	return mark + span
 }
 
 // Rate formats messages per second in at most five cells: one decimal
