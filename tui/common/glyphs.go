@@ -21,6 +21,9 @@ type Glyphs struct {
 	OK, Fail string
 	// Caret ends text being typed.
 	Caret string
+	// Mark flags a row selected for an action (partitions to reset). It
+	// is one cell wide: it takes the blank after the cursor.
+	Mark string
 	// AtLeast marks a time lag that is a lower bound.
 	AtLeast string
 	// Bars are a chart's partial cells, lowest first; the last is a full
@@ -42,6 +45,7 @@ var UnicodeGlyphs = Glyphs{
 	OK:         "●",
 	Fail:       "✖",
 	Caret:      "█",
+	Mark:       "✓",
 	AtLeast:    "≥",
 	Bars:       []rune("▁▂▃▄▅▆▇█"),
 	AxisV:      "│",
@@ -61,6 +65,7 @@ var ASCIIGlyphs = Glyphs{
 	OK:         "*",
 	Fail:       "x",
 	Caret:      "_",
+	Mark:       "*",
 	AtLeast:    ">=",
 	Bars:       []rune(".:#"),
 	AxisV:      "|",

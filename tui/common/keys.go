@@ -13,6 +13,10 @@ const (
 	ScreenGroup
 	// ScreenHelp is the key reference.
 	ScreenHelp
+	// ScreenDialog is a modal dialog (the reset wizard, the member
+	// removal dialog). It reads every key and draws its own key hints, so
+	// the footer offers none of the screens' keys, which it would swallow.
+	ScreenDialog
 )
 
 // KeyMap is every key kgroups understands. It is the single source of both
@@ -46,6 +50,17 @@ type KeyMap struct {
 	// ChartScope switches the lag chart between the whole group and the
 	// selected partition.
 	ChartScope key.Binding
+
+	// Actions that write to the cluster, offered by the screens as
+	// Dangerous actions: reset a group's offsets (or the selected
+	// partitions'), seek one partition, delete a group, remove members.
+	Reset        key.Binding
+	Seek         key.Binding
+	Delete       key.Binding
+	RemoveMember key.Binding
+	RemoveAll    key.Binding
+	// Select marks partitions for a reset.
+	Select key.Binding
 
 	Refresh key.Binding
 	Pause   key.Binding
@@ -92,6 +107,13 @@ func DefaultKeyMap() *KeyMap {
 		Exact:      key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "exact time lag")),
 		ChartScope: key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "chart group/partition")),
 
+		Reset:        key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "reset offsets")),
+		Seek:         key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "seek partition")),
+		Delete:       key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "delete group")),
+		RemoveMember: key.NewBinding(key.WithKeys("X"), key.WithHelp("X", "remove member")),
+		RemoveAll:    key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "remove all members")),
+		Select:       key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "select partition")),
+
 		Refresh: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
 		Pause:   key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pause")),
 		Command: key.NewBinding(key.WithKeys(":"), key.WithHelp(":", "command")),
@@ -115,18 +137,25 @@ func (k *KeyMap) SetASCII() {
 
 // SetScreen enables the bindings that apply to s and disables the rest.
 func (k *KeyMap) SetScreen(s Screen) {
-	groups, group, help := s == ScreenGroups, s == ScreenGroup, s == ScreenHelp
-	for _, b := range []*key.Binding{&k.Up, &k.Down, &k.PageUp, &k.PageDown, &k.Top, &k.Bottom, &k.moveHint} {
-		b.SetEnabled(true)
+	groups, group, help, dialog := s == ScreenGroups, s == ScreenGroup, s == ScreenHelp, s == ScreenDialog
+	for _, b := range []*key.Binding{&k.Up, &k.Down, &k.PageUp, &k.PageDown, &k.Top, &k.Bottom, &k.moveHint, &k.Refresh, &k.Pause, &k.Command, &k.Help} {
+		b.SetEnabled(!dialog)
 	}
 	for _, b := range []*key.Binding{&k.Open, &k.Filter, &k.ClearFilter, &k.SortName, &k.SortLag, &k.SortTimeLag, &k.SortHealth, &k.SortState, &k.SortMembers, &k.sortHint} {
 		b.SetEnabled(groups)
 	}
-	for _, b := range []*key.Binding{&k.NextTab, &k.PrevTab, &k.tabHint, &k.Exact, &k.ChartScope} {
+	for _, b := range []*key.Binding{&k.NextTab, &k.PrevTab, &k.tabHint, &k.Exact, &k.ChartScope, &k.Seek, &k.Select, &k.RemoveMember, &k.RemoveAll} {
 		b.SetEnabled(group)
 	}
+	k.Reset.SetEnabled(groups || group)
+	k.Delete.SetEnabled(groups)
 	k.Back.SetEnabled(group || help)
-	k.Help.SetEnabled(true)
+	// A dialog takes q as text: only Ctrl+C quits there.
+	if dialog {
+		k.Quit.SetHelp("ctrl+c", "quit")
+	} else {
+		k.Quit.SetHelp("q", "quit")
+	}
 	if help {
 		k.Help.SetHelp("?", "close help")
 	} else {

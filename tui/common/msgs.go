@@ -4,6 +4,8 @@ import (
 	"sync/atomic"
 
 	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/kafka/rebalance"
+	kreset "github.com/kgroups/kgroups/kafka/reset"
 )
 
 // LagHistory is what screens read from the lag history: a group's total lag
@@ -22,6 +24,50 @@ type DataMsg struct {
 	// root sets it (and History to the same value); nil means nothing is
 	// known, and screens show every verdict as unknown.
 	Lag *Lag
+	// Rebalances says which groups are rebalancing and when each last
+	// did, from the root's rebalance timeline, fed with this poll before
+	// the DataMsg is sent. Nil means nothing is known.
+	Rebalances RebalanceStatus
+}
+
+// RebalanceStatus is a group's rebalance status as far as the polls saw it;
+// *rebalance.Timeline implements it. ok is false for a group never seen.
+type RebalanceStatus interface {
+	Status(group string) (s rebalance.Status, ok bool)
+}
+
+// ResetKind is what a reset request asks the root to open.
+type ResetKind int
+
+const (
+	// ResetGroup resets a group's offsets (all its partitions, or the
+	// topics typed in the wizard).
+	ResetGroup ResetKind = iota
+	// ResetPartitions resets the partitions chosen on the group screen.
+	ResetPartitions
+	// SeekPartition moves one partition to an offset or a time.
+	SeekPartition
+	// DeleteGroup deletes the group.
+	DeleteGroup
+)
+
+// ResetMsg asks the root to open the reset wizard on Group. Partitions are
+// the chosen rows for ResetPartitions (one for SeekPartition). Screens send
+// it from Dangerous actions only, so a read-only context never gets here.
+type ResetMsg struct {
+	Kind       ResetKind
+	Group      string
+	Partitions []kreset.TP
+}
+
+// RemoveMembersMsg asks the root to open the member removal dialog. Group
+// is the group as the screen showed it (a snapshot's, never modified): the
+// plan is made from what the user saw. MemberIDs are the members to
+// remove; All removes every member.
+type RemoveMembersMsg struct {
+	Group     *kafka.Group
+	MemberIDs []string
+	All       bool
 }
 
 // OpenGroupMsg asks the root to open the group screen for Name.

@@ -36,6 +36,10 @@ type Styles struct {
 	// Cursor marks the selected row without relying on colour.
 	Cursor   string
 	Ellipsis string
+	// Mark, one cell wide, replaces the blank after the cursor on rows
+	// that Marked reports, so a selection shows without moving a column.
+	Mark   string
+	Marked func(row int) bool
 }
 
 // Table renders rows of type T. It keeps buffers between renders so that a
@@ -123,7 +127,11 @@ func (t *Table[T]) Render(b *strings.Builder, st Styles, width, height int, win 
 		if isSel {
 			var lb strings.Builder
 			lb.WriteString(st.Cursor)
-			lb.WriteByte(' ')
+			if st.Marked != nil && st.Marked(r) {
+				lb.WriteString(st.Mark)
+			} else {
+				lb.WriteByte(' ')
+			}
 			for k, ci := range t.show {
 				if k > 0 {
 					lb.WriteString(colSep)
@@ -140,7 +148,12 @@ func (t *Table[T]) Render(b *strings.Builder, st Styles, width, height int, win 
 		}
 		var lb strings.Builder
 		lb.Grow(width + 32)
-		Pad(&lb, Width(st.Cursor)+1)
+		if st.Marked != nil && st.Marked(r) {
+			Pad(&lb, Width(st.Cursor))
+			lb.WriteString(st.Mark)
+		} else {
+			Pad(&lb, Width(st.Cursor)+1)
+		}
 		for k, ci := range t.show {
 			if k > 0 {
 				lb.WriteString(colSep)

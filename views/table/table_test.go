@@ -179,3 +179,23 @@ func TestTruncate(t *testing.T) {
 		}
 	}
 }
+
+// TestRenderMarks: marked rows show the mark in the blank after the cursor,
+// on the cursor's row too, and no column moves.
+func TestRenderMarks(t *testing.T) {
+	var calls int
+	tb := &Table[item]{Cols: cols(&calls)}
+	rows := []item{{"a", 1, "x"}, {"b", 2, "y"}, {"c", 3, "z"}}
+	st := plainStyles
+	st.Mark = "*"
+	st.Marked = func(i int) bool { return i != 1 }
+	var b strings.Builder
+	tb.Render(&b, st, 20, 5, Window{Cursor: 0}, len(rows), func(i int) item { return rows[i] }, true)
+	want := "  NAME N NOTE\n" +
+		">*a    1 x          \n" +
+		"  b    2 y\n" +
+		" *c    3 z"
+	if got := b.String(); got != want {
+		t.Fatalf("marked rows:\n%q\nwant\n%q", got, want)
+	}
+}
