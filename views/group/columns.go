@@ -120,7 +120,21 @@ func (m *Model) memberColumns(consumer bool) []table.Col[memberRow] {
 			}},
 		)
 	}
-	return cols
+	// Every member of a classic group runs the protocol the group chose; a
+	// KIP-848 group's members are assigned by the broker's assignor. Shown
+	// per member when there is room, so the row says what decides its
+	// partitions.
+	return append(cols, table.Col[R]{Column: col("ASSIGNOR", columns.Left, m.memberAssignor), Drop: 5})
+}
+
+func (m *Model) memberAssignor(memberRow) string {
+	if m.g == nil || m.g.Assignor == "" {
+		return columns.Missing
+	}
+	if m.g.Type == kafka.TypeConsumer {
+		return m.g.Assignor + " (server)"
+	}
+	return m.g.Assignor
 }
 
 // sameAssignment reports whether two sorted assignments hold the same

@@ -1,7 +1,9 @@
 // Package group is the group screen: one consumer group's state, health and
 // coordinator, with a tab of its partitions (offsets, lag, rates, time lag,
-// status, owner), a tab of its members and a tab charting its lag over the
-// history window.
+// status, owner), a tab of its members, a tab charting its lag over the
+// history window, and the tabs the root adds (the rebalance timeline and the
+// assignor simulator). From the partitions and members it offers the
+// actions that change the group: reset, seek, member removal.
 package group
 
 import (
@@ -14,6 +16,7 @@ import (
 
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/lag"
+	kreset "github.com/kgroups/kgroups/kafka/reset"
 	"github.com/kgroups/kgroups/tui/common"
 	"github.com/kgroups/kgroups/views/columns"
 	"github.com/kgroups/kgroups/views/table"
@@ -30,8 +33,19 @@ const (
 	// Chart draws the lag and time lag of the group, or of the partition
 	// selected on the Partitions tab, over the history window.
 	Chart
-	tabCount
+	// fixedTabs is the number of tabs the screen draws itself; the
+	// Extra tabs follow.
+	fixedTabs
 )
+
+// Extra is a tab the group screen hosts but does not implement (the
+// rebalance timeline, the simulator). The root builds it, so this screen
+// imports no other screen. It gets every message but keys, which it gets
+// only while it is the active tab, and the area under the tab bar.
+type Extra struct {
+	Title string
+	Tab   common.Component
+}
 
 // Model is the group screen for one group, named at creation.
 type Model struct {
@@ -45,8 +59,13 @@ type Model struct {
 	gone bool
 	seen time.Time
 
-	tab  Tab
-	wins [tabCount]table.Window // Chart uses the Partitions window
+	tab   Tab
+	wins  [fixedTabs]table.Window // Chart uses the Partitions window
+	extra []Extra
+
+	// sel holds the partitions selected for a reset, kept across polls
+	// while the group has them.
+	sel map[kreset.TP]bool
 
 	members  []memberRow
 	totalLag int64 // kafka.NoOffset when no partition's lag is known
@@ -72,14 +91,55 @@ type Model struct {
 
 // New returns the screen for group name; it shows the group once a poll
 // (given now, with its lag history l, or later) holds it.
-func New(c common.Common, name string, snap *kafka.Snapshot, l *common.Lag) *Model {
-	m := &Model{Common: c, name: name}
+// The extra tabs follow Chart in the order given; they are given the same
+// first poll.
+func New(c common.Common, name string, snap *kafka.Snapshot, l *common.Lag, extra ...Extra) *Model {
+	m := &Model{Common: c, name: name, extra: extra, sel: make(map[kreset.TP]bool)}
 	m.parts.Cols = m.partitionColumns()
 	m.memberTable.Cols = m.memberColumns(false)
 	if snap != nil {
 		m.setData(snap, l)
+		for _, e := range extra {
+			e.Tab.Update(common.DataMsg{Snapshot: snap, History: l, Lag: l})
+		}
 	}
+	m.sizeExtras()
 	return m
+}
+
+func (m *Model) tabCount() Tab { return fixedTabs + Tab(len(m.extra)) }
+
+// active is the extra tab on show, nil on the screen's own tabs.
+func (m *Model) active() common.Component {
+	if m.tab >= fixedTabs {
+		return m.extra[m.tab-fixedTabs].Tab
+	}
+	return nil
+}
+
+// sizeExtras gives the extra tabs the area under the tab bar, which moves
+// when a notice comes or goes.
+func (m *Model) sizeExtras() {
+	h := max(1, m.Height-m.headerLines())
+	for _, e := range m.extra {
+		e.Tab.SetSize(m.Width, h)
+	}
+}
+
+// Selected returns the partitions selected for a reset, in the order the
+// Partitions tab lists them.
+func (m *Model) Selected() []kreset.TP {
+	if len(m.sel) == 0 || m.g == nil {
+		return nil
+	}
+	out := make([]kreset.TP, 0, len(m.sel))
+	for i := range m.g.Partitions {
+		tp := kreset.TP{Topic: m.g.Partitions[i].Topic, Partition: m.g.Partitions[i].Partition}
+		if m.sel[tp] {
+			out = append(out, tp)
+		}
+	}
+	return out
 }
 
 // Name is the group the screen shows.
@@ -97,20 +157,101 @@ func (m *Model) Screen() common.Screen { return common.ScreenGroup }
 // Capturing implements common.Component: the group screen reads no text.
 func (m *Model) Capturing() bool { return false }
 
-// Actions implements common.Component. Exact time lag reads one record per
-// partition on screen: it only reads, so it is not Dangerous.
+// Actions implements common.Component: those of the active tab. Exact time
+// lag reads one record per partition on screen: it only reads, so it is not
+// Dangerous. Reset, seek and member removal are: they only ask the root to
+// open a dialog that previews and confirms before anything is written.
 func (m *Model) Actions() []common.Action {
-	return []common.Action{{
-		Name: "exact time lag",
-		Key:  m.Keys.Exact,
-		Unavailable: func() string {
-			if m.g == nil {
+	if e := m.active(); e != nil {
+		return e.Actions()
+	}
+	known := func() string {
+		if m.g == nil {
+			return "the group is not known yet"
+		}
+		return ""
+	}
+	acts := []common.Action{{Name: "exact time lag", Key: m.Keys.Exact, Unavailable: known, Run: m.toggleExact}}
+	switch m.tab {
+	case Partitions:
+		rows := func() string {
+			switch {
+			case m.g == nil:
 				return "the group is not known yet"
+			case len(m.g.Partitions) == 0:
+				return "the group has no partitions"
 			}
 			return ""
-		},
-		Run: m.toggleExact,
-	}}
+		}
+		acts = append(acts,
+			common.Action{Name: "select partition", Key: m.Keys.Select, Unavailable: rows, Run: m.toggleSelected},
+			common.Action{Name: "reset the selected partitions (or this one)", Key: m.Keys.Reset, Dangerous: true, Unavailable: rows, Run: m.resetSelected},
+			common.Action{Name: "seek the partition to an offset or a time", Key: m.Keys.Seek, Dangerous: true, Unavailable: rows, Run: m.seek},
+		)
+	case Members:
+		members := func() string {
+			switch {
+			case m.g == nil:
+				return "the group is not known yet"
+			case m.gone:
+				return "the group no longer exists"
+			case len(m.members) == 0:
+				return "the group has no members"
+			}
+			return ""
+		}
+		acts = append(acts,
+			common.Action{Name: "remove the member (rebalance)", Key: m.Keys.RemoveMember, Dangerous: true, Unavailable: members, Run: m.removeMember},
+			common.Action{Name: "remove all members (rebalance)", Key: m.Keys.RemoveAll, Dangerous: true, Unavailable: members, Run: m.removeAll},
+		)
+	}
+	return acts
+}
+
+// cursorTP is the partition under the Partitions cursor; call it only when
+// the group has partitions.
+func (m *Model) cursorTP() kreset.TP {
+	p := &m.g.Partitions[min(m.wins[Partitions].Cursor, len(m.g.Partitions)-1)]
+	return kreset.TP{Topic: p.Topic, Partition: p.Partition}
+}
+
+func (m *Model) toggleSelected() tea.Cmd {
+	tp := m.cursorTP()
+	if m.sel[tp] {
+		delete(m.sel, tp)
+	} else {
+		m.sel[tp] = true
+	}
+	return nil
+}
+
+// resetSelected asks for the reset of the selected partitions, or of the
+// one under the cursor when none is selected.
+func (m *Model) resetSelected() tea.Cmd {
+	tps := m.Selected()
+	if len(tps) == 0 {
+		tps = []kreset.TP{m.cursorTP()}
+	}
+	msg := common.ResetMsg{Kind: common.ResetPartitions, Group: m.name, Partitions: tps}
+	return func() tea.Msg { return msg }
+}
+
+func (m *Model) seek() tea.Cmd {
+	msg := common.ResetMsg{Kind: common.SeekPartition, Group: m.name, Partitions: []kreset.TP{m.cursorTP()}}
+	return func() tea.Msg { return msg }
+}
+
+// removeMember asks for the removal of the member under the cursor, from
+// the group as the screen shows it.
+func (m *Model) removeMember() tea.Cmd {
+	r := m.members[min(m.wins[Members].Cursor, len(m.members)-1)]
+	msg := common.RemoveMembersMsg{Group: m.g, MemberIDs: []string{r.m.MemberID}}
+	return func() tea.Msg { return msg }
+}
+
+func (m *Model) removeAll() tea.Cmd {
+	msg := common.RemoveMembersMsg{Group: m.g, All: true}
+	return func() tea.Msg { return msg }
 }
 
 // SetSize implements common.Component.
@@ -119,24 +260,48 @@ func (m *Model) SetSize(w, h int) {
 	for t := range m.wins {
 		m.wins[t].Clamp(m.rowCount(Tab(t)), m.tableRows())
 	}
+	m.sizeExtras()
 }
 
-// Update implements common.Component.
+// Update implements common.Component. Every message but keys also goes to
+// the extra tabs: their async results must reach them whichever tab is on
+// show.
 func (m *Model) Update(msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
 	switch msg := msg.(type) {
 	case common.DataMsg:
 		m.setData(msg.Snapshot, msg.Lag)
-		return m.requestExact()
+		m.sizeExtras()
+		cmd = m.requestExact()
 	case common.TimestampsMsg:
-		return m.onTimestamps(msg)
+		cmd = m.onTimestamps(msg)
 	case tea.KeyMsg:
 		return m.updateKey(msg)
 	}
-	return nil
+	if len(m.extra) == 0 {
+		return cmd
+	}
+	cmds := []tea.Cmd{cmd}
+	for _, e := range m.extra {
+		cmds = append(cmds, e.Tab.Update(msg))
+	}
+	return tea.Batch(cmds...)
 }
 
 func (m *Model) updateKey(msg tea.KeyMsg) tea.Cmd {
 	k := m.Keys
+	tabs := m.tabCount()
+	switch {
+	case key.Matches(msg, k.NextTab):
+		m.tab = (m.tab + 1) % tabs
+		return nil
+	case key.Matches(msg, k.PrevTab):
+		m.tab = (m.tab + tabs - 1) % tabs
+		return nil
+	}
+	if e := m.active(); e != nil {
+		return e.Update(msg)
+	}
 	tab := m.tab
 	if tab == Chart {
 		tab = Partitions // the chart follows the partition cursor
@@ -145,10 +310,6 @@ func (m *Model) updateKey(msg tea.KeyMsg) tea.Cmd {
 	n, h := m.rowCount(tab), m.tableRows()
 	before := *w
 	switch {
-	case key.Matches(msg, k.NextTab):
-		m.tab = (m.tab + 1) % tabCount
-	case key.Matches(msg, k.PrevTab):
-		m.tab = (m.tab + tabCount - 1) % tabCount
 	case key.Matches(msg, k.ChartScope):
 		m.chart.partition = !m.chart.partition
 		m.tab = Chart
@@ -216,7 +377,24 @@ func (m *Model) setData(s *kafka.Snapshot, l *common.Lag) {
 		m.wins[t].Clamp(m.rowCount(Tab(t)), m.tableRows())
 	}
 	m.exact.prune(g)
+	m.pruneSelected()
 	m.loadChart()
+}
+
+// pruneSelected forgets selected partitions the group no longer has, so a
+// reset never names a partition the user cannot see.
+func (m *Model) pruneSelected() {
+	if len(m.sel) == 0 {
+		return
+	}
+	keep := make(map[kreset.TP]bool, len(m.sel))
+	for i := range m.g.Partitions {
+		tp := kreset.TP{Topic: m.g.Partitions[i].Topic, Partition: m.g.Partitions[i].Partition}
+		if m.sel[tp] {
+			keep[tp] = true
+		}
+	}
+	m.sel = keep
 }
 
 // judge evaluates the group's partitions into the screen's own buffer and
@@ -319,9 +497,18 @@ func (m *Model) View() string {
 	b.WriteByte('\n')
 	st := table.Styles{Header: &m.Styles.TableHeader, Selected: &m.Styles.Selected, Cursor: m.Glyphs.Cursor, Ellipsis: m.Glyphs.Ellipsis}
 	h := m.tableRows() + 1
+	if e := m.active(); e != nil {
+		b.WriteString(e.View())
+		return b.String()
+	}
 	switch m.tab {
 	case Partitions:
 		ps := m.g.Partitions
+		if len(m.sel) > 0 {
+			st.Mark, st.Marked = m.Glyphs.Mark, func(i int) bool {
+				return m.sel[kreset.TP{Topic: ps[i].Topic, Partition: ps[i].Partition}]
+			}
+		}
 		m.parts.Render(&b, st, m.Width, h, m.wins[Partitions], len(ps), m.partRow, true)
 		if len(ps) == 0 {
 			b.WriteString("\n" + m.Styles.Dim.Render("  no committed or assigned partitions"))
@@ -456,12 +643,17 @@ func rate(r float64) string {
 // tabs writes the tab bar, and on its right whether exact time lag is on.
 // The active tab is bracketed, so it shows without colour.
 func (m *Model) tabs(b *strings.Builder) {
-	names := [tabCount]string{"Partitions", "Members", "Chart"}
+	names := [fixedTabs]string{"Partitions", "Members", "Chart"}
 	var line strings.Builder
-	for t := range tabCount {
-		label := names[t]
-		if t != Chart {
-			label += " " + strconv.Itoa(m.rowCount(t))
+	for t := range m.tabCount() {
+		var label string
+		switch {
+		case t >= fixedTabs:
+			label = m.extra[t-fixedTabs].Title
+		case t == Chart:
+			label = names[t]
+		default:
+			label = names[t] + " " + strconv.Itoa(m.rowCount(t))
 		}
 		if t == m.tab {
 			line.WriteString(m.Styles.TabActive.Render("[" + label + "]"))
@@ -469,6 +661,10 @@ func (m *Model) tabs(b *strings.Builder) {
 			line.WriteString(m.Styles.TabInactive.Render(" " + label + " "))
 		}
 		line.WriteByte(' ')
+	}
+	if n := len(m.sel); n > 0 {
+		line.WriteString(" ")
+		line.WriteString(m.Styles.Warn.Render(strconv.Itoa(n) + " selected"))
 	}
 	if status, failed := m.exact.status(m.Glyphs); status != "" {
 		line.WriteString(" ")

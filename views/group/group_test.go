@@ -27,9 +27,9 @@ func TestMembersOfAConsumerProtocolGroup(t *testing.T) {
 		"health - · lag 6 · time lag - · produce - · consume -",
 		"coordinator kafka-1.internal:9092 (1) · offsets partition 3",
 		" Partitions 4  [Members 2]  Chart",
-		"  MEMBER-ID              INSTANCE-ID      CLIENT-ID      HOST       PARTS LAG EPOCH AT-TARGET",
-		"▶ q0Wm4XcB9TfK2uYl7sRe3A inventory-sync-a inventory-sync /10.0.6.41     2   3     8 yes",
-		"  Hn6pV8rJ1dQz5gLc0aEw2B inventory-sync-b inventory-sync /10.0.6.42     1   0     7 no",
+		"  MEMBER-ID              INSTANCE-ID      CLIENT-ID      HOST       PARTS LAG EPOCH AT-TARGET ASSIGNOR",
+		"▶ q0Wm4XcB9TfK2uYl7sRe3A inventory-sync-a inventory-sync /10.0.6.41     2   3     8 yes       range (server)",
+		"  Hn6pV8rJ1dQz5gLc0aEw2B inventory-sync-b inventory-sync /10.0.6.42     1   0     7 no        range (server)",
 	}, "\n")
 	if got := viewtest.Strip(m.View()); got != want {
 		t.Fatalf("view:\n%s\nwant\n%s", got, want)

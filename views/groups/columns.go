@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/kafka/rebalance"
 	"github.com/kgroups/kgroups/tui/common"
 	"github.com/kgroups/kgroups/views/columns"
 	"github.com/kgroups/kgroups/views/spark"
@@ -19,6 +20,13 @@ type row struct {
 	g   *kafka.Group
 	lag int64 // total lag, kafka.NoOffset when no partition has a known lag
 	h   *common.Health
+	reb *rebStatus
+}
+
+// rebStatus is what the rebalance timeline knew of a group at the poll.
+type rebStatus struct {
+	rebalance.Status
+	known bool
 }
 
 // sparkWidth is the number of polls the trend column shows.
@@ -30,13 +38,13 @@ func (m *Model) newColumns() []table.Col[row] {
 	col := func(title string, align columns.Align, v func(row) string) columns.Column[row] {
 		return columns.Column[row]{Title: title, Align: align, Value: v}
 	}
-	// On a narrow terminal the columns go in this order: coordinator,
-	// counts, assignor, type, members, then the trend. Name, state, health
-	// and both lags stay.
+	// On a narrow terminal the columns go in this order: time since the
+	// last rebalance, coordinator, counts, assignor, type, members, then
+	// the trend. Name, state, health and both lags stay.
 	return []table.Col[row]{
 		{Column: col("NAME", columns.Left, func(r row) string { return r.g.Name }), Flex: true, Min: 24},
 		{Column: col("TYPE", columns.Left, func(r row) string { return string(r.g.Type) }), Drop: 4},
-		{Column: col("STATE", columns.Left, stateText), Style: func(r row) *lipgloss.Style { return m.Styles.State(r.g.State, r.g.Err != nil) }},
+		{Column: col("STATE", columns.Left, m.stateText), Style: func(r row) *lipgloss.Style { return m.Styles.State(r.g.State, r.g.Err != nil) }},
 		{Column: col("HEALTH", columns.Left, func(r row) string { return common.HealthText(r.h) }), Style: func(r row) *lipgloss.Style { return m.Styles.Health(r.h) }},
 		{Column: col("ASSIGNOR", columns.Left, func(r row) string { return columns.Text(r.g.Assignor) }), Drop: 5},
 		{Column: col("MEMBERS", columns.Right, func(r row) string { return strconv.Itoa(len(r.g.Members)) }), Drop: 3},
@@ -46,7 +54,27 @@ func (m *Model) newColumns() []table.Col[row] {
 		{Column: col("TIME-LAG", columns.Right, func(r row) string { return common.TimeLag(r.h.MaxTimeLag, m.Glyphs) })},
 		{Column: col("TREND", columns.Left, m.trend), Drop: 2},
 		{Column: col("COORD", columns.Right, func(r row) string { return columns.CoordinatorID(r.g.Coordinator) }), Drop: 8},
+		{Column: col("LAST-REB", columns.Right, m.lastRebalance), Drop: 9},
 	}
+}
+
+// stateText says "rebalancing" and for how long while the timeline sees the
+// group rebalancing (the state alone does not say since when), else the
+// state.
+func (m *Model) stateText(r row) string {
+	if r.reb.known && r.reb.Rebalancing && r.g.Err == nil {
+		return "rebalancing " + common.Age(m.Now().Sub(r.reb.Since))
+	}
+	return stateText(r)
+}
+
+// lastRebalance is the time since the group last finished a rebalance, "-"
+// when none was seen since kgroups started watching.
+func (m *Model) lastRebalance(r row) string {
+	if !r.reb.known || r.reb.LastRebalance.IsZero() {
+		return columns.Missing
+	}
+	return common.Age(m.Now().Sub(r.reb.LastRebalance))
 }
 
 // stateText is the state, or "Error" when a failed describe left none.

@@ -47,6 +47,7 @@ type Model struct {
 	lower  []string        // lower-cased names, for the filter
 	lags   []int64         // total lag per group, kafka.NoOffset when unknown
 	health []common.Health // verdict per group
+	reb    []rebStatus       // rebalance status per group
 	rows   []int           // indices into snap.Groups after filter and sort
 
 	filter    common.Input
@@ -101,21 +102,42 @@ func (m *Model) Selected() string {
 // Filter is the current filter text.
 func (m *Model) Filter() string { return m.filter.Value() }
 
-// Actions implements common.Component.
+// Actions implements common.Component. Reset and delete act on the group
+// under the cursor; they only ask the root to open the wizard, which plans,
+// previews and confirms before anything is written.
 func (m *Model) Actions() []common.Action {
+	none := func() string {
+		if m.Selected() == "" {
+			return "no group selected"
+		}
+		return ""
+	}
+	wizard := func(kind common.ResetKind) func() tea.Cmd {
+		return func() tea.Cmd {
+			msg := common.ResetMsg{Kind: kind, Group: m.Selected()}
+			return func() tea.Msg { return msg }
+		}
+	}
 	return []common.Action{{
-		Name: "open group",
-		Key:  m.Keys.Open,
-		Unavailable: func() string {
-			if m.Selected() == "" {
-				return "no group selected"
-			}
-			return ""
-		},
+		Name:        "open group",
+		Key:         m.Keys.Open,
+		Unavailable: none,
 		Run: func() tea.Cmd {
 			name := m.Selected()
 			return func() tea.Msg { return common.OpenGroupMsg{Name: name} }
 		},
+	}, {
+		Name:        "reset the group's offsets",
+		Key:         m.Keys.Reset,
+		Dangerous:   true,
+		Unavailable: none,
+		Run:         wizard(common.ResetGroup),
+	}, {
+		Name:        "delete the group",
+		Key:         m.Keys.Delete,
+		Dangerous:   true,
+		Unavailable: none,
+		Run:         wizard(common.DeleteGroup),
 	}}
 }
 
@@ -123,7 +145,7 @@ func (m *Model) Actions() []common.Action {
 func (m *Model) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case common.DataMsg:
-		m.setData(msg.Snapshot, msg.History, msg.Lag)
+		m.setData(msg.Snapshot, msg.History, msg.Lag, msg.Rebalances)
 	case common.SelectGroupMsg:
 		m.selected = msg.Name
 		m.rebuild()
@@ -240,16 +262,21 @@ func (m *Model) setSort(k SortKey, desc bool) {
 // setData takes a new poll: per-group figures are worked out here, once, so
 // that View only formats. The verdicts are copied: l is the root's and
 // changes with the next poll.
-func (m *Model) setData(s *kafka.Snapshot, h common.LagHistory, l *common.Lag) {
+func (m *Model) setData(s *kafka.Snapshot, h common.LagHistory, l *common.Lag, rs common.RebalanceStatus) {
 	m.snap, m.hist = s, h
 	n := len(s.Groups)
 	m.lower = resize(m.lower, n)
 	m.lags = resize(m.lags, n)
 	m.health = resize(m.health, n)
+	m.reb = resize(m.reb, n)
 	for i := range s.Groups {
 		m.lower[i] = strings.ToLower(s.Groups[i].Name)
 		m.lags[i] = columns.GroupLag(&s.Groups[i])
 		m.health[i] = l.Group(s, i)
+		m.reb[i] = rebStatus{}
+		if rs != nil {
+			m.reb[i].Status, m.reb[i].known = rs.Status(s.Groups[i].Name)
+		}
 	}
 	m.count()
 	m.rebuild()
@@ -448,7 +475,7 @@ func (m *Model) View() string {
 
 func (m *Model) row(i int) row {
 	gi := m.rows[i]
-	return row{g: &m.snap.Groups[gi], lag: m.lags[gi], h: &m.health[gi]}
+	return row{g: &m.snap.Groups[gi], lag: m.lags[gi], h: &m.health[gi], reb: &m.reb[gi]}
 }
 
 // stateOrder lists states in the order the summary counts them.
