@@ -47,7 +47,7 @@ type Model struct {
 	lower  []string        // lower-cased names, for the filter
 	lags   []int64         // total lag per group, kafka.NoOffset when unknown
 	health []common.Health // verdict per group
-	reb    []rebStatus       // rebalance status per group
+	reb    []rebStatus     // rebalance status per group
 	rows   []int           // indices into snap.Groups after filter and sort
 
 	filter    common.Input
