@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	krebalance "github.com/kgroups/kgroups/kafka/rebalance"
 	"github.com/kgroups/kgroups/tui/common"
 )
 
@@ -172,6 +173,8 @@ func (m *Model) onSwitch(msg switchMsg) tea.Cmd {
 	m.base.ReadOnly, m.base.Protected = info.ReadOnly, info.Protected
 	m.snap = nil
 	m.lag = common.NewLag(m.opts.Lag)
+	m.timeline = krebalance.NewTimeline(krebalance.TimelineConfig{})
+	m.writers = info.Writers
 	m.resetStack()
 	m.flashInfo("switched to context %s", info.Name)
 	m.poll.paused = false

@@ -11,10 +11,14 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/kgroups/kgroups/kafka"
+	krebalance "github.com/kgroups/kgroups/kafka/rebalance"
 	"github.com/kgroups/kgroups/tui/common"
 	"github.com/kgroups/kgroups/views/group"
 	"github.com/kgroups/kgroups/views/groups"
 	helpview "github.com/kgroups/kgroups/views/help"
+	rebalanceview "github.com/kgroups/kgroups/views/rebalance"
+	resetview "github.com/kgroups/kgroups/views/reset"
+	"github.com/kgroups/kgroups/views/simulate"
 )
 
 var errNoSnapshot = errors.New("the poll returned no snapshot")
@@ -45,6 +49,11 @@ type Model struct {
 	snap  *kafka.Snapshot
 	lag   *common.Lag
 	clock time.Time
+	// timeline records every group's rebalances from every poll, so the
+	// groups screen and a group's Timeline tab show what happened before
+	// it was opened.
+	timeline *krebalance.Timeline
+	writers  Writers
 
 	hints     help.Model
 	cmdline   common.Input
@@ -75,15 +84,17 @@ func newModel(ctx context.Context, opts Options, r *lipgloss.Renderer, color boo
 		keys.SetASCII()
 	}
 	m := &Model{
-		opts:   opts,
-		ctx:    ctx,
-		keys:   keys,
-		styles: common.NewStyles(r, common.DefaultTheme(), color),
-		width:  defaultWidth,
-		height: defaultHeight,
-		lag:    common.NewLag(opts.Lag),
-		clock:  opts.Now(),
-		after:  after,
+		opts:     opts,
+		ctx:      ctx,
+		keys:     keys,
+		styles:   common.NewStyles(r, common.DefaultTheme(), color),
+		width:    defaultWidth,
+		height:   defaultHeight,
+		lag:      common.NewLag(opts.Lag),
+		writers:  opts.Writers,
+		timeline: krebalance.NewTimeline(krebalance.TimelineConfig{}),
+		clock:    opts.Now(),
+		after:    after,
 	}
 	m.base = common.Common{
 		Styles:    m.styles,
@@ -129,7 +140,7 @@ func (m *Model) pop() {
 func (m *Model) openGroup(name string) {
 	m.stack = m.stack[:1]
 	m.groups.Update(common.SelectGroupMsg{Name: name})
-	m.push(group.New(m.base, name, m.snap, m.lag))
+	m.push(group.New(m.base, name, m.snap, m.lag, m.groupTabs(name)...))
 }
 
 // Chrome around the screens: two status lines and a footer.
@@ -191,6 +202,16 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.readTimestamps(msg)
 	case common.TimestampsMsg:
 		return m, m.broadcast(msg)
+	case simulate.ResultMsg:
+		return m, m.broadcast(msg)
+	case common.ResetMsg:
+		return m, m.openReset(msg)
+	case resetview.ClosedMsg:
+		return m, m.closeDialog(msg.Changed, resetClosed(msg))
+	case common.RemoveMembersMsg:
+		return m, m.openRemove(msg)
+	case rebalanceview.ClosedMsg:
+		return m, m.closeDialog(msg.Changed, msg.Summary)
 	}
 	return m, m.top().Update(msg)
 }

@@ -11,7 +11,20 @@ import (
 
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/lag"
+	rebalanceview "github.com/kgroups/kgroups/views/rebalance"
+	resetview "github.com/kgroups/kgroups/views/reset"
 )
+
+// Writers are how the UI changes a cluster, bound to one connection (and
+// replaced with it on :ctx). A nil field makes its actions unavailable,
+// with the reason.
+type Writers struct {
+	// Reset plans and applies offset resets and group deletions
+	// (kafka/reset.Service).
+	Reset resetview.Backend
+	// Members removes members and waits for the group to settle.
+	Members rebalanceview.Backend
+}
 
 // Poller takes one snapshot of the cluster. *kafka.Client implements it;
 // tests use fakes.
@@ -35,6 +48,8 @@ type ContextInfo struct {
 	// Refresh and Timeout replace the current ones when set.
 	Refresh time.Duration
 	Timeout time.Duration
+	// Writers replace the current ones.
+	Writers Writers
 }
 
 // Options configure the UI.
@@ -54,6 +69,8 @@ type Options struct {
 	// when the poller has a Close method, the UI calls it on switching
 	// away from it and when Run returns.
 	Poller Poller
+	// Writers change the cluster Poller reads; see Writers.
+	Writers Writers
 	// Contexts are the names `:ctx` accepts, listed by a bare `:ctx`.
 	Contexts []string
 	// Switch connects to another context for `:ctx NAME`. It runs outside

@@ -141,7 +141,8 @@ func (m *Model) onPollResult(msg pollResultMsg) tea.Cmd {
 		}
 		m.snap = msg.snap
 		m.lag.Add(msg.snap)
-		cmds = append(cmds, m.broadcast(common.DataMsg{Snapshot: msg.snap, History: m.lag, Lag: m.lag}))
+		m.timeline.Add(msg.snap)
+		cmds = append(cmds, m.broadcast(common.DataMsg{Snapshot: msg.snap, History: m.lag, Lag: m.lag, Rebalances: m.timeline}))
 	}
 	switch {
 	case p.again:

@@ -9,6 +9,8 @@ import (
 
 	"github.com/kgroups/kgroups/config"
 	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/kafka/rebalance"
+	"github.com/kgroups/kgroups/kafka/reset"
 	"github.com/kgroups/kgroups/tui"
 )
 
@@ -84,7 +86,7 @@ func runTUI(ctx context.Context, a *app, opts tui.Options) error {
 // round after another.
 const pollRounds = 4
 
-func tuiOptions(cc config.Context, p tui.Poller) tui.Options {
+func tuiOptions(cc config.Context, cl *kafka.Client) tui.Options {
 	return tui.Options{
 		ContextName: cc.Name,
 		Brokers:     cc.Brokers,
@@ -92,8 +94,32 @@ func tuiOptions(cc config.Context, p tui.Poller) tui.Options {
 		Timeout:     pollTimeout(cc.RequestTimeout),
 		ReadOnly:    cc.ReadOnly,
 		Protected:   cc.Protected,
-		Poller:      p,
+		Poller:      cl,
+		Writers:     writers(cc, cl),
 	}
+}
+
+// writers binds the UI's writes to the context's connection: resets and
+// deletions with receipts in the usual directory (none without one, as
+// the CLI refuses to apply without a receipt), and member removal.
+func writers(cc config.Context, cl *kafka.Client) tui.Writers {
+	w := tui.Writers{Members: memberRemover{cl}}
+	if dir, err := reset.DefaultReceiptDir(); err == nil {
+		w.Reset = &reset.Service{Client: cl, ReceiptDir: dir, Context: cc.Name}
+	}
+	return w
+}
+
+// memberRemover removes members for the UI's rebalance dialog and waits
+// for the group to settle, as `kgroups rebalance --execute` does.
+type memberRemover struct{ cl *kafka.Client }
+
+func (r memberRemover) Remove(ctx context.Context, p *rebalance.Plan) ([]rebalance.Result, error) {
+	return rebalance.Remove(ctx, r.cl, p)
+}
+
+func (r memberRemover) Wait(ctx context.Context, p *rebalance.Plan, removed []string) (*rebalance.Outcome, error) {
+	return rebalance.Wait(ctx, r.cl, p, removed, rebalance.WaitOptions{})
 }
 
 func pollTimeout(request time.Duration) time.Duration {
@@ -125,7 +151,7 @@ func switcher(cfg *config.Config, sel config.Selection) func(context.Context, st
 		}
 		return cl, tui.ContextInfo{
 			Name: cc.Name, Brokers: cc.Brokers, ReadOnly: cc.ReadOnly, Protected: cc.Protected,
-			Refresh: cc.Refresh, Timeout: pollTimeout(cc.RequestTimeout),
+			Refresh: cc.Refresh, Timeout: pollTimeout(cc.RequestTimeout), Writers: writers(cc, cl),
 		}, nil
 	}
 }

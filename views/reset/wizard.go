@@ -220,7 +220,7 @@ func (m *Model) Init() tea.Cmd {
 func (m *Model) Group() string { return m.group }
 
 // Screen implements common.Component.
-func (m *Model) Screen() common.Screen { return common.ScreenGroup }
+func (m *Model) Screen() common.Screen { return common.ScreenDialog }
 
 // Capturing implements common.Component: the wizard is modal and reads
 // text, so every key comes to it (Ctrl+C still quits).

@@ -1,0 +1,102 @@
+package tui
+
+import (
+	tea "github.com/charmbracelet/bubbletea"
+
+	krebalance "github.com/kgroups/kgroups/kafka/rebalance"
+	"github.com/kgroups/kgroups/tui/common"
+	"github.com/kgroups/kgroups/views/group"
+	rebalanceview "github.com/kgroups/kgroups/views/rebalance"
+	resetview "github.com/kgroups/kgroups/views/reset"
+	"github.com/kgroups/kgroups/views/simulate"
+	"github.com/kgroups/kgroups/views/timeline"
+)
+
+// groupTabs are the tabs the group screen hosts after its own: the
+// rebalance timeline, read from the root's timeline so it shows what
+// happened before the screen opened, and the simulator.
+func (m *Model) groupTabs(name string) []group.Extra {
+	return []group.Extra{
+		{Title: "Timeline", Tab: timeline.New(m.base, name, m.timeline)},
+		{Title: "Simulate", Tab: simulate.New(m.base, name)},
+	}
+}
+
+// writeRefused says why a write cannot start, or "" when it can. Screens
+// only ask from Dangerous actions, which a read-only context disables;
+// the root checks again so that the rule holds in one place.
+func (m *Model) writeRefused(available bool, what string) string {
+	switch {
+	case m.base.ReadOnly:
+		return what + ": " + common.ReadOnlyReason
+	case !available:
+		return what + ": this connection cannot write to the cluster"
+	}
+	return ""
+}
+
+// openReset pushes the reset wizard for msg. Its own results come back as
+// messages only it understands, while it is on top.
+func (m *Model) openReset(msg common.ResetMsg) tea.Cmd {
+	what := "reset offsets"
+	if msg.Kind == common.DeleteGroup {
+		what = "delete group"
+	}
+	if why := m.writeRefused(m.writers.Reset != nil, what); why != "" {
+		return m.flashError("%s", why)
+	}
+	b := m.writers.Reset
+	var w *resetview.Model
+	switch msg.Kind {
+	case common.ResetPartitions:
+		w = resetview.NewPartitions(m.base, b, m.ctx, msg.Group, msg.Partitions)
+	case common.SeekPartition:
+		if len(msg.Partitions) != 1 {
+			return m.flashError("seek: choose one partition")
+		}
+		w = resetview.NewSeek(m.base, b, m.ctx, msg.Group, msg.Partitions[0])
+	case common.DeleteGroup:
+		w = resetview.NewDelete(m.base, b, m.ctx, msg.Group)
+	default:
+		w = resetview.NewGroup(m.base, b, m.ctx, msg.Group)
+	}
+	m.push(w)
+	return w.Init()
+}
+
+// openRemove pushes the member removal dialog.
+func (m *Model) openRemove(msg common.RemoveMembersMsg) tea.Cmd {
+	if why := m.writeRefused(m.writers.Members != nil, "remove members"); why != "" {
+		return m.flashError("%s", why)
+	}
+	if msg.Group == nil {
+		return m.flashError("remove members: the group is not known yet")
+	}
+	sel := krebalance.Selection{MemberIDs: msg.MemberIDs, All: msg.All}
+	m.push(rebalanceview.New(m.base, m.writers.Members, m.ctx, msg.Group, sel))
+	return nil
+}
+
+// closeDialog pops the dialog on top, if it is one, and after a change
+// polls at once so every screen shows it, saying what was done.
+func (m *Model) closeDialog(changed bool, text string) tea.Cmd {
+	if m.top().Screen() == common.ScreenDialog {
+		m.pop()
+	}
+	if !changed {
+		return nil
+	}
+	if text != "" {
+		m.flash = common.FlashMsg{Text: text}
+	}
+	return m.refreshNow()
+}
+
+// resetClosed words the wizard's outcome for the footer: where the receipt
+// is, for an undo.
+func resetClosed(msg resetview.ClosedMsg) string {
+	if msg.Receipt == "" {
+		return msg.Group + " changed"
+	}
+	return msg.Group + " changed; receipt " + msg.Receipt
+}
