@@ -70,8 +70,9 @@ func TestViewFitsTheTerminal(t *testing.T) {
 	}
 }
 
-// timeToken matches a time lag as screens show it, with its mark.
-var timeToken = regexp.MustCompile(`(≥|~|=)?[0-9]+(d[0-9]{2}h|h[0-9]{2}m|m[0-9]{2}s|s)`)
+// timeToken matches a time lag as screens show it, with its mark, and an
+// age in one unit (how long a group has been rebalancing).
+var timeToken = regexp.MustCompile(`(≥|~|=)?[0-9]+(d[0-9]{2}h|h[0-9]{2}m|m[0-9]{2}s|[smhd])`)
 
 // TestUnchangedRefreshChangesOneLine: over a slow link, a poll that brings
 // the same data must repaint (almost) nothing. Bubble Tea rewrites only the
@@ -79,7 +80,8 @@ var timeToken = regexp.MustCompile(`(≥|~|=)?[0-9]+(d[0-9]{2}h|h[0-9]{2}m|m[0-9
 // is what goes over the wire. The refresh status line changes, and so do
 // the time lags that are lower bounds: a consumer stuck behind a log that
 // does not move is 5s further behind after 5s, and the screen says so.
-// Nothing else on those lines may change.
+// Nothing else on those lines may change. The same holds for how long a
+// group has been rebalancing.
 func TestUnchangedRefreshChangesOneLine(t *testing.T) {
 	for _, screen := range [][]string{nil, {"j", "enter"}, {"j", "enter", "tab"}} {
 		h := newHarness(t, 120, 40, Options{})
@@ -102,7 +104,8 @@ func TestUnchangedRefreshChangesOneLine(t *testing.T) {
 			if before[i] != after[i] {
 				changed = append(changed, i)
 			}
-			if i == 1 || strings.Contains(ansi.Strip(after[i]), "≥") {
+			// A rebalancing group's state says for how long.
+			if l := ansi.Strip(after[i]); i == 1 || strings.Contains(l, "≥") || strings.Contains(l, "rebalancing") {
 				bounds = append(bounds, i)
 			}
 		}
@@ -261,7 +264,7 @@ func TestGroupScreenTabsAndBack(t *testing.T) {
 	h.poll()
 	h.press("j", "j", "j", "j", "j", "enter") // orders-app
 	v := h.view()
-	if got := lines(v)[6]; got != "[Partitions 7]  Members 2   Chart" {
+	if got := lines(v)[6]; got != "[Partitions 7]  Members 2   Chart   Timeline   Simulate" {
 		t.Fatalf("tab bar = %q", got)
 	}
 	// One poll: no rates and no time lag yet, except 0s where caught up.
@@ -280,25 +283,33 @@ func TestGroupScreenTabsAndBack(t *testing.T) {
 	}
 	h.press("tab")
 	v = h.view()
-	if got := lines(v)[6]; got != " Partitions 7  [Members 2]  Chart" {
+	if got := lines(v)[6]; got != " Partitions 7  [Members 2]  Chart   Timeline   Simulate" {
 		t.Fatalf("tab bar after tab = %q", got)
 	}
-	if got := lines(v)[7]; got != "  MEMBER-ID                                         INSTANCE-ID CLIENT-ID  HOST       PARTS LAG" {
+	if got := lines(v)[7]; got != "  MEMBER-ID                                         INSTANCE-ID CLIENT-ID  HOST       PARTS LAG ASSIGNOR" {
 		t.Fatalf("members header = %q", got)
 	}
-	if got := lines(v)[8]; got != "▶ orders-app-1-7d1c0a52-3f4e-4b8a-9c61-2b5f0e8d4a11 -           orders-app /10.0.2.15     4 125" {
+	if got := lines(v)[8]; got != "▶ orders-app-1-7d1c0a52-3f4e-4b8a-9c61-2b5f0e8d4a11 -           orders-app /10.0.2.15     4 125 cooperative-sticky" {
 		t.Fatalf("member row = %q", got)
 	}
 	h.press("tab")
-	if got := lines(h.view())[6]; got != " Partitions 7   Members 2  [Chart]" {
+	if got := lines(h.view())[6]; got != " Partitions 7   Members 2  [Chart]  Timeline   Simulate" {
 		t.Fatalf("tab bar after tab tab = %q", got)
 	}
-	h.press("tab") // wraps
-	if got := lines(h.view())[6]; got != "[Partitions 7]  Members 2   Chart" {
+	h.press("tab")
+	if got := lines(h.view())[6]; got != " Partitions 7   Members 2   Chart  [Timeline]  Simulate" {
 		t.Fatalf("tab bar after three tabs = %q", got)
 	}
-	h.press("shift+tab", "shift+tab")
-	if got := lines(h.view())[6]; got != " Partitions 7  [Members 2]  Chart" {
+	h.press("tab")
+	if got := lines(h.view())[6]; got != " Partitions 7   Members 2   Chart   Timeline  [Simulate]" {
+		t.Fatalf("tab bar after four tabs = %q", got)
+	}
+	h.press("tab") // wraps
+	if got := lines(h.view())[6]; got != "[Partitions 7]  Members 2   Chart   Timeline   Simulate" {
+		t.Fatalf("tab bar after five tabs = %q", got)
+	}
+	h.press("shift+tab", "shift+tab", "shift+tab", "shift+tab")
+	if got := lines(h.view())[6]; got != " Partitions 7  [Members 2]  Chart   Timeline   Simulate" {
 		t.Fatalf("tab bar after shift+tab = %q", got)
 	}
 	// Each tab keeps its own cursor.
@@ -638,7 +649,7 @@ func TestGroupDisappearsOrFails(t *testing.T) {
 	}
 	// Keys still work.
 	h.press("tab")
-	if got := lines(h.view())[7]; got != " Partitions 7  [Members 2]  Chart" {
+	if got := lines(h.view())[7]; got != " Partitions 7  [Members 2]  Chart   Timeline   Simulate" {
 		t.Fatalf("tab bar = %q", got)
 	}
 	h.press("esc")
