@@ -30,7 +30,7 @@ func (m *Model) writeRefused(available bool, what string) string {
 	case m.base.ReadOnly:
 		return what + ": " + common.ReadOnlyReason
 	case !available:
-		return what + ": this connection cannot write to the cluster"
+		return what + ": not available on this connection"
 	}
 	return ""
 }

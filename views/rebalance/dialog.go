@@ -347,12 +347,18 @@ func (m *Model) lines() []string {
 func (m *Model) resultLines() []string {
 	s := m.Styles
 	var out []string
+	// The broker's words are kept whole, wrapped rather than cut.
+	refused := func(text string) {
+		for _, l := range wrap(text, max(20, m.Width-2)) {
+			out = append(out, s.Error.Render(l))
+		}
+	}
 	if m.removeErr != nil && len(m.results) == 0 {
-		out = append(out, s.Error.Render("the broker refused: "+m.removeErr.Error()))
+		refused("the broker refused: " + m.removeErr.Error())
 	}
 	for _, r := range m.results {
 		if r.Err != nil {
-			out = append(out, s.Error.Render("not removed: "+r.Target.Member.MemberID+": "+r.Err.Error()))
+			refused("not removed: " + r.Target.Member.MemberID + ": " + r.Err.Error())
 		}
 	}
 	if len(m.removed) == 0 {
@@ -369,7 +375,9 @@ func (m *Model) resultLines() []string {
 		if errors.Is(m.waitErr, krebalance.ErrNotSettled) {
 			msg = "not settled: " + msg
 		}
-		out = append(out, s.Warn.Render(msg))
+		for _, l := range wrap(msg, max(20, m.Width-2)) {
+			out = append(out, s.Warn.Render(l))
+		}
 	}
 	o := m.out
 	if o == nil {
