@@ -8,8 +8,6 @@ import (
 	"sync"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
-
 	"github.com/kgroups/kgroups/kafka"
 	krebalance "github.com/kgroups/kgroups/kafka/rebalance"
 	kreset "github.com/kgroups/kgroups/kafka/reset"
@@ -431,5 +429,3 @@ func TestWritesUnavailableWithoutWriters(t *testing.T) {
 		t.Fatalf("top %T, footer %q", h.m.top(), footer(h))
 	}
 }
-
-var _ tea.Msg = common.ResetMsg{}
