@@ -114,7 +114,9 @@ func CatchUp(c lag.CatchUp) string {
 	case lag.CatchingUp:
 		return "catching up in " + Span(seconds(c.Seconds))
 	case lag.FallingBehind:
-		if c.Behind <= 0 {
+		// Below what Rate can show (it would read "falling behind
+		// 0.0 msg/s"), the two rates are equal for all a reader can tell.
+		if c.Behind < 0.05 {
 			return "not catching up"
 		}
 		return "falling behind " + Rate(c.Behind) + " msg/s"

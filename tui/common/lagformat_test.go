@@ -65,6 +65,8 @@ func TestCatchUpText(t *testing.T) {
 		{lag.CatchUp{State: lag.CatchingUp, Seconds: 245}, "catching up in 4m05s"},
 		{lag.CatchUp{State: lag.FallingBehind, Behind: 12}, "falling behind 12 msg/s"},
 		{lag.CatchUp{State: lag.FallingBehind}, "not catching up"},
+		{lag.CatchUp{State: lag.FallingBehind, Behind: 0.04}, "not catching up"},
+		{lag.CatchUp{State: lag.FallingBehind, Behind: 0.05}, "falling behind 0.1 msg/s"},
 	}
 	for _, tt := range tests {
 		if got := CatchUp(tt.c); got != tt.want {
