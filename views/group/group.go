@@ -313,18 +313,7 @@ func (m *Model) updateKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.ChartScope):
 		m.chart.partition = !m.chart.partition
 		m.tab = Chart
-	case key.Matches(msg, k.Up):
-		w.Move(-1, n, h)
-	case key.Matches(msg, k.Down):
-		w.Move(1, n, h)
-	case key.Matches(msg, k.PageUp):
-		w.Page(-1, n, h)
-	case key.Matches(msg, k.PageDown):
-		w.Page(1, n, h)
-	case key.Matches(msg, k.Top):
-		w.Top()
-	case key.Matches(msg, k.Bottom):
-		w.Bottom(n, h)
+	case w.Navigate(msg, k, n, h):
 	default:
 		return nil
 	}

@@ -162,18 +162,7 @@ func (m *Model) updateKey(msg tea.KeyMsg) {
 	k := m.Keys
 	n, h := len(m.rows), m.tableRows()
 	switch {
-	case key.Matches(msg, k.Up):
-		m.win.Move(-1, n, h)
-	case key.Matches(msg, k.Down):
-		m.win.Move(1, n, h)
-	case key.Matches(msg, k.PageUp):
-		m.win.Page(-1, n, h)
-	case key.Matches(msg, k.PageDown):
-		m.win.Page(1, n, h)
-	case key.Matches(msg, k.Top):
-		m.win.Top()
-	case key.Matches(msg, k.Bottom):
-		m.win.Bottom(n, h)
+	case m.win.Navigate(msg, k, n, h):
 	case key.Matches(msg, k.Filter):
 		m.filtering = true
 		m.win.Clamp(n, m.tableRows())

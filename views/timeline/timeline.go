@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
@@ -97,21 +96,7 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 		}
 		m.refresh()
 	case tea.KeyMsg:
-		k, n, h := m.Keys, len(m.events), m.rows()
-		switch {
-		case key.Matches(msg, k.Up):
-			m.win.Move(-1, n, h)
-		case key.Matches(msg, k.Down):
-			m.win.Move(1, n, h)
-		case key.Matches(msg, k.PageUp):
-			m.win.Page(-1, n, h)
-		case key.Matches(msg, k.PageDown):
-			m.win.Page(1, n, h)
-		case key.Matches(msg, k.Top):
-			m.win.Top()
-		case key.Matches(msg, k.Bottom):
-			m.win.Bottom(n, h)
-		}
+		m.win.Navigate(msg, m.Keys, len(m.events), m.rows())
 	}
 	return nil
 }
