@@ -3,6 +3,7 @@ package simulate
 import (
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -168,12 +169,17 @@ func (m *Model) join() tea.Cmd {
 	return m.start(rebalance.Change{Join: n})
 }
 
+// lastRequest numbers simulation requests across every Simulate tab ever
+// built, so a late result for a group's earlier screen never matches the
+// request of a screen opened on the same group since.
+var lastRequest atomic.Int64
+
 // start runs the simulation off the Update loop; a new request supersedes
 // one still running, whose result is then dropped: kgo's sticky balancer is
 // quick for ordinary groups but not free for thousands of partitions. The
 // Cmd captures the snapshot's group, which is never modified.
 func (m *Model) start(ch rebalance.Change) tea.Cmd {
-	m.reqID++
+	m.reqID = int(lastRequest.Add(1))
 	m.pending = true
 	g, id, at := m.g, m.reqID, m.polled
 	return func() tea.Msg {

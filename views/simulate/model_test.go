@@ -288,3 +288,22 @@ new-1   (new)                1  orders(3)
 		t.Fatalf("table:\n%s\nwant\n%s", got, want)
 	}
 }
+
+// A result computed for a Simulate tab that has since been closed must not
+// land on a new tab for the same group, even though both made their first
+// request.
+func TestSimulateTabDropsResultsOfAnEarlierScreen(t *testing.T) {
+	old := New(viewtest.Common(80, 18, true), "orders-app")
+	old.Update(common.DataMsg{Snapshot: snapshotOf(rangeGroup())})
+	oldCmd, _ := common.Dispatch(old.Actions(), tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("n")}, false)
+
+	m := New(viewtest.Common(80, 18, true), "orders-app")
+	m.Update(common.DataMsg{Snapshot: snapshotOf(rangeGroup())})
+	if _, ok := common.Dispatch(m.Actions(), tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("l")}, false); !ok {
+		t.Fatal("l did nothing")
+	}
+	m.Update(oldCmd())
+	if m.Result() != nil {
+		t.Fatalf("the earlier screen's join result landed on the new screen: %v", m.Result().Sim.Change)
+	}
+}
