@@ -9,8 +9,11 @@ import (
 
 // Write draws the last width values of series to b, right-aligned (older
 // values missing on the left are blanks), scaled from 0 to the largest value
-// shown. Negative values (unknown lag) draw as blanks. levels are the glyphs
-// from lowest to highest.
+// shown but never finer than one message per level: a lag that wobbles
+// between 0 and 2 stays near the floor instead of filling the cell, which on
+// a screen of healthy groups would read as an alarm. Negative values
+// (unknown lag) draw as blanks. levels are the glyphs from lowest to
+// highest.
 func Write(b *strings.Builder, series []int64, width int, levels []rune) {
 	if width <= 0 || len(levels) == 0 {
 		return
@@ -21,11 +24,14 @@ func Write(b *strings.Builder, series []int64, width int, levels []rune) {
 	for i := len(series); i < width; i++ {
 		b.WriteByte(' ')
 	}
+	top := len(levels) - 1
 	var hi int64
 	for _, v := range series {
 		hi = max(hi, v)
 	}
-	top := len(levels) - 1
+	if hi > 0 {
+		hi = max(hi, int64(top))
+	}
 	for _, v := range series {
 		switch {
 		case v < 0:

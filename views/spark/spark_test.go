@@ -22,6 +22,9 @@ func TestString(t *testing.T) {
 		{"unknown is blank", []int64{4, -1, 8}, 3, uni, "▅ █"},
 		{"ascii", []int64{0, 1, 2, 3, 4}, 5, ascii, "_.-=#"},
 		{"zero width", []int64{1}, 0, uni, ""},
+		{"a steady small lag stays low", []int64{1, 1, 1}, 3, uni, "▂▂▂"},
+		{"one message per level at most", []int64{0, 2, 1}, 3, uni, "▁▃▂"},
+		{"ascii small lag", []int64{1, 1}, 2, ascii, ".."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
