@@ -12,6 +12,7 @@ import (
 
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/rebalance"
+	"github.com/kgroups/kgroups/kafka/reset"
 	"github.com/kgroups/kgroups/views/columns"
 	"github.com/kgroups/kgroups/views/output"
 	"github.com/kgroups/kgroups/views/simulate"
@@ -52,10 +53,12 @@ after the session timeout. Brokers may refuse to remove consumer-protocol
 (KIP-848) members by member id; kgroups then prints the broker's answer.
 
 Without --execute this is a dry run: it prints what it would do and sends
-nothing. With --execute it removes the members, then polls until the group
-is Stable again (at most --timeout) and reports who left, who joined and
-which partitions moved. Read-only contexts refuse --execute; protected
-contexts also need --confirm GROUP.`,
+nothing. With --execute it first writes a receipt of the group's members
+and their assignment to $XDG_STATE_HOME/kgroups/receipts/ (no receipt, no
+removal), then removes the members, polls until the group is Stable again
+(at most --timeout) and reports who left, who joined and which partitions
+moved. Read-only contexts refuse --execute; protected contexts also need
+--confirm GROUP.`,
 		Example: `  kgroups rebalance orders-app --member consumer-1-4f9c0e
   kgroups rebalance orders-app --instance orders-app-2 --reason "stuck consumer" --execute
   kgroups rebalance orders-app --all --execute --timeout 2m`,
@@ -102,7 +105,17 @@ contexts also need --confirm GROUP.`,
 				return err
 			}
 
-			results, err := rebalance.Remove(cmd.Context(), cl, plan)
+			dir, err := reset.DefaultReceiptDir()
+			if err != nil {
+				return fmt.Errorf("nothing was sent: %w", err)
+			}
+			receipt, results, err := rebalance.RemoveWithReceipt(cmd.Context(), cl, plan, dir, cctx.Name, time.Now())
+			if receipt == "" {
+				return err
+			}
+			if _, werr := fmt.Fprintf(a.stdout, "\nReceipt: %s\n", receipt); werr != nil {
+				return werr
+			}
 			if werr := writeRemovalResults(a.stdout, results); werr != nil {
 				return werr
 			}

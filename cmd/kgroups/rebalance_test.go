@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"reflect"
 	"sort"
 	"strconv"
@@ -87,6 +89,8 @@ func waitSeen(t *testing.T, c *kafkatest.Cluster, group string, members int) *ka
 
 func TestRebalanceCLI(t *testing.T) {
 	isolateConfig(t)
+	state := t.TempDir()
+	t.Setenv("XDG_STATE_HOME", state)
 	c := kafkatest.NewCluster(t)
 	c.CreateTopic(t, "orders", 6)
 	leaves := leaveCounter(c)
@@ -179,6 +183,15 @@ func TestRebalanceCLI(t *testing.T) {
 		code, stdout, stderr := runKgroups(t, "-b", brokers, "rebalance", dyn, "--member", victim, "--execute", "--timeout", "1m")
 		if code != 0 {
 			t.Fatalf("exit %d: %s\n%s", code, stderr, stdout)
+		}
+		// The removal's receipt was written (before anything was sent)
+		// and names the removed member.
+		receipts, _ := filepath.Glob(filepath.Join(state, "kgroups", "receipts", "*-remove-members-"+dyn+".json"))
+		if len(receipts) != 1 || !strings.Contains(stdout, "Receipt: "+receipts[0]+"\n") {
+			t.Fatalf("receipts %v; stdout:\n%s", receipts, stdout)
+		}
+		if data, err := os.ReadFile(receipts[0]); err != nil || !strings.Contains(string(data), `"memberId": "`+victim+`"`) || !strings.Contains(string(data), `"removed": true`) {
+			t.Fatalf("receipt %s (%v):\n%s", receipts[0], err, data)
 		}
 		giAfter := c.WaitStable(t, dyn, 2, 6)
 		ids := memberIDsOf(giAfter)

@@ -103,19 +103,26 @@ func tuiOptions(cc config.Context, cl *kafka.Client) tui.Options {
 // deletions with receipts in the usual directory (none without one, as
 // the CLI refuses to apply without a receipt), and member removal.
 func writers(cc config.Context, cl *kafka.Client) tui.Writers {
-	w := tui.Writers{Members: memberRemover{cl}}
+	var w tui.Writers
 	if dir, err := reset.DefaultReceiptDir(); err == nil {
 		w.Reset = &reset.Service{Client: cl, ReceiptDir: dir, Context: cc.Name}
+		w.Members = memberRemover{cl: cl, dir: dir, context: cc.Name}
 	}
 	return w
 }
 
-// memberRemover removes members for the UI's rebalance dialog and waits
-// for the group to settle, as `kgroups rebalance --execute` does.
-type memberRemover struct{ cl *kafka.Client }
+// memberRemover removes members for the UI's rebalance dialog, after writing
+// the removal's receipt, and waits for the group to settle, as `kgroups
+// rebalance --execute` does.
+type memberRemover struct {
+	cl      *kafka.Client
+	dir     string
+	context string
+}
 
 func (r memberRemover) Remove(ctx context.Context, p *rebalance.Plan) ([]rebalance.Result, error) {
-	return rebalance.Remove(ctx, r.cl, p)
+	_, results, err := rebalance.RemoveWithReceipt(ctx, r.cl, p, r.dir, r.context, time.Now())
+	return results, err
 }
 
 func (r memberRemover) Wait(ctx context.Context, p *rebalance.Plan, removed []string) (*rebalance.Outcome, error) {

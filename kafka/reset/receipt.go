@@ -26,6 +26,9 @@ const (
 	ActionUndo          = "undo"
 	ActionDeleteGroup   = "delete-group"
 	ActionDeleteOffsets = "delete-offsets"
+	// ActionRemoveMembers marks the record kgroups rebalance writes before
+	// removing members; it restores nothing.
+	ActionRemoveMembers = "remove-members"
 )
 
 // Receipt is written before any change to a group's offsets, so that every
@@ -98,18 +101,31 @@ func offsetPtr(o int64) *int64 {
 // is synced before WriteReceipt returns, because a change is only applied
 // after its receipt is safely on disk.
 func WriteReceipt(dir string, r *Receipt) (string, error) {
+	path, err := WriteRecord(dir, r.Time, r.Action, r.Group, r)
+	if err != nil {
+		return "", err
+	}
+	r.Path = path
+	return path, nil
+}
+
+// WriteRecord writes v as indented JSON into dir, named after the time, the
+// action and the group, with WriteReceipt's guarantees (0700 directory, 0600
+// file, never overwriting, synced before it returns). Every kind of receipt
+// kgroups writes before a change goes through it.
+func WriteRecord(dir string, at time.Time, action, group string, v any) (string, error) {
 	if dir == "" {
 		return "", errors.New("no receipts directory")
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", fmt.Errorf("create receipts directory: %w", err)
 	}
-	data, err := json.MarshalIndent(r, "", "  ")
+	data, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return "", fmt.Errorf("encode receipt: %w", err)
 	}
 	data = append(data, '\n')
-	base := r.Time.UTC().Format("20060102T150405.000Z") + "-" + r.Action + "-" + fileSafe(r.Group)
+	base := at.UTC().Format("20060102T150405.000Z") + "-" + action + "-" + fileSafe(group)
 	for i := 1; ; i++ {
 		name := base + ".json"
 		if i > 1 {
@@ -130,7 +146,6 @@ func WriteReceipt(dir string, r *Receipt) (string, error) {
 			_ = os.Remove(path)
 			return "", fmt.Errorf("write receipt %s: %w", path, err)
 		}
-		r.Path = path
 		return path, nil
 	}
 }
@@ -161,6 +176,12 @@ func LoadReceipt(path string) (*Receipt, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("read receipt: %w", err)
+	}
+	var head struct {
+		Action string `json:"action"`
+	}
+	if json.Unmarshal(data, &head) == nil && head.Action == ActionRemoveMembers {
+		return nil, fmt.Errorf("receipt %s records members removed from a group: it has no offsets to restore, and removed members rejoin by themselves", path)
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()

@@ -1,0 +1,96 @@
+package rebalance
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/kafka/reset"
+)
+
+// Receipt is written before members are removed, like the receipt of an
+// offset change: who removed which members of which group, when and why, and
+// the whole membership with its assignment as it was. Nothing can be
+// restored from it (removed members rejoin by themselves); it is the record
+// of what was done and of what the group looked like before.
+type Receipt struct {
+	Version    int             `json:"version"`
+	Action     string          `json:"action"`
+	Cluster    []string        `json:"cluster"`
+	Context    string          `json:"context,omitempty"`
+	Group      string          `json:"group"`
+	Time       time.Time       `json:"time"`
+	User       string          `json:"user"`
+	Reason     string          `json:"reason"`
+	GroupType  string          `json:"groupType"`
+	GroupState string          `json:"groupState"`
+	Assignor   string          `json:"assignor"`
+	Members    []ReceiptMember `json:"members"`
+}
+
+// ReceiptMember is one member as it was before the removal.
+type ReceiptMember struct {
+	MemberID   string              `json:"memberId"`
+	InstanceID string              `json:"instanceId,omitempty"`
+	ClientID   string              `json:"clientId"`
+	Host       string              `json:"host"`
+	Assignment []ReceiptAssignment `json:"assignment"`
+	Removed    bool                `json:"removed"`
+	Method     Method              `json:"method,omitempty"`
+}
+
+// ReceiptAssignment is one topic of a member's assignment.
+type ReceiptAssignment struct {
+	Topic      string  `json:"topic"`
+	Partitions []int32 `json:"partitions"`
+}
+
+// Receipt describes the plan for its record; brokers and contextName name the
+// cluster (no credentials), now is when it is applied.
+func (p *Plan) Receipt(brokers []string, contextName string, now time.Time) *Receipt {
+	r := &Receipt{
+		Version:    reset.ReceiptVersion,
+		Action:     reset.ActionRemoveMembers,
+		Cluster:    append([]string(nil), brokers...),
+		Context:    contextName,
+		Group:      p.Group,
+		Time:       now,
+		User:       reset.CurrentUser(),
+		Reason:     p.Reason,
+		GroupType:  string(p.Type),
+		GroupState: p.State,
+		Assignor:   p.Assignor,
+	}
+	method := make(map[string]Method, len(p.Targets))
+	for _, t := range p.Targets {
+		method[t.Member.MemberID] = t.Method
+	}
+	for _, m := range p.Before.Members {
+		rm := ReceiptMember{MemberID: m.MemberID, InstanceID: m.InstanceID, ClientID: m.ClientID, Host: m.Host, Assignment: []ReceiptAssignment{}}
+		for _, tp := range m.Assignment {
+			rm.Assignment = append(rm.Assignment, ReceiptAssignment{Topic: tp.Topic, Partitions: tp.Partitions})
+		}
+		rm.Method, rm.Removed = method[m.MemberID]
+		r.Members = append(r.Members, rm)
+	}
+	return r
+}
+
+// WriteReceipt writes the record into dir before anything is sent; a
+// removal whose receipt cannot be written must not go ahead.
+func WriteReceipt(dir string, r *Receipt) (string, error) {
+	return reset.WriteRecord(dir, r.Time, r.Action, r.Group, r)
+}
+
+// RemoveWithReceipt writes the plan's receipt into dir and only then removes
+// the members, so every removal leaves a record. It returns the receipt's
+// path with Remove's results.
+func RemoveWithReceipt(ctx context.Context, cl *kafka.Client, p *Plan, dir, contextName string, now time.Time) (string, []Result, error) {
+	path, err := WriteReceipt(dir, p.Receipt(cl.Brokers(), contextName, now))
+	if err != nil {
+		return "", nil, fmt.Errorf("nothing was sent: %w", err)
+	}
+	results, err := Remove(ctx, cl, p)
+	return path, results, err
+}

@@ -1,0 +1,126 @@
+package rebalance
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/kgroups/kgroups/kafka/kafkatest"
+	"github.com/kgroups/kgroups/kafka/reset"
+)
+
+// A removal writes its receipt first: the whole membership as it was, which
+// members were removed and how, with no way to "undo" it by mistake.
+func TestRemoveWithReceiptRecordsTheGroupFirst(t *testing.T) {
+	c := kafkatest.NewCluster(t)
+	c.CreateTopic(t, "orders", 4)
+	cl := c.Client(t)
+	const group = "receipted"
+	a := c.Join(t, group, []string{"orders"}, kgo.Balancers(kgo.RangeBalancer()), kgo.ClientID("client-a"))
+	c.Join(t, group, []string{"orders"}, kgo.Balancers(kgo.RangeBalancer()), kgo.ClientID("client-b"))
+	c.WaitStable(t, group, 2, 4)
+	before := settledGroup(t, cl, group, 2, 4)
+	oldA := a.MemberID()
+
+	p, err := PlanRemoval(before, Selection{MemberIDs: []string{oldA}}, "stuck consumer")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "receipts")
+	at := time.Date(2026, 3, 1, 9, 30, 0, 0, time.UTC)
+	path, results, err := RemoveWithReceipt(context.Background(), cl, p, dir, "prod", at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(results) != 1 || results[0].Err != nil {
+		t.Fatalf("results = %+v, want one removal", results)
+	}
+	if want := filepath.Join(dir, "20260301T093000.000Z-remove-members-receipted.json"); path != want {
+		t.Fatalf("receipt path %q, want %q", path, want)
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Mode().Perm() != 0o600 {
+		t.Errorf("receipt mode %v, want 0600", st.Mode().Perm())
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r Receipt
+	if err := json.Unmarshal(data, &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Action != "remove-members" || r.Group != group || r.Context != "prod" || r.Reason != "stuck consumer" ||
+		r.GroupState != "Stable" || r.Assignor != "range" || r.GroupType != "classic" || !r.Time.Equal(at) ||
+		strings.Join(r.Cluster, ",") != strings.Join(c.Addrs, ",") || r.User == "" {
+		t.Errorf("receipt header %+v", r)
+	}
+	if len(r.Members) != 2 {
+		t.Fatalf("receipt has %d members, want both", len(r.Members))
+	}
+	parts := 0
+	for _, m := range r.Members {
+		removed := m.MemberID == oldA
+		if m.Removed != removed || (removed && m.Method != ByMemberID) || (!removed && m.Method != "") {
+			t.Errorf("member %s: removed %v method %q", m.MemberID, m.Removed, m.Method)
+		}
+		for _, tp := range m.Assignment {
+			if tp.Topic != "orders" {
+				t.Errorf("member %s has topic %q", m.MemberID, tp.Topic)
+			}
+			parts += len(tp.Partitions)
+		}
+	}
+	if parts != 4 {
+		t.Errorf("receipt records %d assigned partitions, want 4", parts)
+	}
+
+	// undo must refuse it with a clear reason.
+	_, err = reset.LoadReceipt(path)
+	if err == nil || !strings.Contains(err.Error(), "no offsets to restore") {
+		t.Fatalf("LoadReceipt of a removal record: %v", err)
+	}
+}
+
+// When the receipt cannot be written, nothing is sent.
+func TestRemoveWithReceiptSendsNothingWithoutAReceipt(t *testing.T) {
+	c := kafkatest.NewCluster(t)
+	c.CreateTopic(t, "orders", 2)
+	cl := c.Client(t)
+	const group = "unreceipted"
+	a := c.Join(t, group, []string{"orders"}, kgo.Balancers(kgo.RangeBalancer()))
+	gi := c.WaitStable(t, group, 1, 2)
+	before := settledGroup(t, cl, group, 1, 2)
+	leaves := c.Fault(kfake.Fault{Keys: []kmsg.Key{kmsg.LeaveGroup}, Observe: true, Count: -1})
+
+	p, err := PlanRemoval(before, Selection{All: true}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocker := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(blocker, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, results, err := RemoveWithReceipt(context.Background(), cl, p, filepath.Join(blocker, "receipts"), "", time.Now())
+	if err == nil || !strings.Contains(err.Error(), "nothing was sent") || results != nil {
+		t.Fatalf("err %v results %v; want a refusal before sending", err, results)
+	}
+	if n := leaves.Hits(); n != 0 {
+		t.Fatalf("%d LeaveGroup requests sent without a receipt", n)
+	}
+	after := c.GroupInfo(group)
+	if after.Epoch != gi.Epoch || len(after.Members) != 1 || after.Members[0].MemberID != a.MemberID() {
+		t.Fatalf("group changed: before %+v after %+v", gi, after)
+	}
+}
