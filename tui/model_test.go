@@ -447,9 +447,9 @@ func TestStaleDataAndRecovery(t *testing.T) {
 		t.Fatalf("status = %q", got)
 	}
 	wantRetry := []string{
-		"✖ stale: dial tcp 10.0.0.1:9092: connect: connection refused · last refresh 5s ago · retry 09:27:03 (in 5s)",
-		"✖ stale: dial tcp 10.0.0.1:9092: connect: connection refused · last refresh 10s ago · retry 09:27:13 (in 10s)",
-		"✖ stale: dial tcp 10.0.0.1:9092: connect: connection refused · last refresh 20s ago · retry 09:27:33 (in 20s)",
+		"✖ stale · last refresh 5s ago · retry 09:27:03 (in 5s) · dial tcp 10.0.0.1:9092: connect: connection refused",
+		"✖ stale · last refresh 10s ago · retry 09:27:13 (in 10s) · dial tcp 10.0.0.1:9092: connect: connection refused",
+		"✖ stale · last refresh 20s ago · retry 09:27:33 (in 20s) · dial tcp 10.0.0.1:9092: connect: connection refused",
 	}
 	wait := 5 * time.Second
 	for i, want := range wantRetry {
@@ -470,7 +470,7 @@ func TestStaleDataAndRecovery(t *testing.T) {
 	h.clock.Advance(40 * time.Second)
 	retry := h.m.startPoll()
 	h.send(tea.WindowSizeMsg{Width: 200, Height: 24})
-	if got := status(); got != "✖ stale: dial tcp 10.0.0.1:9092: connect: connection refused · last refresh 1m00s ago · retrying…" {
+	if got := status(); got != "✖ stale · last refresh 1m00s ago · retrying… · dial tcp 10.0.0.1:9092: connect: connection refused" {
 		t.Fatalf("status while retrying = %q", got)
 	}
 	h.run(retry)
@@ -489,7 +489,7 @@ func TestUnreachableAtStart(t *testing.T) {
 	}
 	h.poll()
 	v := h.view()
-	if got := lines(v)[1]; got != "✖ unreachable: dial tcp 10.0.0.1:9092: connect: connection refused · retry 09:26:58 (in 5s)" {
+	if got := lines(v)[1]; got != "✖ unreachable · retry 09:26:58 (in 5s) · dial tcp 10.0.0.1:9092: connect: connection refused" {
 		t.Fatalf("status = %q", got)
 	}
 	if got := lines(v)[3]; got != "  waiting for the first poll…" {

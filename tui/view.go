@@ -106,9 +106,9 @@ func (m *Model) statusLine2(b *strings.Builder) {
 	case m.switching != "":
 		l.WriteString(s.Warn.Render("switching to " + m.switching + g.Ellipsis))
 	case p.err != nil:
+		// The error comes last: it is the longest part, and on a narrow
+		// terminal the age and the next retry must not be cut off.
 		l.WriteString(s.Error.Render(g.Fail + " " + staleLabel(m.snap != nil)))
-		l.WriteString(" ")
-		l.WriteString(s.Error.Render(oneLine(p.err.Error())))
 		if !p.lastOK.IsZero() {
 			l.WriteString(g.Sep + "last refresh " + common.Age(m.clock.Sub(p.lastOK)) + " ago")
 		}
@@ -118,6 +118,8 @@ func (m *Model) statusLine2(b *strings.Builder) {
 		case !p.next.IsZero():
 			l.WriteString(g.Sep + "retry " + p.next.Format("15:04:05") + " (in " + common.Age(p.next.Sub(m.clock)) + ")")
 		}
+		l.WriteString(g.Sep)
+		l.WriteString(s.Error.Render(oneLine(p.err.Error())))
 	case m.snap == nil:
 		l.WriteString(s.Dim.Render("connecting" + g.Ellipsis))
 	default:
@@ -138,9 +140,9 @@ func (m *Model) statusLine2(b *strings.Builder) {
 
 func staleLabel(haveData bool) string {
 	if haveData {
-		return "stale:"
+		return "stale"
 	}
-	return "unreachable:"
+	return "unreachable"
 }
 
 // footer is the command line while typing a command, else a message from
