@@ -167,7 +167,10 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 			}
 			return m.startRemove()
 		case m.Protected:
-			m.confirm.Update(msg)
+			// Letters are the name; the arrows still reach the prompt.
+			if !m.confirm.Update(msg) {
+				m.scroll(msg)
+			}
 		case key.Matches(msg, k.Confirm):
 			return m.startRemove()
 		default:
@@ -199,7 +202,8 @@ func (m *Model) scroll(msg tea.KeyMsg) {
 	case key.Matches(msg, m.Keys.Down):
 		m.offset++
 	}
-	m.offset = max(0, m.offset)
+	// Not past the last page, so that Up after overshooting moves at once.
+	m.offset = max(0, min(m.offset, len(m.lines())-max(1, m.Height-1)))
 }
 
 func (m *Model) stopWaiting() {
@@ -233,6 +237,7 @@ func (m *Model) onRemoved(msg removedMsg) tea.Cmd {
 		return nil
 	}
 	m.results, m.removeErr = msg.results, msg.err
+	m.notice = "" // "being sent" no longer holds
 	m.removed = krebalance.Removed(msg.results)
 	if len(m.removed) == 0 {
 		m.step = stepResult
