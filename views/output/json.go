@@ -32,7 +32,7 @@ type jsonGroup struct {
 	OffsetsPartition *int32          `json:"offsetsPartition"`
 	Members          []jsonMember    `json:"members"`
 	Partitions       []jsonPartition `json:"partitions"`
-	TotalLag         int64           `json:"totalLag"`
+	TotalLag         *int64          `json:"totalLag"`
 	Error            *string         `json:"error"`
 }
 
@@ -155,7 +155,7 @@ func toJSONGroup(g *kafka.Group, opts JSONOptions) jsonGroup {
 		Assignor:     g.Assignor,
 		Members:      make([]jsonMember, 0, len(g.Members)),
 		Partitions:   make([]jsonPartition, 0, len(g.Partitions)),
-		TotalLag:     g.TotalLag(),
+		TotalLag:     offset(columns.GroupLag(g)),
 		Error:        errString(g.Err),
 	}
 	consumer := g.Type == kafka.TypeConsumer

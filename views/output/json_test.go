@@ -243,7 +243,7 @@ func TestJSON(t *testing.T) {
       "offsetsPartition": null,
       "members": [],
       "partitions": [],
-      "totalLag": 0,
+      "totalLag": null,
       "error": "describe group \"broken\": COORDINATOR_NOT_AVAILABLE"
     }
   ]
