@@ -117,7 +117,9 @@ func TestPollClassicAssignors(t *testing.T) {
 		if want := c.CoordinatorFor(k.group); g.Coordinator.ID != want || g.Coordinator.Host != "127.0.0.1" || g.Coordinator.Port == 0 {
 			t.Errorf("%s: coordinator %+v, want id %d on 127.0.0.1", k.group, g.Coordinator, want)
 		}
-		if want := kafka.OffsetsPartition(k.group, 50); g.OffsetsPartition != want {
+		// abs(Java hashCode) % 50, computed independently of kgroups.
+		wantPartition := map[string]int32{"g-range": 49, "g-roundrobin": 44, "g-sticky": 9, "g-coop": 15}
+		if want := wantPartition[k.group]; g.OffsetsPartition != want {
 			t.Errorf("%s: offsets partition %d, want %d", k.group, g.OffsetsPartition, want)
 		}
 		if len(g.Members) != k.members {
@@ -438,5 +440,23 @@ func TestPollUnreachable(t *testing.T) {
 	}
 	if want := "127.0.0.1:1"; !strings.Contains(err.Error(), want) {
 		t.Fatalf("error %q does not name %s", err, want)
+	}
+}
+
+// TestPollOffsetsTopicPartitions: the offsets partition uses the real
+// partition count of __consumer_offsets when metadata shows the topic.
+func TestPollOffsetsTopicPartitions(t *testing.T) {
+	c := kafkatest.NewCluster(t)
+	c.CreateTopic(t, "__consumer_offsets", 10)
+	c.CreateTopic(t, "audit", 1)
+	c.Commit(t, "archive", map[string]map[int32]int64{"audit": {0: 0}})
+
+	s := poll(t, c.Client(t))
+	if s.OffsetsTopicPartitions != 10 {
+		t.Fatalf("offsets topic partitions = %d, want 10", s.OffsetsTopicPartitions)
+	}
+	// abs(hashCode("archive")) % 10 == 8 (% 50 would be 38).
+	if g := mustGroup(t, s, "archive"); g.OffsetsPartition != 8 {
+		t.Fatalf("offsets partition = %d, want 8", g.OffsetsPartition)
 	}
 }
