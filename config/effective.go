@@ -215,3 +215,19 @@ func checkHostPort(s string) error {
 	}
 	return nil
 }
+
+// FromFlags reports whether every problem in err (as returned by Effective)
+// is about a value given as a command-line flag: each message starts with
+// where its setting came from, and flags are named "--flag". A bad flag
+// value is a usage mistake; one from the environment or the file is not.
+func FromFlags(err error) bool {
+	if err == nil {
+		return false
+	}
+	for _, line := range strings.Split(err.Error(), "\n") {
+		if !strings.HasPrefix(line, "--") {
+			return false
+		}
+	}
+	return true
+}

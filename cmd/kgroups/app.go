@@ -94,6 +94,10 @@ func (a *app) context() (config.Context, error) {
 	}
 	c, err := cfg.Effective(a.selection())
 	if err != nil {
+		if config.FromFlags(err) {
+			// A bad value on the command line is a usage error (exit 2).
+			return config.Context{}, usageError{err}
+		}
 		return config.Context{}, configError{err}
 	}
 	return c, nil

@@ -210,17 +210,17 @@ func TestConfigErrors(t *testing.T) {
 			stderr: "kgroups: no brokers: pass -b/--brokers host:port,... or set KGROUPS_BROKERS, or define a context in FILE\n",
 		},
 		{
-			name:   "bad -b address",
+			name:   "bad -b address is a usage error",
 			args:   []string{"-b", "localhost"},
-			code:   1,
-			stderr: `kgroups: --brokers: bad broker address "localhost": want host:port, e.g. kafka-1:9092` + "\n",
+			code:   2,
+			stderr: `kgroups: --brokers: bad broker address "localhost": want host:port, e.g. kafka-1:9092` + "\nRun 'kgroups --help' for usage.\n",
 		},
 		{
 			name:   "unknown --context",
 			file:   "current-context: prod\ncontexts:\n  - name: prod\n    brokers: [k:1]\n  - name: dev\n    brokers: [k:1]\n",
 			args:   []string{"--context", "stage"},
-			code:   1,
-			stderr: `kgroups: --context: unknown context "stage" in FILE (known: dev, prod)` + "\n",
+			code:   2,
+			stderr: `kgroups: --context: unknown context "stage" in FILE (known: dev, prod)` + "\nRun 'kgroups --help' for usage.\n",
 		},
 		{
 			name:   "unknown KGROUPS_CONTEXT",
@@ -249,10 +249,10 @@ func TestConfigErrors(t *testing.T) {
 			stderr: "kgroups: config FILE: contexts[prod].sasl.password_env: more than one password source (sasl.password, sasl.password_env): set exactly one\n",
 		},
 		{
-			name:   "cert without key",
+			name:   "cert without key on the command line",
 			args:   []string{"-b", "k:1", "--tls-cert-file", "/c.pem"},
-			code:   1,
-			stderr: "kgroups: --tls-cert-file: set without tls.key_file: mTLS needs both the certificate and its key\n",
+			code:   2,
+			stderr: "kgroups: --tls-cert-file: set without tls.key_file: mTLS needs both the certificate and its key\nRun 'kgroups --help' for usage.\n",
 		},
 	}
 	withConnectCmd(t)

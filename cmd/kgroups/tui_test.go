@@ -102,7 +102,7 @@ func TestTUIErrors(t *testing.T) {
 		t.Errorf("unreachable: exit %d stdout %q stderr %q", code, stdout, stderr)
 	}
 	code, _, stderr = runKgroups(t, "-b", "127.0.0.1:1", "--refresh", "-1s", "tui")
-	if code != 1 || !strings.Contains(stderr, "refresh") || !strings.Contains(stderr, "must be positive") {
+	if code != 2 || !strings.Contains(stderr, "--refresh") || !strings.Contains(stderr, "must be positive") {
 		t.Errorf("negative refresh: exit %d stderr %q", code, stderr)
 	}
 }
