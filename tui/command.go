@@ -9,7 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	krebalance "github.com/kgroups/kgroups/kafka/rebalance"
-	"github.com/kgroups/kgroups/tui/common"
+	"github.com/kgroups/kgroups/views/ui"
 )
 
 // switchMsg is the outcome of connecting to another context, tagged so that
@@ -43,12 +43,12 @@ func (m *Model) onCommandKey(msg tea.KeyMsg) tea.Cmd {
 }
 
 func (m *Model) flashError(format string, args ...any) tea.Cmd {
-	m.flash = common.FlashMsg{Text: fmt.Sprintf(format, args...), Error: true}
+	m.flash = ui.FlashMsg{Text: fmt.Sprintf(format, args...), Error: true}
 	return nil
 }
 
 func (m *Model) flashInfo(format string, args ...any) {
-	m.flash = common.FlashMsg{Text: fmt.Sprintf(format, args...)}
+	m.flash = ui.FlashMsg{Text: fmt.Sprintf(format, args...)}
 }
 
 // command is one `:` command. The table drives both parsing and the help.
@@ -81,8 +81,8 @@ var commands = []command{
 }
 
 // commandHelp lists the commands for the help screen.
-func commandHelp() common.Section {
-	sec := common.Section{Title: "Commands"}
+func commandHelp() ui.Section {
+	sec := ui.Section{Title: "Commands"}
 	for _, c := range commands {
 		sec.Bindings = append(sec.Bindings, key.NewBinding(key.WithKeys(c.names...), key.WithHelp(":"+c.usage, c.help)))
 	}
@@ -172,7 +172,7 @@ func (m *Model) onSwitch(msg switchMsg) tea.Cmd {
 	}
 	m.base.ReadOnly, m.base.Protected = info.ReadOnly, info.Protected
 	m.snap = nil
-	m.lag = common.NewLag(m.opts.Lag)
+	m.lag = ui.NewLag(m.opts.Lag)
 	m.timeline = krebalance.NewTimeline(krebalance.TimelineConfig{})
 	m.writers = info.Writers
 	m.resetStack()

@@ -4,12 +4,12 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	krebalance "github.com/kgroups/kgroups/kafka/rebalance"
-	"github.com/kgroups/kgroups/tui/common"
 	"github.com/kgroups/kgroups/views/group"
 	rebalanceview "github.com/kgroups/kgroups/views/rebalance"
 	resetview "github.com/kgroups/kgroups/views/reset"
 	"github.com/kgroups/kgroups/views/simulate"
 	"github.com/kgroups/kgroups/views/timeline"
+	"github.com/kgroups/kgroups/views/ui"
 )
 
 // groupTabs are the tabs the group screen hosts after its own: the
@@ -28,7 +28,7 @@ func (m *Model) groupTabs(name string) []group.Extra {
 func (m *Model) writeRefused(available bool, what string) string {
 	switch {
 	case m.base.ReadOnly:
-		return what + ": " + common.ReadOnlyReason
+		return what + ": " + ui.ReadOnlyReason
 	case !available:
 		return what + ": not available on this connection"
 	}
@@ -37,9 +37,9 @@ func (m *Model) writeRefused(available bool, what string) string {
 
 // openReset pushes the reset wizard for msg. Its own results come back as
 // messages only it understands, while it is on top.
-func (m *Model) openReset(msg common.ResetMsg) tea.Cmd {
+func (m *Model) openReset(msg ui.ResetMsg) tea.Cmd {
 	what := "reset offsets"
-	if msg.Kind == common.DeleteGroup {
+	if msg.Kind == ui.DeleteGroup {
 		what = "delete group"
 	}
 	if why := m.writeRefused(m.writers.Reset != nil, what); why != "" {
@@ -48,14 +48,14 @@ func (m *Model) openReset(msg common.ResetMsg) tea.Cmd {
 	b := m.writers.Reset
 	var w *resetview.Model
 	switch msg.Kind {
-	case common.ResetPartitions:
+	case ui.ResetPartitions:
 		w = resetview.NewPartitions(m.base, b, m.ctx, msg.Group, msg.Partitions)
-	case common.SeekPartition:
+	case ui.SeekPartition:
 		if len(msg.Partitions) != 1 {
 			return m.flashError("seek: choose one partition")
 		}
 		w = resetview.NewSeek(m.base, b, m.ctx, msg.Group, msg.Partitions[0])
-	case common.DeleteGroup:
+	case ui.DeleteGroup:
 		w = resetview.NewDelete(m.base, b, m.ctx, msg.Group)
 	default:
 		w = resetview.NewGroup(m.base, b, m.ctx, msg.Group)
@@ -65,7 +65,7 @@ func (m *Model) openReset(msg common.ResetMsg) tea.Cmd {
 }
 
 // openRemove pushes the member removal dialog.
-func (m *Model) openRemove(msg common.RemoveMembersMsg) tea.Cmd {
+func (m *Model) openRemove(msg ui.RemoveMembersMsg) tea.Cmd {
 	if why := m.writeRefused(m.writers.Members != nil, "remove members"); why != "" {
 		return m.flashError("%s", why)
 	}
@@ -80,14 +80,14 @@ func (m *Model) openRemove(msg common.RemoveMembersMsg) tea.Cmd {
 // closeDialog pops the dialog on top, if it is one, and after a change
 // polls at once so every screen shows it, saying what was done.
 func (m *Model) closeDialog(changed bool, text string) tea.Cmd {
-	if m.top().Screen() == common.ScreenDialog {
+	if m.top().Screen() == ui.ScreenDialog {
 		m.pop()
 	}
 	if !changed {
 		return nil
 	}
 	if text != "" {
-		m.flash = common.FlashMsg{Text: text}
+		m.flash = ui.FlashMsg{Text: text}
 	}
 	return m.refreshNow()
 }

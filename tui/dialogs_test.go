@@ -11,11 +11,11 @@ import (
 	"github.com/kgroups/kgroups/kafka"
 	krebalance "github.com/kgroups/kgroups/kafka/rebalance"
 	kreset "github.com/kgroups/kgroups/kafka/reset"
-	"github.com/kgroups/kgroups/tui/common"
 	"github.com/kgroups/kgroups/views/group"
 	"github.com/kgroups/kgroups/views/groups"
 	rebalanceview "github.com/kgroups/kgroups/views/rebalance"
 	resetview "github.com/kgroups/kgroups/views/reset"
+	"github.com/kgroups/kgroups/views/ui"
 )
 
 // fakeReset is a reset backend that must not be reached in these tests:
@@ -239,8 +239,8 @@ func TestSelectedPartitionsAreReset(t *testing.T) {
 		t.Fatalf("marked rows %s, want orders/1, orders/3 and refunds/0:\n%s", got, strings.Join(v[7:15], "\n"))
 	}
 	cmd := h.send(keyMsg("R"))
-	msg, ok := cmd().(common.ResetMsg)
-	want := common.ResetMsg{Kind: common.ResetPartitions, Group: "orders-app", Partitions: []kreset.TP{{Topic: "orders", Partition: 1}, {Topic: "orders", Partition: 3}, {Topic: "refunds", Partition: 0}}}
+	msg, ok := cmd().(ui.ResetMsg)
+	want := ui.ResetMsg{Kind: ui.ResetPartitions, Group: "orders-app", Partitions: []kreset.TP{{Topic: "orders", Partition: 1}, {Topic: "orders", Partition: 3}, {Topic: "refunds", Partition: 0}}}
 	if !ok || !reflect.DeepEqual(msg, want) {
 		t.Fatalf("R asks for %#v, want %#v", msg, want)
 	}
@@ -265,15 +265,15 @@ func TestCursorPartitionIsResetAndSought(t *testing.T) {
 	h.press("j", "j", "j", "j", "j", "enter", "j", "j")
 	for _, k := range []struct {
 		key  string
-		kind common.ResetKind
-	}{{"R", common.ResetPartitions}, {"e", common.SeekPartition}} {
-		msg, _ := h.send(keyMsg(k.key))().(common.ResetMsg)
-		want := common.ResetMsg{Kind: k.kind, Group: "orders-app", Partitions: []kreset.TP{{Topic: "orders", Partition: 2}}}
+		kind ui.ResetKind
+	}{{"R", ui.ResetPartitions}, {"e", ui.SeekPartition}} {
+		msg, _ := h.send(keyMsg(k.key))().(ui.ResetMsg)
+		want := ui.ResetMsg{Kind: k.kind, Group: "orders-app", Partitions: []kreset.TP{{Topic: "orders", Partition: 2}}}
 		if !reflect.DeepEqual(msg, want) {
 			t.Fatalf("%s asks for %#v, want %#v", k.key, msg, want)
 		}
 	}
-	h.run(h.send(common.ResetMsg{Kind: common.SeekPartition, Group: "orders-app", Partitions: []kreset.TP{{Topic: "orders", Partition: 2}}}))
+	h.run(h.send(ui.ResetMsg{Kind: ui.SeekPartition, Group: "orders-app", Partitions: []kreset.TP{{Topic: "orders", Partition: 2}}}))
 	if got := lines(h.view())[2]; !strings.HasPrefix(got, "Seek partition · group orders-app · ") {
 		t.Fatalf("wizard title = %q", got)
 	}

@@ -10,7 +10,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/kgroups/kgroups/kafka/lag"
-	"github.com/kgroups/kgroups/tui/common"
+	"github.com/kgroups/kgroups/views/ui"
 )
 
 // TestStatusBarCountsHealth: the status bar counts the groups by verdict,
@@ -23,7 +23,7 @@ func TestStatusBarCountsHealth(t *testing.T) {
 	}
 	r := lipgloss.NewRenderer(io.Discard)
 	r.SetColorProfile(termenv.ANSI256)
-	s := common.NewStyles(r, common.DefaultTheme(), true)
+	s := ui.NewStyles(r, ui.DefaultTheme(), true)
 	h.m.styles = s
 	raw := lines(h.m.View())[0]
 	for _, want := range []string{s.OK.Render("2 OK"), s.Warn.Render("1 WARN"), s.Error.Render("3 ERR")} {

@@ -12,13 +12,13 @@ import (
 
 	"github.com/kgroups/kgroups/kafka"
 	krebalance "github.com/kgroups/kgroups/kafka/rebalance"
-	"github.com/kgroups/kgroups/tui/common"
 	"github.com/kgroups/kgroups/views/group"
 	"github.com/kgroups/kgroups/views/groups"
 	helpview "github.com/kgroups/kgroups/views/help"
 	rebalanceview "github.com/kgroups/kgroups/views/rebalance"
 	resetview "github.com/kgroups/kgroups/views/reset"
 	"github.com/kgroups/kgroups/views/simulate"
+	"github.com/kgroups/kgroups/views/ui"
 )
 
 var errNoSnapshot = errors.New("the poll returned no snapshot")
@@ -37,17 +37,17 @@ type Model struct {
 	opts Options
 	ctx  context.Context
 
-	base   common.Common // what every screen is built with
-	keys   *common.KeyMap
-	styles *common.Styles
+	base   ui.Common // what every screen is built with
+	keys   *ui.KeyMap
+	styles *ui.Styles
 
 	width, height int
-	stack         []common.Component
+	stack         []ui.Component
 	groups        *groups.Model
 
 	poll  pollState
 	snap  *kafka.Snapshot
-	lag   *common.Lag
+	lag   *ui.Lag
 	clock time.Time
 	// timeline records every group's rebalances from every poll, so the
 	// groups screen and a group's Timeline tab show what happened before
@@ -56,9 +56,9 @@ type Model struct {
 	writers  Writers
 
 	hints     help.Model
-	cmdline   common.Input
+	cmdline   ui.Input
 	cmdActive bool
-	flash     common.FlashMsg
+	flash     ui.FlashMsg
 
 	switchSeq uint64
 	switching string
@@ -78,8 +78,8 @@ func New(opts Options) *Model {
 }
 
 func newModel(ctx context.Context, opts Options, r *lipgloss.Renderer, color bool) *Model {
-	utf8 := common.UTF8Locale(opts.Getenv)
-	keys := common.DefaultKeyMap()
+	utf8 := ui.UTF8Locale(opts.Getenv)
+	keys := ui.DefaultKeyMap()
 	if !utf8 {
 		keys.SetASCII()
 	}
@@ -87,18 +87,18 @@ func newModel(ctx context.Context, opts Options, r *lipgloss.Renderer, color boo
 		opts:     opts,
 		ctx:      ctx,
 		keys:     keys,
-		styles:   common.NewStyles(r, common.DefaultTheme(), color),
+		styles:   ui.NewStyles(r, ui.DefaultTheme(), color),
 		width:    defaultWidth,
 		height:   defaultHeight,
-		lag:      common.NewLag(opts.Lag),
+		lag:      ui.NewLag(opts.Lag),
 		writers:  opts.Writers,
 		timeline: krebalance.NewTimeline(krebalance.TimelineConfig{}),
 		clock:    opts.Now(),
 		after:    after,
 	}
-	m.base = common.Common{
+	m.base = ui.Common{
 		Styles:    m.styles,
-		Glyphs:    common.GlyphsFor(utf8),
+		Glyphs:    ui.GlyphsFor(utf8),
 		Keys:      keys,
 		ReadOnly:  opts.ReadOnly,
 		Protected: opts.Protected,
@@ -117,13 +117,13 @@ func newModel(ctx context.Context, opts Options, r *lipgloss.Renderer, color boo
 // resetStack starts over with the groups screen alone.
 func (m *Model) resetStack() {
 	m.groups = groups.New(m.base)
-	m.stack = []common.Component{m.groups}
+	m.stack = []ui.Component{m.groups}
 	m.layout()
 }
 
-func (m *Model) top() common.Component { return m.stack[len(m.stack)-1] }
+func (m *Model) top() ui.Component { return m.stack[len(m.stack)-1] }
 
-func (m *Model) push(c common.Component) {
+func (m *Model) push(c ui.Component) {
 	m.stack = append(m.stack, c)
 	m.layout()
 }
@@ -139,7 +139,7 @@ func (m *Model) pop() {
 // replacing any group or help screen already open.
 func (m *Model) openGroup(name string) {
 	m.stack = m.stack[:1]
-	m.groups.Update(common.SelectGroupMsg{Name: name})
+	m.groups.Update(ui.SelectGroupMsg{Name: name})
 	m.push(group.New(m.base, name, m.snap, m.lag, m.groupTabs(name)...))
 }
 
@@ -192,23 +192,23 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.clockTick()
 	case switchMsg:
 		return m, m.onSwitch(msg)
-	case common.OpenGroupMsg:
+	case ui.OpenGroupMsg:
 		m.openGroup(msg.Name)
 		return m, nil
-	case common.FlashMsg:
+	case ui.FlashMsg:
 		m.flash = msg
 		return m, nil
-	case common.TimestampsRequestMsg:
+	case ui.TimestampsRequestMsg:
 		return m, m.readTimestamps(msg)
-	case common.TimestampsMsg:
+	case ui.TimestampsMsg:
 		return m, m.broadcast(msg)
 	case simulate.ResultMsg:
 		return m, m.broadcast(msg)
-	case common.ResetMsg:
+	case ui.ResetMsg:
 		return m, m.openReset(msg)
 	case resetview.ClosedMsg:
 		return m, m.closeDialog(msg.Changed, resetClosed(msg))
-	case common.RemoveMembersMsg:
+	case ui.RemoveMembersMsg:
 		return m, m.openRemove(msg)
 	case rebalanceview.ClosedMsg:
 		return m, m.closeDialog(msg.Changed, msg.Summary)
@@ -238,7 +238,7 @@ func (m *Model) onKeys(msg tea.KeyMsg) tea.Cmd {
 // reading text, then the global keys, the screen's actions, and finally the
 // screen itself.
 func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
-	m.flash = common.FlashMsg{}
+	m.flash = ui.FlashMsg{}
 	if msg.Type == tea.KeyCtrlC {
 		return m.quit()
 	}
@@ -254,10 +254,10 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Quit):
 		return m.quit()
 	case key.Matches(msg, k.Help):
-		if top.Screen() == common.ScreenHelp {
+		if top.Screen() == ui.ScreenHelp {
 			m.pop()
 		} else {
-			m.push(helpview.New(m.base, top.Actions(), commandHelp(), common.LagLegend(m.base.Glyphs)))
+			m.push(helpview.New(m.base, top.Actions(), commandHelp(), ui.LagLegend(m.base.Glyphs)))
 		}
 		return nil
 	case key.Matches(msg, k.Command):
@@ -272,7 +272,7 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 		m.pop()
 		return nil
 	}
-	if cmd, ok := common.Dispatch(top.Actions(), msg, m.base.ReadOnly); ok {
+	if cmd, ok := ui.Dispatch(top.Actions(), msg, m.base.ReadOnly); ok {
 		return cmd
 	}
 	return top.Update(msg)

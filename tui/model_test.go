@@ -14,7 +14,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/kgroups/kgroups/kafka"
-	"github.com/kgroups/kgroups/tui/common"
+	"github.com/kgroups/kgroups/views/ui"
 	"github.com/kgroups/kgroups/views/viewtest"
 )
 
@@ -688,7 +688,7 @@ func TestInitialGroup(t *testing.T) {
 // fakeScreen is a screen with a write action, standing in for the reset
 // and rebalance screens to come.
 type fakeScreen struct {
-	common.Common
+	ui.Common
 	ran []string
 }
 
@@ -696,9 +696,9 @@ func (f *fakeScreen) Update(tea.Msg) tea.Cmd { return nil }
 func (f *fakeScreen) View() string           { return "fake" }
 func (f *fakeScreen) SetSize(w, h int)       { f.Common.SetSize(w, h) }
 func (f *fakeScreen) Capturing() bool        { return false }
-func (f *fakeScreen) Screen() common.Screen  { return common.ScreenGroup }
-func (f *fakeScreen) Actions() []common.Action {
-	return []common.Action{{
+func (f *fakeScreen) Screen() ui.Screen      { return ui.ScreenGroup }
+func (f *fakeScreen) Actions() []ui.Action {
+	return []ui.Action{{
 		Name: "reset offsets", Key: key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "reset")), Dangerous: true,
 		Run: func() tea.Cmd { f.ran = append(f.ran, "reset"); return nil },
 	}}

@@ -7,7 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/kgroups/kgroups/kafka"
-	"github.com/kgroups/kgroups/tui/common"
+	"github.com/kgroups/kgroups/views/ui"
 )
 
 // pollResultMsg is the outcome of one poll, tagged with the generation that
@@ -142,7 +142,7 @@ func (m *Model) onPollResult(msg pollResultMsg) tea.Cmd {
 		m.snap = msg.snap
 		m.lag.Add(msg.snap)
 		m.timeline.Add(msg.snap)
-		cmds = append(cmds, m.broadcast(common.DataMsg{Snapshot: msg.snap, History: m.lag, Lag: m.lag, Rebalances: m.timeline}))
+		cmds = append(cmds, m.broadcast(ui.DataMsg{Snapshot: msg.snap, History: m.lag, Lag: m.lag, Rebalances: m.timeline}))
 	}
 	switch {
 	case p.again:

@@ -6,7 +6,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/kgroups/kgroups/tui/common"
+	"github.com/kgroups/kgroups/views/ui"
 )
 
 var errNoTimestamps = errors.New("this connection cannot read records")
@@ -16,16 +16,16 @@ var errNoTimestamps = errors.New("this connection cannot read records")
 // poller in use now, and its answer carries the request's ID so that the
 // screen that asked, and only it, takes it. A context switch makes the
 // answer useless: the screen that asked is gone, and no new one has its ID.
-func (m *Model) readTimestamps(req common.TimestampsRequestMsg) tea.Cmd {
+func (m *Model) readTimestamps(req ui.TimestampsRequestMsg) tea.Cmd {
 	r, ok := m.poll.poller.(TimestampReader)
 	if !ok {
-		return func() tea.Msg { return common.TimestampsMsg{ID: req.ID, Group: req.Group, Err: errNoTimestamps} }
+		return func() tea.Msg { return ui.TimestampsMsg{ID: req.ID, Group: req.Group, Err: errNoTimestamps} }
 	}
 	ctx, timeout := m.ctx, m.opts.Timeout
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
 		recs, err := r.CommittedTimestamps(ctx, req.Parts)
-		return common.TimestampsMsg{ID: req.ID, Group: req.Group, Records: recs, Err: err}
+		return ui.TimestampsMsg{ID: req.ID, Group: req.Group, Records: recs, Err: err}
 	}
 }

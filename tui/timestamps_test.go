@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/kgroups/kgroups/kafka"
-	"github.com/kgroups/kgroups/tui/common"
+	"github.com/kgroups/kgroups/views/ui"
 )
 
 // readingPoller polls like seqPoller and reads record timestamps: each
@@ -88,7 +88,7 @@ func TestTimestampRepliesReachEveryScreen(t *testing.T) {
 	h := newHarness(t, 120, 40, Options{}, trendSteps()...)
 	h.warm()
 	h.press("j", "enter")
-	req := h.send(keyMsg("x"))().(common.TimestampsRequestMsg)
+	req := h.send(keyMsg("x"))().(ui.TimestampsRequestMsg)
 	read := h.send(req) // the root turns the request into a read
 	h.press("?")
 	h.run(read)

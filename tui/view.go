@@ -8,12 +8,12 @@ import (
 	"github.com/charmbracelet/bubbles/help"
 
 	"github.com/kgroups/kgroups/kafka/lag"
-	"github.com/kgroups/kgroups/tui/common"
 	"github.com/kgroups/kgroups/views/table"
+	"github.com/kgroups/kgroups/views/ui"
 )
 
 // newHints builds the footer's key hints once, with kgroups' styles.
-func newHints(s *common.Styles, g common.Glyphs) help.Model {
+func newHints(s *ui.Styles, g ui.Glyphs) help.Model {
 	return help.Model{
 		ShortSeparator: g.Sep,
 		Ellipsis:       g.Ellipsis,
@@ -110,13 +110,13 @@ func (m *Model) statusLine2(b *strings.Builder) {
 		// terminal the age and the next retry must not be cut off.
 		l.WriteString(s.Error.Render(g.Fail + " " + staleLabel(m.snap != nil)))
 		if !p.lastOK.IsZero() {
-			l.WriteString(g.Sep + "last refresh " + common.Age(m.clock.Sub(p.lastOK)) + " ago")
+			l.WriteString(g.Sep + "last refresh " + ui.Age(m.clock.Sub(p.lastOK)) + " ago")
 		}
 		switch {
 		case p.inFlight:
 			l.WriteString(g.Sep + "retrying" + g.Ellipsis)
 		case !p.next.IsZero():
-			l.WriteString(g.Sep + "retry " + p.next.Format("15:04:05") + " (in " + common.Age(p.next.Sub(m.clock)) + ")")
+			l.WriteString(g.Sep + "retry " + p.next.Format("15:04:05") + " (in " + ui.Age(p.next.Sub(m.clock)) + ")")
 		}
 		l.WriteString(g.Sep)
 		l.WriteString(s.Error.Render(oneLine(p.err.Error())))
@@ -125,15 +125,15 @@ func (m *Model) statusLine2(b *strings.Builder) {
 	default:
 		l.WriteString(s.OK.Render(g.OK + " connected"))
 		l.WriteString(g.Sep + strconv.Itoa(len(m.snap.Brokers)) + " brokers")
-		l.WriteString(g.Sep + "refreshed " + common.Age(m.clock.Sub(p.lastOK)) + " ago in " + common.Took(p.took))
+		l.WriteString(g.Sep + "refreshed " + ui.Age(m.clock.Sub(p.lastOK)) + " ago in " + ui.Took(p.took))
 	}
 	if p.paused {
 		l.WriteString(g.Sep)
 		l.WriteString(s.Warn.Render("paused"))
 	} else if p.inFlight && p.err == nil && m.clock.Sub(p.started) >= time.Second {
-		l.WriteString(g.Sep + "polling " + common.Age(m.clock.Sub(p.started)) + g.Ellipsis)
+		l.WriteString(g.Sep + "polling " + ui.Age(m.clock.Sub(p.started)) + g.Ellipsis)
 	} else if p.err == nil && m.snap != nil && m.switching == "" {
-		l.WriteString(g.Sep + "every " + common.Age(m.opts.Refresh))
+		l.WriteString(g.Sep + "every " + ui.Age(m.opts.Refresh))
 	}
 	b.WriteString(table.FitLine(l.String(), m.width, g.Ellipsis))
 }

@@ -5,10 +5,10 @@ import (
 	"strings"
 
 	"github.com/kgroups/kgroups/kafka/lag"
-	"github.com/kgroups/kgroups/tui/common"
 	"github.com/kgroups/kgroups/views/columns"
 	"github.com/kgroups/kgroups/views/lagchart"
 	"github.com/kgroups/kgroups/views/table"
+	"github.com/kgroups/kgroups/views/ui"
 )
 
 // chartState is the Chart tab: the series of the group, or of the
@@ -18,7 +18,7 @@ type chartState struct {
 	partition bool // chart the selected partition rather than the group
 	topic     string
 	part      int32
-	points    []common.Point
+	points    []ui.Point
 	lags, tls []float64
 	r         lagchart.Renderer
 }
@@ -75,7 +75,7 @@ func (m *Model) viewChart(b *strings.Builder, height int) {
 		scope.WriteString(s.Dim.Render(g.Sep + "c selected partition"))
 	}
 	if n := len(c.points); n > 1 {
-		scope.WriteString(s.Dim.Render(g.Sep + plural(n, "poll") + " over " + common.Span(c.points[n-1].Time.Sub(c.points[0].Time))))
+		scope.WriteString(s.Dim.Render(g.Sep + plural(n, "poll") + " over " + ui.Span(c.points[n-1].Time.Sub(c.points[0].Time))))
 	}
 	b.WriteString(table.FitLine(scope.String(), m.Width, g.Ellipsis))
 	if len(c.points) == 0 {
@@ -88,10 +88,10 @@ func (m *Model) viewChart(b *strings.Builder, height int) {
 	st := lagchart.Styles{Axis: &s.Dim, Bar: &s.Lag}
 	last := c.points[len(c.points)-1]
 	lagTitle := s.TableHeader.Render("lag") + s.Dim.Render(" messages"+g.Sep+"now "+columns.Offset(last.Lag))
-	tlTitle := s.TableHeader.Render("time lag") + s.Dim.Render(g.Sep+"now "+common.TimeLag(last.TimeLag, g))
+	tlTitle := s.TableHeader.Render("time lag") + s.Dim.Render(g.Sep+"now "+ui.TimeLag(last.TimeLag, g))
 	offsetLabel := func(v float64) string { return strconv.FormatInt(int64(v), 10) }
 	spanLabel := func(v float64) string {
-		return common.TimeLag(lag.TimeLag{Seconds: v, Kind: lag.TimeLagInterpolated}, g)
+		return ui.TimeLag(lag.TimeLag{Seconds: v, Kind: lag.TimeLagInterpolated}, g)
 	}
 	lagChart := lagchart.Chart{Title: lagTitle, Values: c.lags, Label: offsetLabel}
 	tlChart := lagchart.Chart{Title: tlTitle, Values: c.tls, Label: spanLabel}
@@ -114,7 +114,7 @@ func (m *Model) viewChart(b *strings.Builder, height int) {
 // the right, under the bars.
 func (m *Model) timeAxis(b *strings.Builder, labels int) {
 	c := &m.chart
-	left := common.Span(c.points[len(c.points)-1].Time.Sub(c.points[0].Time)) + " ago"
+	left := ui.Span(c.points[len(c.points)-1].Time.Sub(c.points[0].Time)) + " ago"
 	var line strings.Builder
 	table.Pad(&line, labels+2)
 	line.WriteString(left)

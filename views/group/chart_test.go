@@ -8,7 +8,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 
-	"github.com/kgroups/kgroups/tui/common"
+	"github.com/kgroups/kgroups/views/ui"
 	"github.com/kgroups/kgroups/views/viewtest"
 )
 
@@ -52,7 +52,7 @@ func TestChartScope(t *testing.T) {
 	}
 	// A new poll redraws the chart from the history.
 	l.Add(viewtest.Evolving(12))
-	m.Update(common.DataMsg{Snapshot: viewtest.Evolving(12), Lag: l})
+	m.Update(ui.DataMsg{Snapshot: viewtest.Evolving(12), Lag: l})
 	if lagTitle, _ := titles(); lagTitle != "lag messages · now 889" || !strings.HasSuffix(scope(), "13 polls over 1m00s") {
 		t.Fatalf("after a poll: %q, %q", lagTitle, scope())
 	}

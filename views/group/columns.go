@@ -7,9 +7,9 @@ import (
 
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/lag"
-	"github.com/kgroups/kgroups/tui/common"
 	"github.com/kgroups/kgroups/views/columns"
 	"github.com/kgroups/kgroups/views/table"
+	"github.com/kgroups/kgroups/views/ui"
 )
 
 func col[T any](title string, align columns.Align, v func(T) string) columns.Column[T] {
@@ -40,7 +40,7 @@ func (m *Model) partitionColumns() []table.Col[partRow] {
 		{Column: col("LOG-START", columns.Right, func(r P) string { return columns.Offset(r.p.LogStart) }), Drop: 6},
 		{Column: col("LOG-END", columns.Right, func(r P) string { return columns.Offset(r.p.LogEnd) })},
 		{Column: col("LAG", columns.Right, func(r P) string { return columns.Offset(r.p.Lag) }), Style: m.partitionLagStyle},
-		{Column: col("TIME-LAG", columns.Right, func(r P) string { return common.TimeLag(m.timeLag(r.p, r.h), m.Glyphs) })},
+		{Column: col("TIME-LAG", columns.Right, func(r P) string { return ui.TimeLag(m.timeLag(r.p, r.h), m.Glyphs) })},
 		{Column: col("PROD/S", columns.Right, func(r P) string { return partRate(r.h, true) }), Drop: 3},
 		{Column: col("CONS/S", columns.Right, func(r P) string { return partRate(r.h, false) }), Drop: 2},
 		{Column: col("HEALTH", columns.Left, m.partitionHealthText), Style: m.partitionHealthStyle},
@@ -53,18 +53,18 @@ func (m *Model) partitionColumns() []table.Col[partRow] {
 func partRate(h *lag.PartitionHealth, produce bool) string {
 	switch {
 	case h == nil:
-		return common.Missing
+		return ui.Missing
 	case produce:
-		return common.Rate(h.ProduceRate)
+		return ui.Rate(h.ProduceRate)
 	}
-	return common.Rate(h.ConsumeRate)
+	return ui.Rate(h.ConsumeRate)
 }
 
 func (m *Model) partitionHealthText(r partRow) string {
 	if r.h == nil {
-		return common.Missing
+		return ui.Missing
 	}
-	return common.PartitionHealthText(r.h, m.window)
+	return ui.PartitionHealthText(r.h, m.window)
 }
 
 func (m *Model) partitionHealthStyle(r partRow) *lipgloss.Style {

@@ -5,7 +5,7 @@ import (
 
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/lag"
-	"github.com/kgroups/kgroups/tui/common"
+	"github.com/kgroups/kgroups/views/ui"
 )
 
 // exactState is exact time lag: the records read at the committed offsets
@@ -63,14 +63,14 @@ func (m *Model) requestExact() tea.Cmd {
 		e.again = true
 		return nil
 	}
-	e.id = common.NewRequestID()
-	req := common.TimestampsRequestMsg{ID: e.id, Group: m.name, Parts: want}
+	e.id = ui.NewRequestID()
+	req := ui.TimestampsRequestMsg{ID: e.id, Group: m.name, Parts: want}
 	return func() tea.Msg { return req }
 }
 
 // onTimestamps takes the answer to this screen's request and drops any
 // other: a stale one, or one for another screen.
-func (m *Model) onTimestamps(msg common.TimestampsMsg) tea.Cmd {
+func (m *Model) onTimestamps(msg ui.TimestampsMsg) tea.Cmd {
 	e := &m.exact
 	if msg.ID == 0 || msg.ID != e.id {
 		return nil
@@ -113,7 +113,7 @@ func (e *exactState) prune(g *kafka.Group) {
 
 // status is what the tab bar says about exact time lag, and whether it
 // reports a failure.
-func (e *exactState) status(g common.Glyphs) (string, bool) {
+func (e *exactState) status(g ui.Glyphs) (string, bool) {
 	switch {
 	case e.err != nil:
 		return "exact time lag failed: " + e.err.Error(), true

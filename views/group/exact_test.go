@@ -12,15 +12,15 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/kgroups/kgroups/kafka"
-	"github.com/kgroups/kgroups/tui/common"
+	"github.com/kgroups/kgroups/views/ui"
 	"github.com/kgroups/kgroups/views/viewtest"
 )
 
 // screenCommon is a context with the group screen's keys enabled, as the
 // root sets them when the screen is on top.
-func screenCommon(width, height int, utf8 bool) common.Common {
+func screenCommon(width, height int, utf8 bool) ui.Common {
 	c := viewtest.Common(width, height, utf8)
-	c.Keys.SetScreen(common.ScreenGroup)
+	c.Keys.SetScreen(ui.ScreenGroup)
 	return c
 }
 
@@ -29,19 +29,19 @@ func press(m *Model, k string) tea.Cmd {
 	if k == "down" {
 		msg = tea.KeyMsg{Type: tea.KeyDown}
 	}
-	if cmd, ok := common.Dispatch(m.Actions(), msg, false); ok {
+	if cmd, ok := ui.Dispatch(m.Actions(), msg, false); ok {
 		return cmd
 	}
 	return m.Update(msg)
 }
 
 // request runs cmd and returns the request it makes.
-func request(t *testing.T, cmd tea.Cmd) common.TimestampsRequestMsg {
+func request(t *testing.T, cmd tea.Cmd) ui.TimestampsRequestMsg {
 	t.Helper()
 	if cmd == nil {
 		t.Fatal("no request")
 	}
-	req, ok := cmd().(common.TimestampsRequestMsg)
+	req, ok := cmd().(ui.TimestampsRequestMsg)
 	if !ok {
 		t.Fatalf("the command made %T, want a TimestampsRequestMsg", cmd())
 	}
@@ -94,7 +94,7 @@ func TestExactTimeLag(t *testing.T) {
 
 	// A reply to another request (a screen closed since, another
 	// context) is dropped.
-	if cmd := m.Update(common.TimestampsMsg{ID: req.ID + 1000, Group: req.Group, Records: map[kafka.CommitKey]kafka.RecordTime{}}); cmd != nil || !strings.HasSuffix(tabBar(), "reading…") {
+	if cmd := m.Update(ui.TimestampsMsg{ID: req.ID + 1000, Group: req.Group, Records: map[kafka.CommitKey]kafka.RecordTime{}}); cmd != nil || !strings.HasSuffix(tabBar(), "reading…") {
 		t.Fatalf("a stale reply was taken: %q", tabBar())
 	}
 
@@ -105,11 +105,11 @@ func TestExactTimeLag(t *testing.T) {
 	}
 	// The scroll brought invoices/3 on screen: the reply leads to a read
 	// of it alone.
-	next := request(t, m.Update(common.TimestampsMsg{ID: req.ID, Group: req.Group, Records: recs}))
+	next := request(t, m.Update(ui.TimestampsMsg{ID: req.ID, Group: req.Group, Records: recs}))
 	if next.ID == req.ID || keys(next.Parts) != "invoices/3@15455" {
 		t.Fatalf("follow-up request %d: %s", next.ID, keys(next.Parts))
 	}
-	if cmd := m.Update(common.TimestampsMsg{ID: next.ID, Group: req.Group, Records: map[kafka.CommitKey]kafka.RecordTime{
+	if cmd := m.Update(ui.TimestampsMsg{ID: next.ID, Group: req.Group, Records: map[kafka.CommitKey]kafka.RecordTime{
 		{Topic: "invoices", Partition: 3, Offset: 15455}: {Offset: 15455, Timestamp: now.Add(-200 * time.Second)},
 	}}); cmd != nil {
 		t.Fatal("a request after everything on screen was read")
@@ -137,7 +137,7 @@ func TestExactTimeLag(t *testing.T) {
 	// The next poll moves the commits: the old records no longer apply,
 	// and the rows on screen are read again.
 	l.Add(viewtest.Evolving(12))
-	req = request(t, m.Update(common.DataMsg{Snapshot: viewtest.Evolving(12), Lag: l}))
+	req = request(t, m.Update(ui.DataMsg{Snapshot: viewtest.Evolving(12), Lag: l}))
 	if keys(req.Parts) != "invoices/1@15282 invoices/2@15557 invoices/3@15470" {
 		t.Fatalf("after a poll: %s", keys(req.Parts))
 	}
@@ -150,7 +150,7 @@ func TestExactTimeLag(t *testing.T) {
 	if cmd := press(m, "x"); cmd != nil {
 		t.Fatal("turning exact mode off made a request")
 	}
-	m.Update(common.TimestampsMsg{ID: req.ID, Group: req.Group, Records: recs})
+	m.Update(ui.TimestampsMsg{ID: req.ID, Group: req.Group, Records: recs})
 	if got := tabBar(); got != "[Partitions 4]  Members 2   Chart" || m.Exact() || len(m.exact.recs) != 0 {
 		t.Fatalf("after x x: tab bar %q, exact %v, %d records", got, m.Exact(), len(m.exact.recs))
 	}
@@ -166,12 +166,12 @@ func TestExactTimeLagFails(t *testing.T) {
 	l, s := viewtest.LagAfter(12)
 	m := New(screenCommon(120, 9, true), "billing-reconciler", s, l)
 	req := request(t, press(m, "x"))
-	m.Update(common.TimestampsMsg{ID: req.ID, Group: req.Group, Err: errors.New("this connection cannot read records")})
+	m.Update(ui.TimestampsMsg{ID: req.ID, Group: req.Group, Err: errors.New("this connection cannot read records")})
 	if got := strings.Split(viewtest.Strip(m.View()), "\n")[4]; got != "[Partitions 4]  Members 2   Chart   exact time lag failed: this connection cannot read records" || m.Exact() {
 		t.Fatalf("tab bar %q, exact %v", got, m.Exact())
 	}
 	l.Add(viewtest.Evolving(12))
-	if cmd := m.Update(common.DataMsg{Snapshot: viewtest.Evolving(12), Lag: l}); cmd != nil {
+	if cmd := m.Update(ui.DataMsg{Snapshot: viewtest.Evolving(12), Lag: l}); cmd != nil {
 		t.Fatal("a poll made a request after exact mode failed")
 	}
 	// Caught-up rows and rows without a commit are never read.

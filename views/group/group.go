@@ -17,9 +17,9 @@ import (
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/lag"
 	kreset "github.com/kgroups/kgroups/kafka/reset"
-	"github.com/kgroups/kgroups/tui/common"
 	"github.com/kgroups/kgroups/views/columns"
 	"github.com/kgroups/kgroups/views/table"
+	"github.com/kgroups/kgroups/views/ui"
 )
 
 // Tab is a tab of the group screen.
@@ -44,12 +44,12 @@ const (
 // only while it is the active tab, and the area under the tab bar.
 type Extra struct {
 	Title string
-	Tab   common.Component
+	Tab   ui.Component
 }
 
 // Model is the group screen for one group, named at creation.
 type Model struct {
-	common.Common
+	ui.Common
 
 	name string
 	snap *kafka.Snapshot
@@ -74,8 +74,8 @@ type Model struct {
 	// across polls: it changes with the next one). health is this
 	// group's verdict, with its partitions in a buffer of the screen's
 	// own, and ph maps g.Partitions to them (-1: not judged).
-	lag    *common.Lag
-	health common.Health
+	lag    *ui.Lag
+	health ui.Health
 	phBuf  []lag.PartitionHealth
 	ph     []int32
 	window int
@@ -93,14 +93,14 @@ type Model struct {
 // (given now, with its lag history l, or later) holds it.
 // The extra tabs follow Chart in the order given; they are given the same
 // first poll.
-func New(c common.Common, name string, snap *kafka.Snapshot, l *common.Lag, extra ...Extra) *Model {
+func New(c ui.Common, name string, snap *kafka.Snapshot, l *ui.Lag, extra ...Extra) *Model {
 	m := &Model{Common: c, name: name, extra: extra, sel: make(map[kreset.TP]bool)}
 	m.parts.Cols = m.partitionColumns()
 	m.memberTable.Cols = m.memberColumns(false)
 	if snap != nil {
 		m.setData(snap, l)
 		for _, e := range extra {
-			e.Tab.Update(common.DataMsg{Snapshot: snap, History: l, Lag: l})
+			e.Tab.Update(ui.DataMsg{Snapshot: snap, History: l, Lag: l})
 		}
 	}
 	m.sizeExtras()
@@ -110,7 +110,7 @@ func New(c common.Common, name string, snap *kafka.Snapshot, l *common.Lag, extr
 func (m *Model) tabCount() Tab { return fixedTabs + Tab(len(m.extra)) }
 
 // active is the extra tab on show, nil on the screen's own tabs.
-func (m *Model) active() common.Component {
+func (m *Model) active() ui.Component {
 	if m.tab >= fixedTabs {
 		return m.extra[m.tab-fixedTabs].Tab
 	}
@@ -151,17 +151,17 @@ func (m *Model) Tab() Tab { return m.tab }
 // Exact reports whether exact time lag is on.
 func (m *Model) Exact() bool { return m.exact.on }
 
-// Screen implements common.Component.
-func (m *Model) Screen() common.Screen { return common.ScreenGroup }
+// Screen implements ui.Component.
+func (m *Model) Screen() ui.Screen { return ui.ScreenGroup }
 
-// Capturing implements common.Component: the group screen reads no text.
+// Capturing implements ui.Component: the group screen reads no text.
 func (m *Model) Capturing() bool { return false }
 
-// Actions implements common.Component: those of the active tab. Exact time
+// Actions implements ui.Component: those of the active tab. Exact time
 // lag reads one record per partition on screen: it only reads, so it is not
 // Dangerous. Reset, seek and member removal are: they only ask the root to
 // open a dialog that previews and confirms before anything is written.
-func (m *Model) Actions() []common.Action {
+func (m *Model) Actions() []ui.Action {
 	if e := m.active(); e != nil {
 		return e.Actions()
 	}
@@ -171,7 +171,7 @@ func (m *Model) Actions() []common.Action {
 		}
 		return ""
 	}
-	acts := []common.Action{{Name: "exact time lag", Key: m.Keys.Exact, Unavailable: known, Run: m.toggleExact}}
+	acts := []ui.Action{{Name: "exact time lag", Key: m.Keys.Exact, Unavailable: known, Run: m.toggleExact}}
 	switch m.tab {
 	case Partitions:
 		rows := func() string {
@@ -184,9 +184,9 @@ func (m *Model) Actions() []common.Action {
 			return ""
 		}
 		acts = append(acts,
-			common.Action{Name: "select partition", Key: m.Keys.Select, Unavailable: rows, Run: m.toggleSelected},
-			common.Action{Name: "reset the selected partitions (or this one)", Key: m.Keys.Reset, Dangerous: true, Unavailable: rows, Run: m.resetSelected},
-			common.Action{Name: "seek the partition to an offset or a time", Key: m.Keys.Seek, Dangerous: true, Unavailable: rows, Run: m.seek},
+			ui.Action{Name: "select partition", Key: m.Keys.Select, Unavailable: rows, Run: m.toggleSelected},
+			ui.Action{Name: "reset the selected partitions (or this one)", Key: m.Keys.Reset, Dangerous: true, Unavailable: rows, Run: m.resetSelected},
+			ui.Action{Name: "seek the partition to an offset or a time", Key: m.Keys.Seek, Dangerous: true, Unavailable: rows, Run: m.seek},
 		)
 	case Members:
 		members := func() string {
@@ -201,8 +201,8 @@ func (m *Model) Actions() []common.Action {
 			return ""
 		}
 		acts = append(acts,
-			common.Action{Name: "remove the member (rebalance)", Key: m.Keys.RemoveMember, Dangerous: true, Unavailable: members, Run: m.removeMember},
-			common.Action{Name: "remove all members (rebalance)", Key: m.Keys.RemoveAll, Dangerous: true, Unavailable: members, Run: m.removeAll},
+			ui.Action{Name: "remove the member (rebalance)", Key: m.Keys.RemoveMember, Dangerous: true, Unavailable: members, Run: m.removeMember},
+			ui.Action{Name: "remove all members (rebalance)", Key: m.Keys.RemoveAll, Dangerous: true, Unavailable: members, Run: m.removeAll},
 		)
 	}
 	return acts
@@ -232,12 +232,12 @@ func (m *Model) resetSelected() tea.Cmd {
 	if len(tps) == 0 {
 		tps = []kreset.TP{m.cursorTP()}
 	}
-	msg := common.ResetMsg{Kind: common.ResetPartitions, Group: m.name, Partitions: tps}
+	msg := ui.ResetMsg{Kind: ui.ResetPartitions, Group: m.name, Partitions: tps}
 	return func() tea.Msg { return msg }
 }
 
 func (m *Model) seek() tea.Cmd {
-	msg := common.ResetMsg{Kind: common.SeekPartition, Group: m.name, Partitions: []kreset.TP{m.cursorTP()}}
+	msg := ui.ResetMsg{Kind: ui.SeekPartition, Group: m.name, Partitions: []kreset.TP{m.cursorTP()}}
 	return func() tea.Msg { return msg }
 }
 
@@ -245,16 +245,16 @@ func (m *Model) seek() tea.Cmd {
 // the group as the screen shows it.
 func (m *Model) removeMember() tea.Cmd {
 	r := m.members[min(m.wins[Members].Cursor, len(m.members)-1)]
-	msg := common.RemoveMembersMsg{Group: m.g, MemberIDs: []string{r.m.MemberID}}
+	msg := ui.RemoveMembersMsg{Group: m.g, MemberIDs: []string{r.m.MemberID}}
 	return func() tea.Msg { return msg }
 }
 
 func (m *Model) removeAll() tea.Cmd {
-	msg := common.RemoveMembersMsg{Group: m.g, All: true}
+	msg := ui.RemoveMembersMsg{Group: m.g, All: true}
 	return func() tea.Msg { return msg }
 }
 
-// SetSize implements common.Component.
+// SetSize implements ui.Component.
 func (m *Model) SetSize(w, h int) {
 	m.Common.SetSize(w, h)
 	for t := range m.wins {
@@ -263,17 +263,17 @@ func (m *Model) SetSize(w, h int) {
 	m.sizeExtras()
 }
 
-// Update implements common.Component. Every message but keys also goes to
+// Update implements ui.Component. Every message but keys also goes to
 // the extra tabs: their async results must reach them whichever tab is on
 // show.
 func (m *Model) Update(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
 	switch msg := msg.(type) {
-	case common.DataMsg:
+	case ui.DataMsg:
 		m.setData(msg.Snapshot, msg.Lag)
 		m.sizeExtras()
 		cmd = m.requestExact()
-	case common.TimestampsMsg:
+	case ui.TimestampsMsg:
 		cmd = m.onTimestamps(msg)
 	case tea.KeyMsg:
 		return m.updateKey(msg)
@@ -326,7 +326,7 @@ func (m *Model) updateKey(msg tea.KeyMsg) tea.Cmd {
 
 // setData takes a poll. A group that is no longer listed keeps its last
 // picture, marked as gone, so the user sees what it was.
-func (m *Model) setData(s *kafka.Snapshot, l *common.Lag) {
+func (m *Model) setData(s *kafka.Snapshot, l *ui.Lag) {
 	m.snap, m.lag = s, l
 	g, ok := s.Group(m.name)
 	if !ok {
@@ -389,8 +389,8 @@ func (m *Model) pruneSelected() {
 // judge evaluates the group's partitions into the screen's own buffer and
 // pairs them with the snapshot's rows. Both are sorted by topic and
 // partition, so one merge pairs them.
-func (m *Model) judge(l *common.Lag) {
-	m.health = common.UnknownHealth
+func (m *Model) judge(l *ui.Lag) {
+	m.health = ui.UnknownHealth
 	m.ph = m.ph[:0]
 	ps := m.g.Partitions
 	for range ps {
@@ -405,7 +405,7 @@ func (m *Model) judge(l *common.Lag) {
 	if !ok {
 		return
 	}
-	m.health = common.Judge(gh, m.window)
+	m.health = ui.Judge(gh, m.window)
 	for i, j := 0, 0; i < len(ps) && j < len(gh.Partitions); {
 		a, b := &ps[i], &gh.Partitions[j]
 		switch {
@@ -466,7 +466,7 @@ func (m *Model) notice() string {
 	return m.rewind()
 }
 
-// View implements common.Component.
+// View implements ui.Component.
 func (m *Model) View() string {
 	var b strings.Builder
 	m.header(&b)
@@ -571,7 +571,7 @@ func (m *Model) header(b *strings.Builder) {
 func (m *Model) healthLine(l *strings.Builder) {
 	s, sep, h := m.Styles, m.Glyphs.Sep, &m.health
 	l.WriteString(s.Label.Render("health "))
-	text := common.HealthText(h)
+	text := ui.HealthText(h)
 	if st := s.Health(h); st != nil {
 		l.WriteString(st.Render(text))
 	} else {
@@ -582,8 +582,8 @@ func (m *Model) healthLine(l *strings.Builder) {
 	l.WriteString(columns.Offset(m.totalLag))
 	l.WriteString(sep)
 	l.WriteString(s.Label.Render("time lag "))
-	l.WriteString(common.TimeLag(h.MaxTimeLag, m.Glyphs))
-	if cu := common.CatchUp(h.CatchUp); cu != "" && h.Known {
+	l.WriteString(ui.TimeLag(h.MaxTimeLag, m.Glyphs))
+	if cu := ui.CatchUp(h.CatchUp); cu != "" && h.Known {
 		l.WriteString(sep)
 		if h.CatchUp.State == lag.FallingBehind {
 			l.WriteString(s.Warn.Render(cu))
@@ -624,9 +624,9 @@ func (m *Model) rewind() string {
 // rate is a rate with its unit, for sentences.
 func rate(r float64) string {
 	if r < 0 {
-		return common.Missing
+		return ui.Missing
 	}
-	return common.Rate(r) + "/s"
+	return ui.Rate(r) + "/s"
 }
 
 // tabs writes the tab bar, and on its right whether exact time lag is on.

@@ -12,7 +12,7 @@ import (
 
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/lag"
-	"github.com/kgroups/kgroups/tui/common"
+	"github.com/kgroups/kgroups/views/ui"
 	"github.com/kgroups/kgroups/views/viewtest"
 )
 
@@ -81,23 +81,23 @@ func TestGroupLifecycle(t *testing.T) {
 		t.Fatalf("before data: %q", got)
 	}
 	s := viewtest.Snapshot(viewtest.Epoch, 0)
-	m.Update(common.DataMsg{Snapshot: s})
+	m.Update(ui.DataMsg{Snapshot: s})
 	if got := notice(m); got != "[Partitions 7]  Members 2   Chart" {
 		t.Fatalf("with data, line 4 = %q", got)
 	}
 	failed := viewtest.Snapshot(viewtest.Epoch.Add(5*time.Second), 0)
 	failed.Groups[5].Err = errors.New("describe groups: COORDINATOR_NOT_AVAILABLE")
-	m.Update(common.DataMsg{Snapshot: failed})
+	m.Update(ui.DataMsg{Snapshot: failed})
 	if got := notice(m); got != "! describe groups: COORDINATOR_NOT_AVAILABLE" {
 		t.Fatalf("failed group: %q", got)
 	}
 	gone := viewtest.Snapshot(viewtest.Epoch.Add(10*time.Second), 0)
 	gone.Groups = gone.Groups[:5]
-	m.Update(common.DataMsg{Snapshot: gone})
+	m.Update(ui.DataMsg{Snapshot: gone})
 	if got := notice(m); got != "! group no longer exists; showing it as last seen 09:26:58" {
 		t.Fatalf("gone group: %q", got)
 	}
-	m.Update(common.DataMsg{Snapshot: viewtest.Snapshot(viewtest.Epoch.Add(15*time.Second), 0)})
+	m.Update(ui.DataMsg{Snapshot: viewtest.Snapshot(viewtest.Epoch.Add(15*time.Second), 0)})
 	if got := notice(m); got != "[Partitions 7]  Members 2   Chart" {
 		t.Fatalf("returned group, line 4 = %q", got)
 	}
@@ -117,9 +117,9 @@ func BenchmarkView(b *testing.B) {
 			}
 			b.Run(name, func(b *testing.B) {
 				s := viewtest.BigGroup(n)
-				var l *common.Lag
+				var l *ui.Lag
 				if health {
-					l = common.NewLag(lag.Config{})
+					l = ui.NewLag(lag.Config{})
 					for i := range 3 {
 						p := *s
 						p.Time = s.Time.Add(time.Duration(i) * 5 * time.Second)

@@ -9,10 +9,10 @@ import (
 
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/rebalance"
-	"github.com/kgroups/kgroups/tui/common"
 	"github.com/kgroups/kgroups/views/columns"
 	"github.com/kgroups/kgroups/views/spark"
 	"github.com/kgroups/kgroups/views/table"
+	"github.com/kgroups/kgroups/views/ui"
 )
 
 // row is one line of the groups table: the group and the figures worked out
@@ -20,7 +20,7 @@ import (
 type row struct {
 	g   *kafka.Group
 	lag int64 // total lag, kafka.NoOffset when no partition has a known lag
-	h   *common.Health
+	h   *ui.Health
 	reb *rebStatus
 }
 
@@ -46,13 +46,13 @@ func (m *Model) newColumns() []table.Col[row] {
 		{Column: col("NAME", columns.Left, func(r row) string { return r.g.Name }), Flex: true, Min: 24},
 		{Column: col("TYPE", columns.Left, func(r row) string { return string(r.g.Type) }), Drop: 4},
 		{Column: col("STATE", columns.Left, m.stateText), Style: func(r row) *lipgloss.Style { return m.Styles.State(r.g.State, r.g.Err != nil) }},
-		{Column: col("HEALTH", columns.Left, func(r row) string { return common.HealthText(r.h) }), Style: func(r row) *lipgloss.Style { return m.Styles.Health(r.h) }},
+		{Column: col("HEALTH", columns.Left, func(r row) string { return ui.HealthText(r.h) }), Style: func(r row) *lipgloss.Style { return m.Styles.Health(r.h) }},
 		{Column: col("ASSIGNOR", columns.Left, func(r row) string { return columns.Text(r.g.Assignor) }), Drop: 5},
 		{Column: col("MEMBERS", columns.Right, func(r row) string { return strconv.Itoa(len(r.g.Members)) }), Drop: 3},
 		{Column: col("TOPICS", columns.Right, func(r row) string { return strconv.Itoa(topicCount(r.g)) }), Drop: 6},
 		{Column: col("PARTS", columns.Right, func(r row) string { return strconv.Itoa(len(r.g.Partitions)) }), Drop: 7},
 		{Column: col("LAG", columns.Right, func(r row) string { return columns.Offset(r.lag) })},
-		{Column: col("TIME-LAG", columns.Right, func(r row) string { return common.TimeLag(r.h.MaxTimeLag, m.Glyphs) })},
+		{Column: col("TIME-LAG", columns.Right, func(r row) string { return ui.TimeLag(r.h.MaxTimeLag, m.Glyphs) })},
 		{Column: col("TREND", columns.Left, m.trend), Drop: 2},
 		{Column: col("COORD", columns.Right, func(r row) string { return columns.CoordinatorID(r.g.Coordinator) }), Drop: 8},
 		{Column: col("LAST-REB", columns.Right, m.lastRebalance), Drop: 9},

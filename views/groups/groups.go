@@ -14,9 +14,9 @@ import (
 
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/lag"
-	"github.com/kgroups/kgroups/tui/common"
 	"github.com/kgroups/kgroups/views/columns"
 	"github.com/kgroups/kgroups/views/table"
+	"github.com/kgroups/kgroups/views/ui"
 )
 
 // SortKey is what the table is ordered by.
@@ -40,17 +40,17 @@ const (
 
 // Model is the groups screen.
 type Model struct {
-	common.Common
+	ui.Common
 
 	snap   *kafka.Snapshot
-	hist   common.LagHistory
-	lower  []string        // lower-cased names, for the filter
-	lags   []int64         // total lag per group, kafka.NoOffset when unknown
-	health []common.Health // verdict per group
-	reb    []rebStatus     // rebalance status per group
-	rows   []int           // indices into snap.Groups after filter and sort
+	hist   ui.LagHistory
+	lower  []string    // lower-cased names, for the filter
+	lags   []int64     // total lag per group, kafka.NoOffset when unknown
+	health []ui.Health // verdict per group
+	reb    []rebStatus // rebalance status per group
+	rows   []int       // indices into snap.Groups after filter and sort
 
-	filter    common.Input
+	filter    ui.Input
 	filtering bool
 
 	sortBy SortKey
@@ -67,7 +67,7 @@ type Model struct {
 }
 
 // New returns an empty groups screen waiting for data.
-func New(c common.Common) *Model {
+func New(c ui.Common) *Model {
 	m := &Model{Common: c}
 	m.table.Cols = m.newColumns()
 	m.titles = make([]string, len(m.table.Cols))
@@ -79,13 +79,13 @@ func New(c common.Common) *Model {
 	return m
 }
 
-// Screen implements common.Component.
-func (m *Model) Screen() common.Screen { return common.ScreenGroups }
+// Screen implements ui.Component.
+func (m *Model) Screen() ui.Screen { return ui.ScreenGroups }
 
 // Capturing is true while the filter is being typed.
 func (m *Model) Capturing() bool { return m.filtering }
 
-// SetSize implements common.Component.
+// SetSize implements ui.Component.
 func (m *Model) SetSize(w, h int) {
 	m.Common.SetSize(w, h)
 	m.win.Clamp(len(m.rows), m.tableRows())
@@ -102,51 +102,51 @@ func (m *Model) Selected() string {
 // Filter is the current filter text.
 func (m *Model) Filter() string { return m.filter.Value() }
 
-// Actions implements common.Component. Reset and delete act on the group
+// Actions implements ui.Component. Reset and delete act on the group
 // under the cursor; they only ask the root to open the wizard, which plans,
 // previews and confirms before anything is written.
-func (m *Model) Actions() []common.Action {
+func (m *Model) Actions() []ui.Action {
 	none := func() string {
 		if m.Selected() == "" {
 			return "no group selected"
 		}
 		return ""
 	}
-	wizard := func(kind common.ResetKind) func() tea.Cmd {
+	wizard := func(kind ui.ResetKind) func() tea.Cmd {
 		return func() tea.Cmd {
-			msg := common.ResetMsg{Kind: kind, Group: m.Selected()}
+			msg := ui.ResetMsg{Kind: kind, Group: m.Selected()}
 			return func() tea.Msg { return msg }
 		}
 	}
-	return []common.Action{{
+	return []ui.Action{{
 		Name:        "open group",
 		Key:         m.Keys.Open,
 		Unavailable: none,
 		Run: func() tea.Cmd {
 			name := m.Selected()
-			return func() tea.Msg { return common.OpenGroupMsg{Name: name} }
+			return func() tea.Msg { return ui.OpenGroupMsg{Name: name} }
 		},
 	}, {
 		Name:        "reset the group's offsets",
 		Key:         m.Keys.Reset,
 		Dangerous:   true,
 		Unavailable: none,
-		Run:         wizard(common.ResetGroup),
+		Run:         wizard(ui.ResetGroup),
 	}, {
 		Name:        "delete the group",
 		Key:         m.Keys.Delete,
 		Dangerous:   true,
 		Unavailable: none,
-		Run:         wizard(common.DeleteGroup),
+		Run:         wizard(ui.DeleteGroup),
 	}}
 }
 
-// Update implements common.Component.
+// Update implements ui.Component.
 func (m *Model) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case common.DataMsg:
+	case ui.DataMsg:
 		m.setData(msg.Snapshot, msg.History, msg.Lag, msg.Rebalances)
-	case common.SelectGroupMsg:
+	case ui.SelectGroupMsg:
 		m.selected = msg.Name
 		m.rebuild()
 	case tea.KeyMsg:
@@ -251,7 +251,7 @@ func (m *Model) setSort(k SortKey, desc bool) {
 // setData takes a new poll: per-group figures are worked out here, once, so
 // that View only formats. The verdicts are copied: l is the root's and
 // changes with the next poll.
-func (m *Model) setData(s *kafka.Snapshot, h common.LagHistory, l *common.Lag, rs common.RebalanceStatus) {
+func (m *Model) setData(s *kafka.Snapshot, h ui.LagHistory, l *ui.Lag, rs ui.RebalanceStatus) {
 	m.snap, m.hist = s, h
 	n := len(s.Groups)
 	m.lower = resize(m.lower, n)
@@ -382,7 +382,7 @@ func (m *Model) rebuild() {
 }
 
 // timeLagKey orders unknown time lags below every known one.
-func timeLagKey(h *common.Health) float64 {
+func timeLagKey(h *ui.Health) float64 {
 	if !h.MaxTimeLag.Known() {
 		return -1
 	}
@@ -392,7 +392,7 @@ func timeLagKey(h *common.Health) float64 {
 // healthRank orders verdicts from unknown (0) and pending (1) through OK
 // and WARN to ERR, and ERR by the partition status behind it (STALL,
 // REWIND, STOP).
-func healthRank(h *common.Health) int {
+func healthRank(h *ui.Health) int {
 	sev, ok := h.Verdict()
 	switch {
 	case !h.Known:
@@ -436,7 +436,7 @@ func (m *Model) tableRows() int {
 
 func (m *Model) filterShown() bool { return m.filtering || m.filter.Value() != "" }
 
-// View implements common.Component.
+// View implements ui.Component.
 func (m *Model) View() string {
 	var b strings.Builder
 	m.summary(&b)

@@ -12,7 +12,7 @@ import (
 
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/lag"
-	"github.com/kgroups/kgroups/tui/common"
+	"github.com/kgroups/kgroups/views/ui"
 	"github.com/kgroups/kgroups/views/viewtest"
 )
 
@@ -23,7 +23,7 @@ func TestView(t *testing.T) {
 		t.Fatalf("before data:\n%s", got)
 	}
 	hist := viewtest.History{"orders-app": {0, 5, 10, 20, 40, 80, 160}, "legacy-audit": {9, 9, 9}}
-	m.Update(common.DataMsg{Snapshot: viewtest.Snapshot(viewtest.Epoch, 0), History: hist})
+	m.Update(ui.DataMsg{Snapshot: viewtest.Snapshot(viewtest.Epoch, 0), History: hist})
 	want := strings.Join([]string{
 		"8 groups: 1 error · 4 Stable · 1 PreparingRebalance · 1 Reconciling · 1 Empty · 1 Dead",
 		// Without a lag history nothing is judged: no verdict, no time lag.
@@ -45,7 +45,7 @@ func TestEmptyCluster(t *testing.T) {
 	m := New(viewtest.Common(80, 6, true))
 	s := viewtest.Snapshot(viewtest.Epoch, 0)
 	s.Groups = nil
-	m.Update(common.DataMsg{Snapshot: s, History: viewtest.History{}})
+	m.Update(ui.DataMsg{Snapshot: s, History: viewtest.History{}})
 	if got := viewtest.Strip(m.View()); got != "0 groups\n  NAME↑ TYPE STATE HEALTH ASSIGNOR MEMBERS TOPICS PARTS LAG TIME-LAG TREND COORD\n  no consumer groups in this cluster" {
 		t.Fatalf("empty cluster:\n%s", got)
 	}
@@ -64,8 +64,8 @@ func benchHistory(n int) viewtest.History {
 }
 
 // lagOf feeds polls of s, 5s apart, to a lag history.
-func lagOf(s *kafka.Snapshot, polls int) *common.Lag {
-	l := common.NewLag(lag.Config{})
+func lagOf(s *kafka.Snapshot, polls int) *ui.Lag {
+	l := ui.NewLag(lag.Config{})
 	for i := range polls {
 		p := *s
 		p.Time = s.Time.Add(time.Duration(i) * 5 * time.Second)
@@ -89,13 +89,13 @@ func BenchmarkView(b *testing.B) {
 			b.Run(name, func(b *testing.B) {
 				s := viewtest.ManyGroups(n)
 				m := New(viewtest.Common(120, 37, true))
-				msg := common.DataMsg{Snapshot: s, History: benchHistory(n)}
+				msg := ui.DataMsg{Snapshot: s, History: benchHistory(n)}
 				if health {
 					l := lagOf(s, 3)
-					msg = common.DataMsg{Snapshot: s, History: l, Lag: l}
+					msg = ui.DataMsg{Snapshot: s, History: l, Lag: l}
 				}
 				m.Update(msg)
-				m.Update(common.SelectGroupMsg{Name: fmt.Sprintf("group-%05d", n/2)})
+				m.Update(ui.SelectGroupMsg{Name: fmt.Sprintf("group-%05d", n/2)})
 				if !strings.Contains(m.View(), fmt.Sprintf("group-%05d", n/2)) {
 					b.Fatal("the selected group is not on screen")
 				}
@@ -115,7 +115,7 @@ func TestHealthAndTimeLag(t *testing.T) {
 	lipgloss.SetColorProfile(termenv.Ascii)
 	l, s := viewtest.LagAfter(12)
 	m := New(viewtest.Common(120, 12, true))
-	m.Update(common.DataMsg{Snapshot: s, History: l, Lag: l})
+	m.Update(ui.DataMsg{Snapshot: s, History: l, Lag: l})
 	want := strings.Join([]string{
 		"8 groups: 1 error · 4 Stable · 1 PreparingRebalance · 1 Reconciling · 1 Empty · 1 Dead",
 		"  NAME↑              TYPE     STATE              HEALTH     ASSIGNOR           MEMBERS TOPICS    LAG TIME-LAG TREND",
@@ -140,7 +140,7 @@ func TestHealthColours(t *testing.T) {
 	l, s := viewtest.LagAfter(12)
 	c := viewtest.Common(120, 12, true)
 	m := New(c)
-	m.Update(common.DataMsg{Snapshot: s, History: l, Lag: l})
+	m.Update(ui.DataMsg{Snapshot: s, History: l, Lag: l})
 	v := m.View()
 	for _, want := range []string{
 		c.Styles.OK.Render("OK"), c.Styles.Warn.Render("WARN"), c.Styles.Error.Render("ERR STALL"),
@@ -159,7 +159,7 @@ func TestSortByHealthAndTimeLag(t *testing.T) {
 	lipgloss.SetColorProfile(termenv.Ascii)
 	l, s := viewtest.LagAfter(12)
 	m := New(viewtest.Common(120, 12, true))
-	m.Update(common.DataMsg{Snapshot: s, History: l, Lag: l})
+	m.Update(ui.DataMsg{Snapshot: s, History: l, Lag: l})
 	names := func() string {
 		var out []string
 		for i := range m.rows {

@@ -9,15 +9,15 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
-	"github.com/kgroups/kgroups/tui/common"
 	"github.com/kgroups/kgroups/views/table"
+	"github.com/kgroups/kgroups/views/ui"
 )
 
 // Model is the help screen.
 type Model struct {
-	common.Common
-	sections []common.Section
-	actions  []common.Action
+	ui.Common
+	sections []ui.Section
+	actions  []ui.Action
 	offset   int
 	lines    []string // laid out for the current width
 }
@@ -25,22 +25,22 @@ type Model struct {
 // New builds the help for the key map, for actions (those of the screen
 // underneath, marked when a read-only context disables them) and for extra
 // sections such as the `:` commands.
-func New(c common.Common, actions []common.Action, extra ...common.Section) *Model {
+func New(c ui.Common, actions []ui.Action, extra ...ui.Section) *Model {
 	m := &Model{Common: c, sections: append(c.Keys.Sections(), extra...), actions: actions}
 	m.layout()
 	return m
 }
 
-// Screen implements common.Component.
-func (m *Model) Screen() common.Screen { return common.ScreenHelp }
+// Screen implements ui.Component.
+func (m *Model) Screen() ui.Screen { return ui.ScreenHelp }
 
-// Capturing implements common.Component.
+// Capturing implements ui.Component.
 func (m *Model) Capturing() bool { return false }
 
-// Actions implements common.Component.
-func (m *Model) Actions() []common.Action { return nil }
+// Actions implements ui.Component.
+func (m *Model) Actions() []ui.Action { return nil }
 
-// SetSize implements common.Component.
+// SetSize implements ui.Component.
 func (m *Model) SetSize(w, h int) {
 	m.Common.SetSize(w, h)
 	m.layout()
@@ -71,7 +71,7 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-// View implements common.Component.
+// View implements ui.Component.
 func (m *Model) View() string {
 	end := min(len(m.lines), m.offset+max(m.Height, 0))
 	return strings.Join(m.lines[min(m.offset, end):end], "\n")
@@ -96,7 +96,7 @@ func (m *Model) layout() {
 		notes := make([]string, len(m.actions))
 		for i, a := range m.actions {
 			bs[i] = key.NewBinding(key.WithKeys(a.Key.Keys()...), key.WithHelp(a.Key.Help().Key, a.Name))
-			if r := a.DisabledReason(m.ReadOnly); r != "" && r == common.ReadOnlyReason {
+			if r := a.DisabledReason(m.ReadOnly); r != "" && r == ui.ReadOnlyReason {
 				notes[i] = " (disabled: " + r + ")"
 			}
 		}

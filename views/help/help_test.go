@@ -9,12 +9,12 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 
-	"github.com/kgroups/kgroups/tui/common"
+	"github.com/kgroups/kgroups/views/ui"
 	"github.com/kgroups/kgroups/views/viewtest"
 )
 
-func actions() []common.Action {
-	return []common.Action{
+func actions() []ui.Action {
+	return []ui.Action{
 		{Name: "open group", Key: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open"))},
 		{Name: "delete group", Key: key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "delete")), Dangerous: true},
 	}
@@ -98,7 +98,7 @@ func TestScroll(t *testing.T) {
 func TestExtraSectionsFollowActions(t *testing.T) {
 	lipgloss.SetColorProfile(termenv.Ascii)
 	c := viewtest.Common(120, 60, true)
-	legend := common.Section{Title: "Legend", Bindings: []key.Binding{key.NewBinding(key.WithHelp("~12s", "extrapolated"))}}
+	legend := ui.Section{Title: "Legend", Bindings: []key.Binding{key.NewBinding(key.WithHelp("~12s", "extrapolated"))}}
 	m := New(c, actions(), legend)
 	got := viewtest.Strip(m.View())
 	want := strings.Join([]string{

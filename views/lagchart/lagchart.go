@@ -13,8 +13,8 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 
-	"github.com/kgroups/kgroups/tui/common"
 	"github.com/kgroups/kgroups/views/table"
+	"github.com/kgroups/kgroups/views/ui"
 )
 
 // Chart is one series to draw.
@@ -55,7 +55,7 @@ type Renderer struct {
 // Write draws c in height lines of at most width cells: the title, the
 // bars with the top of the scale on the first bar row, and the baseline
 // with zero. It draws nothing below 3 lines.
-func (r *Renderer) Write(b *strings.Builder, c Chart, width, height int, g common.Glyphs, st Styles) {
+func (r *Renderer) Write(b *strings.Builder, c Chart, width, height int, g ui.Glyphs, st Styles) {
 	if height < 3 || width < 1 {
 		return
 	}

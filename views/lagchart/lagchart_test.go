@@ -7,13 +7,13 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 
-	"github.com/kgroups/kgroups/tui/common"
+	"github.com/kgroups/kgroups/views/ui"
 	"github.com/kgroups/kgroups/views/viewtest"
 )
 
 var plain = lipgloss.NewStyle()
 
-func draw(r *Renderer, c Chart, width, height int, g common.Glyphs) string {
+func draw(r *Renderer, c Chart, width, height int, g ui.Glyphs) string {
 	var b strings.Builder
 	r.Write(&b, c, width, height, g, Styles{Axis: &plain, Bar: &plain})
 	return viewtest.Strip(b.String())
@@ -26,17 +26,17 @@ func TestChart(t *testing.T) {
 	c := Chart{Title: "lag", Values: []float64{0, 1, 2, 4, -1, 8}, Label: itoa}
 	var r Renderer
 	tests := []struct {
-		g    common.Glyphs
+		g    ui.Glyphs
 		want []string
 	}{
-		{common.UnicodeGlyphs, []string{
+		{ui.UnicodeGlyphs, []string{
 			"lag",
 			"8 ┤               ██",
 			"  │         ▄▄▄   ██",
 			"  │   ▃▃▃▆▆▆███   ██",
 			"0 └─────────────────",
 		}},
-		{common.ASCIIGlyphs, []string{
+		{ui.ASCIIGlyphs, []string{
 			"lag",
 			"8 +               ##",
 			"  |         :::   ##",
@@ -62,7 +62,7 @@ func TestChartBuckets(t *testing.T) {
 		"    │▂██",
 		"  0 └───",
 	}, "\n")
-	if got := draw(&r, c, 8, 4, common.UnicodeGlyphs); got != want {
+	if got := draw(&r, c, 8, 4, ui.UnicodeGlyphs); got != want {
 		t.Fatalf("chart:\n%s\nwant\n%s", got, want)
 	}
 }
@@ -70,14 +70,14 @@ func TestChartBuckets(t *testing.T) {
 func TestChartEdges(t *testing.T) {
 	var r Renderer
 	c := Chart{Title: "time lag", Values: []float64{-1, -1}, Label: itoa}
-	if got, want := draw(&r, c, 10, 3, common.UnicodeGlyphs), "time lag\n0 ┤\n0 └───────"; got != want {
+	if got, want := draw(&r, c, 10, 3, ui.UnicodeGlyphs), "time lag\n0 ┤\n0 └───────"; got != want {
 		t.Errorf("all unknown:\n%q\nwant\n%q", got, want)
 	}
-	if got := draw(&r, c, 10, 2, common.UnicodeGlyphs); got != "" {
+	if got := draw(&r, c, 10, 2, ui.UnicodeGlyphs); got != "" {
 		t.Errorf("two lines: %q, want nothing", got)
 	}
 	// Too narrow for any bar: the title and blank lines, the height kept.
-	if got := draw(&r, Chart{Title: "lag", Values: []float64{5}, Label: itoa}, 2, 4, common.UnicodeGlyphs); got != "l…\n\n\n" {
+	if got := draw(&r, Chart{Title: "lag", Values: []float64{5}, Label: itoa}, 2, 4, ui.UnicodeGlyphs); got != "l…\n\n\n" {
 		t.Errorf("narrow: %q", got)
 	}
 }
@@ -95,6 +95,6 @@ func BenchmarkChart(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		sb.Reset()
-		r.Write(&sb, c, 120, 14, common.UnicodeGlyphs, Styles{Axis: &plain, Bar: &plain})
+		r.Write(&sb, c, 120, 14, ui.UnicodeGlyphs, Styles{Axis: &plain, Bar: &plain})
 	}
 }

@@ -17,9 +17,9 @@ import (
 
 	"github.com/kgroups/kgroups/kafka"
 	krebalance "github.com/kgroups/kgroups/kafka/rebalance"
-	"github.com/kgroups/kgroups/tui/common"
 	"github.com/kgroups/kgroups/views/columns"
 	"github.com/kgroups/kgroups/views/table"
+	"github.com/kgroups/kgroups/views/ui"
 )
 
 // Backend is the dialog's only way to the cluster, called from Cmds, never
@@ -88,7 +88,7 @@ func DefaultKeys() Keys {
 // the broker's answer; while waiting for the group to settle, Esc stops
 // watching (the members are already removed).
 type Model struct {
-	common.Common
+	ui.Common
 	keys    Keys
 	backend Backend
 	ctx     context.Context
@@ -100,7 +100,7 @@ type Model struct {
 	planErr error
 
 	step    step
-	confirm common.Input
+	confirm ui.Input
 	notice  string
 
 	results   []krebalance.Result
@@ -116,7 +116,7 @@ type Model struct {
 // New opens the dialog for removing sel from g (the group as the screen
 // showed it). The plan is made here from g alone; nothing is sent before
 // the user confirms.
-func New(c common.Common, b Backend, ctx context.Context, g *kafka.Group, sel krebalance.Selection) *Model {
+func New(c ui.Common, b Backend, ctx context.Context, g *kafka.Group, sel krebalance.Selection) *Model {
 	m := &Model{Common: c, keys: DefaultKeys(), backend: b, ctx: ctx, id: dialogIDs.Add(1), group: g.Name}
 	m.plan, m.planErr = krebalance.PlanRemoval(g, sel, "")
 	return m
@@ -125,19 +125,19 @@ func New(c common.Common, b Backend, ctx context.Context, g *kafka.Group, sel kr
 // Group is the group the dialog acts on.
 func (m *Model) Group() string { return m.group }
 
-// Screen implements common.Component.
-func (m *Model) Screen() common.Screen { return common.ScreenDialog }
+// Screen implements ui.Component.
+func (m *Model) Screen() ui.Screen { return ui.ScreenDialog }
 
-// Capturing implements common.Component: the dialog is modal.
+// Capturing implements ui.Component: the dialog is modal.
 func (m *Model) Capturing() bool { return true }
 
-// Actions implements common.Component: the dialog's steps are its keys.
-func (m *Model) Actions() []common.Action { return nil }
+// Actions implements ui.Component: the dialog's steps are its keys.
+func (m *Model) Actions() []ui.Action { return nil }
 
-// SetSize implements common.Component.
+// SetSize implements ui.Component.
 func (m *Model) SetSize(w, h int) { m.Common.SetSize(w, h) }
 
-// Update implements common.Component.
+// Update implements ui.Component.
 func (m *Model) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case removedMsg:
@@ -277,7 +277,7 @@ func (m *Model) summary() string {
 	return "removed " + countOf(len(m.removed), "member") + " from " + m.group
 }
 
-// View implements common.Component: the text of the step, scrolled when it
+// View implements ui.Component: the text of the step, scrolled when it
 // is taller than the area, and the step's keys on the last line.
 func (m *Model) View() string {
 	lines := m.lines()
@@ -389,7 +389,7 @@ func (m *Model) resultLines() []string {
 		return out
 	}
 	if o.After != nil {
-		out = append(out, "now "+o.After.State+" with "+countOf(len(o.After.Members), "member")+m.Glyphs.Sep+"took "+common.Age(o.Took))
+		out = append(out, "now "+o.After.State+" with "+countOf(len(o.After.Members), "member")+m.Glyphs.Sep+"took "+ui.Age(o.Took))
 	}
 	if o.Short {
 		out = append(out, s.Warn.Render("some removed members did not rejoin: their processes may be gone"))
@@ -402,8 +402,8 @@ func (m *Model) resultLines() []string {
 	return out
 }
 
-func arrow(g common.Glyphs) string {
-	if g.Cursor == common.ASCIIGlyphs.Cursor {
+func arrow(g ui.Glyphs) string {
+	if g.Cursor == ui.ASCIIGlyphs.Cursor {
 		return "->"
 	}
 	return "→"

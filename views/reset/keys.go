@@ -3,7 +3,7 @@ package reset
 import (
 	"github.com/charmbracelet/bubbles/key"
 
-	"github.com/kgroups/kgroups/tui/common"
+	"github.com/kgroups/kgroups/views/ui"
 )
 
 // Keys are the wizard's bindings, in one place so that its hint line is
@@ -24,7 +24,7 @@ type Keys struct {
 
 // DefaultKeys returns the wizard's bindings; their help draws arrows with
 // g, so ASCII terminals get ASCII.
-func DefaultKeys(g common.Glyphs) Keys {
+func DefaultKeys(g ui.Glyphs) Keys {
 	return Keys{
 		Up:       key.NewBinding(key.WithKeys("up"), key.WithHelp(g.Up, "up")),
 		Down:     key.NewBinding(key.WithKeys("down"), key.WithHelp(g.Down, "down")),

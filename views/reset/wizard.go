@@ -14,9 +14,9 @@ import (
 
 	"github.com/kgroups/kgroups/kafka"
 	kreset "github.com/kgroups/kgroups/kafka/reset"
-	"github.com/kgroups/kgroups/tui/common"
 	"github.com/kgroups/kgroups/views/columns"
 	"github.com/kgroups/kgroups/views/table"
+	"github.com/kgroups/kgroups/views/ui"
 )
 
 // Backend is the wizard's only way to the cluster. It is called from Cmds,
@@ -120,7 +120,7 @@ func pick(kinds ...kreset.Kind) []scenario {
 // typed), preview, confirmation and result. It is modal: it reads every key
 // while open, and Esc cancels at any step before applying, changing nothing.
 type Model struct {
-	common.Common
+	ui.Common
 	keys    Keys
 	backend Backend
 	ctx     context.Context
@@ -138,8 +138,8 @@ type Model struct {
 	choices []scenario
 	choice  int
 
-	value       common.Input
-	topics      common.Input
+	value       ui.Input
+	topics      ui.Input
 	focusTopics bool
 	// problem is why the wizard cannot go on: a parameter that does not
 	// parse, or a plan the cluster refused. It is shown where it applies.
@@ -152,7 +152,7 @@ type Model struct {
 	planTab table.Table[PlanRow]
 	delTab  table.Table[kreset.Row]
 
-	confirm common.Input
+	confirm ui.Input
 	notice  string
 
 	res      *kreset.Result
@@ -161,7 +161,7 @@ type Model struct {
 	resTab   table.Table[ResultRow]
 }
 
-func newModel(c common.Common, b Backend, ctx context.Context, mode Mode, group string) *Model {
+func newModel(c ui.Common, b Backend, ctx context.Context, mode Mode, group string) *Model {
 	m := &Model{Common: c, keys: DefaultKeys(c.Glyphs), backend: b, ctx: ctx, id: wizardIDs.Add(1), mode: mode, group: group}
 	m.value.Prompt = ""
 	m.topics.Prompt = ""
@@ -173,7 +173,7 @@ func newModel(c common.Common, b Backend, ctx context.Context, mode Mode, group 
 
 // NewGroup opens the wizard to reset group: every partition it has a
 // commit for, or the topics typed on the parameters step.
-func NewGroup(c common.Common, b Backend, ctx context.Context, group string) *Model {
+func NewGroup(c ui.Common, b Backend, ctx context.Context, group string) *Model {
 	m := newModel(c, b, ctx, ModeGroup, group)
 	m.choices = allScenarios
 	return m
@@ -181,7 +181,7 @@ func NewGroup(c common.Common, b Backend, ctx context.Context, group string) *Mo
 
 // NewPartitions opens the wizard to reset the given partitions of group
 // (the rows selected on the group screen).
-func NewPartitions(c common.Common, b Backend, ctx context.Context, group string, tps []kreset.TP) *Model {
+func NewPartitions(c ui.Common, b Backend, ctx context.Context, group string, tps []kreset.TP) *Model {
 	m := newModel(c, b, ctx, ModePartitions, group)
 	m.choices = pick(kreset.ToEarliest, kreset.ToLatest, kreset.ToCurrent, kreset.ToOffset, kreset.ShiftBy, kreset.ToDatetime, kreset.ByDuration)
 	var ts []kreset.TopicScope
@@ -194,7 +194,7 @@ func NewPartitions(c common.Common, b Backend, ctx context.Context, group string
 
 // NewSeek opens the wizard to move one partition of group to an offset or a
 // time.
-func NewSeek(c common.Common, b Backend, ctx context.Context, group string, tp kreset.TP) *Model {
+func NewSeek(c ui.Common, b Backend, ctx context.Context, group string, tp kreset.TP) *Model {
 	m := newModel(c, b, ctx, ModeSeek, group)
 	m.choices = pick(kreset.ToOffset, kreset.ToDatetime, kreset.ByDuration, kreset.ToEarliest, kreset.ToLatest)
 	m.fixed = &kreset.Scope{Topics: []kreset.TopicScope{{Topic: tp.Topic, Partitions: []int32{tp.Partition}}}}
@@ -203,7 +203,7 @@ func NewSeek(c common.Common, b Backend, ctx context.Context, group string, tp k
 
 // NewDelete opens the wizard to delete group, showing what it holds first.
 // It starts reading the group at once: call Init for the first Cmd.
-func NewDelete(c common.Common, b Backend, ctx context.Context, group string) *Model {
+func NewDelete(c ui.Common, b Backend, ctx context.Context, group string) *Model {
 	return newModel(c, b, ctx, ModeDelete, group)
 }
 
@@ -219,23 +219,23 @@ func (m *Model) Init() tea.Cmd {
 // Group is the group the wizard acts on.
 func (m *Model) Group() string { return m.group }
 
-// Screen implements common.Component.
-func (m *Model) Screen() common.Screen { return common.ScreenDialog }
+// Screen implements ui.Component.
+func (m *Model) Screen() ui.Screen { return ui.ScreenDialog }
 
-// Capturing implements common.Component: the wizard is modal and reads
+// Capturing implements ui.Component: the wizard is modal and reads
 // text, so every key comes to it (Ctrl+C still quits).
 func (m *Model) Capturing() bool { return true }
 
-// Actions implements common.Component: the wizard's steps are its keys.
-func (m *Model) Actions() []common.Action { return nil }
+// Actions implements ui.Component: the wizard's steps are its keys.
+func (m *Model) Actions() []ui.Action { return nil }
 
-// SetSize implements common.Component.
+// SetSize implements ui.Component.
 func (m *Model) SetSize(w, h int) {
 	m.Common.SetSize(w, h)
 	m.win.Clamp(m.rowCount(), m.tableRows())
 }
 
-// Update implements common.Component.
+// Update implements ui.Component.
 func (m *Model) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case planMsg:

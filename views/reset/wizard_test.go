@@ -16,7 +16,7 @@ import (
 
 	"github.com/kgroups/kgroups/kafka/kafkatest"
 	kreset "github.com/kgroups/kgroups/kafka/reset"
-	"github.com/kgroups/kgroups/tui/common"
+	"github.com/kgroups/kgroups/views/ui"
 	"github.com/kgroups/kgroups/views/viewtest"
 )
 
@@ -86,7 +86,7 @@ func (f *fixture) unchanged(t *testing.T) {
 	}
 }
 
-func testCommon(protected, readOnly bool) common.Common {
+func testCommon(protected, readOnly bool) ui.Common {
 	c := viewtest.Common(120, 30, true)
 	c.Protected, c.ReadOnly = protected, readOnly
 	return c

@@ -11,9 +11,9 @@ import (
 
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/rebalance"
-	"github.com/kgroups/kgroups/tui/common"
 	"github.com/kgroups/kgroups/views/columns"
 	"github.com/kgroups/kgroups/views/table"
+	"github.com/kgroups/kgroups/views/ui"
 )
 
 // KeyMap holds the tab's own keys. They are offered as Actions, so the help
@@ -24,7 +24,7 @@ type KeyMap struct {
 	NextAssignor key.Binding
 }
 
-// DefaultKeyMap avoids every key of common.KeyMap.
+// DefaultKeyMap avoids every key of ui.KeyMap.
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
 		Leave:        key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "simulate the selected member leaving")),
@@ -49,7 +49,7 @@ type ResultMsg struct {
 // Model is the Simulate tab for one group: pick a member and see what each
 // assignor would move if it left, or if members joined.
 type Model struct {
-	common.Common
+	ui.Common
 	keys KeyMap
 
 	group  string
@@ -71,7 +71,7 @@ type Model struct {
 }
 
 // New returns the tab for group.
-func New(c common.Common, group string) *Model {
+func New(c ui.Common, group string) *Model {
 	m := &Model{Common: c, keys: DefaultKeyMap(), group: group}
 	type M = *kafka.Member
 	m.members.Cols = []table.Col[M]{
@@ -112,21 +112,21 @@ func (m *Model) Group() string { return m.group }
 // Result is the simulation on show, if any.
 func (m *Model) Result() *ResultMsg { return m.res }
 
-// Screen implements common.Component.
-func (m *Model) Screen() common.Screen { return common.ScreenGroup }
+// Screen implements ui.Component.
+func (m *Model) Screen() ui.Screen { return ui.ScreenGroup }
 
-// Capturing implements common.Component: the tab reads no text.
+// Capturing implements ui.Component: the tab reads no text.
 func (m *Model) Capturing() bool { return false }
 
-// SetSize implements common.Component.
+// SetSize implements ui.Component.
 func (m *Model) SetSize(w, h int) {
 	m.Common.SetSize(w, h)
 	m.clamp()
 }
 
-// Actions implements common.Component. None is Dangerous: a simulation
+// Actions implements ui.Component. None is Dangerous: a simulation
 // only reads the snapshot.
-func (m *Model) Actions() []common.Action {
+func (m *Model) Actions() []ui.Action {
 	classic := func() string {
 		switch {
 		case m.g == nil:
@@ -138,7 +138,7 @@ func (m *Model) Actions() []common.Action {
 		}
 		return ""
 	}
-	return []common.Action{
+	return []ui.Action{
 		{Name: "simulate the selected member leaving", Key: m.keys.Leave, Unavailable: classic, Run: m.leave},
 		{Name: "simulate one more member joining", Key: m.keys.Join, Unavailable: classic, Run: m.join},
 		{Name: "show the next assignor's moves", Key: m.keys.NextAssignor, Unavailable: func() string {
@@ -188,10 +188,10 @@ func (m *Model) start(ch rebalance.Change) tea.Cmd {
 	}
 }
 
-// Update implements common.Component.
+// Update implements ui.Component.
 func (m *Model) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case common.DataMsg:
+	case ui.DataMsg:
 		if g, ok := msg.Snapshot.Group(m.group); ok {
 			m.g, m.polled = g, msg.Snapshot.Time
 		}
@@ -289,7 +289,7 @@ func (m *Model) clamp() {
 	m.movesWin.Clamp(len(m.shownMoves()), m.moveRows())
 }
 
-// View implements common.Component.
+// View implements ui.Component.
 func (m *Model) View() string {
 	var b strings.Builder
 	fit := func(s string) string { return table.FitLine(s, m.Width, m.Glyphs.Ellipsis) }

@@ -12,7 +12,7 @@ import (
 
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/rebalance"
-	"github.com/kgroups/kgroups/tui/common"
+	"github.com/kgroups/kgroups/views/ui"
 	"github.com/kgroups/kgroups/views/viewtest"
 )
 
@@ -38,7 +38,7 @@ func snapshotOf(gs ...*kafka.Group) *kafka.Snapshot {
 
 func press(t *testing.T, m *Model, k string) tea.Msg {
 	t.Helper()
-	cmd, handled := common.Dispatch(m.Actions(), tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}, false)
+	cmd, handled := ui.Dispatch(m.Actions(), tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}, false)
 	if !handled {
 		t.Fatalf("key %q not handled", k)
 	}
@@ -53,7 +53,7 @@ func press(t *testing.T, m *Model, k string) tea.Msg {
 func TestSimulateTab(t *testing.T) {
 	lipgloss.SetColorProfile(termenv.Ascii)
 	m := New(viewtest.Common(80, 18, true), "orders-app")
-	m.Update(common.DataMsg{Snapshot: snapshotOf(rangeGroup())})
+	m.Update(ui.DataMsg{Snapshot: snapshotOf(rangeGroup())})
 	want := strings.Join([]string{
 		"pick a member and press l to see what each assignor would move if it left; n: a…",
 		"  MEMBER-ID INSTANCE-ID CLIENT-ID PARTS ASSIGNMENT",
@@ -115,8 +115,8 @@ func TestSimulateTab(t *testing.T) {
 
 func TestSimulateTabDropsStaleResults(t *testing.T) {
 	m := New(viewtest.Common(80, 18, true), "orders-app")
-	m.Update(common.DataMsg{Snapshot: snapshotOf(rangeGroup())})
-	cmd, _ := common.Dispatch(m.Actions(), tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("l")}, false)
+	m.Update(ui.DataMsg{Snapshot: snapshotOf(rangeGroup())})
+	cmd, _ := ui.Dispatch(m.Actions(), tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("l")}, false)
 	first := cmd()
 	// A second request supersedes the first before its result lands.
 	press(t, m, "n")
@@ -148,7 +148,7 @@ func TestSimulateTabActionsSayWhyNot(t *testing.T) {
 		t.Errorf("before data: %q", got)
 	}
 	k := &kafka.Group{Name: "orders-app", Type: kafka.TypeConsumer, State: kafka.StateStable}
-	m.Update(common.DataMsg{Snapshot: snapshotOf(k)})
+	m.Update(ui.DataMsg{Snapshot: snapshotOf(k)})
 	if got := reasons(); !strings.Contains(got[0], "KIP-848") || !strings.Contains(got[1], "KIP-848") {
 		t.Errorf("KIP-848 group: %q", got)
 	}
@@ -163,7 +163,7 @@ func TestSimulateTabShowsKIP848Targets(t *testing.T) {
 	b.Target = []kafka.TopicPartitions{{Topic: "orders", Partitions: []int32{2, 3}}}
 	g := &kafka.Group{Name: "orders-app", Type: kafka.TypeConsumer, State: kafka.StateReconciling, Members: []kafka.Member{a, b}}
 	m := New(viewtest.Common(90, 12, false), "orders-app")
-	m.Update(common.DataMsg{Snapshot: snapshotOf(g)})
+	m.Update(ui.DataMsg{Snapshot: snapshotOf(g)})
 	want := strings.Join([]string{
 		"the broker assigns this group's partitions (KIP-848): current and target per member",
 		"  MEMBER CLIENT-ID EPOCH CURRENT         TARGET",
@@ -294,12 +294,12 @@ new-1   (new)                1  orders(3)
 // request.
 func TestSimulateTabDropsResultsOfAnEarlierScreen(t *testing.T) {
 	old := New(viewtest.Common(80, 18, true), "orders-app")
-	old.Update(common.DataMsg{Snapshot: snapshotOf(rangeGroup())})
-	oldCmd, _ := common.Dispatch(old.Actions(), tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("n")}, false)
+	old.Update(ui.DataMsg{Snapshot: snapshotOf(rangeGroup())})
+	oldCmd, _ := ui.Dispatch(old.Actions(), tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("n")}, false)
 
 	m := New(viewtest.Common(80, 18, true), "orders-app")
-	m.Update(common.DataMsg{Snapshot: snapshotOf(rangeGroup())})
-	if _, ok := common.Dispatch(m.Actions(), tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("l")}, false); !ok {
+	m.Update(ui.DataMsg{Snapshot: snapshotOf(rangeGroup())})
+	if _, ok := ui.Dispatch(m.Actions(), tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("l")}, false); !ok {
 		t.Fatal("l did nothing")
 	}
 	m.Update(oldCmd())

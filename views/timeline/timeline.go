@@ -13,8 +13,8 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/kgroups/kgroups/kafka/rebalance"
-	"github.com/kgroups/kgroups/tui/common"
 	"github.com/kgroups/kgroups/views/table"
+	"github.com/kgroups/kgroups/views/ui"
 )
 
 // Source is where the tab reads a group's events. The root keeps one
@@ -28,7 +28,7 @@ type Source interface {
 
 // Model is the Timeline tab for one group.
 type Model struct {
-	common.Common
+	ui.Common
 
 	group string
 	src   Source
@@ -46,7 +46,7 @@ type Model struct {
 
 // New returns the tab for group. With a nil src the tab keeps its own
 // timeline, fed by the DataMsgs it receives.
-func New(c common.Common, group string, src Source) *Model {
+func New(c ui.Common, group string, src Source) *Model {
 	m := &Model{Common: c, group: group, src: src}
 	if src == nil {
 		m.own = rebalance.NewTimeline(rebalance.TimelineConfig{})
@@ -72,25 +72,25 @@ func (m *Model) Group() string { return m.group }
 // Events returns the events on show, newest first.
 func (m *Model) Events() []rebalance.Event { return m.events }
 
-// Screen implements common.Component.
-func (m *Model) Screen() common.Screen { return common.ScreenGroup }
+// Screen implements ui.Component.
+func (m *Model) Screen() ui.Screen { return ui.ScreenGroup }
 
-// Capturing implements common.Component: the tab reads no text.
+// Capturing implements ui.Component: the tab reads no text.
 func (m *Model) Capturing() bool { return false }
 
-// Actions implements common.Component: the timeline only shows.
-func (m *Model) Actions() []common.Action { return nil }
+// Actions implements ui.Component: the timeline only shows.
+func (m *Model) Actions() []ui.Action { return nil }
 
-// SetSize implements common.Component.
+// SetSize implements ui.Component.
 func (m *Model) SetSize(w, h int) {
 	m.Common.SetSize(w, h)
 	m.win.Clamp(len(m.events), m.rows())
 }
 
-// Update implements common.Component.
+// Update implements ui.Component.
 func (m *Model) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case common.DataMsg:
+	case ui.DataMsg:
 		if m.own != nil {
 			m.own.Add(msg.Snapshot)
 		}
@@ -130,7 +130,7 @@ func (m *Model) refresh() {
 // table header.
 func (m *Model) rows() int { return max(1, m.Height-2) }
 
-// View implements common.Component.
+// View implements ui.Component.
 func (m *Model) View() string {
 	var b strings.Builder
 	style, line := m.statusLine()
@@ -156,9 +156,9 @@ func (m *Model) statusLine() (*lipgloss.Style, string) {
 	case !m.known:
 		return &m.Styles.Dim, "not seen yet" + kept
 	case m.status.Rebalancing:
-		return &m.Styles.Warn, "rebalancing since " + m.status.Since.Format("15:04:05") + " (" + common.Age(now.Sub(m.status.Since)) + ")" + kept
+		return &m.Styles.Warn, "rebalancing since " + m.status.Since.Format("15:04:05") + " (" + ui.Age(now.Sub(m.status.Since)) + ")" + kept
 	case !m.status.LastRebalance.IsZero():
-		last := "last rebalance " + m.status.LastRebalance.Format("15:04:05") + ", " + common.Age(now.Sub(m.status.LastRebalance)) + " ago"
+		last := "last rebalance " + m.status.LastRebalance.Format("15:04:05") + ", " + ui.Age(now.Sub(m.status.LastRebalance)) + " ago"
 		if m.status.LastDuration > 0 {
 			last += ", took " + Duration(m.status.LastDuration)
 		}

@@ -11,7 +11,7 @@ import (
 
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/rebalance"
-	"github.com/kgroups/kgroups/tui/common"
+	"github.com/kgroups/kgroups/views/ui"
 	"github.com/kgroups/kgroups/views/viewtest"
 )
 
@@ -21,18 +21,18 @@ func group(state string, members ...kafka.Member) kafka.Group {
 	return kafka.Group{Name: "orders-app", Type: kafka.TypeClassic, State: state, Members: members}
 }
 
-func data(sec int, g kafka.Group) common.DataMsg {
-	return common.DataMsg{Snapshot: &kafka.Snapshot{Time: at(sec), Groups: []kafka.Group{g}}}
+func data(sec int, g kafka.Group) ui.DataMsg {
+	return ui.DataMsg{Snapshot: &kafka.Snapshot{Time: at(sec), Groups: []kafka.Group{g}}}
 }
 
 // removal is a member removed and rejoining under a new id, as polls see
 // it: Stable, PreparingRebalance without a, Stable with a2.
-func removal() []common.DataMsg {
+func removal() []ui.DataMsg {
 	a := viewtest.Member("a-1", "", "client-a", "/10.0.0.1", "orders", 0, 1, 2)
 	b := viewtest.Member("b-1", "", "client-b", "/10.0.0.2", "orders", 3, 4, 5)
 	bAll := viewtest.Member("b-1", "", "client-b", "/10.0.0.2", "orders", 0, 1, 2)
 	a2 := viewtest.Member("a-2", "", "client-a", "/10.0.0.1", "orders", 3, 4, 5)
-	return []common.DataMsg{
+	return []ui.DataMsg{
 		data(0, group(kafka.StateStable, a, b)),
 		data(1, group(kafka.StatePreparingRebalance, b)),
 		data(3, group(kafka.StateStable, a2, bAll)),

@@ -5,7 +5,7 @@ import (
 
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/lag"
-	"github.com/kgroups/kgroups/tui/common"
+	"github.com/kgroups/kgroups/views/ui"
 )
 
 // PollEvery is the interval between the polls of Evolving.
@@ -75,8 +75,8 @@ func Evolving(poll int) *kafka.Snapshot {
 
 // LagAfter feeds polls 0 to n-1 of Evolving into a lag history with the
 // default configuration and returns it with the last snapshot.
-func LagAfter(n int) (*common.Lag, *kafka.Snapshot) {
-	l := common.NewLag(lag.DefaultConfig())
+func LagAfter(n int) (*ui.Lag, *kafka.Snapshot) {
+	l := ui.NewLag(lag.DefaultConfig())
 	var s *kafka.Snapshot
 	for i := range n {
 		s = Evolving(i)

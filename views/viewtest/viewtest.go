@@ -13,7 +13,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/kgroups/kgroups/kafka"
-	"github.com/kgroups/kgroups/tui/common"
+	"github.com/kgroups/kgroups/views/ui"
 )
 
 // Epoch is the fixed time of the fixture's first poll.
@@ -223,7 +223,7 @@ func BigGroup(n int) *kafka.Snapshot {
 // History is a fixed lag history: the series per group name.
 type History map[string][]int64
 
-// GroupLagSeries implements common.LagHistory.
+// GroupLagSeries implements ui.LagHistory.
 func (h History) GroupLagSeries(group string, dst []int64) []int64 {
 	return append(dst, h[group]...)
 }
@@ -231,12 +231,12 @@ func (h History) GroupLagSeries(group string, dst []int64) []int64 {
 // Common is a screen context for tests: styles from lipgloss's default
 // renderer (set its colour profile to termenv.Ascii for plain text), the
 // given glyphs and a fixed clock.
-func Common(width, height int, utf8 bool) common.Common {
-	return common.Common{
+func Common(width, height int, utf8 bool) ui.Common {
+	return ui.Common{
 		Width: width, Height: height,
-		Styles: common.NewStyles(lipgloss.DefaultRenderer(), common.DefaultTheme(), true),
-		Glyphs: common.GlyphsFor(utf8),
-		Keys:   common.DefaultKeyMap(),
+		Styles: ui.NewStyles(lipgloss.DefaultRenderer(), ui.DefaultTheme(), true),
+		Glyphs: ui.GlyphsFor(utf8),
+		Keys:   ui.DefaultKeyMap(),
 		Now:    func() time.Time { return Epoch },
 	}
 }

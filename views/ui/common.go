@@ -1,9 +1,9 @@
-// Package common holds the contracts the kgroups root program and its screens
+// Package ui holds the contracts the kgroups root program and its screens
 // share: the component interface, the common context every screen embeds, the
 // messages screens use to navigate, the one key map, actions, styles and
 // glyphs. It imports no screen and no root, so screens (views/...) and the
 // root (tui) can both depend on it without a cycle.
-package common
+package ui
 
 import (
 	"time"

@@ -1,4 +1,4 @@
-package common
+package ui
 
 import (
 	"sync/atomic"

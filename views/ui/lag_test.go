@@ -1,4 +1,4 @@
-package common_test
+package ui_test
 
 import (
 	"fmt"
@@ -8,7 +8,7 @@ import (
 
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/lag"
-	"github.com/kgroups/kgroups/tui/common"
+	"github.com/kgroups/kgroups/views/ui"
 	"github.com/kgroups/kgroups/views/viewtest"
 )
 
@@ -28,7 +28,7 @@ func TestLagVerdictsAndCounts(t *testing.T) {
 	for i := range s.Groups {
 		name := s.Groups[i].Name
 		h := l.Group(s, i)
-		if got := common.HealthText(&h); got != want[name] {
+		if got := ui.HealthText(&h); got != want[name] {
 			t.Errorf("%s: %q, want %q", name, got, want[name])
 		}
 		if n := l.Named(name); n.Status != h.Status || n.Known != h.Known || n.MaxTimeLag != h.MaxTimeLag {
@@ -60,7 +60,7 @@ func TestPendingVerdicts(t *testing.T) {
 		{"-", 3}, {"-", 0}, {"-", 0},
 	} {
 		h := l.Group(s, i)
-		if got := common.HealthText(&h); got != want.text || h.Pending != want.pending {
+		if got := ui.HealthText(&h); got != want.text || h.Pending != want.pending {
 			t.Errorf("%s: %q pending %d, want %q pending %d", s.Groups[i].Name, got, h.Pending, want.text, want.pending)
 		}
 	}
@@ -78,7 +78,7 @@ func TestIgnoredSnapshotKeepsVerdicts(t *testing.T) {
 		t.Fatalf("counts = %d %d %d", ok, warn, bad)
 	}
 	h := l.Group(again, 0) // legacy-audit, index 4 in the accepted poll
-	if got := common.HealthText(&h); got != "ERR STOP" {
+	if got := ui.HealthText(&h); got != "ERR STOP" {
 		t.Fatalf("legacy-audit after an ignored poll: %q", got)
 	}
 }
@@ -105,7 +105,7 @@ func TestGroupSeries(t *testing.T) {
 	if got, want := ps[11].TimeLag, l.Named("orders-app").MaxTimeLag; got != want {
 		t.Errorf("last point %+v, verdict %+v", got, want)
 	}
-	if got := fmt.Sprint(ps[11].Lag, " ", common.TimeLag(ps[11].TimeLag, common.UnicodeGlyphs)); got != "85 17s" {
+	if got := fmt.Sprint(ps[11].Lag, " ", ui.TimeLag(ps[11].TimeLag, ui.UnicodeGlyphs)); got != "85 17s" {
 		t.Errorf("last point %s", got)
 	}
 }
@@ -113,7 +113,7 @@ func TestGroupSeries(t *testing.T) {
 // TestSeriesGapsAndEviction: a group missing from a poll has an unknown
 // point there; one missing for EvictAfter polls is forgotten.
 func TestSeriesGapsAndEviction(t *testing.T) {
-	l := common.NewLag(lag.Config{EvictAfter: 3})
+	l := ui.NewLag(lag.Config{EvictAfter: 3})
 	without := func(i int) *kafka.Snapshot {
 		s := viewtest.Evolving(i)
 		s.Groups = s.Groups[1:] // no analytics-etl
@@ -169,7 +169,7 @@ func TestSampleTimeLags(t *testing.T) {
 		}
 		return lag.Sample{Time: at(s), Committed: c, LogEnd: end, Lag: l}
 	}
-	show := func(ps []common.Point) string {
+	show := func(ps []ui.Point) string {
 		var out []string
 		for _, p := range ps {
 			out = append(out, fmt.Sprintf("%s:%.1f", p.TimeLag.Kind, p.TimeLag.Seconds))
@@ -208,7 +208,7 @@ func TestSampleTimeLags(t *testing.T) {
 			"unknown:0.0 extrapolated:5.0 extrapolated:15.0"},
 	}
 	for _, tt := range tests {
-		if got := show(common.SampleTimeLags(tt.ss, nil)); got != tt.want {
+		if got := show(ui.SampleTimeLags(tt.ss, nil)); got != tt.want {
 			t.Errorf("%s:\n got %s\nwant %s", tt.name, got, tt.want)
 		}
 	}
@@ -226,7 +226,7 @@ func BenchmarkLagAdd(b *testing.B) {
 		{"partitions=50000", viewtest.BigGroup(50_000)},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
-			l := common.NewLag(lag.Config{})
+			l := ui.NewLag(lag.Config{})
 			at := func(i int) *kafka.Snapshot {
 				p := *bc.s
 				p.Time = bc.s.Time.Add(time.Duration(i) * 5 * time.Second)
