@@ -12,6 +12,7 @@ import (
 
 	"github.com/kgroups/kgroups/kafka"
 	krebalance "github.com/kgroups/kgroups/kafka/rebalance"
+	"github.com/kgroups/kgroups/views/format"
 	"github.com/kgroups/kgroups/views/group"
 	"github.com/kgroups/kgroups/views/groups"
 	helpview "github.com/kgroups/kgroups/views/help"
@@ -78,7 +79,7 @@ func New(opts Options) *Model {
 }
 
 func newModel(ctx context.Context, opts Options, r *lipgloss.Renderer, color bool) *Model {
-	utf8 := ui.UTF8Locale(opts.Getenv)
+	utf8 := format.UTF8Locale(opts.Getenv)
 	keys := ui.DefaultKeyMap()
 	if !utf8 {
 		keys.SetASCII()

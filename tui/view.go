@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/bubbles/help"
 
 	"github.com/kgroups/kgroups/kafka/lag"
+	"github.com/kgroups/kgroups/views/format"
 	"github.com/kgroups/kgroups/views/table"
 	"github.com/kgroups/kgroups/views/ui"
 )
@@ -110,13 +111,13 @@ func (m *Model) statusLine2(b *strings.Builder) {
 		// terminal the age and the next retry must not be cut off.
 		l.WriteString(s.Error.Render(g.Fail + " " + staleLabel(m.snap != nil)))
 		if !p.lastOK.IsZero() {
-			l.WriteString(g.Sep + "last refresh " + ui.Age(m.clock.Sub(p.lastOK)) + " ago")
+			l.WriteString(g.Sep + "last refresh " + format.Span(m.clock.Sub(p.lastOK)) + " ago")
 		}
 		switch {
 		case p.inFlight:
 			l.WriteString(g.Sep + "retrying" + g.Ellipsis)
 		case !p.next.IsZero():
-			l.WriteString(g.Sep + "retry " + p.next.Format("15:04:05") + " (in " + ui.Age(p.next.Sub(m.clock)) + ")")
+			l.WriteString(g.Sep + "retry " + p.next.Format("15:04:05") + " (in " + format.Span(p.next.Sub(m.clock)) + ")")
 		}
 		l.WriteString(g.Sep)
 		l.WriteString(s.Error.Render(oneLine(p.err.Error())))
@@ -125,15 +126,15 @@ func (m *Model) statusLine2(b *strings.Builder) {
 	default:
 		l.WriteString(s.OK.Render(g.OK + " connected"))
 		l.WriteString(g.Sep + strconv.Itoa(len(m.snap.Brokers)) + " brokers")
-		l.WriteString(g.Sep + "refreshed " + ui.Age(m.clock.Sub(p.lastOK)) + " ago in " + ui.Took(p.took))
+		l.WriteString(g.Sep + "refreshed " + format.Span(m.clock.Sub(p.lastOK)) + " ago in " + format.Took(p.took))
 	}
 	if p.paused {
 		l.WriteString(g.Sep)
 		l.WriteString(s.Warn.Render("paused"))
 	} else if p.inFlight && p.err == nil && m.clock.Sub(p.started) >= time.Second {
-		l.WriteString(g.Sep + "polling " + ui.Age(m.clock.Sub(p.started)) + g.Ellipsis)
+		l.WriteString(g.Sep + "polling " + format.Span(m.clock.Sub(p.started)) + g.Ellipsis)
 	} else if p.err == nil && m.snap != nil && m.switching == "" {
-		l.WriteString(g.Sep + "every " + ui.Age(m.opts.Refresh))
+		l.WriteString(g.Sep + "every " + format.Span(m.opts.Refresh))
 	}
 	b.WriteString(table.FitLine(l.String(), m.width, g.Ellipsis))
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/kgroups/kgroups/kafka/lag"
 	"github.com/kgroups/kgroups/views/columns"
+	"github.com/kgroups/kgroups/views/format"
 	"github.com/kgroups/kgroups/views/lagchart"
 	"github.com/kgroups/kgroups/views/table"
 	"github.com/kgroups/kgroups/views/ui"
@@ -75,7 +76,7 @@ func (m *Model) viewChart(b *strings.Builder, height int) {
 		scope.WriteString(s.Dim.Render(g.Sep + "c selected partition"))
 	}
 	if n := len(c.points); n > 1 {
-		scope.WriteString(s.Dim.Render(g.Sep + plural(n, "poll") + " over " + ui.Span(c.points[n-1].Time.Sub(c.points[0].Time))))
+		scope.WriteString(s.Dim.Render(g.Sep + plural(n, "poll") + " over " + format.Span(c.points[n-1].Time.Sub(c.points[0].Time))))
 	}
 	b.WriteString(table.FitLine(scope.String(), m.Width, g.Ellipsis))
 	if len(c.points) == 0 {
@@ -88,10 +89,10 @@ func (m *Model) viewChart(b *strings.Builder, height int) {
 	st := lagchart.Styles{Axis: &s.Dim, Bar: &s.Lag}
 	last := c.points[len(c.points)-1]
 	lagTitle := s.TableHeader.Render("lag") + s.Dim.Render(" messages"+g.Sep+"now "+columns.Offset(last.Lag))
-	tlTitle := s.TableHeader.Render("time lag") + s.Dim.Render(g.Sep+"now "+ui.TimeLag(last.TimeLag, g))
+	tlTitle := s.TableHeader.Render("time lag") + s.Dim.Render(g.Sep+"now "+format.TimeLag(last.TimeLag, g.AtLeast))
 	offsetLabel := func(v float64) string { return strconv.FormatInt(int64(v), 10) }
 	spanLabel := func(v float64) string {
-		return ui.TimeLag(lag.TimeLag{Seconds: v, Kind: lag.TimeLagInterpolated}, g)
+		return format.TimeLag(lag.TimeLag{Seconds: v, Kind: lag.TimeLagInterpolated}, g.AtLeast)
 	}
 	lagChart := lagchart.Chart{Title: lagTitle, Values: c.lags, Label: offsetLabel}
 	tlChart := lagchart.Chart{Title: tlTitle, Values: c.tls, Label: spanLabel}
@@ -114,7 +115,7 @@ func (m *Model) viewChart(b *strings.Builder, height int) {
 // the right, under the bars.
 func (m *Model) timeAxis(b *strings.Builder, labels int) {
 	c := &m.chart
-	left := ui.Span(c.points[len(c.points)-1].Time.Sub(c.points[0].Time)) + " ago"
+	left := format.Span(c.points[len(c.points)-1].Time.Sub(c.points[0].Time)) + " ago"
 	var line strings.Builder
 	table.Pad(&line, labels+2)
 	line.WriteString(left)

@@ -8,6 +8,7 @@ import (
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/lag"
 	"github.com/kgroups/kgroups/views/columns"
+	"github.com/kgroups/kgroups/views/format"
 	"github.com/kgroups/kgroups/views/table"
 	"github.com/kgroups/kgroups/views/ui"
 )
@@ -40,7 +41,7 @@ func (m *Model) partitionColumns() []table.Col[partRow] {
 		{Column: col("LOG-START", columns.Right, func(r P) string { return columns.Offset(r.p.LogStart) }), Drop: 6},
 		{Column: col("LOG-END", columns.Right, func(r P) string { return columns.Offset(r.p.LogEnd) })},
 		{Column: col("LAG", columns.Right, func(r P) string { return columns.Offset(r.p.Lag) }), Style: m.partitionLagStyle},
-		{Column: col("TIME-LAG", columns.Right, func(r P) string { return ui.TimeLag(m.timeLag(r.p, r.h), m.Glyphs) })},
+		{Column: col("TIME-LAG", columns.Right, func(r P) string { return format.TimeLag(m.timeLag(r.p, r.h), m.Glyphs.AtLeast) })},
 		{Column: col("PROD/S", columns.Right, func(r P) string { return partRate(r.h, true) }), Drop: 3},
 		{Column: col("CONS/S", columns.Right, func(r P) string { return partRate(r.h, false) }), Drop: 2},
 		{Column: col("HEALTH", columns.Left, m.partitionHealthText), Style: m.partitionHealthStyle},
@@ -53,16 +54,16 @@ func (m *Model) partitionColumns() []table.Col[partRow] {
 func partRate(h *lag.PartitionHealth, produce bool) string {
 	switch {
 	case h == nil:
-		return ui.Missing
+		return format.Missing
 	case produce:
-		return ui.Rate(h.ProduceRate)
+		return format.Rate(h.ProduceRate)
 	}
-	return ui.Rate(h.ConsumeRate)
+	return format.Rate(h.ConsumeRate)
 }
 
 func (m *Model) partitionHealthText(r partRow) string {
 	if r.h == nil {
-		return ui.Missing
+		return format.Missing
 	}
 	return ui.PartitionHealthText(r.h, m.window)
 }

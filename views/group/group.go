@@ -18,6 +18,7 @@ import (
 	"github.com/kgroups/kgroups/kafka/lag"
 	kreset "github.com/kgroups/kgroups/kafka/reset"
 	"github.com/kgroups/kgroups/views/columns"
+	"github.com/kgroups/kgroups/views/format"
 	"github.com/kgroups/kgroups/views/table"
 	"github.com/kgroups/kgroups/views/ui"
 )
@@ -582,8 +583,8 @@ func (m *Model) healthLine(l *strings.Builder) {
 	l.WriteString(columns.Offset(m.totalLag))
 	l.WriteString(sep)
 	l.WriteString(s.Label.Render("time lag "))
-	l.WriteString(ui.TimeLag(h.MaxTimeLag, m.Glyphs))
-	if cu := ui.CatchUp(h.CatchUp); cu != "" && h.Known {
+	l.WriteString(format.TimeLag(h.MaxTimeLag, m.Glyphs.AtLeast))
+	if cu := format.CatchUp(h.CatchUp); cu != "" && h.Known {
 		l.WriteString(sep)
 		if h.CatchUp.State == lag.FallingBehind {
 			l.WriteString(s.Warn.Render(cu))
@@ -624,9 +625,9 @@ func (m *Model) rewind() string {
 // rate is a rate with its unit, for sentences.
 func rate(r float64) string {
 	if r < 0 {
-		return ui.Missing
+		return format.Missing
 	}
-	return ui.Rate(r) + "/s"
+	return format.Rate(r) + "/s"
 }
 
 // tabs writes the tab bar, and on its right whether exact time lag is on.

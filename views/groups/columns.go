@@ -10,6 +10,7 @@ import (
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/rebalance"
 	"github.com/kgroups/kgroups/views/columns"
+	"github.com/kgroups/kgroups/views/format"
 	"github.com/kgroups/kgroups/views/spark"
 	"github.com/kgroups/kgroups/views/table"
 	"github.com/kgroups/kgroups/views/ui"
@@ -52,7 +53,7 @@ func (m *Model) newColumns() []table.Col[row] {
 		{Column: col("TOPICS", columns.Right, func(r row) string { return strconv.Itoa(topicCount(r.g)) }), Drop: 6},
 		{Column: col("PARTS", columns.Right, func(r row) string { return strconv.Itoa(len(r.g.Partitions)) }), Drop: 7},
 		{Column: col("LAG", columns.Right, func(r row) string { return columns.Offset(r.lag) })},
-		{Column: col("TIME-LAG", columns.Right, func(r row) string { return ui.TimeLag(r.h.MaxTimeLag, m.Glyphs) })},
+		{Column: col("TIME-LAG", columns.Right, func(r row) string { return format.TimeLag(r.h.MaxTimeLag, m.Glyphs.AtLeast) })},
 		{Column: col("TREND", columns.Left, m.trend), Drop: 2},
 		{Column: col("COORD", columns.Right, func(r row) string { return columns.CoordinatorID(r.g.Coordinator) }), Drop: 8},
 		{Column: col("LAST-REB", columns.Right, m.lastRebalance), Drop: 9},

@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
+	"github.com/kgroups/kgroups/views/format"
 	"github.com/kgroups/kgroups/views/table"
 	"github.com/kgroups/kgroups/views/ui"
 )
@@ -152,17 +153,17 @@ func (m *Model) layout() {
 func (m *Model) block(title string, bs []key.Binding, notes []string) block {
 	kw := 0
 	for _, b := range bs {
-		kw = max(kw, table.Width(b.Help().Key))
+		kw = max(kw, format.Width(b.Help().Key))
 	}
-	b := block{lines: []string{m.Styles.HelpTitle.Render(title)}, width: table.Width(title)}
+	b := block{lines: []string{m.Styles.HelpTitle.Render(title)}, width: format.Width(title)}
 	for i, kb := range bs {
 		k, d := kb.Help().Key, kb.Help().Desc
 		if notes != nil {
 			d += notes[i]
 		}
-		line := m.Styles.HelpKey.Render(k) + strings.Repeat(" ", kw-table.Width(k)+2) + m.Styles.HelpDesc.Render(d)
+		line := m.Styles.HelpKey.Render(k) + strings.Repeat(" ", kw-format.Width(k)+2) + m.Styles.HelpDesc.Render(d)
 		b.lines = append(b.lines, line)
-		b.width = max(b.width, kw+2+table.Width(d))
+		b.width = max(b.width, kw+2+format.Width(d))
 	}
 	return b
 }

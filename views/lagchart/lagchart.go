@@ -13,6 +13,7 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 
+	"github.com/kgroups/kgroups/views/format"
 	"github.com/kgroups/kgroups/views/table"
 	"github.com/kgroups/kgroups/views/ui"
 )
@@ -37,7 +38,7 @@ func LabelWidth(c Chart) int {
 	for _, v := range c.Values {
 		top = max(top, v)
 	}
-	return max(c.LabelWidth, table.Width(c.Label(top)), table.Width(c.Label(0)))
+	return max(c.LabelWidth, format.Width(c.Label(top)), format.Width(c.Label(0)))
 }
 
 // Styles are what a chart draws with.
@@ -84,7 +85,7 @@ func (r *Renderer) Write(b *strings.Builder, c Chart, width, height int, g ui.Gl
 		if row == 0 {
 			label, axis = hi, g.AxisTick
 		}
-		table.Pad(b, lw-table.Width(label))
+		table.Pad(b, lw-format.Width(label))
 		b.WriteString(st.Axis.Render(label + " " + axis))
 		line.Reset()
 		floor := (rows - 1 - row) * len(g.Bars) // sub-cells below this row
@@ -101,7 +102,7 @@ func (r *Renderer) Write(b *strings.Builder, c Chart, width, height int, g ui.Gl
 		}
 	}
 	b.WriteByte('\n')
-	table.Pad(b, lw-table.Width(lo))
+	table.Pad(b, lw-format.Width(lo))
 	b.WriteString(st.Axis.Render(lo + " " + g.AxisOrigin + strings.Repeat(g.AxisH, cols)))
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/kgroups/kgroups/kafka"
 	krebalance "github.com/kgroups/kgroups/kafka/rebalance"
 	"github.com/kgroups/kgroups/views/columns"
+	"github.com/kgroups/kgroups/views/format"
 	"github.com/kgroups/kgroups/views/table"
 	"github.com/kgroups/kgroups/views/ui"
 )
@@ -389,7 +390,7 @@ func (m *Model) resultLines() []string {
 		return out
 	}
 	if o.After != nil {
-		out = append(out, "now "+o.After.State+" with "+countOf(len(o.After.Members), "member")+m.Glyphs.Sep+"took "+ui.Age(o.Took))
+		out = append(out, "now "+o.After.State+" with "+countOf(len(o.After.Members), "member")+m.Glyphs.Sep+"took "+format.Span(o.Took))
 	}
 	if o.Short {
 		out = append(out, s.Warn.Render("some removed members did not rejoin: their processes may be gone"))
@@ -465,7 +466,7 @@ func wrap(text string, width int) []string {
 	var out []string
 	var line strings.Builder
 	for _, w := range strings.Fields(text) {
-		if line.Len() > 0 && table.Width(line.String())+1+table.Width(w) > width {
+		if line.Len() > 0 && format.Width(line.String())+1+format.Width(w) > width {
 			out = append(out, line.String())
 			line.Reset()
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	kreset "github.com/kgroups/kgroups/kafka/reset"
+	"github.com/kgroups/kgroups/views/format"
 	"github.com/kgroups/kgroups/views/table"
 )
 
@@ -317,7 +318,7 @@ func wrap(text string, width int) []string {
 			lw = 0
 		}
 		for _, w := range strings.Fields(para) {
-			for table.Width(w) > room {
+			for format.Width(w) > room {
 				if lw > 0 {
 					flush()
 				}
@@ -326,7 +327,7 @@ func wrap(text string, width int) []string {
 				flush()
 				w = w[cut:]
 			}
-			ww := table.Width(w)
+			ww := format.Width(w)
 			if lw > 0 && lw+1+ww > room {
 				flush()
 			}
@@ -346,7 +347,7 @@ func wrap(text string, width int) []string {
 func cutAt(s string, n int) int {
 	w := 0
 	for i, r := range s {
-		rw := table.Width(string(r))
+		rw := format.Width(string(r))
 		if w+rw > n {
 			return max(i, len(string(r)))
 		}

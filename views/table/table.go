@@ -6,6 +6,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/kgroups/kgroups/views/columns"
+	"github.com/kgroups/kgroups/views/format"
 )
 
 // Col is a column on screen: the shared definition (title, alignment, cell
@@ -106,11 +107,11 @@ func (t *Table[T]) Render(b *strings.Builder, st Styles, width, height int, win 
 	}
 	first, last := win.Visible(n, height-1)
 	t.format(first, last, row)
-	t.layout(width, Width(st.Cursor)+1)
+	t.layout(width, format.Width(st.Cursor)+1)
 
 	// Header.
 	var hb strings.Builder
-	Pad(&hb, Width(st.Cursor)+1)
+	Pad(&hb, format.Width(st.Cursor)+1)
 	for k, ci := range t.show {
 		if k > 0 {
 			hb.WriteString(colSep)
@@ -139,7 +140,7 @@ func (t *Table[T]) Render(b *strings.Builder, st Styles, width, height int, win 
 				t.cell(&lb, cells[ci], ci, false, nil, st.Ellipsis)
 			}
 			line := lb.String()
-			if w := Width(line); w < width {
+			if w := format.Width(line); w < width {
 				Pad(&lb, width-w)
 				line = lb.String()
 			}
@@ -149,10 +150,10 @@ func (t *Table[T]) Render(b *strings.Builder, st Styles, width, height int, win 
 		var lb strings.Builder
 		lb.Grow(width + 32)
 		if st.Marked != nil && st.Marked(r) {
-			Pad(&lb, Width(st.Cursor))
+			Pad(&lb, format.Width(st.Cursor))
 			lb.WriteString(st.Mark)
 		} else {
-			Pad(&lb, Width(st.Cursor)+1)
+			Pad(&lb, format.Width(st.Cursor)+1)
 		}
 		for k, ci := range t.show {
 			if k > 0 {
@@ -173,8 +174,8 @@ func (t *Table[T]) Render(b *strings.Builder, st Styles, width, height int, win 
 // padded on the right, so lines carry no trailing blanks.
 func (t *Table[T]) cell(b *strings.Builder, text string, ci int, lastCol bool, style *lipgloss.Style, ellipsis string) {
 	w := t.widths[ci]
-	text = Truncate(text, w, ellipsis)
-	pad := w - Width(text)
+	text = format.Truncate(text, w, ellipsis)
+	pad := w - format.Width(text)
 	if t.Cols[ci].Align == columns.Right {
 		Pad(b, pad)
 		pad = 0
@@ -220,9 +221,9 @@ func (t *Table[T]) layout(width, gutter int) {
 	}
 	for ci := range t.Cols {
 		c := &t.Cols[ci]
-		w := Width(c.Title)
+		w := format.Width(c.Title)
 		for _, cells := range t.cells {
-			w = max(w, Width(cells[ci]))
+			w = max(w, format.Width(cells[ci]))
 		}
 		if c.Max > 0 {
 			w = min(w, c.Max)

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/kgroups/kgroups/views/columns"
+	"github.com/kgroups/kgroups/views/format"
 )
 
 func TestWindow(t *testing.T) {
@@ -103,8 +104,8 @@ func TestRenderLayout(t *testing.T) {
 			t.Errorf("width %d:\n%s\nwant\n%s", tt.width, got, tt.want)
 		}
 		for _, l := range strings.Split(render(tb, tt.width, 10, Window{}, rows), "\n") {
-			if Width(l) > tt.width {
-				t.Errorf("width %d: line %q is %d wide", tt.width, l, Width(l))
+			if format.Width(l) > tt.width {
+				t.Errorf("width %d: line %q is %d wide", tt.width, l, format.Width(l))
 			}
 		}
 	}
@@ -168,14 +169,14 @@ func TestTruncate(t *testing.T) {
 		{"日本語テキスト", 5, "日本…"},
 	}
 	for _, tt := range tests {
-		if got := Truncate(tt.s, tt.w, "…"); got != tt.want {
-			t.Errorf("Truncate(%q, %d) = %q, want %q", tt.s, tt.w, got, tt.want)
+		if got := format.Truncate(tt.s, tt.w, "…"); got != tt.want {
+			t.Errorf("format.Truncate(%q, %d) = %q, want %q", tt.s, tt.w, got, tt.want)
 		}
 	}
 	widths := map[string]int{"abc": 3, "日本": 4, "▁▂█": 3, "a…": 2, "é": 1, "e\u0301": 1, "→↓": 2, "": 0, "a\u200bb": 2}
 	for s, want := range widths {
-		if got := Width(s); got != want {
-			t.Errorf("Width(%q) = %d, want %d", s, got, want)
+		if got := format.Width(s); got != want {
+			t.Errorf("format.Width(%q) = %d, want %d", s, got, want)
 		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/kgroups/kgroups/kafka/rebalance"
+	"github.com/kgroups/kgroups/views/format"
 	"github.com/kgroups/kgroups/views/table"
 	"github.com/kgroups/kgroups/views/ui"
 )
@@ -156,9 +157,9 @@ func (m *Model) statusLine() (*lipgloss.Style, string) {
 	case !m.known:
 		return &m.Styles.Dim, "not seen yet" + kept
 	case m.status.Rebalancing:
-		return &m.Styles.Warn, "rebalancing since " + m.status.Since.Format("15:04:05") + " (" + ui.Age(now.Sub(m.status.Since)) + ")" + kept
+		return &m.Styles.Warn, "rebalancing since " + m.status.Since.Format("15:04:05") + " (" + format.Span(now.Sub(m.status.Since)) + ")" + kept
 	case !m.status.LastRebalance.IsZero():
-		last := "last rebalance " + m.status.LastRebalance.Format("15:04:05") + ", " + ui.Age(now.Sub(m.status.LastRebalance)) + " ago"
+		last := "last rebalance " + m.status.LastRebalance.Format("15:04:05") + ", " + format.Span(now.Sub(m.status.LastRebalance)) + " ago"
 		if m.status.LastDuration > 0 {
 			last += ", took " + Duration(m.status.LastDuration)
 		}

@@ -3,36 +3,12 @@ package ui
 import (
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 )
-
-func TestUTF8Locale(t *testing.T) {
-	tests := []struct {
-		env  map[string]string
-		want bool
-	}{
-		{map[string]string{}, false},
-		{map[string]string{"LANG": "en_US.UTF-8"}, true},
-		{map[string]string{"LANG": "en_US.utf8"}, true},
-		{map[string]string{"LANG": "C"}, false},
-		// LC_ALL wins over everything, LC_CTYPE over LANG.
-		{map[string]string{"LC_ALL": "C", "LC_CTYPE": "en_US.UTF-8", "LANG": "en_US.UTF-8"}, false},
-		{map[string]string{"LC_CTYPE": "POSIX", "LANG": "en_US.UTF-8"}, false},
-		{map[string]string{"LC_CTYPE": "de_DE.UTF-8", "LANG": "C"}, true},
-		{map[string]string{"LC_ALL": "C.UTF-8"}, true},
-	}
-	for _, tt := range tests {
-		got := UTF8Locale(func(k string) string { return tt.env[k] })
-		if got != tt.want {
-			t.Errorf("UTF8Locale(%v) = %v, want %v", tt.env, got, tt.want)
-		}
-	}
-}
 
 func TestGlyphsFor(t *testing.T) {
 	if g := GlyphsFor(false); string(g.Spark) != "_.-=#" || g.Ellipsis != "~" || g.Cursor != ">" {
@@ -97,30 +73,6 @@ func TestStateStyles(t *testing.T) {
 		if got := s.State(tt.state, tt.failed); got != tt.want {
 			t.Errorf("State(%q, %v) is not the expected style", tt.state, tt.failed)
 		}
-	}
-}
-
-func TestAgeAndTook(t *testing.T) {
-	tests := []struct {
-		d    time.Duration
-		want string
-	}{
-		{-time.Second, "0s"},
-		{0, "0s"},
-		{59*time.Second + 900*time.Millisecond, "59s"},
-		{2*time.Minute + 5*time.Second, "2m05s"},
-		{3*time.Hour + 10*time.Minute + 59*time.Second, "3h10m"},
-	}
-	for _, tt := range tests {
-		if got := Age(tt.d); got != tt.want {
-			t.Errorf("Age(%v) = %q, want %q", tt.d, got, tt.want)
-		}
-	}
-	if got := Took(1234 * time.Millisecond); got != "1234ms" {
-		t.Errorf("Took = %q", got)
-	}
-	if got := Took(75 * time.Second); got != "1m15s" {
-		t.Errorf("Took = %q", got)
 	}
 }
 

@@ -1,7 +1,5 @@
 package ui
 
-import "strings"
-
 // Glyphs are the characters kgroups draws with. Terminals whose locale is not
 // UTF-8 (common on old jump hosts) get ASCII so that nothing turns into
 // question marks or misaligns columns.
@@ -72,21 +70,6 @@ var ASCIIGlyphs = Glyphs{
 	AxisTick:   "+",
 	AxisOrigin: "+",
 	AxisH:      "-",
-}
-
-// UTF8Locale reports whether the locale from the environment is UTF-8,
-// reading LC_ALL, then LC_CTYPE, then LANG: the first one set decides, as
-// for the C library. getenv is os.Getenv outside tests.
-func UTF8Locale(getenv func(string) string) bool {
-	for _, name := range []string{"LC_ALL", "LC_CTYPE", "LANG"} {
-		v := getenv(name)
-		if v == "" {
-			continue
-		}
-		v = strings.ToLower(v)
-		return strings.Contains(v, "utf-8") || strings.Contains(v, "utf8")
-	}
-	return false
 }
 
 // GlyphsFor picks the glyphs for the locale.

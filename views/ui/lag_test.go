@@ -8,6 +8,7 @@ import (
 
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/lag"
+	"github.com/kgroups/kgroups/views/format"
 	"github.com/kgroups/kgroups/views/ui"
 	"github.com/kgroups/kgroups/views/viewtest"
 )
@@ -105,7 +106,7 @@ func TestGroupSeries(t *testing.T) {
 	if got, want := ps[11].TimeLag, l.Named("orders-app").MaxTimeLag; got != want {
 		t.Errorf("last point %+v, verdict %+v", got, want)
 	}
-	if got := fmt.Sprint(ps[11].Lag, " ", ui.TimeLag(ps[11].TimeLag, ui.UnicodeGlyphs)); got != "85 17s" {
+	if got := fmt.Sprint(ps[11].Lag, " ", format.TimeLag(ps[11].TimeLag, format.AtLeastUnicode)); got != "85 17s" {
 		t.Errorf("last point %s", got)
 	}
 }

@@ -1,0 +1,120 @@
+package format
+
+import (
+	"math"
+	"testing"
+	"time"
+
+	"github.com/kgroups/kgroups/kafka/lag"
+)
+
+func TestUTF8Locale(t *testing.T) {
+	tests := []struct {
+		env  map[string]string
+		want bool
+	}{
+		{map[string]string{}, false},
+		{map[string]string{"LANG": "en_US.UTF-8"}, true},
+		{map[string]string{"LANG": "en_US.utf8"}, true},
+		{map[string]string{"LANG": "C"}, false},
+		// LC_ALL wins over everything, LC_CTYPE over LANG.
+		{map[string]string{"LC_ALL": "C", "LC_CTYPE": "en_US.UTF-8", "LANG": "en_US.UTF-8"}, false},
+		{map[string]string{"LC_CTYPE": "POSIX", "LANG": "en_US.UTF-8"}, false},
+		{map[string]string{"LC_CTYPE": "de_DE.UTF-8", "LANG": "C"}, true},
+		{map[string]string{"LC_ALL": "C.UTF-8"}, true},
+	}
+	for _, tt := range tests {
+		got := UTF8Locale(func(k string) string { return tt.env[k] })
+		if got != tt.want {
+			t.Errorf("UTF8Locale(%v) = %v, want %v", tt.env, got, tt.want)
+		}
+	}
+}
+
+func TestSpanAndTook(t *testing.T) {
+	tests := []struct {
+		d    time.Duration
+		want string
+	}{
+		{-time.Second, "0s"},
+		{0, "0s"},
+		{59*time.Second + 900*time.Millisecond, "59s"},
+		{2*time.Minute + 5*time.Second, "2m05s"},
+		{3*time.Hour + 10*time.Minute + 59*time.Second, "3h10m"},
+	}
+	for _, tt := range tests {
+		if got := Span(tt.d); got != tt.want {
+			t.Errorf("Span(%v) = %q, want %q", tt.d, got, tt.want)
+		}
+	}
+	if got := Took(1234 * time.Millisecond); got != "1234ms" {
+		t.Errorf("Took = %q", got)
+	}
+	if got := Took(75 * time.Second); got != "1m15s" {
+		t.Errorf("Took = %q", got)
+	}
+}
+
+func TestTimeLagText(t *testing.T) {
+	tests := []struct {
+		tl          lag.TimeLag
+		utf8, ascii string
+	}{
+		{lag.TimeLag{}, "-", "-"},
+		{lag.TimeLag{Kind: lag.TimeLagCaughtUp}, "0s", "0s"},
+		{lag.TimeLag{Seconds: 12.9, Kind: lag.TimeLagInterpolated}, "12s", "12s"},
+		{lag.TimeLag{Seconds: 184, Kind: lag.TimeLagExtrapolated}, "~3m04s", "~3m04s"},
+		{lag.TimeLag{Seconds: 7500, Kind: lag.TimeLagAtLeast}, "≥2h05m", ">=2h05m"},
+		{lag.TimeLag{Seconds: 0.4, Kind: lag.TimeLagExact}, "=0s", "=0s"},
+		{lag.TimeLag{Seconds: 3*86400 + 4*3600 + 59, Kind: lag.TimeLagInterpolated}, "3d04h", "3d04h"},
+		{lag.TimeLag{Seconds: math.Inf(1), Kind: lag.TimeLagInterpolated}, "106751d23h", "106751d23h"},
+		{lag.TimeLag{Seconds: -3, Kind: lag.TimeLagExact}, "=0s", "=0s"},
+	}
+	for _, tt := range tests {
+		if got := TimeLag(tt.tl, AtLeastUnicode); got != tt.utf8 {
+			t.Errorf("TimeLag(%+v) = %q, want %q", tt.tl, got, tt.utf8)
+		}
+		if got := TimeLag(tt.tl, AtLeastASCII); got != tt.ascii {
+			t.Errorf("ASCII TimeLag(%+v) = %q, want %q", tt.tl, got, tt.ascii)
+		}
+	}
+	if got := Span(25 * time.Hour); got != "1d01h" {
+		t.Errorf("Span(25h) = %q", got)
+	}
+}
+
+func TestRateText(t *testing.T) {
+	tests := []struct {
+		r    float64
+		want string
+	}{
+		{lag.UnknownRate, "-"}, {math.NaN(), "-"}, {0, "0.0"}, {0.25, "0.2"}, {5, "5.0"}, {9.94, "9.9"},
+		{9.96, "10"}, {312.4, "312"}, {999.4, "999"}, {999.6, "1.0k"}, {1234, "1.2k"}, {56_789, "57k"},
+		{999_400, "999k"}, {2_500_000, "2.5M"}, {3e9, "3.0G"}, {4e12, "4T"},
+	}
+	for _, tt := range tests {
+		if got := Rate(tt.r); got != tt.want {
+			t.Errorf("Rate(%v) = %q, want %q", tt.r, got, tt.want)
+		}
+	}
+}
+
+func TestCatchUpText(t *testing.T) {
+	tests := []struct {
+		c    lag.CatchUp
+		want string
+	}{
+		{lag.CatchUp{}, ""},
+		{lag.CatchUp{State: lag.CaughtUp}, "caught up"},
+		{lag.CatchUp{State: lag.CatchingUp, Seconds: 245}, "catching up in 4m05s"},
+		{lag.CatchUp{State: lag.FallingBehind, Behind: 12}, "falling behind 12 msg/s"},
+		{lag.CatchUp{State: lag.FallingBehind}, "not catching up"},
+		{lag.CatchUp{State: lag.FallingBehind, Behind: 0.04}, "not catching up"},
+		{lag.CatchUp{State: lag.FallingBehind, Behind: 0.05}, "falling behind 0.1 msg/s"},
+	}
+	for _, tt := range tests {
+		if got := CatchUp(tt.c); got != tt.want {
+			t.Errorf("CatchUp(%+v) = %q, want %q", tt.c, got, tt.want)
+		}
+	}
+}
