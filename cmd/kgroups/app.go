@@ -5,9 +5,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/spf13/cobra"
-	"github.com/spf13/viper"
-
 	"github.com/kgroups/kgroups/config"
 	"github.com/kgroups/kgroups/kafka"
 )
@@ -18,11 +15,10 @@ type app struct {
 	stdin  io.Reader
 	stdout io.Writer
 	stderr io.Writer
-	root   *cobra.Command
 
-	// v resolves the global settings with flags > environment; the file
-	// and defaults are layered underneath by config.Effective.
-	v *viper.Viper
+	// globals are the global flags and the environment; the file and
+	// defaults are layered underneath by config.Effective.
+	globals *config.CommandLine
 
 	// cfg is the configuration file, read on first use so that commands
 	// that need no configuration (version, help) never fail on a bad file.
@@ -42,7 +38,7 @@ func (a *app) config() (*config.Config, error) {
 	if a.cfg != nil {
 		return a.cfg, nil
 	}
-	path, explicit := a.v.GetString(config.KeyConfig), a.v.IsSet(config.KeyConfig)
+	path, explicit := a.globals.ConfigPath()
 	if path == "" {
 		p, err := config.DefaultPath()
 		if err != nil {
@@ -60,52 +56,30 @@ func (a *app) config() (*config.Config, error) {
 
 // selection gathers the context choice and the overrides from flags and the
 // environment, naming the flag or variable each came from.
-func (a *app) selection() config.Selection {
-	var sel config.Selection
-	for _, s := range config.Settings {
-		if !a.v.IsSet(s.Key) {
-			continue
-		}
-		src := s.Env
-		if s.Flag != "" {
-			if f := a.root.PersistentFlags().Lookup(s.Flag); f != nil && f.Changed {
-				src = "--" + s.Flag
-			}
-		}
-		val := a.v.GetString(s.Key)
-		switch s.Key {
-		case config.KeyConfig:
-		case config.KeyContext:
-			sel.Context, sel.ContextSource = val, src
-		default:
-			sel.Overrides = append(sel.Overrides, config.Override{Key: s.Key, Value: val, Source: src})
-		}
-	}
-	return sel
-}
+func (a *app) selection() config.Selection { return a.globals.Selection() }
 
 // context is the effective, validated context: the file's selected context
 // with environment and flag overrides applied, or an ad-hoc context from
 // -b/--brokers.
-func (a *app) context() (config.Context, error) {
+func (a *app) context() (config.Cluster, error) {
 	cfg, err := a.config()
 	if err != nil {
-		return config.Context{}, err
+		return config.Cluster{}, err
 	}
 	c, err := cfg.Effective(a.selection())
 	if err != nil {
 		if config.FromFlags(err) {
 			// A bad value on the command line is a usage error (exit 2).
-			return config.Context{}, usageError{err}
+			return config.Cluster{}, usageError{err}
 		}
-		return config.Context{}, configError{err}
+		return config.Cluster{}, configError{err}
 	}
 	return c, nil
 }
 
 // connect resolves the effective context and connects to its cluster. The
 // caller closes the client.
-func (a *app) connect(ctx context.Context) (*kafka.Client, config.Context, error) {
+func (a *app) connect(ctx context.Context) (*kafka.Client, config.Cluster, error) {
 	c, err := a.context()
 	if err != nil {
 		return nil, c, err

@@ -47,11 +47,14 @@ the environment or a flag:
 `)
 	w := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	for _, s := range config.Settings {
+		if s.Env == "" {
+			continue // set in the file only
+		}
 		flag := "(no flag)"
 		if s.Flag != "" {
 			flag = "--" + s.Flag
 		}
-		fmt.Fprintf(w, "  %s\t%s\t%s\n", s.Env, flag, s.Usage)
+		fmt.Fprintf(w, "  %s\t%s\t%s\n", s.Env, flag, s.Help())
 	}
 	w.Flush()
 	return strings.TrimRight(b.String(), "\n")
@@ -70,7 +73,7 @@ Passwords and tokens are shown as ****.`,
 			if err != nil {
 				return err
 			}
-			var effective *config.Context
+			var effective *config.Cluster
 			c, err := a.context()
 			switch {
 			case err == nil:

@@ -259,7 +259,7 @@ func parseWriteFormat(cmd *cobra.Command, format string, export bool) (string, e
 // or written: a read-only context refuses --execute outright (exit 1), and a
 // protected one needs each group's name typed again with --confirm (a
 // missing or wrong --confirm is a usage error, exit 2, as for rebalance).
-func checkWrite(c config.Context, command string, w writeFlags, groups ...string) error {
+func checkWrite(c config.Cluster, command string, w writeFlags, groups ...string) error {
 	if !w.execute {
 		if len(w.confirm) > 0 {
 			return usageErrorf("--confirm only applies with --execute")
@@ -305,7 +305,7 @@ func groupWord(gs []string) string {
 // showPlan prints a plan and, with execute, applies it and prints the
 // verified result. The table or JSON goes to stdout; notes, the summary and
 // the receipt path go to stderr, so stdout stays parseable.
-func (a *app) showPlan(cmd *cobra.Command, cl *kafka.Client, c config.Context, p *kreset.Plan, execute bool, format string) error {
+func (a *app) showPlan(cmd *cobra.Command, cl *kafka.Client, c config.Cluster, p *kreset.Plan, execute bool, format string) error {
 	blocked := p.Blocker()
 	for _, w := range p.Warnings {
 		fmt.Fprintln(a.stderr, "Warning:", w)

@@ -5,10 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/viper"
 
 	"github.com/kgroups/kgroups/config"
 )
@@ -55,9 +53,8 @@ func register(f func(*app) *cobra.Command) { subcommands = append(subcommands, f
 // run executes kgroups with args and returns the process exit code. It is the
 // whole program apart from os.Exit, so tests drive it in-process.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, v: viper.New()}
+	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, globals: config.NewCommandLine()}
 	root := newRootCmd(a)
-	a.root = root
 	for _, f := range subcommands {
 		root.AddCommand(f(a))
 	}
@@ -106,36 +103,6 @@ func newRootCmd(a *app) *cobra.Command {
 			return openTUI(cmd.Context(), a, "")
 		},
 	}
-	addGlobalFlags(root, a.v)
+	root.PersistentFlags().AddFlagSet(a.globals.Flags())
 	return root
-}
-
-// addGlobalFlags declares the persistent flags of config.Settings and binds
-// each to viper together with its environment variable, so that a flag beats
-// the variable; config.Effective layers the file and defaults underneath.
-// Lists are plain strings ("a:1,b:2") so flag and variable read the same.
-func addGlobalFlags(root *cobra.Command, v *viper.Viper) {
-	fs := root.PersistentFlags()
-	for _, s := range config.Settings {
-		if s.Flag != "" {
-			usage := s.Usage + " [$" + s.Env + "]"
-			switch s.Kind {
-			case config.KindBool:
-				fs.BoolP(s.Flag, s.Short, false, usage)
-			case config.KindDuration:
-				fs.DurationP(s.Flag, s.Short, 0, usage)
-			default:
-				fs.StringP(s.Flag, s.Short, "", usage)
-			}
-			if strings.Contains(s.Key, ".") {
-				// TLS and SASL flags would swamp every command's
-				// help; 'kgroups config --help' lists them.
-				_ = fs.MarkHidden(s.Flag)
-			}
-			// Both calls fail only for a nil flag or an empty key,
-			// which the loop above rules out.
-			_ = v.BindPFlag(s.Key, fs.Lookup(s.Flag))
-		}
-		_ = v.BindEnv(s.Key, s.Env)
-	}
 }

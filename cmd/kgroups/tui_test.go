@@ -134,8 +134,8 @@ func TestSwitcher(t *testing.T) {
 		t.Fatal(err)
 	}
 	sel := config.Selection{Overrides: []config.Override{
-		{Key: "brokers", Value: "127.0.0.1:2", Source: "--brokers"},
-		{Key: "read_only", Value: "true", Source: "--read-only"},
+		{Key: "brokers", Value: "127.0.0.1:2", Source: config.Flag("brokers")},
+		{Key: "read_only", Value: "true", Source: config.Flag("read-only")},
 	}}
 	sw := switcher(cfg, sel)
 	p, info, err := sw(context.Background(), "b")
