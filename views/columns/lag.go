@@ -5,22 +5,8 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/lag"
 )
-
-// TimeLagFunc gives the time lag of one partition of a group. Tables take
-// it as a function rather than a field of the row because time lag is
-// optional (describe --time-lag) and comes from a separate read.
-type TimeLagFunc func(g *kafka.Group, p *kafka.PartitionOffsets) lag.TimeLag
-
-// TimeLagColumn is the TIME-LAG column `describe --time-lag` appends after
-// the Kafka tool's columns.
-func TimeLagColumn(f TimeLagFunc) Column[PartitionRow] {
-	return Column[PartitionRow]{Title: "TIME-LAG", Align: Right, Value: func(r PartitionRow) string {
-		return TimeLag(f(r.Group, r.Partition))
-	}}
-}
 
 // TimeLag formats a time lag for a table cell: Missing when unknown (never
 // 0, which would claim the consumer is caught up), "0s" when caught up, and

@@ -59,26 +59,6 @@ func TestRate(t *testing.T) {
 	}
 }
 
-func TestTimeLagColumn(t *testing.T) {
-	g := &kafka.Group{Name: "g"}
-	p := &kafka.PartitionOffsets{Topic: "t", Partition: 3}
-	var gotG *kafka.Group
-	var gotP *kafka.PartitionOffsets
-	col := TimeLagColumn(func(g *kafka.Group, p *kafka.PartitionOffsets) lag.TimeLag {
-		gotG, gotP = g, p
-		return lag.TimeLag{Seconds: 97, Kind: lag.TimeLagExact}
-	})
-	if col.Title != "TIME-LAG" || col.Align != Right {
-		t.Errorf("column %q aligned %v", col.Title, col.Align)
-	}
-	if got := col.Value(PartitionRow{Group: g, Partition: p}); got != "1m37s" {
-		t.Errorf("cell = %q, want 1m37s", got)
-	}
-	if gotG != g || gotP != p {
-		t.Error("the time lag function was not given the row's group and partition")
-	}
-}
-
 func healthFixture() []lag.GroupHealth {
 	return []lag.GroupHealth{
 		{Group: "fine", Status: lag.StatusOK, MaxTimeLag: lag.TimeLag{Kind: lag.TimeLagCaughtUp}, Partitions: []lag.PartitionHealth{

@@ -109,7 +109,7 @@ func HealthJSON(w io.Writer, gs []lag.GroupHealth) error {
 		}
 		doc.Groups = append(doc.Groups, j)
 	}
-	return encodeJSON(w, doc)
+	return EncodeJSON(w, doc)
 }
 
 // rate maps lag.UnknownRate to null and keeps three decimals.
