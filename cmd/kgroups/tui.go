@@ -61,7 +61,7 @@ func openTUI(ctx context.Context, a *app, group string) error {
 // openDemoUI is `kgroups demo` without --headless: the UI on the embedded
 // cluster.
 func openDemoUI(ctx context.Context, a *app, brokers []string) error {
-	cc := config.Cluster{Name: "demo", Brokers: brokers, Refresh: config.DefaultRefresh}
+	cc := config.Context{Name: "demo", Brokers: brokers, Refresh: config.DefaultRefresh}
 	cl, err := kafka.Connect(ctx, cc)
 	if err != nil {
 		return err
@@ -86,7 +86,7 @@ func runTUI(ctx context.Context, a *app, opts tui.Options) error {
 // round after another.
 const pollRounds = 4
 
-func tuiOptions(cc config.Cluster, cl *kafka.Client) tui.Options {
+func tuiOptions(cc config.Context, cl *kafka.Client) tui.Options {
 	return tui.Options{
 		ContextName: cc.Name,
 		Brokers:     cc.Brokers,
@@ -102,7 +102,7 @@ func tuiOptions(cc config.Cluster, cl *kafka.Client) tui.Options {
 // writers binds the UI's writes to the context's connection: resets and
 // deletions with receipts in the usual directory (none without one, as
 // the CLI refuses to apply without a receipt), and member removal.
-func writers(cc config.Cluster, cl *kafka.Client) tui.Writers {
+func writers(cc config.Context, cl *kafka.Client) tui.Writers {
 	var w tui.Writers
 	if dir, err := reset.DefaultReceiptDir(); err == nil {
 		w.Reset = &reset.Service{Client: cl, ReceiptDir: dir, Context: cc.Name}
