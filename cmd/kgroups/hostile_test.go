@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"reflect"
 	"regexp"
 	"slices"
@@ -11,31 +10,17 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"unicode/utf8"
 
-	"github.com/charmbracelet/x/ansi"
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/kafkatest"
 	"github.com/kgroups/kgroups/views/format"
+	"github.com/kgroups/kgroups/views/output/outputtest"
 )
 
-// hostileNames are ids a consumer may choose, which a terminal would obey,
-// hide or mis-measure if they were written as they are: a title change and
-// a screen clear, a clipboard write (OSC 52), a 10,000-character name, CJK
-// and an emoji sequence (two cells each), a zero-width space, a right-to-left
-// override, C1 controls and DEL.
-var hostileNames = []string{
-	"evil\x1b]0;PWNED\x07\x1b[2J",
-	"\x1b]52;c;Y2xpcGJvYXJk\x07",
-	strings.Repeat("0123456789", 1000),
-	"消费者组",
-	"👩‍💻",
-	"zero\u200bwidth",
-	"\u202eexe.txt",
-	"c1\u009b31m\u0085del\x7f",
-}
+// hostileNames are ids a consumer may choose (outputtest.Hostile).
+var hostileNames = outputtest.Hostile
 
 // hostileLive is the live group's id: hostile too.
 const hostileLive = "live\x1b[31m消费者组\u202e"
@@ -43,77 +28,22 @@ const hostileLive = "live\x1b[31m消费者组\u202e"
 // hostile848 is a consumer-protocol group with hostile member client ids.
 const hostile848 = "k848\x1b]0;x\x07"
 
-// terminalUnsafe finds what must never reach a terminal from a broker: a
-// control character other than newline, DEL, a C1 control, invalid UTF-8, a
-// bidirectional control or an invisible character.
-func terminalUnsafe(s string) (string, bool) {
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size <= 1:
-			return fmt.Sprintf("invalid UTF-8 at byte %d", i), true
-		case r < 0x20 && r != '\n', r == 0x7f, r >= 0x80 && r <= 0x9f:
-			return fmt.Sprintf("control %U at byte %d", r, i), true
-		case r == 0x061c, r == 0x200b, r == 0x200e, r == 0x200f, r >= 0x202a && r <= 0x202e,
-			r >= 0x2066 && r <= 0x2069, r == 0x2028, r == 0x2029, r == 0xfeff:
-			return fmt.Sprintf("bidi or invisible %U at byte %d", r, i), true
-		}
-		i += size
-	}
-	return "", false
-}
-
 func assertTerminalSafe(t *testing.T, what, s string) {
 	t.Helper()
-	if why, bad := terminalUnsafe(s); bad {
+	if why, bad := outputtest.Unsafe(s); bad {
 		t.Errorf("%s: %s in %s", what, why, abbreviate(s))
 	}
 }
 
-// abbreviate quotes s, cutting the middle of a long output.
-func abbreviate(s string) string {
-	if len(s) > 300 {
-		s = s[:150] + "…" + s[len(s)-150:]
-	}
-	return fmt.Sprintf("%q", s)
-}
+func abbreviate(s string) string { return outputtest.Short(s) }
 
-// tableHeader matches a table's header line: titles in capitals.
-var tableHeader = regexp.MustCompile(`^[A-Z#][A-Z0-9#/()\- ]*$`)
-
-// assertAligned checks every table in out: a table is a header line and
-// the lines after it up to a blank line or the next header. Every column of
-// the header starts after two spaces, and every row of the table must have
-// two spaces at the same terminal cells, counted by display width (so a CJK
-// name or an emoji that were measured in bytes or runes would shift the
-// columns after it). It returns the number of rows checked.
+// assertAligned checks that every table in out is aligned in terminal
+// cells (outputtest.Tables), and returns the number of rows checked.
 func assertAligned(t *testing.T, what, out string) int {
 	t.Helper()
-	var starts []int
-	rows := 0
-	for _, line := range strings.Split(out, "\n") {
-		switch {
-		case line == "":
-			starts = nil
-			continue
-		case tableHeader.MatchString(line):
-			starts = starts[:0]
-			for i := 2; i < len(line); i++ {
-				if line[i] != ' ' && line[i-1] == ' ' && line[i-2] == ' ' {
-					starts = append(starts, i)
-				}
-			}
-			continue
-		case starts == nil:
-			continue // not in a table
-		}
-		rows++
-		for _, p := range starts {
-			if gap := ansi.Cut(line, p-2, p); strings.Trim(gap, " ") != "" {
-				t.Errorf("%s: row not aligned at column %d (%q there): %s", what, p, gap, abbreviate(line))
-				break
-			}
-		}
+	rows, problems := outputtest.Tables(out)
+	for _, p := range problems {
+		t.Errorf("%s: %s", what, p)
 	}
 	return rows
 }

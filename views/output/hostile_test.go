@@ -5,12 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
-
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/lag"
@@ -18,44 +16,15 @@ import (
 	kreset "github.com/kgroups/kgroups/kafka/reset"
 	"github.com/kgroups/kgroups/views/format"
 	"github.com/kgroups/kgroups/views/output"
+	"github.com/kgroups/kgroups/views/output/outputtest"
 )
 
 // hostile are strings a broker may hand kgroups as any id, host, topic,
-// state or error text. Topics and hosts cannot be chosen this freely on a
-// real cluster (Kafka allows [a-zA-Z0-9._-] in topic names), so they are
-// tested here, through every renderer.
-var hostile = []string{
-	"evil\x1b]0;PWNED\x07\x1b[2J",
-	"\x1b]52;c;Y2xpcGJvYXJk\x07",
-	strings.Repeat("0123456789", 1000),
-	"消费者组",
-	"👩‍💻",
-	"zero\u200bwidth",
-	"\u202eexe.txt",
-	"c1\u009b31m\u0085del\x7f",
-	"line\nbreak\rreturn\ttab",
-	"bad utf-8 \xff\xfe",
-}
-
-// unsafeFor finds what must never reach a terminal: a control character
-// other than newline, DEL, a C1 control, invalid UTF-8, a bidirectional
-// control or an invisible character.
-func unsafeFor(s string) (string, bool) {
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size <= 1:
-			return fmt.Sprintf("invalid UTF-8 at byte %d", i), true
-		case r < 0x20 && r != '\n', r == 0x7f, r >= 0x80 && r <= 0x9f:
-			return fmt.Sprintf("control %U at byte %d", r, i), true
-		case r == 0x061c, r == 0x200b, r == 0x200e, r == 0x200f, r >= 0x202a && r <= 0x202e,
-			r >= 0x2066 && r <= 0x2069, r == 0x2028, r == 0x2029, r == 0xfeff:
-			return fmt.Sprintf("bidi or invisible %U at byte %d", r, i), true
-		}
-		i += size
-	}
-	return "", false
-}
+// state or error text, newlines and invalid UTF-8 included. Topics and
+// hosts cannot be chosen this freely on a real cluster (Kafka allows
+// [a-zA-Z0-9._-] in topic names), so they are tested here, through every
+// renderer.
+var hostile = append(slices.Clone(outputtest.Hostile), "line\nbreak\rreturn\ttab", "bad utf-8 \xff\xfe")
 
 // jsonString is s as a JSON string carries it: the exact bytes, except
 // that each byte of invalid UTF-8 becomes U+FFFD (encoding/json's rule).
@@ -73,49 +42,18 @@ func jsonString(s string) string {
 	return b.String()
 }
 
-func short(s string) string {
-	if len(s) > 300 {
-		s = s[:150] + "…" + s[len(s)-150:]
-	}
-	return fmt.Sprintf("%q", s)
-}
+func short(s string) string { return outputtest.Short(s) }
 
-var header = regexp.MustCompile(`^[A-Z#][A-Z0-9#/()\- ]*$`)
-
-// checkSafe asserts that out is terminal-safe and that every table in it
-// (a header line, then rows up to a blank line or the next header) has its
-// columns at the same terminal cells in every row. It returns the number of
-// table rows.
+// checkSafe asserts that out is terminal-safe and that its tables are
+// aligned in terminal cells, and returns the number of table rows.
 func checkSafe(t *testing.T, what, out string) int {
 	t.Helper()
-	if why, bad := unsafeFor(out); bad {
+	if why, bad := outputtest.Unsafe(out); bad {
 		t.Errorf("%s: %s in %s", what, why, short(out))
 	}
-	var starts []int
-	rows := 0
-	for _, line := range strings.Split(out, "\n") {
-		switch {
-		case line == "":
-			starts = nil
-			continue
-		case header.MatchString(line):
-			starts = starts[:0]
-			for i := 2; i < len(line); i++ {
-				if line[i] != ' ' && line[i-1] == ' ' && line[i-2] == ' ' {
-					starts = append(starts, i)
-				}
-			}
-			continue
-		case starts == nil:
-			continue
-		}
-		rows++
-		for _, p := range starts {
-			if gap := ansi.Cut(line, p-2, p); strings.Trim(gap, " ") != "" {
-				t.Errorf("%s: row not aligned at column %d (%q there): %s", what, p, gap, short(line))
-				break
-			}
-		}
+	rows, problems := outputtest.Tables(out)
+	for _, p := range problems {
+		t.Errorf("%s: %s", what, p)
 	}
 	return rows
 }
