@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/kgroups/kgroups/kafka/receipt"
 )
 
 // The removal receipt on disk, exactly: field order, indentation and the
@@ -20,7 +22,7 @@ func TestRemovalReceiptBytes(t *testing.T) {
 	r := p.Receipt([]string{"kafka-1:9092"}, "prod", time.Date(2026, 3, 1, 9, 30, 0, 0, time.UTC))
 	r.User = "alice"
 	dir := t.TempDir()
-	path, err := WriteReceipt(dir, r)
+	path, err := receipt.Write(dir, r)
 	if err != nil {
 		t.Fatal(err)
 	}

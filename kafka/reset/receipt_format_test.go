@@ -97,3 +97,14 @@ func TestOldReceiptLoads(t *testing.T) {
 		t.Fatalf("undo scenario =\n%+v\nwant\n%+v", sc, wantSc)
 	}
 }
+
+// undo refuses a member removal's record with the reason: it has nothing
+// to restore.
+func TestLoadReceiptRefusesARemoval(t *testing.T) {
+	path := "testdata/20260301T093000.000Z-remove-members-app.json"
+	_, err := reset.LoadReceipt(path)
+	want := "receipt " + path + " records members removed from a group: it has no offsets to restore, and removed members rejoin by themselves"
+	if err == nil || err.Error() != want {
+		t.Fatalf("LoadReceipt of a removal record: %v\nwant %s", err, want)
+	}
+}
