@@ -18,7 +18,7 @@ type chartState struct {
 	partition bool // chart the selected partition rather than the group
 	topic     string
 	part      int32
-	points    []ui.Point
+	points    []lag.Point
 	lags, tls []float64
 	r         lagchart.Renderer
 }

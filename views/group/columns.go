@@ -64,7 +64,7 @@ func (m *Model) partitionHealthText(r partRow) string {
 	if r.h == nil {
 		return ui.Missing
 	}
-	return ui.PartitionHealthText(r.h, m.window)
+	return r.h.Text(m.window)
 }
 
 func (m *Model) partitionHealthStyle(r partRow) *lipgloss.Style {

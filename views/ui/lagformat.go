@@ -124,33 +124,6 @@ func CatchUp(c lag.CatchUp) string {
 	return ""
 }
 
-// HealthText is a group's verdict as the groups list shows it: "OK",
-// "WARN", "ERR " and the worst partition status ("ERR STALL"), or "-"
-// while unknown or pending.
-func HealthText(h *Health) string {
-	sev, ok := h.Verdict()
-	switch {
-	case !ok:
-		return Missing
-	case sev == lag.SeverityErr:
-		return "ERR " + h.Status.String()
-	}
-	return sev.String()
-}
-
-// PartitionHealthText is a partition's status: OK, WARN, STALL, STOP or
-// REWIND; "-" for a partition without a known lag, or one that lags while
-// its window is not yet full and nothing is wrong so far.
-func PartitionHealthText(p *lag.PartitionHealth, window int) string {
-	switch {
-	case p.Lag < 0:
-		return Missing
-	case p.Status == lag.StatusOK && p.Lag > 0 && p.Observations < window:
-		return Missing
-	}
-	return p.Status.String()
-}
-
 // Severity is the style for a verdict: green OK, amber WARN, red ERR.
 func (s *Styles) Severity(sev lag.Severity) *lipgloss.Style {
 	switch sev {
@@ -162,9 +135,10 @@ func (s *Styles) Severity(sev lag.Severity) *lipgloss.Style {
 	return &s.Error
 }
 
-// Health is the style for a group's verdict (nil while unknown).
-func (s *Styles) Health(h *Health) *lipgloss.Style {
-	sev, ok := h.Verdict()
+// Health is the style for a group's verdict (nil while unknown or
+// pending); its text is v.Text().
+func (s *Styles) Health(v *lag.Verdict) *lipgloss.Style {
+	sev, ok := v.Decided()
 	if !ok {
 		return nil
 	}
@@ -172,9 +146,9 @@ func (s *Styles) Health(h *Health) *lipgloss.Style {
 }
 
 // PartitionHealth is the style for a partition's status (nil while
-// unknown).
+// unknown); its text is p.Text(window).
 func (s *Styles) PartitionHealth(p *lag.PartitionHealth, window int) *lipgloss.Style {
-	if PartitionHealthText(p, window) == Missing {
+	if p.Text(window) == lag.NoVerdict {
 		return nil
 	}
 	return s.Severity(p.Status.Severity())
