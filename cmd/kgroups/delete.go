@@ -10,6 +10,7 @@ import (
 
 	"github.com/kgroups/kgroups/config"
 	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/kafka/receipt"
 	kreset "github.com/kgroups/kgroups/kafka/reset"
 	"github.com/kgroups/kgroups/views/output"
 )
@@ -126,7 +127,7 @@ func runDelete(ctx context.Context, a *app, o deleteOptions) error {
 			a.notef("Dry run: nothing was deleted. Add --execute to delete.")
 			return nil
 		}
-		dir, err := kreset.DefaultReceiptDir()
+		dir, err := receipt.DefaultDir()
 		if err != nil {
 			return err
 		}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/kgroups/kgroups/config"
 	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/kafka/receipt"
 	kreset "github.com/kgroups/kgroups/kafka/reset"
 	"github.com/kgroups/kgroups/views/output"
 )
@@ -256,7 +257,7 @@ func (a *app) showPlan(ctx context.Context, cl *kafka.Client, c config.Cluster, 
 	if blocked != nil {
 		return blocked
 	}
-	dir, err := kreset.DefaultReceiptDir()
+	dir, err := receipt.DefaultDir()
 	if err != nil {
 		return err
 	}

@@ -299,12 +299,12 @@ func TestHostileSimulation(t *testing.T) {
 }
 
 func TestHostileHealth(t *testing.T) {
-	var gs []lag.GroupHealth
+	var gs []lag.Verdict
 	for _, h := range hostile {
-		gs = append(gs, lag.GroupHealth{Group: h, Status: lag.StatusWarn, Severity: lag.SeverityWarn, TotalLag: 5,
+		gs = append(gs, lag.Judge(lag.GroupHealth{Group: h, Status: lag.StatusWarn, Severity: lag.SeverityWarn, TotalLag: 5,
 			ProduceRate: 1, ConsumeRate: 2, Partitions: []lag.PartitionHealth{
 				{Topic: h, Partition: 0, Status: lag.StatusWarn, Committed: 1, LogEnd: 6, Lag: 5, TimeLag: lag.TimeLag{Kind: lag.TimeLagAtLeast, Seconds: 4}},
-			}})
+			}}, 10))
 	}
 	var b bytes.Buffer
 	if err := output.Health(&b, gs); err != nil {

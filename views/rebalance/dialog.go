@@ -24,11 +24,12 @@ import (
 )
 
 // Backend is the dialog's only way to the cluster, called from Cmds, never
-// from Update or View. The TUI binds it to the context's connection
-// (kafka/rebalance.Remove and Wait).
+// from Update or View. kafka/rebalance.Service implements it for a
+// context's connection: Remove writes the receipt and removes, Wait waits
+// for the group to settle.
 type Backend interface {
-	Remove(ctx context.Context, p *krebalance.Plan) ([]krebalance.Result, error)
-	Wait(ctx context.Context, p *krebalance.Plan, removed []string) (*krebalance.Outcome, error)
+	Remove(ctx context.Context, p *krebalance.Plan) (*krebalance.Removal, error)
+	Wait(ctx context.Context, p *krebalance.Plan, removed []string, opts krebalance.WaitOptions) (*krebalance.Outcome, error)
 }
 
 // ClosedMsg says the dialog is done. Changed is true when a member was
@@ -54,7 +55,7 @@ const (
 // is dropped.
 type removedMsg struct {
 	id, seq uint64
-	results []krebalance.Result
+	removal *krebalance.Removal
 	err     error
 }
 
@@ -105,6 +106,7 @@ type Model struct {
 	notice  string
 
 	results   []krebalance.Result
+	receipt   string // written before the removal was sent
 	removeErr error
 	removed   []string
 	out       *krebalance.Outcome
@@ -228,8 +230,8 @@ func (m *Model) startRemove() tea.Cmd {
 	m.seq++
 	id, seq, b, p, ctx := m.id, m.seq, m.backend, m.plan, m.ctx
 	return func() tea.Msg {
-		rs, err := b.Remove(ctx, p)
-		return removedMsg{id: id, seq: seq, results: rs, err: err}
+		r, err := b.Remove(ctx, p)
+		return removedMsg{id: id, seq: seq, removal: r, err: err}
 	}
 }
 
@@ -237,9 +239,12 @@ func (m *Model) onRemoved(msg removedMsg) tea.Cmd {
 	if msg.id != m.id || msg.seq != m.seq || m.step != stepRemoving {
 		return nil
 	}
-	m.results, m.removeErr = msg.results, msg.err
+	m.removeErr = msg.err
+	if msg.removal != nil {
+		m.results, m.receipt = msg.removal.Results, msg.removal.Receipt
+	}
 	m.notice = "" // "being sent" no longer holds
-	m.removed = krebalance.Removed(msg.results)
+	m.removed = krebalance.Removed(m.results)
 	if len(m.removed) == 0 {
 		m.step = stepResult
 		return nil
@@ -250,7 +255,7 @@ func (m *Model) onRemoved(msg removedMsg) tea.Cmd {
 	m.cancel = cancel
 	id, seq, b, p, removed := m.id, m.seq, m.backend, m.plan, m.removed
 	return func() tea.Msg {
-		out, err := b.Wait(ctx, p, removed)
+		out, err := b.Wait(ctx, p, removed, krebalance.WaitOptions{})
 		return waitedMsg{id: id, seq: seq, out: out, err: err}
 	}
 }
@@ -367,11 +372,18 @@ func (m *Model) resultLines() []string {
 			refused("not removed: " + r.Target.Member.MemberID + ": " + r.Err.Error())
 		}
 	}
+	receipt := func() {
+		if m.receipt != "" {
+			out = append(out, wrap("Receipt: "+m.receipt, max(20, m.Width-2))...)
+		}
+	}
 	if len(m.removed) == 0 {
 		out = append(out, "Nothing changed.")
+		receipt()
 		return out
 	}
 	out = append(out, "removed: "+strings.Join(m.removed, ", "))
+	receipt()
 	if m.stopped {
 		out = append(out, s.Dim.Render("stopped waiting for the group to settle; the group screen shows what follows"))
 		return out
