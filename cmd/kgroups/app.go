@@ -81,9 +81,6 @@ func (a *app) cluster() (config.Cluster, error) {
 	return c, nil
 }
 
-// context is cluster, under the name the rebalance command still uses.
-func (a *app) context() (config.Cluster, error) { return a.cluster() }
-
 // dial connects to c; the caller closes the client.
 func (a *app) dial(ctx context.Context, c config.Cluster) (*kafka.Client, error) {
 	cl, err := kafka.Connect(ctx, c)

@@ -322,6 +322,36 @@ func TestHostileNames(t *testing.T) {
 		}
 	})
 
+	// Last: removing a member changes the live group's member ids.
+	t.Run("rebalance", func(t *testing.T) {
+		code, stdout, stderr := c.kg(t, "rebalance", hostileLive, "--all")
+		expectRun(t, code, stderr, 0, "")
+		if rows := assertAligned(t, "rebalance plan", stdout); rows != len(hostileNames) {
+			t.Errorf("plan: %d rows:\n%s", rows, abbreviate(stdout))
+		}
+		if !strings.HasPrefix(stdout, "Group "+format.Sanitize(hostileLive)+" (classic, Stable, assignor roundrobin, 8 members): remove 8 members\n") {
+			t.Errorf("plan header: %s", abbreviate(stdout))
+		}
+		code, stdout, stderr = c.kg(t, "rebalance", hostile848, "--all")
+		expectRun(t, code, stderr, 0, "")
+		if rows := assertAligned(t, "rebalance plan 848", stdout); rows != 2 {
+			t.Errorf("KIP-848 plan: %d rows:\n%s", rows, abbreviate(stdout))
+		}
+		// The static member named by the 10,000-character instance id
+		// is removed and rejoins under a new member id.
+		code, stdout, stderr = c.kg(t, "rebalance", hostileLive, "--instance", hostileNames[2], "--execute")
+		expectRun(t, code, stderr, 0, "")
+		for _, want := range []string{"\nReceipt: ", "  removed\n", "\nLeft (1):\n", "\nNew members (1):\n"} {
+			if !strings.Contains(stdout, want) {
+				t.Errorf("rebalance --execute lacks %q:\n%s", want, abbreviate(stdout))
+			}
+		}
+		// Plan (1), results (1), left (1), joined (1), moves (any).
+		if rows := assertAligned(t, "rebalance --execute", stdout); rows < 4 {
+			t.Errorf("rebalance --execute: %d rows:\n%s", rows, abbreviate(stdout))
+		}
+	})
+
 	t.Run("errors", func(t *testing.T) {
 		for _, h := range hostileNames {
 			code, stdout, stderr := c.kg(t, "describe", "missing-"+h)

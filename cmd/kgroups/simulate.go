@@ -146,11 +146,6 @@ func runSimulate(ctx context.Context, a *app, o simulateOptions) error {
 	})
 }
 
-// readLiveGroup is readGroup for the rebalance command.
-func readLiveGroup(cmd *cobra.Command, cl *kafka.Client, name string) (*kafka.Group, error) {
-	return readGroup(cmd.Context(), cl, name)
-}
-
 // readGroup polls one group and refuses one that does not exist or could
 // not be read, so that no command acts on a partial picture.
 func readGroup(ctx context.Context, cl *kafka.Client, name string) (*kafka.Group, error) {

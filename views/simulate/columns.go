@@ -37,9 +37,3 @@ func ConsumerColumns() []columns.Column[MemberRow] { return output.TargetColumns
 func ConsumerRows(g *kafka.Group) []MemberRow { return output.TargetRows(g) }
 
 func plural(n int, one, many string) string { return format.Noun(n, one, many) }
-
-// Header is the one-line description of the group and the change.
-//
-// Deprecated: use output.ChangeHeader; kept until the rebalance command
-// writes through views/output.
-func Header(g *kafka.Group, change string) string { return output.ChangeHeader(g, change) }
