@@ -139,7 +139,7 @@ func newRootCmd(a *app) *cobra.Command {
 		// Bare `kgroups` opens the live UI, as `kgroups tui` does.
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return openTUI(cmd.Context(), a, "")
+			return openTUI(cmd.Context(), a, openOptions{})
 		},
 	}
 	root.PersistentFlags().AddFlagSet(a.globals.Flags())
