@@ -256,6 +256,33 @@ func TestHostileNames(t *testing.T) {
 		}
 	})
 
+	t.Run("health", func(t *testing.T) {
+		args := append([]string{"health", hostileLive, hostile848, "--window", "400ms", "--interval", "200ms"}, hostileNames...)
+		code, stdout, stderr := c.kg(t, args...)
+		expectRun(t, code, stderr, 0, "")
+		if rows := assertAligned(t, "health", stdout); rows < len(hostileNames)+2 {
+			t.Errorf("health: %d rows:\n%s", rows, abbreviate(stdout))
+		}
+		code, stdout, stderr = c.kg(t, append(args, "-o", "json", "--fail-on", "warn")...)
+		var doc healthJSON
+		if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, g := range doc.Groups {
+			names = append(names, g.Group)
+		}
+		if want := append([]string{hostileLive, hostile848}, hostileNames...); !slices.Equal(names, want) {
+			t.Errorf("health json groups %q, want %q", names, want)
+		}
+		// The Empty groups lag on orders/0 and nothing commits: STOP.
+		// The message that says so names them safely.
+		want := "kgroups: 8 groups at or above WARN: " + format.Sanitize(hostileNames[0]) + " (STOP), "
+		if code != exitUnhealthy || !strings.HasPrefix(stderr, want) {
+			t.Errorf("health --fail-on warn: exit %d %s, want 3 and %s", code, abbreviate(stderr), abbreviate(want))
+		}
+	})
+
 	t.Run("reset, undo and delete", func(t *testing.T) {
 		for _, h := range hostileNames {
 			code, stdout, stderr := c.kg(t, "reset", h, "--to-earliest", "--all-topics")

@@ -307,7 +307,7 @@ func TestHostileHealth(t *testing.T) {
 			}}, 10))
 	}
 	var b bytes.Buffer
-	if err := output.Health(&b, gs); err != nil {
+	if err := output.Health(&b, gs, format.AtLeastUnicode); err != nil {
 		t.Fatal(err)
 	}
 	if rows := checkSafe(t, "health", b.String()); rows != 2*len(hostile) {

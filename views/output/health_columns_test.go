@@ -1,4 +1,4 @@
-package columns
+package output
 
 import (
 	"math"
@@ -7,57 +7,9 @@ import (
 
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/lag"
+	"github.com/kgroups/kgroups/views/columns"
+	"github.com/kgroups/kgroups/views/format"
 )
-
-func TestSeconds(t *testing.T) {
-	for _, tc := range []struct {
-		in   float64
-		want string
-	}{
-		{0, "0s"}, {0.999, "0s"}, {12, "12s"}, {12.9, "12s"}, {59.999, "59s"},
-		{60, "1m00s"}, {184, "3m04s"}, {3599, "59m59s"}, {3600, "1h00m00s"},
-		{7509, "2h05m09s"}, {86399, "23h59m59s"}, {86400, "1d00h00m"},
-		{3*86400 + 4*3600 + 10*60 + 59, "3d04h10m"},
-		{-5, "0s"}, {math.NaN(), "-"}, {math.Inf(1), "11574074074d01h46m"}, {1e300, "11574074074d01h46m"},
-	} {
-		if got := Seconds(tc.in); got != tc.want {
-			t.Errorf("Seconds(%v) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
-}
-
-func TestTimeLagCell(t *testing.T) {
-	for _, tc := range []struct {
-		in   lag.TimeLag
-		want string
-	}{
-		{lag.TimeLag{}, "-"},
-		{lag.TimeLag{Seconds: 42, Kind: lag.TimeLagUnknown}, "-"},
-		{lag.TimeLag{Kind: lag.TimeLagCaughtUp}, "0s"},
-		{lag.TimeLag{Seconds: 184, Kind: lag.TimeLagExact}, "3m04s"},
-		{lag.TimeLag{Seconds: 12.5, Kind: lag.TimeLagInterpolated}, "12s"},
-		{lag.TimeLag{Seconds: 90, Kind: lag.TimeLagExtrapolated}, "~1m30s"},
-		{lag.TimeLag{Seconds: 2, Kind: lag.TimeLagAtLeast}, "≥2s"},
-	} {
-		if got := TimeLag(tc.in); got != tc.want {
-			t.Errorf("TimeLag(%+v) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
-}
-
-func TestRate(t *testing.T) {
-	for _, tc := range []struct {
-		in   float64
-		want string
-	}{
-		{lag.UnknownRate, "-"}, {0, "0.0"}, {2, "2.0"}, {86.0 / 45, "1.9"}, {1234.56, "1234.6"},
-		{math.NaN(), "-"}, {math.Inf(1), "-"},
-	} {
-		if got := Rate(tc.in); got != tc.want {
-			t.Errorf("Rate(%v) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
-}
 
 // healthFixture is three groups as `kgroups health` judges them: a History's
 // evaluation through lag.Judge.
@@ -85,7 +37,7 @@ func TestHealthColumns(t *testing.T) {
 	gs := healthFixture()
 	var got [][]string
 	for i := range gs {
-		got = append(got, Cells(HealthColumns(), &gs[i]))
+		got = append(got, columns.Cells(HealthColumns(format.AtLeastUnicode), &gs[i]))
 	}
 	// bad's a/1 lags with no time lag known: 1m01s is only a lower
 	// bound. never has nothing to judge.
@@ -97,7 +49,7 @@ func TestHealthColumns(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("cells = %q\nwant    %q", got, want)
 	}
-	if titles := Titles(HealthColumns()); !reflect.DeepEqual(titles, []string{"GROUP", "STATUS", "TOTAL-LAG", "MAX-TIME-LAG", "PRODUCE/S", "CONSUME/S"}) {
+	if titles := columns.Titles(HealthColumns(format.AtLeastUnicode)); !reflect.DeepEqual(titles, []string{"GROUP", "STATUS", "TOTAL-LAG", "MAX-TIME-LAG", "PRODUCE/S", "CONSUME/S"}) {
 		t.Errorf("titles %q", titles)
 	}
 }
@@ -107,7 +59,7 @@ func TestUnhealthyPartitionRows(t *testing.T) {
 	rows := UnhealthyPartitionRows(gs)
 	var got [][]string
 	for _, r := range rows {
-		got = append(got, Cells(HealthPartitionColumns(), r))
+		got = append(got, columns.Cells(HealthPartitionColumns(format.AtLeastUnicode), r))
 	}
 	want := [][]string{
 		{"bad", "a", "1", "REWIND", "25", "100", "75", "-", "30->25"},
@@ -119,10 +71,42 @@ func TestUnhealthyPartitionRows(t *testing.T) {
 	if rows[0].Group != &gs[1] || rows[0].Partition != &gs[1].Partitions[0] {
 		t.Error("rows do not point into the health they came from")
 	}
-	if titles := Titles(HealthPartitionColumns()); !reflect.DeepEqual(titles, []string{"GROUP", "TOPIC", "PARTITION", "STATUS", "CURRENT-OFFSET", "LOG-END-OFFSET", "LAG", "TIME-LAG", "REWIND"}) {
+	if titles := columns.Titles(HealthPartitionColumns(format.AtLeastUnicode)); !reflect.DeepEqual(titles, []string{"GROUP", "TOPIC", "PARTITION", "STATUS", "CURRENT-OFFSET", "LOG-END-OFFSET", "LAG", "TIME-LAG", "REWIND"}) {
 		t.Errorf("titles %q", titles)
 	}
 	if rows := UnhealthyPartitionRows(gs[:1]); rows != nil {
 		t.Errorf("a healthy group has rows %v", rows)
+	}
+}
+
+// TestHealthCells: the health tables' time lags and rates are the UI's
+// (format.TimeLag and format.Rate): two units at most, the locale's
+// lower-bound mark, rates in at most five cells.
+func TestHealthCells(t *testing.T) {
+	v := lag.Judge(lag.GroupHealth{Group: "g", Status: lag.StatusWarn, Severity: lag.SeverityWarn, Complete: true, TotalLag: 5,
+		MaxTimeLag: lag.TimeLag{Seconds: 7509, Kind: lag.TimeLagInterpolated}, ProduceRate: 1234.56, ConsumeRate: 86.0 / 45,
+		Partitions: []lag.PartitionHealth{{Topic: "t", Status: lag.StatusWarn, Committed: 1, LogEnd: 6, Lag: 5, TimeLag: lag.TimeLag{Kind: lag.TimeLagAtLeast, Seconds: 3*86400 + 4*3600 + 10*60}}},
+	}, 10)
+	for _, tc := range []struct {
+		atLeast string
+		want    []string
+		part    []string
+	}{
+		{format.AtLeastUnicode, []string{"g", "WARN", "5", "2h05m", "1.2k", "1.9"}, []string{"g", "t", "0", "WARN", "1", "6", "5", "≥3d04h", "-"}},
+		{format.AtLeastASCII, []string{"g", "WARN", "5", "2h05m", "1.2k", "1.9"}, []string{"g", "t", "0", "WARN", "1", "6", "5", ">=3d04h", "-"}},
+	} {
+		if got := columns.Cells(HealthColumns(tc.atLeast), &v); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s: cells %q, want %q", tc.atLeast, got, tc.want)
+		}
+		row := UnhealthyPartitionRows([]lag.Verdict{v})[0]
+		if got := columns.Cells(HealthPartitionColumns(tc.atLeast), row); !reflect.DeepEqual(got, tc.part) {
+			t.Errorf("%s: partition cells %q, want %q", tc.atLeast, got, tc.part)
+		}
+	}
+	for in, want := range map[float64]string{lag.UnknownRate: "-", 0: "0.0", 2: "2.0", 20: "20", 1234.56: "1.2k", math.NaN(): "-"} {
+		v.ProduceRate = in
+		if got := columns.Cells(HealthColumns(format.AtLeastUnicode), &v)[4]; got != want {
+			t.Errorf("rate %v: %q, want %q", in, got, want)
+		}
 	}
 }
