@@ -68,11 +68,6 @@ type Cluster struct {
 	origin map[string]Source
 }
 
-// Context is the former name of Cluster.
-//
-// Deprecated: use Cluster; the name collided with context.Context.
-type Context = Cluster
-
 // TLSConfig says how to encrypt the connection and, for mTLS, which client
 // certificate to present.
 type TLSConfig struct {

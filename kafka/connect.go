@@ -30,7 +30,7 @@ const metadataMinAge = 2 * time.Second
 // names the cause, within the context's request timeout, rather than as a
 // hang or an opaque error on the first screen. extra options are appended
 // (tests add hooks). The client never joins a group.
-func Connect(ctx context.Context, c config.Context, extra ...kgo.Opt) (*Client, error) {
+func Connect(ctx context.Context, c config.Cluster, extra ...kgo.Opt) (*Client, error) {
 	timeout := c.RequestTimeout
 	if timeout <= 0 {
 		timeout = config.DefaultRequestTimeout

@@ -20,7 +20,7 @@ import (
 // explain turns a failed first request into an error that says what is
 // wrong and what to change. reqErr is what the request returned; connErr is
 // the last failed connection attempt, which usually holds the real cause.
-func explain(reqErr, connErr error, c config.Context, timeout time.Duration) error {
+func explain(reqErr, connErr error, c config.Cluster, timeout time.Duration) error {
 	cause := connErr
 	if cause == nil {
 		cause = reqErr
@@ -68,7 +68,7 @@ func explain(reqErr, connErr error, c config.Context, timeout time.Duration) err
 	return fmt.Errorf("connect to %s: %w", tried, cause)
 }
 
-func saslFailed(c config.Context, mech string, cause error) error {
+func saslFailed(c config.Cluster, mech string, cause error) error {
 	user := c.SASL.Username
 	if mech == config.MechanismOAuthBearer || mech == config.MechanismAWSMSKIAM {
 		return fmt.Errorf("SASL authentication failed with mechanism %s (tried %s): check the credentials: %v", mech, strings.Join(c.Brokers, ", "), scrubCause(cause))
@@ -89,7 +89,7 @@ func scrubCause(err error) string {
 
 // explainTLS recognises certificate and handshake failures and says which
 // setting fixes them; "" when err is not a TLS problem.
-func explainTLS(err error, c config.Context) string {
+func explainTLS(err error, c config.Cluster) string {
 	var unknownCA x509.UnknownAuthorityError
 	var hostErr x509.HostnameError
 	var invalid x509.CertificateInvalidError

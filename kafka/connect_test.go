@@ -41,8 +41,8 @@ func connCluster(t *testing.T, opts ...kfake.Opt) *kfake.Cluster {
 	return c
 }
 
-func connContext(c *kfake.Cluster) config.Context {
-	return config.Context{
+func connContext(c *kfake.Cluster) config.Cluster {
+	return config.Cluster{
 		Name:           "test",
 		Brokers:        c.ListenAddrs(),
 		RequestTimeout: connTimeout,
@@ -84,7 +84,7 @@ func proveWorks(t *testing.T, cl *kafka.Client) {
 	}
 }
 
-func mustConnect(t *testing.T, c config.Context) *kafka.Client {
+func mustConnect(t *testing.T, c config.Cluster) *kafka.Client {
 	t.Helper()
 	cl, err := kafka.Connect(context.Background(), c)
 	if err != nil {
@@ -94,7 +94,7 @@ func mustConnect(t *testing.T, c config.Context) *kafka.Client {
 	return cl
 }
 
-func mustFail(t *testing.T, c config.Context, wants ...string) error {
+func mustFail(t *testing.T, c config.Cluster, wants ...string) error {
 	t.Helper()
 	cl, err := kafka.Connect(context.Background(), c)
 	if err == nil {
@@ -264,7 +264,7 @@ func TestConnectUnreachable(t *testing.T) {
 	addr := ln.Addr().String()
 	ln.Close() // nothing listens there now
 
-	cc := config.Context{Name: "gone", Brokers: []string{addr}, RequestTimeout: 2 * time.Second}
+	cc := config.Cluster{Name: "gone", Brokers: []string{addr}, RequestTimeout: 2 * time.Second}
 	mustFail(t, cc, fmt.Sprintf("cannot reach Kafka within 2s (tried %s)", addr), "connection refused")
 }
 
