@@ -30,6 +30,10 @@ var floors = []struct {
 // screens are the packages that are one screen each.
 var screens = []string{"groups", "group", "help", "reset", "rebalance", "simulate", "timeline"}
 
+// cliViews are the views packages the command line may import: it writes
+// through the CLI renderers and opens the UI through tui, never a screen.
+var cliViews = []string{module + "/views/output", module + "/views/format", module + "/views/columns"}
+
 // uiFrameworks may be imported by tui and views only (views/format and
 // views/output excepted: they serve the command line too).
 var uiFrameworks = []string{
@@ -85,8 +89,9 @@ func layeringViolations(pkgs []listedPackage) []string {
 				bad(p.ImportPath, imp, "a screen imports another screen")
 			case isScreen(imp) && hasPrefixAny(p.ImportPath, module+"/views"):
 				bad(p.ImportPath, imp, "a shared views package imports a screen")
-			case isScreen(imp) && hasPrefixAny(p.ImportPath, module+"/cmd"):
-				bad(p.ImportPath, imp, "the command line imports a screen")
+			case hasPrefixAny(p.ImportPath, module+"/cmd") && hasPrefixAny(imp, module+"/views") &&
+				!hasPrefixAny(imp, cliViews...):
+				bad(p.ImportPath, imp, "the command line imports views other than the CLI's renderers")
 			}
 			uiPkg := hasPrefixAny(p.ImportPath, module+"/tui", module+"/views") &&
 				!hasPrefixAny(p.ImportPath, module+"/views/format", module+"/views/output")
@@ -144,7 +149,7 @@ func TestLayeringRules(t *testing.T) {
 		{m("kafka/lag"), []string{"github.com/charmbracelet/lipgloss"}},
 		{m("views/group"), []string{m("views/simulate"), m("tui")}},
 		{m("views/table"), []string{m("views/groups")}},
-		{m("cmd/kgroups"), []string{m("views/reset"), m("views/output")}},
+		{m("cmd/kgroups"), []string{m("views/reset"), m("views/output"), m("views/table"), m("tui")}},
 		{m("views/format"), []string{m("views/ui"), m("kafka/lag")}},
 		{m("config"), []string{"github.com/spf13/viper"}},
 		{m("kafka/reset"), []string{"github.com/spf13/viper"}},
@@ -157,7 +162,8 @@ func TestLayeringRules(t *testing.T) {
 		m("views/group") + " -> " + m("views/simulate") + ": a screen imports another screen",
 		m("views/group") + " -> " + m("tui") + ": imports a package from a higher floor",
 		m("views/table") + " -> " + m("views/groups") + ": a shared views package imports a screen",
-		m("cmd/kgroups") + " -> " + m("views/reset") + ": the command line imports a screen",
+		m("cmd/kgroups") + " -> " + m("views/reset") + ": the command line imports views other than the CLI's renderers",
+		m("cmd/kgroups") + " -> " + m("views/table") + ": the command line imports views other than the CLI's renderers",
 		m("views/format") + " -> " + m("views/ui") + ": format is a leaf (it may import kafka/lag only)",
 		m("kafka/reset") + " -> github.com/spf13/viper: viper outside config and cmd",
 	}
