@@ -178,7 +178,6 @@ func (m *Model) onSwitch(msg switchMsg) tea.Cmd {
 	m.resetStack()
 	m.flashInfo("switched to context %s", info.Name)
 	m.poll.paused = false
-	m.keys.SetPaused(false)
 	return tea.Batch(closePoller(old), m.startPoll())
 }
 

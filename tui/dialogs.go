@@ -80,7 +80,8 @@ func (m *Model) openRemove(msg ui.RemoveMembersMsg) tea.Cmd {
 // closeDialog pops the dialog on top, if it is one, and after a change
 // polls at once so every screen shows it, saying what was done.
 func (m *Model) closeDialog(changed bool, text string) tea.Cmd {
-	if m.top().Screen() == ui.ScreenDialog {
+	switch m.top().(type) {
+	case *resetview.Model, *rebalanceview.Model:
 		m.pop()
 	}
 	if !changed {

@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"errors"
+	"slices"
 	"time"
 
 	"github.com/charmbracelet/bubbles/help"
@@ -39,7 +40,7 @@ type Model struct {
 	ctx  context.Context
 
 	base   ui.Common // what every screen is built with
-	keys   *ui.KeyMap
+	keys   globalKeys
 	styles *ui.Styles
 
 	width, height int
@@ -80,15 +81,11 @@ func New(opts Options) *Model {
 
 func newModel(ctx context.Context, opts Options, r *lipgloss.Renderer, color bool) *Model {
 	utf8 := format.UTF8Locale(opts.Getenv)
-	keys := ui.DefaultKeyMap()
-	if !utf8 {
-		keys.SetASCII()
-	}
 	m := &Model{
 		opts:     opts,
 		ctx:      ctx,
-		keys:     keys,
-		styles:   ui.NewStyles(r, ui.DefaultTheme(), color),
+		keys:     newGlobalKeys(),
+		base:     ui.NewCommon(r, color, utf8, opts.Now),
 		width:    defaultWidth,
 		height:   defaultHeight,
 		lag:      ui.NewLag(opts.Lag),
@@ -97,14 +94,8 @@ func newModel(ctx context.Context, opts Options, r *lipgloss.Renderer, color boo
 		clock:    opts.Now(),
 		after:    after,
 	}
-	m.base = ui.Common{
-		Styles:    m.styles,
-		Glyphs:    ui.GlyphsFor(utf8),
-		Keys:      keys,
-		ReadOnly:  opts.ReadOnly,
-		Protected: opts.Protected,
-		Now:       opts.Now,
-	}
+	m.styles = m.base.Styles
+	m.base.ReadOnly, m.base.Protected = opts.ReadOnly, opts.Protected
 	m.hints = newHints(m.styles, m.base.Glyphs)
 	m.poll.poller = opts.Poller
 	m.cmdline.Prompt = ":"
@@ -152,12 +143,17 @@ const (
 
 func (m *Model) bodyHeight() int { return max(1, m.height-statusLines-footerLines) }
 
-// layout sizes every screen and selects the key map for the one on top.
+// layout sizes every screen.
 func (m *Model) layout() {
 	for _, c := range m.stack {
 		c.SetSize(m.width, m.bodyHeight())
 	}
-	m.keys.SetScreen(m.top().Screen())
+}
+
+// helpOpen reports whether the help screen is on top.
+func (m *Model) helpOpen() bool {
+	_, ok := m.top().(*helpview.Model)
+	return ok
 }
 
 // broadcast delivers msg to every screen on the stack.
@@ -236,8 +232,8 @@ func (m *Model) onKeys(msg tea.KeyMsg) tea.Cmd {
 }
 
 // onKey handles a key press: the command line first, then a screen that is
-// reading text, then the global keys, the screen's actions, and finally the
-// screen itself.
+// reading every key, then the global keys, the screen's actions, and
+// finally the screen itself; Esc that the screen does not bind goes back.
 func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 	m.flash = ui.FlashMsg{}
 	if msg.Type == tea.KeyCtrlC {
@@ -250,15 +246,15 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 	if top.Capturing() {
 		return top.Update(msg)
 	}
-	k := m.keys
+	k := &m.keys
 	switch {
 	case key.Matches(msg, k.Quit):
 		return m.quit()
 	case key.Matches(msg, k.Help):
-		if top.Screen() == ui.ScreenHelp {
+		if m.helpOpen() {
 			m.pop()
 		} else {
-			m.push(helpview.New(m.base, top.Actions(), commandHelp(), ui.LagLegend(m.base.Glyphs)))
+			m.openHelp(top)
 		}
 		return nil
 	case key.Matches(msg, k.Command):
@@ -269,14 +265,23 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 		return m.refreshNow()
 	case key.Matches(msg, k.Pause):
 		return m.togglePause()
-	case key.Matches(msg, k.Back) && len(m.stack) > 1:
+	}
+	actions := top.Actions()
+	if cmd, ok := ui.Dispatch(actions, msg, m.base.ReadOnly); ok {
+		return cmd
+	}
+	if key.Matches(msg, k.Back) && m.goesBack(top) {
 		m.pop()
 		return nil
 	}
-	if cmd, ok := ui.Dispatch(top.Actions(), msg, m.base.ReadOnly); ok {
-		return cmd
-	}
 	return top.Update(msg)
+}
+
+// openHelp pushes the help for top: its bindings and the global keys, its
+// actions, the commands and the legend.
+func (m *Model) openHelp(top ui.Component) {
+	keys := append(slices.Clip(top.Bindings()), m.generalSection(top))
+	m.push(helpview.New(m.base, keys, top.Actions(), commandHelp(), ui.LagLegend(m.base.Glyphs)))
 }
 
 func (m *Model) quit() tea.Cmd {

@@ -147,7 +147,8 @@ func staleLabel(haveData bool) string {
 }
 
 // footer is the command line while typing a command, else a message from
-// the last action, else key hints generated from the key map.
+// the last action, else key hints generated from the bindings of the screen
+// on top and the global keys.
 func (m *Model) footer(b *strings.Builder) {
 	g := m.base.Glyphs
 	var line string
@@ -162,7 +163,7 @@ func (m *Model) footer(b *strings.Builder) {
 		}
 	default:
 		m.hints.Width = m.width
-		line = m.hints.ShortHelpView(m.keys.ShortHelp())
+		line = m.hints.ShortHelpView(m.footerKeys(m.top()))
 	}
 	b.WriteString(table.FitLine(line, m.width, g.Ellipsis))
 }

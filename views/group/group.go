@@ -51,6 +51,7 @@ type Extra struct {
 // Model is the group screen for one group, named at creation.
 type Model struct {
 	ui.Common
+	keys keyMap
 
 	name string
 	snap *kafka.Snapshot
@@ -95,7 +96,7 @@ type Model struct {
 // The extra tabs follow Chart in the order given; they are given the same
 // first poll.
 func New(c ui.Common, name string, snap *kafka.Snapshot, l *ui.Lag, extra ...Extra) *Model {
-	m := &Model{Common: c, name: name, extra: extra, sel: make(map[kreset.TP]bool)}
+	m := &Model{Common: c, keys: newKeyMap(), name: name, extra: extra, sel: make(map[kreset.TP]bool)}
 	m.parts.Cols = m.partitionColumns()
 	m.memberTable.Cols = m.memberColumns(false)
 	if snap != nil {
@@ -152,9 +153,6 @@ func (m *Model) Tab() Tab { return m.tab }
 // Exact reports whether exact time lag is on.
 func (m *Model) Exact() bool { return m.exact.on }
 
-// Screen implements ui.Component.
-func (m *Model) Screen() ui.Screen { return ui.ScreenGroup }
-
 // Capturing implements ui.Component: the group screen reads no text.
 func (m *Model) Capturing() bool { return false }
 
@@ -172,7 +170,7 @@ func (m *Model) Actions() []ui.Action {
 		}
 		return ""
 	}
-	acts := []ui.Action{{Name: "exact time lag", Key: m.Keys.Exact, Unavailable: known, Run: m.toggleExact}}
+	acts := []ui.Action{{Name: "exact time lag", Key: m.keys.Exact, Unavailable: known, Run: m.toggleExact}}
 	switch m.tab {
 	case Partitions:
 		rows := func() string {
@@ -185,9 +183,9 @@ func (m *Model) Actions() []ui.Action {
 			return ""
 		}
 		acts = append(acts,
-			ui.Action{Name: "select partition", Key: m.Keys.Select, Unavailable: rows, Run: m.toggleSelected},
-			ui.Action{Name: "reset the selected partitions (or this one)", Key: m.Keys.Reset, Dangerous: true, Unavailable: rows, Run: m.resetSelected},
-			ui.Action{Name: "seek the partition to an offset or a time", Key: m.Keys.Seek, Dangerous: true, Unavailable: rows, Run: m.seek},
+			ui.Action{Name: "select partition", Key: m.keys.Select, Unavailable: rows, Run: m.toggleSelected},
+			ui.Action{Name: "reset the selected partitions (or this one)", Key: m.keys.Reset, Dangerous: true, Unavailable: rows, Run: m.resetSelected},
+			ui.Action{Name: "seek the partition to an offset or a time", Key: m.keys.Seek, Dangerous: true, Unavailable: rows, Run: m.seek},
 		)
 	case Members:
 		members := func() string {
@@ -202,8 +200,8 @@ func (m *Model) Actions() []ui.Action {
 			return ""
 		}
 		acts = append(acts,
-			ui.Action{Name: "remove the member (rebalance)", Key: m.Keys.RemoveMember, Dangerous: true, Unavailable: members, Run: m.removeMember},
-			ui.Action{Name: "remove all members (rebalance)", Key: m.Keys.RemoveAll, Dangerous: true, Unavailable: members, Run: m.removeAll},
+			ui.Action{Name: "remove the member (rebalance)", Key: m.keys.RemoveMember, Dangerous: true, Unavailable: members, Run: m.removeMember},
+			ui.Action{Name: "remove all members (rebalance)", Key: m.keys.RemoveAll, Dangerous: true, Unavailable: members, Run: m.removeAll},
 		)
 	}
 	return acts
@@ -290,7 +288,7 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 }
 
 func (m *Model) updateKey(msg tea.KeyMsg) tea.Cmd {
-	k := m.Keys
+	k := &m.keys
 	tabs := m.tabCount()
 	switch {
 	case key.Matches(msg, k.NextTab):
@@ -314,7 +312,7 @@ func (m *Model) updateKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.ChartScope):
 		m.chart.partition = !m.chart.partition
 		m.tab = Chart
-	case w.Navigate(msg, k, n, h):
+	case w.Navigate(msg, &m.Move, n, h):
 	default:
 		return nil
 	}

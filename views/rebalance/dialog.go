@@ -126,8 +126,14 @@ func New(c ui.Common, b Backend, ctx context.Context, g *kafka.Group, sel krebal
 // Group is the group the dialog acts on.
 func (m *Model) Group() string { return m.group }
 
-// Screen implements ui.Component.
-func (m *Model) Screen() ui.Screen { return ui.ScreenDialog }
+// Bindings implements ui.Component: the step's keys, which the dialog
+// also shows on its last line.
+func (m *Model) Bindings() []ui.Section {
+	return []ui.Section{{Title: "Remove members", Bindings: m.hints()}}
+}
+
+// ShortHelp implements ui.Component: the dialog draws its own hints.
+func (m *Model) ShortHelp() []key.Binding { return nil }
 
 // Capturing implements ui.Component: the dialog is modal.
 func (m *Model) Capturing() bool { return true }
@@ -198,9 +204,9 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 
 func (m *Model) scroll(msg tea.KeyMsg) {
 	switch {
-	case key.Matches(msg, m.Keys.Up):
+	case key.Matches(msg, m.Move.Up):
 		m.offset--
-	case key.Matches(msg, m.Keys.Down):
+	case key.Matches(msg, m.Move.Down):
 		m.offset++
 	}
 	// Not past the last page, so that Up after overshooting moves at once.
@@ -424,8 +430,8 @@ func memberList(ms []kafka.Member) string {
 	return strings.Join(ids, ", ")
 }
 
-// hintLine is the step's keys, generated from the bindings.
-func (m *Model) hintLine() string {
+// hints are the step's keys.
+func (m *Model) hints() []key.Binding {
 	k := &m.keys
 	var bs []key.Binding
 	switch m.step {
@@ -447,6 +453,12 @@ func (m *Model) hintLine() string {
 	case stepResult:
 		bs = []key.Binding{k.Close}
 	}
+	return bs
+}
+
+// hintLine is the step's keys, generated from the bindings.
+func (m *Model) hintLine() string {
+	bs := m.hints()
 	parts := make([]string, 0, len(bs))
 	for _, b := range bs {
 		parts = append(parts, m.Styles.HelpKey.Render(b.Help().Key)+" "+m.Styles.Dim.Render(b.Help().Desc))

@@ -219,8 +219,14 @@ func (m *Model) Init() tea.Cmd {
 // Group is the group the wizard acts on.
 func (m *Model) Group() string { return m.group }
 
-// Screen implements ui.Component.
-func (m *Model) Screen() ui.Screen { return ui.ScreenDialog }
+// Bindings implements ui.Component: the step's keys, which the wizard also
+// shows on its last line.
+func (m *Model) Bindings() []ui.Section {
+	return []ui.Section{{Title: "Wizard", Bindings: m.keys.hints(m.step, m.Protected)}}
+}
+
+// ShortHelp implements ui.Component: the wizard draws its own hints.
+func (m *Model) ShortHelp() []key.Binding { return nil }
 
 // Capturing implements ui.Component: the wizard is modal and reads
 // text, so every key comes to it (Ctrl+C still quits).

@@ -17,14 +17,15 @@ import (
 )
 
 // KeyMap holds the tab's own keys. They are offered as Actions, so the help
-// screen lists them with the rest.
+// screen lists them with the rest. They avoid the group screen's keys and
+// the root's.
 type KeyMap struct {
 	Leave        key.Binding
 	Join         key.Binding
 	NextAssignor key.Binding
 }
 
-// DefaultKeyMap avoids every key of ui.KeyMap.
+// DefaultKeyMap returns the tab's keys.
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
 		Leave:        key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "simulate the selected member leaving")),
@@ -112,8 +113,18 @@ func (m *Model) Group() string { return m.group }
 // Result is the simulation on show, if any.
 func (m *Model) Result() *ResultMsg { return m.res }
 
-// Screen implements ui.Component.
-func (m *Model) Screen() ui.Screen { return ui.ScreenGroup }
+// Bindings implements ui.Component: the arrows pick a member, the page
+// keys scroll the moves.
+func (m *Model) Bindings() []ui.Section {
+	k := &m.Move
+	pgup, pgdn := k.PageUp, k.PageDown
+	pgup.SetHelp(pgup.Help().Key, "moves page up")
+	pgdn.SetHelp(pgdn.Help().Key, "moves page down")
+	return []ui.Section{{Title: "Move", Bindings: []key.Binding{k.Up, k.Down, pgup, pgdn, k.Top, k.Bottom}}}
+}
+
+// ShortHelp implements ui.Component.
+func (m *Model) ShortHelp() []key.Binding { return nil }
 
 // Capturing implements ui.Component: the tab reads no text.
 func (m *Model) Capturing() bool { return false }
@@ -208,7 +219,7 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 			m.pick = 0
 		}
 	case tea.KeyMsg:
-		k := m.Keys
+		k := &m.Move
 		n, h := m.memberCount(), m.memberRows()
 		switch {
 		case key.Matches(msg, k.Up):
