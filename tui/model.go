@@ -19,7 +19,6 @@ import (
 	helpview "github.com/kgroups/kgroups/views/help"
 	rebalanceview "github.com/kgroups/kgroups/views/rebalance"
 	resetview "github.com/kgroups/kgroups/views/reset"
-	"github.com/kgroups/kgroups/views/simulate"
 	"github.com/kgroups/kgroups/views/ui"
 )
 
@@ -34,7 +33,8 @@ const (
 
 // Model is the root of the program: a small state machine that owns the
 // refresh loop, the screen stack and the command line, and forwards the rest
-// to the screen on top. Async results reach every screen on the stack.
+// to the screen on top. Polls reach every screen on the stack; the answer to
+// a screen's request reaches that screen alone.
 type Model struct {
 	opts Options
 	ctx  context.Context
@@ -46,6 +46,8 @@ type Model struct {
 	width, height int
 	stack         []ui.Component
 	groups        *groups.Model
+	// requests are the screens' requests in flight, by ID: who asked.
+	requests map[uint64]ui.Component
 
 	poll  pollState
 	snap  *kafka.Snapshot
@@ -62,7 +64,7 @@ type Model struct {
 	cmdActive bool
 	flash     ui.FlashMsg
 
-	switchSeq uint64
+	switchID  uint64 // the `:ctx` in flight
 	switching string
 	quitting  bool
 
@@ -93,6 +95,7 @@ func newModel(ctx context.Context, opts Options, r *lipgloss.Renderer, color boo
 		timeline: krebalance.NewTimeline(krebalance.TimelineConfig{}),
 		clock:    opts.Now(),
 		after:    after,
+		requests: make(map[uint64]ui.Component),
 	}
 	m.styles = m.base.Styles
 	m.base.ReadOnly, m.base.Protected = opts.ReadOnly, opts.Protected
@@ -106,8 +109,10 @@ func newModel(ctx context.Context, opts Options, r *lipgloss.Renderer, color boo
 	return m
 }
 
-// resetStack starts over with the groups screen alone.
+// resetStack starts over with the groups screen alone. Answers to the
+// requests of the screens it drops will find no one.
 func (m *Model) resetStack() {
+	clear(m.requests)
 	m.groups = groups.New(m.base)
 	m.stack = []ui.Component{m.groups}
 	m.layout()
@@ -170,8 +175,8 @@ func (m *Model) Init() tea.Cmd {
 	return tea.Batch(m.startPoll(), m.clockTick())
 }
 
-// Update routes a message. It never blocks: polls and context switches run
-// as Cmds and come back as tagged messages.
+// Update routes a message. It never blocks: polls, context switches and
+// the screens' requests run as Cmds and come back as tagged messages.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	m.clock = m.opts.Now()
 	switch msg := msg.(type) {
@@ -195,12 +200,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case ui.FlashMsg:
 		m.flash = msg
 		return m, nil
+	case ui.Request:
+		return m, m.ask(msg)
 	case ui.TimestampsRequestMsg:
 		return m, m.readTimestamps(msg)
-	case ui.TimestampsMsg:
-		return m, m.broadcast(msg)
-	case simulate.ResultMsg:
-		return m, m.broadcast(msg)
 	case ui.ResetMsg:
 		return m, m.openReset(msg)
 	case resetview.ClosedMsg:
@@ -209,6 +212,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.openRemove(msg)
 	case rebalanceview.ClosedMsg:
 		return m, m.closeDialog(msg.Changed, msg.Summary)
+	case ui.Reply:
+		return m, m.deliver(msg)
 	}
 	return m, m.top().Update(msg)
 }

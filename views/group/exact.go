@@ -64,12 +64,12 @@ func (m *Model) requestExact() tea.Cmd {
 		return nil
 	}
 	e.id = ui.NewRequestID()
-	req := ui.TimestampsRequestMsg{ID: e.id, Group: m.name, Parts: want}
+	req := ui.TimestampsRequestMsg{ID: e.id, Owner: m, Group: m.name, Parts: want}
 	return func() tea.Msg { return req }
 }
 
-// onTimestamps takes the answer to this screen's request and drops any
-// other: a stale one, or one for another screen.
+// onTimestamps takes the answer to this screen's latest request and drops
+// a late one (to a request made before exact mode was turned off).
 func (m *Model) onTimestamps(msg ui.TimestampsMsg) tea.Cmd {
 	e := &m.exact
 	if msg.ID == 0 || msg.ID != e.id {

@@ -41,8 +41,8 @@ const (
 
 // Extra is a tab the group screen hosts but does not implement (the
 // rebalance timeline, the simulator). The root builds it, so this screen
-// imports no other screen. It gets every message but keys, which it gets
-// only while it is the active tab, and the area under the tab bar.
+// imports no other screen. It gets every poll, keys while it is the active
+// tab, and the area under the tab bar.
 type Extra struct {
 	Title string
 	Tab   ui.Component
@@ -262,29 +262,35 @@ func (m *Model) SetSize(w, h int) {
 	m.sizeExtras()
 }
 
-// Update implements ui.Component. Every message but keys also goes to
-// the extra tabs: their async results must reach them whichever tab is on
-// show.
+// Update implements ui.Component. Polls also go to the extra tabs, which
+// show the group whichever tab is on show; keys go to the one on show. The
+// answers to an extra tab's requests reach it from the root directly.
 func (m *Model) Update(msg tea.Msg) tea.Cmd {
-	var cmd tea.Cmd
 	switch msg := msg.(type) {
 	case ui.DataMsg:
 		m.setData(msg.Snapshot, msg.Lag)
 		m.sizeExtras()
-		cmd = m.requestExact()
+		cmds := []tea.Cmd{m.requestExact()}
+		for _, e := range m.extra {
+			cmds = append(cmds, e.Tab.Update(msg))
+		}
+		return tea.Batch(cmds...)
 	case ui.TimestampsMsg:
-		cmd = m.onTimestamps(msg)
+		return m.onTimestamps(msg)
 	case tea.KeyMsg:
 		return m.updateKey(msg)
 	}
-	if len(m.extra) == 0 {
-		return cmd
+	return nil
+}
+
+// Hosted implements ui.Host: the extra tabs, so that the answers to their
+// requests find them.
+func (m *Model) Hosted() []ui.Component {
+	out := make([]ui.Component, len(m.extra))
+	for i, e := range m.extra {
+		out[i] = e.Tab
 	}
-	cmds := []tea.Cmd{cmd}
-	for _, e := range m.extra {
-		cmds = append(cmds, e.Tab.Update(msg))
-	}
-	return tea.Batch(cmds...)
+	return out
 }
 
 func (m *Model) updateKey(msg tea.KeyMsg) tea.Cmd {

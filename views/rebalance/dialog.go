@@ -10,7 +10,6 @@ import (
 	"errors"
 	"strconv"
 	"strings"
-	"sync/atomic"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -49,22 +48,25 @@ const (
 	stepResult
 )
 
-// removedMsg and waitedMsg carry the Cmds' results, tagged with the dialog
-// and the request so that a late answer (after Esc, or for another dialog)
-// is dropped.
+// removedMsg and waitedMsg carry the results of the dialog's requests,
+// tagged with the request so that a late answer (after Esc) is dropped.
 type removedMsg struct {
-	id, seq uint64
+	id      uint64
 	results []krebalance.Result
 	err     error
 }
 
 type waitedMsg struct {
-	id, seq uint64
-	out     *krebalance.Outcome
-	err     error
+	id  uint64
+	out *krebalance.Outcome
+	err error
 }
 
-var dialogIDs atomic.Uint64
+// RequestID implements ui.Reply.
+func (m removedMsg) RequestID() uint64 { return m.id }
+
+// RequestID implements ui.Reply.
+func (m waitedMsg) RequestID() uint64 { return m.id }
 
 // Keys are the dialog's bindings; its hint line is generated from them.
 type Keys struct {
@@ -94,7 +96,7 @@ type Model struct {
 	backend Backend
 	ctx     context.Context
 	cancel  context.CancelFunc
-	id, seq uint64
+	pending uint64 // the request in flight, 0 for none
 
 	group   string
 	plan    *krebalance.Plan
@@ -118,7 +120,7 @@ type Model struct {
 // showed it). The plan is made here from g alone; nothing is sent before
 // the user confirms.
 func New(c ui.Common, b Backend, ctx context.Context, g *kafka.Group, sel krebalance.Selection) *Model {
-	m := &Model{Common: c, keys: DefaultKeys(), backend: b, ctx: ctx, id: dialogIDs.Add(1), group: g.Name}
+	m := &Model{Common: c, keys: DefaultKeys(), backend: b, ctx: ctx, group: g.Name}
 	m.plan, m.planErr = krebalance.PlanRemoval(g, sel, "")
 	return m
 }
@@ -218,7 +220,7 @@ func (m *Model) stopWaiting() {
 		m.cancel()
 		m.cancel = nil
 	}
-	m.seq++
+	m.pending = 0
 }
 
 func (m *Model) closed(changed bool) tea.Cmd {
@@ -231,18 +233,20 @@ func (m *Model) closed(changed bool) tea.Cmd {
 // backend, never the model.
 func (m *Model) startRemove() tea.Cmd {
 	m.step = stepRemoving
-	m.seq++
-	id, seq, b, p, ctx := m.id, m.seq, m.backend, m.plan, m.ctx
-	return func() tea.Msg {
+	b, p, ctx := m.backend, m.plan, m.ctx
+	var cmd tea.Cmd
+	m.pending, cmd = ui.Ask(m, func(id uint64) ui.Reply {
 		rs, err := b.Remove(ctx, p)
-		return removedMsg{id: id, seq: seq, results: rs, err: err}
-	}
+		return removedMsg{id: id, results: rs, err: err}
+	})
+	return cmd
 }
 
 func (m *Model) onRemoved(msg removedMsg) tea.Cmd {
-	if msg.id != m.id || msg.seq != m.seq || m.step != stepRemoving {
+	if msg.id != m.pending || m.step != stepRemoving {
 		return nil
 	}
+	m.pending = 0
 	m.results, m.removeErr = msg.results, msg.err
 	m.notice = "" // "being sent" no longer holds
 	m.removed = krebalance.Removed(msg.results)
@@ -251,20 +255,22 @@ func (m *Model) onRemoved(msg removedMsg) tea.Cmd {
 		return nil
 	}
 	m.step = stepWaiting
-	m.seq++
 	ctx, cancel := context.WithCancel(m.ctx)
 	m.cancel = cancel
-	id, seq, b, p, removed := m.id, m.seq, m.backend, m.plan, m.removed
-	return func() tea.Msg {
+	b, p, removed := m.backend, m.plan, m.removed
+	var cmd tea.Cmd
+	m.pending, cmd = ui.Ask(m, func(id uint64) ui.Reply {
 		out, err := b.Wait(ctx, p, removed)
-		return waitedMsg{id: id, seq: seq, out: out, err: err}
-	}
+		return waitedMsg{id: id, out: out, err: err}
+	})
+	return cmd
 }
 
 func (m *Model) onWaited(msg waitedMsg) {
-	if msg.id != m.id || msg.seq != m.seq || m.step != stepWaiting {
+	if msg.id != m.pending || m.step != stepWaiting {
 		return
 	}
+	m.pending = 0
 	if m.cancel != nil {
 		m.cancel()
 		m.cancel = nil

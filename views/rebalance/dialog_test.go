@@ -123,7 +123,7 @@ func execute(t *testing.T, cmd tea.Cmd) tea.Msg {
 	if cmd == nil {
 		t.Fatal("no Cmd")
 	}
-	return cmd()
+	return viewtest.Do(cmd)
 }
 
 // screen is what a user reads.
@@ -491,7 +491,7 @@ func TestStaleResultsAreIgnored(t *testing.T) {
 
 	removeA, removeB := press(a, "y"), press(b, "y")
 	sending := screen(a)
-	// b's answer has the same request number as a's, for another group.
+	// b's answer, for another group, is not a's.
 	fromB := execute(t, removeB)
 	if cmd := a.Update(fromB); cmd != nil {
 		t.Fatal("another dialog's removal started a wait")
@@ -507,7 +507,8 @@ func TestStaleResultsAreIgnored(t *testing.T) {
 	if cmd := a.Update(fromA); cmd != nil {
 		t.Fatal("a repeated removal answer started another wait")
 	}
-	older := waitedMsg{id: a.id, seq: a.seq - 1, out: twoMoves()}
+	// A wait answer with the removal's (older) request ID.
+	older := waitedMsg{id: fromA.(removedMsg).id, out: twoMoves()}
 	a.Update(older)
 	a.Update(execute(t, waitB))
 	if got := screen(a); got != waiting {

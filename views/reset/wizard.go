@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -65,24 +64,28 @@ type ClosedMsg struct {
 	Receipt string
 }
 
-// planMsg and applyMsg carry the results of the wizard's Cmds, tagged with
-// the wizard and the request they answer so that a late answer to a
-// cancelled request (or to another wizard) is dropped.
+// planMsg and applyMsg carry the results of the wizard's requests, tagged
+// with the request they answer so that a late answer to a cancelled request
+// is dropped.
 type planMsg struct {
-	id, seq uint64
-	plan    *kreset.Plan
-	del     *kreset.GroupDeletion
-	err     error
+	id   uint64
+	plan *kreset.Plan
+	del  *kreset.GroupDeletion
+	err  error
 }
 
 type applyMsg struct {
-	id, seq uint64
-	res     *kreset.Result
-	del     *kreset.DeleteResult
-	err     error
+	id  uint64
+	res *kreset.Result
+	del *kreset.DeleteResult
+	err error
 }
 
-var wizardIDs atomic.Uint64
+// RequestID implements ui.Reply.
+func (m planMsg) RequestID() uint64 { return m.id }
+
+// RequestID implements ui.Reply.
+func (m applyMsg) RequestID() uint64 { return m.id }
 
 // scenario is a choice on the first step.
 type scenario struct {
@@ -124,8 +127,8 @@ type Model struct {
 	keys    Keys
 	backend Backend
 	ctx     context.Context
-	id      uint64
-	seq     uint64
+	// pending is the request in flight (0: none).
+	pending uint64
 	cancel  context.CancelFunc
 
 	mode  Mode
@@ -162,7 +165,7 @@ type Model struct {
 }
 
 func newModel(c ui.Common, b Backend, ctx context.Context, mode Mode, group string) *Model {
-	m := &Model{Common: c, keys: DefaultKeys(c.Glyphs), backend: b, ctx: ctx, id: wizardIDs.Add(1), mode: mode, group: group}
+	m := &Model{Common: c, keys: DefaultKeys(c.Glyphs), backend: b, ctx: ctx, mode: mode, group: group}
 	m.value.Prompt = ""
 	m.topics.Prompt = ""
 	m.planTab.Cols = planCols()
@@ -305,7 +308,7 @@ func (m *Model) abandon() tea.Cmd {
 		m.cancel()
 		m.cancel = nil
 	}
-	m.seq++
+	m.pending = 0
 	group := m.group
 	return func() tea.Msg { return ClosedMsg{Group: group} }
 }
@@ -466,13 +469,13 @@ func (m *Model) startPlan() tea.Cmd {
 	}
 	m.step = stepPlanning
 	m.problem = ""
-	m.seq++
 	ctx, cancel := context.WithCancel(m.ctx)
 	m.cancel = cancel
-	b, id, seq, group, mode := m.backend, m.id, m.seq, m.group, m.mode
-	return func() tea.Msg {
+	b, group, mode := m.backend, m.group, m.mode
+	var cmd tea.Cmd
+	m.pending, cmd = ui.Ask(m, func(id uint64) ui.Reply {
 		defer cancel()
-		msg := planMsg{id: id, seq: seq}
+		msg := planMsg{id: id}
 		if mode == ModeDelete {
 			msg.del, msg.err = b.PlanDelete(ctx, group)
 			return msg
@@ -487,7 +490,8 @@ func (m *Model) startPlan() tea.Cmd {
 		}
 		msg.plan, msg.err = b.Plan(ctx, req)
 		return msg
-	}
+	})
+	return cmd
 }
 
 func readOffsetsFile(path string) ([]kreset.FileRow, error) {
@@ -504,10 +508,10 @@ func readOffsetsFile(path string) ([]kreset.FileRow, error) {
 }
 
 func (m *Model) onPlan(msg planMsg) {
-	if msg.id != m.id || msg.seq != m.seq || m.step != stepPlanning {
+	if msg.id != m.pending || m.step != stepPlanning {
 		return
 	}
-	m.cancel = nil
+	m.pending, m.cancel = 0, nil
 	if msg.err != nil {
 		m.problem = msg.err.Error()
 		switch {
@@ -603,24 +607,26 @@ func (m *Model) startApply() tea.Cmd {
 		return nil
 	}
 	m.step = stepApplying
-	m.seq++
-	b, ctx, id, seq := m.backend, m.ctx, m.id, m.seq
+	b, ctx := m.backend, m.ctx
 	plan, del := m.plan, m.del
-	return func() tea.Msg {
-		msg := applyMsg{id: id, seq: seq}
+	var cmd tea.Cmd
+	m.pending, cmd = ui.Ask(m, func(id uint64) ui.Reply {
+		msg := applyMsg{id: id}
 		if del != nil {
 			msg.del, msg.err = b.ApplyDelete(ctx, del)
 		} else {
 			msg.res, msg.err = b.Apply(ctx, plan)
 		}
 		return msg
-	}
+	})
+	return cmd
 }
 
 func (m *Model) onApply(msg applyMsg) {
-	if msg.id != m.id || msg.seq != m.seq || m.step != stepApplying {
+	if msg.id != m.pending || m.step != stepApplying {
 		return
 	}
+	m.pending = 0
 	m.step = stepResult
 	m.res, m.delRes, m.applyErr = msg.res, msg.del, msg.err
 	m.win = table.Window{}

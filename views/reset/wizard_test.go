@@ -135,7 +135,7 @@ func typeText(m *Model, s string) {
 func settle(m *Model, cmd tea.Cmd) []tea.Msg {
 	var out []tea.Msg
 	for cmd != nil {
-		msg := cmd()
+		msg := viewtest.Do(cmd)
 		switch msg.(type) {
 		case planMsg, applyMsg:
 			cmd = m.Update(msg)
@@ -272,7 +272,7 @@ func TestWizardCancelAtEveryStep(t *testing.T) {
 	press(m, "1")
 	planCmd := m.Update(keyMsg("enter"))
 	closed(t, press(m, "esc"))
-	m.Update(planCmd())
+	m.Update(viewtest.Do(planCmd))
 	if m.step == stepPreview || m.plan != nil {
 		t.Fatal("a cancelled plan reached the preview")
 	}

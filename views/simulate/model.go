@@ -3,7 +3,6 @@ package simulate
 import (
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -35,11 +34,10 @@ func DefaultKeyMap() KeyMap {
 }
 
 // ResultMsg carries a finished simulation back to the tab that asked for
-// it. Group and ID identify the request, so a result for another group or
-// a superseded request is dropped.
+// it. ID is the request's: a result for a superseded request is dropped.
 type ResultMsg struct {
 	Group string
-	ID    int
+	ID    uint64
 	// From is the group as it was when the simulation started.
 	From *kafka.Group
 	At   time.Time
@@ -61,7 +59,7 @@ type Model struct {
 	members table.Table[*kafka.Member]
 	targets table.Table[MemberRow]
 
-	reqID   int
+	reqID   uint64
 	pending bool
 	res     *ResultMsg
 	pick    int // the prediction whose moves are shown
@@ -180,23 +178,23 @@ func (m *Model) join() tea.Cmd {
 	return m.start(rebalance.Change{Join: n})
 }
 
-// lastRequest numbers simulation requests across every Simulate tab ever
-// built, so a late result for a group's earlier screen never matches the
-// request of a screen opened on the same group since.
-var lastRequest atomic.Int64
+// RequestID implements ui.Reply.
+func (r ResultMsg) RequestID() uint64 { return r.ID }
 
-// start runs the simulation off the Update loop; a new request supersedes
-// one still running, whose result is then dropped: kgo's sticky balancer is
-// quick for ordinary groups but not free for thousands of partitions. The
-// Cmd captures the snapshot's group, which is never modified.
+// start runs the simulation off the Update loop, as a request to the root;
+// a new request supersedes one still running, whose result is then
+// dropped: kgo's sticky balancer is quick for ordinary groups but not free
+// for thousands of partitions. The work captures the snapshot's group,
+// which is never modified.
 func (m *Model) start(ch rebalance.Change) tea.Cmd {
-	m.reqID = int(lastRequest.Add(1))
 	m.pending = true
-	g, id, at := m.g, m.reqID, m.polled
-	return func() tea.Msg {
+	g, at := m.g, m.polled
+	var cmd tea.Cmd
+	m.reqID, cmd = ui.Ask(m, func(id uint64) ui.Reply {
 		sim, err := rebalance.Simulate(g, rebalance.PartitionCountsFromGroup(g), ch)
 		return ResultMsg{Group: g.Name, ID: id, From: g, At: at, Sim: sim, Err: err}
-	}
+	})
+	return cmd
 }
 
 // Update implements ui.Component.
@@ -208,7 +206,7 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 		}
 		m.clamp()
 	case ResultMsg:
-		if msg.Group != m.group || msg.ID != m.reqID {
+		if msg.ID != m.reqID || msg.Group != m.group {
 			return nil
 		}
 		m.pending = false

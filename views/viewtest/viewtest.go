@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
@@ -236,6 +237,20 @@ func Common(width, height int, utf8 bool) ui.Common {
 	c := ui.NewCommon(lipgloss.DefaultRenderer(), true, utf8, func() time.Time { return Epoch })
 	c.SetSize(width, height)
 	return c
+}
+
+// Do runs cmd as the root would, for a screen's request: the request's work
+// is run and its answer returned. Any other message is returned as it is,
+// and nil for a nil cmd.
+func Do(cmd tea.Cmd) tea.Msg {
+	if cmd == nil {
+		return nil
+	}
+	msg := cmd()
+	if req, ok := msg.(ui.Request); ok {
+		return req.Run()
+	}
+	return msg
 }
 
 // Strip removes escape sequences and trailing blanks of every line, so
