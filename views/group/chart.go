@@ -76,7 +76,7 @@ func (m *Model) viewChart(b *strings.Builder, height int) {
 		scope.WriteString(s.Dim.Render(g.Sep + "c selected partition"))
 	}
 	if n := len(c.points); n > 1 {
-		scope.WriteString(s.Dim.Render(g.Sep + plural(n, "poll") + " over " + format.Span(c.points[n-1].Time.Sub(c.points[0].Time))))
+		scope.WriteString(s.Dim.Render(g.Sep + format.Count(n, "poll", "polls") + " over " + format.Span(c.points[n-1].Time.Sub(c.points[0].Time))))
 	}
 	b.WriteString(table.FitLine(scope.String(), m.Width, g.Ellipsis))
 	if len(c.points) == 0 {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/lag"
+	"github.com/kgroups/kgroups/views/format"
 	"github.com/kgroups/kgroups/views/ui"
 )
 
@@ -129,7 +130,7 @@ func (e *exactState) status(g ui.Glyphs) (string, bool) {
 		}
 	}
 	if failed > 0 {
-		return "exact time lag: " + plural(failed, "partition") + " unreadable", true
+		return "exact time lag: " + format.Count(failed, "partition", "partitions") + " unreadable", true
 	}
 	return "exact time lag", false
 }

@@ -541,9 +541,9 @@ func (m *Model) header(b *strings.Builder) {
 		l1.WriteString(s.Label.Render("assignor "))
 		l1.WriteString(columns.Text(g.Assignor))
 
-		l2.WriteString(plural(len(g.Members), "member"))
+		l2.WriteString(format.Count(len(g.Members), "member", "members"))
 		l2.WriteString(sep)
-		l2.WriteString(plural(len(g.Partitions), "partition"))
+		l2.WriteString(format.Count(len(g.Partitions), "partition", "partitions"))
 		if g.Type == kafka.TypeConsumer {
 			l2.WriteString(sep)
 			l2.WriteString(s.Label.Render("group epoch "))
@@ -626,12 +626,13 @@ func (m *Model) rewind() string {
 	return ""
 }
 
-// rate is a rate with its unit, for sentences.
+// rate is a rate with its unit, for sentences; an unknown one is Missing.
 func rate(r float64) string {
-	if r < 0 {
-		return format.Missing
+	s := format.Rate(r)
+	if s == format.Missing {
+		return s
 	}
-	return format.Rate(r) + "/s"
+	return s + "/s"
 }
 
 // tabs writes the tab bar, and on its right whether exact time lag is on.
@@ -669,11 +670,4 @@ func (m *Model) tabs(b *strings.Builder) {
 		}
 	}
 	b.WriteString(table.FitLine(strings.TrimRight(line.String(), " "), m.Width, m.Glyphs.Ellipsis))
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return strconv.Itoa(n) + " " + word + "s"
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/lag"
 	"github.com/kgroups/kgroups/views/columns"
+	"github.com/kgroups/kgroups/views/format"
 	"github.com/kgroups/kgroups/views/table"
 	"github.com/kgroups/kgroups/views/ui"
 )
@@ -310,11 +311,7 @@ func (m *Model) count() {
 	}
 	m.counts = m.counts[:0]
 	if failed > 0 {
-		label := "errors"
-		if failed == 1 {
-			label = "error"
-		}
-		m.counts = append(m.counts, stateCount{failed, label, &m.Styles.Error})
+		m.counts = append(m.counts, stateCount{failed, format.Noun(failed, "error", "errors"), &m.Styles.Error})
 	}
 	for _, s := range stateOrder {
 		if n := counts[s]; n > 0 {

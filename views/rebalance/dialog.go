@@ -285,9 +285,9 @@ func (m *Model) summary() string {
 	case len(m.removed) == 0:
 		return ""
 	case m.out != nil && m.waitErr == nil:
-		return "removed " + countOf(len(m.removed), "member") + " from " + m.group + "; " + countOf(len(m.out.Moves), "partition") + " moved"
+		return "removed " + format.Count(len(m.removed), "member", "members") + " from " + m.group + "; " + format.Count(len(m.out.Moves), "partition", "partitions") + " moved"
 	}
-	return "removed " + countOf(len(m.removed), "member") + " from " + m.group
+	return "removed " + format.Count(len(m.removed), "member", "members") + " from " + m.group
 }
 
 // View implements ui.Component: the text of the step, scrolled when it
@@ -310,7 +310,7 @@ func (m *Model) lines() []string {
 	s := m.Styles
 	var out []string
 	add := func(text string) {
-		out = append(out, wrap(text, max(20, m.Width-2))...)
+		out = append(out, format.Wrap(text, max(20, m.Width-2))...)
 	}
 	title := "Remove members from " + m.group
 	if m.plan != nil && len(m.plan.Targets) == 1 {
@@ -319,7 +319,7 @@ func (m *Model) lines() []string {
 	out = append(out, s.Title.Render(title))
 	if m.planErr != nil {
 		out = append(out, "")
-		for _, l := range wrap(m.planErr.Error(), max(20, m.Width-2)) {
+		for _, l := range format.Wrap(m.planErr.Error(), max(20, m.Width-2)) {
 			out = append(out, s.Error.Render(l))
 		}
 		return out
@@ -331,7 +331,7 @@ func (m *Model) lines() []string {
 		if t.Member.InstanceID != "" {
 			line += " (instance " + t.Member.InstanceID + ")"
 		}
-		line += m.Glyphs.Sep + countOf(t.Member.PartitionCount(), "partition") + m.Glyphs.Sep + "by " + string(t.Method)
+		line += m.Glyphs.Sep + format.Count(t.Member.PartitionCount(), "partition", "partitions") + m.Glyphs.Sep + "by " + string(t.Method)
 		out = append(out, line)
 	}
 	out = append(out, "")
@@ -344,7 +344,7 @@ func (m *Model) lines() []string {
 		if m.Protected {
 			out = append(out, s.Warn.Render("Protected context: type the group's name to confirm: ")+m.confirm.View(true, m.Glyphs.Caret))
 		} else {
-			out = append(out, s.Warn.Render("Remove "+countOf(len(p.Targets), "member")+"? The group will rebalance."))
+			out = append(out, s.Warn.Render("Remove "+format.Count(len(p.Targets), "member", "members")+"? The group will rebalance."))
 		}
 	case stepRemoving:
 		out = append(out, s.Dim.Render("sending the removal to the coordinator"+m.Glyphs.Ellipsis))
@@ -367,7 +367,7 @@ func (m *Model) resultLines() []string {
 	var out []string
 	// The broker's words are kept whole, wrapped rather than cut.
 	refused := func(text string) {
-		for _, l := range wrap(text, max(20, m.Width-2)) {
+		for _, l := range format.Wrap(text, max(20, m.Width-2)) {
 			out = append(out, s.Error.Render(l))
 		}
 	}
@@ -393,7 +393,7 @@ func (m *Model) resultLines() []string {
 		if errors.Is(m.waitErr, krebalance.ErrNotSettled) {
 			msg = "not settled: " + msg
 		}
-		for _, l := range wrap(msg, max(20, m.Width-2)) {
+		for _, l := range format.Wrap(msg, max(20, m.Width-2)) {
 			out = append(out, s.Warn.Render(l))
 		}
 	}
@@ -402,13 +402,13 @@ func (m *Model) resultLines() []string {
 		return out
 	}
 	if o.After != nil {
-		out = append(out, "now "+o.After.State+" with "+countOf(len(o.After.Members), "member")+m.Glyphs.Sep+"took "+format.Span(o.Took))
+		out = append(out, "now "+o.After.State+" with "+format.Count(len(o.After.Members), "member", "members")+m.Glyphs.Sep+"took "+format.Span(o.Took))
 	}
 	if o.Short {
 		out = append(out, s.Warn.Render("some removed members did not rejoin: their processes may be gone"))
 	}
 	out = append(out, "left: "+memberList(o.Left), "joined: "+memberList(o.Joined))
-	out = append(out, countOf(len(o.Moves), "partition")+" moved")
+	out = append(out, format.Count(len(o.Moves), "partition", "partitions")+" moved")
 	for _, mv := range o.Moves {
 		out = append(out, "  "+mv.Topic+"/"+strconv.Itoa(int(mv.Partition))+" "+columns.Text(mv.From)+" "+arrow(m.Glyphs)+" "+columns.Text(mv.To))
 	}
@@ -470,31 +470,4 @@ func (m *Model) hintLine() string {
 		parts = append(parts, m.Styles.HelpKey.Render(b.Help().Key)+" "+m.Styles.Dim.Render(b.Help().Desc))
 	}
 	return table.FitLine(strings.Join(parts, m.Glyphs.Sep), m.Width, m.Glyphs.Ellipsis)
-}
-
-func countOf(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return strconv.Itoa(n) + " " + word + "s"
-}
-
-// wrap breaks text into lines of at most width cells at spaces.
-func wrap(text string, width int) []string {
-	var out []string
-	var line strings.Builder
-	for _, w := range strings.Fields(text) {
-		if line.Len() > 0 && format.Width(line.String())+1+format.Width(w) > width {
-			out = append(out, line.String())
-			line.Reset()
-		}
-		if line.Len() > 0 {
-			line.WriteByte(' ')
-		}
-		line.WriteString(w)
-	}
-	if line.Len() > 0 {
-		out = append(out, line.String())
-	}
-	return out
 }

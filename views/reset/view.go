@@ -3,7 +3,6 @@ package reset
 import (
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
@@ -55,7 +54,7 @@ func (m *Model) lines() []string {
 	var out []string
 	out = append(out, m.title())
 	add := func(style *lipgloss.Style, text string) {
-		for _, l := range wrap(text, max(20, m.Width-2)) {
+		for _, l := range format.Wrap(text, max(20, m.Width-2)) {
 			if style != nil {
 				l = style.Render(l)
 			}
@@ -216,7 +215,7 @@ func (m *Model) previewLines() []string {
 	s, sep := m.Styles, m.Glyphs.Sep
 	var out []string
 	add := func(style *lipgloss.Style, text string) {
-		for _, l := range wrap(text, max(20, m.Width-2)) {
+		for _, l := range format.Wrap(text, max(20, m.Width-2)) {
 			if style != nil {
 				l = style.Render(l)
 			}
@@ -225,7 +224,7 @@ func (m *Model) previewLines() []string {
 	}
 	if d := m.del; d != nil {
 		out = append(out, s.Label.Render("state ")+s.State(d.State, false).Render(stateText(d.Exists, d.State))+sep+
-			countOf(len(d.Members), "member")+sep+countOf(len(d.Offsets), "committed offset"))
+			format.Count(len(d.Members), "member", "members")+sep+format.Count(len(d.Offsets), "committed offset", "committed offsets"))
 	} else if p := m.plan; p != nil {
 		out = append(out, s.Label.Render("state ")+s.State(p.State, false).Render(stateText(p.Exists, p.State))+sep+
 			s.Label.Render("scope ")+p.Scope.String())
@@ -244,18 +243,18 @@ func (m *Model) previewLines() []string {
 // consequence says what confirming does, before the user confirms.
 func (m *Model) consequence() string {
 	if d := m.del; d != nil {
-		return fmt.Sprintf("This deletes group %s and its %s. A receipt keeps them first; kgroups undo RECEIPT brings them back.", d.Group, countOf(len(d.Offsets), "committed offset"))
+		return fmt.Sprintf("This deletes group %s and its %s. A receipt keeps them first; kgroups undo RECEIPT brings them back.", d.Group, format.Count(len(d.Offsets), "committed offset", "committed offsets"))
 	}
 	sum := m.plan.Summary()
 	return fmt.Sprintf("This commits %s to group %s (%d will change). A receipt of the offsets before and after is written first; kgroups undo RECEIPT puts them back.",
-		countOf(len(m.plan.Rows), "offset"), m.group, sum.Changed)
+		format.Count(len(m.plan.Rows), "offset", "offsets"), m.group, sum.Changed)
 }
 
 func (m *Model) resultLines() []string {
 	s := m.Styles
 	var out []string
 	add := func(style *lipgloss.Style, text string) {
-		for _, l := range wrap(text, max(20, m.Width-2)) {
+		for _, l := range format.Wrap(text, max(20, m.Width-2)) {
 			if style != nil {
 				l = style.Render(l)
 			}
@@ -275,7 +274,7 @@ func (m *Model) resultLines() []string {
 		if failed := m.res.Failed(); len(failed) > 0 {
 			add(&s.Error, fmt.Sprintf("%s %d of %d partitions do not hold the new offset: see STATUS.", m.Glyphs.Fail, len(failed), len(m.res.Partitions)))
 		} else {
-			add(&s.OK, fmt.Sprintf("%s All %s verified: each holds its new offset.", m.Glyphs.OK, countOf(len(m.res.Partitions), "partition")))
+			add(&s.OK, fmt.Sprintf("%s All %s verified: each holds its new offset.", m.Glyphs.OK, format.Count(len(m.res.Partitions), "partition", "partitions")))
 		}
 		add(nil, "Receipt: "+m.res.ReceiptPath)
 	}
@@ -292,66 +291,4 @@ func (m *Model) hintLine() string {
 		parts = append(parts, m.Styles.HelpKey.Render(b.Help().Key)+" "+m.Styles.Dim.Render(b.Help().Desc))
 	}
 	return table.FitLine(strings.Join(parts, m.Glyphs.Sep), m.Width, m.Glyphs.Ellipsis)
-}
-
-func countOf(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return strconv.Itoa(n) + " " + word + "s"
-}
-
-// wrap breaks text into lines of at most width cells at spaces, keeping the
-// line breaks it already has. A word longer than a line (a receipt's path)
-// is cut across lines rather than truncated, so all of it stays readable.
-func wrap(text string, width int) []string {
-	var out []string
-	for _, para := range strings.Split(text, "\n") {
-		lead := len(para) - len(strings.TrimLeft(para, " "))
-		indent := strings.Repeat(" ", lead)
-		room := max(1, width-lead)
-		var line strings.Builder
-		lw := 0
-		flush := func() {
-			out = append(out, indent+line.String())
-			line.Reset()
-			lw = 0
-		}
-		for _, w := range strings.Fields(para) {
-			for format.Width(w) > room {
-				if lw > 0 {
-					flush()
-				}
-				cut := cutAt(w, room)
-				line.WriteString(w[:cut])
-				flush()
-				w = w[cut:]
-			}
-			ww := format.Width(w)
-			if lw > 0 && lw+1+ww > room {
-				flush()
-			}
-			if lw > 0 {
-				line.WriteByte(' ')
-				lw++
-			}
-			line.WriteString(w)
-			lw += ww
-		}
-		flush()
-	}
-	return out
-}
-
-// cutAt is the byte index at which the first n cells of s end.
-func cutAt(s string, n int) int {
-	w := 0
-	for i, r := range s {
-		rw := format.Width(string(r))
-		if w+rw > n {
-			return max(i, len(string(r)))
-		}
-		w += rw
-	}
-	return len(s)
 }

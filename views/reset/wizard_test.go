@@ -16,6 +16,7 @@ import (
 
 	"github.com/kgroups/kgroups/kafka/kafkatest"
 	kreset "github.com/kgroups/kgroups/kafka/reset"
+	"github.com/kgroups/kgroups/views/format"
 	"github.com/kgroups/kgroups/views/ui"
 	"github.com/kgroups/kgroups/views/viewtest"
 )
@@ -467,13 +468,15 @@ func TestWizardDelete(t *testing.T) {
 	mustContain(t, m, "state does not exist", `Cannot apply now: group "g" not found`)
 }
 
+// TestWrapKeepsLongWords: the wizard's text (a receipt's path) is wrapped
+// with format.Wrap, which cuts a word too long for a line across lines.
 func TestWrapKeepsLongWords(t *testing.T) {
-	got := wrap("Receipt: /a/very/long/path/that/does/not/fit.json and more", 20)
+	got := format.Wrap("Receipt: /a/very/long/path/that/does/not/fit.json and more", 20)
 	want := []string{"Receipt:", "/a/very/long/path/th", "at/does/not/fit.json", "and more"}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("wrap = %q", got)
 	}
-	if got := wrap("  indented text here", 12); !reflect.DeepEqual(got, []string{"  indented", "  text here"}) {
+	if got := format.Wrap("  indented text here", 12); !reflect.DeepEqual(got, []string{"  indented", "  text here"}) {
 		t.Fatalf("wrap indent = %q", got)
 	}
 }

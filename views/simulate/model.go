@@ -11,6 +11,7 @@ import (
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/rebalance"
 	"github.com/kgroups/kgroups/views/columns"
+	"github.com/kgroups/kgroups/views/format"
 	"github.com/kgroups/kgroups/views/table"
 	"github.com/kgroups/kgroups/views/ui"
 )
@@ -320,7 +321,7 @@ func (m *Model) View() string {
 			b.WriteString(m.Styles.OK.Render(fit("every member holds its target assignment")))
 			return b.String()
 		}
-		b.WriteString(m.Styles.Warn.Render(fit(countOf(len(pending), "partition", "partitions") + " still to move")))
+		b.WriteString(m.Styles.Warn.Render(fit(format.Count(len(pending), "partition", "partitions") + " still to move")))
 		b.WriteByte('\n')
 		m.moves.Render(&b, st, m.Width, m.moveRows()+1, m.movesWin, len(pending), func(i int) rebalance.Move { return pending[i] }, false)
 		return b.String()
@@ -348,7 +349,7 @@ func (m *Model) View() string {
 	case len(p.Moves) == 0:
 		title = p.Assignor + ": no partition moves"
 	default:
-		title = p.Assignor + ": " + countOf(len(p.Moves), "partition moves", "partitions move")
+		title = p.Assignor + ": " + format.Count(len(p.Moves), "partition moves", "partitions move")
 	}
 	b.WriteString(m.Styles.Title.Render(fit(title + m.Glyphs.Sep + "a: next assignor")))
 	if p.Err == nil && len(p.Moves) > 0 {
@@ -369,8 +370,4 @@ func (m *Model) statusLine(fit func(string) string) string {
 		return m.Styles.Label.Render(fit("the simulation failed; pick a member and press l, or n"))
 	}
 	return m.Styles.Label.Render(fit("if " + m.res.Sim.Change.String() + " (from the poll of " + m.res.At.Format("15:04:05") + "; partition counts as the group's partitions show them)"))
-}
-
-func countOf(n int, one, many string) string {
-	return strconv.Itoa(n) + " " + plural(n, one, many)
 }
