@@ -527,3 +527,26 @@ func TestWizardFitsTheScreen(t *testing.T) {
 		t.Fatalf("result:\n%s", v)
 	}
 }
+
+// TestWizardScenarioStaysInSight: on a short screen the arrows choose, and
+// the chosen scenario is scrolled into sight; the other keys of the step
+// still work.
+func TestWizardScenarioStaysInSight(t *testing.T) {
+	c := viewtest.Common(80, 8, true)
+	m := NewGroup(c, nil, context.Background(), "g")
+	lines := func() []string { return strings.Split(view(m), "\n") }
+	if got := lines(); len(got) != 8 || got[0] != "Reset offsets · group g · step 1 of 5: scenario" || got[7] != "↑ up · ↓ down · enter choose · esc cancel" {
+		t.Fatalf("top:\n%s", view(m))
+	}
+	press(m, "up") // wraps round to the last scenario
+	got := lines()
+	if !strings.HasPrefix(got[6], "▶ 8  from-file") || len(got) != 8 {
+		t.Fatalf("the last scenario is not in sight:\n%s", view(m))
+	}
+	press(m, "down")
+	if got := lines(); !strings.HasPrefix(got[0], "▶ 1  to-earliest") {
+		t.Fatalf("the first scenario is not in sight:\n%s", view(m))
+	}
+	press(m, "4")
+	mustContain(t, m, "step 2 of 5: parameters", "Offset: █")
+}

@@ -14,7 +14,7 @@ func TestGlyphsFor(t *testing.T) {
 	if g := GlyphsFor(false); string(g.Spark) != "_.-=#" || g.Ellipsis != "~" || g.Cursor != ">" {
 		t.Fatalf("ASCII glyphs = %+v", g)
 	}
-	for _, s := range []string{ASCIIGlyphs.Ellipsis, ASCIIGlyphs.Cursor, ASCIIGlyphs.Up, ASCIIGlyphs.Down, ASCIIGlyphs.Sep, ASCIIGlyphs.OK, ASCIIGlyphs.Fail, string(ASCIIGlyphs.Spark),
+	for _, s := range []string{ASCIIGlyphs.Ellipsis, ASCIIGlyphs.Cursor, ASCIIGlyphs.Up, ASCIIGlyphs.Down, ASCIIGlyphs.UpDown, ASCIIGlyphs.Arrow, ASCIIGlyphs.Sep, ASCIIGlyphs.OK, ASCIIGlyphs.Fail, string(ASCIIGlyphs.Spark),
 		ASCIIGlyphs.AtLeast, string(ASCIIGlyphs.Bars), ASCIIGlyphs.AxisV, ASCIIGlyphs.AxisTick, ASCIIGlyphs.AxisOrigin, ASCIIGlyphs.AxisH} {
 		for _, r := range s {
 			if r >= 0x80 {
