@@ -207,7 +207,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case ui.ResetMsg:
 		return m, m.openReset(msg)
 	case resetview.ClosedMsg:
-		return m, m.closeDialog(msg.Changed, resetClosed(msg))
+		return m, m.closeDialog(msg.Changed, m.resetClosed(msg))
 	case ui.RemoveMembersMsg:
 		return m, m.openRemove(msg)
 	case rebalanceview.ClosedMsg:

@@ -78,7 +78,8 @@ func (t *Text) Blank() { t.items = append(t.items, item{}) }
 
 // Para adds plain text: sanitized (it may hold any broker's words) but for
 // its line breaks, wrapped to the width, a word too long for a line cut
-// across lines, and each line drawn in style (nil: plain).
+// across lines (and one longer than three lines cut short, with an
+// ellipsis), and each line drawn in style (nil: plain).
 func (t *Text) Para(style *lipgloss.Style, text string) {
 	t.items = append(t.items, item{text: text, style: style, para: true})
 }
@@ -135,9 +136,19 @@ func (d *Model) Scroll(msg tea.KeyMsg, c *Content) bool {
 	case key.Matches(msg, k.Down):
 		d.offset++
 	case key.Matches(msg, k.PageUp):
-		d.offset -= l.page
+		// A page of rows, then of text; the first rows of the table
+		// are a stop on the way.
+		if d.offset > l.maxText {
+			d.offset = max(l.maxText, d.offset-l.page)
+		} else {
+			d.offset -= l.textPage
+		}
 	case key.Matches(msg, k.PageDown):
-		d.offset += l.page
+		if d.offset < l.maxText {
+			d.offset = min(l.maxText, d.offset+l.textPage)
+		} else {
+			d.offset += l.page
+		}
 	default:
 		return false
 	}
@@ -203,8 +214,11 @@ type layout struct {
 	rows         int  // rows on screen
 	status       bool // a "rows a-b of n" line is needed
 	maxOffset    int
-	page         int
-	overflow     bool
+	// maxText is how far the text scrolls before the rows do; textPage
+	// and page are the page sizes in each.
+	maxText        int
+	textPage, page int
+	overflow       bool
 }
 
 // wrapWidth is the width paragraphs are wrapped to: a little inside the
@@ -221,7 +235,8 @@ func (d *Model) lines(t *Text) (out []string, starts []int) {
 			out = append(out, table.FitLine(it.text, d.Width, d.Glyphs.Ellipsis))
 			continue
 		}
-		for _, l := range format.Wrap(sanitize(it.text), d.wrapWidth()) {
+		w := d.wrapWidth()
+		for _, l := range format.Wrap(shorten(sanitize(it.text), longWord*w, d.Glyphs.Ellipsis), w) {
 			l = table.FitLine(l, d.Width, d.Glyphs.Ellipsis)
 			if it.style != nil {
 				l = it.style.Render(l)
@@ -245,6 +260,29 @@ func sanitize(text string) string {
 	return strings.Join(lines, "\n")
 }
 
+// longWord is how many lines a word of a paragraph may take before it is
+// cut with an ellipsis: a receipt's path stays whole, a 10,000-character
+// member id does not push everything after it out of sight.
+const longWord = 3
+
+// shorten cuts every word of text wider than n cells to n, with ellipsis.
+func shorten(text string, n int, ellipsis string) string {
+	if len(text) <= n {
+		return text
+	}
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		words := strings.Split(l, " ")
+		for j, w := range words {
+			if len(w) > n && format.Width(w) > n {
+				words[j] = format.Truncate(w, n, ellipsis)
+			}
+		}
+		lines[i] = strings.Join(words, " ")
+	}
+	return strings.Join(lines, "\n")
+}
+
 // minRows is how many table rows stay on screen while the text above
 // scrolls.
 const minRows = 3
@@ -260,8 +298,10 @@ func (d *Model) layout(c *Content) layout {
 	}
 	if n == 0 {
 		l.maxOffset = max(0, t-h)
+		l.maxText = l.maxOffset
 		l.overflow = t > h
 		l.page = max(1, h-1)
+		l.textPage = l.page
 		off := min(d.offset, l.maxOffset)
 		l.textFrom = off
 		l.text = all[off:min(t, off+h)]
@@ -293,8 +333,10 @@ func (d *Model) layout(c *Content) layout {
 	endRows, _ := rowsAt(min(t-maxText, h))
 	maxRow := max(0, n-endRows)
 	l.maxOffset = maxText + maxRow
+	l.maxText = maxText
 	l.overflow = l.maxOffset > 0
 	l.page = max(1, endRows)
+	l.textPage = max(1, h-least)
 	l.rows, l.status = rowsAt(len(l.text))
 	if l.rows > 0 {
 		l.first = min(max(0, d.offset-maxText), max(0, n-l.rows))

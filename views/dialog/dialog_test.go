@@ -101,11 +101,12 @@ func TestStepThatUsesTheArrows(t *testing.T) {
 }
 
 func TestParagraphsWrapAndAreSanitized(t *testing.T) {
-	d := frame(24, 10) // paragraphs wrap at 22
+	d := frame(24, 20) // paragraphs wrap at 22
 	var c Content
 	c.Text.Para(nil, "the broker refused: NOT_COORDINATOR\nsecond line")
 	c.Text.Para(nil, "id evil\x1b]0;PWNED\x07\x1b[2J")
 	c.Text.Para(nil, "  "+strings.Repeat("x", 30))
+	c.Text.Para(nil, "id "+strings.Repeat("y", 10_000)+" end")
 	want(t, d, &c, "wrapped",
 		"the broker refused:",
 		"NOT_COORDINATOR",
@@ -115,6 +116,12 @@ func TestParagraphsWrapAndAreSanitized(t *testing.T) {
 		`1b[2J`,
 		"  xxxxxxxxxxxxxxxxxxxx",
 		"  xxxxxxxxxx",
+		// Three lines at most: the rest is cut.
+		"id",
+		strings.Repeat("y", 22),
+		strings.Repeat("y", 22),
+		strings.Repeat("y", 21)+"…",
+		"end",
 		"", // no hints
 	)
 	for _, l := range strings.Split(screen(d, &c), "\n") {
@@ -166,6 +173,14 @@ func TestTallTextScrollsBeforeTheTable(t *testing.T) {
 		d.Scroll(down, &c)
 	}
 	want(t, d, &c, "the end", "line 5", "line 6", "HEADER", "row 2", "row 3", "row 4", "  rows 3-5 of 5", hint)
+	// Paging stops where the text has scrolled as far as it goes and the
+	// table shows its first rows.
+	d.Scroll(pageUp, &c)
+	want(t, d, &c, "a page up", "line 5", "line 6", "HEADER", "row 0", "row 1", "row 2", "  rows 1-3 of 5", hint)
+	d.Scroll(pageUp, &c)
+	want(t, d, &c, "another page up", "line 3", "line 4", "line 5", "line 6", "HEADER", "row 0", "  rows 1-1 of 5", hint)
+	d.Scroll(pageDown, &c)
+	want(t, d, &c, "a page down", "line 5", "line 6", "HEADER", "row 0", "row 1", "row 2", "  rows 1-3 of 5", hint)
 }
 
 // TestTableCostIsTheWindow: only the rows on screen are asked for.

@@ -69,7 +69,7 @@ func (m *Model) viewChart(b *strings.Builder, height int) {
 	s, g, c := m.Styles, m.Glyphs, &m.chart
 	var scope strings.Builder
 	if c.topic != "" {
-		scope.WriteString(s.Title.Render("partition " + c.topic + "/" + strconv.Itoa(int(c.part))))
+		scope.WriteString(s.Title.Render("partition " + format.Sanitize(c.topic) + "/" + strconv.Itoa(int(c.part))))
 		scope.WriteString(s.Dim.Render(g.Sep + "c whole group" + g.Sep + g.Up + g.Down + " partition"))
 	} else {
 		scope.WriteString(s.Title.Render("whole group"))

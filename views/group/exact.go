@@ -1,6 +1,8 @@
 package group
 
 import (
+	"strings"
+
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/kgroups/kgroups/kafka"
@@ -117,7 +119,7 @@ func (e *exactState) prune(g *kafka.Group) {
 func (e *exactState) status(g ui.Glyphs) (string, bool) {
 	switch {
 	case e.err != nil:
-		return "exact time lag failed: " + e.err.Error(), true
+		return "exact time lag failed: " + format.Sanitize(strings.Join(strings.Fields(e.err.Error()), " ")), true
 	case !e.on:
 		return "", false
 	case e.id != 0:

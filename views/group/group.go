@@ -471,11 +471,17 @@ func (m *Model) notice() string {
 	return m.rewind()
 }
 
+// noticeLine is the notice made one safe line: it holds the broker's
+// words (an error) or names (a group, a topic).
+func (m *Model) noticeLine() string {
+	return format.Sanitize(strings.Join(strings.Fields(m.notice()), " "))
+}
+
 // View implements ui.Component.
 func (m *Model) View() string {
 	var b strings.Builder
 	m.header(&b)
-	if n := m.notice(); n != "" {
+	if n := m.noticeLine(); n != "" {
 		b.WriteByte('\n')
 		style := &m.Styles.Error
 		if m.snap == nil {
@@ -524,22 +530,22 @@ func (m *Model) View() string {
 func (m *Model) header(b *strings.Builder) {
 	s, sep := m.Styles, m.Glyphs.Sep
 	var l1, l2, l3, l4 strings.Builder
-	l1.WriteString(s.Title.Render(m.name))
+	l1.WriteString(s.Title.Render(format.Sanitize(m.name)))
 	if g := m.g; g != nil {
 		state := g.State
 		if state == "" {
 			state = kafka.StateUnknown
 		}
 		l1.WriteString(sep)
-		l1.WriteString(s.State(g.State, g.Err != nil).Render(state))
+		l1.WriteString(s.State(g.State, g.Err != nil).Render(format.Sanitize(state)))
 		l1.WriteString(sep)
-		l1.WriteString(string(g.Type))
+		l1.WriteString(format.Sanitize(string(g.Type)))
 		if g.ProtocolType != "" && g.ProtocolType != "consumer" {
-			l1.WriteString(" (" + g.ProtocolType + ")")
+			l1.WriteString(" (" + format.Sanitize(g.ProtocolType) + ")")
 		}
 		l1.WriteString(sep)
 		l1.WriteString(s.Label.Render("assignor "))
-		l1.WriteString(columns.Text(g.Assignor))
+		l1.WriteString(format.Sanitize(columns.Text(g.Assignor)))
 
 		l2.WriteString(format.Count(len(g.Members), "member", "members"))
 		l2.WriteString(sep)
@@ -556,7 +562,7 @@ func (m *Model) header(b *strings.Builder) {
 		m.healthLine(&l3)
 
 		l4.WriteString(s.Label.Render("coordinator "))
-		l4.WriteString(columns.Coordinator(g.Coordinator))
+		l4.WriteString(format.Sanitize(columns.Coordinator(g.Coordinator)))
 		l4.WriteString(sep)
 		l4.WriteString(s.Label.Render("offsets partition "))
 		l4.WriteString(columns.Offset(int64(g.OffsetsPartition)))

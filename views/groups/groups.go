@@ -500,7 +500,7 @@ func (m *Model) summary(b *strings.Builder) {
 	sep := ": "
 	for _, c := range m.counts {
 		line.WriteString(sep)
-		line.WriteString(c.style.Render(strconv.Itoa(c.n) + " " + c.label))
+		line.WriteString(c.style.Render(strconv.Itoa(c.n) + " " + format.Sanitize(c.label)))
 		sep = m.Glyphs.Sep
 	}
 	b.WriteString(table.FitLine(line.String(), m.Width, m.Glyphs.Ellipsis))

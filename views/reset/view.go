@@ -174,7 +174,11 @@ func (m *Model) title() string {
 	case ModeDelete:
 		what = "Delete group"
 	}
-	return s.Title.Render(what) + sep + s.Label.Render("group ") + format.Sanitize(m.group) + sep + s.Dim.Render(m.stepName())
+	// A long name is cut so that the step stays in sight.
+	step := m.stepName()
+	room := m.Width - format.Width(what) - 2*format.Width(sep) - len("group ") - format.Width(step)
+	name := format.Truncate(format.Sanitize(m.group), max(8, room), m.Glyphs.Ellipsis)
+	return s.Title.Render(what) + sep + s.Label.Render("group ") + name + sep + s.Dim.Render(step)
 }
 
 // stepName says where in the wizard the user is.

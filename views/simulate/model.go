@@ -305,7 +305,7 @@ func (m *Model) View() string {
 	fit := func(s string) string { return table.FitLine(s, m.Width, m.Glyphs.Ellipsis) }
 	st := table.Styles{Header: &m.Styles.TableHeader, Selected: &m.Styles.Selected, Cursor: m.Glyphs.Cursor, Ellipsis: m.Glyphs.Ellipsis}
 	if m.g == nil {
-		b.WriteString(m.Styles.Dim.Render(fit("waiting for a poll that lists group " + strconv.Quote(m.group) + m.Glyphs.Ellipsis)))
+		b.WriteString(m.Styles.Dim.Render(fit("waiting for a poll that lists group " + format.Sanitize(strconv.Quote(m.group)) + m.Glyphs.Ellipsis)))
 		return b.String()
 	}
 	g := m.g
@@ -335,7 +335,7 @@ func (m *Model) View() string {
 	}
 	b.WriteByte('\n')
 	if m.res.Err != nil {
-		b.WriteString(m.Styles.Error.Render(fit("! " + m.res.Err.Error())))
+		b.WriteString(m.Styles.Error.Render(fit("! " + safe(m.res.Err.Error()))))
 		return b.String()
 	}
 	rows := SummaryRows(m.res.Sim)
@@ -351,7 +351,7 @@ func (m *Model) View() string {
 	default:
 		title = p.Assignor + ": " + format.Count(len(p.Moves), "partition moves", "partitions move")
 	}
-	b.WriteString(m.Styles.Title.Render(fit(title + m.Glyphs.Sep + "a: next assignor")))
+	b.WriteString(m.Styles.Title.Render(fit(safe(title) + m.Glyphs.Sep + "a: next assignor")))
 	if p.Err == nil && len(p.Moves) > 0 {
 		b.WriteByte('\n')
 		mv := p.Moves
@@ -369,5 +369,11 @@ func (m *Model) statusLine(fit func(string) string) string {
 	case m.res.Err != nil:
 		return m.Styles.Label.Render(fit("the simulation failed; pick a member and press l, or n"))
 	}
-	return m.Styles.Label.Render(fit("if " + m.res.Sim.Change.String() + " (from the poll of " + m.res.At.Format("15:04:05") + "; partition counts as the group's partitions show them)"))
+	return m.Styles.Label.Render(fit("if " + safe(m.res.Sim.Change.String()) + " (from the poll of " + m.res.At.Format("15:04:05") + "; partition counts as the group's partitions show them)"))
+}
+
+// safe makes text that holds a broker's words (errors, member ids,
+// assignor names) one line a terminal only draws.
+func safe(s string) string {
+	return format.Sanitize(strings.Join(strings.Fields(s), " "))
 }
