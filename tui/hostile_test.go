@@ -35,7 +35,7 @@ func (hostileReset) Plan(_ context.Context, req kreset.Request) (*kreset.Plan, e
 func (hostileReset) Apply(_ context.Context, p *kreset.Plan) (*kreset.Result, error) {
 	res := &kreset.Result{Group: p.Group, ReceiptPath: "/tmp/" + viewtest.Hostile[0]}
 	for _, r := range p.Rows {
-		res.Partitions = append(res.Partitions, kreset.PartitionResult{Topic: r.Topic, Partition: r.Partition, Before: 5, Want: 0, Got: 3, Err: viewtest.HostileError})
+		res.Partitions = append(res.Partitions, kreset.PartitionResult{Topic: r.Topic, Partition: r.Partition, Before: 5, Want: 0, Got: 3, Err: viewtest.ErrHostile})
 	}
 	return res, nil
 }
@@ -45,7 +45,7 @@ func (hostileReset) PlanDelete(_ context.Context, group string) (*kreset.GroupDe
 }
 
 func (hostileReset) ApplyDelete(_ context.Context, d *kreset.GroupDeletion) (*kreset.DeleteResult, error) {
-	return &kreset.DeleteResult{Group: d.Group, ReceiptPath: "/tmp/" + viewtest.Hostile[1], Err: viewtest.HostileError}, nil
+	return &kreset.DeleteResult{Group: d.Group, ReceiptPath: "/tmp/" + viewtest.Hostile[1], Err: viewtest.ErrHostile}, nil
 }
 
 // hostileOutcome is a settled removal whose members and moves are hostile.
@@ -75,12 +75,12 @@ func TestHostileStringsStayText(t *testing.T) {
 			func(now time.Time) (*kafka.Snapshot, error) { return viewtest.HostileSnapshot(now, 0), nil },
 			func(now time.Time) (*kafka.Snapshot, error) { return viewtest.HostileSnapshot(now, 1), nil },
 		}
-		rm := &fakeRemover{refuse: viewtest.HostileError, out: hostileOutcome()}
+		rm := &fakeRemover{refuse: viewtest.ErrHostile, out: hostileOutcome()}
 		h := newHarness(t, w, ht, Options{
 			ContextName: viewtest.Hostile[0], Brokers: viewtest.Hostile,
 			Writers: Writers{Reset: hostileReset{}, Members: rm},
 			Switch: func(context.Context, string) (Poller, ContextInfo, error) {
-				return nil, ContextInfo{}, viewtest.HostileError
+				return nil, ContextInfo{}, viewtest.ErrHostile
 			},
 		}, polls...)
 		styled := false
@@ -188,7 +188,7 @@ func TestHostileStringsStayText(t *testing.T) {
 		check("flash of a failed switch")
 		see("flash of a failed switch", "switch to other: broker says: ")
 
-		h.p.steps = append(h.p.steps, failing(viewtest.HostileError))
+		h.p.steps = append(h.p.steps, failing(viewtest.ErrHostile))
 		h.clock.Advance(5 * time.Second)
 		h.poll()
 		check("status line with a poll error")

@@ -30,8 +30,8 @@ var Hostile = []string{
 	"user\u202etxt",
 }
 
-// HostileError is an error whose text is every hostile string.
-var HostileError = errors.New("broker says: " + strings.Join(Hostile, " | ") + "\nsecond line\r\tend")
+// ErrHostile is an error whose text is every hostile string, over lines.
+var ErrHostile = errors.New("broker says: " + strings.Join(Hostile, " | ") + "\nsecond line\r\tend")
 
 // HostileSnapshot is a cluster whose groups are named with the hostile
 // strings, one each, and whose members, clients, instances, hosts, topics,
@@ -61,7 +61,7 @@ func HostileSnapshot(t time.Time, poll int) *kafka.Snapshot {
 		case 3:
 			g.ProtocolType = h
 		case 4:
-			g.Err = HostileError
+			g.Err = ErrHostile
 		}
 		for _, m := range []*kafka.Member{&m1, &m2} {
 			if g.Type == kafka.TypeClassic {
