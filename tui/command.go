@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/kgroups/kgroups/kafka/lag"
 	krebalance "github.com/kgroups/kgroups/kafka/rebalance"
 	"github.com/kgroups/kgroups/views/ui"
 )
@@ -172,7 +173,7 @@ func (m *Model) onSwitch(msg switchMsg) tea.Cmd {
 	}
 	m.base.ReadOnly, m.base.Protected = info.ReadOnly, info.Protected
 	m.snap = nil
-	m.lag = ui.NewLag(m.opts.Lag)
+	m.lag = lag.NewTracker(m.opts.Lag)
 	m.timeline = krebalance.NewTimeline(krebalance.TimelineConfig{})
 	m.writers = info.Writers
 	m.resetStack()

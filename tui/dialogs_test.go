@@ -69,7 +69,7 @@ type fakeRemover struct {
 	waits   [][]string
 }
 
-func (f *fakeRemover) Remove(_ context.Context, p *krebalance.Plan) ([]krebalance.Result, error) {
+func (f *fakeRemover) Remove(_ context.Context, p *krebalance.Plan) (*krebalance.Removal, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	var ids []string
@@ -79,10 +79,10 @@ func (f *fakeRemover) Remove(_ context.Context, p *krebalance.Plan) ([]krebalanc
 		rs = append(rs, krebalance.Result{Target: t, Err: f.refuse})
 	}
 	f.removes = append(f.removes, ids)
-	return rs, nil
+	return &krebalance.Removal{Receipt: "/state/receipts/removal.json", Results: rs}, nil
 }
 
-func (f *fakeRemover) Wait(_ context.Context, _ *krebalance.Plan, removed []string) (*krebalance.Outcome, error) {
+func (f *fakeRemover) Wait(_ context.Context, _ *krebalance.Plan, removed []string, _ krebalance.WaitOptions) (*krebalance.Outcome, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.waits = append(f.waits, removed)
@@ -313,7 +313,7 @@ func TestRemoveMemberConfirmAndResult(t *testing.T) {
 	}
 	v = h.view()
 	for _, want := range []string{
-		"removed: " + member1,
+		"removed: " + member1 + "\nReceipt: /state/receipts/removal.json\n",
 		"now Stable with 2 members",
 		"left: " + member1 + " (orders-app)",
 		"joined: orders-app-3-new (orders-app)",

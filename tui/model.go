@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/kafka/lag"
 	krebalance "github.com/kgroups/kgroups/kafka/rebalance"
 	"github.com/kgroups/kgroups/views/format"
 	"github.com/kgroups/kgroups/views/group"
@@ -51,7 +52,7 @@ type Model struct {
 
 	poll  pollState
 	snap  *kafka.Snapshot
-	lag   *ui.Lag
+	lag   *lag.Tracker
 	clock time.Time
 	// timeline records every group's rebalances from every poll, so the
 	// groups screen and a group's Timeline tab show what happened before
@@ -90,7 +91,7 @@ func newModel(ctx context.Context, opts Options, r *lipgloss.Renderer, color boo
 		base:     ui.NewCommon(r, color, utf8, opts.Now),
 		width:    defaultWidth,
 		height:   defaultHeight,
-		lag:      ui.NewLag(opts.Lag),
+		lag:      lag.NewTracker(opts.Lag),
 		writers:  opts.Writers,
 		timeline: krebalance.NewTimeline(krebalance.TimelineConfig{}),
 		clock:    opts.Now(),

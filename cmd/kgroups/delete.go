@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/kgroups/kgroups/kafka/receipt"
 	kreset "github.com/kgroups/kgroups/kafka/reset"
 	"github.com/kgroups/kgroups/views/output"
 	resetview "github.com/kgroups/kgroups/views/reset"
@@ -80,7 +81,7 @@ group.`,
 				fmt.Fprintln(a.stderr, "Dry run: nothing was deleted. Add --execute to delete.")
 				return nil
 			}
-			dir, err := kreset.DefaultReceiptDir()
+			dir, err := receipt.DefaultDir()
 			if err != nil {
 				return err
 			}

@@ -248,7 +248,7 @@ func TestEndToEndInTmux(t *testing.T) {
 	// x reads the record at each lagging commit on screen: orders/0's is
 	// just under an hour old. The other rows keep what they showed.
 	s.send("x")
-	sc = s.waitFor("the exact time lag of orders/0", hasLines(
+	s.waitFor("the exact time lag of orders/0", hasLines(
 		regexp.MustCompile(`^\[Partitions 3\]  Members 1   Chart   Timeline   Simulate   exact time lag$`),
 		regexp.MustCompile(`^▶ orders\s+0\s+3\s+0\s+7\s+4\s+=(59m5[0-9]s|1h00m)\s`),
 		regexp.MustCompile(`^  orders\s+1\s+4\s+0\s+4\s+0\s+0s\s`),

@@ -73,10 +73,14 @@ set of observations, so give the window at least ten intervals.
 
 The output has one row per group (status, total lag, maximum time lag, produce
 and consume rates in messages per second), then the partitions that are not OK
-with their status; a REWIND shows the offsets involved as high->low. Time lag
-is estimated from how the log end grew while sampling: "~" marks an estimate
-beyond the points seen, "≥" a lower bound (the log did not grow). -o json
-prints every partition of every group, unknown values as null.
+with their status; a REWIND shows the offsets involved as high->low. The
+group's status reads as in the UI: OK, WARN, or ERR and the worst partition
+status (ERR STALL), and "-" while unknown (nothing committed) or while a
+lagging partition has too few observations to judge. Time lag is estimated
+from how the log end grew while sampling: "~" marks an estimate beyond the
+points seen, "≥" a lower bound (the log did not grow, or a lagging partition's
+time lag is not known yet), "-" unknown, never 0s for a group that lags.
+-o json prints every partition of every group, unknown values as null.
 
 While sampling on a terminal, the time left and the polls done are shown on
 stderr; nothing is shown when stderr is not a terminal.
@@ -97,7 +101,13 @@ above --fail-on (WARN or ERR), 1 when the cluster or a group could not be read
 				return err
 			}
 			defer cl.Close()
-			return runHealth(cmd.Context(), a, cl, p)
+			poll := func(ctx context.Context) (*kafka.Snapshot, error) {
+				if p.all {
+					return cl.Poll(ctx)
+				}
+				return cl.PollGroups(ctx, p.names...)
+			}
+			return runHealth(cmd.Context(), a, poll, p)
 		},
 	}
 	fs := cmd.Flags()
@@ -267,13 +277,9 @@ func isTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(f.Fd())
 }
 
-func runHealth(ctx context.Context, a *app, cl *kafka.Client, p healthPlan) error {
-	poll := func(ctx context.Context) (*kafka.Snapshot, error) {
-		if p.all {
-			return cl.Poll(ctx)
-		}
-		return cl.PollGroups(ctx, p.names...)
-	}
+// runHealth samples with poll (the cluster's groups, or the named ones),
+// judges and prints.
+func runHealth(ctx context.Context, a *app, poll func(context.Context) (*kafka.Snapshot, error), p healthPlan) error {
 	first, err := poll(ctx)
 	if err != nil {
 		return fmt.Errorf("health: %w", err)
@@ -316,23 +322,11 @@ func runHealth(ctx context.Context, a *app, cl *kafka.Client, p healthPlan) erro
 			}
 		}
 	}
-	var (
-		verdicts []lag.GroupHealth
-		judged   []*kafka.Group
-		gone     []string
-		bad      []string
-	)
-	for _, name := range names {
-		gh, ok := h.Evaluate(name, last.Time)
-		g, inLast := last.Group(name)
-		if !ok || !inLast || absent(g) {
-			gone = append(gone, name)
-			continue
-		}
-		verdicts = append(verdicts, gh)
-		judged = append(judged, g)
-		if p.failSet && gh.Severity >= p.failOn {
-			bad = append(bad, fmt.Sprintf("%s (%s)", gh.Group, gh.Status))
+	verdicts, judged, gone := judgeHealth(h, last, names)
+	var bad []string
+	for i := range verdicts {
+		if v := &verdicts[i]; p.failSet && v.Severity >= p.failOn {
+			bad = append(bad, fmt.Sprintf("%s (%s)", v.Group, v.Status))
 		}
 	}
 	if p.format == formatJSON {
@@ -363,6 +357,26 @@ func runHealth(ctx context.Context, a *app, cl *kafka.Client, p healthPlan) erro
 		return exitCodeError{code: exitError}
 	}
 	return nil
+}
+
+// judgeHealth judges the named groups as of the last poll, with lag.Judge
+// over the History's evaluation: the rule and the words the UI's tracker
+// uses, so that the command and the UI cannot disagree about a group. It
+// also returns the judged groups as last seen, and the names that the last
+// poll did not find.
+func judgeHealth(h *lag.History, last *kafka.Snapshot, names []string) (verdicts []lag.Verdict, judged []*kafka.Group, gone []string) {
+	window := h.Config().Window
+	for _, name := range names {
+		gh, ok := h.Evaluate(name, last.Time)
+		g, inLast := last.Group(name)
+		if !ok || !inLast || absent(g) {
+			gone = append(gone, name)
+			continue
+		}
+		verdicts = append(verdicts, lag.Judge(gh, window))
+		judged = append(judged, g)
+	}
+	return verdicts, judged, gone
 }
 
 // groupCount is "1 group" or "n groups".

@@ -197,6 +197,7 @@ func TestHealthSampler(t *testing.T) {
 type healthJSON struct {
 	Groups []struct {
 		Group             string   `json:"group"`
+		Verdict           *string  `json:"verdict"`
 		Status            string   `json:"status"`
 		Severity          string   `json:"severity"`
 		Complete          bool     `json:"complete"`
@@ -377,29 +378,30 @@ func TestHealthCLI(t *testing.T) {
 			rewindHigh, rewindLow int64
 		}
 		type group struct {
-			name, status, severity string
-			complete               bool
-			totalLag               int64
-			maxKind                string
-			parts                  []part
+			name, verdict    string
+			status, severity string
+			complete         bool
+			totalLag         int64
+			maxKind          string
+			parts            []part
 		}
 		// g-stop is incomplete: without an owner its unchanged offset
 		// was observed once, which is all STOP needs.
 		want := []group{
-			{"g-ok", "OK", "OK", true, 0, "caught-up", []part{{"t-ok", 0, "OK", 5, 5, 0, "caught-up", 0, 0}}},
-			{"g-stop", "STOP", "ERR", false, 5, "at-least", []part{{"t-stop", 0, "STOP", 3, 8, 5, "at-least", 0, 0}}},
-			{"g-stall", "STALL", "ERR", true, 4, "at-least", []part{
+			{"g-ok", "OK", "OK", "OK", true, 0, "caught-up", []part{{"t-ok", 0, "OK", 5, 5, 0, "caught-up", 0, 0}}},
+			{"g-stop", "ERR STOP", "STOP", "ERR", false, 5, "at-least", []part{{"t-stop", 0, "STOP", 3, 8, 5, "at-least", 0, 0}}},
+			{"g-stall", "ERR STALL", "STALL", "ERR", true, 4, "at-least", []part{
 				{"t-stall", 0, "STALL", 2, 6, 4, "at-least", 0, 0},
 				{"t-stall", 1, "OK", 4, 4, 0, "caught-up", 0, 0},
 			}},
-			{"g-rewind", "REWIND", "ERR", true, 25, "at-least", []part{{"t-rw", 0, "REWIND", 25, 50, 25, "at-least", 30, 25}}},
+			{"g-rewind", "ERR REWIND", "REWIND", "ERR", true, 25, "at-least", []part{{"t-rw", 0, "REWIND", 25, 50, 25, "at-least", 30, 25}}},
 		}
 		if len(doc.Groups) != len(want) {
 			t.Fatalf("%d groups, want %d:\n%s", len(doc.Groups), len(want), stdout)
 		}
 		for i, w := range want {
 			g := doc.Groups[i]
-			if g.Group != w.name || g.Status != w.status || g.Severity != w.severity || g.Complete != w.complete ||
+			if g.Group != w.name || g.Verdict == nil || *g.Verdict != w.verdict || g.Status != w.status || g.Severity != w.severity || g.Complete != w.complete ||
 				g.TotalLag == nil || *g.TotalLag != w.totalLag || g.MaxTimeLagKind != w.maxKind || g.MaxTimeLagSeconds == nil {
 				t.Errorf("group %d: %s %s %s complete %v lag %v max time lag %v %s; want %+v", i, g.Group, g.Status, g.Severity, g.Complete, g.TotalLag, g.MaxTimeLagSeconds, g.MaxTimeLagKind, w)
 				continue
@@ -442,19 +444,20 @@ func TestHealthCLI(t *testing.T) {
 		code, stdout, stderr := health("g-stop", "--fail-on", "WARN")
 		expectRun(t, code, stderr, 3, "kgroups: 1 group at or above WARN: g-stop (STOP)\n")
 		got := fields(stdout)
+		// The group's status is the UI's verdict, "ERR STOP": two fields.
 		want := [][]string{
 			{"GROUP", "STATUS", "TOTAL-LAG", "MAX-TIME-LAG", "PRODUCE/S", "CONSUME/S"},
-			{"g-stop", "STOP", "5", "<time lag>", "0.0", "0.0"},
+			{"g-stop", "ERR", "STOP", "5", "<time lag>", "0.0", "0.0"},
 			{},
 			{"GROUP", "TOPIC", "PARTITION", "STATUS", "CURRENT-OFFSET", "LOG-END-OFFSET", "LAG", "TIME-LAG", "REWIND"},
 			{"g-stop", "t-stop", "0", "STOP", "3", "8", "5", "<time lag>", "-"},
 		}
-		if len(got) != len(want) || len(got[1]) != 6 || len(got[4]) != 9 {
+		if len(got) != len(want) || len(got[1]) != 7 || len(got[4]) != 9 {
 			t.Fatalf("stdout:\n%s", stdout)
 		}
-		atLeastWindow(t, got[1][3])
+		atLeastWindow(t, got[1][4])
 		atLeastWindow(t, got[4][7])
-		got[1][3], got[4][7] = "<time lag>", "<time lag>"
+		got[1][4], got[4][7] = "<time lag>", "<time lag>"
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("stdout fields %q\nwant %q", got, want)
 		}

@@ -12,7 +12,7 @@ import (
 
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/rebalance"
-	"github.com/kgroups/kgroups/kafka/reset"
+	"github.com/kgroups/kgroups/kafka/receipt"
 	"github.com/kgroups/kgroups/views/columns"
 	"github.com/kgroups/kgroups/views/output"
 	"github.com/kgroups/kgroups/views/simulate"
@@ -105,21 +105,22 @@ moved. Read-only contexts refuse --execute; protected contexts also need
 				return err
 			}
 
-			dir, err := reset.DefaultReceiptDir()
+			dir, err := receipt.DefaultDir()
 			if err != nil {
 				return fmt.Errorf("nothing was sent: %w", err)
 			}
-			receipt, results, err := rebalance.RemoveWithReceipt(cmd.Context(), cl, plan, dir, cctx.Name, time.Now())
-			if receipt == "" {
+			svc := &rebalance.Service{Client: cl, ReceiptDir: dir, Context: cctx.Name}
+			removal, err := svc.Remove(cmd.Context(), plan)
+			if removal == nil {
 				return err
 			}
-			if _, werr := fmt.Fprintf(a.stdout, "\nReceipt: %s\n", receipt); werr != nil {
+			if _, werr := fmt.Fprintf(a.stdout, "\nReceipt: %s\n", removal.Receipt); werr != nil {
 				return werr
 			}
-			if werr := writeRemovalResults(a.stdout, results); werr != nil {
+			if werr := writeRemovalResults(a.stdout, removal.Results); werr != nil {
 				return werr
 			}
-			removed := rebalance.Removed(results)
+			removed := removal.Removed()
 			if err != nil {
 				return err
 			}
@@ -129,7 +130,7 @@ moved. Read-only contexts refuse --execute; protected contexts also need
 
 			tl := rebalance.NewTimeline(rebalance.TimelineConfig{})
 			tl.Add(&kafka.Snapshot{Time: time.Now(), Groups: []kafka.Group{plan.Before}})
-			out, werr := rebalance.Wait(cmd.Context(), cl, plan, removed, rebalance.WaitOptions{
+			out, werr := svc.Wait(cmd.Context(), plan, removed, rebalance.WaitOptions{
 				Timeout:    f.timeout,
 				Settle:     f.settle,
 				OnSnapshot: tl.Add,
@@ -140,8 +141,8 @@ moved. Read-only contexts refuse --execute; protected contexts also need
 			if werr != nil {
 				return werr
 			}
-			if len(removed) < len(results) {
-				return fmt.Errorf("the broker removed %d of %d members; its answers are above", len(removed), len(results))
+			if len(removed) < len(removal.Results) {
+				return fmt.Errorf("the broker removed %d of %d members; its answers are above", len(removed), len(removal.Results))
 			}
 			return nil
 		},

@@ -12,6 +12,7 @@ import (
 
 	"github.com/kgroups/kgroups/config"
 	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/kafka/receipt"
 	kreset "github.com/kgroups/kgroups/kafka/reset"
 	"github.com/kgroups/kgroups/views/output"
 	resetview "github.com/kgroups/kgroups/views/reset"
@@ -324,7 +325,7 @@ func (a *app) showPlan(cmd *cobra.Command, cl *kafka.Client, c config.Context, p
 	if blocked != nil {
 		return blocked
 	}
-	dir, err := kreset.DefaultReceiptDir()
+	dir, err := receipt.DefaultDir()
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/kgroups/kgroups/config"
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/rebalance"
+	"github.com/kgroups/kgroups/kafka/receipt"
 	"github.com/kgroups/kgroups/kafka/reset"
 	"github.com/kgroups/kgroups/tui"
 )
@@ -99,34 +100,18 @@ func tuiOptions(cc config.Context, cl *kafka.Client) tui.Options {
 	}
 }
 
-// writers binds the UI's writes to the context's connection: resets and
-// deletions with receipts in the usual directory (none without one, as
-// the CLI refuses to apply without a receipt), and member removal.
+// writers binds the UI's writes to the context's connection: resets,
+// deletions and member removals, each with its receipt in the usual
+// directory (none without one, as the CLI refuses to apply without a
+// receipt). Member removal is the same Service `kgroups rebalance
+// --execute` uses.
 func writers(cc config.Context, cl *kafka.Client) tui.Writers {
 	var w tui.Writers
-	if dir, err := reset.DefaultReceiptDir(); err == nil {
+	if dir, err := receipt.DefaultDir(); err == nil {
 		w.Reset = &reset.Service{Client: cl, ReceiptDir: dir, Context: cc.Name}
-		w.Members = memberRemover{cl: cl, dir: dir, context: cc.Name}
+		w.Members = &rebalance.Service{Client: cl, ReceiptDir: dir, Context: cc.Name}
 	}
 	return w
-}
-
-// memberRemover removes members for the UI's rebalance dialog, after writing
-// the removal's receipt, and waits for the group to settle, as `kgroups
-// rebalance --execute` does.
-type memberRemover struct {
-	cl      *kafka.Client
-	dir     string
-	context string
-}
-
-func (r memberRemover) Remove(ctx context.Context, p *rebalance.Plan) ([]rebalance.Result, error) {
-	_, results, err := rebalance.RemoveWithReceipt(ctx, r.cl, p, r.dir, r.context, time.Now())
-	return results, err
-}
-
-func (r memberRemover) Wait(ctx context.Context, p *rebalance.Plan, removed []string) (*rebalance.Outcome, error) {
-	return rebalance.Wait(ctx, r.cl, p, removed, rebalance.WaitOptions{})
 }
 
 func pollTimeout(request time.Duration) time.Duration {

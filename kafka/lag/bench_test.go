@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/kgroups/kgroups/kafka"
 )
@@ -64,6 +65,18 @@ func BenchmarkHistoryAdd(b *testing.B) {
 		h.Add(s)
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(benchGroups*benchPartitions), "ns/partition")
+}
+
+// TestPartHistSize keeps the fixed record of a partition's memory, which
+// History's documentation and the README count in its bound, at 136 bytes
+// on 64-bit platforms.
+func TestPartHistSize(t *testing.T) {
+	if unsafe.Sizeof(uintptr(0)) != 8 {
+		t.Skip("the documented figure is for 64-bit platforms")
+	}
+	if got := unsafe.Sizeof(partHist{}); got != 136 {
+		t.Errorf("a partition's fixed record is %d bytes; the documented bound says 136", got)
+	}
 }
 
 // BenchmarkHistoryMemory measures the heap a History holds for 100,000

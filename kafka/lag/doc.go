@@ -5,7 +5,8 @@
 //
 // Everything here is pure logic over snapshots: no I/O, no clock (callers
 // pass "now"), no Kafka client. A History is fed one snapshot per poll and
-// queried by the TUI and by `kgroups health`.
+// queried by `kgroups health`; the UI holds a Tracker, a History that judges
+// every group as each snapshot arrives and keeps the series its charts draw.
 //
 // # History
 //
@@ -69,4 +70,14 @@
 // WARN judge a trend and wait for a full window (GroupHealth.Complete says
 // whether every lagging partition has one). A group's status is its worst
 // partition's, and STALL, REWIND and STOP are all SeverityErr.
+//
+// # Verdicts
+//
+// Judge turns a group's evaluation into the Verdict the UI and `kgroups
+// health` both show, so that they cannot disagree: unknown when no
+// partition's lag is known, pending (not yet OK) while a lagging partition
+// has fewer than W observations, and a maximum time lag that is a lower
+// bound while a lagging partition's time lag is unknown (and unknown, not
+// 0s, when the rest is caught up). Verdict.Text and PartitionHealth.Text
+// are its words: OK, WARN, ERR STALL, or "-".
 package lag

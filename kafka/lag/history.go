@@ -17,9 +17,10 @@ import (
 // Memory is O(partitions x ring sizes) however long kgroups runs. Each
 // partition holds one slab of 8*(2*Samples + 2*TimePoints + 3*Window) bytes
 // (2160 with DefaultConfig, 2304 after the allocator rounds it up to its
-// size class) plus a fixed record of partHistSize bytes (136 on 64-bit): at
-// most 2440 bytes per partition with the defaults, measured at about 2450
-// with the per-group share included (BenchmarkHistoryMemory). Each group
+// size class) plus a fixed record of 136 bytes on 64-bit (checked by
+// TestPartHistSize): at most 2440 bytes per partition with the defaults,
+// measured at about 2450 with the per-group share included
+// (BenchmarkHistoryMemory). Each group
 // adds 8*Samples bytes for its lag series. Only groups and partitions seen
 // in the last EvictAfter polls are kept; a poll that adds or drops
 // partitions reallocates that group's partition records once.

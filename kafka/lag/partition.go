@@ -2,7 +2,6 @@ package lag
 
 import (
 	"math"
-	"unsafe"
 
 	"github.com/kgroups/kgroups/kafka"
 )
@@ -32,10 +31,6 @@ type partHist struct {
 	win              []int64
 	winStart, winLen int32
 }
-
-// partHistSize is the fixed part of a partition's memory, for the bound
-// documented on History.
-const partHistSize = int(unsafe.Sizeof(partHist{}))
 
 func (h *History) newPartition(topic string, partition int32) partHist {
 	s, p, w := h.cfg.Samples, h.cfg.TimePoints, h.cfg.Window
@@ -95,12 +90,13 @@ func lagOf(committed, end int64) int64 {
 	return end - committed
 }
 
-// point returns the i-th oldest time-lag point.
-func (ph *partHist) point(i int) (off, t int64) {
-	n := int32(len(ph.points) / 2)
-	j := 2 * ((ph.ptStart + int32(i)) % n)
-	return ph.points[j], ph.points[j+1]
+// table is the partition's time-lag points.
+func (ph *partHist) table() pointTable {
+	return pointTable{pts: ph.points, start: int(ph.ptStart), n: int(ph.ptLen)}
 }
+
+// point returns the i-th oldest time-lag point.
+func (ph *partHist) point(i int) (off, t int64) { return ph.table().at(i) }
 
 func (ph *partHist) setPoint(i int, off, t int64) {
 	n := int32(len(ph.points) / 2)

@@ -52,34 +52,64 @@ type TimeLag struct {
 // Known reports whether Seconds means anything.
 func (t TimeLag) Known() bool { return t.Kind != TimeLagUnknown }
 
+// pointTable is a table of (log-end offset, Unix nanos) points, oldest
+// first, whose offsets never decrease: n points from index start of the
+// ring pts holds in (offset, time) pairs. A History keeps one per partition
+// (see partHist.addPoint); SampleTimeLags builds one from a chart's samples.
+type pointTable struct {
+	pts      []int64
+	start, n int
+}
+
+// at returns the i-th oldest point.
+func (tb pointTable) at(i int) (off, t int64) {
+	j := 2 * ((tb.start + i) % (len(tb.pts) / 2))
+	return tb.pts[j], tb.pts[j+1]
+}
+
+// firstAbove is the index of the first point whose offset is above off, n
+// when there is none.
+func (tb pointTable) firstAbove(off int64) int {
+	lo, hi := 0, tb.n
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if o, _ := tb.at(m); o <= off {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
 // timeLag estimates the partition's time lag at now (Unix nanos) from its
-// committed offset c and log end, in the manner of kafka-lag-exporter: the
-// log end grew through the table's (offset, time) points; the time the log
-// end passed c is when the record at c was written, interpolated linearly
-// between the last point at or below c and the first point above it.
+// committed offset c and log end, over its table of points.
 func (ph *partHist) timeLag(c, end, now int64) TimeLag {
+	return timeLagAt(ph.table(), c, end, now)
+}
+
+// timeLagAt is the one time-lag estimate, in the manner of
+// kafka-lag-exporter: the log end grew through the table's points; the time
+// the log end passed the committed offset c is when the record at c was
+// written, interpolated linearly between the last point at or below c and
+// the first point above it. A c older than the oldest point is
+// extrapolated back at the rate of the oldest segment in which the log
+// grew, or, when it never grew across the table, is at least as old as the
+// oldest point. Caught up (c >= end) is 0; no commit, no log end or fewer
+// than two points is unknown. The time lag is now minus that time, never
+// negative.
+func timeLagAt(tb pointTable, c, end, now int64) TimeLag {
 	if c < 0 || end < 0 {
 		return TimeLag{}
 	}
 	if c >= end {
 		return TimeLag{Kind: TimeLagCaughtUp}
 	}
-	n := int(ph.ptLen)
+	n := tb.n
 	if n < 2 {
 		return TimeLag{}
 	}
-	// r is the first point whose offset is above c (offsets never
-	// decrease along the table).
-	lo, hi := 0, n
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if off, _ := ph.point(m); off <= c {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	r := lo
+	r := tb.firstAbove(c)
 	var t float64
 	kind := TimeLagInterpolated
 	switch {
@@ -89,28 +119,22 @@ func (ph *partHist) timeLag(c, end, now int64) TimeLag {
 		// above c); kept so that a future caller cannot index past it.
 		// The newest point is the latest time the log end was at or
 		// below c.
-		_, nt := ph.point(n - 1)
+		_, nt := tb.at(n - 1)
 		t = float64(nt)
 	case r == 0:
-		off0, t0 := ph.point(0)
-		k := 1
-		for k < n {
-			if off, _ := ph.point(k); off > off0 {
-				break
-			}
-			k++
-		}
+		off0, t0 := tb.at(0)
+		k := tb.firstAbove(off0)
 		if k == n {
 			t, kind = float64(t0), TimeLagAtLeast
 			break
 		}
-		lOff, lT := ph.point(k - 1)
-		rOff, rT := ph.point(k)
+		lOff, lT := tb.at(k - 1)
+		rOff, rT := tb.at(k)
 		perOffset := (float64(rT) - float64(lT)) / float64(rOff-lOff)
 		t, kind = float64(t0)-float64(off0-c)*perOffset, TimeLagExtrapolated
 	default:
-		lOff, lT := ph.point(r - 1)
-		rOff, rT := ph.point(r)
+		lOff, lT := tb.at(r - 1)
+		rOff, rT := tb.at(r)
 		t = float64(rT) - float64(rOff-c)*(float64(rT)-float64(lT))/float64(rOff-lOff)
 	}
 	sec := (float64(now) - t) / 1e9

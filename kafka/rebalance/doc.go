@@ -5,6 +5,9 @@
 // franz-go's own assignors offline on the members' real subscription
 // metadata, and member removal (PlanRemoval, Remove, Wait), which is the
 // only way an administrator can make the coordinator rebalance a group.
+// Service is how the CLI and the TUI remove members: it writes the
+// removal's receipt (kafka/receipt) before anything is sent, then removes
+// and waits.
 //
 // The timeline and the simulator are pure functions of snapshots; only
 // Remove and Wait talk to the cluster.

@@ -1,12 +1,9 @@
 package rebalance
 
 import (
-	"context"
-	"fmt"
 	"time"
 
-	"github.com/kgroups/kgroups/kafka"
-	"github.com/kgroups/kgroups/kafka/reset"
+	"github.com/kgroups/kgroups/kafka/receipt"
 )
 
 // Receipt is written before members are removed, like the receipt of an
@@ -15,13 +12,7 @@ import (
 // restored from it (removed members rejoin by themselves); it is the record
 // of what was done and of what the group looked like before.
 type Receipt struct {
-	Version    int             `json:"version"`
-	Action     string          `json:"action"`
-	Cluster    []string        `json:"cluster"`
-	Context    string          `json:"context,omitempty"`
-	Group      string          `json:"group"`
-	Time       time.Time       `json:"time"`
-	User       string          `json:"user"`
+	receipt.Header
 	Reason     string          `json:"reason"`
 	GroupType  string          `json:"groupType"`
 	GroupState string          `json:"groupState"`
@@ -50,13 +41,15 @@ type ReceiptAssignment struct {
 // cluster (no credentials), now is when it is applied.
 func (p *Plan) Receipt(brokers []string, contextName string, now time.Time) *Receipt {
 	r := &Receipt{
-		Version:    reset.ReceiptVersion,
-		Action:     reset.ActionRemoveMembers,
-		Cluster:    append([]string(nil), brokers...),
-		Context:    contextName,
-		Group:      p.Group,
-		Time:       now,
-		User:       reset.CurrentUser(),
+		Header: receipt.Header{
+			Version: receipt.Version,
+			Action:  receipt.ActionRemoveMembers,
+			Cluster: append([]string(nil), brokers...),
+			Context: contextName,
+			Group:   p.Group,
+			Time:    now,
+			User:    receipt.CurrentUser(),
+		},
 		Reason:     p.Reason,
 		GroupType:  string(p.Type),
 		GroupState: p.State,
@@ -75,22 +68,4 @@ func (p *Plan) Receipt(brokers []string, contextName string, now time.Time) *Rec
 		r.Members = append(r.Members, rm)
 	}
 	return r
-}
-
-// WriteReceipt writes the record into dir before anything is sent; a
-// removal whose receipt cannot be written must not go ahead.
-func WriteReceipt(dir string, r *Receipt) (string, error) {
-	return reset.WriteRecord(dir, r.Time, r.Action, r.Group, r)
-}
-
-// RemoveWithReceipt writes the plan's receipt into dir and only then removes
-// the members, so every removal leaves a record. It returns the receipt's
-// path with Remove's results.
-func RemoveWithReceipt(ctx context.Context, cl *kafka.Client, p *Plan, dir, contextName string, now time.Time) (string, []Result, error) {
-	path, err := WriteReceipt(dir, p.Receipt(cl.Brokers(), contextName, now))
-	if err != nil {
-		return "", nil, fmt.Errorf("nothing was sent: %w", err)
-	}
-	results, err := Remove(ctx, cl, p)
-	return path, results, err
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kerr"
 
 	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/kafka/receipt"
 )
 
 // ApplyOptions say where receipts go and who is acting.
@@ -20,7 +21,7 @@ type ApplyOptions struct {
 	ReceiptDir string
 	// Context is the configuration context's name, for the receipt.
 	Context string
-	// User is recorded in the receipt; empty means CurrentUser().
+	// User is recorded in the receipt; empty means receipt.CurrentUser().
 	User string
 	// Now is the clock for the receipt; nil means time.Now.
 	Now func() time.Time
@@ -37,7 +38,7 @@ func (o ApplyOptions) user() string {
 	if o.User != "" {
 		return o.User
 	}
-	return CurrentUser()
+	return receipt.CurrentUser()
 }
 
 // PartitionResult is what happened to one partition: the offset asked for
@@ -116,11 +117,11 @@ func action(k Kind) string {
 func receiptAction(k Kind) string {
 	switch k {
 	case Undo:
-		return ActionUndo
+		return receipt.ActionUndo
 	case DeleteOffsets:
-		return ActionDeleteOffsets
+		return receipt.ActionDeleteOffsets
 	}
-	return ActionReset
+	return receipt.ActionReset
 }
 
 // Blocker says why the plan cannot be applied to the group as it was when
@@ -233,13 +234,15 @@ func Apply(ctx context.Context, cl *kafka.Client, p *Plan, opts ApplyOptions) (*
 		state = ""
 	}
 	rc := &Receipt{
-		Version:    ReceiptVersion,
-		Action:     receiptAction(p.Scenario.Kind),
-		Cluster:    cl.Brokers(),
-		Context:    opts.Context,
-		Group:      p.Group,
-		Time:       opts.now().UTC(),
-		User:       opts.user(),
+		Header: receipt.Header{
+			Version: receipt.Version,
+			Action:  receiptAction(p.Scenario.Kind),
+			Cluster: cl.Brokers(),
+			Context: opts.Context,
+			Group:   p.Group,
+			Time:    opts.now().UTC(),
+			User:    opts.user(),
+		},
 		Scenario:   p.Scenario.String(),
 		Scope:      p.Scope.String(),
 		GroupState: state,

@@ -17,6 +17,7 @@ import (
 
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/kafkatest"
+	"github.com/kgroups/kgroups/kafka/receipt"
 	"github.com/kgroups/kgroups/kafka/reset"
 )
 
@@ -268,8 +269,11 @@ func TestApplyReceiptAndUndo(t *testing.T) {
 	}
 	five, ten, zero, two := int64(5), int64(10), int64(0), int64(2)
 	want := &reset.Receipt{
-		Version: 1, Action: "reset", Cluster: e.c.Addrs, Context: "test", Group: "g",
-		Time: base.Add(time.Hour), User: "tester", Scenario: "--to-earliest", Scope: "--topic orders", GroupState: "Empty",
+		Header: receipt.Header{
+			Version: 1, Action: "reset", Cluster: e.c.Addrs, Context: "test", Group: "g",
+			Time: base.Add(time.Hour), User: "tester",
+		},
+		Scenario: "--to-earliest", Scope: "--topic orders", GroupState: "Empty",
 		Offsets: []reset.ReceiptOffset{
 			{Topic: "orders", Partition: 0, Before: &five, After: &zero},
 			{Topic: "orders", Partition: 1, Before: &ten, After: &zero},

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/kafka/receipt"
 )
 
 // GroupDeletion is the plan to delete one group: what it is now and the
@@ -96,13 +97,15 @@ func ApplyDeleteGroup(ctx context.Context, cl *kafka.Client, d *GroupDeletion, o
 		return nil, &OffsetsChangedError{Group: d.Group, Changed: changed}
 	}
 	rc := &Receipt{
-		Version:    ReceiptVersion,
-		Action:     ActionDeleteGroup,
-		Cluster:    cl.Brokers(),
-		Context:    opts.Context,
-		Group:      d.Group,
-		Time:       opts.now().UTC(),
-		User:       opts.user(),
+		Header: receipt.Header{
+			Version: receipt.Version,
+			Action:  receipt.ActionDeleteGroup,
+			Cluster: cl.Brokers(),
+			Context: opts.Context,
+			Group:   d.Group,
+			Time:    opts.now().UTC(),
+			User:    opts.user(),
+		},
 		Scenario:   "delete",
 		Scope:      "the whole group",
 		GroupState: in.State,

@@ -127,26 +127,12 @@ func (p *Plan) Summary() Summary {
 // String renders the summary as one sentence for previews.
 func (s Summary) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d of %d partition%s change; %d record%s will be consumed again, %d skipped",
-		s.Changed, s.Partitions, plural(s.Partitions), s.Rewind, plural64(s.Rewind), s.Skip)
+	fmt.Fprintf(&b, "%d of %d %s change; %d %s will be consumed again, %d skipped",
+		s.Changed, s.Partitions, plural(s.Partitions, "partition", "partitions"), s.Rewind, plural(s.Rewind, "record", "records"), s.Skip)
 	if s.NoCommit > 0 {
-		fmt.Fprintf(&b, "; %d partition%s had no commit", s.NoCommit, plural(s.NoCommit))
+		fmt.Fprintf(&b, "; %d %s had no commit", s.NoCommit, plural(s.NoCommit, "partition", "partitions"))
 	}
 	return b.String()
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
-}
-
-func plural64(n int64) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }
 
 // Offsets returns the plan's target offsets as offsets-file rows, for

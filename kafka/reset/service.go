@@ -13,7 +13,7 @@ import (
 // capture it and call it from any goroutine.
 type Service struct {
 	Client *kafka.Client
-	// ReceiptDir is where receipts go; see DefaultReceiptDir.
+	// ReceiptDir is where receipts go; see receipt.DefaultDir.
 	ReceiptDir string
 	// Context names the configuration context, for receipts.
 	Context string

@@ -8,40 +8,39 @@ import (
 )
 
 // HealthColumns are the columns of `kgroups health`'s summary, one row per
-// group: its verdict and the figures an on-call engineer reads it by.
-func HealthColumns() []Column[*lag.GroupHealth] {
-	return []Column[*lag.GroupHealth]{
-		{Title: "GROUP", Align: Left, Value: func(g *lag.GroupHealth) string { return Text(g.Group) }},
-		{Title: "STATUS", Align: Left, Value: func(g *lag.GroupHealth) string { return g.Status.String() }},
-		{Title: "TOTAL-LAG", Align: Right, Value: func(g *lag.GroupHealth) string { return Offset(HealthTotalLag(g)) }},
-		{Title: "MAX-TIME-LAG", Align: Right, Value: func(g *lag.GroupHealth) string { return TimeLag(g.MaxTimeLag) }},
-		{Title: "PRODUCE/S", Align: Right, Value: func(g *lag.GroupHealth) string { return Rate(g.ProduceRate) }},
-		{Title: "CONSUME/S", Align: Right, Value: func(g *lag.GroupHealth) string { return Rate(g.ConsumeRate) }},
+// group: its verdict (lag.Judge's, in the UI's words) and the figures an
+// on-call engineer reads it by.
+func HealthColumns() []Column[*lag.Verdict] {
+	return []Column[*lag.Verdict]{
+		{Title: "GROUP", Align: Left, Value: func(v *lag.Verdict) string { return Text(v.Group) }},
+		{Title: "STATUS", Align: Left, Value: func(v *lag.Verdict) string { return v.Text() }},
+		{Title: "TOTAL-LAG", Align: Right, Value: func(v *lag.Verdict) string { return Offset(HealthTotalLag(v)) }},
+		{Title: "MAX-TIME-LAG", Align: Right, Value: func(v *lag.Verdict) string { return TimeLag(v.MaxTimeLag) }},
+		{Title: "PRODUCE/S", Align: Right, Value: func(v *lag.Verdict) string { return Rate(v.ProduceRate) }},
+		{Title: "CONSUME/S", Align: Right, Value: func(v *lag.Verdict) string { return Rate(v.ConsumeRate) }},
 	}
 }
 
 // HealthTotalLag is the group's total lag, or kafka.NoOffset when no
 // partition's lag is known, as GroupLag does for snapshots.
-func HealthTotalLag(g *lag.GroupHealth) int64 {
-	for i := range g.Partitions {
-		if g.Partitions[i].Lag >= 0 {
-			return g.TotalLag
-		}
+func HealthTotalLag(v *lag.Verdict) int64 {
+	if !v.Known {
+		return kafka.NoOffset
 	}
-	return kafka.NoOffset
+	return v.TotalLag
 }
 
 // HealthPartitionRow is one partition in `kgroups health`'s table of
 // partitions that are not OK.
 type HealthPartitionRow struct {
-	Group     *lag.GroupHealth
+	Group     *lag.Verdict
 	Partition *lag.PartitionHealth
 }
 
 // UnhealthyPartitionRows lists the partitions whose status is not OK, group
 // by group in the order given, each group's in topic and partition order.
 // The OK ones are left out: they are what nobody needs to read.
-func UnhealthyPartitionRows(gs []lag.GroupHealth) []HealthPartitionRow {
+func UnhealthyPartitionRows(gs []lag.Verdict) []HealthPartitionRow {
 	var rows []HealthPartitionRow
 	for i := range gs {
 		g := &gs[i]

@@ -79,9 +79,12 @@ func TestTimeLagColumn(t *testing.T) {
 	}
 }
 
-func healthFixture() []lag.GroupHealth {
-	return []lag.GroupHealth{
-		{Group: "fine", Status: lag.StatusOK, MaxTimeLag: lag.TimeLag{Kind: lag.TimeLagCaughtUp}, Partitions: []lag.PartitionHealth{
+// healthFixture is three groups as `kgroups health` judges them: a History's
+// evaluation through lag.Judge.
+func healthFixture() []lag.Verdict {
+	var vs []lag.Verdict
+	for _, gh := range []lag.GroupHealth{
+		{Group: "fine", Status: lag.StatusOK, Complete: true, MaxTimeLag: lag.TimeLag{Kind: lag.TimeLagCaughtUp}, Partitions: []lag.PartitionHealth{
 			{Topic: "t", Partition: 0, Status: lag.StatusOK, Committed: 5, LogEnd: 5, Lag: 0},
 		}},
 		{Group: "bad", Status: lag.StatusRewind, Severity: lag.SeverityErr, TotalLag: 80,
@@ -92,7 +95,10 @@ func healthFixture() []lag.GroupHealth {
 				{Topic: "b", Partition: 0, Status: lag.StatusWarn, Committed: 1, LogEnd: 6, Lag: 5, TimeLag: lag.TimeLag{Kind: lag.TimeLagAtLeast, Seconds: 4}},
 			}},
 		{Group: "never", ProduceRate: lag.UnknownRate, ConsumeRate: lag.UnknownRate, Partitions: []lag.PartitionHealth{{Topic: "t", Partition: 0, Committed: kafka.NoOffset, LogEnd: 9, Lag: kafka.NoOffset}}},
+	} {
+		vs = append(vs, lag.Judge(gh, 10))
 	}
+	return vs
 }
 
 func TestHealthColumns(t *testing.T) {
@@ -101,10 +107,12 @@ func TestHealthColumns(t *testing.T) {
 	for i := range gs {
 		got = append(got, Cells(HealthColumns(), &gs[i]))
 	}
+	// bad's a/1 lags with no time lag known: 1m01s is only a lower
+	// bound. never has nothing to judge.
 	want := [][]string{
 		{"fine", "OK", "0", "0s", "0.0", "0.0"},
-		{"bad", "REWIND", "80", "1m01s", "2.0", "-"},
-		{"never", "OK", "-", "-", "-", "-"},
+		{"bad", "ERR REWIND", "80", "≥1m01s", "2.0", "-"},
+		{"never", "-", "-", "-", "-", "-"},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("cells = %q\nwant    %q", got, want)

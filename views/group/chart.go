@@ -9,7 +9,6 @@ import (
 	"github.com/kgroups/kgroups/views/format"
 	"github.com/kgroups/kgroups/views/lagchart"
 	"github.com/kgroups/kgroups/views/table"
-	"github.com/kgroups/kgroups/views/ui"
 )
 
 // chartState is the Chart tab: the series of the group, or of the
@@ -19,7 +18,7 @@ type chartState struct {
 	partition bool // chart the selected partition rather than the group
 	topic     string
 	part      int32
-	points    []ui.Point
+	points    []lag.Point
 	lags, tls []float64
 	r         lagchart.Renderer
 }

@@ -10,7 +10,6 @@ import (
 	"github.com/kgroups/kgroups/views/columns"
 	"github.com/kgroups/kgroups/views/format"
 	"github.com/kgroups/kgroups/views/table"
-	"github.com/kgroups/kgroups/views/ui"
 )
 
 func col[T any](title string, align columns.Align, v func(T) string) columns.Column[T] {
@@ -65,7 +64,7 @@ func (m *Model) partitionHealthText(r partRow) string {
 	if r.h == nil {
 		return format.Missing
 	}
-	return ui.PartitionHealthText(r.h, m.window)
+	return r.h.Text(m.window)
 }
 
 func (m *Model) partitionHealthStyle(r partRow) *lipgloss.Style {

@@ -76,8 +76,8 @@ type Model struct {
 	// across polls: it changes with the next one). health is this
 	// group's verdict, with its partitions in a buffer of the screen's
 	// own, and ph maps g.Partitions to them (-1: not judged).
-	lag    *ui.Lag
-	health ui.Health
+	lag    *lag.Tracker
+	health lag.Verdict
 	phBuf  []lag.PartitionHealth
 	ph     []int32
 	window int
@@ -95,7 +95,7 @@ type Model struct {
 // (given now, with its lag history l, or later) holds it.
 // The extra tabs follow Chart in the order given; they are given the same
 // first poll.
-func New(c ui.Common, name string, snap *kafka.Snapshot, l *ui.Lag, extra ...Extra) *Model {
+func New(c ui.Common, name string, snap *kafka.Snapshot, l *lag.Tracker, extra ...Extra) *Model {
 	m := &Model{Common: c, keys: newKeyMap(), name: name, extra: extra, sel: make(map[kreset.TP]bool)}
 	m.parts.Cols = m.partitionColumns()
 	m.memberTable.Cols = m.memberColumns(false)
@@ -331,7 +331,7 @@ func (m *Model) updateKey(msg tea.KeyMsg) tea.Cmd {
 
 // setData takes a poll. A group that is no longer listed keeps its last
 // picture, marked as gone, so the user sees what it was.
-func (m *Model) setData(s *kafka.Snapshot, l *ui.Lag) {
+func (m *Model) setData(s *kafka.Snapshot, l *lag.Tracker) {
 	m.snap, m.lag = s, l
 	g, ok := s.Group(m.name)
 	if !ok {
@@ -394,8 +394,8 @@ func (m *Model) pruneSelected() {
 // judge evaluates the group's partitions into the screen's own buffer and
 // pairs them with the snapshot's rows. Both are sorted by topic and
 // partition, so one merge pairs them.
-func (m *Model) judge(l *ui.Lag) {
-	m.health = ui.UnknownHealth
+func (m *Model) judge(l *lag.Tracker) {
+	m.health = lag.UnknownVerdict
 	m.ph = m.ph[:0]
 	ps := m.g.Partitions
 	for range ps {
@@ -410,7 +410,7 @@ func (m *Model) judge(l *ui.Lag) {
 	if !ok {
 		return
 	}
-	m.health = ui.Judge(gh, m.window)
+	m.health = lag.Judge(gh, m.window)
 	for i, j := 0, 0; i < len(ps) && j < len(gh.Partitions); {
 		a, b := &ps[i], &gh.Partitions[j]
 		switch {
@@ -582,7 +582,7 @@ func (m *Model) header(b *strings.Builder) {
 func (m *Model) healthLine(l *strings.Builder) {
 	s, sep, h := m.Styles, m.Glyphs.Sep, &m.health
 	l.WriteString(s.Label.Render("health "))
-	text := ui.HealthText(h)
+	text := h.Text()
 	if st := s.Health(h); st != nil {
 		l.WriteString(st.Render(text))
 	} else {

@@ -117,9 +117,9 @@ func BenchmarkView(b *testing.B) {
 			}
 			b.Run(name, func(b *testing.B) {
 				s := viewtest.BigGroup(n)
-				var l *ui.Lag
+				var l *lag.Tracker
 				if health {
-					l = ui.NewLag(lag.Config{})
+					l = lag.NewTracker(lag.Config{})
 					for i := range 3 {
 						p := *s
 						p.Time = s.Time.Add(time.Duration(i) * 5 * time.Second)

@@ -8,12 +8,12 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/kafka/lag"
 	"github.com/kgroups/kgroups/kafka/rebalance"
 	"github.com/kgroups/kgroups/views/columns"
 	"github.com/kgroups/kgroups/views/format"
 	"github.com/kgroups/kgroups/views/spark"
 	"github.com/kgroups/kgroups/views/table"
-	"github.com/kgroups/kgroups/views/ui"
 )
 
 // row is one line of the groups table: the group and the figures worked out
@@ -21,7 +21,7 @@ import (
 type row struct {
 	g   *kafka.Group
 	lag int64 // total lag, kafka.NoOffset when no partition has a known lag
-	h   *ui.Health
+	h   *lag.Verdict
 	reb *rebStatus
 }
 
@@ -47,7 +47,7 @@ func (m *Model) newColumns() []table.Col[row] {
 		{Column: col("NAME", columns.Left, func(r row) string { return r.g.Name }), Flex: true, Min: 24},
 		{Column: col("TYPE", columns.Left, func(r row) string { return string(r.g.Type) }), Drop: 4},
 		{Column: col("STATE", columns.Left, m.stateText), Style: func(r row) *lipgloss.Style { return m.Styles.State(r.g.State, r.g.Err != nil) }},
-		{Column: col("HEALTH", columns.Left, func(r row) string { return ui.HealthText(r.h) }), Style: func(r row) *lipgloss.Style { return m.Styles.Health(r.h) }},
+		{Column: col("HEALTH", columns.Left, func(r row) string { return r.h.Text() }), Style: func(r row) *lipgloss.Style { return m.Styles.Health(r.h) }},
 		{Column: col("ASSIGNOR", columns.Left, func(r row) string { return columns.Text(r.g.Assignor) }), Drop: 5},
 		{Column: col("MEMBERS", columns.Right, func(r row) string { return strconv.Itoa(len(r.g.Members)) }), Drop: 3},
 		{Column: col("TOPICS", columns.Right, func(r row) string { return strconv.Itoa(topicCount(r.g)) }), Drop: 6},

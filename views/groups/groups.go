@@ -46,11 +46,11 @@ type Model struct {
 
 	snap   *kafka.Snapshot
 	hist   ui.LagHistory
-	lower  []string    // lower-cased names, for the filter
-	lags   []int64     // total lag per group, kafka.NoOffset when unknown
-	health []ui.Health // verdict per group
-	reb    []rebStatus // rebalance status per group
-	rows   []int       // indices into snap.Groups after filter and sort
+	lower  []string      // lower-cased names, for the filter
+	lags   []int64       // total lag per group, kafka.NoOffset when unknown
+	health []lag.Verdict // verdict per group
+	reb    []rebStatus   // rebalance status per group
+	rows   []int         // indices into snap.Groups after filter and sort
 
 	filter    ui.Input
 	filtering bool
@@ -270,7 +270,7 @@ func (m *Model) setSort(k SortKey, desc bool) {
 // setData takes a new poll: per-group figures are worked out here, once, so
 // that View only formats. The verdicts are copied: l is the root's and
 // changes with the next poll.
-func (m *Model) setData(s *kafka.Snapshot, h ui.LagHistory, l *ui.Lag, rs ui.RebalanceStatus) {
+func (m *Model) setData(s *kafka.Snapshot, h ui.LagHistory, l *lag.Tracker, rs ui.RebalanceStatus) {
 	m.snap, m.hist = s, h
 	n := len(s.Groups)
 	m.lower = resize(m.lower, n)
@@ -397,7 +397,7 @@ func (m *Model) rebuild() {
 }
 
 // timeLagKey orders unknown time lags below every known one.
-func timeLagKey(h *ui.Health) float64 {
+func timeLagKey(h *lag.Verdict) float64 {
 	if !h.MaxTimeLag.Known() {
 		return -1
 	}
@@ -407,8 +407,8 @@ func timeLagKey(h *ui.Health) float64 {
 // healthRank orders verdicts from unknown (0) and pending (1) through OK
 // and WARN to ERR, and ERR by the partition status behind it (STALL,
 // REWIND, STOP).
-func healthRank(h *ui.Health) int {
-	sev, ok := h.Verdict()
+func healthRank(h *lag.Verdict) int {
+	sev, ok := h.Decided()
 	switch {
 	case !h.Known:
 		return 0

@@ -64,8 +64,8 @@ func benchHistory(n int) viewtest.History {
 }
 
 // lagOf feeds polls of s, 5s apart, to a lag history.
-func lagOf(s *kafka.Snapshot, polls int) *ui.Lag {
-	l := ui.NewLag(lag.Config{})
+func lagOf(s *kafka.Snapshot, polls int) *lag.Tracker {
+	l := lag.NewTracker(lag.Config{})
 	for i := range polls {
 		p := *s
 		p.Time = s.Time.Add(time.Duration(i) * 5 * time.Second)

@@ -8,12 +8,13 @@ import (
 	"github.com/kgroups/kgroups/views/columns"
 )
 
-// Health writes `kgroups health`'s verdicts: one summary row per group,
-// then, after a blank line, one row per partition that is not OK, so that
-// an unhealthy group shows where and why without the healthy partitions
-// drowning it. With every partition OK there is no second table.
-func Health(w io.Writer, gs []lag.GroupHealth) error {
-	rows := make([]*lag.GroupHealth, len(gs))
+// Health writes `kgroups health`'s verdicts (lag.Judge's, with their
+// partitions): one summary row per group, then, after a blank line, one row
+// per partition that is not OK, so that an unhealthy group shows where and
+// why without the healthy partitions drowning it. With every partition OK
+// there is no second table.
+func Health(w io.Writer, gs []lag.Verdict) error {
+	rows := make([]*lag.Verdict, len(gs))
 	for i := range gs {
 		rows[i] = &gs[i]
 	}
@@ -35,7 +36,10 @@ type jsonHealthDocument struct {
 }
 
 type jsonHealthGroup struct {
-	Group    string       `json:"group"`
+	Group string `json:"group"`
+	// Verdict is the UI's text for the verdict ("OK", "WARN", "ERR
+	// STALL"), null while it is unknown or pending.
+	Verdict  *string      `json:"verdict"`
 	Status   lag.Status   `json:"status"`
 	Severity lag.Severity `json:"severity"`
 	// Complete is false while a lagging partition has too few commit
@@ -72,12 +76,13 @@ type jsonRewind struct {
 
 // HealthJSON writes the verdicts as `{"groups":[...]}`, every partition of
 // every group included (OK ones too, so a script sees the whole group).
-func HealthJSON(w io.Writer, gs []lag.GroupHealth) error {
+func HealthJSON(w io.Writer, gs []lag.Verdict) error {
 	doc := jsonHealthDocument{Groups: make([]jsonHealthGroup, 0, len(gs))}
 	for i := range gs {
 		g := &gs[i]
 		j := jsonHealthGroup{
 			Group:             g.Group,
+			Verdict:           verdictText(g),
 			Status:            g.Status,
 			Severity:          g.Severity,
 			Complete:          g.Complete,
@@ -110,6 +115,15 @@ func HealthJSON(w io.Writer, gs []lag.GroupHealth) error {
 		doc.Groups = append(doc.Groups, j)
 	}
 	return encodeJSON(w, doc)
+}
+
+// verdictText is the verdict's text, null for lag.NoVerdict.
+func verdictText(v *lag.Verdict) *string {
+	t := v.Text()
+	if t == lag.NoVerdict {
+		return nil
+	}
+	return &t
 }
 
 // rate maps lag.UnknownRate to null and keeps three decimals.

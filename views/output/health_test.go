@@ -10,10 +10,13 @@ import (
 	"github.com/kgroups/kgroups/views/output"
 )
 
-// healthGroups are verdicts as a History gives them: a healthy group, one
-// with a REWIND and a WARN partition, and one that never committed.
-func healthGroups() []lag.GroupHealth {
-	return []lag.GroupHealth{
+// healthGroups are verdicts as `kgroups health` gives them, a History's
+// evaluation through lag.Judge: a healthy group, one with a REWIND and a
+// WARN partition, one that never committed, and one whose lagging
+// partition has no time lag yet while the other is caught up.
+func healthGroups() []lag.Verdict {
+	var vs []lag.Verdict
+	for _, gh := range []lag.GroupHealth{
 		{Group: "fine", Status: lag.StatusOK, Severity: lag.SeverityOK, Complete: true,
 			MaxTimeLag: lag.TimeLag{Kind: lag.TimeLagCaughtUp}, ProduceRate: 2, ConsumeRate: 2,
 			Partitions: []lag.PartitionHealth{
@@ -35,7 +38,19 @@ func healthGroups() []lag.GroupHealth {
 			Partitions: []lag.PartitionHealth{
 				{Topic: "t", Partition: 0, Committed: kafka.NoOffset, LogEnd: 9, Lag: kafka.NoOffset, ProduceRate: lag.UnknownRate, ConsumeRate: lag.UnknownRate},
 			}},
+		// A History's maximum is the caught-up partition's 0s.
+		{Group: "grown", Status: lag.StatusOK, TotalLag: 500, MaxTimeLag: lag.TimeLag{Kind: lag.TimeLagCaughtUp},
+			ProduceRate: 1, ConsumeRate: 1,
+			Partitions: []lag.PartitionHealth{
+				{Topic: "t", Partition: 0, Status: lag.StatusOK, Committed: 40, LogEnd: 40, Lag: 0,
+					TimeLag: lag.TimeLag{Kind: lag.TimeLagCaughtUp}, ProduceRate: 1, ConsumeRate: 1, Observations: 10},
+				{Topic: "t", Partition: 1, Status: lag.StatusOK, Committed: 0, LogEnd: 500, Lag: 500,
+					ProduceRate: lag.UnknownRate, ConsumeRate: lag.UnknownRate, Observations: 1},
+			}},
+	} {
+		vs = append(vs, lag.Judge(gh, 10))
 	}
+	return vs
 }
 
 func TestHealthTable(t *testing.T) {
@@ -43,10 +58,14 @@ func TestHealthTable(t *testing.T) {
 	if err := output.Health(&b, healthGroups()); err != nil {
 		t.Fatal(err)
 	}
-	assertText(t, "health", b.String(), `GROUP     STATUS  TOTAL-LAG  MAX-TIME-LAG  PRODUCE/S  CONSUME/S
-fine      OK              0            0s        2.0        2.0
-payments  REWIND         80         1m01s        0.3          -
-never     OK              -             -          -          -
+	// never has nothing to judge, and grown's new partition is not judged
+	// yet, nor is its time lag known: neither is OK, and grown is not 0s
+	// behind.
+	assertText(t, "health", b.String(), `GROUP     STATUS      TOTAL-LAG  MAX-TIME-LAG  PRODUCE/S  CONSUME/S
+fine      OK                  0            0s        2.0        2.0
+payments  ERR REWIND         80         1m01s        0.3          -
+never     -                   -             -          -          -
+grown     -                 500             -        1.0        1.0
 
 GROUP     TOPIC  PARTITION  STATUS  CURRENT-OFFSET  LOG-END-OFFSET  LAG  TIME-LAG  REWIND
 payments  a              1  REWIND              25             100   75     1m01s  30->25
@@ -72,6 +91,7 @@ func TestHealthJSON(t *testing.T) {
   "groups": [
     {
       "group": "payments",
+      "verdict": "ERR REWIND",
       "status": "REWIND",
       "severity": "ERR",
       "complete": false,
@@ -127,6 +147,7 @@ func TestHealthJSON(t *testing.T) {
     },
     {
       "group": "never",
+      "verdict": null,
       "status": "OK",
       "severity": "OK",
       "complete": true,
@@ -143,6 +164,46 @@ func TestHealthJSON(t *testing.T) {
           "committedOffset": null,
           "logEndOffset": 9,
           "lag": null,
+          "timeLagSeconds": null,
+          "timeLagKind": "unknown",
+          "produceRate": null,
+          "consumeRate": null,
+          "rewind": null
+        }
+      ]
+    },
+    {
+      "group": "grown",
+      "verdict": null,
+      "status": "OK",
+      "severity": "OK",
+      "complete": false,
+      "totalLag": 500,
+      "maxTimeLagSeconds": null,
+      "maxTimeLagKind": "unknown",
+      "produceRate": 1,
+      "consumeRate": 1,
+      "partitions": [
+        {
+          "topic": "t",
+          "partition": 0,
+          "status": "OK",
+          "committedOffset": 40,
+          "logEndOffset": 40,
+          "lag": 0,
+          "timeLagSeconds": 0,
+          "timeLagKind": "caught-up",
+          "produceRate": 1,
+          "consumeRate": 1,
+          "rewind": null
+        },
+        {
+          "topic": "t",
+          "partition": 1,
+          "status": "OK",
+          "committedOffset": 0,
+          "logEndOffset": 500,
+          "lag": 500,
           "timeLagSeconds": null,
           "timeLagKind": "unknown",
           "produceRate": null,

@@ -23,11 +23,12 @@ import (
 )
 
 // Backend is the dialog's only way to the cluster, called from Cmds, never
-// from Update or View. The TUI binds it to the context's connection
-// (kafka/rebalance.Remove and Wait).
+// from Update or View. kafka/rebalance.Service implements it for a
+// context's connection: Remove writes the receipt and removes, Wait waits
+// for the group to settle.
 type Backend interface {
-	Remove(ctx context.Context, p *krebalance.Plan) ([]krebalance.Result, error)
-	Wait(ctx context.Context, p *krebalance.Plan, removed []string) (*krebalance.Outcome, error)
+	Remove(ctx context.Context, p *krebalance.Plan) (*krebalance.Removal, error)
+	Wait(ctx context.Context, p *krebalance.Plan, removed []string, opts krebalance.WaitOptions) (*krebalance.Outcome, error)
 }
 
 // ClosedMsg says the dialog is done. Changed is true when a member was
@@ -52,7 +53,7 @@ const (
 // tagged with the request so that a late answer (after Esc) is dropped.
 type removedMsg struct {
 	id      uint64
-	results []krebalance.Result
+	removal *krebalance.Removal
 	err     error
 }
 
@@ -107,6 +108,7 @@ type Model struct {
 	notice  string
 
 	results   []krebalance.Result
+	receipt   string // written before the removal was sent
 	removeErr error
 	removed   []string
 	out       *krebalance.Outcome
@@ -236,8 +238,8 @@ func (m *Model) startRemove() tea.Cmd {
 	b, p, ctx := m.backend, m.plan, m.ctx
 	var cmd tea.Cmd
 	m.pending, cmd = ui.Ask(m, func(id uint64) ui.Reply {
-		rs, err := b.Remove(ctx, p)
-		return removedMsg{id: id, results: rs, err: err}
+		r, err := b.Remove(ctx, p)
+		return removedMsg{id: id, removal: r, err: err}
 	})
 	return cmd
 }
@@ -247,9 +249,12 @@ func (m *Model) onRemoved(msg removedMsg) tea.Cmd {
 		return nil
 	}
 	m.pending = 0
-	m.results, m.removeErr = msg.results, msg.err
+	m.removeErr = msg.err
+	if msg.removal != nil {
+		m.results, m.receipt = msg.removal.Results, msg.removal.Receipt
+	}
 	m.notice = "" // "being sent" no longer holds
-	m.removed = krebalance.Removed(msg.results)
+	m.removed = krebalance.Removed(m.results)
 	if len(m.removed) == 0 {
 		m.step = stepResult
 		return nil
@@ -260,7 +265,7 @@ func (m *Model) onRemoved(msg removedMsg) tea.Cmd {
 	b, p, removed := m.backend, m.plan, m.removed
 	var cmd tea.Cmd
 	m.pending, cmd = ui.Ask(m, func(id uint64) ui.Reply {
-		out, err := b.Wait(ctx, p, removed)
+		out, err := b.Wait(ctx, p, removed, krebalance.WaitOptions{})
 		return waitedMsg{id: id, out: out, err: err}
 	})
 	return cmd
@@ -379,11 +384,18 @@ func (m *Model) resultLines() []string {
 			refused("not removed: " + r.Target.Member.MemberID + ": " + r.Err.Error())
 		}
 	}
+	receipt := func() {
+		if m.receipt != "" {
+			out = append(out, format.Wrap("Receipt: "+m.receipt, max(20, m.Width-2))...)
+		}
+	}
 	if len(m.removed) == 0 {
 		out = append(out, "Nothing changed.")
+		receipt()
 		return out
 	}
 	out = append(out, "removed: "+strings.Join(m.removed, ", "))
+	receipt()
 	if m.stopped {
 		out = append(out, s.Dim.Render("stopped waiting for the group to settle; the group screen shows what follows"))
 		return out

@@ -17,20 +17,25 @@ import (
 	"github.com/kgroups/kgroups/views/viewtest"
 )
 
-// fakeBackend answers Remove with a Result per target (refused by the
-// error in refuse, if any) and Wait with out and waitErr. It records what
-// it was asked, so a test can tell that nothing reached the cluster.
+// fakeBackend answers Remove with the receipt it wrote and a Result per
+// target (refused by the error in refuse, if any), and Wait with out and
+// waitErr. It records what it was asked, so a test can tell that nothing
+// reached the cluster.
 type fakeBackend struct {
 	mu        sync.Mutex
 	refuse    map[string]error // by member id
 	removeErr error            // the request failed as a whole: no results
+	noReceipt error            // the receipt could not be written: nothing sent
 	out       *krebalance.Outcome
 	waitErr   error
 	removes   [][]string
 	waits     [][]string
 }
 
-func (f *fakeBackend) Remove(_ context.Context, p *krebalance.Plan) ([]krebalance.Result, error) {
+// receiptPath is where the fake writes its receipts.
+const receiptPath = "/state/kgroups/receipts/20250314T092653.000Z-remove-members-orders-app.json"
+
+func (f *fakeBackend) Remove(_ context.Context, p *krebalance.Plan) (*krebalance.Removal, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	var ids []string
@@ -39,14 +44,17 @@ func (f *fakeBackend) Remove(_ context.Context, p *krebalance.Plan) ([]krebalanc
 		ids = append(ids, t.Member.MemberID)
 		rs = append(rs, krebalance.Result{Target: t, Err: f.refuse[t.Member.MemberID]})
 	}
+	if f.noReceipt != nil {
+		return nil, f.noReceipt
+	}
 	f.removes = append(f.removes, ids)
 	if f.removeErr != nil {
-		return nil, f.removeErr
+		return &krebalance.Removal{Receipt: receiptPath}, f.removeErr
 	}
-	return rs, nil
+	return &krebalance.Removal{Receipt: receiptPath, Results: rs}, nil
 }
 
-func (f *fakeBackend) Wait(_ context.Context, _ *krebalance.Plan, removed []string) (*krebalance.Outcome, error) {
+func (f *fakeBackend) Wait(_ context.Context, _ *krebalance.Plan, removed []string, _ krebalance.WaitOptions) (*krebalance.Outcome, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.waits = append(f.waits, removed)
@@ -277,6 +285,7 @@ func TestConfirmRemovesWaitsAndShowsTheOutcome(t *testing.T) {
 	}
 	wantScreen(t, m, "result", lines(ordersHead, []string{
 		"removed: " + member1,
+		"Receipt: " + receiptPath,
 		"now Stable with 2 members · took 7s",
 		"left: " + member1 + " (orders-app)",
 		"joined: " + member3 + " (orders-app)",
@@ -319,6 +328,7 @@ func TestSendingNoticeEndsWithTheAnswer(t *testing.T) {
 		{"refused", &fakeBackend{refuse: map[string]error{member1: errors.New("UNKNOWN_MEMBER_ID")}}, lines(ordersHead, []string{
 			"not removed: " + member1 + ": UNKNOWN_MEMBER_ID",
 			"Nothing changed.",
+			"Receipt: " + receiptPath,
 			"enter/esc close",
 		})},
 	} {
@@ -345,6 +355,7 @@ func TestNotSettledShowsWhatIsKnown(t *testing.T) {
 	m.Update(execute(t, m.Update(execute(t, press(m, "y")))))
 	wantScreen(t, m, "result", lines(ordersHead, []string{
 		"removed: " + member1,
+		"Receipt: " + receiptPath,
 		`not settled: group "orders-app": the group did not settle after 1m0s`,
 		"now PreparingRebalance with 1 member · took 7s",
 		"some removed members did not rejoin: their processes may be gone",
@@ -383,6 +394,7 @@ func TestBrokerRefusalIsShownAndNothingIsAwaited(t *testing.T) {
 			"not removed: " + member2 + ": UNSUPPORTED_VERSION: The version",
 			"of API is not supported.",
 			"Nothing changed.",
+			"Receipt: " + receiptPath,
 			"enter/esc close",
 		})...)
 		if r, w := f.calls(); len(r) != 1 || len(w) != 0 {
@@ -405,6 +417,7 @@ func TestBrokerRefusalIsShownAndNothingIsAwaited(t *testing.T) {
 			"not removed: " + member1 + ": UNKNOWN_MEMBER_ID: The coordinator",
 			"is not aware of this member.",
 			"removed: " + member2,
+			"Receipt: " + receiptPath,
 			"left: " + member2,
 			"joined: -",
 			"0 partitions moved",
@@ -423,10 +436,28 @@ func TestBrokerRefusalIsShownAndNothingIsAwaited(t *testing.T) {
 			`the broker refused: leave group "orders-app" by member id: NOT_COORDINATOR: This is not the`,
 			"correct coordinator.",
 			"Nothing changed.",
+			"Receipt: " + receiptPath,
 			"enter/esc close",
 		})...)
 		if _, w := f.calls(); len(w) != 0 {
 			t.Fatalf("waits %v", w)
+		}
+	})
+
+	t.Run("no receipt, nothing sent", func(t *testing.T) {
+		f := &fakeBackend{noReceipt: errors.New("nothing was sent: create receipts directory: mkdir /state: read-only file system")}
+		m := open(t, f, "orders-app", krebalance.Selection{MemberIDs: []string{member1}}, false)
+		if cmd := m.Update(execute(t, press(m, "y"))); cmd != nil {
+			t.Fatal("a removal without a receipt started a wait")
+		}
+		wantScreen(t, m, "no receipt", lines(ordersHead, []string{
+			"the broker refused: nothing was sent: create receipts directory: mkdir /state: read-only file",
+			"system",
+			"Nothing changed.",
+			"enter/esc close",
+		})...)
+		if r, w := f.calls(); len(r) != 0 || len(w) != 0 {
+			t.Fatalf("removes %v, waits %v", r, w)
 		}
 	})
 }

@@ -3,15 +3,17 @@ package ui
 import (
 	"testing"
 
+	"github.com/charmbracelet/lipgloss"
+
 	"github.com/kgroups/kgroups/kafka/lag"
 )
 
-func TestHealthTexts(t *testing.T) {
-	g := func(st lag.Status, known, complete bool) *Health {
-		return &Health{GroupHealth: lag.GroupHealth{Status: st, Severity: st.Severity(), Complete: complete}, Known: known}
+func TestHealthStyles(t *testing.T) {
+	g := func(st lag.Status, known, complete bool) *lag.Verdict {
+		return &lag.Verdict{GroupHealth: lag.GroupHealth{Status: st, Severity: st.Severity(), Complete: complete}, Known: known}
 	}
 	tests := []struct {
-		h    *Health
+		v    *lag.Verdict
 		want string
 	}{
 		{g(lag.StatusOK, false, true), "-"},
@@ -24,10 +26,10 @@ func TestHealthTexts(t *testing.T) {
 	}
 	s := NewStyles(nil, DefaultTheme(), true)
 	for _, tt := range tests {
-		if got := HealthText(tt.h); got != tt.want {
-			t.Errorf("HealthText(%+v) = %q, want %q", tt.h, got, tt.want)
+		if got := tt.v.Text(); got != tt.want {
+			t.Errorf("Text(%+v) = %q, want %q", tt.v, got, tt.want)
 		}
-		if st := s.Health(tt.h); (st == nil) != (tt.want == "-") {
+		if st := s.Health(tt.v); (st == nil) != (tt.want == "-") {
 			t.Errorf("%q: style %v", tt.want, st)
 		}
 	}
@@ -39,20 +41,20 @@ func TestHealthTexts(t *testing.T) {
 		return &lag.PartitionHealth{Status: st, Lag: l, Observations: obs}
 	}
 	ptests := []struct {
-		p    *lag.PartitionHealth
-		want string
+		p     *lag.PartitionHealth
+		style *lipgloss.Style
 	}{
-		{p(lag.StatusOK, -1, 0), "-"},
-		{p(lag.StatusOK, 0, 1), "OK"},  // caught up: nothing to judge
-		{p(lag.StatusOK, 5, 9), "-"},   // lagging, window not full
-		{p(lag.StatusOK, 5, 10), "OK"}, // lagging, judged
-		{p(lag.StatusWarn, 5, 10), "WARN"},
-		{p(lag.StatusStop, 5, 1), "STOP"},
-		{p(lag.StatusRewind, 5, 3), "REWIND"},
+		{p(lag.StatusOK, -1, 0), nil},
+		{p(lag.StatusOK, 0, 1), &s.OK},  // caught up: nothing to judge
+		{p(lag.StatusOK, 5, 9), nil},    // lagging, window not full
+		{p(lag.StatusOK, 5, 10), &s.OK}, // lagging, judged
+		{p(lag.StatusWarn, 5, 10), &s.Warn},
+		{p(lag.StatusStop, 5, 1), &s.Error},
+		{p(lag.StatusRewind, 5, 3), &s.Error},
 	}
 	for _, tt := range ptests {
-		if got := PartitionHealthText(tt.p, 10); got != tt.want {
-			t.Errorf("PartitionHealthText(%+v) = %q, want %q", tt.p, got, tt.want)
+		if got := s.PartitionHealth(tt.p, 10); got != tt.style {
+			t.Errorf("PartitionHealth(%+v) = %p, want %p", tt.p, got, tt.style)
 		}
 	}
 }

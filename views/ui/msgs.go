@@ -2,6 +2,7 @@ package ui
 
 import (
 	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/kafka/lag"
 	"github.com/kgroups/kgroups/kafka/rebalance"
 	kreset "github.com/kgroups/kgroups/kafka/reset"
 )
@@ -21,7 +22,7 @@ type DataMsg struct {
 	// Lag holds the verdicts of this poll and the series for charts. The
 	// root sets it (and History to the same value); nil means nothing is
 	// known, and screens show every verdict as unknown.
-	Lag *Lag
+	Lag *lag.Tracker
 	// Rebalances says which groups are rebalancing and when each last
 	// did, from the root's rebalance timeline, fed with this poll before
 	// the DataMsg is sent. Nil means nothing is known.

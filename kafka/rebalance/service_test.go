@@ -14,12 +14,12 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kgroups/kgroups/kafka/kafkatest"
-	"github.com/kgroups/kgroups/kafka/reset"
 )
 
 // A removal writes its receipt first: the whole membership as it was, which
-// members were removed and how, with no way to "undo" it by mistake.
-func TestRemoveWithReceiptRecordsTheGroupFirst(t *testing.T) {
+// members were removed and how. Then the group settles without the removed
+// member, which rejoins under a new id.
+func TestServiceRemoveRecordsTheGroupFirst(t *testing.T) {
 	c := kafkatest.NewCluster(t)
 	c.CreateTopic(t, "orders", 4)
 	cl := c.Client(t)
@@ -36,12 +36,17 @@ func TestRemoveWithReceiptRecordsTheGroupFirst(t *testing.T) {
 	}
 	dir := filepath.Join(t.TempDir(), "receipts")
 	at := time.Date(2026, 3, 1, 9, 30, 0, 0, time.UTC)
-	path, results, err := RemoveWithReceipt(context.Background(), cl, p, dir, "prod", at)
+	svc := &Service{Client: cl, ReceiptDir: dir, Context: "prod", Now: func() time.Time { return at }}
+	removal, err := svc.Remove(context.Background(), p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(results) != 1 || results[0].Err != nil {
-		t.Fatalf("results = %+v, want one removal", results)
+	path, results := removal.Receipt, removal.Results
+	if len(results) != 1 || results[0].Err != nil || results[0].Target.Member.MemberID != oldA {
+		t.Fatalf("results = %+v, want %s removed", results, oldA)
+	}
+	if got := removal.Removed(); len(got) != 1 || got[0] != oldA {
+		t.Fatalf("removed = %v, want [%s]", got, oldA)
 	}
 	if want := filepath.Join(dir, "20260301T093000.000Z-remove-members-receipted.json"); path != want {
 		t.Fatalf("receipt path %q, want %q", path, want)
@@ -86,15 +91,25 @@ func TestRemoveWithReceiptRecordsTheGroupFirst(t *testing.T) {
 		t.Errorf("receipt records %d assigned partitions, want 4", parts)
 	}
 
-	// undo must refuse it with a clear reason.
-	_, err = reset.LoadReceipt(path)
-	if err == nil || !strings.Contains(err.Error(), "no offsets to restore") {
-		t.Fatalf("LoadReceipt of a removal record: %v", err)
+	// The group settles: a rejoined under a new id, b kept its own.
+	out, err := svc.Wait(context.Background(), p, removal.Removed(), WaitOptions{Interval: 50 * time.Millisecond, Timeout: kafkatest.WaitTimeout})
+	if err != nil {
+		t.Fatal(err)
+	}
+	newA := a.MemberID()
+	if !out.Settled || out.Short || out.After.State != "Stable" || len(out.After.Members) != 2 || newA == oldA {
+		t.Fatalf("outcome: settled %v short %v after %+v; a is %s, was %s", out.Settled, out.Short, out.After, newA, oldA)
+	}
+	if len(out.Left) != 1 || out.Left[0].MemberID != oldA || len(out.Joined) != 1 || out.Joined[0].MemberID != newA || out.Joined[0].ClientID != "client-a" {
+		t.Errorf("left %+v joined %+v; want %s left and %s (client-a) joined", out.Left, out.Joined, oldA, newA)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("%d receipts, want the one written before the removal", len(entries))
 	}
 }
 
 // When the receipt cannot be written, nothing is sent.
-func TestRemoveWithReceiptSendsNothingWithoutAReceipt(t *testing.T) {
+func TestServiceSendsNothingWithoutAReceipt(t *testing.T) {
 	c := kafkatest.NewCluster(t)
 	c.CreateTopic(t, "orders", 2)
 	cl := c.Client(t)
@@ -112,9 +127,10 @@ func TestRemoveWithReceiptSendsNothingWithoutAReceipt(t *testing.T) {
 	if err := os.WriteFile(blocker, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	_, results, err := RemoveWithReceipt(context.Background(), cl, p, filepath.Join(blocker, "receipts"), "", time.Now())
-	if err == nil || !strings.Contains(err.Error(), "nothing was sent") || results != nil {
-		t.Fatalf("err %v results %v; want a refusal before sending", err, results)
+	svc := &Service{Client: cl, ReceiptDir: filepath.Join(blocker, "receipts")}
+	removal, err := svc.Remove(context.Background(), p)
+	if err == nil || !strings.Contains(err.Error(), "nothing was sent: create receipts directory") || removal != nil {
+		t.Fatalf("err %v removal %+v; want a refusal before sending", err, removal)
 	}
 	if n := leaves.Hits(); n != 0 {
 		t.Fatalf("%d LeaveGroup requests sent without a receipt", n)

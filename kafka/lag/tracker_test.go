@@ -1,4 +1,4 @@
-package ui_test
+package lag_test
 
 import (
 	"fmt"
@@ -7,18 +7,28 @@ import (
 	"time"
 
 	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/kafka/fixture"
 	"github.com/kgroups/kgroups/kafka/lag"
-	"github.com/kgroups/kgroups/views/format"
-	"github.com/kgroups/kgroups/views/ui"
-	"github.com/kgroups/kgroups/views/viewtest"
 )
 
+// lagAfter feeds polls 0 to n-1 of the evolving fixture into a tracker
+// with the default configuration and returns it with the last snapshot.
+func lagAfter(n int) (*lag.Tracker, *kafka.Snapshot) {
+	l := lag.NewTracker(lag.DefaultConfig())
+	var s *kafka.Snapshot
+	for i := range n {
+		s = fixture.Evolving(i)
+		l.Add(s)
+	}
+	return l, s
+}
+
 func TestLagVerdictsAndCounts(t *testing.T) {
-	l, s := viewtest.LagAfter(12)
+	l, s := lagAfter(12)
 	if ok, warn, bad := l.Counts(); ok != 2 || warn != 1 || bad != 3 {
 		t.Fatalf("counts = %d OK %d WARN %d ERR, want 2 1 3", ok, warn, bad)
 	}
-	if !l.Now().Equal(viewtest.Epoch.Add(55 * time.Second)) {
+	if !l.Now().Equal(fixture.Epoch.Add(55 * time.Second)) {
 		t.Fatalf("now = %v", l.Now())
 	}
 	want := map[string]string{
@@ -29,7 +39,7 @@ func TestLagVerdictsAndCounts(t *testing.T) {
 	for i := range s.Groups {
 		name := s.Groups[i].Name
 		h := l.Group(s, i)
-		if got := ui.HealthText(&h); got != want[name] {
+		if got := h.Text(); got != want[name] {
 			t.Errorf("%s: %q, want %q", name, got, want[name])
 		}
 		if n := l.Named(name); n.Status != h.Status || n.Known != h.Known || n.MaxTimeLag != h.MaxTimeLag {
@@ -47,7 +57,7 @@ func TestLagVerdictsAndCounts(t *testing.T) {
 // TestPendingVerdicts: before a full window only the facts show: a group
 // that caught up is OK, one that lags is pending.
 func TestPendingVerdicts(t *testing.T) {
-	l, s := viewtest.LagAfter(3)
+	l, s := lagAfter(3)
 	if ok, warn, bad := l.Counts(); ok != 1 || warn != 0 || bad != 0 {
 		t.Fatalf("counts = %d OK %d WARN %d ERR, want 1 0 0", ok, warn, bad)
 	}
@@ -61,7 +71,7 @@ func TestPendingVerdicts(t *testing.T) {
 		{"-", 3}, {"-", 0}, {"-", 0},
 	} {
 		h := l.Group(s, i)
-		if got := ui.HealthText(&h); got != want.text || h.Pending != want.pending {
+		if got := h.Text(); got != want.text || h.Pending != want.pending {
 			t.Errorf("%s: %q pending %d, want %q pending %d", s.Groups[i].Name, got, h.Pending, want.text, want.pending)
 		}
 	}
@@ -71,28 +81,28 @@ func TestPendingVerdicts(t *testing.T) {
 // ignored by the history; the verdicts stay those of the last accepted
 // poll and are found by name.
 func TestIgnoredSnapshotKeepsVerdicts(t *testing.T) {
-	l, _ := viewtest.LagAfter(12)
-	again := viewtest.Evolving(11)
+	l, _ := lagAfter(12)
+	again := fixture.Evolving(11)
 	again.Groups = again.Groups[4:] // same time, fewer groups
 	l.Add(again)
 	if ok, warn, bad := l.Counts(); ok != 2 || warn != 1 || bad != 3 {
 		t.Fatalf("counts = %d %d %d", ok, warn, bad)
 	}
 	h := l.Group(again, 0) // legacy-audit, index 4 in the accepted poll
-	if got := ui.HealthText(&h); got != "ERR STOP" {
+	if got := h.Text(); got != "ERR STOP" {
 		t.Fatalf("legacy-audit after an ignored poll: %q", got)
 	}
 }
 
-func TestGroupSeries(t *testing.T) {
-	l, _ := viewtest.LagAfter(12)
+func TestTrackerGroupSeries(t *testing.T) {
+	l, _ := lagAfter(12)
 	ps := l.GroupSeries("orders-app", nil)
 	lags := l.GroupLagSeries("orders-app", nil)
 	if len(ps) != 12 || len(lags) != 12 {
 		t.Fatalf("%d points, %d lags, want 12", len(ps), len(lags))
 	}
 	for i, p := range ps {
-		if !p.Time.Equal(viewtest.Epoch.Add(time.Duration(i) * viewtest.PollEvery)) {
+		if !p.Time.Equal(fixture.Epoch.Add(time.Duration(i) * fixture.PollEvery)) {
 			t.Errorf("point %d at %v", i, p.Time)
 		}
 		if p.Lag != lags[i] {
@@ -106,25 +116,25 @@ func TestGroupSeries(t *testing.T) {
 	if got, want := ps[11].TimeLag, l.Named("orders-app").MaxTimeLag; got != want {
 		t.Errorf("last point %+v, verdict %+v", got, want)
 	}
-	if got := fmt.Sprint(ps[11].Lag, " ", format.TimeLag(ps[11].TimeLag, format.AtLeastUnicode)); got != "85 17s" {
-		t.Errorf("last point %s", got)
+	if ps[11].Lag != 85 || ps[11].TimeLag != (lag.TimeLag{Seconds: 17, Kind: lag.TimeLagInterpolated}) {
+		t.Errorf("last point: lag %d, time lag %+v; want 85 and 17s interpolated", ps[11].Lag, ps[11].TimeLag)
 	}
 }
 
 // TestSeriesGapsAndEviction: a group missing from a poll has an unknown
 // point there; one missing for EvictAfter polls is forgotten.
 func TestSeriesGapsAndEviction(t *testing.T) {
-	l := ui.NewLag(lag.Config{EvictAfter: 3})
+	l := lag.NewTracker(lag.Config{EvictAfter: 3})
 	without := func(i int) *kafka.Snapshot {
-		s := viewtest.Evolving(i)
+		s := fixture.Evolving(i)
 		s.Groups = s.Groups[1:] // no analytics-etl
 		return s
 	}
 	for i := range 4 {
-		l.Add(viewtest.Evolving(i))
+		l.Add(fixture.Evolving(i))
 	}
 	l.Add(without(4))
-	l.Add(viewtest.Evolving(5))
+	l.Add(fixture.Evolving(5))
 	ps := l.GroupSeries("analytics-etl", nil)
 	if len(ps) != 6 || ps[4].Lag != kafka.NoOffset || ps[4].TimeLag.Known() || !ps[5].TimeLag.Known() {
 		t.Fatalf("series with a gap: %+v", ps)
@@ -137,8 +147,8 @@ func TestSeriesGapsAndEviction(t *testing.T) {
 	}
 }
 
-func TestPartitionSeries(t *testing.T) {
-	l, _ := viewtest.LagAfter(12)
+func TestTrackerPartitionSeries(t *testing.T) {
+	l, _ := lagAfter(12)
 	gh, _ := l.Evaluate("billing-reconciler", nil)
 	p1 := gh.Partitions[1] // invoices/1: behind since before the first poll
 	ps := l.PartitionSeries("billing-reconciler", "invoices", 1, p1.TimeLag, nil)
@@ -162,7 +172,7 @@ func TestPartitionSeries(t *testing.T) {
 }
 
 func TestSampleTimeLags(t *testing.T) {
-	at := func(s int) time.Time { return viewtest.Epoch.Add(time.Duration(s) * time.Second) }
+	at := func(s int) time.Time { return fixture.Epoch.Add(time.Duration(s) * time.Second) }
 	sample := func(s int, c, end int64) lag.Sample {
 		l := int64(kafka.NoOffset)
 		if c >= 0 && end >= 0 {
@@ -170,7 +180,7 @@ func TestSampleTimeLags(t *testing.T) {
 		}
 		return lag.Sample{Time: at(s), Committed: c, LogEnd: end, Lag: l}
 	}
-	show := func(ps []ui.Point) string {
+	show := func(ps []lag.Point) string {
 		var out []string
 		for _, p := range ps {
 			out = append(out, fmt.Sprintf("%s:%.1f", p.TimeLag.Kind, p.TimeLag.Seconds))
@@ -202,6 +212,9 @@ func TestSampleTimeLags(t *testing.T) {
 		{"a dip in the log end does not move time back",
 			[]lag.Sample{sample(0, 100, 100), sample(10, 100, 200), sample(20, 150, 180), sample(30, 150, 300)},
 			"caught-up:0.0 interpolated:10.0 interpolated:15.0 interpolated:25.0"},
+		{"one known log end: no rate, so unknown, as the History says",
+			[]lag.Sample{sample(0, 5, kafka.NoOffset), sample(10, 5, 10)},
+			"unknown:0.0 unknown:0.0"},
 		{"leading polls without a log end",
 			// The first known log end is 10 at 10s, growing 1 offset
 			// a second: 5 was written at 5s.
@@ -209,9 +222,75 @@ func TestSampleTimeLags(t *testing.T) {
 			"unknown:0.0 extrapolated:5.0 extrapolated:15.0"},
 	}
 	for _, tt := range tests {
-		if got := show(ui.SampleTimeLags(tt.ss, nil)); got != tt.want {
+		if got := show(lag.SampleTimeLags(tt.ss, nil)); got != tt.want {
 			t.Errorf("%s:\n got %s\nwant %s", tt.name, got, tt.want)
 		}
+	}
+}
+
+// TestSampleTimeLagsAgreeWithTheHistory: a chart's latest point and the
+// History's estimate for the same polls are one computation, so they are
+// equal to the last bit wherever the two tables hold the same points.
+func TestSampleTimeLagsAgreeWithTheHistory(t *testing.T) {
+	for _, tt := range []struct {
+		name      string
+		ends      []int64 // log end per poll, one second apart (from 0.25s)
+		committed int64   // at every poll
+	}{
+		{"interpolated", []int64{100, 130, 170, 240, 300}, 150},
+		{"on a point", []int64{100, 130, 170, 240, 300}, 170},
+		{"flat run, then growth", []int64{100, 100, 100, 100, 180}, 120},
+		{"extrapolated", []int64{100, 100, 130, 170, 240}, 40},
+		{"never grew", []int64{100, 100, 100}, 40},
+		{"caught up", []int64{100, 130}, 130},
+		{"one poll", []int64{100}, 40},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			h := lag.NewHistory(lag.DefaultConfig())
+			var now time.Time
+			for i, end := range tt.ends {
+				now = fixture.Epoch.Add(250*time.Millisecond + time.Duration(i)*time.Second + time.Duration(i*i)*time.Millisecond)
+				h.Add(&kafka.Snapshot{Time: now, Groups: []kafka.Group{{Name: "g", Partitions: []kafka.PartitionOffsets{
+					fixture.Part("t", 0, tt.committed, 0, end, nil),
+				}}}})
+			}
+			gh, _ := h.Evaluate("g", now)
+			ps := lag.SampleTimeLags(h.PartitionSeries("g", "t", 0, nil), nil)
+			if got, want := ps[len(ps)-1].TimeLag, gh.Partitions[0].TimeLag; got != want {
+				t.Errorf("chart %+v, History %+v", got, want)
+			}
+		})
+	}
+}
+
+// Once the groups and partitions are known, a poll allocates nothing:
+// adding the snapshot, judging every group and recording the series.
+func TestTrackerSteadyStateAllocations(t *testing.T) {
+	l := lag.NewTracker(lag.DefaultConfig())
+	s := fixture.ManyGroups(50)
+	base := s.Time
+	poll := 0
+	add := func() {
+		s.Time = base.Add(time.Duration(poll) * fixture.PollEvery)
+		for g := range s.Groups {
+			for i := range s.Groups[g].Partitions {
+				p := &s.Groups[g].Partitions[i]
+				p.LogEnd += 3
+				p.Committed += 2
+				p.Lag = p.LogEnd - p.Committed
+			}
+		}
+		l.Add(s)
+		poll++
+	}
+	for range 70 { // past the rings
+		add()
+	}
+	if allocs := testing.AllocsPerRun(50, add); allocs != 0 {
+		t.Errorf("a steady-state poll allocates %v times, want 0", allocs)
+	}
+	if v := l.Named("group-00001"); !v.Known || !v.MaxTimeLag.Known() {
+		t.Errorf("the tracker judged nothing: %+v", v)
 	}
 }
 
@@ -223,11 +302,11 @@ func BenchmarkLagAdd(b *testing.B) {
 		name string
 		s    *kafka.Snapshot
 	}{
-		{"groups=10000", viewtest.ManyGroups(10_000)},
-		{"partitions=50000", viewtest.BigGroup(50_000)},
+		{"groups=10000", fixture.ManyGroups(10_000)},
+		{"partitions=50000", fixture.BigGroup(50_000)},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
-			l := ui.NewLag(lag.Config{})
+			l := lag.NewTracker(lag.Config{})
 			at := func(i int) *kafka.Snapshot {
 				p := *bc.s
 				p.Time = bc.s.Time.Add(time.Duration(i) * 5 * time.Second)

@@ -1,0 +1,145 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"math"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/kafka/fixture"
+	"github.com/kgroups/kgroups/kafka/lag"
+	"github.com/kgroups/kgroups/views/columns"
+	"github.com/kgroups/kgroups/views/output"
+)
+
+// verdictPolls are the polls both sides of TestHealthJudgesAsTheUI see: the
+// evolving fixture (a group for every verdict, and groups whose lag is
+// unknown) and two groups on topic events whose second partition appears
+// only at the last poll, 500 behind, with no time lag yet:
+//
+//	grown    events/0 caught up at every poll: a History's maximum time lag
+//	         is that partition's 0s, which must not pass for the group's.
+//	widened  events/0 50 behind at every poll: its known time lag is only a
+//	         lower bound of the group's.
+func verdictPolls(n int) []*kafka.Snapshot {
+	var out []*kafka.Snapshot
+	for i := range n {
+		s := fixture.Evolving(i)
+		end := 1000 + 25*int64(i)
+		grown := kafka.Group{Name: "grown", Type: kafka.TypeClassic, ProtocolType: "consumer", State: kafka.StateEmpty,
+			Partitions: []kafka.PartitionOffsets{fixture.Part("events", 0, end, 0, end, nil)}}
+		widened := kafka.Group{Name: "widened", Type: kafka.TypeClassic, ProtocolType: "consumer", State: kafka.StateEmpty,
+			Partitions: []kafka.PartitionOffsets{fixture.Part("events", 0, end-50, 0, end, nil)}}
+		if i == n-1 {
+			grown.Partitions = append(grown.Partitions, fixture.Part("events", 1, 0, 0, 500, nil))
+			widened.Partitions = append(widened.Partitions, fixture.Part("events", 1, 0, 0, 500, nil))
+		}
+		s.Groups = append(s.Groups, grown, widened)
+		sort.Slice(s.Groups, func(a, b int) bool { return s.Groups[a].Name < s.Groups[b].Name })
+		out = append(out, s)
+	}
+	return out
+}
+
+// TestHealthJudgesAsTheUI feeds the same polls to `kgroups health` (its
+// whole path from sampling to the printed table and JSON) and to the
+// tracker the UI judges with, and requires the same verdict and the same
+// maximum time lag for every group: in particular "-" and null, not 0s,
+// for a group 500 behind whose lagging partition has no time lag yet.
+func TestHealthJudgesAsTheUI(t *testing.T) {
+	names := []string{"analytics-etl", "billing-reconciler", "fraud-scoring", "grown", "inventory-sync",
+		"legacy-audit", "orders-app", "shipping-notifier", "widened"}
+	p, err := parseHealth(names, healthFlags{window: time.Minute, interval: 5 * time.Second, format: formatTable})
+	if err != nil {
+		t.Fatal(err)
+	}
+	polls := verdictPolls(p.polls)
+
+	// The UI: the tracker, fed every poll with the command's configuration.
+	tr := lag.NewTracker(p.cfg)
+	for _, s := range polls {
+		tr.Add(s)
+	}
+	ui := make([]lag.Verdict, len(names))
+	for i, name := range names {
+		ui[i] = tr.Named(name)
+	}
+
+	health := func(format string) string {
+		t.Helper()
+		hp := p
+		hp.format = format
+		var stdout, stderr bytes.Buffer
+		next := 0
+		poll := func(context.Context) (*kafka.Snapshot, error) {
+			s := polls[next]
+			next++
+			return s, nil
+		}
+		err := runHealth(context.Background(), &app{stdout: &stdout, stderr: &stderr}, poll, hp)
+		// shipping-notifier's offsets could not be fetched: exit 1, after
+		// the verdicts.
+		var ec exitCodeError
+		if !errors.As(err, &ec) || ec.code != exitError || next != len(polls) {
+			t.Fatalf("health: %v after %d of %d polls; stderr:\n%s", err, next, len(polls), stderr.String())
+		}
+		return stdout.String()
+	}
+
+	// The table's summary is the UI's verdicts, cell for cell.
+	table := health(formatTable)
+	summary, _, _ := strings.Cut(table, "\n\n")
+	rows := make([]*lag.Verdict, len(ui))
+	for i := range ui {
+		rows[i] = &ui[i]
+	}
+	if want := strings.TrimSuffix(output.Table(columns.HealthColumns(), rows), "\n"); summary != want {
+		t.Errorf("health table:\n%s\nthe UI's verdicts:\n%s", summary, want)
+	}
+	// And exactly this. grown is 500 behind with no time lag known for
+	// the partition that lags: its time lag is unknown, not 0s, and its
+	// verdict waits for a full window on events/1. widened's known 10s
+	// is only a lower bound; its events/0 never caught up (WARN).
+	expectText(t, "summary", summary+"\n", lines(
+		"GROUP               STATUS      TOTAL-LAG  MAX-TIME-LAG  PRODUCE/S  CONSUME/S",
+		"analytics-etl       OK                  0            0s       20.0       20.0",
+		"billing-reconciler  WARN             1249        ~2m57s       20.0       12.0",
+		"fraud-scoring       ERR STALL        3520        ~4m00s       15.0        0.0",
+		"grown               -                 500             -        5.0        5.0",
+		"inventory-sync      ERR REWIND        626           31s       20.0       13.0",
+		"legacy-audit        ERR STOP       498150    ~13h51m00s        5.0        0.0",
+		"orders-app          OK                 82           16s       35.0       31.0",
+		"shipping-notifier   -                   -             -       10.0          -",
+		"widened             WARN              550          ≥10s        5.0        5.0",
+	))
+
+	// The JSON says the same, with null for what is unknown.
+	var doc healthJSON
+	if err := json.Unmarshal([]byte(health(formatJSON)), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Groups) != len(names) {
+		t.Fatalf("%d groups in JSON, want %d", len(doc.Groups), len(names))
+	}
+	for i, g := range doc.Groups {
+		v := &ui[i]
+		wantVerdict, wantSec := v.Text(), math.Round(v.MaxTimeLag.Seconds*1000)/1000
+		gotVerdict := lag.NoVerdict
+		if g.Verdict != nil {
+			gotVerdict = *g.Verdict
+		}
+		if g.Group != names[i] || gotVerdict != wantVerdict || g.MaxTimeLagKind != v.MaxTimeLag.Kind.String() ||
+			(g.MaxTimeLagSeconds == nil) != !v.MaxTimeLag.Known() || (g.MaxTimeLagSeconds != nil && *g.MaxTimeLagSeconds != wantSec) {
+			t.Errorf("JSON %s: verdict %q, max time lag %v %s; the UI says %q, %+v", g.Group, gotVerdict, g.MaxTimeLagSeconds, g.MaxTimeLagKind, wantVerdict, v.MaxTimeLag)
+		}
+	}
+	if g := doc.Groups[3]; g.Group != "grown" || g.Verdict != nil || g.MaxTimeLagSeconds != nil || g.MaxTimeLagKind != "unknown" || g.TotalLag == nil || *g.TotalLag != 500 {
+		t.Errorf("grown in JSON: %+v; want verdict null, max time lag null (unknown), total lag 500", g)
+	}
+}

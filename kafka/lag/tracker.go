@@ -1,0 +1,232 @@
+package lag
+
+import (
+	"sort"
+	"time"
+
+	"github.com/kgroups/kgroups/kafka"
+)
+
+// Tracker is the lag history of a running kgroups and the verdicts of its
+// latest poll: a History that judges every group (Judge) as each snapshot
+// arrives. The UI's root feeds it every snapshot before delivering the
+// snapshot's DataMsg, so every screen reads verdicts that match the
+// snapshot it gets. It is not safe for concurrent use: the UI only reads
+// it, from Update and View, on the program's goroutine.
+//
+// Besides the History it keeps, per group, the maximum time lag of
+// every poll in the history's ring (for charts: the History keeps the
+// interpolation table, not past estimates), bounded like the History:
+// Samples values per group, dropped with the group.
+type Tracker struct {
+	hist *History
+	cfg  Config
+
+	snap    *kafka.Snapshot // the latest accepted snapshot
+	health  []Verdict       // aligned with snap.Groups
+	counts  [3]int          // groups by severity, verdicts only
+	scratch []PartitionHealth
+
+	seq    uint64  // accepted snapshots, as the History counts them
+	times  []int64 // poll times, a ring indexed by seq
+	series map[string]*timeLagRing
+}
+
+// timeLagRing is one group's maximum time lag per poll.
+type timeLagRing struct {
+	first, last uint64
+	v           []TimeLag
+}
+
+// NewTracker returns an empty tracker with cfg (zero fields take their
+// defaults).
+func NewTracker(cfg Config) *Tracker {
+	h := NewHistory(cfg)
+	cfg = h.Config()
+	return &Tracker{hist: h, cfg: cfg, times: make([]int64, cfg.Samples), series: make(map[string]*timeLagRing)}
+}
+
+// Config is the history's configuration, after defaults.
+func (l *Tracker) Config() Config { return l.cfg }
+
+// Now is the time of the latest accepted poll: the "now" of every verdict
+// and time lag, so that a screen showing a snapshot shows the time lags as
+// of that snapshot.
+func (l *Tracker) Now() time.Time {
+	if l.snap == nil {
+		return time.Time{}
+	}
+	return l.snap.Time
+}
+
+// Add records a poll and judges every group in it. A snapshot the History
+// ignores (not after the previous one) leaves the verdicts as they were.
+// Its cost is that of History.Add plus one evaluation of every
+// partition.
+func (l *Tracker) Add(s *kafka.Snapshot) {
+	before := l.hist.Polls()
+	l.hist.Add(s)
+	if l.hist.Polls() == before {
+		return
+	}
+	l.snap = s
+	l.seq++
+	l.times[l.slot(l.seq)] = s.Time.UnixNano()
+	l.health = resize(l.health, len(s.Groups))
+	l.counts = [3]int{}
+	for i := range s.Groups {
+		name := s.Groups[i].Name
+		h := &l.health[i]
+		*h = UnknownVerdict
+		gh, ok := l.hist.EvaluateInto(name, s.Time, l.scratch)
+		if ok {
+			l.scratch = gh.Partitions[:0]
+			*h = summarize(gh, l.cfg.Window)
+		}
+		if sev, ok := h.Decided(); ok {
+			l.counts[sev]++
+		}
+		l.record(name, h)
+	}
+	for name, r := range l.series {
+		if l.seq-r.last >= uint64(l.cfg.EvictAfter) {
+			delete(l.series, name)
+		}
+	}
+}
+
+// summarize drops the partitions of gh after working out what the verdict
+// needs from them.
+func summarize(gh GroupHealth, window int) Verdict {
+	v := Judge(gh, window)
+	v.Partitions = nil
+	return v
+}
+
+func (l *Tracker) slot(seq uint64) int { return int(seq % uint64(l.cfg.Samples)) }
+
+// record stores the group's maximum time lag for this poll.
+func (l *Tracker) record(name string, h *Verdict) {
+	r, ok := l.series[name]
+	if !ok {
+		r = &timeLagRing{first: l.seq, v: make([]TimeLag, l.cfg.Samples)}
+		l.series[name] = r
+	} else if r.last == l.seq {
+		return // the same name twice in one snapshot: the first counts
+	}
+	for s := max(r.last+1, l.seq-min(l.seq, uint64(l.cfg.Samples))+1); s < l.seq; s++ {
+		r.v[l.slot(s)] = TimeLag{} // polls that missed the group
+	}
+	r.last = l.seq
+	r.v[l.slot(l.seq)] = h.MaxTimeLag
+}
+
+func resize[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}
+
+// Group is the verdict for group i of snap. For a snapshot other than the
+// latest accepted one (a poll the History ignored) it is looked up by name.
+func (l *Tracker) Group(snap *kafka.Snapshot, i int) Verdict {
+	if l == nil || l.snap == nil {
+		return UnknownVerdict
+	}
+	if snap == l.snap && i < len(l.health) {
+		return l.health[i]
+	}
+	if i >= len(snap.Groups) {
+		return UnknownVerdict
+	}
+	return l.Named(snap.Groups[i].Name)
+}
+
+// Named is the verdict for a group by name (unknown when the latest poll
+// did not list it).
+func (l *Tracker) Named(name string) Verdict {
+	if l == nil || l.snap == nil {
+		return UnknownVerdict
+	}
+	gs := l.snap.Groups
+	i := sort.Search(len(gs), func(i int) bool { return gs[i].Name >= name })
+	if i < len(gs) && gs[i].Name == name && i < len(l.health) {
+		return l.health[i]
+	}
+	return UnknownVerdict
+}
+
+// Counts are the groups of the latest poll by verdict: OK, WARN and ERR.
+// Unknown and pending verdicts are not counted.
+func (l *Tracker) Counts() (ok, warn, err int) {
+	if l == nil {
+		return 0, 0, 0
+	}
+	return l.counts[SeverityOK], l.counts[SeverityWarn], l.counts[SeverityErr]
+}
+
+// Evaluate judges one group with its partitions, appended to buf[:0], as of
+// the latest poll. ok is false when the latest poll did not list it.
+func (l *Tracker) Evaluate(group string, buf []PartitionHealth) (GroupHealth, bool) {
+	if l == nil || l.snap == nil {
+		return GroupHealth{Partitions: buf[:0]}, false
+	}
+	return l.hist.EvaluateInto(group, l.snap.Time, buf)
+}
+
+// GroupLagSeries is History.GroupLagSeries (the UI reads it for
+// sparklines).
+func (l *Tracker) GroupLagSeries(group string, dst []int64) []int64 {
+	if l == nil {
+		return dst
+	}
+	return l.hist.GroupLagSeries(group, dst)
+}
+
+// GroupSeries appends the group's total lag and maximum time lag per poll,
+// oldest first, over the history's ring.
+func (l *Tracker) GroupSeries(group string, dst []Point) []Point {
+	if l == nil {
+		return dst
+	}
+	var lags [64]int64
+	ls := l.hist.GroupLagSeries(group, lags[:0])
+	r := l.series[group]
+	if r == nil || len(ls) == 0 {
+		return dst
+	}
+	// The History and the rings count the same accepted polls, so the
+	// series end at the same poll.
+	last := r.last
+	for k, v := range ls {
+		s := last - uint64(len(ls)-1-k)
+		p := Point{Time: time.Unix(0, l.times[l.slot(s)]).UTC(), Lag: v}
+		if s >= r.first {
+			p.TimeLag = r.v[l.slot(s)]
+		}
+		dst = append(dst, p)
+	}
+	return dst
+}
+
+// PartitionSeries appends one partition's lag and time lag per poll, oldest
+// first, over the history's ring. The time lag of each poll is
+// interpolated over the log ends the ring itself holds (see
+// SampleTimeLags); the latest poll's is the History's own estimate, which
+// the partition table shows.
+func (l *Tracker) PartitionSeries(group, topic string, partition int32, latest TimeLag, dst []Point) []Point {
+	if l == nil {
+		return dst
+	}
+	var buf [64]Sample
+	ss := l.hist.PartitionSeries(group, topic, partition, buf[:0])
+	if len(ss) == 0 {
+		return dst
+	}
+	dst = SampleTimeLags(ss, dst)
+	if l.snap != nil && ss[len(ss)-1].Time.Equal(l.snap.Time) {
+		dst[len(dst)-1].TimeLag = latest
+	}
+	return dst
+}

@@ -1,0 +1,105 @@
+package rebalance
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/kgroups/kgroups/kafka/receipt"
+)
+
+// The removal receipt on disk, exactly: field order, indentation and the
+// members as they were, removed or not.
+func TestRemovalReceiptBytes(t *testing.T) {
+	g := abc()
+	g.Members[2].InstanceID = "c-0"
+	g.Members[1].Host = "/10.0.0.2"
+	p, err := PlanRemoval(g, Selection{MemberIDs: []string{"a", "c"}}, "stuck")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := p.Receipt([]string{"kafka-1:9092"}, "prod", time.Date(2026, 3, 1, 9, 30, 0, 0, time.UTC))
+	r.User = "alice"
+	dir := t.TempDir()
+	path, err := receipt.Write(dir, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join(dir, "20260301T093000.000Z-remove-members-app.json"); path != want {
+		t.Fatalf("path %s, want %s", path, want)
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{
+  "version": 1,
+  "action": "remove-members",
+  "cluster": [
+    "kafka-1:9092"
+  ],
+  "context": "prod",
+  "group": "app",
+  "time": "2026-03-01T09:30:00Z",
+  "user": "alice",
+  "reason": "stuck",
+  "groupType": "classic",
+  "groupState": "Stable",
+  "assignor": "range",
+  "members": [
+    {
+      "memberId": "a",
+      "clientId": "ca",
+      "host": "/10.0.0.1",
+      "assignment": [
+        {
+          "topic": "t",
+          "partitions": [
+            0,
+            1
+          ]
+        }
+      ],
+      "removed": true,
+      "method": "member-id"
+    },
+    {
+      "memberId": "b",
+      "clientId": "cb",
+      "host": "/10.0.0.2",
+      "assignment": [
+        {
+          "topic": "t",
+          "partitions": [
+            2,
+            3
+          ]
+        }
+      ],
+      "removed": false
+    },
+    {
+      "memberId": "c",
+      "instanceId": "c-0",
+      "clientId": "cc",
+      "host": "/10.0.0.1",
+      "assignment": [
+        {
+          "topic": "t",
+          "partitions": [
+            4,
+            5
+          ]
+        }
+      ],
+      "removed": true,
+      "method": "instance-id"
+    }
+  ]
+}
+`
+	if string(got) != want {
+		t.Fatalf("receipt =\n%s\nwant\n%s", got, want)
+	}
+}

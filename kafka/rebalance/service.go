@@ -1,0 +1,67 @@
+package rebalance
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/kafka/receipt"
+)
+
+// Service binds member removal to one cluster connection and one receipts
+// directory, as reset.Service does for offsets, so that the CLI and the
+// TUI's dialog remove members the same way: receipt first, then the
+// removal, then the wait for the group to settle. Its fields are fixed
+// after creation, so Cmds can capture it and call it from any goroutine.
+type Service struct {
+	Client *kafka.Client
+	// ReceiptDir is where receipts go; see receipt.DefaultDir.
+	ReceiptDir string
+	// Context names the configuration context, for receipts.
+	Context string
+	// Now is the clock for receipts; nil means time.Now.
+	Now func() time.Time
+}
+
+// Removal is what Service.Remove did.
+type Removal struct {
+	// Receipt is the path of the receipt written before anything was sent.
+	Receipt string
+	// Results hold the broker's answer for each member of the plan.
+	Results []Result
+}
+
+// Removed returns the member ids the broker removed.
+func (r *Removal) Removed() []string {
+	if r == nil {
+		return nil
+	}
+	return Removed(r.Results)
+}
+
+func (s *Service) now() time.Time {
+	if s.Now != nil {
+		return s.Now()
+	}
+	return time.Now()
+}
+
+// Remove writes the plan's receipt and only then removes the members, so
+// every removal leaves a record; when the receipt cannot be written it
+// sends nothing and returns no Removal. Otherwise the Removal names the
+// receipt, with Remove's results and error.
+func (s *Service) Remove(ctx context.Context, p *Plan) (*Removal, error) {
+	path, err := receipt.Write(s.ReceiptDir, p.Receipt(s.Client.Brokers(), s.Context, s.now()))
+	if err != nil {
+		return nil, fmt.Errorf("nothing was sent: %w", err)
+	}
+	results, err := Remove(ctx, s.Client, p)
+	return &Removal{Receipt: path, Results: results}, err
+}
+
+// Wait is Wait on the service's cluster: it polls the group until it has
+// settled after the removal of removed (member ids).
+func (s *Service) Wait(ctx context.Context, p *Plan, removed []string, opts WaitOptions) (*Outcome, error) {
+	return Wait(ctx, s.Client, p, removed, opts)
+}

@@ -1,0 +1,159 @@
+// Package receipt writes the record kgroups keeps before it changes a
+// group: every receipt starts with the same Header (what was done, to which
+// group of which cluster, by whom and when) and is written privately (0700
+// directory, 0600 file), never over another file, and synced to disk before
+// the change is sent. No change goes ahead without its receipt.
+//
+// What follows the header is the writer's: kafka/reset records offsets
+// before and after (and reads them back for undo), kafka/rebalance the
+// members it removes.
+package receipt
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/user"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/kgroups/kgroups/config"
+)
+
+// Version is the version of the receipt format this kgroups writes and
+// reads.
+const Version = 1
+
+// Actions, the header's "action": what the receipt records.
+const (
+	ActionReset         = "reset"
+	ActionUndo          = "undo"
+	ActionDeleteGroup   = "delete-group"
+	ActionDeleteOffsets = "delete-offsets"
+	// ActionRemoveMembers marks the record kgroups rebalance writes before
+	// removing members; it restores nothing.
+	ActionRemoveMembers = "remove-members"
+)
+
+// Header is how every receipt begins. It holds no credentials: the cluster
+// is identified by its bootstrap brokers and context name only. A receipt
+// type embeds it first, so that its JSON starts with these fields in this
+// order.
+type Header struct {
+	Version int       `json:"version"`
+	Action  string    `json:"action"`
+	Cluster []string  `json:"cluster"`
+	Context string    `json:"context,omitempty"`
+	Group   string    `json:"group"`
+	Time    time.Time `json:"time"`
+	User    string    `json:"user"`
+}
+
+// ReceiptHeader returns the header itself; embedding a Header makes a type
+// a Record.
+func (h *Header) ReceiptHeader() *Header { return h }
+
+// Record is a receipt: a Header followed by what its writer records.
+type Record interface {
+	ReceiptHeader() *Header
+}
+
+// DefaultDir is $XDG_STATE_HOME/kgroups/receipts (or
+// ~/.local/state/kgroups/receipts): state worth keeping, but not
+// configuration.
+func DefaultDir() (string, error) {
+	dir, err := config.StateDir()
+	if err != nil {
+		return "", fmt.Errorf("find the receipts directory: %w", err)
+	}
+	return filepath.Join(dir, "receipts"), nil
+}
+
+// CurrentUser names who made a change, for the receipt: the login name, else
+// $USER, else "unknown".
+func CurrentUser() string {
+	if u, err := user.Current(); err == nil && u.Username != "" {
+		return u.Username
+	}
+	for _, env := range []string{"USER", "USERNAME", "LOGNAME"} {
+		if v := os.Getenv(env); v != "" {
+			return v
+		}
+	}
+	return "unknown"
+}
+
+// Write writes r with WriteRecord, named after its header's time, action
+// and group.
+func Write(dir string, r Record) (string, error) {
+	h := r.ReceiptHeader()
+	return WriteRecord(dir, h.Time, h.Action, h.Group, r)
+}
+
+// WriteRecord writes v as indented JSON into dir (created 0700 if missing)
+// under a new name made of the time, the action and the group, with mode
+// 0600: a receipt reveals group and topic names, so only its owner may read
+// it. It never overwrites a file: a name already taken gets a -2, -3, ...
+// suffix. The file is synced before WriteRecord returns, because a change
+// is only applied after its receipt is safely on disk; on any error no file
+// is left behind.
+func WriteRecord(dir string, at time.Time, action, group string, v any) (string, error) {
+	if dir == "" {
+		return "", errors.New("no receipts directory")
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("create receipts directory: %w", err)
+	}
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return "", fmt.Errorf("encode receipt: %w", err)
+	}
+	data = append(data, '\n')
+	base := at.UTC().Format("20060102T150405.000Z") + "-" + action + "-" + fileSafe(group)
+	for i := 1; ; i++ {
+		name := base + ".json"
+		if i > 1 {
+			name = fmt.Sprintf("%s-%d.json", base, i)
+		}
+		path := filepath.Join(dir, name)
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if errors.Is(err, fs.ErrExist) && i < 1000 {
+			continue
+		}
+		if err != nil {
+			return "", fmt.Errorf("create receipt: %w", err)
+		}
+		_, werr := f.Write(data)
+		serr := f.Sync()
+		cerr := f.Close()
+		if err := errors.Join(werr, serr, cerr); err != nil {
+			_ = os.Remove(path)
+			return "", fmt.Errorf("write receipt %s: %w", path, err)
+		}
+		return path, nil
+	}
+}
+
+// fileSafe turns a group name into something usable in a file name: ASCII
+// letters, digits, '.', '_' and '-' are kept, anything else becomes '_',
+// and the result stops at 100 bytes.
+func fileSafe(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '_' || r == '-' {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('_')
+		}
+		if b.Len() >= 100 {
+			break
+		}
+	}
+	if b.Len() == 0 {
+		return "_"
+	}
+	return b.String()
+}
