@@ -163,7 +163,43 @@ func TestHostileStringsStayText(t *testing.T) {
 			h.press("enter")
 			check(where + " flash after the reset")
 			see(where+" flash after the reset", " changed; receipt /tmp/")
-			h.press("esc")
+
+			// Remove a member: refused with the broker's words for one
+			// group in two, removed with a hostile outcome for the others.
+			rm.mu.Lock()
+			rm.refuse = nil
+			if i%2 == 0 {
+				rm.refuse = viewtest.ErrHostile
+			}
+			rm.mu.Unlock()
+			h.press("tab", "X")
+			check(where + " removal dialog")
+			see(where+" removal dialog", "Remove a member from ")
+			for range 3 {
+				h.press("pgdown")
+				check(where + " removal dialog scrolled")
+			}
+			see(where+" removal dialog scrolled", "Remove 1 member?")
+			h.press("y")
+			check(where + " removal result")
+			if i%2 == 0 {
+				see(where+" removal result", "not removed:", "Nothing changed.")
+			} else {
+				see(where+" removal result", "removed: ")
+			}
+			for range 3 {
+				h.press("pgdown")
+				check(where + " removal result scrolled")
+			}
+			h.press("enter")
+			check(where + " flash after the removal")
+			if i%2 == 1 {
+				see(where+" flash after the removal", "removed 1 member from ", "; 7 partitions moved")
+			}
+			h.press("A")
+			check(where + " removal of every member")
+			see(where+" removal of every member", "Remove members from ")
+			h.press("esc", "esc")
 		}
 
 		h.press("g", "D")

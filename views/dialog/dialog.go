@@ -23,7 +23,8 @@ import (
 )
 
 // Keys scroll a dialog. They are the dialog's own: a dialog reads every
-// key, so no other screen's bindings apply while it is open.
+// key, so no other screen's bindings apply while it is open. As everywhere,
+// k and j go up and down, where the step does not read them as text.
 type Keys struct {
 	Up       key.Binding
 	Down     key.Binding
@@ -36,11 +37,11 @@ type Keys struct {
 // DefaultKeys returns the scrolling keys; their help draws arrows with g.
 func DefaultKeys(g ui.Glyphs) Keys {
 	return Keys{
-		Up:       key.NewBinding(key.WithKeys("up"), key.WithHelp(g.Up, "scroll up")),
-		Down:     key.NewBinding(key.WithKeys("down"), key.WithHelp(g.Down, "scroll down")),
+		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp(g.Up, "scroll up")),
+		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp(g.Down, "scroll down")),
 		PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
 		PageDown: key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down")),
-		Scroll:   key.NewBinding(key.WithKeys("up", "down", "pgup", "pgdown"), key.WithHelp(g.UpDown, "scroll")),
+		Scroll:   key.NewBinding(key.WithKeys("up", "down", "k", "j", "pgup", "pgdown"), key.WithHelp(g.UpDown, "scroll")),
 	}
 }
 

@@ -82,8 +82,12 @@ func TestScrollsWithItsOwnKeys(t *testing.T) {
 	d.Scroll(pageUp, &c)
 	d.Scroll(pageUp, &c)
 	want(t, d, &c, "back at the top", "line 1", "line 2", "line 3", "line 4", hint)
-	if d.Scroll(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("j")}, &c) {
-		t.Fatal("j scrolls a dialog: it is text there")
+	if !d.Scroll(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("j")}, &c) {
+		t.Fatal("j does not scroll down")
+	}
+	want(t, d, &c, "after j", "line 2", "line 3", "line 4", "line 5", hint)
+	if d.Scroll(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("y")}, &c) {
+		t.Fatal("y scrolls")
 	}
 }
 

@@ -565,11 +565,12 @@ func short(t *testing.T, protected bool) *Model {
 }
 
 // TestScrollStopsAtTheEnd: Down past the last line keeps the last page, so
-// that one Up moves at once.
+// that one Up moves at once; the page keys move a page. The hint line says
+// that the text scrolls.
 func TestScrollStopsAtTheEnd(t *testing.T) {
 	m := short(t, false)
 	all := lines(ordersHead, ordersExplain, []string{"", "Remove 1 member? The group will rebalance."})
-	hint := "y remove · esc cancel"
+	hint := "y remove · esc cancel · ↑↓ scroll"
 	wantScreen(t, m, "top", append(all[:7:7], hint)...)
 	for range 20 {
 		press(m, "down")
@@ -577,6 +578,10 @@ func TestScrollStopsAtTheEnd(t *testing.T) {
 	wantScreen(t, m, "after 20 downs", append(all[5:12:12], hint)...)
 	press(m, "k")
 	wantScreen(t, m, "then one up", append(all[4:11:11], hint)...)
+	m.Update(tea.KeyMsg{Type: tea.KeyPgUp})
+	wantScreen(t, m, "then a page up", append(all[:7:7], hint)...)
+	m.Update(tea.KeyMsg{Type: tea.KeyPgDown})
+	wantScreen(t, m, "then a page down", append(all[5:12:12], hint)...)
 }
 
 // TestProtectedScrollsWithArrows: in a protected context letters are the
@@ -584,7 +589,7 @@ func TestScrollStopsAtTheEnd(t *testing.T) {
 func TestProtectedScrollsWithArrows(t *testing.T) {
 	m := short(t, true)
 	all := lines(ordersHead, ordersExplain, []string{"", "Protected context: type the group's name to confirm: █"})
-	hint := "enter remove · esc cancel"
+	hint := "enter remove · esc cancel · ↑↓ scroll"
 	wantScreen(t, m, "top", append(all[:7:7], hint)...)
 	press(m, "down", "down", "down", "down", "down", "down")
 	wantScreen(t, m, "after 6 downs", append(all[5:12:12], hint)...)
