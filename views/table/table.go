@@ -206,10 +206,9 @@ func (t *Table[T]) format(first, last int, row func(int) T) {
 			t.cells[i] = make([]string, len(t.Cols))
 		}
 		// Cells hold what brokers report (ids, hosts, topics): made
-		// safe for the terminal here, once for every table. Sanitize
-		// costs nothing on text that needs nothing.
+		// safe for the terminal here, once for every table.
 		for ci := range t.Cols {
-			t.cells[i][ci] = format.Sanitize(t.Cols[ci].Value(r))
+			t.cells[i][ci] = sanitize(t.Cols[ci].Value(r))
 		}
 	}
 }
