@@ -38,12 +38,15 @@ type Config struct {
 	// Found reports whether the file existed.
 	Found          bool
 	CurrentContext string
-	Contexts       []Context
+	// Contexts are the file's named clusters, in file order.
+	Contexts []Cluster
 }
 
-// Context is everything needed to reach and use one cluster. The zero values
-// of the durations and client id mean "default" until Effective fills them in.
-type Context struct {
+// Cluster is everything needed to reach and use one cluster: one context of
+// the file, or the ad-hoc one built from flags and the environment. The zero
+// values of the durations and client id mean "default" until Effective
+// fills them in. Every field is a setting of Settings.
+type Cluster struct {
 	Name           string
 	Brokers        []string
 	TLS            TLSConfig
@@ -59,9 +62,16 @@ type Context struct {
 
 	// origin maps a setting key ("brokers", "sasl.mechanism", ...) to where
 	// its value came from, so that validation errors name the file and key,
-	// the flag or the environment variable.
-	origin map[string]string
+	// the flag or the environment variable. The key "" holds the prefix of
+	// the file context ("config FILE: contexts[NAME].") for keys the file
+	// did not set.
+	origin map[string]Source
 }
+
+// Context is the former name of Cluster.
+//
+// Deprecated: use Cluster; the name collided with context.Context.
+type Context = Cluster
 
 // TLSConfig says how to encrypt the connection and, for mTLS, which client
 // certificate to present.
@@ -95,14 +105,14 @@ type SASLConfig struct {
 	TokenFile string
 }
 
-// Context finds a context by name.
-func (c *Config) Context(name string) (Context, bool) {
+// Context finds a context of the file by name.
+func (c *Config) Context(name string) (Cluster, bool) {
 	for _, x := range c.Contexts {
 		if x.Name == name {
 			return x, true
 		}
 	}
-	return Context{}, false
+	return Cluster{}, false
 }
 
 // Names returns the context names in file order.
@@ -114,29 +124,28 @@ func (c *Config) Names() []string {
 	return names
 }
 
-func (c *Context) setOrigin(key, where string) {
+func (c *Cluster) setOrigin(key string, where Source) {
 	if c.origin == nil {
-		c.origin = make(map[string]string)
+		c.origin = make(map[string]Source)
 	}
 	c.origin[key] = where
 }
 
-// withDefaults fills the zero values that have defaults.
-func (c Context) withDefaults() Context {
-	if c.ClientID == "" {
-		c.ClientID = DefaultClientID
-	}
-	if c.RequestTimeout == 0 {
-		c.RequestTimeout = DefaultRequestTimeout
-	}
-	if c.Refresh == 0 {
-		c.Refresh = DefaultRefresh
+// withDefaults fills the zero values of the settings that have defaults.
+func (c Cluster) withDefaults() Cluster {
+	for i := range Settings {
+		s := &Settings[i]
+		if s.Default == "" || s.field == nil || !s.isZero(&c) {
+			continue
+		}
+		// The defaults are constants, checked by the tests.
+		_ = s.set(&c, s.Default)
 	}
 	return c
 }
 
 // normalize canonicalises values that have more than one spelling.
-func (c Context) normalize() Context {
+func (c Cluster) normalize() Cluster {
 	c.SASL.Mechanism = strings.ToUpper(strings.TrimSpace(c.SASL.Mechanism))
 	if c.TLS.CAFile != "" || c.TLS.CertFile != "" || c.TLS.KeyFile != "" || c.TLS.ServerName != "" || c.TLS.InsecureSkipVerify {
 		c.TLS.Enabled = true
@@ -146,10 +155,10 @@ func (c Context) normalize() Context {
 
 // clone copies the context deeply enough that changing the copy's slices or
 // origins leaves the original alone.
-func (c Context) clone() Context {
+func (c Cluster) clone() Cluster {
 	c.Brokers = append([]string(nil), c.Brokers...)
 	if c.origin != nil {
-		o := make(map[string]string, len(c.origin))
+		o := make(map[string]Source, len(c.origin))
 		for k, v := range c.origin {
 			o[k] = v
 		}

@@ -64,7 +64,7 @@ func TestLoadFull(t *testing.T) {
 	}
 	prod, _ := cfg.Context("prod")
 	prod.origin = nil
-	want := Context{
+	want := Cluster{
 		Name:    "prod",
 		Brokers: []string{"kafka-1.prod:9093", "kafka-2.prod:9093"},
 		TLS: TLSConfig{Enabled: true, CAFile: "/etc/kafka/ca.pem", CertFile: "/etc/kafka/client.pem",
@@ -168,7 +168,7 @@ func TestEffectivePrecedence(t *testing.T) {
 	}
 
 	// A context without values gets the defaults.
-	c, err = cfg.Effective(Selection{Context: "local", ContextSource: "--context"})
+	c, err = cfg.Effective(Selection{Context: "local", ContextSource: Flag("context")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,10 +178,10 @@ func TestEffectivePrecedence(t *testing.T) {
 
 	// Overrides beat the file, field by field; the rest stays.
 	c, err = cfg.Effective(Selection{Overrides: []Override{
-		{Key: "request_timeout", Value: "7s", Source: "--timeout"},
-		{Key: "brokers", Value: "a:1,b:2", Source: "KGROUPS_BROKERS"},
-		{Key: "read_only", Value: "false", Source: "KGROUPS_READ_ONLY"},
-		{Key: "sasl.password", Value: "from-env", Source: "KGROUPS_SASL_PASSWORD"},
+		{Key: "request_timeout", Value: "7s", Source: Flag("timeout")},
+		{Key: "brokers", Value: "a:1,b:2", Source: Env("KGROUPS_BROKERS")},
+		{Key: "read_only", Value: "false", Source: Env("KGROUPS_READ_ONLY")},
+		{Key: "sasl.password", Value: "from-env", Source: Env("KGROUPS_SASL_PASSWORD")},
 	}})
 	if err != nil {
 		t.Fatal(err)
@@ -203,7 +203,7 @@ func TestEffectiveAdHoc(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := cfg.Effective(Selection{Overrides: []Override{{Key: "brokers", Value: "127.0.0.1:9092", Source: "--brokers"}}})
+	c, err := cfg.Effective(Selection{Overrides: []Override{{Key: "brokers", Value: "127.0.0.1:9092", Source: Flag("brokers")}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,13 +243,13 @@ contexts:
 		{
 			name: "unknown mechanism",
 			yaml: "contexts:\n  - name: prod\n    brokers: [k:1]\n    sasl: {mechanism: PLAN, username: u, password: " + secret + "}\n",
-			sel:  Selection{Context: "prod", ContextSource: "--context"},
+			sel:  Selection{Context: "prod", ContextSource: Flag("context")},
 			want: `config FILE: contexts[prod].sasl.mechanism: unknown mechanism "PLAN" ` + mechList,
 		},
 		{
 			name: "unknown mechanism from env",
 			yaml: "contexts:\n  - name: prod\n    brokers: [k:1]\n",
-			sel:  Selection{Context: "prod", ContextSource: "--context", Overrides: []Override{{Key: "sasl.mechanism", Value: "GSSAPI", Source: "KGROUPS_SASL_MECHANISM"}}},
+			sel:  Selection{Context: "prod", ContextSource: Flag("context"), Overrides: []Override{{Key: "sasl.mechanism", Value: "GSSAPI", Source: Env("KGROUPS_SASL_MECHANISM")}}},
 			want: `KGROUPS_SASL_MECHANISM: unknown mechanism "GSSAPI" ` + mechList,
 		},
 		{
@@ -265,7 +265,7 @@ contexts:
 		{
 			name: "bad port from flag",
 			yaml: "",
-			sel:  Selection{Overrides: []Override{{Key: "brokers", Value: "k:99999", Source: "--brokers"}}},
+			sel:  Selection{Overrides: []Override{{Key: "brokers", Value: "k:99999", Source: Flag("brokers")}}},
 			want: `--brokers: bad broker address "k:99999": port must be a number from 1 to 65535`,
 		},
 		{
@@ -311,19 +311,19 @@ contexts:
 		{
 			name: "unknown --context",
 			yaml: "contexts:\n  - name: prod\n    brokers: [k:1]\n",
-			sel:  Selection{Context: "prdo", ContextSource: "--context"},
+			sel:  Selection{Context: "prdo", ContextSource: Flag("context")},
 			want: `--context: unknown context "prdo" in FILE (known: prod)`,
 		},
 		{
 			name: "bad timeout from env",
 			yaml: "",
-			sel:  Selection{Overrides: []Override{{Key: "brokers", Value: "k:1", Source: "--brokers"}, {Key: "request_timeout", Value: "soon", Source: "KGROUPS_TIMEOUT"}}},
+			sel:  Selection{Overrides: []Override{{Key: "brokers", Value: "k:1", Source: Flag("brokers")}, {Key: "request_timeout", Value: "soon", Source: Env("KGROUPS_TIMEOUT")}}},
 			want: `KGROUPS_TIMEOUT: want a duration like 500ms, 10s or 1m, got "soon"`,
 		},
 		{
 			name: "bad bool from env",
 			yaml: "",
-			sel:  Selection{Overrides: []Override{{Key: "brokers", Value: "k:1", Source: "--brokers"}, {Key: "read_only", Value: "yes please", Source: "KGROUPS_READ_ONLY"}}},
+			sel:  Selection{Overrides: []Override{{Key: "brokers", Value: "k:1", Source: Flag("brokers")}, {Key: "read_only", Value: "yes please", Source: Env("KGROUPS_READ_ONLY")}}},
 			want: `KGROUPS_READ_ONLY: want true or false, got "yes please"`,
 		},
 		{
@@ -353,7 +353,7 @@ contexts:
 }
 
 func TestValidateAccepts(t *testing.T) {
-	for name, c := range map[string]Context{
+	for name, c := range map[string]Cluster{
 		"plain":        {Brokers: []string{"k:1"}, SASL: SASLConfig{Mechanism: MechanismPlain, Username: "u", PasswordCmd: "pass kafka"}},
 		"ipv6":         {Brokers: []string{"[::1]:9092"}},
 		"oauth file":   {Brokers: []string{"k:1"}, SASL: SASLConfig{Mechanism: MechanismOAuthBearer, TokenFile: "/t"}},
@@ -472,7 +472,7 @@ contexts:
 	if err != nil {
 		t.Fatal(err)
 	}
-	eff, err := cfg.Effective(Selection{Overrides: []Override{{Key: "request_timeout", Value: "4s", Source: "--timeout"}}})
+	eff, err := cfg.Effective(Selection{Overrides: []Override{{Key: "request_timeout", Value: "4s", Source: Flag("timeout")}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -632,8 +632,8 @@ func TestPaths(t *testing.T) {
 func TestAdHocErrorsSayHowToSet(t *testing.T) {
 	cfg := &Config{}
 	_, err := cfg.Effective(Selection{Overrides: []Override{
-		{Key: "brokers", Value: "k:1", Source: "--brokers"},
-		{Key: "sasl.mechanism", Value: "PLAIN", Source: "KGROUPS_SASL_MECHANISM"},
+		{Key: "brokers", Value: "k:1", Source: Flag("brokers")},
+		{Key: "sasl.mechanism", Value: "PLAIN", Source: Env("KGROUPS_SASL_MECHANISM")},
 	}})
 	want := "sasl.username (--sasl-username or KGROUPS_SASL_USERNAME): missing: PLAIN needs a username\n" +
 		"sasl.password (KGROUPS_SASL_PASSWORD): missing: PLAIN needs one of password, password_env, password_file, password_cmd"

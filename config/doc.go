@@ -1,5 +1,5 @@
-// Package config is kgroups' typed configuration: named contexts (one per
-// cluster) in a YAML file, plus overrides from the environment and from
+// Package config is kgroups' typed configuration: named contexts (one
+// Cluster each) in a YAML file, plus overrides from the environment and from
 // command-line flags.
 //
 // The file lives at $XDG_CONFIG_HOME/kgroups/config.yaml (falling back to
@@ -51,27 +51,10 @@
 // flag and environment settings then override that context's fields. With no
 // context chosen, the brokers must come from -b/--brokers or KGROUPS_BROKERS.
 //
-// Environment variables (see Settings for the matching flags):
-//
-//	KGROUPS_CONFIG                     configuration file
-//	KGROUPS_CONTEXT                    context to use
-//	KGROUPS_BROKERS                    host:port,host:port
-//	KGROUPS_CLIENT_ID                  client id sent to the brokers
-//	KGROUPS_TIMEOUT                    request timeout (Go duration: 500ms, 10s, 1m)
-//	KGROUPS_REFRESH                    TUI refresh interval (Go duration)
-//	KGROUPS_READ_ONLY                  true|false
-//	KGROUPS_PROTECTED                  true|false
-//	KGROUPS_TLS                        true|false (tls.enabled)
-//	KGROUPS_TLS_CA_FILE                tls.ca_file
-//	KGROUPS_TLS_CERT_FILE              tls.cert_file
-//	KGROUPS_TLS_KEY_FILE               tls.key_file
-//	KGROUPS_TLS_SERVER_NAME            tls.server_name
-//	KGROUPS_TLS_INSECURE_SKIP_VERIFY   true|false
-//	KGROUPS_SASL_MECHANISM             sasl.mechanism
-//	KGROUPS_SASL_USERNAME              sasl.username
-//	KGROUPS_SASL_PASSWORD              sasl.password (environment only: never a flag)
-//	KGROUPS_SASL_PASSWORD_FILE         sasl.password_file
-//	KGROUPS_SASL_TOKEN_FILE            sasl.token_file
+// Every setting (its file key, flag, KGROUPS_* environment variable, type,
+// default and validation) is declared once, in Settings; `kgroups config
+// --help` lists them. A bad value is a *SettingError that records whether it
+// came from a flag, the environment or the file.
 //
 // Secrets are resolved only when connecting (password_cmd runs with sh -c,
 // bounded by a timeout) and are never printed: Masked shows an inline

@@ -9,25 +9,29 @@ import (
 )
 
 // Selection says which context to use and what to override in it; the
-// command line builds it from flags and the environment.
+// command line builds it from flags and the environment (see CommandLine).
 type Selection struct {
 	// Context is the context name asked for, empty for current-context.
 	Context string
-	// ContextSource is "--context" or "KGROUPS_CONTEXT", for messages.
-	ContextSource string
+	// ContextSource is where Context came from (--context,
+	// KGROUPS_CONTEXT), for messages and to tell a usage mistake from a
+	// configuration one.
+	ContextSource Source
 	Overrides     []Override
 }
 
 // Effective resolves the context kgroups will use: the selected (or current)
 // context from the file, or an ad-hoc one when none is selected, with
 // defaults filled in and overrides applied, then validated. Secrets are not
-// resolved here (see SASLConfig.ResolvePassword).
-func (c *Config) Effective(sel Selection) (Context, error) {
+// resolved here (see SASLConfig.ResolvePassword). A problem with a setting
+// is a *SettingError (several are joined with errors.Join), naming the
+// source of the bad value.
+func (c *Config) Effective(sel Selection) (Cluster, error) {
 	name, source := sel.Context, sel.ContextSource
 	if name == "" && c.CurrentContext != "" {
-		name, source = c.CurrentContext, fmt.Sprintf("config %s: current-context", c.Path)
+		name, source = c.CurrentContext, Source{Kind: SourceFile, Name: fmt.Sprintf("config %s: current-context", c.Path)}
 	}
-	var ctx Context
+	var cl Cluster
 	if name != "" {
 		found, ok := c.Context(name)
 		if !ok {
@@ -35,27 +39,27 @@ func (c *Config) Effective(sel Selection) (Context, error) {
 			if c.Path != "" {
 				where = " in " + c.Path
 			}
-			return Context{}, fmt.Errorf("%s: unknown context %q%s (%s)", source, name, where, knownList(c.Names()))
+			return Cluster{}, &SettingError{Key: KeyContext, Source: source, Msg: fmt.Sprintf("unknown context %q%s (%s)", name, where, knownList(c.Names()))}
 		}
-		ctx = found.clone()
-		ctx.setOrigin("", fmt.Sprintf("config %s: contexts[%s].", c.Path, name))
+		cl = found.clone()
+		cl.setOrigin("", Source{Kind: SourceFile, Name: fmt.Sprintf("config %s: contexts[%s].", c.Path, name)})
 	} else {
-		ctx = Context{Name: AdHocContext}
+		cl = Cluster{Name: AdHocContext}
 		if !hasOverride(sel.Overrides, "brokers") {
-			return Context{}, c.noContextError()
+			return Cluster{}, c.noContextError()
 		}
 	}
-	ctx = ctx.withDefaults()
+	cl = cl.withDefaults()
 	for _, o := range sel.Overrides {
-		if err := ctx.apply(o); err != nil {
-			return Context{}, err
+		if err := cl.apply(o); err != nil {
+			return Cluster{}, err
 		}
 	}
-	ctx = ctx.normalize()
-	if err := ctx.Validate(); err != nil {
-		return Context{}, err
+	cl = cl.normalize()
+	if err := cl.Validate(); err != nil {
+		return Cluster{}, err
 	}
-	return ctx, nil
+	return cl, nil
 }
 
 // ErrNoContext is returned (wrapped) by Effective when neither a context nor
@@ -91,46 +95,45 @@ func hasOverride(os []Override, key string) bool {
 // Where says where a setting of the context came from ("config FILE:
 // contexts[NAME].KEY", a flag like "--brokers", or an environment variable),
 // so that messages about a setting tell the user what to edit.
-func (c Context) Where(key string) string {
+func (c Cluster) Where(key string) string { return c.source(key).Name }
+
+// source is where the setting key came from; for one given nowhere, its
+// name says how it can be given.
+func (c Cluster) source(key string) Source {
 	if w, ok := c.origin[key]; ok {
 		return w
 	}
-	if base := c.origin[""]; base != "" {
-		return base + key
+	if base, ok := c.origin[""]; ok {
+		return Source{Kind: SourceFile, Name: base.Name + key}
 	}
 	// Not from a file: say how the setting can be given.
-	for _, s := range Settings {
-		if s.Key == key {
-			if s.Flag != "" {
-				return fmt.Sprintf("%s (--%s or %s)", key, s.Flag, s.Env)
-			}
-			return fmt.Sprintf("%s (%s)", key, s.Env)
+	if s, ok := Lookup(key); ok {
+		switch {
+		case s.Flag != "" && s.Env != "":
+			return Source{Name: fmt.Sprintf("%s (--%s or %s)", key, s.Flag, s.Env)}
+		case s.Env != "":
+			return Source{Name: fmt.Sprintf("%s (%s)", key, s.Env)}
 		}
 	}
-	return key
+	return Source{Name: key}
 }
 
 // Validate checks the context's settings for mistakes that would otherwise
 // surface later as a confusing connection failure. Errors name where the bad
 // setting came from and what is accepted; they never include a secret.
-func (c Context) Validate() error {
+func (c Cluster) Validate() error {
 	var errs []error
 	add := func(key, format string, args ...any) {
-		errs = append(errs, fmt.Errorf("%s: %s", c.Where(key), fmt.Sprintf(format, args...)))
+		errs = append(errs, &SettingError{Key: key, Source: c.source(key), Msg: fmt.Sprintf(format, args...)})
 	}
-	if len(c.Brokers) == 0 {
-		add("brokers", "missing: at least one host:port is required")
-	}
-	for _, b := range c.Brokers {
-		if err := checkHostPort(b); err != nil {
-			add("brokers", "%v", err)
+	for i := range Settings {
+		s := &Settings[i]
+		if s.check == nil {
+			continue
 		}
-	}
-	if c.RequestTimeout < 0 {
-		add("request_timeout", "must be positive")
-	}
-	if c.Refresh < 0 {
-		add("refresh", "must be positive")
+		for _, msg := range s.check(s.field(&c)) {
+			add(s.Key, "%s", msg)
+		}
 	}
 	if (c.TLS.CertFile == "") != (c.TLS.KeyFile == "") {
 		if c.TLS.CertFile != "" {
@@ -143,7 +146,7 @@ func (c Context) Validate() error {
 	return errors.Join(errs...)
 }
 
-func (c Context) validateSASL(add func(key, format string, args ...any)) {
+func (c Cluster) validateSASL(add func(key, format string, args ...any)) {
 	s := c.SASL
 	passwords := s.passwordSources()
 	if s.Mechanism == "" {
@@ -186,17 +189,19 @@ func (c Context) validateSASL(add func(key, format string, args ...any)) {
 		if len(passwords) > 0 {
 			add(passwords[0], "not used with %s: credentials come from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN", s.Mechanism)
 		}
-	default:
-		add("sasl.mechanism", "unknown mechanism %q (accepted: %s)", s.Mechanism, strings.Join(Mechanisms, ", "))
 	}
+	// An unknown mechanism is the sasl.mechanism setting's own check.
 }
 
-// passwordSources lists the password settings that are set.
+// passwordSources lists the password settings that are set, in Settings
+// order.
 func (s SASLConfig) passwordSources() []string {
+	pw, _ := Lookup("sasl.password")
+	c := Cluster{SASL: s}
 	var out []string
-	for i, v := range []string{s.Password, s.PasswordEnv, s.PasswordFile, s.PasswordCmd} {
-		if v != "" {
-			out = append(out, passwordKeys[i])
+	for _, alt := range pw.alternatives() {
+		if !alt.isZero(&c) {
+			out = append(out, alt.Key)
 		}
 	}
 	return out
@@ -214,20 +219,4 @@ func checkHostPort(s string) error {
 		return fmt.Errorf("bad broker address %q: port must be a number from 1 to 65535", s)
 	}
 	return nil
-}
-
-// FromFlags reports whether every problem in err (as returned by Effective)
-// is about a value given as a command-line flag: each message starts with
-// where its setting came from, and flags are named "--flag". A bad flag
-// value is a usage mistake; one from the environment or the file is not.
-func FromFlags(err error) bool {
-	if err == nil {
-		return false
-	}
-	for _, line := range strings.Split(err.Error(), "\n") {
-		if !strings.HasPrefix(line, "--") {
-			return false
-		}
-	}
-	return true
 }

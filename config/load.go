@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -128,15 +129,34 @@ func resolveAlias(n *yaml.Node) *yaml.Node {
 	return n
 }
 
-var (
-	contextKeys = []string{"name", "brokers", "tls", "sasl", "client_id", "request_timeout", "refresh", "read_only", "protected"}
-	tlsKeys     = []string{"enabled", "ca_file", "cert_file", "key_file", "server_name", "insecure_skip_verify"}
-	saslKeys    = []string{"mechanism", "username", "password", "password_env", "password_file", "password_cmd", "token", "token_file"}
-)
+// sectionKeys lists the keys of a context's mapping (section "") or of one
+// of its sections ("tls", "sasl"), in Settings order; a context's own keys
+// start with its name and name each section once.
+func sectionKeys(section string) []string {
+	var keys []string
+	if section == "" {
+		keys = append(keys, "name")
+	}
+	for i := range Settings {
+		s := &Settings[i]
+		if s.field == nil {
+			continue
+		}
+		k := s.name()
+		if sec := s.Section(); sec != section {
+			if section != "" || slices.Contains(keys, sec) {
+				continue
+			}
+			k = sec
+		}
+		keys = append(keys, k)
+	}
+	return keys
+}
 
-func (p parser) context(n *yaml.Node, idx int) (Context, error) {
+func (p parser) context(n *yaml.Node, idx int) (Cluster, error) {
 	n = resolveAlias(n)
-	var c Context
+	var c Cluster
 	if n.Kind != yaml.MappingNode {
 		return c, p.errAt(n, fmt.Sprintf("contexts[%d]", idx), "must be a mapping with name, brokers, ...")
 	}
@@ -155,85 +175,38 @@ func (p parser) context(n *yaml.Node, idx int) (Context, error) {
 		return c, p.errAt(n, fmt.Sprintf("contexts[%d].name", idx), "missing: every context needs a name")
 	}
 	base := fmt.Sprintf("contexts[%s].", c.Name)
-	err := p.mapping(n, base, contextKeys, func(key string, v *yaml.Node) error {
-		full := base + key
-		c.setOrigin(key, fmt.Sprintf("config %s: %s", p.file, full))
-		var err error
-		switch key {
-		case "name":
-		case "brokers":
-			c.Brokers, err = p.list(v, full)
-		case "client_id":
-			c.ClientID, err = p.str(v, full)
-		case "request_timeout":
-			c.RequestTimeout, err = p.duration(v, full)
-		case "refresh":
-			c.Refresh, err = p.duration(v, full)
-		case "read_only":
-			c.ReadOnly, err = p.boolean(v, full)
-		case "protected":
-			c.Protected, err = p.boolean(v, full)
-		case "tls":
-			err = p.mapping(v, full+".", tlsKeys, func(k string, v *yaml.Node) error {
-				return p.tlsField(&c, base, k, v)
-			})
-		case "sasl":
-			err = p.mapping(v, full+".", saslKeys, func(k string, v *yaml.Node) error {
-				return p.saslField(&c, base, k, v)
-			})
+	err := p.mapping(n, base, sectionKeys(""), func(key string, v *yaml.Node) error {
+		if key == "name" {
+			return nil
 		}
-		return err
+		if s, ok := Lookup(key); ok {
+			return p.setting(&c, base, s, v)
+		}
+		// A section: its keys are settings too.
+		return p.mapping(v, base+key+".", sectionKeys(key), func(k string, v *yaml.Node) error {
+			s, _ := Lookup(key + "." + k)
+			return p.setting(&c, base, s, v)
+		})
 	})
 	return c, err
 }
 
-func (p parser) tlsField(c *Context, base, k string, v *yaml.Node) error {
-	full := base + "tls." + k
-	c.setOrigin("tls."+k, fmt.Sprintf("config %s: %s", p.file, full))
+// setting parses one setting's value from the file into c.
+func (p parser) setting(c *Cluster, base string, s *Setting, v *yaml.Node) error {
+	full := base + s.Key
+	c.setOrigin(s.Key, Source{Kind: SourceFile, Name: fmt.Sprintf("config %s: %s", p.file, full)})
 	var err error
-	switch k {
-	case "enabled":
-		c.TLS.Enabled, err = p.boolean(v, full)
-	case "ca_file":
-		c.TLS.CAFile, err = p.str(v, full)
-	case "cert_file":
-		c.TLS.CertFile, err = p.str(v, full)
-	case "key_file":
-		c.TLS.KeyFile, err = p.str(v, full)
-	case "server_name":
-		c.TLS.ServerName, err = p.str(v, full)
-	case "insecure_skip_verify":
-		c.TLS.InsecureSkipVerify, err = p.boolean(v, full)
+	switch f := s.field(c).(type) {
+	case *string:
+		*f, err = p.str(v, full)
+	case *[]string:
+		*f, err = p.list(v, full)
+	case *bool:
+		*f, err = p.boolean(v, full)
+	case *time.Duration:
+		*f, err = p.duration(v, full)
 	}
 	return err
-}
-
-func (p parser) saslField(c *Context, base, k string, v *yaml.Node) error {
-	full := base + "sasl." + k
-	c.setOrigin("sasl."+k, fmt.Sprintf("config %s: %s", p.file, full))
-	s, err := p.str(v, full)
-	if err != nil {
-		return err
-	}
-	switch k {
-	case "mechanism":
-		c.SASL.Mechanism = s
-	case "username":
-		c.SASL.Username = s
-	case "password":
-		c.SASL.Password = s
-	case "password_env":
-		c.SASL.PasswordEnv = s
-	case "password_file":
-		c.SASL.PasswordFile = s
-	case "password_cmd":
-		c.SASL.PasswordCmd = s
-	case "token":
-		c.SASL.Token = s
-	case "token_file":
-		c.SASL.TokenFile = s
-	}
-	return nil
 }
 
 // str accepts any scalar as a string (a client id of 42 is fine). Its error

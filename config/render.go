@@ -3,6 +3,7 @@ package config
 import (
 	"bytes"
 	"fmt"
+	"strconv"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -10,17 +11,16 @@ import (
 // Mask replaces a secret for display.
 const Mask = "****"
 
-// Masked returns a copy of the context that is safe to print: the inline
-// password and token become "****". References (password_env,
-// password_file, password_cmd, token_file) stay, since they say where the
-// secret is without being it.
-func (c Context) Masked() Context {
+// Masked returns a copy of the context that is safe to print: the secret
+// settings (the inline password and token) become "****". References
+// (password_env, password_file, password_cmd, token_file) stay, since they
+// say where the secret is without being it.
+func (c Cluster) Masked() Cluster {
 	c = c.clone()
-	if c.SASL.Password != "" {
-		c.SASL.Password = Mask
-	}
-	if c.SASL.Token != "" {
-		c.SASL.Token = Mask
+	for i := range Settings {
+		if s := &Settings[i]; s.Secret && !s.isZero(&c) {
+			_ = s.set(&c, Mask)
+		}
 	}
 	return c
 }
@@ -31,8 +31,9 @@ func (c Context) Masked() Context {
 // (or is added, for an ad-hoc context), so the output shows what kgroups
 // will actually do after flags, environment and defaults. Other contexts
 // are shown with defaults filled in.
-func (c *Config) View(effective *Context) ([]byte, error) {
-	out := yamlConfig{CurrentContext: c.CurrentContext}
+func (c *Config) View(effective *Cluster) ([]byte, error) {
+	current := c.CurrentContext
+	var contexts []*yaml.Node
 	replaced := false
 	for _, x := range c.Contexts {
 		if effective != nil && x.Name == effective.Name {
@@ -40,18 +41,23 @@ func (c *Config) View(effective *Context) ([]byte, error) {
 		} else {
 			x = x.withDefaults().normalize()
 		}
-		out.Contexts = append(out.Contexts, toYAML(x.Masked()))
+		contexts = append(contexts, contextNode(x.Masked()))
 	}
 	if effective != nil {
-		out.CurrentContext = effective.Name
+		current = effective.Name
 		if !replaced {
-			out.Contexts = append(out.Contexts, toYAML(effective.Masked()))
+			contexts = append(contexts, contextNode(effective.Masked()))
 		}
 	}
+	doc := mappingNode()
+	if current != "" {
+		addPair(doc, "current-context", scalarNode(current))
+	}
+	addPair(doc, "contexts", &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: contexts})
 	var buf bytes.Buffer
 	enc := yaml.NewEncoder(&buf)
 	enc.SetIndent(2)
-	if err := enc.Encode(out); err != nil {
+	if err := enc.Encode(doc); err != nil {
 		return nil, fmt.Errorf("render config: %w", err)
 	}
 	if err := enc.Close(); err != nil {
@@ -60,64 +66,76 @@ func (c *Config) View(effective *Context) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-type yamlConfig struct {
-	CurrentContext string        `yaml:"current-context,omitempty"`
-	Contexts       []yamlContext `yaml:"contexts"`
+// contextNode renders one context in Settings order. A key of the context
+// is always shown, so that the view says what every setting is; a section
+// (tls, sasl) only when one of its settings is set, and then its first
+// setting always and the others when set.
+func contextNode(c Cluster) *yaml.Node {
+	ctx := mappingNode()
+	addPair(ctx, "name", scalarNode(c.Name))
+	sections := map[string]*yaml.Node{}
+	for i := range Settings {
+		s := &Settings[i]
+		if s.field == nil {
+			continue
+		}
+		sec := s.Section()
+		if sec == "" {
+			addPair(ctx, s.Key, valueNode(s.text(&c)))
+			continue
+		}
+		m, started := sections[sec]
+		if !started {
+			if !sectionSet(&c, sec) {
+				sections[sec] = nil
+				continue
+			}
+			m = mappingNode()
+			sections[sec] = m
+			addPair(ctx, sec, m)
+		} else if m == nil {
+			continue
+		}
+		if len(m.Content) == 0 || !s.isZero(&c) {
+			addPair(m, s.name(), valueNode(s.text(&c)))
+		}
+	}
+	return ctx
 }
 
-type yamlContext struct {
-	Name           string    `yaml:"name"`
-	Brokers        []string  `yaml:"brokers"`
-	TLS            *yamlTLS  `yaml:"tls,omitempty"`
-	SASL           *yamlSASL `yaml:"sasl,omitempty"`
-	ClientID       string    `yaml:"client_id"`
-	RequestTimeout string    `yaml:"request_timeout"`
-	Refresh        string    `yaml:"refresh"`
-	ReadOnly       bool      `yaml:"read_only"`
-	Protected      bool      `yaml:"protected"`
+// sectionSet reports whether any setting of the section has a value.
+func sectionSet(c *Cluster, section string) bool {
+	for i := range Settings {
+		if s := &Settings[i]; s.field != nil && s.Section() == section && !s.isZero(c) {
+			return true
+		}
+	}
+	return false
 }
 
-type yamlTLS struct {
-	Enabled            bool   `yaml:"enabled"`
-	CAFile             string `yaml:"ca_file,omitempty"`
-	CertFile           string `yaml:"cert_file,omitempty"`
-	KeyFile            string `yaml:"key_file,omitempty"`
-	ServerName         string `yaml:"server_name,omitempty"`
-	InsecureSkipVerify bool   `yaml:"insecure_skip_verify,omitempty"`
+func mappingNode() *yaml.Node { return &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"} }
+
+func scalarNode(s string) *yaml.Node {
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}
 }
 
-type yamlSASL struct {
-	Mechanism    string `yaml:"mechanism"`
-	Username     string `yaml:"username,omitempty"`
-	Password     string `yaml:"password,omitempty"`
-	PasswordEnv  string `yaml:"password_env,omitempty"`
-	PasswordFile string `yaml:"password_file,omitempty"`
-	PasswordCmd  string `yaml:"password_cmd,omitempty"`
-	Token        string `yaml:"token,omitempty"`
-	TokenFile    string `yaml:"token_file,omitempty"`
+func addPair(m *yaml.Node, key string, v *yaml.Node) {
+	m.Content = append(m.Content, scalarNode(key), v)
 }
 
-func toYAML(c Context) yamlContext {
-	y := yamlContext{
-		Name:      c.Name,
-		Brokers:   c.Brokers,
-		ClientID:  c.ClientID,
-		ReadOnly:  c.ReadOnly,
-		Protected: c.Protected,
+// valueNode encodes a setting's value as the file spells it.
+func valueNode(v any) *yaml.Node {
+	switch v := v.(type) {
+	case bool:
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: strconv.FormatBool(v)}
+	case []string:
+		seq := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
+		for _, s := range v {
+			seq.Content = append(seq.Content, scalarNode(s))
+		}
+		return seq
+	case string:
+		return scalarNode(v)
 	}
-	if c.RequestTimeout > 0 {
-		y.RequestTimeout = c.RequestTimeout.String()
-	}
-	if c.Refresh > 0 {
-		y.Refresh = c.Refresh.String()
-	}
-	if c.TLS != (TLSConfig{}) {
-		t := yamlTLS(c.TLS)
-		y.TLS = &t
-	}
-	if c.SASL != (SASLConfig{}) {
-		s := yamlSASL(c.SASL)
-		y.SASL = &s
-	}
-	return y
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null"}
 }

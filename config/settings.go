@@ -2,8 +2,10 @@ package config
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Kind is how a setting's text is parsed.
@@ -12,154 +14,359 @@ type Kind int
 // Setting kinds.
 const (
 	KindString Kind = iota
-	KindList        // comma-separated
+	KindList        // comma-separated, or a YAML list in the file
 	KindBool
-	KindDuration
+	KindDuration // a positive Go duration: 500ms, 10s, 1m
 )
 
-// Setting ties one configurable value to its flag and environment variable,
-// so that the command line, the environment and the file are described in one
-// place and errors can name whichever one supplied a bad value.
+// Setting is one configurable value, declared once: its key in the file,
+// its flag and environment variable, its type, default and validation, and
+// whether it belongs to the connection to one cluster. The file parser, the
+// overrides from flags and the environment, validation, `config view`, flag
+// registration, environment binding and the help all read Settings, so a
+// setting is added or changed here and nowhere else.
 type Setting struct {
-	// Key is the context key ("brokers", "tls.ca_file", ...), or
-	// KeyConfig / KeyContext for the two that choose the file and context.
+	// Key is the setting's key under a context in the file ("brokers",
+	// "tls.ca_file", ...), or KeyConfig / KeyContext for the two that
+	// choose the file and the context.
 	Key string
 	// Flag is the long flag name, empty for settings that must not be
-	// flags (a password on the command line shows up in ps).
+	// flags (a password on the command line shows up in ps) or that only
+	// the file sets.
 	Flag  string
 	Short string
-	Env   string
-	Kind  Kind
-	Usage string
+	// Env is the environment variable, empty for settings only the file
+	// sets.
+	Env  string
+	Kind Kind
+	// Default is the value, as text of Kind, that an unset setting takes;
+	// empty for none.
+	Default string
+	Usage   string
+	// Connection marks the settings that say how to reach and
+	// authenticate to one cluster (brokers, TLS, SASL): given on the
+	// command line for one cluster, they do not carry over when the UI
+	// switches to another context.
+	Connection bool
+	// Secret settings are masked when shown, and errors never quote them.
+	Secret bool
+	// OneOf names a value that several settings supply in different ways
+	// (the SASL password inline, from a variable, a file or a command):
+	// setting one of them replaces whichever the file set, rather than
+	// conflicting with it.
+	OneOf string
+
+	// field points at the setting's value in a Cluster: *string,
+	// *[]string, *bool or *time.Duration as Kind says. Nil for KeyConfig
+	// and KeyContext.
+	field func(*Cluster) any
+	// check validates the value on its own (given what field returns),
+	// after defaults and overrides; rules across settings are in
+	// Cluster.Validate. It returns the problems found, each a message
+	// about the setting.
+	check func(field any) []string
 }
 
-// Keys of the two settings that are not context fields.
+// Keys of the two settings that are not fields of a context.
 const (
 	KeyConfig  = "config"
 	KeyContext = "context"
 )
 
-// Settings lists every flag- and environment-configurable setting.
+// Settings lists every setting, in the order of the file (and so of `config
+// view` and of the "known keys" in errors).
 var Settings = []Setting{
 	{Key: KeyConfig, Flag: "config", Env: "KGROUPS_CONFIG", Usage: "configuration file (default $XDG_CONFIG_HOME/kgroups/config.yaml)"},
 	{Key: KeyContext, Flag: "context", Env: "KGROUPS_CONTEXT", Usage: "context to use (default: current-context from the file)"},
-	{Key: "brokers", Flag: "brokers", Short: "b", Env: "KGROUPS_BROKERS", Kind: KindList, Usage: "bootstrap brokers host:port,... (works without a configuration file)"},
-	{Key: "client_id", Flag: "client-id", Env: "KGROUPS_CLIENT_ID", Usage: "client id sent to the brokers (default \"kgroups\")"},
-	{Key: "request_timeout", Flag: "timeout", Env: "KGROUPS_TIMEOUT", Kind: KindDuration, Usage: "request timeout (default 10s)"},
-	{Key: "refresh", Flag: "refresh", Env: "KGROUPS_REFRESH", Kind: KindDuration, Usage: "refresh interval of the live view (default 5s)"},
-	{Key: "read_only", Flag: "read-only", Env: "KGROUPS_READ_ONLY", Kind: KindBool, Usage: "disable every write action"},
-	{Key: "protected", Flag: "protected", Env: "KGROUPS_PROTECTED", Kind: KindBool, Usage: "make every write ask for the group name to be typed as confirmation"},
-	{Key: "tls.enabled", Flag: "tls", Env: "KGROUPS_TLS", Kind: KindBool, Usage: "connect with TLS"},
-	{Key: "tls.ca_file", Flag: "tls-ca-file", Env: "KGROUPS_TLS_CA_FILE", Usage: "PEM file of CAs to trust (implies --tls)"},
-	{Key: "tls.cert_file", Flag: "tls-cert-file", Env: "KGROUPS_TLS_CERT_FILE", Usage: "PEM client certificate for mTLS (implies --tls)"},
-	{Key: "tls.key_file", Flag: "tls-key-file", Env: "KGROUPS_TLS_KEY_FILE", Usage: "PEM client key for mTLS (implies --tls)"},
-	{Key: "tls.server_name", Flag: "tls-server-name", Env: "KGROUPS_TLS_SERVER_NAME", Usage: "name to verify broker certificates against (implies --tls)"},
-	{Key: "tls.insecure_skip_verify", Flag: "tls-insecure-skip-verify", Env: "KGROUPS_TLS_INSECURE_SKIP_VERIFY", Kind: KindBool, Usage: "do not verify broker certificates (implies --tls)"},
-	{Key: "sasl.mechanism", Flag: "sasl-mechanism", Env: "KGROUPS_SASL_MECHANISM", Usage: "SASL mechanism: " + strings.Join(Mechanisms, ", ")},
-	{Key: "sasl.username", Flag: "sasl-username", Env: "KGROUPS_SASL_USERNAME", Usage: "SASL username"},
-	{Key: "sasl.password", Env: "KGROUPS_SASL_PASSWORD", Usage: "SASL password"},
-	{Key: "sasl.password_file", Flag: "sasl-password-file", Env: "KGROUPS_SASL_PASSWORD_FILE", Usage: "file holding the SASL password"},
-	{Key: "sasl.token_file", Flag: "sasl-token-file", Env: "KGROUPS_SASL_TOKEN_FILE", Usage: "file holding the OAUTHBEARER token"},
+	{Key: "brokers", Flag: "brokers", Short: "b", Env: "KGROUPS_BROKERS", Kind: KindList, Connection: true,
+		Usage: "bootstrap brokers host:port,... (works without a configuration file)",
+		field: func(c *Cluster) any { return &c.Brokers }, check: checkBrokers},
+	{Key: "tls.enabled", Flag: "tls", Env: "KGROUPS_TLS", Kind: KindBool, Connection: true, Usage: "connect with TLS",
+		field: func(c *Cluster) any { return &c.TLS.Enabled }},
+	{Key: "tls.ca_file", Flag: "tls-ca-file", Env: "KGROUPS_TLS_CA_FILE", Connection: true, Usage: "PEM file of CAs to trust (implies --tls)",
+		field: func(c *Cluster) any { return &c.TLS.CAFile }},
+	{Key: "tls.cert_file", Flag: "tls-cert-file", Env: "KGROUPS_TLS_CERT_FILE", Connection: true, Usage: "PEM client certificate for mTLS (implies --tls)",
+		field: func(c *Cluster) any { return &c.TLS.CertFile }},
+	{Key: "tls.key_file", Flag: "tls-key-file", Env: "KGROUPS_TLS_KEY_FILE", Connection: true, Usage: "PEM client key for mTLS (implies --tls)",
+		field: func(c *Cluster) any { return &c.TLS.KeyFile }},
+	{Key: "tls.server_name", Flag: "tls-server-name", Env: "KGROUPS_TLS_SERVER_NAME", Connection: true, Usage: "name to verify broker certificates against (implies --tls)",
+		field: func(c *Cluster) any { return &c.TLS.ServerName }},
+	{Key: "tls.insecure_skip_verify", Flag: "tls-insecure-skip-verify", Env: "KGROUPS_TLS_INSECURE_SKIP_VERIFY", Kind: KindBool, Connection: true, Usage: "do not verify broker certificates (implies --tls)",
+		field: func(c *Cluster) any { return &c.TLS.InsecureSkipVerify }},
+	{Key: "sasl.mechanism", Flag: "sasl-mechanism", Env: "KGROUPS_SASL_MECHANISM", Connection: true, Usage: "SASL mechanism: " + strings.Join(Mechanisms, ", "),
+		field: func(c *Cluster) any { return &c.SASL.Mechanism }, check: checkMechanism},
+	{Key: "sasl.username", Flag: "sasl-username", Env: "KGROUPS_SASL_USERNAME", Connection: true, Usage: "SASL username",
+		field: func(c *Cluster) any { return &c.SASL.Username }},
+	{Key: "sasl.password", Env: "KGROUPS_SASL_PASSWORD", Connection: true, Secret: true, OneOf: "password", Usage: "SASL password",
+		field: func(c *Cluster) any { return &c.SASL.Password }},
+	{Key: "sasl.password_env", Connection: true, OneOf: "password", Usage: "environment variable holding the SASL password",
+		field: func(c *Cluster) any { return &c.SASL.PasswordEnv }},
+	{Key: "sasl.password_file", Flag: "sasl-password-file", Env: "KGROUPS_SASL_PASSWORD_FILE", Connection: true, OneOf: "password", Usage: "file holding the SASL password",
+		field: func(c *Cluster) any { return &c.SASL.PasswordFile }},
+	{Key: "sasl.password_cmd", Connection: true, OneOf: "password", Usage: "command printing the SASL password (run with sh -c)",
+		field: func(c *Cluster) any { return &c.SASL.PasswordCmd }},
+	{Key: "sasl.token", Connection: true, Secret: true, OneOf: "token", Usage: "OAUTHBEARER token",
+		field: func(c *Cluster) any { return &c.SASL.Token }},
+	{Key: "sasl.token_file", Flag: "sasl-token-file", Env: "KGROUPS_SASL_TOKEN_FILE", Connection: true, OneOf: "token", Usage: "file holding the OAUTHBEARER token",
+		field: func(c *Cluster) any { return &c.SASL.TokenFile }},
+	{Key: "client_id", Flag: "client-id", Env: "KGROUPS_CLIENT_ID", Default: DefaultClientID, Usage: "client id sent to the brokers",
+		field: func(c *Cluster) any { return &c.ClientID }},
+	{Key: "request_timeout", Flag: "timeout", Env: "KGROUPS_TIMEOUT", Kind: KindDuration, Default: DefaultRequestTimeout.String(), Usage: "request timeout",
+		field: func(c *Cluster) any { return &c.RequestTimeout }, check: checkPositive},
+	{Key: "refresh", Flag: "refresh", Env: "KGROUPS_REFRESH", Kind: KindDuration, Default: DefaultRefresh.String(), Usage: "refresh interval of the live view",
+		field: func(c *Cluster) any { return &c.Refresh }, check: checkPositive},
+	{Key: "read_only", Flag: "read-only", Env: "KGROUPS_READ_ONLY", Kind: KindBool, Usage: "disable every write action",
+		field: func(c *Cluster) any { return &c.ReadOnly }},
+	{Key: "protected", Flag: "protected", Env: "KGROUPS_PROTECTED", Kind: KindBool, Usage: "make every write ask for the group name to be typed as confirmation",
+		field: func(c *Cluster) any { return &c.Protected }},
 }
+
+// Lookup finds a setting by key.
+func Lookup(key string) (*Setting, bool) {
+	for i := range Settings {
+		if Settings[i].Key == key {
+			return &Settings[i], true
+		}
+	}
+	return nil, false
+}
+
+// Help is the setting's usage with its default, as flag help and `kgroups
+// config --help` show it.
+func (s *Setting) Help() string {
+	switch {
+	case s.Default == "":
+		return s.Usage
+	case s.Kind == KindString:
+		return fmt.Sprintf("%s (default %q)", s.Usage, s.Default)
+	}
+	return fmt.Sprintf("%s (default %s)", s.Usage, s.Default)
+}
+
+// Section is the file mapping the setting sits in under a context ("tls",
+// "sasl"), or "" for a key of the context itself.
+func (s *Setting) Section() string {
+	sec, _, ok := strings.Cut(s.Key, ".")
+	if !ok {
+		return ""
+	}
+	return sec
+}
+
+// name is the setting's key within its section.
+func (s *Setting) name() string {
+	if _, n, ok := strings.Cut(s.Key, "."); ok {
+		return n
+	}
+	return s.Key
+}
+
+// set parses text as the setting's kind and stores it in c. Its errors say
+// what is accepted; the caller names the source.
+func (s *Setting) set(c *Cluster, text string) error {
+	switch p := s.field(c).(type) {
+	case *string:
+		*p = text
+	case *[]string:
+		*p = splitList(text)
+	case *bool:
+		b, err := strconv.ParseBool(strings.TrimSpace(text))
+		if err != nil {
+			return fmt.Errorf("want true or false, got %q", text)
+		}
+		*p = b
+	case *time.Duration:
+		d, err := parseDuration(text)
+		if err != nil {
+			return err
+		}
+		*p = d
+	}
+	return nil
+}
+
+// isZero reports whether the setting has no value in c.
+func (s *Setting) isZero(c *Cluster) bool {
+	switch p := s.field(c).(type) {
+	case *string:
+		return *p == ""
+	case *[]string:
+		return len(*p) == 0
+	case *bool:
+		return !*p
+	case *time.Duration:
+		return *p == 0
+	}
+	return true
+}
+
+// clear removes the setting's value from c.
+func (s *Setting) clear(c *Cluster) {
+	switch p := s.field(c).(type) {
+	case *string:
+		*p = ""
+	case *[]string:
+		*p = nil
+	case *bool:
+		*p = false
+	case *time.Duration:
+		*p = 0
+	}
+}
+
+// text is the setting's value in c as the file spells it: lists stay
+// lists; a zero duration is "".
+func (s *Setting) text(c *Cluster) any {
+	switch p := s.field(c).(type) {
+	case *string:
+		return *p
+	case *[]string:
+		return *p
+	case *bool:
+		return *p
+	case *time.Duration:
+		if *p <= 0 {
+			return ""
+		}
+		return p.String()
+	}
+	return nil
+}
+
+// alternatives are the settings that supply the same value as s (itself
+// included), in Settings order.
+func (s *Setting) alternatives() []*Setting {
+	if s.OneOf == "" {
+		return []*Setting{s}
+	}
+	var out []*Setting
+	for i := range Settings {
+		if Settings[i].OneOf == s.OneOf {
+			out = append(out, &Settings[i])
+		}
+	}
+	return out
+}
+
+func checkBrokers(field any) []string {
+	brokers := *field.(*[]string)
+	if len(brokers) == 0 {
+		return []string{"missing: at least one host:port is required"}
+	}
+	var out []string
+	for _, b := range brokers {
+		if err := checkHostPort(b); err != nil {
+			out = append(out, err.Error())
+		}
+	}
+	return out
+}
+
+// checkPositive guards durations set in code: parsing already refuses
+// what is not positive.
+func checkPositive(field any) []string {
+	if *field.(*time.Duration) < 0 {
+		return []string{"must be positive"}
+	}
+	return nil
+}
+
+func checkMechanism(field any) []string {
+	if m := *field.(*string); m != "" && !slices.Contains(Mechanisms, m) {
+		return []string{fmt.Sprintf("unknown mechanism %q (accepted: %s)", m, strings.Join(Mechanisms, ", "))}
+	}
+	return nil
+}
+
+// SourceKind says what kind of place a setting's value came from.
+type SourceKind int
+
+// Source kinds. The zero value is a value that was not given anywhere: a
+// default, or a required setting that is missing.
+const (
+	SourceNone SourceKind = iota
+	SourceFile
+	SourceEnv
+	SourceFlag
+)
+
+// Source is where a setting's value came from: its kind and its name there
+// ("--timeout", "KGROUPS_TIMEOUT", "config FILE: contexts[NAME].refresh"),
+// which errors start with so that the user knows what to edit.
+type Source struct {
+	Kind SourceKind
+	Name string
+}
+
+// Flag is the source of a value given as the flag --name.
+func Flag(name string) Source { return Source{Kind: SourceFlag, Name: "--" + name} }
+
+// Env is the source of a value given as the environment variable name.
+func Env(name string) Source { return Source{Kind: SourceEnv, Name: name} }
+
+func (s Source) String() string { return s.Name }
 
 // Override is one setting supplied by a flag or the environment.
 type Override struct {
-	Key   string
-	Value string
-	// Source names where it came from ("--timeout", "KGROUPS_TIMEOUT") for
-	// error messages.
-	Source string
+	Key    string
+	Value  string
+	Source Source
 }
 
-// passwordKeys and tokenKeys are alternatives for one secret: an override of
-// any of them replaces whichever the file set, rather than conflicting.
-var (
-	passwordKeys = []string{"sasl.password", "sasl.password_env", "sasl.password_file", "sasl.password_cmd"}
-	tokenKeys    = []string{"sasl.token", "sasl.token_file"}
-)
+// SettingError is a problem with one setting, naming where its value came
+// from: the command line, the environment or the file. A bad flag is a
+// usage mistake; a bad variable or file entry is not (see FromFlags).
+type SettingError struct {
+	Key    string
+	Source Source
+	Msg    string
+}
+
+func (e *SettingError) Error() string { return e.Source.Name + ": " + e.Msg }
+
+// FromFlags reports whether every problem in err (as returned by Effective)
+// is about a value given as a command-line flag.
+func FromFlags(err error) bool {
+	if err == nil {
+		return false
+	}
+	var walk func(error) bool
+	walk = func(err error) bool {
+		if se, ok := err.(*SettingError); ok {
+			return se.Source.Kind == SourceFlag
+		}
+		if j, ok := err.(interface{ Unwrap() []error }); ok {
+			errs := j.Unwrap()
+			for _, e := range errs {
+				if !walk(e) {
+					return false
+				}
+			}
+			return len(errs) > 0
+		}
+		return false
+	}
+	return walk(err)
+}
 
 // apply sets one override on the context.
-func (c *Context) apply(o Override) error {
-	bad := func(err error) error {
-		if secretKey(o.Key) {
-			return fmt.Errorf("%s: invalid value", o.Source)
-		}
-		return fmt.Errorf("%s: %w", o.Source, err)
+func (c *Cluster) apply(o Override) error {
+	s, ok := Lookup(o.Key)
+	if !ok || s.field == nil {
+		return &SettingError{Key: o.Key, Source: o.Source, Msg: fmt.Sprintf("unknown setting %q", o.Key)}
 	}
-	boolean := func() (bool, error) {
-		b, err := strconv.ParseBool(strings.TrimSpace(o.Value))
-		if err != nil {
-			return false, bad(fmt.Errorf("want true or false, got %q", o.Value))
-		}
-		return b, nil
+	// One source of a value replaces whichever the file set.
+	for _, alt := range s.alternatives() {
+		alt.clear(c)
+		delete(c.origin, alt.Key)
 	}
-	var err error
-	switch o.Key {
-	case "brokers":
-		c.Brokers = splitList(o.Value)
-	case "client_id":
-		c.ClientID = o.Value
-	case "request_timeout":
-		if c.RequestTimeout, err = parseDuration(o.Value); err != nil {
-			return bad(err)
+	if err := s.set(c, o.Value); err != nil {
+		msg := err.Error()
+		if s.Secret {
+			msg = "invalid value"
 		}
-	case "refresh":
-		if c.Refresh, err = parseDuration(o.Value); err != nil {
-			return bad(err)
-		}
-	case "read_only":
-		c.ReadOnly, err = boolean()
-	case "protected":
-		c.Protected, err = boolean()
-	case "tls.enabled":
-		c.TLS.Enabled, err = boolean()
-	case "tls.ca_file":
-		c.TLS.CAFile = o.Value
-	case "tls.cert_file":
-		c.TLS.CertFile = o.Value
-	case "tls.key_file":
-		c.TLS.KeyFile = o.Value
-	case "tls.server_name":
-		c.TLS.ServerName = o.Value
-	case "tls.insecure_skip_verify":
-		c.TLS.InsecureSkipVerify, err = boolean()
-	case "sasl.mechanism":
-		c.SASL.Mechanism = o.Value
-	case "sasl.username":
-		c.SASL.Username = o.Value
-	case "sasl.password", "sasl.password_env", "sasl.password_file", "sasl.password_cmd":
-		c.SASL.Password, c.SASL.PasswordEnv, c.SASL.PasswordFile, c.SASL.PasswordCmd = "", "", "", ""
-		for _, k := range passwordKeys {
-			delete(c.origin, k)
-		}
-		switch o.Key {
-		case "sasl.password":
-			c.SASL.Password = o.Value
-		case "sasl.password_env":
-			c.SASL.PasswordEnv = o.Value
-		case "sasl.password_file":
-			c.SASL.PasswordFile = o.Value
-		case "sasl.password_cmd":
-			c.SASL.PasswordCmd = o.Value
-		}
-	case "sasl.token", "sasl.token_file":
-		c.SASL.Token, c.SASL.TokenFile = "", ""
-		for _, k := range tokenKeys {
-			delete(c.origin, k)
-		}
-		if o.Key == "sasl.token" {
-			c.SASL.Token = o.Value
-		} else {
-			c.SASL.TokenFile = o.Value
-		}
-	default:
-		return fmt.Errorf("%s: unknown setting %q", o.Source, o.Key)
-	}
-	if err != nil {
-		return err
+		return &SettingError{Key: o.Key, Source: o.Source, Msg: msg}
 	}
 	c.setOrigin(o.Key, o.Source)
 	return nil
 }
-
-func secretKey(k string) bool { return k == "sasl.password" || k == "sasl.token" }

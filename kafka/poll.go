@@ -76,7 +76,9 @@ func (c *Client) poll(ctx context.Context, only []string) (*Snapshot, error) {
 	listed, err := c.adm.ListGroups(pctx)
 	cancel()
 	if err != nil && len(listed) == 0 {
-		return nil, fmt.Errorf("list groups: %w", c.unreachable(err))
+		// Metadata was just read: the brokers are reachable, and it is
+		// the listing itself that failed.
+		return nil, fmt.Errorf("list groups: %w", err)
 	}
 	var listErr error
 	if err != nil {

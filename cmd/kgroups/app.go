@@ -5,36 +5,36 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/spf13/cobra"
-	"github.com/spf13/viper"
-
 	"github.com/kgroups/kgroups/config"
 	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/views/format"
+	"github.com/kgroups/kgroups/views/output"
 )
 
-// app holds what every command shares: streams, global flags and the loaded
-// configuration.
+// app holds what every command shares: streams, the global flags and
+// environment, and the loaded configuration. Each command turns its flags
+// into an options struct and runs as run<Command>(ctx, app, options), so
+// that it can be driven without cobra.
 type app struct {
 	stdin  io.Reader
 	stdout io.Writer
 	stderr io.Writer
-	root   *cobra.Command
+	// getenv reads the environment for what is not a setting (the
+	// locale); os.Getenv outside tests.
+	getenv func(string) string
 
-	// v resolves the global settings with flags > environment; the file
+	// globals are the global flags and the KGROUPS_* variables; the file
 	// and defaults are layered underneath by config.Effective.
-	v *viper.Viper
+	globals *config.CommandLine
 
 	// cfg is the configuration file, read on first use so that commands
 	// that need no configuration (version, help) never fail on a bad file.
 	cfg *config.Config
 }
 
-// configError marks a configuration problem: exit 1, not a usage error, even
-// when its text happens to look like one.
-type configError struct{ err error }
-
-func (e configError) Error() string { return e.err.Error() }
-func (e configError) Unwrap() error { return e.err }
+func newApp(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) *app {
+	return &app{stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv, globals: config.NewCommandLine()}
+}
 
 // config loads the configuration file named by --config or KGROUPS_CONFIG,
 // else the default file, which may be absent.
@@ -42,17 +42,17 @@ func (a *app) config() (*config.Config, error) {
 	if a.cfg != nil {
 		return a.cfg, nil
 	}
-	path, explicit := a.v.GetString(config.KeyConfig), a.v.IsSet(config.KeyConfig)
+	path, explicit := a.globals.ConfigPath()
 	if path == "" {
 		p, err := config.DefaultPath()
 		if err != nil {
-			return nil, configError{fmt.Errorf("config: %w", err)}
+			return nil, fmt.Errorf("config: %w", err)
 		}
 		path, explicit = p, false
 	}
 	cfg, err := config.Load(path, explicit)
 	if err != nil {
-		return nil, configError{err}
+		return nil, err
 	}
 	a.cfg = cfg
 	return cfg, nil
@@ -60,62 +60,77 @@ func (a *app) config() (*config.Config, error) {
 
 // selection gathers the context choice and the overrides from flags and the
 // environment, naming the flag or variable each came from.
-func (a *app) selection() config.Selection {
-	var sel config.Selection
-	for _, s := range config.Settings {
-		if !a.v.IsSet(s.Key) {
-			continue
-		}
-		src := s.Env
-		if s.Flag != "" {
-			if f := a.root.PersistentFlags().Lookup(s.Flag); f != nil && f.Changed {
-				src = "--" + s.Flag
-			}
-		}
-		val := a.v.GetString(s.Key)
-		switch s.Key {
-		case config.KeyConfig:
-		case config.KeyContext:
-			sel.Context, sel.ContextSource = val, src
-		default:
-			sel.Overrides = append(sel.Overrides, config.Override{Key: s.Key, Value: val, Source: src})
-		}
-	}
-	return sel
-}
+func (a *app) selection() config.Selection { return a.globals.Selection() }
 
-// context is the effective, validated context: the file's selected context
-// with environment and flag overrides applied, or an ad-hoc context from
-// -b/--brokers.
-func (a *app) context() (config.Context, error) {
+// cluster is the effective, validated cluster: the file's selected context
+// with environment and flag overrides applied, or an ad-hoc one from
+// -b/--brokers. A bad value given as a flag is a usage error (exit 2); one
+// from the environment or the file is not.
+func (a *app) cluster() (config.Cluster, error) {
 	cfg, err := a.config()
 	if err != nil {
-		return config.Context{}, err
+		return config.Cluster{}, err
 	}
 	c, err := cfg.Effective(a.selection())
 	if err != nil {
 		if config.FromFlags(err) {
-			// A bad value on the command line is a usage error (exit 2).
-			return config.Context{}, usageError{err}
+			return config.Cluster{}, usageError{err}
 		}
-		return config.Context{}, configError{err}
+		return config.Cluster{}, err
 	}
 	return c, nil
 }
 
-// connect resolves the effective context and connects to its cluster. The
-// caller closes the client.
-func (a *app) connect(ctx context.Context) (*kafka.Client, config.Context, error) {
-	c, err := a.context()
-	if err != nil {
-		return nil, c, err
-	}
+// dial connects to c; the caller closes the client.
+func (a *app) dial(ctx context.Context, c config.Cluster) (*kafka.Client, error) {
 	cl, err := kafka.Connect(ctx, c)
 	if err != nil {
 		if c.Name == config.AdHocContext {
-			return nil, c, err
+			return nil, err
 		}
-		return nil, c, fmt.Errorf("context %s: %w", c.Name, err)
+		return nil, fmt.Errorf("context %s: %w", c.Name, err)
 	}
-	return cl, c, nil
+	return cl, nil
+}
+
+// connect resolves the effective cluster and connects to it. The caller
+// closes the client.
+func (a *app) connect(ctx context.Context) (*kafka.Client, config.Cluster, error) {
+	c, err := a.cluster()
+	if err != nil {
+		return nil, c, err
+	}
+	cl, err := a.dial(ctx, c)
+	return cl, c, err
+}
+
+// connected is how a command opens: it resolves the effective cluster, lets
+// check refuse the command before anything is sent (the write policy of a
+// read-only or protected context; nil to skip), connects, runs fn and
+// closes the connection.
+func (a *app) connected(ctx context.Context, check func(config.Cluster) error, fn func(*kafka.Client, config.Cluster) error) error {
+	c, err := a.cluster()
+	if err != nil {
+		return err
+	}
+	if check != nil {
+		if err := check(c); err != nil {
+			return err
+		}
+	}
+	cl, err := a.dial(ctx, c)
+	if err != nil {
+		return err
+	}
+	defer cl.Close()
+	return fn(cl, c)
+}
+
+// atLeast is the mark of a time lag that is only a lower bound: "≥" in a
+// UTF-8 locale, ">=" elsewhere.
+func (a *app) atLeast() string { return format.AtLeast(format.UTF8Locale(a.getenv)) }
+
+// notef writes a note or warning to stderr, terminal-safe.
+func (a *app) notef(layout string, args ...any) {
+	_ = output.Printf(a.stderr, layout, args...)
 }

@@ -1,15 +1,17 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"github.com/kgroups/kgroups/config"
+	"github.com/kgroups/kgroups/views/columns"
+	"github.com/kgroups/kgroups/views/output"
 )
 
 func init() { register(newConfigCmd) }
@@ -47,11 +49,14 @@ the environment or a flag:
 `)
 	w := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	for _, s := range config.Settings {
+		if s.Env == "" {
+			continue // set in the file only
+		}
 		flag := "(no flag)"
 		if s.Flag != "" {
 			flag = "--" + s.Flag
 		}
-		fmt.Fprintf(w, "  %s\t%s\t%s\n", s.Env, flag, s.Usage)
+		fmt.Fprintf(w, "  %s\t%s\t%s\n", s.Env, flag, s.Help())
 	}
 	w.Flush()
 	return strings.TrimRight(b.String(), "\n")
@@ -65,33 +70,35 @@ func newConfigViewCmd(a *app) *cobra.Command {
 environment and defaults applied, and every other context in the file.
 Passwords and tokens are shown as ****.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			cfg, err := a.config()
-			if err != nil {
-				return err
-			}
-			var effective *config.Context
-			c, err := a.context()
-			switch {
-			case err == nil:
-				effective = &c
-			case errors.Is(err, config.ErrNoContext):
-				// Nothing selected: still show the file.
-			default:
-				return err
-			}
-			out, err := cfg.View(effective)
-			if err != nil {
-				return err
-			}
-			note := ""
-			if !cfg.Found {
-				note = " (does not exist)"
-			}
-			fmt.Fprintf(a.stdout, "# file: %s%s\n%s", cfg.Path, note, out)
-			return nil
-		},
+		RunE: func(*cobra.Command, []string) error { return runConfigView(a) },
 	}
+}
+
+func runConfigView(a *app) error {
+	cfg, err := a.config()
+	if err != nil {
+		return err
+	}
+	var effective *config.Cluster
+	c, err := a.cluster()
+	switch {
+	case err == nil:
+		effective = &c
+	case errors.Is(err, config.ErrNoContext):
+		// Nothing selected: still show the file.
+	default:
+		return err
+	}
+	out, err := cfg.View(effective)
+	if err != nil {
+		return err
+	}
+	note := ""
+	if !cfg.Found {
+		note = " (does not exist)"
+	}
+	_, err = fmt.Fprintf(a.stdout, "# file: %s%s\n%s", cfg.Path, note, out)
+	return err
 }
 
 func newConfigContextsCmd(a *app) *cobra.Command {
@@ -100,39 +107,46 @@ func newConfigContextsCmd(a *app) *cobra.Command {
 		Use:   "contexts",
 		Short: "List the contexts; the one in use is marked *",
 		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if format != "table" && format != "json" {
+		RunE: func(*cobra.Command, []string) error {
+			if format != formatTable && format != formatJSON {
 				return usageErrorf("invalid output format %q (accepted: table, json)", format)
 			}
-			cfg, err := a.config()
-			if err != nil {
-				return err
-			}
-			current := cfg.CurrentContext
-			if sel := a.selection(); sel.Context != "" {
-				current = sel.Context
-			}
-			if format == "json" {
-				return writeContextsJSON(a, cfg, current)
-			}
-			if len(cfg.Contexts) == 0 {
-				fmt.Fprintf(a.stderr, "kgroups: no contexts defined in %s\n", cfg.Path)
-				return nil
-			}
-			w := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
-			fmt.Fprintln(w, "CURRENT\tNAME\tBROKERS\tREAD-ONLY\tPROTECTED")
-			for _, c := range cfg.Contexts {
-				mark := ""
-				if c.Name == current {
-					mark = "*"
-				}
-				fmt.Fprintf(w, "%s\t%s\t%s\t%t\t%t\n", mark, c.Name, strings.Join(c.Brokers, ","), c.ReadOnly, c.Protected)
-			}
-			return w.Flush()
+			return runConfigContexts(a, format)
 		},
 	}
-	cmd.Flags().StringVarP(&format, "output", "o", "table", "output format: table or json")
+	cmd.Flags().StringVarP(&format, "output", "o", formatTable, "output format: table or json")
 	return cmd
+}
+
+func runConfigContexts(a *app, format string) error {
+	cfg, err := a.config()
+	if err != nil {
+		return err
+	}
+	current := cfg.CurrentContext
+	if sel := a.selection(); sel.Context != "" {
+		current = sel.Context
+	}
+	if format == formatJSON {
+		return writeContextsJSON(a, cfg, current)
+	}
+	if len(cfg.Contexts) == 0 {
+		a.notef("kgroups: no contexts defined in %s", cfg.Path)
+		return nil
+	}
+	mark := func(c config.Cluster) string {
+		if c.Name == current {
+			return "*"
+		}
+		return ""
+	}
+	return output.WriteTable(a.stdout, []columns.Column[config.Cluster]{
+		{Title: "CURRENT", Value: mark},
+		{Title: "NAME", Value: func(c config.Cluster) string { return c.Name }},
+		{Title: "BROKERS", Value: func(c config.Cluster) string { return strings.Join(c.Brokers, ",") }},
+		{Title: "READ-ONLY", Value: func(c config.Cluster) string { return strconv.FormatBool(c.ReadOnly) }},
+		{Title: "PROTECTED", Value: func(c config.Cluster) string { return strconv.FormatBool(c.Protected) }},
+	}, cfg.Contexts)
 }
 
 func writeContextsJSON(a *app, cfg *config.Config, current string) error {
@@ -154,9 +168,7 @@ func writeContextsJSON(a *app, cfg *config.Config, current string) error {
 		}
 		out.Contexts = append(out.Contexts, ctxJSON{Name: c.Name, Brokers: brokers, ReadOnly: c.ReadOnly, Protected: c.Protected, Current: c.Name == current})
 	}
-	enc := json.NewEncoder(a.stdout)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	return output.EncodeJSON(a.stdout, out)
 }
 
 func newConfigUseCmd(a *app) *cobra.Command {
@@ -171,19 +183,23 @@ func newConfigUseCmd(a *app) *cobra.Command {
 			}
 			return cfg.Names(), cobra.ShellCompDirectiveNoFileComp
 		},
-		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg, err := a.config()
-			if err != nil {
-				return err
-			}
-			if err := config.UseContext(cfg.Path, args[0]); err != nil {
-				return configError{err}
-			}
-			fmt.Fprintf(a.stdout, "Switched to context %q in %s.\n", args[0], cfg.Path)
-			if sel := a.selection(); sel.Context != "" && sel.Context != args[0] {
-				fmt.Fprintf(a.stderr, "kgroups: note: %s=%s still overrides current-context\n", sel.ContextSource, sel.Context)
-			}
-			return nil
-		},
+		RunE: func(_ *cobra.Command, args []string) error { return runConfigUse(a, args[0]) },
 	}
+}
+
+func runConfigUse(a *app, name string) error {
+	cfg, err := a.config()
+	if err != nil {
+		return err
+	}
+	if err := config.UseContext(cfg.Path, name); err != nil {
+		return err
+	}
+	if err := output.Printf(a.stdout, "Switched to context %q in %s.", name, cfg.Path); err != nil {
+		return err
+	}
+	if sel := a.selection(); sel.Context != "" && sel.Context != name {
+		a.notef("kgroups: note: %s=%s still overrides current-context", sel.ContextSource, sel.Context)
+	}
+	return nil
 }

@@ -25,8 +25,10 @@ func isolateConfig(t *testing.T) string {
 	dir := t.TempDir()
 	t.Setenv("XDG_CONFIG_HOME", dir)
 	for _, s := range config.Settings {
-		t.Setenv(s.Env, "")
-		os.Unsetenv(s.Env)
+		if s.Env != "" {
+			t.Setenv(s.Env, "")
+			os.Unsetenv(s.Env)
+		}
 	}
 	return filepath.Join(dir, "kgroups", "config.yaml")
 }
@@ -51,7 +53,7 @@ func runKgroups(t *testing.T, args ...string) (code int, stdout, stderr string) 
 }
 
 // effective runs `config view` and reads back the context in use.
-func effective(t *testing.T, args ...string) config.Context {
+func effective(t *testing.T, args ...string) config.Cluster {
 	t.Helper()
 	code, stdout, stderr := runKgroups(t, append(args, "config", "view")...)
 	if code != 0 {

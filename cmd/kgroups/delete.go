@@ -1,21 +1,37 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/kgroups/kgroups/config"
+	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/receipt"
 	kreset "github.com/kgroups/kgroups/kafka/reset"
 	"github.com/kgroups/kgroups/views/output"
-	resetview "github.com/kgroups/kgroups/views/reset"
 )
 
 func init() {
 	register(newDeleteCmd)
 	register(newDeleteOffsetsCmd)
+}
+
+// deleteOptions is a validated `kgroups delete`.
+type deleteOptions struct {
+	groups []string
+	write  writeFlags
+}
+
+// deleteOffsetsOptions is a validated `kgroups delete-offsets`.
+type deleteOffsetsOptions struct {
+	group  string
+	scope  kreset.Scope
+	format string
+	write  writeFlags
 }
 
 func newDeleteCmd(a *app) *cobra.Command {
@@ -40,68 +56,11 @@ group.`,
 			if len(args) == 0 {
 				return usageErrorf("delete needs one or more group names")
 			}
-			for _, g := range args {
-				if g == "" {
-					return usageErrorf("a group name cannot be empty")
-				}
-			}
-			groups := uniqueNames(args)
-			c, err := a.context()
+			groups, err := groupNames(args)
 			if err != nil {
 				return err
 			}
-			if err := checkWrite(c, "delete", w, groups...); err != nil {
-				return err
-			}
-			cl, c, err := a.connect(cmd.Context())
-			if err != nil {
-				return err
-			}
-			defer cl.Close()
-			ds, err := kreset.PrepareDeleteGroups(cmd.Context(), cl, groups, time.Now())
-			if err != nil {
-				return err
-			}
-			var refused []error
-			var deletable []*kreset.GroupDeletion
-			for _, d := range ds {
-				if err := d.Blocker(); err != nil {
-					refused = append(refused, err)
-				} else {
-					deletable = append(deletable, d)
-				}
-			}
-			if !w.execute {
-				if err := output.WriteTable(a.stdout, resetview.DeletionColumns(), ds); err != nil {
-					return fmt.Errorf("write table: %w", err)
-				}
-				for _, err := range refused {
-					fmt.Fprintln(a.stderr, "Note: --execute would be refused:", err)
-				}
-				fmt.Fprintln(a.stderr, "Dry run: nothing was deleted. Add --execute to delete.")
-				return nil
-			}
-			dir, err := receipt.DefaultDir()
-			if err != nil {
-				return err
-			}
-			failed := refused
-			for _, d := range deletable {
-				res, err := kreset.ApplyDeleteGroup(cmd.Context(), cl, d, kreset.ApplyOptions{ReceiptDir: dir, Context: c.Name, Now: time.Now})
-				switch {
-				case err != nil:
-					failed = append(failed, err)
-				case res.Err != nil:
-					failed = append(failed, fmt.Errorf("delete group %q: %w (its receipt: %s)", d.Group, res.Err, res.ReceiptPath))
-				default:
-					fmt.Fprintf(a.stdout, "Deleted group %q; its %d committed offset(s) are in the receipt %s\n", d.Group, len(d.Offsets), res.ReceiptPath)
-					fmt.Fprintf(a.stderr, "To undo: kgroups undo %s --execute\n", shellQuote(res.ReceiptPath))
-				}
-			}
-			if len(failed) > 0 {
-				return errors.Join(failed...)
-			}
-			return nil
+			return runDelete(cmd.Context(), a, deleteOptions{groups: groups, write: w})
 		},
 	}
 	addWriteFlags(cmd, &w, "delete the groups")
@@ -129,45 +88,102 @@ back), then they are deleted and re-read. A read-only context refuses
 		Example: `  kgroups delete-offsets orders --topic old-topic
   kgroups delete-offsets orders --topic payments:0,3 --execute`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) != 1 || args[0] == "" {
-				return usageErrorf("delete-offsets needs exactly one group name (got %d arguments)", len(args))
-			}
-			group := args[0]
-			if len(topics) == 0 {
-				return usageErrorf("delete-offsets needs one or more --topic TOPIC[:P,...]")
-			}
-			scope, err := kreset.ParseScope(false, topics)
-			if err != nil {
-				return usageError{err}
-			}
-			format, err := parseWriteFormat(cmd, format, false)
+			o, err := parseDeleteOffsets(args, topics, format, w)
 			if err != nil {
 				return err
 			}
-			if format == formatCSV {
-				return usageErrorf("delete-offsets has no offsets to print as CSV: use -o table or -o json")
-			}
-			c, err := a.context()
-			if err != nil {
-				return err
-			}
-			if err := checkWrite(c, "delete-offsets", w, group); err != nil {
-				return err
-			}
-			cl, c, err := a.connect(cmd.Context())
-			if err != nil {
-				return err
-			}
-			defer cl.Close()
-			p, err := kreset.PrepareDeleteOffsets(cmd.Context(), cl, group, scope, time.Now())
-			if err != nil {
-				return err
-			}
-			return a.showPlan(cmd, cl, c, p, w.execute, format)
+			return runDeleteOffsets(cmd.Context(), a, o)
 		},
 	}
 	cmd.Flags().StringArrayVar(&topics, "topic", nil, "`TOPIC` or TOPIC:P,P,... whose commits to delete (repeatable)")
 	cmd.Flags().StringVarP(&format, "output", "o", formatTable, "output format: table or json")
 	addWriteFlags(cmd, &w, "delete the offsets")
 	return cmd
+}
+
+func runDelete(ctx context.Context, a *app, o deleteOptions) error {
+	check := func(c config.Cluster) error { return checkWrite(c, "delete", o.write, o.groups...) }
+	return a.connected(ctx, check, func(cl *kafka.Client, c config.Cluster) error {
+		ds, err := kreset.PrepareDeleteGroups(ctx, cl, o.groups, time.Now())
+		if err != nil {
+			return err
+		}
+		var refused []error
+		var deletable []*kreset.GroupDeletion
+		for _, d := range ds {
+			if err := d.Blocker(); err != nil {
+				refused = append(refused, err)
+			} else {
+				deletable = append(deletable, d)
+			}
+		}
+		if !o.write.execute {
+			if err := output.Deletions(a.stdout, ds); err != nil {
+				return err
+			}
+			for _, err := range refused {
+				a.notef("Note: --execute would be refused: %v", err)
+			}
+			a.notef("Dry run: nothing was deleted. Add --execute to delete.")
+			return nil
+		}
+		dir, err := receipt.DefaultDir()
+		if err != nil {
+			return err
+		}
+		failed := refused
+		for _, d := range deletable {
+			res, err := kreset.ApplyDeleteGroup(ctx, cl, d, kreset.ApplyOptions{ReceiptDir: dir, Context: c.Name, Now: time.Now})
+			switch {
+			case err != nil:
+				failed = append(failed, err)
+			case res.Err != nil:
+				failed = append(failed, fmt.Errorf("delete group %q: %w (its receipt: %s)", d.Group, res.Err, res.ReceiptPath))
+			default:
+				if err := output.Printf(a.stdout, "Deleted group %q; its %d committed offset(s) are in the receipt %s", d.Group, len(d.Offsets), res.ReceiptPath); err != nil {
+					return err
+				}
+				a.notef("To undo: kgroups undo %s --execute", shellQuote(res.ReceiptPath))
+			}
+		}
+		if len(failed) > 0 {
+			return errors.Join(failed...)
+		}
+		return nil
+	})
+}
+
+// parseDeleteOffsets validates delete-offsets' arguments before anything
+// connects.
+func parseDeleteOffsets(args, topics []string, format string, w writeFlags) (deleteOffsetsOptions, error) {
+	o := deleteOffsetsOptions{write: w}
+	if len(args) != 1 || args[0] == "" {
+		return o, usageErrorf("delete-offsets needs exactly one group name (got %d arguments)", len(args))
+	}
+	o.group = args[0]
+	if len(topics) == 0 {
+		return o, usageErrorf("delete-offsets needs one or more --topic TOPIC[:P,...]")
+	}
+	var err error
+	if o.scope, err = kreset.ParseScope(false, topics); err != nil {
+		return o, usageError{err}
+	}
+	if o.format, err = parseWriteFormat(format, false, false); err != nil {
+		return o, err
+	}
+	if o.format == formatCSV {
+		return o, usageErrorf("delete-offsets has no offsets to print as CSV: use -o table or -o json")
+	}
+	return o, nil
+}
+
+func runDeleteOffsets(ctx context.Context, a *app, o deleteOffsetsOptions) error {
+	check := func(c config.Cluster) error { return checkWrite(c, "delete-offsets", o.write, o.group) }
+	return a.connected(ctx, check, func(cl *kafka.Client, c config.Cluster) error {
+		p, err := kreset.PrepareDeleteOffsets(ctx, cl, o.group, o.scope, time.Now())
+		if err != nil {
+			return err
+		}
+		return a.showPlan(ctx, cl, c, p, o.write.execute, o.format)
+	})
 }

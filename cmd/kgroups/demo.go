@@ -18,6 +18,12 @@ var demoUI func(ctx context.Context, a *app, brokers []string) error
 
 func init() { register(newDemoCmd) }
 
+// demoOptions is a validated `kgroups demo`.
+type demoOptions struct {
+	listen   string // the first broker's address, "" for random ports
+	headless bool
+}
+
 func newDemoCmd(a *app) *cobra.Command {
 	var (
 		listen   string
@@ -44,11 +50,7 @@ otherwise it opens the live view. Ctrl+C stops it.`,
 					return usageErrorf("--listen: %w", err)
 				}
 			}
-			ui := demoUI
-			if headless {
-				ui = nil
-			}
-			return runDemo(cmd.Context(), a, listen, ui)
+			return runDemo(cmd.Context(), a, demoOptions{listen: listen, headless: headless})
 		},
 	}
 	cmd.Flags().StringVar(&listen, "listen", "", "first broker's address 127.0.0.1:PORT; the others take PORT+1 and PORT+2 (default: random ports)")
@@ -56,10 +58,14 @@ otherwise it opens the live view. Ctrl+C stops it.`,
 	return cmd
 }
 
-// runDemo serves the demo cluster until ctx is cancelled or, when ui is set,
-// until the user leaves it.
-func runDemo(ctx context.Context, a *app, listen string, ui func(context.Context, *app, []string) error) error {
-	opts := demo.Options{Listen: listen}
+// runDemo serves the demo cluster until ctx is cancelled or, unless
+// headless, until the user leaves the live view.
+func runDemo(ctx context.Context, a *app, o demoOptions) error {
+	ui := demoUI
+	if o.headless {
+		ui = nil
+	}
+	opts := demo.Options{Listen: o.listen}
 	if ui == nil {
 		// Nobody else writes to the terminal: let workload trouble show.
 		opts.Log = a.stderr

@@ -7,13 +7,23 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/kgroups/kgroups/config"
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/lag"
-	"github.com/kgroups/kgroups/views/columns"
 	"github.com/kgroups/kgroups/views/output"
 )
 
 func init() { register(newDescribeCmd) }
+
+// describeOptions is a validated `kgroups describe`.
+type describeOptions struct {
+	names   []string // the groups asked for, without repeats; nil with all
+	all     bool
+	view    output.View
+	wide    bool
+	timeLag bool
+	format  string
+}
 
 func newDescribeCmd(a *app) *cobra.Command {
 	var all, members, state, wide, timeLag bool
@@ -37,9 +47,9 @@ ASSIGNMENT with --members) after the Kafka columns.
 --time-lag adds how far behind each partition is in time: the age of the
 oldest message the group has not consumed, read from the record at its
 committed offset (one record per lagging partition, read without joining
-any group). It shows as a TIME-LAG column after the others (12s, 3m04s,
-2h05m09s; 0s when caught up; "-" without a commit) and as timeLagSeconds
-in JSON (null when unknown).
+any group). It shows as a TIME-LAG column after the others, marked "=" as
+read exactly (=12s, =3m04s, =2h05m, =3d04h; 0s when caught up; "-" without
+a commit), and as timeLagSeconds in JSON (null when unknown).
 
 -o json prints every group in full ({"groups":[...]}) whichever view is
 chosen. Classic and consumer-protocol (KIP-848) groups both show. describe
@@ -53,75 +63,11 @@ A group that does not exist is reported on stderr and makes the command exit
   kgroups describe orders -o json | jq '.groups[0].totalLag'
   kgroups describe orders --time-lag`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts, format, err := describeOptions(args, all, members, state, wide, timeLag, format)
+			o, err := parseDescribe(args, all, members, state, wide, timeLag, format)
 			if err != nil {
 				return err
 			}
-			cl, _, err := a.connect(cmd.Context())
-			if err != nil {
-				return err
-			}
-			defer cl.Close()
-
-			names := uniqueNames(args)
-			var snap *kafka.Snapshot
-			if all {
-				snap, err = cl.Poll(cmd.Context())
-			} else {
-				snap, err = cl.PollGroups(cmd.Context(), names...)
-			}
-			if err != nil {
-				return fmt.Errorf("describe groups: %w", err)
-			}
-
-			var groups []*kafka.Group
-			var missing []string
-			if all {
-				for i := range snap.Groups {
-					if g := &snap.Groups[i]; !absent(g) {
-						groups = append(groups, g)
-					}
-				}
-			} else {
-				for _, name := range names {
-					g, ok := snap.Group(name)
-					if !ok || absent(g) {
-						missing = append(missing, name)
-						continue
-					}
-					groups = append(groups, g)
-				}
-			}
-
-			var timeLagErrs []string
-			if timeLag {
-				opts.TimeLag, timeLagErrs, err = exactTimeLags(cmd.Context(), cl, groups)
-				if err != nil {
-					return fmt.Errorf("describe groups: time lag: %w", err)
-				}
-			}
-
-			if format == formatJSON {
-				err = output.JSONWith(a.stdout, groups, output.JSONOptions{TimeLag: opts.TimeLag})
-			} else {
-				err = output.Describe(a.stdout, a.stderr, groups, opts)
-			}
-			if err != nil {
-				return err
-			}
-			for _, name := range missing {
-				fmt.Fprintf(a.stderr, "kgroups: group %q not found\n", name)
-			}
-			for _, e := range timeLagErrs {
-				fmt.Fprintln(a.stderr, "kgroups:", e)
-			}
-			if err := reportGroupErrors(a.stderr, groups); err != nil {
-				return err
-			}
-			if len(missing) > 0 || len(timeLagErrs) > 0 {
-				return exitCodeError{code: exitError}
-			}
-			return nil
+			return runDescribe(cmd.Context(), a, o)
 		},
 	}
 	fs := cmd.Flags()
@@ -134,51 +80,100 @@ A group that does not exist is reported on stderr and makes the command exit
 	return cmd
 }
 
-// describeOptions validates describe's arguments: which groups, which view
+// parseDescribe validates describe's arguments: which groups, which view
 // and which format. Every conflict is a usage error that says what is
 // accepted.
-func describeOptions(args []string, all, members, state, wide, timeLag bool, format string) (output.DescribeOptions, string, error) {
-	var opts output.DescribeOptions
+func parseDescribe(args []string, all, members, state, wide, timeLag bool, format string) (describeOptions, error) {
+	o := describeOptions{all: all, wide: wide, timeLag: timeLag}
 	switch {
 	case all && len(args) > 0:
-		return opts, "", usageErrorf("give either group names or --all-groups, not both")
+		return o, usageErrorf("give either group names or --all-groups, not both")
 	case !all && len(args) == 0:
-		return opts, "", usageErrorf("describe needs one or more group names, or --all-groups")
+		return o, usageErrorf("describe needs one or more group names, or --all-groups")
 	case members && state:
-		return opts, "", usageErrorf("--members and --state are different views: give at most one")
+		return o, usageErrorf("--members and --state are different views: give at most one")
 	case timeLag && (members || state):
-		return opts, "", usageErrorf("--time-lag is per partition: it does not go with --members or --state")
+		return o, usageErrorf("--time-lag is per partition: it does not go with --members or --state")
 	}
-	for _, name := range args {
-		if name == "" {
-			return opts, "", usageErrorf("a group name cannot be empty")
-		}
+	var err error
+	if o.names, err = groupNames(args); err != nil {
+		return o, err
 	}
-	f, err := parseFormat(format)
-	if err != nil {
-		return opts, "", err
+	if o.format, err = parseFormat(format); err != nil {
+		return o, err
 	}
 	switch {
 	case members:
-		opts.View = output.Members
+		o.view = output.Members
 	case state:
-		opts.View = output.State
+		o.view = output.State
 	}
-	opts.Wide = wide
-	return opts, f, nil
+	return o, nil
 }
 
-// uniqueNames drops repeated group names, keeping the order given.
-func uniqueNames(names []string) []string {
-	seen := make(map[string]bool, len(names))
-	var out []string
-	for _, n := range names {
-		if !seen[n] {
-			seen[n] = true
-			out = append(out, n)
+func runDescribe(ctx context.Context, a *app, o describeOptions) error {
+	return a.connected(ctx, nil, func(cl *kafka.Client, _ config.Cluster) error {
+		var snap *kafka.Snapshot
+		var err error
+		if o.all {
+			snap, err = cl.Poll(ctx)
+		} else {
+			snap, err = cl.PollGroups(ctx, o.names...)
 		}
-	}
-	return out
+		if err != nil {
+			return fmt.Errorf("describe groups: %w", err)
+		}
+
+		var groups []*kafka.Group
+		var missing []string
+		if o.all {
+			for i := range snap.Groups {
+				if g := &snap.Groups[i]; !absent(g) {
+					groups = append(groups, g)
+				}
+			}
+		} else {
+			for _, name := range o.names {
+				g, ok := snap.Group(name)
+				if !ok || absent(g) {
+					missing = append(missing, name)
+					continue
+				}
+				groups = append(groups, g)
+			}
+		}
+
+		opts := output.DescribeOptions{View: o.view, Wide: o.wide, AtLeast: a.atLeast()}
+		var timeLagErrs []string
+		if o.timeLag {
+			opts.TimeLag, timeLagErrs, err = exactTimeLags(ctx, cl, groups)
+			if err != nil {
+				return fmt.Errorf("describe groups: time lag: %w", err)
+			}
+		}
+
+		if o.format == formatJSON {
+			err = output.JSONWith(a.stdout, groups, output.JSONOptions{TimeLag: opts.TimeLag})
+		} else {
+			err = output.Describe(a.stdout, a.stderr, groups, opts)
+		}
+		if err != nil {
+			return err
+		}
+		for _, name := range missing {
+			a.notef("kgroups: group %q not found", name)
+		}
+		for _, e := range timeLagErrs {
+			a.notef("kgroups: %s", e)
+		}
+		if err := reportGroupErrors(a.stderr, groups); err != nil {
+			return err
+		}
+		if len(missing) > 0 || len(timeLagErrs) > 0 {
+			return exitCodeError{code: exitError}
+		}
+		return nil
+	})
 }
 
 // absent reports whether a listed group is really a tombstone: Dead, with no
@@ -196,7 +191,7 @@ var describeClock = time.Now
 // offset and returns the time lag of each partition of groups, measured
 // when the reads finished. errs name the partitions that could not be read,
 // one line per group and partition, for stderr.
-func exactTimeLags(ctx context.Context, cl *kafka.Client, groups []*kafka.Group) (columns.TimeLagFunc, []string, error) {
+func exactTimeLags(ctx context.Context, cl *kafka.Client, groups []*kafka.Group) (output.TimeLagFunc, []string, error) {
 	var parts []kafka.PartitionOffsets
 	for _, g := range groups {
 		parts = append(parts, g.Partitions...)

@@ -15,7 +15,8 @@ import (
 
 // TestDescribeTimeLag: describe --time-lag reads the record at each
 // committed offset; with the clock pinned, the time lag of records with
-// known timestamps is exact.
+// known timestamps is exact, and marked "=" as the UI marks a lag read
+// from the record.
 func TestDescribeTimeLag(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	base := time.Date(2024, 3, 1, 10, 0, 0, 0, time.UTC)
@@ -39,12 +40,12 @@ func TestDescribeTimeLag(t *testing.T) {
 		expectRun(t, code, stderr, 0, "Consumer group 'g-a' has no active members.\nConsumer group 'g-b' has no active members.\n")
 		expectText(t, "stdout", stdout, lines(
 			"GROUP  TOPIC  PARTITION  CURRENT-OFFSET  LOG-END-OFFSET  LAG  CONSUMER-ID  HOST  CLIENT-ID  TIME-LAG",
-			"g-a    tl             0               3              10    7  -            -     -             1m37s",
+			"g-a    tl             0               3              10    7  -            -     -            =1m37s",
 			"g-a    tl             1               4               4    0  -            -     -                0s",
-			"g-a    tl             2               1               3    2  -            -     -             1m39s",
+			"g-a    tl             2               1               3    2  -            -     -            =1m39s",
 		)+"\n"+lines(
 			"GROUP  TOPIC  PARTITION  CURRENT-OFFSET  LOG-END-OFFSET  LAG  CONSUMER-ID  HOST  CLIENT-ID  TIME-LAG",
-			"g-b    tl             0               8              10    2  -            -     -             1m32s",
+			"g-b    tl             0               8              10    2  -            -     -            =1m32s",
 		))
 	})
 

@@ -12,8 +12,10 @@ import (
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
+	"github.com/kgroups/kgroups/config"
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/lag"
+	"github.com/kgroups/kgroups/views/format"
 	"github.com/kgroups/kgroups/views/output"
 )
 
@@ -36,8 +38,8 @@ type healthFlags struct {
 	format, failOn   string
 }
 
-// healthPlan is a validated `kgroups health` invocation.
-type healthPlan struct {
+// healthOptions is a validated `kgroups health`.
+type healthOptions struct {
 	names            []string
 	all              bool
 	window, interval time.Duration
@@ -77,9 +79,11 @@ with their status; a REWIND shows the offsets involved as high->low. The
 group's status reads as in the UI: OK, WARN, or ERR and the worst partition
 status (ERR STALL), and "-" while unknown (nothing committed) or while a
 lagging partition has too few observations to judge. Time lag is estimated
-from how the log end grew while sampling: "~" marks an estimate beyond the
-points seen, "≥" a lower bound (the log did not grow, or a lagging partition's
+from how the log end grew while sampling, in at most two units (12s, 3m04s,
+2h05m): "~" marks an estimate beyond the points seen, "≥" (">=" outside a
+UTF-8 locale) a lower bound (the log did not grow, or a lagging partition's
 time lag is not known yet), "-" unknown, never 0s for a group that lags.
+Rates read as in the UI: 0.3, 5.0, 35, 1.2k messages per second.
 -o json prints every partition of every group, unknown values as null.
 
 While sampling on a terminal, the time left and the polls done are shown on
@@ -92,22 +96,11 @@ above --fail-on (WARN or ERR), 1 when the cluster or a group could not be read
   kgroups health --all-groups --fail-on ERR
   kgroups health orders --window 2m --interval 10s -o json | jq '.groups[].status'`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			p, err := parseHealth(args, f)
+			o, err := parseHealth(args, f)
 			if err != nil {
 				return err
 			}
-			cl, _, err := a.connect(cmd.Context())
-			if err != nil {
-				return err
-			}
-			defer cl.Close()
-			poll := func(ctx context.Context) (*kafka.Snapshot, error) {
-				if p.all {
-					return cl.Poll(ctx)
-				}
-				return cl.PollGroups(ctx, p.names...)
-			}
-			return runHealth(cmd.Context(), a, poll, p)
+			return runHealth(cmd.Context(), a, o)
 		},
 	}
 	fs := cmd.Flags()
@@ -121,8 +114,8 @@ above --fail-on (WARN or ERR), 1 when the cluster or a group could not be read
 
 // parseHealth validates the arguments before anything connects, so a typo
 // costs nothing and exits 2.
-func parseHealth(args []string, f healthFlags) (healthPlan, error) {
-	p := healthPlan{all: f.all, window: f.window, interval: f.interval}
+func parseHealth(args []string, f healthFlags) (healthOptions, error) {
+	p := healthOptions{all: f.all, window: f.window, interval: f.interval}
 	switch {
 	case f.all && len(args) > 0:
 		return p, usageErrorf("give either group names or --all-groups, not both")
@@ -267,7 +260,7 @@ func healthProgress(what string, left time.Duration, done, total int) string {
 	if left < 0 {
 		left = 0
 	}
-	return fmt.Sprintf("\r\x1b[Ksampling %s: %s left, %d/%d polls", what, left.Round(time.Second), done, total)
+	return fmt.Sprintf("\r\x1b[Ksampling %s: %s left, %d/%d polls", format.Sanitize(what), left.Round(time.Second), done, total)
 }
 
 // isTerminal reports whether w is a terminal, where progress can be
@@ -277,9 +270,21 @@ func isTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(f.Fd())
 }
 
-// runHealth samples with poll (the cluster's groups, or the named ones),
+func runHealth(ctx context.Context, a *app, o healthOptions) error {
+	return a.connected(ctx, nil, func(cl *kafka.Client, _ config.Cluster) error {
+		poll := func(ctx context.Context) (*kafka.Snapshot, error) {
+			if o.all {
+				return cl.Poll(ctx)
+			}
+			return cl.PollGroups(ctx, o.names...)
+		}
+		return sampleHealth(ctx, a, poll, o)
+	})
+}
+
+// sampleHealth samples with poll (the cluster's groups, or the named ones),
 // judges and prints.
-func runHealth(ctx context.Context, a *app, poll func(context.Context) (*kafka.Snapshot, error), p healthPlan) error {
+func sampleHealth(ctx context.Context, a *app, poll func(context.Context) (*kafka.Snapshot, error), p healthOptions) error {
 	first, err := poll(ctx)
 	if err != nil {
 		return fmt.Errorf("health: %w", err)
@@ -293,7 +298,7 @@ func runHealth(ctx context.Context, a *app, poll func(context.Context) (*kafka.S
 	}
 	if len(missing) > 0 {
 		for _, name := range missing[:len(missing)-1] {
-			fmt.Fprintf(a.stderr, "kgroups: group %q not found\n", name)
+			a.notef("kgroups: group %q not found", name)
 		}
 		return fmt.Errorf("group %q not found", missing[len(missing)-1])
 	}
@@ -326,13 +331,13 @@ func runHealth(ctx context.Context, a *app, poll func(context.Context) (*kafka.S
 	var bad []string
 	for i := range verdicts {
 		if v := &verdicts[i]; p.failSet && v.Severity >= p.failOn {
-			bad = append(bad, fmt.Sprintf("%s (%s)", v.Group, v.Status))
+			bad = append(bad, fmt.Sprintf("%s (%s)", format.Sanitize(v.Group), v.Status))
 		}
 	}
 	if p.format == formatJSON {
 		err = output.HealthJSON(a.stdout, verdicts)
 	} else {
-		err = output.Health(a.stdout, verdicts)
+		err = output.Health(a.stdout, verdicts, a.atLeast())
 	}
 	if err != nil {
 		return err
@@ -340,11 +345,11 @@ func runHealth(ctx context.Context, a *app, poll func(context.Context) (*kafka.S
 
 	failedRead := false
 	for _, name := range gone {
-		fmt.Fprintf(a.stderr, "kgroups: group %q not found at the end of the window\n", name)
+		a.notef("kgroups: group %q not found at the end of the window", name)
 		failedRead = true
 	}
 	if failed > 0 {
-		fmt.Fprintf(a.stderr, "kgroups: %d of %d polls failed, the last with: %v\n", failed, p.polls, lastErr)
+		a.notef("kgroups: %d of %d polls failed, the last with: %v", failed, p.polls, lastErr)
 		failedRead = true
 	}
 	if reportGroupErrors(a.stderr, judged) != nil {
@@ -380,9 +385,4 @@ func judgeHealth(h *lag.History, last *kafka.Snapshot, names []string) (verdicts
 }
 
 // groupCount is "1 group" or "n groups".
-func groupCount(n int) string {
-	if n == 1 {
-		return "1 group"
-	}
-	return fmt.Sprintf("%d groups", n)
-}
+func groupCount(n int) string { return format.Count(n, "group", "groups") }

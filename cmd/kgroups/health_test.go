@@ -242,6 +242,10 @@ type healthCluster struct {
 func startHealthCluster(t *testing.T) *healthCluster {
 	t.Helper()
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	// A UTF-8 locale, whatever the machine's: lower bounds read "≥".
+	t.Setenv("LC_ALL", "")
+	t.Setenv("LC_CTYPE", "")
+	t.Setenv("LANG", "C.UTF-8")
 	c := kafkatest.NewCluster(t)
 	c.CreateTopic(t, "t-ok", 1)
 	c.CreateTopic(t, "t-stop", 1)
@@ -334,9 +338,14 @@ func fields(out string) [][]string {
 // window's length before the last.
 func atLeastWindow(t *testing.T, cell string) {
 	t.Helper()
-	d, err := time.ParseDuration(strings.TrimPrefix(cell, "≥"))
-	if !strings.HasPrefix(cell, "≥") || err != nil || d < 2*time.Second {
-		t.Errorf("time lag cell %q, want a lower bound of at least 2s", cell)
+	atLeastWindowMarked(t, cell, "≥")
+}
+
+func atLeastWindowMarked(t *testing.T, cell, mark string) {
+	t.Helper()
+	d, err := time.ParseDuration(strings.TrimPrefix(cell, mark))
+	if !strings.HasPrefix(cell, mark) || err != nil || d < 2*time.Second {
+		t.Errorf("time lag cell %q, want a lower bound of at least 2s marked %q", cell, mark)
 	}
 }
 
@@ -465,6 +474,16 @@ func TestHealthCLI(t *testing.T) {
 		// Without --fail-on the verdict is printed and the exit is 0.
 		code, _, stderr = health("g-stop")
 		expectRun(t, code, stderr, 0, "")
+
+		// Outside a UTF-8 locale the lower bound reads ">=".
+		t.Setenv("LC_ALL", "C")
+		code, stdout, stderr = health("g-stop")
+		expectRun(t, code, stderr, 0, "")
+		if got = fields(stdout); len(got) != len(want) || len(got[1]) != 7 || len(got[4]) != 9 {
+			t.Fatalf("stdout:\n%s", stdout)
+		}
+		atLeastWindowMarked(t, got[1][4], ">=")
+		atLeastWindowMarked(t, got[4][7], ">=")
 	})
 
 	t.Run("all groups", func(t *testing.T) {

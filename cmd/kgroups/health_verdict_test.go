@@ -14,7 +14,7 @@ import (
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/fixture"
 	"github.com/kgroups/kgroups/kafka/lag"
-	"github.com/kgroups/kgroups/views/columns"
+	"github.com/kgroups/kgroups/views/format"
 	"github.com/kgroups/kgroups/views/output"
 )
 
@@ -82,7 +82,13 @@ func TestHealthJudgesAsTheUI(t *testing.T) {
 			next++
 			return s, nil
 		}
-		err := runHealth(context.Background(), &app{stdout: &stdout, stderr: &stderr}, poll, hp)
+		a := newApp(strings.NewReader(""), &stdout, &stderr, func(k string) string {
+			if k == "LANG" {
+				return "C.UTF-8"
+			}
+			return ""
+		})
+		err := sampleHealth(context.Background(), a, poll, hp)
 		// shipping-notifier's offsets could not be fetched: exit 1, after
 		// the verdicts.
 		var ec exitCodeError
@@ -99,23 +105,25 @@ func TestHealthJudgesAsTheUI(t *testing.T) {
 	for i := range ui {
 		rows[i] = &ui[i]
 	}
-	if want := strings.TrimSuffix(output.Table(columns.HealthColumns(), rows), "\n"); summary != want {
+	if want := strings.TrimSuffix(output.Table(output.HealthColumns(format.AtLeastUnicode), rows), "\n"); summary != want {
 		t.Errorf("health table:\n%s\nthe UI's verdicts:\n%s", summary, want)
 	}
-	// And exactly this. grown is 500 behind with no time lag known for
-	// the partition that lags: its time lag is unknown, not 0s, and its
-	// verdict waits for a full window on events/1. widened's known 10s
-	// is only a lower bound; its events/0 never caught up (WARN).
+	// And exactly this, with the UI's time lags (two units at most) and
+	// rates (one decimal below 10, whole numbers above). grown is 500
+	// behind with no time lag known for the partition that lags: its time
+	// lag is unknown, not 0s, and its verdict waits for a full window on
+	// events/1. widened's known 10s is only a lower bound; its events/0
+	// never caught up (WARN).
 	expectText(t, "summary", summary+"\n", lines(
 		"GROUP               STATUS      TOTAL-LAG  MAX-TIME-LAG  PRODUCE/S  CONSUME/S",
-		"analytics-etl       OK                  0            0s       20.0       20.0",
-		"billing-reconciler  WARN             1249        ~2m57s       20.0       12.0",
-		"fraud-scoring       ERR STALL        3520        ~4m00s       15.0        0.0",
+		"analytics-etl       OK                  0            0s         20         20",
+		"billing-reconciler  WARN             1249        ~2m57s         20         12",
+		"fraud-scoring       ERR STALL        3520        ~4m00s         15        0.0",
 		"grown               -                 500             -        5.0        5.0",
-		"inventory-sync      ERR REWIND        626           31s       20.0       13.0",
-		"legacy-audit        ERR STOP       498150    ~13h51m00s        5.0        0.0",
-		"orders-app          OK                 82           16s       35.0       31.0",
-		"shipping-notifier   -                   -             -       10.0          -",
+		"inventory-sync      ERR REWIND        626           31s         20         13",
+		"legacy-audit        ERR STOP       498150       ~13h51m        5.0        0.0",
+		"orders-app          OK                 82           16s         35         31",
+		"shipping-notifier   -                   -             -         10          -",
 		"widened             WARN              550          ≥10s        5.0        5.0",
 	))
 

@@ -1,13 +1,14 @@
 package main
 
 import (
-	"fmt"
+	"context"
 	"io"
 	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/kgroups/kgroups/config"
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/views/output"
 )
@@ -30,11 +31,14 @@ var groupStates = []string{
 // groupTypes are the values `--type` accepts.
 var groupTypes = []kafka.GroupType{kafka.TypeClassic, kafka.TypeConsumer}
 
-// Output formats shared by the read commands.
-const (
-	formatTable = "table"
-	formatJSON  = "json"
-)
+// listOptions is a validated `kgroups list`.
+type listOptions struct {
+	// states, when not nil, keeps only groups in these states.
+	states map[string]bool
+	// typ, when not empty, keeps only groups of this type.
+	typ    kafka.GroupType
+	format string
+}
 
 func newListCmd(a *app) *cobra.Command {
 	var states []string
@@ -53,48 +57,18 @@ otherwise run --describe on every group to learn. It never joins a group.`,
   kgroups list --type consumer -o json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			wantStates, err := parseStates(states, cmd.Flags().Changed("state"))
-			if err != nil {
+			var o listOptions
+			var err error
+			if o.states, err = parseStates(states, cmd.Flags().Changed("state")); err != nil {
 				return err
 			}
-			wantType, err := parseGroupType(typ)
-			if err != nil {
+			if o.typ, err = parseGroupType(typ); err != nil {
 				return err
 			}
-			format, err := parseFormat(format)
-			if err != nil {
+			if o.format, err = parseFormat(format); err != nil {
 				return err
 			}
-			cl, _, err := a.connect(cmd.Context())
-			if err != nil {
-				return err
-			}
-			defer cl.Close()
-			snap, err := cl.Poll(cmd.Context())
-			if err != nil {
-				return fmt.Errorf("list groups: %w", err)
-			}
-			var groups []*kafka.Group
-			for i := range snap.Groups {
-				g := &snap.Groups[i]
-				if len(wantStates) > 0 && !wantStates[g.State] {
-					continue
-				}
-				if wantType != "" && g.Type != wantType {
-					continue
-				}
-				groups = append(groups, g)
-			}
-			sort.SliceStable(groups, func(i, j int) bool { return groups[i].Name < groups[j].Name })
-			if format == formatJSON {
-				err = output.JSON(a.stdout, groups)
-			} else {
-				err = output.List(a.stdout, groups)
-			}
-			if err != nil {
-				return err
-			}
-			return reportGroupErrors(a.stderr, groups)
+			return runList(cmd.Context(), a, o)
 		},
 	}
 	fs := cmd.Flags()
@@ -104,19 +78,36 @@ otherwise run --describe on every group to learn. It never joins a group.`,
 	return cmd
 }
 
-// addFormatFlag declares -o/--output the same way on every read command.
-func addFormatFlag(cmd *cobra.Command, format *string) {
-	cmd.Flags().StringVarP(format, "output", "o", formatTable, "output format: table or json")
-}
-
-// parseFormat validates -o, so a typo is a usage error rather than a
-// silently different output that breaks a script later.
-func parseFormat(s string) (string, error) {
-	switch f := strings.ToLower(strings.TrimSpace(s)); f {
-	case formatTable, formatJSON:
-		return f, nil
-	}
-	return "", usageErrorf("invalid --output %q: accepted values are %s, %s", s, formatTable, formatJSON)
+func runList(ctx context.Context, a *app, o listOptions) error {
+	return a.connected(ctx, nil, func(cl *kafka.Client, _ config.Cluster) error {
+		// The poll's error says which step failed ("list groups: ...",
+		// "cannot read cluster metadata ...").
+		snap, err := cl.Poll(ctx)
+		if err != nil {
+			return err
+		}
+		var groups []*kafka.Group
+		for i := range snap.Groups {
+			g := &snap.Groups[i]
+			if o.states != nil && !o.states[g.State] {
+				continue
+			}
+			if o.typ != "" && g.Type != o.typ {
+				continue
+			}
+			groups = append(groups, g)
+		}
+		sort.SliceStable(groups, func(i, j int) bool { return groups[i].Name < groups[j].Name })
+		if o.format == formatJSON {
+			err = output.JSON(a.stdout, groups)
+		} else {
+			err = output.List(a.stdout, groups)
+		}
+		if err != nil {
+			return err
+		}
+		return reportGroupErrors(a.stderr, groups)
+	})
 }
 
 // parseStates maps --state values to the canonical state names,
@@ -170,7 +161,7 @@ func reportGroupErrors(stderr io.Writer, groups []*kafka.Group) error {
 	failed := false
 	for _, g := range groups {
 		if g.Err != nil {
-			fmt.Fprintf(stderr, "kgroups: group %q: %v\n", g.Name, g.Err)
+			_ = output.Printf(stderr, "kgroups: group %q: %v", g.Name, g.Err)
 			failed = true
 		}
 	}

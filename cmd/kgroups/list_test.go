@@ -1,11 +1,18 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/kgroups/kgroups/kafka/kafkatest"
 )
 
 // listNames decodes `list -o json` and returns the group names and total
@@ -92,5 +99,41 @@ func TestListUsageErrors(t *testing.T) {
 		if code != 2 || stdout != "" || stderr != tc.stderr+help {
 			t.Errorf("%q: exit %d stdout %q stderr %q, want exit 2 and %q", tc.args, code, stdout, stderr, tc.stderr+help)
 		}
+	}
+}
+
+// failListGroups makes every broker answer ListGroups with
+// UNKNOWN_SERVER_ERROR, while metadata and everything else work.
+func failListGroups(c *kafkatest.Cluster) {
+	c.ControlKey(int16(kmsg.ListGroups), func(req kmsg.Request) (kmsg.Response, error, bool) {
+		c.KeepControl()
+		resp := req.ResponseKind().(*kmsg.ListGroupsResponse)
+		resp.ErrorCode = kerr.UnknownServerError.Code
+		return resp, nil, true
+	})
+}
+
+// TestListGroupsFails: when ListGroups fails after metadata succeeded, the
+// error says so once, with the brokers' answer, not that metadata could not
+// be read.
+func TestListGroupsFails(t *testing.T) {
+	isolateConfig(t)
+	c := kafkatest.NewCluster(t)
+	failListGroups(c)
+	const want = "kgroups: list groups: request ListGroups has 3 separate shard errors, first: UNKNOWN_SERVER_ERROR: The server experienced an unexpected error when processing the request.\n"
+
+	code, stdout, stderr := kg(t, "-b", strings.Join(c.Addrs, ","), "list")
+	expectRun(t, code, stderr, 1, want)
+	expectText(t, "stdout", stdout, "")
+
+	// The same through runList, without cobra.
+	var out, errOut bytes.Buffer
+	a := newApp(strings.NewReader(""), &out, &errOut, func(string) string { return "" })
+	if err := a.globals.Flags().Parse([]string{"-b", strings.Join(c.Addrs, ",")}); err != nil {
+		t.Fatal(err)
+	}
+	err := runList(context.Background(), a, listOptions{format: formatTable})
+	if got := exitCode(&errOut, err); got != exitError || errOut.String() != want || out.String() != "" {
+		t.Errorf("runList: exit %d, stdout %q, stderr %q; want 1 and %q", got, out.String(), errOut.String(), want)
 	}
 }

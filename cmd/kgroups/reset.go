@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -15,13 +16,9 @@ import (
 	"github.com/kgroups/kgroups/kafka/receipt"
 	kreset "github.com/kgroups/kgroups/kafka/reset"
 	"github.com/kgroups/kgroups/views/output"
-	resetview "github.com/kgroups/kgroups/views/reset"
 )
 
 func init() { register(newResetCmd) }
-
-// formatCSV is the offsets file format of --export (and -o csv).
-const formatCSV = "csv"
 
 // scenarioFlags are reset's scenario flags, in help order; exactly one must
 // be given.
@@ -38,15 +35,14 @@ type resetFlags struct {
 	write                                         writeFlags
 }
 
-// writeFlags are the flags every writing command shares.
-type writeFlags struct {
-	execute bool
-	confirm []string
-}
-
-func addWriteFlags(cmd *cobra.Command, w *writeFlags, what string) {
-	cmd.Flags().BoolVar(&w.execute, "execute", false, what+" (without it, a dry run that changes nothing)")
-	cmd.Flags().StringSliceVar(&w.confirm, "confirm", nil, "the `GROUP` name typed again, required with --execute in a protected context (comma-separated for several)")
+// resetOptions is a validated `kgroups reset`.
+type resetOptions struct {
+	group    string
+	scenario kreset.Scenario
+	scope    kreset.Scope
+	newGroup bool
+	format   string
+	write    writeFlags
 }
 
 func newResetCmd(a *app) *cobra.Command {
@@ -99,42 +95,11 @@ protected one also needs --confirm GROUP.`,
   kgroups reset orders --by-duration PT30M --all-topics --export > before.csv
   kgroups reset orders --from-file before.csv --execute`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) != 1 || args[0] == "" {
-				return usageErrorf("reset needs exactly one group name (got %d arguments)", len(args))
-			}
-			group := args[0]
-			sc, err := parseScenario(cmd, &f, a.stdin)
+			o, err := parseReset(cmd, args, &f, a.stdin)
 			if err != nil {
 				return err
 			}
-			scope, err := kreset.ParseScope(f.allTopics, f.topics)
-			if err != nil {
-				return usageError{err}
-			}
-			if sc.NeedsScope() && scope.IsZero() {
-				return usageErrorf("reset needs a scope: --all-topics, or one or more --topic TOPIC[:P,...]")
-			}
-			format, err := parseWriteFormat(cmd, f.format, f.export)
-			if err != nil {
-				return err
-			}
-			c, err := a.context()
-			if err != nil {
-				return err
-			}
-			if err := checkWrite(c, "reset", f.write, group); err != nil {
-				return err
-			}
-			cl, c, err := a.connect(cmd.Context())
-			if err != nil {
-				return err
-			}
-			defer cl.Close()
-			p, err := kreset.Prepare(cmd.Context(), cl, kreset.Request{Group: group, Scenario: sc, Scope: scope, NewGroup: f.newGroup})
-			if err != nil {
-				return err
-			}
-			return a.showPlan(cmd, cl, c, p, f.write.execute, format)
+			return runReset(cmd.Context(), a, o)
 		},
 	}
 	fs := cmd.Flags()
@@ -153,6 +118,38 @@ protected one also needs --confirm GROUP.`,
 	fs.StringVarP(&f.format, "output", "o", formatTable, "output format: table, json or csv")
 	addWriteFlags(cmd, &f.write, "apply the reset")
 	return cmd
+}
+
+// parseReset validates reset's arguments before anything connects.
+func parseReset(cmd *cobra.Command, args []string, f *resetFlags, stdin io.Reader) (resetOptions, error) {
+	o := resetOptions{newGroup: f.newGroup, write: f.write}
+	if len(args) != 1 || args[0] == "" {
+		return o, usageErrorf("reset needs exactly one group name (got %d arguments)", len(args))
+	}
+	o.group = args[0]
+	var err error
+	if o.scenario, err = parseScenario(cmd, f, stdin); err != nil {
+		return o, err
+	}
+	if o.scope, err = kreset.ParseScope(f.allTopics, f.topics); err != nil {
+		return o, usageError{err}
+	}
+	if o.scenario.NeedsScope() && o.scope.IsZero() {
+		return o, usageErrorf("reset needs a scope: --all-topics, or one or more --topic TOPIC[:P,...]")
+	}
+	o.format, err = parseWriteFormat(f.format, f.export, cmd.Flags().Changed("output"))
+	return o, err
+}
+
+func runReset(ctx context.Context, a *app, o resetOptions) error {
+	check := func(c config.Cluster) error { return checkWrite(c, "reset", o.write, o.group) }
+	return a.connected(ctx, check, func(cl *kafka.Client, c config.Cluster) error {
+		p, err := kreset.Prepare(ctx, cl, kreset.Request{Group: o.group, Scenario: o.scenario, Scope: o.scope, NewGroup: o.newGroup})
+		if err != nil {
+			return err
+		}
+		return a.showPlan(ctx, cl, c, p, o.write.execute, o.format)
+	})
 }
 
 // parseScenario checks that exactly one scenario flag was given and reads
@@ -238,88 +235,23 @@ func readOffsetsFile(path string, stdin io.Reader) ([]kreset.FileRow, error) {
 	return rows, nil
 }
 
-// parseWriteFormat validates -o for the writing commands, which add csv (the
-// offsets file) to table and json. --export is -o csv.
-func parseWriteFormat(cmd *cobra.Command, format string, export bool) (string, error) {
-	f := strings.ToLower(strings.TrimSpace(format))
-	switch f {
-	case formatTable, formatJSON, formatCSV:
-	default:
-		return "", usageErrorf("invalid --output %q: accepted values are %s, %s, %s", format, formatTable, formatJSON, formatCSV)
-	}
-	if export {
-		if cmd.Flags().Changed("output") && f != formatCSV {
-			return "", usageErrorf("--export prints CSV; it cannot be combined with -o %s", f)
-		}
-		f = formatCSV
-	}
-	return f, nil
-}
-
-// checkWrite enforces the context's safety settings before anything is read
-// or written: a read-only context refuses --execute outright (exit 1), and a
-// protected one needs each group's name typed again with --confirm (a
-// missing or wrong --confirm is a usage error, exit 2, as for rebalance).
-func checkWrite(c config.Context, command string, w writeFlags, groups ...string) error {
-	if !w.execute {
-		if len(w.confirm) > 0 {
-			return usageErrorf("--confirm only applies with --execute")
-		}
-		return nil
-	}
-	if c.ReadOnly {
-		return fmt.Errorf("context %q is read-only: 'kgroups %s --execute' is refused and nothing was changed; run it without --execute for a dry run, or use a context that is not read-only", c.Name, command)
-	}
-	if !c.Protected {
-		return nil
-	}
-	confirmed := make(map[string]bool, len(w.confirm))
-	for _, s := range w.confirm {
-		confirmed[s] = true
-	}
-	var missing []string
-	for _, g := range groups {
-		if !confirmed[g] {
-			missing = append(missing, g)
-		}
-	}
-	if len(missing) > 0 {
-		if len(w.confirm) == 0 {
-			return usageErrorf("context %q is protected: to change %s, type the name again with --confirm %s; nothing was changed", c.Name, groupWord(missing), strings.Join(missing, ","))
-		}
-		return usageErrorf("context %q is protected and --confirm %s does not name %s: nothing was changed", c.Name, strings.Join(w.confirm, ","), groupWord(missing))
-	}
-	return nil
-}
-
-func groupWord(gs []string) string {
-	q := make([]string, len(gs))
-	for i, g := range gs {
-		q[i] = fmt.Sprintf("%q", g)
-	}
-	if len(gs) == 1 {
-		return "group " + q[0]
-	}
-	return "groups " + strings.Join(q, ", ")
-}
-
 // showPlan prints a plan and, with execute, applies it and prints the
 // verified result. The table or JSON goes to stdout; notes, the summary and
 // the receipt path go to stderr, so stdout stays parseable.
-func (a *app) showPlan(cmd *cobra.Command, cl *kafka.Client, c config.Context, p *kreset.Plan, execute bool, format string) error {
+func (a *app) showPlan(ctx context.Context, cl *kafka.Client, c config.Cluster, p *kreset.Plan, execute bool, format string) error {
 	blocked := p.Blocker()
 	for _, w := range p.Warnings {
-		fmt.Fprintln(a.stderr, "Warning:", w)
+		a.notef("Warning: %s", w)
 	}
 	if !execute {
 		if err := writeResetPlan(a.stdout, p, format, blocked); err != nil {
 			return err
 		}
-		fmt.Fprintln(a.stderr, summaryLine(p))
+		a.notef("%s", summaryLine(p))
 		if blocked != nil {
-			fmt.Fprintln(a.stderr, "Note: --execute would be refused now:", blocked)
+			a.notef("Note: --execute would be refused now: %v", blocked)
 		}
-		fmt.Fprintln(a.stderr, "Dry run: nothing was changed. Add --execute to apply.")
+		a.notef("Dry run: nothing was changed. Add --execute to apply.")
 		return nil
 	}
 	if blocked != nil {
@@ -329,24 +261,24 @@ func (a *app) showPlan(cmd *cobra.Command, cl *kafka.Client, c config.Context, p
 	if err != nil {
 		return err
 	}
-	res, err := kreset.Apply(cmd.Context(), cl, p, kreset.ApplyOptions{ReceiptDir: dir, Context: c.Name, Now: time.Now})
+	res, err := kreset.Apply(ctx, cl, p, kreset.ApplyOptions{ReceiptDir: dir, Context: c.Name, Now: time.Now})
 	if err != nil {
 		return err
 	}
 	switch format {
 	case formatJSON:
-		err = resetview.PlanJSON(a.stdout, p, false, nil, res)
+		err = output.PlanJSON(a.stdout, p, false, nil, res)
 	case formatCSV:
-		err = kreset.WriteCSV(a.stdout, p.Offsets(), false)
+		err = output.OffsetsCSV(a.stdout, p)
 	default:
-		err = output.WriteTable(a.stdout, resetview.ResultColumns(), resetview.ResultRows(res))
+		err = output.Result(a.stdout, res)
 	}
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(a.stderr, summaryLine(p))
-	fmt.Fprintln(a.stderr, "Receipt:", res.ReceiptPath)
-	fmt.Fprintf(a.stderr, "To undo: kgroups undo %s --execute\n", shellQuote(res.ReceiptPath))
+	a.notef("%s", summaryLine(p))
+	a.notef("Receipt: %s", res.ReceiptPath)
+	a.notef("To undo: kgroups undo %s --execute", shellQuote(res.ReceiptPath))
 	if failed := res.Failed(); len(failed) > 0 {
 		return fmt.Errorf("%d of %d partitions do not hold the new offset; see STATUS above", len(failed), len(res.Partitions))
 	}
@@ -368,22 +300,9 @@ func summaryLine(p *kreset.Plan) string {
 func writeResetPlan(w io.Writer, p *kreset.Plan, format string, blocked error) error {
 	switch format {
 	case formatJSON:
-		return resetview.PlanJSON(w, p, true, blocked, nil)
+		return output.PlanJSON(w, p, true, blocked, nil)
 	case formatCSV:
-		return kreset.WriteCSV(w, p.Offsets(), false)
+		return output.OffsetsCSV(w, p)
 	}
-	if err := output.WriteTable(w, resetview.PlanColumns(), resetview.PlanRows(p)); err != nil {
-		return fmt.Errorf("write table: %w", err)
-	}
-	return nil
-}
-
-// shellQuote quotes a path for copying into a shell when it needs it.
-func shellQuote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-:+=", r))
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	return output.Plan(w, p)
 }

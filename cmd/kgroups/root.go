@@ -5,12 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
+	"os"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/viper"
 
-	"github.com/kgroups/kgroups/config"
+	"github.com/kgroups/kgroups/views/output"
 )
 
 // Exit codes. Scripts depend on these.
@@ -21,7 +20,10 @@ const (
 	exitUnhealthy = 3 // kgroups health: a group at or above --fail-on
 )
 
-// usageError marks an error caused by how the command was called.
+// usageError marks an error caused by how the command was called. It is
+// made where the mistake is found: a command's own validation, cobra's flag
+// parsing (SetFlagErrorFunc), its argument checks (typeArgErrors) and a bad
+// setting given as a flag (config.FromFlags).
 type usageError struct{ err error }
 
 func (e usageError) Error() string { return e.err.Error() }
@@ -55,9 +57,8 @@ func register(f func(*app) *cobra.Command) { subcommands = append(subcommands, f
 // run executes kgroups with args and returns the process exit code. It is the
 // whole program apart from os.Exit, so tests drive it in-process.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, v: viper.New()}
+	a := newApp(stdin, stdout, stderr, os.Getenv)
 	root := newRootCmd(a)
-	a.root = root
 	for _, f := range subcommands {
 		root.AddCommand(f(a))
 	}
@@ -66,28 +67,63 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	err := root.ExecuteContext(ctx)
+	// cobra adds these when it runs; added now, their argument checks are
+	// typed too.
+	root.InitDefaultHelpCmd()
+	root.InitDefaultCompletionCmd(args...)
+	typeArgErrors(root)
+	return exitCode(stderr, root.ExecuteContext(ctx))
+}
+
+// exitCode prints err, terminal-safe, and says which exit code it means.
+func exitCode(stderr io.Writer, err error) int {
 	if err == nil {
 		return exitOK
 	}
 	var ec exitCodeError
 	if errors.As(err, &ec) {
 		if ec.err != nil {
-			fmt.Fprintln(stderr, "kgroups:", ec.err)
+			printError(stderr, ec.err)
 		}
 		return ec.code
 	}
-	fmt.Fprintln(stderr, "kgroups:", err)
-	var ce configError
-	if errors.As(err, &ce) {
-		return exitError
-	}
+	printError(stderr, err)
 	var ue usageError
-	if errors.As(err, &ue) || isCobraUsageError(err) {
-		fmt.Fprintln(stderr, "Run 'kgroups --help' for usage.")
+	if errors.As(err, &ue) {
+		_ = output.Print(stderr, "Run 'kgroups --help' for usage.")
 		return exitUsage
 	}
 	return exitError
+}
+
+// printError writes "kgroups: " and the error, each line made terminal-safe:
+// group names and broker error strings end up in errors.
+func printError(w io.Writer, err error) {
+	_ = output.Print(w, "kgroups: "+err.Error())
+}
+
+// typeArgErrors makes the argument checks of c and every command under it
+// return usage errors: a wrong number of arguments, or an unknown command.
+// A command without a check keeps cobra's default (a root with subcommands
+// takes no arguments; any other command takes any).
+func typeArgErrors(c *cobra.Command) {
+	check := c.Args
+	c.Args = func(cmd *cobra.Command, args []string) error {
+		var err error
+		switch {
+		case check != nil:
+			err = check(cmd, args)
+		case !cmd.HasParent() && cmd.HasSubCommands() && len(args) > 0:
+			err = fmt.Errorf("unknown command %q for %q", args[0], cmd.CommandPath())
+		}
+		if err != nil {
+			return usageError{err}
+		}
+		return nil
+	}
+	for _, sub := range c.Commands() {
+		typeArgErrors(sub)
+	}
 }
 
 func newRootCmd(a *app) *cobra.Command {
@@ -103,39 +139,9 @@ func newRootCmd(a *app) *cobra.Command {
 		// Bare `kgroups` opens the live UI, as `kgroups tui` does.
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return openTUI(cmd.Context(), a, "")
+			return openTUI(cmd.Context(), a, openOptions{})
 		},
 	}
-	addGlobalFlags(root, a.v)
+	root.PersistentFlags().AddFlagSet(a.globals.Flags())
 	return root
-}
-
-// addGlobalFlags declares the persistent flags of config.Settings and binds
-// each to viper together with its environment variable, so that a flag beats
-// the variable; config.Effective layers the file and defaults underneath.
-// Lists are plain strings ("a:1,b:2") so flag and variable read the same.
-func addGlobalFlags(root *cobra.Command, v *viper.Viper) {
-	fs := root.PersistentFlags()
-	for _, s := range config.Settings {
-		if s.Flag != "" {
-			usage := s.Usage + " [$" + s.Env + "]"
-			switch s.Kind {
-			case config.KindBool:
-				fs.BoolP(s.Flag, s.Short, false, usage)
-			case config.KindDuration:
-				fs.DurationP(s.Flag, s.Short, 0, usage)
-			default:
-				fs.StringP(s.Flag, s.Short, "", usage)
-			}
-			if strings.Contains(s.Key, ".") {
-				// TLS and SASL flags would swamp every command's
-				// help; 'kgroups config --help' lists them.
-				_ = fs.MarkHidden(s.Flag)
-			}
-			// Both calls fail only for a nil flag or an empty key,
-			// which the loop above rules out.
-			_ = v.BindPFlag(s.Key, fs.Lookup(s.Flag))
-		}
-		_ = v.BindEnv(s.Key, s.Env)
-	}
 }

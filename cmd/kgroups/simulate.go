@@ -1,17 +1,27 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/kgroups/kgroups/config"
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/rebalance"
-	"github.com/kgroups/kgroups/views/simulate"
+	"github.com/kgroups/kgroups/views/format"
+	"github.com/kgroups/kgroups/views/output"
 )
 
 func init() { register(newSimulateCmd) }
+
+// simulateOptions is a validated `kgroups simulate`.
+type simulateOptions struct {
+	group  string
+	change rebalance.Change
+	format string
+}
 
 func newSimulateCmd(a *app) *cobra.Command {
 	var leave []string
@@ -44,60 +54,11 @@ so simulate shows each member's current and target assignment instead.
   kgroups simulate orders-app --join 2 -o json | jq '.assignors[] | {assignor, moved}'`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			group, change, format, err := simulateOptions(args, leave, join, cmd.Flags().Changed("join"), format)
+			o, err := parseSimulate(args, leave, join, cmd.Flags().Changed("join"), format)
 			if err != nil {
 				return err
 			}
-			cl, _, err := a.connect(cmd.Context())
-			if err != nil {
-				return err
-			}
-			defer cl.Close()
-
-			g, err := readLiveGroup(cmd, cl, group)
-			if err != nil {
-				return err
-			}
-			if g.Type == kafka.TypeConsumer {
-				for _, id := range change.Leave {
-					if _, ok := g.Member(id); !ok {
-						return fmt.Errorf("member %q is not in group %q; its members are: %s", id, g.Name, simulateMemberList(g))
-					}
-				}
-				if format == formatJSON {
-					return simulate.WriteConsumerJSON(a.stdout, g, change.String())
-				}
-				return simulate.WriteConsumerTable(a.stdout, g, change.String())
-			}
-			if g.State != kafka.StateStable {
-				fmt.Fprintf(a.stderr, "kgroups: note: group %q is %s, not Stable: the assignment the prediction starts from may be changing\n", g.Name, g.State)
-			}
-			counts, err := rebalance.PartitionCounts(cmd.Context(), cl, rebalance.Subscriptions(g))
-			if err != nil {
-				return err
-			}
-			sim, err := rebalance.Simulate(g, counts, change)
-			if err != nil {
-				return err
-			}
-			if format == formatJSON {
-				err = simulate.WriteJSON(a.stdout, g, sim)
-			} else {
-				err = simulate.WriteTable(a.stdout, g, sim)
-			}
-			if err != nil {
-				return err
-			}
-			var failed []string
-			for _, p := range sim.Predictions {
-				if p.Err != nil {
-					failed = append(failed, p.Assignor+": "+p.Err.Error())
-				}
-			}
-			if len(failed) > 0 {
-				return fmt.Errorf("some assignors could not balance the group: %s", strings.Join(failed, "; "))
-			}
-			return nil
+			return runSimulate(cmd.Context(), a, o)
 		},
 	}
 	fs := cmd.Flags()
@@ -107,39 +68,88 @@ so simulate shows each member's current and target assignment instead.
 	return cmd
 }
 
-// simulateOptions validates simulate's arguments; every mistake is a usage
+// parseSimulate validates simulate's arguments; every mistake is a usage
 // error that says what is accepted.
-func simulateOptions(args, leave []string, join int, joinGiven bool, format string) (string, rebalance.Change, string, error) {
-	var ch rebalance.Change
+func parseSimulate(args, leave []string, join int, joinGiven bool, format string) (simulateOptions, error) {
+	var o simulateOptions
 	switch {
 	case len(args) != 1:
-		return "", ch, "", usageErrorf("simulate needs exactly one group name, got %d", len(args))
+		return o, usageErrorf("simulate needs exactly one group name, got %d", len(args))
 	case args[0] == "":
-		return "", ch, "", usageErrorf("a group name cannot be empty")
+		return o, usageErrorf("a group name cannot be empty")
 	case len(leave) > 0 && joinGiven:
-		return "", ch, "", usageErrorf("give either --leave MEMBER... or --join N, not both")
+		return o, usageErrorf("give either --leave MEMBER... or --join N, not both")
 	case len(leave) == 0 && !joinGiven:
-		return "", ch, "", usageErrorf("say what changes: --leave MEMBER... (member ids) or --join N")
+		return o, usageErrorf("say what changes: --leave MEMBER... (member ids) or --join N")
 	case joinGiven && (join < 1 || join > rebalance.MaxJoin):
-		return "", ch, "", usageErrorf("invalid --join %d: give a number of new members from 1 to %d", join, rebalance.MaxJoin)
+		return o, usageErrorf("invalid --join %d: give a number of new members from 1 to %d", join, rebalance.MaxJoin)
 	}
 	for _, id := range leave {
 		if strings.TrimSpace(id) == "" {
-			return "", ch, "", usageErrorf("--leave: a member id cannot be empty")
+			return o, usageErrorf("--leave: a member id cannot be empty")
 		}
 	}
-	f, err := parseFormat(format)
-	if err != nil {
-		return "", ch, "", err
+	var err error
+	if o.format, err = parseFormat(format); err != nil {
+		return o, err
 	}
-	ch.Leave, ch.Join = uniqueNames(leave), join
-	return args[0], ch, f, nil
+	o.group, o.change.Leave, o.change.Join = args[0], uniqueNames(leave), join
+	return o, nil
 }
 
-// readLiveGroup polls one group and refuses one that does not exist or could
+func runSimulate(ctx context.Context, a *app, o simulateOptions) error {
+	return a.connected(ctx, nil, func(cl *kafka.Client, _ config.Cluster) error {
+		g, err := readGroup(ctx, cl, o.group)
+		if err != nil {
+			return err
+		}
+		if g.Type == kafka.TypeConsumer {
+			for _, id := range o.change.Leave {
+				if _, ok := g.Member(id); !ok {
+					return fmt.Errorf("member %q is not in group %q; its members are: %s", id, g.Name, simulateMemberList(g))
+				}
+			}
+			if o.format == formatJSON {
+				return output.TargetsJSON(a.stdout, g, o.change.String())
+			}
+			return output.Targets(a.stdout, g, o.change.String())
+		}
+		if g.State != kafka.StateStable {
+			a.notef("kgroups: note: group %q is %s, not Stable: the assignment the prediction starts from may be changing", g.Name, g.State)
+		}
+		counts, err := rebalance.PartitionCounts(ctx, cl, rebalance.Subscriptions(g))
+		if err != nil {
+			return err
+		}
+		sim, err := rebalance.Simulate(g, counts, o.change)
+		if err != nil {
+			return err
+		}
+		if o.format == formatJSON {
+			err = output.SimulationJSON(a.stdout, g, sim)
+		} else {
+			err = output.Simulation(a.stdout, g, sim)
+		}
+		if err != nil {
+			return err
+		}
+		var failed []string
+		for _, p := range sim.Predictions {
+			if p.Err != nil {
+				failed = append(failed, p.Assignor+": "+p.Err.Error())
+			}
+		}
+		if len(failed) > 0 {
+			return fmt.Errorf("some assignors could not balance the group: %s", strings.Join(failed, "; "))
+		}
+		return nil
+	})
+}
+
+// readGroup polls one group and refuses one that does not exist or could
 // not be read, so that no command acts on a partial picture.
-func readLiveGroup(cmd *cobra.Command, cl *kafka.Client, name string) (*kafka.Group, error) {
-	snap, err := cl.PollGroups(cmd.Context(), name)
+func readGroup(ctx context.Context, cl *kafka.Client, name string) (*kafka.Group, error) {
+	snap, err := cl.PollGroups(ctx, name)
 	if err != nil {
 		return nil, fmt.Errorf("read group %q: %w", name, err)
 	}
@@ -159,7 +169,7 @@ func simulateMemberList(g *kafka.Group) string {
 	}
 	ids := make([]string, len(g.Members))
 	for i := range g.Members {
-		ids[i] = g.Members[i].MemberID
+		ids[i] = format.Sanitize(g.Members[i].MemberID)
 	}
 	return strings.Join(ids, ", ")
 }

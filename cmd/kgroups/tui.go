@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -37,21 +36,27 @@ and leaves the terminal as it found it.`,
   kgroups -b 127.0.0.1:9092 tui --group orders-app`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return openTUI(cmd.Context(), a, group)
+			return openTUI(cmd.Context(), a, openOptions{group: group})
 		},
 	}
 	cmd.Flags().StringVar(&group, "group", "", "open this group's screen first")
 	return cmd
 }
 
-// openTUI connects to the effective context and runs the UI on it.
-func openTUI(ctx context.Context, a *app, group string) error {
+// openOptions is a validated `kgroups tui` (or bare `kgroups`).
+type openOptions struct {
+	group string // the group whose screen opens first, "" for the list
+}
+
+// openTUI connects to the effective context and runs the UI on it. The UI
+// owns the connection and closes it.
+func openTUI(ctx context.Context, a *app, o openOptions) error {
 	cl, cc, err := a.connect(ctx)
 	if err != nil {
 		return err
 	}
 	opts := tuiOptions(cc, cl)
-	opts.InitialGroup = group
+	opts.InitialGroup = o.group
 	if cfg, err := a.config(); err == nil && len(cfg.Contexts) > 0 {
 		opts.Contexts = cfg.Names()
 		opts.Switch = switcher(cfg, a.selection())
@@ -62,7 +67,7 @@ func openTUI(ctx context.Context, a *app, group string) error {
 // openDemoUI is `kgroups demo` without --headless: the UI on the embedded
 // cluster.
 func openDemoUI(ctx context.Context, a *app, brokers []string) error {
-	cc := config.Context{Name: "demo", Brokers: brokers, Refresh: config.DefaultRefresh}
+	cc := config.Cluster{Name: "demo", Brokers: brokers, Refresh: config.DefaultRefresh}
 	cl, err := kafka.Connect(ctx, cc)
 	if err != nil {
 		return err
@@ -87,7 +92,7 @@ func runTUI(ctx context.Context, a *app, opts tui.Options) error {
 // round after another.
 const pollRounds = 4
 
-func tuiOptions(cc config.Context, cl *kafka.Client) tui.Options {
+func tuiOptions(cc config.Cluster, cl *kafka.Client) tui.Options {
 	return tui.Options{
 		ContextName: cc.Name,
 		Brokers:     cc.Brokers,
@@ -105,7 +110,7 @@ func tuiOptions(cc config.Context, cl *kafka.Client) tui.Options {
 // directory (none without one, as the CLI refuses to apply without a
 // receipt). Member removal is the same Service `kgroups rebalance
 // --execute` uses.
-func writers(cc config.Context, cl *kafka.Client) tui.Writers {
+func writers(cc config.Cluster, cl *kafka.Client) tui.Writers {
 	var w tui.Writers
 	if dir, err := receipt.DefaultDir(); err == nil {
 		w.Reset = &reset.Service{Client: cl, ReceiptDir: dir, Context: cc.Name}
@@ -122,18 +127,19 @@ func pollTimeout(request time.Duration) time.Duration {
 }
 
 // switcher connects to another context of cfg for `:ctx NAME`. The
-// command line's settings still apply, except those that only make sense
-// for the cluster they were given for: brokers, TLS and SASL.
+// command line's settings still apply, except the connection settings
+// (config.Setting.Connection: brokers, TLS and SASL), which only make sense
+// for the cluster they were given for.
 func switcher(cfg *config.Config, sel config.Selection) func(context.Context, string) (tui.Poller, tui.ContextInfo, error) {
 	var keep []config.Override
 	for _, o := range sel.Overrides {
-		if o.Key == "brokers" || strings.HasPrefix(o.Key, "tls.") || strings.HasPrefix(o.Key, "sasl.") {
+		if s, ok := config.Lookup(o.Key); ok && s.Connection {
 			continue
 		}
 		keep = append(keep, o)
 	}
 	return func(ctx context.Context, name string) (tui.Poller, tui.ContextInfo, error) {
-		cc, err := cfg.Effective(config.Selection{Context: name, ContextSource: ":ctx", Overrides: keep})
+		cc, err := cfg.Effective(config.Selection{Context: name, ContextSource: config.Source{Name: ":ctx"}, Overrides: keep})
 		if err != nil {
 			return nil, tui.ContextInfo{}, err
 		}

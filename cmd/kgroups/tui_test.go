@@ -118,7 +118,7 @@ func TestPollTimeout(t *testing.T) {
 
 // TestSwitcher: `:ctx NAME` connects to the named context with the file's
 // settings and the command line's general ones, never the command line's
-// brokers.
+// connection settings (brokers, TLS, SASL).
 func TestSwitcher(t *testing.T) {
 	isolateConfig(t)
 	c := kafkatest.NewCluster(t)
@@ -134,8 +134,10 @@ func TestSwitcher(t *testing.T) {
 		t.Fatal(err)
 	}
 	sel := config.Selection{Overrides: []config.Override{
-		{Key: "brokers", Value: "127.0.0.1:2", Source: "--brokers"},
-		{Key: "read_only", Value: "true", Source: "--read-only"},
+		{Key: "brokers", Value: "127.0.0.1:2", Source: config.Flag("brokers")},
+		{Key: "read_only", Value: "true", Source: config.Flag("read-only")},
+		// A connection setting: it would make the switch fail if kept.
+		{Key: "tls.ca_file", Value: "/nonexistent/ca.pem", Source: config.Flag("tls-ca-file")},
 	}}
 	sw := switcher(cfg, sel)
 	p, info, err := sw(context.Background(), "b")

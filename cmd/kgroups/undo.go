@@ -1,14 +1,24 @@
 package main
 
 import (
+	"context"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/kgroups/kgroups/config"
+	"github.com/kgroups/kgroups/kafka"
 	kreset "github.com/kgroups/kgroups/kafka/reset"
 )
 
 func init() { register(newUndoCmd) }
+
+// undoOptions is a validated `kgroups undo`.
+type undoOptions struct {
+	receipt string
+	format  string
+	write   writeFlags
+}
 
 func newUndoCmd(a *app) *cobra.Command {
 	var w writeFlags
@@ -36,34 +46,30 @@ protected one also needs --confirm GROUP.`,
 			if len(args) != 1 || args[0] == "" {
 				return usageErrorf("undo needs exactly one receipt file (got %d arguments)", len(args))
 			}
-			format, err := parseWriteFormat(cmd, format, false)
-			if err != nil {
+			o := undoOptions{receipt: args[0], write: w}
+			var err error
+			if o.format, err = parseWriteFormat(format, false, false); err != nil {
 				return err
 			}
-			rc, err := kreset.LoadReceipt(args[0])
-			if err != nil {
-				return err
-			}
-			c, err := a.context()
-			if err != nil {
-				return err
-			}
-			if err := checkWrite(c, "undo", w, rc.Group); err != nil {
-				return err
-			}
-			cl, c, err := a.connect(cmd.Context())
-			if err != nil {
-				return err
-			}
-			defer cl.Close()
-			p, err := kreset.PrepareUndo(cmd.Context(), cl, rc, time.Now())
-			if err != nil {
-				return err
-			}
-			return a.showPlan(cmd, cl, c, p, w.execute, format)
+			return runUndo(cmd.Context(), a, o)
 		},
 	}
 	cmd.Flags().StringVarP(&format, "output", "o", formatTable, "output format: table, json or csv")
 	addWriteFlags(cmd, &w, "restore the offsets")
 	return cmd
+}
+
+func runUndo(ctx context.Context, a *app, o undoOptions) error {
+	rc, err := kreset.LoadReceipt(o.receipt)
+	if err != nil {
+		return err
+	}
+	check := func(c config.Cluster) error { return checkWrite(c, "undo", o.write, rc.Group) }
+	return a.connected(ctx, check, func(cl *kafka.Client, c config.Cluster) error {
+		p, err := kreset.PrepareUndo(ctx, cl, rc, time.Now())
+		if err != nil {
+			return err
+		}
+		return a.showPlan(ctx, cl, c, p, o.write.execute, o.format)
+	})
 }

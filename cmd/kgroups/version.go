@@ -1,13 +1,14 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"runtime"
 	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/kgroups/kgroups/views/output"
 )
 
 // Set at link time by release builds:
@@ -40,6 +41,27 @@ type buildInfo struct {
 
 func init() { register(newVersionCmd) }
 
+// versionOptions is a validated `kgroups version`.
+type versionOptions struct {
+	short  bool
+	format string // text (or table) or json
+}
+
+func runVersion(a *app, o versionOptions) error {
+	bi, _ := debug.ReadBuildInfo() // nil when the binary carries none
+	info := resolveBuildInfo(version, commit, date, bi)
+	switch {
+	case o.format == formatJSON:
+		return output.EncodeJSON(a.stdout, info)
+	case o.short:
+		_, err := fmt.Fprintln(a.stdout, info.Version)
+		return err
+	}
+	_, err := fmt.Fprintf(a.stdout, "kgroups %s\ncommit:   %s\ndate:     %s\ngo:       %s %s\n",
+		info.Version, info.Commit, info.Date, info.GoVersion, info.Platform)
+	return err
+}
+
 func newVersionCmd(a *app) *cobra.Command {
 	var (
 		short  bool
@@ -54,29 +76,13 @@ func newVersionCmd(a *app) *cobra.Command {
 		Example: "  kgroups version\n  kgroups version --short\n  kgroups version -o json",
 		Args:    cobra.NoArgs,
 		RunE: func(_ *cobra.Command, _ []string) error {
-			f := strings.ToLower(strings.TrimSpace(format))
-			switch f {
+			o := versionOptions{short: short, format: strings.ToLower(strings.TrimSpace(format))}
+			switch o.format {
 			case "text", "table", "json":
 			default:
 				return usageErrorf("invalid --output %q: accepted values are text, json", format)
 			}
-			bi, _ := debug.ReadBuildInfo() // nil when the binary carries none
-			info := resolveBuildInfo(version, commit, date, bi)
-			switch {
-			case f == "json":
-				b, err := json.MarshalIndent(info, "", "  ")
-				if err != nil {
-					return err
-				}
-				_, err = fmt.Fprintf(a.stdout, "%s\n", b)
-				return err
-			case short:
-				_, err := fmt.Fprintln(a.stdout, info.Version)
-				return err
-			}
-			_, err := fmt.Fprintf(a.stdout, "kgroups %s\ncommit:   %s\ndate:     %s\ngo:       %s %s\n",
-				info.Version, info.Commit, info.Date, info.GoVersion, info.Platform)
-			return err
+			return runVersion(a, o)
 		},
 	}
 	cmd.Flags().BoolVar(&short, "short", false, "print the version number only")

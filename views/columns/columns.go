@@ -1,12 +1,13 @@
-// Package columns defines every tabular column kgroups shows once, so that
-// the CLI tables, the JSON-adjacent text output and the TUI screens agree on
-// titles, alignment and cell formatting.
+// Package columns is the column type that the command line's tables
+// (views/output) and the terminal UI's (views/table) are built from, and the
+// few cell texts both show for the same data: ids with "-" for none, group
+// coordinators and assignments. Each table's own columns are defined by its
+// renderer: views/output for every CLI table, the screens for theirs.
+// Numbers, spans and rates come from views/format.
 package columns
 
 import (
-	"strconv"
-
-	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/views/format"
 )
 
 // Align is a column's horizontal alignment.
@@ -46,16 +47,12 @@ func Cells[T any](cols []Column[T], row T) []string {
 }
 
 // Missing is what a cell shows for an absent value, as kafka-consumer-groups.sh
-// does.
-const Missing = "-"
+// does (format.Missing).
+const Missing = format.Missing
 
-// Offset formats an offset or lag, showing Missing for kafka.NoOffset.
-func Offset(o int64) string {
-	if o < 0 {
-		return Missing
-	}
-	return strconv.FormatInt(o, 10)
-}
+// Offset formats an offset or lag, showing Missing for kafka.NoOffset
+// (format.Offset).
+func Offset(o int64) string { return format.Offset(o) }
 
 // Text shows Missing for an empty string.
 func Text(s string) string {
@@ -63,16 +60,4 @@ func Text(s string) string {
 		return Missing
 	}
 	return s
-}
-
-// PartitionRow is one row of `describe`: a group's partition.
-type PartitionRow struct {
-	Group     *kafka.Group
-	Partition *kafka.PartitionOffsets
-}
-
-// MemberRow is one row of `describe --members`.
-type MemberRow struct {
-	Group  *kafka.Group
-	Member *kafka.Member
 }

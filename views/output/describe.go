@@ -5,7 +5,7 @@ import (
 	"io"
 
 	"github.com/kgroups/kgroups/kafka"
-	"github.com/kgroups/kgroups/views/columns"
+	"github.com/kgroups/kgroups/views/format"
 )
 
 // View selects which of kafka-consumer-groups.sh's describe tables to print.
@@ -27,7 +27,10 @@ type DescribeOptions struct {
 	Wide bool
 	// TimeLag, when set, appends the TIME-LAG column (describe
 	// --time-lag) to the partition view, after every other column.
-	TimeLag columns.TimeLagFunc
+	TimeLag TimeLagFunc
+	// AtLeast marks a time lag that is a lower bound
+	// (format.AtLeast for the locale).
+	AtLeast string
 }
 
 // Describe writes one table per group to stdout, separated by blank lines
@@ -69,26 +72,26 @@ func Describe(stdout, stderr io.Writer, groups []*kafka.Group, opts DescribeOpti
 func groupTable(g *kafka.Group, opts DescribeOptions) (table, empty string) {
 	switch opts.View {
 	case Members:
-		if rows := columns.MemberRows(g); len(rows) > 0 {
-			return Table(columns.MemberColumns(opts.Wide), rows), ""
+		if rows := MemberRows(g); len(rows) > 0 {
+			return Table(MemberColumns(opts.Wide), rows), ""
 		}
-		return "", fmt.Sprintf("Consumer group '%s' has no members.", g.Name)
+		return "", fmt.Sprintf("Consumer group '%s' has no members.", format.Sanitize(g.Name))
 	case State:
-		return Table(columns.StateColumns(), []*kafka.Group{g}), ""
+		return Table(StateColumns(), []*kafka.Group{g}), ""
 	default:
-		if rows := columns.PartitionRows(g); len(rows) > 0 {
-			cols := columns.PartitionColumns(opts.Wide)
+		if rows := PartitionRows(g); len(rows) > 0 {
+			cols := PartitionColumns(opts.Wide)
 			if opts.TimeLag != nil {
-				cols = append(cols, columns.TimeLagColumn(opts.TimeLag))
+				cols = append(cols, TimeLagColumn(opts.TimeLag, opts.AtLeast))
 			}
 			return Table(cols, rows), ""
 		}
-		return "", fmt.Sprintf("Consumer group '%s' has no committed offsets and no assigned partitions.", g.Name)
+		return "", fmt.Sprintf("Consumer group '%s' has no committed offsets and no assigned partitions.", format.Sanitize(g.Name))
 	}
 }
 
 func writeNote(w io.Writer, note string) error {
-	if _, err := fmt.Fprintln(w, note); err != nil {
+	if err := Print(w, note); err != nil {
 		return fmt.Errorf("write note: %w", err)
 	}
 	return nil
@@ -97,20 +100,20 @@ func writeNote(w io.Writer, note string) error {
 // StateNote is what kafka-consumer-groups.sh says on stderr about a group
 // before its table: that it has no active members, or that it is
 // rebalancing (so the assignment shown may be about to change). It is empty
-// for a settled group.
+// for a settled group. The group's name in it is terminal-safe.
 func StateNote(g *kafka.Group) string {
 	switch g.State {
 	case kafka.StateEmpty:
-		return fmt.Sprintf("Consumer group '%s' has no active members.", g.Name)
+		return fmt.Sprintf("Consumer group '%s' has no active members.", format.Sanitize(g.Name))
 	case kafka.StatePreparingRebalance, kafka.StateCompletingRebalance, kafka.StateAssigning, kafka.StateReconciling:
-		return fmt.Sprintf("Warning: Consumer group '%s' is rebalancing.", g.Name)
+		return fmt.Sprintf("Warning: Consumer group '%s' is rebalancing.", format.Sanitize(g.Name))
 	}
 	return ""
 }
 
 // List writes `kgroups list`'s table: one row per group, in the order given.
 func List(w io.Writer, groups []*kafka.Group) error {
-	if err := WriteTable(w, columns.GroupColumns(), groups); err != nil {
+	if err := WriteTable(w, GroupColumns(), groups); err != nil {
 		return fmt.Errorf("write table: %w", err)
 	}
 	return nil

@@ -163,14 +163,18 @@ func TestTable(t *testing.T) {
 		{Title: "N", Align: columns.Right, Value: func(r row) string { return strings.Repeat("9", r.n) }},
 		{Title: "LAST", Align: columns.Left, Value: func(r row) string { return columns.Text("") }},
 	}
-	got := output.Table(cols, []row{{"a", 1}, {"long-name", 3}, {"ünï", 0}, {"tab\there\nnl", 2}})
-	// Widths count characters, not bytes; control characters are replaced
-	// so one row stays one line; no line has trailing spaces.
-	want := "NAME           N  LAST\n" +
-		"a              9  -\n" +
-		"long-name    999  -\n" +
-		"ünï               -\n" +
-		"tab?here?nl   99  -\n"
+	got := output.Table(cols, []row{{"a", 1}, {"long-name", 3}, {"ünï", 0}, {"tab\there\nnl", 2}, {"消费者组", 1}, {"👩‍💻", 1}})
+	// Widths count terminal cells, not bytes or runes (a CJK character
+	// and an emoji take two); control characters become visible escapes
+	// (format.Sanitize), so one row stays one line; no line has trailing
+	// spaces.
+	want := "NAME             N  LAST\n" +
+		"a                9  -\n" +
+		"long-name      999  -\n" +
+		"ünï                 -\n" +
+		"tab\\there\\nnl   99  -\n" +
+		"消费者组         9  -\n" +
+		"👩‍💻               9  -\n"
 	assertText(t, "table", got, want)
 }
 

@@ -5,22 +5,22 @@ import (
 	"io"
 
 	"github.com/kgroups/kgroups/kafka/lag"
-	"github.com/kgroups/kgroups/views/columns"
 )
 
 // Health writes `kgroups health`'s verdicts (lag.Judge's, with their
 // partitions): one summary row per group, then, after a blank line, one row
 // per partition that is not OK, so that an unhealthy group shows where and
 // why without the healthy partitions drowning it. With every partition OK
-// there is no second table.
-func Health(w io.Writer, gs []lag.Verdict) error {
+// there is no second table. atLeast marks a time lag that is only a lower
+// bound (format.AtLeast for the locale).
+func Health(w io.Writer, gs []lag.Verdict, atLeast string) error {
 	rows := make([]*lag.Verdict, len(gs))
 	for i := range gs {
 		rows[i] = &gs[i]
 	}
-	out := Table(columns.HealthColumns(), rows)
-	if bad := columns.UnhealthyPartitionRows(gs); len(bad) > 0 {
-		out += "\n" + Table(columns.HealthPartitionColumns(), bad)
+	out := Table(HealthColumns(atLeast), rows)
+	if bad := UnhealthyPartitionRows(gs); len(bad) > 0 {
+		out += "\n" + Table(HealthPartitionColumns(atLeast), bad)
 	}
 	if _, err := io.WriteString(w, out); err != nil {
 		return fmt.Errorf("write table: %w", err)
@@ -86,7 +86,7 @@ func HealthJSON(w io.Writer, gs []lag.Verdict) error {
 			Status:            g.Status,
 			Severity:          g.Severity,
 			Complete:          g.Complete,
-			TotalLag:          offset(columns.HealthTotalLag(g)),
+			TotalLag:          offset(HealthTotalLag(g)),
 			MaxTimeLagSeconds: timeLagSeconds(g.MaxTimeLag),
 			MaxTimeLagKind:    g.MaxTimeLag.Kind,
 			ProduceRate:       rate(g.ProduceRate),
@@ -114,7 +114,7 @@ func HealthJSON(w io.Writer, gs []lag.Verdict) error {
 		}
 		doc.Groups = append(doc.Groups, j)
 	}
-	return encodeJSON(w, doc)
+	return EncodeJSON(w, doc)
 }
 
 // verdictText is the verdict's text, null for lag.NoVerdict.

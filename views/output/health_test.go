@@ -7,6 +7,7 @@ import (
 
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/lag"
+	"github.com/kgroups/kgroups/views/format"
 	"github.com/kgroups/kgroups/views/output"
 )
 
@@ -55,7 +56,7 @@ func healthGroups() []lag.Verdict {
 
 func TestHealthTable(t *testing.T) {
 	var b bytes.Buffer
-	if err := output.Health(&b, healthGroups()); err != nil {
+	if err := output.Health(&b, healthGroups(), format.AtLeastUnicode); err != nil {
 		t.Fatal(err)
 	}
 	// never has nothing to judge, and grown's new partition is not judged
@@ -72,9 +73,22 @@ payments  a              1  REWIND              25             100   75     1m01
 payments  b              0  WARN                 1               6    5       ≥4s  -
 `)
 
+	// Outside a UTF-8 locale a lower bound is marked ">=".
+	b.Reset()
+	if err := output.Health(&b, healthGroups()[1:2], format.AtLeastASCII); err != nil {
+		t.Fatal(err)
+	}
+	assertText(t, "ascii", b.String(), `GROUP     STATUS      TOTAL-LAG  MAX-TIME-LAG  PRODUCE/S  CONSUME/S
+payments  ERR REWIND         80         1m01s        0.3          -
+
+GROUP     TOPIC  PARTITION  STATUS  CURRENT-OFFSET  LOG-END-OFFSET  LAG  TIME-LAG  REWIND
+payments  a              1  REWIND              25             100   75     1m01s  30->25
+payments  b              0  WARN                 1               6    5      >=4s  -
+`)
+
 	// Every partition OK: the summary alone.
 	b.Reset()
-	if err := output.Health(&b, healthGroups()[:1]); err != nil {
+	if err := output.Health(&b, healthGroups()[:1], format.AtLeastUnicode); err != nil {
 		t.Fatal(err)
 	}
 	assertText(t, "healthy", b.String(), `GROUP  STATUS  TOTAL-LAG  MAX-TIME-LAG  PRODUCE/S  CONSUME/S

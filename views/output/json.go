@@ -2,7 +2,6 @@ package output
 
 import (
 	"encoding/json"
-	"fmt"
 	"io"
 	"math"
 
@@ -122,7 +121,7 @@ func JSON(w io.Writer, groups []*kafka.Group) error {
 type JSONOptions struct {
 	// TimeLag, when set, adds timeLagSeconds to every partition: seconds
 	// behind, 0 when caught up, null when unknown.
-	TimeLag columns.TimeLagFunc
+	TimeLag TimeLagFunc
 }
 
 // JSONWith is JSON with the optional fields opts asks for.
@@ -131,19 +130,7 @@ func JSONWith(w io.Writer, groups []*kafka.Group, opts JSONOptions) error {
 	for _, g := range groups {
 		doc.Groups = append(doc.Groups, toJSONGroup(g, opts))
 	}
-	return encodeJSON(w, doc)
-}
-
-// encodeJSON writes one indented document without HTML escaping (group
-// names with < or & stay readable).
-func encodeJSON(w io.Writer, doc any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(doc); err != nil {
-		return fmt.Errorf("write json: %w", err)
-	}
-	return nil
+	return EncodeJSON(w, doc)
 }
 
 func toJSONGroup(g *kafka.Group, opts JSONOptions) jsonGroup {

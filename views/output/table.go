@@ -1,16 +1,27 @@
-// Package output renders snapshots for the command line: plain text tables
-// in kafka-consumer-groups.sh's shape and a stable JSON document for scripts.
-// Everything here is a pure function of its input so that it can be tested
-// with exact expected strings.
+// Package output writes everything the kgroups command line prints: every
+// command's tables (in kafka-consumer-groups.sh's shape where the Kafka tool
+// has one), its JSON documents and CSV, and the notes that go to stderr. It
+// defines each CLI table's columns once; screens that show the same table
+// (the reset wizard, the simulate tab) reuse them.
+//
+// Whatever came from a broker (group, member, instance and client ids,
+// hosts, topics, states, error strings) is hostile: a terminal obeys the
+// escape sequences in it. Tables and text lines pass every such string
+// through format.Sanitize and align columns by display width (format.Width),
+// so CJK and emoji stay aligned and nothing a terminal would act on is
+// written. JSON keeps the exact bytes, escaping what a terminal would act on
+// as \u sequences.
+//
+// Everything here is a pure function of its input, tested with exact
+// expected strings.
 package output
 
 import (
 	"io"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/kgroups/kgroups/views/columns"
+	"github.com/kgroups/kgroups/views/format"
 )
 
 // Separator is what stands between two columns. Two spaces keep a
@@ -18,30 +29,35 @@ import (
 const Separator = "  "
 
 // Table renders rows through cols as plain text: a header of the column
-// titles, then one line per row. Each column is padded to its widest cell,
-// aligned as the column says, and lines carry no trailing spaces, so the
-// output splits cleanly on whitespace.
+// titles, then one line per row. Every cell is made terminal-safe
+// (format.Sanitize: a newline or escape sequence in an id becomes visible
+// text, so one row stays one line); each column is padded to its widest
+// cell in terminal cells (format.Width), aligned as the column says; lines
+// carry no trailing spaces, so the output splits cleanly on whitespace.
 func Table[T any](cols []columns.Column[T], rows []T) string {
 	cells := make([][]string, 0, len(rows)+1)
 	cells = append(cells, sanitizeAll(columns.Titles(cols)))
 	for _, r := range rows {
 		cells = append(cells, sanitizeAll(columns.Cells(cols, r)))
 	}
-	widths := make([]int, len(cols))
-	for _, line := range cells {
-		for i, c := range line {
-			widths[i] = max(widths[i], utf8.RuneCountInString(c))
+	widths := make([][]int, len(cells))
+	maxw := make([]int, len(cols))
+	for i, line := range cells {
+		widths[i] = make([]int, len(line))
+		for j, c := range line {
+			widths[i][j] = format.Width(c)
+			maxw[j] = max(maxw[j], widths[i][j])
 		}
 	}
 	var b strings.Builder
-	for _, line := range cells {
+	for i, line := range cells {
 		var l strings.Builder
-		for i, c := range line {
-			if i > 0 {
+		for j, c := range line {
+			if j > 0 {
 				l.WriteString(Separator)
 			}
-			pad := strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c))
-			if cols[i].Align == columns.Right {
+			pad := strings.Repeat(" ", maxw[j]-widths[i][j])
+			if cols[j].Align == columns.Right {
 				l.WriteString(pad)
 				l.WriteString(c)
 			} else {
@@ -61,37 +77,9 @@ func WriteTable[T any](w io.Writer, cols []columns.Column[T], rows []T) error {
 	return err
 }
 
-// sanitizeAll makes every cell safe for one table line: a group or client id
-// may contain any bytes, and a newline or escape sequence in one would break
-// the table (or the terminal).
 func sanitizeAll(cells []string) []string {
 	for i, c := range cells {
-		cells[i] = sanitize(c)
+		cells[i] = format.Sanitize(c)
 	}
 	return cells
-}
-
-func sanitize(s string) string {
-	clean := true
-	for _, r := range s {
-		if r == utf8.RuneError || !unicode.IsPrint(r) || unicode.IsSpace(r) {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r == ' ':
-			b.WriteRune(r)
-		case r == utf8.RuneError || !unicode.IsPrint(r) || unicode.IsSpace(r):
-			b.WriteByte('?')
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
 }

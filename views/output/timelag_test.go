@@ -7,11 +7,13 @@ import (
 
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/lag"
+	"github.com/kgroups/kgroups/views/format"
 	"github.com/kgroups/kgroups/views/output"
 )
 
 // fixedTimeLags stands in for describe --time-lag's exact reads: orders/0
-// is 3m04s behind, payments/0 12.4s, anything else unknown.
+// is 3m04s behind, payments/0 12.4s, orders/1 caught up, anything else
+// unknown. Read exactly, they are marked "=" as format.TimeLag marks them.
 func fixedTimeLags(_ *kafka.Group, p *kafka.PartitionOffsets) lag.TimeLag {
 	switch {
 	case p.Topic == "orders" && p.Partition == 0:
@@ -25,19 +27,19 @@ func fixedTimeLags(_ *kafka.Group, p *kafka.PartitionOffsets) lag.TimeLag {
 }
 
 func TestDescribeTimeLag(t *testing.T) {
-	stdout, _ := describe(t, []*kafka.Group{idleGroup(), newGroup()}, output.DescribeOptions{TimeLag: fixedTimeLags})
+	stdout, _ := describe(t, []*kafka.Group{idleGroup(), newGroup()}, output.DescribeOptions{TimeLag: fixedTimeLags, AtLeast: format.AtLeastUnicode})
 	assertText(t, "stdout", stdout, `GROUP  TOPIC   PARTITION  CURRENT-OFFSET  LOG-END-OFFSET  LAG  CONSUMER-ID  HOST  CLIENT-ID  TIME-LAG
-idle   orders          0               5             150  145  -            -     -             3m04s
+idle   orders          0               5             150  145  -            -     -            =3m04s
 
 GROUP  TOPIC     PARTITION  CURRENT-OFFSET  LOG-END-OFFSET  LAG  CONSUMER-ID  HOST       CLIENT-ID  TIME-LAG
-k848   payments          0               3               7    4  Zx9          /10.0.0.9  svc             12s
+k848   payments          0               3               7    4  Zx9          /10.0.0.9  svc            =12s
 k848   payments          1               -            1234    -  Zx9          /10.0.0.9  svc               -
 `)
 	// With --wide the extras keep their order: LOG-START-OFFSET, then
 	// TIME-LAG, both after the Kafka tool's columns.
 	stdout, _ = describe(t, []*kafka.Group{idleGroup()}, output.DescribeOptions{Wide: true, TimeLag: fixedTimeLags})
 	assertText(t, "wide", stdout, `GROUP  TOPIC   PARTITION  CURRENT-OFFSET  LOG-END-OFFSET  LAG  CONSUMER-ID  HOST  CLIENT-ID  LOG-START-OFFSET  TIME-LAG
-idle   orders          0               5             150  145  -            -     -                         0     3m04s
+idle   orders          0               5             150  145  -            -     -                         0    =3m04s
 `)
 	// Other views do not grow the column.
 	stdout, _ = describe(t, []*kafka.Group{idleGroup()}, output.DescribeOptions{View: output.State, TimeLag: fixedTimeLags})
@@ -113,4 +115,44 @@ func jsonNumber(v any) string {
 func dumpJSON(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+// TestTimeLagColumn: the TIME-LAG cell is format.TimeLag's, with the
+// lower-bound mark of the locale, and the function sees the row's group and
+// partition.
+func TestTimeLagColumn(t *testing.T) {
+	g := &kafka.Group{Name: "g"}
+	p := &kafka.PartitionOffsets{Topic: "t", Partition: 3}
+	for _, tc := range []struct {
+		tl      lag.TimeLag
+		atLeast string
+		want    string
+	}{
+		{lag.TimeLag{}, format.AtLeastUnicode, "-"},
+		{lag.TimeLag{Seconds: 42, Kind: lag.TimeLagUnknown}, format.AtLeastUnicode, "-"},
+		{lag.TimeLag{Kind: lag.TimeLagCaughtUp}, format.AtLeastUnicode, "0s"},
+		{lag.TimeLag{Seconds: 97, Kind: lag.TimeLagExact}, format.AtLeastUnicode, "=1m37s"},
+		{lag.TimeLag{Seconds: 12.5, Kind: lag.TimeLagInterpolated}, format.AtLeastUnicode, "12s"},
+		{lag.TimeLag{Seconds: 90, Kind: lag.TimeLagExtrapolated}, format.AtLeastUnicode, "~1m30s"},
+		{lag.TimeLag{Seconds: 7509, Kind: lag.TimeLagInterpolated}, format.AtLeastUnicode, "2h05m"},
+		{lag.TimeLag{Seconds: 3*86400 + 4*3600 + 10*60 + 59, Kind: lag.TimeLagInterpolated}, format.AtLeastUnicode, "3d04h"},
+		{lag.TimeLag{Seconds: 2, Kind: lag.TimeLagAtLeast}, format.AtLeastUnicode, "≥2s"},
+		{lag.TimeLag{Seconds: 2, Kind: lag.TimeLagAtLeast}, format.AtLeastASCII, ">=2s"},
+	} {
+		var gotG *kafka.Group
+		var gotP *kafka.PartitionOffsets
+		col := output.TimeLagColumn(func(g *kafka.Group, p *kafka.PartitionOffsets) lag.TimeLag {
+			gotG, gotP = g, p
+			return tc.tl
+		}, tc.atLeast)
+		if col.Title != "TIME-LAG" {
+			t.Errorf("title %q", col.Title)
+		}
+		if got := col.Value(output.PartitionRow{Group: g, Partition: p}); got != tc.want {
+			t.Errorf("%+v (%s): cell %q, want %q", tc.tl, tc.atLeast, got, tc.want)
+		}
+		if gotG != g || gotP != p {
+			t.Error("the time lag function was not given the row's group and partition")
+		}
+	}
 }

@@ -1,7 +1,6 @@
 package simulate
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 
@@ -11,7 +10,6 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kgroups/kgroups/kafka"
-	"github.com/kgroups/kgroups/kafka/rebalance"
 	"github.com/kgroups/kgroups/views/ui"
 	"github.com/kgroups/kgroups/views/viewtest"
 )
@@ -176,116 +174,6 @@ func TestSimulateTabShowsKIP848Targets(t *testing.T) {
 	}, "\n")
 	if got := viewtest.Strip(m.View()); got != want {
 		t.Fatalf("view:\n%s\nwant\n%s", got, want)
-	}
-}
-
-func TestWriteJSON(t *testing.T) {
-	g := rangeGroup()
-	sim, err := rebalance.Simulate(g, map[string]int32{"orders": 6}, rebalance.Change{Leave: []string{"b"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sim.Predictions = sim.Predictions[:1] // range only: the others' choices are the balancer's
-	var buf bytes.Buffer
-	if err := WriteJSON(&buf, g, sim); err != nil {
-		t.Fatal(err)
-	}
-	want := `{
-  "group": "orders-app",
-  "change": "leave b",
-  "type": "classic",
-  "assignors": [
-    {
-      "assignor": "range",
-      "moved": 2,
-      "rounds": 1,
-      "moves": [
-        {
-          "topic": "orders",
-          "partition": 2,
-          "from": "b",
-          "to": "a"
-        },
-        {
-          "topic": "orders",
-          "partition": 3,
-          "from": "b",
-          "to": "c"
-        }
-      ],
-      "assignment": {
-        "a": [
-          {
-            "topic": "orders",
-            "partitions": [
-              0,
-              1,
-              2
-            ]
-          }
-        ],
-        "c": [
-          {
-            "topic": "orders",
-            "partitions": [
-              3,
-              4,
-              5
-            ]
-          }
-        ]
-      },
-      "error": null
-    }
-  ]
-}
-`
-	if got := buf.String(); got != want {
-		t.Fatalf("json:\n%s\nwant\n%s", got, want)
-	}
-}
-
-func TestWriteTable(t *testing.T) {
-	g := rangeGroup()
-	sim, err := rebalance.Simulate(g, map[string]int32{"orders": 6}, rebalance.Change{Join: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sim.Predictions = sim.Predictions[:2]
-	var buf bytes.Buffer
-	if err := WriteTable(&buf, g, sim); err != nil {
-		t.Fatal(err)
-	}
-	want := `Group orders-app (classic, Stable, assignor range, 3 members): join 1
-
-ASSIGNOR    MOVED  ROUNDS  MEMBERS
-range           1       1        4
-roundrobin      5       1        4
-
-range: 1 partition moves
-TOPIC   PARTITION  FROM  TO
-orders          5  c     new-1
-MEMBER  CLIENT-ID  #PARTITIONS  ASSIGNMENT
-a       client-a             2  orders(0,1)
-b       client-b             2  orders(2,3)
-c       client-c             1  orders(4)
-new-1   (new)                1  orders(5)
-
-roundrobin: 5 partitions move
-TOPIC   PARTITION  FROM  TO
-orders          1  a     b
-orders          2  b     c
-orders          3  b     new-1
-orders          4  c     a
-orders          5  c     b
-MEMBER  CLIENT-ID  #PARTITIONS  ASSIGNMENT
-a       client-a             2  orders(0,4)
-b       client-b             2  orders(1,5)
-c       client-c             1  orders(2)
-new-1   (new)                1  orders(3)
-`
-	if got := buf.String(); got != want {
-		t.Fatalf("table:\n%s\nwant\n%s", got, want)
 	}
 }
 

@@ -1,8 +1,6 @@
-package reset
+package output
 
 import (
-	"encoding/json"
-	"fmt"
 	"io"
 
 	kreset "github.com/kgroups/kgroups/kafka/reset"
@@ -13,21 +11,21 @@ import (
 // null, never -1.
 
 type jsonPlan struct {
-	Group       string      `json:"group"`
-	GroupExists bool        `json:"groupExists"`
-	State       *string     `json:"state"`
-	Scenario    string      `json:"scenario"`
-	Scope       string      `json:"scope"`
-	Time        *string     `json:"time"`
-	DryRun      bool        `json:"dryRun"`
-	Partitions  []jsonRow   `json:"partitions"`
-	Summary     jsonSummary `json:"summary"`
-	Warnings    []string    `json:"warnings"`
-	Blocked     *string     `json:"blocked"`
-	Result      *jsonResult `json:"result"`
+	Group       string        `json:"group"`
+	GroupExists bool          `json:"groupExists"`
+	State       *string       `json:"state"`
+	Scenario    string        `json:"scenario"`
+	Scope       string        `json:"scope"`
+	Time        *string       `json:"time"`
+	DryRun      bool          `json:"dryRun"`
+	Partitions  []jsonPlanRow `json:"partitions"`
+	Summary     jsonSummary   `json:"summary"`
+	Warnings    []string      `json:"warnings"`
+	Blocked     *string       `json:"blocked"`
+	Result      *jsonResult   `json:"result"`
 }
 
-type jsonRow struct {
+type jsonPlanRow struct {
 	Topic          string  `json:"topic"`
 	Partition      int32   `json:"partition"`
 	CurrentOffset  *int64  `json:"currentOffset"`
@@ -72,7 +70,7 @@ func PlanJSON(w io.Writer, p *kreset.Plan, dryRun bool, blocked error, res *kres
 		Scenario:    p.Scenario.String(),
 		Scope:       p.Scope.String(),
 		DryRun:      dryRun,
-		Partitions:  make([]jsonRow, 0, len(p.Rows)),
+		Partitions:  make([]jsonPlanRow, 0, len(p.Rows)),
 		Summary: jsonSummary{
 			Partitions: s.Partitions, Changed: s.Changed,
 			RecordsConsumedAgain: s.Rewind, RecordsSkipped: s.Skip, WithoutCommit: s.NoCommit,
@@ -91,7 +89,7 @@ func PlanJSON(w io.Writer, p *kreset.Plan, dryRun bool, blocked error, res *kres
 		doc.Blocked = &msg
 	}
 	for _, r := range p.Rows {
-		jr := jsonRow{
+		jr := jsonPlanRow{
 			Topic: r.Topic, Partition: r.Partition,
 			CurrentOffset: offset(r.Current), NewOffset: offset(r.New),
 			LogStartOffset: offset(r.LogStart), LogEndOffset: offset(r.LogEnd),
@@ -121,18 +119,5 @@ func PlanJSON(w io.Writer, p *kreset.Plan, dryRun bool, blocked error, res *kres
 		}
 		doc.Result = jr
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(doc); err != nil {
-		return fmt.Errorf("write json: %w", err)
-	}
-	return nil
-}
-
-func offset(o int64) *int64 {
-	if o < 0 {
-		return nil
-	}
-	return &o
+	return EncodeJSON(w, doc)
 }

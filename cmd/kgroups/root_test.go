@@ -1,0 +1,51 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/kgroups/kgroups/kafka/kafkatest"
+)
+
+// TestUsageErrorsAreTyped: every way of calling kgroups wrongly exits 2
+// with "Run 'kgroups --help'", whichever part of cobra finds the mistake.
+func TestUsageErrorsAreTyped(t *testing.T) {
+	isolateConfig(t)
+	const help = "Run 'kgroups --help' for usage.\n"
+	for _, tc := range []struct {
+		args   []string
+		stderr string
+	}{
+		{[]string{"bogus"}, `kgroups: unknown command "bogus" for "kgroups"` + "\n"},
+		{[]string{"version", "extra"}, `kgroups: unknown command "extra" for "kgroups version"` + "\n"},
+		{[]string{"config", "use"}, "kgroups: accepts 1 arg(s), received 0\n"},
+		{[]string{"config", "use", "a", "b"}, "kgroups: accepts 1 arg(s), received 2\n"},
+		{[]string{"completion", "bash", "extra"}, `kgroups: unknown command "extra" for "kgroups completion bash"` + "\n"},
+		{[]string{"list", "--bogus"}, "kgroups: unknown flag: --bogus\n"},
+		{[]string{"--bogus", "list"}, "kgroups: unknown flag: --bogus\n"},
+		{[]string{"list", "-o"}, "kgroups: flag needs an argument: 'o' in -o\n"},
+		{[]string{"health", "g", "--window", "soon"}, `kgroups: invalid argument "soon" for "--window" flag: time: invalid duration "soon"` + "\n"},
+	} {
+		code, stdout, stderr := runKgroups(t, tc.args...)
+		if code != exitUsage || stdout != "" || stderr != tc.stderr+help {
+			t.Errorf("%q: exit %d stdout %q stderr %q, want exit 2 and %q", tc.args, code, stdout, stderr, tc.stderr+help)
+		}
+	}
+}
+
+// TestRuntimeErrorsAreNotUsage: an error is a usage error because of where
+// it arose, never because of its text. A group whose name reads like one of
+// cobra's messages is still just a group that was not found: exit 1.
+func TestRuntimeErrorsAreNotUsage(t *testing.T) {
+	isolateConfig(t)
+	c := kafkatest.NewCluster(t)
+	for _, name := range []string{"unknown command \"x\" for \"kgroups\"", "accepts 1 arg(s), received 0", "invalid argument"} {
+		code, stdout, stderr := runKgroups(t, "-b", strings.Join(c.Addrs, ","), "simulate", name, "--join", "1")
+		want := "kgroups: group " + quote(name) + " not found\n"
+		if code != exitError || stdout != "" || stderr != want {
+			t.Errorf("%q: exit %d stdout %q stderr %q, want exit 1 and %q", name, code, stdout, stderr, want)
+		}
+	}
+}
+
+func quote(s string) string { return `"` + strings.ReplaceAll(s, `"`, `\"`) + `"` }

@@ -1,0 +1,285 @@
+package output
+
+// What `kgroups simulate` prints: per assignor, which partitions a
+// membership change would move from whom to whom, and the resulting
+// assignment (kafka/rebalance.Simulate); for a KIP-848 group, whose
+// assignment the broker computes, each member's current and target
+// assignment. The simulate tab of the UI shows the same columns.
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/kafka/rebalance"
+	"github.com/kgroups/kgroups/views/columns"
+	"github.com/kgroups/kgroups/views/format"
+)
+
+// SummaryRow is one assignor's line of the summary table.
+type SummaryRow struct {
+	Prediction *rebalance.Prediction
+	Members    int
+}
+
+// SummaryColumns compare the assignors at a glance: how many partitions
+// each would move and how many join rounds the group would go through.
+func SummaryColumns() []Column[SummaryRow] {
+	return []Column[SummaryRow]{
+		{Title: "ASSIGNOR", Align: left, Value: func(r SummaryRow) string { return r.Prediction.Assignor }},
+		{Title: "MOVED", Align: right, Value: func(r SummaryRow) string {
+			if r.Prediction.Err != nil {
+				return format.Missing
+			}
+			return strconv.Itoa(len(r.Prediction.Moves))
+		}},
+		{Title: "ROUNDS", Align: right, Value: func(r SummaryRow) string {
+			if r.Prediction.Err != nil {
+				return format.Missing
+			}
+			return strconv.Itoa(r.Prediction.Rounds)
+		}},
+		{Title: "MEMBERS", Align: right, Value: func(r SummaryRow) string { return strconv.Itoa(r.Members) }},
+		{Title: "ERROR", Align: left, Value: func(r SummaryRow) string {
+			if r.Prediction.Err != nil {
+				return r.Prediction.Err.Error()
+			}
+			return ""
+		}},
+	}
+}
+
+// MoveColumns list moved partitions. FROM or TO is "-" when nobody owned
+// the partition before or owns it after.
+func MoveColumns() []Column[rebalance.Move] {
+	return []Column[rebalance.Move]{
+		{Title: "TOPIC", Align: left, Value: func(m rebalance.Move) string { return m.Topic }},
+		{Title: "PARTITION", Align: right, Value: func(m rebalance.Move) string { return strconv.Itoa(int(m.Partition)) }},
+		{Title: "FROM", Align: left, Value: func(m rebalance.Move) string { return text(m.From) }},
+		{Title: "TO", Align: left, Value: func(m rebalance.Move) string { return text(m.To) }},
+	}
+}
+
+// AssignmentRow is one member's predicted assignment.
+type AssignmentRow struct {
+	MemberID string
+	// ClientID is the member's client id; empty for a simulated joiner.
+	ClientID   string
+	New        bool
+	Assignment []kafka.TopicPartitions
+}
+
+// AssignmentColumns show a predicted assignment per member.
+func AssignmentColumns() []Column[AssignmentRow] {
+	return []Column[AssignmentRow]{
+		{Title: "MEMBER", Align: left, Value: func(r AssignmentRow) string { return r.MemberID }},
+		{Title: "CLIENT-ID", Align: left, Value: func(r AssignmentRow) string {
+			if r.New {
+				return "(new)"
+			}
+			return text(r.ClientID)
+		}},
+		{Title: "#PARTITIONS", Align: right, Value: func(r AssignmentRow) string { return strconv.Itoa(count(r.Assignment)) }},
+		{Title: "ASSIGNMENT", Align: left, Value: func(r AssignmentRow) string { return columns.Assignment(r.Assignment) }},
+	}
+}
+
+// AssignmentRows lists a prediction's members in the order the assignors
+// saw them.
+func AssignmentRows(g *kafka.Group, sim *rebalance.Simulation, p *rebalance.Prediction) []AssignmentRow {
+	rows := make([]AssignmentRow, 0, len(sim.Members))
+	for _, id := range sim.Members {
+		r := AssignmentRow{MemberID: id, Assignment: p.Assignment[id], New: slices.Contains(sim.Joiners, id)}
+		if m, ok := g.Member(id); ok {
+			r.ClientID = m.ClientID
+		}
+		rows = append(rows, r)
+	}
+	return rows
+}
+
+// SummaryRows is one row per assignor, in Assignors order.
+func SummaryRows(sim *rebalance.Simulation) []SummaryRow {
+	rows := make([]SummaryRow, len(sim.Predictions))
+	for i := range sim.Predictions {
+		rows[i] = SummaryRow{Prediction: &sim.Predictions[i], Members: len(sim.Members)}
+	}
+	return rows
+}
+
+// ChangeHeader is the one-line description of the group and the change
+// (what `simulate` and `rebalance` print first), terminal-safe.
+func ChangeHeader(g *kafka.Group, change string) string {
+	return fmt.Sprintf("Group %s (%s, %s, assignor %s, %d members): %s",
+		format.Sanitize(g.Name), format.Sanitize(string(g.Type)), format.Sanitize(g.State), format.Sanitize(text(g.Assignor)), len(g.Members), format.Sanitize(change))
+}
+
+// Simulation prints a simulation: a summary per assignor, then each
+// assignor's moves and resulting assignment.
+func Simulation(w io.Writer, g *kafka.Group, sim *rebalance.Simulation) error {
+	var b strings.Builder
+	b.WriteString(ChangeHeader(g, sim.Change.String()))
+	b.WriteString("\n\n")
+	b.WriteString(Table(summaryColumns(sim), SummaryRows(sim)))
+	for i := range sim.Predictions {
+		p := &sim.Predictions[i]
+		if p.Err != nil {
+			continue
+		}
+		b.WriteByte('\n')
+		switch n := len(p.Moves); n {
+		case 0:
+			fmt.Fprintf(&b, "%s: no partition moves\n", format.Sanitize(p.Assignor))
+		default:
+			fmt.Fprintf(&b, "%s: %d %s\n", format.Sanitize(p.Assignor), n, format.Noun(n, "partition moves", "partitions move"))
+			b.WriteString(Table(MoveColumns(), p.Moves))
+		}
+		b.WriteString(Table(AssignmentColumns(), AssignmentRows(g, sim, p)))
+	}
+	return Print(w, b.String())
+}
+
+// summaryColumns drops ERROR when no assignor failed, so that the usual
+// table has no empty column.
+func summaryColumns(sim *rebalance.Simulation) []Column[SummaryRow] {
+	cols := SummaryColumns()
+	for _, p := range sim.Predictions {
+		if p.Err != nil {
+			return cols
+		}
+	}
+	return cols[:len(cols)-1]
+}
+
+// TargetRow is one KIP-848 member with its current and target assignment.
+type TargetRow struct {
+	Member *kafka.Member
+}
+
+// TargetColumns show a KIP-848 group's members: the broker has already
+// decided the target; CURRENT is what the member has reconciled so far.
+func TargetColumns() []Column[TargetRow] {
+	return []Column[TargetRow]{
+		{Title: "MEMBER", Align: left, Value: func(r TargetRow) string { return r.Member.MemberID }},
+		{Title: "CLIENT-ID", Align: left, Value: func(r TargetRow) string { return text(r.Member.ClientID) }},
+		{Title: "EPOCH", Align: right, Value: func(r TargetRow) string { return strconv.Itoa(int(r.Member.MemberEpoch)) }},
+		{Title: "CURRENT", Align: left, Value: func(r TargetRow) string { return columns.Assignment(r.Member.Assignment) }},
+		{Title: "TARGET", Align: left, Value: func(r TargetRow) string { return columns.Assignment(r.Member.Target) }},
+	}
+}
+
+// TargetRows lists a KIP-848 group's members by member id.
+func TargetRows(g *kafka.Group) []TargetRow {
+	rows := make([]TargetRow, len(g.Members))
+	for i := range g.Members {
+		rows[i] = TargetRow{Member: &g.Members[i]}
+	}
+	return rows
+}
+
+// TargetsNote explains why a KIP-848 group shows targets, not predictions.
+const TargetsNote = "The broker assigns partitions for consumer-protocol (KIP-848) groups, so client assignors cannot be simulated. Each member's target assignment is what the broker has decided; CURRENT is what the member has reconciled."
+
+// Targets prints a KIP-848 group's current and target assignments, and the
+// partitions still to move.
+func Targets(w io.Writer, g *kafka.Group, change string) error {
+	var b strings.Builder
+	b.WriteString(ChangeHeader(g, change))
+	fmt.Fprintf(&b, "\n%s\nGroup epoch %d, assignment epoch %d, server assignor %s.\n\n", TargetsNote, g.GroupEpoch, g.AssignmentEpoch, format.Sanitize(text(g.Assignor)))
+	b.WriteString(Table(TargetColumns(), TargetRows(g)))
+	pending := rebalance.Reconciliation(g)
+	if len(pending) == 0 {
+		b.WriteString("\nEvery member holds its target assignment.\n")
+	} else {
+		fmt.Fprintf(&b, "\n%s still to move:\n", format.Count(len(pending), "partition", "partitions"))
+		b.WriteString(Table(MoveColumns(), pending))
+	}
+	return Print(w, b.String())
+}
+
+// The JSON documents are a contract with scripts, spelled out field by
+// field. from/to are null when nobody owned or owns the partition.
+
+type jsonSimulation struct {
+	Group     string         `json:"group"`
+	Change    string         `json:"change"`
+	Type      string         `json:"type"`
+	Assignors []jsonAssignor `json:"assignors"`
+	// Members is set for KIP-848 groups only.
+	Members []jsonTargetMember `json:"members,omitempty"`
+	Pending []jsonMove         `json:"pendingMoves,omitempty"`
+}
+
+type jsonAssignor struct {
+	Assignor   string                      `json:"assignor"`
+	Moved      int                         `json:"moved"`
+	Rounds     int                         `json:"rounds"`
+	Moves      []jsonMove                  `json:"moves"`
+	Assignment map[string][]jsonAssignment `json:"assignment"`
+	Error      *string                     `json:"error"`
+}
+
+type jsonMove struct {
+	Topic     string  `json:"topic"`
+	Partition int32   `json:"partition"`
+	From      *string `json:"from"`
+	To        *string `json:"to"`
+}
+
+type jsonTargetMember struct {
+	MemberID    string           `json:"memberId"`
+	ClientID    string           `json:"clientId"`
+	MemberEpoch int32            `json:"memberEpoch"`
+	Current     []jsonAssignment `json:"current"`
+	Target      []jsonAssignment `json:"target"`
+}
+
+// SimulationJSON prints a simulation as
+// {"group","change","type","assignors":[{"assignor","moved","rounds","moves":[{"topic","partition","from","to"}],"assignment":{member:[{"topic","partitions"}]},"error"}]}.
+func SimulationJSON(w io.Writer, g *kafka.Group, sim *rebalance.Simulation) error {
+	doc := jsonSimulation{Group: sim.Group, Change: sim.Change.String(), Type: string(g.Type), Assignors: make([]jsonAssignor, 0, len(sim.Predictions))}
+	for _, p := range sim.Predictions {
+		j := jsonAssignor{Assignor: p.Assignor, Moved: len(p.Moves), Rounds: p.Rounds, Moves: toJSONMoves(p.Moves), Assignment: map[string][]jsonAssignment{}}
+		for id, tps := range p.Assignment {
+			j.Assignment[id] = toJSONAssignment(tps)
+		}
+		if p.Err != nil {
+			s := p.Err.Error()
+			j.Error = &s
+		}
+		doc.Assignors = append(doc.Assignors, j)
+	}
+	return EncodeJSON(w, doc)
+}
+
+// TargetsJSON prints a KIP-848 group in the same document shape as
+// SimulationJSON, with no assignors and each member's current and target
+// assignment.
+func TargetsJSON(w io.Writer, g *kafka.Group, change string) error {
+	doc := jsonSimulation{Group: g.Name, Change: change, Type: string(g.Type), Assignors: []jsonAssignor{}, Members: []jsonTargetMember{}}
+	for _, m := range g.Members {
+		doc.Members = append(doc.Members, jsonTargetMember{MemberID: m.MemberID, ClientID: m.ClientID, MemberEpoch: m.MemberEpoch,
+			Current: toJSONAssignment(m.Assignment), Target: toJSONAssignment(m.Target)})
+	}
+	doc.Pending = toJSONMoves(rebalance.Reconciliation(g))
+	return EncodeJSON(w, doc)
+}
+
+func toJSONMoves(moves []rebalance.Move) []jsonMove {
+	out := make([]jsonMove, 0, len(moves))
+	for _, m := range moves {
+		out = append(out, jsonMove{Topic: m.Topic, Partition: m.Partition, From: nonEmpty(m.From), To: nonEmpty(m.To)})
+	}
+	return out
+}
+
+func count(tps []kafka.TopicPartitions) int {
+	n := 0
+	for _, tp := range tps {
+		n += len(tp.Partitions)
+	}
+	return n
+}
