@@ -13,10 +13,10 @@ import (
 	"github.com/kgroups/kgroups/views/ui"
 )
 
-// switchMsg is the outcome of connecting to another context, tagged so that
-// only the latest `:ctx` takes effect.
+// switchMsg is the outcome of connecting to another context, tagged with
+// its request's ID so that only the latest `:ctx` takes effect.
 type switchMsg struct {
-	seq    uint64
+	id     uint64
 	name   string
 	poller Poller
 	info   ContextInfo
@@ -136,19 +136,19 @@ func (m *Model) switchTo(name string) tea.Cmd {
 		m.flashInfo("already on context %s", name)
 		return nil
 	}
-	m.switchSeq++
+	m.switchID = ui.NewRequestID()
 	m.switching = name
-	seq, sw, ctx := m.switchSeq, m.opts.Switch, m.ctx
+	id, sw, ctx := m.switchID, m.opts.Switch, m.ctx
 	return func() tea.Msg {
 		p, info, err := sw(ctx, name)
-		return switchMsg{seq: seq, name: name, poller: p, info: info, err: err}
+		return switchMsg{id: id, name: name, poller: p, info: info, err: err}
 	}
 }
 
 // onSwitch takes the new context: the old poller is closed, the screens
 // start over and the first poll of the new cluster begins.
 func (m *Model) onSwitch(msg switchMsg) tea.Cmd {
-	if msg.seq != m.switchSeq {
+	if msg.id != m.switchID {
 		return closePoller(msg.poller) // superseded by a later :ctx
 	}
 	m.switching = ""
@@ -179,7 +179,6 @@ func (m *Model) onSwitch(msg switchMsg) tea.Cmd {
 	m.resetStack()
 	m.flashInfo("switched to context %s", info.Name)
 	m.poll.paused = false
-	m.keys.SetPaused(false)
 	return tea.Batch(closePoller(old), m.startPoll())
 }
 

@@ -4,6 +4,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	krebalance "github.com/kgroups/kgroups/kafka/rebalance"
+	"github.com/kgroups/kgroups/views/format"
 	"github.com/kgroups/kgroups/views/group"
 	rebalanceview "github.com/kgroups/kgroups/views/rebalance"
 	resetview "github.com/kgroups/kgroups/views/reset"
@@ -80,7 +81,8 @@ func (m *Model) openRemove(msg ui.RemoveMembersMsg) tea.Cmd {
 // closeDialog pops the dialog on top, if it is one, and after a change
 // polls at once so every screen shows it, saying what was done.
 func (m *Model) closeDialog(changed bool, text string) tea.Cmd {
-	if m.top().Screen() == ui.ScreenDialog {
+	switch m.top().(type) {
+	case *resetview.Model, *rebalanceview.Model:
 		m.pop()
 	}
 	if !changed {
@@ -93,10 +95,11 @@ func (m *Model) closeDialog(changed bool, text string) tea.Cmd {
 }
 
 // resetClosed words the wizard's outcome for the footer: where the receipt
-// is, for an undo.
-func resetClosed(msg resetview.ClosedMsg) string {
+// is, for an undo. A long group name is cut so that the receipt shows.
+func (m *Model) resetClosed(msg resetview.ClosedMsg) string {
+	group := format.Truncate(format.Sanitize(msg.Group), max(8, m.width/3), m.base.Glyphs.Ellipsis)
 	if msg.Receipt == "" {
-		return msg.Group + " changed"
+		return group + " changed"
 	}
-	return msg.Group + " changed; receipt " + msg.Receipt
+	return group + " changed; receipt " + msg.Receipt
 }

@@ -356,8 +356,8 @@ func TestRemoveMemberCancelChangesNothing(t *testing.T) {
 func TestRemoveMemberStaleResultDropped(t *testing.T) {
 	h, _, _ := writable(t, Options{})
 	openRemoval(t, h)
-	remove := h.send(keyMsg("y"))
-	wait := h.send(remove()) // the removal's answer starts the wait
+	remove := h.request(h.send(keyMsg("y")))
+	wait := h.request(h.send(remove())) // the removal's answer starts the wait
 	if wait == nil {
 		t.Fatal("no wait after the removal")
 	}

@@ -52,6 +52,7 @@ func TestGolden(t *testing.T) {
 		{"group_partition_chart", []string{"j", "enter", "j", "c"}},               // billing-reconciler invoices/1
 		{"group_error", []string{"G", "enter"}},                                   // shipping-notifier
 		{"help", []string{"?"}},
+		{"help_group_members", []string{"j", "j", "j", "j", "j", "enter", "tab", "?"}}, // orders-app
 	}
 	for _, size := range [][2]int{{80, 24}, {120, 40}} {
 		for _, sc := range screens {

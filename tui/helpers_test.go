@@ -12,6 +12,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/views/ui"
 	"github.com/kgroups/kgroups/views/viewtest"
 )
 
@@ -179,6 +180,21 @@ func (h *harness) run(cmd tea.Cmd) {
 	default:
 		h.run(h.send(msg))
 	}
+}
+
+// request hands a screen's request (what cmd returns) to the root, and
+// returns the root's Cmd that does the work, without running it: a test
+// decides when the answer arrives.
+func (h *harness) request(cmd tea.Cmd) tea.Cmd {
+	h.t.Helper()
+	if cmd == nil {
+		h.t.Fatal("no Cmd")
+	}
+	req, ok := cmd().(ui.Request)
+	if !ok {
+		h.t.Fatal("the Cmd makes no request")
+	}
+	return h.send(req)
 }
 
 // keyMsg turns a key name into the message Bubble Tea sends for it.

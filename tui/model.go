@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"errors"
+	"slices"
 	"time"
 
 	"github.com/charmbracelet/bubbles/help"
@@ -19,7 +20,6 @@ import (
 	helpview "github.com/kgroups/kgroups/views/help"
 	rebalanceview "github.com/kgroups/kgroups/views/rebalance"
 	resetview "github.com/kgroups/kgroups/views/reset"
-	"github.com/kgroups/kgroups/views/simulate"
 	"github.com/kgroups/kgroups/views/ui"
 )
 
@@ -34,18 +34,21 @@ const (
 
 // Model is the root of the program: a small state machine that owns the
 // refresh loop, the screen stack and the command line, and forwards the rest
-// to the screen on top. Async results reach every screen on the stack.
+// to the screen on top. Polls reach every screen on the stack; the answer to
+// a screen's request reaches that screen alone.
 type Model struct {
 	opts Options
 	ctx  context.Context
 
 	base   ui.Common // what every screen is built with
-	keys   *ui.KeyMap
+	keys   globalKeys
 	styles *ui.Styles
 
 	width, height int
 	stack         []ui.Component
 	groups        *groups.Model
+	// requests are the screens' requests in flight, by ID: who asked.
+	requests map[uint64]ui.Component
 
 	poll  pollState
 	snap  *kafka.Snapshot
@@ -62,7 +65,7 @@ type Model struct {
 	cmdActive bool
 	flash     ui.FlashMsg
 
-	switchSeq uint64
+	switchID  uint64 // the `:ctx` in flight
 	switching string
 	quitting  bool
 
@@ -81,15 +84,11 @@ func New(opts Options) *Model {
 
 func newModel(ctx context.Context, opts Options, r *lipgloss.Renderer, color bool) *Model {
 	utf8 := format.UTF8Locale(opts.Getenv)
-	keys := ui.DefaultKeyMap()
-	if !utf8 {
-		keys.SetASCII()
-	}
 	m := &Model{
 		opts:     opts,
 		ctx:      ctx,
-		keys:     keys,
-		styles:   ui.NewStyles(r, ui.DefaultTheme(), color),
+		keys:     newGlobalKeys(),
+		base:     ui.NewCommon(r, color, utf8, opts.Now),
 		width:    defaultWidth,
 		height:   defaultHeight,
 		lag:      lag.NewTracker(opts.Lag),
@@ -97,15 +96,10 @@ func newModel(ctx context.Context, opts Options, r *lipgloss.Renderer, color boo
 		timeline: krebalance.NewTimeline(krebalance.TimelineConfig{}),
 		clock:    opts.Now(),
 		after:    after,
+		requests: make(map[uint64]ui.Component),
 	}
-	m.base = ui.Common{
-		Styles:    m.styles,
-		Glyphs:    ui.GlyphsFor(utf8),
-		Keys:      keys,
-		ReadOnly:  opts.ReadOnly,
-		Protected: opts.Protected,
-		Now:       opts.Now,
-	}
+	m.styles = m.base.Styles
+	m.base.ReadOnly, m.base.Protected = opts.ReadOnly, opts.Protected
 	m.hints = newHints(m.styles, m.base.Glyphs)
 	m.poll.poller = opts.Poller
 	m.cmdline.Prompt = ":"
@@ -116,8 +110,10 @@ func newModel(ctx context.Context, opts Options, r *lipgloss.Renderer, color boo
 	return m
 }
 
-// resetStack starts over with the groups screen alone.
+// resetStack starts over with the groups screen alone. Answers to the
+// requests of the screens it drops will find no one.
 func (m *Model) resetStack() {
+	clear(m.requests)
 	m.groups = groups.New(m.base)
 	m.stack = []ui.Component{m.groups}
 	m.layout()
@@ -153,12 +149,17 @@ const (
 
 func (m *Model) bodyHeight() int { return max(1, m.height-statusLines-footerLines) }
 
-// layout sizes every screen and selects the key map for the one on top.
+// layout sizes every screen.
 func (m *Model) layout() {
 	for _, c := range m.stack {
 		c.SetSize(m.width, m.bodyHeight())
 	}
-	m.keys.SetScreen(m.top().Screen())
+}
+
+// helpOpen reports whether the help screen is on top.
+func (m *Model) helpOpen() bool {
+	_, ok := m.top().(*helpview.Model)
+	return ok
 }
 
 // broadcast delivers msg to every screen on the stack.
@@ -175,8 +176,8 @@ func (m *Model) Init() tea.Cmd {
 	return tea.Batch(m.startPoll(), m.clockTick())
 }
 
-// Update routes a message. It never blocks: polls and context switches run
-// as Cmds and come back as tagged messages.
+// Update routes a message. It never blocks: polls, context switches and
+// the screens' requests run as Cmds and come back as tagged messages.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	m.clock = m.opts.Now()
 	switch msg := msg.(type) {
@@ -200,20 +201,20 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case ui.FlashMsg:
 		m.flash = msg
 		return m, nil
+	case ui.Request:
+		return m, m.ask(msg)
 	case ui.TimestampsRequestMsg:
 		return m, m.readTimestamps(msg)
-	case ui.TimestampsMsg:
-		return m, m.broadcast(msg)
-	case simulate.ResultMsg:
-		return m, m.broadcast(msg)
 	case ui.ResetMsg:
 		return m, m.openReset(msg)
 	case resetview.ClosedMsg:
-		return m, m.closeDialog(msg.Changed, resetClosed(msg))
+		return m, m.closeDialog(msg.Changed, m.resetClosed(msg))
 	case ui.RemoveMembersMsg:
 		return m, m.openRemove(msg)
 	case rebalanceview.ClosedMsg:
 		return m, m.closeDialog(msg.Changed, msg.Summary)
+	case ui.Reply:
+		return m, m.deliver(msg)
 	}
 	return m, m.top().Update(msg)
 }
@@ -237,8 +238,8 @@ func (m *Model) onKeys(msg tea.KeyMsg) tea.Cmd {
 }
 
 // onKey handles a key press: the command line first, then a screen that is
-// reading text, then the global keys, the screen's actions, and finally the
-// screen itself.
+// reading every key, then the global keys, the screen's actions, and
+// finally the screen itself; Esc that the screen does not bind goes back.
 func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 	m.flash = ui.FlashMsg{}
 	if msg.Type == tea.KeyCtrlC {
@@ -251,15 +252,15 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 	if top.Capturing() {
 		return top.Update(msg)
 	}
-	k := m.keys
+	k := &m.keys
 	switch {
 	case key.Matches(msg, k.Quit):
 		return m.quit()
 	case key.Matches(msg, k.Help):
-		if top.Screen() == ui.ScreenHelp {
+		if m.helpOpen() {
 			m.pop()
 		} else {
-			m.push(helpview.New(m.base, top.Actions(), commandHelp(), ui.LagLegend(m.base.Glyphs)))
+			m.openHelp(top)
 		}
 		return nil
 	case key.Matches(msg, k.Command):
@@ -270,14 +271,23 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 		return m.refreshNow()
 	case key.Matches(msg, k.Pause):
 		return m.togglePause()
-	case key.Matches(msg, k.Back) && len(m.stack) > 1:
+	}
+	actions := top.Actions()
+	if cmd, ok := ui.Dispatch(actions, msg, m.base.ReadOnly); ok {
+		return cmd
+	}
+	if key.Matches(msg, k.Back) && m.goesBack(top) {
 		m.pop()
 		return nil
 	}
-	if cmd, ok := ui.Dispatch(top.Actions(), msg, m.base.ReadOnly); ok {
-		return cmd
-	}
 	return top.Update(msg)
+}
+
+// openHelp pushes the help for top: its bindings and the global keys, its
+// actions, the commands and the legend.
+func (m *Model) openHelp(top ui.Component) {
+	keys := append(slices.Clip(top.Bindings()), m.generalSection(top))
+	m.push(helpview.New(m.base, keys, top.Actions(), commandHelp(), ui.LagLegend(m.base.Glyphs)))
 }
 
 func (m *Model) quit() tea.Cmd {

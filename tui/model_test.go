@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/views/groups"
 	"github.com/kgroups/kgroups/views/ui"
 	"github.com/kgroups/kgroups/views/viewtest"
 )
@@ -333,9 +334,16 @@ func TestHelpScreen(t *testing.T) {
 	h.poll()
 	h.press("?")
 	v := h.view()
-	for _, want := range []string{"L      sort by lag", ":ctx NAME    switch context (bare :ctx lists them)", "enter  open group"} {
+	for _, want := range []string{"L    sort by lag", ":ctx NAME    switch context (bare :ctx lists them)", "enter  open group"} {
 		if !strings.Contains(v, want) {
 			t.Fatalf("help lacks %q:\n%s", want, v)
+		}
+	}
+	// The help is the groups screen's: the group screen's keys are not
+	// there, and from the first screen Esc goes back nowhere.
+	for _, unwanted := range []string{"next tab", "exact time lag", "esc  back"} {
+		if strings.Contains(v, unwanted) {
+			t.Fatalf("help over the groups screen lists %q:\n%s", unwanted, v)
 		}
 	}
 	if got := lines(v)[23]; got != "esc back · ? close help · r refresh · p pause · : command · q quit" {
@@ -354,6 +362,21 @@ func TestHelpScreen(t *testing.T) {
 	if got := h.m.groups.Selected(); got != "analytics-etl" || !strings.Contains(h.view(), "NAME↑") {
 		t.Fatalf("L under the help sorted the list")
 	}
+	// Over the group screen the help is the group screen's: its tabs, its
+	// actions, Esc going back, and none of the groups screen's sorts.
+	h.send(tea.WindowSizeMsg{Width: 120, Height: 40})
+	h.press("enter", "p", "?")
+	v = h.view()
+	for _, want := range []string{"tab        next tab", "shift+tab  previous tab", "c          chart group/partition",
+		"esc  back", "p    resume", "x      exact time lag", "space  select partition", "e      seek the partition to an offset or a time"} {
+		if !strings.Contains(v, want) {
+			t.Fatalf("help over the group screen lacks %q:\n%s", want, v)
+		}
+	}
+	if strings.Contains(v, "sort by lag") || strings.Contains(v, "clear filter") {
+		t.Fatalf("help over the group screen lists the groups screen's keys:\n%s", v)
+	}
+	h.press("esc", "p")
 	h.press("?", "q")
 	if !h.quit {
 		t.Fatal("q does not quit from the help")
@@ -692,11 +715,12 @@ type fakeScreen struct {
 	ran []string
 }
 
-func (f *fakeScreen) Update(tea.Msg) tea.Cmd { return nil }
-func (f *fakeScreen) View() string           { return "fake" }
-func (f *fakeScreen) SetSize(w, h int)       { f.Common.SetSize(w, h) }
-func (f *fakeScreen) Capturing() bool        { return false }
-func (f *fakeScreen) Screen() ui.Screen      { return ui.ScreenGroup }
+func (f *fakeScreen) Update(tea.Msg) tea.Cmd   { return nil }
+func (f *fakeScreen) View() string             { return "fake" }
+func (f *fakeScreen) SetSize(w, h int)         { f.Common.SetSize(w, h) }
+func (f *fakeScreen) Capturing() bool          { return false }
+func (f *fakeScreen) Bindings() []ui.Section   { return nil }
+func (f *fakeScreen) ShortHelp() []key.Binding { return nil }
 func (f *fakeScreen) Actions() []ui.Action {
 	return []ui.Action{{
 		Name: "reset offsets", Key: key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "reset")), Dangerous: true,
@@ -850,5 +874,56 @@ func TestTypedAheadKeys(t *testing.T) {
 	h.run(h.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("jqj")}))
 	if !h.quit || h.m.groups.Selected() != "billing-reconciler" {
 		t.Fatalf("jqj: quit=%v selected %q", h.quit, h.m.groups.Selected())
+	}
+}
+
+// escScreen is a pushed screen that binds Esc itself when it has something
+// to clear, as a screen with a filter would.
+type escScreen struct {
+	fakeScreen
+	clear   key.Binding
+	cleared int
+}
+
+func (f *escScreen) Bindings() []ui.Section {
+	return []ui.Section{{Title: "Fake", Bindings: []key.Binding{f.clear}}}
+}
+
+func (f *escScreen) Update(msg tea.Msg) tea.Cmd {
+	if k, ok := msg.(tea.KeyMsg); ok && key.Matches(k, f.clear) {
+		f.cleared++
+		f.clear.SetEnabled(false)
+	}
+	return nil
+}
+
+// TestEscGoesBackUnlessTheScreenBindsIt: any pushed screen goes back on
+// Esc, with the footer saying so, without declaring anything; one that
+// binds Esc gets it first.
+func TestEscGoesBackUnlessTheScreenBindsIt(t *testing.T) {
+	h := newHarness(t, 100, 24, Options{})
+	h.poll()
+	f := &fakeScreen{Common: h.m.base}
+	h.m.push(f)
+	if got := footer(h); got != "esc back · ? help · r refresh · p pause · : command · q quit" {
+		t.Fatalf("footer over a new screen = %q", got)
+	}
+	h.press("esc")
+	if _, ok := h.m.top().(*groups.Model); !ok {
+		t.Fatalf("esc left %T on top", h.m.top())
+	}
+
+	e := &escScreen{fakeScreen: fakeScreen{Common: h.m.base}, clear: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear"))}
+	h.m.push(e)
+	if got := footer(h); got != "? help · r refresh · p pause · : command · q quit" {
+		t.Fatalf("footer over a screen that binds esc = %q", got)
+	}
+	h.press("esc")
+	if h.m.top() != e || e.cleared != 1 {
+		t.Fatalf("esc on a screen that binds it: top %T, cleared %d", h.m.top(), e.cleared)
+	}
+	h.press("esc") // nothing left to clear: now it goes back
+	if _, ok := h.m.top().(*groups.Model); !ok || e.cleared != 1 {
+		t.Fatalf("second esc: top %T, cleared %d", h.m.top(), e.cleared)
 	}
 }

@@ -163,7 +163,6 @@ func (m *Model) refreshNow() tea.Cmd { return m.startPoll() }
 func (m *Model) togglePause() tea.Cmd {
 	p := &m.poll
 	p.paused = !p.paused
-	m.keys.SetPaused(p.paused)
 	if p.paused {
 		p.tickSeq++
 		p.next = time.Time{}

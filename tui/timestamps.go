@@ -13,10 +13,14 @@ var errNoTimestamps = errors.New("this connection cannot read records")
 
 // readTimestamps serves a screen's request for the records at committed
 // offsets: the reading runs in a Cmd with the program's context and the
-// poller in use now, and its answer carries the request's ID so that the
-// screen that asked, and only it, takes it. A context switch makes the
-// answer useless: the screen that asked is gone, and no new one has its ID.
+// poller in use now, and its answer carries the request's ID, so that it
+// reaches the screen that asked and no other. A context switch makes the
+// answer useless: the screen that asked is gone.
 func (m *Model) readTimestamps(req ui.TimestampsRequestMsg) tea.Cmd {
+	if req.Owner == nil {
+		return nil
+	}
+	m.requests[req.ID] = req.Owner
 	r, ok := m.poll.poller.(TimestampReader)
 	if !ok {
 		return func() tea.Msg { return ui.TimestampsMsg{ID: req.ID, Group: req.Group, Err: errNoTimestamps} }

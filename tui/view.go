@@ -59,7 +59,7 @@ func (m *Model) statusLine1(b *strings.Builder) {
 	l.WriteString(s.Title.Render("kgroups"))
 	l.WriteString(g.Sep)
 	l.WriteString(s.Label.Render("ctx "))
-	l.WriteString(orDash(m.opts.ContextName))
+	l.WriteString(format.Sanitize(orDash(m.opts.ContextName)))
 	if m.opts.ReadOnly {
 		l.WriteString(" ")
 		l.WriteString(s.Warn.Render("[read-only]"))
@@ -73,7 +73,7 @@ func (m *Model) statusLine1(b *strings.Builder) {
 	}
 	l.WriteString(g.Sep)
 	l.WriteString(s.Label.Render("brokers "))
-	l.WriteString(orDash(strings.Join(m.opts.Brokers, ",")))
+	l.WriteString(format.Sanitize(orDash(strings.Join(m.opts.Brokers, ","))))
 	b.WriteString(table.FitLine(l.String(), m.width, g.Ellipsis))
 }
 
@@ -105,7 +105,7 @@ func (m *Model) statusLine2(b *strings.Builder) {
 	var l strings.Builder
 	switch {
 	case m.switching != "":
-		l.WriteString(s.Warn.Render("switching to " + m.switching + g.Ellipsis))
+		l.WriteString(s.Warn.Render("switching to " + format.Sanitize(m.switching) + g.Ellipsis))
 	case p.err != nil:
 		// The error comes last: it is the longest part, and on a narrow
 		// terminal the age and the next retry must not be cut off.
@@ -147,7 +147,8 @@ func staleLabel(haveData bool) string {
 }
 
 // footer is the command line while typing a command, else a message from
-// the last action, else key hints generated from the key map.
+// the last action, else key hints generated from the bindings of the screen
+// on top and the global keys.
 func (m *Model) footer(b *strings.Builder) {
 	g := m.base.Glyphs
 	var line string
@@ -162,7 +163,7 @@ func (m *Model) footer(b *strings.Builder) {
 		}
 	default:
 		m.hints.Width = m.width
-		line = m.hints.ShortHelpView(m.keys.ShortHelp())
+		line = m.hints.ShortHelpView(m.footerKeys(m.top()))
 	}
 	b.WriteString(table.FitLine(line, m.width, g.Ellipsis))
 }
@@ -174,7 +175,9 @@ func orDash(s string) string {
 	return s
 }
 
-// oneLine keeps multi-line error texts from breaking the layout.
+// oneLine makes a message (an error, often with a broker's or a group's
+// words in it) one safe line: line breaks become spaces, and whatever else a
+// terminal would act on becomes visible text.
 func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
+	return format.Sanitize(strings.Join(strings.Fields(s), " "))
 }

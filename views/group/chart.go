@@ -68,14 +68,14 @@ func (m *Model) viewChart(b *strings.Builder, height int) {
 	s, g, c := m.Styles, m.Glyphs, &m.chart
 	var scope strings.Builder
 	if c.topic != "" {
-		scope.WriteString(s.Title.Render("partition " + c.topic + "/" + strconv.Itoa(int(c.part))))
+		scope.WriteString(s.Title.Render("partition " + format.Sanitize(c.topic) + "/" + strconv.Itoa(int(c.part))))
 		scope.WriteString(s.Dim.Render(g.Sep + "c whole group" + g.Sep + g.Up + g.Down + " partition"))
 	} else {
 		scope.WriteString(s.Title.Render("whole group"))
 		scope.WriteString(s.Dim.Render(g.Sep + "c selected partition"))
 	}
 	if n := len(c.points); n > 1 {
-		scope.WriteString(s.Dim.Render(g.Sep + plural(n, "poll") + " over " + format.Span(c.points[n-1].Time.Sub(c.points[0].Time))))
+		scope.WriteString(s.Dim.Render(g.Sep + format.Count(n, "poll", "polls") + " over " + format.Span(c.points[n-1].Time.Sub(c.points[0].Time))))
 	}
 	b.WriteString(table.FitLine(scope.String(), m.Width, g.Ellipsis))
 	if len(c.points) == 0 {

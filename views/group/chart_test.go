@@ -15,7 +15,7 @@ import (
 func TestChartScope(t *testing.T) {
 	lipgloss.SetColorProfile(termenv.Ascii)
 	l, s := viewtest.LagAfter(12)
-	m := New(screenCommon(80, 21, true), "billing-reconciler", s, l)
+	m := New(viewtest.Common(80, 21, true), "billing-reconciler", s, l)
 	scope := func() string { return strings.Split(viewtest.Strip(m.View()), "\n")[5] }
 	titles := func() (string, string) {
 		ls := strings.Split(viewtest.Strip(m.View()), "\n")
@@ -65,7 +65,7 @@ func TestChartScope(t *testing.T) {
 	}
 
 	// Without a history there is nothing to chart.
-	m = New(screenCommon(80, 21, true), "billing-reconciler", s, nil)
+	m = New(viewtest.Common(80, 21, true), "billing-reconciler", s, nil)
 	m.Update(tea.KeyMsg{Type: tea.KeyShiftTab})
 	if got := strings.Split(viewtest.Strip(m.View()), "\n")[5:]; strings.Join(got, "\n") != "whole group · c selected partition\n  no history yet" {
 		t.Fatalf("chart without history:\n%s", strings.Join(got, "\n"))

@@ -1,10 +1,13 @@
 package group
 
 import (
+	"strings"
+
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/lag"
+	"github.com/kgroups/kgroups/views/format"
 	"github.com/kgroups/kgroups/views/ui"
 )
 
@@ -64,12 +67,12 @@ func (m *Model) requestExact() tea.Cmd {
 		return nil
 	}
 	e.id = ui.NewRequestID()
-	req := ui.TimestampsRequestMsg{ID: e.id, Group: m.name, Parts: want}
+	req := ui.TimestampsRequestMsg{ID: e.id, Owner: m, Group: m.name, Parts: want}
 	return func() tea.Msg { return req }
 }
 
-// onTimestamps takes the answer to this screen's request and drops any
-// other: a stale one, or one for another screen.
+// onTimestamps takes the answer to this screen's latest request and drops
+// a late one (to a request made before exact mode was turned off).
 func (m *Model) onTimestamps(msg ui.TimestampsMsg) tea.Cmd {
 	e := &m.exact
 	if msg.ID == 0 || msg.ID != e.id {
@@ -116,7 +119,7 @@ func (e *exactState) prune(g *kafka.Group) {
 func (e *exactState) status(g ui.Glyphs) (string, bool) {
 	switch {
 	case e.err != nil:
-		return "exact time lag failed: " + e.err.Error(), true
+		return "exact time lag failed: " + format.Sanitize(strings.Join(strings.Fields(e.err.Error()), " ")), true
 	case !e.on:
 		return "", false
 	case e.id != 0:
@@ -129,7 +132,7 @@ func (e *exactState) status(g ui.Glyphs) (string, bool) {
 		}
 	}
 	if failed > 0 {
-		return "exact time lag: " + plural(failed, "partition") + " unreadable", true
+		return "exact time lag: " + format.Count(failed, "partition", "partitions") + " unreadable", true
 	}
 	return "exact time lag", false
 }

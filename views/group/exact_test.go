@@ -16,14 +16,6 @@ import (
 	"github.com/kgroups/kgroups/views/viewtest"
 )
 
-// screenCommon is a context with the group screen's keys enabled, as the
-// root sets them when the screen is on top.
-func screenCommon(width, height int, utf8 bool) ui.Common {
-	c := viewtest.Common(width, height, utf8)
-	c.Keys.SetScreen(ui.ScreenGroup)
-	return c
-}
-
 func press(m *Model, k string) tea.Cmd {
 	msg := tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
 	if k == "down" {
@@ -74,7 +66,7 @@ func TestExactTimeLag(t *testing.T) {
 	l, s := viewtest.LagAfter(12)
 	now := s.Time
 	// Room for three of the four partitions.
-	m := New(screenCommon(120, 9, true), "billing-reconciler", s, l)
+	m := New(viewtest.Common(120, 9, true), "billing-reconciler", s, l)
 	tabBar := func() string { return strings.Split(viewtest.Strip(m.View()), "\n")[4] }
 
 	// x asks for the rows on screen only; the screen waits for nothing.
@@ -164,7 +156,7 @@ func TestExactTimeLag(t *testing.T) {
 func TestExactTimeLagFails(t *testing.T) {
 	lipgloss.SetColorProfile(termenv.Ascii)
 	l, s := viewtest.LagAfter(12)
-	m := New(screenCommon(120, 9, true), "billing-reconciler", s, l)
+	m := New(viewtest.Common(120, 9, true), "billing-reconciler", s, l)
 	req := request(t, press(m, "x"))
 	m.Update(ui.TimestampsMsg{ID: req.ID, Group: req.Group, Err: errors.New("this connection cannot read records")})
 	if got := strings.Split(viewtest.Strip(m.View()), "\n")[4]; got != "[Partitions 4]  Members 2   Chart   exact time lag failed: this connection cannot read records" || m.Exact() {
@@ -175,7 +167,7 @@ func TestExactTimeLagFails(t *testing.T) {
 		t.Fatal("a poll made a request after exact mode failed")
 	}
 	// Caught-up rows and rows without a commit are never read.
-	m = New(screenCommon(120, 20, true), "orders-app", s, l)
+	m = New(viewtest.Common(120, 20, true), "orders-app", s, l)
 	if req := request(t, press(m, "x")); keys(req.Parts) != "orders/2@121310" {
 		t.Fatalf("orders-app asks for %s", keys(req.Parts))
 	}

@@ -41,8 +41,8 @@ const (
 
 // Extra is a tab the group screen hosts but does not implement (the
 // rebalance timeline, the simulator). The root builds it, so this screen
-// imports no other screen. It gets every message but keys, which it gets
-// only while it is the active tab, and the area under the tab bar.
+// imports no other screen. It gets every poll, keys while it is the active
+// tab, and the area under the tab bar.
 type Extra struct {
 	Title string
 	Tab   ui.Component
@@ -51,6 +51,7 @@ type Extra struct {
 // Model is the group screen for one group, named at creation.
 type Model struct {
 	ui.Common
+	keys keyMap
 
 	name string
 	snap *kafka.Snapshot
@@ -95,7 +96,7 @@ type Model struct {
 // The extra tabs follow Chart in the order given; they are given the same
 // first poll.
 func New(c ui.Common, name string, snap *kafka.Snapshot, l *lag.Tracker, extra ...Extra) *Model {
-	m := &Model{Common: c, name: name, extra: extra, sel: make(map[kreset.TP]bool)}
+	m := &Model{Common: c, keys: newKeyMap(), name: name, extra: extra, sel: make(map[kreset.TP]bool)}
 	m.parts.Cols = m.partitionColumns()
 	m.memberTable.Cols = m.memberColumns(false)
 	if snap != nil {
@@ -152,9 +153,6 @@ func (m *Model) Tab() Tab { return m.tab }
 // Exact reports whether exact time lag is on.
 func (m *Model) Exact() bool { return m.exact.on }
 
-// Screen implements ui.Component.
-func (m *Model) Screen() ui.Screen { return ui.ScreenGroup }
-
 // Capturing implements ui.Component: the group screen reads no text.
 func (m *Model) Capturing() bool { return false }
 
@@ -172,7 +170,7 @@ func (m *Model) Actions() []ui.Action {
 		}
 		return ""
 	}
-	acts := []ui.Action{{Name: "exact time lag", Key: m.Keys.Exact, Unavailable: known, Run: m.toggleExact}}
+	acts := []ui.Action{{Name: "exact time lag", Key: m.keys.Exact, Unavailable: known, Run: m.toggleExact}}
 	switch m.tab {
 	case Partitions:
 		rows := func() string {
@@ -185,9 +183,9 @@ func (m *Model) Actions() []ui.Action {
 			return ""
 		}
 		acts = append(acts,
-			ui.Action{Name: "select partition", Key: m.Keys.Select, Unavailable: rows, Run: m.toggleSelected},
-			ui.Action{Name: "reset the selected partitions (or this one)", Key: m.Keys.Reset, Dangerous: true, Unavailable: rows, Run: m.resetSelected},
-			ui.Action{Name: "seek the partition to an offset or a time", Key: m.Keys.Seek, Dangerous: true, Unavailable: rows, Run: m.seek},
+			ui.Action{Name: "select partition", Key: m.keys.Select, Unavailable: rows, Run: m.toggleSelected},
+			ui.Action{Name: "reset the selected partitions (or this one)", Key: m.keys.Reset, Dangerous: true, Unavailable: rows, Run: m.resetSelected},
+			ui.Action{Name: "seek the partition to an offset or a time", Key: m.keys.Seek, Dangerous: true, Unavailable: rows, Run: m.seek},
 		)
 	case Members:
 		members := func() string {
@@ -202,8 +200,8 @@ func (m *Model) Actions() []ui.Action {
 			return ""
 		}
 		acts = append(acts,
-			ui.Action{Name: "remove the member (rebalance)", Key: m.Keys.RemoveMember, Dangerous: true, Unavailable: members, Run: m.removeMember},
-			ui.Action{Name: "remove all members (rebalance)", Key: m.Keys.RemoveAll, Dangerous: true, Unavailable: members, Run: m.removeAll},
+			ui.Action{Name: "remove the member (rebalance)", Key: m.keys.RemoveMember, Dangerous: true, Unavailable: members, Run: m.removeMember},
+			ui.Action{Name: "remove all members (rebalance)", Key: m.keys.RemoveAll, Dangerous: true, Unavailable: members, Run: m.removeAll},
 		)
 	}
 	return acts
@@ -264,33 +262,39 @@ func (m *Model) SetSize(w, h int) {
 	m.sizeExtras()
 }
 
-// Update implements ui.Component. Every message but keys also goes to
-// the extra tabs: their async results must reach them whichever tab is on
-// show.
+// Update implements ui.Component. Polls also go to the extra tabs, which
+// show the group whichever tab is on show; keys go to the one on show. The
+// answers to an extra tab's requests reach it from the root directly.
 func (m *Model) Update(msg tea.Msg) tea.Cmd {
-	var cmd tea.Cmd
 	switch msg := msg.(type) {
 	case ui.DataMsg:
 		m.setData(msg.Snapshot, msg.Lag)
 		m.sizeExtras()
-		cmd = m.requestExact()
+		cmds := []tea.Cmd{m.requestExact()}
+		for _, e := range m.extra {
+			cmds = append(cmds, e.Tab.Update(msg))
+		}
+		return tea.Batch(cmds...)
 	case ui.TimestampsMsg:
-		cmd = m.onTimestamps(msg)
+		return m.onTimestamps(msg)
 	case tea.KeyMsg:
 		return m.updateKey(msg)
 	}
-	if len(m.extra) == 0 {
-		return cmd
+	return nil
+}
+
+// Hosted implements ui.Host: the extra tabs, so that the answers to their
+// requests find them.
+func (m *Model) Hosted() []ui.Component {
+	out := make([]ui.Component, len(m.extra))
+	for i, e := range m.extra {
+		out[i] = e.Tab
 	}
-	cmds := []tea.Cmd{cmd}
-	for _, e := range m.extra {
-		cmds = append(cmds, e.Tab.Update(msg))
-	}
-	return tea.Batch(cmds...)
+	return out
 }
 
 func (m *Model) updateKey(msg tea.KeyMsg) tea.Cmd {
-	k := m.Keys
+	k := &m.keys
 	tabs := m.tabCount()
 	switch {
 	case key.Matches(msg, k.NextTab):
@@ -314,7 +318,7 @@ func (m *Model) updateKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.ChartScope):
 		m.chart.partition = !m.chart.partition
 		m.tab = Chart
-	case w.Navigate(msg, k, n, h):
+	case w.Navigate(msg, &m.Move, n, h):
 	default:
 		return nil
 	}
@@ -467,11 +471,17 @@ func (m *Model) notice() string {
 	return m.rewind()
 }
 
+// noticeLine is the notice made one safe line: it holds the broker's
+// words (an error) or names (a group, a topic).
+func (m *Model) noticeLine() string {
+	return format.Sanitize(strings.Join(strings.Fields(m.notice()), " "))
+}
+
 // View implements ui.Component.
 func (m *Model) View() string {
 	var b strings.Builder
 	m.header(&b)
-	if n := m.notice(); n != "" {
+	if n := m.noticeLine(); n != "" {
 		b.WriteByte('\n')
 		style := &m.Styles.Error
 		if m.snap == nil {
@@ -520,26 +530,26 @@ func (m *Model) View() string {
 func (m *Model) header(b *strings.Builder) {
 	s, sep := m.Styles, m.Glyphs.Sep
 	var l1, l2, l3, l4 strings.Builder
-	l1.WriteString(s.Title.Render(m.name))
+	l1.WriteString(s.Title.Render(format.Sanitize(m.name)))
 	if g := m.g; g != nil {
 		state := g.State
 		if state == "" {
 			state = kafka.StateUnknown
 		}
 		l1.WriteString(sep)
-		l1.WriteString(s.State(g.State, g.Err != nil).Render(state))
+		l1.WriteString(s.State(g.State, g.Err != nil).Render(format.Sanitize(state)))
 		l1.WriteString(sep)
-		l1.WriteString(string(g.Type))
+		l1.WriteString(format.Sanitize(string(g.Type)))
 		if g.ProtocolType != "" && g.ProtocolType != "consumer" {
-			l1.WriteString(" (" + g.ProtocolType + ")")
+			l1.WriteString(" (" + format.Sanitize(g.ProtocolType) + ")")
 		}
 		l1.WriteString(sep)
 		l1.WriteString(s.Label.Render("assignor "))
-		l1.WriteString(columns.Text(g.Assignor))
+		l1.WriteString(format.Sanitize(columns.Text(g.Assignor)))
 
-		l2.WriteString(plural(len(g.Members), "member"))
+		l2.WriteString(format.Count(len(g.Members), "member", "members"))
 		l2.WriteString(sep)
-		l2.WriteString(plural(len(g.Partitions), "partition"))
+		l2.WriteString(format.Count(len(g.Partitions), "partition", "partitions"))
 		if g.Type == kafka.TypeConsumer {
 			l2.WriteString(sep)
 			l2.WriteString(s.Label.Render("group epoch "))
@@ -552,7 +562,7 @@ func (m *Model) header(b *strings.Builder) {
 		m.healthLine(&l3)
 
 		l4.WriteString(s.Label.Render("coordinator "))
-		l4.WriteString(columns.Coordinator(g.Coordinator))
+		l4.WriteString(format.Sanitize(columns.Coordinator(g.Coordinator)))
 		l4.WriteString(sep)
 		l4.WriteString(s.Label.Render("offsets partition "))
 		l4.WriteString(columns.Offset(int64(g.OffsetsPartition)))
@@ -622,12 +632,13 @@ func (m *Model) rewind() string {
 	return ""
 }
 
-// rate is a rate with its unit, for sentences.
+// rate is a rate with its unit, for sentences; an unknown one is Missing.
 func rate(r float64) string {
-	if r < 0 {
-		return format.Missing
+	s := format.Rate(r)
+	if s == format.Missing {
+		return s
 	}
-	return format.Rate(r) + "/s"
+	return s + "/s"
 }
 
 // tabs writes the tab bar, and on its right whether exact time lag is on.
@@ -665,11 +676,4 @@ func (m *Model) tabs(b *strings.Builder) {
 		}
 	}
 	b.WriteString(table.FitLine(strings.TrimRight(line.String(), " "), m.Width, m.Glyphs.Ellipsis))
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return strconv.Itoa(n) + " " + word + "s"
 }

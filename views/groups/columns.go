@@ -65,7 +65,7 @@ func (m *Model) newColumns() []table.Col[row] {
 // state.
 func (m *Model) stateText(r row) string {
 	if r.reb.known && r.reb.Rebalancing && r.g.Err == nil {
-		return "rebalancing " + shortAge(m.Now().Sub(r.reb.Since), 3)
+		return "rebalancing " + age(m.Now().Sub(r.reb.Since), 3)
 	}
 	return stateText(r)
 }
@@ -76,25 +76,14 @@ func (m *Model) lastRebalance(r row) string {
 	if !r.reb.known || r.reb.LastRebalance.IsZero() {
 		return columns.Missing
 	}
-	return shortAge(m.Now().Sub(r.reb.LastRebalance), 0)
+	return format.Short(m.Now().Sub(r.reb.LastRebalance))
 }
 
-// shortAge is an age in its largest whole unit ("58s", "3m", "2h", "4d"),
+// age is an age in its largest whole unit ("58s", "3m", "2h", "4d"),
 // padded on the left to width, so that a cell that ages every second keeps
 // its width and the columns after it stay put.
-func shortAge(d time.Duration, width int) string {
-	d = max(d, 0)
-	var s string
-	switch {
-	case d < time.Minute:
-		s = strconv.Itoa(int(d/time.Second)) + "s"
-	case d < time.Hour:
-		s = strconv.Itoa(int(d/time.Minute)) + "m"
-	case d < 24*time.Hour:
-		s = strconv.Itoa(int(d/time.Hour)) + "h"
-	default:
-		s = strconv.Itoa(int(d/(24*time.Hour))) + "d"
-	}
+func age(d time.Duration, width int) string {
+	s := format.Short(d)
 	if n := width - len(s); n > 0 {
 		s = strings.Repeat(" ", n) + s
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/lag"
 	"github.com/kgroups/kgroups/views/columns"
+	"github.com/kgroups/kgroups/views/format"
 	"github.com/kgroups/kgroups/views/table"
 	"github.com/kgroups/kgroups/views/ui"
 )
@@ -41,6 +42,7 @@ const (
 // Model is the groups screen.
 type Model struct {
 	ui.Common
+	keys keyMap
 
 	snap   *kafka.Snapshot
 	hist   ui.LagHistory
@@ -68,7 +70,7 @@ type Model struct {
 
 // New returns an empty groups screen waiting for data.
 func New(c ui.Common) *Model {
-	m := &Model{Common: c}
+	m := &Model{Common: c, keys: newKeyMap()}
 	m.table.Cols = m.newColumns()
 	m.titles = make([]string, len(m.table.Cols))
 	for i, col := range m.table.Cols {
@@ -79,11 +81,28 @@ func New(c ui.Common) *Model {
 	return m
 }
 
-// Screen implements ui.Component.
-func (m *Model) Screen() ui.Screen { return ui.ScreenGroups }
-
 // Capturing is true while the filter is being typed.
 func (m *Model) Capturing() bool { return m.filtering }
+
+// Bindings implements ui.Component: movement, the filter and the sorts.
+// Esc clears the filter: the groups screen is the first, so it goes back
+// nowhere.
+func (m *Model) Bindings() []ui.Section {
+	k := &m.keys
+	return []ui.Section{
+		m.Move.Section(),
+		{Title: "Groups", Bindings: []key.Binding{k.Filter, k.ClearFilter, k.SortName, k.SortLag, k.SortTimeLag, k.SortHealth, k.SortState, k.SortMembers}},
+	}
+}
+
+// ShortHelp implements ui.Component. While the filter is typed its line
+// says what Enter and Esc do, and no other key applies.
+func (m *Model) ShortHelp() []key.Binding {
+	if m.filtering {
+		return nil
+	}
+	return []key.Binding{m.keys.Open, m.keys.Filter, m.keys.sortHint}
+}
 
 // SetSize implements ui.Component.
 func (m *Model) SetSize(w, h int) {
@@ -120,7 +139,7 @@ func (m *Model) Actions() []ui.Action {
 	}
 	return []ui.Action{{
 		Name:        "open group",
-		Key:         m.Keys.Open,
+		Key:         m.keys.Open,
 		Unavailable: none,
 		Run: func() tea.Cmd {
 			name := m.Selected()
@@ -128,13 +147,13 @@ func (m *Model) Actions() []ui.Action {
 		},
 	}, {
 		Name:        "reset the group's offsets",
-		Key:         m.Keys.Reset,
+		Key:         m.keys.Reset,
 		Dangerous:   true,
 		Unavailable: none,
 		Run:         wizard(ui.ResetGroup),
 	}, {
 		Name:        "delete the group",
-		Key:         m.Keys.Delete,
+		Key:         m.keys.Delete,
 		Dangerous:   true,
 		Unavailable: none,
 		Run:         wizard(ui.DeleteGroup),
@@ -159,10 +178,10 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 }
 
 func (m *Model) updateKey(msg tea.KeyMsg) {
-	k := m.Keys
+	k := &m.keys
 	n, h := len(m.rows), m.tableRows()
 	switch {
-	case m.win.Navigate(msg, k, n, h):
+	case m.win.Navigate(msg, &m.Move, n, h):
 	case key.Matches(msg, k.Filter):
 		m.filtering = true
 		m.win.Clamp(n, m.tableRows())
@@ -292,11 +311,7 @@ func (m *Model) count() {
 	}
 	m.counts = m.counts[:0]
 	if failed > 0 {
-		label := "errors"
-		if failed == 1 {
-			label = "error"
-		}
-		m.counts = append(m.counts, stateCount{failed, label, &m.Styles.Error})
+		m.counts = append(m.counts, stateCount{failed, format.Noun(failed, "error", "errors"), &m.Styles.Error})
 	}
 	for _, s := range stateOrder {
 		if n := counts[s]; n > 0 {
@@ -485,7 +500,7 @@ func (m *Model) summary(b *strings.Builder) {
 	sep := ": "
 	for _, c := range m.counts {
 		line.WriteString(sep)
-		line.WriteString(c.style.Render(strconv.Itoa(c.n) + " " + c.label))
+		line.WriteString(c.style.Render(strconv.Itoa(c.n) + " " + format.Sanitize(c.label)))
 		sep = m.Glyphs.Sep
 	}
 	b.WriteString(table.FitLine(line.String(), m.Width, m.Glyphs.Ellipsis))

@@ -1,5 +1,6 @@
-// Package help is the help screen. It is generated from the key map and the
-// actions of the screen it covers, so it cannot drift from what the keys do.
+// Package help is the help screen. It is generated from the bindings and the
+// actions of the screen it covers and the root's global keys, so it cannot
+// drift from what the keys do.
 package help
 
 import (
@@ -17,23 +18,28 @@ import (
 // Model is the help screen.
 type Model struct {
 	ui.Common
-	sections []ui.Section
-	actions  []ui.Action
-	offset   int
-	lines    []string // laid out for the current width
+	keys    []ui.Section
+	actions []ui.Action
+	extra   []ui.Section
+	offset  int
+	lines   []string // laid out for the current width
 }
 
-// New builds the help for the key map, for actions (those of the screen
-// underneath, marked when a read-only context disables them) and for extra
-// sections such as the `:` commands.
-func New(c ui.Common, actions []ui.Action, extra ...ui.Section) *Model {
-	m := &Model{Common: c, sections: append(c.Keys.Sections(), extra...), actions: actions}
+// New builds the help for a screen: its keys (its bindings and the global
+// ones), its actions (marked when a read-only context disables them), and
+// extra sections that are not keys of the screen, such as the `:` commands
+// and the legend.
+func New(c ui.Common, keys []ui.Section, actions []ui.Action, extra ...ui.Section) *Model {
+	m := &Model{Common: c, keys: keys, actions: actions, extra: extra}
 	m.layout()
 	return m
 }
 
-// Screen implements ui.Component.
-func (m *Model) Screen() ui.Screen { return ui.ScreenHelp }
+// Bindings implements ui.Component: the help scrolls.
+func (m *Model) Bindings() []ui.Section { return []ui.Section{m.Move.Section()} }
+
+// ShortHelp implements ui.Component.
+func (m *Model) ShortHelp() []key.Binding { return nil }
 
 // Capturing implements ui.Component.
 func (m *Model) Capturing() bool { return false }
@@ -54,18 +60,19 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 		return nil
 	}
 	maxOff := max(0, len(m.lines)-m.Height)
+	k := &m.Move
 	switch {
-	case key.Matches(km, m.Keys.Up):
+	case key.Matches(km, k.Up):
 		m.offset--
-	case key.Matches(km, m.Keys.Down):
+	case key.Matches(km, k.Down):
 		m.offset++
-	case key.Matches(km, m.Keys.PageUp):
+	case key.Matches(km, k.PageUp):
 		m.offset -= m.Height
-	case key.Matches(km, m.Keys.PageDown):
+	case key.Matches(km, k.PageDown):
 		m.offset += m.Height
-	case key.Matches(km, m.Keys.Top):
+	case key.Matches(km, k.Top):
 		m.offset = 0
-	case key.Matches(km, m.Keys.Bottom):
+	case key.Matches(km, k.Bottom):
 		m.offset = maxOff
 	}
 	m.offset = min(max(m.offset, 0), maxOff)
@@ -88,9 +95,10 @@ type block struct {
 // wrapping to a new band when the width runs out.
 func (m *Model) layout() {
 	var blocks []block
-	keys := len(m.Keys.Sections())
-	for _, s := range m.sections[:keys] {
-		blocks = append(blocks, m.block(s.Title, s.Bindings, nil))
+	for _, s := range m.keys {
+		if b, ok := m.block(s.Title, s.Bindings, nil); ok {
+			blocks = append(blocks, b)
+		}
 	}
 	if len(m.actions) > 0 {
 		bs := make([]key.Binding, len(m.actions))
@@ -101,12 +109,15 @@ func (m *Model) layout() {
 				notes[i] = " (disabled: " + r + ")"
 			}
 		}
-		blocks = append(blocks, m.block("Actions", bs, notes))
+		b, _ := m.block("Actions", bs, notes)
+		blocks = append(blocks, b)
 	}
 	// The extra sections (commands, legends) come after the keys and
 	// actions: what the keys do matters first.
-	for _, s := range m.sections[keys:] {
-		blocks = append(blocks, m.block(s.Title, s.Bindings, nil))
+	for _, s := range m.extra {
+		if b, ok := m.block(s.Title, s.Bindings, nil); ok {
+			blocks = append(blocks, b)
+		}
 	}
 
 	const gap = 4
@@ -150,13 +161,21 @@ func (m *Model) layout() {
 	m.offset = min(m.offset, max(0, len(m.lines)-m.Height))
 }
 
-func (m *Model) block(title string, bs []key.Binding, notes []string) block {
+// block lays out one section; ok is false when none of its bindings is
+// enabled, and the section is left out.
+func (m *Model) block(title string, bs []key.Binding, notes []string) (b block, ok bool) {
 	kw := 0
 	for _, b := range bs {
-		kw = max(kw, format.Width(b.Help().Key))
+		if shown(b) {
+			kw = max(kw, format.Width(b.Help().Key))
+		}
 	}
-	b := block{lines: []string{m.Styles.HelpTitle.Render(title)}, width: format.Width(title)}
+	b = block{lines: []string{m.Styles.HelpTitle.Render(title)}, width: format.Width(title)}
 	for i, kb := range bs {
+		if !shown(kb) {
+			continue
+		}
+		ok = true
 		k, d := kb.Help().Key, kb.Help().Desc
 		if notes != nil {
 			d += notes[i]
@@ -165,5 +184,11 @@ func (m *Model) block(title string, bs []key.Binding, notes []string) block {
 		b.lines = append(b.lines, line)
 		b.width = max(b.width, kw+2+format.Width(d))
 	}
-	return b
+	return b, ok
+}
+
+// shown reports whether the help lists b: a disabled key is left out; an
+// entry without keys (a legend's) is text, always shown.
+func shown(b key.Binding) bool {
+	return b.Enabled() || len(b.Keys()) == 0
 }

@@ -13,6 +13,19 @@ import (
 	"github.com/kgroups/kgroups/views/viewtest"
 )
 
+// keys are sections as a screen and the root give them: the movement keys
+// and three titled sections.
+func keys(c ui.Common) []ui.Section {
+	b := func(k, desc string) key.Binding { return key.NewBinding(key.WithKeys(k), key.WithHelp(k, desc)) }
+	return []ui.Section{
+		c.Move.Section(),
+		{Title: "Groups", Bindings: []key.Binding{b("enter", "open"), b("/", "filter"), b("esc", "clear filter"), b("N", "sort by name"),
+			b("L", "sort by lag"), b("T", "sort by time lag"), b("H", "sort by health"), b("S", "sort by state"), b("M", "sort by members")}},
+		{Title: "Group", Bindings: []key.Binding{b("tab", "next tab"), b("shift+tab", "previous tab"), b("esc", "back"), b("x", "exact time lag"), b("c", "chart group/partition")}},
+		{Title: "General", Bindings: []key.Binding{b("r", "refresh"), b("p", "pause"), b(":", "command"), b("?", "help"), b("q", "quit")}},
+	}
+}
+
 func actions() []ui.Action {
 	return []ui.Action{
 		{Name: "open group", Key: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open"))},
@@ -24,7 +37,7 @@ func TestLayoutWrapsToTheWidth(t *testing.T) {
 	lipgloss.SetColorProfile(termenv.Ascii)
 	c := viewtest.Common(60, 40, true)
 	c.ReadOnly = true
-	m := New(c, actions())
+	m := New(c, keys(c), actions())
 	got := viewtest.Strip(m.View())
 	want := strings.Join([]string{
 		"Move               Groups",
@@ -61,7 +74,8 @@ func TestLayoutWrapsToTheWidth(t *testing.T) {
 
 func TestScroll(t *testing.T) {
 	lipgloss.SetColorProfile(termenv.Ascii)
-	m := New(viewtest.Common(60, 5, true), actions())
+	c := viewtest.Common(60, 5, true)
+	m := New(c, keys(c), actions())
 	first := func() string { return strings.Split(viewtest.Strip(m.View()), "\n")[0] }
 	if n := len(strings.Split(m.View(), "\n")); n != 5 {
 		t.Fatalf("%d lines on a 5-line screen", n)
@@ -99,7 +113,7 @@ func TestExtraSectionsFollowActions(t *testing.T) {
 	lipgloss.SetColorProfile(termenv.Ascii)
 	c := viewtest.Common(120, 60, true)
 	legend := ui.Section{Title: "Legend", Bindings: []key.Binding{key.NewBinding(key.WithHelp("~12s", "extrapolated"))}}
-	m := New(c, actions(), legend)
+	m := New(c, keys(c), actions(), legend)
 	got := viewtest.Strip(m.View())
 	want := strings.Join([]string{
 		"Move               Groups                     Group                               General       Actions",
@@ -117,6 +131,19 @@ func TestExtraSectionsFollowActions(t *testing.T) {
 		"~12s  extrapolated",
 	}, "\n")
 	if got != want {
+		t.Fatalf("help:\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestDisabledKeysAreLeftOut: a disabled binding is not listed, and a
+// section left empty is not drawn.
+func TestDisabledKeysAreLeftOut(t *testing.T) {
+	lipgloss.SetColorProfile(termenv.Ascii)
+	c := viewtest.Common(60, 10, true)
+	off := key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "off"), key.WithDisabled())
+	on := key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "on"))
+	m := New(c, []ui.Section{{Title: "Empty", Bindings: []key.Binding{off}}, {Title: "Some", Bindings: []key.Binding{off, on}}}, nil)
+	if got, want := viewtest.Strip(m.View()), "Some\ny  on"; got != want {
 		t.Fatalf("help:\n%s\nwant\n%s", got, want)
 	}
 }

@@ -10,7 +10,6 @@ import (
 	"errors"
 	"strconv"
 	"strings"
-	"sync/atomic"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -18,8 +17,8 @@ import (
 	"github.com/kgroups/kgroups/kafka"
 	krebalance "github.com/kgroups/kgroups/kafka/rebalance"
 	"github.com/kgroups/kgroups/views/columns"
+	"github.com/kgroups/kgroups/views/dialog"
 	"github.com/kgroups/kgroups/views/format"
-	"github.com/kgroups/kgroups/views/table"
 	"github.com/kgroups/kgroups/views/ui"
 )
 
@@ -50,24 +49,28 @@ const (
 	stepResult
 )
 
-// removedMsg and waitedMsg carry the Cmds' results, tagged with the dialog
-// and the request so that a late answer (after Esc, or for another dialog)
-// is dropped.
+// removedMsg and waitedMsg carry the results of the dialog's requests,
+// tagged with the request so that a late answer (after Esc) is dropped.
 type removedMsg struct {
-	id, seq uint64
+	id      uint64
 	removal *krebalance.Removal
 	err     error
 }
 
 type waitedMsg struct {
-	id, seq uint64
-	out     *krebalance.Outcome
-	err     error
+	id  uint64
+	out *krebalance.Outcome
+	err error
 }
 
-var dialogIDs atomic.Uint64
+// RequestID implements ui.Reply.
+func (m removedMsg) RequestID() uint64 { return m.id }
+
+// RequestID implements ui.Reply.
+func (m waitedMsg) RequestID() uint64 { return m.id }
 
 // Keys are the dialog's bindings; its hint line is generated from them.
+// The dialog frame adds its scrolling keys.
 type Keys struct {
 	Confirm key.Binding
 	Enter   key.Binding
@@ -85,17 +88,17 @@ func DefaultKeys() Keys {
 	}
 }
 
-// Model is the dialog. It is modal: it reads every key while open. Esc
-// before confirming changes nothing; while the removal is sent it waits for
-// the broker's answer; while waiting for the group to settle, Esc stops
-// watching (the members are already removed).
+// Model is the dialog, in a dialog frame. It is modal: it reads every key
+// while open. Esc before confirming changes nothing; while the removal is
+// sent it waits for the broker's answer; while waiting for the group to
+// settle, Esc stops watching (the members are already removed). The arrows
+// and page keys scroll what does not fit, at every step.
 type Model struct {
-	ui.Common
+	dialog.Model
 	keys    Keys
 	backend Backend
 	ctx     context.Context
 	cancel  context.CancelFunc
-	id, seq uint64
 
 	group   string
 	plan    *krebalance.Plan
@@ -112,15 +115,13 @@ type Model struct {
 	out       *krebalance.Outcome
 	waitErr   error
 	stopped   bool // Esc while waiting
-
-	offset int // first line shown, when the text is taller than the area
 }
 
 // New opens the dialog for removing sel from g (the group as the screen
 // showed it). The plan is made here from g alone; nothing is sent before
 // the user confirms.
 func New(c ui.Common, b Backend, ctx context.Context, g *kafka.Group, sel krebalance.Selection) *Model {
-	m := &Model{Common: c, keys: DefaultKeys(), backend: b, ctx: ctx, id: dialogIDs.Add(1), group: g.Name}
+	m := &Model{Model: dialog.New(c), keys: DefaultKeys(), backend: b, ctx: ctx, group: g.Name}
 	m.plan, m.planErr = krebalance.PlanRemoval(g, sel, "")
 	return m
 }
@@ -128,8 +129,14 @@ func New(c ui.Common, b Backend, ctx context.Context, g *kafka.Group, sel krebal
 // Group is the group the dialog acts on.
 func (m *Model) Group() string { return m.group }
 
-// Screen implements ui.Component.
-func (m *Model) Screen() ui.Screen { return ui.ScreenDialog }
+// Bindings implements ui.Component: the step's keys, which the dialog
+// also shows on its last line, and the scrolling keys.
+func (m *Model) Bindings() []ui.Section {
+	return m.KeySections("Remove members", m.hints())
+}
+
+// ShortHelp implements ui.Component: the dialog draws its own hints.
+func (m *Model) ShortHelp() []key.Binding { return nil }
 
 // Capturing implements ui.Component: the dialog is modal.
 func (m *Model) Capturing() bool { return true }
@@ -137,20 +144,33 @@ func (m *Model) Capturing() bool { return true }
 // Actions implements ui.Component: the dialog's steps are its keys.
 func (m *Model) Actions() []ui.Action { return nil }
 
-// SetSize implements ui.Component.
-func (m *Model) SetSize(w, h int) { m.Common.SetSize(w, h) }
-
 // Update implements ui.Component.
 func (m *Model) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case removedMsg:
-		return m.onRemoved(msg)
+		if m.Answers(msg) {
+			return m.onRemoved(msg)
+		}
 	case waitedMsg:
-		m.onWaited(msg)
+		if m.Answers(msg) {
+			m.onWaited(msg)
+		}
 	case tea.KeyMsg:
 		return m.onKey(msg)
 	}
 	return nil
+}
+
+// setStep moves to step s, showing it from the top.
+func (m *Model) setStep(s step) {
+	m.step = s
+	m.Top()
+}
+
+// scroll gives msg to the frame, which scrolls on its keys.
+func (m *Model) scroll(msg tea.KeyMsg) {
+	c := m.content()
+	m.Scroll(msg, &c)
 }
 
 func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
@@ -162,7 +182,7 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 		case key.Matches(msg, k.Cancel):
 			return m.closed(false)
 		case m.planErr != nil:
-			return nil
+			m.scroll(msg)
 		case m.Protected && key.Matches(msg, k.Enter):
 			if m.confirm.Value() != m.group {
 				m.notice = "type the group's name exactly to confirm"
@@ -170,7 +190,8 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 			}
 			return m.startRemove()
 		case m.Protected:
-			// Letters are the name; the arrows still reach the prompt.
+			// Letters are the name; the arrows still scroll to the
+			// prompt.
 			if !m.confirm.Update(msg) {
 				m.scroll(msg)
 			}
@@ -182,13 +203,17 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 	case stepRemoving:
 		if key.Matches(msg, k.Cancel) {
 			m.notice = "the removal is being sent and cannot be interrupted: wait for the broker's answer"
+			return nil
 		}
+		m.scroll(msg)
 	case stepWaiting:
 		if key.Matches(msg, k.Cancel) {
 			m.stopWaiting()
 			m.stopped = true
-			m.step = stepResult
+			m.setStep(stepResult)
+			return nil
 		}
+		m.scroll(msg)
 	case stepResult:
 		if key.Matches(msg, k.Close) {
 			return m.closed(len(m.removed) > 0)
@@ -198,23 +223,13 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 	return nil
 }
 
-func (m *Model) scroll(msg tea.KeyMsg) {
-	switch {
-	case key.Matches(msg, m.Keys.Up):
-		m.offset--
-	case key.Matches(msg, m.Keys.Down):
-		m.offset++
-	}
-	// Not past the last page, so that Up after overshooting moves at once.
-	m.offset = max(0, min(m.offset, len(m.lines())-max(1, m.Height-1)))
-}
-
+// stopWaiting cancels the wait in flight, if any: its answer is dropped.
 func (m *Model) stopWaiting() {
 	if m.cancel != nil {
 		m.cancel()
 		m.cancel = nil
 	}
-	m.seq++
+	m.Drop()
 }
 
 func (m *Model) closed(changed bool) tea.Cmd {
@@ -223,20 +238,19 @@ func (m *Model) closed(changed bool) tea.Cmd {
 	return func() tea.Msg { return msg }
 }
 
-// startRemove sends the removal in a Cmd that captures the plan and the
-// backend, never the model.
+// startRemove sends the removal in a request that captures the plan and
+// the backend, never the model.
 func (m *Model) startRemove() tea.Cmd {
-	m.step = stepRemoving
-	m.seq++
-	id, seq, b, p, ctx := m.id, m.seq, m.backend, m.plan, m.ctx
-	return func() tea.Msg {
+	m.setStep(stepRemoving)
+	b, p, ctx := m.backend, m.plan, m.ctx
+	return m.Ask(m, func(id uint64) ui.Reply {
 		r, err := b.Remove(ctx, p)
-		return removedMsg{id: id, seq: seq, removal: r, err: err}
-	}
+		return removedMsg{id: id, removal: r, err: err}
+	})
 }
 
 func (m *Model) onRemoved(msg removedMsg) tea.Cmd {
-	if msg.id != m.id || msg.seq != m.seq || m.step != stepRemoving {
+	if m.step != stepRemoving {
 		return nil
 	}
 	m.removeErr = msg.err
@@ -246,22 +260,21 @@ func (m *Model) onRemoved(msg removedMsg) tea.Cmd {
 	m.notice = "" // "being sent" no longer holds
 	m.removed = krebalance.Removed(m.results)
 	if len(m.removed) == 0 {
-		m.step = stepResult
+		m.setStep(stepResult)
 		return nil
 	}
-	m.step = stepWaiting
-	m.seq++
+	m.setStep(stepWaiting)
 	ctx, cancel := context.WithCancel(m.ctx)
 	m.cancel = cancel
-	id, seq, b, p, removed := m.id, m.seq, m.backend, m.plan, m.removed
-	return func() tea.Msg {
+	b, p, removed := m.backend, m.plan, m.removed
+	return m.Ask(m, func(id uint64) ui.Reply {
 		out, err := b.Wait(ctx, p, removed, krebalance.WaitOptions{})
-		return waitedMsg{id: id, seq: seq, out: out, err: err}
-	}
+		return waitedMsg{id: id, out: out, err: err}
+	})
 }
 
 func (m *Model) onWaited(msg waitedMsg) {
-	if msg.id != m.id || msg.seq != m.seq || m.step != stepWaiting {
+	if m.step != stepWaiting {
 		return
 	}
 	if m.cancel != nil {
@@ -269,157 +282,139 @@ func (m *Model) onWaited(msg waitedMsg) {
 		m.cancel = nil
 	}
 	m.out, m.waitErr = msg.out, msg.err
-	m.step = stepResult
+	m.setStep(stepResult)
 }
 
-// summary is one line for the status bar once the dialog closes.
+// summary is one line for the status bar once the dialog closes. A long
+// group name is cut, so that what happened shows.
 func (m *Model) summary() string {
+	group := format.Truncate(format.Sanitize(m.group), max(8, m.Width/3), m.Glyphs.Ellipsis)
+	members := format.Count(len(m.removed), "member", "members")
 	switch {
 	case len(m.removed) == 0:
 		return ""
 	case m.out != nil && m.waitErr == nil:
-		return "removed " + countOf(len(m.removed), "member") + " from " + m.group + "; " + countOf(len(m.out.Moves), "partition") + " moved"
+		return "removed " + members + " from " + group + "; " + format.Count(len(m.out.Moves), "partition", "partitions") + " moved"
 	}
-	return "removed " + countOf(len(m.removed), "member") + " from " + m.group
+	return "removed " + members + " from " + group
 }
 
 // View implements ui.Component: the text of the step, scrolled when it
 // is taller than the area, and the step's keys on the last line.
 func (m *Model) View() string {
-	lines := m.lines()
-	h := max(1, m.Height-1)
-	off := min(m.offset, max(0, len(lines)-h))
-	end := min(len(lines), off+h)
-	var b strings.Builder
-	for _, l := range lines[off:end] {
-		b.WriteString(table.FitLine(l, m.Width, m.Glyphs.Ellipsis))
-		b.WriteByte('\n')
-	}
-	b.WriteString(m.hintLine())
-	return b.String()
+	c := m.content()
+	return m.Render(&c)
 }
 
-func (m *Model) lines() []string {
-	s := m.Styles
-	var out []string
-	add := func(text string) {
-		out = append(out, wrap(text, max(20, m.Width-2))...)
-	}
-	title := "Remove members from " + m.group
+// content is what the dialog shows at its step. The broker's words and the
+// members' ids are sanitized: paragraphs by the frame, lines here.
+func (m *Model) content() dialog.Content {
+	s, sep, safe := m.Styles, m.Glyphs.Sep, format.Sanitize
+	var c dialog.Content
+	t := &c.Text
+	c.Hints = m.hints()
+	title := "Remove members from "
 	if m.plan != nil && len(m.plan.Targets) == 1 {
-		title = "Remove a member from " + m.group
+		title = "Remove a member from "
 	}
-	out = append(out, s.Title.Render(title))
+	t.Line(s.Title.Render(title + safe(m.group)))
 	if m.planErr != nil {
-		out = append(out, "")
-		for _, l := range wrap(m.planErr.Error(), max(20, m.Width-2)) {
-			out = append(out, s.Error.Render(l))
-		}
-		return out
+		t.Blank()
+		t.Para(&s.Error, m.planErr.Error())
+		return c
 	}
 	p := m.plan
-	out = append(out, s.Label.Render("state ")+p.State+m.Glyphs.Sep+s.Label.Render("assignor ")+columns.Text(p.Assignor)+m.Glyphs.Sep+string(p.Type), "")
-	for _, t := range p.Targets {
-		line := "  " + t.Member.MemberID
-		if t.Member.InstanceID != "" {
-			line += " (instance " + t.Member.InstanceID + ")"
+	t.Line(s.Label.Render("state ") + safe(p.State) + sep + s.Label.Render("assignor ") + safe(columns.Text(p.Assignor)) + sep + safe(string(p.Type)))
+	t.Blank()
+	for _, tg := range p.Targets {
+		line := "  " + safe(tg.Member.MemberID)
+		if tg.Member.InstanceID != "" {
+			line += " (instance " + safe(tg.Member.InstanceID) + ")"
 		}
-		line += m.Glyphs.Sep + countOf(t.Member.PartitionCount(), "partition") + m.Glyphs.Sep + "by " + string(t.Method)
-		out = append(out, line)
+		line += sep + format.Count(tg.Member.PartitionCount(), "partition", "partitions") + sep + "by " + safe(string(tg.Method))
+		t.Line(line)
 	}
-	out = append(out, "")
+	t.Blank()
 	switch m.step {
 	case stepConfirm:
 		for _, e := range p.Explain() {
-			add(e)
+			t.Para(nil, e)
 		}
-		out = append(out, "")
+		t.Blank()
 		if m.Protected {
-			out = append(out, s.Warn.Render("Protected context: type the group's name to confirm: ")+m.confirm.View(true, m.Glyphs.Caret))
+			t.Line(s.Warn.Render("Protected context: type the group's name to confirm: ") + m.confirm.View(true, m.Glyphs.Caret))
 		} else {
-			out = append(out, s.Warn.Render("Remove "+countOf(len(p.Targets), "member")+"? The group will rebalance."))
+			t.Line(s.Warn.Render("Remove " + format.Count(len(p.Targets), "member", "members") + "? The group will rebalance."))
 		}
 	case stepRemoving:
-		out = append(out, s.Dim.Render("sending the removal to the coordinator"+m.Glyphs.Ellipsis))
+		t.Line(s.Dim.Render("sending the removal to the coordinator" + m.Glyphs.Ellipsis))
 	case stepWaiting:
-		out = append(out, "removed: "+strings.Join(m.removed, ", "))
-		out = append(out, s.Dim.Render("waiting for the group to settle"+m.Glyphs.Ellipsis))
+		t.Para(nil, "removed: "+strings.Join(m.removed, ", "))
+		t.Line(s.Dim.Render("waiting for the group to settle" + m.Glyphs.Ellipsis))
 	case stepResult:
-		out = append(out, m.resultLines()...)
+		m.result(t)
 	}
 	if m.notice != "" {
-		out = append(out, "", s.Warn.Render(m.notice))
+		t.Blank()
+		t.Para(&s.Warn, m.notice)
 	}
-	return out
+	return c
 }
 
-// resultLines give the broker's answers verbatim, then who left, who joined
-// and the partitions that moved.
-func (m *Model) resultLines() []string {
-	s := m.Styles
-	var out []string
-	// The broker's words are kept whole, wrapped rather than cut.
-	refused := func(text string) {
-		for _, l := range wrap(text, max(20, m.Width-2)) {
-			out = append(out, s.Error.Render(l))
-		}
+// receiptLine says where the receipt of the removal is, once written.
+func (m *Model) receiptLine(t *dialog.Text) {
+	if m.receipt != "" {
+		t.Para(nil, "Receipt: "+m.receipt)
 	}
+}
+
+// result gives the broker's answers verbatim, then who left, who joined
+// and the partitions that moved.
+func (m *Model) result(t *dialog.Text) {
+	s, safe := m.Styles, format.Sanitize
+	// The broker's words are kept whole, wrapped rather than cut.
 	if m.removeErr != nil && len(m.results) == 0 {
-		refused("the broker refused: " + m.removeErr.Error())
+		t.Para(&s.Error, "the broker refused: "+m.removeErr.Error())
 	}
 	for _, r := range m.results {
 		if r.Err != nil {
-			refused("not removed: " + r.Target.Member.MemberID + ": " + r.Err.Error())
-		}
-	}
-	receipt := func() {
-		if m.receipt != "" {
-			out = append(out, wrap("Receipt: "+m.receipt, max(20, m.Width-2))...)
+			t.Para(&s.Error, "not removed: "+r.Target.Member.MemberID+": "+r.Err.Error())
 		}
 	}
 	if len(m.removed) == 0 {
-		out = append(out, "Nothing changed.")
-		receipt()
-		return out
+		t.Line("Nothing changed.")
+		m.receiptLine(t)
+		return
 	}
-	out = append(out, "removed: "+strings.Join(m.removed, ", "))
-	receipt()
+	t.Para(nil, "removed: "+strings.Join(m.removed, ", "))
+	m.receiptLine(t)
 	if m.stopped {
-		out = append(out, s.Dim.Render("stopped waiting for the group to settle; the group screen shows what follows"))
-		return out
+		t.Para(&s.Dim, "stopped waiting for the group to settle; the group screen shows what follows")
+		return
 	}
 	if m.waitErr != nil {
 		msg := m.waitErr.Error()
 		if errors.Is(m.waitErr, krebalance.ErrNotSettled) {
 			msg = "not settled: " + msg
 		}
-		for _, l := range wrap(msg, max(20, m.Width-2)) {
-			out = append(out, s.Warn.Render(l))
-		}
+		t.Para(&s.Warn, msg)
 	}
 	o := m.out
 	if o == nil {
-		return out
+		return
 	}
 	if o.After != nil {
-		out = append(out, "now "+o.After.State+" with "+countOf(len(o.After.Members), "member")+m.Glyphs.Sep+"took "+format.Span(o.Took))
+		t.Line("now " + safe(o.After.State) + " with " + format.Count(len(o.After.Members), "member", "members") + m.Glyphs.Sep + "took " + format.Span(o.Took))
 	}
 	if o.Short {
-		out = append(out, s.Warn.Render("some removed members did not rejoin: their processes may be gone"))
+		t.Line(s.Warn.Render("some removed members did not rejoin: their processes may be gone"))
 	}
-	out = append(out, "left: "+memberList(o.Left), "joined: "+memberList(o.Joined))
-	out = append(out, countOf(len(o.Moves), "partition")+" moved")
+	t.Para(nil, "left: "+memberList(o.Left))
+	t.Para(nil, "joined: "+memberList(o.Joined))
+	t.Line(format.Count(len(o.Moves), "partition", "partitions") + " moved")
 	for _, mv := range o.Moves {
-		out = append(out, "  "+mv.Topic+"/"+strconv.Itoa(int(mv.Partition))+" "+columns.Text(mv.From)+" "+arrow(m.Glyphs)+" "+columns.Text(mv.To))
+		t.Line("  " + safe(mv.Topic) + "/" + strconv.Itoa(int(mv.Partition)) + " " + safe(columns.Text(mv.From)) + " " + m.Glyphs.Arrow + " " + safe(columns.Text(mv.To)))
 	}
-	return out
-}
-
-func arrow(g ui.Glyphs) string {
-	if g.Cursor == ui.ASCIIGlyphs.Cursor {
-		return "->"
-	}
-	return "→"
 }
 
 func memberList(ms []kafka.Member) string {
@@ -436,59 +431,26 @@ func memberList(ms []kafka.Member) string {
 	return strings.Join(ids, ", ")
 }
 
-// hintLine is the step's keys, generated from the bindings.
-func (m *Model) hintLine() string {
+// hints are the step's keys.
+func (m *Model) hints() []key.Binding {
 	k := &m.keys
-	var bs []key.Binding
 	switch m.step {
 	case stepConfirm:
 		switch {
 		case m.planErr != nil:
 			c := k.Cancel
 			c.SetHelp("esc", "close")
-			bs = []key.Binding{c}
+			return []key.Binding{c}
 		case m.Protected:
-			bs = []key.Binding{k.Enter, k.Cancel}
-		default:
-			bs = []key.Binding{k.Confirm, k.Cancel}
+			return []key.Binding{k.Enter, k.Cancel}
 		}
+		return []key.Binding{k.Confirm, k.Cancel}
 	case stepWaiting:
 		c := k.Cancel
 		c.SetHelp("esc", "stop waiting")
-		bs = []key.Binding{c}
+		return []key.Binding{c}
 	case stepResult:
-		bs = []key.Binding{k.Close}
+		return []key.Binding{k.Close}
 	}
-	parts := make([]string, 0, len(bs))
-	for _, b := range bs {
-		parts = append(parts, m.Styles.HelpKey.Render(b.Help().Key)+" "+m.Styles.Dim.Render(b.Help().Desc))
-	}
-	return table.FitLine(strings.Join(parts, m.Glyphs.Sep), m.Width, m.Glyphs.Ellipsis)
-}
-
-func countOf(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return strconv.Itoa(n) + " " + word + "s"
-}
-
-// wrap breaks text into lines of at most width cells at spaces.
-func wrap(text string, width int) []string {
-	var out []string
-	var line strings.Builder
-	for _, w := range strings.Fields(text) {
-		if line.Len() > 0 && format.Width(line.String())+1+format.Width(w) > width {
-			out = append(out, line.String())
-			line.Reset()
-		}
-		if line.Len() > 0 {
-			line.WriteByte(' ')
-		}
-		line.WriteString(w)
-	}
-	if line.Len() > 0 {
-		out = append(out, line.String())
-	}
-	return out
+	return nil
 }

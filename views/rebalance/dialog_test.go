@@ -131,7 +131,7 @@ func execute(t *testing.T, cmd tea.Cmd) tea.Msg {
 	if cmd == nil {
 		t.Fatal("no Cmd")
 	}
-	return cmd()
+	return viewtest.Do(cmd)
 }
 
 // screen is what a user reads.
@@ -522,7 +522,7 @@ func TestStaleResultsAreIgnored(t *testing.T) {
 
 	removeA, removeB := press(a, "y"), press(b, "y")
 	sending := screen(a)
-	// b's answer has the same request number as a's, for another group.
+	// b's answer, for another group, is not a's.
 	fromB := execute(t, removeB)
 	if cmd := a.Update(fromB); cmd != nil {
 		t.Fatal("another dialog's removal started a wait")
@@ -538,7 +538,8 @@ func TestStaleResultsAreIgnored(t *testing.T) {
 	if cmd := a.Update(fromA); cmd != nil {
 		t.Fatal("a repeated removal answer started another wait")
 	}
-	older := waitedMsg{id: a.id, seq: a.seq - 1, out: twoMoves()}
+	// A wait answer with the removal's (older) request ID.
+	older := waitedMsg{id: fromA.(removedMsg).id, out: twoMoves()}
 	a.Update(older)
 	a.Update(execute(t, waitB))
 	if got := screen(a); got != waiting {
@@ -564,11 +565,12 @@ func short(t *testing.T, protected bool) *Model {
 }
 
 // TestScrollStopsAtTheEnd: Down past the last line keeps the last page, so
-// that one Up moves at once.
+// that one Up moves at once; the page keys move a page. The hint line says
+// that the text scrolls.
 func TestScrollStopsAtTheEnd(t *testing.T) {
 	m := short(t, false)
 	all := lines(ordersHead, ordersExplain, []string{"", "Remove 1 member? The group will rebalance."})
-	hint := "y remove · esc cancel"
+	hint := "y remove · esc cancel · ↑↓ scroll"
 	wantScreen(t, m, "top", append(all[:7:7], hint)...)
 	for range 20 {
 		press(m, "down")
@@ -576,6 +578,10 @@ func TestScrollStopsAtTheEnd(t *testing.T) {
 	wantScreen(t, m, "after 20 downs", append(all[5:12:12], hint)...)
 	press(m, "k")
 	wantScreen(t, m, "then one up", append(all[4:11:11], hint)...)
+	m.Update(tea.KeyMsg{Type: tea.KeyPgUp})
+	wantScreen(t, m, "then a page up", append(all[:7:7], hint)...)
+	m.Update(tea.KeyMsg{Type: tea.KeyPgDown})
+	wantScreen(t, m, "then a page down", append(all[5:12:12], hint)...)
 }
 
 // TestProtectedScrollsWithArrows: in a protected context letters are the
@@ -583,7 +589,7 @@ func TestScrollStopsAtTheEnd(t *testing.T) {
 func TestProtectedScrollsWithArrows(t *testing.T) {
 	m := short(t, true)
 	all := lines(ordersHead, ordersExplain, []string{"", "Protected context: type the group's name to confirm: █"})
-	hint := "enter remove · esc cancel"
+	hint := "enter remove · esc cancel · ↑↓ scroll"
 	wantScreen(t, m, "top", append(all[:7:7], hint)...)
 	press(m, "down", "down", "down", "down", "down", "down")
 	wantScreen(t, m, "after 6 downs", append(all[5:12:12], hint)...)

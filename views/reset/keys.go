@@ -8,12 +8,13 @@ import (
 
 // Keys are the wizard's bindings, in one place so that its hint line is
 // generated from them. The wizard reads text (parameters, the group's name),
-// so it captures every key while open; these are all it answers to.
+// so it captures every key while open; these and the dialog frame's
+// scrolling keys are all it answers to.
 type Keys struct {
+	// Up and Down move through the scenarios; on the other steps the
+	// arrows scroll.
 	Up       key.Binding
 	Down     key.Binding
-	PageUp   key.Binding
-	PageDown key.Binding
 	Choose   key.Binding
 	NextItem key.Binding
 	Edit     key.Binding
@@ -26,10 +27,8 @@ type Keys struct {
 // g, so ASCII terminals get ASCII.
 func DefaultKeys(g ui.Glyphs) Keys {
 	return Keys{
-		Up:       key.NewBinding(key.WithKeys("up"), key.WithHelp(g.Up, "up")),
-		Down:     key.NewBinding(key.WithKeys("down"), key.WithHelp(g.Down, "down")),
-		PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
-		PageDown: key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down")),
+		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp(g.Up, "up")),
+		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp(g.Down, "down")),
 		Choose:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "next")),
 		NextItem: key.NewBinding(key.WithKeys("tab", "shift+tab"), key.WithHelp("tab", "next field")),
 		Edit:     key.NewBinding(key.WithKeys("b", "backspace"), key.WithHelp("b", "edit")),
@@ -39,7 +38,9 @@ func DefaultKeys(g ui.Glyphs) Keys {
 	}
 }
 
-// hints returns the bindings worth showing at step s.
+// hints returns the bindings worth showing at step s. The frame adds its
+// scrolling keys when the text does not fit, except on the scenario step,
+// whose arrows choose.
 func (k *Keys) hints(s step, protected bool) []key.Binding {
 	choose := k.Choose
 	switch s {
@@ -53,7 +54,7 @@ func (k *Keys) hints(s step, protected bool) []key.Binding {
 		return []key.Binding{k.Cancel}
 	case stepPreview:
 		choose.SetHelp("enter", "continue")
-		return []key.Binding{choose, k.Up, k.Down, k.Edit, k.Cancel}
+		return []key.Binding{choose, k.Edit, k.Cancel}
 	case stepConfirm:
 		if protected {
 			choose.SetHelp("enter", "apply")
@@ -63,7 +64,7 @@ func (k *Keys) hints(s step, protected bool) []key.Binding {
 		back.SetHelp("b", "back")
 		return []key.Binding{k.Apply, back, k.Cancel}
 	case stepResult:
-		return []key.Binding{k.Up, k.Down, k.Close}
+		return []key.Binding{k.Close}
 	}
 	return nil
 }

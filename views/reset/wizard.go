@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -15,6 +14,7 @@ import (
 	"github.com/kgroups/kgroups/kafka"
 	kreset "github.com/kgroups/kgroups/kafka/reset"
 	"github.com/kgroups/kgroups/views/columns"
+	"github.com/kgroups/kgroups/views/dialog"
 	"github.com/kgroups/kgroups/views/table"
 	"github.com/kgroups/kgroups/views/ui"
 )
@@ -65,24 +65,28 @@ type ClosedMsg struct {
 	Receipt string
 }
 
-// planMsg and applyMsg carry the results of the wizard's Cmds, tagged with
-// the wizard and the request they answer so that a late answer to a
-// cancelled request (or to another wizard) is dropped.
+// planMsg and applyMsg carry the results of the wizard's requests, tagged
+// with the request they answer so that a late answer to a cancelled request
+// is dropped.
 type planMsg struct {
-	id, seq uint64
-	plan    *kreset.Plan
-	del     *kreset.GroupDeletion
-	err     error
+	id   uint64
+	plan *kreset.Plan
+	del  *kreset.GroupDeletion
+	err  error
 }
 
 type applyMsg struct {
-	id, seq uint64
-	res     *kreset.Result
-	del     *kreset.DeleteResult
-	err     error
+	id  uint64
+	res *kreset.Result
+	del *kreset.DeleteResult
+	err error
 }
 
-var wizardIDs atomic.Uint64
+// RequestID implements ui.Reply.
+func (m planMsg) RequestID() uint64 { return m.id }
+
+// RequestID implements ui.Reply.
+func (m applyMsg) RequestID() uint64 { return m.id }
 
 // scenario is a choice on the first step.
 type scenario struct {
@@ -117,15 +121,14 @@ func pick(kinds ...kreset.Kind) []scenario {
 }
 
 // Model is the reset wizard: scenario, parameters (checked as they are
-// typed), preview, confirmation and result. It is modal: it reads every key
-// while open, and Esc cancels at any step before applying, changing nothing.
+// typed), preview, confirmation and result, in a dialog frame. It is modal:
+// it reads every key while open, and Esc cancels at any step before
+// applying, changing nothing.
 type Model struct {
-	ui.Common
+	dialog.Model
 	keys    Keys
 	backend Backend
 	ctx     context.Context
-	id      uint64
-	seq     uint64
 	cancel  context.CancelFunc
 
 	mode  Mode
@@ -148,7 +151,6 @@ type Model struct {
 	plan    *kreset.Plan
 	del     *kreset.GroupDeletion
 	blocked error
-	win     table.Window
 	planTab table.Table[PlanRow]
 	delTab  table.Table[kreset.Row]
 
@@ -162,7 +164,7 @@ type Model struct {
 }
 
 func newModel(c ui.Common, b Backend, ctx context.Context, mode Mode, group string) *Model {
-	m := &Model{Common: c, keys: DefaultKeys(c.Glyphs), backend: b, ctx: ctx, id: wizardIDs.Add(1), mode: mode, group: group}
+	m := &Model{Model: dialog.New(c), keys: DefaultKeys(c.Glyphs), backend: b, ctx: ctx, mode: mode, group: group}
 	m.value.Prompt = ""
 	m.topics.Prompt = ""
 	m.planTab.Cols = planCols()
@@ -219,8 +221,14 @@ func (m *Model) Init() tea.Cmd {
 // Group is the group the wizard acts on.
 func (m *Model) Group() string { return m.group }
 
-// Screen implements ui.Component.
-func (m *Model) Screen() ui.Screen { return ui.ScreenDialog }
+// Bindings implements ui.Component: the step's keys, which the wizard also
+// shows on its last line, and the scrolling keys.
+func (m *Model) Bindings() []ui.Section {
+	return m.KeySections("Wizard", m.keys.hints(m.step, m.Protected))
+}
+
+// ShortHelp implements ui.Component: the wizard draws its own hints.
+func (m *Model) ShortHelp() []key.Binding { return nil }
 
 // Capturing implements ui.Component: the wizard is modal and reads
 // text, so every key comes to it (Ctrl+C still quits).
@@ -229,23 +237,33 @@ func (m *Model) Capturing() bool { return true }
 // Actions implements ui.Component: the wizard's steps are its keys.
 func (m *Model) Actions() []ui.Action { return nil }
 
-// SetSize implements ui.Component.
-func (m *Model) SetSize(w, h int) {
-	m.Common.SetSize(w, h)
-	m.win.Clamp(m.rowCount(), m.tableRows())
-}
-
 // Update implements ui.Component.
 func (m *Model) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case planMsg:
-		m.onPlan(msg)
+		if m.Answers(msg) {
+			m.onPlan(msg)
+		}
 	case applyMsg:
-		m.onApply(msg)
+		if m.Answers(msg) {
+			m.onApply(msg)
+		}
 	case tea.KeyMsg:
 		return m.onKey(msg)
 	}
 	return nil
+}
+
+// setStep moves to step s, showing it from the top.
+func (m *Model) setStep(s step) {
+	m.step = s
+	m.Top()
+}
+
+// scroll gives msg to the frame, which scrolls on its keys.
+func (m *Model) scroll(msg tea.KeyMsg) {
+	c := m.content()
+	m.Scroll(msg, &c)
 }
 
 func (m *Model) current() scenario {
@@ -299,7 +317,7 @@ func (m *Model) abandon() tea.Cmd {
 		m.cancel()
 		m.cancel = nil
 	}
-	m.seq++
+	m.Drop()
 	group := m.group
 	return func() tea.Msg { return ClosedMsg{Group: group} }
 }
@@ -320,9 +338,9 @@ func (m *Model) keyScenario(msg tea.KeyMsg) tea.Cmd {
 	k := &m.keys
 	n := len(m.choices)
 	switch {
-	case key.Matches(msg, k.Up) || msg.String() == "k":
+	case key.Matches(msg, k.Up):
 		m.choice = (m.choice + n - 1) % n
-	case key.Matches(msg, k.Down) || msg.String() == "j":
+	case key.Matches(msg, k.Down):
 		m.choice = (m.choice + 1) % n
 	case key.Matches(msg, k.Choose):
 		return m.chosen()
@@ -331,7 +349,14 @@ func (m *Model) keyScenario(msg tea.KeyMsg) tea.Cmd {
 			m.choice = i
 			return m.chosen()
 		}
+		return nil
+	default:
+		m.scroll(msg)
+		return nil
 	}
+	// The choice stays in sight on a short terminal.
+	c, first := m.build()
+	m.Reveal(&c, first+m.choice)
 	return nil
 }
 
@@ -339,7 +364,7 @@ func (m *Model) keyScenario(msg tea.KeyMsg) tea.Cmd {
 func (m *Model) chosen() tea.Cmd {
 	m.problem = ""
 	if m.hasParams() {
-		m.step = stepParams
+		m.setStep(stepParams)
 		m.value.SetValue("")
 		m.focusTopics = m.current().param == ""
 		return nil
@@ -368,6 +393,8 @@ func (m *Model) keyParams(msg tea.KeyMsg) tea.Cmd {
 	}
 	if in.Update(msg) {
 		m.problem = ""
+	} else {
+		m.scroll(msg)
 	}
 	return nil
 }
@@ -458,15 +485,14 @@ func (m *Model) startPlan() tea.Cmd {
 			return nil
 		}
 	}
-	m.step = stepPlanning
+	m.setStep(stepPlanning)
 	m.problem = ""
-	m.seq++
 	ctx, cancel := context.WithCancel(m.ctx)
 	m.cancel = cancel
-	b, id, seq, group, mode := m.backend, m.id, m.seq, m.group, m.mode
-	return func() tea.Msg {
+	b, group, mode := m.backend, m.group, m.mode
+	return m.Ask(m, func(id uint64) ui.Reply {
 		defer cancel()
-		msg := planMsg{id: id, seq: seq}
+		msg := planMsg{id: id}
 		if mode == ModeDelete {
 			msg.del, msg.err = b.PlanDelete(ctx, group)
 			return msg
@@ -481,7 +507,7 @@ func (m *Model) startPlan() tea.Cmd {
 		}
 		msg.plan, msg.err = b.Plan(ctx, req)
 		return msg
-	}
+	})
 }
 
 func readOffsetsFile(path string) ([]kreset.FileRow, error) {
@@ -498,7 +524,7 @@ func readOffsetsFile(path string) ([]kreset.FileRow, error) {
 }
 
 func (m *Model) onPlan(msg planMsg) {
-	if msg.id != m.id || msg.seq != m.seq || m.step != stepPlanning {
+	if m.step != stepPlanning {
 		return
 	}
 	m.cancel = nil
@@ -506,12 +532,12 @@ func (m *Model) onPlan(msg planMsg) {
 		m.problem = msg.err.Error()
 		switch {
 		case m.mode == ModeDelete:
-			m.step = stepResult
+			m.setStep(stepResult)
 			m.applyErr = msg.err
 		case m.hasParams():
-			m.step = stepParams
+			m.setStep(stepParams)
 		default:
-			m.step = stepScenario
+			m.setStep(stepScenario)
 		}
 		return
 	}
@@ -521,9 +547,7 @@ func (m *Model) onPlan(msg planMsg) {
 	} else {
 		m.blocked = m.plan.Blocker()
 	}
-	m.step = stepPreview
-	m.win = table.Window{}
-	m.win.Clamp(m.rowCount(), m.tableRows())
+	m.setStep(stepPreview)
 }
 
 func (m *Model) keyPreview(msg tea.KeyMsg) tea.Cmd {
@@ -536,35 +560,20 @@ func (m *Model) keyPreview(msg tea.KeyMsg) tea.Cmd {
 		case m.blocked != nil:
 			m.notice = "cannot apply now: see the reason above"
 		default:
-			m.step = stepConfirm
+			m.setStep(stepConfirm)
 			m.confirm.SetValue("")
 		}
 	case key.Matches(msg, k.Edit) && m.mode != ModeDelete:
 		m.plan = nil
 		if m.hasParams() {
-			m.step = stepParams
+			m.setStep(stepParams)
 		} else {
-			m.step = stepScenario
+			m.setStep(stepScenario)
 		}
 	default:
 		m.scroll(msg)
 	}
 	return nil
-}
-
-func (m *Model) scroll(msg tea.KeyMsg) {
-	k := &m.keys
-	n, h := m.rowCount(), m.tableRows()
-	switch {
-	case key.Matches(msg, k.Up):
-		m.win.Move(-1, n, h)
-	case key.Matches(msg, k.Down):
-		m.win.Move(1, n, h)
-	case key.Matches(msg, k.PageUp):
-		m.win.Page(-1, n, h)
-	case key.Matches(msg, k.PageDown):
-		m.win.Page(1, n, h)
-	}
 }
 
 func (m *Model) keyConfirm(msg tea.KeyMsg) tea.Cmd {
@@ -577,14 +586,19 @@ func (m *Model) keyConfirm(msg tea.KeyMsg) tea.Cmd {
 			}
 			return m.startApply()
 		}
-		m.confirm.Update(msg)
+		// Letters are the name; the arrows still scroll.
+		if !m.confirm.Update(msg) {
+			m.scroll(msg)
+		}
 		return nil
 	}
 	switch {
 	case key.Matches(msg, k.Apply):
 		return m.startApply()
 	case key.Matches(msg, k.Edit) || msg.String() == "n":
-		m.step = stepPreview
+		m.setStep(stepPreview)
+	default:
+		m.scroll(msg)
 	}
 	return nil
 }
@@ -593,47 +607,29 @@ func (m *Model) keyConfirm(msg tea.KeyMsg) tea.Cmd {
 // writes, and it refuses in a read-only context whatever led here.
 func (m *Model) startApply() tea.Cmd {
 	if m.ReadOnly || m.blocked != nil {
-		m.step = stepPreview
+		m.setStep(stepPreview)
 		return nil
 	}
-	m.step = stepApplying
-	m.seq++
-	b, ctx, id, seq := m.backend, m.ctx, m.id, m.seq
+	m.setStep(stepApplying)
+	b, ctx := m.backend, m.ctx
 	plan, del := m.plan, m.del
-	return func() tea.Msg {
-		msg := applyMsg{id: id, seq: seq}
+	return m.Ask(m, func(id uint64) ui.Reply {
+		msg := applyMsg{id: id}
 		if del != nil {
 			msg.del, msg.err = b.ApplyDelete(ctx, del)
 		} else {
 			msg.res, msg.err = b.Apply(ctx, plan)
 		}
 		return msg
-	}
+	})
 }
 
 func (m *Model) onApply(msg applyMsg) {
-	if msg.id != m.id || msg.seq != m.seq || m.step != stepApplying {
+	if m.step != stepApplying {
 		return
 	}
-	m.step = stepResult
+	m.setStep(stepResult)
 	m.res, m.delRes, m.applyErr = msg.res, msg.del, msg.err
-	m.win = table.Window{}
-	m.win.Clamp(m.rowCount(), m.tableRows())
-}
-
-// rowCount is the number of rows of the table on show.
-func (m *Model) rowCount() int {
-	switch {
-	case m.step == stepResult && m.res != nil:
-		return len(m.res.Partitions)
-	case m.step == stepResult:
-		return 0
-	case m.plan != nil:
-		return len(m.plan.Rows)
-	case m.del != nil:
-		return len(m.del.Offsets)
-	}
-	return 0
 }
 
 func planCols() []table.Col[PlanRow] {
@@ -669,14 +665,6 @@ func deleteCols() []table.Col[kreset.Row] {
 		{Column: columns.Column[kreset.Row]{Title: "PARTITION", Align: columns.Right, Value: func(r kreset.Row) string { return fmt.Sprint(r.Partition) }}},
 		{Column: columns.Column[kreset.Row]{Title: "CURRENT-OFFSET", Align: columns.Right, Value: func(r kreset.Row) string { return columns.Offset(r.Current) }}},
 	}
-}
-
-// tableRows is how many rows the table gets: what the lines above it and
-// the hint line leave; View and tableRows agree through lines().
-func (m *Model) tableRows() int {
-	// Below the lines: the table's header, its rows, a "rows a-b of n"
-	// line when it scrolls, and the hints.
-	return max(1, m.Height-len(m.lines())-3)
 }
 
 // stateText names a group's state for the preview, including that it does

@@ -16,6 +16,7 @@ import (
 
 	"github.com/kgroups/kgroups/kafka/kafkatest"
 	kreset "github.com/kgroups/kgroups/kafka/reset"
+	"github.com/kgroups/kgroups/views/format"
 	"github.com/kgroups/kgroups/views/ui"
 	"github.com/kgroups/kgroups/views/viewtest"
 )
@@ -135,7 +136,7 @@ func typeText(m *Model, s string) {
 func settle(m *Model, cmd tea.Cmd) []tea.Msg {
 	var out []tea.Msg
 	for cmd != nil {
-		msg := cmd()
+		msg := viewtest.Do(cmd)
 		switch msg.(type) {
 		case planMsg, applyMsg:
 			cmd = m.Update(msg)
@@ -272,7 +273,7 @@ func TestWizardCancelAtEveryStep(t *testing.T) {
 	press(m, "1")
 	planCmd := m.Update(keyMsg("enter"))
 	closed(t, press(m, "esc"))
-	m.Update(planCmd())
+	m.Update(viewtest.Do(planCmd))
 	if m.step == stepPreview || m.plan != nil {
 		t.Fatal("a cancelled plan reached the preview")
 	}
@@ -467,13 +468,15 @@ func TestWizardDelete(t *testing.T) {
 	mustContain(t, m, "state does not exist", `Cannot apply now: group "g" not found`)
 }
 
+// TestWrapKeepsLongWords: the wizard's text (a receipt's path) is wrapped
+// with format.Wrap, which cuts a word too long for a line across lines.
 func TestWrapKeepsLongWords(t *testing.T) {
-	got := wrap("Receipt: /a/very/long/path/that/does/not/fit.json and more", 20)
+	got := format.Wrap("Receipt: /a/very/long/path/that/does/not/fit.json and more", 20)
 	want := []string{"Receipt:", "/a/very/long/path/th", "at/does/not/fit.json", "and more"}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("wrap = %q", got)
 	}
-	if got := wrap("  indented text here", 12); !reflect.DeepEqual(got, []string{"  indented", "  text here"}) {
+	if got := format.Wrap("  indented text here", 12); !reflect.DeepEqual(got, []string{"  indented", "  text here"}) {
 		t.Fatalf("wrap indent = %q", got)
 	}
 }
@@ -523,4 +526,27 @@ func TestWizardFitsTheScreen(t *testing.T) {
 	if !strings.Contains(v, "* All 30 partitions verified") {
 		t.Fatalf("result:\n%s", v)
 	}
+}
+
+// TestWizardScenarioStaysInSight: on a short screen the arrows choose, and
+// the chosen scenario is scrolled into sight; the other keys of the step
+// still work.
+func TestWizardScenarioStaysInSight(t *testing.T) {
+	c := viewtest.Common(80, 8, true)
+	m := NewGroup(c, nil, context.Background(), "g")
+	lines := func() []string { return strings.Split(view(m), "\n") }
+	if got := lines(); len(got) != 8 || got[0] != "Reset offsets · group g · step 1 of 5: scenario" || got[7] != "↑ up · ↓ down · enter choose · esc cancel" {
+		t.Fatalf("top:\n%s", view(m))
+	}
+	press(m, "up") // wraps round to the last scenario
+	got := lines()
+	if !strings.HasPrefix(got[6], "▶ 8  from-file") || len(got) != 8 {
+		t.Fatalf("the last scenario is not in sight:\n%s", view(m))
+	}
+	press(m, "down")
+	if got := lines(); !strings.HasPrefix(got[0], "▶ 1  to-earliest") {
+		t.Fatalf("the first scenario is not in sight:\n%s", view(m))
+	}
+	press(m, "4")
+	mustContain(t, m, "step 2 of 5: parameters", "Offset: █")
 }

@@ -9,7 +9,6 @@ import (
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/rebalance"
 	"github.com/kgroups/kgroups/views/columns"
-	"github.com/kgroups/kgroups/views/format"
 	"github.com/kgroups/kgroups/views/output"
 )
 
@@ -35,5 +34,3 @@ func ConsumerColumns() []columns.Column[MemberRow] { return output.TargetColumns
 
 // ConsumerRows lists a KIP-848 group's members by member id.
 func ConsumerRows(g *kafka.Group) []MemberRow { return output.TargetRows(g) }
-
-func plural(n int, one, many string) string { return format.Noun(n, one, many) }

@@ -3,7 +3,6 @@ package simulate
 import (
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -12,19 +11,21 @@ import (
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/rebalance"
 	"github.com/kgroups/kgroups/views/columns"
+	"github.com/kgroups/kgroups/views/format"
 	"github.com/kgroups/kgroups/views/table"
 	"github.com/kgroups/kgroups/views/ui"
 )
 
 // KeyMap holds the tab's own keys. They are offered as Actions, so the help
-// screen lists them with the rest.
+// screen lists them with the rest. They avoid the group screen's keys and
+// the root's.
 type KeyMap struct {
 	Leave        key.Binding
 	Join         key.Binding
 	NextAssignor key.Binding
 }
 
-// DefaultKeyMap avoids every key of ui.KeyMap.
+// DefaultKeyMap returns the tab's keys.
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
 		Leave:        key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "simulate the selected member leaving")),
@@ -34,11 +35,10 @@ func DefaultKeyMap() KeyMap {
 }
 
 // ResultMsg carries a finished simulation back to the tab that asked for
-// it. Group and ID identify the request, so a result for another group or
-// a superseded request is dropped.
+// it. ID is the request's: a result for a superseded request is dropped.
 type ResultMsg struct {
 	Group string
-	ID    int
+	ID    uint64
 	// From is the group as it was when the simulation started.
 	From *kafka.Group
 	At   time.Time
@@ -60,7 +60,7 @@ type Model struct {
 	members table.Table[*kafka.Member]
 	targets table.Table[MemberRow]
 
-	reqID   int
+	reqID   uint64
 	pending bool
 	res     *ResultMsg
 	pick    int // the prediction whose moves are shown
@@ -112,8 +112,18 @@ func (m *Model) Group() string { return m.group }
 // Result is the simulation on show, if any.
 func (m *Model) Result() *ResultMsg { return m.res }
 
-// Screen implements ui.Component.
-func (m *Model) Screen() ui.Screen { return ui.ScreenGroup }
+// Bindings implements ui.Component: the arrows pick a member, the page
+// keys scroll the moves.
+func (m *Model) Bindings() []ui.Section {
+	k := &m.Move
+	pgup, pgdn := k.PageUp, k.PageDown
+	pgup.SetHelp(pgup.Help().Key, "moves page up")
+	pgdn.SetHelp(pgdn.Help().Key, "moves page down")
+	return []ui.Section{{Title: "Move", Bindings: []key.Binding{k.Up, k.Down, pgup, pgdn, k.Top, k.Bottom}}}
+}
+
+// ShortHelp implements ui.Component.
+func (m *Model) ShortHelp() []key.Binding { return nil }
 
 // Capturing implements ui.Component: the tab reads no text.
 func (m *Model) Capturing() bool { return false }
@@ -169,23 +179,23 @@ func (m *Model) join() tea.Cmd {
 	return m.start(rebalance.Change{Join: n})
 }
 
-// lastRequest numbers simulation requests across every Simulate tab ever
-// built, so a late result for a group's earlier screen never matches the
-// request of a screen opened on the same group since.
-var lastRequest atomic.Int64
+// RequestID implements ui.Reply.
+func (r ResultMsg) RequestID() uint64 { return r.ID }
 
-// start runs the simulation off the Update loop; a new request supersedes
-// one still running, whose result is then dropped: kgo's sticky balancer is
-// quick for ordinary groups but not free for thousands of partitions. The
-// Cmd captures the snapshot's group, which is never modified.
+// start runs the simulation off the Update loop, as a request to the root;
+// a new request supersedes one still running, whose result is then
+// dropped: kgo's sticky balancer is quick for ordinary groups but not free
+// for thousands of partitions. The work captures the snapshot's group,
+// which is never modified.
 func (m *Model) start(ch rebalance.Change) tea.Cmd {
-	m.reqID = int(lastRequest.Add(1))
 	m.pending = true
-	g, id, at := m.g, m.reqID, m.polled
-	return func() tea.Msg {
+	g, at := m.g, m.polled
+	var cmd tea.Cmd
+	m.reqID, cmd = ui.Ask(m, func(id uint64) ui.Reply {
 		sim, err := rebalance.Simulate(g, rebalance.PartitionCountsFromGroup(g), ch)
 		return ResultMsg{Group: g.Name, ID: id, From: g, At: at, Sim: sim, Err: err}
-	}
+	})
+	return cmd
 }
 
 // Update implements ui.Component.
@@ -197,7 +207,7 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 		}
 		m.clamp()
 	case ResultMsg:
-		if msg.Group != m.group || msg.ID != m.reqID {
+		if msg.ID != m.reqID || msg.Group != m.group {
 			return nil
 		}
 		m.pending = false
@@ -208,7 +218,7 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 			m.pick = 0
 		}
 	case tea.KeyMsg:
-		k := m.Keys
+		k := &m.Move
 		n, h := m.memberCount(), m.memberRows()
 		switch {
 		case key.Matches(msg, k.Up):
@@ -295,7 +305,7 @@ func (m *Model) View() string {
 	fit := func(s string) string { return table.FitLine(s, m.Width, m.Glyphs.Ellipsis) }
 	st := table.Styles{Header: &m.Styles.TableHeader, Selected: &m.Styles.Selected, Cursor: m.Glyphs.Cursor, Ellipsis: m.Glyphs.Ellipsis}
 	if m.g == nil {
-		b.WriteString(m.Styles.Dim.Render(fit("waiting for a poll that lists group " + strconv.Quote(m.group) + m.Glyphs.Ellipsis)))
+		b.WriteString(m.Styles.Dim.Render(fit("waiting for a poll that lists group " + format.Sanitize(strconv.Quote(m.group)) + m.Glyphs.Ellipsis)))
 		return b.String()
 	}
 	g := m.g
@@ -311,7 +321,7 @@ func (m *Model) View() string {
 			b.WriteString(m.Styles.OK.Render(fit("every member holds its target assignment")))
 			return b.String()
 		}
-		b.WriteString(m.Styles.Warn.Render(fit(countOf(len(pending), "partition", "partitions") + " still to move")))
+		b.WriteString(m.Styles.Warn.Render(fit(format.Count(len(pending), "partition", "partitions") + " still to move")))
 		b.WriteByte('\n')
 		m.moves.Render(&b, st, m.Width, m.moveRows()+1, m.movesWin, len(pending), func(i int) rebalance.Move { return pending[i] }, false)
 		return b.String()
@@ -325,7 +335,7 @@ func (m *Model) View() string {
 	}
 	b.WriteByte('\n')
 	if m.res.Err != nil {
-		b.WriteString(m.Styles.Error.Render(fit("! " + m.res.Err.Error())))
+		b.WriteString(m.Styles.Error.Render(fit("! " + safe(m.res.Err.Error()))))
 		return b.String()
 	}
 	rows := SummaryRows(m.res.Sim)
@@ -339,9 +349,9 @@ func (m *Model) View() string {
 	case len(p.Moves) == 0:
 		title = p.Assignor + ": no partition moves"
 	default:
-		title = p.Assignor + ": " + countOf(len(p.Moves), "partition moves", "partitions move")
+		title = p.Assignor + ": " + format.Count(len(p.Moves), "partition moves", "partitions move")
 	}
-	b.WriteString(m.Styles.Title.Render(fit(title + m.Glyphs.Sep + "a: next assignor")))
+	b.WriteString(m.Styles.Title.Render(fit(safe(title) + m.Glyphs.Sep + "a: next assignor")))
 	if p.Err == nil && len(p.Moves) > 0 {
 		b.WriteByte('\n')
 		mv := p.Moves
@@ -359,9 +369,11 @@ func (m *Model) statusLine(fit func(string) string) string {
 	case m.res.Err != nil:
 		return m.Styles.Label.Render(fit("the simulation failed; pick a member and press l, or n"))
 	}
-	return m.Styles.Label.Render(fit("if " + m.res.Sim.Change.String() + " (from the poll of " + m.res.At.Format("15:04:05") + "; partition counts as the group's partitions show them)"))
+	return m.Styles.Label.Render(fit("if " + safe(m.res.Sim.Change.String()) + " (from the poll of " + m.res.At.Format("15:04:05") + "; partition counts as the group's partitions show them)"))
 }
 
-func countOf(n int, one, many string) string {
-	return strconv.Itoa(n) + " " + plural(n, one, many)
+// safe makes text that holds a broker's words (errors, member ids,
+// assignor names) one line a terminal only draws.
+func safe(s string) string {
+	return format.Sanitize(strings.Join(strings.Fields(s), " "))
 }

@@ -43,7 +43,7 @@ func press(t *testing.T, m *Model, k string) tea.Msg {
 	if cmd == nil {
 		return nil
 	}
-	msg := cmd()
+	msg := viewtest.Do(cmd)
 	m.Update(msg)
 	return msg
 }
@@ -115,7 +115,7 @@ func TestSimulateTabDropsStaleResults(t *testing.T) {
 	m := New(viewtest.Common(80, 18, true), "orders-app")
 	m.Update(ui.DataMsg{Snapshot: snapshotOf(rangeGroup())})
 	cmd, _ := ui.Dispatch(m.Actions(), tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("l")}, false)
-	first := cmd()
+	first := viewtest.Do(cmd)
 	// A second request supersedes the first before its result lands.
 	press(t, m, "n")
 	m.Update(first)
@@ -190,7 +190,7 @@ func TestSimulateTabDropsResultsOfAnEarlierScreen(t *testing.T) {
 	if _, ok := ui.Dispatch(m.Actions(), tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("l")}, false); !ok {
 		t.Fatal("l did nothing")
 	}
-	m.Update(oldCmd())
+	m.Update(viewtest.Do(oldCmd))
 	if m.Result() != nil {
 		t.Fatalf("the earlier screen's join result landed on the new screen: %v", m.Result().Sim.Change)
 	}

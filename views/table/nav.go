@@ -7,11 +7,11 @@ import (
 	"github.com/kgroups/kgroups/views/ui"
 )
 
-// Navigate applies the key map's movement keys (up, down, page up and down,
-// first and last row) to a table of n rows shown height rows at a time, and
-// reports whether msg was one of them. Every table moves the same way, from
-// the one key map.
-func (w *Window) Navigate(msg tea.KeyMsg, k *ui.KeyMap, n, height int) bool {
+// Navigate applies the movement keys (up, down, page up and down, first and
+// last row) to a table of n rows shown height rows at a time, and reports
+// whether msg was one of them. Every table moves the same way, with the
+// same keys.
+func (w *Window) Navigate(msg tea.KeyMsg, k *ui.MoveKeys, n, height int) bool {
 	switch {
 	case key.Matches(msg, k.Up):
 		w.Move(-1, n, height)

@@ -205,8 +205,10 @@ func (t *Table[T]) format(first, last int, row func(int) T) {
 		if len(t.cells[i]) != len(t.Cols) {
 			t.cells[i] = make([]string, len(t.Cols))
 		}
+		// Cells hold what brokers report (ids, hosts, topics): made
+		// safe for the terminal here, once for every table.
 		for ci := range t.Cols {
-			t.cells[i][ci] = t.Cols[ci].Value(r)
+			t.cells[i][ci] = sanitize(t.Cols[ci].Value(r))
 		}
 	}
 }

@@ -200,3 +200,27 @@ func TestRenderMarks(t *testing.T) {
 		t.Fatalf("marked rows:\n%q\nwant\n%q", got, want)
 	}
 }
+
+// TestCellsAreSanitized: a cell never carries what a terminal acts on, and
+// the UI's own marks pass as they are.
+func TestCellsAreSanitized(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"orders-app", "orders-app"},
+		{"▁▂▃▅█ ≥12s ~3m04s ▶ …", "▁▂▃▅█ ≥12s ~3m04s ▶ …"},
+		{"evil\x1b]0;PWNED\x07\x1b[2J", `evil\x1b]0;PWNED\x07\x1b[2J`},
+		{"≥\u202eevil", `≥\u202eevil`},
+		{"▁\u200b", `▁\u200b`},
+		{"消费者组 👩\u200d💻", "消费者组 👩\u200d💻"},
+		{"\u2028", `\u2028`},
+	} {
+		if got := sanitize(tt.in); got != tt.want {
+			t.Errorf("sanitize(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	// Every character let through as it is is one format.Sanitize keeps.
+	for r := rune(0x2000); r < 0x2600; r++ {
+		if drawn(r) && format.Sanitize(string(r)) != string(r) {
+			t.Errorf("%U passes unsanitized but format.Sanitize escapes it", r)
+		}
+	}
+}

@@ -3,10 +3,10 @@ package timeline
 import (
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/kgroups/kgroups/kafka/rebalance"
 	"github.com/kgroups/kgroups/views/columns"
+	"github.com/kgroups/kgroups/views/format"
 )
 
 // Columns are the timeline's columns: when, what kind of event, and what
@@ -39,7 +39,7 @@ func Detail(e rebalance.Event) string {
 		}
 		return b.String()
 	case rebalance.EventAssignment:
-		parts := []string{count(e.Moved, "partition moved", "partitions moved")}
+		parts := []string{format.Count(e.Moved, "partition moved", "partitions moved")}
 		if e.Assigned > 0 {
 			parts = append(parts, strconv.Itoa(e.Assigned)+" newly assigned")
 		}
@@ -54,20 +54,11 @@ func Detail(e rebalance.Event) string {
 		case e.Between:
 			return "finished between two polls (shorter than the refresh interval)"
 		case e.AtLeast:
-			return "took at least " + Duration(e.Duration) + " (already rebalancing when first seen)"
+			return "took at least " + format.Took(e.Duration) + " (already rebalancing when first seen)"
 		}
-		return "took " + Duration(e.Duration)
+		return "took " + format.Took(e.Duration)
 	}
 	return ""
-}
-
-// Duration formats a rebalance's duration: milliseconds below ten seconds,
-// as precise as polling allows.
-func Duration(d time.Duration) string {
-	if d < 10*time.Second {
-		return strconv.FormatInt(d.Milliseconds(), 10) + "ms"
-	}
-	return d.Round(time.Second).String()
 }
 
 func epoch(name string, from, to int32) string {
@@ -75,11 +66,4 @@ func epoch(name string, from, to int32) string {
 		return name + " " + strconv.Itoa(int(to))
 	}
 	return name + " " + strconv.Itoa(int(from)) + " -> " + strconv.Itoa(int(to))
-}
-
-func count(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
 }

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
@@ -73,8 +74,11 @@ func (m *Model) Group() string { return m.group }
 // Events returns the events on show, newest first.
 func (m *Model) Events() []rebalance.Event { return m.events }
 
-// Screen implements ui.Component.
-func (m *Model) Screen() ui.Screen { return ui.ScreenGroup }
+// Bindings implements ui.Component: the events scroll.
+func (m *Model) Bindings() []ui.Section { return []ui.Section{m.Move.Section()} }
+
+// ShortHelp implements ui.Component.
+func (m *Model) ShortHelp() []key.Binding { return nil }
 
 // Capturing implements ui.Component: the tab reads no text.
 func (m *Model) Capturing() bool { return false }
@@ -97,7 +101,7 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 		}
 		m.refresh()
 	case tea.KeyMsg:
-		m.win.Navigate(msg, m.Keys, len(m.events), m.rows())
+		m.win.Navigate(msg, &m.Move, len(m.events), m.rows())
 	}
 	return nil
 }
@@ -161,7 +165,7 @@ func (m *Model) statusLine() (*lipgloss.Style, string) {
 	case !m.status.LastRebalance.IsZero():
 		last := "last rebalance " + m.status.LastRebalance.Format("15:04:05") + ", " + format.Span(now.Sub(m.status.LastRebalance)) + " ago"
 		if m.status.LastDuration > 0 {
-			last += ", took " + Duration(m.status.LastDuration)
+			last += ", took " + format.Took(m.status.LastDuration)
 		}
 		return &m.Styles.Label, last + kept
 	}

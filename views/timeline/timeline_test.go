@@ -105,7 +105,10 @@ func TestDetail(t *testing.T) {
 		{rebalance.Event{Kind: rebalance.EventAssignment, Moved: 1, Assigned: 2, Unassigned: 3, Total: 4}, "1 partition moved, 2 newly assigned, 3 no longer assigned (4 assigned)"},
 		{rebalance.Event{Kind: rebalance.EventEpoch, PrevGroupEpoch: 3, GroupEpoch: 4, PrevAssignmentEpoch: 3, AssignmentEpoch: 3}, "group epoch 3 -> 4, assignment epoch 3"},
 		{rebalance.Event{Kind: rebalance.EventRebalance, Between: true}, "finished between two polls (shorter than the refresh interval)"},
-		{rebalance.Event{Kind: rebalance.EventRebalance, AtLeast: true, Duration: 12500 * time.Millisecond}, "took at least 13s (already rebalancing when first seen)"},
+		// A lower bound is never rounded up: 12.5s is at least 12s.
+		{rebalance.Event{Kind: rebalance.EventRebalance, AtLeast: true, Duration: 12500 * time.Millisecond}, "took at least 12s (already rebalancing when first seen)"},
+		{rebalance.Event{Kind: rebalance.EventRebalance, Duration: 65 * time.Second}, "took 1m05s"},
+		{rebalance.Event{Kind: rebalance.EventRebalance, Duration: 800 * time.Millisecond}, "took 800ms"},
 		{rebalance.Event{Kind: rebalance.EventState, To: kafka.StateEmpty}, "- -> Empty"},
 	}
 	for _, tc := range tests {

@@ -12,7 +12,8 @@ import (
 type Action struct {
 	// Name is what help and messages call the action.
 	Name string
-	// Key is the binding from the KeyMap that triggers it.
+	// Key is the screen's binding that triggers it; the help lists the
+	// action under that key.
 	Key key.Binding
 	// Dangerous marks actions that write to the cluster.
 	Dangerous bool

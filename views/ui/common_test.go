@@ -14,7 +14,7 @@ func TestGlyphsFor(t *testing.T) {
 	if g := GlyphsFor(false); string(g.Spark) != "_.-=#" || g.Ellipsis != "~" || g.Cursor != ">" {
 		t.Fatalf("ASCII glyphs = %+v", g)
 	}
-	for _, s := range []string{ASCIIGlyphs.Ellipsis, ASCIIGlyphs.Cursor, ASCIIGlyphs.Up, ASCIIGlyphs.Down, ASCIIGlyphs.Sep, ASCIIGlyphs.OK, ASCIIGlyphs.Fail, string(ASCIIGlyphs.Spark),
+	for _, s := range []string{ASCIIGlyphs.Ellipsis, ASCIIGlyphs.Cursor, ASCIIGlyphs.Up, ASCIIGlyphs.Down, ASCIIGlyphs.UpDown, ASCIIGlyphs.Arrow, ASCIIGlyphs.Sep, ASCIIGlyphs.OK, ASCIIGlyphs.Fail, string(ASCIIGlyphs.Spark),
 		ASCIIGlyphs.AtLeast, string(ASCIIGlyphs.Bars), ASCIIGlyphs.AxisV, ASCIIGlyphs.AxisTick, ASCIIGlyphs.AxisOrigin, ASCIIGlyphs.AxisH} {
 		for _, r := range s {
 			if r >= 0x80 {
@@ -76,53 +76,53 @@ func TestStateStyles(t *testing.T) {
 	}
 }
 
-func TestKeyMapScreens(t *testing.T) {
-	k := DefaultKeyMap()
-	press := func(s string) tea.KeyMsg {
-		switch s {
-		case "tab":
-			return tea.KeyMsg{Type: tea.KeyTab}
-		case "esc":
-			return tea.KeyMsg{Type: tea.KeyEsc}
+func TestMoveKeys(t *testing.T) {
+	for _, tt := range []struct {
+		utf8     bool
+		up, down string
+	}{{true, "↑/k", "↓/j"}, {false, "k/up", "j/down"}} {
+		k := NewMoveKeys(tt.utf8)
+		if got := k.Up.Help().Key + " " + k.Down.Help().Key; got != tt.up+" "+tt.down {
+			t.Errorf("utf8=%v: up and down read %q", tt.utf8, got)
 		}
-		return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
-	}
-	if !key.Matches(press("L"), k.SortLag) || key.Matches(press("tab"), k.NextTab) || key.Matches(press("esc"), k.Back) {
-		t.Fatal("groups screen: sort should match, tabs and back should not")
-	}
-	if !key.Matches(press("esc"), k.ClearFilter) {
-		t.Fatal("groups screen: esc should clear the filter")
-	}
-	k.SetScreen(ScreenGroup)
-	if key.Matches(press("L"), k.SortLag) || !key.Matches(press("tab"), k.NextTab) || !key.Matches(press("esc"), k.Back) {
-		t.Fatal("group screen: tabs and back should match, sort should not")
-	}
-	if key.Matches(press("esc"), k.ClearFilter) {
-		t.Fatal("group screen: esc must not clear a filter")
+		sec := k.Section()
+		if sec.Title != "Move" || len(sec.Bindings) != 6 {
+			t.Errorf("utf8=%v: section %q with %d bindings", tt.utf8, sec.Title, len(sec.Bindings))
+		}
+		for _, press := range []tea.KeyMsg{{Type: tea.KeyUp}, {Type: tea.KeyRunes, Runes: []rune("k")}} {
+			if !key.Matches(press, k.Up) {
+				t.Errorf("utf8=%v: %v does not move up", tt.utf8, press)
+			}
+		}
 	}
 }
 
-func TestShortHelpFollowsScreen(t *testing.T) {
-	k := DefaultKeyMap()
-	descs := func() string {
-		var out []string
-		for _, b := range k.ShortHelp() {
-			if b.Enabled() {
-				out = append(out, b.Help().Key+" "+b.Help().Desc)
-			}
-		}
-		return strings.Join(out, ", ")
+func TestLagLegendASCII(t *testing.T) {
+	var legend []string
+	for _, b := range LagLegend(ASCIIGlyphs).Bindings {
+		legend = append(legend, b.Help().Key)
 	}
-	if got, want := descs(), "enter open, / filter, NLTHSM sort, ? help, r refresh, p pause, : command, q quit"; got != want {
-		t.Fatalf("groups hints = %q\nwant %q", got, want)
+	if got := legend[2]; got != ">=12s" {
+		t.Fatalf("ASCII legend for a lower bound = %q", got)
 	}
-	k.SetScreen(ScreenGroup)
-	k.SetPaused(true)
-	if got, want := descs(), "esc back, tab switch tab, ? help, r refresh, p resume, : command, q quit"; got != want {
-		t.Fatalf("group hints = %q\nwant %q", got, want)
+}
+
+func TestBinds(t *testing.T) {
+	esc := tea.KeyMsg{Type: tea.KeyEsc}
+	clear := key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter"))
+	legend := key.NewBinding(key.WithHelp("~12s", "extrapolated"))
+	if Binds([]Section{{Bindings: []key.Binding{legend}}}, nil, esc) {
+		t.Fatal("a legend entry binds Esc")
 	}
-	if got := len(k.FullHelp()); got != len(k.Sections()) {
-		t.Fatalf("FullHelp has %d columns, Sections %d", got, len(k.Sections()))
+	if !Binds([]Section{{Bindings: []key.Binding{legend, clear}}}, nil, esc) {
+		t.Fatal("a section with Esc does not bind it")
+	}
+	clear.SetEnabled(false)
+	if Binds([]Section{{Bindings: []key.Binding{clear}}}, nil, esc) {
+		t.Fatal("a disabled binding binds Esc")
+	}
+	if !Binds(nil, []Action{{Name: "cancel", Key: key.NewBinding(key.WithKeys("esc"))}}, esc) {
+		t.Fatal("an action on Esc does not bind it")
 	}
 }
 

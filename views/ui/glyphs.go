@@ -13,6 +13,8 @@ type Glyphs struct {
 	Cursor string
 	// Up and Down mark the sort direction.
 	Up, Down string
+	// UpDown names the arrow keys in hints; Arrow says "from -> to".
+	UpDown, Arrow string
 	// Sep separates items in status lines.
 	Sep string
 	// OK and Fail lead the connection status.
@@ -39,6 +41,8 @@ var UnicodeGlyphs = Glyphs{
 	Cursor:     "▶",
 	Up:         "↑",
 	Down:       "↓",
+	UpDown:     "↑↓",
+	Arrow:      "→",
 	Sep:        " · ",
 	OK:         "●",
 	Fail:       "✖",
@@ -59,6 +63,8 @@ var ASCIIGlyphs = Glyphs{
 	Cursor:     ">",
 	Up:         "^",
 	Down:       "v",
+	UpDown:     "up/down",
+	Arrow:      "->",
 	Sep:        " | ",
 	OK:         "*",
 	Fail:       "x",

@@ -1,200 +1,69 @@
 package ui
 
-import "github.com/charmbracelet/bubbles/key"
-
-// Screen names a key-map context: which bindings apply depends on the
-// screen on top.
-type Screen int
-
-const (
-	// ScreenGroups is the groups list.
-	ScreenGroups Screen = iota
-	// ScreenGroup is one group's partitions and members.
-	ScreenGroup
-	// ScreenHelp is the key reference.
-	ScreenHelp
-	// ScreenDialog is a modal dialog (the reset wizard, the member
-	// removal dialog). It reads every key and draws its own key hints, so
-	// the footer offers none of the screens' keys, which it would swallow.
-	ScreenDialog
+import (
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
 )
 
-// KeyMap is every key kgroups understands. It is the single source of both
-// key handling and help: the footer hints and the help screen are generated
-// from it, and bindings that do not apply to the current screen are disabled
-// so that they neither match nor show.
-type KeyMap struct {
+// Section is a titled group of bindings, as the help screen lists them.
+// Screens return their own (Component.Bindings); the root adds its global
+// keys, so no list of every key exists anywhere.
+type Section struct {
+	Title    string
+	Bindings []key.Binding
+}
+
+// MoveKeys move a table's cursor or scroll a text. They are defined once,
+// here, so that every screen moves the same way; each screen that moves
+// lists them among its own bindings.
+type MoveKeys struct {
 	Up       key.Binding
 	Down     key.Binding
 	PageUp   key.Binding
 	PageDown key.Binding
 	Top      key.Binding
 	Bottom   key.Binding
-
-	Open        key.Binding
-	Filter      key.Binding
-	ClearFilter key.Binding
-	SortName    key.Binding
-	SortLag     key.Binding
-	SortTimeLag key.Binding
-	SortHealth  key.Binding
-	SortState   key.Binding
-	SortMembers key.Binding
-
-	NextTab key.Binding
-	PrevTab key.Binding
-	Back    key.Binding
-	// Exact toggles exact time lag (read from the record at each
-	// committed offset) for the partitions on screen.
-	Exact key.Binding
-	// ChartScope switches the lag chart between the whole group and the
-	// selected partition.
-	ChartScope key.Binding
-
-	// Actions that write to the cluster, offered by the screens as
-	// Dangerous actions: reset a group's offsets (or the selected
-	// partitions'), seek one partition, delete a group, remove members.
-	Reset        key.Binding
-	Seek         key.Binding
-	Delete       key.Binding
-	RemoveMember key.Binding
-	RemoveAll    key.Binding
-	// Select marks partitions for a reset.
-	Select key.Binding
-
-	Refresh key.Binding
-	Pause   key.Binding
-	Command key.Binding
-	Help    key.Binding
-	Quit    key.Binding
-
-	// Hints that summarise several bindings in the footer.
-	moveHint key.Binding
-	sortHint key.Binding
-	tabHint  key.Binding
 }
 
-// Section is a titled group of bindings on the help screen.
-type Section struct {
-	Title    string
-	Bindings []key.Binding
-}
-
-// DefaultKeyMap returns the k9s-style bindings, enabled for the groups
-// screen.
-func DefaultKeyMap() *KeyMap {
-	k := &KeyMap{
-		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
-		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+// NewMoveKeys returns the movement keys; without UTF-8 their help says
+// "k/up" instead of drawing an arrow.
+func NewMoveKeys(utf8 bool) MoveKeys {
+	up, down := "↑/k", "↓/j"
+	if !utf8 {
+		up, down = "k/up", "j/down"
+	}
+	return MoveKeys{
+		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp(up, "up")),
+		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp(down, "down")),
 		PageUp:   key.NewBinding(key.WithKeys("pgup", "ctrl+b"), key.WithHelp("pgup", "page up")),
 		PageDown: key.NewBinding(key.WithKeys("pgdown", "ctrl+f"), key.WithHelp("pgdn", "page down")),
 		Top:      key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "first row")),
 		Bottom:   key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "last row")),
-
-		Open:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
-		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
-		ClearFilter: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
-		SortName:    key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "sort by name")),
-		SortLag:     key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "sort by lag")),
-		SortTimeLag: key.NewBinding(key.WithKeys("T"), key.WithHelp("T", "sort by time lag")),
-		SortHealth:  key.NewBinding(key.WithKeys("H"), key.WithHelp("H", "sort by health")),
-		SortState:   key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "sort by state")),
-		SortMembers: key.NewBinding(key.WithKeys("M"), key.WithHelp("M", "sort by members")),
-
-		NextTab:    key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next tab")),
-		PrevTab:    key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous tab")),
-		Back:       key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
-		Exact:      key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "exact time lag")),
-		ChartScope: key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "chart group/partition")),
-
-		Reset:        key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "reset offsets")),
-		Seek:         key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "seek partition")),
-		Delete:       key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "delete group")),
-		RemoveMember: key.NewBinding(key.WithKeys("X"), key.WithHelp("X", "remove member")),
-		RemoveAll:    key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "remove all members")),
-		Select:       key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "select partition")),
-
-		Refresh: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
-		Pause:   key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pause")),
-		Command: key.NewBinding(key.WithKeys(":"), key.WithHelp(":", "command")),
-		Help:    key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
-		Quit:    key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
-
-		moveHint: key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑↓", "move")),
-		sortHint: key.NewBinding(key.WithKeys("N", "L", "T", "H", "S", "M"), key.WithHelp("NLTHSM", "sort")),
-		tabHint:  key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "switch tab")),
-	}
-	k.SetScreen(ScreenGroups)
-	return k
-}
-
-// SetASCII replaces the arrows in help texts for terminals without UTF-8.
-func (k *KeyMap) SetASCII() {
-	k.Up.SetHelp("k/up", "up")
-	k.Down.SetHelp("j/down", "down")
-	k.moveHint.SetHelp("j/k", "move")
-}
-
-// SetScreen enables the bindings that apply to s and disables the rest.
-func (k *KeyMap) SetScreen(s Screen) {
-	groups, group, help, dialog := s == ScreenGroups, s == ScreenGroup, s == ScreenHelp, s == ScreenDialog
-	for _, b := range []*key.Binding{&k.Up, &k.Down, &k.PageUp, &k.PageDown, &k.Top, &k.Bottom, &k.moveHint, &k.Refresh, &k.Pause, &k.Command, &k.Help} {
-		b.SetEnabled(!dialog)
-	}
-	for _, b := range []*key.Binding{&k.Open, &k.Filter, &k.ClearFilter, &k.SortName, &k.SortLag, &k.SortTimeLag, &k.SortHealth, &k.SortState, &k.SortMembers, &k.sortHint} {
-		b.SetEnabled(groups)
-	}
-	for _, b := range []*key.Binding{&k.NextTab, &k.PrevTab, &k.tabHint, &k.Exact, &k.ChartScope, &k.Seek, &k.Select, &k.RemoveMember, &k.RemoveAll} {
-		b.SetEnabled(group)
-	}
-	k.Reset.SetEnabled(groups || group)
-	k.Delete.SetEnabled(groups)
-	k.Back.SetEnabled(group || help)
-	// A dialog takes q as text: only Ctrl+C quits there.
-	if dialog {
-		k.Quit.SetHelp("ctrl+c", "quit")
-	} else {
-		k.Quit.SetHelp("q", "quit")
-	}
-	if help {
-		k.Help.SetHelp("?", "close help")
-	} else {
-		k.Help.SetHelp("?", "help")
 	}
 }
 
-// SetPaused makes the pause binding say what pressing it will do.
-func (k *KeyMap) SetPaused(paused bool) {
-	if paused {
-		k.Pause.SetHelp("p", "resume")
-	} else {
-		k.Pause.SetHelp("p", "pause")
-	}
+// Section is the help's "Move" section.
+func (k *MoveKeys) Section() Section {
+	return Section{Title: "Move", Bindings: []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}}
 }
 
-// ShortHelp is the footer: the keys worth knowing on the current screen.
-func (k *KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Open, k.Back, k.tabHint, k.Filter, k.sortHint, k.Help, k.Refresh, k.Pause, k.Command, k.Quit}
-}
-
-// FullHelp is the help screen, one column per section.
-func (k *KeyMap) FullHelp() [][]key.Binding {
-	secs := k.Sections()
-	out := make([][]key.Binding, len(secs))
-	for i, s := range secs {
-		out[i] = s.Bindings
+// Binds reports whether one of the enabled bindings in secs or one of the
+// actions matches msg: whether a screen answers to that key itself. The
+// root asks before it gives Esc its default meaning (back).
+func Binds(secs []Section, actions []Action, msg tea.KeyMsg) bool {
+	for _, s := range secs {
+		for _, b := range s.Bindings {
+			if key.Matches(msg, b) {
+				return true
+			}
+		}
 	}
-	return out
-}
-
-// Sections groups the bindings under titles for the help screen.
-func (k *KeyMap) Sections() []Section {
-	return []Section{
-		{Title: "Move", Bindings: []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}},
-		{Title: "Groups", Bindings: []key.Binding{k.Open, k.Filter, k.ClearFilter, k.SortName, k.SortLag, k.SortTimeLag, k.SortHealth, k.SortState, k.SortMembers}},
-		{Title: "Group", Bindings: []key.Binding{k.NextTab, k.PrevTab, k.Back, k.Exact, k.ChartScope}},
-		{Title: "General", Bindings: []key.Binding{k.Refresh, k.Pause, k.Command, k.Help, k.Quit}},
+	for _, a := range actions {
+		if key.Matches(msg, a.Key) {
+			return true
+		}
 	}
+	return false
 }
 
 // LagLegend explains the marks on time lags and the health verdicts, for the

@@ -3,8 +3,6 @@ package ui
 import (
 	"testing"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/kgroups/kgroups/kafka/lag"
@@ -58,24 +56,5 @@ func TestHealthStyles(t *testing.T) {
 		if got := s.PartitionHealth(tt.p, 10); got != tt.style {
 			t.Errorf("PartitionHealth(%+v) = %p, want %p", tt.p, got, tt.style)
 		}
-	}
-}
-
-func TestLagKeysFollowScreen(t *testing.T) {
-	k := DefaultKeyMap()
-	press := func(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }
-	if !key.Matches(press("H"), k.SortHealth) || !key.Matches(press("T"), k.SortTimeLag) || key.Matches(press("x"), k.Exact) || key.Matches(press("c"), k.ChartScope) {
-		t.Fatal("groups screen: H and T sort, x and c do nothing")
-	}
-	k.SetScreen(ScreenGroup)
-	if key.Matches(press("H"), k.SortHealth) || key.Matches(press("T"), k.SortTimeLag) || !key.Matches(press("x"), k.Exact) || !key.Matches(press("c"), k.ChartScope) {
-		t.Fatal("group screen: x and c act, H and T do not")
-	}
-	var legend []string
-	for _, b := range LagLegend(ASCIIGlyphs).Bindings {
-		legend = append(legend, b.Help().Key)
-	}
-	if got := legend[2]; got != ">=12s" {
-		t.Fatalf("ASCII legend for a lower bound = %q", got)
 	}
 }

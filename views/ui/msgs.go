@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"sync/atomic"
-
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/lag"
 	"github.com/kgroups/kgroups/kafka/rebalance"
@@ -84,26 +82,18 @@ type FlashMsg struct {
 	Error bool
 }
 
-// requestIDs numbers async requests across every screen and context, so a
-// reply can only ever match the request that asked for it, even when the
-// same group's screen is closed and opened again or the context switches.
-var requestIDs atomic.Uint64
-
-// NewRequestID returns a request ID never returned before.
-func NewRequestID() uint64 { return requestIDs.Add(1) }
-
 // TimestampsRequestMsg asks the root to read the records at the committed
 // offsets of Parts (copies of the rows a screen shows), for exact time lag.
 // The root reads in a Cmd, so no screen ever waits for Kafka, and answers
-// with a TimestampsMsg carrying the same ID.
+// Owner, alone, with a TimestampsMsg carrying the same ID.
 type TimestampsRequestMsg struct {
 	ID    uint64
+	Owner Component
 	Group string
 	Parts []kafka.PartitionOffsets
 }
 
-// TimestampsMsg answers a TimestampsRequestMsg. It reaches every screen;
-// only the one whose request has this ID takes it.
+// TimestampsMsg answers a TimestampsRequestMsg.
 type TimestampsMsg struct {
 	ID      uint64
 	Group   string
@@ -112,3 +102,6 @@ type TimestampsMsg struct {
 	// connection cannot read records; single partitions carry their own.
 	Err error
 }
+
+// RequestID implements Reply.
+func (m TimestampsMsg) RequestID() uint64 { return m.ID }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
@@ -50,17 +51,28 @@ func (h History) GroupLagSeries(group string, dst []int64) []int64 {
 	return append(dst, h[group]...)
 }
 
-// Common is a screen context for tests: styles from lipgloss's default
-// renderer (set its colour profile to termenv.Ascii for plain text), the
-// given glyphs and a fixed clock.
+// Common is a screen context for tests, built by ui.NewCommon as the root
+// builds the real one: styles from lipgloss's default renderer (set its
+// colour profile to termenv.Ascii for plain text), the given glyphs and a
+// fixed clock, sized width x height.
 func Common(width, height int, utf8 bool) ui.Common {
-	return ui.Common{
-		Width: width, Height: height,
-		Styles: ui.NewStyles(lipgloss.DefaultRenderer(), ui.DefaultTheme(), true),
-		Glyphs: ui.GlyphsFor(utf8),
-		Keys:   ui.DefaultKeyMap(),
-		Now:    func() time.Time { return Epoch },
+	c := ui.NewCommon(lipgloss.DefaultRenderer(), true, utf8, func() time.Time { return Epoch })
+	c.SetSize(width, height)
+	return c
+}
+
+// Do runs cmd as the root would, for a screen's request: the request's work
+// is run and its answer returned. Any other message is returned as it is,
+// and nil for a nil cmd.
+func Do(cmd tea.Cmd) tea.Msg {
+	if cmd == nil {
+		return nil
 	}
+	msg := cmd()
+	if req, ok := msg.(ui.Request); ok {
+		return req.Run()
+	}
+	return msg
 }
 
 // Strip removes escape sequences and trailing blanks of every line, so

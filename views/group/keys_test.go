@@ -1,0 +1,67 @@
+package group
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/kgroups/kgroups/views/ui"
+	"github.com/kgroups/kgroups/views/viewtest"
+)
+
+// tab stands for an extra tab the root adds; a screen never imports
+// another, its tests neither.
+type tab struct{ ui.Common }
+
+func (t *tab) Update(tea.Msg) tea.Cmd   { return nil }
+func (t *tab) View() string             { return "" }
+func (t *tab) Capturing() bool          { return false }
+func (t *tab) Actions() []ui.Action     { return nil }
+func (t *tab) Bindings() []ui.Section   { return []ui.Section{t.Move.Section()} }
+func (t *tab) ShortHelp() []key.Binding { return nil }
+func (t *tab) SetSize(w, h int)         { t.Common.SetSize(w, h) }
+
+// TestScreenOwnsItsKeys: the group screen lists its tabs and chart keys,
+// does not bind Esc (so the root takes it as back) nor the groups screen's
+// sorts, and on an extra tab lists that tab's keys.
+func TestScreenOwnsItsKeys(t *testing.T) {
+	c := viewtest.Common(120, 20, true)
+	m := New(c, "orders-app", viewtest.Snapshot(viewtest.Epoch, 0), nil, Extra{Title: "Timeline", Tab: &tab{Common: c}})
+	titles := func() string {
+		var out []string
+		for _, s := range m.Bindings() {
+			var keys []string
+			for _, b := range s.Bindings {
+				keys = append(keys, b.Help().Key)
+			}
+			out = append(out, s.Title+": "+strings.Join(keys, " "))
+		}
+		return strings.Join(out, "; ")
+	}
+	if got, want := titles(), "Move: ↑/k ↓/j pgup pgdn g G; Group: tab shift+tab c"; got != want {
+		t.Fatalf("bindings = %q\nwant %q", got, want)
+	}
+	if got := m.ShortHelp(); len(got) != 1 || got[0].Help().Key+" "+got[0].Help().Desc != "tab switch tab" {
+		t.Fatalf("footer hints = %v", got)
+	}
+	key := func(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }
+	for _, k := range []tea.KeyMsg{{Type: tea.KeyEsc}, key("L"), key("/")} {
+		if ui.Binds(m.Bindings(), m.Actions(), k) {
+			t.Fatalf("the group screen binds %v", k)
+		}
+	}
+	if !ui.Binds(m.Bindings(), m.Actions(), key("x")) || !ui.Binds(m.Bindings(), m.Actions(), key("c")) {
+		t.Fatal("x and c are not the group screen's")
+	}
+	m.Update(tea.KeyMsg{Type: tea.KeyTab})
+	m.Update(tea.KeyMsg{Type: tea.KeyTab})
+	m.Update(tea.KeyMsg{Type: tea.KeyTab})
+	if m.Tab() != fixedTabs {
+		t.Fatalf("three tabs landed on tab %d", m.Tab())
+	}
+	if got, want := titles(), "Group: tab shift+tab; Move: ↑/k ↓/j pgup pgdn g G"; got != want {
+		t.Fatalf("bindings on the Timeline tab = %q\nwant %q", got, want)
+	}
+}
