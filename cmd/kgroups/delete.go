@@ -118,7 +118,7 @@ func runDelete(ctx context.Context, a *app, o deleteOptions) error {
 			}
 		}
 		if !o.write.execute {
-			if err := output.Deletions(a.stdout, ds); err != nil {
+			if err := output.Deletions(a.stdout, ds, a.layout(o.write.wide)); err != nil {
 				return err
 			}
 			for _, err := range refused {
@@ -184,6 +184,6 @@ func runDeleteOffsets(ctx context.Context, a *app, o deleteOffsetsOptions) error
 		if err != nil {
 			return err
 		}
-		return a.showPlan(ctx, cl, c, p, o.write.execute, o.format)
+		return a.showPlan(ctx, cl, c, p, o.write, o.format)
 	})
 }

@@ -143,7 +143,7 @@ func runDescribe(ctx context.Context, a *app, o describeOptions) error {
 			}
 		}
 
-		opts := output.DescribeOptions{View: o.view, Wide: o.wide, AtLeast: a.atLeast()}
+		opts := output.DescribeOptions{View: o.view, Wide: o.wide, AtLeast: a.atLeast(), Ellipsis: a.layout(o.wide).Ellipsis}
 		var timeLagErrs []string
 		if o.timeLag {
 			opts.TimeLag, timeLagErrs, err = exactTimeLags(ctx, cl, groups)

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/kgroups/kgroups/views/columns"
 )
 
 // Output formats of the commands' -o.
@@ -16,6 +19,11 @@ const (
 // addFormatFlag declares -o/--output the same way on every read command.
 func addFormatFlag(cmd *cobra.Command, format *string) {
 	cmd.Flags().StringVarP(format, "output", "o", formatTable, "output format: table or json")
+}
+
+// addWideFlag declares --wide on a command whose tables cut long cells.
+func addWideFlag(cmd *cobra.Command, wide *bool) {
+	cmd.Flags().BoolVar(wide, "wide", false, fmt.Sprintf("show long ids and hosts whole in tables (otherwise cut at %d cells, hosts and client ids at %d)", columns.IDMax, columns.HostMax))
 }
 
 // parseFormat validates -o, so a typo is a usage error rather than a

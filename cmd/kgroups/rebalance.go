@@ -142,7 +142,7 @@ func runRebalance(ctx context.Context, a *app, o rebalanceOptions) error {
 		if err != nil {
 			return err
 		}
-		if err := output.RemovalPlan(a.stdout, plan); err != nil {
+		if err := output.RemovalPlan(a.stdout, plan, a.layout(o.write.wide)); err != nil {
 			return err
 		}
 		if !o.write.execute {
@@ -167,7 +167,7 @@ func runRebalance(ctx context.Context, a *app, o rebalanceOptions) error {
 		if werr := output.Printf(a.stdout, "\nReceipt: %s", removal.Receipt); werr != nil {
 			return werr
 		}
-		if werr := output.RemovalResults(a.stdout, removal.Results); werr != nil {
+		if werr := output.RemovalResults(a.stdout, removal.Results, a.layout(o.write.wide)); werr != nil {
 			return werr
 		}
 		removed := removal.Removed()
@@ -185,7 +185,7 @@ func runRebalance(ctx context.Context, a *app, o rebalanceOptions) error {
 			Settle:     o.settle,
 			OnSnapshot: tl.Add,
 		})
-		if err := output.RemovalOutcome(a.stdout, plan, out, tl.Events(o.group, nil)); err != nil {
+		if err := output.RemovalOutcome(a.stdout, plan, out, tl.Events(o.group, nil), a.layout(o.write.wide)); err != nil {
 			return err
 		}
 		if werr != nil {

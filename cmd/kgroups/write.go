@@ -13,11 +13,14 @@ import (
 type writeFlags struct {
 	execute bool
 	confirm []string
+	// wide shows long ids and hosts whole in the tables (--wide).
+	wide bool
 }
 
 func addWriteFlags(cmd *cobra.Command, w *writeFlags, what string) {
 	cmd.Flags().BoolVar(&w.execute, "execute", false, what+" (without it, a dry run that changes nothing)")
 	cmd.Flags().StringSliceVar(&w.confirm, "confirm", nil, "the `GROUP` name typed again, required with --execute in a protected context (comma-separated for several)")
+	addWideFlag(cmd, &w.wide)
 }
 
 // checkWrite enforces the context's safety settings before anything is read
