@@ -150,7 +150,7 @@ func runRebalance(ctx context.Context, a *app, o rebalanceOptions) error {
 			if c.ReadOnly {
 				note += " (The context " + c.Name + " is read-only and would refuse.)"
 			} else if c.Protected {
-				note += " The context " + c.Name + " is protected: add --confirm " + format.Sanitize(o.group) + " too."
+				note += " The context " + c.Name + " is protected: add " + confirmFlags([]string{o.group}) + " too."
 			}
 			return output.Print(a.stdout, note)
 		}

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kgroups/kgroups/config"
+	"github.com/kgroups/kgroups/views/format"
 )
 
 // writeFlags are the flags every writing command shares.
@@ -19,7 +20,9 @@ type writeFlags struct {
 
 func addWriteFlags(cmd *cobra.Command, w *writeFlags, what string) {
 	cmd.Flags().BoolVar(&w.execute, "execute", false, what+" (without it, a dry run that changes nothing)")
-	cmd.Flags().StringSliceVar(&w.confirm, "confirm", nil, "the `GROUP` name typed again, required with --execute in a protected context (comma-separated for several)")
+	// StringArray, not StringSlice: a group may be named "a,b", and
+	// --confirm compares against the exact name.
+	cmd.Flags().StringArrayVar(&w.confirm, "confirm", nil, "the `GROUP` name typed again, exactly, required with --execute in a protected context (repeat for several groups)")
 	addWideFlag(cmd, &w.wide)
 }
 
@@ -52,9 +55,9 @@ func checkWrite(c config.Cluster, command string, w writeFlags, groups ...string
 	}
 	if len(missing) > 0 {
 		if len(w.confirm) == 0 {
-			return usageErrorf("context %q is protected: to change %s, type the name again with --confirm %s; nothing was changed", c.Name, groupWord(missing), strings.Join(missing, ","))
+			return usageErrorf("context %q is protected: to change %s, type the name again with %s; nothing was changed", c.Name, groupWord(missing), confirmFlags(missing))
 		}
-		return usageErrorf("context %q is protected and --confirm %s does not name %s: nothing was changed", c.Name, strings.Join(w.confirm, ","), groupWord(missing))
+		return usageErrorf("context %q is protected and %s does not name %s: nothing was changed", c.Name, confirmFlags(w.confirm), groupWord(missing))
 	}
 	return nil
 }
@@ -70,12 +73,16 @@ func groupWord(gs []string) string {
 	return "groups " + strings.Join(q, ", ")
 }
 
-// shellQuote quotes a path for copying into a shell when it needs it.
-func shellQuote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-:+=", r))
-	}) < 0 {
-		return s
+// confirmFlags is "--confirm NAME", repeated for each name, each one
+// shell-quoted so that it can be pasted as printed.
+func confirmFlags(names []string) string {
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = "--confirm " + shellQuote(n)
 	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	return strings.Join(parts, " ")
 }
+
+// shellQuote quotes a word (a path, a group name) for copying into a POSIX
+// shell when it needs it (format.ShellQuote).
+func shellQuote(s string) string { return format.ShellQuote(s) }
