@@ -36,7 +36,8 @@ type jsonHealthDocument struct {
 }
 
 type jsonHealthGroup struct {
-	Group string `json:"group"`
+	Group       string `json:"group"`
+	GroupBase64 string `json:"groupBase64,omitempty"`
 	// Verdict is the UI's text for the verdict ("OK", "WARN", "ERR
 	// STALL"), null while it is unknown or pending.
 	Verdict  *string      `json:"verdict"`
@@ -82,6 +83,7 @@ func HealthJSON(w io.Writer, gs []lag.Verdict) error {
 		g := &gs[i]
 		j := jsonHealthGroup{
 			Group:             g.Group,
+			GroupBase64:       groupBase64(g.Group),
 			Verdict:           verdictText(g),
 			Status:            g.Status,
 			Severity:          g.Severity,

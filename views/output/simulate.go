@@ -204,10 +204,11 @@ func Targets(w io.Writer, g *kafka.Group, change string, lay Layout) error {
 // field. from/to are null when nobody owned or owns the partition.
 
 type jsonSimulation struct {
-	Group     string         `json:"group"`
-	Change    string         `json:"change"`
-	Type      string         `json:"type"`
-	Assignors []jsonAssignor `json:"assignors"`
+	Group       string         `json:"group"`
+	GroupBase64 string         `json:"groupBase64,omitempty"`
+	Change      string         `json:"change"`
+	Type        string         `json:"type"`
+	Assignors   []jsonAssignor `json:"assignors"`
 	// Members is set for KIP-848 groups only.
 	Members []jsonTargetMember `json:"members,omitempty"`
 	Pending []jsonMove         `json:"pendingMoves,omitempty"`
@@ -240,7 +241,7 @@ type jsonTargetMember struct {
 // SimulationJSON prints a simulation as
 // {"group","change","type","assignors":[{"assignor","moved","rounds","moves":[{"topic","partition","from","to"}],"assignment":{member:[{"topic","partitions"}]},"error"}]}.
 func SimulationJSON(w io.Writer, g *kafka.Group, sim *rebalance.Simulation) error {
-	doc := jsonSimulation{Group: sim.Group, Change: sim.Change.String(), Type: string(g.Type), Assignors: make([]jsonAssignor, 0, len(sim.Predictions))}
+	doc := jsonSimulation{Group: sim.Group, GroupBase64: groupBase64(sim.Group), Change: sim.Change.String(), Type: string(g.Type), Assignors: make([]jsonAssignor, 0, len(sim.Predictions))}
 	for _, p := range sim.Predictions {
 		j := jsonAssignor{Assignor: p.Assignor, Moved: len(p.Moves), Rounds: p.Rounds, Moves: toJSONMoves(p.Moves), Assignment: map[string][]jsonAssignment{}}
 		for id, tps := range p.Assignment {
@@ -259,7 +260,7 @@ func SimulationJSON(w io.Writer, g *kafka.Group, sim *rebalance.Simulation) erro
 // SimulationJSON, with no assignors and each member's current and target
 // assignment.
 func TargetsJSON(w io.Writer, g *kafka.Group, change string) error {
-	doc := jsonSimulation{Group: g.Name, Change: change, Type: string(g.Type), Assignors: []jsonAssignor{}, Members: []jsonTargetMember{}}
+	doc := jsonSimulation{Group: g.Name, GroupBase64: groupBase64(g.Name), Change: change, Type: string(g.Type), Assignors: []jsonAssignor{}, Members: []jsonTargetMember{}}
 	for _, m := range g.Members {
 		doc.Members = append(doc.Members, jsonTargetMember{MemberID: m.MemberID, ClientID: m.ClientID, MemberEpoch: m.MemberEpoch,
 			Current: toJSONAssignment(m.Assignment), Target: toJSONAssignment(m.Target)})
