@@ -37,6 +37,7 @@ type healthFlags struct {
 	window, interval time.Duration
 	format, failOn   string
 	wide             bool
+	b64              []string
 }
 
 // healthOptions is a validated `kgroups health`.
@@ -99,6 +100,10 @@ above --fail-on (WARN or ERR), 1 when the cluster or a group could not be read
   kgroups health --all-groups --fail-on ERR
   kgroups health orders --window 2m --interval 10s -o json | jq '.groups[].status'`,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			args, err := withGroupBase64(args, f.b64)
+			if err != nil {
+				return err
+			}
 			o, err := parseHealth(args, f)
 			if err != nil {
 				return err
@@ -113,6 +118,7 @@ above --fail-on (WARN or ERR), 1 when the cluster or a group could not be read
 	fs.StringVar(&f.failOn, "fail-on", "", "exit 3 when a group's severity is at or above this: WARN or ERR (any case)")
 	addFormatFlag(cmd, &f.format)
 	addWideFlag(cmd, &f.wide)
+	addGroupBase64Flag(cmd, &f.b64, true)
 	return cmd
 }
 

@@ -38,6 +38,7 @@ type rebalanceFlags struct {
 	write     writeFlags
 	timeout   time.Duration
 	settle    time.Duration
+	b64       []string
 }
 
 func newRebalanceCmd(a *app) *cobra.Command {
@@ -73,6 +74,10 @@ moved. Read-only contexts refuse --execute; protected contexts also need
   kgroups rebalance orders-app --all --execute --timeout 2m`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			args, err := withGroupBase64(args, f.b64)
+			if err != nil {
+				return err
+			}
 			o, err := parseRebalance(args, &f)
 			if err != nil {
 				return err
@@ -88,6 +93,7 @@ moved. Read-only contexts refuse --execute; protected contexts also need
 	fs.DurationVar(&f.timeout, "timeout", rebalance.DefaultWaitTimeout, "how long to wait for the group to be Stable again")
 	fs.DurationVar(&f.settle, "settle", rebalance.DefaultWaitSettle, "how long a Stable group short of members is watched for the removed members to rejoin")
 	addWriteFlags(cmd, &f.write, "remove the members and wait for the group to settle")
+	addGroupBase64Flag(cmd, &f.b64, false)
 	_ = fs.MarkHidden("settle")
 	return cmd
 }

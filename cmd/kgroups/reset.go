@@ -33,6 +33,7 @@ type resetFlags struct {
 	export                                        bool
 	format                                        string
 	write                                         writeFlags
+	b64                                           []string
 }
 
 // resetOptions is a validated `kgroups reset`.
@@ -95,6 +96,10 @@ protected one also needs --confirm GROUP.`,
   kgroups reset orders --by-duration PT30M --all-topics --export > before.csv
   kgroups reset orders --from-file before.csv --execute`,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			args, err := withGroupBase64(args, f.b64)
+			if err != nil {
+				return err
+			}
 			o, err := parseReset(cmd, args, &f, a.stdin)
 			if err != nil {
 				return err
@@ -117,6 +122,7 @@ protected one also needs --confirm GROUP.`,
 	fs.BoolVar(&f.export, "export", false, "print the new offsets as CSV (topic,partition,offset) for --from-file")
 	fs.StringVarP(&f.format, "output", "o", formatTable, "output format: table, json or csv")
 	addWriteFlags(cmd, &f.write, "apply the reset")
+	addGroupBase64Flag(cmd, &f.b64, false)
 	return cmd
 }
 

@@ -30,6 +30,7 @@ func newSimulateCmd(a *app) *cobra.Command {
 	var join int
 	var format string
 	var wide bool
+	var b64 []string
 	cmd := &cobra.Command{
 		Use:   "simulate GROUP (--leave MEMBER... | --join N) [-o table|json]",
 		Short: "Predict what each assignor would move if members left or joined",
@@ -57,6 +58,10 @@ so simulate shows each member's current and target assignment instead.
   kgroups simulate orders-app --join 2 -o json | jq '.assignors[] | {assignor, moved}'`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			args, err := withGroupBase64(args, b64)
+			if err != nil {
+				return err
+			}
 			o, err := parseSimulate(args, leave, join, cmd.Flags().Changed("join"), format)
 			if err != nil {
 				return err
@@ -70,6 +75,7 @@ so simulate shows each member's current and target assignment instead.
 	fs.IntVar(&join, "join", 0, fmt.Sprintf("number of new members that join (1 to %d)", rebalance.MaxJoin))
 	addFormatFlag(cmd, &format)
 	addWideFlag(cmd, &wide)
+	addGroupBase64Flag(cmd, &b64, false)
 	return cmd
 }
 
