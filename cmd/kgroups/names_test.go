@@ -45,6 +45,24 @@ func TestConfirmExactName(t *testing.T) {
 	}
 }
 
+// TestConfirmShownName: a name with a control character is printed with it
+// escaped; --confirm takes it as printed, as the UI does.
+func TestConfirmShownName(t *testing.T) {
+	const name = "evil\x1b[31m"
+	rc := startResetCluster(t)
+	rc.Commit(t, name, map[string]map[int32]int64{"orders": {0: 5, 1: 10}})
+	args := []string{"--protected", "reset", name, "--to-latest", "--all-topics", "--execute"}
+	code, _, stderr := rc.kg(t, args...)
+	if code != 2 || !strings.Contains(stderr, `type the name again with --confirm 'evil\x1b[31m'; nothing was changed`) {
+		t.Fatalf("without --confirm: exit %d: %s", code, stderr)
+	}
+	code, _, stderr = rc.kg(t, append(args, "--confirm", `evil\x1b[31m`)...)
+	if code != 0 {
+		t.Fatalf("--confirm as shown: exit %d: %s", code, stderr)
+	}
+	rc.assertCommits(t, name, map[string]int64{"orders/0": 10, "orders/1": 20})
+}
+
 // TestSuggestionsQuoteNames: every command line kgroups suggests names the
 // group shell-quoted, so that pasting it cannot run anything else.
 func TestSuggestionsQuoteNames(t *testing.T) {

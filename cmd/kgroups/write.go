@@ -30,6 +30,9 @@ func addWriteFlags(cmd *cobra.Command, w *writeFlags, what string) {
 // or written: a read-only context refuses --execute outright (exit 1), and a
 // protected one needs each group's name typed again with --confirm (a
 // missing or wrong --confirm is a usage error, exit 2, as for rebalance).
+// --confirm is the exact name or, for a name a terminal shows with escapes
+// (a control character, bytes that are not UTF-8), the name as shown, as
+// in the UI: what the refusal prints is what can be typed back.
 func checkWrite(c config.Cluster, command string, w writeFlags, groups ...string) error {
 	if !w.execute {
 		if len(w.confirm) > 0 {
@@ -49,7 +52,7 @@ func checkWrite(c config.Cluster, command string, w writeFlags, groups ...string
 	}
 	var missing []string
 	for _, g := range groups {
-		if !confirmed[g] {
+		if !confirmed[g] && !confirmed[format.Sanitize(g)] {
 			missing = append(missing, g)
 		}
 	}
@@ -73,12 +76,12 @@ func groupWord(gs []string) string {
 	return "groups " + strings.Join(q, ", ")
 }
 
-// confirmFlags is "--confirm NAME", repeated for each name, each one
-// shell-quoted so that it can be pasted as printed.
+// confirmFlags is "--confirm NAME", repeated for each name, each one as a
+// terminal shows it and shell-quoted, so that it can be pasted as printed.
 func confirmFlags(names []string) string {
 	parts := make([]string, len(names))
 	for i, n := range names {
-		parts[i] = "--confirm " + shellQuote(n)
+		parts[i] = "--confirm " + shellQuote(format.Sanitize(n))
 	}
 	return strings.Join(parts, " ")
 }
