@@ -61,7 +61,7 @@ func parseWriteFormat(format string, export, outputGiven bool) (string, error) {
 // an id that is not valid UTF-8, or that cannot be typed. several says
 // whether the command takes more than one group (then it is repeatable).
 func addGroupBase64Flag(cmd *cobra.Command, b64 *[]string, several bool) {
-	usage := "the group whose id is these bytes, in base64 (the groupBase64 of -o json), instead of GROUP"
+	usage := "the group whose id is these bytes, in base64 (the groupBase64 of -o json), instead of its name"
 	if several {
 		usage = "a group whose id is these bytes, in base64 (the groupBase64 of -o json), in addition to or instead of GROUP (repeatable)"
 	}
