@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 
@@ -170,5 +171,23 @@ func TestGroupBase64(t *testing.T) {
 	code, _, stderr = rc.kg(t, "describe", "--group-base64", "not base64!")
 	if code != 2 || !strings.Contains(stderr, `invalid --group-base64 "not base64!": give the group id's bytes in base64, as the groupBase64 field of -o json`) {
 		t.Errorf("bad base64: exit %d: %s", code, stderr)
+	}
+}
+
+func TestWithGroupBase64(t *testing.T) {
+	for _, in := range []string{"YmFk//5uYW1l", "YmFk__5uYW1l", " YmFk//5uYW1l\n"} {
+		got, err := withGroupBase64([]string{"g"}, []string{in})
+		if err != nil || len(got) != 2 || got[0] != "g" || got[1] != "bad\xff\xfename" {
+			t.Errorf("withGroupBase64(%q) = %q, %v", in, got, err)
+		}
+	}
+	if got, err := withGroupBase64([]string{"g"}, []string{"YQ", "YQ=="}); err != nil || len(got) != 3 || got[1] != "a" || got[2] != "a" {
+		t.Errorf("unpadded and padded: %q, %v", got, err)
+	}
+	for _, in := range []string{"", "!!", "YQ="} {
+		var u usageError
+		if _, err := withGroupBase64(nil, []string{in}); !errors.As(err, &u) {
+			t.Errorf("withGroupBase64(%q): %v, want a usage error", in, err)
+		}
 	}
 }
