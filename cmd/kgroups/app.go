@@ -130,6 +130,12 @@ func (a *app) connected(ctx context.Context, check func(config.Cluster) error, f
 // UTF-8 locale, ">=" elsewhere.
 func (a *app) atLeast() string { return format.AtLeast(format.UTF8Locale(a.getenv)) }
 
+// layout is how tables cut long cells: not at all with --wide (wide), else
+// with "…" in a UTF-8 locale and "..." elsewhere.
+func (a *app) layout(wide bool) output.Layout {
+	return output.LayoutFor(wide, format.UTF8Locale(a.getenv))
+}
+
 // notef writes a note or warning to stderr, terminal-safe.
 func (a *app) notef(layout string, args ...any) {
 	_ = output.Printf(a.stderr, layout, args...)

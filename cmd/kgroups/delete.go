@@ -36,6 +36,7 @@ type deleteOffsetsOptions struct {
 
 func newDeleteCmd(a *app) *cobra.Command {
 	var w writeFlags
+	var b64 []string
 	cmd := &cobra.Command{
 		Use:   "delete GROUP... [--execute]",
 		Short: "Delete Empty consumer groups, keeping a receipt of their offsets",
@@ -53,6 +54,10 @@ group.`,
 		Example: `  kgroups delete old-orders
   kgroups delete old-orders old-payments --execute`,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			args, err := withGroupBase64(args, b64)
+			if err != nil {
+				return err
+			}
 			if len(args) == 0 {
 				return usageErrorf("delete needs one or more group names")
 			}
@@ -64,11 +69,13 @@ group.`,
 		},
 	}
 	addWriteFlags(cmd, &w, "delete the groups")
+	addGroupBase64Flag(cmd, &b64, true)
 	return cmd
 }
 
 func newDeleteOffsetsCmd(a *app) *cobra.Command {
 	var w writeFlags
+	var b64 []string
 	var topics []string
 	var format string
 	cmd := &cobra.Command{
@@ -88,6 +95,10 @@ back), then they are deleted and re-read. A read-only context refuses
 		Example: `  kgroups delete-offsets orders --topic old-topic
   kgroups delete-offsets orders --topic payments:0,3 --execute`,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			args, err := withGroupBase64(args, b64)
+			if err != nil {
+				return err
+			}
 			o, err := parseDeleteOffsets(args, topics, format, w)
 			if err != nil {
 				return err
@@ -98,6 +109,7 @@ back), then they are deleted and re-read. A read-only context refuses
 	cmd.Flags().StringArrayVar(&topics, "topic", nil, "`TOPIC` or TOPIC:P,P,... whose commits to delete (repeatable)")
 	cmd.Flags().StringVarP(&format, "output", "o", formatTable, "output format: table or json")
 	addWriteFlags(cmd, &w, "delete the offsets")
+	addGroupBase64Flag(cmd, &b64, false)
 	return cmd
 }
 
@@ -118,7 +130,7 @@ func runDelete(ctx context.Context, a *app, o deleteOptions) error {
 			}
 		}
 		if !o.write.execute {
-			if err := output.Deletions(a.stdout, ds); err != nil {
+			if err := output.Deletions(a.stdout, ds, a.layout(o.write.wide)); err != nil {
 				return err
 			}
 			for _, err := range refused {
@@ -184,6 +196,6 @@ func runDeleteOffsets(ctx context.Context, a *app, o deleteOffsetsOptions) error
 		if err != nil {
 			return err
 		}
-		return a.showPlan(ctx, cl, c, p, o.write.execute, o.format)
+		return a.showPlan(ctx, cl, c, p, o.write, o.format)
 	})
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/kgroups/kgroups/config"
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/lag"
+	"github.com/kgroups/kgroups/views/columns"
 	"github.com/kgroups/kgroups/views/output"
 )
 
@@ -28,6 +29,7 @@ type describeOptions struct {
 func newDescribeCmd(a *app) *cobra.Command {
 	var all, members, state, wide, timeLag bool
 	var format string
+	var b64 []string
 	cmd := &cobra.Command{
 		Use:   "describe (GROUP... | --all-groups) [--members | --state | --time-lag] [-o table|json]",
 		Short: "Show groups' partitions, offsets and lag, members, or state",
@@ -63,6 +65,10 @@ A group that does not exist is reported on stderr and makes the command exit
   kgroups describe orders -o json | jq '.groups[0].totalLag'
   kgroups describe orders --time-lag`,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			args, err := withGroupBase64(args, b64)
+			if err != nil {
+				return err
+			}
 			o, err := parseDescribe(args, all, members, state, wide, timeLag, format)
 			if err != nil {
 				return err
@@ -74,7 +80,8 @@ A group that does not exist is reported on stderr and makes the command exit
 	fs.BoolVar(&all, "all-groups", false, "describe every group in the cluster")
 	fs.BoolVar(&members, "members", false, "one row per member instead of per partition")
 	fs.BoolVar(&state, "state", false, "one row per group: coordinator, assignor, state and member count")
-	fs.BoolVar(&wide, "wide", false, "add kgroups' extra columns after the Kafka tool's")
+	fs.BoolVar(&wide, "wide", false, fmt.Sprintf("add kgroups' extra columns after the Kafka tool's, and show long ids and hosts whole (otherwise cut at %d cells, hosts and client ids at %d)", columns.IDMax, columns.HostMax))
+	addGroupBase64Flag(cmd, &b64, true)
 	fs.BoolVar(&timeLag, "time-lag", false, "add each partition's time lag, read from the record at its committed offset")
 	addFormatFlag(cmd, &format)
 	return cmd
@@ -143,7 +150,7 @@ func runDescribe(ctx context.Context, a *app, o describeOptions) error {
 			}
 		}
 
-		opts := output.DescribeOptions{View: o.view, Wide: o.wide, AtLeast: a.atLeast()}
+		opts := output.DescribeOptions{View: o.view, Wide: o.wide, AtLeast: a.atLeast(), Ellipsis: a.layout(o.wide).Ellipsis}
 		var timeLagErrs []string
 		if o.timeLag {
 			opts.TimeLag, timeLagErrs, err = exactTimeLags(ctx, cl, groups)

@@ -36,6 +36,8 @@ type healthFlags struct {
 	all              bool
 	window, interval time.Duration
 	format, failOn   string
+	wide             bool
+	b64              []string
 }
 
 // healthOptions is a validated `kgroups health`.
@@ -50,6 +52,8 @@ type healthOptions struct {
 	// false without --fail-on, when it never does.
 	failOn  lag.Severity
 	failSet bool
+	// wide shows long names whole (--wide).
+	wide bool
 }
 
 func newHealthCmd(a *app) *cobra.Command {
@@ -96,6 +100,10 @@ above --fail-on (WARN or ERR), 1 when the cluster or a group could not be read
   kgroups health --all-groups --fail-on ERR
   kgroups health orders --window 2m --interval 10s -o json | jq '.groups[].status'`,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			args, err := withGroupBase64(args, f.b64)
+			if err != nil {
+				return err
+			}
 			o, err := parseHealth(args, f)
 			if err != nil {
 				return err
@@ -109,13 +117,15 @@ above --fail-on (WARN or ERR), 1 when the cluster or a group could not be read
 	fs.DurationVar(&f.interval, "interval", defaultHealthInterval, "time between polls (at most --window)")
 	fs.StringVar(&f.failOn, "fail-on", "", "exit 3 when a group's severity is at or above this: WARN or ERR (any case)")
 	addFormatFlag(cmd, &f.format)
+	addWideFlag(cmd, &f.wide)
+	addGroupBase64Flag(cmd, &f.b64, true)
 	return cmd
 }
 
 // parseHealth validates the arguments before anything connects, so a typo
 // costs nothing and exits 2.
 func parseHealth(args []string, f healthFlags) (healthOptions, error) {
-	p := healthOptions{all: f.all, window: f.window, interval: f.interval}
+	p := healthOptions{all: f.all, window: f.window, interval: f.interval, wide: f.wide}
 	switch {
 	case f.all && len(args) > 0:
 		return p, usageErrorf("give either group names or --all-groups, not both")
@@ -337,7 +347,7 @@ func sampleHealth(ctx context.Context, a *app, poll func(context.Context) (*kafk
 	if p.format == formatJSON {
 		err = output.HealthJSON(a.stdout, verdicts)
 	} else {
-		err = output.Health(a.stdout, verdicts, a.atLeast())
+		err = output.Health(a.stdout, verdicts, a.atLeast(), a.layout(p.wide))
 	}
 	if err != nil {
 		return err

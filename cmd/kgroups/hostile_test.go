@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"reflect"
 	"regexp"
 	"slices"
@@ -15,7 +16,9 @@ import (
 
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/kafkatest"
+	"github.com/kgroups/kgroups/views/columns"
 	"github.com/kgroups/kgroups/views/format"
+	"github.com/kgroups/kgroups/views/output"
 	"github.com/kgroups/kgroups/views/output/outputtest"
 )
 
@@ -144,6 +147,16 @@ func (c *hostileCluster) liveMembers(t *testing.T) []member {
 	return out
 }
 
+// cutCell is what a table shows of s in a column capped at max cells (0:
+// whole), with the ellipsis of the test's locale.
+func cutCell(s string, max int) string {
+	s = format.Sanitize(s)
+	if max == 0 {
+		return s
+	}
+	return format.Truncate(s, max, output.LayoutFor(false, format.UTF8Locale(os.Getenv)).Ellipsis)
+}
+
 func TestHostileNames(t *testing.T) {
 	c := startHostileCluster(t)
 	saved := describeClock
@@ -158,8 +171,16 @@ func TestHostileNames(t *testing.T) {
 			t.Errorf("%d rows, want %d", rows, len(hostileNames)+2)
 		}
 		for _, h := range append([]string{hostileLive, hostile848}, hostileNames...) {
-			if !strings.Contains(stdout, "\n"+format.Sanitize(h)+"  ") {
+			if !strings.Contains(stdout, "\n"+cutCell(h, columns.IDMax)+"  ") {
 				t.Errorf("list lacks a row for %q", h)
+			}
+		}
+		// --wide shows every name whole.
+		code, stdout, stderr = c.kg(t, "list", "--wide")
+		expectRun(t, code, stderr, 0, "")
+		for _, h := range append([]string{hostileLive, hostile848}, hostileNames...) {
+			if !strings.Contains(stdout, "\n"+format.Sanitize(h)+"  ") {
+				t.Errorf("list --wide lacks a row for %q", h)
 			}
 		}
 		code, stdout, _ = c.kg(t, "list", "-o", "json")
@@ -210,10 +231,16 @@ func TestHostileNames(t *testing.T) {
 				t.Errorf("describe %v: %d rows, want %d:\n%s", view, rows, want, abbreviate(stdout))
 			}
 			if len(view) > 0 && view[0] == "--members" {
+				// Ids are cut at IDMax cells, hosts and client ids at
+				// HostMax, unless --wide.
+				id, host := columns.IDMax, columns.HostMax
+				if slices.Contains(view, "--wide") {
+					id, host = 0, 0
+				}
 				for _, m := range members {
-					row := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(format.Sanitize(hostileLive)) + ` +` +
-						regexp.QuoteMeta(format.Sanitize(m.id)) + ` +` + regexp.QuoteMeta(format.Sanitize(m.instance)) + ` +` +
-						regexp.QuoteMeta(m.host) + ` +` + regexp.QuoteMeta(format.Sanitize(m.client)) + ` +1( |$)`)
+					row := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(cutCell(hostileLive, id)) + ` +` +
+						regexp.QuoteMeta(cutCell(m.id, id)) + ` +` + regexp.QuoteMeta(cutCell(m.instance, id)) + ` +` +
+						regexp.QuoteMeta(cutCell(m.host, host)) + ` +` + regexp.QuoteMeta(cutCell(m.client, host)) + ` +1( |$)`)
 					if !row.MatchString(stdout) {
 						t.Errorf("--members lacks member %q", m.id)
 					}

@@ -38,11 +38,14 @@ type listOptions struct {
 	// typ, when not empty, keeps only groups of this type.
 	typ    kafka.GroupType
 	format string
+	// wide shows long names whole (--wide).
+	wide bool
 }
 
 func newListCmd(a *app) *cobra.Command {
 	var states []string
 	var typ, format string
+	var wide bool
 	cmd := &cobra.Command{
 		Use:   "list [--state S,...] [--type classic|consumer] [-o table|json]",
 		Short: "List consumer groups with their state, members and lag",
@@ -57,7 +60,7 @@ otherwise run --describe on every group to learn. It never joins a group.`,
   kgroups list --type consumer -o json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			var o listOptions
+			o := listOptions{wide: wide}
 			var err error
 			if o.states, err = parseStates(states, cmd.Flags().Changed("state")); err != nil {
 				return err
@@ -75,6 +78,7 @@ otherwise run --describe on every group to learn. It never joins a group.`,
 	fs.StringSliceVar(&states, "state", nil, "only groups in these states, comma-separated or repeated ("+strings.Join(groupStates, ", ")+"; any case)")
 	fs.StringVar(&typ, "type", "", "only groups of this type: classic or consumer (KIP-848)")
 	addFormatFlag(cmd, &format)
+	addWideFlag(cmd, &wide)
 	return cmd
 }
 
@@ -101,7 +105,7 @@ func runList(ctx context.Context, a *app, o listOptions) error {
 		if o.format == formatJSON {
 			err = output.JSON(a.stdout, groups)
 		} else {
-			err = output.List(a.stdout, groups)
+			err = output.List(a.stdout, groups, a.layout(o.wide))
 		}
 		if err != nil {
 			return err

@@ -38,6 +38,7 @@ type rebalanceFlags struct {
 	write     writeFlags
 	timeout   time.Duration
 	settle    time.Duration
+	b64       []string
 }
 
 func newRebalanceCmd(a *app) *cobra.Command {
@@ -73,6 +74,10 @@ moved. Read-only contexts refuse --execute; protected contexts also need
   kgroups rebalance orders-app --all --execute --timeout 2m`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			args, err := withGroupBase64(args, f.b64)
+			if err != nil {
+				return err
+			}
 			o, err := parseRebalance(args, &f)
 			if err != nil {
 				return err
@@ -88,6 +93,7 @@ moved. Read-only contexts refuse --execute; protected contexts also need
 	fs.DurationVar(&f.timeout, "timeout", rebalance.DefaultWaitTimeout, "how long to wait for the group to be Stable again")
 	fs.DurationVar(&f.settle, "settle", rebalance.DefaultWaitSettle, "how long a Stable group short of members is watched for the removed members to rejoin")
 	addWriteFlags(cmd, &f.write, "remove the members and wait for the group to settle")
+	addGroupBase64Flag(cmd, &f.b64, false)
 	_ = fs.MarkHidden("settle")
 	return cmd
 }
@@ -142,7 +148,7 @@ func runRebalance(ctx context.Context, a *app, o rebalanceOptions) error {
 		if err != nil {
 			return err
 		}
-		if err := output.RemovalPlan(a.stdout, plan); err != nil {
+		if err := output.RemovalPlan(a.stdout, plan, a.layout(o.write.wide)); err != nil {
 			return err
 		}
 		if !o.write.execute {
@@ -150,7 +156,7 @@ func runRebalance(ctx context.Context, a *app, o rebalanceOptions) error {
 			if c.ReadOnly {
 				note += " (The context " + c.Name + " is read-only and would refuse.)"
 			} else if c.Protected {
-				note += " The context " + c.Name + " is protected: add --confirm " + format.Sanitize(o.group) + " too."
+				note += " The context " + c.Name + " is protected: add " + confirmFlags([]string{o.group}) + " too."
 			}
 			return output.Print(a.stdout, note)
 		}
@@ -167,7 +173,7 @@ func runRebalance(ctx context.Context, a *app, o rebalanceOptions) error {
 		if werr := output.Printf(a.stdout, "\nReceipt: %s", removal.Receipt); werr != nil {
 			return werr
 		}
-		if werr := output.RemovalResults(a.stdout, removal.Results); werr != nil {
+		if werr := output.RemovalResults(a.stdout, removal.Results, a.layout(o.write.wide)); werr != nil {
 			return werr
 		}
 		removed := removal.Removed()
@@ -185,7 +191,7 @@ func runRebalance(ctx context.Context, a *app, o rebalanceOptions) error {
 			Settle:     o.settle,
 			OnSnapshot: tl.Add,
 		})
-		if err := output.RemovalOutcome(a.stdout, plan, out, tl.Events(o.group, nil)); err != nil {
+		if err := output.RemovalOutcome(a.stdout, plan, out, tl.Events(o.group, nil), a.layout(o.write.wide)); err != nil {
 			return err
 		}
 		if werr != nil {

@@ -33,6 +33,7 @@ type resetFlags struct {
 	export                                        bool
 	format                                        string
 	write                                         writeFlags
+	b64                                           []string
 }
 
 // resetOptions is a validated `kgroups reset`.
@@ -95,6 +96,10 @@ protected one also needs --confirm GROUP.`,
   kgroups reset orders --by-duration PT30M --all-topics --export > before.csv
   kgroups reset orders --from-file before.csv --execute`,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			args, err := withGroupBase64(args, f.b64)
+			if err != nil {
+				return err
+			}
 			o, err := parseReset(cmd, args, &f, a.stdin)
 			if err != nil {
 				return err
@@ -117,6 +122,7 @@ protected one also needs --confirm GROUP.`,
 	fs.BoolVar(&f.export, "export", false, "print the new offsets as CSV (topic,partition,offset) for --from-file")
 	fs.StringVarP(&f.format, "output", "o", formatTable, "output format: table, json or csv")
 	addWriteFlags(cmd, &f.write, "apply the reset")
+	addGroupBase64Flag(cmd, &f.b64, false)
 	return cmd
 }
 
@@ -148,7 +154,7 @@ func runReset(ctx context.Context, a *app, o resetOptions) error {
 		if err != nil {
 			return err
 		}
-		return a.showPlan(ctx, cl, c, p, o.write.execute, o.format)
+		return a.showPlan(ctx, cl, c, p, o.write, o.format)
 	})
 }
 
@@ -238,13 +244,14 @@ func readOffsetsFile(path string, stdin io.Reader) ([]kreset.FileRow, error) {
 // showPlan prints a plan and, with execute, applies it and prints the
 // verified result. The table or JSON goes to stdout; notes, the summary and
 // the receipt path go to stderr, so stdout stays parseable.
-func (a *app) showPlan(ctx context.Context, cl *kafka.Client, c config.Cluster, p *kreset.Plan, execute bool, format string) error {
+func (a *app) showPlan(ctx context.Context, cl *kafka.Client, c config.Cluster, p *kreset.Plan, write writeFlags, format string) error {
+	execute, lay := write.execute, a.layout(write.wide)
 	blocked := p.Blocker()
 	for _, w := range p.Warnings {
 		a.notef("Warning: %s", w)
 	}
 	if !execute {
-		if err := writeResetPlan(a.stdout, p, format, blocked); err != nil {
+		if err := writeResetPlan(a.stdout, p, format, blocked, lay); err != nil {
 			return err
 		}
 		a.notef("%s", summaryLine(p))
@@ -271,7 +278,7 @@ func (a *app) showPlan(ctx context.Context, cl *kafka.Client, c config.Cluster, 
 	case formatCSV:
 		err = output.OffsetsCSV(a.stdout, p)
 	default:
-		err = output.Result(a.stdout, res)
+		err = output.Result(a.stdout, res, lay)
 	}
 	if err != nil {
 		return err
@@ -297,12 +304,12 @@ func summaryLine(p *kreset.Plan) string {
 	return p.Summary().String() + "."
 }
 
-func writeResetPlan(w io.Writer, p *kreset.Plan, format string, blocked error) error {
+func writeResetPlan(w io.Writer, p *kreset.Plan, format string, blocked error, lay output.Layout) error {
 	switch format {
 	case formatJSON:
 		return output.PlanJSON(w, p, true, blocked, nil)
 	case formatCSV:
 		return output.OffsetsCSV(w, p)
 	}
-	return output.Plan(w, p)
+	return output.Plan(w, p, lay)
 }

@@ -21,12 +21,16 @@ type simulateOptions struct {
 	group  string
 	change rebalance.Change
 	format string
+	// wide shows long ids whole (--wide).
+	wide bool
 }
 
 func newSimulateCmd(a *app) *cobra.Command {
 	var leave []string
 	var join int
 	var format string
+	var wide bool
+	var b64 []string
 	cmd := &cobra.Command{
 		Use:   "simulate GROUP (--leave MEMBER... | --join N) [-o table|json]",
 		Short: "Predict what each assignor would move if members left or joined",
@@ -54,10 +58,15 @@ so simulate shows each member's current and target assignment instead.
   kgroups simulate orders-app --join 2 -o json | jq '.assignors[] | {assignor, moved}'`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			args, err := withGroupBase64(args, b64)
+			if err != nil {
+				return err
+			}
 			o, err := parseSimulate(args, leave, join, cmd.Flags().Changed("join"), format)
 			if err != nil {
 				return err
 			}
+			o.wide = wide
 			return runSimulate(cmd.Context(), a, o)
 		},
 	}
@@ -65,6 +74,8 @@ so simulate shows each member's current and target assignment instead.
 	fs.StringSliceVar(&leave, "leave", nil, "member ids that leave, comma-separated or repeated")
 	fs.IntVar(&join, "join", 0, fmt.Sprintf("number of new members that join (1 to %d)", rebalance.MaxJoin))
 	addFormatFlag(cmd, &format)
+	addWideFlag(cmd, &wide)
+	addGroupBase64Flag(cmd, &b64, false)
 	return cmd
 }
 
@@ -112,7 +123,7 @@ func runSimulate(ctx context.Context, a *app, o simulateOptions) error {
 			if o.format == formatJSON {
 				return output.TargetsJSON(a.stdout, g, o.change.String())
 			}
-			return output.Targets(a.stdout, g, o.change.String())
+			return output.Targets(a.stdout, g, o.change.String(), a.layout(o.wide))
 		}
 		if g.State != kafka.StateStable {
 			a.notef("kgroups: note: group %q is %s, not Stable: the assignment the prediction starts from may be changing", g.Name, g.State)
@@ -128,7 +139,7 @@ func runSimulate(ctx context.Context, a *app, o simulateOptions) error {
 		if o.format == formatJSON {
 			err = output.SimulationJSON(a.stdout, g, sim)
 		} else {
-			err = output.Simulation(a.stdout, g, sim)
+			err = output.Simulation(a.stdout, g, sim, a.layout(o.wide))
 		}
 		if err != nil {
 			return err

@@ -21,6 +21,7 @@ func init() {
 
 func newTUICmd(a *app) *cobra.Command {
 	var group string
+	var b64 []string
 	cmd := &cobra.Command{
 		Use:   "tui [--group NAME]",
 		Short: "Open the live terminal UI",
@@ -36,10 +37,20 @@ and leaves the terminal as it found it.`,
   kgroups -b 127.0.0.1:9092 tui --group orders-app`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			names, err := withGroupBase64(nil, b64)
+			switch {
+			case err != nil:
+				return err
+			case len(names) > 1 || (len(names) == 1 && group != ""):
+				return usageErrorf("give one group to open first: --group or --group-base64, once")
+			case len(names) == 1:
+				group = names[0]
+			}
 			return openTUI(cmd.Context(), a, openOptions{group: group})
 		},
 	}
 	cmd.Flags().StringVar(&group, "group", "", "open this group's screen first")
+	addGroupBase64Flag(cmd, &b64, false)
 	return cmd
 }
 

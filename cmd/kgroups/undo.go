@@ -70,6 +70,6 @@ func runUndo(ctx context.Context, a *app, o undoOptions) error {
 		if err != nil {
 			return err
 		}
-		return a.showPlan(ctx, cl, c, p, o.write.execute, o.format)
+		return a.showPlan(ctx, cl, c, p, o.write, o.format)
 	})
 }

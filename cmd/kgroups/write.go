@@ -7,23 +7,32 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kgroups/kgroups/config"
+	"github.com/kgroups/kgroups/views/format"
 )
 
 // writeFlags are the flags every writing command shares.
 type writeFlags struct {
 	execute bool
 	confirm []string
+	// wide shows long ids and hosts whole in the tables (--wide).
+	wide bool
 }
 
 func addWriteFlags(cmd *cobra.Command, w *writeFlags, what string) {
 	cmd.Flags().BoolVar(&w.execute, "execute", false, what+" (without it, a dry run that changes nothing)")
-	cmd.Flags().StringSliceVar(&w.confirm, "confirm", nil, "the `GROUP` name typed again, required with --execute in a protected context (comma-separated for several)")
+	// StringArray, not StringSlice: a group may be named "a,b", and
+	// --confirm compares against the exact name.
+	cmd.Flags().StringArrayVar(&w.confirm, "confirm", nil, "the `GROUP` name typed again, exactly, required with --execute in a protected context (repeat for several groups)")
+	addWideFlag(cmd, &w.wide)
 }
 
 // checkWrite enforces the context's safety settings before anything is read
 // or written: a read-only context refuses --execute outright (exit 1), and a
 // protected one needs each group's name typed again with --confirm (a
 // missing or wrong --confirm is a usage error, exit 2, as for rebalance).
+// --confirm is the exact name or, for a name a terminal shows with escapes
+// (a control character, bytes that are not UTF-8), the name as shown, as
+// in the UI: what the refusal prints is what can be typed back.
 func checkWrite(c config.Cluster, command string, w writeFlags, groups ...string) error {
 	if !w.execute {
 		if len(w.confirm) > 0 {
@@ -43,15 +52,15 @@ func checkWrite(c config.Cluster, command string, w writeFlags, groups ...string
 	}
 	var missing []string
 	for _, g := range groups {
-		if !confirmed[g] {
+		if !confirmed[g] && !confirmed[format.Sanitize(g)] {
 			missing = append(missing, g)
 		}
 	}
 	if len(missing) > 0 {
 		if len(w.confirm) == 0 {
-			return usageErrorf("context %q is protected: to change %s, type the name again with --confirm %s; nothing was changed", c.Name, groupWord(missing), strings.Join(missing, ","))
+			return usageErrorf("context %q is protected: to change %s, type the name again with %s; nothing was changed", c.Name, groupWord(missing), confirmFlags(missing))
 		}
-		return usageErrorf("context %q is protected and --confirm %s does not name %s: nothing was changed", c.Name, strings.Join(w.confirm, ","), groupWord(missing))
+		return usageErrorf("context %q is protected and %s does not name %s: nothing was changed", c.Name, confirmFlags(w.confirm), groupWord(missing))
 	}
 	return nil
 }
@@ -67,12 +76,16 @@ func groupWord(gs []string) string {
 	return "groups " + strings.Join(q, ", ")
 }
 
-// shellQuote quotes a path for copying into a shell when it needs it.
-func shellQuote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-:+=", r))
-	}) < 0 {
-		return s
+// confirmFlags is "--confirm NAME", repeated for each name, each one as a
+// terminal shows it and shell-quoted, so that it can be pasted as printed.
+func confirmFlags(names []string) string {
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = "--confirm " + shellQuote(format.Sanitize(n))
 	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	return strings.Join(parts, " ")
 }
+
+// shellQuote quotes a word (a path, a group name) for copying into a POSIX
+// shell when it needs it (format.ShellQuote).
+func shellQuote(s string) string { return format.ShellQuote(s) }

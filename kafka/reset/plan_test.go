@@ -226,7 +226,7 @@ func TestBlocker(t *testing.T) {
 	want := `cannot reset the offsets of group "g": it is Stable with 2 live members:
   member m-1, client app, host /10.0.0.1
   member m-2 (instance pod-2), client app, host /10.0.0.2
-Nothing was changed. Offsets can only be changed while the group is Empty: stop its consumers, or remove them with 'kgroups rebalance g --all', then try again`
+Nothing was changed. Offsets can only be changed while the group is Empty: stop its consumers, or remove them (then try again) with: kgroups rebalance g --all`
 	if err == nil || err.Error() != want {
 		t.Fatalf("Blocker =\n%v\nwant\n%s", err, want)
 	}
@@ -275,6 +275,22 @@ func TestBuildDeleteOffsets(t *testing.T) {
 	} {
 		if err == nil || !strings.Contains(err.Error(), w) {
 			t.Errorf("error %v does not say %q", err, w)
+		}
+	}
+}
+
+// TestBlockerQuotesTheSuggestedCommand: the suggested command ends the
+// message and names the group shell-quoted, so pasting it never runs
+// anything else.
+func TestBlockerQuotesTheSuggestedCommand(t *testing.T) {
+	for name, want := range map[string]string{
+		"x;touch /tmp/p": "with: kgroups rebalance 'x;touch /tmp/p' --all",
+		"it's":           `with: kgroups rebalance 'it'\''s' --all`,
+		"a,b":            "with: kgroups rebalance a,b --all",
+	} {
+		p := &Plan{Group: name, Exists: true, State: kafka.StateStable, Members: []kafka.Member{{MemberID: "m-1"}}, Scenario: Scenario{Kind: ToEarliest}, Rows: []Row{{Topic: "t"}}}
+		if err := p.Blocker(); err == nil || !strings.HasSuffix(err.Error(), want) {
+			t.Errorf("Blocker for %q = %v, want it to end with %q", name, err, want)
 		}
 	}
 }

@@ -43,8 +43,23 @@ func (e *LiveGroupError) Error() string {
 	if len(e.Topics) > 0 {
 		what = "Offsets of a subscribed topic can only be deleted"
 	}
-	fmt.Fprintf(&b, "Nothing was changed. %s while the group is Empty: stop its consumers, or remove them with 'kgroups rebalance %s --all', then try again", what, e.Group)
+	// The suggested command ends the message, with nothing around it, so
+	// that it can be pasted as printed; the name is shell-quoted.
+	fmt.Fprintf(&b, "Nothing was changed. %s while the group is Empty: stop its consumers, or remove them (then try again) with: kgroups rebalance %s --all", what, shellQuote(e.Group))
 	return b.String()
+}
+
+// shellQuote makes s one word for a POSIX shell, as format.ShellQuote does
+// for the presentation layer (which kafka cannot import): bare when it has
+// only letters, digits and "/._-:+=@,", else in single quotes with each
+// quote closed, escaped and reopened.
+func shellQuote(s string) string {
+	if s != "" && s[0] != '=' && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-:+=@,", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // DescribeMember renders a member for refusals: its id, instance id, client

@@ -20,13 +20,27 @@ const (
 	Right
 )
 
-// Column is one column over rows of type T: a title, an alignment and a pure
-// function from a row to its cell text.
+// Column is one column over rows of type T: a title, an alignment, a pure
+// function from a row to its cell text and, for a column of strings chosen
+// by whoever runs a consumer, the most terminal cells a command-line table
+// shows of a cell before it cuts it with an ellipsis (0: no limit; --wide
+// shows every cell whole). The cut is made when rendering, never in data.
 type Column[T any] struct {
 	Title string
 	Align Align
 	Value func(T) string
+	Max   int
 }
+
+// The caps of long cells in command-line tables, in terminal cells. Ids and
+// names (groups, topics, members, instances) are capped at IDMax, which
+// keeps every realistic name whole (a classic member id is its client id
+// and a 36-character UUID) while one 10,000-character name cannot stretch
+// every line; hosts and client ids, usually far shorter, at HostMax.
+const (
+	IDMax   = 64
+	HostMax = 40
+)
 
 // Titles returns the titles of cols in order.
 func Titles[T any](cols []Column[T]) []string {

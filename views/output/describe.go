@@ -23,8 +23,12 @@ const (
 // DescribeOptions say how Describe renders.
 type DescribeOptions struct {
 	View View
-	// Wide appends kgroups' extra columns after the Kafka tool's.
+	// Wide appends kgroups' extra columns after the Kafka tool's and
+	// shows every cell whole, where the default cuts a long id or host
+	// with Ellipsis (columns.Column.Max).
 	Wide bool
+	// Ellipsis ends a cut cell (Layout.Ellipsis; empty means "…").
+	Ellipsis string
 	// TimeLag, when set, appends the TIME-LAG column (describe
 	// --time-lag) to the partition view, after every other column.
 	TimeLag TimeLagFunc
@@ -73,22 +77,24 @@ func groupTable(g *kafka.Group, opts DescribeOptions) (table, empty string) {
 	switch opts.View {
 	case Members:
 		if rows := MemberRows(g); len(rows) > 0 {
-			return Table(MemberColumns(opts.Wide), rows), ""
+			return TableWith(MemberColumns(opts.Wide), rows, opts.layout()), ""
 		}
 		return "", fmt.Sprintf("Consumer group '%s' has no members.", format.Sanitize(g.Name))
 	case State:
-		return Table(StateColumns(), []*kafka.Group{g}), ""
+		return TableWith(StateColumns(), []*kafka.Group{g}, opts.layout()), ""
 	default:
 		if rows := PartitionRows(g); len(rows) > 0 {
 			cols := PartitionColumns(opts.Wide)
 			if opts.TimeLag != nil {
 				cols = append(cols, TimeLagColumn(opts.TimeLag, opts.AtLeast))
 			}
-			return Table(cols, rows), ""
+			return TableWith(cols, rows, opts.layout()), ""
 		}
 		return "", fmt.Sprintf("Consumer group '%s' has no committed offsets and no assigned partitions.", format.Sanitize(g.Name))
 	}
 }
+
+func (o DescribeOptions) layout() Layout { return Layout{Wide: o.Wide, Ellipsis: o.Ellipsis} }
 
 func writeNote(w io.Writer, note string) error {
 	if err := Print(w, note); err != nil {
@@ -111,9 +117,10 @@ func StateNote(g *kafka.Group) string {
 	return ""
 }
 
-// List writes `kgroups list`'s table: one row per group, in the order given.
-func List(w io.Writer, groups []*kafka.Group) error {
-	if err := WriteTable(w, GroupColumns(), groups); err != nil {
+// List writes `kgroups list`'s table: one row per group, in the order
+// given, long names cut as lay says.
+func List(w io.Writer, groups []*kafka.Group, lay Layout) error {
+	if err := WriteTableWith(w, GroupColumns(), groups, lay); err != nil {
 		return fmt.Errorf("write table: %w", err)
 	}
 	return nil

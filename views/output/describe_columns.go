@@ -19,6 +19,12 @@ const (
 	right = columns.Right
 )
 
+// The caps of long cells, for short (columns.IDMax, columns.HostMax).
+const (
+	idMax   = columns.IDMax
+	hostMax = columns.HostMax
+)
+
 // text shows format.Missing for an empty string.
 func text(s string) string { return columns.Text(s) }
 
@@ -40,15 +46,15 @@ type MemberRow struct {
 // after them, never between them, so field positions stay put.
 func PartitionColumns(wide bool) []Column[PartitionRow] {
 	cols := []Column[PartitionRow]{
-		{Title: "GROUP", Align: left, Value: func(r PartitionRow) string { return text(r.Group.Name) }},
-		{Title: "TOPIC", Align: left, Value: func(r PartitionRow) string { return text(r.Partition.Topic) }},
+		{Title: "GROUP", Align: left, Max: idMax, Value: func(r PartitionRow) string { return text(r.Group.Name) }},
+		{Title: "TOPIC", Align: left, Max: idMax, Value: func(r PartitionRow) string { return text(r.Partition.Topic) }},
 		{Title: "PARTITION", Align: right, Value: func(r PartitionRow) string { return strconv.Itoa(int(r.Partition.Partition)) }},
 		{Title: "CURRENT-OFFSET", Align: right, Value: func(r PartitionRow) string { return format.Offset(r.Partition.Committed) }},
 		{Title: "LOG-END-OFFSET", Align: right, Value: func(r PartitionRow) string { return format.Offset(r.Partition.LogEnd) }},
 		{Title: "LAG", Align: right, Value: func(r PartitionRow) string { return format.Offset(r.Partition.Lag) }},
-		{Title: "CONSUMER-ID", Align: left, Value: func(r PartitionRow) string { return text(r.Partition.MemberID) }},
-		{Title: "HOST", Align: left, Value: func(r PartitionRow) string { return text(r.Partition.Host) }},
-		{Title: "CLIENT-ID", Align: left, Value: func(r PartitionRow) string { return text(r.Partition.ClientID) }},
+		{Title: "CONSUMER-ID", Align: left, Max: idMax, Value: func(r PartitionRow) string { return text(r.Partition.MemberID) }},
+		{Title: "HOST", Align: left, Max: hostMax, Value: func(r PartitionRow) string { return text(r.Partition.Host) }},
+		{Title: "CLIENT-ID", Align: left, Max: hostMax, Value: func(r PartitionRow) string { return text(r.Partition.ClientID) }},
 	}
 	if wide {
 		cols = append(cols,
@@ -79,11 +85,11 @@ func TimeLagColumn(f TimeLagFunc, atLeast string) Column[PartitionRow] {
 // the Kafka tool's --verbose does.
 func MemberColumns(wide bool) []Column[MemberRow] {
 	cols := []Column[MemberRow]{
-		{Title: "GROUP", Align: left, Value: func(r MemberRow) string { return text(r.Group.Name) }},
-		{Title: "CONSUMER-ID", Align: left, Value: func(r MemberRow) string { return text(r.Member.MemberID) }},
-		{Title: "GROUP-INSTANCE-ID", Align: left, Value: func(r MemberRow) string { return text(r.Member.InstanceID) }},
-		{Title: "HOST", Align: left, Value: func(r MemberRow) string { return text(r.Member.Host) }},
-		{Title: "CLIENT-ID", Align: left, Value: func(r MemberRow) string { return text(r.Member.ClientID) }},
+		{Title: "GROUP", Align: left, Max: idMax, Value: func(r MemberRow) string { return text(r.Group.Name) }},
+		{Title: "CONSUMER-ID", Align: left, Max: idMax, Value: func(r MemberRow) string { return text(r.Member.MemberID) }},
+		{Title: "GROUP-INSTANCE-ID", Align: left, Max: idMax, Value: func(r MemberRow) string { return text(r.Member.InstanceID) }},
+		{Title: "HOST", Align: left, Max: hostMax, Value: func(r MemberRow) string { return text(r.Member.Host) }},
+		{Title: "CLIENT-ID", Align: left, Max: hostMax, Value: func(r MemberRow) string { return text(r.Member.ClientID) }},
 		{Title: "#PARTITIONS", Align: right, Value: func(r MemberRow) string { return strconv.Itoa(r.Member.PartitionCount()) }},
 	}
 	if wide {
@@ -208,10 +214,10 @@ func sortedAssignment(tps []kafka.TopicPartitions) []kafka.TopicPartitions {
 // "which groups are unhealthy and where do they live".
 func GroupColumns() []Column[*kafka.Group] {
 	return []Column[*kafka.Group]{
-		{Title: "GROUP", Align: left, Value: func(g *kafka.Group) string { return text(g.Name) }},
+		{Title: "GROUP", Align: left, Max: idMax, Value: func(g *kafka.Group) string { return text(g.Name) }},
 		{Title: "TYPE", Align: left, Value: func(g *kafka.Group) string { return text(string(g.Type)) }},
 		{Title: "STATE", Align: left, Value: func(g *kafka.Group) string { return text(g.State) }},
-		{Title: "ASSIGNOR", Align: left, Value: func(g *kafka.Group) string { return text(g.Assignor) }},
+		{Title: "ASSIGNOR", Align: left, Max: idMax, Value: func(g *kafka.Group) string { return text(g.Assignor) }},
 		{Title: "MEMBERS", Align: right, Value: func(g *kafka.Group) string { return strconv.Itoa(len(g.Members)) }},
 		{Title: "TOPICS", Align: right, Value: func(g *kafka.Group) string { return strconv.Itoa(len(g.Topics())) }},
 		{Title: "PARTITIONS", Align: right, Value: func(g *kafka.Group) string { return strconv.Itoa(len(g.Partitions)) }},
@@ -225,9 +231,9 @@ func GroupColumns() []Column[*kafka.Group] {
 // the Kafka tool keep working.
 func StateColumns() []Column[*kafka.Group] {
 	return []Column[*kafka.Group]{
-		{Title: "GROUP", Align: left, Value: func(g *kafka.Group) string { return text(g.Name) }},
+		{Title: "GROUP", Align: left, Max: idMax, Value: func(g *kafka.Group) string { return text(g.Name) }},
 		{Title: "COORDINATOR (ID)", Align: left, Value: func(g *kafka.Group) string { return columns.Coordinator(g.Coordinator) }},
-		{Title: "ASSIGNMENT-STRATEGY", Align: left, Value: func(g *kafka.Group) string { return text(g.Assignor) }},
+		{Title: "ASSIGNMENT-STRATEGY", Align: left, Max: idMax, Value: func(g *kafka.Group) string { return text(g.Assignor) }},
 		{Title: "STATE", Align: left, Value: func(g *kafka.Group) string { return text(g.State) }},
 		{Title: "#MEMBERS", Align: right, Value: func(g *kafka.Group) string { return strconv.Itoa(len(g.Members)) }},
 	}

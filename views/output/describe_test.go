@@ -134,7 +134,7 @@ func TestStateNote(t *testing.T) {
 
 func TestList(t *testing.T) {
 	var b bytes.Buffer
-	if err := output.List(&b, []*kafka.Group{brokenGroup(), idleGroup(), newGroup(), ordersGroup()}); err != nil {
+	if err := output.List(&b, []*kafka.Group{brokenGroup(), idleGroup(), newGroup(), ordersGroup()}, output.Layout{}); err != nil {
 		t.Fatal(err)
 	}
 	assertText(t, "list", b.String(), `GROUP   TYPE      STATE        ASSIGNOR  MEMBERS  TOPICS  PARTITIONS  LAG  COORDINATOR
@@ -147,7 +147,7 @@ orders  classic   Stable       range           4       2           6  292       
 
 func TestListEmpty(t *testing.T) {
 	var b bytes.Buffer
-	if err := output.List(&b, nil); err != nil {
+	if err := output.List(&b, nil, output.Layout{}); err != nil {
 		t.Fatal(err)
 	}
 	assertText(t, "list", b.String(), "GROUP  TYPE  STATE  ASSIGNOR  MEMBERS  TOPICS  PARTITIONS  LAG  COORDINATOR\n")

@@ -12,15 +12,15 @@ import (
 // per partition that is not OK, so that an unhealthy group shows where and
 // why without the healthy partitions drowning it. With every partition OK
 // there is no second table. atLeast marks a time lag that is only a lower
-// bound (format.AtLeast for the locale).
-func Health(w io.Writer, gs []lag.Verdict, atLeast string) error {
+// bound (format.AtLeast for the locale); lay says how long names are cut.
+func Health(w io.Writer, gs []lag.Verdict, atLeast string, lay Layout) error {
 	rows := make([]*lag.Verdict, len(gs))
 	for i := range gs {
 		rows[i] = &gs[i]
 	}
-	out := Table(HealthColumns(atLeast), rows)
+	out := TableWith(HealthColumns(atLeast), rows, lay)
 	if bad := UnhealthyPartitionRows(gs); len(bad) > 0 {
-		out += "\n" + Table(HealthPartitionColumns(atLeast), bad)
+		out += "\n" + TableWith(HealthPartitionColumns(atLeast), bad, lay)
 	}
 	if _, err := io.WriteString(w, out); err != nil {
 		return fmt.Errorf("write table: %w", err)
@@ -36,7 +36,8 @@ type jsonHealthDocument struct {
 }
 
 type jsonHealthGroup struct {
-	Group string `json:"group"`
+	Group       string `json:"group"`
+	GroupBase64 string `json:"groupBase64,omitempty"`
 	// Verdict is the UI's text for the verdict ("OK", "WARN", "ERR
 	// STALL"), null while it is unknown or pending.
 	Verdict  *string      `json:"verdict"`
@@ -82,6 +83,7 @@ func HealthJSON(w io.Writer, gs []lag.Verdict) error {
 		g := &gs[i]
 		j := jsonHealthGroup{
 			Group:             g.Group,
+			GroupBase64:       groupBase64(g.Group),
 			Verdict:           verdictText(g),
 			Status:            g.Status,
 			Severity:          g.Severity,

@@ -56,7 +56,7 @@ func healthGroups() []lag.Verdict {
 
 func TestHealthTable(t *testing.T) {
 	var b bytes.Buffer
-	if err := output.Health(&b, healthGroups(), format.AtLeastUnicode); err != nil {
+	if err := output.Health(&b, healthGroups(), format.AtLeastUnicode, output.Layout{}); err != nil {
 		t.Fatal(err)
 	}
 	// never has nothing to judge, and grown's new partition is not judged
@@ -75,7 +75,7 @@ payments  b              0  WARN                 1               6    5       â‰
 
 	// Outside a UTF-8 locale a lower bound is marked ">=".
 	b.Reset()
-	if err := output.Health(&b, healthGroups()[1:2], format.AtLeastASCII); err != nil {
+	if err := output.Health(&b, healthGroups()[1:2], format.AtLeastASCII, output.Layout{}); err != nil {
 		t.Fatal(err)
 	}
 	assertText(t, "ascii", b.String(), `GROUP     STATUS      TOTAL-LAG  MAX-TIME-LAG  PRODUCE/S  CONSUME/S
@@ -88,7 +88,7 @@ payments  b              0  WARN                 1               6    5      >=4
 
 	// Every partition OK: the summary alone.
 	b.Reset()
-	if err := output.Health(&b, healthGroups()[:1], format.AtLeastUnicode); err != nil {
+	if err := output.Health(&b, healthGroups()[:1], format.AtLeastUnicode, output.Layout{}); err != nil {
 		t.Fatal(err)
 	}
 	assertText(t, "healthy", b.String(), `GROUP  STATUS  TOTAL-LAG  MAX-TIME-LAG  PRODUCE/S  CONSUME/S

@@ -127,7 +127,7 @@ func TestHostileList(t *testing.T) {
 		groups = append(groups, hostileGroup(h))
 	}
 	var b bytes.Buffer
-	if err := output.List(&b, groups); err != nil {
+	if err := output.List(&b, groups, output.Layout{}); err != nil {
 		t.Fatal(err)
 	}
 	if rows := checkSafe(t, "list", b.String()); rows != len(hostile) {
@@ -194,7 +194,7 @@ func TestHostileResetTables(t *testing.T) {
 			Warnings: []string{h},
 		}
 		var b bytes.Buffer
-		if err := output.Plan(&b, p); err != nil {
+		if err := output.Plan(&b, p, output.Layout{}); err != nil {
 			t.Fatal(err)
 		}
 		if rows := checkSafe(t, "plan "+short(h), b.String()); rows != 2 {
@@ -205,7 +205,7 @@ func TestHostileResetTables(t *testing.T) {
 			{Topic: h, Partition: 0, Before: 5, Want: 0, Got: 0},
 			{Topic: "plain", Partition: 1, Before: kafka.NoOffset, Want: 3, Got: 2, Err: errors.New(h)},
 		}}
-		if err := output.Result(&b, res); err != nil {
+		if err := output.Result(&b, res, output.Layout{}); err != nil {
 			t.Fatal(err)
 		}
 		if rows := checkSafe(t, "result "+short(h), b.String()); rows != 2 {
@@ -213,7 +213,7 @@ func TestHostileResetTables(t *testing.T) {
 		}
 		b.Reset()
 		ds := []*kreset.GroupDeletion{{Group: h, Exists: true, State: h}, {Group: "plain", Exists: true, State: kafka.StateEmpty}}
-		if err := output.Deletions(&b, ds); err != nil {
+		if err := output.Deletions(&b, ds, output.Layout{}); err != nil {
 			t.Fatal(err)
 		}
 		if rows := checkSafe(t, "deletions "+short(h), b.String()); rows != 2 {
@@ -256,7 +256,7 @@ func TestHostileSimulation(t *testing.T) {
 				{Assignor: "sticky", Err: errors.New(h)},
 			}}
 		var b bytes.Buffer
-		if err := output.Simulation(&b, g, sim); err != nil {
+		if err := output.Simulation(&b, g, sim, output.Layout{}); err != nil {
 			t.Fatal(err)
 		}
 		// Summary (2), moves (1) and assignment (2).
@@ -266,7 +266,7 @@ func TestHostileSimulation(t *testing.T) {
 		b.Reset()
 		g.Type = kafka.TypeConsumer
 		g.Members[0].Target = []kafka.TopicPartitions{{Topic: h, Partitions: []int32{0}}}
-		if err := output.Targets(&b, g, "join 1"); err != nil {
+		if err := output.Targets(&b, g, "join 1", output.Layout{}); err != nil {
 			t.Fatal(err)
 		}
 		// Members (2) and the partitions still to move (2).
@@ -307,7 +307,7 @@ func TestHostileHealth(t *testing.T) {
 			}}, 10))
 	}
 	var b bytes.Buffer
-	if err := output.Health(&b, gs, format.AtLeastUnicode); err != nil {
+	if err := output.Health(&b, gs, format.AtLeastUnicode, output.Layout{}); err != nil {
 		t.Fatal(err)
 	}
 	if rows := checkSafe(t, "health", b.String()); rows != 2*len(hostile) {

@@ -1,9 +1,11 @@
 package output
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"io"
 	"math"
+	"unicode/utf8"
 
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/lag"
@@ -21,6 +23,7 @@ type jsonDocument struct {
 
 type jsonGroup struct {
 	Group            string          `json:"group"`
+	GroupBase64      string          `json:"groupBase64,omitempty"`
 	Type             string          `json:"type"`
 	ProtocolType     string          `json:"protocolType"`
 	State            string          `json:"state"`
@@ -136,6 +139,7 @@ func JSONWith(w io.Writer, groups []*kafka.Group, opts JSONOptions) error {
 func toJSONGroup(g *kafka.Group, opts JSONOptions) jsonGroup {
 	j := jsonGroup{
 		Group:        g.Name,
+		GroupBase64:  groupBase64(g.Name),
 		Type:         string(g.Type),
 		ProtocolType: g.ProtocolType,
 		State:        g.State,
@@ -217,6 +221,17 @@ func toJSONPartition(p *kafka.PartitionOffsets) jsonPartition {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// groupBase64 is the groupBase64 field of a document: a group id's exact
+// bytes in standard base64, for an id that is not valid UTF-8 (which a JSON
+// string cannot carry: "group" has U+FFFD in place of each bad byte), and
+// empty, so absent, for every other id. `--group-base64` takes it back.
+func groupBase64(name string) string {
+	if utf8.ValidString(name) {
+		return ""
+	}
+	return base64.StdEncoding.EncodeToString([]byte(name))
+}
 
 // offset maps kafka.NoOffset (any negative offset) to null.
 func offset(o int64) *int64 {

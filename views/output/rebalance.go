@@ -19,10 +19,10 @@ import (
 // RemovalTargetColumns are the members a removal plan removes, and how.
 func RemovalTargetColumns() []Column[rebalance.Target] {
 	return []Column[rebalance.Target]{
-		{Title: "MEMBER-ID", Align: left, Value: func(t rebalance.Target) string { return t.Member.MemberID }},
-		{Title: "INSTANCE-ID", Align: left, Value: func(t rebalance.Target) string { return text(t.Member.InstanceID) }},
-		{Title: "CLIENT-ID", Align: left, Value: func(t rebalance.Target) string { return text(t.Member.ClientID) }},
-		{Title: "HOST", Align: left, Value: func(t rebalance.Target) string { return text(t.Member.Host) }},
+		{Title: "MEMBER-ID", Align: left, Max: idMax, Value: func(t rebalance.Target) string { return t.Member.MemberID }},
+		{Title: "INSTANCE-ID", Align: left, Max: idMax, Value: func(t rebalance.Target) string { return text(t.Member.InstanceID) }},
+		{Title: "CLIENT-ID", Align: left, Max: hostMax, Value: func(t rebalance.Target) string { return text(t.Member.ClientID) }},
+		{Title: "HOST", Align: left, Max: hostMax, Value: func(t rebalance.Target) string { return text(t.Member.Host) }},
 		{Title: "#PARTITIONS", Align: right, Value: func(t rebalance.Target) string { return strconv.Itoa(t.Member.PartitionCount()) }},
 		{Title: "REMOVE-BY", Align: left, Value: func(t rebalance.Target) string { return string(t.Method) }},
 	}
@@ -30,11 +30,12 @@ func RemovalTargetColumns() []Column[rebalance.Target] {
 
 // RemovalPlan prints a removal plan: the group and the change, the members
 // to remove, what will happen and the reason the broker will log.
-func RemovalPlan(w io.Writer, p *rebalance.Plan) error {
+// lay says how long ids are cut.
+func RemovalPlan(w io.Writer, p *rebalance.Plan, lay Layout) error {
 	var b strings.Builder
 	b.WriteString(ChangeHeader(&p.Before, "remove "+format.Count(len(p.Targets), "member", "members")))
 	b.WriteString("\n\n")
-	b.WriteString(Table(RemovalTargetColumns(), p.Targets))
+	b.WriteString(TableWith(RemovalTargetColumns(), p.Targets, lay))
 	b.WriteString("\nWhat happens:\n")
 	for _, line := range p.Explain() {
 		b.WriteString("  - ")
@@ -48,8 +49,8 @@ func RemovalPlan(w io.Writer, p *rebalance.Plan) error {
 // RemovalResultColumns are each target's result.
 func RemovalResultColumns() []Column[rebalance.Result] {
 	return []Column[rebalance.Result]{
-		{Title: "MEMBER-ID", Align: left, Value: func(r rebalance.Result) string { return r.Target.Member.MemberID }},
-		{Title: "INSTANCE-ID", Align: left, Value: func(r rebalance.Result) string { return text(r.Target.Member.InstanceID) }},
+		{Title: "MEMBER-ID", Align: left, Max: idMax, Value: func(r rebalance.Result) string { return r.Target.Member.MemberID }},
+		{Title: "INSTANCE-ID", Align: left, Max: idMax, Value: func(r rebalance.Result) string { return text(r.Target.Member.InstanceID) }},
 		{Title: "RESULT", Align: left, Value: func(r rebalance.Result) string {
 			if r.Err != nil {
 				return "refused"
@@ -62,13 +63,13 @@ func RemovalResultColumns() []Column[rebalance.Result] {
 // RemovalResults prints each member's result, after a blank line, and the
 // broker's answer on its own line for each refusal (a table cell would
 // mangle it). Nothing for no results.
-func RemovalResults(w io.Writer, results []rebalance.Result) error {
+func RemovalResults(w io.Writer, results []rebalance.Result, lay Layout) error {
 	if len(results) == 0 {
 		return nil
 	}
 	var b strings.Builder
 	b.WriteByte('\n')
-	b.WriteString(Table(RemovalResultColumns(), results))
+	b.WriteString(TableWith(RemovalResultColumns(), results, lay))
 	for _, r := range results {
 		if r.Err != nil {
 			fmt.Fprintf(&b, "Broker's answer for %s: %s\n", format.Sanitize(r.Target.Member.MemberID), format.Sanitize(r.Err.Error()))
@@ -80,10 +81,10 @@ func RemovalResults(w io.Writer, results []rebalance.Result) error {
 // RemovalMemberColumns are the members who left or joined.
 func RemovalMemberColumns() []Column[kafka.Member] {
 	return []Column[kafka.Member]{
-		{Title: "MEMBER-ID", Align: left, Value: func(m kafka.Member) string { return m.MemberID }},
-		{Title: "INSTANCE-ID", Align: left, Value: func(m kafka.Member) string { return text(m.InstanceID) }},
-		{Title: "CLIENT-ID", Align: left, Value: func(m kafka.Member) string { return text(m.ClientID) }},
-		{Title: "HOST", Align: left, Value: func(m kafka.Member) string { return text(m.Host) }},
+		{Title: "MEMBER-ID", Align: left, Max: idMax, Value: func(m kafka.Member) string { return m.MemberID }},
+		{Title: "INSTANCE-ID", Align: left, Max: idMax, Value: func(m kafka.Member) string { return text(m.InstanceID) }},
+		{Title: "CLIENT-ID", Align: left, Max: hostMax, Value: func(m kafka.Member) string { return text(m.ClientID) }},
+		{Title: "HOST", Align: left, Max: hostMax, Value: func(m kafka.Member) string { return text(m.Host) }},
 		{Title: "ASSIGNMENT", Align: left, Value: func(m kafka.Member) string { return columns.Assignment(m.Assignment) }},
 	}
 }
@@ -92,7 +93,7 @@ func RemovalMemberColumns() []Column[kafka.Member] {
 // nil when it could not be read), how often the coordinator rebalanced
 // while kgroups watched (events), who left, who joined and which
 // partitions moved.
-func RemovalOutcome(w io.Writer, p *rebalance.Plan, out *rebalance.Outcome, events []rebalance.Event) error {
+func RemovalOutcome(w io.Writer, p *rebalance.Plan, out *rebalance.Outcome, events []rebalance.Event, lay Layout) error {
 	var b strings.Builder
 	b.WriteByte('\n')
 	group := format.Sanitize(p.Group)
@@ -119,15 +120,15 @@ func RemovalOutcome(w io.Writer, p *rebalance.Plan, out *rebalance.Outcome, even
 	}
 	fmt.Fprintf(&b, "\nLeft (%d):\n", len(out.Left))
 	if len(out.Left) > 0 {
-		b.WriteString(Table(RemovalMemberColumns(), out.Left))
+		b.WriteString(TableWith(RemovalMemberColumns(), out.Left, lay))
 	}
 	fmt.Fprintf(&b, "\nNew members (%d):\n", len(out.Joined))
 	if len(out.Joined) > 0 {
-		b.WriteString(Table(RemovalMemberColumns(), out.Joined))
+		b.WriteString(TableWith(RemovalMemberColumns(), out.Joined, lay))
 	}
 	fmt.Fprintf(&b, "\nMoved partitions (%d):\n", len(out.Moves))
 	if len(out.Moves) > 0 {
-		b.WriteString(Table(MoveColumns(), out.Moves))
+		b.WriteString(TableWith(MoveColumns(), out.Moves, lay))
 	}
 	return Print(w, b.String())
 }

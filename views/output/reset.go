@@ -47,8 +47,8 @@ func Delta(r kreset.Row) string {
 // extras. NEW-OFFSET shows Missing where the plan removes a commit.
 func PlanColumns() []Column[PlanRow] {
 	return []Column[PlanRow]{
-		{Title: "GROUP", Align: left, Value: func(r PlanRow) string { return text(r.Group) }},
-		{Title: "TOPIC", Align: left, Value: func(r PlanRow) string { return text(r.Row.Topic) }},
+		{Title: "GROUP", Align: left, Max: idMax, Value: func(r PlanRow) string { return text(r.Group) }},
+		{Title: "TOPIC", Align: left, Max: idMax, Value: func(r PlanRow) string { return text(r.Row.Topic) }},
 		{Title: "PARTITION", Align: right, Value: func(r PlanRow) string { return strconv.Itoa(int(r.Row.Partition)) }},
 		{Title: "NEW-OFFSET", Align: right, Value: func(r PlanRow) string { return format.Offset(r.Row.New) }},
 		{Title: "CURRENT-OFFSET", Align: right, Value: func(r PlanRow) string { return format.Offset(r.Row.Current) }},
@@ -79,8 +79,8 @@ func ResultRows(res *kreset.Result) []ResultRow {
 // then the offset before, the offset re-read afterwards and the verdict.
 func ResultColumns() []Column[ResultRow] {
 	return []Column[ResultRow]{
-		{Title: "GROUP", Align: left, Value: func(r ResultRow) string { return text(r.Group) }},
-		{Title: "TOPIC", Align: left, Value: func(r ResultRow) string { return text(r.Partition.Topic) }},
+		{Title: "GROUP", Align: left, Max: idMax, Value: func(r ResultRow) string { return text(r.Group) }},
+		{Title: "TOPIC", Align: left, Max: idMax, Value: func(r ResultRow) string { return text(r.Partition.Topic) }},
 		{Title: "PARTITION", Align: right, Value: func(r ResultRow) string { return strconv.Itoa(int(r.Partition.Partition)) }},
 		{Title: "NEW-OFFSET", Align: right, Value: func(r ResultRow) string { return format.Offset(r.Partition.Want) }},
 		{Title: "PREVIOUS-OFFSET", Align: right, Value: func(r ResultRow) string { return format.Offset(r.Partition.Before) }},
@@ -94,7 +94,7 @@ func ResultColumns() []Column[ResultRow] {
 // now.
 func DeletionColumns() []Column[*kreset.GroupDeletion] {
 	return []Column[*kreset.GroupDeletion]{
-		{Title: "GROUP", Align: left, Value: func(d *kreset.GroupDeletion) string { return text(d.Group) }},
+		{Title: "GROUP", Align: left, Max: idMax, Value: func(d *kreset.GroupDeletion) string { return text(d.Group) }},
 		{Title: "STATE", Align: left, Value: func(d *kreset.GroupDeletion) string {
 			if !d.Exists {
 				return "(not found)"
@@ -115,25 +115,25 @@ func DeletionColumns() []Column[*kreset.GroupDeletion] {
 	}
 }
 
-// Plan writes a plan's table.
-func Plan(w io.Writer, p *kreset.Plan) error {
-	if err := WriteTable(w, PlanColumns(), PlanRows(p)); err != nil {
+// Plan writes a plan's table, long names cut as lay says.
+func Plan(w io.Writer, p *kreset.Plan, lay Layout) error {
+	if err := WriteTableWith(w, PlanColumns(), PlanRows(p), lay); err != nil {
 		return fmt.Errorf("write table: %w", err)
 	}
 	return nil
 }
 
 // Result writes the table of an applied change, partition by partition.
-func Result(w io.Writer, res *kreset.Result) error {
-	if err := WriteTable(w, ResultColumns(), ResultRows(res)); err != nil {
+func Result(w io.Writer, res *kreset.Result, lay Layout) error {
+	if err := WriteTableWith(w, ResultColumns(), ResultRows(res), lay); err != nil {
 		return fmt.Errorf("write table: %w", err)
 	}
 	return nil
 }
 
 // Deletions writes `kgroups delete`'s preview.
-func Deletions(w io.Writer, ds []*kreset.GroupDeletion) error {
-	if err := WriteTable(w, DeletionColumns(), ds); err != nil {
+func Deletions(w io.Writer, ds []*kreset.GroupDeletion, lay Layout) error {
+	if err := WriteTableWith(w, DeletionColumns(), ds, lay); err != nil {
 		return fmt.Errorf("write table: %w", err)
 	}
 	return nil

@@ -12,6 +12,7 @@ import (
 
 type jsonPlan struct {
 	Group       string        `json:"group"`
+	GroupBase64 string        `json:"groupBase64,omitempty"`
 	GroupExists bool          `json:"groupExists"`
 	State       *string       `json:"state"`
 	Scenario    string        `json:"scenario"`
@@ -66,6 +67,7 @@ func PlanJSON(w io.Writer, p *kreset.Plan, dryRun bool, blocked error, res *kres
 	s := p.Summary()
 	doc := jsonPlan{
 		Group:       p.Group,
+		GroupBase64: groupBase64(p.Group),
 		GroupExists: p.Exists,
 		Scenario:    p.Scenario.String(),
 		Scope:       p.Scope.String(),

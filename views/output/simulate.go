@@ -29,7 +29,7 @@ type SummaryRow struct {
 // each would move and how many join rounds the group would go through.
 func SummaryColumns() []Column[SummaryRow] {
 	return []Column[SummaryRow]{
-		{Title: "ASSIGNOR", Align: left, Value: func(r SummaryRow) string { return r.Prediction.Assignor }},
+		{Title: "ASSIGNOR", Align: left, Max: idMax, Value: func(r SummaryRow) string { return r.Prediction.Assignor }},
 		{Title: "MOVED", Align: right, Value: func(r SummaryRow) string {
 			if r.Prediction.Err != nil {
 				return format.Missing
@@ -56,10 +56,10 @@ func SummaryColumns() []Column[SummaryRow] {
 // the partition before or owns it after.
 func MoveColumns() []Column[rebalance.Move] {
 	return []Column[rebalance.Move]{
-		{Title: "TOPIC", Align: left, Value: func(m rebalance.Move) string { return m.Topic }},
+		{Title: "TOPIC", Align: left, Max: idMax, Value: func(m rebalance.Move) string { return m.Topic }},
 		{Title: "PARTITION", Align: right, Value: func(m rebalance.Move) string { return strconv.Itoa(int(m.Partition)) }},
-		{Title: "FROM", Align: left, Value: func(m rebalance.Move) string { return text(m.From) }},
-		{Title: "TO", Align: left, Value: func(m rebalance.Move) string { return text(m.To) }},
+		{Title: "FROM", Align: left, Max: idMax, Value: func(m rebalance.Move) string { return text(m.From) }},
+		{Title: "TO", Align: left, Max: idMax, Value: func(m rebalance.Move) string { return text(m.To) }},
 	}
 }
 
@@ -75,8 +75,8 @@ type AssignmentRow struct {
 // AssignmentColumns show a predicted assignment per member.
 func AssignmentColumns() []Column[AssignmentRow] {
 	return []Column[AssignmentRow]{
-		{Title: "MEMBER", Align: left, Value: func(r AssignmentRow) string { return r.MemberID }},
-		{Title: "CLIENT-ID", Align: left, Value: func(r AssignmentRow) string {
+		{Title: "MEMBER", Align: left, Max: idMax, Value: func(r AssignmentRow) string { return r.MemberID }},
+		{Title: "CLIENT-ID", Align: left, Max: hostMax, Value: func(r AssignmentRow) string {
 			if r.New {
 				return "(new)"
 			}
@@ -118,12 +118,12 @@ func ChangeHeader(g *kafka.Group, change string) string {
 }
 
 // Simulation prints a simulation: a summary per assignor, then each
-// assignor's moves and resulting assignment.
-func Simulation(w io.Writer, g *kafka.Group, sim *rebalance.Simulation) error {
+// assignor's moves and resulting assignment; lay says how long ids are cut.
+func Simulation(w io.Writer, g *kafka.Group, sim *rebalance.Simulation, lay Layout) error {
 	var b strings.Builder
 	b.WriteString(ChangeHeader(g, sim.Change.String()))
 	b.WriteString("\n\n")
-	b.WriteString(Table(summaryColumns(sim), SummaryRows(sim)))
+	b.WriteString(TableWith(summaryColumns(sim), SummaryRows(sim), lay))
 	for i := range sim.Predictions {
 		p := &sim.Predictions[i]
 		if p.Err != nil {
@@ -135,9 +135,9 @@ func Simulation(w io.Writer, g *kafka.Group, sim *rebalance.Simulation) error {
 			fmt.Fprintf(&b, "%s: no partition moves\n", format.Sanitize(p.Assignor))
 		default:
 			fmt.Fprintf(&b, "%s: %d %s\n", format.Sanitize(p.Assignor), n, format.Noun(n, "partition moves", "partitions move"))
-			b.WriteString(Table(MoveColumns(), p.Moves))
+			b.WriteString(TableWith(MoveColumns(), p.Moves, lay))
 		}
-		b.WriteString(Table(AssignmentColumns(), AssignmentRows(g, sim, p)))
+		b.WriteString(TableWith(AssignmentColumns(), AssignmentRows(g, sim, p), lay))
 	}
 	return Print(w, b.String())
 }
@@ -163,8 +163,8 @@ type TargetRow struct {
 // decided the target; CURRENT is what the member has reconciled so far.
 func TargetColumns() []Column[TargetRow] {
 	return []Column[TargetRow]{
-		{Title: "MEMBER", Align: left, Value: func(r TargetRow) string { return r.Member.MemberID }},
-		{Title: "CLIENT-ID", Align: left, Value: func(r TargetRow) string { return text(r.Member.ClientID) }},
+		{Title: "MEMBER", Align: left, Max: idMax, Value: func(r TargetRow) string { return r.Member.MemberID }},
+		{Title: "CLIENT-ID", Align: left, Max: hostMax, Value: func(r TargetRow) string { return text(r.Member.ClientID) }},
 		{Title: "EPOCH", Align: right, Value: func(r TargetRow) string { return strconv.Itoa(int(r.Member.MemberEpoch)) }},
 		{Title: "CURRENT", Align: left, Value: func(r TargetRow) string { return columns.Assignment(r.Member.Assignment) }},
 		{Title: "TARGET", Align: left, Value: func(r TargetRow) string { return columns.Assignment(r.Member.Target) }},
@@ -184,18 +184,18 @@ func TargetRows(g *kafka.Group) []TargetRow {
 const TargetsNote = "The broker assigns partitions for consumer-protocol (KIP-848) groups, so client assignors cannot be simulated. Each member's target assignment is what the broker has decided; CURRENT is what the member has reconciled."
 
 // Targets prints a KIP-848 group's current and target assignments, and the
-// partitions still to move.
-func Targets(w io.Writer, g *kafka.Group, change string) error {
+// partitions still to move; lay says how long ids are cut.
+func Targets(w io.Writer, g *kafka.Group, change string, lay Layout) error {
 	var b strings.Builder
 	b.WriteString(ChangeHeader(g, change))
 	fmt.Fprintf(&b, "\n%s\nGroup epoch %d, assignment epoch %d, server assignor %s.\n\n", TargetsNote, g.GroupEpoch, g.AssignmentEpoch, format.Sanitize(text(g.Assignor)))
-	b.WriteString(Table(TargetColumns(), TargetRows(g)))
+	b.WriteString(TableWith(TargetColumns(), TargetRows(g), lay))
 	pending := rebalance.Reconciliation(g)
 	if len(pending) == 0 {
 		b.WriteString("\nEvery member holds its target assignment.\n")
 	} else {
 		fmt.Fprintf(&b, "\n%s still to move:\n", format.Count(len(pending), "partition", "partitions"))
-		b.WriteString(Table(MoveColumns(), pending))
+		b.WriteString(TableWith(MoveColumns(), pending, lay))
 	}
 	return Print(w, b.String())
 }
@@ -204,10 +204,11 @@ func Targets(w io.Writer, g *kafka.Group, change string) error {
 // field. from/to are null when nobody owned or owns the partition.
 
 type jsonSimulation struct {
-	Group     string         `json:"group"`
-	Change    string         `json:"change"`
-	Type      string         `json:"type"`
-	Assignors []jsonAssignor `json:"assignors"`
+	Group       string         `json:"group"`
+	GroupBase64 string         `json:"groupBase64,omitempty"`
+	Change      string         `json:"change"`
+	Type        string         `json:"type"`
+	Assignors   []jsonAssignor `json:"assignors"`
 	// Members is set for KIP-848 groups only.
 	Members []jsonTargetMember `json:"members,omitempty"`
 	Pending []jsonMove         `json:"pendingMoves,omitempty"`
@@ -240,7 +241,7 @@ type jsonTargetMember struct {
 // SimulationJSON prints a simulation as
 // {"group","change","type","assignors":[{"assignor","moved","rounds","moves":[{"topic","partition","from","to"}],"assignment":{member:[{"topic","partitions"}]},"error"}]}.
 func SimulationJSON(w io.Writer, g *kafka.Group, sim *rebalance.Simulation) error {
-	doc := jsonSimulation{Group: sim.Group, Change: sim.Change.String(), Type: string(g.Type), Assignors: make([]jsonAssignor, 0, len(sim.Predictions))}
+	doc := jsonSimulation{Group: sim.Group, GroupBase64: groupBase64(sim.Group), Change: sim.Change.String(), Type: string(g.Type), Assignors: make([]jsonAssignor, 0, len(sim.Predictions))}
 	for _, p := range sim.Predictions {
 		j := jsonAssignor{Assignor: p.Assignor, Moved: len(p.Moves), Rounds: p.Rounds, Moves: toJSONMoves(p.Moves), Assignment: map[string][]jsonAssignment{}}
 		for id, tps := range p.Assignment {
@@ -259,7 +260,7 @@ func SimulationJSON(w io.Writer, g *kafka.Group, sim *rebalance.Simulation) erro
 // SimulationJSON, with no assignors and each member's current and target
 // assignment.
 func TargetsJSON(w io.Writer, g *kafka.Group, change string) error {
-	doc := jsonSimulation{Group: g.Name, Change: change, Type: string(g.Type), Assignors: []jsonAssignor{}, Members: []jsonTargetMember{}}
+	doc := jsonSimulation{Group: g.Name, GroupBase64: groupBase64(g.Name), Change: change, Type: string(g.Type), Assignors: []jsonAssignor{}, Members: []jsonTargetMember{}}
 	for _, m := range g.Members {
 		doc.Members = append(doc.Members, jsonTargetMember{MemberID: m.MemberID, ClientID: m.ClientID, MemberEpoch: m.MemberEpoch,
 			Current: toJSONAssignment(m.Assignment), Target: toJSONAssignment(m.Target)})

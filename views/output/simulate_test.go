@@ -98,7 +98,7 @@ func TestSimulation(t *testing.T) {
 	}
 	sim.Predictions = sim.Predictions[:2]
 	var buf bytes.Buffer
-	if err := output.Simulation(&buf, g, sim); err != nil {
+	if err := output.Simulation(&buf, g, sim, output.Layout{}); err != nil {
 		t.Fatal(err)
 	}
 	want := `Group orders-app (classic, Stable, assignor range, 3 members): join 1

@@ -28,17 +28,62 @@ import (
 // right-aligned number visibly apart from a left-aligned neighbour.
 const Separator = "  "
 
-// Table renders rows through cols as plain text: a header of the column
+// Layout says how a command-line table shows cells longer than their
+// column's cap (columns.Column.Max). The zero value cuts them with "…".
+type Layout struct {
+	// Wide shows every cell whole (--wide).
+	Wide bool
+	// Ellipsis ends a cut cell: "…", or "..." outside a UTF-8 locale
+	// (LayoutFor). Empty means "…".
+	Ellipsis string
+}
+
+// EllipsisUnicode and EllipsisASCII end a cut cell.
+const (
+	EllipsisUnicode = "…"
+	EllipsisASCII   = "..."
+)
+
+// LayoutFor is the layout of --wide (wide) in a locale that is UTF-8 or
+// not.
+func LayoutFor(wide, utf8 bool) Layout {
+	if utf8 {
+		return Layout{Wide: wide, Ellipsis: EllipsisUnicode}
+	}
+	return Layout{Wide: wide, Ellipsis: EllipsisASCII}
+}
+
+// Table renders rows through cols as plain text with the default layout
+// (long cells cut): see TableWith.
+func Table[T any](cols []columns.Column[T], rows []T) string {
+	return TableWith(cols, rows, Layout{})
+}
+
+// TableWith renders rows through cols as plain text: a header of the column
 // titles, then one line per row. Every cell is made terminal-safe
 // (format.Sanitize: a newline or escape sequence in an id becomes visible
-// text, so one row stays one line); each column is padded to its widest
-// cell in terminal cells (format.Width), aligned as the column says; lines
-// carry no trailing spaces, so the output splits cleanly on whitespace.
-func Table[T any](cols []columns.Column[T], rows []T) string {
+// text, so one row stays one line), then, unless lay is wide, cut to its
+// column's cap (Max, in terminal cells) with an ellipsis; each column is
+// padded to its widest cell in terminal cells (format.Width), aligned as
+// the column says; lines carry no trailing spaces, so the output splits
+// cleanly on whitespace.
+func TableWith[T any](cols []columns.Column[T], rows []T, lay Layout) string {
+	ellipsis := lay.Ellipsis
+	if ellipsis == "" {
+		ellipsis = EllipsisUnicode
+	}
 	cells := make([][]string, 0, len(rows)+1)
 	cells = append(cells, sanitizeAll(columns.Titles(cols)))
 	for _, r := range rows {
-		cells = append(cells, sanitizeAll(columns.Cells(cols, r)))
+		line := sanitizeAll(columns.Cells(cols, r))
+		if !lay.Wide {
+			for j, c := range line {
+				if m := cols[j].Max; m > 0 {
+					line[j] = format.Truncate(c, m, ellipsis)
+				}
+			}
+		}
+		cells = append(cells, line)
 	}
 	widths := make([][]int, len(cells))
 	maxw := make([]int, len(cols))
@@ -74,6 +119,12 @@ func Table[T any](cols []columns.Column[T], rows []T) string {
 // WriteTable writes Table(cols, rows) to w.
 func WriteTable[T any](w io.Writer, cols []columns.Column[T], rows []T) error {
 	_, err := io.WriteString(w, Table(cols, rows))
+	return err
+}
+
+// WriteTableWith writes TableWith(cols, rows, lay) to w.
+func WriteTableWith[T any](w io.Writer, cols []columns.Column[T], rows []T, lay Layout) error {
+	_, err := io.WriteString(w, TableWith(cols, rows, lay))
 	return err
 }
 

@@ -184,8 +184,11 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 		case m.planErr != nil:
 			m.scroll(msg)
 		case m.Protected && key.Matches(msg, k.Enter):
-			if m.confirm.Value() != m.group {
+			if !dialog.NameConfirmed(m.confirm.Value(), m.group) {
 				m.notice = "type the group's name exactly to confirm"
+				if !format.Safe(m.group) {
+					m.notice = "type the group's name exactly, or as shown, to confirm"
+				}
 				return nil
 			}
 			return m.startRemove()
@@ -342,7 +345,7 @@ func (m *Model) content() dialog.Content {
 		}
 		t.Blank()
 		if m.Protected {
-			t.Line(s.Warn.Render("Protected context: type the group's name to confirm: ") + m.confirm.View(true, m.Glyphs.Caret))
+			t.Line(s.Warn.Render("Protected context: type the group's name"+dialog.NameHint(m.group)+" to confirm: ") + m.confirm.View(true, m.Glyphs.Caret))
 		} else {
 			t.Line(s.Warn.Render("Remove " + format.Count(len(p.Targets), "member", "members") + "? The group will rebalance."))
 		}

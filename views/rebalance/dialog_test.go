@@ -599,3 +599,37 @@ func TestProtectedScrollsWithArrows(t *testing.T) {
 	all[11] = "Protected context: type the group's name to confirm: j█"
 	wantScreen(t, m, "after down", append(all[5:12:12], hint)...)
 }
+
+// TestProtectedAcceptsTheShownName: a group name with control characters
+// is shown escaped, and the input takes no control characters, so the
+// exact name cannot be typed: the prompt shows the name as shown and says
+// it is accepted, and typing it removes the member.
+func TestProtectedAcceptsTheShownName(t *testing.T) {
+	f := &fakeBackend{out: twoMoves()}
+	g := group(t, "orders-app")
+	g.Name = "orders\x1b]0;x\x07app"
+	c := viewtest.Common(100, 30, true)
+	c.Protected = true
+	m := New(c, f, context.Background(), g, krebalance.Selection{MemberIDs: []string{member1}})
+	shown := `orders\x1b]0;x\x07app`
+	if got := screen(m); !strings.Contains(got, "Protected context: type the group's name (as shown: "+shown+") to confirm: █") {
+		t.Fatalf("prompt:\n%s", got)
+	}
+	typeText(m, "orders]0;xapp") // the raw name, less what cannot be typed
+	if cmd := press(m, "enter"); cmd != nil {
+		t.Fatal("a wrong name returned a Cmd")
+	}
+	if got := screen(m); !strings.Contains(got, "type the group's name exactly, or as shown, to confirm") {
+		t.Fatalf("no notice:\n%s", got)
+	}
+	m.Update(tea.KeyMsg{Type: tea.KeyCtrlU})
+	typeText(m, shown)
+	remove := press(m, "enter")
+	if remove == nil {
+		t.Fatalf("the shown name did not confirm:\n%s", screen(m))
+	}
+	m.Update(execute(t, m.Update(execute(t, remove))))
+	if r, _ := f.calls(); !reflect.DeepEqual(r, [][]string{{member1}}) {
+		t.Fatalf("removes %v, want member1", r)
+	}
+}

@@ -109,7 +109,7 @@ func (m *Model) build() (c dialog.Content, firstChoice int) {
 			t.Blank()
 			t.Para(nil, m.consequence())
 			if m.Protected {
-				t.Line(s.Warn.Render("The context is protected. Type the group's name to apply: ") + m.confirm.View(true, m.Glyphs.Caret))
+				t.Line(s.Warn.Render("The context is protected. Type the group's name"+dialog.NameHint(m.group)+" to apply: ") + m.confirm.View(true, m.Glyphs.Caret))
 			} else {
 				t.Line(s.Warn.Render("Apply? y to apply, b to go back, esc to cancel"))
 			}

@@ -15,6 +15,7 @@ import (
 	kreset "github.com/kgroups/kgroups/kafka/reset"
 	"github.com/kgroups/kgroups/views/columns"
 	"github.com/kgroups/kgroups/views/dialog"
+	"github.com/kgroups/kgroups/views/format"
 	"github.com/kgroups/kgroups/views/table"
 	"github.com/kgroups/kgroups/views/ui"
 )
@@ -580,8 +581,11 @@ func (m *Model) keyConfirm(msg tea.KeyMsg) tea.Cmd {
 	k := &m.keys
 	if m.Protected {
 		if key.Matches(msg, k.Choose) {
-			if m.confirm.Value() != m.group {
-				m.notice = "type the group's name exactly to apply: " + m.group
+			if !dialog.NameConfirmed(m.confirm.Value(), m.group) {
+				m.notice = "type the group's name exactly to apply: " + format.Sanitize(m.group)
+				if !format.Safe(m.group) {
+					m.notice = "type the group's name exactly, or as shown, to apply: " + format.Sanitize(m.group)
+				}
 				return nil
 			}
 			return m.startApply()

@@ -550,3 +550,34 @@ func TestWizardScenarioStaysInSight(t *testing.T) {
 	press(m, "4")
 	mustContain(t, m, "step 2 of 5: parameters", "Offset: █")
 }
+
+// TestWizardProtectedAcceptsTheShownName: a group whose name has an escape
+// character in it is shown with the escape written out ("\x1b"), which is
+// all the user can read and type (the input takes no control characters).
+// The prompt says that typing it as shown is accepted, and it is.
+func TestWizardProtectedAcceptsTheShownName(t *testing.T) {
+	const name = "evil\x1b[31m"
+	f := newFixture(t)
+	f.c.Commit(t, name, map[string]map[int32]int64{"orders": {0: 5, 1: 10}})
+	m := NewGroup(testCommon(true, false), f.backend, context.Background(), name)
+	press(m, "2", "enter", "enter")
+	mustContain(t, m, `The context is protected. Type the group's name (as shown: evil\x1b[31m) to apply: █`)
+	typeText(m, "evil[31m") // what typing the raw name leaves: the escape is dropped
+	press(m, "enter")
+	mustContain(t, m, `type the group's name exactly, or as shown, to apply: evil\x1b[31m`)
+	if m.step != stepConfirm || f.backend.applies.Load() != 0 {
+		t.Fatalf("step = %d, applies = %d", m.step, f.backend.applies.Load())
+	}
+	m.Update(tea.KeyMsg{Type: tea.KeyCtrlU})
+	typeText(m, `evil\x1b[31m`)
+	press(m, "enter")
+	if m.step != stepResult {
+		t.Fatalf("step = %d:\n%s", m.step, view(m))
+	}
+	if got := f.commits(name); !reflect.DeepEqual(got, map[string]int64{"orders/0": 10, "orders/1": 20}) {
+		t.Fatalf("commits = %v", got)
+	}
+	if got := f.commits("g"); !reflect.DeepEqual(got, map[string]int64{"orders/0": 5, "orders/1": 10}) {
+		t.Fatalf("group g changed: %v", got)
+	}
+}
