@@ -186,7 +186,9 @@ func TestEffectivePrecedence(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Name != "prod" || c.RequestTimeout != 7*time.Second || !reflect.DeepEqual(c.Brokers, []string{"a:1", "b:2"}) || c.ReadOnly || c.Refresh != time.Minute {
+	// ... except a guard the file turns on: KGROUPS_READ_ONLY=false
+	// cannot loosen it (see TestGuardsOnlyTighten).
+	if c.Name != "prod" || c.RequestTimeout != 7*time.Second || !reflect.DeepEqual(c.Brokers, []string{"a:1", "b:2"}) || !c.ReadOnly || c.Refresh != time.Minute {
 		t.Fatalf("overridden = %+v", c)
 	}
 	// The password override replaces password_env instead of clashing.

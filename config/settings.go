@@ -55,6 +55,11 @@ type Setting struct {
 	// setting one of them replaces whichever the file set, rather than
 	// conflicting with it.
 	OneOf string
+	// Guard marks a safety switch (read_only, protected): a flag or an
+	// environment variable can turn it on but never off when the file
+	// turns it on, so a stray exported variable cannot drop a production
+	// guard. Guard is the word messages use for it.
+	Guard string
 
 	// field points at the setting's value in a Cluster: *string,
 	// *[]string, *bool or *time.Duration as Kind says. Nil for KeyConfig
@@ -115,9 +120,9 @@ var Settings = []Setting{
 		field: func(c *Cluster) any { return &c.RequestTimeout }, check: checkPositive},
 	{Key: "refresh", Flag: "refresh", Env: "KGROUPS_REFRESH", Kind: KindDuration, Default: DefaultRefresh.String(), Usage: "refresh interval of the live view",
 		field: func(c *Cluster) any { return &c.Refresh }, check: checkPositive},
-	{Key: "read_only", Flag: "read-only", Env: "KGROUPS_READ_ONLY", Kind: KindBool, Usage: "disable every write action",
+	{Key: "read_only", Flag: "read-only", Env: "KGROUPS_READ_ONLY", Kind: KindBool, Guard: "read-only", Usage: "disable every write action",
 		field: func(c *Cluster) any { return &c.ReadOnly }},
-	{Key: "protected", Flag: "protected", Env: "KGROUPS_PROTECTED", Kind: KindBool, Usage: "make every write ask for the group name to be typed as confirmation",
+	{Key: "protected", Flag: "protected", Env: "KGROUPS_PROTECTED", Kind: KindBool, Guard: "protected", Usage: "make every write ask for the group name to be typed as confirmation",
 		field: func(c *Cluster) any { return &c.Protected }},
 }
 
@@ -313,6 +318,15 @@ type Override struct {
 	Source Source
 }
 
+// spelling is the override as the user wrote it: --read-only=false or
+// KGROUPS_READ_ONLY=0.
+func (o Override) spelling() string {
+	if o.Source.Kind == SourceFlag || o.Source.Kind == SourceEnv {
+		return o.Source.Name + "=" + o.Value
+	}
+	return o.Source.Name
+}
+
 // SettingError is a problem with one setting, naming where its value came
 // from: the command line, the environment or the file. A bad flag is a
 // usage mistake; a bad variable or file entry is not (see FromFlags).
@@ -354,6 +368,15 @@ func (c *Cluster) apply(o Override) error {
 	s, ok := Lookup(o.Key)
 	if !ok || s.field == nil {
 		return &SettingError{Key: o.Key, Source: o.Source, Msg: fmt.Sprintf("unknown setting %q", o.Key)}
+	}
+	if s.Guard != "" && !s.isZero(c) {
+		// Guards only tighten: the file turned this one on, and
+		// an override may not turn it off.
+		if on, err := strconv.ParseBool(strings.TrimSpace(o.Value)); err == nil && !on {
+			c.notes = append(c.notes, fmt.Sprintf("context %s is %s (%s: true); %s cannot loosen it: edit the file or use another context",
+				c.Name, s.Guard, c.Where(s.Key), o.spelling()))
+			return nil
+		}
 	}
 	// One source of a value replaces whichever the file set.
 	for _, alt := range s.alternatives() {

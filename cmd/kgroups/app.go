@@ -30,6 +30,9 @@ type app struct {
 	// cfg is the configuration file, read on first use so that commands
 	// that need no configuration (version, help) never fail on a bad file.
 	cfg *config.Config
+	// noted holds the configuration notes already printed, so that each
+	// is said once however often the context is resolved.
+	noted map[string]bool
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) *app {
@@ -78,7 +81,22 @@ func (a *app) cluster() (config.Cluster, error) {
 		}
 		return config.Cluster{}, err
 	}
+	a.noteOnce(c.Notes()...)
 	return c, nil
+}
+
+// noteOnce writes each configuration note to stderr, once per run.
+func (a *app) noteOnce(notes ...string) {
+	for _, n := range notes {
+		if a.noted[n] {
+			continue
+		}
+		if a.noted == nil {
+			a.noted = make(map[string]bool)
+		}
+		a.noted[n] = true
+		a.notef("kgroups: %s", n)
+	}
 }
 
 // dial connects to c; the caller closes the client.

@@ -1,0 +1,52 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestGuardCannotBeLoosened: a context the file makes read-only stays
+// read-only whatever --read-only=false or KGROUPS_READ_ONLY=0 say. The
+// write is refused with exit 1, nothing changes, no receipt is written,
+// stderr says once that the override could not loosen the guard, and the
+// refusal says how to write.
+func TestGuardCannotBeLoosened(t *testing.T) {
+	rc := startResetCluster(t)
+	path := isolateConfig(t)
+	writeFile(t, path, "current-context: prod\ncontexts:\n  - name: prod\n    brokers: ["+rc.brokers+"]\n    read_only: true\n")
+	for _, tc := range []struct {
+		env   map[string]string
+		args  []string
+		tried string
+	}{
+		{args: []string{"--read-only=false"}, tried: "--read-only=false"},
+		{env: map[string]string{"KGROUPS_READ_ONLY": "0"}, tried: "KGROUPS_READ_ONLY=0"},
+		{env: map[string]string{"KGROUPS_READ_ONLY": "false"}, args: []string{"--read-only=false"}, tried: "--read-only=false"},
+	} {
+		for k, v := range tc.env {
+			t.Setenv(k, v)
+		}
+		code, stdout, stderr := runKgroups(t, append(tc.args, "reset", "g", "--to-earliest", "--all-topics", "--execute")...)
+		note := "kgroups: context prod is read-only (config " + path + ": contexts[prod].read_only: true); " + tc.tried + " cannot loosen it: edit the file or use another context\n"
+		refusal := `kgroups: context "prod" is read-only: 'kgroups reset --execute' is refused and nothing was changed; run it without --execute for a dry run; to write, edit the file (config ` + path + `: contexts[prod].read_only: false; a flag or variable cannot loosen it) or use another context` + "\n"
+		if code != 1 || stdout != "" || stderr != note+refusal {
+			t.Errorf("%v %v: exit %d\nstdout %q\nstderr %q\nwant   %q", tc.env, tc.args, code, stdout, stderr, note+refusal)
+		}
+		rc.assertCommits(t, "g", initialCommits)
+		if n := rc.receiptCount(t); n != 0 {
+			t.Fatalf("a refused reset wrote %d receipts", n)
+		}
+		for k := range tc.env {
+			t.Setenv(k, "")
+		}
+	}
+
+	// protected: true holds against --protected=false: --execute still
+	// needs --confirm.
+	writeFile(t, path, "current-context: prod\ncontexts:\n  - name: prod\n    brokers: ["+rc.brokers+"]\n    protected: true\n")
+	code, _, stderr := runKgroups(t, "--protected=false", "reset", "g", "--to-earliest", "--all-topics", "--execute")
+	if code != 2 || strings.Count(stderr, "--protected=false cannot loosen it") != 1 || !strings.Contains(stderr, `context "prod" is protected`) {
+		t.Errorf("--protected=false: exit %d: %s", code, stderr)
+	}
+	rc.assertCommits(t, "g", initialCommits)
+}
