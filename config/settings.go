@@ -50,6 +50,9 @@ type Setting struct {
 	Connection bool
 	// Secret settings are masked when shown, and errors never quote them.
 	Secret bool
+	// Command settings are commands, whose text may hold a secret (a
+	// token on a command line): shown only as set or not.
+	Command bool
 	// OneOf names a value that several settings supply in different ways
 	// (the SASL password inline, from a variable, a file or a command):
 	// setting one of them replaces whichever the file set, rather than
@@ -108,7 +111,7 @@ var Settings = []Setting{
 		field: func(c *Cluster) any { return &c.SASL.PasswordEnv }},
 	{Key: "sasl.password_file", Flag: "sasl-password-file", Env: "KGROUPS_SASL_PASSWORD_FILE", Connection: true, OneOf: "password", Usage: "file holding the SASL password",
 		field: func(c *Cluster) any { return &c.SASL.PasswordFile }},
-	{Key: "sasl.password_cmd", Connection: true, OneOf: "password", Usage: "command printing the SASL password (run with sh -c)",
+	{Key: "sasl.password_cmd", Connection: true, Command: true, OneOf: "password", Usage: "command printing the SASL password (run with sh -c, within the request timeout)",
 		field: func(c *Cluster) any { return &c.SASL.PasswordCmd }},
 	{Key: "sasl.token", Connection: true, Secret: true, OneOf: "token", Usage: "OAUTHBEARER token",
 		field: func(c *Cluster) any { return &c.SASL.Token }},

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestGuardCannotBeLoosened: a context the file makes read-only stays
@@ -49,4 +51,34 @@ func TestGuardCannotBeLoosened(t *testing.T) {
 		t.Errorf("--protected=false: exit %d: %s", code, stderr)
 	}
 	rc.assertCommits(t, "g", initialCommits)
+}
+
+// TestPasswordCmdObeysTimeout: `--timeout 1s list` with a password_cmd
+// that sleeps for a minute fails long before the minute, naming the
+// setting and the timeout; `config view` shows that a command is set, not
+// its text.
+func TestPasswordCmdObeysTimeout(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("sh and sleep")
+	}
+	path := isolateConfig(t)
+	writeFile(t, path, `current-context: p
+contexts:
+  - name: p
+    brokers: [127.0.0.1:1]
+    sasl: {mechanism: PLAIN, username: u, password_cmd: "sleep 60; echo TOKEN-abc"}
+`)
+	start := time.Now()
+	code, stdout, stderr := runKgroups(t, "--timeout", "1s", "list")
+	if took := time.Since(start); took >= 60*time.Second {
+		t.Fatalf("list took %s: it waited for the password command", took)
+	}
+	want := "kgroups: context p: connect: sasl.password_cmd: command did not finish in time and was killed: context deadline exceeded (the request timeout is 1s: --timeout or request_timeout)\n"
+	if code != 1 || stdout != "" || stderr != want {
+		t.Fatalf("exit %d\nstdout %q\nstderr %q\nwant   %q", code, stdout, stderr, want)
+	}
+	code, stdout, stderr = runKgroups(t, "config", "view")
+	if code != 0 || strings.Contains(stdout+stderr, "sleep") || strings.Contains(stdout+stderr, "TOKEN") || !strings.Contains(stdout, "password_cmd: <set>\n") {
+		t.Fatalf("config view: exit %d\n%s%s", code, stdout, stderr)
+	}
 }
