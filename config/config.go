@@ -41,6 +41,10 @@ type Config struct {
 	CurrentContext string
 	// Contexts are the file's named clusters, in file order.
 	Contexts []Cluster
+	// Warnings are about the file's permissions: who else can change it,
+	// or read the secret it holds. The command line prints them once on
+	// stderr.
+	Warnings []string
 }
 
 // Cluster is everything needed to reach and use one cluster: one context of

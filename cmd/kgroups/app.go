@@ -7,6 +7,7 @@ import (
 
 	"github.com/kgroups/kgroups/config"
 	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/kafka/receipt"
 	"github.com/kgroups/kgroups/views/format"
 	"github.com/kgroups/kgroups/views/output"
 )
@@ -58,6 +59,9 @@ func (a *app) config() (*config.Config, error) {
 		return nil, err
 	}
 	a.cfg = cfg
+	for _, w := range cfg.Warnings {
+		a.noteOnce("warning: " + w)
+	}
 	return cfg, nil
 }
 
@@ -82,7 +86,23 @@ func (a *app) cluster() (config.Cluster, error) {
 		return config.Cluster{}, err
 	}
 	a.noteOnce(c.Notes()...)
+	a.tightenReceipts()
 	return c, nil
+}
+
+// tightenReceipts makes the receipts directory private again when it is
+// open to others, with a warning; kgroups writes receipts only there.
+func (a *app) tightenReceipts() {
+	dir, err := receipt.DefaultDir()
+	if err != nil {
+		return
+	}
+	note, err := receipt.Tighten(dir)
+	if err != nil {
+		a.noteOnce("warning: " + err.Error())
+	} else if note != "" {
+		a.noteOnce("warning: " + note)
+	}
 }
 
 // noteOnce writes each configuration note to stderr, once per run.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"runtime"
 	"strings"
 	"testing"
@@ -80,5 +81,43 @@ contexts:
 	code, stdout, stderr = runKgroups(t, "config", "view")
 	if code != 0 || strings.Contains(stdout+stderr, "sleep") || strings.Contains(stdout+stderr, "TOKEN") || !strings.Contains(stdout, "password_cmd: <set>\n") {
 		t.Fatalf("config view: exit %d\n%s%s", code, stdout, stderr)
+	}
+}
+
+// TestPermissionWarningsOnce: a configuration file others can write, and
+// a receipts folder open to others, are each warned about once on stderr;
+// the folder is made private.
+func TestPermissionWarningsOnce(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no modes")
+	}
+	rc := startResetCluster(t)
+	path := isolateConfig(t)
+	writeFile(t, path, "current-context: p\ncontexts:\n  - name: p\n    brokers: ["+rc.brokers+"]\n    sasl: {mechanism: PLAIN, username: u, password: hunter2}\n")
+	if err := os.Chmod(path, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(rc.receipts, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(rc.receipts, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// config view reads the file and resolves the context more than once.
+	code, _, stderr := runKgroups(t, "config", "view")
+	want := "kgroups: warning: config " + path + " can be written by its group and others (mode 0666): they could change what kgroups runs and where it connects; chmod 600 " + path + "\n" +
+		"kgroups: warning: config " + path + " holds an inline password or token and can be read by its group and others (mode 0666); chmod 600 " + path + ", or use password_env, password_file or token_file\n" +
+		"kgroups: warning: the receipts directory " + rc.receipts + " had mode 0755, open to others; it is now 0700\n"
+	if code != 0 || stderr != want {
+		t.Fatalf("exit %d\nstderr %q\nwant   %q", code, stderr, want)
+	}
+	if st, err := os.Stat(rc.receipts); err != nil || st.Mode().Perm() != 0o700 {
+		t.Fatalf("receipts folder: %v, %v", st.Mode(), err)
+	}
+	if err := os.Chmod(path, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := runKgroups(t, "config", "view"); code != 0 || stderr != "" {
+		t.Fatalf("private again: exit %d: %q", code, stderr)
 	}
 }
