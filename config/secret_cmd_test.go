@@ -18,9 +18,6 @@ import (
 // deadline fails with an error naming the setting, long before its sleep
 // would end, and what it started is killed with it.
 func TestPasswordCmdKilledWithItsGroup(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("process groups are a Unix feature")
-	}
 	pidFile := filepath.Join(t.TempDir(), "pid")
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()

@@ -168,6 +168,10 @@ func (a *app) connected(ctx context.Context, check func(config.Cluster) error, f
 // UTF-8 locale, ">=" elsewhere.
 func (a *app) atLeast() string { return format.AtLeast(format.UTF8Locale(a.getenv)) }
 
+// lockNote tells the user that a write took over a group lock left by a
+// process that died holding it.
+func (a *app) lockNote(note string) { a.notef("kgroups: note: %s", note) }
+
 // notef writes a note or warning to stderr, terminal-safe.
 func (a *app) notef(layout string, args ...any) {
 	_ = output.Printf(a.stderr, layout, args...)

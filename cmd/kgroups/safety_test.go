@@ -1,11 +1,15 @@
 package main
 
 import (
+	"context"
+	"fmt"
 	"os"
 	"runtime"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/kgroups/kgroups/kafka/receipt"
 )
 
 // TestGuardCannotBeLoosened: a context the file makes read-only stays
@@ -119,5 +123,29 @@ func TestPermissionWarningsOnce(t *testing.T) {
 	}
 	if code, _, stderr := runKgroups(t, "config", "view"); code != 0 || stderr != "" {
 		t.Fatalf("private again: exit %d: %q", code, stderr)
+	}
+}
+
+// TestResetRefusedWhileLocked: while another kgroups holds the group's
+// lock, `reset --execute` waits a short time, then is refused with exit 1,
+// naming the holder's pid, and changes nothing.
+func TestResetRefusedWhileLocked(t *testing.T) {
+	rc := startResetCluster(t)
+	held, err := receipt.LockGroup(context.Background(), rc.receipts, strings.Split(rc.brokers, ","), "g")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Unlock()
+	code, stdout, stderr := rc.kg(t, "reset", "g", "--to-earliest", "--all-topics", "--execute")
+	want := fmt.Sprintf(`kgroups: group "g" is being changed by another kgroups (pid %d on `, os.Getpid())
+	if code != 1 || !strings.HasPrefix(stderr, want) || !strings.HasSuffix(stderr, "): nothing was changed; try again when it has finished\n") {
+		t.Fatalf("exit %d\nstdout %q\nstderr %q", code, stdout, stderr)
+	}
+	rc.assertCommits(t, "g", initialCommits)
+	if err := held.Unlock(); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := rc.kg(t, "reset", "g", "--to-earliest", "--all-topics", "--execute"); code != 0 {
+		t.Fatalf("after the lock is released: exit %d: %s", code, stderr)
 	}
 }

@@ -51,8 +51,8 @@ func (e *LockedError) Error() string {
 // Lock is an advisory lock on one group of one cluster, held by this
 // process from the re-check before a write to the re-read after it, so
 // that two kgroups on one machine cannot interleave their writes to the
-// same group. It lives in the receipts directory (locks/), next to the
-// receipts of the writes it guards.
+// same group. Its file is hidden in the receipts directory, next to the
+// receipts of the writes it guards, and removed when the lock is released.
 type Lock struct {
 	// Path is the lock file.
 	Path string
@@ -81,14 +81,13 @@ func LockGroup(ctx context.Context, dir string, cluster []string, group string) 
 	if dir == "" {
 		return nil, errors.New("no receipts directory for the lock")
 	}
-	locks := filepath.Join(dir, "locks")
-	if err := os.MkdirAll(locks, 0o700); err != nil {
-		return nil, fmt.Errorf("create the lock directory: %w", err)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("create receipts directory: %w", err)
 	}
 	if _, err := Tighten(dir); err != nil {
 		return nil, err
 	}
-	path := filepath.Join(locks, lockName(cluster, group))
+	path := filepath.Join(dir, lockName(cluster, group))
 	deadline := time.Now().Add(LockWait)
 	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
 		deadline = d
@@ -118,9 +117,10 @@ func LockGroup(ctx context.Context, dir string, cluster []string, group string) 
 	}
 }
 
-// lockName is the lock file's name for group on the cluster: the group
-// (made file-safe and short, for people looking) and a hash of the brokers
-// and the exact group (so that names that look alike do not share a lock).
+// lockName is the lock file's name for group on the cluster: hidden, then
+// the group (made file-safe and short, for people looking) and a hash of
+// the brokers and the exact group (so that names that look alike do not
+// share a lock).
 func lockName(cluster []string, group string) string {
 	bs := make([]string, len(cluster))
 	for i, b := range cluster {
@@ -132,7 +132,7 @@ func lockName(cluster []string, group string) string {
 	if len(name) > 40 {
 		name = name[:40]
 	}
-	return name + "-" + hex.EncodeToString(sum[:8]) + ".lock"
+	return "." + name + "-" + hex.EncodeToString(sum[:8]) + ".lock"
 }
 
 // me is this process, as its lock files record it.

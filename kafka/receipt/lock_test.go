@@ -10,6 +10,8 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -81,8 +83,12 @@ func TestLockRefusesSecondWriter(t *testing.T) {
 	if err := l2.Unlock(); err != nil {
 		t.Fatal(err)
 	}
-	if st, err := os.Stat(filepath.Join(dir, "locks")); err != nil || (runtime.GOOS != "windows" && st.Mode().Perm() != 0o700) {
-		t.Fatalf("locks folder: %v, %v", st, err)
+	// Released, the lock leaves nothing behind; the folder is private.
+	if entries, err := os.ReadDir(dir); err != nil || len(entries) != 0 {
+		t.Fatalf("left in the receipts folder: %v, %v", entries, err)
+	}
+	if st, err := os.Stat(dir); err != nil || (runtime.GOOS != "windows" && st.Mode().Perm() != 0o700) {
+		t.Fatalf("receipts folder: %v, %v", st, err)
 	}
 }
 
@@ -177,5 +183,40 @@ func TestLockExclusiveFile(t *testing.T) {
 	}
 	if l, h, err := tryLockExcl(path); err != nil || l != nil || h.Host != "elsewhere" {
 		t.Fatalf("other host: %v, %+v, %v", l, h, err)
+	}
+}
+
+// TestLockExcludes: many goroutines taking and releasing one lock are
+// never inside it together.
+func TestLockExcludes(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "receipts")
+	var inside, most atomic.Int32
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 20 {
+				l, err := LockGroup(context.Background(), dir, cluster, "g")
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				n := inside.Add(1)
+				if n > most.Load() {
+					most.Store(n)
+				}
+				time.Sleep(100 * time.Microsecond)
+				inside.Add(-1)
+				if err := l.Unlock(); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if m := most.Load(); m != 1 {
+		t.Fatalf("%d holders at once", m)
 	}
 }
