@@ -4,11 +4,14 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/kgroups/kgroups/config"
+	"github.com/kgroups/kgroups/kafka/kafkatest"
 	"github.com/kgroups/kgroups/kafka/receipt"
 )
 
@@ -147,5 +150,46 @@ func TestResetRefusedWhileLocked(t *testing.T) {
 	}
 	if code, _, stderr := rc.kg(t, "reset", "g", "--to-earliest", "--all-topics", "--execute"); code != 0 {
 		t.Fatalf("after the lock is released: exit %d: %s", code, stderr)
+	}
+}
+
+// TestSwitcherKeepsGuards: `:ctx NAME` in the UI applies the command
+// line's --read-only=false and --protected=false the same way: they
+// cannot loosen a context the file guards.
+func TestSwitcherKeepsGuards(t *testing.T) {
+	isolateConfig(t)
+	c := kafkatest.NewCluster(t)
+	path := filepath.Join(t.TempDir(), "config.yaml")
+	writeFile(t, path, "current-context: a\ncontexts:\n  - name: a\n    brokers: [127.0.0.1:1]\n"+
+		"  - name: prod\n    brokers: ["+strings.Join(c.Addrs, ", ")+"]\n    read_only: true\n    protected: true\n")
+	cfg, err := config.Load(path, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel := config.Selection{Overrides: []config.Override{
+		{Key: "read_only", Value: "false", Source: config.Flag("read-only")},
+		{Key: "protected", Value: "false", Source: config.Env("KGROUPS_PROTECTED")},
+	}}
+	p, info, err := switcher(cfg, sel)(context.Background(), "prod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.(interface{ Close() }).Close()
+	if !info.ReadOnly || !info.Protected {
+		t.Fatalf("info = %+v: the file's guards were loosened", info)
+	}
+	// Without the file's guards, the same overrides leave the context
+	// open: they are applied, just not allowed to loosen.
+	writeFile(t, path, "contexts:\n  - name: dev\n    brokers: ["+strings.Join(c.Addrs, ", ")+"]\n")
+	if cfg, err = config.Load(path, true); err != nil {
+		t.Fatal(err)
+	}
+	p2, info, err := switcher(cfg, sel)(context.Background(), "dev")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p2.(interface{ Close() }).Close()
+	if info.ReadOnly || info.Protected {
+		t.Fatalf("dev info = %+v", info)
 	}
 }
