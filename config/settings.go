@@ -123,9 +123,9 @@ var Settings = []Setting{
 		field: func(c *Cluster) any { return &c.RequestTimeout }, check: checkPositive},
 	{Key: "refresh", Flag: "refresh", Env: "KGROUPS_REFRESH", Kind: KindDuration, Default: DefaultRefresh.String(), Usage: "refresh interval of the live view",
 		field: func(c *Cluster) any { return &c.Refresh }, check: checkPositive},
-	{Key: "read_only", Flag: "read-only", Env: "KGROUPS_READ_ONLY", Kind: KindBool, Guard: "read-only", Usage: "disable every write action",
+	{Key: "read_only", Flag: "read-only", Env: "KGROUPS_READ_ONLY", Kind: KindBool, Guard: "read-only", Usage: "disable every write action (can only tighten: a file's read_only: true stays)",
 		field: func(c *Cluster) any { return &c.ReadOnly }},
-	{Key: "protected", Flag: "protected", Env: "KGROUPS_PROTECTED", Kind: KindBool, Guard: "protected", Usage: "make every write ask for the group name to be typed as confirmation",
+	{Key: "protected", Flag: "protected", Env: "KGROUPS_PROTECTED", Kind: KindBool, Guard: "protected", Usage: "make every write ask for the group name to be typed as confirmation (can only tighten: a file's protected: true stays)",
 		field: func(c *Cluster) any { return &c.Protected }},
 }
 
