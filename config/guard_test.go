@@ -68,6 +68,8 @@ func TestHowToWrite(t *testing.T) {
 		want string
 	}{
 		{Selection{Context: "p"}, "edit the file (config /f.yaml: contexts[p].read_only: false; a flag or variable cannot loosen it) or use another context"},
+		// The file's guard, given again by a flag, is still the file's.
+		{Selection{Context: "p", Overrides: []Override{{Key: "read_only", Value: "true", Source: Flag("read-only")}}}, "edit the file (config /f.yaml: contexts[p].read_only: false; a flag or variable cannot loosen it) or use another context"},
 		{Selection{Context: "q", Overrides: []Override{{Key: "read_only", Value: "true", Source: Flag("read-only")}}}, "leave out --read-only or use another context"},
 		{Selection{Context: "q", Overrides: []Override{{Key: "read_only", Value: "1", Source: Env("KGROUPS_READ_ONLY")}}}, "unset KGROUPS_READ_ONLY or use another context"},
 	} {

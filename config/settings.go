@@ -375,9 +375,13 @@ func (c *Cluster) apply(o Override) error {
 	if s.Guard != "" && !s.isZero(c) {
 		// Guards only tighten: the file turned this one on, and
 		// an override may not turn it off.
-		if on, err := strconv.ParseBool(strings.TrimSpace(o.Value)); err == nil && !on {
-			c.notes = append(c.notes, fmt.Sprintf("context %s is %s (%s: true); %s cannot loosen it: edit the file or use another context",
-				c.Name, s.Guard, c.Where(s.Key), o.spelling()))
+		// Turning it on again changes nothing, and the file stays
+		// where it comes from.
+		if on, err := strconv.ParseBool(strings.TrimSpace(o.Value)); err == nil {
+			if !on {
+				c.notes = append(c.notes, fmt.Sprintf("context %s is %s (%s: true); %s cannot loosen it: edit the file or use another context",
+					c.Name, s.Guard, c.Where(s.Key), o.spelling()))
+			}
 			return nil
 		}
 	}
