@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"time"
 )
 
 // tryLockExcl takes the lock by creating its file exclusively, where
@@ -35,8 +36,12 @@ func tryLockExcl(path string) (*Lock, Holder, error) {
 			return nil, Holder{}, err
 		}
 		h := decodeHolder(data)
-		host := me().Host
-		if h.PID == 0 || h.Host != host || processAlive(h.PID) {
+		switch {
+		case h.PID == 0 && unsaidFor(path) < time.Minute:
+			// Just created, not yet written; or a holder that died
+			// before it could say who it was, which a minute tells.
+			return nil, h, nil
+		case h.PID != 0 && (h.Host != me().Host || processAlive(h.PID)):
 			return nil, h, nil
 		}
 		note = takeoverNote(path, h)
@@ -45,4 +50,13 @@ func tryLockExcl(path string) (*Lock, Holder, error) {
 		}
 	}
 	return nil, Holder{}, nil
+}
+
+// unsaidFor is how long ago the lock file at path was last written.
+func unsaidFor(path string) time.Duration {
+	st, err := os.Stat(path)
+	if err != nil {
+		return 0
+	}
+	return time.Since(st.ModTime())
 }

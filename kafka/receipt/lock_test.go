@@ -175,6 +175,25 @@ func TestLockExclusiveFile(t *testing.T) {
 	if err := l.Unlock(); err != nil {
 		t.Fatal(err)
 	}
+	// An empty lock file is a holder about to say who it is, until a
+	// minute has passed.
+	if err := os.WriteFile(path, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if l, h, err := tryLockExcl(path); err != nil || l != nil || h.PID != 0 {
+		t.Fatalf("fresh empty file: %v, %+v, %v", l, h, err)
+	}
+	old := time.Now().Add(-2 * time.Minute)
+	if err := os.Chtimes(path, old, old); err != nil {
+		t.Fatal(err)
+	}
+	l, _, err = tryLockExcl(path)
+	if err != nil || l == nil || !strings.Contains(l.Note, "left by a kgroups that has not said who it is") {
+		t.Fatalf("old empty file: %+v, %v", l, err)
+	}
+	if err := l.Unlock(); err != nil {
+		t.Fatal(err)
+	}
 	// A holder on another host is never taken over.
 	other := dead
 	other.Host = "elsewhere"
