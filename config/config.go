@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"strings"
 	"time"
 )
@@ -40,6 +41,10 @@ type Config struct {
 	CurrentContext string
 	// Contexts are the file's named clusters, in file order.
 	Contexts []Cluster
+	// Warnings are about the file's permissions: who else can change it,
+	// or read the secret it holds. The command line prints them once on
+	// stderr.
+	Warnings []string
 }
 
 // Cluster is everything needed to reach and use one cluster: one context of
@@ -66,6 +71,29 @@ type Cluster struct {
 	// the file context ("config FILE: contexts[NAME].") for keys the file
 	// did not set.
 	origin map[string]Source
+	// notes are what the user should hear about how the context was
+	// resolved (an override that could not loosen a guard).
+	notes []string
+}
+
+// Notes are messages for the user about how the context was resolved, such
+// as a --read-only=false that could not loosen a context the file makes
+// read-only. The command line prints them once on stderr.
+func (c Cluster) Notes() []string { return c.notes }
+
+// HowToWrite says how to be allowed to write when the guard key
+// ("read_only") is on, given where it was turned on: a file's guard is
+// edited in the file (a flag or variable cannot loosen it), a flag is left
+// out, a variable unset; or another context is used.
+func (c Cluster) HowToWrite(key string) string {
+	src := c.source(key)
+	switch src.Kind {
+	case SourceFlag:
+		return "leave out " + src.Name + " or use another context"
+	case SourceEnv:
+		return "unset " + src.Name + " or use another context"
+	}
+	return fmt.Sprintf("edit the file (%s: false; a flag or variable cannot loosen it) or use another context", src.Name)
 }
 
 // TLSConfig says how to encrypt the connection and, for mTLS, which client

@@ -48,17 +48,23 @@
 // Precedence, highest first: command-line flags, environment variables, the
 // file, defaults (client_id "kgroups", request_timeout 10s, refresh 5s). The
 // context is chosen by --context, else KGROUPS_CONTEXT, else current-context;
-// flag and environment settings then override that context's fields. With no
-// context chosen, the brokers must come from -b/--brokers or KGROUPS_BROKERS.
+// flag and environment settings then override that context's fields, except
+// that a guard (read_only, protected) the file turns on cannot be turned off:
+// overrides only tighten, and an attempt to loosen is a note (Cluster.Notes).
+// With no context chosen, the brokers must come from -b/--brokers or
+// KGROUPS_BROKERS.
 //
 // Every setting (its file key, flag, KGROUPS_* environment variable, type,
 // default and validation) is declared once, in Settings; `kgroups config
 // --help` lists them. A bad value is a *SettingError that records whether it
 // came from a flag, the environment or the file.
 //
-// Secrets are resolved only when connecting (password_cmd runs with sh -c,
-// bounded by a timeout) and are never printed: Masked shows an inline
-// password or token as "****" (references such as password_env or
+// Secrets are resolved only when connecting (password_cmd runs with sh -c in
+// its own process group, killed with it when the request timeout expires)
+// and are never printed: Masked shows an inline password or token as "****"
+// and a password_cmd as "<set>" (references such as password_env or
 // token_file are shown, since they are not the secret), and no error
-// includes a secret or a password command's output.
+// includes a secret or a password command's output. Load warns
+// (Config.Warnings) when others can write the file or its directory, or
+// read it while it holds an inline secret.
 package config

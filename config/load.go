@@ -34,6 +34,7 @@ func Load(path string, mustExist bool) (*Config, error) {
 		return nil, err
 	}
 	cfg.Path, cfg.Found = path, true
+	cfg.Warnings = permissionWarnings(path, cfg)
 	return cfg, nil
 }
 

@@ -11,15 +11,24 @@ import (
 // Mask replaces a secret for display.
 const Mask = "****"
 
+// CommandMask replaces a command for display.
+const CommandMask = "<set>"
+
 // Masked returns a copy of the context that is safe to print: the secret
-// settings (the inline password and token) become "****". References
-// (password_env, password_file, password_cmd, token_file) stay, since they
-// say where the secret is without being it.
+// settings (the inline password and token) become "****", and a
+// password_cmd, whose text may carry a secret, "<set>". The other
+// references (password_env, password_file, token_file) stay, since they say
+// where the secret is without being it.
 func (c Cluster) Masked() Cluster {
 	c = c.clone()
 	for i := range Settings {
-		if s := &Settings[i]; s.Secret && !s.isZero(&c) {
+		s := &Settings[i]
+		switch {
+		case s.field == nil || s.isZero(&c):
+		case s.Secret:
 			_ = s.set(&c, Mask)
+		case s.Command:
+			_ = s.set(&c, CommandMask)
 		}
 	}
 	return c

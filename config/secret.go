@@ -12,7 +12,8 @@ import (
 )
 
 // SecretCmdTimeout bounds password_cmd when the caller's context has no
-// earlier deadline, so a command waiting for input cannot hang kgroups.
+// deadline, so a command waiting for input cannot hang kgroups. Connecting
+// gives it the request timeout instead.
 const SecretCmdTimeout = 30 * time.Second
 
 // ResolvePassword returns the SASL password from whichever source is set:
@@ -78,10 +79,14 @@ func runSecretCmd(ctx context.Context, key, command string) (string, error) {
 	cmd.Stdout = &out
 	// stdin and stderr stay unconnected: kgroups may own the terminal, and
 	// stderr may echo the secret.
+	ownProcessGroup(cmd)
 	cmd.WaitDelay = time.Second
 	err := cmd.Run()
 	if ctx.Err() != nil {
-		return "", fmt.Errorf("%s: command did not finish in time: %w", key, ctx.Err())
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return "", fmt.Errorf("%s: command did not finish in time and was killed: %w", key, ctx.Err())
+		}
+		return "", fmt.Errorf("%s: command stopped: %w", key, ctx.Err())
 	}
 	if err != nil {
 		var ee *exec.ExitError

@@ -50,11 +50,19 @@ type Setting struct {
 	Connection bool
 	// Secret settings are masked when shown, and errors never quote them.
 	Secret bool
+	// Command settings are commands, whose text may hold a secret (a
+	// token on a command line): shown only as set or not.
+	Command bool
 	// OneOf names a value that several settings supply in different ways
 	// (the SASL password inline, from a variable, a file or a command):
 	// setting one of them replaces whichever the file set, rather than
 	// conflicting with it.
 	OneOf string
+	// Guard marks a safety switch (read_only, protected): a flag or an
+	// environment variable can turn it on but never off when the file
+	// turns it on, so a stray exported variable cannot drop a production
+	// guard. Guard is the word messages use for it.
+	Guard string
 
 	// field points at the setting's value in a Cluster: *string,
 	// *[]string, *bool or *time.Duration as Kind says. Nil for KeyConfig
@@ -103,7 +111,7 @@ var Settings = []Setting{
 		field: func(c *Cluster) any { return &c.SASL.PasswordEnv }},
 	{Key: "sasl.password_file", Flag: "sasl-password-file", Env: "KGROUPS_SASL_PASSWORD_FILE", Connection: true, OneOf: "password", Usage: "file holding the SASL password",
 		field: func(c *Cluster) any { return &c.SASL.PasswordFile }},
-	{Key: "sasl.password_cmd", Connection: true, OneOf: "password", Usage: "command printing the SASL password (run with sh -c)",
+	{Key: "sasl.password_cmd", Connection: true, Command: true, OneOf: "password", Usage: "command printing the SASL password (run with sh -c, within the request timeout)",
 		field: func(c *Cluster) any { return &c.SASL.PasswordCmd }},
 	{Key: "sasl.token", Connection: true, Secret: true, OneOf: "token", Usage: "OAUTHBEARER token",
 		field: func(c *Cluster) any { return &c.SASL.Token }},
@@ -115,9 +123,9 @@ var Settings = []Setting{
 		field: func(c *Cluster) any { return &c.RequestTimeout }, check: checkPositive},
 	{Key: "refresh", Flag: "refresh", Env: "KGROUPS_REFRESH", Kind: KindDuration, Default: DefaultRefresh.String(), Usage: "refresh interval of the live view",
 		field: func(c *Cluster) any { return &c.Refresh }, check: checkPositive},
-	{Key: "read_only", Flag: "read-only", Env: "KGROUPS_READ_ONLY", Kind: KindBool, Usage: "disable every write action",
+	{Key: "read_only", Flag: "read-only", Env: "KGROUPS_READ_ONLY", Kind: KindBool, Guard: "read-only", Usage: "disable every write action (can only tighten: a file's read_only: true stays)",
 		field: func(c *Cluster) any { return &c.ReadOnly }},
-	{Key: "protected", Flag: "protected", Env: "KGROUPS_PROTECTED", Kind: KindBool, Usage: "make every write ask for the group name to be typed as confirmation",
+	{Key: "protected", Flag: "protected", Env: "KGROUPS_PROTECTED", Kind: KindBool, Guard: "protected", Usage: "make every write ask for the group name to be typed as confirmation (can only tighten: a file's protected: true stays)",
 		field: func(c *Cluster) any { return &c.Protected }},
 }
 
@@ -313,6 +321,15 @@ type Override struct {
 	Source Source
 }
 
+// spelling is the override as the user wrote it: --read-only=false or
+// KGROUPS_READ_ONLY=0.
+func (o Override) spelling() string {
+	if o.Source.Kind == SourceFlag || o.Source.Kind == SourceEnv {
+		return o.Source.Name + "=" + o.Value
+	}
+	return o.Source.Name
+}
+
 // SettingError is a problem with one setting, naming where its value came
 // from: the command line, the environment or the file. A bad flag is a
 // usage mistake; a bad variable or file entry is not (see FromFlags).
@@ -354,6 +371,19 @@ func (c *Cluster) apply(o Override) error {
 	s, ok := Lookup(o.Key)
 	if !ok || s.field == nil {
 		return &SettingError{Key: o.Key, Source: o.Source, Msg: fmt.Sprintf("unknown setting %q", o.Key)}
+	}
+	if s.Guard != "" && !s.isZero(c) {
+		// Guards only tighten: the file turned this one on, and
+		// an override may not turn it off.
+		// Turning it on again changes nothing, and the file stays
+		// where it comes from.
+		if on, err := strconv.ParseBool(strings.TrimSpace(o.Value)); err == nil {
+			if !on {
+				c.notes = append(c.notes, fmt.Sprintf("context %s is %s (%s: true); %s cannot loosen it: edit the file or use another context",
+					c.Name, s.Guard, c.Where(s.Key), o.spelling()))
+			}
+			return nil
+		}
 	}
 	// One source of a value replaces whichever the file set.
 	for _, alt := range s.alternatives() {

@@ -43,10 +43,15 @@ func Connect(ctx context.Context, c config.Cluster, extra ...kgo.Opt) (*Client, 
 		return nil, errors.New("connect: no brokers configured")
 	}
 
-	// Secrets first, on the caller's clock: a password command may take
-	// longer than one request should (it is bounded separately).
-	mech, err := saslMechanism(ctx, c.SASL)
+	// Secrets first, within the request timeout: a password command that
+	// outlives it is killed (with its process group).
+	sctx, scancel := context.WithTimeout(ctx, timeout)
+	mech, err := saslMechanism(sctx, c.SASL)
+	scancel()
 	if err != nil {
+		if errors.Is(err, context.DeadlineExceeded) {
+			return nil, fmt.Errorf("%w (the request timeout is %s: --timeout or request_timeout)", err, timeout)
+		}
 		return nil, err
 	}
 

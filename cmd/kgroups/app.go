@@ -7,6 +7,7 @@ import (
 
 	"github.com/kgroups/kgroups/config"
 	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/kafka/receipt"
 	"github.com/kgroups/kgroups/views/format"
 	"github.com/kgroups/kgroups/views/output"
 )
@@ -30,6 +31,9 @@ type app struct {
 	// cfg is the configuration file, read on first use so that commands
 	// that need no configuration (version, help) never fail on a bad file.
 	cfg *config.Config
+	// noted holds the configuration notes already printed, so that each
+	// is said once however often the context is resolved.
+	noted map[string]bool
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) *app {
@@ -55,6 +59,9 @@ func (a *app) config() (*config.Config, error) {
 		return nil, err
 	}
 	a.cfg = cfg
+	for _, w := range cfg.Warnings {
+		a.noteOnce("warning: " + w)
+	}
 	return cfg, nil
 }
 
@@ -78,7 +85,38 @@ func (a *app) cluster() (config.Cluster, error) {
 		}
 		return config.Cluster{}, err
 	}
+	a.noteOnce(c.Notes()...)
+	a.tightenReceipts()
 	return c, nil
+}
+
+// tightenReceipts makes the receipts directory private again when it is
+// open to others, with a warning; kgroups writes receipts only there.
+func (a *app) tightenReceipts() {
+	dir, err := receipt.DefaultDir()
+	if err != nil {
+		return
+	}
+	note, err := receipt.Tighten(dir)
+	if err != nil {
+		a.noteOnce("warning: " + err.Error())
+	} else if note != "" {
+		a.noteOnce("warning: " + note)
+	}
+}
+
+// noteOnce writes each configuration note to stderr, once per run.
+func (a *app) noteOnce(notes ...string) {
+	for _, n := range notes {
+		if a.noted[n] {
+			continue
+		}
+		if a.noted == nil {
+			a.noted = make(map[string]bool)
+		}
+		a.noted[n] = true
+		a.notef("kgroups: %s", n)
+	}
 }
 
 // dial connects to c; the caller closes the client.
@@ -135,6 +173,10 @@ func (a *app) atLeast() string { return format.AtLeast(format.UTF8Locale(a.geten
 func (a *app) layout(wide bool) output.Layout {
 	return output.LayoutFor(wide, format.UTF8Locale(a.getenv))
 }
+
+// lockNote tells the user that a write took over a group lock left by a
+// process that died holding it.
+func (a *app) lockNote(note string) { a.notef("kgroups: note: %s", note) }
 
 // notef writes a note or warning to stderr, terminal-safe.
 func (a *app) notef(layout string, args ...any) {

@@ -105,10 +105,11 @@ func TestConfigPrecedence(t *testing.T) {
 			ctx:  "file-ctx", brokers: "file:9092", clientID: "from-file", timeout: 3 * time.Second, readOnly: true,
 		},
 		{
+			// ... but a variable cannot loosen the file's read_only.
 			name: "env beats file",
 			file: precedenceFile,
 			env:  map[string]string{"KGROUPS_TIMEOUT": "5s", "KGROUPS_BROKERS": "env:1,env:2", "KGROUPS_CLIENT_ID": "from-env", "KGROUPS_READ_ONLY": "false"},
-			ctx:  "file-ctx", brokers: "env:1,env:2", clientID: "from-env", timeout: 5 * time.Second, readOnly: false,
+			ctx:  "file-ctx", brokers: "env:1,env:2", clientID: "from-env", timeout: 5 * time.Second, readOnly: true,
 		},
 		{
 			name: "flag beats env",

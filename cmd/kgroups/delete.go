@@ -145,7 +145,7 @@ func runDelete(ctx context.Context, a *app, o deleteOptions) error {
 		}
 		failed := refused
 		for _, d := range deletable {
-			res, err := kreset.ApplyDeleteGroup(ctx, cl, d, kreset.ApplyOptions{ReceiptDir: dir, Context: c.Name, Now: time.Now})
+			res, err := kreset.ApplyDeleteGroup(ctx, cl, d, kreset.ApplyOptions{ReceiptDir: dir, Context: c.Name, Now: time.Now, Note: a.lockNote})
 			switch {
 			case err != nil:
 				failed = append(failed, err)

@@ -268,7 +268,7 @@ func (a *app) showPlan(ctx context.Context, cl *kafka.Client, c config.Cluster, 
 	if err != nil {
 		return err
 	}
-	res, err := kreset.Apply(ctx, cl, p, kreset.ApplyOptions{ReceiptDir: dir, Context: c.Name, Now: time.Now})
+	res, err := kreset.Apply(ctx, cl, p, kreset.ApplyOptions{ReceiptDir: dir, Context: c.Name, Now: time.Now, Note: a.lockNote})
 	if err != nil {
 		return err
 	}

@@ -380,7 +380,7 @@ func TestResetReadOnlyRefused(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("exit %d, want 1: %s", code, stderr)
 	}
-	want := `kgroups: context "(ad-hoc)" is read-only: 'kgroups reset --execute' is refused and nothing was changed; run it without --execute for a dry run, or use a context that is not read-only` + "\n"
+	want := `kgroups: context "(ad-hoc)" is read-only: 'kgroups reset --execute' is refused and nothing was changed; run it without --execute for a dry run; to write, leave out --read-only or use another context` + "\n"
 	if stdout != "" || stderr != want {
 		t.Fatalf("stdout %q\nstderr %q\nwant   %q", stdout, stderr, want)
 	}

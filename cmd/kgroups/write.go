@@ -41,7 +41,7 @@ func checkWrite(c config.Cluster, command string, w writeFlags, groups ...string
 		return nil
 	}
 	if c.ReadOnly {
-		return fmt.Errorf("context %q is read-only: 'kgroups %s --execute' is refused and nothing was changed; run it without --execute for a dry run, or use a context that is not read-only", c.Name, command)
+		return fmt.Errorf("context %q is read-only: 'kgroups %s --execute' is refused and nothing was changed; run it without --execute for a dry run; to write, %s", c.Name, command, c.HowToWrite("read_only"))
 	}
 	if !c.Protected {
 		return nil

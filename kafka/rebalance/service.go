@@ -2,6 +2,7 @@ package rebalance
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -22,6 +23,9 @@ type Service struct {
 	Context string
 	// Now is the clock for receipts; nil means time.Now.
 	Now func() time.Time
+	// Note, when set, hears what the caller should tell the user: a
+	// group lock taken over from a process that died holding it.
+	Note func(string)
 }
 
 // Removal is what Service.Remove did.
@@ -52,6 +56,11 @@ func (s *Service) now() time.Time {
 // sends nothing and returns no Removal. Otherwise the Removal names the
 // receipt, with Remove's results and error.
 func (s *Service) Remove(ctx context.Context, p *Plan) (*Removal, error) {
+	unlock, err := s.lock(ctx, p.Group)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	path, err := receipt.Write(s.ReceiptDir, p.Receipt(s.Client.Brokers(), s.Context, s.now()))
 	if err != nil {
 		return nil, fmt.Errorf("nothing was sent: %w", err)
@@ -64,4 +73,23 @@ func (s *Service) Remove(ctx context.Context, p *Plan) (*Removal, error) {
 // settled after the removal of removed (member ids).
 func (s *Service) Wait(ctx context.Context, p *Plan, removed []string, opts WaitOptions) (*Outcome, error) {
 	return Wait(ctx, s.Client, p, removed, opts)
+}
+
+// lock takes the receipts folder's lock on the group while its members are
+// removed, as kafka/reset does for offsets, so that two kgroups on one
+// machine cannot interleave their writes to one group. Another kgroups
+// holding it is a *receipt.LockedError.
+func (s *Service) lock(ctx context.Context, group string) (func(), error) {
+	l, err := receipt.LockGroup(ctx, s.ReceiptDir, s.Client.Brokers(), group)
+	if err != nil {
+		var le *receipt.LockedError
+		if errors.As(err, &le) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("nothing was sent: %w", err)
+	}
+	if l.Note != "" && s.Note != nil {
+		s.Note(l.Note)
+	}
+	return func() { _ = l.Unlock() }, nil
 }

@@ -107,6 +107,9 @@ func WriteRecord(dir string, at time.Time, action, group string, v any) (string,
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", fmt.Errorf("create receipts directory: %w", err)
 	}
+	// Best effort: the command line warns when it cannot tighten, and a
+	// file system without modes must not stop every write.
+	_, _ = Tighten(dir)
 	data, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return "", fmt.Errorf("encode receipt: %w", err)

@@ -25,6 +25,9 @@ type ApplyOptions struct {
 	User string
 	// Now is the clock for the receipt; nil means time.Now.
 	Now func() time.Time
+	// Note, when set, hears what the caller should tell the user: a
+	// group lock taken over from a process that died holding it.
+	Note func(string)
 }
 
 func (o ApplyOptions) now() time.Time {
@@ -208,6 +211,11 @@ func Apply(ctx context.Context, cl *kafka.Client, p *Plan, opts ApplyOptions) (*
 	if p == nil || len(p.Rows) == 0 {
 		return nil, errors.New("the plan has no partitions: nothing to apply")
 	}
+	lock, err := lockGroup(ctx, cl, p.Group, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer lock.Unlock()
 	in, err := readGroup(ctx, cl, p.Group)
 	if err != nil {
 		return nil, fmt.Errorf("re-check group before applying: %w", err)

@@ -74,6 +74,11 @@ type DeleteResult struct {
 // then re-read to verify that the group is gone. An error means nothing was
 // changed.
 func ApplyDeleteGroup(ctx context.Context, cl *kafka.Client, d *GroupDeletion, opts ApplyOptions) (*DeleteResult, error) {
+	lock, err := lockGroup(ctx, cl, d.Group, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer lock.Unlock()
 	in, err := readGroup(ctx, cl, d.Group)
 	if err != nil {
 		return nil, fmt.Errorf("re-check group before deleting: %w", err)

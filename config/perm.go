@@ -1,0 +1,68 @@
+package config
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+)
+
+// permissionWarnings says who else can change the configuration file at
+// path, or read it while it holds an inline secret: a file or directory
+// that the group or others can write lets them plant a password_cmd, which
+// kgroups would run. A directory with the sticky bit (like /tmp) is fine:
+// others cannot replace a file in it. Windows permissions are not modes,
+// so there it says nothing.
+func permissionWarnings(path string, cfg *Config) []string {
+	if runtime.GOOS == "windows" {
+		return nil
+	}
+	target, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	if st, err := os.Stat(target); err == nil {
+		mode := st.Mode().Perm()
+		if mode&0o022 != 0 {
+			out = append(out, fmt.Sprintf("config %s can be written by %s (mode %04o): they could change what kgroups runs and where it connects; chmod 600 %s", path, whom(mode, 0o020, 0o002), mode, path))
+		}
+		if mode&0o044 != 0 && cfg.hasInlineSecret() {
+			out = append(out, fmt.Sprintf("config %s holds an inline password or token and can be read by %s (mode %04o); chmod 600 %s, or use password_env, password_file or token_file", path, whom(mode, 0o040, 0o004), mode, path))
+		}
+	}
+	dir := filepath.Dir(target)
+	if st, err := os.Stat(dir); err == nil {
+		mode := st.Mode()
+		if mode.Perm()&0o022 != 0 && mode&fs.ModeSticky == 0 {
+			out = append(out, fmt.Sprintf("the directory %s of config %s can be written by %s (mode %04o): they could replace the file; chmod 700 %s", dir, path, whom(mode.Perm(), 0o020, 0o002), mode.Perm(), dir))
+		}
+	}
+	return out
+}
+
+// whom names who the bits group and other of mode allow.
+func whom(mode, group, other fs.FileMode) string {
+	switch {
+	case mode&group != 0 && mode&other != 0:
+		return "its group and others"
+	case mode&group != 0:
+		return "its group"
+	}
+	return "others"
+}
+
+// hasInlineSecret reports whether a context of the file holds a password or
+// a token itself rather than a reference to one.
+func (c *Config) hasInlineSecret() bool {
+	for i := range c.Contexts {
+		x := &c.Contexts[i]
+		for j := range Settings {
+			if s := &Settings[j]; s.Secret && s.field != nil && !s.isZero(x) {
+				return true
+			}
+		}
+	}
+	return false
+}
