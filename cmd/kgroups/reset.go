@@ -279,10 +279,7 @@ func (a *app) showPlan(ctx context.Context, cl *kafka.Client, c config.Cluster, 
 	a.notef("%s", summaryLine(p))
 	a.notef("Receipt: %s", res.ReceiptPath)
 	a.notef("To undo: kgroups undo %s --execute", shellQuote(res.ReceiptPath))
-	if failed := res.Failed(); len(failed) > 0 {
-		return fmt.Errorf("%d of %d partitions do not hold the new offset; see STATUS above", len(failed), len(res.Partitions))
-	}
-	return nil
+	return writeVerdict(c, p.Group, res.ReceiptPath, "partitions", "STATUS", res.Tally())
 }
 
 // summaryLine is the plan's one-line summary for stderr.

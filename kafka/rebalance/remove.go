@@ -346,7 +346,7 @@ func removeByMember(ctx context.Context, cl *kafka.Client, p *Plan, targets []Ta
 	if err == nil && resp.GetVersion() < 3 {
 		// Before v3 the request carries one member id and silently
 		// drops the list: refuse rather than pretend.
-		err = fmt.Errorf("%w: the coordinator speaks LeaveGroup v%d; removing members by member id needs v3 or later (Kafka 2.4+)", kerr.UnsupportedVersion, resp.GetVersion())
+		err = write.Refusal(fmt.Errorf("the coordinator speaks LeaveGroup v%d; removing members by member id needs v3 or later (Kafka 2.4+)", resp.GetVersion()))
 	}
 	if err == nil {
 		err = kerr.ErrorForCode(resp.ErrorCode)

@@ -103,15 +103,38 @@ func (t Tally) Worst() Outcome {
 }
 
 // IsRefusal reports whether err is the broker's answer refusing the
-// request: a Kafka error code, other than one that says the broker itself
-// does not know whether the write happened (REQUEST_TIMED_OUT).
+// request: one marked with Refusal, or a Kafka error code other than one
+// that says the broker itself does not know whether the write happened
+// (REQUEST_TIMED_OUT).
 func IsRefusal(err error) bool {
+	if err == nil {
+		return false
+	}
+	var r refusal
+	if errors.As(err, &r) {
+		return true
+	}
 	var ke *kerr.Error
-	if err == nil || !errors.As(err, &ke) {
+	if !errors.As(err, &ke) {
 		return false
 	}
 	return !errors.Is(err, kerr.RequestTimedOut)
 }
+
+// Refusal marks err as the broker's refusal, for answers that are not a
+// Kafka error code (a version the broker does not speak, a fake broker in
+// a test). Its text is err's.
+func Refusal(err error) error {
+	if err == nil {
+		return nil
+	}
+	return refusal{err}
+}
+
+type refusal struct{ err error }
+
+func (r refusal) Error() string { return r.err.Error() }
+func (r refusal) Unwrap() error { return r.err }
 
 // AnswerLost reports whether err means the request may have been applied
 // though its answer never came: a timeout, a broken connection, or an

@@ -14,6 +14,7 @@ import (
 
 	"github.com/kgroups/kgroups/kafka"
 	krebalance "github.com/kgroups/kgroups/kafka/rebalance"
+	"github.com/kgroups/kgroups/kafka/write"
 	"github.com/kgroups/kgroups/views/viewtest"
 )
 
@@ -42,7 +43,7 @@ func (f *fakeBackend) Remove(_ context.Context, p *krebalance.Plan) (*krebalance
 	var rs []krebalance.Result
 	for _, t := range p.Targets {
 		ids = append(ids, t.Member.MemberID)
-		rs = append(rs, krebalance.Result{Target: t, Err: f.refuse[t.Member.MemberID]})
+		rs = append(rs, krebalance.Result{Target: t, Err: write.Refusal(f.refuse[t.Member.MemberID]), Gone: f.refuse[t.Member.MemberID] == nil})
 	}
 	if f.noReceipt != nil {
 		return nil, f.noReceipt
