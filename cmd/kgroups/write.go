@@ -84,7 +84,7 @@ func describeCommand(c config.Cluster, group string) string {
 	var b strings.Builder
 	b.WriteString("kgroups ")
 	switch {
-	case c.Name != "":
+	case c.Name != "" && c.Name != config.AdHocContext:
 		b.WriteString("--context " + shellQuote(c.Name) + " ")
 	case len(c.Brokers) > 0:
 		b.WriteString("-b " + shellQuote(strings.Join(c.Brokers, ",")) + " ")
