@@ -378,6 +378,26 @@ func TestDeleteGroupOutcomes(t *testing.T) {
 	})
 }
 
+func TestDeleteGroupChangedByAnotherWriterAfterOurs(t *testing.T) {
+	e := newEnv(t)
+	cl := e.shortClient(t)
+	ds, err := reset.PrepareDeleteGroups(context.Background(), cl, []string{"g"}, time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reset.SetAfterVerify(func() { e.c.Commit(t, "g", map[string]map[int32]int64{"orders": {0: 3}}) })()
+	res, err := reset.ApplyDeleteGroup(context.Background(), cl, ds[0], e.opts())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "changed by another writer after ours: the group was deleted, then it existed again"; res.Outcome() != write.ChangedAfter || res.Status() != want {
+		t.Errorf("outcome %v, status %q", res.Outcome(), res.Status())
+	}
+	if got := e.adminCommits(t, "g"); !reflect.DeepEqual(got, map[string]int64{"orders/0": 3}) {
+		t.Errorf("independent re-read = %v", got)
+	}
+}
+
 func TestDeleteOffsetsOutcomes(t *testing.T) {
 	t.Run("verified though the answer was lost", func(t *testing.T) {
 		e := newEnv(t)
