@@ -11,6 +11,7 @@ import (
 	"github.com/kgroups/kgroups/kafka"
 	krebalance "github.com/kgroups/kgroups/kafka/rebalance"
 	kreset "github.com/kgroups/kgroups/kafka/reset"
+	"github.com/kgroups/kgroups/kafka/write"
 	"github.com/kgroups/kgroups/views/group"
 	"github.com/kgroups/kgroups/views/groups"
 	rebalanceview "github.com/kgroups/kgroups/views/rebalance"
@@ -76,7 +77,7 @@ func (f *fakeRemover) Remove(_ context.Context, p *krebalance.Plan) (*krebalance
 	var rs []krebalance.Result
 	for _, t := range p.Targets {
 		ids = append(ids, t.Member.MemberID)
-		rs = append(rs, krebalance.Result{Target: t, Err: f.refuse})
+		rs = append(rs, krebalance.Result{Target: t, Err: write.Refusal(f.refuse), Gone: f.refuse == nil})
 	}
 	f.removes = append(f.removes, ids)
 	return &krebalance.Removal{Receipt: "/state/receipts/removal.json", Results: rs}, nil

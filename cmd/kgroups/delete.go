@@ -12,6 +12,7 @@ import (
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/receipt"
 	kreset "github.com/kgroups/kgroups/kafka/reset"
+	"github.com/kgroups/kgroups/kafka/write"
 	"github.com/kgroups/kgroups/views/output"
 )
 
@@ -144,21 +145,34 @@ func runDelete(ctx context.Context, a *app, o deleteOptions) error {
 			return err
 		}
 		failed := refused
+		unknown := false
 		for _, d := range deletable {
 			res, err := kreset.ApplyDeleteGroup(ctx, cl, d, kreset.ApplyOptions{ReceiptDir: dir, Context: c.Name, Now: time.Now, Note: a.lockNote})
-			switch {
-			case err != nil:
+			if err != nil {
 				failed = append(failed, err)
-			case res.Err != nil:
-				failed = append(failed, fmt.Errorf("delete group %q: %w (its receipt: %s)", d.Group, res.Err, res.ReceiptPath))
-			default:
-				if err := output.Printf(a.stdout, "Deleted group %q; its %d committed offset(s) are in the receipt %s", d.Group, len(d.Offsets), res.ReceiptPath); err != nil {
+				continue
+			}
+			switch res.Outcome() {
+			case write.Verified:
+				line := fmt.Sprintf("Deleted group %q; its %d committed offset(s) are in the receipt %s", d.Group, len(d.Offsets), res.ReceiptPath)
+				if res.Err != nil {
+					line += "\n  " + res.Status()
+				}
+				if err := output.Printf(a.stdout, "%s", line); err != nil {
 					return err
 				}
 				a.notef("To undo: kgroups undo %s --execute", shellQuote(res.ReceiptPath))
+			case write.Refused:
+				failed = append(failed, fmt.Errorf("delete group %q: %s (its receipt: %s)", d.Group, res.Status(), res.ReceiptPath))
+			default:
+				unknown = true
+				failed = append(failed, fmt.Errorf("delete group %q: %s. Check with: %s (the receipt of this change: %s)", d.Group, res.Status(), describeCommand(c, d.Group), shellQuote(res.ReceiptPath)))
 			}
 		}
-		if len(failed) > 0 {
+		switch {
+		case unknown:
+			return exitCodeError{code: exitUnknown, err: errors.Join(failed...)}
+		case len(failed) > 0:
 			return errors.Join(failed...)
 		}
 		return nil

@@ -13,6 +13,7 @@ import (
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/rebalance"
 	"github.com/kgroups/kgroups/kafka/receipt"
+	"github.com/kgroups/kgroups/kafka/write"
 	"github.com/kgroups/kgroups/views/format"
 	"github.com/kgroups/kgroups/views/output"
 )
@@ -170,6 +171,8 @@ func runRebalance(ctx context.Context, a *app, o rebalanceOptions) error {
 		if removal == nil {
 			return err
 		}
+		// A request that failed as a whole is in each member's result;
+		// the re-read decides what happened.
 		if werr := output.Printf(a.stdout, "\nReceipt: %s", removal.Receipt); werr != nil {
 			return werr
 		}
@@ -177,11 +180,12 @@ func runRebalance(ctx context.Context, a *app, o rebalanceOptions) error {
 			return werr
 		}
 		removed := removal.Removed()
-		if err != nil {
-			return err
-		}
+		verdict := writeVerdict(c, o.group, removal.Receipt, "members", "RESULT", tally(removal.Results))
 		if len(removed) == 0 {
-			return errors.New("the broker removed no member: its answers are above; the group is unchanged")
+			if removal.Outcome() == write.Refused {
+				return errors.New("the broker removed no member: its answers are above; the group is unchanged")
+			}
+			return verdict
 		}
 
 		tl := rebalance.NewTimeline(rebalance.TimelineConfig{})
@@ -194,12 +198,21 @@ func runRebalance(ctx context.Context, a *app, o rebalanceOptions) error {
 		if err := output.RemovalOutcome(a.stdout, plan, out, tl.Events(o.group, nil), a.layout(o.write.wide)); err != nil {
 			return err
 		}
+		if verdict != nil {
+			return verdict
+		}
 		if werr != nil {
 			return werr
 		}
-		if len(removed) < len(removal.Results) {
-			return fmt.Errorf("the broker removed %d of %d members; its answers are above", len(removed), len(removal.Results))
-		}
 		return nil
 	})
+}
+
+// tally counts the removal's outcomes.
+func tally(results []rebalance.Result) write.Tally {
+	var t write.Tally
+	for _, r := range results {
+		t.Add(r.Outcome())
+	}
+	return t
 }

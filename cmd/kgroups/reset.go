@@ -87,7 +87,9 @@ offsets as CSV instead, for --from-file later.
 and --new-group is given), re-checked right before. It first writes a
 receipt of every offset before and after to
 $XDG_STATE_HOME/kgroups/receipts/ (no receipt, no change), then commits,
-then re-reads each partition and reports ok or failed. 'kgroups undo
+then re-reads each partition and reports it verified (ok), refused by the
+broker, or of unknown outcome (exit 0, 1 or 4; see 'Exit codes' in the
+README). 'kgroups undo
 RECEIPT' puts the offsets back. A read-only context refuses --execute; a
 protected one also needs --confirm GROUP.`,
 		Example: `  kgroups reset orders --to-earliest --all-topics
@@ -286,10 +288,7 @@ func (a *app) showPlan(ctx context.Context, cl *kafka.Client, c config.Cluster, 
 	a.notef("%s", summaryLine(p))
 	a.notef("Receipt: %s", res.ReceiptPath)
 	a.notef("To undo: kgroups undo %s --execute", shellQuote(res.ReceiptPath))
-	if failed := res.Failed(); len(failed) > 0 {
-		return fmt.Errorf("%d of %d partitions do not hold the new offset; see STATUS above", len(failed), len(res.Partitions))
-	}
-	return nil
+	return writeVerdict(c, p.Group, res.ReceiptPath, "partitions", "STATUS", res.Tally())
 }
 
 // summaryLine is the plan's one-line summary for stderr.

@@ -18,6 +18,11 @@ const (
 	exitError     = 1 // a runtime failure: unreachable cluster, unknown group, ...
 	exitUsage     = 2 // bad flags or arguments
 	exitUnhealthy = 3 // kgroups health: a group at or above --fail-on
+	// exitUnknown: a write whose outcome is not known (no answer came, or
+	// the re-read failed), or that another writer changed after ours. It
+	// wins over exitError when both apply: a refusal changed nothing, an
+	// unknown outcome needs a human to look.
+	exitUnknown = 4
 )
 
 // usageError marks an error caused by how the command was called. It is

@@ -13,6 +13,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/kafka/write"
 )
 
 // Selection says which members to remove: by member id, by
@@ -173,23 +174,106 @@ func (p *Plan) Explain() []string {
 	return out
 }
 
-// Result is the broker's answer for one target.
+// Result is what happened to one target: the broker's answer, and the
+// re-read of the group that decides the Outcome (see kafka/write).
 type Result struct {
 	Target Target
 	// Err is the broker's error for this member, verbatim (for example
-	// UNKNOWN_MEMBER_ID), or nil when it was removed.
+	// UNKNOWN_MEMBER_ID), or why no answer came; nil when the broker said
+	// it was removed.
 	Err error
+	// Gone is set when the re-read of the group found the member removed:
+	// its member id is gone, or its instance id now has another member id
+	// (it rejoined), or, in a consumer-protocol group, it is back at a
+	// lower member epoch.
+	Gone bool
+	// ReadErr is why the group could not be re-read after the removal.
+	ReadErr error
 }
 
-// Removed returns the member ids the broker removed.
+// Outcome is the verdict: verified when the re-read shows the member
+// removed (whatever the answer), refused when the broker said no and the
+// member is still there, unknown otherwise.
+func (r Result) Outcome() write.Outcome { return write.Decide(r.Gone, r.Err, r.ReadErr) }
+
+// Status says the outcome in words: "removed", "verified removed (the
+// broker's answer was lost: ...)", "refused: ..." or "outcome unknown: ...".
+func (r Result) Status() string {
+	switch r.Outcome() {
+	case write.Verified:
+		switch {
+		case r.Err == nil:
+			return "removed"
+		case write.AnswerLost(r.Err):
+			return "verified removed (the broker's answer was lost: " + r.Err.Error() + ")"
+		}
+		return "verified removed (though the broker answered: " + r.Err.Error() + ")"
+	case write.Refused:
+		return "refused: " + r.Err.Error()
+	}
+	switch {
+	case r.ReadErr != nil && r.Err != nil:
+		return fmt.Sprintf("outcome unknown: no answer (%v) and the re-read failed (%v)", r.Err, r.ReadErr)
+	case r.ReadErr != nil:
+		return fmt.Sprintf("outcome unknown: the re-read failed: %v", r.ReadErr)
+	case r.Err != nil:
+		return fmt.Sprintf("outcome unknown: no answer (%v); the member is still in the group, and the request may still land", r.Err)
+	}
+	return "outcome unknown: the broker removed it, but the re-read still shows the member"
+}
+
+// WorstOutcome is the worst outcome of the results.
+func WorstOutcome(results []Result) write.Outcome {
+	var t write.Tally
+	for _, r := range results {
+		t.Add(r.Outcome())
+	}
+	return t.Worst()
+}
+
+// Removed returns the member ids verified removed.
 func Removed(results []Result) []string {
 	var ids []string
 	for _, r := range results {
-		if r.Err == nil {
+		if r.Outcome() == write.Verified {
 			ids = append(ids, r.Target.Member.MemberID)
 		}
 	}
 	return ids
+}
+
+// Verify re-reads the group and marks each result Gone or not, or sets
+// ReadErr when the group cannot be read.
+func Verify(ctx context.Context, cl *kafka.Client, p *Plan, results []Result) {
+	snap, err := cl.PollGroups(ctx, p.Group)
+	g := &kafka.Group{}
+	if err == nil {
+		if sg, ok := snap.Group(p.Group); ok {
+			g = sg
+			if g.Err != nil {
+				err = g.Err
+			}
+		}
+	}
+	for i := range results {
+		if err != nil {
+			results[i].ReadErr = fmt.Errorf("re-read group %q: %w", p.Group, err)
+			continue
+		}
+		results[i].Gone = gone(g, results[i].Target)
+	}
+}
+
+// gone reports whether the group no longer holds the target as it was.
+func gone(g *kafka.Group, t Target) bool {
+	for _, m := range g.Members {
+		if m.MemberID == t.Member.MemberID {
+			// A consumer-protocol member keeps its id and rejoins from
+			// epoch 0.
+			return g.Type == kafka.TypeConsumer && t.Member.MemberEpoch > 0 && m.MemberEpoch < t.Member.MemberEpoch
+		}
+	}
+	return true
 }
 
 // Remove sends the plan's LeaveGroup requests to the group's coordinator:
@@ -262,7 +346,7 @@ func removeByMember(ctx context.Context, cl *kafka.Client, p *Plan, targets []Ta
 	if err == nil && resp.GetVersion() < 3 {
 		// Before v3 the request carries one member id and silently
 		// drops the list: refuse rather than pretend.
-		err = fmt.Errorf("the coordinator speaks LeaveGroup v%d; removing members by member id needs v3 or later (Kafka 2.4+)", resp.GetVersion())
+		err = write.Refusal(fmt.Errorf("the coordinator speaks LeaveGroup v%d; removing members by member id needs v3 or later (Kafka 2.4+)", resp.GetVersion()))
 	}
 	if err == nil {
 		err = kerr.ErrorForCode(resp.ErrorCode)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/receipt"
+	"github.com/kgroups/kgroups/kafka/write"
 )
 
 // Service binds member removal to one cluster connection and one receipts
@@ -32,11 +33,15 @@ type Service struct {
 type Removal struct {
 	// Receipt is the path of the receipt written before anything was sent.
 	Receipt string
-	// Results hold the broker's answer for each member of the plan.
+	// Results hold the broker's answer for each member of the plan and
+	// the re-read that verifies it.
 	Results []Result
 }
 
-// Removed returns the member ids the broker removed.
+// Outcome is the worst outcome of the removal.
+func (r *Removal) Outcome() write.Outcome { return WorstOutcome(r.Results) }
+
+// Removed returns the member ids verified removed.
 func (r *Removal) Removed() []string {
 	if r == nil {
 		return nil
@@ -66,6 +71,7 @@ func (s *Service) Remove(ctx context.Context, p *Plan) (*Removal, error) {
 		return nil, fmt.Errorf("nothing was sent: %w", err)
 	}
 	results, err := Remove(ctx, s.Client, p)
+	Verify(ctx, s.Client, p, results)
 	return &Removal{Receipt: path, Results: results}, err
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/receipt"
+	"github.com/kgroups/kgroups/kafka/write"
 )
 
 // ApplyOptions say where receipts go and who is acting.
@@ -44,8 +45,9 @@ func (o ApplyOptions) user() string {
 	return receipt.CurrentUser()
 }
 
-// PartitionResult is what happened to one partition: the offset asked for
-// and the offset re-read from the cluster afterwards.
+// PartitionResult is what happened to one partition: the offset asked for,
+// the broker's answer and the offset re-read from the cluster afterwards.
+// The re-read decides its Outcome (see kafka/write).
 type PartitionResult struct {
 	Topic     string
 	Partition int32
@@ -54,32 +56,64 @@ type PartitionResult struct {
 	// Want is the offset the plan set, NoOffset when it removed the commit.
 	Want int64
 	// Got is the committed offset re-read after the change, NoOffset when
-	// there is none.
+	// there is none (or when the re-read failed: see ReadErr).
 	Got int64
-	// Err is the broker's answer for this partition, or why it could not
-	// be re-read.
+	// Err is the broker's answer for this partition when it was an error,
+	// or why no answer came (a timeout, a broken connection).
 	Err error
+	// ReadErr is why the offsets could not be re-read afterwards.
+	ReadErr error
+	// Changed is set when the partition was verified and a second re-read
+	// found another offset: another writer changed it after ours. It holds
+	// that offset (NoOffset: the commit is gone).
+	Changed *int64
 }
 
 // TP is the result's partition.
 func (r PartitionResult) TP() TP { return TP{r.Topic, r.Partition} }
 
-// OK reports that the partition now holds what the plan asked for.
-func (r PartitionResult) OK() bool { return r.Err == nil && r.Got == r.Want }
-
-// Status is "ok", or "failed: " and why.
-func (r PartitionResult) Status() string {
-	switch {
-	case r.OK():
-		return "ok"
-	case r.Err != nil:
-		return "failed: " + r.Err.Error()
-	case r.Want < 0:
-		return fmt.Sprintf("failed: a commit at %d remains", r.Got)
-	case r.Got < 0:
-		return fmt.Sprintf("failed: no commit found, wanted %d", r.Want)
+// Outcome is the verdict: verified when the re-read equals the target
+// (whatever the answer), refused when the broker said no, changed after
+// ours when a second re-read differs, unknown otherwise.
+func (r PartitionResult) Outcome() write.Outcome {
+	o := write.Decide(r.Got == r.Want, r.Err, r.ReadErr)
+	if o == write.Verified && r.Changed != nil && *r.Changed != r.Want {
+		return write.ChangedAfter
 	}
-	return fmt.Sprintf("failed: committed offset is %d, wanted %d", r.Got, r.Want)
+	return o
+}
+
+// OK reports that the partition was verified to hold what the plan asked
+// for.
+func (r PartitionResult) OK() bool { return r.Outcome() == write.Verified }
+
+// Status says the outcome in words: "ok"; "verified (the broker's answer
+// was lost: ...)"; "refused: ..."; "outcome unknown: ..."; or "changed by
+// another writer after ours (now N)".
+func (r PartitionResult) Status() string {
+	switch r.Outcome() {
+	case write.Verified:
+		switch {
+		case r.Err == nil:
+			return "ok"
+		case write.AnswerLost(r.Err):
+			return "verified (the broker's answer was lost: " + r.Err.Error() + ")"
+		}
+		return "verified (though the broker answered: " + r.Err.Error() + ")"
+	case write.Refused:
+		return "refused: " + r.Err.Error()
+	case write.ChangedAfter:
+		return fmt.Sprintf("changed by another writer after ours (now %s)", fmtOffset(*r.Changed))
+	}
+	switch {
+	case r.ReadErr != nil && r.Err != nil:
+		return fmt.Sprintf("outcome unknown: no answer (%v) and the re-read failed (%v)", r.Err, r.ReadErr)
+	case r.ReadErr != nil:
+		return fmt.Sprintf("outcome unknown: the re-read failed: %v", r.ReadErr)
+	case r.Err != nil:
+		return fmt.Sprintf("outcome unknown: no answer (%v); the re-read shows %s, wanted %s, and the request may still land", r.Err, fmtOffset(r.Got), fmtOffset(r.Want))
+	}
+	return fmt.Sprintf("outcome unknown: the broker accepted it, but the re-read shows %s, wanted %s", fmtOffset(r.Got), fmtOffset(r.Want))
 }
 
 // Result is the outcome of applying a plan.
@@ -94,7 +128,7 @@ type Result struct {
 // OK reports that every partition was verified.
 func (r *Result) OK() bool { return len(r.Failed()) == 0 }
 
-// Failed lists the partitions that do not hold what the plan asked for.
+// Failed lists the partitions that were not verified.
 func (r *Result) Failed() []PartitionResult {
 	var out []PartitionResult
 	for _, p := range r.Partitions {
@@ -104,6 +138,18 @@ func (r *Result) Failed() []PartitionResult {
 	}
 	return out
 }
+
+// Tally counts the partitions by outcome.
+func (r *Result) Tally() write.Tally {
+	var t write.Tally
+	for _, p := range r.Partitions {
+		t.Add(p.Outcome())
+	}
+	return t
+}
+
+// Outcome is the worst of the partitions' outcomes.
+func (r *Result) Outcome() write.Outcome { return r.Tally().Worst() }
 
 // action names what a plan does, for refusals.
 func action(k Kind) string {
@@ -270,13 +316,50 @@ func Apply(ctx context.Context, cl *kafka.Client, p *Plan, opts ApplyOptions) (*
 		pr := PartitionResult{Topic: r.Topic, Partition: r.Partition, Before: r.Current, Want: r.New, Got: kafka.NoOffset}
 		pr.Err = errs[r.TP()]
 		if readErr != nil {
-			pr.Err = errors.Join(pr.Err, fmt.Errorf("re-read: %w", readErr))
+			pr.ReadErr = readErr
 		} else if o, ok := got[r.TP()]; ok {
 			pr.Got = o
 		}
 		res.Partitions = append(res.Partitions, pr)
 	}
+	recheck(ctx, cl, res)
 	return res, nil
+}
+
+// afterVerify runs between the verifying re-read and the second one; tests
+// set it to play another writer.
+var afterVerify = func() {}
+
+// recheck re-reads the verified partitions once more: one whose offset
+// changed again was changed by another writer after ours, perhaps on
+// another machine, and the report must not say ok. A failed second read
+// leaves the verdict of the first.
+func recheck(ctx context.Context, cl *kafka.Client, res *Result) {
+	verified := false
+	for _, p := range res.Partitions {
+		verified = verified || p.OK()
+	}
+	if !verified {
+		return
+	}
+	afterVerify()
+	again, err := committed(ctx, cl, res.Group)
+	if err != nil {
+		return
+	}
+	for i := range res.Partitions {
+		p := &res.Partitions[i]
+		if !p.OK() {
+			continue
+		}
+		now, ok := again[p.TP()]
+		if !ok {
+			now = kafka.NoOffset
+		}
+		if now != p.Want {
+			p.Changed = &now
+		}
+	}
 }
 
 func fmtOffset(o int64) string {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/receipt"
+	"github.com/kgroups/kgroups/kafka/write"
 )
 
 // GroupDeletion is the plan to delete one group: what it is now and the
@@ -60,12 +61,59 @@ func PrepareDeleteGroups(ctx context.Context, cl *kafka.Client, groups []string,
 	return out, nil
 }
 
-// DeleteResult is the outcome of deleting one group.
+// DeleteResult is the outcome of deleting one group. The re-read decides
+// (see kafka/write): Outcome is verified when the group is gone, whatever
+// the broker answered.
 type DeleteResult struct {
 	Group       string
 	ReceiptPath string
-	// Err is the broker's refusal or failure; nil when the group is gone.
+	// Err is the broker's answer when it was an error, or why no answer
+	// came.
 	Err error
+	// ReadErr is why the group could not be re-read afterwards.
+	ReadErr error
+	// Gone is set when the re-read found the group gone.
+	Gone bool
+	// Back is set when a second re-read, after Gone, found the group
+	// again: another writer (a consumer joining, an admin committing)
+	// made it after our deletion.
+	Back bool
+}
+
+// Outcome is the verdict on the deletion.
+func (r *DeleteResult) Outcome() write.Outcome {
+	o := write.Decide(r.Gone, r.Err, r.ReadErr)
+	if o == write.Verified && r.Back {
+		return write.ChangedAfter
+	}
+	return o
+}
+
+// Status says the outcome in words, as PartitionResult.Status does.
+func (r *DeleteResult) Status() string {
+	switch r.Outcome() {
+	case write.Verified:
+		switch {
+		case r.Err == nil:
+			return "deleted"
+		case write.AnswerLost(r.Err):
+			return "verified deleted (the broker's answer was lost: " + r.Err.Error() + ")"
+		}
+		return "verified deleted (though the broker answered: " + r.Err.Error() + ")"
+	case write.Refused:
+		return "refused: " + r.Err.Error()
+	case write.ChangedAfter:
+		return "changed by another writer after ours: the group was deleted, then it existed again"
+	}
+	switch {
+	case r.ReadErr != nil && r.Err != nil:
+		return fmt.Sprintf("outcome unknown: no answer (%v) and the re-read failed (%v)", r.Err, r.ReadErr)
+	case r.ReadErr != nil:
+		return fmt.Sprintf("outcome unknown: the re-read failed: %v", r.ReadErr)
+	case r.Err != nil:
+		return fmt.Sprintf("outcome unknown: no answer (%v); the group still exists, and the request may still land", r.Err)
+	}
+	return "outcome unknown: the broker accepted it, but the group still exists"
 }
 
 // ApplyDeleteGroup deletes one group the same way Apply resets offsets:
@@ -126,15 +174,19 @@ func ApplyDeleteGroup(ctx context.Context, cl *kafka.Client, d *GroupDeletion, o
 	dctx, cancel := context.WithTimeout(ctx, cl.Timeout())
 	_, derr := cl.Admin().DeleteGroup(dctx, d.Group)
 	cancel()
+	if derr != nil {
+		res.Err = explain(derr)
+	}
 	after, rerr := readGroup(ctx, cl, d.Group)
 	switch {
 	case rerr != nil:
-		res.Err = errors.Join(derr, fmt.Errorf("re-read: %w", rerr))
-	case after.Exists:
-		if derr == nil {
-			derr = errors.New("the group still exists")
+		res.ReadErr = rerr
+	case !after.Exists:
+		res.Gone = true
+		afterVerify()
+		if again, err := readGroup(ctx, cl, d.Group); err == nil && again.Exists {
+			res.Back = true
 		}
-		res.Err = explain(derr)
 	}
 	return res, nil
 }

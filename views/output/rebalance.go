@@ -9,6 +9,7 @@ import (
 
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/rebalance"
+	"github.com/kgroups/kgroups/kafka/write"
 	"github.com/kgroups/kgroups/views/columns"
 	"github.com/kgroups/kgroups/views/format"
 )
@@ -46,23 +47,34 @@ func RemovalPlan(w io.Writer, p *rebalance.Plan, lay Layout) error {
 	return Print(w, b.String())
 }
 
+// RemovalResult is the RESULT cell of a member's removal: "removed",
+// "removed (answer lost)", "refused" or "outcome unknown".
+func RemovalResult(r rebalance.Result) string {
+	switch r.Outcome() {
+	case write.Verified:
+		if r.Err != nil {
+			return "removed (answer lost)"
+		}
+		return "removed"
+	case write.Refused:
+		return "refused"
+	}
+	return "outcome unknown"
+}
+
 // RemovalResultColumns are each target's result.
 func RemovalResultColumns() []Column[rebalance.Result] {
 	return []Column[rebalance.Result]{
 		{Title: "MEMBER-ID", Align: left, Max: idMax, Value: func(r rebalance.Result) string { return r.Target.Member.MemberID }},
 		{Title: "INSTANCE-ID", Align: left, Max: idMax, Value: func(r rebalance.Result) string { return text(r.Target.Member.InstanceID) }},
-		{Title: "RESULT", Align: left, Value: func(r rebalance.Result) string {
-			if r.Err != nil {
-				return "refused"
-			}
-			return "removed"
-		}},
+		{Title: "RESULT", Align: left, Value: RemovalResult},
 	}
 }
 
-// RemovalResults prints each member's result, after a blank line, and the
-// broker's answer on its own line for each refusal (a table cell would
-// mangle it). Nothing for no results.
+// RemovalResults prints each member's result, after a blank line, then on
+// its own line for each member not plainly removed (a table cell would
+// mangle it) the broker's answer or why the outcome is unknown. Nothing for
+// no results.
 func RemovalResults(w io.Writer, results []rebalance.Result, lay Layout) error {
 	if len(results) == 0 {
 		return nil
@@ -71,8 +83,16 @@ func RemovalResults(w io.Writer, results []rebalance.Result, lay Layout) error {
 	b.WriteByte('\n')
 	b.WriteString(TableWith(RemovalResultColumns(), results, lay))
 	for _, r := range results {
-		if r.Err != nil {
-			fmt.Fprintf(&b, "Broker's answer for %s: %s\n", format.Sanitize(r.Target.Member.MemberID), format.Sanitize(r.Err.Error()))
+		id := format.Sanitize(r.Target.Member.MemberID)
+		switch r.Outcome() {
+		case write.Verified:
+			if r.Err != nil {
+				fmt.Fprintf(&b, "Result for %s: %s\n", id, format.Sanitize(r.Status()))
+			}
+		case write.Refused:
+			fmt.Fprintf(&b, "Broker's answer for %s: %s\n", id, format.Sanitize(r.Err.Error()))
+		default:
+			fmt.Fprintf(&b, "Result for %s: %s\n", id, format.Sanitize(r.Status()))
 		}
 	}
 	return Print(w, b.String())

@@ -4,6 +4,7 @@ import (
 	"io"
 
 	kreset "github.com/kgroups/kgroups/kafka/reset"
+	"github.com/kgroups/kgroups/kafka/write"
 )
 
 // The JSON document of a plan (and of its result, once applied) is a
@@ -46,8 +47,11 @@ type jsonSummary struct {
 }
 
 type jsonResult struct {
-	Receipt    string            `json:"receipt"`
-	OK         bool              `json:"ok"`
+	Receipt string `json:"receipt"`
+	OK      bool   `json:"ok"`
+	// Outcome is the worst partition's: verified, refused, unknown or
+	// changedAfter.
+	Outcome    string            `json:"outcome"`
 	Partitions []jsonResultEntry `json:"partitions"`
 }
 
@@ -58,6 +62,7 @@ type jsonResultEntry struct {
 	NewOffset      *int64  `json:"newOffset"`
 	CommittedNow   *int64  `json:"committedNow"`
 	OK             bool    `json:"ok"`
+	Outcome        string  `json:"outcome"`
 	Error          *string `json:"error"`
 }
 
@@ -106,14 +111,14 @@ func PlanJSON(w io.Writer, p *kreset.Plan, dryRun bool, blocked error, res *kres
 		doc.Partitions = append(doc.Partitions, jr)
 	}
 	if res != nil {
-		jr := &jsonResult{Receipt: res.ReceiptPath, OK: res.OK(), Partitions: make([]jsonResultEntry, 0, len(res.Partitions))}
+		jr := &jsonResult{Receipt: res.ReceiptPath, OK: res.OK(), Outcome: OutcomeName(res.Outcome()), Partitions: make([]jsonResultEntry, 0, len(res.Partitions))}
 		for _, pr := range res.Partitions {
 			e := jsonResultEntry{
 				Topic: pr.Topic, Partition: pr.Partition,
 				PreviousOffset: offset(pr.Before), NewOffset: offset(pr.Want), CommittedNow: offset(pr.Got),
-				OK: pr.OK(),
+				OK: pr.OK(), Outcome: OutcomeName(pr.Outcome()),
 			}
-			if !pr.OK() {
+			if pr.Status() != "ok" {
 				msg := pr.Status()
 				e.Error = &msg
 			}
@@ -122,4 +127,18 @@ func PlanJSON(w io.Writer, p *kreset.Plan, dryRun bool, blocked error, res *kres
 		doc.Result = jr
 	}
 	return EncodeJSON(w, doc)
+}
+
+// OutcomeName is an outcome's name in JSON: verified, refused, unknown or
+// changedAfter.
+func OutcomeName(o write.Outcome) string {
+	switch o {
+	case write.Verified:
+		return "verified"
+	case write.Refused:
+		return "refused"
+	case write.ChangedAfter:
+		return "changedAfter"
+	}
+	return "unknown"
 }

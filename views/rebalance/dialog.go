@@ -16,6 +16,7 @@ import (
 
 	"github.com/kgroups/kgroups/kafka"
 	krebalance "github.com/kgroups/kgroups/kafka/rebalance"
+	"github.com/kgroups/kgroups/kafka/write"
 	"github.com/kgroups/kgroups/views/columns"
 	"github.com/kgroups/kgroups/views/dialog"
 	"github.com/kgroups/kgroups/views/format"
@@ -293,7 +294,10 @@ func (m *Model) onWaited(msg waitedMsg) {
 func (m *Model) summary() string {
 	group := format.Truncate(format.Sanitize(m.group), max(8, m.Width/3), m.Glyphs.Ellipsis)
 	members := format.Count(len(m.removed), "member", "members")
+	unknown := krebalance.WorstOutcome(m.results) == write.Unknown
 	switch {
+	case unknown:
+		return "outcome unknown for some members of " + group + ": check the group"
 	case len(m.removed) == 0:
 		return ""
 	case m.out != nil && m.waitErr == nil:
@@ -379,13 +383,28 @@ func (m *Model) result(t *dialog.Text) {
 	if m.removeErr != nil && len(m.results) == 0 {
 		t.Para(&s.Error, "the broker refused: "+m.removeErr.Error())
 	}
+	unknown := 0
 	for _, r := range m.results {
-		if r.Err != nil {
+		switch r.Outcome() {
+		case write.Verified:
+			if r.Err != nil {
+				t.Para(&s.Warn, r.Target.Member.MemberID+": "+r.Status())
+			}
+		case write.Refused:
 			t.Para(&s.Error, "not removed: "+r.Target.Member.MemberID+": "+r.Err.Error())
+		default:
+			unknown++
+			t.Para(&s.Error, r.Target.Member.MemberID+": "+r.Status())
 		}
 	}
+	if unknown > 0 {
+		t.Para(&s.Error, m.Glyphs.Fail+" The outcome is unknown for "+format.Count(unknown, "member", "members")+": check the group screen, or run "+
+			"kgroups describe "+format.ShellQuote(m.group)+", to see whether they were removed.")
+	}
 	if len(m.removed) == 0 {
-		t.Line("Nothing changed.")
+		if unknown == 0 {
+			t.Line("Nothing changed.")
+		}
 		m.receiptLine(t)
 		return
 	}

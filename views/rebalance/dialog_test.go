@@ -14,6 +14,7 @@ import (
 
 	"github.com/kgroups/kgroups/kafka"
 	krebalance "github.com/kgroups/kgroups/kafka/rebalance"
+	"github.com/kgroups/kgroups/kafka/write"
 	"github.com/kgroups/kgroups/views/viewtest"
 )
 
@@ -23,9 +24,10 @@ import (
 // reached the cluster.
 type fakeBackend struct {
 	mu        sync.Mutex
-	refuse    map[string]error // by member id
-	removeErr error            // the request failed as a whole: no results
-	noReceipt error            // the receipt could not be written: nothing sent
+	refuse    map[string]error             // by member id
+	answers   map[string]krebalance.Result // by member id: a result other than removed or refused
+	removeErr error                        // the request failed as a whole: no results
+	noReceipt error                        // the receipt could not be written: nothing sent
 	out       *krebalance.Outcome
 	waitErr   error
 	removes   [][]string
@@ -42,7 +44,12 @@ func (f *fakeBackend) Remove(_ context.Context, p *krebalance.Plan) (*krebalance
 	var rs []krebalance.Result
 	for _, t := range p.Targets {
 		ids = append(ids, t.Member.MemberID)
-		rs = append(rs, krebalance.Result{Target: t, Err: f.refuse[t.Member.MemberID]})
+		r := krebalance.Result{Target: t, Err: write.Refusal(f.refuse[t.Member.MemberID]), Gone: f.refuse[t.Member.MemberID] == nil}
+		if a, ok := f.answers[t.Member.MemberID]; ok {
+			r = a
+			r.Target = t
+		}
+		rs = append(rs, r)
 	}
 	if f.noReceipt != nil {
 		return nil, f.noReceipt

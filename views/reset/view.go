@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	kreset "github.com/kgroups/kgroups/kafka/reset"
+	"github.com/kgroups/kgroups/kafka/write"
 	"github.com/kgroups/kgroups/views/dialog"
 	"github.com/kgroups/kgroups/views/format"
 	"github.com/kgroups/kgroups/views/table"
@@ -250,18 +251,47 @@ func (m *Model) result(t *dialog.Text) {
 	switch {
 	case m.applyErr != nil:
 		t.Para(&s.Error, m.Glyphs.Fail+" Nothing was changed: "+m.applyErr.Error())
-	case m.delRes != nil && m.delRes.Err != nil:
-		t.Para(&s.Error, m.Glyphs.Fail+" Group "+m.group+" may not be deleted: "+m.delRes.Err.Error())
-		t.Para(nil, "Receipt: "+m.delRes.ReceiptPath)
 	case m.delRes != nil:
-		t.Para(&s.OK, m.Glyphs.OK+" Group "+m.group+" deleted; it is gone from the cluster.")
+		switch d := m.delRes; d.Outcome() {
+		case write.Verified:
+			t.Para(&s.OK, m.Glyphs.OK+" Group "+m.group+" deleted; it is gone from the cluster.")
+			if d.Err != nil {
+				t.Para(&s.Warn, d.Status())
+			}
+		case write.Refused:
+			t.Para(&s.Error, m.Glyphs.Fail+" Group "+m.group+" was not deleted: "+d.Status())
+		default:
+			t.Para(&s.Error, m.Glyphs.Fail+" Group "+m.group+" may not be deleted: "+d.Status())
+			t.Para(&s.Error, "Check the groups list, or run "+m.describeCommand()+".")
+		}
 		t.Para(nil, "Receipt: "+m.delRes.ReceiptPath)
 	case m.res != nil:
-		if failed := m.res.Failed(); len(failed) > 0 {
-			t.Para(&s.Error, fmt.Sprintf("%s %d of %d partitions do not hold the new offset: see STATUS.", m.Glyphs.Fail, len(failed), len(m.res.Partitions)))
-		} else {
-			t.Para(&s.OK, fmt.Sprintf("%s All %s verified: each holds its new offset.", m.Glyphs.OK, format.Count(len(m.res.Partitions), "partition", "partitions")))
+		tl := m.res.Tally()
+		n := len(m.res.Partitions)
+		switch tl.Worst() {
+		case write.Verified:
+			t.Para(&s.OK, fmt.Sprintf("%s All %s verified: each holds its new offset.", m.Glyphs.OK, format.Count(n, "partition", "partitions")))
+		case write.Refused:
+			t.Para(&s.Error, fmt.Sprintf("%s %d of %d partitions refused by the broker (they keep their offset): see STATUS.", m.Glyphs.Fail, tl.Refused, n))
+		default:
+			var parts []string
+			if tl.Refused > 0 {
+				parts = append(parts, fmt.Sprintf("%d refused by the broker", tl.Refused))
+			}
+			if tl.Unknown > 0 {
+				parts = append(parts, fmt.Sprintf("%d with an outcome unknown", tl.Unknown))
+			}
+			if tl.ChangedAfter > 0 {
+				parts = append(parts, fmt.Sprintf("%d changed by another writer after ours", tl.ChangedAfter))
+			}
+			t.Para(&s.Error, fmt.Sprintf("%s Of %d partitions, %s: see STATUS. Check what the group holds now on the group screen, or run %s.",
+				m.Glyphs.Fail, n, strings.Join(parts, ", "), m.describeCommand()))
 		}
 		t.Para(nil, "Receipt: "+m.res.ReceiptPath)
 	}
+}
+
+// describeCommand is the command that shows the group as it is now.
+func (m *Model) describeCommand() string {
+	return "kgroups describe " + format.ShellQuote(m.group)
 }
