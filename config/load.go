@@ -1,10 +1,10 @@
 package config
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"slices"
 	"sort"
 	"strconv"
@@ -19,8 +19,12 @@ import (
 // exist) and an error when it is true (a path the user named). Every error
 // names the file, and where it can the key and line.
 func Load(path string, mustExist bool) (*Config, error) {
-	data, err := os.ReadFile(path)
+	data, err := readConfigFile(path)
 	if err != nil {
+		var tl *TooLargeError
+		if errors.As(err, &tl) {
+			return nil, err
+		}
 		if errors.Is(err, fs.ErrNotExist) && !mustExist {
 			return &Config{Path: path}, nil
 		}
@@ -35,6 +39,12 @@ func Load(path string, mustExist bool) (*Config, error) {
 	}
 	cfg.Path, cfg.Found = path, true
 	return cfg, nil
+}
+
+// readConfigFile reads the file at path, refusing one over MaxConfigBytes.
+func readConfigFile(path string) ([]byte, error) {
+	return ReadFileBounded(context.Background(), path, MaxConfigBytes, "configuration file",
+		"is this the right file? A configuration holds contexts, not data")
 }
 
 // Parse decodes a configuration file's contents; name is used in errors.

@@ -24,7 +24,7 @@ func UseContext(path, name string) error {
 	if _, ok := cfg.Context(name); !ok {
 		return fmt.Errorf("config %s: unknown context %q (%s)", path, name, knownList(cfg.Names()))
 	}
-	data, err := os.ReadFile(path)
+	data, err := readConfigFile(path)
 	if err != nil {
 		return fmt.Errorf("config %s: %w", path, err)
 	}

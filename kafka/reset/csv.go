@@ -2,11 +2,16 @@ package reset
 
 import (
 	"bufio"
+	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
+
+	"github.com/kgroups/kgroups/config"
 )
 
 // FileRow is one line of an offsets file: the offset to set for a
@@ -68,9 +73,34 @@ func (e *CSVError) Error() string {
 	return b.String()
 }
 
+// utf8BOM is the byte-order mark spreadsheet programs put at the start of a
+// UTF-8 export.
+var utf8BOM = []byte("\ufeff")
+
+// ReadCSV parses the offsets file read from r (name names it in errors) with
+// ParseCSV, reading at most config.MaxCSVBytes and stopping with ctx's error
+// as soon as ctx is done, so that an endless input such as /dev/urandom
+// neither runs forever nor ignores Ctrl+C.
+func ReadCSV(ctx context.Context, r io.Reader, name string) ([]FileRow, error) {
+	tooLong := &config.TooLargeError{Name: name, What: "offsets file", Limit: config.MaxCSVBytes,
+		Hint: "split it into files of fewer partitions, or check that it is an offsets file"}
+	return ParseCSV(config.NewBounded(ctx, r, config.MaxCSVBytes, tooLong))
+}
+
+// ReadCSVFile opens the offsets file at path and reads it with ReadCSV.
+func ReadCSVFile(ctx context.Context, path string) ([]FileRow, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ReadCSV(ctx, f, path)
+}
+
 // ParseCSV reads an offsets file as kafka-consumer-groups.sh --export writes
-// it. Blank lines are skipped and spaces around fields and Windows line
-// endings are tolerated; everything else that is wrong is reported with its
+// it. Blank lines are skipped, and spaces around fields, Windows line endings
+// and a UTF-8 byte-order mark at the start (spreadsheet exports have one) are
+// tolerated; everything else that is wrong is reported with its
 // line number: a wrong number of fields, a mix of the three- and
 // four-column forms, a bad topic name, a non-numeric or negative partition
 // or offset, and a partition listed twice.
@@ -94,7 +124,11 @@ func ParseCSV(r io.Reader) ([]FileRow, error) {
 	}
 	for sc.Scan() {
 		lineNo++
-		text := strings.TrimSpace(sc.Text())
+		line := sc.Bytes()
+		if lineNo == 1 {
+			line = bytes.TrimPrefix(line, utf8BOM)
+		}
+		text := strings.TrimSpace(string(line))
 		if text == "" {
 			continue
 		}
@@ -155,9 +189,13 @@ func ParseCSV(r io.Reader) ([]FileRow, error) {
 		rows = append(rows, row)
 	}
 	if err := sc.Err(); err != nil {
-		if errors.Is(err, bufio.ErrTooLong) {
+		var tooLarge *config.TooLargeError
+		switch {
+		case errors.Is(err, bufio.ErrTooLong):
 			fail(lineNo+1, "longer than %d bytes; is this an offsets file?", maxCSVLine)
-		} else {
+		case errors.As(err, &tooLarge), errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+			return nil, err
+		default:
 			return nil, fmt.Errorf("read offsets file: %w", err)
 		}
 	}
