@@ -31,7 +31,7 @@ type TooLargeError struct {
 }
 
 func (e *TooLargeError) Error() string {
-	msg := fmt.Sprintf("%s %s is larger than %s, the most kgroups reads from a %s", e.What, e.Name, FormatBytes(e.Limit), e.What)
+	msg := fmt.Sprintf("%s %s is larger than %s, the most kgroups reads from one", e.What, e.Name, FormatBytes(e.Limit))
 	if e.Hint != "" {
 		msg += ": " + e.Hint
 	}
@@ -143,11 +143,12 @@ func ReadAllBounded(ctx context.Context, r io.Reader, limit int64, tooLong error
 	return io.ReadAll(NewBounded(ctx, r, limit, tooLong))
 }
 
-// ReadFileBounded reads the file at path, at most limit bytes, stopping when
-// ctx is done. A file over the cap is a *TooLargeError naming it as what,
-// with hint saying what to do. Errors opening the file are returned as
-// os.Open gives them.
-func ReadFileBounded(ctx context.Context, path string, limit int64, what, hint string) ([]byte, error) {
+// OpenBounded opens the file at path for reading through a Bounded reader:
+// at most limit bytes, stopping when ctx is done. A regular file already
+// larger than limit is refused at once, without reading it; past limit the
+// reader returns a *TooLargeError naming the file as what, with hint saying
+// what to do. Errors opening the file are returned as os.Open gives them.
+func OpenBounded(ctx context.Context, path string, limit int64, what, hint string) (io.ReadCloser, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -155,11 +156,30 @@ func ReadFileBounded(ctx context.Context, path string, limit int64, what, hint s
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
+	tooLarge := &TooLargeError{Name: path, What: what, Limit: limit, Hint: hint}
 	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > limit {
-		return nil, &TooLargeError{Name: path, What: what, Limit: limit, Hint: hint}
+		_ = f.Close()
+		return nil, tooLarge
 	}
-	data, err := ReadAllBounded(ctx, f, limit, &TooLargeError{Name: path, What: what, Limit: limit, Hint: hint})
+	return boundedFile{NewBounded(ctx, f, limit, tooLarge), f}, nil
+}
+
+type boundedFile struct {
+	*Bounded
+	f *os.File
+}
+
+func (b boundedFile) Close() error { return b.f.Close() }
+
+// ReadFileBounded reads the file at path with OpenBounded. Read errors other
+// than a *TooLargeError or ctx's own name the file.
+func ReadFileBounded(ctx context.Context, path string, limit int64, what, hint string) ([]byte, error) {
+	f, err := OpenBounded(ctx, path, limit, what, hint)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(f)
 	if err != nil {
 		var tl *TooLargeError
 		if errors.As(err, &tl) || ctx.Err() != nil && errors.Is(err, ctx.Err()) {

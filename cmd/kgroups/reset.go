@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
+	"io/fs"
 	"strings"
 	"time"
 
@@ -216,24 +216,24 @@ func readOffsetsFile(ctx context.Context, path string, stdin io.Reader) ([]krese
 	if path == "" {
 		return nil, usageErrorf("--from-file needs a file name (or - for standard input)")
 	}
-	r, name := stdin, "standard input"
-	if path != "-" {
-		fh, err := os.Open(path)
-		if err != nil {
-			return nil, fmt.Errorf("--from-file: %w", err)
-		}
-		defer fh.Close()
-		r, name = fh, path
+	var rows []kreset.FileRow
+	var err error
+	if path == "-" {
+		rows, err = kreset.ReadCSV(ctx, stdin, "standard input")
+	} else {
+		rows, err = kreset.ReadCSVFile(ctx, path)
 	}
-	rows, err := kreset.ReadCSV(ctx, r, name)
 	if err != nil {
 		var ce *kreset.CSVError
 		var tl *config.TooLargeError
+		var pe *fs.PathError
 		switch {
 		case errors.As(err, &ce):
 			return nil, usageError{fmt.Errorf("--from-file %s: %w", path, err)}
 		case errors.As(err, &tl):
 			return nil, usageError{fmt.Errorf("--from-file: %w", err)}
+		case errors.As(err, &pe):
+			return nil, fmt.Errorf("--from-file: %w", err)
 		}
 		return nil, fmt.Errorf("--from-file %s: %w", path, err)
 	}

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
@@ -36,7 +35,7 @@ const CSVFormat = "each line is topic,partition,offset (one group) or group,topi
 
 // maxCSVErrors bounds how many bad lines an error lists; the count of the
 // rest is given.
-const maxCSVErrors = 20
+const maxCSVErrors = maxListedErrors
 
 // maxCSVLine bounds one line, so that a binary file given by mistake fails
 // with a clear error instead of filling memory.
@@ -77,24 +76,27 @@ func (e *CSVError) Error() string {
 // UTF-8 export.
 var utf8BOM = []byte("\ufeff")
 
+// csvTooLargeHint says what to do with an offsets file over the cap.
+const csvTooLargeHint = "split it into files of fewer partitions, or check that it is an offsets file"
+
 // ReadCSV parses the offsets file read from r (name names it in errors) with
 // ParseCSV, reading at most config.MaxCSVBytes and stopping with ctx's error
 // as soon as ctx is done, so that an endless input such as /dev/urandom
 // neither runs forever nor ignores Ctrl+C.
 func ReadCSV(ctx context.Context, r io.Reader, name string) ([]FileRow, error) {
-	tooLong := &config.TooLargeError{Name: name, What: "offsets file", Limit: config.MaxCSVBytes,
-		Hint: "split it into files of fewer partitions, or check that it is an offsets file"}
-	return ParseCSV(config.NewBounded(ctx, r, config.MaxCSVBytes, tooLong))
+	tooLarge := &config.TooLargeError{Name: name, What: "offsets file", Limit: config.MaxCSVBytes, Hint: csvTooLargeHint}
+	return ParseCSV(config.NewBounded(ctx, r, config.MaxCSVBytes, tooLarge))
 }
 
-// ReadCSVFile opens the offsets file at path and reads it with ReadCSV.
+// ReadCSVFile reads the offsets file at path as ReadCSV does; a regular file
+// over the cap is refused without being read.
 func ReadCSVFile(ctx context.Context, path string) ([]FileRow, error) {
-	f, err := os.Open(path)
+	f, err := config.OpenBounded(ctx, path, config.MaxCSVBytes, "offsets file", csvTooLargeHint)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return ReadCSV(ctx, f, path)
+	return ParseCSV(f)
 }
 
 // ParseCSV reads an offsets file as kafka-consumer-groups.sh --export writes
