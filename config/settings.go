@@ -111,7 +111,7 @@ var Settings = []Setting{
 		field: func(c *Cluster) any { return &c.SASL.TokenFile }},
 	{Key: "client_id", Flag: "client-id", Env: "KGROUPS_CLIENT_ID", Default: DefaultClientID, Usage: "client id sent to the brokers",
 		field: func(c *Cluster) any { return &c.ClientID }, check: checkClientID},
-	{Key: "request_timeout", Flag: "timeout", Env: "KGROUPS_TIMEOUT", Kind: KindDuration, Default: DefaultRequestTimeout.String(), Usage: "request timeout (100ms to 15m)",
+	{Key: "request_timeout", Flag: "timeout", Env: "KGROUPS_TIMEOUT", Kind: KindDuration, Default: DefaultRequestTimeout.String(), Usage: "request timeout",
 		field: func(c *Cluster) any { return &c.RequestTimeout }, check: checkRequestTimeout},
 	{Key: "refresh", Flag: "refresh", Env: "KGROUPS_REFRESH", Kind: KindDuration, Default: DefaultRefresh.String(), Usage: "refresh interval of the live view",
 		field: func(c *Cluster) any { return &c.Refresh }, check: checkPositive},
