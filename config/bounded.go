@@ -152,7 +152,7 @@ func OpenBounded(ctx context.Context, path string, limit int64, what, hint strin
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	f, err := os.Open(path)
+	f, err := openCancellable(ctx, path)
 	if err != nil {
 		return nil, err
 	}
@@ -162,6 +162,32 @@ func OpenBounded(ctx context.Context, path string, limit int64, what, hint strin
 		return nil, tooLarge
 	}
 	return boundedFile{NewBounded(ctx, f, limit, tooLarge), f}, nil
+}
+
+// openCancellable opens path for reading, returning ctx's error if ctx is
+// done first: opening a FIFO blocks until a writer opens its other end. A
+// file opened after that is closed by the goroutine that opened it.
+func openCancellable(ctx context.Context, path string) (*os.File, error) {
+	type opened struct {
+		f   *os.File
+		err error
+	}
+	ch := make(chan opened, 1)
+	go func() {
+		f, err := os.Open(path)
+		ch <- opened{f, err}
+	}()
+	select {
+	case o := <-ch:
+		return o.f, o.err
+	case <-ctx.Done():
+		go func() {
+			if o := <-ch; o.f != nil {
+				_ = o.f.Close()
+			}
+		}()
+		return nil, ctx.Err()
+	}
 }
 
 type boundedFile struct {

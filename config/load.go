@@ -19,7 +19,13 @@ import (
 // exist) and an error when it is true (a path the user named). Every error
 // names the file, and where it can the key and line.
 func Load(path string, mustExist bool) (*Config, error) {
-	data, err := readConfigFile(path)
+	return LoadContext(context.Background(), path, mustExist)
+}
+
+// LoadContext is Load that stops reading when ctx is done, so that a path
+// that never answers (a FIFO) does not outlast Ctrl+C.
+func LoadContext(ctx context.Context, path string, mustExist bool) (*Config, error) {
+	data, err := readConfigFile(ctx, path)
 	if err != nil {
 		var tl *TooLargeError
 		if errors.As(err, &tl) {
@@ -42,8 +48,8 @@ func Load(path string, mustExist bool) (*Config, error) {
 }
 
 // readConfigFile reads the file at path, refusing one over MaxConfigBytes.
-func readConfigFile(path string) ([]byte, error) {
-	return ReadFileBounded(context.Background(), path, MaxConfigBytes, "configuration file",
+func readConfigFile(ctx context.Context, path string) ([]byte, error) {
+	return ReadFileBounded(ctx, path, MaxConfigBytes, "configuration file",
 		"is this the right file? A configuration holds contexts, not data")
 }
 

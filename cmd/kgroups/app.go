@@ -30,10 +30,13 @@ type app struct {
 	// cfg is the configuration file, read on first use so that commands
 	// that need no configuration (version, help) never fail on a bad file.
 	cfg *config.Config
+	// ctx is the run's context (cancelled by Ctrl+C and SIGTERM); reading
+	// the configuration file stops when it is done.
+	ctx context.Context
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) *app {
-	return &app{stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv, globals: config.NewCommandLine()}
+	return &app{stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv, globals: config.NewCommandLine(), ctx: context.Background()}
 }
 
 // config loads the configuration file named by --config or KGROUPS_CONFIG,
@@ -50,7 +53,7 @@ func (a *app) config() (*config.Config, error) {
 		}
 		path, explicit = p, false
 	}
-	cfg, err := config.Load(path, explicit)
+	cfg, err := config.LoadContext(a.ctx, path, explicit)
 	if err != nil {
 		return nil, err
 	}
