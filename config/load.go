@@ -1,10 +1,10 @@
 package config
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"slices"
 	"sort"
 	"strconv"
@@ -19,8 +19,18 @@ import (
 // exist) and an error when it is true (a path the user named). Every error
 // names the file, and where it can the key and line.
 func Load(path string, mustExist bool) (*Config, error) {
-	data, err := os.ReadFile(path)
+	return LoadContext(context.Background(), path, mustExist)
+}
+
+// LoadContext is Load that stops reading when ctx is done, so that a path
+// that never answers (a FIFO) does not outlast Ctrl+C.
+func LoadContext(ctx context.Context, path string, mustExist bool) (*Config, error) {
+	data, err := readConfigFile(ctx, path)
 	if err != nil {
+		var tl *TooLargeError
+		if errors.As(err, &tl) {
+			return nil, err
+		}
 		if errors.Is(err, fs.ErrNotExist) && !mustExist {
 			return &Config{Path: path}, nil
 		}
@@ -36,6 +46,12 @@ func Load(path string, mustExist bool) (*Config, error) {
 	cfg.Path, cfg.Found = path, true
 	cfg.Warnings = permissionWarnings(path, cfg)
 	return cfg, nil
+}
+
+// readConfigFile reads the file at path, refusing one over MaxConfigBytes.
+func readConfigFile(ctx context.Context, path string) ([]byte, error) {
+	return ReadFileBounded(ctx, path, MaxConfigBytes, "configuration file",
+		"is this the right file? A configuration holds contexts, not data")
 }
 
 // Parse decodes a configuration file's contents; name is used in errors.

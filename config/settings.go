@@ -118,9 +118,9 @@ var Settings = []Setting{
 	{Key: "sasl.token_file", Flag: "sasl-token-file", Env: "KGROUPS_SASL_TOKEN_FILE", Connection: true, OneOf: "token", Usage: "file holding the OAUTHBEARER token",
 		field: func(c *Cluster) any { return &c.SASL.TokenFile }},
 	{Key: "client_id", Flag: "client-id", Env: "KGROUPS_CLIENT_ID", Default: DefaultClientID, Usage: "client id sent to the brokers",
-		field: func(c *Cluster) any { return &c.ClientID }},
+		field: func(c *Cluster) any { return &c.ClientID }, check: checkClientID},
 	{Key: "request_timeout", Flag: "timeout", Env: "KGROUPS_TIMEOUT", Kind: KindDuration, Default: DefaultRequestTimeout.String(), Usage: "request timeout",
-		field: func(c *Cluster) any { return &c.RequestTimeout }, check: checkPositive},
+		field: func(c *Cluster) any { return &c.RequestTimeout }, check: checkRequestTimeout},
 	{Key: "refresh", Flag: "refresh", Env: "KGROUPS_REFRESH", Kind: KindDuration, Default: DefaultRefresh.String(), Usage: "refresh interval of the live view",
 		field: func(c *Cluster) any { return &c.Refresh }, check: checkPositive},
 	{Key: "read_only", Flag: "read-only", Env: "KGROUPS_READ_ONLY", Kind: KindBool, Guard: "read-only", Usage: "disable every write action (can only tighten: a file's read_only: true stays)",
@@ -275,6 +275,39 @@ func checkBrokers(field any) []string {
 func checkPositive(field any) []string {
 	if *field.(*time.Duration) < 0 {
 		return []string{"must be positive"}
+	}
+	return nil
+}
+
+// The bounds of the request timeout and the client id: the Kafka client
+// refuses a request timeout below 100ms or above 15 minutes, and a client id
+// longer than 256 bytes.
+const (
+	MinRequestTimeout = 100 * time.Millisecond
+	MaxRequestTimeout = 15 * time.Minute
+	MaxClientIDBytes  = 256
+)
+
+func checkRequestTimeout(field any) []string {
+	d := *field.(*time.Duration)
+	switch {
+	case d < 0:
+		return []string{"must be positive"}
+	case d == 0: // unset: the default applies
+		return nil
+	case d < MinRequestTimeout:
+		return []string{fmt.Sprintf("%s is too short: the request timeout must be at least %s", d, MinRequestTimeout)}
+	case d > MaxRequestTimeout:
+		return []string{fmt.Sprintf("%s is too long: the request timeout must be at most %s", d, formatMinutes(MaxRequestTimeout))}
+	}
+	return nil
+}
+
+func formatMinutes(d time.Duration) string { return fmt.Sprintf("%dm", int(d.Minutes())) }
+
+func checkClientID(field any) []string {
+	if n := len(*field.(*string)); n > MaxClientIDBytes {
+		return []string{fmt.Sprintf("%d bytes is too long: a client id is at most %d bytes", n, MaxClientIDBytes)}
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package config
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -24,7 +25,7 @@ func UseContext(path, name string) error {
 	if _, ok := cfg.Context(name); !ok {
 		return fmt.Errorf("config %s: unknown context %q (%s)", path, name, knownList(cfg.Names()))
 	}
-	data, err := os.ReadFile(path)
+	data, err := readConfigFile(context.Background(), path)
 	if err != nil {
 		return fmt.Errorf("config %s: %w", path, err)
 	}

@@ -34,10 +34,13 @@ type app struct {
 	// noted holds the configuration notes already printed, so that each
 	// is said once however often the context is resolved.
 	noted map[string]bool
+	// ctx is the run's context (cancelled by Ctrl+C and SIGTERM); reading
+	// the configuration file stops when it is done.
+	ctx context.Context
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) *app {
-	return &app{stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv, globals: config.NewCommandLine()}
+	return &app{stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv, globals: config.NewCommandLine(), ctx: context.Background()}
 }
 
 // config loads the configuration file named by --config or KGROUPS_CONFIG,
@@ -54,7 +57,7 @@ func (a *app) config() (*config.Config, error) {
 		}
 		path, explicit = p, false
 	}
-	cfg, err := config.Load(path, explicit)
+	cfg, err := config.LoadContext(a.ctx, path, explicit)
 	if err != nil {
 		return nil, err
 	}

@@ -194,10 +194,15 @@ func absent(g *kafka.Group) bool {
 // so that a time lag read from a record of known timestamp is exact.
 var describeClock = time.Now
 
+// maxListedErrors bounds a list of errors on stderr, as everywhere in
+// kgroups: the first 20, then "and N more".
+const maxListedErrors = 20
+
 // exactTimeLags reads the record at every lagging partition's committed
 // offset and returns the time lag of each partition of groups, measured
 // when the reads finished. errs name the partitions that could not be read,
-// one line per group and partition, for stderr.
+// one line per group and partition, for stderr: the first maxListedErrors,
+// then "and N more".
 func exactTimeLags(ctx context.Context, cl *kafka.Client, groups []*kafka.Group) (output.TimeLagFunc, []string, error) {
 	var parts []kafka.PartitionOffsets
 	for _, g := range groups {
@@ -209,13 +214,21 @@ func exactTimeLags(ctx context.Context, cl *kafka.Client, groups []*kafka.Group)
 	}
 	now := describeClock()
 	var errs []string
+	more := 0
 	for _, g := range groups {
 		for i := range g.Partitions {
 			p := &g.Partitions[i]
 			if r, ok := recs[kafka.CommitKey{Topic: p.Topic, Partition: p.Partition, Offset: p.Committed}]; ok && r.Err != nil {
+				if len(errs) == maxListedErrors {
+					more++
+					continue
+				}
 				errs = append(errs, fmt.Sprintf("group %q: time lag: %v", g.Name, r.Err))
 			}
 		}
+	}
+	if more > 0 {
+		errs = append(errs, fmt.Sprintf("and %d more", more))
 	}
 	return func(_ *kafka.Group, p *kafka.PartitionOffsets) lag.TimeLag {
 		return lag.ExactTimeLag(p, recs, now)

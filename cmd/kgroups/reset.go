@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
+	"io/fs"
 	"strings"
 	"time"
 
@@ -209,7 +209,7 @@ func parseScenario(cmd *cobra.Command, f *resetFlags, stdin io.Reader) (kreset.S
 		}
 		sc.Kind, sc.Duration = kreset.ByDuration, d
 	case "--from-file":
-		rows, err := readOffsetsFile(f.ff, stdin)
+		rows, err := readOffsetsFile(cmd.Context(), f.ff, stdin)
 		if err != nil {
 			return sc, err
 		}
@@ -218,25 +218,30 @@ func parseScenario(cmd *cobra.Command, f *resetFlags, stdin io.Reader) (kreset.S
 	return sc, nil
 }
 
-// readOffsetsFile reads --from-file; "-" is standard input.
-func readOffsetsFile(path string, stdin io.Reader) ([]kreset.FileRow, error) {
+// readOffsetsFile reads --from-file; "-" is standard input. The read is
+// capped (config.MaxCSVBytes) and stops when ctx is done (Ctrl+C, SIGTERM).
+func readOffsetsFile(ctx context.Context, path string, stdin io.Reader) ([]kreset.FileRow, error) {
 	if path == "" {
 		return nil, usageErrorf("--from-file needs a file name (or - for standard input)")
 	}
-	r := stdin
-	if path != "-" {
-		fh, err := os.Open(path)
-		if err != nil {
-			return nil, fmt.Errorf("--from-file: %w", err)
-		}
-		defer fh.Close()
-		r = fh
+	var rows []kreset.FileRow
+	var err error
+	if path == "-" {
+		rows, err = kreset.ReadCSV(ctx, stdin, "standard input")
+	} else {
+		rows, err = kreset.ReadCSVFile(ctx, path)
 	}
-	rows, err := kreset.ParseCSV(r)
 	if err != nil {
 		var ce *kreset.CSVError
-		if errors.As(err, &ce) {
+		var tl *config.TooLargeError
+		var pe *fs.PathError
+		switch {
+		case errors.As(err, &ce):
 			return nil, usageError{fmt.Errorf("--from-file %s: %w", path, err)}
+		case errors.As(err, &tl):
+			return nil, usageError{fmt.Errorf("--from-file: %w", err)}
+		case errors.As(err, &pe):
+			return nil, fmt.Errorf("--from-file: %w", err)
 		}
 		return nil, fmt.Errorf("--from-file %s: %w", path, err)
 	}

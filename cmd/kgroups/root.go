@@ -63,6 +63,7 @@ func register(f func(*app) *cobra.Command) { subcommands = append(subcommands, f
 // whole program apart from os.Exit, so tests drive it in-process.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	a := newApp(stdin, stdout, stderr, os.Getenv)
+	a.ctx = ctx
 	root := newRootCmd(a)
 	for _, f := range subcommands {
 		root.AddCommand(f(a))

@@ -18,11 +18,15 @@ type undoOptions struct {
 	receipt string
 	format  string
 	write   writeFlags
+	// force accepts a receipt whose checksum does not match or whose
+	// action is unknown, with a warning.
+	force bool
 }
 
 func newUndoCmd(a *app) *cobra.Command {
 	var w writeFlags
 	var format string
+	var force bool
 	cmd := &cobra.Command{
 		Use:   "undo RECEIPT [--execute] [-o table|json|csv]",
 		Short: "Put back the offsets a reset or delete receipt recorded",
@@ -39,14 +43,20 @@ receipt was written for other brokers than this context's.
 Undo is a reset like any other: a dry run unless --execute, applied only to
 an Empty group (or one that no longer exists), with its own receipt, and
 verified partition by partition. A read-only context refuses --execute; a
-protected one also needs --confirm GROUP.`,
+protected one also needs --confirm GROUP.
+
+Each receipt records a SHA-256 checksum of its contents. A receipt that was
+edited since kgroups wrote it (its checksum does not match), or that names an
+action kgroups does not write, is refused; --force uses it anyway, with a
+warning. A receipt from a kgroups older than checksums is used with a note.
+Receipts over 16 MiB are refused.`,
 		Example: `  kgroups undo ~/.local/state/kgroups/receipts/20240301T093000.000Z-reset-orders.json
   kgroups undo RECEIPT --execute`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 || args[0] == "" {
 				return usageErrorf("undo needs exactly one receipt file (got %d arguments)", len(args))
 			}
-			o := undoOptions{receipt: args[0], write: w}
+			o := undoOptions{receipt: args[0], write: w, force: force}
 			var err error
 			if o.format, err = parseWriteFormat(format, false, false); err != nil {
 				return err
@@ -55,14 +65,22 @@ protected one also needs --confirm GROUP.`,
 		},
 	}
 	cmd.Flags().StringVarP(&format, "output", "o", formatTable, "output format: table, json or csv")
+	cmd.Flags().BoolVar(&force, "force", false, "use a receipt whose checksum does not match its contents or whose action is unknown (with a warning)")
 	addWriteFlags(cmd, &w, "restore the offsets")
 	return cmd
 }
 
 func runUndo(ctx context.Context, a *app, o undoOptions) error {
-	rc, err := kreset.LoadReceipt(o.receipt)
+	rc, notes, err := kreset.ReadReceipt(ctx, o.receipt, o.force)
 	if err != nil {
 		return err
+	}
+	for _, n := range notes {
+		if n.Warning {
+			a.notef("Warning: %s", n.Text)
+		} else {
+			a.notef("Note: %s", n.Text)
+		}
 	}
 	check := func(c config.Cluster) error { return checkWrite(c, "undo", o.write, rc.Group) }
 	return a.connected(ctx, check, func(cl *kafka.Client, c config.Cluster) error {

@@ -43,6 +43,7 @@ func TestRemovalReceiptBytes(t *testing.T) {
   "group": "app",
   "time": "2026-03-01T09:30:00Z",
   "user": "alice",
+  "checksum": "sha256:3e40f7f4435730583a26e82a1ea0c0d20d4ba325582aaa902de50132bce54838",
   "reason": "stuck",
   "groupType": "classic",
   "groupState": "Stable",

@@ -10,6 +10,8 @@
 package receipt
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -38,6 +40,15 @@ const (
 	ActionRemoveMembers = "remove-members"
 )
 
+// KnownAction reports whether action is one this kgroups writes.
+func KnownAction(action string) bool {
+	switch action {
+	case ActionReset, ActionUndo, ActionDeleteGroup, ActionDeleteOffsets, ActionRemoveMembers:
+		return true
+	}
+	return false
+}
+
 // Header is how every receipt begins. It holds no credentials: the cluster
 // is identified by its bootstrap brokers and context name only. A receipt
 // type embeds it first, so that its JSON starts with these fields in this
@@ -50,6 +61,9 @@ type Header struct {
 	Group   string    `json:"group"`
 	Time    time.Time `json:"time"`
 	User    string    `json:"user"`
+	// Checksum is Sum of the receipt, set by Write: "sha256:" and 64 hex
+	// digits. Receipts written by kgroups before it existed have none.
+	Checksum string `json:"checksum,omitempty"`
 }
 
 // ReceiptHeader returns the header itself; embedding a Header makes a type
@@ -86,10 +100,69 @@ func CurrentUser() string {
 	return "unknown"
 }
 
-// Write writes r with WriteRecord, named after its header's time, action
-// and group.
+// ChecksumPrefix starts every checksum: it names the hash.
+const ChecksumPrefix = "sha256:"
+
+// Sum is r's checksum: ChecksumPrefix and the hex SHA-256 of r encoded as
+// compact JSON (encoding/json: fields in the order the file has them, no
+// spaces or line breaks) with its checksum field empty, and so left out.
+// For a receipt as kgroups wrote it, that is the file with the "checksum"
+// line taken out and every space between tokens removed. A receipt read back
+// into its type encodes to the same bytes, so Sum of what was read equals the
+// recorded checksum unless the file was changed.
+func Sum(r Record) (string, error) {
+	h := r.ReceiptHeader()
+	saved := h.Checksum
+	h.Checksum = ""
+	data, err := json.Marshal(r)
+	h.Checksum = saved
+	if err != nil {
+		return "", fmt.Errorf("encode receipt: %w", err)
+	}
+	sum := sha256.Sum256(data)
+	return ChecksumPrefix + hex.EncodeToString(sum[:]), nil
+}
+
+// NoChecksumNote is what Check says of a receipt without a checksum.
+const NoChecksumNote = "no checksum (written by an older kgroups)"
+
+// ChecksumError is a receipt whose recorded checksum does not match its
+// contents: it was changed after kgroups wrote it.
+type ChecksumError struct {
+	Recorded, Computed string
+}
+
+func (e *ChecksumError) Error() string {
+	return fmt.Sprintf("its checksum does not match its contents (recorded %s, computed %s): it was changed after kgroups wrote it", e.Recorded, e.Computed)
+}
+
+// Check compares r's recorded checksum with Sum(r). A match gives "" and
+// nil; a receipt without a checksum gives NoChecksumNote and nil; a
+// mismatch gives a *ChecksumError.
+func Check(r Record) (note string, err error) {
+	recorded := r.ReceiptHeader().Checksum
+	if recorded == "" {
+		return NoChecksumNote, nil
+	}
+	computed, err := Sum(r)
+	if err != nil {
+		return "", err
+	}
+	if computed != recorded {
+		return "", &ChecksumError{Recorded: recorded, Computed: computed}
+	}
+	return "", nil
+}
+
+// Write seals r (sets its checksum to Sum(r)) and writes it with
+// WriteRecord, named after its header's time, action and group.
 func Write(dir string, r Record) (string, error) {
 	h := r.ReceiptHeader()
+	sum, err := Sum(r)
+	if err != nil {
+		return "", err
+	}
+	h.Checksum = sum
 	return WriteRecord(dir, h.Time, h.Action, h.Group, r)
 }
 

@@ -1,7 +1,11 @@
 package receipt
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -42,6 +46,7 @@ func TestWrite(t *testing.T) {
   "group": "orders app",
   "time": "2026-03-01T09:30:00.123+01:00",
   "user": "alice",
+  "checksum": "sha256:c1ec75b56e17ddd969a7a96b53a8b09fc7723af9d8c415cc350bedc3469f3a38",
   "text": "x"
 }
 `
@@ -57,6 +62,57 @@ func TestWrite(t *testing.T) {
 	var back note
 	if err := json.Unmarshal(data, &back); err != nil || back.Group != "orders app" || !back.Time.Equal(at) || back.Text != "x" {
 		t.Fatalf("read back %+v, %v", back, err)
+	}
+	// The checksum is the SHA-256 of the file without its checksum line,
+	// compacted, as README.md says.
+	if got, want := compactSum(t, data), back.Checksum; got != want {
+		t.Fatalf("checksum of the compacted body %s, recorded %s", got, want)
+	}
+	if note, err := Check(&back); note != "" || err != nil {
+		t.Fatalf("Check of the receipt as written: %q, %v", note, err)
+	}
+}
+
+// compactSum is the checksum README.md describes, computed from a receipt
+// file's text: drop the "checksum" line, compact, SHA-256.
+func compactSum(t *testing.T, file []byte) string {
+	t.Helper()
+	var kept []string
+	for _, line := range strings.Split(string(file), "\n") {
+		if !strings.HasPrefix(strings.TrimSpace(line), `"checksum":`) {
+			kept = append(kept, line)
+		}
+	}
+	var b bytes.Buffer
+	if err := json.Compact(&b, []byte(strings.Join(kept, "\n"))); err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(b.Bytes())
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// A changed receipt fails Check; one without a checksum passes with a note.
+func TestCheck(t *testing.T) {
+	r := &note{Header: Header{Version: Version, Action: ActionReset, Cluster: []string{"k1:9092"}, Group: "orders", Time: at, User: "alice"}, Text: "x"}
+	if note, err := Check(r); note != NoChecksumNote || err != nil {
+		t.Fatalf("Check without a checksum = %q, %v; want %q", note, err, NoChecksumNote)
+	}
+	sum, err := Sum(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Checksum = sum
+	if again, _ := Sum(r); again != sum {
+		t.Fatalf("Sum depends on the checksum field: %s then %s", sum, again)
+	}
+	r.Group = "payments"
+	_, err = Check(r)
+	var ce *ChecksumError
+	if !errors.As(err, &ce) || ce.Recorded != sum || ce.Computed == sum {
+		t.Fatalf("Check of a changed receipt = %v, want a *ChecksumError with recorded %s", err, sum)
+	}
+	if !strings.Contains(err.Error(), "checksum does not match") {
+		t.Fatalf("error %q", err)
 	}
 }
 

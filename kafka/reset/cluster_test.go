@@ -281,6 +281,10 @@ func TestApplyReceiptAndUndo(t *testing.T) {
 		},
 		Path: res.ReceiptPath,
 	}
+	// The receipt is sealed with the checksum of exactly this content.
+	if want.Checksum, err = receipt.Sum(want); err != nil {
+		t.Fatal(err)
+	}
 	if !reflect.DeepEqual(rc, want) {
 		t.Fatalf("receipt =\n%+v\nwant\n%+v", rc, want)
 	}

@@ -2,11 +2,15 @@ package reset
 
 import (
 	"bufio"
+	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/kgroups/kgroups/config"
 )
 
 // FileRow is one line of an offsets file: the offset to set for a
@@ -31,7 +35,7 @@ const CSVFormat = "each line is topic,partition,offset (one group) or group,topi
 
 // maxCSVErrors bounds how many bad lines an error lists; the count of the
 // rest is given.
-const maxCSVErrors = 20
+const maxCSVErrors = maxListedErrors
 
 // maxCSVLine bounds one line, so that a binary file given by mistake fails
 // with a clear error instead of filling memory.
@@ -68,9 +72,37 @@ func (e *CSVError) Error() string {
 	return b.String()
 }
 
+// utf8BOM is the byte-order mark spreadsheet programs put at the start of a
+// UTF-8 export.
+var utf8BOM = []byte("\ufeff")
+
+// csvTooLargeHint says what to do with an offsets file over the cap.
+const csvTooLargeHint = "split it into files of fewer partitions, or check that it is an offsets file"
+
+// ReadCSV parses the offsets file read from r (name names it in errors) with
+// ParseCSV, reading at most config.MaxCSVBytes and stopping with ctx's error
+// as soon as ctx is done, so that an endless input such as /dev/urandom
+// neither runs forever nor ignores Ctrl+C.
+func ReadCSV(ctx context.Context, r io.Reader, name string) ([]FileRow, error) {
+	tooLarge := &config.TooLargeError{Name: name, What: "offsets file", Limit: config.MaxCSVBytes, Hint: csvTooLargeHint}
+	return ParseCSV(config.NewBounded(ctx, r, config.MaxCSVBytes, tooLarge))
+}
+
+// ReadCSVFile reads the offsets file at path as ReadCSV does; a regular file
+// over the cap is refused without being read.
+func ReadCSVFile(ctx context.Context, path string) ([]FileRow, error) {
+	f, err := config.OpenBounded(ctx, path, config.MaxCSVBytes, "offsets file", csvTooLargeHint)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ParseCSV(f)
+}
+
 // ParseCSV reads an offsets file as kafka-consumer-groups.sh --export writes
-// it. Blank lines are skipped and spaces around fields and Windows line
-// endings are tolerated; everything else that is wrong is reported with its
+// it. Blank lines are skipped, and spaces around fields, Windows line endings
+// and a UTF-8 byte-order mark at the start (spreadsheet exports have one) are
+// tolerated; everything else that is wrong is reported with its
 // line number: a wrong number of fields, a mix of the three- and
 // four-column forms, a bad topic name, a non-numeric or negative partition
 // or offset, and a partition listed twice.
@@ -94,7 +126,11 @@ func ParseCSV(r io.Reader) ([]FileRow, error) {
 	}
 	for sc.Scan() {
 		lineNo++
-		text := strings.TrimSpace(sc.Text())
+		line := sc.Bytes()
+		if lineNo == 1 {
+			line = bytes.TrimPrefix(line, utf8BOM)
+		}
+		text := strings.TrimSpace(string(line))
 		if text == "" {
 			continue
 		}
@@ -155,9 +191,13 @@ func ParseCSV(r io.Reader) ([]FileRow, error) {
 		rows = append(rows, row)
 	}
 	if err := sc.Err(); err != nil {
-		if errors.Is(err, bufio.ErrTooLong) {
+		var tooLarge *config.TooLargeError
+		switch {
+		case errors.Is(err, bufio.ErrTooLong):
 			fail(lineNo+1, "longer than %d bytes; is this an offsets file?", maxCSVLine)
-		} else {
+		case errors.As(err, &tooLarge), errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+			return nil, err
+		default:
 			return nil, fmt.Errorf("read offsets file: %w", err)
 		}
 	}

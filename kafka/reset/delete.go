@@ -231,7 +231,7 @@ func buildDeleteOffsets(in Inputs, scope Scope, now time.Time) (*Plan, error) {
 	for _, tp := range sortedTPs(in.Committed) {
 		byTopic[tp.Topic] = append(byTopic[tp.Topic], tp.Partition)
 	}
-	var errs []error
+	var errs errList
 	var rows []Row
 	row := func(tp TP) Row {
 		return Row{Topic: tp.Topic, Partition: tp.Partition, Current: in.Committed[tp], New: kafka.NoOffset, LogStart: kafka.NoOffset, LogEnd: kafka.NoOffset}
@@ -248,7 +248,7 @@ func buildDeleteOffsets(in Inputs, scope Scope, now time.Time) (*Plan, error) {
 			if len(topics) > 0 {
 				has = strings.Join(topics, ", ")
 			}
-			errs = append(errs, fmt.Errorf("group %q has no committed offsets for topic %q (it has commits for: %s)", in.Group, ts.Topic, has))
+			errs.add(fmt.Errorf("group %q has no committed offsets for topic %q (it has commits for: %s)", in.Group, ts.Topic, has))
 			continue
 		}
 		if ts.Partitions == nil {
@@ -271,11 +271,11 @@ func buildDeleteOffsets(in Inputs, scope Scope, now time.Time) (*Plan, error) {
 			for i, p := range have {
 				hs[i] = fmt.Sprint(p)
 			}
-			errs = append(errs, fmt.Errorf("group %q has no committed offset for topic %q partition %s (it has commits for partitions %s)", in.Group, ts.Topic, strings.Join(missing, ", "), strings.Join(hs, ", ")))
+			errs.add(fmt.Errorf("group %q has no committed offset for topic %q partition %s (it has commits for partitions %s)", in.Group, ts.Topic, listed(missing), listed(hs)))
 		}
 	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
+	if err := errs.err(); err != nil {
+		return nil, err
 	}
 	sort.Slice(rows, func(i, j int) bool { return lessTP(rows[i].TP(), rows[j].TP()) })
 	return &Plan{

@@ -28,7 +28,8 @@ var datetimeRE = regexp.MustCompile(`^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\
 // kafka-consumer-groups.sh accepts, so that commands carry over, and RFC 3339
 // as most other tools print it. A datetime without a zone is UTC, as in the
 // Kafka tool; fields out of range (month 13, February 30, hour 24) are
-// errors rather than being rolled over into the next unit.
+// errors rather than being rolled over into the next unit, and so is a time
+// before the Unix epoch, which no Kafka timestamp can name.
 func ParseDatetime(s string) (time.Time, error) {
 	bad := func(why string) (time.Time, error) {
 		if why != "" {
@@ -69,6 +70,9 @@ func ParseDatetime(s string) (time.Time, error) {
 	t := time.Date(year, time.Month(month), day, hour, minute, sec, nanos, loc)
 	if day < 1 || t.Day() != day {
 		return bad(fmt.Sprintf("day %02d does not exist in %04d-%02d", day, year, month))
+	}
+	if t.Before(time.Unix(0, 0)) {
+		return bad("it must not be before 1970-01-01T00:00:00Z (Kafka timestamps are Unix milliseconds)")
 	}
 	return t, nil
 }

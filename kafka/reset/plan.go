@@ -174,13 +174,13 @@ func Build(in Inputs, sc Scenario, scope Scope) (*Plan, error) {
 	if sc.ByTime() {
 		p.Time = in.Time
 	}
-	var errs []error
+	var errs errList
 	var noCommit []string
 	for _, tp := range targets {
 		start, okStart := in.LogStart[tp]
 		end, okEnd := in.LogEnd[tp]
 		if !okStart || !okEnd || start < 0 || end < 0 {
-			errs = append(errs, fmt.Errorf("partition %s: its log start and end offsets could not be read", tp))
+			errs.add(fmt.Errorf("partition %s: its log start and end offsets could not be read", tp))
 			continue
 		}
 		cur, has := in.Committed[tp]
@@ -231,11 +231,11 @@ func Build(in Inputs, sc Scenario, scope Scope) (*Plan, error) {
 		p.Rows = append(p.Rows, r)
 	}
 	if len(noCommit) > 0 {
-		errs = append(errs, fmt.Errorf("--shift-by moves a committed offset, and group %q has no commit for %s: reset those with --to-earliest, --to-latest or --to-offset, or leave them out of --topic",
-			in.Group, strings.Join(noCommit, ", ")))
+		errs.add(fmt.Errorf("--shift-by moves a committed offset, and group %q has no commit for %s: reset those with --to-earliest, --to-latest or --to-offset, or leave them out of --topic",
+			in.Group, listed(noCommit)))
 	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
+	if err := errs.err(); err != nil {
+		return nil, err
 	}
 	return p, nil
 }
@@ -244,17 +244,17 @@ func Build(in Inputs, sc Scenario, scope Scope) (*Plan, error) {
 // into sorted partitions, checking every topic and partition against the
 // cluster. explicit holds the offsets the file or receipt asks for.
 func targetPartitions(in Inputs, sc Scenario, scope Scope) ([]TP, map[TP]int64, error) {
-	var errs []error
+	var errs errList
 	set := make(map[TP]bool)
 	var explicit map[TP]int64
 	checkTP := func(tp TP, what string) bool {
 		n, ok := in.Partitions[tp.Topic]
 		if !ok {
-			errs = append(errs, fmt.Errorf("%stopic %q does not exist", what, tp.Topic))
+			errs.add(fmt.Errorf("%stopic %q does not exist", what, tp.Topic))
 			return false
 		}
 		if tp.Partition >= n {
-			errs = append(errs, fmt.Errorf("%stopic %q has %s; partition %d does not exist", what, tp.Topic, partitionRange(n), tp.Partition))
+			errs.add(fmt.Errorf("%stopic %q has %s; partition %d does not exist", what, tp.Topic, partitionRange(n), tp.Partition))
 			return false
 		}
 		return true
@@ -283,27 +283,27 @@ func targetPartitions(in Inputs, sc Scenario, scope Scope) ([]TP, map[TP]int64, 
 				explicit[tp] = r.Offset
 			}
 		}
-		if len(errs) == 0 && len(set) == 0 {
-			errs = append(errs, fmt.Errorf("no row of %s is within %s", sc.Source, scope))
+		if errs.empty() && len(set) == 0 {
+			errs.add(fmt.Errorf("no row of %s is within %s", sc.Source, scope))
 		}
 	case scope.AllTopics:
 		for tp := range in.Committed {
 			if _, ok := in.Partitions[tp.Topic]; !ok {
-				errs = append(errs, fmt.Errorf("group %q has a commit for %s, but topic %q no longer exists: name the other topics with --topic, or remove these offsets with kgroups delete-offsets", in.Group, tp, tp.Topic))
+				errs.add(fmt.Errorf("group %q has a commit for %s, but topic %q no longer exists: name the other topics with --topic, or remove these offsets with kgroups delete-offsets", in.Group, tp, tp.Topic))
 				continue
 			}
 			if checkTP(tp, "") {
 				set[tp] = true
 			}
 		}
-		if len(errs) == 0 && len(set) == 0 {
-			errs = append(errs, fmt.Errorf("group %q has no committed offsets, so --all-topics covers nothing: name the topics with --topic", in.Group))
+		if errs.empty() && len(set) == 0 {
+			errs.add(fmt.Errorf("group %q has no committed offsets, so --all-topics covers nothing: name the topics with --topic", in.Group))
 		}
 	default:
 		for _, ts := range scope.Topics {
 			n, ok := in.Partitions[ts.Topic]
 			if !ok {
-				errs = append(errs, fmt.Errorf("topic %q does not exist", ts.Topic))
+				errs.add(fmt.Errorf("topic %q does not exist", ts.Topic))
 				continue
 			}
 			if ts.Partitions == nil {
@@ -323,14 +323,14 @@ func targetPartitions(in Inputs, sc Scenario, scope Scope) ([]TP, map[TP]int64, 
 			if len(out) > 0 {
 				what := "partition " + out[0] + " does not exist"
 				if len(out) > 1 {
-					what = "partitions " + strings.Join(out, ", ") + " do not exist"
+					what = "partitions " + listed(out) + " do not exist"
 				}
-				errs = append(errs, fmt.Errorf("topic %q has %s; %s", ts.Topic, partitionRange(n), what))
+				errs.add(fmt.Errorf("topic %q has %s; %s", ts.Topic, partitionRange(n), what))
 			}
 		}
 	}
-	if len(errs) > 0 {
-		return nil, nil, errors.Join(errs...)
+	if err := errs.err(); err != nil {
+		return nil, nil, err
 	}
 	tps := make([]TP, 0, len(set))
 	for tp := range set {

@@ -151,18 +151,18 @@ func readLogs(ctx context.Context, cl *kafka.Client, topics []string, byTime boo
 		if err != nil {
 			return fmt.Errorf("list %s offsets: %w", what, err)
 		}
-		var errs []error
+		var errs errList
 		listed.Each(func(lo kadm.ListedOffset) {
 			if lo.Partition < 0 {
 				return
 			}
 			if lo.Err != nil {
-				errs = append(errs, fmt.Errorf("list %s offset of %s: %w", what, TP{lo.Topic, lo.Partition}, lo.Err))
+				errs.add(fmt.Errorf("list %s offset of %s: %w", what, TP{lo.Topic, lo.Partition}, lo.Err))
 				return
 			}
 			dst[TP{lo.Topic, lo.Partition}] = lo.Offset
 		})
-		return errors.Join(errs...)
+		return errs.err()
 	}
 	starts, err := adm.ListStartOffsets(tctx, existing...)
 	if err := fill("log start", in.LogStart, starts, err); err != nil {

@@ -2,10 +2,14 @@ package reset
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"os"
+	"slices"
+	"strings"
 
+	"github.com/kgroups/kgroups/config"
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/receipt"
 )
@@ -54,32 +58,74 @@ func WriteReceipt(dir string, r *Receipt) (string, error) {
 	return path, nil
 }
 
-// LoadReceipt reads and checks a receipt. A receipt from a newer kgroups, or
-// one that is incomplete or inconsistent, is an error naming the file and
-// what is wrong with it: undo must never act on a guess.
+// LoadReceipt reads and checks a receipt as ReadReceipt does without force,
+// dropping its notes.
 func LoadReceipt(path string) (*Receipt, error) {
-	data, err := os.ReadFile(path)
+	r, _, err := ReadReceipt(context.Background(), path, false)
+	return r, err
+}
+
+// receiptTooLargeHint says what to do with a receipt over the cap.
+const receiptTooLargeHint = "kgroups writes receipts far smaller than that; is this the right file?"
+
+// ReceiptNote is something the reader of a receipt should be told: a
+// warning (the receipt was accepted only because of force) or a note.
+type ReceiptNote struct {
+	Warning bool
+	Text    string
+}
+
+// ReadReceipt reads and checks a receipt. A receipt from a newer kgroups, or
+// one that is incomplete or inconsistent, is an error naming the file and
+// what is wrong with it: undo must never act on a guess. The file is read
+// through config.MaxReceiptBytes at most, and not at all once ctx is done.
+//
+// A receipt whose checksum does not match its contents (it was edited), or
+// whose action is not one kgroups writes, is refused unless force; with
+// force it is accepted and the notes say what is wrong with it. A receipt
+// without a checksum (from a kgroups before checksums) is accepted with the
+// note receipt.NoChecksumNote.
+func ReadReceipt(ctx context.Context, path string, force bool) (*Receipt, []ReceiptNote, error) {
+	data, err := config.ReadFileBounded(ctx, path, config.MaxReceiptBytes, "receipt", receiptTooLargeHint)
 	if err != nil {
-		return nil, fmt.Errorf("read receipt: %w", err)
+		var tl *config.TooLargeError
+		if errors.As(err, &tl) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			return nil, nil, err
+		}
+		return nil, nil, fmt.Errorf("read receipt: %w", err)
 	}
 	var head struct {
 		Action string `json:"action"`
 	}
 	if json.Unmarshal(data, &head) == nil && head.Action == receipt.ActionRemoveMembers {
-		return nil, fmt.Errorf("receipt %s records members removed from a group: it has no offsets to restore, and removed members rejoin by themselves", path)
+		return nil, nil, fmt.Errorf("receipt %s records members removed from a group: it has no offsets to restore, and removed members rejoin by themselves", path)
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	var r Receipt
 	if err := dec.Decode(&r); err != nil {
-		return nil, fmt.Errorf("receipt %s is not a kgroups receipt: %w", path, err)
+		return nil, nil, fmt.Errorf("receipt %s is not a kgroups receipt: %w", path, err)
 	}
-	bad := func(format string, args ...any) (*Receipt, error) {
-		return nil, fmt.Errorf("receipt %s: %s", path, fmt.Sprintf(format, args...))
+	bad := func(format string, args ...any) (*Receipt, []ReceiptNote, error) {
+		return nil, nil, fmt.Errorf("receipt %s: %s", path, fmt.Sprintf(format, args...))
+	}
+	if r.Version != receipt.Version {
+		return bad("version %d; this kgroups reads version %d", r.Version, receipt.Version)
+	}
+	var notes []ReceiptNote
+	note, err := receipt.Check(&r)
+	var cerr *receipt.ChecksumError
+	switch {
+	case errors.As(err, &cerr) && force:
+		notes = append(notes, ReceiptNote{true, fmt.Sprintf("receipt %s: %v; going ahead because of --force", path, err)})
+	case errors.As(err, &cerr):
+		return bad("%v. Undo acts only on receipts as kgroups wrote them: check the group, offsets and action it names, and add --force to use it anyway", err)
+	case err != nil:
+		return bad("%v", err)
+	case note != "":
+		notes = append(notes, ReceiptNote{false, fmt.Sprintf("receipt %s: %s", path, note)})
 	}
 	switch {
-	case r.Version != receipt.Version:
-		return bad("version %d; this kgroups reads version %d", r.Version, receipt.Version)
 	case r.Group == "":
 		return bad("no group")
 	case len(r.Offsets) == 0:
@@ -100,9 +146,20 @@ func LoadReceipt(path string) (*Receipt, error) {
 		}
 		seen[tp] = true
 	}
+	if !undoableAction(r.Action) {
+		if !force {
+			return bad("unknown action %q; undo restores the offsets recorded by %s. Add --force to use it anyway", r.Action, strings.Join(undoableActions, ", "))
+		}
+		notes = append(notes, ReceiptNote{true, fmt.Sprintf("receipt %s: unknown action %q; going ahead because of --force", path, r.Action)})
+	}
 	r.Path = path
-	return &r, nil
+	return &r, notes, nil
 }
+
+// undoableActions are the actions whose receipts undo restores.
+var undoableActions = []string{receipt.ActionReset, receipt.ActionUndo, receipt.ActionDeleteOffsets, receipt.ActionDeleteGroup}
+
+func undoableAction(a string) bool { return slices.Contains(undoableActions, a) }
 
 // UndoScenario is the scenario that restores the receipt's "before" offsets:
 // a commit where there was one, and removal where there was none.

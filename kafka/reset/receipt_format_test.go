@@ -1,10 +1,14 @@
 package reset_test
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"os"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -38,6 +42,7 @@ func TestReceiptBytes(t *testing.T) {
   "group": "g",
   "time": "2024-01-01T01:00:00Z",
   "user": "tester",
+  "checksum": "SUM",
   "scenario": "--to-earliest",
   "scope": "--topic orders",
   "groupState": "Empty",
@@ -63,6 +68,14 @@ func TestReceiptBytes(t *testing.T) {
   ]
 }
 `
+	// The checksum (SUM above) is the SHA-256 of the rest, compacted, as
+	// README.md says.
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, []byte(strings.Replace(want, "  \"checksum\": \"SUM\",\n", "", 1))); err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(compact.Bytes())
+	want = strings.Replace(want, "SUM", "sha256:"+hex.EncodeToString(sum[:]), 1)
 	if string(got) != want {
 		t.Fatalf("receipt =\n%s\nwant\n%s", got, want)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
@@ -499,7 +498,7 @@ func (m *Model) startPlan() tea.Cmd {
 			return msg
 		}
 		if req.Scenario.Kind == kreset.FromFile {
-			rows, err := readOffsetsFile(req.Scenario.Source)
+			rows, err := readOffsetsFile(ctx, req.Scenario.Source)
 			if err != nil {
 				msg.err = err
 				return msg
@@ -511,13 +510,8 @@ func (m *Model) startPlan() tea.Cmd {
 	})
 }
 
-func readOffsetsFile(path string) ([]kreset.FileRow, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	rows, err := kreset.ParseCSV(f)
+func readOffsetsFile(ctx context.Context, path string) ([]kreset.FileRow, error) {
+	rows, err := kreset.ReadCSVFile(ctx, path)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

@@ -1,0 +1,140 @@
+package reset_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kgroups/kgroups/config"
+	"github.com/kgroups/kgroups/kafka/receipt"
+	"github.com/kgroups/kgroups/kafka/reset"
+)
+
+// sealed writes a reset receipt as kgroups does and returns its path and
+// text.
+func sealed(t *testing.T) (string, string) {
+	t.Helper()
+	five, zero := int64(5), int64(0)
+	r := &reset.Receipt{
+		Header: receipt.Header{Version: receipt.Version, Action: receipt.ActionReset, Cluster: []string{"k1:9092"},
+			Group: "orders", Time: time.Date(2026, 3, 1, 9, 30, 0, 0, time.UTC), User: "alice"},
+		Scenario: "--to-earliest", Scope: "--topic t", GroupState: "Empty",
+		Offsets: []reset.ReceiptOffset{{Topic: "t", Partition: 0, Before: &five, After: &zero}},
+	}
+	path, err := reset.WriteReceipt(t.TempDir(), r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), `"checksum": "sha256:`) {
+		t.Fatalf("receipt without a checksum:\n%s", data)
+	}
+	return path, string(data)
+}
+
+func rewrite(t *testing.T, path, data, old, new string) {
+	t.Helper()
+	if !strings.Contains(data, old) {
+		t.Fatalf("%q not in the receipt", old)
+	}
+	if err := os.WriteFile(path, []byte(strings.Replace(data, old, new, 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestReceiptAsWrittenLoadsWithoutNotes(t *testing.T) {
+	path, _ := sealed(t)
+	r, notes, err := reset.ReadReceipt(context.Background(), path, false)
+	if err != nil || len(notes) != 0 || r.Group != "orders" {
+		t.Fatalf("ReadReceipt = %+v, %v, %v", r, notes, err)
+	}
+}
+
+func TestTamperedReceiptIsRefused(t *testing.T) {
+	path, data := sealed(t)
+	rewrite(t, path, data, `"group": "orders"`, `"group": "payments"`)
+	_, _, err := reset.ReadReceipt(context.Background(), path, false)
+	if err == nil || !strings.Contains(err.Error(), "receipt "+path+": its checksum does not match its contents") ||
+		!strings.Contains(err.Error(), "add --force to use it anyway") {
+		t.Fatalf("ReadReceipt of an edited receipt: %v", err)
+	}
+	if _, err := reset.LoadReceipt(path); err == nil {
+		t.Fatal("LoadReceipt accepted an edited receipt")
+	}
+
+	// --force goes ahead, with a warning naming the mismatch.
+	r, notes, err := reset.ReadReceipt(context.Background(), path, true)
+	if err != nil || r.Group != "payments" {
+		t.Fatalf("ReadReceipt with force: %+v, %v", r, err)
+	}
+	if len(notes) != 1 || !notes[0].Warning || !strings.Contains(notes[0].Text, "checksum does not match") || !strings.HasSuffix(notes[0].Text, "going ahead because of --force") {
+		t.Fatalf("notes %+v, want one warning about the checksum", notes)
+	}
+}
+
+// An unknown action is refused even when the checksum was recomputed: the
+// action is checked on its own.
+func TestUnknownActionIsRefused(t *testing.T) {
+	path, data := sealed(t)
+	rewrite(t, path, data, `"action": "reset"`, `"action": "rewind"`)
+	// Re-seal it, so that only the action is wrong.
+	edited, _, err := reset.ReadReceipt(context.Background(), path, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resealed, err := receipt.Write(t.TempDir(), edited)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = reset.ReadReceipt(context.Background(), resealed, false)
+	want := `receipt ` + resealed + `: unknown action "rewind"; undo restores the offsets recorded by reset, undo, delete-offsets, delete-group. Add --force to use it anyway`
+	if err == nil || err.Error() != want {
+		t.Fatalf("ReadReceipt of an unknown action: %v\nwant %s", err, want)
+	}
+	_, notes, err := reset.ReadReceipt(context.Background(), resealed, true)
+	if err != nil || len(notes) != 1 || !notes[0].Warning || !strings.Contains(notes[0].Text, `unknown action "rewind"`) {
+		t.Fatalf("with force: %+v, %v", notes, err)
+	}
+}
+
+// A receipt written before checksums loads, with a note saying so.
+func TestOldReceiptLoadsWithANote(t *testing.T) {
+	path := "testdata/20240101T010000.000Z-reset-g.json"
+	r, notes, err := reset.ReadReceipt(context.Background(), path, false)
+	if err != nil || r.Group != "g" {
+		t.Fatalf("ReadReceipt(%s) = %+v, %v", path, r, err)
+	}
+	want := reset.ReceiptNote{Text: "receipt " + path + ": no checksum (written by an older kgroups)"}
+	if len(notes) != 1 || notes[0] != want {
+		t.Fatalf("notes %+v, want %+v", notes, want)
+	}
+}
+
+// A receipt that is a link to /dev/zero is refused once 16 MiB are read,
+// not read until memory runs out.
+func TestReceiptLinkedToDevZeroIsRefused(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "20260301T093000.000Z-reset-g.json")
+	if err := os.Symlink("/dev/zero", path); err != nil {
+		t.Skip(err)
+	}
+	_, _, err := reset.ReadReceipt(context.Background(), path, false)
+	var tl *config.TooLargeError
+	if !errors.As(err, &tl) || tl.Limit != config.MaxReceiptBytes || tl.Name != path {
+		t.Fatalf("ReadReceipt of a link to /dev/zero: %v, want a *config.TooLargeError at 16 MiB", err)
+	}
+	if !strings.Contains(err.Error(), "is larger than 16 MiB") {
+		t.Fatalf("error %q", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, _, err := reset.ReadReceipt(ctx, path, false); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled: %v, want context.Canceled", err)
+	}
+}
