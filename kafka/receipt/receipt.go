@@ -11,6 +11,7 @@ package receipt
 
 import (
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -21,6 +22,7 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/kgroups/kgroups/config"
 )
@@ -54,16 +56,33 @@ func KnownAction(action string) bool {
 // type embeds it first, so that its JSON starts with these fields in this
 // order.
 type Header struct {
-	Version int       `json:"version"`
-	Action  string    `json:"action"`
-	Cluster []string  `json:"cluster"`
-	Context string    `json:"context,omitempty"`
-	Group   string    `json:"group"`
-	Time    time.Time `json:"time"`
-	User    string    `json:"user"`
+	Version int      `json:"version"`
+	Action  string   `json:"action"`
+	Cluster []string `json:"cluster"`
+	Context string   `json:"context,omitempty"`
+	Group   string   `json:"group"`
+	// GroupBase64 holds the exact bytes of a group id that is not valid
+	// UTF-8 (Group then has U+FFFD in their place, as JSON cannot carry
+	// them); empty otherwise. ExactGroup gives the id to act on.
+	GroupBase64 string    `json:"groupBase64,omitempty"`
+	Time        time.Time `json:"time"`
+	User        string    `json:"user"`
 	// Checksum is Sum of the receipt, set by Write: "sha256:" and 64 hex
 	// digits. Receipts written by kgroups before it existed have none.
 	Checksum string `json:"checksum,omitempty"`
+}
+
+// ExactGroup is the group id the receipt was written for, byte for byte:
+// decoded from GroupBase64 when it is set.
+func (h *Header) ExactGroup() (string, error) {
+	if h.GroupBase64 == "" {
+		return h.Group, nil
+	}
+	b, err := base64.StdEncoding.DecodeString(h.GroupBase64)
+	if err != nil {
+		return "", fmt.Errorf("groupBase64 is not base64: %w", err)
+	}
+	return string(b), nil
 }
 
 // ReceiptHeader returns the header itself; embedding a Header makes a type
@@ -156,8 +175,17 @@ func Check(r Record) (note string, err error) {
 
 // Write seals r (sets its checksum to Sum(r)) and writes it with
 // WriteRecord, named after its header's time, action and group.
+//
+// A group id that is not valid UTF-8 is recorded twice: in GroupBase64,
+// exactly, and in Group with U+FFFD in place of each run of bad bytes, so that the JSON (and
+// the checksum over it) reads back as it was written.
 func Write(dir string, r Record) (string, error) {
 	h := r.ReceiptHeader()
+	if group := h.Group; !utf8.ValidString(group) {
+		h.GroupBase64 = base64.StdEncoding.EncodeToString([]byte(group))
+		h.Group = strings.ToValidUTF8(group, "\uFFFD")
+		defer func() { h.Group = group }()
+	}
 	sum, err := Sum(r)
 	if err != nil {
 		return "", err

@@ -125,6 +125,15 @@ func ReadReceipt(ctx context.Context, path string, force bool) (*Receipt, []Rece
 	case note != "":
 		notes = append(notes, ReceiptNote{false, fmt.Sprintf("receipt %s: %s", path, note)})
 	}
+	// A group id that is not UTF-8 is acted on by its exact bytes.
+	exact, err := r.ExactGroup()
+	switch {
+	case err != nil:
+		return bad("%v", err)
+	case r.GroupBase64 != "" && strings.ToValidUTF8(exact, "\uFFFD") != r.Group:
+		return bad("group %q and groupBase64 name different groups", r.Group)
+	}
+	r.Group = exact
 	switch {
 	case r.Group == "":
 		return bad("no group")

@@ -138,3 +138,42 @@ func TestReceiptLinkedToDevZeroIsRefused(t *testing.T) {
 		t.Fatalf("cancelled: %v, want context.Canceled", err)
 	}
 }
+
+// TestReceiptKeepsAGroupIDThatIsNotUTF8 checks that a group id with bytes
+// JSON cannot carry reads back exactly, so that undo acts on that group and
+// not on one named with U+FFFD, and that its checksum still holds.
+func TestReceiptKeepsAGroupIDThatIsNotUTF8(t *testing.T) {
+	five, zero := int64(5), int64(0)
+	group := "bad\xff\xfename"
+	r := &reset.Receipt{
+		Header: receipt.Header{Version: receipt.Version, Action: receipt.ActionReset, Cluster: []string{"k1:9092"},
+			Group: group, Time: time.Date(2026, 3, 1, 9, 30, 0, 0, time.UTC), User: "alice"},
+		Scenario: "--to-earliest", Scope: "--topic t", GroupState: "Empty",
+		Offsets: []reset.ReceiptOffset{{Topic: "t", Partition: 0, Before: &five, After: &zero}},
+	}
+	path, err := reset.WriteReceipt(t.TempDir(), r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Group != group {
+		t.Fatalf("WriteReceipt changed the caller's group to %q", r.Group)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), `"group": "bad`+"\uFFFD"+`name"`) || !strings.Contains(string(data), `"groupBase64": "YmFk//5uYW1l"`) {
+		t.Fatalf("receipt text:\n%s", data)
+	}
+	got, notes, err := reset.ReadReceipt(context.Background(), path, false)
+	if err != nil || len(notes) != 0 || got.Group != group {
+		t.Fatalf("ReadReceipt = %q, %v, %v; want the exact bytes %q", got.Group, notes, err, group)
+	}
+
+	// groupBase64 naming another group than "group" is an edit: the
+	// checksum refuses it, and --force does not paper over the mismatch.
+	rewrite(t, path, string(data), `"groupBase64": "YmFk//5uYW1l"`, `"groupBase64": "b3JkZXJz"`)
+	if _, _, err := reset.ReadReceipt(context.Background(), path, true); err == nil || !strings.Contains(err.Error(), "name different groups") {
+		t.Fatalf("ReadReceipt of a receipt whose group and groupBase64 disagree: %v", err)
+	}
+}
