@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -166,6 +167,18 @@ func TestGroupBase64(t *testing.T) {
 		t.Fatalf("reset: exit %d, %v, %+v: %s", code, err, plan, stderr)
 	}
 	rc.assertCommits(t, bad, map[string]int64{"orders/0": 10, "orders/1": 20})
+
+	// Its receipt names the exact bytes: undo restores that group's offsets,
+	// not those of a group named with U+FFFD.
+	m := regexp.MustCompile(`"receipt": "([^"]+)"`).FindStringSubmatch(stdout)
+	if m == nil {
+		t.Fatalf("reset: no receipt in\n%s", stdout)
+	}
+	code, stdout, stderr = rc.kg(t, "undo", m[1], "--execute")
+	if code != 0 {
+		t.Fatalf("undo: exit %d:\n%s%s", code, stdout, stderr)
+	}
+	rc.assertCommits(t, bad, map[string]int64{"orders/0": 5, "orders/1": 10})
 
 	// Bad base64 is a usage error that says what is accepted.
 	code, _, stderr = rc.kg(t, "describe", "--group-base64", "not base64!")
