@@ -15,7 +15,21 @@ const (
 	MaxConfigBytes  = 1 << 20   // a configuration file: 1 MiB
 	MaxReceiptBytes = 16 << 20  // a receipt: 16 MiB
 	MaxCSVBytes     = 256 << 20 // an offsets file for reset --from-file: 256 MiB
+	// MaxSecretBytes caps a password, token, CA, certificate or key file:
+	// 1 MiB, far above any real one.
+	MaxSecretBytes = 1 << 20
 )
+
+// ReadSecretFile reads a password, token, CA, certificate or key file named
+// by the setting key, within MaxSecretBytes. Its errors name the setting and
+// the path, never the contents.
+func ReadSecretFile(key, path string) ([]byte, error) {
+	data, err := ReadFileBounded(context.Background(), path, MaxSecretBytes, key, "is this the right file?")
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", key, err)
+	}
+	return data, nil
+}
 
 // TooLargeError is a file (or standard input) longer than its cap.
 type TooLargeError struct {

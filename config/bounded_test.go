@@ -156,3 +156,27 @@ func TestOpenBoundedFIFOIsCancellable(t *testing.T) {
 		_ = w.Close()
 	}
 }
+
+// TestSecretFilesAreCapped: a password, token, CA, certificate or key file
+// that is a device or far too large is refused by its setting's name,
+// without being read to the end.
+func TestSecretFilesAreCapped(t *testing.T) {
+	big := filepath.Join(t.TempDir(), "ca.pem")
+	if err := os.WriteFile(big, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(big, MaxSecretBytes+1); err != nil { // sparse: no disk used
+		t.Fatal(err)
+	}
+	for _, path := range []string{"/dev/zero", big} {
+		_, err := ReadSecretFile("tls.ca_file", path)
+		var tl *TooLargeError
+		if !errors.As(err, &tl) || !strings.HasPrefix(err.Error(), "tls.ca_file: ") {
+			t.Errorf("ReadSecretFile(%s) = %v, want a TooLargeError naming tls.ca_file", path, err)
+		}
+	}
+	s := SASLConfig{Mechanism: "PLAIN", Username: "u", PasswordFile: "/dev/zero"}
+	if _, err := s.ResolvePassword(context.Background()); err == nil || !strings.HasPrefix(err.Error(), "sasl.password_file: ") {
+		t.Errorf("password_file /dev/zero: %v", err)
+	}
+}

@@ -56,10 +56,9 @@ func (s SASLConfig) ResolveToken(context.Context) (string, error) {
 }
 
 func readSecretFile(key, path string) (string, error) {
-	data, err := os.ReadFile(path)
+	data, err := ReadSecretFile(key, path)
 	if err != nil {
-		// os errors name the path and the cause, never the contents.
-		return "", fmt.Errorf("%s: %w", key, err)
+		return "", err
 	}
 	v := strings.TrimSpace(string(data))
 	if v == "" {

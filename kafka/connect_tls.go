@@ -6,7 +6,6 @@ import (
 	"crypto/x509"
 	"fmt"
 	"net"
-	"os"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -70,9 +69,9 @@ func tlsConfig(t config.TLSConfig) (*tls.Config, error) {
 		InsecureSkipVerify: t.InsecureSkipVerify, //nolint:gosec // the user asked for it by name
 	}
 	if t.CAFile != "" {
-		pem, err := os.ReadFile(t.CAFile)
+		pem, err := config.ReadSecretFile("tls.ca_file", t.CAFile)
 		if err != nil {
-			return nil, fmt.Errorf("connect: tls.ca_file: %w", err)
+			return nil, fmt.Errorf("connect: %w", err)
 		}
 		pool := x509.NewCertPool()
 		if !pool.AppendCertsFromPEM(pem) {
@@ -82,7 +81,15 @@ func tlsConfig(t config.TLSConfig) (*tls.Config, error) {
 	}
 	switch {
 	case t.CertFile != "" && t.KeyFile != "":
-		cert, err := tls.LoadX509KeyPair(t.CertFile, t.KeyFile)
+		certPEM, err := config.ReadSecretFile("tls.cert_file", t.CertFile)
+		if err != nil {
+			return nil, fmt.Errorf("connect: %w", err)
+		}
+		keyPEM, err := config.ReadSecretFile("tls.key_file", t.KeyFile)
+		if err != nil {
+			return nil, fmt.Errorf("connect: %w", err)
+		}
+		cert, err := tls.X509KeyPair(certPEM, keyPEM)
 		if err != nil {
 			return nil, fmt.Errorf("connect: tls.cert_file/tls.key_file: load client certificate %s and key %s: %w", t.CertFile, t.KeyFile, err)
 		}
