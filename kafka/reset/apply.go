@@ -123,6 +123,10 @@ type Result struct {
 	// takes it.
 	ReceiptPath string
 	Partitions  []PartitionResult
+	// LockNote says that the group's lock was taken over from a kgroups
+	// that died holding it ("" when it was free), for callers that show
+	// notes with the result rather than through ApplyOptions.Note.
+	LockNote string
 }
 
 // OK reports that every partition was verified.
@@ -309,7 +313,7 @@ func Apply(ctx context.Context, cl *kafka.Client, p *Plan, opts ApplyOptions) (*
 		return nil, fmt.Errorf("%w: nothing was changed, because no change is made without a receipt", err)
 	}
 
-	res := &Result{Group: p.Group, ReceiptPath: path}
+	res := &Result{Group: p.Group, ReceiptPath: path, LockNote: lock.Note}
 	errs := commitAndDelete(ctx, cl, p.Group, p.Rows)
 	got, readErr := committed(ctx, cl, p.Group)
 	for _, r := range p.Rows {

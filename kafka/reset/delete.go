@@ -67,6 +67,8 @@ func PrepareDeleteGroups(ctx context.Context, cl *kafka.Client, groups []string,
 type DeleteResult struct {
 	Group       string
 	ReceiptPath string
+	// LockNote is as in Result.
+	LockNote string
 	// Err is the broker's answer when it was an error, or why no answer
 	// came.
 	Err error
@@ -170,7 +172,7 @@ func ApplyDeleteGroup(ctx context.Context, cl *kafka.Client, d *GroupDeletion, o
 	if err != nil {
 		return nil, fmt.Errorf("%w: nothing was changed, because no change is made without a receipt", err)
 	}
-	res := &DeleteResult{Group: d.Group, ReceiptPath: path}
+	res := &DeleteResult{Group: d.Group, ReceiptPath: path, LockNote: lock.Note}
 	dctx, cancel := context.WithTimeout(ctx, cl.Timeout())
 	_, derr := cl.Admin().DeleteGroup(dctx, d.Group)
 	cancel()

@@ -170,6 +170,10 @@ func TestStaleLockTakenOver(t *testing.T) {
 	if len(notes) != 1 || notes[0] != want {
 		t.Fatalf("notes %q, want %q", notes, want)
 	}
+	// The result carries it too, for the UI, which shows it with the result.
+	if res.LockNote != want {
+		t.Fatalf("Result.LockNote = %q, want %q", res.LockNote, want)
+	}
 	if _, err := os.Stat(path); !os.IsNotExist(err) {
 		t.Fatalf("the lock file outlived the write: %v", err)
 	}

@@ -265,6 +265,9 @@ func (m *Model) result(t *dialog.Text) {
 			t.Para(&s.Error, "Check the groups list, or run "+m.describeCommand()+".")
 		}
 		t.Para(nil, "Receipt: "+m.delRes.ReceiptPath)
+		if m.delRes.LockNote != "" {
+			t.Para(&s.Warn, "Note: "+m.delRes.LockNote)
+		}
 	case m.res != nil:
 		tl := m.res.Tally()
 		n := len(m.res.Partitions)
@@ -288,6 +291,9 @@ func (m *Model) result(t *dialog.Text) {
 				m.Glyphs.Fail, n, strings.Join(parts, ", "), m.describeCommand()))
 		}
 		t.Para(nil, "Receipt: "+m.res.ReceiptPath)
+		if m.res.LockNote != "" {
+			t.Para(&s.Warn, "Note: "+m.res.LockNote)
+		}
 	}
 }
 

@@ -2,9 +2,12 @@ package reset
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -15,6 +18,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kgroups/kgroups/kafka/kafkatest"
+	"github.com/kgroups/kgroups/kafka/receipt"
 	kreset "github.com/kgroups/kgroups/kafka/reset"
 	"github.com/kgroups/kgroups/views/format"
 	"github.com/kgroups/kgroups/views/ui"
@@ -580,4 +584,39 @@ func TestWizardProtectedAcceptsTheShownName(t *testing.T) {
 	if got := f.commits("g"); !reflect.DeepEqual(got, map[string]int64{"orders/0": 5, "orders/1": 10}) {
 		t.Fatalf("group g changed: %v", got)
 	}
+}
+
+// TestWizardSaysItTookOverALock: a lock left by a kgroups that died is taken
+// over, and the result step says so, as the CLI does on stderr.
+func TestWizardSaysItTookOverALock(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("needs a pid that has exited")
+	}
+	f := newFixture(t)
+	l, err := receipt.LockGroup(context.Background(), f.dir, f.backend.Service.Client.Brokers(), "g")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Unlock(); err != nil {
+		t.Fatal(err)
+	}
+	gone := exec.Command("true")
+	if err := gone.Run(); err != nil {
+		t.Fatal(err)
+	}
+	host, _ := os.Hostname()
+	stale := fmt.Sprintf(`{"pid":%d,"host":%q,"since":"2026-01-01T00:00:00Z"}`, gone.Process.Pid, host)
+	if err := os.WriteFile(l.Path, []byte(stale), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	m := NewGroup(testCommon(false, false), f.backend, context.Background(), "g")
+	press(m, "enter") // to-earliest
+	press(m, "enter") // parameters: every partition
+	press(m, "enter") // preview
+	press(m, "y")
+	if m.step != stepResult {
+		t.Fatalf("step = %d, want the result; problem %q", m.step, m.problem)
+	}
+	mustContain(t, m, "● All 2 partitions verified", "Note: took over the lock", "pid "+strconv.Itoa(gone.Process.Pid)+" on "+host)
 }
