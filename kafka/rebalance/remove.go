@@ -199,27 +199,12 @@ func (r Result) Outcome() write.Outcome { return write.Decide(r.Gone, r.Err, r.R
 // Status says the outcome in words: "removed", "verified removed (the
 // broker's answer was lost: ...)", "refused: ..." or "outcome unknown: ...".
 func (r Result) Status() string {
-	switch r.Outcome() {
-	case write.Verified:
-		switch {
-		case r.Err == nil:
-			return "removed"
-		case write.AnswerLost(r.Err):
-			return "verified removed (the broker's answer was lost: " + r.Err.Error() + ")"
-		}
-		return "verified removed (though the broker answered: " + r.Err.Error() + ")"
-	case write.Refused:
-		return "refused: " + r.Err.Error()
-	}
-	switch {
-	case r.ReadErr != nil && r.Err != nil:
-		return fmt.Sprintf("outcome unknown: no answer (%v) and the re-read failed (%v)", r.Err, r.ReadErr)
-	case r.ReadErr != nil:
-		return fmt.Sprintf("outcome unknown: the re-read failed: %v", r.ReadErr)
-	case r.Err != nil:
-		return fmt.Sprintf("outcome unknown: no answer (%v); the member is still in the group, and the request may still land", r.Err)
-	}
-	return "outcome unknown: the broker removed it, but the re-read still shows the member"
+	return write.Describe(r.Outcome(), r.Err, r.ReadErr, write.Words{
+		Done:     "removed",
+		Verified: "verified removed",
+		Standing: "the member is still in the group",
+		Accepted: "the broker removed it, but the re-read still shows the member",
+	})
 }
 
 // WorstOutcome is the worst outcome of the results.

@@ -91,29 +91,17 @@ func (r PartitionResult) OK() bool { return r.Outcome() == write.Verified }
 // was lost: ...)"; "refused: ..."; "outcome unknown: ..."; or "changed by
 // another writer after ours (now N)".
 func (r PartitionResult) Status() string {
-	switch r.Outcome() {
-	case write.Verified:
-		switch {
-		case r.Err == nil:
-			return "ok"
-		case write.AnswerLost(r.Err):
-			return "verified (the broker's answer was lost: " + r.Err.Error() + ")"
-		}
-		return "verified (though the broker answered: " + r.Err.Error() + ")"
-	case write.Refused:
-		return "refused: " + r.Err.Error()
-	case write.ChangedAfter:
-		return fmt.Sprintf("changed by another writer after ours (now %s)", fmtOffset(*r.Changed))
+	o := r.Outcome()
+	w := write.Words{
+		Done:     "ok",
+		Verified: "verified",
+		Standing: fmt.Sprintf("the re-read shows %s, wanted %s", fmtOffset(r.Got), fmtOffset(r.Want)),
 	}
-	switch {
-	case r.ReadErr != nil && r.Err != nil:
-		return fmt.Sprintf("outcome unknown: no answer (%v) and the re-read failed (%v)", r.Err, r.ReadErr)
-	case r.ReadErr != nil:
-		return fmt.Sprintf("outcome unknown: the re-read failed: %v", r.ReadErr)
-	case r.Err != nil:
-		return fmt.Sprintf("outcome unknown: no answer (%v); the re-read shows %s, wanted %s, and the request may still land", r.Err, fmtOffset(r.Got), fmtOffset(r.Want))
+	w.Accepted = "the broker accepted it, but " + w.Standing
+	if o == write.ChangedAfter {
+		w.Changed = fmt.Sprintf("changed by another writer after ours (now %s)", fmtOffset(*r.Changed))
 	}
-	return fmt.Sprintf("outcome unknown: the broker accepted it, but the re-read shows %s, wanted %s", fmtOffset(r.Got), fmtOffset(r.Want))
+	return write.Describe(o, r.Err, r.ReadErr, w)
 }
 
 // Result is the outcome of applying a plan.

@@ -93,29 +93,13 @@ func (r *DeleteResult) Outcome() write.Outcome {
 
 // Status says the outcome in words, as PartitionResult.Status does.
 func (r *DeleteResult) Status() string {
-	switch r.Outcome() {
-	case write.Verified:
-		switch {
-		case r.Err == nil:
-			return "deleted"
-		case write.AnswerLost(r.Err):
-			return "verified deleted (the broker's answer was lost: " + r.Err.Error() + ")"
-		}
-		return "verified deleted (though the broker answered: " + r.Err.Error() + ")"
-	case write.Refused:
-		return "refused: " + r.Err.Error()
-	case write.ChangedAfter:
-		return "changed by another writer after ours: the group was deleted, then it existed again"
-	}
-	switch {
-	case r.ReadErr != nil && r.Err != nil:
-		return fmt.Sprintf("outcome unknown: no answer (%v) and the re-read failed (%v)", r.Err, r.ReadErr)
-	case r.ReadErr != nil:
-		return fmt.Sprintf("outcome unknown: the re-read failed: %v", r.ReadErr)
-	case r.Err != nil:
-		return fmt.Sprintf("outcome unknown: no answer (%v); the group still exists, and the request may still land", r.Err)
-	}
-	return "outcome unknown: the broker accepted it, but the group still exists"
+	return write.Describe(r.Outcome(), r.Err, r.ReadErr, write.Words{
+		Done:     "deleted",
+		Verified: "verified deleted",
+		Changed:  "changed by another writer after ours: the group was deleted, then it existed again",
+		Standing: "the group still exists",
+		Accepted: "the broker accepted it, but the group still exists",
+	})
 }
 
 // ApplyDeleteGroup deletes one group the same way Apply resets offsets:

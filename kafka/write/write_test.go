@@ -83,3 +83,30 @@ func TestRefusalKeepsText(t *testing.T) {
 		t.Error("REQUEST_TIMED_OUT and a deadline are lost answers")
 	}
 }
+
+func TestDescribe(t *testing.T) {
+	w := Words{Done: "deleted", Verified: "verified deleted", Changed: "changed by another writer after ours",
+		Standing: "the group still exists", Accepted: "the broker accepted it, but the group still exists"}
+	lost := fmt.Errorf("delete: %w", context.DeadlineExceeded)
+	refused := fmt.Errorf("delete: %w", kerr.NonEmptyGroup)
+	readFailed := errors.New("connection reset")
+	for _, tc := range []struct {
+		o            Outcome
+		answer, read error
+		want         string
+	}{
+		{Verified, nil, nil, "deleted"},
+		{Verified, lost, nil, "verified deleted (the broker's answer was lost: delete: context deadline exceeded)"},
+		{Verified, refused, nil, "verified deleted (though the broker answered: delete: NON_EMPTY_GROUP: The group is not empty.)"},
+		{Refused, refused, nil, "refused: delete: NON_EMPTY_GROUP: The group is not empty."},
+		{ChangedAfter, nil, nil, "changed by another writer after ours"},
+		{Unknown, lost, readFailed, "outcome unknown: no answer (delete: context deadline exceeded) and the re-read failed (connection reset)"},
+		{Unknown, nil, readFailed, "outcome unknown: the re-read failed: connection reset"},
+		{Unknown, lost, nil, "outcome unknown: no answer (delete: context deadline exceeded); the group still exists, and the request may still land"},
+		{Unknown, nil, nil, "outcome unknown: the broker accepted it, but the group still exists"},
+	} {
+		if got := Describe(tc.o, tc.answer, tc.read, w); got != tc.want {
+			t.Errorf("Describe(%v, %v, %v) = %q, want %q", tc.o, tc.answer, tc.read, got, tc.want)
+		}
+	}
+}
