@@ -159,6 +159,10 @@ func (tr *track) add(limit int, e Event) {
 	tr.head = (tr.head + 1) % limit
 }
 
+// Rebalancing reports whether a group in state s is mid-rebalance:
+// PreparingRebalance, CompletingRebalance, Assigning or Reconciling.
+func Rebalancing(s string) bool { return rebalancingState(s) }
+
 // rebalancingState reports whether a group in state s is mid-rebalance.
 func rebalancingState(s string) bool {
 	switch s {

@@ -3,8 +3,8 @@ package groups
 import (
 	"strconv"
 	"strings"
-	"time"
 
+	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/kgroups/kgroups/kafka"
@@ -14,6 +14,7 @@ import (
 	"github.com/kgroups/kgroups/views/format"
 	"github.com/kgroups/kgroups/views/spark"
 	"github.com/kgroups/kgroups/views/table"
+	"github.com/kgroups/kgroups/views/ui"
 )
 
 // row is one line of the groups table: the group and the figures worked out
@@ -34,8 +35,15 @@ type rebStatus struct {
 // sparkWidth is the number of polls the trend column shows.
 const sparkWidth = 10
 
+// stateWidth holds every state the STATE column shows by itself
+// ("rebalancing" is the longest), so a group that starts or finishes a
+// rebalance moves no other column.
+const stateWidth = len("rebalancing")
+
 // newColumns defines the groups table. The trend column reads the lag
-// history through m, so it is only called for rows on screen.
+// history through m, so it is only called for rows on screen. The table
+// only grows its columns (table.Table.GrowOnly) and reserves the width of
+// the state and the trend, so a refresh never re-lays it out.
 func (m *Model) newColumns() []table.Col[row] {
 	col := func(title string, align columns.Align, v func(row) string) columns.Column[row] {
 		return columns.Column[row]{Title: title, Align: align, Value: v}
@@ -46,7 +54,7 @@ func (m *Model) newColumns() []table.Col[row] {
 	return []table.Col[row]{
 		{Column: col("NAME", columns.Left, func(r row) string { return r.g.Name }), Flex: true, Min: 24},
 		{Column: col("TYPE", columns.Left, func(r row) string { return string(r.g.Type) }), Drop: 4},
-		{Column: col("STATE", columns.Left, m.stateText), Style: func(r row) *lipgloss.Style { return m.Styles.State(r.g.State, r.g.Err != nil) }},
+		{Column: col("STATE", columns.Left, stateText), Reserve: stateWidth, Style: func(r row) *lipgloss.Style { return m.Styles.State(r.g.State, r.g.Err != nil) }},
 		{Column: col("HEALTH", columns.Left, func(r row) string { return r.h.Text() }), Style: func(r row) *lipgloss.Style { return m.Styles.Health(r.h) }},
 		{Column: col("ASSIGNOR", columns.Left, func(r row) string { return columns.Text(r.g.Assignor) }), Drop: 5},
 		{Column: col("MEMBERS", columns.Right, func(r row) string { return strconv.Itoa(len(r.g.Members)) }), Drop: 3},
@@ -54,20 +62,10 @@ func (m *Model) newColumns() []table.Col[row] {
 		{Column: col("PARTS", columns.Right, func(r row) string { return strconv.Itoa(len(r.g.Partitions)) }), Drop: 7},
 		{Column: col("LAG", columns.Right, func(r row) string { return columns.Offset(r.lag) })},
 		{Column: col("TIME-LAG", columns.Right, func(r row) string { return format.TimeLag(r.h.MaxTimeLag, m.Glyphs.AtLeast) })},
-		{Column: col("TREND", columns.Left, m.trend), Drop: 2},
+		{Column: col("TREND", columns.Left, m.trend), Reserve: sparkWidth, Drop: 2},
 		{Column: col("COORD", columns.Right, func(r row) string { return columns.CoordinatorID(r.g.Coordinator) }), Drop: 8},
 		{Column: col("LAST-REB", columns.Right, m.lastRebalance), Drop: 9},
 	}
-}
-
-// stateText says "rebalancing" and for how long while the timeline sees the
-// group rebalancing (the state alone does not say since when), else the
-// state.
-func (m *Model) stateText(r row) string {
-	if r.reb.known && r.reb.Rebalancing && r.g.Err == nil {
-		return "rebalancing " + age(m.Now().Sub(r.reb.Since), 3)
-	}
-	return stateText(r)
 }
 
 // lastRebalance is the time since the group last finished a rebalance, "-"
@@ -79,24 +77,19 @@ func (m *Model) lastRebalance(r row) string {
 	return format.Short(m.Now().Sub(r.reb.LastRebalance))
 }
 
-// age is an age in its largest whole unit ("58s", "3m", "2h", "4d"),
-// padded on the left to width, so that a cell that ages every second keeps
-// its width and the columns after it stay put.
-func age(d time.Duration, width int) string {
-	s := format.Short(d)
-	if n := width - len(s); n > 0 {
-		s = strings.Repeat(" ", n) + s
-	}
-	return s
-}
-
-// stateText is the state, or "Error" when a failed describe left none.
+// stateText is the state, "rebalancing" for every state of a rebalance
+// (PreparingRebalance, CompletingRebalance, Assigning, Reconciling: the
+// summary line and the group screen name them), or "Error" when a failed
+// describe left none.
 func stateText(r row) string {
 	if r.g.State == "" || (r.g.Err != nil && r.g.State == kafka.StateUnknown) {
 		if r.g.Err != nil {
 			return "Error"
 		}
 		return columns.Missing
+	}
+	if r.g.Err == nil && rebalance.Rebalancing(r.g.State) {
+		return "rebalancing"
 	}
 	return r.g.State
 }
@@ -112,13 +105,41 @@ func topicCount(g *kafka.Group) int {
 	return n
 }
 
-// trend draws the group's lag over the recent polls.
+// trend draws the group's total lag over the recent polls, one block per
+// poll on the scale every row shares (spark.Level: one level per digit),
+// or the missing mark until two polls know the lag. A group whose lag is
+// not known now (no partition has a commit) has no trend either: the
+// history counts its total as 0, which would draw as "no lag".
 func (m *Model) trend(r row) string {
 	if m.hist == nil {
 		return ""
 	}
+	if r.lag < 0 {
+		return columns.Missing
+	}
 	m.series = m.hist.GroupLagSeries(r.g.Name, m.series[:0])
 	var b strings.Builder
-	spark.Write(&b, m.series, sparkWidth, m.Glyphs.Spark)
+	if !spark.Write(&b, m.series, sparkWidth, m.Glyphs.Spark) {
+		return columns.Missing
+	}
 	return b.String()
+}
+
+// trendLegend says, for the help screen, what the TREND column draws.
+func trendLegend(g ui.Glyphs) ui.Section {
+	entry := func(mark, desc string) key.Binding {
+		return key.NewBinding(key.WithHelp(mark, desc))
+	}
+	bands := spark.Bands(len(g.Spark))
+	entries := []key.Binding{entry(string(g.Spark[0]), "no lag at that poll")}
+	for i := 1; i < len(g.Spark); i += 3 {
+		end := min(i+3, len(g.Spark))
+		marks := make([]string, 0, 3)
+		for _, r := range g.Spark[i:end] {
+			marks = append(marks, string(r))
+		}
+		entries = append(entries, entry(strings.Join(marks, " "), "lag "+strings.Join(bands[i:end], ", ")))
+	}
+	entries = append(entries, entry(columns.Missing, "fewer than two polls"))
+	return ui.Section{Title: "Trend: lag per poll, one level per digit", Bindings: entries}
 }

@@ -72,6 +72,7 @@ type Model struct {
 func New(c ui.Common) *Model {
 	m := &Model{Common: c, keys: newKeyMap()}
 	m.table.Cols = m.newColumns()
+	m.table.GrowOnly = true
 	m.titles = make([]string, len(m.table.Cols))
 	for i, col := range m.table.Cols {
 		m.titles[i] = col.Title
@@ -92,6 +93,7 @@ func (m *Model) Bindings() []ui.Section {
 	return []ui.Section{
 		m.Move.Section(),
 		{Title: "Groups", Bindings: []key.Binding{k.Filter, k.ClearFilter, k.SortName, k.SortLag, k.SortTimeLag, k.SortHealth, k.SortState, k.SortMembers}},
+		trendLegend(m.Glyphs),
 	}
 }
 

@@ -22,6 +22,10 @@ type Col[T any] struct {
 	// Max caps the column's width; 0 lets it be as wide as its widest
 	// visible cell.
 	Max int
+	// Reserve is the width the column takes however narrow its cells
+	// are, so that a cell that grows up to it (a state, a trend filling
+	// up) moves no other column.
+	Reserve int
 	// Drop orders the columns that disappear on narrow terminals: the
 	// highest goes first; 0 is never dropped.
 	Drop int
@@ -47,11 +51,17 @@ type Styles struct {
 // redraw allocates little; it is not safe for concurrent use.
 type Table[T any] struct {
 	Cols []Col[T]
+	// GrowOnly keeps each column as wide as the widest cell it has shown
+	// since the table was made, so that a refresh whose cells are
+	// narrower, or a row scrolled away, does not re-lay the table out:
+	// the columns move only when a cell needs more room than any before.
+	GrowOnly bool
 
 	cells   [][]string
 	rows    []T
 	widths  []int
 	natural []int
+	widest  []int // GrowOnly: the widest each column has been
 	show    []int
 	paints  map[*lipgloss.Style]paint
 }
@@ -221,11 +231,18 @@ func (t *Table[T]) layout(width, gutter int) {
 		t.widths = make([]int, len(t.Cols))
 		t.natural = make([]int, len(t.Cols))
 	}
+	if len(t.widest) != len(t.Cols) {
+		t.widest = make([]int, len(t.Cols))
+	}
 	for ci := range t.Cols {
 		c := &t.Cols[ci]
-		w := format.Width(c.Title)
+		w := max(format.Width(c.Title), c.Reserve)
 		for _, cells := range t.cells {
 			w = max(w, format.Width(cells[ci]))
+		}
+		if t.GrowOnly {
+			w = max(w, t.widest[ci])
+			t.widest[ci] = w
 		}
 		if c.Max > 0 {
 			w = min(w, c.Max)
