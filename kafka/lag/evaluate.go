@@ -53,7 +53,9 @@ type GroupHealth struct {
 	ProduceRate, ConsumeRate float64
 	// CatchUp applies lag / (consume - produce) to the totals of the
 	// partitions whose lag and rates are both known; it is unknown while
-	// a lagging partition has no rates yet.
+	// a lagging partition has no rates yet. The group is KeepingUp only
+	// when every lagging partition is: totals at equal rates would hide
+	// a stuck partition behind busy ones.
 	CatchUp CatchUp
 	// Complete reports whether every lagging partition has a full window,
 	// so that STALL and WARN could have been detected.
@@ -90,6 +92,7 @@ func (h *History) EvaluateInto(group string, now time.Time, buf []PartitionHealt
 		cuProd, cuCons     float64
 		cuKnown, cuUnknown bool
 		lagKnown           bool
+		lagging, keeping   int
 	)
 	for i := range gh.parts {
 		ph := &gh.parts[i]
@@ -120,6 +123,12 @@ func (h *History) EvaluateInto(group string, now time.Time, buf []PartitionHealt
 		if p.ConsumeRate >= 0 {
 			g.ConsumeRate = addRate(g.ConsumeRate, p.ConsumeRate)
 		}
+		if p.Lag > 0 {
+			lagging++
+			if p.CatchUp.State == KeepingUp {
+				keeping++
+			}
+		}
 		if p.Lag >= 0 && p.ProduceRate >= 0 && p.ConsumeRate >= 0 {
 			cuKnown = true
 			cuLag = addLag(cuLag, p.Lag)
@@ -138,6 +147,9 @@ func (h *History) EvaluateInto(group string, now time.Time, buf []PartitionHealt
 		g.CatchUp = CatchUp{State: CaughtUp}
 	case cuKnown:
 		g.CatchUp = catchUp(cuLag, cuProd, cuCons)
+		if g.CatchUp.State == KeepingUp && keeping < lagging {
+			g.CatchUp = CatchUp{State: FallingBehind, Behind: max(0, cuProd-cuCons)}
+		}
 	}
 	return g, true
 }

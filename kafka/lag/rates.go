@@ -58,12 +58,17 @@ const (
 	// CatchingUp: consuming faster than producing; Seconds says when the
 	// lag will be gone at the current rates.
 	CatchingUp
-	// FallingBehind: producing at least as fast as consuming; Behind says
-	// by how many messages per second the lag grows (0 when it holds).
+	// FallingBehind: producing at least as fast as consuming, and not
+	// KeepingUp; Behind says by how many messages per second the lag
+	// grows (0 when it holds).
 	FallingBehind
+	// KeepingUp: a small lag at equal rates: the consumer reads what is
+	// produced as it arrives, and the lag is only what is in flight (see
+	// catchUp for the rule).
+	KeepingUp
 )
 
-var catchUpNames = [...]string{"unknown", "caught-up", "catching-up", "falling-behind"}
+var catchUpNames = [...]string{"unknown", "caught-up", "catching-up", "falling-behind", "keeping-up"}
 
 func (s CatchUpState) String() string {
 	if int(s) < len(catchUpNames) {
@@ -86,7 +91,28 @@ type CatchUp struct {
 	Behind float64
 }
 
-// catchUp applies lag / (consume - produce).
+// The keeping-up rule's bounds: a lag is "in flight" when it is at most
+// KeepUpMessages, or at most what the producers write in KeepUpSeconds (a
+// consumer that commits every few seconds is that far behind at a poll
+// even when it keeps pace); rates are equal when they differ by less than
+// EqualRateMsgs messages per second (below what a rate shows with one
+// decimal) or EqualRateShare of the produce rate (the noise of measuring
+// rates over a few polls while the lag wobbles: a lag going from 3 to 4
+// over 10s at 10 msg/s is 0.1 msg/s). A lag that does grow outgrows the
+// bounds: at 5% of production it takes 200s to pass KeepUpSeconds' worth,
+// and from there the consumer is falling behind.
+const (
+	KeepUpMessages = 10
+	KeepUpSeconds  = 10
+	EqualRateMsgs  = 0.05
+	EqualRateShare = 0.05
+)
+
+// catchUp applies lag / (consume - produce), and tells a consumer that
+// keeps pace from one that falls behind: with messages being produced, a
+// lag within KeepUpMessages or KeepUpSeconds of production at equal rates
+// (see EqualRateMsgs) is KeepingUp; the same rates with a larger lag are
+// FallingBehind by the difference (the lag holds, but does not shrink).
 func catchUp(lag int64, produce, consume float64) CatchUp {
 	switch {
 	case lag == 0:
@@ -95,6 +121,9 @@ func catchUp(lag int64, produce, consume float64) CatchUp {
 		return CatchUp{State: CatchUpUnknown}
 	case consume > produce:
 		return CatchUp{State: CatchingUp, Seconds: float64(lag) / (consume - produce)}
+	case produce > 0 && produce-consume < max(EqualRateMsgs, produce*EqualRateShare) &&
+		float64(lag) <= max(KeepUpMessages, produce*KeepUpSeconds):
+		return CatchUp{State: KeepingUp}
 	default:
 		return CatchUp{State: FallingBehind, Behind: produce - consume}
 	}

@@ -27,10 +27,35 @@ func TestRates(t *testing.T) {
 			catchUp: CatchUp{State: CatchingUp, Seconds: 6},
 		},
 		{
+			// A lag of 100 at 10 msg/s in and out is 10s of
+			// production in flight: the consumer keeps pace.
 			name:    "holding steady",
 			steps:   []step{{0, 0, 100, true}, {1, 10, 110, true}},
 			produce: 10, consume: 10,
+			catchUp: CatchUp{State: KeepingUp},
+		},
+		{
+			// Lag 3, 2, 4 while 10 msg/s go in and out, give or
+			// take: keeping up, not "not catching up".
+			name:    "lag 2-4 at equal rates keeps up",
+			steps:   []step{{0, 100, 103, true}, {5, 150, 152, true}, {10, 196, 200, true}},
+			produce: 9.7, consume: 9.6,
+			catchUp: CatchUp{State: KeepingUp},
+		},
+		{
+			// Equal rates, but a backlog of 1000 (100s of
+			// production) that never shrinks.
+			name:    "a steady backlog is not keeping up",
+			steps:   []step{{0, 0, 1000, true}, {1, 10, 1010, true}},
+			produce: 10, consume: 10,
 			catchUp: CatchUp{State: FallingBehind, Behind: 0},
+		},
+		{
+			// A small lag that grows 5 msg/s is falling behind.
+			name:    "a small lag that grows falls behind",
+			steps:   []step{{0, 10, 12, true}, {2, 14, 26, true}},
+			produce: 7, consume: 2,
+			catchUp: CatchUp{State: FallingBehind, Behind: 5},
 		},
 		{
 			name:    "caught up",
@@ -139,5 +164,31 @@ func TestGroupCatchUp(t *testing.T) {
 	if g.TotalLag != 0 || g.CatchUp.State != CatchUpUnknown || g.MaxTimeLag.Known() || g.ConsumeRate != UnknownRate {
 		t.Errorf("uncommitted group = lag %d %v %+v consume %v, want 0 unknown unknown -1",
 			g.TotalLag, g.CatchUp.State, g.MaxTimeLag, g.ConsumeRate)
+	}
+}
+
+// TestGroupKeepingUp: a group keeps up when every lagging partition does;
+// one stuck partition among them makes the group fall behind, even when
+// the totals are level.
+func TestGroupKeepingUp(t *testing.T) {
+	h := NewHistory(testConfig())
+	for i := range 3 {
+		n := int64(10 * i)
+		h.Add(snap(at(float64(i)), grp("g", po("t", 0, 100+n, 103+n), po("t", 1, 200+n, 204+n))))
+	}
+	g, _ := h.Evaluate("g", at(2))
+	if g.TotalLag != 7 || g.CatchUp != (CatchUp{State: KeepingUp}) {
+		t.Fatalf("lag %d, catch-up %+v, want 7 keeping up", g.TotalLag, g.CatchUp)
+	}
+	h = NewHistory(testConfig())
+	for i := range 3 {
+		n := int64(10 * i)
+		// t/1 is stuck at 200 while t/0 consumes 20/s of 10/s: the
+		// totals are 20/s in and out.
+		h.Add(snap(at(float64(i)), grp("g", po("t", 0, 100+2*n, 150+n), po("t", 1, 200, 204+n))))
+	}
+	g, _ = h.Evaluate("g", at(2))
+	if g.TotalLag != 54 || g.ProduceRate != 20 || g.ConsumeRate != 20 || g.CatchUp != (CatchUp{State: FallingBehind}) {
+		t.Fatalf("lag %d, rates %v/%v, catch-up %+v, want 54 at 20/20 falling behind by 0", g.TotalLag, g.ProduceRate, g.ConsumeRate, g.CatchUp)
 	}
 }

@@ -106,6 +106,7 @@ func TestCatchUpText(t *testing.T) {
 	}{
 		{lag.CatchUp{}, ""},
 		{lag.CatchUp{State: lag.CaughtUp}, "caught up"},
+		{lag.CatchUp{State: lag.KeepingUp}, "keeping up"},
 		{lag.CatchUp{State: lag.CatchingUp, Seconds: 245}, "catching up in 4m05s"},
 		{lag.CatchUp{State: lag.FallingBehind, Behind: 12}, "falling behind 12 msg/s"},
 		{lag.CatchUp{State: lag.FallingBehind}, "not catching up"},

@@ -61,12 +61,15 @@ func Rate(r float64) string {
 }
 
 // CatchUp words a consumer's race with its producers: "caught up",
-// "catching up in 4m05s", "falling behind 12 msg/s" or "not catching up"
-// (both rates equal); "" when unknown.
+// "keeping up" (a small lag at equal rates), "catching up in 4m05s",
+// "falling behind 12 msg/s" or "not catching up" (a larger lag at equal
+// rates); "" when unknown.
 func CatchUp(c lag.CatchUp) string {
 	switch c.State {
 	case lag.CaughtUp:
 		return "caught up"
+	case lag.KeepingUp:
+		return "keeping up"
 	case lag.CatchingUp:
 		return "catching up in " + Span(Seconds(c.Seconds))
 	case lag.FallingBehind:
