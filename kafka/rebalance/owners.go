@@ -68,12 +68,84 @@ func diff(before, after owners) []Move {
 	return moves
 }
 
-// Diff lists the partitions whose owning member id differs between two
-// views of a group. A member that rejoins gets a new id, so its partitions
-// count as moved even when the same client ends up holding them: that is
-// what the coordinator and the member's offsets-in-flight see.
-func Diff(before, after []kafka.Member) []Move {
-	return diff(ownersOf(before), ownersOf(after))
+// Process is what identifies the process behind a member across a
+// rejoin, when its member id changes: its group.instance.id when it is
+// static, else its client id and host. It is "" when the member has
+// neither an instance id nor a client id and host.
+func Process(m *kafka.Member) string {
+	switch {
+	case m.InstanceID != "":
+		return "instance\x00" + m.InstanceID
+	case m.ClientID != "" || m.Host != "":
+		return "client\x00" + m.ClientID + "\x00" + m.Host
+	}
+	return ""
+}
+
+// Reassignment is what a rebalance did, counted by process rather than by
+// member id: a member that rejoins gets a new member id, and taking that
+// at face value would count every partition it keeps as moved.
+type Reassignment struct {
+	// Moves are the partitions whose owning process changed, with the
+	// member ids before and after.
+	Moves []Move
+	// Rejoined counts processes in both views whose member id changed:
+	// members that rejoined with new ids.
+	Rejoined int
+}
+
+// Reassign compares two views of a group by process (see Process). Two
+// members that share a client id and host without instance ids (two
+// consumers in one process, or the same client id on one host) cannot be
+// told apart: their partitions and ids are compared by member id, so a
+// partition that changes hands between them counts as moved. The Timeline
+// and the removal outcome both count with it.
+func Reassign(before, after []kafka.Member) Reassignment {
+	kb, ka := processes(before), processes(after)
+	ob, oa := ownersOf(before), ownersOf(after)
+	proc := func(keys map[string]string, id string) string {
+		if id == "" {
+			return ""
+		}
+		if k := keys[id]; k != "" {
+			return k
+		}
+		return "member\x00" + id
+	}
+	var r Reassignment
+	for _, m := range diff(ob, oa) {
+		if m.From == "" || m.To == "" || proc(kb, m.From) != proc(ka, m.To) {
+			r.Moves = append(r.Moves, m)
+		}
+	}
+	idBefore := make(map[string]string, len(before))
+	for id, k := range kb {
+		if k != "" {
+			idBefore[k] = id
+		}
+	}
+	for id, k := range ka {
+		if old, ok := idBefore[k]; ok && k != "" && old != id {
+			r.Rejoined++
+		}
+	}
+	return r
+}
+
+// processes maps member ids to their process, leaving out members whose
+// process key is empty or shared with another member of the same view.
+func processes(members []kafka.Member) map[string]string {
+	count := make(map[string]int, len(members))
+	for i := range members {
+		count[Process(&members[i])]++
+	}
+	out := make(map[string]string, len(members))
+	for i := range members {
+		if k := Process(&members[i]); k != "" && count[k] == 1 {
+			out[members[i].MemberID] = k
+		}
+	}
+	return out
 }
 
 // SortMoves orders moves by topic, then partition.

@@ -82,12 +82,18 @@ func TestPlanRemovalMethods(t *testing.T) {
 	}
 }
 
-// owned flattens kfake's view of a group to partition -> member id.
+// owned flattens kfake's view of a group to partition -> process: the
+// instance id of a static member, else the client id (the tests' members
+// all run on one host, each with its own client id).
 func owned(gi *kfake.GroupInfo) map[string]string {
 	out := make(map[string]string)
 	for _, m := range gi.Members {
+		who := m.ClientID
+		if m.InstanceID != nil {
+			who = "instance " + *m.InstanceID
+		}
 		for _, p := range kafkatest.SortedAssignment(m.Assignment) {
-			out[p] = m.MemberID
+			out[p] = who
 		}
 	}
 	return out
@@ -103,31 +109,42 @@ func changedOwners(before, after map[string]string) int {
 	return n
 }
 
-// settledMoves counts, for each pair of consecutive Stable snapshots the
-// timeline was fed, the partitions whose owner changed: what its
-// assignment events must say.
-func settledMoves(snaps []*kafka.Snapshot, group string) []int {
-	var out []int
+// settledChanges says, for each pair of consecutive Stable snapshots the
+// timeline was fed that differ, how many partitions changed owning client
+// and how many clients came back under a new member id: what its
+// assignment events must say (the tests' clients have distinct client ids
+// on one host).
+func settledChanges(snaps []*kafka.Snapshot, group string) []string {
+	var out []string
 	var prev map[string]string
+	var prevIDs map[string]string
 	for _, s := range snaps {
 		g, ok := s.Group(group)
 		if !ok || g.Err != nil || g.State != kafka.StateStable {
 			continue
 		}
 		cur := make(map[string]string)
+		ids := make(map[string]string)
 		for _, m := range g.Members {
+			ids[m.ClientID] = m.MemberID
 			for _, a := range m.Assignment {
 				for _, p := range a.Partitions {
-					cur[a.Topic+"/"+strconv.Itoa(int(p))] = m.MemberID
+					cur[a.Topic+"/"+strconv.Itoa(int(p))] = m.ClientID
 				}
 			}
 		}
 		if prev != nil {
-			if n := changedOwners(prev, cur); n > 0 {
-				out = append(out, n)
+			rejoined := 0
+			for client, id := range ids {
+				if old, ok := prevIDs[client]; ok && old != id {
+					rejoined++
+				}
+			}
+			if n := changedOwners(prev, cur); n > 0 || rejoined > 0 {
+				out = append(out, "moved "+strconv.Itoa(n)+" rejoined "+strconv.Itoa(rejoined))
 			}
 		}
-		prev = cur
+		prev, prevIDs = cur, ids
 	}
 	return out
 }
@@ -190,16 +207,17 @@ func TestRemoveDynamicMemberRebalances(t *testing.T) {
 		t.Errorf("joined = %v, want %s (client-a)", out.Joined, newA)
 	}
 
-	// The moves match kfake's own before and after.
+	// The moves match kfake's own before and after, by client: client-a
+	// came back under a new id, and what it kept did not move.
 	giAfter := c.WaitStable(t, group, 2, 6)
-	if want := changedOwners(owned(giBefore), owned(giAfter)); len(out.Moves) != want || want < 3 {
-		t.Errorf("outcome moved %d partitions; kfake says %d changed owner (at least a's 3)", len(out.Moves), want)
+	if want := changedOwners(owned(giBefore), owned(giAfter)); len(out.Moves) != want || out.Rejoined != 1 {
+		t.Errorf("outcome moved %d partitions with %d rejoined; kfake says %d changed client, and client-a rejoined", len(out.Moves), out.Rejoined, want)
 	}
 
 	// The timeline recorded the leave, the join and the moves.
 	events := tl.Events(group, nil)
 	var left, joinedIDs []string
-	var moved []int
+	var changes []string
 	rebalances := 0
 	for _, e := range events {
 		switch e.Kind {
@@ -208,7 +226,7 @@ func TestRemoveDynamicMemberRebalances(t *testing.T) {
 		case EventJoined:
 			joinedIDs = append(joinedIDs, e.MemberID)
 		case EventAssignment:
-			moved = append(moved, e.Moved)
+			changes = append(changes, "moved "+strconv.Itoa(e.Moved)+" rejoined "+strconv.Itoa(e.Rejoined))
 		case EventRebalance:
 			rebalances++
 		}
@@ -219,8 +237,8 @@ func TestRemoveDynamicMemberRebalances(t *testing.T) {
 	if !reflect.DeepEqual(joinedIDs, []string{newA}) {
 		t.Errorf("timeline joined = %v, want [%s]", joinedIDs, newA)
 	}
-	if want := settledMoves(seen, group); !reflect.DeepEqual(moved, want) || len(want) == 0 {
-		t.Errorf("timeline moved %v, the snapshots it saw moved %v", moved, want)
+	if want := settledChanges(seen, group); !reflect.DeepEqual(changes, want) || len(want) == 0 {
+		t.Errorf("timeline assignments %q, the snapshots it saw %q", changes, want)
 	}
 	t.Logf("timeline: %s", dumpEvents(events))
 	if rebalances == 0 {

@@ -17,8 +17,9 @@ const (
 	// EventJoined and EventLeft: a member id appeared or disappeared.
 	EventJoined EventKind = "joined"
 	EventLeft   EventKind = "left"
-	// EventAssignment: who owns which partition changed between two
-	// settled (Stable or Empty) observations.
+	// EventAssignment: which process owns which partition changed, or
+	// members rejoined with new ids, between two settled (Stable or
+	// Empty) observations (see Reassign).
 	EventAssignment EventKind = "assignment"
 	// EventEpoch: a KIP-848 group's group or assignment epoch changed.
 	EventEpoch EventKind = "epoch"
@@ -39,10 +40,13 @@ type Event struct {
 	// EventJoined and EventLeft.
 	MemberID, InstanceID, ClientID, Host string
 
-	// EventAssignment: partitions that went from one member to another,
-	// that nobody owned before, and that nobody owns now; Total is the
-	// number of partitions assigned afterwards.
+	// EventAssignment: partitions that went from one process to
+	// another, that nobody owned before, and that nobody owns now; Total
+	// is the number of partitions assigned afterwards. Rejoined counts
+	// members that came back as the same process under a new member id
+	// (see Reassign): with Moved 0, they kept their partitions.
 	Moved, Assigned, Unassigned, Total int
+	Rejoined                           int
 
 	// EventEpoch (KIP-848 groups).
 	PrevGroupEpoch, GroupEpoch           int32
@@ -134,10 +138,11 @@ type track struct {
 	groupEpoch      int32
 	assignmentEpoch int32
 
-	// settled is the ownership at the last Stable or Empty observation:
-	// assignments are compared only between settled observations, since
-	// mid-rebalance a classic group may report empty or stale assignments.
-	settled    owners
+	// settled are the members, with their assignments, at the last
+	// Stable or Empty observation: assignments are compared only between
+	// settled observations, since mid-rebalance a classic group may
+	// report empty or stale assignments.
+	settled    []kafka.Member
 	hasSettled bool
 
 	rebalancing   bool
@@ -221,7 +226,7 @@ func (t *Timeline) observe(tr *track, g *kafka.Group, now time.Time) {
 		tr.state, tr.members = g.State, members
 		tr.groupEpoch, tr.assignmentEpoch = g.GroupEpoch, g.AssignmentEpoch
 		if settledState(g.State) {
-			tr.settled, tr.hasSettled = ownersOf(g.Members), true
+			tr.settled, tr.hasSettled = settledMembers(g.Members), true
 		}
 		if rebalancingState(g.State) {
 			tr.rebalancing, tr.since, tr.atLeast = true, now, true
@@ -264,16 +269,16 @@ func (t *Timeline) observe(tr *track, g *kafka.Group, now time.Time) {
 
 	var moved bool
 	if settledState(g.State) {
-		cur := ownersOf(g.Members)
 		if tr.hasSettled {
-			if moves := diff(tr.settled, cur); len(moves) > 0 {
+			if r := Reassign(tr.settled, g.Members); len(r.Moves) > 0 || r.Rejoined > 0 {
 				moved = true
-				c := Count(moves)
+				c := Count(r.Moves)
 				tr.add(limit, Event{Time: now, Kind: EventAssignment,
-					Moved: c.Moved, Assigned: c.Assigned, Unassigned: c.Unassigned, Total: len(cur)})
+					Moved: c.Moved, Assigned: c.Assigned, Unassigned: c.Unassigned, Total: len(ownersOf(g.Members)),
+					Rejoined: r.Rejoined})
 			}
 		}
-		tr.settled, tr.hasSettled = cur, true
+		tr.settled, tr.hasSettled = settledMembers(g.Members), true
 	}
 
 	switch {
@@ -297,6 +302,16 @@ func (t *Timeline) observe(tr *track, g *kafka.Group, now time.Time) {
 
 	tr.state, tr.members = g.State, members
 	tr.groupEpoch, tr.assignmentEpoch = g.GroupEpoch, g.AssignmentEpoch
+}
+
+// settledMembers keeps what Reassign reads of members: ids, client,
+// host and assignment.
+func settledMembers(ms []kafka.Member) []kafka.Member {
+	out := make([]kafka.Member, len(ms))
+	for i, m := range ms {
+		out[i] = kafka.Member{MemberID: m.MemberID, InstanceID: m.InstanceID, ClientID: m.ClientID, Host: m.Host, Assignment: m.Assignment}
+	}
+	return out
 }
 
 func memberEvent(now time.Time, kind EventKind, m kafka.Member) Event {

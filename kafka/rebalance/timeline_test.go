@@ -76,7 +76,9 @@ func TestTimeline(t *testing.T) {
 				memberEv(1, EventLeft, "a", "ca"),
 				stateEv(3, kafka.StatePreparingRebalance, kafka.StateStable),
 				memberEv(3, EventJoined, "a2", "ca"),
-				{Time: at(3), Kind: EventAssignment, Moved: 6, Total: 6},
+				// a2 is client ca again: one member rejoined with a
+				// new id, and all six partitions changed process.
+				{Time: at(3), Kind: EventAssignment, Moved: 6, Total: 6, Rejoined: 1},
 				{Time: at(3), Kind: EventRebalance, Duration: 2 * time.Second},
 			},
 			status: Status{State: kafka.StateStable, LastRebalance: at(3), LastDuration: 2 * time.Second},
@@ -268,7 +270,7 @@ func dumpEvents(es []Event) string {
 func fmtEvent(e Event) string {
 	return e.Time.Format("15:04:05") + " " + string(e.Kind) + " " + e.From + "->" + e.To + " " + e.MemberID +
 		" moved=" + strconv.Itoa(e.Moved) + " assigned=" + strconv.Itoa(e.Assigned) + " unassigned=" + strconv.Itoa(e.Unassigned) +
-		" total=" + strconv.Itoa(e.Total) + " epochs=" + strconv.Itoa(int(e.PrevGroupEpoch)) + "/" + strconv.Itoa(int(e.GroupEpoch)) +
+		" total=" + strconv.Itoa(e.Total) + " rejoined=" + strconv.Itoa(e.Rejoined) + " epochs=" + strconv.Itoa(int(e.PrevGroupEpoch)) + "/" + strconv.Itoa(int(e.GroupEpoch)) +
 		"," + strconv.Itoa(int(e.PrevAssignmentEpoch)) + "/" + strconv.Itoa(int(e.AssignmentEpoch)) +
 		" dur=" + e.Duration.String() + " between=" + strconv.FormatBool(e.Between) + " atLeast=" + strconv.FormatBool(e.AtLeast)
 }

@@ -66,8 +66,11 @@ type Outcome struct {
 	StillPresent []string
 	// Joined and Left compare the members before the removal with After.
 	Joined, Left []kafka.Member
-	// Moves are the partitions whose owner changed.
-	Moves []Move
+	// Moves are the partitions whose owning process changed, and
+	// Rejoined the members that came back as the same process under a
+	// new member id (see Reassign).
+	Moves    []Move
+	Rejoined int
 	// Polls is how many snapshots Wait took; Took is how long it waited.
 	Polls int
 	Took  time.Duration
@@ -77,7 +80,8 @@ type Outcome struct {
 // (member ids): none of them is a member any more, and the group is Stable
 // with as many members as before (the removed members rejoined under new
 // ids), or it has stayed Stable, short of members, for Settle. It then
-// reports who joined and left and which partitions moved. On timeout it
+// reports who joined and left, which partitions moved to another process
+// and how many members rejoined with new ids. On timeout it
 // returns the outcome so far together with an error wrapping ErrNotSettled.
 func Wait(ctx context.Context, cl *kafka.Client, p *Plan, removed []string, opts WaitOptions) (*Outcome, error) {
 	opts = opts.normalize()
@@ -159,7 +163,8 @@ func (o *Outcome) finish(p *Plan, start time.Time) *Outcome {
 			o.Left = append(o.Left, m)
 		}
 	}
-	o.Moves = Diff(p.Before.Members, o.After.Members)
+	r := Reassign(p.Before.Members, o.After.Members)
+	o.Moves, o.Rejoined = r.Moves, r.Rejoined
 	return o
 }
 

@@ -111,8 +111,8 @@ func RemovalMemberColumns() []Column[kafka.Member] {
 
 // RemovalOutcome prints how the group settled after a removal (out may be
 // nil when it could not be read), how often the coordinator rebalanced
-// while kgroups watched (events), who left, who joined and which
-// partitions moved.
+// while kgroups watched (events), who left, who joined, how many members
+// rejoined with new ids and which partitions moved to another process.
 func RemovalOutcome(w io.Writer, p *rebalance.Plan, out *rebalance.Outcome, events []rebalance.Event, lay Layout) error {
 	var b strings.Builder
 	b.WriteByte('\n')
@@ -145,6 +145,9 @@ func RemovalOutcome(w io.Writer, p *rebalance.Plan, out *rebalance.Outcome, even
 	fmt.Fprintf(&b, "\nNew members (%d):\n", len(out.Joined))
 	if len(out.Joined) > 0 {
 		b.WriteString(TableWith(RemovalMemberColumns(), out.Joined, lay))
+	}
+	if out.Rejoined > 0 {
+		fmt.Fprintf(&b, "\n%s.\n", format.Moved(len(out.Moves), out.Rejoined))
 	}
 	fmt.Fprintf(&b, "\nMoved partitions (%d):\n", len(out.Moves))
 	if len(out.Moves) > 0 {

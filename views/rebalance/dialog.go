@@ -301,7 +301,7 @@ func (m *Model) summary() string {
 	case len(m.removed) == 0:
 		return ""
 	case m.out != nil && m.waitErr == nil:
-		return "removed " + members + " from " + group + "; " + format.Count(len(m.out.Moves), "partition", "partitions") + " moved"
+		return "removed " + members + " from " + group + "; " + format.Moved(len(m.out.Moves), m.out.Rejoined)
 	}
 	return "removed " + members + " from " + group
 }
@@ -433,7 +433,7 @@ func (m *Model) result(t *dialog.Text) {
 	}
 	t.Para(nil, "left: "+memberList(o.Left))
 	t.Para(nil, "joined: "+memberList(o.Joined))
-	t.Line(format.Count(len(o.Moves), "partition", "partitions") + " moved")
+	t.Line(format.Moved(len(o.Moves), o.Rejoined))
 	for _, mv := range o.Moves {
 		t.Line("  " + safe(mv.Topic) + "/" + strconv.Itoa(int(mv.Partition)) + " " + safe(columns.Text(mv.From)) + " " + m.Glyphs.Arrow + " " + safe(columns.Text(mv.To)))
 	}

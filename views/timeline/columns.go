@@ -39,7 +39,7 @@ func Detail(e rebalance.Event) string {
 		}
 		return b.String()
 	case rebalance.EventAssignment:
-		parts := []string{format.Count(e.Moved, "partition moved", "partitions moved")}
+		parts := []string{format.Moved(e.Moved, e.Rejoined)}
 		if e.Assigned > 0 {
 			parts = append(parts, strconv.Itoa(e.Assigned)+" newly assigned")
 		}
