@@ -46,7 +46,7 @@ func (m *Model) openReset(msg ui.ResetMsg) tea.Cmd {
 	if why := m.writeRefused(m.writers.Reset != nil, what); why != "" {
 		return m.flashError("%s", why)
 	}
-	b := m.writers.Reset
+	b := recordResets{Backend: m.writers.Reset, log: m.resets}
 	var w *resetview.Model
 	switch msg.Kind {
 	case ui.ResetPartitions:

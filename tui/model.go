@@ -59,6 +59,7 @@ type Model struct {
 	// it was opened.
 	timeline *krebalance.Timeline
 	writers  Writers
+	resets   *resetLog // resets made here, for the next poll's tracker
 
 	hints     help.Model
 	cmdline   ui.Input
@@ -94,6 +95,7 @@ func newModel(ctx context.Context, opts Options, r *lipgloss.Renderer, color boo
 		lag:      lag.NewTracker(opts.Lag),
 		writers:  opts.Writers,
 		timeline: krebalance.NewTimeline(krebalance.TimelineConfig{}),
+		resets:   &resetLog{},
 		clock:    opts.Now(),
 		after:    after,
 		requests: make(map[uint64]ui.Component),

@@ -140,6 +140,7 @@ func (m *Model) onPollResult(msg pollResultMsg) tea.Cmd {
 			p.took = msg.took
 		}
 		m.snap = msg.snap
+		m.resets.drain(m.lag)
 		m.lag.Add(msg.snap)
 		m.timeline.Add(msg.snap)
 		cmds = append(cmds, m.broadcast(ui.DataMsg{Snapshot: msg.snap, History: m.lag, Lag: m.lag, Rebalances: m.timeline}))

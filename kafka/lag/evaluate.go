@@ -16,6 +16,9 @@ type PartitionHealth struct {
 	Status Status
 	// Rewind holds the offsets involved when Status is StatusRewind.
 	Rewind Rewind
+	// ResetBy is the reset kgroups made (History.NoteReset) that explains
+	// a REWIND; nil for any other status, or a rewind nobody explained.
+	ResetBy *Reset
 	// Committed, LogStart, LogEnd and Lag are as of the latest poll
 	// (kafka.NoOffset when unknown).
 	Committed, LogStart, LogEnd, Lag int64
@@ -100,6 +103,9 @@ func (h *History) EvaluateInto(group string, now time.Time, buf []PartitionHealt
 			continue // missing from the latest poll, kept until evicted
 		}
 		p := h.partitionHealth(ph, nowNs)
+		if p.Status == StatusRewind {
+			p.ResetBy = h.resetBehind(group, p.Topic, p.Partition, p.Rewind)
+		}
 		g.Partitions = append(g.Partitions, p)
 
 		if p.Status > g.Status {

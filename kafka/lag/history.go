@@ -31,6 +31,8 @@ type History struct {
 	// times holds poll times (Unix nanoseconds), a ring indexed by seq.
 	times  []int64
 	groups map[string]*groupHist
+	// resets are the offset changes kgroups made, per group (NoteReset).
+	resets map[string][]Reset
 	// order is scratch space for snapshots whose partitions arrive
 	// unsorted or duplicated, which the snapshot contract rules out but
 	// which must not corrupt the history.
@@ -103,6 +105,7 @@ func (h *History) Add(s *kafka.Snapshot) {
 		case gh.lastSeq == h.seq:
 		case h.seq-gh.lastSeq >= uint64(h.cfg.EvictAfter):
 			delete(h.groups, name)
+			delete(h.resets, name)
 		default:
 			h.pruneAbsent(gh)
 		}

@@ -46,6 +46,10 @@ func NewTracker(cfg Config) *Tracker {
 	return &Tracker{hist: h, cfg: cfg, times: make([]int64, cfg.Samples), series: make(map[string]*timeLagRing)}
 }
 
+// NoteReset is History.NoteReset: the UI tells it of every reset it made,
+// before the poll that shows it.
+func (l *Tracker) NoteReset(group string, r Reset) { l.hist.NoteReset(group, r) }
+
 // Config is the history's configuration, after defaults.
 func (l *Tracker) Config() Config { return l.cfg }
 

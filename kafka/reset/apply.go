@@ -108,8 +108,9 @@ func (r PartitionResult) Status() string {
 type Result struct {
 	Group string
 	// ReceiptPath is the receipt written before the change; `kgroups undo`
-	// takes it.
+	// takes it. Time is the receipt's time: when the change was made.
 	ReceiptPath string
+	Time        time.Time
 	Partitions  []PartitionResult
 	// LockNote says that the group's lock was taken over from a kgroups
 	// that died holding it ("" when it was free), for callers that show
@@ -301,7 +302,7 @@ func Apply(ctx context.Context, cl *kafka.Client, p *Plan, opts ApplyOptions) (*
 		return nil, fmt.Errorf("%w: nothing was changed, because no change is made without a receipt", err)
 	}
 
-	res := &Result{Group: p.Group, ReceiptPath: path, LockNote: lock.Note}
+	res := &Result{Group: p.Group, ReceiptPath: path, Time: rc.Time, LockNote: lock.Note}
 	errs := commitAndDelete(ctx, cl, p.Group, p.Rows)
 	got, readErr := committed(ctx, cl, p.Group)
 	for _, r := range p.Rows {

@@ -615,21 +615,40 @@ func (m *Model) healthLine(l *strings.Builder) {
 }
 
 // rewind explains a REWIND: which partition went back, from where to where,
-// and what that costs.
+// and what that costs; or, when a reset kgroups made explains every
+// rewound partition, that reset and its receipt, so that it does not read
+// as a consumer's fault.
 func (m *Model) rewind() string {
 	h := &m.health
 	if h.Status != lag.StatusRewind {
 		return ""
 	}
+	var byReset *lag.PartitionHealth
+	n := 0
 	for i := range h.Partitions {
 		p := &h.Partitions[i]
-		if p.Status == lag.StatusRewind {
+		if p.Status != lag.StatusRewind {
+			continue
+		}
+		if p.ResetBy == nil {
 			rw := p.Rewind
 			return p.Topic + "/" + strconv.Itoa(int(p.Partition)) + " committed " + strconv.FormatInt(rw.Low, 10) +
 				" after " + strconv.FormatInt(rw.High, 10) + ": " + strconv.FormatInt(rw.High-rw.Low, 10) + " messages are consumed twice"
 		}
+		if byReset == nil {
+			byReset = p
+		}
+		n++
 	}
-	return ""
+	if byReset == nil {
+		return ""
+	}
+	r := byReset.ResetBy
+	where := byReset.Topic + "/" + strconv.Itoa(int(byReset.Partition))
+	if n > 1 {
+		where += " and " + format.Count(n-1, "other partition", "other partitions")
+	}
+	return where + " reset by kgroups at " + r.Time.Local().Format("15:04") + ", receipt " + r.Receipt
 }
 
 // rate is a rate with its unit, for sentences; an unknown one is Missing.
