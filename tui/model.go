@@ -289,7 +289,8 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 // actions, the commands and the legend.
 func (m *Model) openHelp(top ui.Component) {
 	keys := append(slices.Clip(top.Bindings()), m.generalSection(top))
-	m.push(helpview.New(m.base, keys, top.Actions(), commandHelp(), ui.LagLegend(m.base.Glyphs)))
+	extra := append([]ui.Section{commandHelp(), ui.LagLegend(m.base.Glyphs)}, ui.LegendOf(top)...)
+	m.push(helpview.New(m.base, keys, top.Actions(), extra...))
 }
 
 func (m *Model) quit() tea.Cmd {

@@ -125,21 +125,22 @@ func (m *Model) trend(r row) string {
 	return b.String()
 }
 
-// trendLegend says, for the help screen, what the TREND column draws.
+// trendLegend says, for the help screen, what the TREND column draws: the
+// glyphs of the levels in rows of four with the lags they stand for.
 func trendLegend(g ui.Glyphs) ui.Section {
 	entry := func(mark, desc string) key.Binding {
 		return key.NewBinding(key.WithHelp(mark, desc))
 	}
 	bands := spark.Bands(len(g.Spark))
-	entries := []key.Binding{entry(string(g.Spark[0]), "no lag at that poll")}
-	for i := 1; i < len(g.Spark); i += 3 {
-		end := min(i+3, len(g.Spark))
-		marks := make([]string, 0, 3)
+	var entries []key.Binding
+	for i := 0; i < len(g.Spark); i += 4 {
+		end := min(i+4, len(g.Spark))
+		marks := make([]string, 0, 4)
 		for _, r := range g.Spark[i:end] {
 			marks = append(marks, string(r))
 		}
-		entries = append(entries, entry(strings.Join(marks, " "), "lag "+strings.Join(bands[i:end], ", ")))
+		entries = append(entries, entry(strings.Join(marks, " "), strings.Join(bands[i:end], ", ")))
 	}
 	entries = append(entries, entry(columns.Missing, "fewer than two polls"))
-	return ui.Section{Title: "Trend: lag per poll, one level per digit", Bindings: entries}
+	return ui.Section{Title: "TREND: lag per poll, a level per digit", Bindings: entries}
 }

@@ -93,9 +93,11 @@ func (m *Model) Bindings() []ui.Section {
 	return []ui.Section{
 		m.Move.Section(),
 		{Title: "Groups", Bindings: []key.Binding{k.Filter, k.ClearFilter, k.SortName, k.SortLag, k.SortTimeLag, k.SortHealth, k.SortState, k.SortMembers}},
-		trendLegend(m.Glyphs),
 	}
 }
+
+// Legend implements ui.Legender: what the TREND column draws.
+func (m *Model) Legend() []ui.Section { return []ui.Section{trendLegend(m.Glyphs)} }
 
 // ShortHelp implements ui.Component. While the filter is typed its line
 // says what Enter and Esc do, and no other key applies.
