@@ -1,0 +1,66 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/views/viewtest"
+)
+
+// TestGroupsLayoutHoldsThroughARebalance polls through the root model while
+// billing-reconciler goes Stable -> PreparingRebalance ->
+// CompletingRebalance -> Stable: at 80x24 and 121x40 (where COORD just
+// fits) the groups table's header is the same in every frame, and the
+// group's row keeps every column where it was.
+func TestGroupsLayoutHoldsThroughARebalance(t *testing.T) {
+	states := []string{kafka.StateStable, kafka.StatePreparingRebalance, kafka.StateCompletingRebalance, kafka.StateStable}
+	var steps []func(time.Time) (*kafka.Snapshot, error)
+	for _, st := range states {
+		steps = append(steps, func(now time.Time) (*kafka.Snapshot, error) {
+			s := viewtest.Snapshot(now, 0)
+			s.Groups[1].State = st // billing-reconciler
+			return s, nil
+		})
+	}
+	for _, tc := range []struct {
+		width, height int
+		header        string
+		rows          []string // billing-reconciler, up to its LAG
+	}{
+		{80, 24, "  NAME↑              STATE       HEALTH MEMBERS    LAG TIME-LAG TREND", []string{
+			"  billing-reconciler Stable      -            2    769",
+			"  billing-reconciler rebalancing -            2    769",
+			"  billing-reconciler rebalancing -            2    769",
+			"  billing-reconciler Stable      -            2    769",
+		}},
+		{121, 40, "  NAME↑              TYPE     STATE       HEALTH ASSIGNOR           MEMBERS TOPICS PARTS    LAG TIME-LAG TREND      COORD", []string{
+			"  billing-reconciler classic  Stable      -      range                    2      1     4    769",
+			"  billing-reconciler classic  rebalancing -      range                    2      1     4    769",
+			"  billing-reconciler classic  rebalancing -      range                    2      1     4    769",
+			"  billing-reconciler classic  Stable      -      range                    2      1     4    769",
+		}},
+	} {
+		h := newHarness(t, tc.width, tc.height, Options{}, steps...)
+		for i := range states {
+			h.poll()
+			h.clock.Advance(5 * time.Second)
+			v := lines(h.view())
+			if v[3] != tc.header {
+				t.Fatalf("%dx%d, poll %d: header\n%q\nwant\n%q", tc.width, tc.height, i, v[3], tc.header)
+			}
+			row := v[5]
+			if cut := len(tc.rows[i]); len(row) > cut {
+				row = row[:cut]
+			}
+			if row != tc.rows[i] {
+				t.Fatalf("%dx%d, poll %d: row\n%q\nwant it to start\n%q", tc.width, tc.height, i, v[5], tc.rows[i])
+			}
+			// Where COORD fits, it stays: broker 1, under its title.
+			if tc.width > 100 && !strings.HasSuffix(v[5], "     1") {
+				t.Fatalf("%dx%d, poll %d: COORD is gone from\n%q", tc.width, tc.height, i, v[5])
+			}
+		}
+	}
+}
