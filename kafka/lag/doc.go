@@ -21,8 +21,12 @@
 // the committed offset's, both over the last Config.RatePolls polls, adding
 // up the forward steps between consecutive known samples (a reset or rewind
 // never makes a rate negative). When consuming faster than producing, the
-// lag is gone in lag / (consume - produce) seconds; otherwise the consumer
-// falls behind by produce - consume messages per second.
+// lag is gone in lag / (consume - produce) seconds. At equal rates (see
+// EqualRateMsgs and EqualRateShare) with messages being produced, a lag of
+// at most KeepUpMessages, or KeepUpSeconds of production, is only what is
+// in flight: the consumer is keeping up. Otherwise it falls behind by
+// produce - consume messages per second (0: the lag holds but does not
+// shrink). A group keeps up only when every lagging partition does.
 //
 // # Time lag
 //
@@ -65,6 +69,11 @@
 //   - STALL: a full window of W observations, all the same offset;
 //   - WARN: a full window in which the lag never decreased;
 //   - otherwise OK.
+//
+// A REWIND that a reset made by kgroups explains (History.NoteReset: the
+// reset took the partition from at least the high to at most the low)
+// carries that reset in PartitionHealth.ResetBy, so it is not reported as
+// a consumer's fault; its status stays REWIND.
 //
 // STOP and REWIND are facts and apply to a window of any size; STALL and
 // WARN judge a trend and wait for a full window (GroupHealth.Complete says
