@@ -15,6 +15,8 @@ import (
 	"github.com/kgroups/kgroups/config"
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/lag"
+	"github.com/kgroups/kgroups/kafka/receipt"
+	kreset "github.com/kgroups/kgroups/kafka/reset"
 	"github.com/kgroups/kgroups/views/format"
 	"github.com/kgroups/kgroups/views/output"
 )
@@ -326,6 +328,10 @@ func sampleHealth(ctx context.Context, a *app, poll func(context.Context) (*kafk
 		return fmt.Errorf("health: sampling stopped: %w", err)
 	}
 
+	// A REWIND that a kgroups reset or undo made while the polls ran
+	// names its receipt instead of reading as a consumer's fault.
+	noteResets(ctx, a, h, first.Time)
+
 	// Judge as of the last poll, so that the verdict depends only on
 	// what the polls saw and when.
 	names := p.names
@@ -353,6 +359,9 @@ func sampleHealth(ctx context.Context, a *app, poll func(context.Context) (*kafk
 		return err
 	}
 
+	for _, n := range output.HealthResetNotes(verdicts) {
+		a.notef("kgroups: %s", n)
+	}
 	failedRead := false
 	for _, name := range gone {
 		a.notef("kgroups: group %q not found at the end of the window", name)
@@ -372,6 +381,23 @@ func sampleHealth(ctx context.Context, a *app, poll func(context.Context) (*kafk
 		return exitCodeError{code: exitError}
 	}
 	return nil
+}
+
+// noteResets tells h of the resets and undos whose receipts in the
+// receipts folder are from since on. A folder that cannot be read is a
+// note, not a failure: the verdicts stand without it.
+func noteResets(ctx context.Context, a *app, h *lag.History, since time.Time) {
+	dir, err := receipt.DefaultDir()
+	if err != nil {
+		return
+	}
+	rs, err := kreset.RecentResets(ctx, dir, since)
+	if err != nil {
+		a.notef("kgroups: the receipts folder %s was not read (%v): a REWIND made by a kgroups reset is not told apart", dir, err)
+	}
+	for _, r := range rs {
+		h.NoteReset(r.Group, r.LagReset())
+	}
 }
 
 // judgeHealth judges the named groups as of the last poll, with lag.Judge

@@ -648,7 +648,7 @@ func (m *Model) rewind() string {
 	if n > 1 {
 		where += " and " + format.Count(n-1, "other partition", "other partitions")
 	}
-	return where + " reset by kgroups at " + r.Time.Local().Format("15:04") + ", receipt " + r.Receipt
+	return where + " " + format.ResetBy(r)
 }
 
 // rate is a rate with its unit, for sentences; an unknown one is Missing.

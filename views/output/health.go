@@ -3,6 +3,7 @@ package output
 import (
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/kgroups/kgroups/kafka/lag"
 )
@@ -73,6 +74,13 @@ type jsonHealthPartition struct {
 type jsonRewind struct {
 	High int64 `json:"high"`
 	Low  int64 `json:"low"`
+	// ResetBy is the reset kgroups made that did it, null when none.
+	ResetBy *jsonResetBy `json:"resetBy"`
+}
+
+type jsonResetBy struct {
+	Time    time.Time `json:"time"`
+	Receipt string    `json:"receipt"`
 }
 
 // HealthJSON writes the verdicts as `{"groups":[...]}`, every partition of
@@ -111,6 +119,9 @@ func HealthJSON(w io.Writer, gs []lag.Verdict) error {
 			}
 			if p.Status == lag.StatusRewind {
 				jp.Rewind = &jsonRewind{High: p.Rewind.High, Low: p.Rewind.Low}
+				if r := p.ResetBy; r != nil {
+					jp.Rewind.ResetBy = &jsonResetBy{Time: r.Time, Receipt: r.Receipt}
+				}
 			}
 			j.Partitions = append(j.Partitions, jp)
 		}

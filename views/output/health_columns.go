@@ -75,10 +75,34 @@ func HealthPartitionColumns(atLeast string) []Column[HealthPartitionRow] {
 
 // Rewind shows a REWIND's evidence as "high->low": the consumer had
 // committed high, then the older low, so the messages between them are
-// consumed twice. Missing for any other status.
+// consumed twice; "high->low by kgroups reset" when a reset kgroups made
+// did it (HealthResetNotes names its receipt). Missing for any other
+// status.
 func Rewind(p *lag.PartitionHealth) string {
 	if p.Status != lag.StatusRewind {
 		return format.Missing
 	}
-	return strconv.FormatInt(p.Rewind.High, 10) + "->" + strconv.FormatInt(p.Rewind.Low, 10)
+	s := strconv.FormatInt(p.Rewind.High, 10) + "->" + strconv.FormatInt(p.Rewind.Low, 10)
+	if p.ResetBy != nil {
+		s += " by kgroups reset"
+	}
+	return s
+}
+
+// HealthResetNotes are the notes for stderr that name the reset behind
+// each REWIND a reset made by kgroups explains: "GROUP TOPIC/PARTITION
+// went back from HIGH to LOW: reset by kgroups at 15:31, receipt PATH".
+func HealthResetNotes(gs []lag.Verdict) []string {
+	var out []string
+	for i := range gs {
+		for k := range gs[i].Partitions {
+			p := &gs[i].Partitions[k]
+			if p.Status != lag.StatusRewind || p.ResetBy == nil {
+				continue
+			}
+			out = append(out, format.Sanitize(gs[i].Group)+" "+format.Sanitize(p.Topic)+"/"+strconv.Itoa(int(p.Partition))+
+				" went back from "+strconv.FormatInt(p.Rewind.High, 10)+" to "+strconv.FormatInt(p.Rewind.Low, 10)+": "+format.ResetBy(p.ResetBy))
+		}
+	}
+	return out
 }

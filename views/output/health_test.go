@@ -128,7 +128,8 @@ func TestHealthJSON(t *testing.T) {
           "consumeRate": null,
           "rewind": {
             "high": 30,
-            "low": 25
+            "low": 25,
+            "resetBy": null
           }
         },
         {
