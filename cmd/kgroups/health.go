@@ -56,6 +56,9 @@ type healthOptions struct {
 	failSet bool
 	// wide shows long names whole (--wide).
 	wide bool
+	// cluster is the connection's bootstrap brokers: only its receipts
+	// explain a REWIND.
+	cluster []string
 }
 
 func newHealthCmd(a *app) *cobra.Command {
@@ -290,6 +293,7 @@ func runHealth(ctx context.Context, a *app, o healthOptions) error {
 			}
 			return cl.PollGroups(ctx, o.names...)
 		}
+		o.cluster = cl.Brokers()
 		return sampleHealth(ctx, a, poll, o)
 	})
 }
@@ -330,7 +334,7 @@ func sampleHealth(ctx context.Context, a *app, poll func(context.Context) (*kafk
 
 	// A REWIND that a kgroups reset or undo made while the polls ran
 	// names its receipt instead of reading as a consumer's fault.
-	noteResets(ctx, a, h, first.Time)
+	noteResets(ctx, a, h, p.cluster, first.Time)
 
 	// Judge as of the last poll, so that the verdict depends only on
 	// what the polls saw and when.
@@ -383,15 +387,15 @@ func sampleHealth(ctx context.Context, a *app, poll func(context.Context) (*kafk
 	return nil
 }
 
-// noteResets tells h of the resets and undos whose receipts in the
-// receipts folder are from since on. A folder that cannot be read is a
+// noteResets tells h of the resets and undos of cluster whose receipts in
+// the receipts folder are from since on. A folder that cannot be read is a
 // note, not a failure: the verdicts stand without it.
-func noteResets(ctx context.Context, a *app, h *lag.History, since time.Time) {
+func noteResets(ctx context.Context, a *app, h *lag.History, cluster []string, since time.Time) {
 	dir, err := receipt.DefaultDir()
 	if err != nil {
 		return
 	}
-	rs, err := kreset.RecentResets(ctx, dir, since)
+	rs, err := kreset.RecentResets(ctx, dir, cluster, since)
 	if err != nil {
 		a.notef("kgroups: the receipts folder %s was not read (%v): a REWIND made by a kgroups reset is not told apart", dir, err)
 	}

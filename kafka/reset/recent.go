@@ -21,14 +21,15 @@ const MaxRecentReceipts = 64
 // receiptTimeLayout is how receipt.WriteRecord starts a receipt's name.
 const receiptTimeLayout = "20060102T150405.000Z"
 
-// RecentResets reads the receipts in dir of the offset changes made at or
-// after since that can move a committed offset back (resets and undos),
-// oldest first, at most the newest MaxRecentReceipts. The time and action
+// RecentResets reads the receipts in dir of the offset changes made to
+// cluster (bootstrap brokers; any overlap counts, nil takes every cluster)
+// at or after since that can move a committed offset back (resets and
+// undos), oldest first, from the newest MaxRecentReceipts files. The time and action
 // come from the file names receipt.WriteRecord gives, so other files are
 // not opened. A missing directory holds none; a receipt that cannot be read
 // or fails its checks (ReadReceipt without force) is skipped: it explains
 // nothing.
-func RecentResets(ctx context.Context, dir string, since time.Time) ([]*Receipt, error) {
+func RecentResets(ctx context.Context, dir string, cluster []string, since time.Time) ([]*Receipt, error) {
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -61,7 +62,7 @@ func RecentResets(ctx context.Context, dir string, since time.Time) ([]*Receipt,
 			return out, err
 		}
 		r, _, err := ReadReceipt(ctx, filepath.Join(dir, name), false)
-		if err != nil || r.Time.Before(from) {
+		if err != nil || r.Time.Before(from) || (cluster != nil && !sameCluster(r.Cluster, cluster)) {
 			continue
 		}
 		out = append(out, r)

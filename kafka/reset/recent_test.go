@@ -15,7 +15,8 @@ import (
 
 // TestRecentResets reads back the resets and undos written from a time on,
 // oldest first, and nothing else: older receipts, deletions, member
-// removals, edited receipts and stray files are left out.
+// removals, edited receipts, another cluster's receipts and stray files
+// are left out.
 func TestRecentResets(t *testing.T) {
 	dir := t.TempDir()
 	since := time.Date(2026, 11, 30, 15, 30, 0, 0, time.UTC)
@@ -42,7 +43,12 @@ func TestRecentResets(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "20261130T160000.000Z-reset-notes.txt"), []byte("x"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	rs, err := RecentResets(context.Background(), dir, since)
+	other := &Receipt{Header: receipt.Header{Version: receipt.Version, Action: receipt.ActionReset, Cluster: []string{"elsewhere:9092"}, Group: "g", Time: since, User: "u"},
+		Scenario: "--to-earliest", Scope: "--all-topics", Offsets: []ReceiptOffset{{Topic: "t", Partition: 0, Before: &forty, After: &seven}}}
+	if _, err := WriteReceipt(dir, other); err != nil {
+		t.Fatal(err)
+	}
+	rs, err := RecentResets(context.Background(), dir, []string{"B:9092", "c:9092"}, since)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +63,10 @@ func TestRecentResets(t *testing.T) {
 	if got := rs[0].LagReset(); !reflect.DeepEqual(got, want) {
 		t.Fatalf("LagReset = %+v, want %+v", got, want)
 	}
-	if rs, err := RecentResets(context.Background(), filepath.Join(dir, "none"), since); rs != nil || err != nil {
+	if rs, err := RecentResets(context.Background(), dir, nil, since); err != nil || len(rs) != 3 {
+		t.Fatalf("every cluster: %d receipts, %v; want 3", len(rs), err)
+	}
+	if rs, err := RecentResets(context.Background(), filepath.Join(dir, "none"), nil, since); rs != nil || err != nil {
 		t.Fatalf("a missing folder: %v, %v", rs, err)
 	}
 }
