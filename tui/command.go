@@ -176,6 +176,7 @@ func (m *Model) onSwitch(msg switchMsg) tea.Cmd {
 	m.lag = lag.NewTracker(m.opts.Lag)
 	m.timeline = krebalance.NewTimeline(krebalance.TimelineConfig{})
 	m.resets = &resetLog{}
+	m.receipts = newReceiptScan()
 	m.writers = info.Writers
 	m.resetStack()
 	m.flashInfo("switched to context %s", info.Name)

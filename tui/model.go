@@ -60,6 +60,7 @@ type Model struct {
 	timeline *krebalance.Timeline
 	writers  Writers
 	resets   *resetLog // resets made here, for the next poll's tracker
+	receipts receiptScan
 
 	hints     help.Model
 	cmdline   ui.Input
@@ -96,6 +97,7 @@ func newModel(ctx context.Context, opts Options, r *lipgloss.Renderer, color boo
 		writers:  opts.Writers,
 		timeline: krebalance.NewTimeline(krebalance.TimelineConfig{}),
 		resets:   &resetLog{},
+		receipts: newReceiptScan(),
 		clock:    opts.Now(),
 		after:    after,
 		requests: make(map[uint64]ui.Component),
@@ -197,6 +199,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.clockTick()
 	case switchMsg:
 		return m, m.onSwitch(msg)
+	case receiptsMsg:
+		m.onReceipts(msg)
+		return m, nil
 	case ui.OpenGroupMsg:
 		m.openGroup(msg.Name)
 		return m, nil

@@ -71,6 +71,11 @@ type Options struct {
 	Poller Poller
 	// Writers change the cluster Poller reads; see Writers.
 	Writers Writers
+	// Receipts is the receipts folder. When a poll shows a REWIND, the
+	// resets and undos of this cluster written there since the first
+	// poll (by this kgroups or another) are read, so that a REWIND one
+	// caused names it. "" reads nothing.
+	Receipts string
 	// Contexts are the names `:ctx` accepts, listed by a bare `:ctx`.
 	Contexts []string
 	// Switch connects to another context for `:ctx NAME`. It runs outside

@@ -140,10 +140,10 @@ func (m *Model) onPollResult(msg pollResultMsg) tea.Cmd {
 			p.took = msg.took
 		}
 		m.snap = msg.snap
-		m.resets.drain(m.lag)
+		m.resets.drain(m.lag, m.receipts.noted)
 		m.lag.Add(msg.snap)
 		m.timeline.Add(msg.snap)
-		cmds = append(cmds, m.broadcast(ui.DataMsg{Snapshot: msg.snap, History: m.lag, Lag: m.lag, Rebalances: m.timeline}))
+		cmds = append(cmds, m.broadcast(ui.DataMsg{Snapshot: msg.snap, History: m.lag, Lag: m.lag, Rebalances: m.timeline}), m.scanReceipts(msg.snap))
 	}
 	switch {
 	case p.again:

@@ -2,11 +2,17 @@ package tui
 
 import (
 	"context"
+	"os"
+	"slices"
 	"sync"
+	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/lag"
 	kreset "github.com/kgroups/kgroups/kafka/reset"
 	resetview "github.com/kgroups/kgroups/views/reset"
+	"github.com/kgroups/kgroups/views/ui"
 )
 
 // resetLog collects the resets the wizard made, from the Cmds that apply
@@ -29,14 +35,90 @@ func (l *resetLog) add(group string, r lag.Reset) {
 	l.pending = append(l.pending, noted{group, r})
 }
 
-// drain hands every pending reset to t.
-func (l *resetLog) drain(t *lag.Tracker) {
+// drain hands every pending reset to t, and marks its receipt noted so
+// that reading it from the receipts folder does not note it again.
+func (l *resetLog) drain(t *lag.Tracker, noted map[string]bool) {
 	l.mu.Lock()
 	pending := l.pending
 	l.pending = nil
 	l.mu.Unlock()
 	for _, n := range pending {
-		t.NoteReset(n.group, n.reset)
+		if !noted[n.reset.Receipt] {
+			noted[n.reset.Receipt] = true
+			t.NoteReset(n.group, n.reset)
+		}
+	}
+}
+
+// receiptScan reads the receipts folder for resets another kgroups made
+// (`kgroups reset --execute` in another terminal), once a poll shows a
+// REWIND, so that the REWIND they caused names them too. One scan is in
+// flight at a time; the folder is only listed when its modification time
+// changed. It belongs to one connection.
+type receiptScan struct {
+	id       uint64          // answers with another id are a previous connection's
+	since    time.Time       // the connection's first poll: older resets explain nothing seen
+	mod      time.Time       // the folder's modification time at the last listing
+	inFlight bool            // a scan is running
+	noted    map[string]bool // receipts already noted, by path
+}
+
+func newReceiptScan() receiptScan {
+	return receiptScan{id: ui.NewRequestID(), noted: make(map[string]bool)}
+}
+
+// receiptsMsg is a scan's answer: the folder's modification time and the
+// resets found (none when it did not change).
+type receiptsMsg struct {
+	id       uint64
+	mod      time.Time
+	receipts []*kreset.Receipt
+}
+
+// scanReceipts starts a scan after a poll that judged some group REWIND.
+func (m *Model) scanReceipts(s *kafka.Snapshot) tea.Cmd {
+	sc := &m.receipts
+	if sc.since.IsZero() {
+		sc.since = s.Time
+	}
+	if m.opts.Receipts == "" || sc.inFlight || !m.anyRewind(s) {
+		return nil
+	}
+	sc.inFlight = true
+	dir, cluster, since, mod, id, ctx := m.opts.Receipts, slices.Clone(m.opts.Brokers), sc.since, sc.mod, sc.id, m.ctx
+	return func() tea.Msg {
+		st, err := os.Stat(dir)
+		if err != nil || st.ModTime().Equal(mod) {
+			return receiptsMsg{id: id, mod: mod}
+		}
+		rs, _ := kreset.RecentResets(ctx, dir, cluster, since)
+		return receiptsMsg{id: id, mod: st.ModTime(), receipts: rs}
+	}
+}
+
+// anyRewind reports whether the tracker judged some group of s REWIND.
+func (m *Model) anyRewind(s *kafka.Snapshot) bool {
+	for i := range s.Groups {
+		if m.lag.Group(s, i).Status == lag.StatusRewind {
+			return true
+		}
+	}
+	return false
+}
+
+// onReceipts notes the resets a scan found; the next poll's verdicts and
+// screens name them.
+func (m *Model) onReceipts(msg receiptsMsg) {
+	sc := &m.receipts
+	if msg.id != sc.id {
+		return
+	}
+	sc.inFlight, sc.mod = false, msg.mod
+	for _, r := range msg.receipts {
+		if !sc.noted[r.Path] {
+			sc.noted[r.Path] = true
+			m.lag.NoteReset(r.Group, r.LagReset())
+		}
 	}
 }
 

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -43,5 +44,41 @@ func TestRewindAfterResetNamesTheReceipt(t *testing.T) {
 	want := "! orders/0 reset by kgroups at " + rc.Time.Local().Format("15:04") + ", receipt " + receipts[0]
 	if got := lines(v)[6]; got != want || !strings.Contains(v, "health ERR REWIND") {
 		t.Fatalf("notice %q, want %q; screen:\n%s", got, want, v)
+	}
+}
+
+// TestRewindAfterAnotherKgroupsReset: a reset made by another kgroups
+// (the CLI in another terminal) while the UI watches leaves only its
+// receipt in the receipts folder. The poll that shows the REWIND has the
+// UI read the folder, and from the next poll the group screen names the
+// receipt.
+func TestRewindAfterAnotherKgroupsReset(t *testing.T) {
+	c := kafkatest.NewCluster(t)
+	c.CreateTopic(t, "orders", 1)
+	c.Produce(t, "orders", 0, 100, time.Now().Add(-time.Hour))
+	c.Commit(t, "g", map[string]map[int32]int64{"orders": {0: 60}})
+	cl := c.Client(t)
+	dir := filepath.Join(t.TempDir(), "receipts")
+	h := newHarness(t, 240, 30, Options{Poller: cl, Brokers: cl.Brokers(), Receipts: dir})
+	h.poll()
+	h.press("enter") // open g, the only group
+
+	ctx := context.Background()
+	p, err := kreset.Prepare(ctx, cl, kreset.Request{Group: "g", Scenario: kreset.Scenario{Kind: kreset.ToEarliest}, Scope: kreset.Scope{AllTopics: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := kreset.Apply(ctx, cl, p, kreset.ApplyOptions{ReceiptDir: dir, Context: "other"})
+	if err != nil || !res.OK() {
+		t.Fatalf("reset: %+v, %v", res, err)
+	}
+	h.poll()
+	if got := lines(h.view())[6]; got != "! orders/0 committed 0 after 60: 60 messages are consumed twice" {
+		t.Fatalf("before the folder is read: notice %q", got)
+	}
+	h.poll()
+	want := "! orders/0 reset by kgroups at " + res.Time.Local().Format("15:04") + ", receipt " + res.ReceiptPath
+	if got := lines(h.view())[6]; got != want {
+		t.Fatalf("notice %q, want %q", got, want)
 	}
 }

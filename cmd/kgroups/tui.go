@@ -113,7 +113,17 @@ func tuiOptions(cc config.Cluster, cl *kafka.Client) tui.Options {
 		Protected:   cc.Protected,
 		Poller:      cl,
 		Writers:     writers(cc, cl),
+		Receipts:    receiptsDir(),
 	}
+}
+
+// receiptsDir is the receipts folder, "" when there is none to find.
+func receiptsDir() string {
+	dir, err := receipt.DefaultDir()
+	if err != nil {
+		return ""
+	}
+	return dir
 }
 
 // writers binds the UI's writes to the context's connection: resets,
