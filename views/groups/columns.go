@@ -40,6 +40,17 @@ const sparkWidth = 10
 // rebalance moves no other column.
 const stateWidth = len("rebalancing")
 
+// healthWidth holds the verdicts "ERR " and every status name, the
+// longest the HEALTH column shows once a window has been judged, so that
+// the first verdicts (after a window of polls showing "-") move nothing.
+var healthWidth = func() int {
+	w := 0
+	for s := lag.StatusOK; s <= lag.StatusStop; s++ {
+		w = max(w, len("ERR ")+len(s.String()))
+	}
+	return w
+}()
+
 // newColumns defines the groups table. The trend column reads the lag
 // history through m, so it is only called for rows on screen. The table
 // only grows its columns (table.Table.GrowOnly) and reserves the width of
@@ -55,7 +66,7 @@ func (m *Model) newColumns() []table.Col[row] {
 		{Column: col("NAME", columns.Left, func(r row) string { return r.g.Name }), Flex: true, Min: 24},
 		{Column: col("TYPE", columns.Left, func(r row) string { return string(r.g.Type) }), Drop: 4},
 		{Column: col("STATE", columns.Left, stateText), Reserve: stateWidth, Style: func(r row) *lipgloss.Style { return m.Styles.State(r.g.State, r.g.Err != nil) }},
-		{Column: col("HEALTH", columns.Left, func(r row) string { return r.h.Text() }), Style: func(r row) *lipgloss.Style { return m.Styles.Health(r.h) }},
+		{Column: col("HEALTH", columns.Left, func(r row) string { return r.h.Text() }), Reserve: healthWidth, Style: func(r row) *lipgloss.Style { return m.Styles.Health(r.h) }},
 		{Column: col("ASSIGNOR", columns.Left, func(r row) string { return columns.Text(r.g.Assignor) }), Drop: 5},
 		{Column: col("MEMBERS", columns.Right, func(r row) string { return strconv.Itoa(len(r.g.Members)) }), Drop: 3},
 		{Column: col("TOPICS", columns.Right, func(r row) string { return strconv.Itoa(topicCount(r.g)) }), Drop: 6},
