@@ -335,11 +335,18 @@ func TestHelpScreen(t *testing.T) {
 	h.poll()
 	h.press("?")
 	v := h.view()
-	for _, want := range []string{"L    sort by lag", ":ctx NAME    switch context (bare :ctx lists them)", "enter  open group", "q       quit"} {
+	for _, want := range []string{"L    sort by lag", "enter  open group", "q       quit", "n/N  next/previous filter match"} {
 		if !strings.Contains(v, want) {
 			t.Fatalf("help lacks %q:\n%s", want, v)
 		}
 	}
+	// At 80x24 the commands are further down.
+	h.press("G")
+	if !strings.Contains(h.view(), ":ctx NAME    switch context (bare :ctx lists them)") {
+		t.Fatalf("the end of the help lacks the commands:\n%s", h.view())
+	}
+	h.press("g")
+	v = h.view()
 	// The help is the groups screen's: the group screen's keys are not
 	// there, and from the first screen Esc goes back nowhere.
 	for _, unwanted := range []string{"next tab", "exact time lag", "esc     back", "q       back"} {
@@ -369,7 +376,7 @@ func TestHelpScreen(t *testing.T) {
 	h.press("enter", "p", "?")
 	v = h.view()
 	for _, want := range []string{"tab        next tab", "shift+tab  previous tab", "c          chart group/partition",
-		"esc     back", "q       back", "p       resume", "ctrl+c  quit", "/  filter the tab", "x      exact time lag", "space  select partition", "e      seek the partition to an offset or a time"} {
+		"esc     back", "q       back", "p       resume", "ctrl+c  quit", "/    filter the tab", "n/N  next/previous filter match", "x      exact time lag", "space  select partition", "e      seek the partition to an offset or a time"} {
 		if !strings.Contains(v, want) {
 			t.Fatalf("help over the group screen lacks %q:\n%s", want, v)
 		}

@@ -25,6 +25,9 @@ type keyMap struct {
 	ClearFilter key.Binding
 	NextMatch   key.Binding
 	PrevMatch   key.Binding
+	// matchNote tells the help what n and N do while no filter is kept;
+	// it has no keys, so it binds none.
+	matchNote key.Binding
 
 	// The actions that write, offered as Dangerous: reset the selected
 	// partitions, seek one, remove members. Select marks partitions for
@@ -59,6 +62,7 @@ func newKeyMap() keyMap {
 		ClearFilter:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
 		NextMatch:    key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next match")),
 		PrevMatch:    key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "previous match")),
+		matchNote:    key.NewBinding(key.WithHelp("n/N", "next/previous filter match")),
 		Select:       key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "select partition")),
 		Reset:        key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "reset offsets")),
 		Seek:         key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "seek partition")),
@@ -94,12 +98,11 @@ func (m *Model) Bindings() []ui.Section {
 		{Title: "Group", Bindings: []key.Binding{k.NextTab, k.PrevTab, k.ChartScope}},
 	}
 	if _, ok := m.filterTab(); ok {
-		kept := m.filterKept()
-		clear, next, prev := k.ClearFilter, k.NextMatch, k.PrevMatch
-		clear.SetEnabled(kept)
-		next.SetEnabled(kept)
-		prev.SetEnabled(kept)
-		secs = append(secs, ui.Section{Title: "Filter", Bindings: []key.Binding{k.Filter, clear, next, prev}})
+		bs := []key.Binding{k.Filter, k.matchNote}
+		if m.filterKept() {
+			bs = []key.Binding{k.Filter, k.ClearFilter, k.NextMatch, k.PrevMatch}
+		}
+		secs = append(secs, ui.Section{Title: "Filter", Bindings: bs})
 	}
 	return secs
 }

@@ -41,7 +41,7 @@ func TestScreenOwnsItsKeys(t *testing.T) {
 		}
 		return strings.Join(out, "; ")
 	}
-	if got, want := titles(), "Move: ↑/k ↓/j pgup pgdn g G; Group: tab shift+tab c; Filter: / esc n N"; got != want {
+	if got, want := titles(), "Move: ↑/k ↓/j pgup pgdn g G; Group: tab shift+tab c; Filter: / n/N"; got != want {
 		t.Fatalf("bindings = %q\nwant %q", got, want)
 	}
 	footer := func() string {
@@ -76,6 +76,9 @@ func TestScreenOwnsItsKeys(t *testing.T) {
 		if !ui.Binds(m.Bindings(), m.Actions(), k) {
 			t.Fatalf("with a filter kept the group screen does not bind %v", k)
 		}
+	}
+	if got, want := titles(), "Move: ↑/k ↓/j pgup pgdn g G; Group: tab shift+tab c; Filter: / esc n N"; got != want {
+		t.Fatalf("bindings with a filter = %q\nwant %q", got, want)
 	}
 	if got, want := footer(), "esc clear, n/N match, R reset, space select, e seek, x exact, / filter, c chart, tab tabs"; got != want {
 		t.Fatalf("footer hints with a filter = %q\nwant %q", got, want)

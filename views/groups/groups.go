@@ -87,18 +87,16 @@ func (m *Model) Capturing() bool { return m.filtering }
 // Bindings implements ui.Component: movement, the filter and the sorts.
 // Esc clears the filter: the groups screen is the first, so it goes back
 // nowhere. While a filter is kept, n and N step through the matches and
-// N does not sort; without one, n is bound to nothing.
+// N does not sort; without one, n is bound to nothing, and the help says
+// what it does with a filter.
 func (m *Model) Bindings() []ui.Section {
 	k := &m.keys
 	kept := m.filter.Value() != ""
-	name, next, prev := k.SortName, k.NextMatch, k.PrevMatch
-	name.SetEnabled(!kept)
-	next.SetEnabled(kept)
-	prev.SetEnabled(kept)
-	return []ui.Section{
-		m.Move.Section(),
-		{Title: "Groups", Bindings: []key.Binding{k.Filter, k.ClearFilter, next, prev, name, k.SortLag, k.SortTimeLag, k.SortHealth, k.SortState, k.SortMembers}},
+	bs := []key.Binding{k.Filter, k.ClearFilter, k.NextMatch, k.PrevMatch, k.SortLag, k.SortTimeLag, k.SortHealth, k.SortState, k.SortMembers}
+	if !kept {
+		bs[2], bs[3] = k.matchNote, k.SortName
 	}
+	return []ui.Section{m.Move.Section(), {Title: "Groups", Bindings: bs}}
 }
 
 // ShortHelp implements ui.Component: most important first, as the footer

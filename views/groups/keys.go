@@ -21,6 +21,10 @@ type keyMap struct {
 	NextMatch key.Binding
 	PrevMatch key.Binding
 
+	// matchNote tells the help what n and N do while no filter is kept,
+	// when they are bound to nothing: it has no keys, so it binds none.
+	matchNote key.Binding
+
 	// The footer's entries: sortHint stands for every sort key, and
 	// filteredSort for those left while a filter is kept.
 	sortHint, filteredSort, matchHint, clearHint key.Binding
@@ -43,6 +47,7 @@ func newKeyMap() keyMap {
 		NextMatch:   key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next match (with a filter)")),
 		PrevMatch:   key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "previous match (with a filter)")),
 
+		matchNote:    key.NewBinding(key.WithHelp("n/N", "next/previous filter match")),
 		sortHint:     key.NewBinding(key.WithKeys("N", "L", "T", "H", "S", "M"), key.WithHelp("NLTHSM", "sort")),
 		filteredSort: key.NewBinding(key.WithKeys("L", "T", "H", "S", "M"), key.WithHelp("LTHSM", "sort")),
 		matchHint:    key.NewBinding(key.WithKeys("n", "N"), key.WithHelp("n/N", "match")),
