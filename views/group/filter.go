@@ -70,7 +70,7 @@ func (m *Model) refilter() {
 			}
 		}
 		m.filter.rows[t] = rows
-		m.wins[t].Clamp(len(rows), m.tableRows())
+		m.wins[t].Clamp(len(rows), m.tableRowsFor(t))
 	}
 }
 

@@ -262,9 +262,7 @@ func (m *Model) removeAll() tea.Cmd {
 // SetSize implements ui.Component.
 func (m *Model) SetSize(w, h int) {
 	m.Common.SetSize(w, h)
-	for t := range m.wins {
-		m.wins[t].Clamp(m.rowCount(Tab(t)), m.tableRows())
-	}
+	m.clampTabs()
 	m.sizeExtras()
 }
 
@@ -308,9 +306,11 @@ func (m *Model) updateKey(msg tea.KeyMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, k.NextTab):
 		m.tab = (m.tab + 1) % tabs
+		m.clampTabs()
 		return nil
 	case key.Matches(msg, k.PrevTab):
 		m.tab = (m.tab + tabs - 1) % tabs
+		m.clampTabs()
 		return nil
 	}
 	if e := m.active(); e != nil {
@@ -456,6 +456,13 @@ func (m *Model) rowCount(t Tab) int {
 	return len(m.filter.rows[Partitions])
 }
 
+// clampTabs keeps each tab's cursor inside its rows and its screen.
+func (m *Model) clampTabs() {
+	for t := range m.wins {
+		m.wins[t].Clamp(m.rowCount(Tab(t)), m.tableRowsFor(Tab(t)))
+	}
+}
+
 // total is the number of rows of tab t, filtered or not.
 func (m *Model) total(t Tab) int {
 	switch {
@@ -481,6 +488,16 @@ func (m *Model) headerLines() int {
 func (m *Model) tableRows() int {
 	h := m.Height - m.headerLines() - 1
 	if m.filterShown() {
+		h--
+	}
+	return max(1, h)
+}
+
+// tableRowsFor is tableRows for tab t, on show or not: its own filter line
+// takes a row.
+func (m *Model) tableRowsFor(t Tab) int {
+	h := m.Height - m.headerLines() - 1
+	if filterable(t) && (m.filter.in[t].Value() != "" || m.filter.typing && t == m.tab) {
 		h--
 	}
 	return max(1, h)
