@@ -217,7 +217,7 @@ var elsewhere = map[string]string{
 	" ":         "space selects partitions on a group's Partitions tab",
 	"e":         "e seeks a partition on a group's Partitions tab",
 	"x":         "x (exact time lag) works on a group's Partitions, Members and Chart tabs",
-	"c":         "c charts the group or the partition on the group screen",
+	"c":         "c charts the group or a partition from a group's Partitions, Members and Chart tabs",
 	"X":         "X removes a member on a group's Members tab",
 	"A":         "A removes every member on a group's Members tab",
 	"l":         "l simulates a member leaving on a group's Simulate tab",
