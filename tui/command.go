@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -23,8 +24,8 @@ type switchMsg struct {
 	err    error
 }
 
-// onCommandKey edits the command line; Enter runs it, Esc (or Backspace on
-// an empty line) leaves it.
+// onCommandKey edits the command line; Tab completes a group name, Enter
+// runs the line, Esc (or Backspace on an empty line) leaves it.
 func (m *Model) onCommandKey(msg tea.KeyMsg) tea.Cmd {
 	switch msg.Type {
 	case tea.KeyEsc:
@@ -33,6 +34,9 @@ func (m *Model) onCommandKey(msg tea.KeyMsg) tea.Cmd {
 	case tea.KeyEnter:
 		m.cmdActive = false
 		return m.runCommand(m.cmdline.Value())
+	case tea.KeyTab:
+		m.complete()
+		return nil
 	case tea.KeyBackspace:
 		if m.cmdline.Value() == "" {
 			m.cmdActive = false
@@ -41,6 +45,71 @@ func (m *Model) onCommandKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	m.cmdline.Update(msg)
 	return nil
+}
+
+// completion is the state of Tab on the command line: the names the
+// typed prefix matched, which one is shown, and the line as Tab left it
+// (any other edit starts over).
+type completion struct {
+	line  string
+	names []string
+	i     int
+}
+
+// complete completes the group name of `:group PREFIX` from the latest
+// snapshot. The first Tab extends the prefix to the longest one all
+// matching names share (the whole name when one matches); when that adds
+// nothing, each further Tab shows the next matching name, in name order,
+// round and round.
+func (m *Model) complete() {
+	line := m.cmdline.Value()
+	c := &m.compl
+	if len(c.names) > 1 && line == c.line {
+		c.i = (c.i + 1) % len(c.names)
+		c.line = "group " + c.names[c.i]
+		m.cmdline.SetValue(c.line)
+		return
+	}
+	*c = completion{}
+	cmd, prefix, ok := strings.Cut(line, " ")
+	if !ok || (cmd != "group" && cmd != "g") || m.snap == nil {
+		return
+	}
+	prefix = strings.TrimLeft(prefix, " ")
+	var names []string
+	for i := range m.snap.Groups {
+		if n := m.snap.Groups[i].Name; strings.HasPrefix(n, prefix) {
+			names = append(names, n)
+		}
+	}
+	if len(names) == 0 {
+		return
+	}
+	slices.Sort(names)
+	common := names[0]
+	for _, n := range names[1:] {
+		common = commonPrefix(common, n)
+	}
+	c.names = names
+	if len(common) > len(prefix) || len(names) == 1 {
+		c.line, c.i = "group "+common, -1 // the next Tab shows the first name
+	} else {
+		c.line, c.i = "group "+names[0], 0
+	}
+	m.cmdline.SetValue(c.line)
+}
+
+// commonPrefix is the longest prefix a and b share, cut at a rune
+// boundary.
+func commonPrefix(a, b string) string {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	for n > 0 && n < len(a) && !utf8.RuneStart(a[n]) {
+		n--
+	}
+	return a[:n]
 }
 
 func (m *Model) flashError(format string, args ...any) tea.Cmd {
@@ -70,7 +139,7 @@ var commands = []command{
 		}
 		return m.flashError("usage: :ctx NAME")
 	}},
-	{names: []string{"group", "g"}, usage: "group NAME", help: "open a group", run: func(m *Model, args []string) tea.Cmd {
+	{names: []string{"group", "g"}, usage: "group NAME", help: "open a group (Tab completes the name)", run: func(m *Model, args []string) tea.Cmd {
 		if len(args) != 1 {
 			return m.flashError("usage: :group NAME")
 		}

@@ -45,12 +45,15 @@ func TestGolden(t *testing.T) {
 		{"groups_sorted_by_lag", []string{"L"}},
 		{"groups_sorted_by_health", []string{"H"}},
 		{"groups_filtered", []string{"/", "o", "r", "enter"}},
-		{"group_partitions", []string{"j", "j", "j", "j", "j", "enter"}},          // orders-app: catching up
-		{"group_rewind", []string{"j", "j", "j", "enter"}},                        // inventory-sync
-		{"group_members_kip848", []string{"j", "j", "j", "enter", "tab"}},         // inventory-sync
-		{"group_chart", []string{"j", "j", "j", "j", "j", "enter", "tab", "tab"}}, // orders-app
-		{"group_partition_chart", []string{"j", "enter", "j", "c"}},               // billing-reconciler invoices/1
-		{"group_error", []string{"G", "enter"}},                                   // shipping-notifier
+		{"group_partitions", []string{"j", "j", "j", "j", "j", "enter"}},                                            // orders-app: catching up
+		{"group_rewind", []string{"j", "j", "j", "enter"}},                                                          // inventory-sync
+		{"group_members_kip848", []string{"j", "j", "j", "enter", "tab"}},                                           // inventory-sync
+		{"group_chart", []string{"j", "j", "j", "j", "j", "enter", "tab", "tab"}},                                   // orders-app
+		{"group_partition_chart", []string{"j", "enter", "j", "c"}},                                                 // billing-reconciler invoices/1
+		{"group_error", []string{"G", "enter"}},                                                                     // shipping-notifier
+		{"group_partitions_filtered", []string{"j", "j", "j", "j", "j", "enter", "/", "2", "d", "9", "3", "enter"}}, // orders-app, one member's
+		{"group_members_filtering", []string{"j", "j", "j", "j", "j", "enter", "tab", "/", "2", ".", "1", "6"}},     // orders-app, by host
+		{"group_simulate", []string{"j", "j", "j", "j", "j", "enter", "shift+tab"}},                                 // orders-app
 		{"help", []string{"?"}},
 		{"help_group_members", []string{"j", "j", "j", "j", "j", "enter", "tab", "?"}}, // orders-app
 	}
@@ -106,4 +109,18 @@ func itoa(n int) string {
 		b = append([]byte{byte('0' + n%10)}, b...)
 	}
 	return string(b)
+}
+
+// TestGoldenSimulate is the Simulate tab after a member leaves, at both
+// sizes: members named by client id and the end of their member id, the
+// line saying what was simulated whole.
+func TestGoldenSimulate(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {120, 40}} {
+		t.Run(itoa(size[0])+"x"+itoa(size[1]), func(t *testing.T) {
+			h := newHarness(t, size[0], size[1], Options{}, rebalancing(0))
+			h.poll()
+			h.press("j", "j", "j", "j", "j", "enter", "shift+tab", "j", "l")
+			golden.RequireEqual(t, []byte(h.view()))
+		})
+	}
 }

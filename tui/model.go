@@ -65,6 +65,7 @@ type Model struct {
 	hints     help.Model
 	cmdline   ui.Input
 	cmdActive bool
+	compl     completion
 	flash     ui.FlashMsg
 
 	switchID  uint64 // the `:ctx` in flight
@@ -244,9 +245,11 @@ func (m *Model) onKeys(msg tea.KeyMsg) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// onKey handles a key press: the command line first, then a screen that is
-// reading every key, then the global keys, the screen's actions, and
-// finally the screen itself; Esc that the screen does not bind goes back.
+// onKey handles a key press: Ctrl+C and the command line first, then a
+// screen that is reading every key, then the global keys, the screen's
+// actions, and finally the screen itself. Esc and q that the screen does
+// not bind go back from a pushed screen; q on the groups screen quits. A
+// key bound nowhere here says where it does something.
 func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 	m.flash = ui.FlashMsg{}
 	if msg.Type == tea.KeyCtrlC {
@@ -261,8 +264,11 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	k := &m.keys
 	switch {
-	case key.Matches(msg, k.Quit):
+	case key.Matches(msg, k.Quit) && !m.pushed():
 		return m.quit()
+	case key.Matches(msg, k.QBack) && m.qGoesBack(top):
+		m.pop()
+		return nil
 	case key.Matches(msg, k.Help):
 		if m.helpOpen() {
 			m.pop()
@@ -273,6 +279,7 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Command):
 		m.cmdActive = true
 		m.cmdline.SetValue("")
+		m.compl = completion{}
 		return nil
 	case key.Matches(msg, k.Refresh):
 		return m.refreshNow()
@@ -286,6 +293,9 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 	if key.Matches(msg, k.Back) && m.goesBack(top) {
 		m.pop()
 		return nil
+	}
+	if !ui.Binds(top.Bindings(), actions, msg) {
+		return m.deadKey(msg)
 	}
 	return top.Update(msg)
 }

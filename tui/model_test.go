@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/views/group"
 	"github.com/kgroups/kgroups/views/groups"
 	"github.com/kgroups/kgroups/views/ui"
 	"github.com/kgroups/kgroups/views/viewtest"
@@ -334,19 +335,26 @@ func TestHelpScreen(t *testing.T) {
 	h.poll()
 	h.press("?")
 	v := h.view()
-	for _, want := range []string{"L    sort by lag", ":ctx NAME    switch context (bare :ctx lists them)", "enter  open group"} {
+	for _, want := range []string{"L    sort by lag", "enter  open group", "q       quit", "n/N  next/previous filter match"} {
 		if !strings.Contains(v, want) {
 			t.Fatalf("help lacks %q:\n%s", want, v)
 		}
 	}
+	// At 80x24 the commands are further down.
+	h.press("G")
+	if !strings.Contains(h.view(), ":ctx NAME    switch context (bare :ctx lists them)") {
+		t.Fatalf("the end of the help lacks the commands:\n%s", h.view())
+	}
+	h.press("g")
+	v = h.view()
 	// The help is the groups screen's: the group screen's keys are not
 	// there, and from the first screen Esc goes back nowhere.
-	for _, unwanted := range []string{"next tab", "exact time lag", "esc  back"} {
+	for _, unwanted := range []string{"next tab", "exact time lag", "esc     back", "q       back"} {
 		if strings.Contains(v, unwanted) {
 			t.Fatalf("help over the groups screen lists %q:\n%s", unwanted, v)
 		}
 	}
-	if got := lines(v)[23]; got != "esc back · ? close help · r refresh · p pause · : command · q quit" {
+	if got := lines(v)[23]; got != "j/k pgdn scroll · ? close help · r refresh · p pause · : command · q back" {
 		t.Fatalf("help footer = %q", got)
 	}
 	h.press("?")
@@ -368,7 +376,7 @@ func TestHelpScreen(t *testing.T) {
 	h.press("enter", "p", "?")
 	v = h.view()
 	for _, want := range []string{"tab        next tab", "shift+tab  previous tab", "c          chart group/partition",
-		"esc  back", "p    resume", "x      exact time lag", "space  select partition", "e      seek the partition to an offset or a time"} {
+		"esc     back", "q       back", "p       resume", "ctrl+c  quit", "/    filter the tab", "n/N  next/previous filter match", "x      exact time lag", "space  select partition", "e      seek the partition to an offset or a time"} {
 		if !strings.Contains(v, want) {
 			t.Fatalf("help over the group screen lacks %q:\n%s", want, v)
 		}
@@ -377,9 +385,19 @@ func TestHelpScreen(t *testing.T) {
 		t.Fatalf("help over the group screen lists the groups screen's keys:\n%s", v)
 	}
 	h.press("esc", "p")
+	// q closes the help, as Esc does; q on the group screen goes back to
+	// the groups screen, and there q quits.
 	h.press("?", "q")
+	if _, ok := h.m.top().(*group.Model); !ok || h.quit {
+		t.Fatalf("q from the help: top %T, quit %v", h.m.top(), h.quit)
+	}
+	h.press("q")
+	if h.m.top() != h.m.groups || h.quit {
+		t.Fatalf("q from the group screen: top %T, quit %v", h.m.top(), h.quit)
+	}
+	h.press("q")
 	if !h.quit {
-		t.Fatal("q does not quit from the help")
+		t.Fatal("q on the groups screen does not quit")
 	}
 }
 
@@ -898,14 +916,14 @@ func (f *escScreen) Update(msg tea.Msg) tea.Cmd {
 }
 
 // TestEscGoesBackUnlessTheScreenBindsIt: any pushed screen goes back on
-// Esc, with the footer saying so, without declaring anything; one that
-// binds Esc gets it first.
+// Esc and on q, with the footer saying so ("q back"), without declaring
+// anything; one that binds Esc gets it first, and q still goes back.
 func TestEscGoesBackUnlessTheScreenBindsIt(t *testing.T) {
 	h := newHarness(t, 100, 24, Options{})
 	h.poll()
 	f := &fakeScreen{Common: h.m.base}
 	h.m.push(f)
-	if got := footer(h); got != "esc back · ? help · r refresh · p pause · : command · q quit" {
+	if got := footer(h); got != "? help · r refresh · p pause · : command · q back" {
 		t.Fatalf("footer over a new screen = %q", got)
 	}
 	h.press("esc")
@@ -915,7 +933,7 @@ func TestEscGoesBackUnlessTheScreenBindsIt(t *testing.T) {
 
 	e := &escScreen{fakeScreen: fakeScreen{Common: h.m.base}, clear: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear"))}
 	h.m.push(e)
-	if got := footer(h); got != "? help · r refresh · p pause · : command · q quit" {
+	if got := footer(h); got != "? help · r refresh · p pause · : command · q back" {
 		t.Fatalf("footer over a screen that binds esc = %q", got)
 	}
 	h.press("esc")
@@ -925,5 +943,11 @@ func TestEscGoesBackUnlessTheScreenBindsIt(t *testing.T) {
 	h.press("esc") // nothing left to clear: now it goes back
 	if _, ok := h.m.top().(*groups.Model); !ok || e.cleared != 1 {
 		t.Fatalf("second esc: top %T, cleared %d", h.m.top(), e.cleared)
+	}
+	e.clear.SetEnabled(true)
+	h.m.push(e)
+	h.press("q") // q goes back even while the screen has Esc for itself
+	if _, ok := h.m.top().(*groups.Model); !ok || e.cleared != 1 || h.quit {
+		t.Fatalf("q: top %T, cleared %d, quit %v", h.m.top(), e.cleared, h.quit)
 	}
 }

@@ -49,7 +49,7 @@ func TestSlowPollDoesNotBlockKeys(t *testing.T) {
 	// The poll is blocked; the help opens anyway.
 	tm.Type("?")
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
-		return bytes.Contains(b, []byte("switch context"))
+		return bytes.Contains(b, []byte("sort by lag"))
 	}, teatest.WithDuration(waitLong), teatest.WithCheckInterval(10*time.Millisecond))
 	// So does the command line.
 	tm.Type(":")

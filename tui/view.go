@@ -154,7 +154,8 @@ func (m *Model) footer(b *strings.Builder) {
 	var line string
 	switch {
 	case m.cmdActive:
-		line = m.cmdline.View(true, g.Caret)
+		// A completed group name is the broker's text.
+		line = format.Sanitize(m.cmdline.View(false, "")) + g.Caret
 	case m.flash.Text != "":
 		if m.flash.Error {
 			line = m.styles.Error.Render(oneLine(m.flash.Text))
@@ -163,7 +164,7 @@ func (m *Model) footer(b *strings.Builder) {
 		}
 	default:
 		m.hints.Width = m.width
-		line = m.hints.ShortHelpView(m.footerKeys(m.top()))
+		line = m.hints.ShortHelpView(m.footerKeys(m.top(), m.width))
 	}
 	b.WriteString(table.FitLine(line, m.width, g.Ellipsis))
 }

@@ -369,8 +369,11 @@ func TestHostileNames(t *testing.T) {
 		if rows := assertAligned(t, "simulate 848", stdout); rows != 2 {
 			t.Errorf("simulate KIP-848: %d rows:\n%s", rows, abbreviate(stdout))
 		}
-		// An unknown member is reported with the group's members, safely.
+		// A hostile client id names its member; an unknown name is
+		// reported with the group's members, safely.
 		code, _, stderr = c.kg(t, "simulate", hostile848, "--leave", hostileNames[0])
+		expectRun(t, code, stderr, 0, "")
+		code, _, stderr = c.kg(t, "simulate", hostile848, "--leave", hostileNames[0]+"-gone")
 		if code != 1 || !strings.HasPrefix(stderr, "kgroups: member ") {
 			t.Errorf("simulate --leave unknown: exit %d %s", code, abbreviate(stderr))
 		}

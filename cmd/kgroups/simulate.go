@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -10,7 +11,6 @@ import (
 	"github.com/kgroups/kgroups/config"
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/rebalance"
-	"github.com/kgroups/kgroups/views/format"
 	"github.com/kgroups/kgroups/views/output"
 )
 
@@ -35,11 +35,15 @@ func newSimulateCmd(a *app) *cobra.Command {
 		Use:   "simulate GROUP (--leave MEMBER... | --join N) [-o table|json]",
 		Short: "Predict what each assignor would move if members left or joined",
 		Long: `Predict a classic consumer group's next assignment if the named members
-leave (--leave, by member id) or N new members join (--join), under each of
+leave (--leave) or N new members join (--join), under each of
 range, roundrobin, sticky and cooperative-sticky, whichever the group uses
 now. For each assignor it shows which partitions move, from which member to
 which, how many, and the resulting assignment: the difference a sticky
 assignor makes is there in numbers.
+
+--leave takes a member id, or a client id or instance id that names exactly
+one member of the group; a name that fits several members is refused with
+the list of them (exit 2), so nothing is simulated for the wrong member.
 
 The prediction runs franz-go's own assignor code offline on the members' real
 subscription metadata, as the group leader would; each remaining member keeps
@@ -55,6 +59,7 @@ so simulate shows each member's current and target assignment instead.
 "rounds","moves":[{"topic","partition","from","to"}],"assignment":{member:
 [{"topic","partitions"}]},"error"}]}.`,
 		Example: `  kgroups simulate orders-app --leave consumer-1-4f9c0e
+  kgroups simulate orders-app --leave billing-worker-3     # a client id or instance id
   kgroups simulate orders-app --join 2 -o json | jq '.assignors[] | {assignor, moved}'`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -71,7 +76,7 @@ so simulate shows each member's current and target assignment instead.
 		},
 	}
 	fs := cmd.Flags()
-	fs.StringSliceVar(&leave, "leave", nil, "member ids that leave, comma-separated or repeated")
+	fs.StringSliceVar(&leave, "leave", nil, "members that leave, by member id, or by a client id or instance id that names one member; comma-separated or repeated")
 	fs.IntVar(&join, "join", 0, fmt.Sprintf("number of new members that join (1 to %d)", rebalance.MaxJoin))
 	addFormatFlag(cmd, &format)
 	addWideFlag(cmd, &wide)
@@ -91,7 +96,7 @@ func parseSimulate(args, leave []string, join int, joinGiven bool, format string
 	case len(leave) > 0 && joinGiven:
 		return o, usageErrorf("give either --leave MEMBER... or --join N, not both")
 	case len(leave) == 0 && !joinGiven:
-		return o, usageErrorf("say what changes: --leave MEMBER... (member ids) or --join N")
+		return o, usageErrorf("say what changes: --leave MEMBER... (member ids, or client or instance ids) or --join N")
 	case joinGiven && (join < 1 || join > rebalance.MaxJoin):
 		return o, usageErrorf("invalid --join %d: give a number of new members from 1 to %d", join, rebalance.MaxJoin)
 	}
@@ -114,12 +119,10 @@ func runSimulate(ctx context.Context, a *app, o simulateOptions) error {
 		if err != nil {
 			return err
 		}
+		if o.change.Leave, err = resolveLeaving(g, o.change.Leave); err != nil {
+			return err
+		}
 		if g.Type == kafka.TypeConsumer {
-			for _, id := range o.change.Leave {
-				if _, ok := g.Member(id); !ok {
-					return fmt.Errorf("member %q is not in group %q; its members are: %s", id, g.Name, simulateMemberList(g))
-				}
-			}
 			if o.format == formatJSON {
 				return output.TargetsJSON(a.stdout, g, o.change.String())
 			}
@@ -174,13 +177,22 @@ func readGroup(ctx context.Context, cl *kafka.Client, name string) (*kafka.Group
 	return g, nil
 }
 
-func simulateMemberList(g *kafka.Group) string {
-	if len(g.Members) == 0 {
-		return "(none)"
+// resolveLeaving turns each --leave name (a member id, or a client id or
+// instance id that names exactly one member) into its member id. A name
+// that fits several members is a usage error (exit 2) listing them; one
+// that fits none is an error (exit 1) listing the group's members.
+func resolveLeaving(g *kafka.Group, names []string) ([]string, error) {
+	ids := make([]string, 0, len(names))
+	for _, name := range names {
+		id, err := rebalance.ResolveMember(g, name)
+		var amb *rebalance.AmbiguousMemberError
+		switch {
+		case errors.As(err, &amb):
+			return nil, usageErrorf("--leave %s", err)
+		case err != nil:
+			return nil, err
+		}
+		ids = append(ids, id)
 	}
-	ids := make([]string, len(g.Members))
-	for i := range g.Members {
-		ids[i] = format.Sanitize(g.Members[i].MemberID)
-	}
-	return strings.Join(ids, ", ")
+	return uniqueNames(ids), nil
 }

@@ -165,6 +165,93 @@ func TestSimulateCLI(t *testing.T) {
 		}
 	})
 
+	t.Run("leave by client id", func(t *testing.T) {
+		// r2 is the client id of the middle member: the same simulation
+		// as --leave with its member id.
+		code, stdout, stderr := runKgroups(t, "-b", c.brokers, "simulate", simRange, "--leave", "r2", "-o", "json")
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		var doc simJSON
+		if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+			t.Fatalf("%v\n%s", err, stdout)
+		}
+		if doc.Change != "leave "+m1 || len(doc.Assignors) != 4 || doc.Assignors[0].Moved != 2 {
+			t.Fatalf("change %q, %d assignors, range moved %d; want leave %s, 4, 2", doc.Change, len(doc.Assignors), doc.Assignors[0].Moved, m1)
+		}
+	})
+
+	t.Run("leave by instance id, and an ambiguous name", func(t *testing.T) {
+		// sim-ids: two members with client id dup, and a static member
+		// (instance static-1, client solo).
+		const group = "sim-ids"
+		c.Join(t, group, []string{"orders"}, kgo.Balancers(kgo.RangeBalancer()), kgo.ClientID("dup"))
+		c.Join(t, group, []string{"orders"}, kgo.Balancers(kgo.RangeBalancer()), kgo.ClientID("dup"))
+		c.Join(t, group, []string{"orders"}, kgo.Balancers(kgo.RangeBalancer()), kgo.ClientID("solo"), kgo.InstanceID("static-1"))
+		c.WaitStable(t, group, 3, 6)
+		cl := c.Client(t)
+		var g *kafka.Group
+		kafkatest.Eventually(t, "sim-ids to settle as kgroups sees them", func() bool {
+			s, err := cl.PollGroups(context.Background(), group)
+			if err != nil {
+				return false
+			}
+			x, ok := s.Group(group)
+			if !ok || x.State != kafka.StateStable || len(x.Members) != 3 {
+				return false
+			}
+			for _, m := range x.Members {
+				if m.PartitionCount() != 2 || len(m.JoinMetadata) == 0 {
+					return false
+				}
+			}
+			g = x
+			return true
+		})
+		var static string
+		var dups []kafka.Member
+		for _, m := range g.Members {
+			if m.InstanceID == "static-1" {
+				static = m.MemberID
+			} else {
+				dups = append(dups, m)
+			}
+		}
+		if static == "" || len(dups) != 2 {
+			t.Fatalf("members %+v", g.Members)
+		}
+		for _, name := range []string{"static-1", "solo", static} {
+			code, stdout, stderr := runKgroups(t, "-b", c.brokers, "simulate", group, "--leave", name, "-o", "json")
+			if code != 0 {
+				t.Fatalf("--leave %s: exit %d: %s", name, code, stderr)
+			}
+			var doc simJSON
+			if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+				t.Fatalf("%v\n%s", err, stdout)
+			}
+			if doc.Change != "leave "+static {
+				t.Errorf("--leave %s simulated %q, want leave %s", name, doc.Change, static)
+			}
+			for _, a := range doc.Assignors {
+				if _, ok := a.Assignment[static]; ok || len(a.Assignment) != 2 {
+					t.Errorf("--leave %s: %s still assigns %d members: %v", name, a.Assignor, len(a.Assignment), a.Assignment)
+				}
+			}
+		}
+		code, stdout, stderr := runKgroups(t, "-b", c.brokers, "simulate", group, "--leave", "dup")
+		want := `kgroups: --leave "dup" names 2 members of group "sim-ids" (by client id or instance id): ` +
+			dups[0].MemberID + " (client dup), " + dups[1].MemberID + " (client dup); name one by its member id\n"
+		if code != 2 || stdout != "" || !strings.HasPrefix(stderr, want) {
+			t.Fatalf("--leave dup: exit %d, stdout %q, stderr %q; want exit 2 and %q", code, stdout, stderr, want)
+		}
+		// A list of names of which one is ambiguous: nothing is
+		// simulated.
+		code, stdout, _ = runKgroups(t, "-b", c.brokers, "simulate", group, "--leave", "solo,dup")
+		if code != 2 || stdout != "" {
+			t.Fatalf("--leave solo,dup: exit %d, stdout %q", code, stdout)
+		}
+	})
+
 	t.Run("join table", func(t *testing.T) {
 		code, stdout, stderr := runKgroups(t, "-b", c.brokers, "simulate", simRange, "--join", "3")
 		if code != 0 {
@@ -223,7 +310,7 @@ func TestSimulateCLI(t *testing.T) {
 			code int
 			want string
 		}{
-			{[]string{"simulate", simRange}, 2, "say what changes: --leave MEMBER... (member ids) or --join N"},
+			{[]string{"simulate", simRange}, 2, "say what changes: --leave MEMBER... (member ids, or client or instance ids) or --join N"},
 			{[]string{"simulate", simRange, "--leave", m0, "--join", "1"}, 2, "give either --leave MEMBER... or --join N, not both"},
 			{[]string{"simulate", simRange, "--join", "0"}, 2, "invalid --join 0: give a number of new members from 1 to 1000"},
 			{[]string{"simulate", simRange, "--join", "1", "-o", "xml"}, 2, `invalid --output "xml"`},

@@ -48,7 +48,8 @@ func waitScreen(t *testing.T, out *screenBuffer, want string) {
 }
 
 // TestTUIOnACluster opens `kgroups tui --group` on an in-process cluster,
-// sees the group's partitions, and quits with q.
+// sees the group's partitions, and quits with q q: the first goes back from
+// the group to the groups screen, the second quits.
 func TestTUIOnACluster(t *testing.T) {
 	isolateConfig(t)
 	t.Setenv("LC_ALL", "C") // ASCII glyphs, whatever the machine's locale
@@ -71,6 +72,10 @@ func TestTUIOnACluster(t *testing.T) {
 	waitScreen(t, &out, "health - | lag 3 | time lag - | produce - | consume - | judging: 1 of 10 commit~")
 	waitScreen(t, &out, "> orders    0         2       5   3        -      -      - -      -      -")
 	waitScreen(t, &out, "  orders    1         3       3   0       0s      -      - OK     -      -")
+	if _, err := keys.Write([]byte("q")); err != nil {
+		t.Fatal(err)
+	}
+	waitScreen(t, &out, "1 groups")
 	if _, err := keys.Write([]byte("q")); err != nil {
 		t.Fatal(err)
 	}

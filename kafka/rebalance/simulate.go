@@ -152,7 +152,7 @@ func Simulate(g *kafka.Group, partitions map[string]int32, change Change) (*Simu
 	leaving := make(map[string]bool, len(change.Leave))
 	for _, id := range change.Leave {
 		if _, ok := g.Member(id); !ok {
-			return nil, fmt.Errorf("member %q is not in group %q; its members are: %s", id, g.Name, strings.Join(memberIDs(g), ", "))
+			return nil, &MemberNotFoundError{Group: g.Name, Name: id, MemberIDs: memberIDs(g)}
 		}
 		leaving[id] = true
 	}

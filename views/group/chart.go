@@ -34,8 +34,8 @@ func (m *Model) loadChart() {
 		c.lags, c.tls = c.lags[:0], c.tls[:0]
 		return
 	}
-	if c.partition && len(m.g.Partitions) > 0 {
-		i := min(m.wins[Partitions].Cursor, len(m.g.Partitions)-1)
+	if c.partition && m.rowCount(Partitions) > 0 {
+		i := m.partIndex(min(m.wins[Partitions].Cursor, m.rowCount(Partitions)-1))
 		p := &m.g.Partitions[i]
 		c.topic, c.part = p.Topic, p.Partition
 		var latest lag.TimeLag

@@ -23,7 +23,9 @@ type partRow struct {
 	h *lag.PartitionHealth
 }
 
-func (m *Model) partRow(i int) partRow {
+// partRow is row r of the Partitions tab, filtered.
+func (m *Model) partRow(r int) partRow {
+	i := m.partIndex(r)
 	return partRow{p: &m.g.Partitions[i], h: m.partitionHealth(i)}
 }
 

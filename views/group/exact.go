@@ -48,10 +48,10 @@ func (m *Model) requestExact() tea.Cmd {
 		return nil
 	}
 	ps := m.g.Partitions
-	first, last := m.wins[Partitions].Visible(len(ps), m.tableRows())
+	first, last := m.wins[Partitions].Visible(m.rowCount(Partitions), m.tableRows())
 	var want []kafka.PartitionOffsets
-	for i := first; i < last; i++ {
-		p := &ps[i]
+	for r := first; r < last; r++ {
+		p := &ps[m.partIndex(r)]
 		if !p.HasCommit() || p.LogEnd < 0 || p.Committed >= p.LogEnd {
 			continue
 		}

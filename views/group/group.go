@@ -83,8 +83,9 @@ type Model struct {
 	window int
 	now    time.Time // the poll the verdicts and time lags are as of
 
-	exact exactState
-	chart chartState
+	exact  exactState
+	chart  chartState
+	filter filterState
 
 	parts       table.Table[partRow]
 	memberTable table.Table[memberRow]
@@ -99,6 +100,7 @@ func New(c ui.Common, name string, snap *kafka.Snapshot, l *lag.Tracker, extra .
 	m := &Model{Common: c, keys: newKeyMap(), name: name, extra: extra, sel: make(map[kreset.TP]bool)}
 	m.parts.Cols = m.partitionColumns()
 	m.memberTable.Cols = m.memberColumns(false)
+	m.filter.in[Partitions].Prompt, m.filter.in[Members].Prompt = "/", "/"
 	if snap != nil {
 		m.setData(snap, l)
 		for _, e := range extra {
@@ -153,8 +155,8 @@ func (m *Model) Tab() Tab { return m.tab }
 // Exact reports whether exact time lag is on.
 func (m *Model) Exact() bool { return m.exact.on }
 
-// Capturing implements ui.Component: the group screen reads no text.
-func (m *Model) Capturing() bool { return false }
+// Capturing implements ui.Component: true while a tab's filter is typed.
+func (m *Model) Capturing() bool { return m.filter.typing }
 
 // Actions implements ui.Component: those of the active tab. Exact time
 // lag reads one record per partition on screen: it only reads, so it is not
@@ -179,6 +181,8 @@ func (m *Model) Actions() []ui.Action {
 				return "the group is not known yet"
 			case len(m.g.Partitions) == 0:
 				return "the group has no partitions"
+			case m.rowCount(Partitions) == 0:
+				return "no partition matches the filter"
 			}
 			return ""
 		}
@@ -196,6 +200,8 @@ func (m *Model) Actions() []ui.Action {
 				return "the group no longer exists"
 			case len(m.members) == 0:
 				return "the group has no members"
+			case m.rowCount(Members) == 0:
+				return "no member matches the filter"
 			}
 			return ""
 		}
@@ -210,7 +216,7 @@ func (m *Model) Actions() []ui.Action {
 // cursorTP is the partition under the Partitions cursor; call it only when
 // the group has partitions.
 func (m *Model) cursorTP() kreset.TP {
-	p := &m.g.Partitions[min(m.wins[Partitions].Cursor, len(m.g.Partitions)-1)]
+	p := &m.g.Partitions[m.partIndex(min(m.wins[Partitions].Cursor, m.rowCount(Partitions)-1))]
 	return kreset.TP{Topic: p.Topic, Partition: p.Partition}
 }
 
@@ -243,7 +249,7 @@ func (m *Model) seek() tea.Cmd {
 // removeMember asks for the removal of the member under the cursor, from
 // the group as the screen shows it.
 func (m *Model) removeMember() tea.Cmd {
-	r := m.members[min(m.wins[Members].Cursor, len(m.members)-1)]
+	r := m.members[m.memberIndex(min(m.wins[Members].Cursor, m.rowCount(Members)-1))]
 	msg := ui.RemoveMembersMsg{Group: m.g, MemberIDs: []string{r.m.MemberID}}
 	return func() tea.Msg { return msg }
 }
@@ -256,9 +262,7 @@ func (m *Model) removeAll() tea.Cmd {
 // SetSize implements ui.Component.
 func (m *Model) SetSize(w, h int) {
 	m.Common.SetSize(w, h)
-	for t := range m.wins {
-		m.wins[t].Clamp(m.rowCount(Tab(t)), m.tableRows())
-	}
+	m.clampTabs()
 	m.sizeExtras()
 }
 
@@ -278,6 +282,9 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 	case ui.TimestampsMsg:
 		return m.onTimestamps(msg)
 	case tea.KeyMsg:
+		if m.filter.typing {
+			return m.updateFilter(msg)
+		}
 		return m.updateKey(msg)
 	}
 	return nil
@@ -299,13 +306,19 @@ func (m *Model) updateKey(msg tea.KeyMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, k.NextTab):
 		m.tab = (m.tab + 1) % tabs
+		m.clampTabs()
 		return nil
 	case key.Matches(msg, k.PrevTab):
 		m.tab = (m.tab + tabs - 1) % tabs
+		m.clampTabs()
 		return nil
 	}
 	if e := m.active(); e != nil {
 		return e.Update(msg)
+	}
+	if m.filterKey(msg) {
+		m.loadChart()
+		return m.requestExact()
 	}
 	tab := m.tab
 	if tab == Chart {
@@ -367,9 +380,7 @@ func (m *Model) setData(s *kafka.Snapshot, l *lag.Tracker) {
 		m.consumer = consumer
 		m.memberTable.Cols = m.memberColumns(consumer)
 	}
-	for t := range m.wins {
-		m.wins[t].Clamp(m.rowCount(Tab(t)), m.tableRows())
-	}
+	m.refilter()
 	m.exact.prune(g)
 	m.pruneSelected()
 	m.loadChart()
@@ -440,6 +451,24 @@ func (m *Model) rowCount(t Tab) int {
 	case m.g == nil:
 		return 0
 	case t == Members:
+		return len(m.filter.rows[Members])
+	}
+	return len(m.filter.rows[Partitions])
+}
+
+// clampTabs keeps each tab's cursor inside its rows and its screen.
+func (m *Model) clampTabs() {
+	for t := range m.wins {
+		m.wins[t].Clamp(m.rowCount(Tab(t)), m.tableRowsFor(Tab(t)))
+	}
+}
+
+// total is the number of rows of tab t, filtered or not.
+func (m *Model) total(t Tab) int {
+	switch {
+	case m.g == nil:
+		return 0
+	case t == Members:
 		return len(m.members)
 	}
 	return len(m.g.Partitions)
@@ -454,7 +483,25 @@ func (m *Model) headerLines() int {
 	return 5
 }
 
-func (m *Model) tableRows() int { return max(1, m.Height-m.headerLines()-1) }
+// tableRows is the number of data rows on screen: under the header, the
+// filter line (when shown) and the table header.
+func (m *Model) tableRows() int {
+	h := m.Height - m.headerLines() - 1
+	if m.filterShown() {
+		h--
+	}
+	return max(1, h)
+}
+
+// tableRowsFor is tableRows for tab t, on show or not: its own filter line
+// takes a row.
+func (m *Model) tableRowsFor(t Tab) int {
+	h := m.Height - m.headerLines() - 1
+	if filterable(t) && (m.filter.in[t].Value() != "" || m.filter.typing && t == m.tab) {
+		h--
+	}
+	return max(1, h)
+}
 
 // notice is what the screen must warn about, if anything.
 func (m *Model) notice() string {
@@ -501,23 +548,36 @@ func (m *Model) View() string {
 		b.WriteString(e.View())
 		return b.String()
 	}
+	if m.filterShown() {
+		m.filterLine(&b)
+		b.WriteByte('\n')
+	}
 	switch m.tab {
 	case Partitions:
 		ps := m.g.Partitions
 		if len(m.sel) > 0 {
-			st.Mark, st.Marked = m.Glyphs.Mark, func(i int) bool {
-				return m.sel[kreset.TP{Topic: ps[i].Topic, Partition: ps[i].Partition}]
+			st.Mark, st.Marked = m.Glyphs.Mark, func(r int) bool {
+				p := &ps[m.partIndex(r)]
+				return m.sel[kreset.TP{Topic: p.Topic, Partition: p.Partition}]
 			}
 		}
-		m.parts.Render(&b, st, m.Width, h, m.wins[Partitions], len(ps), m.partRow, true)
-		if len(ps) == 0 {
+		n := m.rowCount(Partitions)
+		m.parts.Render(&b, st, m.Width, h, m.wins[Partitions], n, m.partRow, true)
+		switch {
+		case len(ps) == 0:
 			b.WriteString("\n" + m.Styles.Dim.Render("  no committed or assigned partitions"))
+		case n == 0:
+			b.WriteString("\n" + m.Styles.Dim.Render("  no partition matches the filter"))
 		}
 	case Members:
 		ms := m.members
-		m.memberTable.Render(&b, st, m.Width, h, m.wins[Members], len(ms), func(i int) memberRow { return ms[i] }, true)
-		if len(ms) == 0 {
+		n := m.rowCount(Members)
+		m.memberTable.Render(&b, st, m.Width, h, m.wins[Members], n, func(r int) memberRow { return ms[m.memberIndex(r)] }, true)
+		switch {
+		case len(ms) == 0:
 			b.WriteString("\n" + m.Styles.Dim.Render("  no members"))
+		case n == 0:
+			b.WriteString("\n" + m.Styles.Dim.Render("  no member matches the filter"))
 		}
 	case Chart:
 		m.viewChart(&b, h)
@@ -673,7 +733,7 @@ func (m *Model) tabs(b *strings.Builder) {
 		case t == Chart:
 			label = names[t]
 		default:
-			label = names[t] + " " + strconv.Itoa(m.rowCount(t))
+			label = names[t] + " " + strconv.Itoa(m.total(t))
 		}
 		if t == m.tab {
 			line.WriteString(m.Styles.TabActive.Render("[" + label + "]"))

@@ -197,3 +197,26 @@ func TestHealthHeader(t *testing.T) {
 		t.Errorf("pending:\n%s\nwant\n%s", got, want)
 	}
 }
+
+// BenchmarkFilteredPoll takes a poll of one group of 50,000 partitions
+// with a filter kept on the Partitions tab (one topic of the group's, as
+// "topic:partition"), and with none: the filter is matched once per poll,
+// never in View.
+func BenchmarkFilteredPoll(b *testing.B) {
+	s := viewtest.BigGroup(50_000)
+	for _, filter := range []string{"", ":4999"} {
+		b.Run("filter="+filter, func(b *testing.B) {
+			m := New(viewtest.Common(120, 37, true), "big", s, nil)
+			m.filter.in[Partitions].SetValue(filter)
+			m.Update(ui.DataMsg{Snapshot: s})
+			if filter != "" && m.rowCount(Partitions) == len(s.Groups[0].Partitions) {
+				b.Fatal("the filter matched every partition")
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				m.Update(ui.DataMsg{Snapshot: s})
+			}
+		})
+	}
+}

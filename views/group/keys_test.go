@@ -23,9 +23,10 @@ func (t *tab) Bindings() []ui.Section   { return []ui.Section{t.Move.Section()} 
 func (t *tab) ShortHelp() []key.Binding { return nil }
 func (t *tab) SetSize(w, h int)         { t.Common.SetSize(w, h) }
 
-// TestScreenOwnsItsKeys: the group screen lists its tabs and chart keys,
-// does not bind Esc (so the root takes it as back) nor the groups screen's
-// sorts, and on an extra tab lists that tab's keys.
+// TestScreenOwnsItsKeys: the group screen lists its tabs, chart and filter
+// keys, does not bind Esc (so the root takes it as back) while no filter is
+// kept, nor the groups screen's sorts, and on an extra tab lists that tab's
+// keys.
 func TestScreenOwnsItsKeys(t *testing.T) {
 	c := viewtest.Common(120, 20, true)
 	m := New(c, "orders-app", viewtest.Snapshot(viewtest.Epoch, 0), nil, Extra{Title: "Timeline", Tab: &tab{Common: c}})
@@ -40,20 +41,51 @@ func TestScreenOwnsItsKeys(t *testing.T) {
 		}
 		return strings.Join(out, "; ")
 	}
-	if got, want := titles(), "Move: ↑/k ↓/j pgup pgdn g G; Group: tab shift+tab c"; got != want {
+	if got, want := titles(), "Move: ↑/k ↓/j pgup pgdn g G; Group: tab shift+tab c; Filter: / n/N"; got != want {
 		t.Fatalf("bindings = %q\nwant %q", got, want)
 	}
-	if got := m.ShortHelp(); len(got) != 1 || got[0].Help().Key+" "+got[0].Help().Desc != "tab switch tab" {
-		t.Fatalf("footer hints = %v", got)
+	footer := func() string {
+		var out []string
+		for _, b := range m.ShortHelp() {
+			out = append(out, b.Help().Key+" "+b.Help().Desc)
+		}
+		return strings.Join(out, ", ")
+	}
+	if got, want := footer(), "R reset, space select, e seek, x exact, / filter, c chart, tab tabs"; got != want {
+		t.Fatalf("footer hints = %q\nwant %q", got, want)
 	}
 	key := func(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }
-	for _, k := range []tea.KeyMsg{{Type: tea.KeyEsc}, key("L"), key("/")} {
+	for _, k := range []tea.KeyMsg{{Type: tea.KeyEsc}, key("L"), key("n"), key("N")} {
 		if ui.Binds(m.Bindings(), m.Actions(), k) {
 			t.Fatalf("the group screen binds %v", k)
 		}
 	}
-	if !ui.Binds(m.Bindings(), m.Actions(), key("x")) || !ui.Binds(m.Bindings(), m.Actions(), key("c")) {
-		t.Fatal("x and c are not the group screen's")
+	for _, k := range []string{"x", "c", "/"} {
+		if !ui.Binds(m.Bindings(), m.Actions(), key(k)) {
+			t.Fatalf("%s is not the group screen's", k)
+		}
+	}
+	// A kept filter binds Esc (it clears the filter first), n and N.
+	for _, k := range []tea.KeyMsg{key("/"), key("7"), {Type: tea.KeyEnter}} {
+		m.Update(k)
+	}
+	if m.Filter(Partitions) != "7" || m.Capturing() {
+		t.Fatalf("filter %q, capturing %v", m.Filter(Partitions), m.Capturing())
+	}
+	for _, k := range []tea.KeyMsg{{Type: tea.KeyEsc}, key("n"), key("N")} {
+		if !ui.Binds(m.Bindings(), m.Actions(), k) {
+			t.Fatalf("with a filter kept the group screen does not bind %v", k)
+		}
+	}
+	if got, want := titles(), "Move: ↑/k ↓/j pgup pgdn g G; Group: tab shift+tab c; Filter: / esc n N"; got != want {
+		t.Fatalf("bindings with a filter = %q\nwant %q", got, want)
+	}
+	if got, want := footer(), "esc clear, n/N match, R reset, space select, e seek, x exact, / filter, c chart, tab tabs"; got != want {
+		t.Fatalf("footer hints with a filter = %q\nwant %q", got, want)
+	}
+	m.Update(tea.KeyMsg{Type: tea.KeyEsc})
+	if m.Filter(Partitions) != "" || ui.Binds(m.Bindings(), m.Actions(), tea.KeyMsg{Type: tea.KeyEsc}) {
+		t.Fatalf("esc left the filter %q", m.Filter(Partitions))
 	}
 	m.Update(tea.KeyMsg{Type: tea.KeyTab})
 	m.Update(tea.KeyMsg{Type: tea.KeyTab})

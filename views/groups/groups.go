@@ -87,25 +87,34 @@ func (m *Model) Capturing() bool { return m.filtering }
 
 // Bindings implements ui.Component: movement, the filter and the sorts.
 // Esc clears the filter: the groups screen is the first, so it goes back
-// nowhere.
+// nowhere. While a filter is kept, n and N step through the matches and
+// N does not sort; without one, n is bound to nothing, and the help says
+// what it does with a filter.
 func (m *Model) Bindings() []ui.Section {
 	k := &m.keys
-	return []ui.Section{
-		m.Move.Section(),
-		{Title: "Groups", Bindings: []key.Binding{k.Filter, k.ClearFilter, k.SortName, k.SortLag, k.SortTimeLag, k.SortHealth, k.SortState, k.SortMembers}},
+	kept := m.filter.Value() != ""
+	bs := []key.Binding{k.Filter, k.ClearFilter, k.NextMatch, k.PrevMatch, k.SortLag, k.SortTimeLag, k.SortHealth, k.SortState, k.SortMembers}
+	if !kept {
+		bs[2], bs[3] = k.matchNote, k.SortName
 	}
+	return []ui.Section{m.Move.Section(), {Title: "Groups", Bindings: bs}}
 }
 
 // Legend implements ui.Legender: what the TREND column draws.
 func (m *Model) Legend() []ui.Section { return []ui.Section{trendLegend(m.Glyphs)} }
 
-// ShortHelp implements ui.Component. While the filter is typed its line
-// says what Enter and Esc do, and no other key applies.
+// ShortHelp implements ui.Component: most important first, as the footer
+// cuts from the end on a narrow terminal. While the filter is typed its
+// line says what Enter and Esc do, and no other key applies.
 func (m *Model) ShortHelp() []key.Binding {
-	if m.filtering {
+	k := &m.keys
+	switch {
+	case m.filtering:
 		return nil
+	case m.filter.Value() != "":
+		return []key.Binding{k.Open, k.clearHint, k.matchHint, k.filteredSort, k.resetHint, k.deleteHint}
 	}
-	return []key.Binding{m.keys.Open, m.keys.Filter, m.keys.sortHint}
+	return []key.Binding{k.Open, k.Filter, k.sortHint, k.resetHint, k.deleteHint}
 }
 
 // SetSize implements ui.Component.
@@ -184,8 +193,17 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 func (m *Model) updateKey(msg tea.KeyMsg) {
 	k := &m.keys
 	n, h := len(m.rows), m.tableRows()
+	kept := m.filter.Value() != ""
 	switch {
 	case m.win.Navigate(msg, &m.Move, n, h):
+	case kept && key.Matches(msg, k.NextMatch) && n > 0:
+		m.win.Cursor = (m.win.Cursor + 1) % n
+		m.win.Clamp(n, h)
+	case kept && key.Matches(msg, k.PrevMatch) && n > 0:
+		m.win.Cursor = (m.win.Cursor + n - 1) % n
+		m.win.Clamp(n, h)
+	case kept && key.Matches(msg, k.NextMatch, k.PrevMatch):
+		return
 	case key.Matches(msg, k.Filter):
 		m.filtering = true
 		m.win.Clamp(n, m.tableRows())

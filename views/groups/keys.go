@@ -16,9 +16,19 @@ type keyMap struct {
 	SortMembers key.Binding
 	Reset       key.Binding
 	Delete      key.Binding
+	// NextMatch and PrevMatch step through the rows that match while a
+	// filter is kept; N then no longer sorts.
+	NextMatch key.Binding
+	PrevMatch key.Binding
 
-	// sortHint stands for every sort key in the footer.
-	sortHint key.Binding
+	// matchNote tells the help what n and N do while no filter is kept,
+	// when they are bound to nothing: it has no keys, so it binds none.
+	matchNote key.Binding
+
+	// The footer's entries: sortHint stands for every sort key, and
+	// filteredSort for those left while a filter is kept.
+	sortHint, filteredSort, matchHint, clearHint key.Binding
+	resetHint, deleteHint                        key.Binding
 }
 
 func newKeyMap() keyMap {
@@ -34,6 +44,15 @@ func newKeyMap() keyMap {
 		SortMembers: key.NewBinding(key.WithKeys("M"), key.WithHelp("M", "sort by members")),
 		Reset:       key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "reset offsets")),
 		Delete:      key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "delete group")),
-		sortHint:    key.NewBinding(key.WithKeys("N", "L", "T", "H", "S", "M"), key.WithHelp("NLTHSM", "sort")),
+		NextMatch:   key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next match (with a filter)")),
+		PrevMatch:   key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "previous match (with a filter)")),
+
+		matchNote:    key.NewBinding(key.WithHelp("n/N", "next/previous filter match")),
+		sortHint:     key.NewBinding(key.WithKeys("N", "L", "T", "H", "S", "M"), key.WithHelp("NLTHSM", "sort")),
+		filteredSort: key.NewBinding(key.WithKeys("L", "T", "H", "S", "M"), key.WithHelp("LTHSM", "sort")),
+		matchHint:    key.NewBinding(key.WithKeys("n", "N"), key.WithHelp("n/N", "match")),
+		clearHint:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear")),
+		resetHint:    key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "reset")),
+		deleteHint:   key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "delete")),
 	}
 }

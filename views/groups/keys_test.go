@@ -34,7 +34,7 @@ func sectionTitles(secs []ui.Section) string {
 func TestScreenOwnsItsKeys(t *testing.T) {
 	m := New(viewtest.Common(100, 12, true))
 	m.Update(ui.DataMsg{Snapshot: viewtest.Snapshot(viewtest.Epoch, 0)})
-	if got, want := hints(m.ShortHelp()), "enter open, / filter, NLTHSM sort"; got != want {
+	if got, want := hints(m.ShortHelp()), "enter open, / filter, NLTHSM sort, R reset, D delete"; got != want {
 		t.Fatalf("footer hints = %q, want %q", got, want)
 	}
 	if got := sectionTitles(m.Bindings()); got != "Move, Groups" {

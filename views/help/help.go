@@ -4,6 +4,7 @@
 package help
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -38,8 +39,29 @@ func New(c ui.Common, keys []ui.Section, actions []ui.Action, extra ...ui.Sectio
 // Bindings implements ui.Component: the help scrolls.
 func (m *Model) Bindings() []ui.Section { return []ui.Section{m.Move.Section()} }
 
-// ShortHelp implements ui.Component.
-func (m *Model) ShortHelp() []key.Binding { return nil }
+// ShortHelp implements ui.Component: how to scroll, when the help is taller
+// than the screen.
+func (m *Model) ShortHelp() []key.Binding {
+	if !m.scrolls() {
+		return nil
+	}
+	return []key.Binding{key.NewBinding(key.WithKeys("j", "k", "down", "up", "pgdown", "pgup"), key.WithHelp("j/k pgdn", "scroll"))}
+}
+
+// scrolls reports whether the help is taller than the screen. Then its
+// last line is kept for the "more" mark, and the text gets one line less.
+func (m *Model) scrolls() bool { return len(m.lines) > m.Height }
+
+// rows is the number of lines of text on screen.
+func (m *Model) rows() int {
+	if m.scrolls() {
+		return max(1, m.Height-1)
+	}
+	return max(m.Height, 0)
+}
+
+// maxOffset is the offset that shows the last line.
+func (m *Model) maxOffset() int { return max(0, len(m.lines)-m.rows()) }
 
 // Capturing implements ui.Component.
 func (m *Model) Capturing() bool { return false }
@@ -59,7 +81,7 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 	if !ok {
 		return nil
 	}
-	maxOff := max(0, len(m.lines)-m.Height)
+	maxOff := m.maxOffset()
 	k := &m.Move
 	switch {
 	case key.Matches(km, k.Up):
@@ -67,9 +89,9 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 	case key.Matches(km, k.Down):
 		m.offset++
 	case key.Matches(km, k.PageUp):
-		m.offset -= m.Height
+		m.offset -= m.rows()
 	case key.Matches(km, k.PageDown):
-		m.offset += m.Height
+		m.offset += m.rows()
 	case key.Matches(km, k.Top):
 		m.offset = 0
 	case key.Matches(km, k.Bottom):
@@ -79,10 +101,19 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-// View implements ui.Component.
+// View implements ui.Component. A help taller than the screen ends with
+// the "more" mark while there is more below; at the end the mark goes.
 func (m *Model) View() string {
-	end := min(len(m.lines), m.offset+max(m.Height, 0))
-	return strings.Join(m.lines[min(m.offset, end):end], "\n")
+	end := min(len(m.lines), m.offset+m.rows())
+	text := strings.Join(m.lines[min(m.offset, end):end], "\n")
+	if !m.scrolls() {
+		return text
+	}
+	var mark string
+	if end < len(m.lines) {
+		mark = m.Styles.Warn.Render(m.Glyphs.More) + m.Styles.Dim.Render(" ("+strconv.Itoa(end)+" of "+strconv.Itoa(len(m.lines))+" lines; j/k, pgup/pgdn, g/G scroll)")
+	}
+	return text + strings.Repeat("\n", m.rows()-(end-min(m.offset, end))) + "\n" + table.FitLine(mark, m.Width, m.Glyphs.Ellipsis)
 }
 
 // block is one titled column of the help.
@@ -158,7 +189,7 @@ func (m *Model) layout() {
 		}
 		i = j
 	}
-	m.offset = min(m.offset, max(0, len(m.lines)-m.Height))
+	m.offset = min(m.offset, m.maxOffset())
 }
 
 // block lays out one section; ok is false when none of its bindings is

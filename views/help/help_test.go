@@ -86,13 +86,18 @@ func TestScroll(t *testing.T) {
 	if got := first(); got != "↓/j   down         /      filter" {
 		t.Fatalf("after two downs the first line is %q", got)
 	}
+	// Four lines of text, then the mark: there is more below.
+	last := func() string { return strings.Split(viewtest.Strip(m.View()), "\n")[4] }
+	if got := last(); got != "↓ more (6 of 21 lines; j/k, pgup/pgdn, g/G scroll)" {
+		t.Fatalf("the last line is %q", got)
+	}
 	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("G")})
 	bottom := strings.Join([]string{
-		"c          chart group/partition    q  quit",
 		"",
 		"Actions",
 		"enter  open group",
 		"D      delete group",
+		"",
 	}, "\n")
 	if got := viewtest.Strip(m.View()); got != bottom {
 		t.Fatalf("at the bottom:\n%s\nwant\n%s", got, bottom)

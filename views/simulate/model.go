@@ -23,6 +23,9 @@ type KeyMap struct {
 	Leave        key.Binding
 	Join         key.Binding
 	NextAssignor key.Binding
+
+	// hints are the footer's short words for the same keys.
+	hints [3]key.Binding
 }
 
 // DefaultKeyMap returns the tab's keys.
@@ -31,6 +34,11 @@ func DefaultKeyMap() KeyMap {
 		Leave:        key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "simulate the selected member leaving")),
 		Join:         key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "simulate one more member joining")),
 		NextAssignor: key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "show the next assignor's moves")),
+		hints: [3]key.Binding{
+			key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "leave")),
+			key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "join")),
+			key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "next assignor")),
+		},
 	}
 }
 
@@ -74,10 +82,11 @@ type Model struct {
 func New(c ui.Common, group string) *Model {
 	m := &Model{Common: c, keys: DefaultKeyMap(), group: group}
 	type M = *kafka.Member
+	// Members are named by client id and the end of the member id (see
+	// label), not by their long member ids.
 	m.members.Cols = []table.Col[M]{
-		{Column: columns.Column[M]{Title: "MEMBER-ID", Value: func(x M) string { return x.MemberID }}, Flex: true, Min: 16},
+		{Column: columns.Column[M]{Title: "MEMBER", Value: func(x M) string { return m.name(x.MemberID) }}},
 		{Column: columns.Column[M]{Title: "INSTANCE-ID", Value: func(x M) string { return columns.Text(x.InstanceID) }}, Min: 8, Drop: 2},
-		{Column: columns.Column[M]{Title: "CLIENT-ID", Value: func(x M) string { return columns.Text(x.ClientID) }}, Min: 8, Drop: 3},
 		{Column: columns.Column[M]{Title: "PARTS", Align: columns.Right, Value: func(x M) string { return strconv.Itoa(x.PartitionCount()) }}},
 		{Column: columns.Column[M]{Title: "ASSIGNMENT", Value: func(x M) string { return columns.Assignment(x.Assignment) }}, Flex: true, Min: 10, Drop: 1},
 	}
@@ -85,9 +94,9 @@ func New(c ui.Common, group string) *Model {
 		tc := table.Col[MemberRow]{Column: c}
 		switch i {
 		case 0:
-			tc.Flex, tc.Min = true, 16
+			tc.Value = func(r MemberRow) string { return m.name(r.Member.MemberID) }
 		case 1:
-			tc.Min, tc.Drop = 8, 2
+			continue // the client id is in the member's name
 		case 3, 4:
 			tc.Flex, tc.Min = true, 10
 		}
@@ -98,12 +107,36 @@ func New(c ui.Common, group string) *Model {
 	}
 	for _, c := range MoveColumns() {
 		tc := table.Col[rebalance.Move]{Column: c}
-		if c.Title == "TOPIC" || c.Title == "FROM" || c.Title == "TO" {
+		switch c.Title {
+		case "TOPIC":
 			tc.Flex, tc.Min = true, 10
+		case "FROM":
+			tc.Value = func(mv rebalance.Move) string { return m.owner(mv.From) }
+		case "TO":
+			tc.Value = func(mv rebalance.Move) string { return m.owner(mv.To) }
 		}
 		m.moves.Cols = append(m.moves.Cols, tc)
 	}
 	return m
+}
+
+// idWidth is the room a member's name gets in a cell: half of what the
+// moves table leaves after the topic (at least 10 cells) and the
+// partition, between 12 and 40 cells. FROM and TO get the same.
+func (m *Model) idWidth() int {
+	return max(12, min(40, (m.Width-2-10-9-3)/2))
+}
+
+// name is the member's name in a cell.
+func (m *Model) name(id string) string { return label(m.g, id, m.idWidth(), m.Glyphs.Ellipsis) }
+
+// owner is FROM or TO: the member's name, or the missing mark when nobody
+// owned or owns the partition.
+func (m *Model) owner(id string) string {
+	if id == "" {
+		return columns.Missing
+	}
+	return m.name(id)
 }
 
 // Group is the group the tab shows.
@@ -122,8 +155,18 @@ func (m *Model) Bindings() []ui.Section {
 	return []ui.Section{{Title: "Move", Bindings: []key.Binding{k.Up, k.Down, pgup, pgdn, k.Top, k.Bottom}}}
 }
 
-// ShortHelp implements ui.Component.
-func (m *Model) ShortHelp() []key.Binding { return nil }
+// ShortHelp implements ui.Component: leave and join for a classic group,
+// and the next assignor once something is simulated.
+func (m *Model) ShortHelp() []key.Binding {
+	if m.g == nil || m.g.Type == kafka.TypeConsumer {
+		return nil
+	}
+	h := m.keys.hints
+	if m.predictions() > 0 {
+		return h[:]
+	}
+	return h[:2]
+}
 
 // Capturing implements ui.Component: the tab reads no text.
 func (m *Model) Capturing() bool { return false }
@@ -311,7 +354,7 @@ func (m *Model) View() string {
 	g := m.g
 	members := g.Members
 	if g.Type == kafka.TypeConsumer {
-		b.WriteString(m.Styles.Label.Render(fit("the broker assigns this group's partitions (KIP-848): current and target per member")))
+		b.WriteString(m.Styles.Label.Render(fit("KIP-848: the broker assigns partitions; current and target per member")))
 		b.WriteByte('\n')
 		rows := ConsumerRows(g)
 		m.targets.Render(&b, st, m.Width, m.memberRows()+1, m.win, len(rows), func(i int) MemberRow { return rows[i] }, true)
@@ -365,11 +408,36 @@ func (m *Model) statusLine(fit func(string) string) string {
 	case m.pending:
 		return m.Styles.Warn.Render(fit("simulating" + m.Glyphs.Ellipsis))
 	case m.res == nil:
-		return m.Styles.Label.Render(fit("pick a member and press l to see what each assignor would move if it left; n: a member joins"))
+		return m.Styles.Label.Render(fit("press l to predict the selected member leaving, n a member joining"))
 	case m.res.Err != nil:
 		return m.Styles.Label.Render(fit("the simulation failed; pick a member and press l, or n"))
 	}
-	return m.Styles.Label.Render(fit("if " + safe(m.res.Sim.Change.String()) + " (from the poll of " + m.res.At.Format("15:04:05") + "; partition counts as the group's partitions show them)"))
+	return m.Styles.Label.Render(fit(m.changeLine()))
+}
+
+// changeLine says what was simulated, as of which poll, in the tab's
+// width: the leaving members' names are shortened (never the rest), and
+// the note on partition counts is left out when there is no room for it.
+func (m *Model) changeLine() string {
+	ch := m.res.Sim.Change
+	at := " (poll of " + m.res.At.Format("15:04:05")
+	note := "; partition counts as the group's partitions show them"
+	var head string
+	if len(ch.Leave) > 0 {
+		verb := " leaves"
+		if len(ch.Leave) > 1 {
+			verb = " leave"
+		}
+		// Each name as the tables show it, unless the line has less room.
+		room := min(m.Width-format.Width("if "+verb+at+")"), len(ch.Leave)*(m.idWidth()+2)-2)
+		head = "if " + labels(m.res.From, ch.Leave, room, m.Glyphs.Ellipsis) + verb
+	} else {
+		head = "if " + format.Count(ch.Join, "member joins", "members join")
+	}
+	if format.Width(head+at+note+")") <= m.Width {
+		return head + at + note + ")"
+	}
+	return head + at + ")"
 }
 
 // safe makes text that holds a broker's words (errors, member ids,

@@ -15,15 +15,26 @@ import (
 )
 
 // rangeGroup is a Stable classic group on the range assignor: members a, b
-// and c own orders 0-1, 2-3 and 4-5, with the join metadata kgo sends.
+// and c (client ids client-a, client-b and client-c, each member id the
+// client id and a uuid, as kgo makes them) own orders 0-1, 2-3 and 4-5, with
+// the join metadata kgo sends.
 func rangeGroup() *kafka.Group {
 	g := &kafka.Group{Name: "orders-app", Type: kafka.TypeClassic, ProtocolType: "consumer", State: kafka.StateStable, Assignor: "range"}
 	for i, id := range []string{"a", "b", "c"} {
-		m := viewtest.Member(id, "", "client-"+id, "/10.0.0.1", "orders", int32(2*i), int32(2*i+1))
+		m := viewtest.Member(memberID(id), "", "client-"+id, "/10.0.0.1", "orders", int32(2*i), int32(2*i+1))
 		m.JoinMetadata = kgo.RangeBalancer().JoinGroupMetadata([]string{"orders"}, nil, 3)
 		g.Members = append(g.Members, m)
 	}
 	return g
+}
+
+// memberID is the member id of client-x in the fixtures.
+func memberID(x string) string {
+	return map[string]string{
+		"a": "client-a-7d1c0a52-3f4e-4b8a-9c61-2b5f0e8d4a11",
+		"b": "client-b-5e0c9a7b-2d41-4f6e-8b3a-7c9d1e2f4a60",
+		"c": "client-c-0b9e8f7a-6c5d-4e3f-a2b1-c0d9e8f7a6b5",
+	}[x]
 }
 
 func snapshotOf(gs ...*kafka.Group) *kafka.Snapshot {
@@ -53,11 +64,11 @@ func TestSimulateTab(t *testing.T) {
 	m := New(viewtest.Common(80, 18, true), "orders-app")
 	m.Update(ui.DataMsg{Snapshot: snapshotOf(rangeGroup())})
 	want := strings.Join([]string{
-		"pick a member and press l to see what each assignor would move if it left; n: a…",
-		"  MEMBER-ID INSTANCE-ID CLIENT-ID PARTS ASSIGNMENT",
-		"▶ a         -           client-a      2 orders(0,1)",
-		"  b         -           client-b      2 orders(2,3)",
-		"  c         -           client-c      2 orders(4,5)",
+		"press l to predict the selected member leaving, n a member joining",
+		"  MEMBER           INSTANCE-ID PARTS ASSIGNMENT",
+		"▶ client-a (…4a11) -               2 orders(0,1)",
+		"  client-b (…4a60) -               2 orders(2,3)",
+		"  client-c (…a6b5) -               2 orders(4,5)",
 	}, "\n")
 	if got := viewtest.Strip(m.View()); got != want {
 		t.Fatalf("before:\n%s\nwant\n%s", got, want)
@@ -66,20 +77,20 @@ func TestSimulateTab(t *testing.T) {
 	m.Update(tea.KeyMsg{Type: tea.KeyDown})
 	press(t, m, "l")
 	want = strings.Join([]string{
-		"if leave b (from the poll of 09:26:53; partition counts as the group's partitio…",
-		"  MEMBER-ID INSTANCE-ID CLIENT-ID PARTS ASSIGNMENT",
-		"  a         -           client-a      2 orders(0,1)",
-		"▶ b         -           client-b      2 orders(2,3)",
-		"  c         -           client-c      2 orders(4,5)",
+		"if client-b (…4a60) leaves (poll of 09:26:53)",
+		"  MEMBER           INSTANCE-ID PARTS ASSIGNMENT",
+		"  client-a (…4a11) -               2 orders(0,1)",
+		"▶ client-b (…4a60) -               2 orders(2,3)",
+		"  client-c (…a6b5) -               2 orders(4,5)",
 		"  ASSIGNOR           MOVED ROUNDS MEMBERS",
 		"▶ range                  2      1       2",
 		"  roundrobin             4      1       2",
 		"  sticky                 2      1       2",
 		"  cooperative-sticky     2      1       2",
 		"range: 2 partitions move · a: next assignor",
-		"  TOPIC  PARTITION FROM TO",
-		"  orders         2 b    a",
-		"  orders         3 b    c",
+		"  TOPIC  PARTITION FROM             TO",
+		"  orders         2 client-b (…4a60) client-a (…4a11)",
+		"  orders         3 client-b (…4a60) client-c (…a6b5)",
 	}, "\n")
 	if got := viewtest.Strip(m.View()); got != want {
 		t.Fatalf("after l:\n%s\nwant\n%s", got, want)
@@ -89,8 +100,8 @@ func TestSimulateTab(t *testing.T) {
 	got := viewtest.Strip(m.View())
 	for _, line := range []string{
 		"roundrobin: 4 partitions move · a: next assignor",
-		"  orders         1 a    c",
-		"  orders         4 c    a",
+		"  orders         1 client-a (…4a11) client-c (…a6b5)",
+		"  orders         4 client-c (…a6b5) client-a (…4a11)",
 	} {
 		if !strings.Contains(got, line+"\n") && !strings.HasSuffix(got, line) {
 			t.Errorf("after a, the view lacks %q:\n%s", line, got)
@@ -154,8 +165,8 @@ func TestSimulateTabActionsSayWhyNot(t *testing.T) {
 
 func TestSimulateTabShowsKIP848Targets(t *testing.T) {
 	lipgloss.SetColorProfile(termenv.Ascii)
-	a := viewtest.Member("a", "", "client-a", "/10.0.0.1", "orders", 0, 1, 2, 3)
-	b := viewtest.Member("b", "", "client-b", "/10.0.0.2", "orders")
+	a := viewtest.Member(memberID("a"), "", "client-a", "/10.0.0.1", "orders", 0, 1, 2, 3)
+	b := viewtest.Member(memberID("b"), "", "client-b", "/10.0.0.2", "orders")
 	a.MemberEpoch, b.MemberEpoch = 7, 7
 	a.Target = []kafka.TopicPartitions{{Topic: "orders", Partitions: []int32{0, 1}}}
 	b.Target = []kafka.TopicPartitions{{Topic: "orders", Partitions: []int32{2, 3}}}
@@ -163,14 +174,14 @@ func TestSimulateTabShowsKIP848Targets(t *testing.T) {
 	m := New(viewtest.Common(90, 12, false), "orders-app")
 	m.Update(ui.DataMsg{Snapshot: snapshotOf(g)})
 	want := strings.Join([]string{
-		"the broker assigns this group's partitions (KIP-848): current and target per member",
-		"  MEMBER CLIENT-ID EPOCH CURRENT         TARGET",
-		"> a      client-a      7 orders(0,1,2,3) orders(0,1)",
-		"  b      client-b      7 -               orders(2,3)",
+		"KIP-848: the broker assigns partitions; current and target per member",
+		"  MEMBER           EPOCH CURRENT         TARGET",
+		"> client-a (~4a11)     7 orders(0,1,2,3) orders(0,1)",
+		"  client-b (~4a60)     7 -               orders(2,3)",
 		"2 partitions still to move",
-		"  TOPIC  PARTITION FROM TO",
-		"  orders         2 a    b",
-		"  orders         3 a    b",
+		"  TOPIC  PARTITION FROM             TO",
+		"  orders         2 client-a (~4a11) client-b (~4a60)",
+		"  orders         3 client-a (~4a11) client-b (~4a60)",
 	}, "\n")
 	if got := viewtest.Strip(m.View()); got != want {
 		t.Fatalf("view:\n%s\nwant\n%s", got, want)
@@ -193,5 +204,45 @@ func TestSimulateTabDropsResultsOfAnEarlierScreen(t *testing.T) {
 	m.Update(viewtest.Do(oldCmd))
 	if m.Result() != nil {
 		t.Fatalf("the earlier screen's join result landed on the new screen: %v", m.Result().Sim.Change)
+	}
+}
+
+// TestSimulateTabNamesMembersInTheWidth: at 80 columns a long, hostile
+// client id is cut before the member-id suffix, the same way in the members
+// table, FROM and TO, and the line saying what was simulated is never cut.
+func TestSimulateTabNamesMembersInTheWidth(t *testing.T) {
+	lipgloss.SetColorProfile(termenv.Ascii)
+	g := rangeGroup()
+	long := "billing-\x1b[31mconsumer-with-a-very-long-client-id-that-goes-on-and-on"
+	g.Members[1].ClientID = long
+	m := New(viewtest.Common(80, 18, true), "orders-app")
+	m.Update(ui.DataMsg{Snapshot: snapshotOf(g)})
+	m.Update(tea.KeyMsg{Type: tea.KeyDown})
+	press(t, m, "l")
+	v := viewtest.Strip(m.View())
+	ls := strings.Split(v, "\n")
+	const name = `billing-\x1b[31mcon… (…4a60)`
+	if got, want := ls[0], "if "+name+" leaves (poll of 09:26:53)"; got != want {
+		t.Fatalf("status line = %q\nwant %q", got, want)
+	}
+	if got := ls[3]; !strings.HasPrefix(got, "▶ "+name+" -") {
+		t.Fatalf("member row = %q", got)
+	}
+	if got, want := ls[12], "  orders         2 "+name+" client-a (…4a11)"; got != want {
+		t.Fatalf("first move = %q\nwant %q", got, want)
+	}
+	if !strings.Contains(v, `\x1b[31m`) || strings.ContainsRune(m.View(), 0x1b) {
+		t.Fatalf("the escape was not made visible text:\n%q", m.View())
+	}
+	// When c leaves, a (now the long client id) takes partition 2 from
+	// b: as TO it is named the same way.
+	g.Members[1].ClientID, g.Members[0].ClientID = "client-b", long
+	m.Update(ui.DataMsg{Snapshot: snapshotOf(g)})
+	m.Update(tea.KeyMsg{Type: tea.KeyDown})
+	press(t, m, "l")
+	ls = strings.Split(viewtest.Strip(m.View()), "\n")
+	const nameA = `billing-\x1b[31mcon… (…4a11)`
+	if got, want := ls[12], "  orders         2 client-b (…4a60) "+nameA; got != want {
+		t.Fatalf("a move to the long name = %q\nwant %q", got, want)
 	}
 }

@@ -72,10 +72,13 @@ type Component interface {
 	Actions() []Action
 	// Bindings are the screen's other keys, in titled sections: the help
 	// screen lists them with the actions and the root's global keys. A
-	// key the screen binds here is its own: Esc, when bound, is not
-	// "back".
+	// key the screen binds here is its own: Esc or q, when bound, is not
+	// "back". A key bound neither here nor by an action never reaches
+	// the screen: the root says where it works instead.
 	Bindings() []Section
 	// ShortHelp are the keys the footer offers, before the root's
-	// global ones.
+	// global ones, most important first: on a narrow terminal the root
+	// drops them from the end (never `? help` and `q`). The words are
+	// short; the help has the long ones (Bindings, Actions).
 	ShortHelp() []key.Binding
 }

@@ -21,6 +21,8 @@ type Glyphs struct {
 	OK, Fail string
 	// Caret ends text being typed.
 	Caret string
+	// More marks a text that goes on below the screen.
+	More string
 	// Mark flags a row selected for an action (partitions to reset). It
 	// is one cell wide: it takes the blank after the cursor.
 	Mark string
@@ -47,6 +49,7 @@ var UnicodeGlyphs = Glyphs{
 	OK:         "●",
 	Fail:       "✖",
 	Caret:      "█",
+	More:       "↓ more",
 	Mark:       "✓",
 	AtLeast:    "≥",
 	Bars:       []rune("▁▂▃▄▅▆▇█"),
@@ -69,6 +72,7 @@ var ASCIIGlyphs = Glyphs{
 	OK:         "*",
 	Fail:       "x",
 	Caret:      "_",
+	More:       "-- more --",
 	Mark:       "*",
 	AtLeast:    ">=",
 	Bars:       []rune(".:#"),
