@@ -161,7 +161,7 @@ func (h *History) partitionHealth(ph *partHist, now int64) PartitionHealth {
 		Lag:          lagOf(c, end),
 		Truncated:    c >= 0 && ph.logStart > c,
 		Owned:        ph.owned,
-		TimeLag:      ph.timeLag(c, end, now),
+		TimeLag:      h.timeLagOf(ph, c, end, now),
 		ProduceRate:  h.produceRate(ph),
 		ConsumeRate:  h.consumeRate(ph),
 		Observations: int(ph.winLen),

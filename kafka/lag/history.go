@@ -31,6 +31,9 @@ type History struct {
 	// times holds poll times (Unix nanoseconds), a ring indexed by seq.
 	times  []int64
 	groups map[string]*groupHist
+	// exact holds the records read at committed offsets (AddExact),
+	// for the commits of the latest poll only.
+	exact exactCache
 	// order is scratch space for snapshots whose partitions arrive
 	// unsorted or duplicated, which the snapshot contract rules out but
 	// which must not corrupt the history.
@@ -106,6 +109,9 @@ func (h *History) Add(s *kafka.Snapshot) {
 		default:
 			h.pruneAbsent(gh)
 		}
+	}
+	if len(h.exact) > 0 {
+		h.pruneExact()
 	}
 }
 
