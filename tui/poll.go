@@ -142,7 +142,7 @@ func (m *Model) onPollResult(msg pollResultMsg) tea.Cmd {
 		m.snap = msg.snap
 		m.lag.Add(msg.snap)
 		m.timeline.Add(msg.snap)
-		cmds = append(cmds, m.broadcast(ui.DataMsg{Snapshot: msg.snap, History: m.lag, Lag: m.lag, Rebalances: m.timeline}))
+		cmds = append(cmds, m.broadcast(ui.DataMsg{Snapshot: msg.snap, History: m.lag, Lag: m.lag, Rebalances: m.timeline}), m.startExactRead())
 	}
 	switch {
 	case p.again:

@@ -36,7 +36,7 @@ func newKeyMap() keyMap {
 		NextTab:      key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next tab")),
 		PrevTab:      key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous tab")),
 		ChartScope:   key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "chart group/partition")),
-		Exact:        key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "exact time lag")),
+		Exact:        key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "toggle exact time lag")),
 		Select:       key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "select partition")),
 		Reset:        key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "reset offsets")),
 		Seek:         key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "seek partition")),
