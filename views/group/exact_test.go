@@ -108,7 +108,7 @@ func TestExactTimeLag(t *testing.T) {
 	}
 	want := []string{
 		"invoices 1 15267 1180 16146 879 ≥55s", // unreadable: the lower bound
-		"invoices 2 15542 1210 15652 110 0s",     // only markers left
+		"invoices 2 15542 1210 15652 110 0s",   // only markers left
 		"invoices 3 15455 1190 15565 110 =3m20s",
 	}
 	if got := rows(m); strings.Join(got, "\n") != strings.Join(want, "\n") {
