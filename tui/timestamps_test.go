@@ -102,3 +102,41 @@ func TestTimestampRepliesReachEveryScreen(t *testing.T) {
 		t.Fatalf("the reply did not reach the group screen under the help: %q", got)
 	}
 }
+
+// TestRootReadsExactTimeLags: after each poll the root reads, in a Cmd, the
+// records at the commits older than every poll, with no key pressed; the
+// groups list, the group's header and its rows then show the same exact
+// time lag.
+func TestRootReadsExactTimeLags(t *testing.T) {
+	h := newHarness(t, 120, 40, Options{}, trendSteps()...)
+	rp := &readingPoller{seqPoller: h.p, age: 100 * time.Second}
+	h.m.poll.poller = rp
+	h.warm()
+	asked := rp.Asked()
+	// The first poll: every lagging commit is older than it.
+	if got := strings.Join(asked[0], " "); got != "audit-log/0 audit-log/1 payments/1 payments/0 payments/2 invoices/1 orders/2 orders/4 orders/0 stock/1 stock/2" {
+		t.Fatalf("first read %s", got)
+	}
+	row := func(v, prefix string) string {
+		for _, l := range lines(v) {
+			if strings.HasPrefix(strings.TrimLeft(l, "▶ "), prefix) {
+				return l
+			}
+		}
+		t.Fatalf("no %q in\n%s", prefix, v)
+		return ""
+	}
+	// invoices/1 was read right after the last poll (the clock had not
+	// moved): its record was written 100s before that poll.
+	if got := row(h.view(), "billing-reconciler"); !strings.Contains(got, " =1m40s ") {
+		t.Errorf("groups row %q, want =1m40s", got)
+	}
+	h.press("j", "enter")
+	v := h.view()
+	if got := row(v, "health "); !strings.Contains(got, "time lag =1m40s") {
+		t.Errorf("header %q, want time lag =1m40s", got)
+	}
+	if got := row(v, "invoices    1"); !strings.Contains(got, " =1m40s ") {
+		t.Errorf("row %q, want =1m40s", got)
+	}
+}

@@ -1,6 +1,7 @@
 package lag_test
 
 import (
+	"context"
 	"fmt"
 	"sync"
 	"testing"
@@ -245,4 +246,70 @@ func TestExactReadsPerBroker(t *testing.T) {
 			t.Errorf("four later reads sent %d Fetch requests, want 12..36", n)
 		}
 	}
+}
+
+// BenchmarkExactReads measures the exact reads of one poll of 2,000
+// groups on 24 partitions over 3 brokers, each group committed below the
+// log end on two of them (50 distinct commits per partition): Fetch
+// requests and records read per poll. "first" is a fresh History's first
+// poll (every lagging commit is older than the points); "stalled" is a
+// History that has read every commit already and polls them unchanged.
+func BenchmarkExactReads(b *testing.B) {
+	const groups, parts = 2000, 12
+	c := kafkatest.NewCluster(b)
+	for _, topic := range []string{"a", "b"} {
+		c.CreateTopic(b, topic, parts)
+		for p := range int32(parts) {
+			c.Produce(b, topic, p, 100, base)
+		}
+	}
+	for i := range groups {
+		p, off := int32(i%parts), int64(i%50)
+		c.Commit(b, fmt.Sprintf("group-%04d", i), map[string]map[int32]int64{"a": {p: off}, "b": {p: off}})
+	}
+	rc := &fetchCounter{n: map[int16]int{}}
+	cl := c.Client(b, kgo.WithHooks(rc))
+	fetch := int16(kmsg.Fetch)
+	polls := 0
+	step := func(h *lag.History) (fetches, read int) {
+		s, err := cl.Poll(context.Background())
+		if err != nil || len(s.Groups) != groups {
+			b.Fatalf("poll: %v", err)
+		}
+		polls++
+		s.Time = base.Add(time.Duration(polls) * pollGap)
+		h.Add(s)
+		rc.take(fetch)
+		if want := h.WantExact(0, nil); len(want) > 0 {
+			recs, err := cl.CommittedTimestamps(context.Background(), want)
+			if err != nil {
+				b.Fatal(err)
+			}
+			read = h.AddExact(recs)
+		}
+		return rc.take(fetch), read
+	}
+	run := func(b *testing.B, fresh bool) {
+		h := lag.NewHistory(lag.DefaultConfig())
+		if !fresh {
+			for {
+				if _, read := step(h); read == 0 {
+					break
+				}
+			}
+		}
+		var fetches, reads int
+		for b.Loop() {
+			if fresh {
+				h = lag.NewHistory(lag.DefaultConfig())
+			}
+			f, r := step(h)
+			fetches += f
+			reads += r
+		}
+		b.ReportMetric(float64(fetches)/float64(b.N), "fetches/op")
+		b.ReportMetric(float64(reads)/float64(b.N), "reads/op")
+	}
+	b.Run("first", func(b *testing.B) { run(b, true) })
+	b.Run("stalled", func(b *testing.B) { run(b, false) })
 }
