@@ -7,7 +7,10 @@ import (
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/kafka/lag"
 	"github.com/kgroups/kgroups/views/ui"
 )
 
@@ -138,5 +141,55 @@ func TestRootReadsExactTimeLags(t *testing.T) {
 	}
 	if got := row(v, "invoices    1"); !strings.Contains(got, " =1m40s ") {
 		t.Errorf("row %q, want =1m40s", got)
+	}
+}
+
+// TestExactReadAfterASwitchIsDropped: the answer of an exact read started
+// before a `:ctx` switch reaches no tracker: the new context's verdicts
+// stay as its own polls made them.
+func TestExactReadAfterASwitchIsDropped(t *testing.T) {
+	prod := &readingPoller{seqPoller: &seqPoller{steps: trendSteps()}, age: time.Hour}
+	staging := &readingPoller{seqPoller: &seqPoller{steps: trendSteps()}, age: time.Minute}
+	h := newHarness(t, 120, 40, Options{
+		Poller:   prod,
+		Contexts: []string{"prod", "staging"},
+		Switch: func(context.Context, string) (Poller, ContextInfo, error) {
+			return staging, ContextInfo{Name: "staging"}, nil
+		},
+	})
+	prod.clock, staging.clock = h.clock, h.clock
+	// A prod poll whose exact read is still out when the switch lands.
+	var stale tea.Msg
+	var walk func(tea.Cmd)
+	walk = func(cmd tea.Cmd) {
+		if cmd == nil {
+			return
+		}
+		switch msg := cmd().(type) {
+		case tea.BatchMsg:
+			for _, c := range msg {
+				walk(c)
+			}
+		case exactReadMsg:
+			stale = msg
+		}
+	}
+	walk(h.send(h.m.startPoll()()))
+	if stale == nil {
+		t.Fatal("the prod poll started no exact read")
+	}
+	h.press(":")
+	h.typeText("ctx staging")
+	connect := h.send(keyMsg("enter"))
+	h.run(h.send(connect()))
+	want := lag.TimeLag{Seconds: 60, Kind: lag.TimeLagExact}
+	if got := h.m.lag.Named("billing-reconciler").MaxTimeLag; got != want {
+		t.Fatalf("staging's own read: %+v, want %+v", got, want)
+	}
+	if cmd := h.send(stale); cmd != nil {
+		t.Error("the stale read made a command")
+	}
+	if got := h.m.lag.Named("billing-reconciler").MaxTimeLag; got != want {
+		t.Errorf("after prod's late read: %+v, want %+v", got, want)
 	}
 }

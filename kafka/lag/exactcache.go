@@ -99,17 +99,31 @@ func (h *History) pruneExact() {
 }
 
 // exactRecord is the record read at commit c of a partition whose log
-// starts at logStart, when it is still the next record the group will
-// consume: one read before retention moved the log start past it is not.
-func (h *History) exactRecord(topic string, partition int32, c, logStart int64) (kafka.RecordTime, bool) {
+// spans logStart to end, when it is still the next record the group will
+// consume: one read before retention moved the log start past it is not,
+// and "only transaction markers left" no longer holds once the log grew
+// past the markers read.
+func (h *History) exactRecord(topic string, partition int32, c, logStart, end int64) (kafka.RecordTime, bool) {
 	if len(h.exact) == 0 {
 		return kafka.RecordTime{}, false
 	}
 	e := h.exact[kafka.CommitKey{Topic: topic, Partition: partition, Offset: c}]
-	if e == nil || e.rec.Err != nil || (!e.rec.NoRecords && e.rec.Offset < logStart) {
+	if e == nil || !e.usable(logStart, end) {
 		return kafka.RecordTime{}, false
 	}
 	return e.rec, true
+}
+
+// usable reports whether a record read is still the answer for its commit
+// on a log spanning logStart to end.
+func (e *exactEntry) usable(logStart, end int64) bool {
+	switch {
+	case e.rec.Err != nil:
+		return false
+	case e.rec.NoRecords:
+		return end <= e.rec.Offset+1
+	}
+	return e.rec.Offset >= logStart
 }
 
 // timeLagOf is the partition's time lag at now: exact when the record at
@@ -118,7 +132,7 @@ func (h *History) exactRecord(topic string, partition int32, c, logStart int64) 
 // group's next record cannot be older than the first one the log holds.
 func (h *History) timeLagOf(ph *partHist, c, end, now int64) TimeLag {
 	if c >= 0 && end >= 0 && c < end {
-		if r, ok := h.exactRecord(ph.topic, ph.partition, c, ph.logStart); ok {
+		if r, ok := h.exactRecord(ph.topic, ph.partition, c, ph.logStart, end); ok {
 			return exactAt(r, now)
 		}
 	}
@@ -126,7 +140,7 @@ func (h *History) timeLagOf(ph *partHist, c, end, now int64) TimeLag {
 	if c < 0 || end < 0 || c >= end || ph.logStart < 0 {
 		return tl
 	}
-	r, ok := h.exactRecord(ph.topic, ph.partition, ph.logStart, ph.logStart)
+	r, ok := h.exactRecord(ph.topic, ph.partition, ph.logStart, ph.logStart, end)
 	if !ok || r.NoRecords || r.Offset != ph.logStart {
 		return tl
 	}
@@ -207,12 +221,12 @@ func (h *History) WantExact(budget int, dst []kafka.PartitionOffsets) []kafka.Pa
 					if h.seq-e.failed < exactRetryPolls {
 						continue // failed lately: retried later
 					}
-				} else if e.rec.NoRecords || e.rec.Offset >= ph.logStart {
+				} else if e.usable(ph.logStart, end) {
 					continue // read, and still the next record
 				}
 			}
 			if c < ph.logStart {
-				if r, ok := h.exactRecord(ph.topic, ph.partition, ph.logStart, ph.logStart); ok && !r.NoRecords && r.Offset == ph.logStart {
+				if r, ok := h.exactRecord(ph.topic, ph.partition, ph.logStart, ph.logStart, end); ok && !r.NoRecords && r.Offset == ph.logStart {
 					continue // the log-start record is known: exact
 				}
 			}

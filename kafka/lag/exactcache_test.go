@@ -275,3 +275,28 @@ func TestTimeLagNeverOvershoots(t *testing.T) {
 		}
 	}
 }
+
+// TestExactOnlyMarkersLeft: a commit followed by nothing but transaction
+// markers is caught up, until the log grows past the markers read: then
+// the next record is a new one, read again.
+func TestExactOnlyMarkersLeft(t *testing.T) {
+	h := NewHistory(testConfig())
+	h.Add(snap(at(0), grp("g", po("t", 0, 10, 12))))
+	h.AddExact(map[kafka.CommitKey]kafka.RecordTime{ck("t", 0, 10): {Offset: 11, NoRecords: true}})
+	h.Add(snap(at(1), grp("g", po("t", 0, 10, 12))))
+	g, _ := h.Evaluate("g", at(1))
+	if tl := g.Partitions[0].TimeLag; tl.Kind != TimeLagCaughtUp {
+		t.Errorf("only markers left: %+v, want caught up", tl)
+	}
+	if n := len(h.WantExact(0, nil)); n != 0 {
+		t.Errorf("asked for again (%d)", n)
+	}
+	h.Add(snap(at(2), grp("g", po("t", 0, 10, 20))))
+	g, _ = h.Evaluate("g", at(2))
+	if tl := g.Partitions[0].TimeLag; tl != (TimeLag{Seconds: 2, Kind: TimeLagAtLeast}) {
+		t.Errorf("records after the markers: %+v, want at least 2s", tl)
+	}
+	if got := fmt.Sprint(wantKeys(h.WantExact(0, nil))); got != "[t/0@10]" {
+		t.Errorf("wants %s, want [t/0@10]", got)
+	}
+}
