@@ -194,84 +194,97 @@ func TestExactLogStart(t *testing.T) {
 // interval; a lower bound is never above the truth at all, and an exact
 // value is the truth.
 func TestTimeLagNeverOvershoots(t *testing.T) {
-	const gap = 5 * time.Second
 	for seed := range uint64(300) {
-		r := rand.New(rand.NewPCG(seed, 7))
-		// Record timestamps, nondecreasing, starting up to an hour
-		// before the first poll.
-		var ts []time.Time
-		tm := t0.Add(-time.Duration(r.IntN(3600)) * time.Second)
-		end := t0.Add(time.Duration(40) * gap)
-		shape := r.IntN(4)
-		for tm.Before(end) && len(ts) < 5000 {
-			switch shape {
-			case 0: // steady
-				tm = tm.Add(time.Duration(200+r.IntN(800)) * time.Millisecond)
-			case 1: // bursty: runs of equal stamps, long pauses
-				if r.IntN(20) == 0 {
-					tm = tm.Add(time.Duration(r.IntN(600)) * time.Second)
-				}
-			case 2: // stopped after a while
-				tm = tm.Add(time.Duration(r.IntN(3)) * time.Second)
-				if len(ts) > 300 {
-					tm = end
-				}
-			default: // mixed rates
-				tm = tm.Add(time.Duration(r.ExpFloat64()*float64(10*time.Second)) + 1)
+		checkNoOvershoot(t, seed)
+	}
+}
+
+// FuzzTimeLagNeverOvershoots runs the property over fuzzed seeds.
+func FuzzTimeLagNeverOvershoots(f *testing.F) {
+	for seed := range uint64(8) {
+		f.Add(seed)
+	}
+	f.Fuzz(checkNoOvershoot)
+}
+
+// checkNoOvershoot is TestTimeLagNeverOvershoots for one random history.
+func checkNoOvershoot(t *testing.T, seed uint64) {
+	const gap = 5 * time.Second
+	r := rand.New(rand.NewPCG(seed, 7))
+	// Record timestamps, nondecreasing, starting up to an hour
+	// before the first poll.
+	var ts []time.Time
+	tm := t0.Add(-time.Duration(r.IntN(3600)) * time.Second)
+	end := t0.Add(time.Duration(40) * gap)
+	shape := r.IntN(4)
+	for tm.Before(end) && len(ts) < 5000 {
+		switch shape {
+		case 0: // steady
+			tm = tm.Add(time.Duration(200+r.IntN(800)) * time.Millisecond)
+		case 1: // bursty: runs of equal stamps, long pauses
+			if r.IntN(20) == 0 {
+				tm = tm.Add(time.Duration(r.IntN(600)) * time.Second)
 			}
-			ts = append(ts, tm)
+		case 2: // stopped after a while
+			tm = tm.Add(time.Duration(r.IntN(3)) * time.Second)
+			if len(ts) > 300 {
+				tm = end
+			}
+		default: // mixed rates
+			tm = tm.Add(time.Duration(r.ExpFloat64()*float64(10*time.Second)) + 1)
 		}
-		logEnd := func(at time.Time) int64 {
-			return int64(sort.Search(len(ts), func(i int) bool { return ts[i].After(at) }))
+		ts = append(ts, tm)
+	}
+	logEnd := func(at time.Time) int64 {
+		return int64(sort.Search(len(ts), func(i int) bool { return ts[i].After(at) }))
+	}
+	h := NewHistory(Config{TimePoints: 2 + r.IntN(30)})
+	var c int64
+	for poll := range 40 {
+		now := t0.Add(time.Duration(poll) * gap)
+		e := logEnd(now)
+		switch {
+		case poll == 0 || r.IntN(8) == 0:
+			c = r.Int64N(e + 1) // a reset anywhere
+		case r.IntN(2) == 0:
+			c = min(e, c+r.Int64N(50))
 		}
-		h := NewHistory(Config{TimePoints: 2 + r.IntN(30)})
-		var c int64
-		for poll := range 40 {
-			now := t0.Add(time.Duration(poll) * gap)
-			e := logEnd(now)
-			switch {
-			case poll == 0 || r.IntN(8) == 0:
-				c = r.Int64N(e + 1) // a reset anywhere
-			case r.IntN(2) == 0:
-				c = min(e, c+r.Int64N(50))
+		h.Add(snap(now, grp("g", po("t", 0, c, e))))
+		if r.IntN(3) == 0 {
+			recs := map[kafka.CommitKey]kafka.RecordTime{}
+			for _, p := range h.WantExact(0, nil) {
+				recs[ck(p.Topic, p.Partition, p.Committed)] = kafka.RecordTime{Offset: p.Committed, Timestamp: ts[p.Committed]}
 			}
-			h.Add(snap(now, grp("g", po("t", 0, c, e))))
-			if r.IntN(3) == 0 {
-				recs := map[kafka.CommitKey]kafka.RecordTime{}
-				for _, p := range h.WantExact(0, nil) {
-					recs[ck(p.Topic, p.Partition, p.Committed)] = kafka.RecordTime{Offset: p.Committed, Timestamp: ts[p.Committed]}
-				}
-				h.AddExact(recs)
+			h.AddExact(recs)
+		}
+		g, _ := h.Evaluate("g", now)
+		tl := g.Partitions[0].TimeLag
+		if c >= e {
+			if tl.Kind != TimeLagCaughtUp {
+				t.Fatalf("seed %d poll %d: caught up shows %+v", seed, poll, tl)
 			}
-			g, _ := h.Evaluate("g", now)
-			tl := g.Partitions[0].TimeLag
-			if c >= e {
-				if tl.Kind != TimeLagCaughtUp {
-					t.Fatalf("seed %d poll %d: caught up shows %+v", seed, poll, tl)
-				}
-				continue
+			continue
+		}
+		truth := now.Sub(ts[c]).Seconds()
+		switch tl.Kind {
+		case TimeLagExact:
+			if d := tl.Seconds - truth; d > 1e-9 || d < -1e-9 {
+				t.Fatalf("seed %d poll %d: exact %+v, truth %.3fs", seed, poll, tl, truth)
 			}
-			truth := now.Sub(ts[c]).Seconds()
-			switch tl.Kind {
-			case TimeLagExact:
-				if d := tl.Seconds - truth; d > 1e-9 || d < -1e-9 {
-					t.Fatalf("seed %d poll %d: exact %+v, truth %.3fs", seed, poll, tl, truth)
-				}
-			case TimeLagAtLeast:
-				if tl.Seconds > truth+1e-9 {
-					t.Fatalf("seed %d poll %d (shape %d): lower bound %+v above the truth %.3fs", seed, poll, shape, tl, truth)
-				}
-			case TimeLagInterpolated:
-				if tl.Seconds > truth+gap.Seconds()+1e-9 {
-					t.Fatalf("seed %d poll %d (shape %d): estimate %+v above the truth %.3fs by more than a poll", seed, poll, shape, tl, truth)
-				}
-			case TimeLagUnknown:
-				if poll > 0 {
-					t.Fatalf("seed %d poll %d: unknown", seed, poll)
-				}
-			default:
-				t.Fatalf("seed %d poll %d: kind %v", seed, poll, tl.Kind)
+		case TimeLagAtLeast:
+			if tl.Seconds > truth+1e-9 {
+				t.Fatalf("seed %d poll %d (shape %d): lower bound %+v above the truth %.3fs", seed, poll, shape, tl, truth)
 			}
+		case TimeLagInterpolated:
+			if tl.Seconds > truth+gap.Seconds()+1e-9 {
+				t.Fatalf("seed %d poll %d (shape %d): estimate %+v above the truth %.3fs by more than a poll", seed, poll, shape, tl, truth)
+			}
+		case TimeLagUnknown:
+			if poll > 0 {
+				t.Fatalf("seed %d poll %d: unknown", seed, poll)
+			}
+		default:
+			t.Fatalf("seed %d poll %d: kind %v", seed, poll, tl.Kind)
 		}
 	}
 }
