@@ -92,7 +92,7 @@ lagging partition has too few observations to judge. Time lag is estimated
 from how the log end grew while sampling, in at most two units (12s, 3m04s,
 2h05m). A commit older than the first poll is read instead: the record at
 it gives the exact time lag, marked "=" (at most 256 partitions a poll, the
-most lagging first, one Fetch per broker, each commit read once). "≥" (">="
+most lagging first, batched per broker, each commit read once). "≥" (">="
 outside a UTF-8 locale) marks a lower bound (a commit older than the polls
 not read yet, or a lagging partition whose time lag is not known yet), "-"
 unknown, never 0s for a group that lags. No time lag is ever extrapolated.

@@ -42,8 +42,8 @@
 // Those reads are the History's exact cache: WantExact lists the commits
 // older than the points (the most lagging first, within a budget, one
 // commit per partition so that kafka.Client.CommittedTimestamps reads them
-// with one Fetch per leader), the caller reads them off its loop and hands
-// the records to AddExact. From then on the time lag of those commits is
+// in one round, batched per leader), the caller reads them off its loop
+// and hands the records to AddExact. From then on the time lag of those commits is
 // exact (now minus the record's timestamp) in every evaluation, until the
 // commit moves; the cache holds only the latest poll's commits and log
 // starts. A known log-start record also caps every estimate on its

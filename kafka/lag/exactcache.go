@@ -177,7 +177,7 @@ func exactAt(r kafka.RecordTime, now int64) TimeLag {
 // The most lagging come first (the oldest lower bound, then the largest
 // offset lag), at most budget of them (DefaultExactBudget when budget <=
 // 0), each commit once, and at most one commit per partition, so that
-// kafka.Client.CommittedTimestamps reads them in one round: one Fetch per
+// kafka.Client.CommittedTimestamps reads them in one round, batched per
 // partition leader. The rest are asked for after the next poll.
 func (h *History) WantExact(budget int, dst []kafka.PartitionOffsets) []kafka.PartitionOffsets {
 	if budget <= 0 {
