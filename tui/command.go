@@ -243,6 +243,7 @@ func (m *Model) onSwitch(msg switchMsg) tea.Cmd {
 	m.base.ReadOnly, m.base.Protected = info.ReadOnly, info.Protected
 	m.snap = nil
 	m.lag = lag.NewTracker(m.opts.Lag)
+	m.exact = exactReads{gen: m.exact.gen + 1}
 	m.timeline = krebalance.NewTimeline(krebalance.TimelineConfig{})
 	m.resets = &resetLog{}
 	m.receipts = newReceiptScan()

@@ -53,6 +53,7 @@ type Model struct {
 	poll  pollState
 	snap  *kafka.Snapshot
 	lag   *lag.Tracker
+	exact exactReads
 	clock time.Time
 	// timeline records every group's rebalances from every poll, so the
 	// groups screen and a group's Timeline tab show what happened before
@@ -213,6 +214,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.ask(msg)
 	case ui.TimestampsRequestMsg:
 		return m, m.readTimestamps(msg)
+	case ui.TimestampsMsg:
+		return m, m.onTimestamps(msg)
+	case exactReadMsg:
+		return m, m.onExactRead(msg)
 	case ui.ResetMsg:
 		return m, m.openReset(msg)
 	case resetview.ClosedMsg:

@@ -85,6 +85,10 @@ type Options struct {
 	// Lag sets the lag history's windows and health thresholds; zero
 	// fields take lag.DefaultConfig's values.
 	Lag lag.Config
+	// ExactBudget caps the commits one exact time-lag read covers after
+	// a poll (default lag.DefaultExactBudget); the rest wait for later
+	// polls and show lower bounds meanwhile.
+	ExactBudget int
 	// InitialGroup opens that group's screen at start.
 	InitialGroup string
 	// Now is the clock (default time.Now); tests fix it.
@@ -114,6 +118,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Now == nil {
 		o.Now = time.Now
+	}
+	if o.ExactBudget <= 0 {
+		o.ExactBudget = lag.DefaultExactBudget
 	}
 	if o.Getenv == nil {
 		o.Getenv = os.Getenv

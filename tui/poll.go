@@ -143,7 +143,7 @@ func (m *Model) onPollResult(msg pollResultMsg) tea.Cmd {
 		m.resets.drain(m.lag, m.receipts.noted)
 		m.lag.Add(msg.snap)
 		m.timeline.Add(msg.snap)
-		cmds = append(cmds, m.broadcast(ui.DataMsg{Snapshot: msg.snap, History: m.lag, Lag: m.lag, Rebalances: m.timeline}), m.scanReceipts(msg.snap))
+		cmds = append(cmds, m.broadcast(ui.DataMsg{Snapshot: msg.snap, History: m.lag, Lag: m.lag, Rebalances: m.timeline}), m.scanReceipts(msg.snap), m.startExactRead())
 	}
 	switch {
 	case p.again:

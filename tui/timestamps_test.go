@@ -7,7 +7,10 @@ import (
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/kafka/lag"
 	"github.com/kgroups/kgroups/views/ui"
 )
 
@@ -42,19 +45,24 @@ func (p *readingPoller) Asked() [][]string {
 
 // TestExactTimeLagReadsInACmd: x on the group screen reads the records of
 // the rows on screen in a Cmd, never in Update, and the rows then show the
-// exact time lag.
+// exact time lag. The root has read invoices/1 by itself already (its
+// commit is older than every poll), so x reads the other three.
 func TestExactTimeLagReadsInACmd(t *testing.T) {
 	h := newHarness(t, 120, 40, Options{}, trendSteps()...)
 	rp := &readingPoller{seqPoller: h.p, age: 100 * time.Second}
 	h.m.poll.poller = rp
 	h.warm()
 	h.press("j", "enter") // billing-reconciler: every partition lags
+	before := len(rp.Asked())
+	if got := rp.Asked()[before-1]; strings.Join(got, " ") != "invoices/1" {
+		t.Fatalf("the root's last read: %v", got)
+	}
 	cmd := h.send(keyMsg("x"))
-	if got := rp.Asked(); len(got) != 0 {
-		t.Fatalf("Update read records itself: %v", got)
+	if got := rp.Asked(); len(got) != before {
+		t.Fatalf("Update read records itself: %v", got[before:])
 	}
 	h.run(cmd)
-	if got := rp.Asked(); len(got) != 1 || strings.Join(got[0], " ") != "invoices/0 invoices/1 invoices/2 invoices/3" {
+	if got := rp.Asked()[before:]; len(got) != 1 || strings.Join(got[0], " ") != "invoices/0 invoices/2 invoices/3" {
 		t.Fatalf("read %v", got)
 	}
 	// The records were stamped at the time of the read: the clock is 3s
@@ -95,5 +103,93 @@ func TestTimestampRepliesReachEveryScreen(t *testing.T) {
 	h.press("?")
 	if got := lines(h.view())[6]; !strings.Contains(got, "exact time lag failed: this connection cannot read records") {
 		t.Fatalf("the reply did not reach the group screen under the help: %q", got)
+	}
+}
+
+// TestRootReadsExactTimeLags: after each poll the root reads, in a Cmd, the
+// records at the commits older than every poll, with no key pressed; the
+// groups list, the group's header and its rows then show the same exact
+// time lag.
+func TestRootReadsExactTimeLags(t *testing.T) {
+	h := newHarness(t, 120, 40, Options{}, trendSteps()...)
+	rp := &readingPoller{seqPoller: h.p, age: 100 * time.Second}
+	h.m.poll.poller = rp
+	h.warm()
+	asked := rp.Asked()
+	// The first poll: every lagging commit is older than it.
+	if got := strings.Join(asked[0], " "); got != "audit-log/0 audit-log/1 payments/1 payments/0 payments/2 invoices/1 orders/2 orders/4 orders/0 stock/1 stock/2" {
+		t.Fatalf("first read %s", got)
+	}
+	row := func(v, prefix string) string {
+		for _, l := range lines(v) {
+			if strings.HasPrefix(strings.TrimLeft(l, "▶ "), prefix) {
+				return l
+			}
+		}
+		t.Fatalf("no %q in\n%s", prefix, v)
+		return ""
+	}
+	// invoices/1 was read right after the last poll (the clock had not
+	// moved): its record was written 100s before that poll.
+	if got := row(h.view(), "billing-reconciler"); !strings.Contains(got, " =1m40s ") {
+		t.Errorf("groups row %q, want =1m40s", got)
+	}
+	h.press("j", "enter")
+	v := h.view()
+	if got := row(v, "health "); !strings.Contains(got, "time lag =1m40s") {
+		t.Errorf("header %q, want time lag =1m40s", got)
+	}
+	if got := row(v, "invoices    1"); !strings.Contains(got, " =1m40s ") {
+		t.Errorf("row %q, want =1m40s", got)
+	}
+}
+
+// TestExactReadAfterASwitchIsDropped: the answer of an exact read started
+// before a `:ctx` switch reaches no tracker: the new context's verdicts
+// stay as its own polls made them.
+func TestExactReadAfterASwitchIsDropped(t *testing.T) {
+	prod := &readingPoller{seqPoller: &seqPoller{steps: trendSteps()}, age: time.Hour}
+	staging := &readingPoller{seqPoller: &seqPoller{steps: trendSteps()}, age: time.Minute}
+	h := newHarness(t, 120, 40, Options{
+		Poller:   prod,
+		Contexts: []string{"prod", "staging"},
+		Switch: func(context.Context, string) (Poller, ContextInfo, error) {
+			return staging, ContextInfo{Name: "staging"}, nil
+		},
+	})
+	prod.clock, staging.clock = h.clock, h.clock
+	// A prod poll whose exact read is still out when the switch lands.
+	var stale tea.Msg
+	var walk func(tea.Cmd)
+	walk = func(cmd tea.Cmd) {
+		if cmd == nil {
+			return
+		}
+		switch msg := cmd().(type) {
+		case tea.BatchMsg:
+			for _, c := range msg {
+				walk(c)
+			}
+		case exactReadMsg:
+			stale = msg
+		}
+	}
+	walk(h.send(h.m.startPoll()()))
+	if stale == nil {
+		t.Fatal("the prod poll started no exact read")
+	}
+	h.press(":")
+	h.typeText("ctx staging")
+	connect := h.send(keyMsg("enter"))
+	h.run(h.send(connect()))
+	want := lag.TimeLag{Seconds: 60, Kind: lag.TimeLagExact}
+	if got := h.m.lag.Named("billing-reconciler").MaxTimeLag; got != want {
+		t.Fatalf("staging's own read: %+v, want %+v", got, want)
+	}
+	if cmd := h.send(stale); cmd != nil {
+		t.Error("the stale read made a command")
+	}
+	if got := h.m.lag.Named("billing-reconciler").MaxTimeLag; got != want {
+		t.Errorf("after prod's late read: %+v, want %+v", got, want)
 	}
 }

@@ -59,7 +59,13 @@ type healthOptions struct {
 	// cluster is the connection's bootstrap brokers: only its receipts
 	// explain a REWIND.
 	cluster []string
+	// read reads the records at committed offsets for exact time lags
+	// (the client's CommittedTimestamps); nil reads nothing.
+	read readRecords
 }
+
+// readRecords reads the records at the committed offsets of parts.
+type readRecords func(ctx context.Context, parts []kafka.PartitionOffsets) (map[kafka.CommitKey]kafka.RecordTime, error)
 
 func newHealthCmd(a *app) *cobra.Command {
 	var f healthFlags
@@ -89,9 +95,12 @@ group's status reads as in the UI: OK, WARN, or ERR and the worst partition
 status (ERR STALL), and "-" while unknown (nothing committed) or while a
 lagging partition has too few observations to judge. Time lag is estimated
 from how the log end grew while sampling, in at most two units (12s, 3m04s,
-2h05m): "~" marks an estimate beyond the points seen, "≥" (">=" outside a
-UTF-8 locale) a lower bound (the log did not grow, or a lagging partition's
-time lag is not known yet), "-" unknown, never 0s for a group that lags.
+2h05m). A commit older than the first poll is read instead: the record at
+it gives the exact time lag, marked "=" (at most 256 partitions a poll, the
+most lagging first, batched per broker, each commit read once). "≥" (">="
+outside a UTF-8 locale) marks a lower bound (a commit older than the polls
+not read yet, or a lagging partition whose time lag is not known yet), "-"
+unknown, never 0s for a group that lags. No time lag is ever extrapolated.
 Rates read as in the UI: 0.3, 5.0, 35, 1.2k messages per second.
 -o json prints every partition of every group, unknown values as null.
 
@@ -195,6 +204,28 @@ type healthSampler struct {
 	// and the polls done on one line, rewritten in place.
 	progress io.Writer
 	what     string // "3 groups", "all groups"
+	// read, when not nil, reads after every poll the records the
+	// History wants for exact time lags, as the UI does (see readExact).
+	read readRecords
+}
+
+// readExact reads the records at the commits the History cannot place
+// within its points (lag.History.WantExact, at most
+// lag.DefaultExactBudget a poll, as in the UI) and stores them, so that
+// the command and the UI show the same time lag for the same polls. A read
+// that fails leaves lower bounds, never an error: the verdicts do not
+// depend on it.
+func (s *healthSampler) readExact(ctx context.Context, h *lag.History) {
+	if s.read == nil {
+		return
+	}
+	want := h.WantExact(lag.DefaultExactBudget, nil)
+	if len(want) == 0 {
+		return
+	}
+	if recs, err := s.read(ctx, want); err == nil {
+		h.AddExact(recs)
+	}
 }
 
 // sample feeds first and polls-1 more snapshots, interval apart, to h. The
@@ -206,6 +237,7 @@ type healthSampler struct {
 // added, or an error when ctx ends.
 func (s *healthSampler) sample(ctx context.Context, h *lag.History, first *kafka.Snapshot) (last *kafka.Snapshot, failed int, lastErr error, err error) {
 	h.Add(first)
+	s.readExact(ctx, h)
 	last = first
 	end := first.Time.Add(time.Duration(s.polls-1) * s.interval)
 	next := first.Time
@@ -226,6 +258,7 @@ func (s *healthSampler) sample(ctx context.Context, h *lag.History, first *kafka
 			continue
 		}
 		h.Add(snap)
+		s.readExact(ctx, h)
 		last = snap
 		next = snap.Time
 	}
@@ -294,6 +327,7 @@ func runHealth(ctx context.Context, a *app, o healthOptions) error {
 			return cl.PollGroups(ctx, o.names...)
 		}
 		o.cluster = cl.Brokers()
+		o.read = cl.CommittedTimestamps
 		return sampleHealth(ctx, a, poll, o)
 	})
 }
@@ -320,7 +354,7 @@ func sampleHealth(ctx context.Context, a *app, poll func(context.Context) (*kafk
 	}
 
 	h := lag.NewHistory(p.cfg)
-	s := &healthSampler{poll: poll, polls: p.polls, interval: p.interval, what: "all groups"}
+	s := &healthSampler{poll: poll, polls: p.polls, interval: p.interval, what: "all groups", read: p.read}
 	if !p.all {
 		s.what = groupCount(len(p.names))
 	}

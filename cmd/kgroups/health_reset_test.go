@@ -89,7 +89,7 @@ func TestHealthRewindByKgroupsReset(t *testing.T) {
 	if len(got) != 5 || len(got[4]) != 12 {
 		t.Fatalf("stdout:\n%s", stdout)
 	}
-	atLeastWindow(t, got[4][7])
+	exactOverWindow(t, got[4][7])
 	got[4][7] = "TL"
 	if row, want := strings.Join(got[4], " "), "g-reset t-rs 0 REWIND 0 50 50 TL 40->0 by kgroups reset"; row != want {
 		t.Fatalf("partition row %q, want %q\n%s", row, want, stdout)

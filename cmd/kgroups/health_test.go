@@ -333,19 +333,14 @@ func fields(out string) [][]string {
 	return ls
 }
 
-// atLeastWindow checks a lower-bound time lag cell ("≥2s" or more): the
-// log end never moved, so the oldest point is the first poll, at least the
-// window's length before the last.
-func atLeastWindow(t *testing.T, cell string) {
+// exactOverWindow checks a time lag read from the record at the commit:
+// marked "=", and at least the 2s window, since the record was written
+// before the first poll.
+func exactOverWindow(t *testing.T, cell string) {
 	t.Helper()
-	atLeastWindowMarked(t, cell, "≥")
-}
-
-func atLeastWindowMarked(t *testing.T, cell, mark string) {
-	t.Helper()
-	d, err := time.ParseDuration(strings.TrimPrefix(cell, mark))
-	if !strings.HasPrefix(cell, mark) || err != nil || d < 2*time.Second {
-		t.Errorf("time lag cell %q, want a lower bound of at least 2s marked %q", cell, mark)
+	d, err := time.ParseDuration(strings.TrimPrefix(cell, "="))
+	if !strings.HasPrefix(cell, "=") || err != nil || d < 2*time.Second {
+		t.Errorf("time lag cell %q, want an exact time lag of at least 2s marked \"=\"", cell)
 	}
 }
 
@@ -395,15 +390,17 @@ func TestHealthCLI(t *testing.T) {
 			parts            []part
 		}
 		// g-stop is incomplete: without an owner its unchanged offset
-		// was observed once, which is all STOP needs.
+		// was observed once, which is all STOP needs. Every lagging
+		// commit is older than the first poll: its record is read, so
+		// its time lag is exact.
 		want := []group{
 			{"g-ok", "OK", "OK", "OK", true, 0, "caught-up", []part{{"t-ok", 0, "OK", 5, 5, 0, "caught-up", 0, 0}}},
-			{"g-stop", "ERR STOP", "STOP", "ERR", false, 5, "at-least", []part{{"t-stop", 0, "STOP", 3, 8, 5, "at-least", 0, 0}}},
-			{"g-stall", "ERR STALL", "STALL", "ERR", true, 4, "at-least", []part{
-				{"t-stall", 0, "STALL", 2, 6, 4, "at-least", 0, 0},
+			{"g-stop", "ERR STOP", "STOP", "ERR", false, 5, "exact", []part{{"t-stop", 0, "STOP", 3, 8, 5, "exact", 0, 0}}},
+			{"g-stall", "ERR STALL", "STALL", "ERR", true, 4, "exact", []part{
+				{"t-stall", 0, "STALL", 2, 6, 4, "exact", 0, 0},
 				{"t-stall", 1, "OK", 4, 4, 0, "caught-up", 0, 0},
 			}},
-			{"g-rewind", "ERR REWIND", "REWIND", "ERR", true, 25, "at-least", []part{{"t-rw", 0, "REWIND", 25, 50, 25, "at-least", 30, 25}}},
+			{"g-rewind", "ERR REWIND", "REWIND", "ERR", true, 25, "exact", []part{{"t-rw", 0, "REWIND", 25, 50, 25, "exact", 30, 25}}},
 		}
 		if len(doc.Groups) != len(want) {
 			t.Fatalf("%d groups, want %d:\n%s", len(doc.Groups), len(want), stdout)
@@ -464,8 +461,8 @@ func TestHealthCLI(t *testing.T) {
 		if len(got) != len(want) || len(got[1]) != 7 || len(got[4]) != 9 {
 			t.Fatalf("stdout:\n%s", stdout)
 		}
-		atLeastWindow(t, got[1][4])
-		atLeastWindow(t, got[4][7])
+		exactOverWindow(t, got[1][4])
+		exactOverWindow(t, got[4][7])
 		got[1][4], got[4][7] = "<time lag>", "<time lag>"
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("stdout fields %q\nwant %q", got, want)
@@ -475,15 +472,15 @@ func TestHealthCLI(t *testing.T) {
 		code, _, stderr = health("g-stop")
 		expectRun(t, code, stderr, 0, "")
 
-		// Outside a UTF-8 locale the lower bound reads ">=".
+		// Outside a UTF-8 locale the exact mark is the same.
 		t.Setenv("LC_ALL", "C")
 		code, stdout, stderr = health("g-stop")
 		expectRun(t, code, stderr, 0, "")
 		if got = fields(stdout); len(got) != len(want) || len(got[1]) != 7 || len(got[4]) != 9 {
 			t.Fatalf("stdout:\n%s", stdout)
 		}
-		atLeastWindowMarked(t, got[1][4], ">=")
-		atLeastWindowMarked(t, got[4][7], ">=")
+		exactOverWindow(t, got[1][4])
+		exactOverWindow(t, got[4][7])
 	})
 
 	t.Run("all groups", func(t *testing.T) {

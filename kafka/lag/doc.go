@@ -37,15 +37,25 @@
 // passed the committed offset c is interpolated between the neighbouring
 // points, and the time lag is now minus that time. A caught-up partition
 // (c >= log end) is 0; no commit, no log end or fewer than two points is
-// unknown, never 0. A commit older than the oldest point is extrapolated at
-// the rate of the oldest segment in which the log grew, or, when the log
-// did not grow across the table, reported as a lower bound (the oldest
-// point's age). TimeLag.Kind says which.
+// unknown, never 0. Interpolation is above the truth by less than the
+// segment's span (one poll interval). A commit older than the oldest point
+// is never extrapolated: the producer's rate before the points says nothing
+// about it. It is a lower bound (the oldest point's age) until the record
+// at it is read.
 //
-// ExactTimeLag is the exact alternative: now minus the timestamp of the
-// record at the committed offset, as kafka.Client.CommittedTimestamps reads
-// it (one fetch per partition, so screens ask only for the rows they show).
-// It follows the same rules for caught-up and unknown partitions.
+// Those reads are the History's exact cache: WantExact lists the commits
+// older than the points (the most lagging first, within a budget, one
+// commit per partition so that kafka.Client.CommittedTimestamps reads them
+// in one round, batched per leader), the caller reads them off its loop
+// and hands the records to AddExact. From then on the time lag of those commits is
+// exact (now minus the record's timestamp) in every evaluation, until the
+// commit moves; the cache holds only the latest poll's commits and log
+// starts. A known log-start record also caps every estimate on its
+// partition, and is the exact answer for a commit below the log start. The
+// Tracker (the UI) and `kgroups health` drive the same cycle, so they agree.
+//
+// ExactTimeLag applies the same rules to records read directly
+// (`kgroups describe --time-lag`, the group screen's x).
 //
 // # Health
 //

@@ -120,7 +120,10 @@ func (h *History) EvaluateInto(group string, now time.Time, buf []PartitionHealt
 				g.Complete = false
 			}
 		}
-		if p.TimeLag.Known() && (!g.MaxTimeLag.Known() || p.TimeLag.Seconds > g.MaxTimeLag.Seconds) {
+		if p.TimeLag.Known() && (!g.MaxTimeLag.Known() || p.TimeLag.Seconds > g.MaxTimeLag.Seconds ||
+			p.TimeLag.Seconds == g.MaxTimeLag.Seconds && p.TimeLag.Kind == TimeLagAtLeast) {
+			// On a tie the lower bound wins: that partition may be further
+			// behind, so the group's maximum is a lower bound too.
 			g.MaxTimeLag = p.TimeLag
 		}
 		if p.ProduceRate >= 0 {
@@ -179,7 +182,7 @@ func (h *History) partitionHealth(ph *partHist, now int64) PartitionHealth {
 		Lag:          lagOf(c, end),
 		Truncated:    c >= 0 && ph.logStart > c,
 		Owned:        ph.owned,
-		TimeLag:      ph.timeLag(c, end, now),
+		TimeLag:      h.timeLagOf(ph, c, end, now),
 		ProduceRate:  h.produceRate(ph),
 		ConsumeRate:  h.consumeRate(ph),
 		Observations: int(ph.winLen),

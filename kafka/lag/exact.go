@@ -9,9 +9,9 @@ import (
 // ExactTimeLag is p's time lag at now measured from the record at its
 // committed offset, as read by kafka.Client.CommittedTimestamps: now minus
 // the timestamp of the oldest message the group has not consumed. Unlike
-// the History's estimate it needs no polling history, at the cost of one
-// fetch per partition, which is why screens ask for it only for the rows
-// they show.
+// the History's estimate it needs no polling history. The History keeps
+// such records too (History.AddExact) and uses them in place of its
+// estimate, with the same rules.
 //
 // The rules match the estimate's: a caught-up partition (commit at or past
 // the log end, or only transaction markers left) is 0; no commit, no known
@@ -29,12 +29,6 @@ func ExactTimeLag(p *kafka.PartitionOffsets, recs map[kafka.CommitKey]kafka.Reco
 	switch {
 	case !ok || r.Err != nil:
 		return TimeLag{}
-	case r.NoRecords:
-		return TimeLag{Kind: TimeLagCaughtUp}
 	}
-	sec := now.Sub(r.Timestamp).Seconds()
-	if sec < 0 {
-		sec = 0
-	}
-	return TimeLag{Seconds: sec, Kind: TimeLagExact}
+	return exactAt(r, now.UnixNano())
 }

@@ -282,10 +282,11 @@ func TestPartitionHealthFields(t *testing.T) {
 	if !got.Owned {
 		t.Error("owned partition reported unowned")
 	}
-	// The commit is older than every point: extrapolated at 100 msg/s
-	// from (1000, 0s): 900 messages = 9s before 0s, 10s before now.
-	if got.TimeLag != (TimeLag{Seconds: 10, Kind: TimeLagExtrapolated}) {
-		t.Errorf("time lag = %+v, want 10s extrapolated", got.TimeLag)
+	// The commit is older than every point: the log end had passed it
+	// at the oldest point (1000, 0s), so it is at least 1s behind, and
+	// nothing is extrapolated.
+	if got.TimeLag != (TimeLag{Seconds: 1, Kind: TimeLagAtLeast}) {
+		t.Errorf("time lag = %+v, want at least 1s", got.TimeLag)
 	}
 }
 
@@ -334,15 +335,13 @@ func TestGroupHealth(t *testing.T) {
 	if g.CatchUp != (CatchUp{State: FallingBehind, Behind: 0}) {
 		t.Errorf("catch-up = %+v, want falling behind by 0", g.CatchUp)
 	}
-	// Both commits are older than the first point (log end 100 at 0s).
-	// t/0 at 30 with the log growing 10/s: 7s before 0s, 10s before now;
-	// t/1 at 50 with the log growing 20/s: 2.5s before 0s, 5.5s before
-	// now.
-	if g.MaxTimeLag != (TimeLag{Seconds: 10, Kind: TimeLagExtrapolated}) {
-		t.Errorf("max time lag = %+v, want 10s extrapolated", g.MaxTimeLag)
+	// Both commits are older than the first point (log end 100 at 0s):
+	// each is at least 3s behind, however fast the log grew before.
+	if g.MaxTimeLag != (TimeLag{Seconds: 3, Kind: TimeLagAtLeast}) {
+		t.Errorf("max time lag = %+v, want at least 3s", g.MaxTimeLag)
 	}
-	if tl := g.Partitions[1].TimeLag; tl != (TimeLag{Seconds: 5.5, Kind: TimeLagExtrapolated}) {
-		t.Errorf("t/1 time lag = %+v, want 5.5s extrapolated", tl)
+	if tl := g.Partitions[1].TimeLag; tl != (TimeLag{Seconds: 3, Kind: TimeLagAtLeast}) {
+		t.Errorf("t/1 time lag = %+v, want at least 3s", tl)
 	}
 
 	ok2, _ := h.Evaluate("ok", at(3))
@@ -400,5 +399,31 @@ func TestEvaluateIntoReusesBuffer(t *testing.T) {
 	g, _ := h.EvaluateInto("g", at(1), buf)
 	if &g.Partitions[:1][0] != &buf[:1][0] {
 		t.Error("EvaluateInto did not reuse the buffer")
+	}
+}
+
+// TestMaxTimeLagTieIsALowerBound: one partition interpolated at 5s and
+// another at least 5s behind. The group is at least 5s behind, not exactly
+// 5s: on a tie the lower bound wins, whichever partition comes first.
+func TestMaxTimeLagTieIsALowerBound(t *testing.T) {
+	for _, order := range [][2]int{{0, 1}, {1, 0}} {
+		h := NewHistory(Config{})
+		// a/0 is caught up at 0s, then 10 behind at 5s: its commit was
+		// written between the polls (interpolated, 5s). a/1's commit is
+		// below the first log end: at least 5s behind.
+		polls := [2][2]kafka.PartitionOffsets{
+			{po("a", 0, 100, 100), po("a", 1, 40, 90)},
+			{po("a", 0, 100, 110), po("a", 1, 40, 95)},
+		}
+		for i, ps := range polls {
+			h.Add(snap(at(5*float64(i)), grp("g", ps[order[0]], ps[order[1]])))
+		}
+		g, ok := h.Evaluate("g", at(5))
+		if !ok {
+			t.Fatal("group not found")
+		}
+		if g.MaxTimeLag != (TimeLag{Seconds: 5, Kind: TimeLagAtLeast}) {
+			t.Errorf("order %v: max time lag = %+v, want at least 5s", order, g.MaxTimeLag)
+		}
 	}
 }

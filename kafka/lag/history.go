@@ -33,6 +33,9 @@ type History struct {
 	groups map[string]*groupHist
 	// resets are the offset changes kgroups made, per group (NoteReset).
 	resets map[string][]Reset
+	// exact holds the records read at committed offsets (AddExact),
+	// for the commits of the latest poll only.
+	exact exactCache
 	// order is scratch space for snapshots whose partitions arrive
 	// unsorted or duplicated, which the snapshot contract rules out but
 	// which must not corrupt the history.
@@ -109,6 +112,9 @@ func (h *History) Add(s *kafka.Snapshot) {
 		default:
 			h.pruneAbsent(gh)
 		}
+	}
+	if len(h.exact) > 0 {
+		h.pruneExact()
 	}
 }
 

@@ -64,6 +64,7 @@ func (h *History) updatePartition(ph *partHist, p *kafka.PartitionOffsets, t int
 	ph.samples[i], ph.samples[i+1] = c, end
 	ph.logStart = p.LogStart
 	ph.owned = p.MemberID != ""
+	h.markExact(ph.topic, ph.partition, c, p.LogStart)
 
 	lag := lagOf(c, end)
 	if end >= 0 {

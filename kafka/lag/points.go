@@ -15,11 +15,10 @@ type Point struct {
 // samples themselves: the highest log end known up to each sample (a dip
 // from a lagging replica does not move it back) with the sample's time,
 // from the first sample with a known log end. The table holds every sample,
-// so a commit the log end had already passed at the oldest sample is
-// extrapolated back at the rate of the oldest step in which the log grew,
-// even if that step came later, or, when the log never grew, is at least
-// as old as the oldest sample. It runs in O(n log n) for n samples, a
-// bounded ring, and allocates nothing beyond dst for up to 64 samples.
+// so a commit the log end had already passed at the oldest sample is at
+// least as old as that sample (a lower bound, never extrapolated). It runs
+// in O(n log n) for n samples, a bounded ring, and allocates nothing beyond
+// dst for up to 64 samples.
 func SampleTimeLags(ss []Sample, dst []Point) []Point {
 	var buf [128]int64
 	pts := buf[:0]

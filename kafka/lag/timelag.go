@@ -1,8 +1,9 @@
 package lag
 
 // TimeLagKind says how a time lag was obtained, so that a screen can mark
-// an estimate ("~") or a lower bound ("≥") and never shows an unknown lag
-// as 0.
+// an exact value ("=") or a lower bound ("≥") and never shows an unknown
+// lag as 0. No kind is ever above the truth by more than one poll
+// interval: nothing is extrapolated.
 type TimeLagKind uint8
 
 const (
@@ -15,20 +16,19 @@ const (
 	// TimeLagInterpolated: the committed offset lies within the table of
 	// (log end, time) points and its time was interpolated.
 	TimeLagInterpolated
-	// TimeLagExtrapolated: the committed offset is older than the oldest
-	// point; its time was extrapolated back from the oldest segment in
-	// which the log grew, at that segment's rate.
-	TimeLagExtrapolated
 	// TimeLagAtLeast: the committed offset is older than the oldest point
-	// and the log did not grow across the table, so no rate is known:
-	// Seconds is the age of the oldest point, a lower bound.
+	// and the record at it has not been read yet: the log end had already
+	// passed it at the oldest point, so Seconds, the age of that point, is
+	// a lower bound. Rates from the points would only guess how much
+	// older it is, and such a guess overshoots whenever the producer was
+	// slower before the points began.
 	TimeLagAtLeast
 	// TimeLagExact: measured from the timestamp of the record at the
 	// committed offset (see ExactTimeLag), not estimated.
 	TimeLagExact
 )
 
-var timeLagNames = [...]string{"unknown", "caught-up", "interpolated", "extrapolated", "at-least", "exact"}
+var timeLagNames = [...]string{"unknown", "caught-up", "interpolated", "at-least", "exact"}
 
 func (k TimeLagKind) String() string {
 	if int(k) < len(timeLagNames) {
@@ -92,10 +92,10 @@ func (ph *partHist) timeLag(c, end, now int64) TimeLag {
 // kafka-lag-exporter: the log end grew through the table's points; the time
 // the log end passed the committed offset c is when the record at c was
 // written, interpolated linearly between the last point at or below c and
-// the first point above it. A c older than the oldest point is
-// extrapolated back at the rate of the oldest segment in which the log
-// grew, or, when it never grew across the table, is at least as old as the
-// oldest point. Caught up (c >= end) is 0; no commit, no log end or fewer
+// the first point above it. A c older than the oldest point is at least as
+// old as that point (a lower bound, never an extrapolation: the History
+// replaces it with the exact value once the record at c is read, see
+// History.AddExact). Caught up (c >= end) is 0; no commit, no log end or fewer
 // than two points is unknown. The time lag is now minus that time, never
 // negative.
 func timeLagAt(tb pointTable, c, end, now int64) TimeLag {
@@ -122,16 +122,8 @@ func timeLagAt(tb pointTable, c, end, now int64) TimeLag {
 		_, nt := tb.at(n - 1)
 		t = float64(nt)
 	case r == 0:
-		off0, t0 := tb.at(0)
-		k := tb.firstAbove(off0)
-		if k == n {
-			t, kind = float64(t0), TimeLagAtLeast
-			break
-		}
-		lOff, lT := tb.at(k - 1)
-		rOff, rT := tb.at(k)
-		perOffset := (float64(rT) - float64(lT)) / float64(rOff-lOff)
-		t, kind = float64(t0)-float64(off0-c)*perOffset, TimeLagExtrapolated
+		_, t0 := tb.at(0)
+		t, kind = float64(t0), TimeLagAtLeast
 	default:
 		lOff, lT := tb.at(r - 1)
 		rOff, rT := tb.at(r)

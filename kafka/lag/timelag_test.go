@@ -105,19 +105,19 @@ func TestTimeLag(t *testing.T) {
 			want: TimeLag{Seconds: 5, Kind: TimeLagInterpolated},
 		},
 		{
-			name: "older than the table: extrapolated from the oldest segment",
+			name: "older than the table: the oldest point's age, a lower bound",
 			ends: [][2]int64{{0, 100}, {10, 200}, {20, 400}},
 			c:    50, now: 20,
-			// 10 offsets/s between 0s and 10s: 50 offsets = 5s before 0s.
-			want: TimeLag{Seconds: 25, Kind: TimeLagExtrapolated},
+			// Never extrapolated at the oldest segment's rate (which
+			// would say 25s): the producer may have been slower before.
+			want: TimeLag{Seconds: 20, Kind: TimeLagAtLeast},
 		},
 		{
-			name: "older than the table: extrapolated from the oldest rising segment",
+			name: "older than a table that grew later: a lower bound",
 			ends: [][2]int64{{0, 100}, {10, 100}, {20, 100}, {30, 300}},
 			c:    80, now: 30,
-			// Points (100,0s) (100,20s) (300,30s): 20 offsets/s, 20
-			// offsets = 1s before 0s.
-			want: TimeLag{Seconds: 31, Kind: TimeLagExtrapolated},
+			// Points (100,0s) (100,20s) (300,30s).
+			want: TimeLag{Seconds: 30, Kind: TimeLagAtLeast},
 		},
 		{
 			name: "older than a flat table: a lower bound",
@@ -129,8 +129,8 @@ func TestTimeLag(t *testing.T) {
 			name: "the table drops its oldest point when full",
 			cfg:  Config{TimePoints: 3},
 			ends: steady, c: 50, now: 30,
-			// Points (100,10s) (200,20s) (300,30s): 5s before 10s.
-			want: TimeLag{Seconds: 25, Kind: TimeLagExtrapolated},
+			// Points (100,10s) (200,20s) (300,30s).
+			want: TimeLag{Seconds: 20, Kind: TimeLagAtLeast},
 		},
 		{
 			name: "a log end that dips is dropped",
@@ -178,7 +178,7 @@ func TestTimeLagAfterDroppedLogEnd(t *testing.T) {
 func TestTimeLagKindNames(t *testing.T) {
 	for k, want := range map[TimeLagKind]string{
 		TimeLagUnknown: "unknown", TimeLagCaughtUp: "caught-up", TimeLagInterpolated: "interpolated",
-		TimeLagExtrapolated: "extrapolated", TimeLagAtLeast: "at-least", TimeLagExact: "exact", TimeLagKind(99): "unknown",
+		TimeLagAtLeast: "at-least", TimeLagExact: "exact", TimeLagKind(99): "unknown",
 	} {
 		b, _ := k.MarshalText()
 		if k.String() != want || string(b) != want {

@@ -234,3 +234,65 @@ func (l *Tracker) PartitionSeries(group, topic string, partition int32, latest T
 	}
 	return dst
 }
+
+// WantExact is History.WantExact over the latest poll: the commits whose
+// record the UI should read next, at most budget of them.
+func (l *Tracker) WantExact(budget int, dst []kafka.PartitionOffsets) []kafka.PartitionOffsets {
+	if l == nil || l.snap == nil {
+		return dst
+	}
+	return l.hist.WantExact(budget, dst)
+}
+
+// AddExact stores records read at committed offsets (History.AddExact)
+// and judges again the groups of the latest poll that have one of those
+// commits, so that their rows, their header and the latest point of their
+// chart show the exact time lag at once, not from the next poll on.
+func (l *Tracker) AddExact(recs map[kafka.CommitKey]kafka.RecordTime) {
+	if l == nil || len(recs) == 0 {
+		return
+	}
+	l.hist.AddExact(recs)
+	if l.snap == nil {
+		return
+	}
+	for i := range l.snap.Groups {
+		g := &l.snap.Groups[i]
+		hit := false
+		for j := range g.Partitions {
+			p := &g.Partitions[j]
+			if _, ok := recs[kafka.CommitKey{Topic: p.Topic, Partition: p.Partition, Offset: p.Committed}]; ok {
+				hit = true
+				break
+			}
+			if _, ok := recs[kafka.CommitKey{Topic: p.Topic, Partition: p.Partition, Offset: p.LogStart}]; ok {
+				hit = true
+				break
+			}
+		}
+		if hit && i < len(l.health) {
+			l.judgeAgain(i)
+		}
+	}
+}
+
+// judgeAgain judges group i of the latest poll again and replaces its
+// verdict, its count and the latest point of its time-lag series.
+func (l *Tracker) judgeAgain(i int) {
+	h := &l.health[i]
+	if sev, ok := h.Decided(); ok {
+		l.counts[sev]--
+	}
+	name := l.snap.Groups[i].Name
+	*h = UnknownVerdict
+	if gh, ok := l.hist.EvaluateInto(name, l.snap.Time, l.scratch); ok {
+		l.scratch = gh.Partitions[:0]
+		*h = summarize(gh, l.cfg.Window)
+	}
+	if sev, ok := h.Decided(); ok {
+		l.counts[sev]++
+	}
+	if r := l.series[name]; r != nil && r.last == l.seq {
+		r.v[l.slot(l.seq)] = h.MaxTimeLag
+	}
+}

@@ -155,12 +155,12 @@ func TestTrackerPartitionSeries(t *testing.T) {
 	if len(ps) != 12 {
 		t.Fatalf("%d points", len(ps))
 	}
-	// Extrapolated at 5 msg/s from the oldest poll: 769 behind at poll 0
-	// (153.8s), then 10 more messages and 5 more seconds per poll.
+	// Behind since before the oldest poll: at least as old as that poll
+	// at every poll, never extrapolated, 10 more messages per poll.
 	for i, p := range ps {
-		want := 153.8 + 2*float64(i)
-		if p.TimeLag.Kind != lag.TimeLagExtrapolated || p.TimeLag.Seconds < want-1e-6 || p.TimeLag.Seconds > want+1e-6 || p.Lag != 769+10*int64(i) {
-			t.Errorf("poll %d: lag %d time lag %+v, want %d and %.1fs extrapolated", i, p.Lag, p.TimeLag, 769+10*i, want)
+		want := p.Time.Sub(ps[0].Time).Seconds()
+		if p.TimeLag != (lag.TimeLag{Seconds: want, Kind: lag.TimeLagAtLeast}) || p.Lag != 769+10*int64(i) {
+			t.Errorf("poll %d: lag %d time lag %+v, want %d and at least %.1fs", i, p.Lag, p.TimeLag, 769+10*i, want)
 		}
 	}
 	if ps[11].TimeLag != p1.TimeLag {
@@ -201,11 +201,9 @@ func TestSampleTimeLags(t *testing.T) {
 		{"no commit and unknown log end",
 			[]lag.Sample{sample(0, kafka.NoOffset, 10), sample(5, 3, kafka.NoOffset)},
 			"unknown:0.0 unknown:0.0"},
-		{"behind since before the ring: extrapolated at the oldest growth",
-			// 2 offsets per second between 10s and 20s; 80 is 20
-			// offsets below 100, the log end at 0s: 10s before it.
+		{"behind since before the ring: at least the ring's age, never extrapolated",
 			[]lag.Sample{sample(0, 80, 100), sample(10, 80, 100), sample(20, 80, 120)},
-			"extrapolated:10.0 extrapolated:20.0 extrapolated:30.0"},
+			"at-least:0.0 at-least:10.0 at-least:20.0"},
 		{"a log that never grew: at least the ring's age",
 			[]lag.Sample{sample(0, 80, 100), sample(10, 80, 100), sample(25, 80, 100)},
 			"at-least:0.0 at-least:10.0 at-least:25.0"},
@@ -216,10 +214,10 @@ func TestSampleTimeLags(t *testing.T) {
 			[]lag.Sample{sample(0, 5, kafka.NoOffset), sample(10, 5, 10)},
 			"unknown:0.0 unknown:0.0"},
 		{"leading polls without a log end",
-			// The first known log end is 10 at 10s, growing 1 offset
-			// a second: 5 was written at 5s.
+			// The first known log end is 10 at 10s: 5 was written
+			// before it.
 			[]lag.Sample{sample(0, 5, kafka.NoOffset), sample(10, 5, 10), sample(20, 5, 20)},
-			"unknown:0.0 extrapolated:5.0 extrapolated:15.0"},
+			"unknown:0.0 at-least:0.0 at-least:10.0"},
 	}
 	for _, tt := range tests {
 		if got := show(lag.SampleTimeLags(tt.ss, nil)); got != tt.want {
@@ -240,7 +238,7 @@ func TestSampleTimeLagsAgreeWithTheHistory(t *testing.T) {
 		{"interpolated", []int64{100, 130, 170, 240, 300}, 150},
 		{"on a point", []int64{100, 130, 170, 240, 300}, 170},
 		{"flat run, then growth", []int64{100, 100, 100, 100, 180}, 120},
-		{"extrapolated", []int64{100, 100, 130, 170, 240}, 40},
+		{"older than the points", []int64{100, 100, 130, 170, 240}, 40},
 		{"never grew", []int64{100, 100, 100}, 40},
 		{"caught up", []int64{100, 130}, 130},
 		{"one poll", []int64{100}, 40},

@@ -63,7 +63,7 @@ func TestTimeLagText(t *testing.T) {
 		{lag.TimeLag{}, "-", "-"},
 		{lag.TimeLag{Kind: lag.TimeLagCaughtUp}, "0s", "0s"},
 		{lag.TimeLag{Seconds: 12.9, Kind: lag.TimeLagInterpolated}, "12s", "12s"},
-		{lag.TimeLag{Seconds: 184, Kind: lag.TimeLagExtrapolated}, "~3m04s", "~3m04s"},
+		{lag.TimeLag{Seconds: 184, Kind: lag.TimeLagAtLeast}, "≥3m04s", ">=3m04s"},
 		{lag.TimeLag{Seconds: 7500, Kind: lag.TimeLagAtLeast}, "≥2h05m", ">=2h05m"},
 		{lag.TimeLag{Seconds: 0.4, Kind: lag.TimeLagExact}, "=0s", "=0s"},
 		{lag.TimeLag{Seconds: 3*86400 + 4*3600 + 59, Kind: lag.TimeLagInterpolated}, "3d04h", "3d04h"},

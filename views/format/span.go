@@ -81,9 +81,9 @@ const (
 
 // TimeLag formats a time lag with a mark that says how it was obtained, so
 // that an estimate never reads as a measurement: no mark when interpolated
-// from log-end growth, "~" when extrapolated past the oldest poll, atLeast
-// (AtLeastUnicode or AtLeastASCII) when it is a lower bound, "=" when read
-// from the record itself, and Missing when unknown. Caught up is "0s".
+// from log-end growth between two polls, atLeast (AtLeastUnicode or
+// AtLeastASCII) when it is a lower bound, "=" when read from the record
+// itself, and Missing when unknown. Caught up is "0s".
 func TimeLag(t lag.TimeLag, atLeast string) string {
 	var mark string
 	switch t.Kind {
@@ -91,8 +91,6 @@ func TimeLag(t lag.TimeLag, atLeast string) string {
 		return Missing
 	case lag.TimeLagCaughtUp:
 		return "0s"
-	case lag.TimeLagExtrapolated:
-		mark = "~"
 	case lag.TimeLagAtLeast:
 		mark = atLeast
 	case lag.TimeLagExact:

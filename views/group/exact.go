@@ -11,8 +11,11 @@ import (
 	"github.com/kgroups/kgroups/views/ui"
 )
 
-// exactState is exact time lag: the records read at the committed offsets
-// of the partitions that were on screen, and the one request in flight.
+// exactState is the x toggle: while it is on, the rows on screen are read
+// exactly, again each time their commit moves, and not only the commits
+// older than the polls, which the root reads by itself. The root keeps
+// every record read in the lag tracker too, so the group's header, its
+// chart and the groups list show the same exact values as the rows.
 type exactState struct {
 	on bool
 	// id is the request in flight (0: none); again asks for another read
@@ -39,7 +42,8 @@ func (m *Model) toggleExact() tea.Cmd {
 }
 
 // requestExact asks for the records of the rows on the Partitions tab that
-// have a commit below the log end and no record read for that commit yet.
+// have a commit below the log end and no record read for that commit yet
+// (by this screen, or by the root: the tracker's value is exact then).
 // The Cmd carries copies of those rows, never the model, and at most one
 // request is in flight: further changes wait for its answer.
 func (m *Model) requestExact() tea.Cmd {
@@ -51,8 +55,12 @@ func (m *Model) requestExact() tea.Cmd {
 	first, last := m.wins[Partitions].Visible(m.rowCount(Partitions), m.tableRows())
 	var want []kafka.PartitionOffsets
 	for r := first; r < last; r++ {
-		p := &ps[m.partIndex(r)]
+		i := m.partIndex(r)
+		p := &ps[i]
 		if !p.HasCommit() || p.LogEnd < 0 || p.Committed >= p.LogEnd {
+			continue
+		}
+		if h := m.partitionHealth(i); h != nil && h.TimeLag.Kind == lag.TimeLagExact {
 			continue
 		}
 		if _, ok := e.recs[commitKey(p)]; !ok {

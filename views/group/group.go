@@ -172,7 +172,7 @@ func (m *Model) Actions() []ui.Action {
 		}
 		return ""
 	}
-	acts := []ui.Action{{Name: "exact time lag", Key: m.keys.Exact, Unavailable: known, Run: m.toggleExact}}
+	acts := []ui.Action{{Name: "toggle exact time lag", Key: m.keys.Exact, Unavailable: known, Run: m.toggleExact}}
 	switch m.tab {
 	case Partitions:
 		rows := func() string {

@@ -57,7 +57,7 @@ func newKeyMap() keyMap {
 		NextTab:      key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next tab")),
 		PrevTab:      key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous tab")),
 		ChartScope:   key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "chart group/partition")),
-		Exact:        key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "exact time lag")),
+		Exact:        key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "toggle exact time lag")),
 		Filter:       key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter the tab")),
 		ClearFilter:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
 		NextMatch:    key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next match")),

@@ -123,10 +123,10 @@ func TestHealthAndTimeLag(t *testing.T) {
 		"8 groups: 1 error · 4 Stable · 1 PreparingRebalance · 1 Reconciling · 1 Empty · 1 Dead",
 		"  NAME↑              TYPE     STATE       HEALTH     ASSIGNOR           MEMBERS TOPICS PARTS    LAG TIME-LAG TREND",
 		"▶ analytics-etl      consumer Stable      OK         uniform                  2      1     4     29       3s ▁▃▁▃▁▃▁▃▁▃",
-		"  billing-reconciler classic  Stable      WARN       range                    2      1     4   1209   ~2m55s ▄▄▄▄▅▅▅▅▅▅",
-		"  fraud-scoring      classic  rebalancing ERR STALL  roundrobin               3      1     3   3445   ~3m55s ▅▅▅▅▅▅▅▅▅▅",
+		"  billing-reconciler classic  Stable      WARN       range                    2      1     4   1209     ≥55s ▄▄▄▄▅▅▅▅▅▅",
+		"  fraud-scoring      classic  rebalancing ERR STALL  roundrobin               3      1     3   3445     ≥55s ▅▅▅▅▅▅▅▅▅▅",
 		"  inventory-sync     consumer rebalancing ERR REWIND range                    2      1     4    546      27s ▂▂▂▂▂▂▄▄▄▄",
-		"  legacy-audit       classic  Empty       ERR STOP   -                        0      1     2 498125  ~13h50m ▇▇▇▇▇▇▇▇▇▇",
+		"  legacy-audit       classic  Empty       ERR STOP   -                        0      1     2 498125     ≥55s ▇▇▇▇▇▇▇▇▇▇",
 		"  orders-app         classic  Stable      OK         cooperative-sticky       2      2     7     85      17s ▄▄▄▄▄▃▃▃▃▃",
 		// No partition has a known lag: no trend, not a row of zeros.
 		"  search-indexer     classic  Dead        -          -                        0      0     0      -        - -",
@@ -179,7 +179,7 @@ func TestSortByHealthAndTimeLag(t *testing.T) {
 		{"H", "legacy-audit inventory-sync fraud-scoring billing-reconciler analytics-etl orders-app search-indexer shipping-notifier", "HEALTH↓"},
 		{"H", "search-indexer shipping-notifier analytics-etl orders-app billing-reconciler fraud-scoring inventory-sync legacy-audit", "HEALTH↑"},
 		// Furthest behind first; unknown last.
-		{"T", "legacy-audit fraud-scoring billing-reconciler inventory-sync orders-app analytics-etl search-indexer shipping-notifier", "TIME-LAG↓"},
+		{"T", "billing-reconciler fraud-scoring legacy-audit inventory-sync orders-app analytics-etl search-indexer shipping-notifier", "TIME-LAG↓"},
 		{"T", "search-indexer shipping-notifier analytics-etl orders-app inventory-sync billing-reconciler fraud-scoring legacy-audit", "TIME-LAG↑"},
 	}
 	for _, tt := range tests {

@@ -47,18 +47,18 @@ func TestLayoutStableAcrossRebalance(t *testing.T) {
 			125: {
 				"  NAME↑              TYPE     STATE       HEALTH     ASSIGNOR           MEMBERS TOPICS PARTS    LAG TIME-LAG TREND      COORD",
 				"  billing-reconciler classic  Stable      -          range                    2      1     4    769        - -              1",
-				"  billing-reconciler classic  rebalancing -          range                    2      1     4    809   ~6m29s         ▄▄     1",
-				"  billing-reconciler classic  rebalancing -          range                    2      1     4    849   ~6m34s        ▄▄▄     1",
-				"  billing-reconciler classic  Stable      -          range                    2      1     4    769   ~6m39s       ▄▄▄▄     1",
-				"  billing-reconciler classic  Stable      -          range                    2      1     4    769   ~6m44s      ▄▄▄▄▄     1",
+				"  billing-reconciler classic  rebalancing -          range                    2      1     4    809      ≥5s         ▄▄     1",
+				"  billing-reconciler classic  rebalancing -          range                    2      1     4    849     ≥10s        ▄▄▄     1",
+				"  billing-reconciler classic  Stable      -          range                    2      1     4    769     ≥15s       ▄▄▄▄     1",
+				"  billing-reconciler classic  Stable      -          range                    2      1     4    769     ≥20s      ▄▄▄▄▄     1",
 			},
 			150: {
 				"  NAME↑              TYPE     STATE       HEALTH     ASSIGNOR           MEMBERS TOPICS PARTS    LAG TIME-LAG TREND      COORD LAST-REB",
 				"  billing-reconciler classic  Stable      -          range                    2      1     4    769        - -              1        -",
-				"  billing-reconciler classic  rebalancing -          range                    2      1     4    809   ~6m29s         ▄▄     1        -",
-				"  billing-reconciler classic  rebalancing -          range                    2      1     4    849   ~6m34s        ▄▄▄     1        -",
-				"  billing-reconciler classic  Stable      -          range                    2      1     4    769   ~6m39s       ▄▄▄▄     1       0s",
-				"  billing-reconciler classic  Stable      -          range                    2      1     4    769   ~6m44s      ▄▄▄▄▄     1       0s",
+				"  billing-reconciler classic  rebalancing -          range                    2      1     4    809      ≥5s         ▄▄     1        -",
+				"  billing-reconciler classic  rebalancing -          range                    2      1     4    849     ≥10s        ▄▄▄     1        -",
+				"  billing-reconciler classic  Stable      -          range                    2      1     4    769     ≥15s       ▄▄▄▄     1       0s",
+				"  billing-reconciler classic  Stable      -          range                    2      1     4    769     ≥20s      ▄▄▄▄▄     1       0s",
 			},
 		}[width]
 		if header != want[0] {

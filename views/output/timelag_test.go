@@ -133,7 +133,6 @@ func TestTimeLagColumn(t *testing.T) {
 		{lag.TimeLag{Kind: lag.TimeLagCaughtUp}, format.AtLeastUnicode, "0s"},
 		{lag.TimeLag{Seconds: 97, Kind: lag.TimeLagExact}, format.AtLeastUnicode, "=1m37s"},
 		{lag.TimeLag{Seconds: 12.5, Kind: lag.TimeLagInterpolated}, format.AtLeastUnicode, "12s"},
-		{lag.TimeLag{Seconds: 90, Kind: lag.TimeLagExtrapolated}, format.AtLeastUnicode, "~1m30s"},
 		{lag.TimeLag{Seconds: 7509, Kind: lag.TimeLagInterpolated}, format.AtLeastUnicode, "2h05m"},
 		{lag.TimeLag{Seconds: 3*86400 + 4*3600 + 10*60 + 59, Kind: lag.TimeLagInterpolated}, format.AtLeastUnicode, "3d04h"},
 		{lag.TimeLag{Seconds: 2, Kind: lag.TimeLagAtLeast}, format.AtLeastUnicode, "≥2s"},

@@ -102,7 +102,7 @@ func TestLagLegendASCII(t *testing.T) {
 	for _, b := range LagLegend(ASCIIGlyphs).Bindings {
 		legend = append(legend, b.Help().Key)
 	}
-	if got := legend[2]; got != ">=12s" {
+	if got := legend[1]; got != ">=12s" {
 		t.Fatalf("ASCII legend for a lower bound = %q", got)
 	}
 }

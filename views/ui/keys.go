@@ -73,10 +73,9 @@ func LagLegend(g Glyphs) Section {
 		return key.NewBinding(key.WithHelp(mark, desc))
 	}
 	return Section{Title: "Time lag and health", Bindings: []key.Binding{
-		entry("12s", "estimated from log-end growth"),
-		entry("~12s", "extrapolated past the oldest poll"),
-		entry(g.AtLeast+"12s", "at least (the log end did not move)"),
-		entry("=12s", "read from the record (x)"),
+		entry("12s", "interpolated between two polls"),
+		entry(g.AtLeast+"12s", "at least: older than the polls, not read yet"),
+		entry("=12s", "read from the record at the commit"),
 		entry("-", "unknown, or too few polls to judge"),
 		entry("OK", "lag shrinks, or none"),
 		entry("WARN", "lag never shrank over the window"),

@@ -1,0 +1,95 @@
+package tui
+
+import (
+	"context"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/kafka/lag"
+	"github.com/kgroups/kgroups/views/ui"
+)
+
+// exactReads is the root's own exact time-lag reading: after each accepted
+// poll it reads the records at the commits the tracker cannot place within
+// its points (lag.Tracker.WantExact), at most ExactBudget of them, so that
+// no screen shows a time lag above the truth and none has to ask. One read
+// is in flight at a time; its answer carries a generation and the tracker
+// it is for, so a read from before a context switch is dropped.
+type exactReads struct {
+	gen      uint64
+	inFlight bool
+}
+
+// exactReadMsg is the answer of one of the root's exact reads.
+type exactReadMsg struct {
+	gen     uint64
+	tracker *lag.Tracker
+	recs    map[kafka.CommitKey]kafka.RecordTime
+	err     error
+}
+
+// startExactRead reads what the tracker wants, in a Cmd with copies of the
+// partitions and the poller in use now. Without a reader, or with nothing
+// wanted, it does nothing.
+func (m *Model) startExactRead() tea.Cmd {
+	e := &m.exact
+	if e.inFlight {
+		return nil // the next poll asks again
+	}
+	r, ok := m.poll.poller.(TimestampReader)
+	if !ok {
+		return nil
+	}
+	want := m.lag.WantExact(m.opts.ExactBudget, nil)
+	if len(want) == 0 {
+		return nil
+	}
+	e.gen++
+	e.inFlight = true
+	gen, tracker, ctx, timeout := e.gen, m.lag, m.ctx, m.opts.Timeout
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		recs, err := r.CommittedTimestamps(ctx, want)
+		return exactReadMsg{gen: gen, tracker: tracker, recs: recs, err: err}
+	}
+}
+
+// onExactRead gives the records to the tracker, which judges the groups
+// that have them again, and shows every screen the result. A read that
+// failed as a whole is asked for again after the next poll.
+func (m *Model) onExactRead(msg exactReadMsg) tea.Cmd {
+	if msg.gen != m.exact.gen || msg.tracker != m.lag {
+		return nil
+	}
+	m.exact.inFlight = false
+	if msg.err != nil || len(msg.recs) == 0 {
+		return nil
+	}
+	return m.addExact(msg.recs)
+}
+
+// addExact stores records in the tracker and sends every screen the
+// latest snapshot again with the verdicts they changed.
+func (m *Model) addExact(recs map[kafka.CommitKey]kafka.RecordTime) tea.Cmd {
+	m.lag.AddExact(recs)
+	if m.snap == nil {
+		return nil
+	}
+	return m.broadcast(ui.DataMsg{Snapshot: m.snap, History: m.lag, Lag: m.lag, Rebalances: m.timeline})
+}
+
+// onTimestamps delivers a screen's exact read (the group screen's x) and
+// keeps its records in the tracker too, so that the rows, the group's
+// header, its chart and the groups list show the same exact value.
+func (m *Model) onTimestamps(msg ui.TimestampsMsg) tea.Cmd {
+	if _, ok := m.requests[msg.ID]; !ok {
+		return nil // nobody on this context asked
+	}
+	cmd := m.deliver(msg)
+	if msg.Err != nil || len(msg.Records) == 0 {
+		return cmd
+	}
+	return tea.Batch(cmd, m.addExact(msg.Records))
+}
