@@ -21,6 +21,10 @@ type Verdict struct {
 	// Known reports that something can be judged: some partition has a
 	// known lag, or a member owns a partition without a commit.
 	Known bool
+	// LagKnown reports that some partition has a known lag, so that
+	// TotalLag is a measure: false for a group nothing was committed for,
+	// whose TotalLag of 0 means unknown.
+	LagKnown bool
 	// Observations is the evidence the verdict rests on, at most Window:
 	// the fewest of the group's own observations and those of every
 	// partition that waits for a full window (a lagging one, or one owned
@@ -54,6 +58,9 @@ func Judge(gh GroupHealth, window int) Verdict {
 	unknown := false
 	for i := range gh.Partitions {
 		p := &gh.Partitions[i]
+		if p.Lag >= 0 {
+			v.LagKnown = true
+		}
 		if p.Lag >= 0 || p.Uncommitted {
 			v.Known = true
 		}

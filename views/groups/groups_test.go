@@ -118,22 +118,25 @@ func TestHealthAndTimeLag(t *testing.T) {
 	m.Update(ui.DataMsg{Snapshot: s, History: l, Lag: l})
 	want := strings.Join([]string{
 		"8 groups: 1 error · 4 Stable · 1 PreparingRebalance · 1 Reconciling · 1 Empty · 1 Dead",
-		"  NAME↑              TYPE     STATE              HEALTH     ASSIGNOR           MEMBERS TOPICS    LAG TIME-LAG TREND",
-		"▶ analytics-etl      consumer Stable             OK         uniform                  2      1     29       3s ▁█▁█▁█▁█▁█",
-		"  billing-reconciler classic  Stable             WARN       range                    2      1   1209   ~2m55s ▆▆▆▇▇▇▇███",
-		"  fraud-scoring      classic  PreparingRebalance ERR STALL  roundrobin               3      1   3445   ~3m55s ▇▇▇▇▇▇████",
-		"  inventory-sync     consumer Reconciling        ERR REWIND range                    2      1    546      27s ▂▂▂▂▂▂▅▆▇█",
-		"  legacy-audit       classic  Empty              ERR STOP   -                        0      1 498125  ~13h50m ██████████",
-		"  orders-app         classic  Stable             OK         cooperative-sticky       2      2     85      17s ██▇▇▇▇▆▆▆▆",
-		"  search-indexer     classic  Dead               -          -                        0      0      -        - ▁▁▁▁▁▁▁▁▁▁",
-		"  shipping-notifier  classic  Stable             -          sticky                   1      1      -        - ▁▁▁▁▁▁▁▁▁▁",
+		// WARN NO-COMMITS widens HEALTH: TOPICS no longer fits. A lag
+		// never known has no trend (it is not a flat 0).
+		"  NAME↑              TYPE     STATE              HEALTH          ASSIGNOR           MEMBERS    LAG TIME-LAG TREND",
+		"▶ analytics-etl      consumer Stable             OK              uniform                  2     29       3s ▁█▁█▁█▁█▁█",
+		"  billing-reconciler classic  Stable             WARN            range                    2   1209   ~2m55s ▆▆▆▇▇▇▇███",
+		"  fraud-scoring      classic  PreparingRebalance ERR STALL       roundrobin               3   3445   ~3m55s ▇▇▇▇▇▇████",
+		"  inventory-sync     consumer Reconciling        ERR REWIND      range                    2    546      27s ▂▂▂▂▂▂▅▆▇█",
+		"  legacy-audit       classic  Empty              ERR STOP        -                        0 498125  ~13h50m ██████████",
+		"  orders-app         classic  Stable             WARN NO-COMMITS cooperative-sticky       2     85      17s ██▇▇▇▇▆▆▆▆",
+		"  search-indexer     classic  Dead               -               -                        0      -        -",
+		"  shipping-notifier  classic  Stable             -               sticky                   1      -        -",
 	}, "\n")
 	if got := viewtest.Strip(m.View()); got != want {
 		t.Fatalf("view:\n%s\nwant\n%s", got, want)
 	}
 }
 
-// TestHealthColours: OK green, WARN amber, ERR red, unknown plain.
+// TestHealthColours: OK green, WARN (NO-COMMITS too) amber, ERR red,
+// unknown plain.
 func TestHealthColours(t *testing.T) {
 	lipgloss.SetColorProfile(termenv.ANSI256)
 	defer lipgloss.SetColorProfile(termenv.Ascii)
@@ -141,9 +144,12 @@ func TestHealthColours(t *testing.T) {
 	c := viewtest.Common(120, 12, true)
 	m := New(c)
 	m.Update(ui.DataMsg{Snapshot: s, History: l, Lag: l})
+	for range s.Groups {
+		m.Update(tea.KeyMsg{Type: tea.KeyDown}) // the selected row is not coloured: take the last one
+	}
 	v := m.View()
 	for _, want := range []string{
-		c.Styles.OK.Render("OK"), c.Styles.Warn.Render("WARN"), c.Styles.Error.Render("ERR STALL"),
+		c.Styles.OK.Render("OK"), c.Styles.Warn.Render("WARN"), c.Styles.Warn.Render("WARN NO-COMMITS"), c.Styles.Error.Render("ERR STALL"),
 		c.Styles.Error.Render("ERR REWIND"), c.Styles.Error.Render("ERR STOP"),
 	} {
 		if !strings.Contains(v, want) {
@@ -155,7 +161,7 @@ func TestHealthColours(t *testing.T) {
 	}
 }
 
-func TestSortByHealthAndTimeLag(t *testing.T) {
+func TestSortByHealthLagAndTimeLag(t *testing.T) {
 	lipgloss.SetColorProfile(termenv.Ascii)
 	l, s := viewtest.LagAfter(12)
 	m := New(viewtest.Common(120, 12, true))
@@ -171,9 +177,14 @@ func TestSortByHealthAndTimeLag(t *testing.T) {
 	tests := []struct {
 		key, want, header string
 	}{
-		// Worst first; ERR by what is behind it; unknown last.
-		{"H", "legacy-audit inventory-sync fraud-scoring billing-reconciler analytics-etl orders-app search-indexer shipping-notifier", "HEALTH↓"},
-		{"H", "search-indexer shipping-notifier analytics-etl orders-app billing-reconciler fraud-scoring inventory-sync legacy-audit", "HEALTH↑"},
+		// Worst first: ERR by what is behind it, then NO-COMMITS and
+		// unknown next to them, then WARN, then OK.
+		{"H", "legacy-audit inventory-sync fraud-scoring orders-app search-indexer shipping-notifier billing-reconciler analytics-etl", "HEALTH↓"},
+		{"H", "analytics-etl billing-reconciler search-indexer shipping-notifier orders-app fraud-scoring inventory-sync legacy-audit", "HEALTH↑"},
+		// Unmeasured lags (NO-COMMITS, unknown) first, by name, then the
+		// largest lag.
+		{"L", "orders-app search-indexer shipping-notifier legacy-audit fraud-scoring billing-reconciler inventory-sync analytics-etl", "LAG↓"},
+		{"L", "analytics-etl inventory-sync billing-reconciler fraud-scoring legacy-audit orders-app search-indexer shipping-notifier", "LAG↑"},
 		// Furthest behind first; unknown last.
 		{"T", "legacy-audit fraud-scoring billing-reconciler inventory-sync orders-app analytics-etl search-indexer shipping-notifier", "TIME-LAG↓"},
 		{"T", "search-indexer shipping-notifier analytics-etl orders-app inventory-sync billing-reconciler fraud-scoring legacy-audit", "TIME-LAG↑"},
