@@ -19,7 +19,7 @@ import (
 // (2160 with DefaultConfig, 2304 after the allocator rounds it up to its
 // size class) plus a fixed record of 144 bytes on 64-bit (checked by
 // TestPartHistSize): at most 2448 bytes per partition with the defaults,
-// measured at about 2450 with the per-group share included
+// measured at about 2475 with the per-group share included
 // (BenchmarkHistoryMemory). Each group
 // adds 8*Samples bytes for its lag series. Only groups and partitions seen
 // in the last EvictAfter polls are kept; a poll that adds or drops
