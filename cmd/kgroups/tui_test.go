@@ -66,9 +66,9 @@ func TestTUIOnACluster(t *testing.T) {
 	}()
 	waitScreen(t, &out, "tui-group | Empty | classic | assignor -")
 	waitScreen(t, &out, "0 members | 2 partitions\r\n")
-	// The first poll: one observation, no rates, no time lag where the
-	// group lags.
-	waitScreen(t, &out, "health - | lag 3 | time lag - | produce - | consume - | judging: 1 of 10 commit~")
+	// The first poll: one observation (JUDGING, not OK), no rates, no time
+	// lag where the group lags.
+	waitScreen(t, &out, "health JUDGING 1/10 | lag 3 | time lag - | produce - | consume -\r\n")
 	waitScreen(t, &out, "> orders    0         2       5   3        -      -      - -      -      -")
 	waitScreen(t, &out, "  orders    1         3       3   0       0s      -      - OK     -      -")
 	if _, err := keys.Write([]byte("q")); err != nil {
