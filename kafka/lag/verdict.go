@@ -13,9 +13,10 @@ import "strconv"
 // nothing wrong so far; it never reads OK. Decided: ERR and WARN as soon
 // as the rules find them, whatever the window holds (STOP and REWIND are
 // facts; STALL, WARN and NO-COMMITS already needed a full window of their
-// partition), and OK only with a full window. So a verdict leaves JUDGING
-// once, on evidence, and afterwards moves only when the rules' evidence
-// moves.
+// partition), and OK only with a full window. So a group leaves JUDGING
+// once, on evidence, and afterwards its verdict moves only when the
+// rules' evidence moves, or goes back to JUDGING for a partition new to
+// the history until that partition has its own window.
 type Verdict struct {
 	GroupHealth
 	// Known reports that something can be judged: some partition has a
