@@ -194,6 +194,10 @@ func TestSort(t *testing.T) {
 		// measured one: next to the worst, not last.
 		{"L", "LAG↓", []string{"search-indexer", "shipping-notifier", "legacy-audit", "fraud-scoring", "billing-reconciler", "orders-app", "analytics-etl", "inventory-sync"}},
 		{"L", "LAG↑", []string{"inventory-sync", "analytics-etl", "orders-app", "billing-reconciler", "fraud-scoring", "legacy-audit", "search-indexer", "shipping-notifier"}},
+		// One poll: nothing decided. Unknown verdicts (dead, offsets
+		// unreadable) rank above JUDGING, which is never taken for OK.
+		{"H", "HEALTH↓", []string{"search-indexer", "shipping-notifier", "analytics-etl", "billing-reconciler", "fraud-scoring", "inventory-sync", "legacy-audit", "orders-app"}},
+		{"H", "HEALTH↑", []string{"analytics-etl", "billing-reconciler", "fraud-scoring", "inventory-sync", "legacy-audit", "orders-app", "search-indexer", "shipping-notifier"}},
 		{"S", "STATE↑", []string{"search-indexer", "legacy-audit", "fraud-scoring", "inventory-sync", "analytics-etl", "billing-reconciler", "orders-app", "shipping-notifier"}},
 		{"M", "MEMBERS↓", []string{"fraud-scoring", "analytics-etl", "billing-reconciler", "inventory-sync", "orders-app", "shipping-notifier", "legacy-audit", "search-indexer"}},
 		{"M", "MEMBERS↑", []string{"legacy-audit", "search-indexer", "shipping-notifier", "analytics-etl", "billing-reconciler", "inventory-sync", "orders-app", "fraud-scoring"}},
