@@ -14,11 +14,12 @@ import (
 )
 
 // TestStatusBarCountsHealth: the status bar counts the groups by verdict,
-// each count in its colour, zero counts dim.
+// each count in its colour, zero counts dim; NO-COMMITS counts as WARN;
+// groups still judging are counted apart, dim, never as OK.
 func TestStatusBarCountsHealth(t *testing.T) {
 	h := newHarness(t, 120, 40, Options{}, trendSteps()...)
 	h.warm()
-	if got := lines(h.view())[0]; got != "kgroups · ctx prod · 2 OK 1 WARN 3 ERR · brokers kafka-1.internal:9092,kafka-2.internal:9092" {
+	if got := lines(h.view())[0]; got != "kgroups · ctx prod · 1 OK 2 WARN 3 ERR · brokers kafka-1.internal:9092,kafka-2.internal:9092" {
 		t.Fatalf("status line %q", got)
 	}
 	r := lipgloss.NewRenderer(io.Discard)
@@ -26,17 +27,24 @@ func TestStatusBarCountsHealth(t *testing.T) {
 	s := ui.NewStyles(r, ui.DefaultTheme(), true)
 	h.m.styles = s
 	raw := lines(h.m.View())[0]
-	for _, want := range []string{s.OK.Render("2 OK"), s.Warn.Render("1 WARN"), s.Error.Render("3 ERR")} {
+	for _, want := range []string{s.OK.Render("1 OK"), s.Warn.Render("2 WARN"), s.Error.Render("3 ERR")} {
 		if !strings.Contains(raw, want) {
 			t.Errorf("status line %q lacks %q", raw, want)
 		}
 	}
-	// Before any verdict: all zero, all dim.
+	if strings.Contains(raw, "judging") {
+		t.Errorf("status line %q counts groups judging after a full window", raw)
+	}
+	// Before any verdict: all zero, all dim, and the six groups that can
+	// be judged are judging.
 	h = newHarness(t, 120, 40, Options{})
 	h.poll()
+	if got := lines(h.view())[0]; got != "kgroups · ctx prod · 0 OK 0 WARN 0 ERR 6 judging · brokers kafka-1.internal:9092,kafka-2.internal:9092" {
+		t.Fatalf("status line after one poll %q", got)
+	}
 	h.m.styles = s
 	raw = lines(h.m.View())[0]
-	if !strings.Contains(raw, s.Dim.Render("0 OK")+" "+s.Dim.Render("0 WARN")+" "+s.Dim.Render("0 ERR")) {
+	if !strings.Contains(raw, s.Dim.Render("0 OK")+" "+s.Dim.Render("0 WARN")+" "+s.Dim.Render("0 ERR")+s.Dim.Render(" 6 judging")) {
 		t.Errorf("status line before verdicts %q", raw)
 	}
 }
@@ -44,14 +52,15 @@ func TestStatusBarCountsHealth(t *testing.T) {
 // TestLagOptions: the health window comes from Options.Lag. The fixture's
 // five lagging groups with members are stuck; with a window of three
 // commits they are judged (STALL) after three polls, with the default
-// window of ten they are not yet.
+// window of ten they are not yet: they and legacy-audit (nobody commits,
+// one observation, not yet stopped) are still judging.
 func TestLagOptions(t *testing.T) {
 	for _, tt := range []struct {
 		cfg    lag.Config
 		counts string
 	}{
-		{lag.Config{Window: 3}, "0 OK 0 WARN 5 ERR"},
-		{lag.Config{}, "0 OK 0 WARN 0 ERR"},
+		{lag.Config{Window: 3}, "0 OK 0 WARN 5 ERR 1 judging"},
+		{lag.Config{}, "0 OK 0 WARN 0 ERR 6 judging"},
 	} {
 		h := newHarness(t, 120, 40, Options{Lag: tt.cfg})
 		for range 3 {

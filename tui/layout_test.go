@@ -29,17 +29,17 @@ func TestGroupsLayoutHoldsThroughARebalance(t *testing.T) {
 		header        string
 		rows          []string // billing-reconciler, up to its LAG
 	}{
-		{80, 24, "  NAME↑              STATE       HEALTH     MEMBERS    LAG TIME-LAG TREND", []string{
-			"  billing-reconciler Stable      -                2    769",
-			"  billing-reconciler rebalancing -                2    769",
-			"  billing-reconciler rebalancing -                2    769",
-			"  billing-reconciler Stable      -                2    769",
+		{80, 24, "  NAME↑              STATE       HEALTH             LAG TIME-LAG TREND", []string{
+			"  billing-reconciler Stable      JUDGING 1/10       769",
+			"  billing-reconciler rebalancing JUDGING 2/10       769",
+			"  billing-reconciler rebalancing JUDGING 3/10       769",
+			"  billing-reconciler Stable      JUDGING 4/10       769",
 		}},
-		{125, 40, "  NAME↑              TYPE     STATE       HEALTH     ASSIGNOR           MEMBERS TOPICS PARTS    LAG TIME-LAG TREND      COORD", []string{
-			"  billing-reconciler classic  Stable      -          range                    2      1     4    769",
-			"  billing-reconciler classic  rebalancing -          range                    2      1     4    769",
-			"  billing-reconciler classic  rebalancing -          range                    2      1     4    769",
-			"  billing-reconciler classic  Stable      -          range                    2      1     4    769",
+		{130, 40, "  NAME↑              TYPE     STATE       HEALTH          ASSIGNOR           MEMBERS TOPICS PARTS    LAG TIME-LAG TREND      COORD", []string{
+			"  billing-reconciler classic  Stable      JUDGING 1/10    range                    2      1     4    769",
+			"  billing-reconciler classic  rebalancing JUDGING 2/10    range                    2      1     4    769",
+			"  billing-reconciler classic  rebalancing JUDGING 3/10    range                    2      1     4    769",
+			"  billing-reconciler classic  Stable      JUDGING 4/10    range                    2      1     4    769",
 		}},
 	} {
 		h := newHarness(t, tc.width, tc.height, Options{}, steps...)

@@ -191,8 +191,14 @@ func TestSort(t *testing.T) {
 	}{
 		{"", "NAME↑", []string{"analytics-etl", "billing-reconciler", "fraud-scoring", "inventory-sync", "legacy-audit", "orders-app", "search-indexer", "shipping-notifier"}},
 		{"N", "NAME↓", []string{"shipping-notifier", "search-indexer", "orders-app", "legacy-audit", "inventory-sync", "fraud-scoring", "billing-reconciler", "analytics-etl"}},
-		{"L", "LAG↓", []string{"legacy-audit", "fraud-scoring", "billing-reconciler", "orders-app", "analytics-etl", "inventory-sync", "search-indexer", "shipping-notifier"}},
-		{"L", "LAG↑", []string{"search-indexer", "shipping-notifier", "inventory-sync", "analytics-etl", "orders-app", "billing-reconciler", "fraud-scoring", "legacy-audit"}},
+		// An unmeasured lag (dead, offsets unreadable) ranks above every
+		// measured one: next to the worst, not last.
+		{"L", "LAG↓", []string{"search-indexer", "shipping-notifier", "legacy-audit", "fraud-scoring", "billing-reconciler", "orders-app", "analytics-etl", "inventory-sync"}},
+		{"L", "LAG↑", []string{"inventory-sync", "analytics-etl", "orders-app", "billing-reconciler", "fraud-scoring", "legacy-audit", "search-indexer", "shipping-notifier"}},
+		// One poll: nothing decided. Unknown verdicts (dead, offsets
+		// unreadable) rank above JUDGING, which is never taken for OK.
+		{"H", "HEALTH↓", []string{"search-indexer", "shipping-notifier", "analytics-etl", "billing-reconciler", "fraud-scoring", "inventory-sync", "legacy-audit", "orders-app"}},
+		{"H", "HEALTH↑", []string{"analytics-etl", "billing-reconciler", "fraud-scoring", "inventory-sync", "legacy-audit", "orders-app", "search-indexer", "shipping-notifier"}},
 		{"S", "STATE↑", []string{"search-indexer", "legacy-audit", "fraud-scoring", "inventory-sync", "analytics-etl", "billing-reconciler", "orders-app", "shipping-notifier"}},
 		{"M", "MEMBERS↓", []string{"fraud-scoring", "analytics-etl", "billing-reconciler", "inventory-sync", "orders-app", "shipping-notifier", "legacy-audit", "search-indexer"}},
 		{"M", "MEMBERS↑", []string{"legacy-audit", "search-indexer", "shipping-notifier", "analytics-etl", "billing-reconciler", "inventory-sync", "orders-app", "fraud-scoring"}},
@@ -219,7 +225,7 @@ func TestSort(t *testing.T) {
 	if got := h.m.groups.Selected(); got != "fraud-scoring" {
 		t.Fatalf("after sorting by lag the selection is %q", got)
 	}
-	if got := lines(h.view())[5]; !strings.HasPrefix(got, "▶ fraud-scoring") {
+	if got := lines(h.view())[7]; !strings.HasPrefix(got, "▶ fraud-scoring") {
 		t.Fatalf("cursor line = %q", got)
 	}
 }
@@ -758,7 +764,7 @@ func TestDangerousActionsAreDisabledWhenReadOnly(t *testing.T) {
 			if len(f.ran) != 0 || footer != "reset offsets: the context is read-only" {
 				t.Fatalf("read-only: ran %v, footer %q", f.ran, footer)
 			}
-			if got := lines(h.view())[0]; got != "kgroups · ctx prod [read-only] · 0 OK 0 WARN 0 ERR · brokers kafka-1.internal:9092,kafka-2.internal…" {
+			if got := lines(h.view())[0]; got != "kgroups · ctx prod [read-only] · 0 OK 0 WARN 0 ERR 6 judging · brokers kafka-1.internal:9092,kafka-…" {
 				t.Fatalf("status = %q", got)
 			}
 			h.press("?")
@@ -867,7 +873,7 @@ func TestSwitchContext(t *testing.T) {
 	if got := lines(h.view())[23]; got != "switch to broken: no such host" {
 		t.Fatalf("failed switch: %q", got)
 	}
-	if got := lines(h.view())[0]; got != "kgroups · ctx staging [read-only] · 0 OK 0 WARN 0 ERR · brokers stg-1:9092" {
+	if got := lines(h.view())[0]; got != "kgroups · ctx staging [read-only] · 0 OK 0 WARN 0 ERR 3 judging · brokers stg-1…" {
 		t.Fatalf("status after a failed switch = %q", got)
 	}
 }

@@ -78,8 +78,10 @@ func (m *Model) statusLine1(b *strings.Builder) {
 }
 
 // healthCounts writes how many groups are OK, WARN and ERR, each in its
-// colour. Groups whose verdict is unknown or pending are not counted. All
-// three always show, so the line keeps its shape as verdicts change.
+// colour, then, while some are still judging, how many ("4 judging",
+// dim): a group is never counted OK before its window is full. Unknown
+// verdicts are not counted. OK, WARN and ERR always show, so the line
+// keeps its shape as verdicts change.
 func (m *Model) healthCounts(l *strings.Builder) {
 	ok, warn, bad := m.lag.Counts()
 	for i, c := range []struct {
@@ -95,6 +97,9 @@ func (m *Model) healthCounts(l *strings.Builder) {
 		} else {
 			l.WriteString(m.styles.Severity(c.sev).Render(text))
 		}
+	}
+	if n := m.lag.Judging(); n > 0 {
+		l.WriteString(m.styles.Dim.Render(" " + strconv.Itoa(n) + " judging"))
 	}
 }
 

@@ -75,25 +75,30 @@ func newHealthCmd(a *app) *cobra.Command {
 		Long: `Poll the groups every --interval for --window, then judge each one the way
 Burrow does, from how its committed offsets and lag moved:
 
-  OK      no lag, lag that reached zero in the window, or none of the below
-  WARN    the consumer moves but its lag never decreased: slower than the producers
-  STALL   the committed offset never moved while a member owned the partition
-  REWIND  the committed offset went backwards and has not recovered (an older
-          commit overwrote a newer one; the messages between are consumed twice)
-  STOP    nothing was committed for longer than the window spans: the consumer is gone
+  OK          no lag, lag that reached zero in the window, or none of the below
+  WARN        the consumer moves but its lag never decreased: slower than the producers
+  NO-COMMITS  a live member owned the partition all window and never committed
+  STALL       the committed offset never moved while a member owned the partition
+  REWIND      the committed offset went backwards and has not recovered (an older
+              commit overwrote a newer one; the messages between are consumed twice)
+  STOP        nothing was committed for longer than the window spans: the consumer is gone
 
 A group takes its worst partition's status; STALL, REWIND and STOP count as
-ERR and WARN as WARN. The rules look at the last 10 commit observations (fewer
-when the window holds fewer polls); while a live member owns a partition every
-poll counts as one, as its periodic commits would. STALL and WARN need a full
-set of observations, so give the window at least ten intervals.
+ERR, WARN and NO-COMMITS as WARN. The rules look at the last 10 observations
+(fewer when the window holds fewer polls); while a live member owns a
+partition every poll counts as one, as its periodic commits would. STALL,
+WARN and NO-COMMITS need a full set of observations, and no group is OK
+before it was seen that many times, so give the window at least ten
+intervals.
 
 The output has one row per group (status, total lag, maximum time lag, produce
 and consume rates in messages per second), then the partitions that are not OK
 with their status; a REWIND shows the offsets involved as high->low. The
-group's status reads as in the UI: OK, WARN, or ERR and the worst partition
-status (ERR STALL), and "-" while unknown (nothing committed) or while a
-lagging partition has too few observations to judge. Time lag is estimated
+group's status reads as in the UI: OK, WARN, WARN NO-COMMITS, or ERR and
+the worst partition status (ERR STALL); "JUDGING n/m" while the verdict
+rests on n of the m observations it needs (severity OK: it never trips
+--fail-on), and "-" while nothing can be judged (no member and nothing
+committed, or offsets that could not be read). Time lag is estimated
 from how the log end grew while sampling, in at most two units (12s, 3m04s,
 2h05m). A commit older than the first poll is read instead: the record at
 it gives the exact time lag, marked "=" (at most 256 partitions a poll, the
@@ -102,7 +107,8 @@ outside a UTF-8 locale) marks a lower bound (a commit older than the polls
 not read yet, or a lagging partition whose time lag is not known yet), "-"
 unknown, never 0s for a group that lags. No time lag is ever extrapolated.
 Rates read as in the UI: 0.3, 5.0, 35, 1.2k messages per second.
--o json prints every partition of every group, unknown values as null.
+-o json prints every partition of every group, unknown values as null, and
+"judging": {"observations": n, "window": m} while a verdict is JUDGING.
 
 While sampling on a terminal, the time left and the polls done are shown on
 stderr; nothing is shown when stderr is not a terminal.

@@ -196,11 +196,15 @@ func TestHealthSampler(t *testing.T) {
 // healthJSON mirrors the documented `kgroups health -o json` schema.
 type healthJSON struct {
 	Groups []struct {
-		Group             string   `json:"group"`
-		Verdict           *string  `json:"verdict"`
-		Status            string   `json:"status"`
-		Severity          string   `json:"severity"`
-		Complete          bool     `json:"complete"`
+		Group    string  `json:"group"`
+		Verdict  *string `json:"verdict"`
+		Status   string  `json:"status"`
+		Severity string  `json:"severity"`
+		Complete bool    `json:"complete"`
+		Judging  *struct {
+			Observations int `json:"observations"`
+			Window       int `json:"window"`
+		} `json:"judging"`
 		TotalLag          *int64   `json:"totalLag"`
 		MaxTimeLagSeconds *float64 `json:"maxTimeLagSeconds"`
 		MaxTimeLagKind    string   `json:"maxTimeLagKind"`

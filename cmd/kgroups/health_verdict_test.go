@@ -111,20 +111,22 @@ func TestHealthJudgesAsTheUI(t *testing.T) {
 	// And exactly this, with the UI's time lags (two units at most) and
 	// rates (one decimal below 10, whole numbers above). grown is 500
 	// behind with no time lag known for the partition that lags: its time
-	// lag is unknown, not 0s, and its verdict waits for a full window on
-	// events/1. widened's known 10s is only a lower bound; its events/0
-	// never caught up (WARN).
+	// lag is unknown, not 0s, and its verdict is JUDGING until events/1
+	// has a full window (1 of 10 observations). widened's known 10s is
+	// only a lower bound; its events/0 never caught up (WARN). orders-app's
+	// refunds/0 has had a live owner and no commit for the whole window:
+	// WARN NO-COMMITS.
 	expectText(t, "summary", summary+"\n", lines(
-		"GROUP               STATUS      TOTAL-LAG  MAX-TIME-LAG  PRODUCE/S  CONSUME/S",
-		"analytics-etl       OK                  0            0s         20         20",
-		"billing-reconciler  WARN             1249        ≥1m00s         20         12",
-		"fraud-scoring       ERR STALL        3520        ≥1m00s         15        0.0",
-		"grown               -                 500             -        5.0        5.0",
-		"inventory-sync      ERR REWIND        626           31s         20         13",
-		"legacy-audit        ERR STOP       498150        ≥1m00s        5.0        0.0",
-		"orders-app          OK                 82           16s         35         31",
-		"shipping-notifier   -                   -             -         10          -",
-		"widened             WARN              550          ≥10s        5.0        5.0",
+		"GROUP               STATUS           TOTAL-LAG  MAX-TIME-LAG  PRODUCE/S  CONSUME/S",
+		"analytics-etl       OK                       0            0s         20         20",
+		"billing-reconciler  WARN                  1249        ≥1m00s         20         12",
+		"fraud-scoring       ERR STALL             3520        ≥1m00s         15        0.0",
+		"grown               JUDGING 1/10           500             -        5.0        5.0",
+		"inventory-sync      ERR REWIND             626           31s         20         13",
+		"legacy-audit        ERR STOP            498150        ≥1m00s        5.0        0.0",
+		"orders-app          WARN NO-COMMITS         82           16s         35         31",
+		"shipping-notifier   -                        -             -         10          -",
+		"widened             WARN                   550          ≥10s        5.0        5.0",
 	))
 
 	// The JSON says the same, with null for what is unknown.
@@ -147,7 +149,17 @@ func TestHealthJudgesAsTheUI(t *testing.T) {
 			t.Errorf("JSON %s: verdict %q, max time lag %v %s; the UI says %q, %+v", g.Group, gotVerdict, g.MaxTimeLagSeconds, g.MaxTimeLagKind, wantVerdict, v.MaxTimeLag)
 		}
 	}
-	if g := doc.Groups[3]; g.Group != "grown" || g.Verdict != nil || g.MaxTimeLagSeconds != nil || g.MaxTimeLagKind != "unknown" || g.TotalLag == nil || *g.TotalLag != 500 {
-		t.Errorf("grown in JSON: %+v; want verdict null, max time lag null (unknown), total lag 500", g)
+	if g := doc.Groups[3]; g.Group != "grown" || g.Verdict == nil || *g.Verdict != "JUDGING 1/10" || g.Judging == nil || g.Judging.Observations != 1 || g.Judging.Window != 10 ||
+		g.MaxTimeLagSeconds != nil || g.MaxTimeLagKind != "unknown" || g.TotalLag == nil || *g.TotalLag != 500 {
+		t.Errorf("grown in JSON: %+v; want verdict JUDGING 1/10, judging 1 of 10, max time lag null (unknown), total lag 500", g)
+	}
+	for _, g := range doc.Groups {
+		if (g.Judging != nil) != (g.Group == "grown") {
+			t.Errorf("%s in JSON: judging %+v; only grown is judging", g.Group, g.Judging)
+		}
+	}
+	if g := doc.Groups[6]; g.Group != "orders-app" || g.Verdict == nil || *g.Verdict != "WARN NO-COMMITS" || g.Status != "NO-COMMITS" || g.Severity != "WARN" ||
+		len(g.Partitions) != 7 || g.Partitions[6].Topic != "refunds" || g.Partitions[6].Status != "NO-COMMITS" || g.Partitions[6].CommittedOffset != nil {
+		t.Errorf("orders-app in JSON: %+v; want WARN NO-COMMITS, refunds/0 NO-COMMITS without a committed offset", g)
 	}
 }

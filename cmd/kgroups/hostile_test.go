@@ -306,9 +306,12 @@ func TestHostileNames(t *testing.T) {
 		if want := append([]string{hostileLive, hostile848}, hostileNames...); !slices.Equal(names, want) {
 			t.Errorf("health json groups %q, want %q", names, want)
 		}
-		// The Empty groups lag on orders/0 and nothing commits: STOP.
-		// The message that says so names them safely.
-		want := "kgroups: 8 groups at or above WARN: " + format.Sanitize(hostileNames[0]) + " (STOP), "
+		// The live groups' members never commit (three polls, a full
+		// window of three): NO-COMMITS. The Empty groups lag on orders/0
+		// and nothing commits: STOP. The message that says so names
+		// them safely.
+		want := "kgroups: 10 groups at or above WARN: " + format.Sanitize(hostileLive) + " (NO-COMMITS), " +
+			format.Sanitize(hostile848) + " (NO-COMMITS), " + format.Sanitize(hostileNames[0]) + " (STOP), "
 		if code != exitUnhealthy || !strings.HasPrefix(stderr, want) {
 			t.Errorf("health --fail-on warn: exit %d %s, want 3 and %s", code, abbreviate(stderr), abbreviate(want))
 		}

@@ -67,10 +67,11 @@ func TestTUIOnACluster(t *testing.T) {
 	}()
 	waitScreen(t, &out, "tui-group | Empty | classic | assignor -")
 	waitScreen(t, &out, "0 members | 2 partitions\r\n")
-	// The first poll: one observation, no rates; the commit that lags is
-	// older than that poll, so the record at it is read right away and
-	// the time lag is exact (the records were written just now).
-	waitScreen(t, &out, "health - | lag 3 | time lag =")
+	// The first poll: one observation (JUDGING, not OK), no rates; the
+	// commit that lags is older than that poll, so the record at it is
+	// read right away and the time lag is exact (the records were written
+	// just now).
+	waitScreen(t, &out, "health JUDGING 1/10 | lag 3 | time lag =")
 	waitScreen(t, &out, "> orders    0         2       5   3      =")
 	waitScreen(t, &out, "  orders    1         3       3   0       0s      -      - OK     -      -")
 	if _, err := keys.Write([]byte("q")); err != nil {

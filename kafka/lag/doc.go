@@ -1,7 +1,7 @@
 // Package lag turns a stream of kafka.Snapshots into lag intelligence: a
 // bounded per-partition history, produce and consume rates, time to catch
 // up, time lag in seconds and Burrow-style health verdicts (OK, WARN, STALL,
-// REWIND, STOP).
+// REWIND, STOP, and NO-COMMITS for a live consumer that never commits).
 //
 // Everything here is pure logic over snapshots: no I/O, no clock (callers
 // pass "now"), no Kafka client. A History is fed one snapshot per poll and
@@ -85,18 +85,27 @@
 // carries that reset in PartitionHealth.ResetBy, so it is not reported as
 // a consumer's fault; its status stays REWIND.
 //
-// STOP and REWIND are facts and apply to a window of any size; STALL and
-// WARN judge a trend and wait for a full window (GroupHealth.Complete says
-// whether every lagging partition has one). A group's status is its worst
-// partition's, and STALL, REWIND and STOP are all SeverityErr.
+// A partition a live member owns with no committed offset (and whose
+// group's offsets were read) has no lag to judge; it is NO-COMMITS once
+// that has lasted W observations (polls at least MinDistance apart), WARN
+// severity, between WARN and STALL in the order of statuses.
+//
+// STOP and REWIND are facts and apply to a window of any size; STALL,
+// WARN and NO-COMMITS judge a trend and wait for a full window
+// (GroupHealth.Complete says whether every partition that waits has one).
+// A group's status is its worst partition's; STALL, REWIND and STOP are
+// SeverityErr, WARN and NO-COMMITS SeverityWarn.
 //
 // # Verdicts
 //
 // Judge turns a group's evaluation into the Verdict the UI and `kgroups
-// health` both show, so that they cannot disagree: unknown when no
-// partition's lag is known, pending (not yet OK) while a lagging partition
-// has fewer than W observations, and a maximum time lag that is a lower
-// bound while a lagging partition's time lag is unknown (and unknown, not
-// 0s, when the rest is caught up). Verdict.Text and PartitionHealth.Text
-// are its words: OK, WARN, ERR STALL, or "-".
+// health` both show, so that they cannot disagree: unknown when nothing
+// can be judged, JUDGING (never OK) while the group itself has been seen
+// fewer than W times or a partition that waits has fewer than W
+// observations, ERR and WARN as soon as the rules find them, and a maximum
+// time lag that is a lower bound while a lagging partition's time lag is
+// unknown (and unknown, not 0s, when the rest is caught up). The UI's
+// Tracker judges every group once per poll, and every screen reads that
+// verdict. Verdict.Text and PartitionHealth.Text are its words: OK, WARN,
+// WARN NO-COMMITS, ERR STALL, JUDGING 3/10, or "-".
 package lag

@@ -27,6 +27,10 @@ type PartitionHealth struct {
 	Truncated bool
 	// Owned reports whether a member held the partition at the latest poll.
 	Owned bool
+	// Uncommitted reports a partition a live member owns with no committed
+	// offset (the group's offsets were read): its lag cannot be measured,
+	// and it is judged NO-COMMITS once that has lasted a full window.
+	Uncommitted bool
 	// TimeLag is how far behind the consumer is in seconds.
 	TimeLag TimeLag
 	// ProduceRate and ConsumeRate are log-end and committed growth in
@@ -34,8 +38,18 @@ type PartitionHealth struct {
 	ProduceRate, ConsumeRate float64
 	CatchUp                  CatchUp
 	// Observations is how many commit observations the health rules saw
-	// (at most Window); STALL and WARN need Window of them.
+	// (at most Window); STALL and WARN need Window of them. For a
+	// partition a member owns without a commit (Committed is
+	// kafka.NoOffset) it counts the polls that saw it so, spaced the same
+	// way; NO-COMMITS needs Window of them.
 	Observations int
+}
+
+// waits reports whether the partition's verdict waits for a full window
+// of observations it does not have yet: one that lags (STALL and WARN
+// judge a trend) or one owned without a commit (NO-COMMITS).
+func (p *PartitionHealth) waits(window int) bool {
+	return (p.Lag > 0 || p.Uncommitted) && p.Observations < window
 }
 
 // GroupHealth sums a group up: the worst partition decides its status.
@@ -61,8 +75,13 @@ type GroupHealth struct {
 	// a stuck partition behind busy ones.
 	CatchUp CatchUp
 	// Complete reports whether every lagging partition has a full window,
-	// so that STALL and WARN could have been detected.
+	// so that STALL and WARN could have been detected, and every partition
+	// owned without a commit too (NO-COMMITS).
 	Complete bool
+	// Observations is how many polls, at least MinDistance apart and at
+	// most Window, have seen the group: Judge decides nothing but ERR and
+	// WARN before the group itself was watched for a full window.
+	Observations int
 	// Partitions are the group's partitions at the latest poll, sorted by
 	// topic then partition.
 	Partitions []PartitionHealth
@@ -84,11 +103,12 @@ func (h *History) EvaluateInto(group string, now time.Time, buf []PartitionHealt
 	}
 	nowNs := now.UnixNano()
 	g := GroupHealth{
-		Group:       group,
-		ProduceRate: UnknownRate,
-		ConsumeRate: UnknownRate,
-		Complete:    true,
-		Partitions:  buf[:0],
+		Group:        group,
+		ProduceRate:  UnknownRate,
+		ConsumeRate:  UnknownRate,
+		Complete:     true,
+		Observations: gh.obsLen,
+		Partitions:   buf[:0],
 	}
 	var (
 		cuLag              int64
@@ -116,9 +136,9 @@ func (h *History) EvaluateInto(group string, now time.Time, buf []PartitionHealt
 		}
 		if p.Lag > 0 {
 			g.TotalLag = addLag(g.TotalLag, p.Lag)
-			if p.Observations < h.cfg.Window {
-				g.Complete = false
-			}
+		}
+		if p.waits(h.cfg.Window) {
+			g.Complete = false
 		}
 		if p.TimeLag.Known() && (!g.MaxTimeLag.Known() || p.TimeLag.Seconds > g.MaxTimeLag.Seconds ||
 			p.TimeLag.Seconds == g.MaxTimeLag.Seconds && p.TimeLag.Kind == TimeLagAtLeast) {
@@ -192,5 +212,12 @@ func (h *History) partitionHealth(ph *partHist, now int64) PartitionHealth {
 	}
 	p.CatchUp = catchUp(p.Lag, p.ProduceRate, p.ConsumeRate)
 	p.Status, p.Rewind = h.verdict(ph, c, end, now)
+	if ph.unLen > 0 {
+		p.Uncommitted = true
+		p.Observations = int(ph.unLen)
+		if p.Observations >= h.cfg.Window {
+			p.Status = StatusNoCommits
+		}
+	}
 	return p
 }

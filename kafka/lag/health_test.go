@@ -174,8 +174,39 @@ func TestPartitionStatus(t *testing.T) {
 			now: 5, want: StatusStop, obs: 2,
 		},
 		{
-			name:  "no commit is OK",
+			name:  "owned with no commit for a full window is NO-COMMITS",
 			steps: seq(true, kafka.NoOffset, 100, kafka.NoOffset, 200, kafka.NoOffset, 300, kafka.NoOffset, 400, kafka.NoOffset, 500),
+			now:   4, want: StatusNoCommits, obs: 4,
+		},
+		{
+			name:  "owned with no commit, window not full: OK so far",
+			steps: seq(true, kafka.NoOffset, 100, kafka.NoOffset, 200, kafka.NoOffset, 300),
+			now:   2, want: StatusOK, obs: 3,
+		},
+		{
+			name: "polls closer than MinDistance count once",
+			steps: []step{
+				{0, kafka.NoOffset, 100, true}, {0.5, kafka.NoOffset, 100, true}, {1, kafka.NoOffset, 100, true},
+				{1.5, kafka.NoOffset, 100, true}, {2.2, kafka.NoOffset, 100, true}, {2.9, kafka.NoOffset, 100, true},
+			},
+			now: 2.9, want: StatusOK, obs: 3,
+		},
+		{
+			name: "a poll without an owner ends the run",
+			steps: []step{
+				{0, kafka.NoOffset, 100, true}, {1, kafka.NoOffset, 100, true}, {2, kafka.NoOffset, 100, false},
+				{3, kafka.NoOffset, 100, true}, {4, kafka.NoOffset, 100, true}, {5, kafka.NoOffset, 100, true},
+			},
+			now: 5, want: StatusOK, obs: 3,
+		},
+		{
+			name:  "a first commit ends NO-COMMITS",
+			steps: seq(true, kafka.NoOffset, 100, kafka.NoOffset, 200, kafka.NoOffset, 300, kafka.NoOffset, 400, 350, 500),
+			now:   4, want: StatusOK, obs: 1,
+		},
+		{
+			name:  "no commit and no owner is not judged",
+			steps: seq(false, kafka.NoOffset, 100, kafka.NoOffset, 200, kafka.NoOffset, 300, kafka.NoOffset, 400, kafka.NoOffset, 500),
 			now:   60, want: StatusOK, obs: 0,
 		},
 		{
@@ -298,7 +329,7 @@ func TestGroupHealth(t *testing.T) {
 			grp("g",
 				po("t", 0, int64(10*i), 100+int64(10*i)), // lag flat: WARN
 				po("t", 1, 50, 100+int64(20*i)),          // stuck: STALL
-				po("t", 2, kafka.NoOffset, 7),            // no commit
+				po("t", 2, kafka.NoOffset, 7),            // owned, no commit: NO-COMMITS
 				po("u", 0, 40+int64(20*i), 100),          // catching up: OK
 			),
 			grp("ok", po("t", 0, int64(10*i), int64(10*i))),
@@ -308,7 +339,7 @@ func TestGroupHealth(t *testing.T) {
 	if !ok {
 		t.Fatal("group not found")
 	}
-	want := []Status{StatusWarn, StatusStall, StatusOK, StatusOK}
+	want := []Status{StatusWarn, StatusStall, StatusNoCommits, StatusOK}
 	if len(g.Partitions) != len(want) {
 		t.Fatalf("partitions = %d, want %d", len(g.Partitions), len(want))
 	}

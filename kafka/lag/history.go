@@ -17,9 +17,9 @@ import (
 // Memory is O(partitions x ring sizes) however long kgroups runs. Each
 // partition holds one slab of 8*(2*Samples + 2*TimePoints + 3*Window) bytes
 // (2160 with DefaultConfig, 2304 after the allocator rounds it up to its
-// size class) plus a fixed record of 136 bytes on 64-bit (checked by
-// TestPartHistSize): at most 2440 bytes per partition with the defaults,
-// measured at about 2450 with the per-group share included
+// size class) plus a fixed record of 144 bytes on 64-bit (checked by
+// TestPartHistSize): at most 2448 bytes per partition with the defaults,
+// measured at about 2475 with the per-group share included
 // (BenchmarkHistoryMemory). Each group
 // adds 8*Samples bytes for its lag series. Only groups and partitions seen
 // in the last EvictAfter polls are kept; a poll that adds or drops
@@ -134,7 +134,8 @@ func (h *History) pruneAbsent(gh *groupHist) {
 
 // GroupLagSeries appends to dst the group's total lag at each poll, oldest
 // first, covering at most the last Samples polls up to the latest poll that
-// saw the group. Polls in which the group was missing hold kafka.NoOffset.
+// saw the group. Polls in which the group was missing, or in which none of
+// its partitions' lags was known, hold kafka.NoOffset (never 0).
 // It returns dst unchanged for an unknown group. Pass a reused dst[:0] to
 // avoid allocating on every frame.
 func (h *History) GroupLagSeries(group string, dst []int64) []int64 {
@@ -165,6 +166,20 @@ type groupHist struct {
 	lag []int64
 	// parts are sorted by topic then partition, like snapshots.
 	parts []partHist
+	// obsLen counts the polls that saw the group at least MinDistance
+	// apart, up to Window, and obsLast is the latest one's time: how much
+	// of a window the group itself has been watched for (see Verdict).
+	obsLen  int
+	obsLast int64
+}
+
+// observe counts a poll that saw the group, spaced like commit
+// observations.
+func (gh *groupHist) observe(t, minDist int64, window int) {
+	if gh.obsLen == 0 || t-gh.obsLast >= minDist {
+		gh.obsLen = min(gh.obsLen+1, window)
+		gh.obsLast = t
+	}
 }
 
 func (h *History) updateGroup(gh *groupHist, g *kafka.Group, t int64) {
@@ -186,7 +201,9 @@ func (h *History) updateGroup(gh *groupHist, g *kafka.Group, t int64) {
 		return &ps[k]
 	}
 
-	var total int64
+	gh.observe(t, int64(h.cfg.MinDistance), h.cfg.Window)
+	fetched := g.Err == nil
+	total := int64(kafka.NoOffset)
 	same := len(gh.parts) == n
 	for k := 0; same && k < n; k++ {
 		p := at(k)
@@ -194,7 +211,7 @@ func (h *History) updateGroup(gh *groupHist, g *kafka.Group, t int64) {
 	}
 	if same {
 		for k := 0; k < n; k++ {
-			total = addLag(total, h.updatePartition(&gh.parts[k], at(k), t))
+			total = addKnownLag(total, h.updatePartition(&gh.parts[k], at(k), t, fetched))
 		}
 		gh.lag[h.slot(h.seq)] = total
 		return
@@ -248,11 +265,11 @@ func (h *History) updateGroup(gh *groupHist, g *kafka.Group, t int64) {
 		case c > 0:
 			p := at(k)
 			out = append(out, h.newPartition(p.Topic, p.Partition))
-			total = addLag(total, h.updatePartition(&out[len(out)-1], p, t))
+			total = addKnownLag(total, h.updatePartition(&out[len(out)-1], p, t, fetched))
 			k++
 		default:
 			out = append(out, old[i])
-			total = addLag(total, h.updatePartition(&out[len(out)-1], at(k), t))
+			total = addKnownLag(total, h.updatePartition(&out[len(out)-1], at(k), t, fetched))
 			i++
 			k++
 		}

@@ -312,3 +312,77 @@ func TestHealthOnRealGroups(t *testing.T) {
 		})
 	}
 }
+
+// TestNoCommitsOnARealGroup: a real kgo member that consumes with
+// auto-commit off and never commits. The tracker judges it poll by poll:
+// JUDGING while the window fills (never OK), then WARN NO-COMMITS once a
+// live member has owned its partitions without a commit for a full window
+// of observations; its lag is unknown at every poll, never 0.
+func TestNoCommitsOnARealGroup(t *testing.T) {
+	c := kafkatest.NewCluster(t)
+	const group, topic = "never-commits", "t-never"
+	c.CreateTopic(t, topic, 2)
+	c.Produce(t, topic, 0, 7, base)
+	c.Produce(t, topic, 1, 3, base)
+	member := c.Join(t, group, []string{topic})
+	c.WaitStable(t, group, 1, 2)
+	cl := c.Client(t)
+
+	tr := lag.NewTracker(lag.DefaultConfig())
+	window := tr.Config().Window
+	for k := range window + 2 {
+		snap, err := cl.PollGroups(ctx(t), group)
+		if err != nil {
+			t.Fatalf("poll %d: %v", k, err)
+		}
+		g, ok := snap.Group(group)
+		if !ok || g.Err != nil || len(g.Partitions) != 2 {
+			t.Fatalf("poll %d: group %+v", k, g)
+		}
+		for _, p := range g.Partitions {
+			if p.Committed != kafka.NoOffset || p.MemberID != member.MemberID() {
+				t.Fatalf("poll %d: %s/%d committed %d owned by %q; want no commit, owned by %q", k, p.Topic, p.Partition, p.Committed, p.MemberID, member.MemberID())
+			}
+		}
+		stamped := *snap
+		stamped.Time = base.Add(time.Duration(k) * pollGap)
+		tr.Add(&stamped)
+
+		v := tr.Named(group)
+		want := fmt.Sprintf("JUDGING %d/%d", k+1, window)
+		if k+1 >= window {
+			want = "WARN NO-COMMITS"
+		}
+		if got := v.Text(); got != want {
+			t.Fatalf("poll %d: %q, want %q", k, got, want)
+		}
+		ok0, warn, bad := tr.Counts()
+		if judged := k+1 >= window; ok0 != 0 || bad != 0 || warn != b2i(judged) || tr.Judging() != b2i(!judged) {
+			t.Fatalf("poll %d: counts %d OK %d WARN %d ERR %d judging", k, ok0, warn, bad, tr.Judging())
+		}
+	}
+	v := tr.Named(group)
+	if v.Status != lag.StatusNoCommits || v.Severity != lag.SeverityWarn || !v.Known || v.LagKnown || v.MaxTimeLag.Known() {
+		t.Errorf("verdict %+v; want NO-COMMITS, WARN, known, lag and time lag unknown", v)
+	}
+	gh, _ := tr.Evaluate(group, nil)
+	for _, p := range gh.Partitions {
+		if p.Status != lag.StatusNoCommits || !p.Uncommitted || p.Observations != window || p.LogEnd != map[int32]int64{0: 7, 1: 3}[p.Partition] {
+			t.Errorf("%s/%d: %s uncommitted %v after %d observations, log end %d", p.Topic, p.Partition, p.Status, p.Uncommitted, p.Observations, p.LogEnd)
+		}
+	}
+	// The chart's series: the group's lag was never known, so no poll
+	// holds a 0.
+	for i, p := range tr.GroupSeries(group, nil) {
+		if p.Lag != kafka.NoOffset {
+			t.Errorf("point %d: lag %d, want unknown", i, p.Lag)
+		}
+	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -14,6 +14,12 @@ type partHist struct {
 	partition int32
 	// owned reports whether a member owned the partition at the latest poll.
 	owned bool
+	// unLen counts the observations (polls at least MinDistance apart, at
+	// most Window) of the current run of polls in which a member owned
+	// the partition and nothing was committed for it; unLast is the time
+	// of the latest. A commit, or a poll without an owner, ends the run.
+	unLen  int16
+	unLast int64
 	// firstSeq and lastSeq are the first and latest polls that saw the
 	// partition.
 	firstSeq, lastSeq uint64
@@ -46,8 +52,10 @@ func (h *History) newPartition(topic string, partition int32) partHist {
 }
 
 // updatePartition records the partition's state at the current poll (time
-// t) and returns its lag, 0 when unknown, for the group total.
-func (h *History) updatePartition(ph *partHist, p *kafka.PartitionOffsets, t int64) int64 {
+// t) and returns its lag, kafka.NoOffset when unknown, for the group total.
+// fetched is false when the group's offsets could not be read (Group.Err):
+// a missing commit then says nothing about the consumer.
+func (h *History) updatePartition(ph *partHist, p *kafka.PartitionOffsets, t int64, fetched bool) int64 {
 	for s := h.gapStart(ph.lastSeq); s < h.seq; s++ {
 		i := 2 * h.slot(s)
 		ph.samples[i], ph.samples[i+1] = kafka.NoOffset, kafka.NoOffset
@@ -73,10 +81,22 @@ func (h *History) updatePartition(ph *partHist, p *kafka.PartitionOffsets, t int
 	if c >= 0 {
 		ph.observe(c, lag, t, ph.owned, int64(h.cfg.MinDistance))
 	}
-	if lag < 0 {
-		return 0
-	}
+	ph.observeUncommitted(fetched && c < 0 && ph.owned, t, int64(h.cfg.MinDistance), h.cfg.Window)
 	return lag
+}
+
+// observeUncommitted counts the polls in which a live owner has committed
+// nothing, spaced like commit observations (at least minDist apart) and
+// capped at window: a consumer that commits gets a window's time to show
+// its first commit before it is judged NO-COMMITS.
+func (ph *partHist) observeUncommitted(uncommitted bool, t, minDist int64, window int) {
+	switch {
+	case !uncommitted:
+		ph.unLen = 0
+	case ph.unLen == 0 || t-ph.unLast >= minDist:
+		ph.unLen = int16(min(int(ph.unLen)+1, window))
+		ph.unLast = t
+	}
 }
 
 // lagOf is log end minus committed, floored at 0, or NoOffset when either is
@@ -168,6 +188,19 @@ func (ph *partHist) observe(c, lag, t int64, owned bool, minDist int64) {
 	ph.winLen++
 	j := 3 * ((ph.winStart + ph.winLen - 1) % n)
 	ph.win[j], ph.win[j+1], ph.win[j+2] = t, c, lag
+}
+
+// addKnownLag adds a partition's lag to a group's total, where either may
+// be kafka.NoOffset (unknown): the total of a group none of whose lags is
+// known stays unknown, never 0.
+func addKnownLag(total, lag int64) int64 {
+	switch {
+	case lag < 0:
+		return total
+	case total < 0:
+		return lag
+	}
+	return addLag(total, lag)
 }
 
 // addLag adds a non-negative lag to a total, saturating instead of wrapping

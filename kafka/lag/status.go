@@ -7,8 +7,8 @@ import (
 
 // Status is a partition's health verdict under Burrow's rules. The values
 // are ordered by how bad they are, so a group's status is its partitions'
-// maximum: OK < WARN < STALL < REWIND < STOP (the rules are checked in the
-// reverse of that order, worst first).
+// maximum: OK < WARN < NO-COMMITS < STALL < REWIND < STOP (the rules are
+// checked in the reverse of that order, worst first).
 type Status uint8
 
 const (
@@ -18,6 +18,11 @@ const (
 	// StatusWarn: the consumer moves, but its lag never decreased across
 	// a full window: it is slower than the producers.
 	StatusWarn
+	// StatusNoCommits: a live member has owned the partition for a full
+	// window and nothing was ever committed for it: its lag cannot be
+	// measured, and a restart would start from auto.offset.reset, not
+	// from where it got to.
+	StatusNoCommits
 	// StatusStall: the committed offset did not move across a full window
 	// while a member owned the partition and lag was above zero.
 	StatusStall
@@ -30,9 +35,10 @@ const (
 	StatusStop
 )
 
-var statusNames = [...]string{"OK", "WARN", "STALL", "REWIND", "STOP"}
+var statusNames = [...]string{"OK", "WARN", "NO-COMMITS", "STALL", "REWIND", "STOP"}
 
-// String returns the name Burrow uses (OK, WARN, STALL, REWIND, STOP).
+// String returns the name Burrow uses (OK, WARN, STALL, REWIND, STOP), or
+// NO-COMMITS.
 func (s Status) String() string {
 	if int(s) < len(statusNames) {
 		return statusNames[s]
@@ -58,16 +64,17 @@ func (s *Status) UnmarshalText(b []byte) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("unknown lag status %q (want OK, WARN, STALL, REWIND or STOP)", b)
+	return fmt.Errorf("unknown lag status %q (want OK, WARN, NO-COMMITS, STALL, REWIND or STOP)", b)
 }
 
 // Severity folds statuses into the three levels alerting cares about:
-// STALL, REWIND and STOP all mean a consumer needs a human (ERR).
+// STALL, REWIND and STOP all mean a consumer needs a human (ERR); WARN and
+// NO-COMMITS are WARN.
 func (s Status) Severity() Severity {
 	switch s {
 	case StatusOK:
 		return SeverityOK
-	case StatusWarn:
+	case StatusWarn, StatusNoCommits:
 		return SeverityWarn
 	default:
 		return SeverityErr

@@ -25,6 +25,7 @@ type Tracker struct {
 	snap    *kafka.Snapshot // the latest accepted snapshot
 	health  []Verdict       // aligned with snap.Groups
 	counts  [3]int          // groups by severity, verdicts only
+	judging int             // groups whose verdict is still judging
 	scratch []PartitionHealth
 
 	seq    uint64  // accepted snapshots, as the History counts them
@@ -77,7 +78,7 @@ func (l *Tracker) Add(s *kafka.Snapshot) {
 	l.seq++
 	l.times[l.slot(l.seq)] = s.Time.UnixNano()
 	l.health = resize(l.health, len(s.Groups))
-	l.counts = [3]int{}
+	l.counts, l.judging = [3]int{}, 0
 	for i := range s.Groups {
 		name := s.Groups[i].Name
 		h := &l.health[i]
@@ -89,6 +90,8 @@ func (l *Tracker) Add(s *kafka.Snapshot) {
 		}
 		if sev, ok := h.Decided(); ok {
 			l.counts[sev]++
+		} else if h.Judging() {
+			l.judging++
 		}
 		l.record(name, h)
 	}
@@ -161,13 +164,22 @@ func (l *Tracker) Named(name string) Verdict {
 	return UnknownVerdict
 }
 
-// Counts are the groups of the latest poll by verdict: OK, WARN and ERR.
-// Unknown and pending verdicts are not counted.
+// Counts are the groups of the latest poll by verdict: OK, WARN (NO-COMMITS
+// included) and ERR. Unknown and judging verdicts are not counted.
 func (l *Tracker) Counts() (ok, warn, err int) {
 	if l == nil {
 		return 0, 0, 0
 	}
 	return l.counts[SeverityOK], l.counts[SeverityWarn], l.counts[SeverityErr]
+}
+
+// Judging is how many groups of the latest poll are still judging (see
+// Verdict): not counted as OK, nor as anything else.
+func (l *Tracker) Judging() int {
+	if l == nil {
+		return 0
+	}
+	return l.judging
 }
 
 // Evaluate judges one group with its partitions, appended to buf[:0], as of

@@ -25,15 +25,18 @@ func lagAfter(n int) (*lag.Tracker, *kafka.Snapshot) {
 
 func TestLagVerdictsAndCounts(t *testing.T) {
 	l, s := lagAfter(12)
-	if ok, warn, bad := l.Counts(); ok != 2 || warn != 1 || bad != 3 {
-		t.Fatalf("counts = %d OK %d WARN %d ERR, want 2 1 3", ok, warn, bad)
+	if ok, warn, bad := l.Counts(); ok != 1 || warn != 2 || bad != 3 || l.Judging() != 0 {
+		t.Fatalf("counts = %d OK %d WARN %d ERR %d judging, want 1 2 3 0", ok, warn, bad, l.Judging())
 	}
 	if !l.Now().Equal(fixture.Epoch.Add(55 * time.Second)) {
 		t.Fatalf("now = %v", l.Now())
 	}
 	want := map[string]string{
 		"analytics-etl": "OK", "billing-reconciler": "WARN", "fraud-scoring": "ERR STALL",
-		"inventory-sync": "ERR REWIND", "legacy-audit": "ERR STOP", "orders-app": "OK",
+		"inventory-sync": "ERR REWIND", "legacy-audit": "ERR STOP",
+		// refunds/0 has had a live owner and no commit for a full window.
+		"orders-app": "WARN NO-COMMITS",
+		// dead; offsets not fetched: nothing to judge.
 		"search-indexer": "-", "shipping-notifier": "-",
 	}
 	for i := range s.Groups {
@@ -54,26 +57,67 @@ func TestLagVerdictsAndCounts(t *testing.T) {
 	}
 }
 
-// TestPendingVerdicts: before a full window only the facts show: a group
-// that caught up is OK, one that lags is pending.
-func TestPendingVerdicts(t *testing.T) {
+// TestJudgingVerdicts: before a full window only the facts would show;
+// none is found yet, so every group that can be judged is JUDGING, with
+// the observations its verdict rests on. None is OK: not even one that
+// is caught up.
+func TestJudgingVerdicts(t *testing.T) {
 	l, s := lagAfter(3)
-	if ok, warn, bad := l.Counts(); ok != 1 || warn != 0 || bad != 0 {
-		t.Fatalf("counts = %d OK %d WARN %d ERR, want 1 0 0", ok, warn, bad)
+	if ok, warn, bad := l.Counts(); ok != 0 || warn != 0 || bad != 0 || l.Judging() != 6 {
+		t.Fatalf("counts = %d OK %d WARN %d ERR %d judging, want 0 0 0 6", ok, warn, bad, l.Judging())
 	}
 	for i, want := range []struct {
-		text    string
-		pending int
+		text string
+		obs  int
 	}{
-		{"OK", 0}, // analytics-etl caught up at poll 2
-		{"-", 3}, {"-", 3}, {"-", 3},
-		{"-", 1}, // legacy-audit: nobody commits, one observation
-		{"-", 3}, {"-", 0}, {"-", 0},
+		{"JUDGING 3/10", 3}, // analytics-etl: caught up, three polls seen
+		{"JUDGING 3/10", 3}, {"JUDGING 3/10", 3}, {"JUDGING 3/10", 3},
+		{"JUDGING 1/10", 1}, // legacy-audit: nobody commits, one observation
+		{"JUDGING 3/10", 3}, // orders-app: refunds/0 owned without a commit for 3 polls
+		{"-", 3},            // search-indexer: dead, nothing to judge
+		{"-", 3},            // shipping-notifier: its offsets could not be read
 	} {
 		h := l.Group(s, i)
-		if got := h.Text(); got != want.text || h.Pending != want.pending {
-			t.Errorf("%s: %q pending %d, want %q pending %d", s.Groups[i].Name, got, h.Pending, want.text, want.pending)
+		if got := h.Text(); got != want.text || h.Observations != want.obs || h.Window != 10 {
+			t.Errorf("%s: %q observations %d/%d, want %q %d/10", s.Groups[i].Name, got, h.Observations, h.Window, want.text, want.obs)
 		}
+	}
+}
+
+// TestVerdictsLeaveJudgingOnce: poll by poll, every group's verdict goes
+// from JUDGING (or unknown) to one decided verdict and stays there: none
+// shows OK first and then something else, none goes back to JUDGING.
+func TestVerdictsLeaveJudgingOnce(t *testing.T) {
+	l := lag.NewTracker(lag.DefaultConfig())
+	first := map[string]string{} // the first decided text
+	var seen []string
+	for i := range 14 {
+		s := fixture.Evolving(i)
+		l.Add(s)
+		for k := range s.Groups {
+			name := s.Groups[k].Name
+			h := l.Group(s, k)
+			text := h.Text()
+			if _, ok := h.Decided(); !ok {
+				if f, was := first[name]; was {
+					t.Errorf("poll %d: %s went back to %q after %q", i, name, text, f)
+				}
+				continue
+			}
+			if f, was := first[name]; was && f != text {
+				t.Errorf("poll %d: %s flapped from %q to %q", i, name, f, text)
+			} else if !was {
+				first[name] = text
+				seen = append(seen, fmt.Sprintf("%s@%d=%s", name, i, text))
+			}
+		}
+	}
+	// REWIND is a fact and shows as soon as it happens; the trends (OK,
+	// WARN, STALL, NO-COMMITS) need ten observations, 45s at one poll
+	// every 5s; STOP needs a silence longer than the window spans.
+	want := "inventory-sync@8=ERR REWIND analytics-etl@9=OK billing-reconciler@9=WARN fraud-scoring@9=ERR STALL orders-app@9=WARN NO-COMMITS legacy-audit@10=ERR STOP"
+	if got := strings.Join(seen, " "); got != want {
+		t.Errorf("decided:\n got %s\nwant %s", got, want)
 	}
 }
 
@@ -85,7 +129,7 @@ func TestIgnoredSnapshotKeepsVerdicts(t *testing.T) {
 	again := fixture.Evolving(11)
 	again.Groups = again.Groups[4:] // same time, fewer groups
 	l.Add(again)
-	if ok, warn, bad := l.Counts(); ok != 2 || warn != 1 || bad != 3 {
+	if ok, warn, bad := l.Counts(); ok != 1 || warn != 2 || bad != 3 {
 		t.Fatalf("counts = %d %d %d", ok, warn, bad)
 	}
 	h := l.Group(again, 0) // legacy-audit, index 4 in the accepted poll

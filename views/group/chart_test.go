@@ -71,3 +71,34 @@ func TestChartScope(t *testing.T) {
 		t.Fatalf("chart without history:\n%s", strings.Join(got, "\n"))
 	}
 }
+
+// TestChartUnknownLagIsNotZero: a group whose lag was never known
+// (shipping-notifier: its offsets could not be read) has a header that
+// says "lag -", and a chart that says "now -" and draws no bar: unknown
+// is never drawn as 0.
+func TestChartUnknownLagIsNotZero(t *testing.T) {
+	lipgloss.SetColorProfile(termenv.Ascii)
+	l, s := viewtest.LagAfter(12)
+	m := New(viewtest.Common(80, 21, true), "shipping-notifier", s, l)
+	ls := strings.Split(viewtest.Strip(m.View()), "\n")
+	if !strings.HasPrefix(ls[2], "health - · lag - · ") {
+		t.Fatalf("header %q", ls[2])
+	}
+	m.Update(tea.KeyMsg{Type: tea.KeyShiftTab})
+	if m.Tab() != Chart {
+		t.Fatalf("tab %v", m.Tab())
+	}
+	v := viewtest.Strip(m.View())
+	var title string
+	for _, l := range strings.Split(v, "\n") {
+		if strings.HasPrefix(l, "lag ") {
+			title = l
+		}
+	}
+	if title != "lag messages · now -" {
+		t.Fatalf("lag chart title %q in\n%s", title, v)
+	}
+	if strings.ContainsAny(v, "▁▂▃▄▅▆▇█") {
+		t.Fatalf("the chart draws bars for a lag never known:\n%s", v)
+	}
+}

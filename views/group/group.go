@@ -421,7 +421,11 @@ func (m *Model) judge(l *lag.Tracker) {
 	if !ok {
 		return
 	}
-	m.health = lag.Judge(gh, m.window)
+	// The verdict is the tracker's, the one the groups screen, the status
+	// bar and `kgroups health` show; the evaluation adds the partitions
+	// behind it.
+	m.health = l.Named(m.name)
+	m.health.Partitions = gh.Partitions
 	for i, j := 0, 0; i < len(ps) && j < len(gh.Partitions); {
 		a, b := &ps[i], &gh.Partitions[j]
 		switch {
@@ -638,7 +642,8 @@ func (m *Model) header(b *strings.Builder) {
 // healthLine says how the group is doing, most important first, so that a
 // narrow terminal cuts the details: its verdict, how far behind it is in
 // messages and in time, whether it is catching up, its produce and consume
-// rates, and, while a verdict is pending, how much of the window is seen.
+// rates. A verdict still judging says how much of the window it has seen
+// in its own text ("JUDGING 3/10").
 func (m *Model) healthLine(l *strings.Builder) {
 	s, sep, h := m.Styles, m.Glyphs.Sep, &m.health
 	l.WriteString(s.Label.Render("health "))
@@ -668,10 +673,6 @@ func (m *Model) healthLine(l *strings.Builder) {
 	l.WriteString(sep)
 	l.WriteString(s.Label.Render("consume "))
 	l.WriteString(rate(h.ConsumeRate))
-	if h.Known && h.Pending > 0 && h.Severity == lag.SeverityOK {
-		l.WriteString(sep)
-		l.WriteString(s.Dim.Render("judging: " + strconv.Itoa(h.Pending) + " of " + strconv.Itoa(m.window) + " commits seen"))
-	}
 }
 
 // rewind explains a REWIND: which partition went back, from where to where,

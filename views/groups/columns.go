@@ -40,16 +40,10 @@ const sparkWidth = 10
 // rebalance moves no other column.
 const stateWidth = len("rebalancing")
 
-// healthWidth holds the verdicts "ERR " and every status name, the
-// longest the HEALTH column shows once a window has been judged, so that
-// the first verdicts (after a window of polls showing "-") move nothing.
-var healthWidth = func() int {
-	w := 0
-	for s := lag.StatusOK; s <= lag.StatusStop; s++ {
-		w = max(w, len("ERR ")+len(s.String()))
-	}
-	return w
-}()
+// healthWidth holds every verdict the HEALTH column shows ("WARN
+// NO-COMMITS" is the longest, "JUDGING 10/10" while judging), so that the
+// first verdicts after a window of polls move nothing.
+var healthWidth = lag.TextWidth(lag.DefaultConfig().Window)
 
 // newColumns defines the groups table. The trend column reads the lag
 // history through m, so it is only called for rows on screen. The table

@@ -26,7 +26,8 @@ type SortKey int
 const (
 	// ByName orders by group name.
 	ByName SortKey = iota
-	// ByLag orders by total lag.
+	// ByLag orders by total lag; a lag that cannot be measured (unknown,
+	// or WARN NO-COMMITS) ranks above every measured one.
 	ByLag
 	// ByState orders by state name.
 	ByState
@@ -34,8 +35,9 @@ const (
 	ByMembers
 	// ByTimeLag orders by the largest time lag.
 	ByTimeLag
-	// ByHealth orders by verdict: ERR (STOP, REWIND, STALL), WARN, OK,
-	// pending, unknown.
+	// ByHealth orders by verdict, worst first: ERR (STOP, REWIND,
+	// STALL), WARN NO-COMMITS, unknown, WARN, JUDGING, OK (see
+	// compareGroups).
 	ByHealth
 )
 
@@ -377,19 +379,7 @@ func (m *Model) rebuild() {
 	}
 	gs := m.snap.Groups
 	cmp := func(a, b int) int {
-		switch m.sortBy {
-		case ByLag:
-			return compare(m.lags[a], m.lags[b])
-		case ByState:
-			return strings.Compare(gs[a].State, gs[b].State)
-		case ByMembers:
-			return compare(len(gs[a].Members), len(gs[b].Members))
-		case ByTimeLag:
-			return compareFloat(timeLagKey(&m.health[a]), timeLagKey(&m.health[b]))
-		case ByHealth:
-			return compare(healthRank(&m.health[a]), healthRank(&m.health[b]))
-		}
-		return 0
+		return compareGroups(m.sortBy, m.sortKey(a), m.sortKey(b))
 	}
 	sort.SliceStable(m.rows, func(i, j int) bool {
 		a, b := m.rows[i], m.rows[j]
@@ -416,50 +406,6 @@ func (m *Model) rebuild() {
 	if m.selected == "" || m.Selected() != m.selected {
 		m.selected = m.Selected()
 	}
-}
-
-// timeLagKey orders unknown time lags below every known one.
-func timeLagKey(h *lag.Verdict) float64 {
-	if !h.MaxTimeLag.Known() {
-		return -1
-	}
-	return h.MaxTimeLag.Seconds
-}
-
-// healthRank orders verdicts from unknown (0) and pending (1) through OK
-// and WARN to ERR, and ERR by the partition status behind it (STALL,
-// REWIND, STOP).
-func healthRank(h *lag.Verdict) int {
-	sev, ok := h.Decided()
-	switch {
-	case !h.Known:
-		return 0
-	case !ok:
-		return 1
-	case sev == lag.SeverityErr:
-		return 4 + int(h.Status-lag.StatusStall)
-	}
-	return 2 + int(sev)
-}
-
-func compareFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
-func compare[T int | int64](a, b T) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // tableRows is the number of data rows on screen.

@@ -27,16 +27,16 @@ func TestView(t *testing.T) {
 	want := strings.Join([]string{
 		"8 groups: 1 error · 4 Stable · 1 PreparingRebalance · 1 Reconciling · 1 Empty · 1 Dead",
 		// Without a lag history nothing is judged: no verdict, no time lag.
-		"  NAME↑              TYPE     STATE       HEALTH     MEMBERS    LAG TIME-LAG TREND",
+		"  NAME↑              TYPE     STATE       HEALTH          MEMBERS    LAG TIME-LAG TREND",
 		// A rebalancing state is "rebalancing" whatever its name, and a
 		// group with fewer than two polls of lag has no trend.
-		"▶ analytics-etl      consumer Stable      -                2     29        - -",
-		"  billing-reconciler classic  Stable      -                2    769        - -",
-		"  fraud-scoring      classic  rebalancing -                3   2620        - -",
-		"  inventory-sync     consumer rebalancing -                2      6        - -",
+		"▶ analytics-etl      consumer Stable      -                     2     29        - -",
+		"  billing-reconciler classic  Stable      -                     2    769        - -",
+		"  fraud-scoring      classic  rebalancing -                     3   2620        - -",
+		"  inventory-sync     consumer rebalancing -                     2      6        - -",
 		// One level per digit: 9 is 1-9, 497850 is 100k-999,999.
-		"  legacy-audit       classic  Empty       -                0 497850        -        ▂▂▂",
-		"  orders-app         classic  Stable      -                2    139        -    ▁▂▃▃▃▃▄",
+		"  legacy-audit       classic  Empty       -                     0 497850        -        ▂▂▂",
+		"  orders-app         classic  Stable      -                     2    139        -    ▁▂▃▃▃▃▄",
 	}, "\n")
 	if got := viewtest.Strip(m.View()); got != want {
 		t.Fatalf("view:\n%s\nwant\n%s", got, want)
@@ -49,7 +49,7 @@ func TestEmptyCluster(t *testing.T) {
 	s := viewtest.Snapshot(viewtest.Epoch, 0)
 	s.Groups = nil
 	m.Update(ui.DataMsg{Snapshot: s, History: viewtest.History{}})
-	if got := viewtest.Strip(m.View()); got != "0 groups\n  NAME↑ TYPE STATE       HEALTH     ASSIGNOR MEMBERS LAG TIME-LAG TREND\n  no consumer groups in this cluster" {
+	if got := viewtest.Strip(m.View()); got != "0 groups\n  NAME↑ TYPE STATE       HEALTH          MEMBERS LAG TIME-LAG TREND\n  no consumer groups in this cluster" {
 		t.Fatalf("empty cluster:\n%s", got)
 	}
 	if reason := m.Actions()[0].DisabledReason(false); reason != "no group selected" {
@@ -121,23 +121,25 @@ func TestHealthAndTimeLag(t *testing.T) {
 	m.Update(ui.DataMsg{Snapshot: s, History: l, Lag: l})
 	want := strings.Join([]string{
 		"8 groups: 1 error · 4 Stable · 1 PreparingRebalance · 1 Reconciling · 1 Empty · 1 Dead",
-		"  NAME↑              TYPE     STATE       HEALTH     ASSIGNOR           MEMBERS TOPICS PARTS    LAG TIME-LAG TREND",
-		"▶ analytics-etl      consumer Stable      OK         uniform                  2      1     4     29       3s ▁▃▁▃▁▃▁▃▁▃",
-		"  billing-reconciler classic  Stable      WARN       range                    2      1     4   1209     ≥55s ▄▄▄▄▅▅▅▅▅▅",
-		"  fraud-scoring      classic  rebalancing ERR STALL  roundrobin               3      1     3   3445     ≥55s ▅▅▅▅▅▅▅▅▅▅",
-		"  inventory-sync     consumer rebalancing ERR REWIND range                    2      1     4    546      27s ▂▂▂▂▂▂▄▄▄▄",
-		"  legacy-audit       classic  Empty       ERR STOP   -                        0      1     2 498125     ≥55s ▇▇▇▇▇▇▇▇▇▇",
-		"  orders-app         classic  Stable      OK         cooperative-sticky       2      2     7     85      17s ▄▄▄▄▄▃▃▃▃▃",
-		// No partition has a known lag: no trend, not a row of zeros.
-		"  search-indexer     classic  Dead        -          -                        0      0     0      -        - -",
-		"  shipping-notifier  classic  Stable      -          sticky                   1      1     2      -        - -",
+		// WARN NO-COMMITS widens HEALTH: TOPICS no longer fits. A lag
+		// never known has no trend (it is not a flat 0).
+		"  NAME↑              TYPE     STATE       HEALTH          ASSIGNOR           MEMBERS TOPICS    LAG TIME-LAG TREND",
+		"▶ analytics-etl      consumer Stable      OK              uniform                  2      1     29       3s ▁▃▁▃▁▃▁▃▁▃",
+		"  billing-reconciler classic  Stable      WARN            range                    2      1   1209     ≥55s ▄▄▄▄▅▅▅▅▅▅",
+		"  fraud-scoring      classic  rebalancing ERR STALL       roundrobin               3      1   3445     ≥55s ▅▅▅▅▅▅▅▅▅▅",
+		"  inventory-sync     consumer rebalancing ERR REWIND      range                    2      1    546      27s ▂▂▂▂▂▂▄▄▄▄",
+		"  legacy-audit       classic  Empty       ERR STOP        -                        0      1 498125     ≥55s ▇▇▇▇▇▇▇▇▇▇",
+		"  orders-app         classic  Stable      WARN NO-COMMITS cooperative-sticky       2      2     85      17s ▄▄▄▄▄▃▃▃▃▃",
+		"  search-indexer     classic  Dead        -               -                        0      0      -        - -",
+		"  shipping-notifier  classic  Stable      -               sticky                   1      1      -        - -",
 	}, "\n")
 	if got := viewtest.Strip(m.View()); got != want {
 		t.Fatalf("view:\n%s\nwant\n%s", got, want)
 	}
 }
 
-// TestHealthColours: OK green, WARN amber, ERR red, unknown plain.
+// TestHealthColours: OK green, WARN (NO-COMMITS too) amber, ERR red,
+// unknown plain.
 func TestHealthColours(t *testing.T) {
 	lipgloss.SetColorProfile(termenv.ANSI256)
 	defer lipgloss.SetColorProfile(termenv.Ascii)
@@ -145,9 +147,12 @@ func TestHealthColours(t *testing.T) {
 	c := viewtest.Common(120, 12, true)
 	m := New(c)
 	m.Update(ui.DataMsg{Snapshot: s, History: l, Lag: l})
+	for range s.Groups {
+		m.Update(tea.KeyMsg{Type: tea.KeyDown}) // the selected row is not coloured: take the last one
+	}
 	v := m.View()
 	for _, want := range []string{
-		c.Styles.OK.Render("OK"), c.Styles.Warn.Render("WARN"), c.Styles.Error.Render("ERR STALL"),
+		c.Styles.OK.Render("OK"), c.Styles.Warn.Render("WARN"), c.Styles.Warn.Render("WARN NO-COMMITS"), c.Styles.Error.Render("ERR STALL"),
 		c.Styles.Error.Render("ERR REWIND"), c.Styles.Error.Render("ERR STOP"),
 	} {
 		if !strings.Contains(v, want) {
@@ -159,7 +164,7 @@ func TestHealthColours(t *testing.T) {
 	}
 }
 
-func TestSortByHealthAndTimeLag(t *testing.T) {
+func TestSortByHealthLagAndTimeLag(t *testing.T) {
 	lipgloss.SetColorProfile(termenv.Ascii)
 	l, s := viewtest.LagAfter(12)
 	m := New(viewtest.Common(120, 12, true))
@@ -175,9 +180,14 @@ func TestSortByHealthAndTimeLag(t *testing.T) {
 	tests := []struct {
 		key, want, header string
 	}{
-		// Worst first; ERR by what is behind it; unknown last.
-		{"H", "legacy-audit inventory-sync fraud-scoring billing-reconciler analytics-etl orders-app search-indexer shipping-notifier", "HEALTH↓"},
-		{"H", "search-indexer shipping-notifier analytics-etl orders-app billing-reconciler fraud-scoring inventory-sync legacy-audit", "HEALTH↑"},
+		// Worst first: ERR by what is behind it, then NO-COMMITS and
+		// unknown next to them, then WARN, then OK.
+		{"H", "legacy-audit inventory-sync fraud-scoring orders-app search-indexer shipping-notifier billing-reconciler analytics-etl", "HEALTH↓"},
+		{"H", "analytics-etl billing-reconciler search-indexer shipping-notifier orders-app fraud-scoring inventory-sync legacy-audit", "HEALTH↑"},
+		// Unmeasured lags (NO-COMMITS, unknown) first, by name, then the
+		// largest lag.
+		{"L", "orders-app search-indexer shipping-notifier legacy-audit fraud-scoring billing-reconciler inventory-sync analytics-etl", "LAG↓"},
+		{"L", "analytics-etl inventory-sync billing-reconciler fraud-scoring legacy-audit orders-app search-indexer shipping-notifier", "LAG↑"},
 		// Furthest behind first; unknown last.
 		{"T", "billing-reconciler fraud-scoring legacy-audit inventory-sync orders-app analytics-etl search-indexer shipping-notifier", "TIME-LAG↓"},
 		{"T", "search-indexer shipping-notifier analytics-etl orders-app inventory-sync billing-reconciler fraud-scoring legacy-audit", "TIME-LAG↑"},

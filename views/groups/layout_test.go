@@ -23,7 +23,7 @@ func TestLayoutStableAcrossRebalance(t *testing.T) {
 	lipgloss.SetColorProfile(termenv.Ascii)
 	states := []string{kafka.StateStable, kafka.StatePreparingRebalance, kafka.StateCompletingRebalance, kafka.StateStable, kafka.StateStable}
 	bumps := []int64{0, 10, 20, 0, 0}
-	for _, width := range []int{125, 150} {
+	for _, width := range []int{130, 150} {
 		m := New(viewtest.Common(width, 12, true))
 		l := lag.NewTracker(lag.Config{})
 		tl := rebalance.NewTimeline(rebalance.TimelineConfig{})
@@ -44,21 +44,21 @@ func TestLayoutStableAcrossRebalance(t *testing.T) {
 			rows = append(rows, lines[3])
 		}
 		want := map[int][]string{
-			125: {
-				"  NAME↑              TYPE     STATE       HEALTH     ASSIGNOR           MEMBERS TOPICS PARTS    LAG TIME-LAG TREND      COORD",
-				"  billing-reconciler classic  Stable      -          range                    2      1     4    769        - -              1",
-				"  billing-reconciler classic  rebalancing -          range                    2      1     4    809      ≥5s         ▄▄     1",
-				"  billing-reconciler classic  rebalancing -          range                    2      1     4    849     ≥10s        ▄▄▄     1",
-				"  billing-reconciler classic  Stable      -          range                    2      1     4    769     ≥15s       ▄▄▄▄     1",
-				"  billing-reconciler classic  Stable      -          range                    2      1     4    769     ≥20s      ▄▄▄▄▄     1",
+			130: {
+				"  NAME↑              TYPE     STATE       HEALTH          ASSIGNOR           MEMBERS TOPICS PARTS    LAG TIME-LAG TREND      COORD",
+				"  billing-reconciler classic  Stable      JUDGING 1/10    range                    2      1     4    769        - -              1",
+				"  billing-reconciler classic  rebalancing JUDGING 2/10    range                    2      1     4    809      ≥5s         ▄▄     1",
+				"  billing-reconciler classic  rebalancing JUDGING 3/10    range                    2      1     4    849     ≥10s        ▄▄▄     1",
+				"  billing-reconciler classic  Stable      JUDGING 4/10    range                    2      1     4    769     ≥15s       ▄▄▄▄     1",
+				"  billing-reconciler classic  Stable      JUDGING 5/10    range                    2      1     4    769     ≥20s      ▄▄▄▄▄     1",
 			},
 			150: {
-				"  NAME↑              TYPE     STATE       HEALTH     ASSIGNOR           MEMBERS TOPICS PARTS    LAG TIME-LAG TREND      COORD LAST-REB",
-				"  billing-reconciler classic  Stable      -          range                    2      1     4    769        - -              1        -",
-				"  billing-reconciler classic  rebalancing -          range                    2      1     4    809      ≥5s         ▄▄     1        -",
-				"  billing-reconciler classic  rebalancing -          range                    2      1     4    849     ≥10s        ▄▄▄     1        -",
-				"  billing-reconciler classic  Stable      -          range                    2      1     4    769     ≥15s       ▄▄▄▄     1       0s",
-				"  billing-reconciler classic  Stable      -          range                    2      1     4    769     ≥20s      ▄▄▄▄▄     1       0s",
+				"  NAME↑              TYPE     STATE       HEALTH          ASSIGNOR           MEMBERS TOPICS PARTS    LAG TIME-LAG TREND      COORD LAST-REB",
+				"  billing-reconciler classic  Stable      JUDGING 1/10    range                    2      1     4    769        - -              1        -",
+				"  billing-reconciler classic  rebalancing JUDGING 2/10    range                    2      1     4    809      ≥5s         ▄▄     1        -",
+				"  billing-reconciler classic  rebalancing JUDGING 3/10    range                    2      1     4    849     ≥10s        ▄▄▄     1        -",
+				"  billing-reconciler classic  Stable      JUDGING 4/10    range                    2      1     4    769     ≥15s       ▄▄▄▄     1       0s",
+				"  billing-reconciler classic  Stable      JUDGING 5/10    range                    2      1     4    769     ≥20s      ▄▄▄▄▄     1       0s",
 			},
 		}[width]
 		if header != want[0] {

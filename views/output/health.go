@@ -39,14 +39,17 @@ type jsonHealthDocument struct {
 type jsonHealthGroup struct {
 	Group       string `json:"group"`
 	GroupBase64 string `json:"groupBase64,omitempty"`
-	// Verdict is the UI's text for the verdict ("OK", "WARN", "ERR
-	// STALL"), null while it is unknown or pending.
+	// Verdict is the UI's text for the verdict ("OK", "WARN", "WARN
+	// NO-COMMITS", "ERR STALL", "JUDGING 3/10"), null while unknown.
 	Verdict  *string      `json:"verdict"`
 	Status   lag.Status   `json:"status"`
 	Severity lag.Severity `json:"severity"`
 	// Complete is false while a lagging partition has too few commit
 	// observations for STALL and WARN to be detected.
-	Complete          bool                  `json:"complete"`
+	Complete bool `json:"complete"`
+	// Judging is how much of the window a verdict still judging has seen,
+	// null once decided (or unknown).
+	Judging           *jsonJudging          `json:"judging"`
 	TotalLag          *int64                `json:"totalLag"`
 	MaxTimeLagSeconds *float64              `json:"maxTimeLagSeconds"`
 	MaxTimeLagKind    lag.TimeLagKind       `json:"maxTimeLagKind"`
@@ -69,6 +72,11 @@ type jsonHealthPartition struct {
 	// Rewind holds the offsets of a REWIND: high was committed, then the
 	// older low.
 	Rewind *jsonRewind `json:"rewind"`
+}
+
+type jsonJudging struct {
+	Observations int `json:"observations"`
+	Window       int `json:"window"`
 }
 
 type jsonRewind struct {
@@ -96,6 +104,7 @@ func HealthJSON(w io.Writer, gs []lag.Verdict) error {
 			Status:            g.Status,
 			Severity:          g.Severity,
 			Complete:          g.Complete,
+			Judging:           judging(g),
 			TotalLag:          offset(HealthTotalLag(g)),
 			MaxTimeLagSeconds: timeLagSeconds(g.MaxTimeLag),
 			MaxTimeLagKind:    g.MaxTimeLag.Kind,
@@ -128,6 +137,14 @@ func HealthJSON(w io.Writer, gs []lag.Verdict) error {
 		doc.Groups = append(doc.Groups, j)
 	}
 	return EncodeJSON(w, doc)
+}
+
+// judging is the verdict's progress while it is judging, else null.
+func judging(v *lag.Verdict) *jsonJudging {
+	if !v.Judging() {
+		return nil
+	}
+	return &jsonJudging{Observations: v.Observations, Window: v.Window}
 }
 
 // verdictText is the verdict's text, null for lag.NoVerdict.

@@ -27,7 +27,7 @@ func HealthColumns(atLeast string) []Column[*lag.Verdict] {
 // HealthTotalLag is the group's total lag, or kafka.NoOffset when no
 // partition's lag is known, as GroupLag does for snapshots.
 func HealthTotalLag(v *lag.Verdict) int64 {
-	if !v.Known {
+	if !v.LagKnown {
 		return kafka.NoOffset
 	}
 	return v.TotalLag

@@ -16,7 +16,7 @@ import (
 func healthFixture() []lag.Verdict {
 	var vs []lag.Verdict
 	for _, gh := range []lag.GroupHealth{
-		{Group: "fine", Status: lag.StatusOK, Complete: true, MaxTimeLag: lag.TimeLag{Kind: lag.TimeLagCaughtUp}, Partitions: []lag.PartitionHealth{
+		{Group: "fine", Status: lag.StatusOK, Complete: true, Observations: 10, MaxTimeLag: lag.TimeLag{Kind: lag.TimeLagCaughtUp}, Partitions: []lag.PartitionHealth{
 			{Topic: "t", Partition: 0, Status: lag.StatusOK, Committed: 5, LogEnd: 5, Lag: 0},
 		}},
 		{Group: "bad", Status: lag.StatusRewind, Severity: lag.SeverityErr, TotalLag: 80,

@@ -13,18 +13,19 @@ import (
 
 // healthGroups are verdicts as `kgroups health` gives them, a History's
 // evaluation through lag.Judge: a healthy group, one with a REWIND and a
-// WARN partition, one that never committed, and one whose lagging
-// partition has no time lag yet while the other is caught up.
+// WARN partition, one that never committed and has no member, one whose
+// lagging partition has no time lag yet (nor a full window) while the
+// other is caught up, and one whose member never commits.
 func healthGroups() []lag.Verdict {
 	var vs []lag.Verdict
 	for _, gh := range []lag.GroupHealth{
-		{Group: "fine", Status: lag.StatusOK, Severity: lag.SeverityOK, Complete: true,
+		{Group: "fine", Status: lag.StatusOK, Severity: lag.SeverityOK, Complete: true, Observations: 10,
 			MaxTimeLag: lag.TimeLag{Kind: lag.TimeLagCaughtUp}, ProduceRate: 2, ConsumeRate: 2,
 			Partitions: []lag.PartitionHealth{
 				{Topic: "t", Partition: 0, Status: lag.StatusOK, Committed: 5, LogEnd: 5, Lag: 0,
 					TimeLag: lag.TimeLag{Kind: lag.TimeLagCaughtUp}, ProduceRate: 2, ConsumeRate: 2},
 			}},
-		{Group: "payments", Status: lag.StatusRewind, Severity: lag.SeverityErr, TotalLag: 80,
+		{Group: "payments", Status: lag.StatusRewind, Severity: lag.SeverityErr, TotalLag: 80, Observations: 10,
 			MaxTimeLag: lag.TimeLag{Seconds: 61.23456, Kind: lag.TimeLagInterpolated}, ProduceRate: 1.0 / 3, ConsumeRate: lag.UnknownRate,
 			Partitions: []lag.PartitionHealth{
 				{Topic: "a", Partition: 1, Status: lag.StatusRewind, Rewind: lag.Rewind{High: 30, Low: 25, At: time.Unix(10, 0)},
@@ -35,18 +36,25 @@ func healthGroups() []lag.Verdict {
 				{Topic: "b", Partition: 0, Status: lag.StatusWarn, Committed: 1, LogEnd: 6, Lag: 5,
 					TimeLag: lag.TimeLag{Kind: lag.TimeLagAtLeast, Seconds: 4}, ProduceRate: lag.UnknownRate, ConsumeRate: lag.UnknownRate},
 			}},
-		{Group: "never", Status: lag.StatusOK, ProduceRate: lag.UnknownRate, ConsumeRate: lag.UnknownRate, Complete: true,
+		{Group: "never", Status: lag.StatusOK, ProduceRate: lag.UnknownRate, ConsumeRate: lag.UnknownRate, Complete: true, Observations: 10,
 			Partitions: []lag.PartitionHealth{
 				{Topic: "t", Partition: 0, Committed: kafka.NoOffset, LogEnd: 9, Lag: kafka.NoOffset, ProduceRate: lag.UnknownRate, ConsumeRate: lag.UnknownRate},
 			}},
 		// A History's maximum is the caught-up partition's 0s.
-		{Group: "grown", Status: lag.StatusOK, TotalLag: 500, MaxTimeLag: lag.TimeLag{Kind: lag.TimeLagCaughtUp},
+		{Group: "grown", Status: lag.StatusOK, TotalLag: 500, MaxTimeLag: lag.TimeLag{Kind: lag.TimeLagCaughtUp}, Observations: 10,
 			ProduceRate: 1, ConsumeRate: 1,
 			Partitions: []lag.PartitionHealth{
 				{Topic: "t", Partition: 0, Status: lag.StatusOK, Committed: 40, LogEnd: 40, Lag: 0,
 					TimeLag: lag.TimeLag{Kind: lag.TimeLagCaughtUp}, ProduceRate: 1, ConsumeRate: 1, Observations: 10},
 				{Topic: "t", Partition: 1, Status: lag.StatusOK, Committed: 0, LogEnd: 500, Lag: 500,
 					ProduceRate: lag.UnknownRate, ConsumeRate: lag.UnknownRate, Observations: 1},
+			}},
+		// A live member has owned t/0 for a full window; nothing committed.
+		{Group: "silent", Status: lag.StatusNoCommits, Severity: lag.SeverityWarn, Complete: true, Observations: 10,
+			TotalLag: 0, ProduceRate: 4, ConsumeRate: lag.UnknownRate,
+			Partitions: []lag.PartitionHealth{
+				{Topic: "t", Partition: 0, Status: lag.StatusNoCommits, Committed: kafka.NoOffset, LogEnd: 40, Lag: kafka.NoOffset,
+					Owned: true, Uncommitted: true, ProduceRate: 4, ConsumeRate: lag.UnknownRate, Observations: 10},
 			}},
 	} {
 		vs = append(vs, lag.Judge(gh, 10))
@@ -61,16 +69,19 @@ func TestHealthTable(t *testing.T) {
 	}
 	// never has nothing to judge, and grown's new partition is not judged
 	// yet, nor is its time lag known: neither is OK, and grown is not 0s
-	// behind.
-	assertText(t, "health", b.String(), `GROUP     STATUS      TOTAL-LAG  MAX-TIME-LAG  PRODUCE/S  CONSUME/S
-fine      OK                  0            0s        2.0        2.0
-payments  ERR REWIND         80         1m01s        0.3          -
-never     -                   -             -          -          -
-grown     -                 500             -        1.0        1.0
+	// behind. silent's member never commits: WARN NO-COMMITS, its lag
+	// unknown, not 0.
+	assertText(t, "health", b.String(), `GROUP     STATUS           TOTAL-LAG  MAX-TIME-LAG  PRODUCE/S  CONSUME/S
+fine      OK                       0            0s        2.0        2.0
+payments  ERR REWIND              80         1m01s        0.3          -
+never     -                        -             -          -          -
+grown     JUDGING 1/10           500             -        1.0        1.0
+silent    WARN NO-COMMITS          -             -        4.0          -
 
-GROUP     TOPIC  PARTITION  STATUS  CURRENT-OFFSET  LOG-END-OFFSET  LAG  TIME-LAG  REWIND
-payments  a              1  REWIND              25             100   75     1m01s  30->25
-payments  b              0  WARN                 1               6    5       ≥4s  -
+GROUP     TOPIC  PARTITION  STATUS      CURRENT-OFFSET  LOG-END-OFFSET  LAG  TIME-LAG  REWIND
+payments  a              1  REWIND                  25             100   75     1m01s  30->25
+payments  b              0  WARN                     1               6    5       ≥4s  -
+silent    t              0  NO-COMMITS               -              40    -         -  -
 `)
 
 	// Outside a UTF-8 locale a lower bound is marked ">=".
@@ -109,6 +120,7 @@ func TestHealthJSON(t *testing.T) {
       "status": "REWIND",
       "severity": "ERR",
       "complete": false,
+      "judging": null,
       "totalLag": 80,
       "maxTimeLagSeconds": 61.235,
       "maxTimeLagKind": "interpolated",
@@ -166,6 +178,7 @@ func TestHealthJSON(t *testing.T) {
       "status": "OK",
       "severity": "OK",
       "complete": true,
+      "judging": null,
       "totalLag": null,
       "maxTimeLagSeconds": null,
       "maxTimeLagKind": "unknown",
@@ -189,10 +202,14 @@ func TestHealthJSON(t *testing.T) {
     },
     {
       "group": "grown",
-      "verdict": null,
+      "verdict": "JUDGING 1/10",
       "status": "OK",
       "severity": "OK",
       "complete": false,
+      "judging": {
+        "observations": 1,
+        "window": 10
+      },
       "totalLag": 500,
       "maxTimeLagSeconds": null,
       "maxTimeLagKind": "unknown",
@@ -222,6 +239,34 @@ func TestHealthJSON(t *testing.T) {
           "timeLagSeconds": null,
           "timeLagKind": "unknown",
           "produceRate": null,
+          "consumeRate": null,
+          "rewind": null
+        }
+      ]
+    },
+    {
+      "group": "silent",
+      "verdict": "WARN NO-COMMITS",
+      "status": "NO-COMMITS",
+      "severity": "WARN",
+      "complete": true,
+      "judging": null,
+      "totalLag": null,
+      "maxTimeLagSeconds": null,
+      "maxTimeLagKind": "unknown",
+      "produceRate": 4,
+      "consumeRate": null,
+      "partitions": [
+        {
+          "topic": "t",
+          "partition": 0,
+          "status": "NO-COMMITS",
+          "committedOffset": null,
+          "logEndOffset": 40,
+          "lag": null,
+          "timeLagSeconds": null,
+          "timeLagKind": "unknown",
+          "produceRate": 4,
           "consumeRate": null,
           "rewind": null
         }

@@ -6,7 +6,8 @@ import (
 	"github.com/kgroups/kgroups/kafka/lag"
 )
 
-// Severity is the style for a verdict: green OK, amber WARN, red ERR.
+// Severity is the style for a verdict: green OK, amber WARN (NO-COMMITS
+// too), red ERR.
 func (s *Styles) Severity(sev lag.Severity) *lipgloss.Style {
 	switch sev {
 	case lag.SeverityOK:
@@ -18,7 +19,7 @@ func (s *Styles) Severity(sev lag.Severity) *lipgloss.Style {
 }
 
 // Health is the style for a group's verdict (nil while unknown or
-// pending); its text is v.Text().
+// judging); its text is v.Text().
 func (s *Styles) Health(v *lag.Verdict) *lipgloss.Style {
 	sev, ok := v.Decided()
 	if !ok {

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/charmbracelet/lipgloss"
@@ -9,17 +10,23 @@ import (
 )
 
 func TestHealthStyles(t *testing.T) {
-	g := func(st lag.Status, known, complete bool) *lag.Verdict {
-		return &lag.Verdict{GroupHealth: lag.GroupHealth{Status: st, Severity: st.Severity(), Complete: complete}, Known: known}
+	// g is a verdict with a full window of 10 observations, or 3 of 10.
+	g := func(st lag.Status, known, full bool) *lag.Verdict {
+		obs := 10
+		if !full {
+			obs = 3
+		}
+		return &lag.Verdict{GroupHealth: lag.GroupHealth{Status: st, Severity: st.Severity()}, Known: known, Observations: obs, Window: 10}
 	}
 	tests := []struct {
 		v    *lag.Verdict
 		want string
 	}{
 		{g(lag.StatusOK, false, true), "-"},
-		{g(lag.StatusOK, true, false), "-"}, // pending
+		{g(lag.StatusOK, true, false), "JUDGING 3/10"}, // plain, like unknown
 		{g(lag.StatusOK, true, true), "OK"},
 		{g(lag.StatusWarn, true, true), "WARN"},
+		{g(lag.StatusNoCommits, true, true), "WARN NO-COMMITS"},
 		{g(lag.StatusStall, true, true), "ERR STALL"},
 		{g(lag.StatusStop, true, false), "ERR STOP"}, // a fact: no full window needed
 		{g(lag.StatusRewind, true, false), "ERR REWIND"},
@@ -29,7 +36,7 @@ func TestHealthStyles(t *testing.T) {
 		if got := tt.v.Text(); got != tt.want {
 			t.Errorf("Text(%+v) = %q, want %q", tt.v, got, tt.want)
 		}
-		if st := s.Health(tt.v); (st == nil) != (tt.want == "-") {
+		if st := s.Health(tt.v); (st == nil) != (tt.want == "-" || strings.HasPrefix(tt.want, "JUDGING")) {
 			t.Errorf("%q: style %v", tt.want, st)
 		}
 	}
@@ -49,6 +56,7 @@ func TestHealthStyles(t *testing.T) {
 		{p(lag.StatusOK, 5, 9), nil},    // lagging, window not full
 		{p(lag.StatusOK, 5, 10), &s.OK}, // lagging, judged
 		{p(lag.StatusWarn, 5, 10), &s.Warn},
+		{p(lag.StatusNoCommits, -1, 10), &s.Warn},
 		{p(lag.StatusStop, 5, 1), &s.Error},
 		{p(lag.StatusRewind, 5, 3), &s.Error},
 	}
