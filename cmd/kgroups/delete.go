@@ -161,7 +161,7 @@ func runDelete(ctx context.Context, a *app, o deleteOptions) error {
 				if err := output.Printf(a.stdout, "%s", line); err != nil {
 					return err
 				}
-				a.notef("To undo: kgroups undo %s --execute", shellQuote(res.ReceiptPath))
+				a.notef("To undo: %s", undoCommand(c, a.selection(), res.ReceiptPath, d.Group))
 			case write.Refused:
 				failed = append(failed, fmt.Errorf("delete group %q: %s (its receipt: %s)", d.Group, res.Status(), res.ReceiptPath))
 			default:

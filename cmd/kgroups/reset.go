@@ -292,7 +292,7 @@ func (a *app) showPlan(ctx context.Context, cl *kafka.Client, c config.Cluster, 
 	}
 	a.notef("%s", summaryLine(p))
 	a.notef("Receipt: %s", res.ReceiptPath)
-	a.notef("To undo: kgroups undo %s --execute", shellQuote(res.ReceiptPath))
+	a.notef("To undo: %s", undoCommand(c, a.selection(), res.ReceiptPath, p.Group))
 	return writeVerdict(c, p.Group, res.ReceiptPath, "partitions", "STATUS", res.Tally())
 }
 
