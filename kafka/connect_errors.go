@@ -62,6 +62,9 @@ func explain(reqErr, connErr error, c config.Cluster, timeout time.Duration) err
 		}
 	}
 
+	if addr := refusedBy(cause); addr != "" {
+		return fmt.Errorf("connection refused by %s (tried %s): nothing listens there; check the brokers setting and that Kafka is running", addr, tried)
+	}
 	if isDialErr(cause) || errors.Is(reqErr, context.DeadlineExceeded) || errors.Is(cause, context.DeadlineExceeded) {
 		return fmt.Errorf("cannot reach Kafka within %s (tried %s): %w", timeout, tried, cause)
 	}
@@ -162,4 +165,14 @@ func isTimeout(err error) bool {
 func isDialErr(err error) bool {
 	var op *net.OpError
 	return errors.As(err, &op) && op.Op == "dial"
+}
+
+// refusedBy is the address that refused a connection (nothing listens on
+// that port), "" when err is not a refusal.
+func refusedBy(err error) string {
+	var op *net.OpError
+	if !errors.As(err, &op) || op.Op != "dial" || !errors.Is(err, syscall.ECONNREFUSED) || op.Addr == nil {
+		return ""
+	}
+	return op.Addr.String()
 }

@@ -265,7 +265,10 @@ func TestConnectUnreachable(t *testing.T) {
 	ln.Close() // nothing listens there now
 
 	cc := config.Cluster{Name: "gone", Brokers: []string{addr}, RequestTimeout: 2 * time.Second}
-	mustFail(t, cc, fmt.Sprintf("cannot reach Kafka within 2s (tried %s)", addr), "connection refused")
+	want := fmt.Sprintf("connection refused by %s (tried %s): nothing listens there; check the brokers setting and that Kafka is running", addr, addr)
+	if err := mustFail(t, cc, want); err.Error() != want {
+		t.Errorf("Connect error = %q, want exactly %q", err, want)
+	}
 }
 
 func TestConnectCanceled(t *testing.T) {
