@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
@@ -193,7 +194,7 @@ func (c *Client) poll(ctx context.Context, only []string) (*Snapshot, error) {
 // unreachable turns a failure of the first request into an error that names
 // the brokers tried.
 func (c *Client) unreachable(err error) error {
-	return fmt.Errorf("cannot read cluster metadata from %v within %s: %w", c.brokers, c.timeout, err)
+	return fmt.Errorf("cannot read cluster metadata within %s (tried %s): %w", c.timeout, strings.Join(c.brokers, ", "), err)
 }
 
 func brokerOrID(brokers map[int32]Broker, id int32) Broker {
