@@ -148,3 +148,25 @@ func TestGoldenConnection(t *testing.T) {
 		}
 	}
 }
+
+// TestGoldenTimelineUnits: the timeline says how long a rebalance took in
+// the units of its ages ("took 5.0s", "2m05s ago"), at both sizes.
+func TestGoldenTimelineUnits(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {120, 40}} {
+		t.Run("timeline_"+itoa(size[0])+"x"+itoa(size[1]), func(t *testing.T) {
+			h := newHarness(t, size[0], size[1], Options{}, rebalancing(0), rebalancing(1), rebalancing(2))
+			for range 3 {
+				h.poll()
+				h.clock.Advance(5 * time.Second)
+			}
+			h.clock.Advance(2 * time.Minute)
+			h.send(clockMsg{})
+			h.press("j", "j", "j", "j", "j", "enter", "tab", "tab", "tab")
+			v := h.view()
+			if !strings.Contains(v, "last rebalance 09:27:03, 2m05s ago, took 5.0s") || !strings.Contains(v, "rebalance  took 5.0s") {
+				t.Fatalf("the timeline does not say took 5.0s:\n%s", v)
+			}
+			golden.RequireEqual(t, []byte(v))
+		})
+	}
+}
