@@ -170,3 +170,22 @@ func TestGoldenTimelineUnits(t *testing.T) {
 		})
 	}
 }
+
+// TestCtxWithoutSwitch: `:ctx NAME` where switching is unavailable says
+// why when the caller knows (the demo has one context), else that it is
+// unavailable.
+func TestCtxWithoutSwitch(t *testing.T) {
+	for _, tt := range []struct{ noSwitch, want string }{
+		{"", "switching contexts is unavailable here"},
+		{"the demo has one context: quit, then kgroups --context NAME for another cluster", "the demo has one context: quit, then kgroups --context NAME for another cluster"},
+	} {
+		h := newHarness(t, 80, 24, Options{ContextName: "demo", NoSwitch: tt.noSwitch})
+		h.poll()
+		h.press(":")
+		h.typeText("ctx prod")
+		h.press("enter")
+		if got := lines(h.view())[23]; got != tt.want {
+			t.Errorf("NoSwitch %q: footer %q, want %q", tt.noSwitch, got, tt.want)
+		}
+	}
+}

@@ -98,8 +98,13 @@ func openDemoUI(ctx context.Context, a *app, brokers []string) error {
 	if err != nil {
 		return err
 	}
-	return runTUI(ctx, a, tuiOptions(cc, cl))
+	opts := tuiOptions(cc, cl)
+	opts.NoSwitch = demoNoSwitch
+	return runTUI(ctx, a, opts)
 }
+
+// demoNoSwitch is what `:ctx NAME` says in the demo.
+const demoNoSwitch = "the demo has one context: quit, then kgroups --context NAME for another cluster"
 
 // runTUI runs the UI on the app's terminal. The UI owns opts.Poller and
 // closes it.

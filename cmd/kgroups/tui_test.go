@@ -211,3 +211,32 @@ func TestTUIOpensWhenUnreachable(t *testing.T) {
 		t.Fatalf("stderr %q", errOut.String())
 	}
 }
+
+// TestDemoUICtx: in the demo's UI, `:ctx NAME` says the demo has one
+// context and how to watch another cluster.
+func TestDemoUICtx(t *testing.T) {
+	isolateConfig(t)
+	t.Setenv("LC_ALL", "C")
+	c := kafkatest.NewCluster(t)
+	in, keys := io.Pipe()
+	var out, errOut screenBuffer
+	a := newApp(in, &out, &errOut, os.Getenv)
+	done := make(chan error, 1)
+	go func() { done <- openDemoUI(context.Background(), a, c.Addrs) }()
+	waitScreen(t, &out, "* connected")
+	if _, err := keys.Write([]byte(":ctx prod\r")); err != nil {
+		t.Fatal(err)
+	}
+	waitScreen(t, &out, "the demo has one context: quit, then kgroups --context NAME for another cluster")
+	if _, err := keys.Write([]byte("q")); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("q did not end the demo UI")
+	}
+}
