@@ -28,7 +28,7 @@ func newUndoCmd(a *app) *cobra.Command {
 	var format string
 	var force bool
 	cmd := &cobra.Command{
-		Use:   "undo RECEIPT [--execute] [--confirm GROUP] [--force] [--wide] [-o table|json|csv]",
+		Use:   "undo RECEIPT [--execute] [--force] [--wide] [-o table|json|csv]",
 		Short: "Put back the offsets a reset or delete receipt recorded",
 		Long: `Restore the offsets a receipt recorded from before a change made by
 kgroups reset, undo, delete or delete-offsets: the receipt's path is printed
