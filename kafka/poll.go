@@ -69,8 +69,12 @@ func (c *Client) poll(ctx context.Context, only []string) (*Snapshot, error) {
 		snap.OffsetsTopicPartitions = int32(len(td.Partitions))
 	}
 	topicNames := make(map[kadm.TopicID]string, len(meta.Topics))
+	snap.PartitionCounts = make(map[string]int32, len(meta.Topics))
 	for name, td := range meta.Topics {
 		topicNames[td.ID] = name
+		if td.Err == nil {
+			snap.PartitionCounts[name] = int32(len(td.Partitions))
+		}
 	}
 
 	pctx, cancel = c.phase(ctx)
