@@ -87,3 +87,44 @@ func TestGoldenWizardEdges(t *testing.T) {
 		})
 	}
 }
+
+// TestGoldenTimelineUnits: the timeline says how long a rebalance took in
+// the units of its ages ("took 5.0s", "2m05s ago"), at both sizes.
+func TestGoldenTimelineUnits(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {120, 40}} {
+		t.Run("timeline_"+itoa(size[0])+"x"+itoa(size[1]), func(t *testing.T) {
+			h := newHarness(t, size[0], size[1], Options{}, rebalancing(0), rebalancing(1), rebalancing(2))
+			for range 3 {
+				h.poll()
+				h.clock.Advance(5 * time.Second)
+			}
+			h.clock.Advance(2 * time.Minute)
+			h.send(clockMsg{})
+			h.press("j", "j", "j", "j", "j", "enter", "tab", "tab", "tab")
+			v := h.view()
+			if !strings.Contains(v, "last rebalance 09:27:03, 2m05s ago, took 5.0s") || !strings.Contains(v, "rebalance  took 5.0s") {
+				t.Fatalf("the timeline does not say took 5.0s:\n%s", v)
+			}
+			golden.RequireEqual(t, []byte(v))
+		})
+	}
+}
+
+// TestCtxWithoutSwitch: `:ctx NAME` where switching is unavailable says
+// why when the caller knows (the demo has one context), else that it is
+// unavailable.
+func TestCtxWithoutSwitch(t *testing.T) {
+	for _, tt := range []struct{ noSwitch, want string }{
+		{"", "switching contexts is unavailable here"},
+		{"the demo has one context: quit, then kgroups --context NAME for another cluster", "the demo has one context: quit, then kgroups --context NAME for another cluster"},
+	} {
+		h := newHarness(t, 80, 24, Options{ContextName: "demo", NoSwitch: tt.noSwitch})
+		h.poll()
+		h.press(":")
+		h.typeText("ctx prod")
+		h.press("enter")
+		if got := lines(h.view())[23]; got != tt.want {
+			t.Errorf("NoSwitch %q: footer %q, want %q", tt.noSwitch, got, tt.want)
+		}
+	}
+}
