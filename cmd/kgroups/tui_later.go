@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"sync"
 
 	"github.com/kgroups/kgroups/config"
@@ -20,20 +21,40 @@ import (
 type laterClient struct {
 	cc config.Cluster
 
-	mu sync.Mutex
-	cl *kafka.Client
+	mu     sync.Mutex
+	cl     *kafka.Client
+	closed bool
 }
 
-// client is the connection, made now if there is none yet.
+// errUIClosed answers a connection made after the UI closed.
+var errUIClosed = errors.New("the UI is closed")
+
+// client is the connection, made now if there is none yet. The lock is not
+// held while connecting, so that Close never waits for a connection
+// attempt; of two attempts that both succeed, the first is kept.
 func (l *laterClient) client(ctx context.Context) (*kafka.Client, error) {
 	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.cl != nil {
-		return l.cl, nil
+	cl, closed := l.cl, l.closed
+	l.mu.Unlock()
+	switch {
+	case closed:
+		return nil, errUIClosed
+	case cl != nil:
+		return cl, nil
 	}
 	cl, err := kafka.Connect(ctx, l.cc)
 	if err != nil {
 		return nil, err
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	switch {
+	case l.closed:
+		cl.Close()
+		return nil, errUIClosed
+	case l.cl != nil:
+		cl.Close()
+		return l.cl, nil
 	}
 	l.cl = cl
 	return cl, nil
@@ -61,8 +82,10 @@ func (l *laterClient) CommittedTimestamps(ctx context.Context, parts []kafka.Par
 func (l *laterClient) Close() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	l.closed = true
 	if l.cl != nil {
 		l.cl.Close()
+		l.cl = nil
 	}
 }
 
