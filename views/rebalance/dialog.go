@@ -309,8 +309,10 @@ func (m *Model) outcomeLine() string {
 	switch {
 	case unknown:
 		return "outcome unknown for some members of " + group + ": check the group"
-	case len(m.removed) == 0:
+	case len(m.removed) == 0 && (m.receipt == "" || (len(m.results) == 0 && m.removeErr == nil)):
 		return ""
+	case len(m.removed) == 0:
+		return "no member removed from " + group
 	case m.out != nil && m.waitErr == nil:
 		return "removed " + members + " from " + group + "; " + format.Count(len(m.out.Moves), "partition", "partitions") + " moved"
 	}

@@ -408,7 +408,7 @@ func TestBrokerRefusalIsShownAndNothingIsAwaited(t *testing.T) {
 			t.Fatalf("removes %v, waits %v; want one removal and no wait", r, w)
 		}
 		msg := execute(t, press(m, "esc"))
-		if want := (ClosedMsg{Group: "orders-app"}); msg != want {
+		if want := (ClosedMsg{Group: "orders-app", Summary: "no member removed from orders-app; receipt " + receiptPath}); msg != want {
 			t.Fatalf("esc said %#v, want %#v", msg, want)
 		}
 	})
