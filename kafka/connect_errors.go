@@ -62,11 +62,36 @@ func explain(reqErr, connErr error, c config.Cluster, timeout time.Duration) err
 		}
 	}
 
+	if addr := refusedBy(cause); addr != "" {
+		return unreachableError{fmt.Errorf("connection refused by %s (tried %s): nothing listens there; check the brokers setting and that Kafka is running", addr, tried)}
+	}
 	if isDialErr(cause) || errors.Is(reqErr, context.DeadlineExceeded) || errors.Is(cause, context.DeadlineExceeded) {
-		return fmt.Errorf("cannot reach Kafka within %s (tried %s): %w", timeout, tried, cause)
+		return unreachableError{fmt.Errorf("cannot reach Kafka within %s (tried %s): %w", timeout, tried, cause)}
 	}
 	return fmt.Errorf("connect to %s: %w", tried, cause)
 }
+
+// Headline is err said briefly, for a status line that shows the brokers
+// already: a connection refused anywhere in err, whichever request it
+// failed, is "connection refused by HOST:PORT"; any other error is its own
+// text.
+func Headline(err error) string {
+	if addr := refusedBy(err); addr != "" {
+		return "connection refused by " + addr
+	}
+	return err.Error()
+}
+
+// ErrUnreachable is matched (errors.Is) by a Connect error that says no
+// broker answered at all: nothing listened, or nothing answered within the
+// timeout. Trying again later may work, unlike with a bad certificate or
+// bad credentials, which Connect reports without it.
+var ErrUnreachable = errors.New("no broker answered")
+
+type unreachableError struct{ err error }
+
+func (e unreachableError) Error() string   { return e.err.Error() }
+func (e unreachableError) Unwrap() []error { return []error{e.err, ErrUnreachable} }
 
 func saslFailed(c config.Cluster, mech string, cause error) error {
 	user := c.SASL.Username
@@ -162,4 +187,14 @@ func isTimeout(err error) bool {
 func isDialErr(err error) bool {
 	var op *net.OpError
 	return errors.As(err, &op) && op.Op == "dial"
+}
+
+// refusedBy is the address that refused a connection (nothing listens on
+// that port), "" when err is not a refusal.
+func refusedBy(err error) string {
+	var op *net.OpError
+	if !errors.As(err, &op) || op.Op != "dial" || !errors.Is(err, syscall.ECONNREFUSED) || op.Addr == nil {
+		return ""
+	}
+	return op.Addr.String()
 }

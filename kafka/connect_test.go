@@ -9,6 +9,7 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
+	"errors"
 	"fmt"
 	"math/big"
 	"net"
@@ -134,6 +135,9 @@ func TestConnectSASL(t *testing.T) {
 				err := mustFail(t, cc,
 					fmt.Sprintf("SASL authentication failed for user %q with mechanism %s", user, mech),
 					c.ListenAddrs()[0])
+				if errors.Is(err, kafka.ErrUnreachable) {
+					t.Errorf("rejected credentials are reported as unreachable: %v", err)
+				}
 				for _, secret := range []string{wrong, pass} {
 					if strings.Contains(err.Error(), secret) {
 						t.Fatalf("error reveals a password: %q", err)
@@ -194,7 +198,10 @@ func TestConnectTLS(t *testing.T) {
 	t.Run("without ca_file", func(t *testing.T) {
 		cc := connContext(c)
 		cc.TLS = config.TLSConfig{Enabled: true}
-		mustFail(t, cc, "TLS handshake with", "certificate signed by unknown authority (set tls.ca_file)")
+		err := mustFail(t, cc, "TLS handshake with", "certificate signed by unknown authority (set tls.ca_file)")
+		if errors.Is(err, kafka.ErrUnreachable) {
+			t.Errorf("a certificate problem is reported as unreachable: %v", err)
+		}
 	})
 	t.Run("wrong ca_file", func(t *testing.T) {
 		cc := connContext(c)
@@ -265,7 +272,10 @@ func TestConnectUnreachable(t *testing.T) {
 	ln.Close() // nothing listens there now
 
 	cc := config.Cluster{Name: "gone", Brokers: []string{addr}, RequestTimeout: 2 * time.Second}
-	mustFail(t, cc, fmt.Sprintf("cannot reach Kafka within 2s (tried %s)", addr), "connection refused")
+	want := fmt.Sprintf("connection refused by %s (tried %s): nothing listens there; check the brokers setting and that Kafka is running", addr, addr)
+	if err := mustFail(t, cc, want); err.Error() != want || !errors.Is(err, kafka.ErrUnreachable) {
+		t.Errorf("Connect error = %q (unreachable: %v), want exactly %q, unreachable", err, errors.Is(err, kafka.ErrUnreachable), want)
+	}
 }
 
 func TestConnectCanceled(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
@@ -68,8 +69,12 @@ func (c *Client) poll(ctx context.Context, only []string) (*Snapshot, error) {
 		snap.OffsetsTopicPartitions = int32(len(td.Partitions))
 	}
 	topicNames := make(map[kadm.TopicID]string, len(meta.Topics))
+	snap.PartitionCounts = make(map[string]int32, len(meta.Topics))
 	for name, td := range meta.Topics {
 		topicNames[td.ID] = name
+		if td.Err == nil {
+			snap.PartitionCounts[name] = int32(len(td.Partitions))
+		}
 	}
 
 	pctx, cancel = c.phase(ctx)
@@ -193,7 +198,7 @@ func (c *Client) poll(ctx context.Context, only []string) (*Snapshot, error) {
 // unreachable turns a failure of the first request into an error that names
 // the brokers tried.
 func (c *Client) unreachable(err error) error {
-	return fmt.Errorf("cannot read cluster metadata from %v within %s: %w", c.brokers, c.timeout, err)
+	return fmt.Errorf("cannot read cluster metadata within %s (tried %s): %w", c.timeout, strings.Join(c.brokers, ", "), err)
 }
 
 func brokerOrID(brokers map[int32]Broker, id int32) Broker {

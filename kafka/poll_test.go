@@ -460,3 +460,23 @@ func TestPollOffsetsTopicPartitions(t *testing.T) {
 		t.Fatalf("offsets partition = %d, want 8", g.OffsetsPartition)
 	}
 }
+
+// TestPollPartitionCounts: a poll records every topic's partition count,
+// consumed or not.
+func TestPollPartitionCounts(t *testing.T) {
+	c := kafkatest.NewCluster(t)
+	c.CreateTopic(t, "payments", 6)
+	c.CreateTopic(t, "audit", 1)
+	c.Commit(t, "archive", map[string]map[int32]int64{"audit": {0: 0}})
+
+	s := poll(t, c.Client(t))
+	if got := s.PartitionCounts["payments"]; got != 6 {
+		t.Errorf("payments: %d partitions, want 6", got)
+	}
+	if got := s.PartitionCounts["audit"]; got != 1 {
+		t.Errorf("audit: %d partitions, want 1", got)
+	}
+	if _, ok := s.PartitionCounts["nope"]; ok {
+		t.Error("a topic that does not exist has a count")
+	}
+}

@@ -49,6 +49,10 @@ type Snapshot struct {
 	OffsetsTopicPartitions int32
 	// Groups are every group the cluster listed, sorted by name.
 	Groups []Group
+	// PartitionCounts is how many partitions each topic has, from the
+	// metadata the poll read (topics whose metadata failed are absent);
+	// nil when unknown. The reset wizard checks typed partitions with it.
+	PartitionCounts map[string]int32
 }
 
 // Group finds a group by name.

@@ -196,6 +196,10 @@ func (m *Model) jumpToGroup(name string) tea.Cmd {
 // current context until the connection is made.
 func (m *Model) switchTo(name string) tea.Cmd {
 	if m.opts.Switch == nil {
+		if m.opts.NoSwitch != "" {
+			m.flashInfo("%s", m.opts.NoSwitch)
+			return nil
+		}
 		return m.flashError("switching contexts is unavailable here")
 	}
 	if len(m.opts.Contexts) > 0 && !slices.Contains(m.opts.Contexts, name) {

@@ -60,6 +60,9 @@ func (m *Model) openReset(msg ui.ResetMsg) tea.Cmd {
 		w = resetview.NewDelete(m.base, b, m.ctx, msg.Group)
 	default:
 		w = resetview.NewGroup(m.base, b, m.ctx, msg.Group)
+		if m.snap != nil {
+			w.SetPartitionCounts(m.snap.PartitionCounts)
+		}
 	}
 	m.push(w)
 	return w.Init()
@@ -86,6 +89,9 @@ func (m *Model) closeDialog(changed bool, text string) tea.Cmd {
 		m.pop()
 	}
 	if !changed {
+		if text != "" {
+			m.flash = ui.FlashMsg{Text: text}
+		}
 		return nil
 	}
 	if text != "" {
@@ -97,6 +103,9 @@ func (m *Model) closeDialog(changed bool, text string) tea.Cmd {
 // resetClosed words the wizard's outcome for the footer: where the receipt
 // is, for an undo. A long group name is cut so that the receipt shows.
 func (m *Model) resetClosed(msg resetview.ClosedMsg) string {
+	if !msg.Changed {
+		return msg.Note
+	}
 	group := format.Truncate(format.Sanitize(msg.Group), max(8, m.width/3), m.base.Glyphs.Ellipsis)
 	if msg.Receipt == "" {
 		return group + " changed"

@@ -82,6 +82,9 @@ type Options struct {
 	// the UI loop. Nil means switching is unavailable. The poller it
 	// returns is owned by the UI, as Poller is.
 	Switch func(ctx context.Context, name string) (Poller, ContextInfo, error)
+	// NoSwitch is what `:ctx NAME` says when Switch is nil, when the
+	// caller knows better than "unavailable" (the demo has one context).
+	NoSwitch string
 	// Lag sets the lag history's windows and health thresholds; zero
 	// fields take lag.DefaultConfig's values.
 	Lag lag.Config

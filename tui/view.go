@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/help"
 
+	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/lag"
 	"github.com/kgroups/kgroups/views/format"
 	"github.com/kgroups/kgroups/views/table"
@@ -125,11 +126,15 @@ func (m *Model) statusLine2(b *strings.Builder) {
 			l.WriteString(g.Sep + "retry " + p.next.Format("15:04:05") + " (in " + format.Span(p.next.Sub(m.clock)) + ")")
 		}
 		l.WriteString(g.Sep)
-		l.WriteString(s.Error.Render(oneLine(p.err.Error())))
+		l.WriteString(s.Error.Render(oneLine(kafka.Headline(p.err))))
 	case m.snap == nil:
 		l.WriteString(s.Dim.Render("connecting" + g.Ellipsis))
 	default:
-		l.WriteString(s.OK.Render(g.OK + " connected"))
+		connected := s.OK
+		if m.overdue() {
+			connected = s.Warn
+		}
+		l.WriteString(connected.Render(g.OK + " connected"))
 		l.WriteString(g.Sep + strconv.Itoa(len(m.snap.Brokers)) + " brokers")
 		l.WriteString(g.Sep + "refreshed " + format.Span(m.clock.Sub(p.lastOK)) + " ago in " + format.Took(p.took))
 	}
@@ -142,6 +147,14 @@ func (m *Model) statusLine2(b *strings.Builder) {
 		l.WriteString(g.Sep + "every " + format.Span(m.opts.Refresh))
 	}
 	b.WriteString(table.FitLine(l.String(), m.width, g.Ellipsis))
+}
+
+// overdue reports whether the scheduled poll's time has passed with no
+// result yet (the poll hangs, or its timer never fired): the data on screen
+// is older than the refresh interval promises.
+func (m *Model) overdue() bool {
+	p := &m.poll
+	return p.err == nil && !p.paused && !p.next.IsZero() && m.clock.After(p.next)
 }
 
 func staleLabel(haveData bool) string {

@@ -154,6 +154,11 @@ func (a *app) connected(ctx context.Context, check func(config.Cluster) error, f
 	if err != nil {
 		return err
 	}
+	return a.connectedTo(ctx, c, check, fn)
+}
+
+// connectedTo is connected for a cluster already resolved.
+func (a *app) connectedTo(ctx context.Context, c config.Cluster, check func(config.Cluster) error, fn func(*kafka.Client, config.Cluster) error) error {
 	if check != nil {
 		if err := check(c); err != nil {
 			return err

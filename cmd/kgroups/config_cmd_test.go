@@ -539,8 +539,8 @@ func TestConnectUnreachableAdHoc(t *testing.T) {
 	withConnectCmd(t)
 	isolateConfig(t)
 	code, stdout, stderr := runKgroups(t, "-b", "127.0.0.1:1", "--timeout", "2s", "connect-check")
-	want := "kgroups: cannot reach Kafka within 2s (tried 127.0.0.1:1): "
-	if code != 1 || stdout != "" || !strings.HasPrefix(stderr, want) || !strings.Contains(stderr, "connection refused") {
+	want := "kgroups: connection refused by 127.0.0.1:1 (tried 127.0.0.1:1): nothing listens there; check the brokers setting and that Kafka is running\n"
+	if code != 1 || stdout != "" || stderr != want {
 		t.Fatalf("exit %d stdout %q stderr %q\nwant prefix %q", code, stdout, stderr, want)
 	}
 }

@@ -39,7 +39,7 @@ func newDeleteCmd(a *app) *cobra.Command {
 	var w writeFlags
 	var b64 []string
 	cmd := &cobra.Command{
-		Use:   "delete GROUP... [--execute]",
+		Use:   "delete GROUP... [--execute] [--wide]",
 		Short: "Delete Empty consumer groups, keeping a receipt of their offsets",
 		Long: `Delete consumer groups as kafka-consumer-groups.sh --delete does. Kafka
 deletes only Empty groups; a group with members, or one that does not exist,
@@ -80,7 +80,7 @@ func newDeleteOffsetsCmd(a *app) *cobra.Command {
 	var topics []string
 	var format string
 	cmd := &cobra.Command{
-		Use:   "delete-offsets GROUP --topic T[:P,...]... [--execute] [-o table|json]",
+		Use:   "delete-offsets GROUP --topic T[:P,...]... [--execute] [--wide] [-o table|json]",
 		Short: "Delete a group's committed offsets for some topics or partitions",
 		Long: `Delete a group's committed offsets as kafka-consumer-groups.sh
 --delete-offsets does: for the partitions named, which must have a commit.
@@ -161,7 +161,7 @@ func runDelete(ctx context.Context, a *app, o deleteOptions) error {
 				if err := output.Printf(a.stdout, "%s", line); err != nil {
 					return err
 				}
-				a.notef("To undo: kgroups undo %s --execute", shellQuote(res.ReceiptPath))
+				a.notef("To undo: %s", undoCommand(c, a.selection(), res.ReceiptPath, d.Group))
 			case write.Refused:
 				failed = append(failed, fmt.Errorf("delete group %q: %s (its receipt: %s)", d.Group, res.Status(), res.ReceiptPath))
 			default:

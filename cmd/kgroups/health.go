@@ -70,7 +70,7 @@ type readRecords func(ctx context.Context, parts []kafka.PartitionOffsets) (map[
 func newHealthCmd(a *app) *cobra.Command {
 	var f healthFlags
 	cmd := &cobra.Command{
-		Use:   "health (GROUP... | --all-groups) [--window 1m] [--interval 5s] [-o table|json] [--fail-on WARN|ERR]",
+		Use:   "health (GROUP... | --all-groups) [--window 1m] [--interval 5s] [--wide] [-o table|json] [--fail-on WARN|ERR]",
 		Short: "Judge groups' lag health over a sampling window, for cron and CI",
 		Long: `Poll the groups every --interval for --window, then judge each one the way
 Burrow does, from how its committed offsets and lag moved:

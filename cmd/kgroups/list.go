@@ -47,7 +47,7 @@ func newListCmd(a *app) *cobra.Command {
 	var typ, format string
 	var wide bool
 	cmd := &cobra.Command{
-		Use:   "list [--state S,...] [--type classic|consumer] [-o table|json]",
+		Use:   "list [--state S,...] [--type classic|consumer] [--wide] [-o table|json]",
 		Short: "List consumer groups with their state, members and lag",
 		Long: `List every consumer group in the cluster, one row per group, sorted by name:
 its type (classic or consumer, the KIP-848 protocol), state, assignor, member,

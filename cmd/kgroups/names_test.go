@@ -81,7 +81,7 @@ func TestSuggestionsQuoteNames(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("--confirm: exit %d: %s", code, stderr)
 	}
-	if !strings.Contains(stderr, "To undo: kgroups undo ") {
+	if path := receiptPath(t, stderr); !strings.Contains(stderr, "To undo: kgroups -b "+rc.brokers+" --protected=true undo "+path+" --execute --confirm 'x;touch /tmp/p'\n") {
 		t.Errorf("no undo suggestion: %s", stderr)
 	}
 

@@ -45,7 +45,7 @@ type rebalanceFlags struct {
 func newRebalanceCmd(a *app) *cobra.Command {
 	var f rebalanceFlags
 	cmd := &cobra.Command{
-		Use:   "rebalance GROUP (--member ID... | --instance ID... | --all) [--reason TEXT] [--execute] [--timeout D]",
+		Use:   "rebalance GROUP (--member ID... | --instance ID... | --all) [--reason TEXT] [--execute] [--timeout D] [--wide]",
 		Short: "Trigger a rebalance by removing members from a group",
 		Long: `Make the group coordinator rebalance a group by removing members from it:
 Kafka has no "rebalance" request, and removing a member is how an

@@ -49,7 +49,7 @@ type resetOptions struct {
 func newResetCmd(a *app) *cobra.Command {
 	var f resetFlags
 	cmd := &cobra.Command{
-		Use:   "reset GROUP <scenario> (--all-topics | --topic T[:P,...]...) [--execute] [--export] [-o table|json|csv]",
+		Use:   "reset GROUP <scenario> (--all-topics | --topic T[:P,...]...) [--new-group] [--execute] [--export] [--wide] [-o table|json|csv]",
 		Short: "Seek a group's committed offsets: preview, then apply with a receipt",
 		Long: `Reset a consumer group's committed offsets as kafka-consumer-groups.sh
 --reset-offsets does, with the same scenarios and rules, and more safety.
@@ -81,7 +81,8 @@ Planning only reads; it never joins the group or contacts its members. The
 table has the Kafka tool's GROUP TOPIC PARTITION NEW-OFFSET, then
 CURRENT-OFFSET LOG-START LOG-END DELTA NOTE; a summary of how many records
 will be consumed again or skipped goes to stderr. --export prints the new
-offsets as CSV instead, for --from-file later.
+offsets as CSV instead, for --from-file later; with --to-current they are
+the committed offsets as they are, to keep before a change.
 
 --execute applies the plan, only if the group is Empty (or does not exist
 and --new-group is given), re-checked right before. It first writes a
@@ -95,7 +96,8 @@ protected one also needs --confirm GROUP.`,
 		Example: `  kgroups reset orders --to-earliest --all-topics
   kgroups reset orders --shift-by -100 --topic payments:0,2
   kgroups reset orders --to-datetime 2024-03-01T09:30:00.000+01:00 --topic payments --execute
-  kgroups reset orders --by-duration PT30M --all-topics --export > before.csv
+  kgroups reset orders --to-current --all-topics --export > before.csv
+  kgroups reset orders --by-duration PT30M --all-topics --execute
   kgroups reset orders --from-file before.csv --execute`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			args, err := withGroupBase64(args, f.b64)
@@ -292,7 +294,7 @@ func (a *app) showPlan(ctx context.Context, cl *kafka.Client, c config.Cluster, 
 	}
 	a.notef("%s", summaryLine(p))
 	a.notef("Receipt: %s", res.ReceiptPath)
-	a.notef("To undo: kgroups undo %s --execute", shellQuote(res.ReceiptPath))
+	a.notef("To undo: %s", undoCommand(c, a.selection(), res.ReceiptPath, p.Group))
 	return writeVerdict(c, p.Group, res.ReceiptPath, "partitions", "STATUS", res.Tally())
 }
 

@@ -242,7 +242,7 @@ g      orders          1           7               10              7  ok
 	if filepath.Dir(path) != rc.receipts {
 		t.Fatalf("receipt %s is not in %s", path, rc.receipts)
 	}
-	if !strings.Contains(stderr, "To undo: kgroups undo "+path+" --execute\n") {
+	if !strings.Contains(stderr, "To undo: kgroups -b "+rc.brokers+" undo "+path+" --execute\n") {
 		t.Fatalf("no undo hint in stderr:\n%s", stderr)
 	}
 	if st, err := os.Stat(path); err != nil || st.Mode().Perm() != 0o600 {

@@ -139,7 +139,8 @@ func newRootCmd(a *app) *cobra.Command {
 		Long: "kgroups shows every consumer group's state, members, assignments, committed offsets and lag, live.\n" +
 			"Run without a command, it opens the terminal UI on the current context.\n\n" +
 			"Clusters are named contexts in a configuration file; -b/--brokers works without one.\n" +
-			"TLS and SASL settings, the file format and every KGROUPS_* variable: kgroups config --help.",
+			"TLS and SASL flags (--tls, --tls-ca-file, --sasl-mechanism, ...) are not listed below: kgroups config --help\n" +
+			"lists them with the file format and every KGROUPS_* variable.",
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		// Bare `kgroups` opens the live UI, as `kgroups tui` does.

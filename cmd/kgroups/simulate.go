@@ -32,7 +32,7 @@ func newSimulateCmd(a *app) *cobra.Command {
 	var wide bool
 	var b64 []string
 	cmd := &cobra.Command{
-		Use:   "simulate GROUP (--leave MEMBER... | --join N) [-o table|json]",
+		Use:   "simulate GROUP (--leave MEMBER... | --join N) [--wide] [-o table|json]",
 		Short: "Predict what each assignor would move if members left or joined",
 		Long: `Predict a classic consumer group's next assignment if the named members
 leave (--leave) or N new members join (--join), under each of

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -60,13 +61,27 @@ type openOptions struct {
 }
 
 // openTUI connects to the effective context and runs the UI on it. The UI
-// owns the connection and closes it.
+// owns the connection and closes it. When no broker answers (nothing
+// listens, or nothing answers in time), the UI opens anyway, shows why and
+// keeps trying with its backoff; a bad configuration, certificate or
+// credentials still ends kgroups with the error.
 func openTUI(ctx context.Context, a *app, o openOptions) error {
-	cl, cc, err := a.connect(ctx)
+	cc, err := a.cluster()
 	if err != nil {
 		return err
 	}
-	opts := tuiOptions(cc, cl)
+	var opts tui.Options
+	cl, err := a.dial(ctx, cc)
+	switch {
+	case err == nil:
+		opts = tuiOptions(cc, cl)
+	case errors.Is(err, kafka.ErrUnreachable) && ctx.Err() == nil:
+		later := &laterClient{cc: cc}
+		opts = tuiOptions(cc, nil)
+		opts.Poller, opts.Writers = later, laterWriters(cc, later)
+	default:
+		return err
+	}
 	opts.InitialGroup = o.group
 	if cfg, err := a.config(); err == nil && len(cfg.Contexts) > 0 {
 		opts.Contexts = cfg.Names()
@@ -83,8 +98,13 @@ func openDemoUI(ctx context.Context, a *app, brokers []string) error {
 	if err != nil {
 		return err
 	}
-	return runTUI(ctx, a, tuiOptions(cc, cl))
+	opts := tuiOptions(cc, cl)
+	opts.NoSwitch = demoNoSwitch
+	return runTUI(ctx, a, opts)
 }
+
+// demoNoSwitch is what `:ctx NAME` says in the demo.
+const demoNoSwitch = "the demo has one context: quit, then kgroups --context NAME for another cluster"
 
 // runTUI runs the UI on the app's terminal. The UI owns opts.Poller and
 // closes it.
@@ -103,18 +123,22 @@ func runTUI(ctx context.Context, a *app, opts tui.Options) error {
 // round after another.
 const pollRounds = 4
 
+// tuiOptions are the UI's options for cc; with a nil cl, the caller sets
+// Poller and Writers.
 func tuiOptions(cc config.Cluster, cl *kafka.Client) tui.Options {
-	return tui.Options{
+	opts := tui.Options{
 		ContextName: cc.Name,
 		Brokers:     cc.Brokers,
 		Refresh:     cc.Refresh,
 		Timeout:     pollTimeout(cc.RequestTimeout),
 		ReadOnly:    cc.ReadOnly,
 		Protected:   cc.Protected,
-		Poller:      cl,
-		Writers:     writers(cc, cl),
 		Receipts:    receiptsDir(),
 	}
+	if cl != nil {
+		opts.Poller, opts.Writers = cl, writers(cc, cl)
+	}
+	return opts
 }
 
 // receiptsDir is the receipts folder, "" when there is none to find.

@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/twmb/franz-go/pkg/kfake"
 
 	"github.com/kgroups/kgroups/config"
 	"github.com/kgroups/kgroups/kafka/kafkatest"
@@ -104,9 +107,10 @@ func TestTUIErrors(t *testing.T) {
 	if code != 2 || stdout != "" || !strings.HasPrefix(stderr, `kgroups: unknown command "extra" for "kgroups tui"`) {
 		t.Errorf("tui extra: exit %d stdout %q stderr %q", code, stdout, stderr)
 	}
-	code, stdout, stderr = runKgroups(t, "-b", "127.0.0.1:1", "--timeout", "2s", "tui")
-	if code != 1 || stdout != "" || !strings.HasPrefix(stderr, "kgroups: cannot reach Kafka within 2s (tried 127.0.0.1:1): ") {
-		t.Errorf("unreachable: exit %d stdout %q stderr %q", code, stdout, stderr)
+	// A bad setting still ends kgroups before the UI opens.
+	code, stdout, stderr = runKgroups(t, "-b", "127.0.0.1:1", "--tls-ca-file", "/nonexistent/ca.pem", "tui")
+	if code != 1 || stdout != "" || !strings.Contains(stderr, "/nonexistent/ca.pem") {
+		t.Errorf("missing CA file: exit %d stdout %q stderr %q", code, stdout, stderr)
 	}
 	code, _, stderr = runKgroups(t, "-b", "127.0.0.1:1", "--refresh", "-1s", "tui")
 	if code != 2 || !strings.Contains(stderr, "--refresh") || !strings.Contains(stderr, "must be positive") {
@@ -163,5 +167,83 @@ func TestSwitcher(t *testing.T) {
 	}
 	if _, _, err := sw(context.Background(), "nope"); err == nil || !strings.Contains(err.Error(), `unknown context "nope"`) {
 		t.Fatalf("switch to an unknown context: %v", err)
+	}
+}
+
+// TestTUIOpensWhenUnreachable: with nothing listening on the brokers, the UI
+// opens anyway, says why, and fills in once a cluster listens there.
+func TestTUIOpensWhenUnreachable(t *testing.T) {
+	isolateConfig(t)
+	t.Setenv("LC_ALL", "C")
+	ports := make([]int, 3)
+	addrs := make([]string, 3)
+	for i := range ports {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ports[i] = ln.Addr().(*net.TCPAddr).Port
+		addrs[i] = ln.Addr().String()
+		ln.Close() // nothing listens there now
+	}
+	in, keys := io.Pipe()
+	var out, errOut screenBuffer
+	done := make(chan int, 1)
+	go func() {
+		// One seed broker: kgo gives up on a single refused seed at once,
+		// and finds the other two in the metadata once they listen.
+		done <- run(context.Background(), []string{"-b", addrs[0], "--refresh", "1s", "tui"}, in, &out, &errOut)
+	}()
+	waitScreen(t, &out, "x unreachable | retry ")
+	waitScreen(t, &out, "connection refused by "+addrs[0])
+
+	c := kafkatest.NewCluster(t, kfake.Ports(ports...))
+	c.CreateTopic(t, "orders", 1)
+	c.Produce(t, "orders", 0, 4, time.Now())
+	c.Commit(t, "late-group", map[string]map[int32]int64{"orders": {0: 1}})
+	waitScreen(t, &out, "late-group")
+	waitScreen(t, &out, "* connected | 3 brokers")
+	if _, err := keys.Write([]byte("q")); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Fatalf("exit %d, stderr %q", code, errOut.String())
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("q did not end kgroups tui")
+	}
+	if errOut.String() != "" {
+		t.Fatalf("stderr %q", errOut.String())
+	}
+}
+
+// TestDemoUICtx: in the demo's UI, `:ctx NAME` says the demo has one
+// context and how to watch another cluster.
+func TestDemoUICtx(t *testing.T) {
+	isolateConfig(t)
+	t.Setenv("LC_ALL", "C")
+	c := kafkatest.NewCluster(t)
+	in, keys := io.Pipe()
+	var out, errOut screenBuffer
+	a := newApp(in, &out, &errOut, os.Getenv)
+	done := make(chan error, 1)
+	go func() { done <- openDemoUI(context.Background(), a, c.Addrs) }()
+	waitScreen(t, &out, "* connected")
+	if _, err := keys.Write([]byte(":ctx prod\r")); err != nil {
+		t.Fatal(err)
+	}
+	waitScreen(t, &out, "the demo has one context: quit, then kgroups --context NAME for another cluster")
+	if _, err := keys.Write([]byte("q")); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("q did not end the demo UI")
 	}
 }

@@ -28,7 +28,7 @@ func newUndoCmd(a *app) *cobra.Command {
 	var format string
 	var force bool
 	cmd := &cobra.Command{
-		Use:   "undo RECEIPT [--execute] [-o table|json|csv]",
+		Use:   "undo RECEIPT [--execute] [--force] [--wide] [-o table|json|csv]",
 		Short: "Put back the offsets a reset or delete receipt recorded",
 		Long: `Restore the offsets a receipt recorded from before a change made by
 kgroups reset, undo, delete or delete-offsets: the receipt's path is printed
@@ -38,7 +38,10 @@ $XDG_STATE_HOME/kgroups/receipts/.
 A partition that had a commit gets it back (clamped to the log as it is now,
 with a NOTE); one that had none has its commit removed. A NOTE also marks
 partitions whose offset moved since the receipt, and a warning says when the
-receipt was written for other brokers than this context's.
+receipt was written for other brokers than this context's. With no
+-b/--brokers, context or current-context, undo connects to the brokers the
+receipt recorded and says so (TLS and SASL still come from flags and the
+environment).
 
 Undo is a reset like any other: a dry run unless --execute, applied only to
 an Empty group (or one that no longer exists), with its own receipt, and
@@ -82,8 +85,12 @@ func runUndo(ctx context.Context, a *app, o undoOptions) error {
 			a.notef("Note: %s", n.Text)
 		}
 	}
+	c, err := a.undoCluster(rc)
+	if err != nil {
+		return err
+	}
 	check := func(c config.Cluster) error { return checkWrite(c, "undo", o.write, rc.Group) }
-	return a.connected(ctx, check, func(cl *kafka.Client, c config.Cluster) error {
+	return a.connectedTo(ctx, c, check, func(cl *kafka.Client, c config.Cluster) error {
 		p, err := kreset.PrepareUndo(ctx, cl, rc, time.Now())
 		if err != nil {
 			return err

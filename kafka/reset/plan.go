@@ -302,8 +302,10 @@ func targetPartitions(in Inputs, sc Scenario, scope Scope) ([]TP, map[TP]int64, 
 	default:
 		for _, ts := range scope.Topics {
 			n, ok := in.Partitions[ts.Topic]
+			if err := topicScopeError(ts, n, ok); err != nil {
+				errs.add(err)
+			}
 			if !ok {
-				errs.add(fmt.Errorf("topic %q does not exist", ts.Topic))
 				continue
 			}
 			if ts.Partitions == nil {
@@ -312,20 +314,10 @@ func targetPartitions(in Inputs, sc Scenario, scope Scope) ([]TP, map[TP]int64, 
 				}
 				continue
 			}
-			var out []string
 			for _, p := range ts.Partitions {
-				if p >= n {
-					out = append(out, fmt.Sprint(p))
-					continue
+				if p < n {
+					set[TP{ts.Topic, p}] = true
 				}
-				set[TP{ts.Topic, p}] = true
-			}
-			if len(out) > 0 {
-				what := "partition " + out[0] + " does not exist"
-				if len(out) > 1 {
-					what = "partitions " + listed(out) + " do not exist"
-				}
-				errs.add(fmt.Errorf("topic %q has %s; %s", ts.Topic, partitionRange(n), what))
 			}
 		}
 	}
@@ -338,6 +330,47 @@ func targetPartitions(in Inputs, sc Scenario, scope Scope) ([]TP, map[TP]int64, 
 	}
 	sort.Slice(tps, func(i, j int) bool { return lessTP(tps[i], tps[j]) })
 	return tps, explicit, nil
+}
+
+// topicScopeError says why ts does not fit its topic, which has n
+// partitions when ok (else it does not exist): what the topic has, and
+// which partitions typed are not among them. Nil when it fits.
+func topicScopeError(ts TopicScope, n int32, ok bool) error {
+	if !ok {
+		return fmt.Errorf("topic %q does not exist", ts.Topic)
+	}
+	var out []string
+	for _, p := range ts.Partitions {
+		if p >= n {
+			out = append(out, fmt.Sprint(p))
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	what := "partition " + out[0] + " does not exist"
+	if len(out) > 1 {
+		what = "partitions " + listed(out) + " do not exist"
+	}
+	return fmt.Errorf("topic %q has %s; %s", ts.Topic, partitionRange(n), what)
+}
+
+// CheckScope checks the topics of scope against partition counts (a
+// poll's kafka.Snapshot.PartitionCounts) with the plan's own rule and
+// words, so that a form can flag a partition that does not exist as it is
+// typed. Nil counts check nothing; a scope of all topics needs no check.
+func CheckScope(scope Scope, counts map[string]int32) error {
+	if counts == nil {
+		return nil
+	}
+	var errs []error
+	for _, ts := range scope.Topics {
+		n, ok := counts[ts.Topic]
+		if err := topicScopeError(ts, n, ok); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // partitionRange says which partitions a topic has: "partitions 0-2 (3

@@ -136,3 +136,28 @@ func TestMoved(t *testing.T) {
 		}
 	}
 }
+
+// TestLasted: durations next to ages use the ages' units, with tenths of a
+// second below a minute; never milliseconds.
+func TestLasted(t *testing.T) {
+	for _, tt := range []struct {
+		d    time.Duration
+		want string
+	}{
+		{-time.Second, "0.0s"},
+		{0, "0.0s"},
+		{40 * time.Millisecond, "0.0s"},
+		{50 * time.Millisecond, "0.1s"},
+		{800 * time.Millisecond, "0.8s"},
+		{5039 * time.Millisecond, "5.0s"},
+		{12500 * time.Millisecond, "12.5s"},
+		{59940 * time.Millisecond, "59.9s"},
+		{59950 * time.Millisecond, "1m00s"},
+		{12*time.Minute + 45*time.Second, "12m45s"},
+		{3 * time.Hour, "3h00m"},
+	} {
+		if got := Lasted(tt.d); got != tt.want {
+			t.Errorf("Lasted(%v) = %q, want %q", tt.d, got, tt.want)
+		}
+	}
+}

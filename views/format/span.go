@@ -60,6 +60,19 @@ func Took(d time.Duration) string {
 	return Span(d)
 }
 
+// Lasted formats how long something lasted next to Span's ages ("took
+// 5.0s, 12m45s ago"): seconds with one decimal below a minute ("0.8s",
+// "5.0s", "12.5s"), then as Span, so a line never mixes milliseconds with
+// minutes.
+func Lasted(d time.Duration) string {
+	d = max(d, 0)
+	tenths := int64((d + 50*time.Millisecond) / (100 * time.Millisecond))
+	if tenths >= 600 {
+		return Span(time.Duration(tenths) * 100 * time.Millisecond)
+	}
+	return strconv.FormatInt(tenths/10, 10) + "." + strconv.FormatInt(tenths%10, 10) + "s"
+}
+
 // Seconds turns a float of seconds into a Duration, saturating instead of
 // overflowing for absurd values; negative and NaN are 0.
 func Seconds(s float64) time.Duration {

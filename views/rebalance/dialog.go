@@ -289,17 +289,30 @@ func (m *Model) onWaited(msg waitedMsg) {
 	m.setStep(stepResult)
 }
 
-// summary is one line for the status bar once the dialog closes. A long
-// group name is cut, so that what happened shows.
+// summary is one line for the status bar once the dialog closes, with the
+// receipt's path when one was written. A long group name is cut, so that
+// what happened shows.
 func (m *Model) summary() string {
+	s := m.outcomeLine()
+	if s != "" && m.receipt != "" {
+		s += "; receipt " + m.receipt
+	}
+	return s
+}
+
+// outcomeLine says what the removal did, in one line ("" when nothing was
+// sent).
+func (m *Model) outcomeLine() string {
 	group := format.Truncate(format.Sanitize(m.group), max(8, m.Width/3), m.Glyphs.Ellipsis)
 	members := format.Count(len(m.removed), "member", "members")
 	unknown := krebalance.WorstOutcome(m.results) == write.Unknown
 	switch {
 	case unknown:
 		return "outcome unknown for some members of " + group + ": check the group"
-	case len(m.removed) == 0:
+	case len(m.removed) == 0 && (m.receipt == "" || (len(m.results) == 0 && m.removeErr == nil)):
 		return ""
+	case len(m.removed) == 0:
+		return "no member removed from " + group
 	case m.out != nil && m.waitErr == nil:
 		return "removed " + members + " from " + group + "; " + format.Moved(len(m.out.Moves), m.out.Rejoined)
 	}

@@ -303,7 +303,7 @@ func TestConfirmRemovesWaitsAndShowsTheOutcome(t *testing.T) {
 	})...)
 
 	msg := execute(t, press(m, "enter"))
-	want := ClosedMsg{Group: "orders-app", Changed: true, Summary: "removed 1 member from orders-app; 2 partitions moved"}
+	want := ClosedMsg{Group: "orders-app", Changed: true, Summary: "removed 1 member from orders-app; 2 partitions moved; receipt " + receiptPath}
 	if msg != want {
 		t.Fatalf("enter said %#v, want %#v", msg, want)
 	}
@@ -372,7 +372,7 @@ func TestNotSettledShowsWhatIsKnown(t *testing.T) {
 		"enter/esc close",
 	})...)
 	msg := execute(t, press(m, "esc"))
-	if want := (ClosedMsg{Group: "orders-app", Changed: true, Summary: "removed 1 member from orders-app"}); msg != want {
+	if want := (ClosedMsg{Group: "orders-app", Changed: true, Summary: "removed 1 member from orders-app; receipt " + receiptPath}); msg != want {
 		t.Fatalf("esc said %#v, want %#v", msg, want)
 	}
 }
@@ -408,7 +408,7 @@ func TestBrokerRefusalIsShownAndNothingIsAwaited(t *testing.T) {
 			t.Fatalf("removes %v, waits %v; want one removal and no wait", r, w)
 		}
 		msg := execute(t, press(m, "esc"))
-		if want := (ClosedMsg{Group: "orders-app"}); msg != want {
+		if want := (ClosedMsg{Group: "orders-app", Summary: "no member removed from orders-app; receipt " + receiptPath}); msg != want {
 			t.Fatalf("esc said %#v, want %#v", msg, want)
 		}
 	})

@@ -47,7 +47,7 @@ func TestRemovalOutcomesOnScreen(t *testing.T) {
 		if strings.Contains(v, "Nothing changed.") {
 			t.Errorf("an unknown outcome says nothing changed:\n%s", v)
 		}
-		if got := m.summary(); got != "outcome unknown for some members of orders-app: check the group" {
+		if got := m.summary(); got != "outcome unknown for some members of orders-app: check the group; receipt "+receiptPath {
 			t.Errorf("summary %q", got)
 		}
 	})

@@ -38,10 +38,11 @@ func DefaultKeys(g ui.Glyphs) Keys {
 	}
 }
 
-// hints returns the bindings worth showing at step s. The frame adds its
+// hints returns the bindings worth showing at step s (noop: the preview
+// changes nothing, so enter closes). The frame adds its
 // scrolling keys when the text does not fit, except on the scenario step,
 // whose arrows choose.
-func (k *Keys) hints(s step, protected bool) []key.Binding {
+func (k *Keys) hints(s step, protected, noop bool) []key.Binding {
 	choose := k.Choose
 	switch s {
 	case stepScenario:
@@ -53,6 +54,10 @@ func (k *Keys) hints(s step, protected bool) []key.Binding {
 	case stepPlanning:
 		return []key.Binding{k.Cancel}
 	case stepPreview:
+		if noop {
+			choose.SetHelp("enter", "close")
+			return []key.Binding{choose, k.Edit, k.Cancel}
+		}
 		choose.SetHelp("enter", "continue")
 		return []key.Binding{choose, k.Edit, k.Cancel}
 	case stepConfirm:

@@ -103,7 +103,11 @@ func (m *Model) build() (c dialog.Content, firstChoice int) {
 		m.preview(t)
 		switch m.step {
 		case stepPreview:
-			if m.ReadOnly {
+			switch {
+			case m.noop():
+				t.Blank()
+				t.Para(&s.OK, m.Glyphs.OK+" Nothing to change: every partition already holds its target offset. Enter closes; nothing is written.")
+			case m.ReadOnly:
 				t.Para(&s.Warn, "The context is read-only: preview only.")
 			}
 		case stepConfirm:
@@ -125,7 +129,7 @@ func (m *Model) build() (c dialog.Content, firstChoice int) {
 		t.Para(&s.Warn, m.notice)
 	}
 	c.Table = m.table()
-	c.Hints = m.keys.hints(m.step, m.Protected)
+	c.Hints = m.keys.hints(m.step, m.Protected, m.noop())
 	return c, firstChoice
 }
 
@@ -231,7 +235,7 @@ func (m *Model) preview(t *dialog.Text) {
 			t.Para(&s.Warn, "Warning: "+w)
 		}
 	}
-	if m.blocked != nil {
+	if m.blocked != nil && !m.noop() {
 		t.Para(&s.Error, m.Glyphs.Fail+" Cannot apply now: "+m.blocked.Error())
 	}
 }

@@ -63,7 +63,16 @@ type ClosedMsg struct {
 	Group   string
 	Changed bool
 	Receipt string
+	// Note says why nothing changed, for the status line: cancelled, or
+	// nothing to change. Empty when Changed.
+	Note string
 }
+
+// The notes of a wizard that closed without changing anything.
+const (
+	NoteCancelled = "cancelled, nothing changed"
+	NoteNoop      = "nothing to change: every partition already holds its target offset"
+)
 
 // planMsg and applyMsg carry the results of the wizard's requests, tagged
 // with the request they answer so that a late answer to a cancelled request
@@ -141,8 +150,11 @@ type Model struct {
 	choices []scenario
 	choice  int
 
-	value       ui.Input
-	topics      ui.Input
+	value  ui.Input
+	topics ui.Input
+	// counts are the topics' partition counts from the last poll, which
+	// the typed topics are checked against; nil checks nothing.
+	counts      map[string]int32
 	focusTopics bool
 	// problem is why the wizard cannot go on: a parameter that does not
 	// parse, or a plan the cluster refused. It is shown where it applies.
@@ -180,6 +192,11 @@ func NewGroup(c ui.Common, b Backend, ctx context.Context, group string) *Model 
 	m.choices = allScenarios
 	return m
 }
+
+// SetPartitionCounts gives the wizard the topics' partition counts (a
+// poll's kafka.Snapshot.PartitionCounts), so that the Topics field flags a
+// topic or partition that does not exist as it is typed.
+func (m *Model) SetPartitionCounts(counts map[string]int32) { m.counts = counts }
 
 // NewPartitions opens the wizard to reset the given partitions of group
 // (the rows selected on the group screen).
@@ -224,7 +241,13 @@ func (m *Model) Group() string { return m.group }
 // Bindings implements ui.Component: the step's keys, which the wizard also
 // shows on its last line, and the scrolling keys.
 func (m *Model) Bindings() []ui.Section {
-	return m.KeySections("Wizard", m.keys.hints(m.step, m.Protected))
+	return m.KeySections("Wizard", m.keys.hints(m.step, m.Protected, m.noop()))
+}
+
+// noop reports whether the previewed reset changes no offset: there is
+// nothing to apply, so the wizard asks nothing.
+func (m *Model) noop() bool {
+	return m.mode != ModeDelete && m.plan != nil && m.plan.Summary().Changed == 0
 }
 
 // ShortHelp implements ui.Component: the wizard draws its own hints.
@@ -319,7 +342,7 @@ func (m *Model) abandon() tea.Cmd {
 	}
 	m.Drop()
 	group := m.group
-	return func() tea.Msg { return ClosedMsg{Group: group} }
+	return func() tea.Msg { return ClosedMsg{Group: group, Note: NoteCancelled} }
 }
 
 // close closes the wizard after a result.
@@ -444,7 +467,14 @@ func (m *Model) scopeCheck() (kreset.Scope, error) {
 	if len(fields) == 0 {
 		return kreset.Scope{AllTopics: true}, nil
 	}
-	return kreset.ParseScope(false, fields)
+	scope, err := kreset.ParseScope(false, fields)
+	if err != nil {
+		return scope, err
+	}
+	if err := kreset.CheckScope(scope, m.counts); err != nil {
+		return scope, errors.New(strings.ReplaceAll(err.Error(), "\n", "; "))
+	}
+	return scope, nil
 }
 
 // request assembles the plan request from what was chosen and typed.
@@ -550,6 +580,9 @@ func (m *Model) keyPreview(msg tea.KeyMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, k.Choose):
 		switch {
+		case m.noop():
+			group := m.group
+			return func() tea.Msg { return ClosedMsg{Group: group, Note: NoteNoop} }
 		case m.ReadOnly:
 			m.notice = "the context is read-only: this is a preview only, and nothing can be applied"
 		case m.blocked != nil:
@@ -604,7 +637,7 @@ func (m *Model) keyConfirm(msg tea.KeyMsg) tea.Cmd {
 // startApply applies the previewed plan. It is the only place the wizard
 // writes, and it refuses in a read-only context whatever led here.
 func (m *Model) startApply() tea.Cmd {
-	if m.ReadOnly || m.blocked != nil {
+	if m.ReadOnly || m.blocked != nil || m.noop() {
 		m.setStep(stepPreview)
 		return nil
 	}

@@ -54,9 +54,9 @@ func Detail(e rebalance.Event) string {
 		case e.Between:
 			return "finished between two polls (shorter than the refresh interval)"
 		case e.AtLeast:
-			return "took at least " + format.Took(e.Duration) + " (already rebalancing when first seen)"
+			return "took at least " + format.Lasted(e.Duration) + " (already rebalancing when first seen)"
 		}
-		return "took " + format.Took(e.Duration)
+		return "took " + format.Lasted(e.Duration)
 	}
 	return ""
 }

@@ -165,7 +165,7 @@ func (m *Model) statusLine() (*lipgloss.Style, string) {
 	case !m.status.LastRebalance.IsZero():
 		last := "last rebalance " + m.status.LastRebalance.Format("15:04:05") + ", " + format.Span(now.Sub(m.status.LastRebalance)) + " ago"
 		if m.status.LastDuration > 0 {
-			last += ", took " + format.Took(m.status.LastDuration)
+			last += ", took " + format.Lasted(m.status.LastDuration)
 		}
 		return &m.Styles.Label, last + kept
 	}

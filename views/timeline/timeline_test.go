@@ -52,9 +52,9 @@ func TestTimelineTab(t *testing.T) {
 	// The fixture clock is at second 0; the rebalance finished at 3.
 	m.Now = func() time.Time { return at(65) }
 	want := strings.Join([]string{
-		"last rebalance 09:26:56, 1m02s ago, took 2000ms · 6 events",
+		"last rebalance 09:26:56, 1m02s ago, took 2.0s · 6 events",
 		"  TIME     EVENT      DETAIL",
-		"▶ 09:26:56 rebalance  took 2000ms",
+		"▶ 09:26:56 rebalance  took 2.0s",
 		// a-2 is client-a on the same host again: the member rejoined.
 		"  09:26:56 assignment 6 partitions moved, 1 member rejoined with a new id (6 assigned)",
 		"  09:26:56 joined     a-2 client client-a host /10.0.0.1",
@@ -108,9 +108,9 @@ func TestDetail(t *testing.T) {
 		{rebalance.Event{Kind: rebalance.EventEpoch, PrevGroupEpoch: 3, GroupEpoch: 4, PrevAssignmentEpoch: 3, AssignmentEpoch: 3}, "group epoch 3 -> 4, assignment epoch 3"},
 		{rebalance.Event{Kind: rebalance.EventRebalance, Between: true}, "finished between two polls (shorter than the refresh interval)"},
 		// A lower bound is never rounded up: 12.5s is at least 12s.
-		{rebalance.Event{Kind: rebalance.EventRebalance, AtLeast: true, Duration: 12500 * time.Millisecond}, "took at least 12s (already rebalancing when first seen)"},
+		{rebalance.Event{Kind: rebalance.EventRebalance, AtLeast: true, Duration: 12500 * time.Millisecond}, "took at least 12.5s (already rebalancing when first seen)"},
 		{rebalance.Event{Kind: rebalance.EventRebalance, Duration: 65 * time.Second}, "took 1m05s"},
-		{rebalance.Event{Kind: rebalance.EventRebalance, Duration: 800 * time.Millisecond}, "took 800ms"},
+		{rebalance.Event{Kind: rebalance.EventRebalance, Duration: 800 * time.Millisecond}, "took 0.8s"},
 		{rebalance.Event{Kind: rebalance.EventState, To: kafka.StateEmpty}, "- -> Empty"},
 	}
 	for _, tc := range tests {
