@@ -19,6 +19,9 @@ type Inputs struct {
 	Exists  bool
 	State   string
 	Members []kafka.Member
+	// Type is the group's type; kafka.TypeShare takes the share path,
+	// where Committed holds start offsets.
+	Type kafka.GroupType
 	// Committed holds the partitions that have a commit.
 	Committed map[TP]int64
 	// Partitions is the partition count of every topic that exists among
@@ -70,10 +73,13 @@ func (r Row) Changed() bool { return r.New != r.Current }
 // Plan is a complete, reviewable description of a reset: which partitions
 // move where, and what the group looked like when it was made.
 type Plan struct {
-	Group    string
-	Exists   bool
-	State    string
-	Members  []kafka.Member
+	Group   string
+	Exists  bool
+	State   string
+	Members []kafka.Member
+	// Type is the group's type: for kafka.TypeShare, Current and New are
+	// share-partition start offsets, set with AlterShareGroupOffsets.
+	Type     kafka.GroupType
 	Scenario Scenario
 	Scope    Scope
 	// Time is the instant by-time scenarios looked up (zero otherwise).
@@ -167,6 +173,7 @@ func Build(in Inputs, sc Scenario, scope Scope) (*Plan, error) {
 		Exists:   in.Exists,
 		State:    in.State,
 		Members:  in.Members,
+		Type:     in.Type,
 		Scenario: sc,
 		Scope:    scope,
 		Made:     in.Now,
