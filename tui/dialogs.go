@@ -61,6 +61,11 @@ func (m *Model) openReset(msg ui.ResetMsg) tea.Cmd {
 	default:
 		w = resetview.NewGroup(m.base, b, m.ctx, msg.Group)
 	}
+	if m.snap != nil {
+		if g, ok := m.snap.Group(msg.Group); ok {
+			w.ForGroupType(g.Type)
+		}
+	}
 	m.push(w)
 	return w.Init()
 }
