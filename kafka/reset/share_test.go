@@ -425,3 +425,20 @@ func TestShareDeleteOffsetsAndDeleteGroup(t *testing.T) {
 		t.Fatalf("start offsets after undo of delete = %v", got)
 	}
 }
+
+// A receipt's groupType is "share" or absent; anything else is refused
+// before undo could act on it, even with force.
+func TestReceiptUnknownGroupTypeRefused(t *testing.T) {
+	dir := t.TempDir()
+	path := dir + "/r.json"
+	doc := `{"version":1,"action":"reset","cluster":["a:9092"],"context":"c","group":"sg","time":"2024-01-01T00:00:00Z","user":"u","groupType":"streams","scenario":"--to-earliest","scope":"--all-topics","groupState":"Empty","offsets":[{"topic":"jobs","partition":0,"before":10,"after":0}]}`
+	if err := os.WriteFile(path, []byte(doc), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, force := range []bool{false, true} {
+		_, _, err := reset.ReadReceipt(context.Background(), path, force)
+		if err == nil || !strings.Contains(err.Error(), `unknown groupType "streams"; this kgroups restores the offsets of consumer groups (no groupType) and share groups ("share")`) {
+			t.Fatalf("force %v: %v", force, err)
+		}
+	}
+}
