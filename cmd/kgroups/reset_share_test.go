@@ -159,6 +159,10 @@ sg     jobs           1           0             6          0        6     -6  -
 	if code != 1 || !strings.Contains(stderr, `group "sg" is a share group: rebalance and simulate work on consumer groups`) {
 		t.Fatalf("rebalance on a share group: exit %d: %s", code, stderr)
 	}
+	code, _, stderr = sc.kg(t, "simulate", "sg", "--join", "1")
+	if code != 1 || !strings.Contains(stderr, `group "sg" is a share group: rebalance and simulate work on consumer groups`) {
+		t.Fatalf("simulate on a share group: exit %d: %s", code, stderr)
+	}
 	if n := sc.count(kmsg.AlterShareGroupOffsets) + sc.count(kmsg.OffsetCommit) + sc.count(kmsg.LeaveGroup); n != 0 {
 		t.Fatalf("refusals sent %d requests", n)
 	}

@@ -442,3 +442,34 @@ func TestReceiptUnknownGroupTypeRefused(t *testing.T) {
 		}
 	}
 }
+
+// A plan made while the share group was Empty is refused when a member
+// has joined by the time it is applied: the re-check comes right before the
+// send, under the lock.
+func TestShareApplyRechecksEmpty(t *testing.T) {
+	e, m := newShareEnv(t)
+	m.Close()
+	waitShareEmpty(t, e)
+	ctx := context.Background()
+	p, err := reset.Prepare(ctx, e.cl, reset.Request{Group: "sg", Scenario: reset.Scenario{Kind: reset.ToEarliest}, Scope: allTopics()})
+	if err != nil || p.Blocker() != nil {
+		t.Fatalf("prepare: %v, blocker %v", err, p.Blocker())
+	}
+	joinShare(t, e.c, "sg", "jobs")
+	kafkatest.Eventually(t, "sg is Stable again", func() bool { return shareState(t, e.c, "sg") == kafka.StateStable })
+	counts := countRequests(e.c, kmsg.AlterShareGroupOffsets.Int16())
+	_, err = reset.Apply(ctx, e.cl, p, e.opts())
+	var live *reset.LiveGroupError
+	if !errors.As(err, &live) || live.State != kafka.StateStable || len(live.Members) != 1 {
+		t.Fatalf("Apply after a member joined = %v", err)
+	}
+	if n := counts.get(kmsg.AlterShareGroupOffsets.Int16()); n != 0 {
+		t.Fatalf("AlterShareGroupOffsets sent %d times", n)
+	}
+	if n := receiptCount(t, e.dir); n != 0 {
+		t.Fatalf("%d receipts", n)
+	}
+	if got := startOffsets(t, e.c, "sg"); !reflect.DeepEqual(got, map[string]int64{"jobs/0": 10, "jobs/1": 6}) {
+		t.Fatalf("start offsets = %v", got)
+	}
+}

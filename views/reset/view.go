@@ -90,6 +90,8 @@ func (m *Model) build() (c dialog.Content, firstChoice int) {
 			} else if strings.TrimSpace(m.topics.Value()) == "" {
 				if cur.kind == kreset.FromFile {
 					t.Para(&s.Dim, "  empty: every row of the file; or TOPIC[:P,...] separated by spaces to keep only those")
+				} else if m.share {
+					t.Para(&s.Dim, "  empty: every partition the group has a start offset for; or TOPIC[:P,...] separated by spaces")
 				} else {
 					t.Para(&s.Dim, "  empty: every partition the group has a commit for; or TOPIC[:P,...] separated by spaces")
 				}
