@@ -107,11 +107,14 @@ type Summary struct {
 	// unknown: where their consumer starts depends on its
 	// auto.offset.reset.
 	NoCommit int
+	// Share says the offsets are a share group's start offsets, so that
+	// a partition without one is worded so.
+	Share bool
 }
 
 // Summary totals the plan.
 func (p *Plan) Summary() Summary {
-	s := Summary{Partitions: len(p.Rows)}
+	s := Summary{Partitions: len(p.Rows), Share: p.Type == kafka.TypeShare}
 	for _, r := range p.Rows {
 		if r.Changed() {
 			s.Changed++
@@ -136,7 +139,11 @@ func (s Summary) String() string {
 	fmt.Fprintf(&b, "%d of %d %s change; %d %s will be consumed again, %d skipped",
 		s.Changed, s.Partitions, plural(s.Partitions, "partition", "partitions"), s.Rewind, plural(s.Rewind, "record", "records"), s.Skip)
 	if s.NoCommit > 0 {
-		fmt.Fprintf(&b, "; %d %s had no commit", s.NoCommit, plural(s.NoCommit, "partition", "partitions"))
+		what := "commit"
+		if s.Share {
+			what = "start offset"
+		}
+		fmt.Fprintf(&b, "; %d %s had no %s", s.NoCommit, plural(s.NoCommit, "partition", "partitions"), what)
 	}
 	return b.String()
 }

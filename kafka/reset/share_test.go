@@ -473,3 +473,15 @@ func TestShareApplyRechecksEmpty(t *testing.T) {
 		t.Fatalf("start offsets = %v", got)
 	}
 }
+
+// A share group's partition without a start offset is worded so.
+func TestShareSummaryWording(t *testing.T) {
+	s := reset.Summary{Partitions: 2, Changed: 2, Rewind: 4, NoCommit: 1, Share: true}
+	if got, want := s.String(), "2 of 2 partitions change; 4 records will be consumed again, 0 skipped; 1 partition had no start offset"; got != want {
+		t.Fatalf("summary = %q, want %q", got, want)
+	}
+	s.Share = false
+	if got, want := s.String(), "2 of 2 partitions change; 4 records will be consumed again, 0 skipped; 1 partition had no commit"; got != want {
+		t.Fatalf("summary = %q, want %q", got, want)
+	}
+}
