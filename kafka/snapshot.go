@@ -15,6 +15,8 @@ const (
 	TypeClassic GroupType = "classic"
 	// TypeConsumer is the KIP-848 consumer protocol with server-side assignors.
 	TypeConsumer GroupType = "consumer"
+	TypeShare    GroupType = "share"
+	TypeStreams  GroupType = "streams"
 )
 
 // Group states. Classic groups use Empty, PreparingRebalance,

@@ -64,6 +64,11 @@ func (m *Model) openReset(msg ui.ResetMsg) tea.Cmd {
 			w.SetPartitionCounts(m.snap.PartitionCounts)
 		}
 	}
+	if m.snap != nil {
+		if g, ok := m.snap.Group(msg.Group); ok {
+			w.ForGroupType(g.Type)
+		}
+	}
 	m.push(w)
 	return w.Init()
 }

@@ -49,7 +49,8 @@ Without --execute this is a dry run: it lists each group, its state, members
 and committed partitions, and whether it can be deleted. With --execute each
 deletable group's offsets are first written to a receipt in
 $XDG_STATE_HOME/kgroups/receipts/ ('kgroups undo RECEIPT' brings them back),
-then the group is deleted and re-read to check that it is gone. A read-only
+then the group is deleted and re-read to check that it is gone (a share
+group's start offsets go into the receipt the same way). A read-only
 context refuses --execute; a protected one also needs --confirm naming every
 group.`,
 		Example: `  kgroups delete old-orders
@@ -87,6 +88,10 @@ func newDeleteOffsetsCmd(a *app) *cobra.Command {
 Kafka allows it on an Empty group, or for topics none of the group's live
 members subscribes to (the usual case: a topic the group stopped reading,
 whose stale offsets show as lag for ever).
+
+For a share group (KIP-932) this deletes start offsets with
+DeleteShareGroupOffsets, which takes whole topics (--topic TOPIC, no
+partitions) and needs the group Empty.
 
 Without --execute this is a dry run that lists the commits to be removed.
 With --execute a receipt of them is written to
@@ -154,7 +159,11 @@ func runDelete(ctx context.Context, a *app, o deleteOptions) error {
 			}
 			switch res.Outcome() {
 			case write.Verified:
-				line := fmt.Sprintf("Deleted group %q; its %d committed offset(s) are in the receipt %s", d.Group, len(d.Offsets), res.ReceiptPath)
+				what := "committed"
+				if d.Type == kafka.TypeShare {
+					what = "start"
+				}
+				line := fmt.Sprintf("Deleted group %q; its %d %s offset(s) are in the receipt %s", d.Group, len(d.Offsets), what, res.ReceiptPath)
 				if res.Err != nil {
 					line += "\n  " + res.Status()
 				}

@@ -72,6 +72,13 @@ Scenario (exactly one):
 --to-offset, --shift-by and --from-file are clamped to [log start, log end],
 and a NOTE says so.
 
+Share groups (KIP-932) have a start offset per partition instead of a
+commit; kgroups sets it with AlterShareGroupOffsets, with the same preview,
+receipt, Empty check and verification. They accept --to-earliest,
+--to-latest, --to-datetime (as kafka-share-groups.sh does), --by-duration,
+--to-offset and --from-file; --to-current and --shift-by act on a committed
+offset and are refused.
+
 Scope: --all-topics (every partition the group has a commit for) or one or
 more --topic TOPIC / --topic TOPIC:0,2. --from-file needs no scope; given
 one, it keeps only the file's rows within it.
@@ -301,11 +308,14 @@ func (a *app) showPlan(ctx context.Context, cl *kafka.Client, c config.Cluster, 
 // summaryLine is the plan's one-line summary for stderr.
 func summaryLine(p *kreset.Plan) string {
 	if p.Scenario.Kind == kreset.DeleteOffsets {
-		n := len(p.Rows)
-		if n == 1 {
-			return "1 committed offset will be deleted."
+		n, what := len(p.Rows), "committed"
+		if p.Type == kafka.TypeShare {
+			what = "start"
 		}
-		return fmt.Sprintf("%d committed offsets will be deleted.", n)
+		if n == 1 {
+			return "1 " + what + " offset will be deleted."
+		}
+		return fmt.Sprintf("%d %s offsets will be deleted.", n, what)
 	}
 	return p.Summary().String() + "."
 }

@@ -169,6 +169,9 @@ func readGroup(ctx context.Context, cl *kafka.Client, name string) (*kafka.Group
 	}
 	g, ok := snap.Group(name)
 	if !ok || absent(g) {
+		if err := shareGroupError(ctx, cl, name); err != nil {
+			return nil, err
+		}
 		return nil, fmt.Errorf("group %q not found", name)
 	}
 	if g.Err != nil {

@@ -107,6 +107,9 @@ func (r PartitionResult) Status() string {
 // Result is the outcome of applying a plan.
 type Result struct {
 	Group string
+	// Type is the group's type; for kafka.TypeShare the offsets are start
+	// offsets.
+	Type kafka.GroupType
 	// ReceiptPath is the receipt written before the change; `kgroups undo`
 	// takes it. Time is the receipt's time: when the change was made.
 	ReceiptPath string
@@ -176,8 +179,8 @@ func blocker(p *Plan, exists bool, state string, members []kafka.Member) error {
 	if writable(exists, state) {
 		return nil
 	}
-	e := &LiveGroupError{Group: p.Group, State: state, Members: members, Action: action(p.Scenario.Kind)}
-	if p.Scenario.Kind == DeleteOffsets {
+	e := &LiveGroupError{Group: p.Group, State: state, Members: members, Action: action(p.Scenario.Kind), Type: p.Type}
+	if p.Scenario.Kind == DeleteOffsets && p.Type != kafka.TypeShare {
 		// Kafka lets offsets of topics the group no longer
 		// subscribes to be deleted while it runs.
 		e.Topics = subscribedTopics(members, rowTopics(p.Rows))
@@ -259,6 +262,9 @@ func Apply(ctx context.Context, cl *kafka.Client, p *Plan, opts ApplyOptions) (*
 	if err != nil {
 		return nil, fmt.Errorf("re-check group before applying: %w", err)
 	}
+	if in.Exists && (in.Type == kafka.TypeShare) != (p.Type == kafka.TypeShare) {
+		return nil, fmt.Errorf("group %q is now a %s group, but the plan was made for a %s group: nothing was changed; plan again", p.Group, typeName(in.Type), typeName(p.Type))
+	}
 	if err := blocker(p, in.Exists, in.State, in.Members); err != nil {
 		return nil, err
 	}
@@ -281,6 +287,7 @@ func Apply(ctx context.Context, cl *kafka.Client, p *Plan, opts ApplyOptions) (*
 		state = ""
 	}
 	rc := &Receipt{
+		GroupType: receiptType(p.Type),
 		Header: receipt.Header{
 			Version: receipt.Version,
 			Action:  receiptAction(p.Scenario.Kind),
@@ -302,9 +309,14 @@ func Apply(ctx context.Context, cl *kafka.Client, p *Plan, opts ApplyOptions) (*
 		return nil, fmt.Errorf("%w: nothing was changed, because no change is made without a receipt", err)
 	}
 
-	res := &Result{Group: p.Group, ReceiptPath: path, Time: rc.Time, LockNote: lock.Note}
-	errs := commitAndDelete(ctx, cl, p.Group, p.Rows)
-	got, readErr := committed(ctx, cl, p.Group)
+	res := &Result{Group: p.Group, Type: p.Type, ReceiptPath: path, Time: rc.Time, LockNote: lock.Note}
+	var errs map[TP]error
+	if p.Type == kafka.TypeShare {
+		errs = alterAndDeleteShare(ctx, cl, p.Group, p.Rows)
+	} else {
+		errs = commitAndDelete(ctx, cl, p.Group, p.Rows)
+	}
+	got, readErr := committed(ctx, cl, p.Group, p.Type)
 	for _, r := range p.Rows {
 		pr := PartitionResult{Topic: r.Topic, Partition: r.Partition, Before: r.Current, Want: r.New, Got: kafka.NoOffset}
 		pr.Err = errs[r.TP()]
@@ -336,7 +348,7 @@ func recheck(ctx context.Context, cl *kafka.Client, res *Result) {
 		return
 	}
 	afterVerify()
-	again, err := committed(ctx, cl, res.Group)
+	again, err := committed(ctx, cl, res.Group, res.Type)
 	if err != nil {
 		return
 	}
@@ -430,8 +442,12 @@ func explain(err error) error {
 	return err
 }
 
-// committed re-reads the group's committed offsets.
-func committed(ctx context.Context, cl *kafka.Client, group string) (map[TP]int64, error) {
+// committed re-reads the group's committed offsets, or a share group's
+// start offsets.
+func committed(ctx context.Context, cl *kafka.Client, group string, typ kafka.GroupType) (map[TP]int64, error) {
+	if typ == kafka.TypeShare {
+		return shareStartOffsets(ctx, cl, group)
+	}
 	fctx, cancel := context.WithTimeout(ctx, cl.Timeout())
 	defer cancel()
 	resp, err := cl.Admin().FetchOffsets(fctx, group)

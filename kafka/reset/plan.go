@@ -19,6 +19,9 @@ type Inputs struct {
 	Exists  bool
 	State   string
 	Members []kafka.Member
+	// Type is the group's type; kafka.TypeShare takes the share path,
+	// where Committed holds start offsets.
+	Type kafka.GroupType
 	// Committed holds the partitions that have a commit.
 	Committed map[TP]int64
 	// Partitions is the partition count of every topic that exists among
@@ -70,10 +73,13 @@ func (r Row) Changed() bool { return r.New != r.Current }
 // Plan is a complete, reviewable description of a reset: which partitions
 // move where, and what the group looked like when it was made.
 type Plan struct {
-	Group    string
-	Exists   bool
-	State    string
-	Members  []kafka.Member
+	Group   string
+	Exists  bool
+	State   string
+	Members []kafka.Member
+	// Type is the group's type: for kafka.TypeShare, Current and New are
+	// share-partition start offsets, set with AlterShareGroupOffsets.
+	Type     kafka.GroupType
 	Scenario Scenario
 	Scope    Scope
 	// Time is the instant by-time scenarios looked up (zero otherwise).
@@ -101,11 +107,14 @@ type Summary struct {
 	// unknown: where their consumer starts depends on its
 	// auto.offset.reset.
 	NoCommit int
+	// Share says the offsets are a share group's start offsets, so that
+	// a partition without one is worded so.
+	Share bool
 }
 
 // Summary totals the plan.
 func (p *Plan) Summary() Summary {
-	s := Summary{Partitions: len(p.Rows)}
+	s := Summary{Partitions: len(p.Rows), Share: p.Type == kafka.TypeShare}
 	for _, r := range p.Rows {
 		if r.Changed() {
 			s.Changed++
@@ -130,7 +139,11 @@ func (s Summary) String() string {
 	fmt.Fprintf(&b, "%d of %d %s change; %d %s will be consumed again, %d skipped",
 		s.Changed, s.Partitions, plural(s.Partitions, "partition", "partitions"), s.Rewind, plural(s.Rewind, "record", "records"), s.Skip)
 	if s.NoCommit > 0 {
-		fmt.Fprintf(&b, "; %d %s had no commit", s.NoCommit, plural(s.NoCommit, "partition", "partitions"))
+		what := "commit"
+		if s.Share {
+			what = "start offset"
+		}
+		fmt.Fprintf(&b, "; %d %s had no %s", s.NoCommit, plural(s.NoCommit, "partition", "partitions"), what)
 	}
 	return b.String()
 }
@@ -167,6 +180,7 @@ func Build(in Inputs, sc Scenario, scope Scope) (*Plan, error) {
 		Exists:   in.Exists,
 		State:    in.State,
 		Members:  in.Members,
+		Type:     in.Type,
 		Scenario: sc,
 		Scope:    scope,
 		Made:     in.Now,

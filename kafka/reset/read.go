@@ -18,6 +18,10 @@ type Request struct {
 	Group    string
 	Scenario Scenario
 	Scope    Scope
+	// Type is the group's type when the cluster does not know the group
+	// (undo of a deleted share group); a group that exists is read with
+	// its own type.
+	Type kafka.GroupType
 	// NewGroup allows planning for a group that does not exist, which
 	// applying creates. Without it an unknown group is an error, so that a
 	// typo in the group's name cannot create a stray group.
@@ -53,6 +57,12 @@ func Prepare(ctx context.Context, cl *kafka.Client, req Request) (*Plan, error) 
 		return nil, &GroupNotFoundError{Group: req.Group}
 	}
 	in.Now = now
+	if !in.Exists && req.Type == kafka.TypeShare {
+		in.Type = kafka.TypeShare
+	}
+	if in.Type == kafka.TypeShare && !ShareAccepts(req.Scenario.Kind) {
+		return nil, &ShareScenarioError{Group: req.Group, Kind: req.Scenario.Kind}
+	}
 
 	topicSet := make(map[string]bool)
 	switch {
@@ -84,7 +94,16 @@ func Prepare(ctx context.Context, cl *kafka.Client, req Request) (*Plan, error) 
 	if err := readLogs(ctx, cl, topics, req.Scenario.ByTime(), &in); err != nil {
 		return nil, err
 	}
-	return Build(in, req.Scenario, req.Scope)
+	p, err := Build(in, req.Scenario, req.Scope)
+	if err != nil {
+		return nil, err
+	}
+	if p.Type == kafka.TypeShare {
+		if err := checkSharePlan(in, p); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
 }
 
 // readGroup polls one group: whether it exists, its state and members, and
@@ -97,6 +116,15 @@ func readGroup(ctx context.Context, cl *kafka.Client, group string) (Inputs, err
 		return in, fmt.Errorf("read group %q: %w", group, err)
 	}
 	g, ok := snap.Group(group)
+	if !ok || g.Type == kafka.TypeShare {
+		// The poll describes consumer groups; a share group is read
+		// on its own path.
+		if typ, found, err := GroupTypeOf(ctx, cl, group); err != nil {
+			return in, fmt.Errorf("read group %q: %w", group, err)
+		} else if found && typ == kafka.TypeShare {
+			return readShareGroup(ctx, cl, group)
+		}
+	}
 	in.Exists = groupExists(g, ok)
 	if !in.Exists {
 		return in, nil
@@ -105,6 +133,7 @@ func readGroup(ctx context.Context, cl *kafka.Client, group string) (Inputs, err
 		return in, fmt.Errorf("read group %q: %w", group, g.Err)
 	}
 	in.State = g.State
+	in.Type = g.Type
 	in.Members = g.Members
 	for _, p := range g.Partitions {
 		if p.HasCommit() {

@@ -20,8 +20,12 @@ import (
 // receipt.ActionReset, ActionUndo, ActionDeleteOffsets or ActionDeleteGroup.
 type Receipt struct {
 	receipt.Header
-	Scenario string `json:"scenario"`
-	Scope    string `json:"scope"`
+	// GroupType is "share" for a share group, whose offsets are start
+	// offsets that undo sets with AlterShareGroupOffsets; empty for a
+	// consumer group.
+	GroupType string `json:"groupType,omitempty"`
+	Scenario  string `json:"scenario"`
+	Scope     string `json:"scope"`
 	// GroupState is the group's state when the change was applied, empty
 	// when the group did not exist.
 	GroupState string          `json:"groupState"`
@@ -111,6 +115,9 @@ func ReadReceipt(ctx context.Context, path string, force bool) (*Receipt, []Rece
 	}
 	if r.Version != receipt.Version {
 		return bad("version %d; this kgroups reads version %d", r.Version, receipt.Version)
+	}
+	if r.GroupType != "" && r.GroupType != string(kafka.TypeShare) {
+		return bad("unknown groupType %q; this kgroups restores the offsets of consumer groups (no groupType) and share groups (%q)", r.GroupType, kafka.TypeShare)
 	}
 	var notes []ReceiptNote
 	note, err := receipt.Check(&r)

@@ -21,11 +21,18 @@ type LiveGroupError struct {
 	// Topics, when set, are the topics whose offsets cannot be deleted
 	// because live members subscribe to them.
 	Topics []string
+	// Type is the group's type; a share group's members cannot be
+	// removed by an admin, so the advice differs.
+	Type kafka.GroupType
 }
 
 func (e *LiveGroupError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "cannot %s group %q", e.Action, e.Group)
+	if e.Type == kafka.TypeShare {
+		fmt.Fprintf(&b, "cannot %s share group %q", e.Action, e.Group)
+	} else {
+		fmt.Fprintf(&b, "cannot %s group %q", e.Action, e.Group)
+	}
 	if len(e.Topics) > 0 {
 		fmt.Fprintf(&b, " for %s %s, which its members subscribe to", plural(len(e.Topics), "topic", "topics"), strings.Join(e.Topics, ", "))
 	}
@@ -42,6 +49,10 @@ func (e *LiveGroupError) Error() string {
 	what := "Offsets can only be changed"
 	if len(e.Topics) > 0 {
 		what = "Offsets of a subscribed topic can only be deleted"
+	}
+	if e.Type == kafka.TypeShare {
+		fmt.Fprintf(&b, "Nothing was changed. A share group's start offsets can only be changed while the group is Empty: stop its consumers, then try again")
+		return b.String()
 	}
 	// The suggested command ends the message, with nothing around it, so
 	// that it can be pasted as printed; the name is shell-quoted.

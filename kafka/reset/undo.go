@@ -15,9 +15,13 @@ import (
 // receipt say so, and a receipt written for other brokers is flagged, since
 // undoing on the wrong cluster is its own accident.
 func PrepareUndo(ctx context.Context, cl *kafka.Client, r *Receipt, now time.Time) (*Plan, error) {
-	p, err := Prepare(ctx, cl, Request{Group: r.Group, Scenario: UndoScenario(r), Now: now})
+	want := kafka.GroupType(r.GroupType)
+	p, err := Prepare(ctx, cl, Request{Group: r.Group, Scenario: UndoScenario(r), Type: want, Now: now})
 	if err != nil {
 		return nil, err
+	}
+	if p.Exists && (p.Type == kafka.TypeShare) != (want == kafka.TypeShare) {
+		return nil, fmt.Errorf("receipt %s records a %s group, but group %q is now a %s group: its offsets cannot be restored onto it; nothing was changed", r.Path, typeName(want), r.Group, typeName(p.Type))
 	}
 	after := make(map[TP]int64, len(r.Offsets))
 	for _, o := range r.Offsets {

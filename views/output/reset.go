@@ -117,7 +117,7 @@ func DeletionColumns() []Column[*kreset.GroupDeletion] {
 
 // Plan writes a plan's table, long names cut as lay says.
 func Plan(w io.Writer, p *kreset.Plan, lay Layout) error {
-	if err := WriteTableWith(w, PlanColumns(), PlanRows(p), lay); err != nil {
+	if err := WriteTableWith(w, PlanColumnsFor(p.Type), PlanRows(p), lay); err != nil {
 		return fmt.Errorf("write table: %w", err)
 	}
 	return nil
@@ -125,7 +125,7 @@ func Plan(w io.Writer, p *kreset.Plan, lay Layout) error {
 
 // Result writes the table of an applied change, partition by partition.
 func Result(w io.Writer, res *kreset.Result, lay Layout) error {
-	if err := WriteTableWith(w, ResultColumns(), ResultRows(res), lay); err != nil {
+	if err := WriteTableWith(w, ResultColumnsFor(res.Type), ResultRows(res), lay); err != nil {
 		return fmt.Errorf("write table: %w", err)
 	}
 	return nil

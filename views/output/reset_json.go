@@ -14,6 +14,7 @@ import (
 type jsonPlan struct {
 	Group       string        `json:"group"`
 	GroupBase64 string        `json:"groupBase64,omitempty"`
+	GroupType   string        `json:"groupType,omitempty"`
 	GroupExists bool          `json:"groupExists"`
 	State       *string       `json:"state"`
 	Scenario    string        `json:"scenario"`
@@ -73,6 +74,7 @@ func PlanJSON(w io.Writer, p *kreset.Plan, dryRun bool, blocked error, res *kres
 	doc := jsonPlan{
 		Group:       p.Group,
 		GroupBase64: groupBase64(p.Group),
+		GroupType:   jsonGroupType(p.Type),
 		GroupExists: p.Exists,
 		Scenario:    p.Scenario.String(),
 		Scope:       p.Scope.String(),

@@ -36,7 +36,11 @@ func (m *Model) build() (c dialog.Content, firstChoice int) {
 	t.Blank()
 	switch m.step {
 	case stepScenario:
-		t.Para(nil, "Move the offsets of "+m.scopeText()+" to:")
+		what := "offsets"
+		if m.share {
+			what = "start offsets"
+		}
+		t.Para(nil, "Move the "+what+" of "+m.scopeText()+" to:")
 		firstChoice = t.Item()
 		for i, ch := range m.choices {
 			mark := "  "
@@ -86,6 +90,8 @@ func (m *Model) build() (c dialog.Content, firstChoice int) {
 			} else if strings.TrimSpace(m.topics.Value()) == "" {
 				if cur.kind == kreset.FromFile {
 					t.Para(&s.Dim, "  empty: every row of the file; or TOPIC[:P,...] separated by spaces to keep only those")
+				} else if m.share {
+					t.Para(&s.Dim, "  empty: every partition the group has a start offset for; or TOPIC[:P,...] separated by spaces")
 				} else {
 					t.Para(&s.Dim, "  empty: every partition the group has a commit for; or TOPIC[:P,...] separated by spaces")
 				}
@@ -224,8 +230,9 @@ func (m *Model) scopeText() string {
 func (m *Model) preview(t *dialog.Text) {
 	s, sep := m.Styles, m.Glyphs.Sep
 	if d := m.del; d != nil {
+		one, many := m.offsetNoun()
 		t.Line(s.Label.Render("state ") + s.State(d.State, false).Render(format.Sanitize(stateText(d.Exists, d.State))) + sep +
-			format.Count(len(d.Members), "member", "members") + sep + format.Count(len(d.Offsets), "committed offset", "committed offsets"))
+			format.Count(len(d.Members), "member", "members") + sep + format.Count(len(d.Offsets), one, many))
 	} else if p := m.plan; p != nil {
 		t.Line(s.Label.Render("state ") + s.State(p.State, false).Render(format.Sanitize(stateText(p.Exists, p.State))) + sep +
 			s.Label.Render("scope ") + format.Sanitize(p.Scope.String()))
@@ -243,9 +250,14 @@ func (m *Model) preview(t *dialog.Text) {
 // consequence says what confirming does, before the user confirms.
 func (m *Model) consequence() string {
 	if d := m.del; d != nil {
-		return fmt.Sprintf("This deletes group %s and its %s. A receipt keeps them first; kgroups undo RECEIPT brings them back.", d.Group, format.Count(len(d.Offsets), "committed offset", "committed offsets"))
+		one, many := m.offsetNoun()
+		return fmt.Sprintf("This deletes group %s and its %s. A receipt keeps them first; kgroups undo RECEIPT brings them back.", d.Group, format.Count(len(d.Offsets), one, many))
 	}
 	sum := m.plan.Summary()
+	if m.share {
+		return fmt.Sprintf("This sets %s of share group %s (%d will change). A receipt of the start offsets before and after is written first; kgroups undo RECEIPT puts them back.",
+			format.Count(len(m.plan.Rows), "start offset", "start offsets"), m.group, sum.Changed)
+	}
 	return fmt.Sprintf("This commits %s to group %s (%d will change). A receipt of the offsets before and after is written first; kgroups undo RECEIPT puts them back.",
 		format.Count(len(m.plan.Rows), "offset", "offsets"), m.group, sum.Changed)
 }

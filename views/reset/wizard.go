@@ -142,6 +142,9 @@ type Model struct {
 
 	mode  Mode
 	group string
+	// share is set once the group is known to be a share group (see
+	// ForGroupType).
+	share bool
 	// fixed is the scope chosen before the wizard opened (selected rows
 	// or the partition to seek); nil in ModeGroup, where it is typed.
 	fixed *kreset.Scope
@@ -179,9 +182,9 @@ func newModel(c ui.Common, b Backend, ctx context.Context, mode Mode, group stri
 	m := &Model{Model: dialog.New(c), keys: DefaultKeys(c.Glyphs), backend: b, ctx: ctx, mode: mode, group: group}
 	m.value.Prompt = ""
 	m.topics.Prompt = ""
-	m.planTab.Cols = planCols()
+	m.planTab.Cols = planCols("")
 	m.delTab.Cols = deleteCols()
-	m.resTab.Cols = resultCols()
+	m.resTab.Cols = resultCols("")
 	return m
 }
 
@@ -553,6 +556,11 @@ func (m *Model) onPlan(msg planMsg) {
 		return
 	}
 	m.cancel = nil
+	if m.learnType(msg.plan, msg.del, msg.err) {
+		m.problem = msg.err.Error()
+		m.setStep(stepScenario)
+		return
+	}
 	if msg.err != nil {
 		m.problem = msg.err.Error()
 		switch {
@@ -663,8 +671,8 @@ func (m *Model) onApply(msg applyMsg) {
 	m.res, m.delRes, m.applyErr = msg.res, msg.del, msg.err
 }
 
-func planCols() []table.Col[PlanRow] {
-	cs := PlanColumns()[1:] // the group is in the title
+func planCols(t kafka.GroupType) []table.Col[PlanRow] {
+	cs := planColumnsFor(t)[1:] // the group is in the title
 	out := make([]table.Col[PlanRow], len(cs))
 	for i, c := range cs {
 		out[i] = table.Col[PlanRow]{Column: c}
@@ -676,8 +684,8 @@ func planCols() []table.Col[PlanRow] {
 	return out
 }
 
-func resultCols() []table.Col[ResultRow] {
-	cs := ResultColumns()[1:]
+func resultCols(t kafka.GroupType) []table.Col[ResultRow] {
+	cs := resultColumnsFor(t)[1:]
 	out := make([]table.Col[ResultRow], len(cs))
 	for i, c := range cs {
 		out[i] = table.Col[ResultRow]{Column: c}
