@@ -15,6 +15,10 @@ const (
 	TypeClassic GroupType = "classic"
 	// TypeConsumer is the KIP-848 consumer protocol with server-side assignors.
 	TypeConsumer GroupType = "consumer"
+	// TypeShare is a KIP-932 share group (Queues for Kafka).
+	TypeShare GroupType = "share"
+	// TypeStreams is a KIP-1071 streams group.
+	TypeStreams GroupType = "streams"
 )
 
 // Group states. Classic groups use Empty, PreparingRebalance,
