@@ -87,7 +87,7 @@ type Group struct {
 	// sticky, cooperative-sticky) and the server assignor for KIP-848
 	// groups (uniform, range).
 	Assignor string
-	// GroupEpoch and AssignmentEpoch are set for KIP-848 groups only.
+	// GroupEpoch and AssignmentEpoch are set for KIP-848 and share groups.
 	GroupEpoch      int32
 	AssignmentEpoch int32
 	// Coordinator is the broker that coordinates the group.
@@ -100,6 +100,8 @@ type Group struct {
 	// Partitions are every partition the group has a commit for or has
 	// assigned, sorted by topic then partition.
 	Partitions []PartitionOffsets
+	// Share is set for share groups only (KIP-932).
+	Share *ShareInfo
 	// Err is a per-group failure (describe or offset fetch). The rest of
 	// the group holds whatever could be read.
 	Err error
@@ -182,6 +184,8 @@ type PartitionOffsets struct {
 	Topic     string
 	Partition int32
 	// Committed is the next offset the group will consume, or NoOffset.
+	// For a share group it is the share-partition start offset (SPSO),
+	// the group's progress; share groups have no committed offsets.
 	Committed   int64
 	LeaderEpoch int32
 	Metadata    string
@@ -191,13 +195,21 @@ type PartitionOffsets struct {
 	// Lag is LogEnd - Committed, floored at 0, or NoOffset when either is
 	// unknown.
 	Lag int64
-	// The owning member, empty when no member has the partition.
+	// The owning member, empty when no member has the partition. In a
+	// share group several members share a partition: this is the first
+	// by member id, and Owners lists them all.
 	MemberID string
 	ClientID string
 	Host     string
+	// Owners are the member ids of every member assigned the partition,
+	// sorted.
+	Owners []string
 	// Err is a per-partition failure (fetching the commit or listing the
 	// log's offsets).
 	Err error
+	// brokerLag is a share partition's lag as the broker reported it
+	// (DescribeShareGroupOffsets v1+), or -1.
+	brokerLag int64
 }
 
 // HasCommit reports whether the group has committed an offset here.
