@@ -294,3 +294,68 @@ func TestShareGroupCLI(t *testing.T) {
 		}
 	})
 }
+
+// TestShareGroupHealth judges share groups on their start offsets:
+//
+//	share-jobs   both members stop acknowledging while records arrive on
+//	             jobs/1: the start offset stands still with lag: STALL
+//	share-idle   no members, 6 records behind on jobs/0: STOP
+func TestShareGroupHealth(t *testing.T) {
+	c := startShareCluster(t)
+	idle := make(kadm.Offsets)
+	idle.AddOffset("jobs", 0, 4, -1)
+	if resp, err := c.Admin().AlterShareGroupOffsets(context.Background(), "share-idle", idle); err != nil || resp.Error() != nil {
+		t.Fatalf("share-idle: %v %v", err, resp.Error())
+	}
+	for _, m := range c.members {
+		m.StopPolling()
+	}
+	c.Produce(t, "jobs", 1, 5, time.Time{})
+
+	// Records keep arriving on jobs/1 while health samples.
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(150 * time.Millisecond):
+				c.Produce(t, "jobs", 1, 1, time.Time{})
+			}
+		}
+	}()
+	code, stdout, stderr := c.kg(t, "health", "share-jobs", "share-idle", "--window", "2s", "--interval", "200ms", "-o", "json")
+	close(stop)
+	<-done
+	expectRun(t, code, stderr, 0, "")
+	var doc healthJSON
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil || len(doc.Groups) != 2 {
+		t.Fatalf("json: %v\n%s", err, stdout)
+	}
+	byName := map[string]int{}
+	for i, g := range doc.Groups {
+		byName[g.Group] = i
+	}
+	jobs, idleG := doc.Groups[byName["share-jobs"]], doc.Groups[byName["share-idle"]]
+	if jobs.Status != "STALL" || jobs.Severity != "ERR" || jobs.Verdict == nil || *jobs.Verdict != "ERR STALL" {
+		t.Errorf("share-jobs: %s %s %v, want ERR STALL", jobs.Status, jobs.Severity, jobs.Verdict)
+	}
+	statuses := map[int32]string{}
+	for _, p := range jobs.Partitions {
+		statuses[p.Partition] = p.Status
+		if p.Partition == 1 && (p.CommittedOffset == nil || *p.CommittedOffset != 10 || p.Lag == nil || *p.Lag < 5) {
+			t.Errorf("jobs/1: start %v lag %v, want start 10 and lag at least 5", p.CommittedOffset, p.Lag)
+		}
+	}
+	if fmt.Sprint(statuses) != "map[0:OK 1:STALL 2:OK]" {
+		t.Errorf("share-jobs partitions %v, want jobs/1 STALL and the rest OK", statuses)
+	}
+	if idleG.Status != "STOP" || idleG.Severity != "ERR" || idleG.TotalLag == nil || *idleG.TotalLag != 6 {
+		t.Errorf("share-idle: %s %s lag %v, want ERR STOP with lag 6", idleG.Status, idleG.Severity, idleG.TotalLag)
+	}
+	if len(idleG.Partitions) != 1 || idleG.Partitions[0].Status != "STOP" || *idleG.Partitions[0].CommittedOffset != 4 || *idleG.Partitions[0].LogEndOffset != 10 {
+		t.Errorf("share-idle partitions %+v, want jobs/0 STOP at 4 of 10", idleG.Partitions)
+	}
+}
