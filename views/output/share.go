@@ -93,15 +93,23 @@ func shareTable(g *kafka.Group, opts DescribeOptions) (table, empty string) {
 	}
 }
 
-// shareStateNote is StateNote for a share group.
+// shareStateNote is StateNote for a share group, followed by a note when
+// its lag was computed from the log end rather than read from the broker.
 func shareStateNote(g *kafka.Group) string {
+	var note string
 	switch g.State {
 	case kafka.StateEmpty:
-		return fmt.Sprintf("Share group '%s' has no active members.", format.Sanitize(g.Name))
+		note = fmt.Sprintf("Share group '%s' has no active members.", format.Sanitize(g.Name))
 	case kafka.StateAssigning, kafka.StateReconciling:
-		return fmt.Sprintf("Warning: Share group '%s' is rebalancing.", format.Sanitize(g.Name))
+		note = fmt.Sprintf("Warning: Share group '%s' is rebalancing.", format.Sanitize(g.Name))
 	}
-	return ""
+	if g.Share != nil && g.Share.LagSource == kafka.ShareLagLogEnd {
+		if note != "" {
+			note += "\n"
+		}
+		note += fmt.Sprintf("Note: share group '%s': LAG is log end - start offset (the broker has no DescribeShareGroupOffsets v1 lag).", format.Sanitize(g.Name))
+	}
+	return note
 }
 
 // optionalOffset is a JSON field that is absent unless set, and null when
