@@ -39,9 +39,11 @@ func (m *Model) partRow(r int) partRow {
 // assigned to several members at once: MEMBERS lists them all.
 func (m *Model) partitionColumns(share bool) []table.Col[partRow] {
 	type P = partRow
-	progress, member := "COMMITTED", col("MEMBER", columns.Left, func(r P) string { return columns.Text(r.p.MemberID) })
+	progress, member, memberDrop := "COMMITTED", col("MEMBER", columns.Left, func(r P) string { return columns.Text(r.p.MemberID) }), 7
 	if share {
-		progress, member = "START", col("MEMBERS", columns.Left, func(r P) string { return columns.Text(strings.Join(r.p.Owners, ",")) })
+		// Who shares the partition is what a share group's row is
+		// about: it goes after the other extras.
+		progress, member, memberDrop = "START", col("MEMBERS", columns.Left, func(r P) string { return columns.Text(strings.Join(r.p.Owners, ",")) }), 1
 	}
 	return []table.Col[P]{
 		{Column: col("TOPIC", columns.Left, func(r P) string { return r.p.Topic }), Flex: true, Min: 10},
@@ -54,7 +56,7 @@ func (m *Model) partitionColumns(share bool) []table.Col[partRow] {
 		{Column: col("PROD/S", columns.Right, func(r P) string { return partRate(r.h, true) }), Drop: 3},
 		{Column: col("CONS/S", columns.Right, func(r P) string { return partRate(r.h, false) }), Drop: 2},
 		{Column: col("HEALTH", columns.Left, m.partitionHealthText), Style: m.partitionHealthStyle},
-		{Column: member, Min: 20, Drop: 7},
+		{Column: member, Min: 20, Drop: memberDrop},
 		{Column: col("CLIENT", columns.Left, func(r P) string { return columns.Text(r.p.ClientID) }), Min: 12, Drop: 4},
 		{Column: col("HOST", columns.Left, func(r P) string { return columns.Text(r.p.Host) }), Min: 12, Drop: 5},
 	}
