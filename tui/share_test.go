@@ -110,9 +110,18 @@ func TestShareGroupScreens(t *testing.T) {
 	}
 	h.press("tab")
 	members := h.view()
+	// Each member's lag counts every partition it is assigned, the
+	// shared jobs/1 (20) for both: a 20+20, b 20+240.
 	for _, want := range []string{"share-member-a", "share-member-b", "jobs(0,1)", "jobs(1,2)"} {
 		if !strings.Contains(members, want) {
 			t.Errorf("members tab lacks %q:\n%s", want, members)
+		}
+	}
+	for _, l := range strings.Split(members, "\n") {
+		for id, lag := range map[string]string{"share-member-a": " 40 ", "share-member-b": " 260 "} {
+			if strings.Contains(l, id+" ") && strings.Contains(l, "jobs(") && !strings.Contains(l, lag) {
+				t.Errorf("member %s row %q lacks lag%s", id, l, lag)
+			}
 		}
 	}
 	h.press("tab")

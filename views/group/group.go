@@ -366,6 +366,15 @@ func (m *Model) setData(s *kafka.Snapshot, l *lag.Tracker) {
 		if p.MemberID == "" || !p.HasLag() {
 			continue
 		}
+		if g.IsShare() {
+			// Every member a share partition is assigned to consumes
+			// its backlog: each is shown the whole of it.
+			for _, id := range p.Owners {
+				lags[id] += p.Lag
+				known[id] = true
+			}
+			continue
+		}
 		lags[p.MemberID] += p.Lag
 		known[p.MemberID] = true
 	}
