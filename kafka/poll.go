@@ -103,7 +103,7 @@ func (c *Client) poll(ctx context.Context, only []string) (*Snapshot, error) {
 	}
 
 	builders := make(map[string]*groupBuilder, len(wanted))
-	var classic, consumer []string
+	var classic, consumer, share []string
 	for name, lg := range wanted {
 		gb := &groupBuilder{g: Group{
 			Name:             name,
@@ -119,8 +119,11 @@ func (c *Client) poll(ctx context.Context, only []string) (*Snapshot, error) {
 		case "classic", "":
 			gb.g.Type = TypeClassic
 			classic = append(classic, name)
+		case "share":
+			gb.g.Type = TypeShare
+			share = append(share, name)
 		default:
-			// Share and streams groups are not consumer groups.
+			// Streams groups and types kgroups does not know yet.
 			continue
 		}
 		builders[name] = gb
@@ -132,17 +135,25 @@ func (c *Client) poll(ctx context.Context, only []string) (*Snapshot, error) {
 	if len(consumer) > 0 {
 		c.describeConsumer(ctx, consumer, builders, brokers, topicNames)
 	}
+	if len(share) > 0 {
+		c.describeShare(ctx, share, builders)
+	}
 
 	names := make([]string, 0, len(builders))
-	for name := range builders {
+	committing := make([]string, 0, len(builders))
+	for name, gb := range builders {
 		names = append(names, name)
+		if gb.g.Type != TypeShare {
+			committing = append(committing, name)
+		}
 	}
 	sort.Strings(names)
-	if len(names) > 0 {
+	sort.Strings(committing)
+	if len(committing) > 0 {
 		pctx, cancel = c.phase(ctx)
-		fetched := c.adm.FetchManyOffsets(pctx, names...)
+		fetched := c.adm.FetchManyOffsets(pctx, committing...)
 		cancel()
-		for _, name := range names {
+		for _, name := range committing {
 			gb := builders[name]
 			fr, ok := fetched[name]
 			if !ok {
@@ -160,6 +171,9 @@ func (c *Client) poll(ctx context.Context, only []string) (*Snapshot, error) {
 	topicSet := make(map[string]struct{})
 	for _, gb := range builders {
 		for t := range gb.commits {
+			topicSet[t] = struct{}{}
+		}
+		for t := range gb.shareOffsets {
 			topicSet[t] = struct{}{}
 		}
 		for _, m := range gb.g.Members {
@@ -210,8 +224,9 @@ func brokerOrID(brokers map[int32]Broker, id int32) Broker {
 
 // groupBuilder accumulates one group's parts across the poll's phases.
 type groupBuilder struct {
-	g       Group
-	commits kadm.OffsetResponses
+	g            Group
+	commits      kadm.OffsetResponses
+	shareOffsets kadm.ShareOffsets
 }
 
 func (gb *groupBuilder) addErr(err error) {
@@ -376,7 +391,7 @@ func (gb *groupBuilder) buildPartitions(starts kadm.ListedOffsets, startErr erro
 		if r, ok := rows[k]; ok {
 			return r
 		}
-		r := &PartitionOffsets{Topic: t, Partition: p, Committed: NoOffset, LeaderEpoch: -1, LogStart: NoOffset, LogEnd: NoOffset, Lag: NoOffset}
+		r := &PartitionOffsets{Topic: t, Partition: p, Committed: NoOffset, LeaderEpoch: -1, LogStart: NoOffset, LogEnd: NoOffset, Lag: NoOffset, brokerLag: NoOffset}
 		rows[k] = r
 		return r
 	}
@@ -394,11 +409,17 @@ func (gb *groupBuilder) buildPartitions(starts kadm.ListedOffsets, startErr erro
 			}
 		}
 	}
+	if gb.g.Share != nil {
+		gb.shareRows(row)
+	}
 	for _, m := range gb.g.Members {
 		for _, a := range m.Assignment {
 			for _, p := range a.Partitions {
 				r := row(a.Topic, p)
-				r.MemberID, r.ClientID, r.Host = m.MemberID, m.ClientID, m.Host
+				if r.MemberID == "" {
+					r.MemberID, r.ClientID, r.Host = m.MemberID, m.ClientID, m.Host
+				}
+				r.Owners = append(r.Owners, m.MemberID)
 			}
 		}
 	}
@@ -424,7 +445,9 @@ func (gb *groupBuilder) buildPartitions(starts kadm.ListedOffsets, startErr erro
 		} else {
 			r.Err = errors.Join(r.Err, fmt.Errorf("topic %q partition %d not found", r.Topic, r.Partition))
 		}
-		if r.Committed >= 0 && r.LogEnd >= 0 {
+		if gb.g.Share != nil {
+			gb.shareLag(r)
+		} else if r.Committed >= 0 && r.LogEnd >= 0 {
 			r.Lag = max(r.LogEnd-r.Committed, 0)
 		}
 		out = append(out, *r)

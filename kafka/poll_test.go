@@ -318,8 +318,8 @@ func (r *requestCounter) take() map[string]int {
 	return out
 }
 
-// TestPollRequestsDoNotGrowWithGroups polls a cluster with 10 groups and one
-// with 200 and requires the same number of requests of every kind, cold (a
+// TestPollRequestsDoNotGrowWithGroups polls a cluster with 10 consumer and 10
+// share groups and one with 200 of each, and requires the same number of requests of every kind, cold (a
 // new client) and warm (coordinators cached).
 func TestPollRequestsDoNotGrowWithGroups(t *testing.T) {
 	counts := func(groups int) (cold, warm map[string]int) {
@@ -333,6 +333,7 @@ func TestPollRequestsDoNotGrowWithGroups(t *testing.T) {
 			c.Commit(t, name, map[string]map[int32]int64{"t1": {int32(i % 6): 1}, "t2": {int32(i % 6): 0}})
 			coords[c.CoordinatorFor(name)] = true
 		}
+		shareGroupsAt(t, c, groups)
 		if len(coords) != 3 {
 			t.Fatalf("%d groups use %d coordinators; the test needs all 3 so the comparison is fair", groups, len(coords))
 		}
@@ -348,8 +349,20 @@ func TestPollRequestsDoNotGrowWithGroups(t *testing.T) {
 			t.Fatal(err)
 		}
 		warm = rc.take()
-		if len(s.Groups) != groups {
-			t.Fatalf("polled %d groups, want %d", len(s.Groups), groups)
+		if len(s.Groups) != 2*groups {
+			t.Fatalf("polled %d groups, want %d", len(s.Groups), 2*groups)
+		}
+		shares := 0
+		for i := range s.Groups {
+			if s.Groups[i].Type == kafka.TypeShare {
+				shares++
+				if p := s.Groups[i].Partitions; len(p) != 1 || p[0].Committed != 1 {
+					t.Fatalf("share group %s partitions %+v, want one at start offset 1", s.Groups[i].Name, p)
+				}
+			}
+		}
+		if shares != groups {
+			t.Fatalf("polled %d share groups, want %d", shares, groups)
 		}
 		for i := range s.Groups {
 			if s.Groups[i].Err != nil {
@@ -368,7 +381,7 @@ func TestPollRequestsDoNotGrowWithGroups(t *testing.T) {
 	if fmt.Sprint(warm10) != fmt.Sprint(warm200) {
 		t.Errorf("warm poll requests differ: 10 groups %v, 200 groups %v", warm10, warm200)
 	}
-	for _, key := range []string{"DescribeGroups", "OffsetFetch", "ListGroups"} {
+	for _, key := range []string{"DescribeGroups", "OffsetFetch", "ListGroups", "ShareGroupDescribe", "DescribeShareGroupOffsets"} {
 		if warm200[key] == 0 || warm200[key] > 3 {
 			t.Errorf("warm poll sent %d %s requests, want 1..3 (at most one per broker)", warm200[key], key)
 		}

@@ -15,8 +15,10 @@ const (
 	TypeClassic GroupType = "classic"
 	// TypeConsumer is the KIP-848 consumer protocol with server-side assignors.
 	TypeConsumer GroupType = "consumer"
-	TypeShare    GroupType = "share"
-	TypeStreams  GroupType = "streams"
+	// TypeShare is a KIP-932 share group (Queues for Kafka).
+	TypeShare GroupType = "share"
+	// TypeStreams is a KIP-1071 streams group.
+	TypeStreams GroupType = "streams"
 )
 
 // Group states. Classic groups use Empty, PreparingRebalance,
@@ -89,7 +91,7 @@ type Group struct {
 	// sticky, cooperative-sticky) and the server assignor for KIP-848
 	// groups (uniform, range).
 	Assignor string
-	// GroupEpoch and AssignmentEpoch are set for KIP-848 groups only.
+	// GroupEpoch and AssignmentEpoch are set for KIP-848 and share groups.
 	GroupEpoch      int32
 	AssignmentEpoch int32
 	// Coordinator is the broker that coordinates the group.
@@ -102,6 +104,8 @@ type Group struct {
 	// Partitions are every partition the group has a commit for or has
 	// assigned, sorted by topic then partition.
 	Partitions []PartitionOffsets
+	// Share is set for share groups only (KIP-932).
+	Share *ShareInfo
 	// Err is a per-group failure (describe or offset fetch). The rest of
 	// the group holds whatever could be read.
 	Err error
@@ -184,6 +188,8 @@ type PartitionOffsets struct {
 	Topic     string
 	Partition int32
 	// Committed is the next offset the group will consume, or NoOffset.
+	// For a share group it is the share-partition start offset (SPSO),
+	// the group's progress; share groups have no committed offsets.
 	Committed   int64
 	LeaderEpoch int32
 	Metadata    string
@@ -193,13 +199,21 @@ type PartitionOffsets struct {
 	// Lag is LogEnd - Committed, floored at 0, or NoOffset when either is
 	// unknown.
 	Lag int64
-	// The owning member, empty when no member has the partition.
+	// The owning member, empty when no member has the partition. In a
+	// share group several members share a partition: this is the first
+	// by member id, and Owners lists them all.
 	MemberID string
 	ClientID string
 	Host     string
+	// Owners are the member ids of every member assigned the partition,
+	// sorted.
+	Owners []string
 	// Err is a per-partition failure (fetching the commit or listing the
 	// log's offsets).
 	Err error
+	// brokerLag is a share partition's lag as the broker reported it
+	// (DescribeShareGroupOffsets v1+), or -1.
+	brokerLag int64
 }
 
 // HasCommit reports whether the group has committed an offset here.

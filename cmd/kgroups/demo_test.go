@@ -102,7 +102,7 @@ func TestDemoHeadless(t *testing.T) {
 	adm := kadm.NewClient(cl)
 	want := []string{
 		"analytics-slow", "audit-nocommit", "billing-archive", "clicks-cooperative", "clicks-sticky",
-		"inventory-static", "orders-range", "orders-roundrobin", "payments-848", "search-churn",
+		"inventory-static", "jobs-share", "orders-range", "orders-roundrobin", "payments-848", "search-churn",
 	}
 	var got []string
 	end := time.Now().Add(40 * time.Second)

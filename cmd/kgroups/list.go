@@ -29,14 +29,14 @@ var groupStates = []string{
 }
 
 // groupTypes are the values `--type` accepts.
-var groupTypes = []kafka.GroupType{kafka.TypeClassic, kafka.TypeConsumer}
+var groupTypes = []kafka.GroupType{kafka.TypeClassic, kafka.TypeConsumer, kafka.TypeShare, kafka.TypeStreams}
 
 // listOptions is a validated `kgroups list`.
 type listOptions struct {
 	// states, when not nil, keeps only groups in these states.
 	states map[string]bool
-	// typ, when not empty, keeps only groups of this type.
-	typ    kafka.GroupType
+	// types, when not nil, keeps only groups of these types.
+	types  map[kafka.GroupType]bool
 	format string
 	// wide shows long names whole (--wide).
 	wide bool
@@ -44,20 +44,22 @@ type listOptions struct {
 
 func newListCmd(a *app) *cobra.Command {
 	var states []string
-	var typ, format string
+	var types []string
+	var format string
 	var wide bool
 	cmd := &cobra.Command{
-		Use:   "list [--state S,...] [--type classic|consumer] [--wide] [-o table|json]",
+		Use:   "list [--state S,...] [--type classic|consumer|share|streams,...] [--wide] [-o table|json]",
 		Short: "List consumer groups with their state, members and lag",
 		Long: `List every consumer group in the cluster, one row per group, sorted by name:
-its type (classic or consumer, the KIP-848 protocol), state, assignor, member,
+its type (classic; consumer, the KIP-848 protocol; share, KIP-932 queues), state, assignor, member,
 topic and partition counts, total lag and coordinator broker.
 
 kafka-consumer-groups.sh --list prints only names; this prints what you would
 otherwise run --describe on every group to learn. It never joins a group.`,
 		Example: `  kgroups list
   kgroups list --state Empty,PreparingRebalance
-  kgroups list --type consumer -o json`,
+  kgroups list --type consumer -o json
+  kgroups list --type share,consumer`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o := listOptions{wide: wide}
@@ -65,7 +67,7 @@ otherwise run --describe on every group to learn. It never joins a group.`,
 			if o.states, err = parseStates(states, cmd.Flags().Changed("state")); err != nil {
 				return err
 			}
-			if o.typ, err = parseGroupType(typ); err != nil {
+			if o.types, err = parseGroupTypes(types, cmd.Flags().Changed("type")); err != nil {
 				return err
 			}
 			if o.format, err = parseFormat(format); err != nil {
@@ -76,7 +78,7 @@ otherwise run --describe on every group to learn. It never joins a group.`,
 	}
 	fs := cmd.Flags()
 	fs.StringSliceVar(&states, "state", nil, "only groups in these states, comma-separated or repeated ("+strings.Join(groupStates, ", ")+"; any case)")
-	fs.StringVar(&typ, "type", "", "only groups of this type: classic or consumer (KIP-848)")
+	fs.StringSliceVar(&types, "type", nil, "only groups of these types, comma-separated or repeated: "+typeNames()+" (any case)")
 	addFormatFlag(cmd, &format)
 	addWideFlag(cmd, &wide)
 	return cmd
@@ -96,7 +98,7 @@ func runList(ctx context.Context, a *app, o listOptions) error {
 			if o.states != nil && !o.states[g.State] {
 				continue
 			}
-			if o.typ != "" && g.Type != o.typ {
+			if o.types != nil && !o.types[g.Type] {
 				continue
 			}
 			groups = append(groups, g)
@@ -145,17 +147,44 @@ func parseStates(in []string, given bool) (map[string]bool, error) {
 	return out, nil
 }
 
-// parseGroupType validates --type. Empty means both types.
-func parseGroupType(s string) (kafka.GroupType, error) {
-	if s == "" {
-		return "", nil
+// typeNames lists the accepted --type values.
+func typeNames() string {
+	names := make([]string, len(groupTypes))
+	for i, t := range groupTypes {
+		names[i] = string(t)
 	}
-	for _, t := range groupTypes {
-		if strings.EqualFold(strings.TrimSpace(s), string(t)) {
-			return t, nil
+	return strings.Join(names, ", ")
+}
+
+// parseGroupTypes validates --type, like kafka-consumer-groups.sh --type:
+// comma-separated or repeated, any case. Without the flag there is no
+// filter; a flag given with no type is a mistake.
+func parseGroupTypes(in []string, given bool) (map[kafka.GroupType]bool, error) {
+	if !given {
+		return nil, nil
+	}
+	out := make(map[kafka.GroupType]bool, len(in))
+	for _, s := range in {
+		s = strings.TrimSpace(s)
+		if s == "" {
+			continue
+		}
+		found := false
+		for _, t := range groupTypes {
+			if strings.EqualFold(s, string(t)) {
+				out[t] = true
+				found = true
+				break
+			}
+		}
+		if !found {
+			return nil, usageErrorf("invalid --type %q: accepted values are %s (any case)", s, typeNames())
 		}
 	}
-	return "", usageErrorf("invalid --type %q: accepted values are %s, %s", s, kafka.TypeClassic, kafka.TypeConsumer)
+	if len(out) == 0 {
+		return nil, usageErrorf("--type is empty: accepted values are %s (any case)", typeNames())
+	}
+	return out, nil
 }
 
 // reportGroupErrors prints each group's own failure (its coordinator did not

@@ -91,7 +91,8 @@ func TestListUsageErrors(t *testing.T) {
 	}{
 		{[]string{"list", "--state", "Stable,Rebalancing"}, "kgroups: invalid --state \"Rebalancing\": accepted values are " + states + " (any case)\n"},
 		{[]string{"list", "--state", ""}, "kgroups: --state is empty: accepted values are " + states + " (any case)\n"},
-		{[]string{"list", "--type", "share"}, "kgroups: invalid --type \"share\": accepted values are classic, consumer\n"},
+		{[]string{"list", "--type", "share,bogus"}, "kgroups: invalid --type \"bogus\": accepted values are classic, consumer, share, streams (any case)\n"},
+		{[]string{"list", "--type", ""}, "kgroups: --type is empty: accepted values are classic, consumer, share, streams (any case)\n"},
 		{[]string{"list", "-o", "yaml"}, "kgroups: invalid --output \"yaml\": accepted values are table, json\n"},
 		{[]string{"list", "extra"}, "kgroups: unknown command \"extra\" for \"kgroups list\"\n"},
 	} {

@@ -27,7 +27,7 @@ type shareCluster struct {
 	sent map[int16]int
 }
 
-func startShareCluster(t *testing.T) *shareCluster {
+func startShareResetCluster(t *testing.T) *shareCluster {
 	t.Helper()
 	sc := &shareCluster{resetCluster: startResetCluster(t), sent: make(map[int16]int)}
 	sc.CreateTopic(t, "jobs", 2)
@@ -113,7 +113,7 @@ func (sc *shareCluster) stopMember(t *testing.T) {
 }
 
 func TestShareResetCLI(t *testing.T) {
-	sc := startShareCluster(t)
+	sc := startShareResetCluster(t)
 
 	// Dry run: the plan in start offsets; nothing sent.
 	code, stdout, stderr := sc.kg(t, "reset", "sg", "--to-earliest", "--all-topics")
@@ -154,13 +154,13 @@ sg     jobs           1           0             6          0        6     -6  -
 			t.Fatalf("%s: exit %d: %s", args[0], code, stderr)
 		}
 	}
-	// rebalance works on consumer groups only.
+	// rebalance and simulate work on classic and consumer groups only.
 	code, _, stderr = sc.kg(t, "rebalance", "sg", "--all", "--execute")
-	if code != 1 || !strings.Contains(stderr, `group "sg" is a share group: rebalance and simulate work on consumer groups`) {
+	if code != 1 || !strings.Contains(stderr, `group "sg" is a share group: rebalance is not available for share groups (`) {
 		t.Fatalf("rebalance on a share group: exit %d: %s", code, stderr)
 	}
 	code, _, stderr = sc.kg(t, "simulate", "sg", "--join", "1")
-	if code != 1 || !strings.Contains(stderr, `group "sg" is a share group: rebalance and simulate work on consumer groups`) {
+	if code != 1 || !strings.Contains(stderr, `group "sg" is a share group: simulate is not available for share groups (`) {
 		t.Fatalf("simulate on a share group: exit %d: %s", code, stderr)
 	}
 	if n := sc.count(kmsg.AlterShareGroupOffsets) + sc.count(kmsg.OffsetCommit) + sc.count(kmsg.LeaveGroup); n != 0 {
@@ -191,7 +191,7 @@ sg     jobs           1           3               6          3  ok
 }
 
 func TestShareDeleteCLI(t *testing.T) {
-	sc := startShareCluster(t)
+	sc := startShareResetCluster(t)
 	code, _, stderr := sc.kg(t, "delete-offsets", "sg", "--topic", "jobs:1")
 	if code != 1 || !strings.Contains(stderr, `group "sg" is a share group, whose start offsets are deleted for a whole topic: give --topic jobs without partitions (not jobs:1)`) {
 		t.Fatalf("delete-offsets jobs:1: exit %d: %s", code, stderr)

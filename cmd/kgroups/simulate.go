@@ -119,6 +119,9 @@ func runSimulate(ctx context.Context, a *app, o simulateOptions) error {
 		if err != nil {
 			return err
 		}
+		if err := g.Type.Check(g.Name, kafka.ActionSimulate); err != nil {
+			return err
+		}
 		if o.change.Leave, err = resolveLeaving(g, o.change.Leave); err != nil {
 			return err
 		}
@@ -169,9 +172,6 @@ func readGroup(ctx context.Context, cl *kafka.Client, name string) (*kafka.Group
 	}
 	g, ok := snap.Group(name)
 	if !ok || absent(g) {
-		if err := shareGroupError(ctx, cl, name); err != nil {
-			return nil, err
-		}
 		return nil, fmt.Errorf("group %q not found", name)
 	}
 	if g.Err != nil {

@@ -105,6 +105,7 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 			// KIP-848 members learn of assignments on heartbeats; the
 			// broker default of 5s makes payments-848 slow to settle.
 			"group.consumer.heartbeat.interval.ms": "1000",
+			"group.share.heartbeat.interval.ms":    "1000",
 		}),
 	}
 	for _, t := range topics {
@@ -178,6 +179,10 @@ func (c *Cluster) start(ctx, wctx context.Context, opts Options) error {
 			defer closeMember(cl)
 			c.consume(wctx, cl, m)
 		})
+	}
+
+	if err := c.startShare(wctx); err != nil {
+		return err
 	}
 
 	churner := churnMember(c.addrs)

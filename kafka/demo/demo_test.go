@@ -75,6 +75,7 @@ var wantTypes = map[string]string{
 	"audit-nocommit":     "classic",
 	"billing-archive":    "classic",
 	"search-churn":       "classic",
+	"jobs-share":         "share",
 }
 
 func TestDemoWorkload(t *testing.T) {
@@ -120,6 +121,41 @@ func TestDemoWorkload(t *testing.T) {
 		}
 		if s := listed[billingArchive].State; s != "Empty" {
 			return fmt.Errorf("billing-archive listed as %q, want Empty", s)
+		}
+		return nil
+	})
+
+	// The share group: two members, and start offsets that advance as
+	// they acknowledge what the producer writes.
+	var firstStarts int64 = -1
+	waitFor(t, "jobs-share with two members acknowledging", 40*time.Second, func() error {
+		ctx, cancel := reqCtx()
+		defer cancel()
+		described, err := adm.DescribeShareGroups(ctx, shareGroup)
+		if err != nil {
+			return err
+		}
+		g := described[shareGroup]
+		if g.Err != nil || g.GroupState != "Stable" || len(g.Members) != shareMembers {
+			return fmt.Errorf("jobs-share %s with %d members (%v), want Stable with %d", g.GroupState, len(g.Members), g.Err, shareMembers)
+		}
+		offs, err := adm.DescribeShareGroupOffsets(ctx, shareGroup)
+		if err != nil {
+			return err
+		}
+		var sum int64
+		for p := range jobsTopic.partitions {
+			so, ok := offs[shareGroup].Offsets.Lookup(jobsTopic.name, p)
+			if !ok || so.StartOffset < seedPerPartition {
+				return fmt.Errorf("jobs/%d start offset %+v, want past the %d seeded records", p, so, seedPerPartition)
+			}
+			sum += so.StartOffset
+		}
+		if firstStarts < 0 {
+			firstStarts = sum
+		}
+		if sum <= firstStarts {
+			return fmt.Errorf("start offsets sum %d, not yet past %d", sum, firstStarts)
 		}
 		return nil
 	})

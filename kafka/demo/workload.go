@@ -26,6 +26,7 @@ var topics = []topic{
 	{name: "audit", partitions: 2, perSecond: 1, keyPrefix: "actor", keys: 10},
 	{name: "inventory", partitions: 4, perSecond: 2, keyPrefix: "sku", keys: 30},
 	{name: "search", partitions: 6, perSecond: 3, keyPrefix: "session", keys: 50},
+	jobsTopic,
 }
 
 // seedPerPartition records are written to every partition before the

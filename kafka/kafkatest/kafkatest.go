@@ -43,6 +43,7 @@ func NewCluster(t testing.TB, opts ...kfake.Opt) *Cluster {
 		kfake.BrokerConfigs(map[string]string{
 			"group.consumer.heartbeat.interval.ms": "100",
 			"group.consumer.session.timeout.ms":    "6000",
+			"group.share.heartbeat.interval.ms":    "100",
 		}),
 	}, opts...)
 	kc, err := kfake.NewCluster(all...)

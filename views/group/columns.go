@@ -2,6 +2,7 @@ package group
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/charmbracelet/lipgloss"
 
@@ -33,12 +34,21 @@ func (m *Model) partRow(r int) partRow {
 // kafka-consumer-groups.sh --describe shows them, with the time lag, the
 // rates and the status. On a narrow terminal the member id goes first, then
 // the log start, host, client and the rates; time lag and status stay.
-func (m *Model) partitionColumns() []table.Col[partRow] {
+//
+// A share group's progress is its start offset (START), and a partition is
+// assigned to several members at once: MEMBERS lists them all.
+func (m *Model) partitionColumns(share bool) []table.Col[partRow] {
 	type P = partRow
+	progress, member, memberDrop := "COMMITTED", col("MEMBER", columns.Left, func(r P) string { return columns.Text(r.p.MemberID) }), 7
+	if share {
+		// Who shares the partition is what a share group's row is
+		// about: it goes after the other extras.
+		progress, member, memberDrop = "START", col("MEMBERS", columns.Left, func(r P) string { return columns.Text(strings.Join(r.p.Owners, ",")) }), 1
+	}
 	return []table.Col[P]{
 		{Column: col("TOPIC", columns.Left, func(r P) string { return r.p.Topic }), Flex: true, Min: 10},
 		{Column: col("PART", columns.Right, func(r P) string { return strconv.Itoa(int(r.p.Partition)) })},
-		{Column: col("COMMITTED", columns.Right, func(r P) string { return columns.Offset(r.p.Committed) })},
+		{Column: col(progress, columns.Right, func(r P) string { return columns.Offset(r.p.Committed) })},
 		{Column: col("LOG-START", columns.Right, func(r P) string { return columns.Offset(r.p.LogStart) }), Drop: 6},
 		{Column: col("LOG-END", columns.Right, func(r P) string { return columns.Offset(r.p.LogEnd) })},
 		{Column: col("LAG", columns.Right, func(r P) string { return columns.Offset(r.p.Lag) }), Style: m.partitionLagStyle},
@@ -46,7 +56,7 @@ func (m *Model) partitionColumns() []table.Col[partRow] {
 		{Column: col("PROD/S", columns.Right, func(r P) string { return partRate(r.h, true) }), Drop: 3},
 		{Column: col("CONS/S", columns.Right, func(r P) string { return partRate(r.h, false) }), Drop: 2},
 		{Column: col("HEALTH", columns.Left, m.partitionHealthText), Style: m.partitionHealthStyle},
-		{Column: col("MEMBER", columns.Left, func(r P) string { return columns.Text(r.p.MemberID) }), Min: 20, Drop: 7},
+		{Column: member, Min: 20, Drop: memberDrop},
 		{Column: col("CLIENT", columns.Left, func(r P) string { return columns.Text(r.p.ClientID) }), Min: 12, Drop: 4},
 		{Column: col("HOST", columns.Left, func(r P) string { return columns.Text(r.p.Host) }), Min: 12, Drop: 5},
 	}
@@ -96,7 +106,9 @@ type memberRow struct {
 
 // memberColumns is the Members tab; KIP-848 groups add the member epoch and
 // whether the member has reached its target assignment.
-func (m *Model) memberColumns(consumer bool) []table.Col[memberRow] {
+//
+// Share-group members show their assignment: a partition may be in several.
+func (m *Model) memberColumns(consumer, share bool) []table.Col[memberRow] {
 	type R = memberRow
 	cols := []table.Col[R]{
 		{Column: col("MEMBER-ID", columns.Left, func(r R) string { return r.m.MemberID }), Flex: true, Min: 22},
@@ -122,6 +134,12 @@ func (m *Model) memberColumns(consumer bool) []table.Col[memberRow] {
 			}},
 		)
 	}
+	if share {
+		cols = append(cols,
+			table.Col[R]{Column: col("EPOCH", columns.Right, func(r R) string { return strconv.Itoa(int(r.m.MemberEpoch)) }), Drop: 1},
+			table.Col[R]{Column: col("ASSIGNMENT", columns.Left, func(r R) string { return columns.Assignment(r.m.Assignment) }), Min: 10},
+		)
+	}
 	// Every member of a classic group runs the protocol the group chose; a
 	// KIP-848 group's members are assigned by the broker's assignor. Shown
 	// per member when there is room, so the row says what decides its
@@ -133,7 +151,7 @@ func (m *Model) memberAssignor(memberRow) string {
 	if m.g == nil || m.g.Assignor == "" {
 		return columns.Missing
 	}
-	if m.g.Type == kafka.TypeConsumer {
+	if m.g.Type == kafka.TypeConsumer || m.g.Type == kafka.TypeShare {
 		return m.g.Assignor + " (server)"
 	}
 	return m.g.Assignor

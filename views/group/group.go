@@ -90,6 +90,7 @@ type Model struct {
 	parts       table.Table[partRow]
 	memberTable table.Table[memberRow]
 	consumer    bool // memberTable has the KIP-848 columns
+	share       bool // the tables have the share-group columns
 }
 
 // New returns the screen for group name; it shows the group once a poll
@@ -98,8 +99,8 @@ type Model struct {
 // first poll.
 func New(c ui.Common, name string, snap *kafka.Snapshot, l *lag.Tracker, extra ...Extra) *Model {
 	m := &Model{Common: c, keys: newKeyMap(), name: name, extra: extra, sel: make(map[kreset.TP]bool)}
-	m.parts.Cols = m.partitionColumns()
-	m.memberTable.Cols = m.memberColumns(false)
+	m.parts.Cols = m.partitionColumns(false)
+	m.memberTable.Cols = m.memberColumns(false, false)
 	m.filter.in[Partitions].Prompt, m.filter.in[Members].Prompt = "/", "/"
 	if snap != nil {
 		m.setData(snap, l)
@@ -198,6 +199,8 @@ func (m *Model) Actions() []ui.Action {
 				return "the group is not known yet"
 			case m.gone:
 				return "the group no longer exists"
+			case !m.g.Type.Supports(kafka.ActionRebalance):
+				return format.Sanitize(m.g.Type.Check(m.g.Name, kafka.ActionRebalance).Error())
 			case len(m.members) == 0:
 				return "the group has no members"
 			case m.rowCount(Members) == 0:
@@ -363,6 +366,15 @@ func (m *Model) setData(s *kafka.Snapshot, l *lag.Tracker) {
 		if p.MemberID == "" || !p.HasLag() {
 			continue
 		}
+		if g.IsShare() {
+			// Every member a share partition is assigned to consumes
+			// its backlog: each is shown the whole of it.
+			for _, id := range p.Owners {
+				lags[id] += p.Lag
+				known[id] = true
+			}
+			continue
+		}
 		lags[p.MemberID] += p.Lag
 		known[p.MemberID] = true
 	}
@@ -376,9 +388,11 @@ func (m *Model) setData(s *kafka.Snapshot, l *lag.Tracker) {
 		r.atTarget = sameAssignment(mem.Assignment, mem.Target)
 		m.members = append(m.members, r)
 	}
-	if consumer := g.Type == kafka.TypeConsumer; consumer != m.consumer {
-		m.consumer = consumer
-		m.memberTable.Cols = m.memberColumns(consumer)
+	consumer, share := g.Type == kafka.TypeConsumer, g.Type == kafka.TypeShare
+	if consumer != m.consumer || share != m.share {
+		m.consumer, m.share = consumer, share
+		m.memberTable.Cols = m.memberColumns(consumer, share)
+		m.parts.Cols = m.partitionColumns(share)
 	}
 	m.refilter()
 	m.exact.prune(g)

@@ -35,7 +35,9 @@ type jsonGroup struct {
 	Members          []jsonMember    `json:"members"`
 	Partitions       []jsonPartition `json:"partitions"`
 	TotalLag         *int64          `json:"totalLag"`
-	Error            *string         `json:"error"`
+	// LagSource is set for share groups only: "broker" or "log-end".
+	LagSource string  `json:"lagSource,omitempty"`
+	Error     *string `json:"error"`
 }
 
 type jsonBroker struct {
@@ -74,7 +76,10 @@ type jsonPartition struct {
 	MemberID        *string `json:"memberId"`
 	ClientID        *string `json:"clientId"`
 	Host            *string `json:"host"`
-	Error           *string `json:"error"`
+	// StartOffset and Owners are present for share groups only.
+	StartOffset optionalOffset `json:"startOffset,omitzero"`
+	Owners      []string       `json:"owners,omitempty"`
+	Error       *string        `json:"error"`
 	// TimeLagSeconds is present only when time lags were asked for
 	// (describe --time-lag), so the default document keeps its shape.
 	TimeLagSeconds optionalSeconds `json:"timeLagSeconds,omitzero"`
@@ -170,6 +175,9 @@ func toJSONGroup(g *kafka.Group, opts JSONOptions) jsonGroup {
 			p.TimeLagSeconds = optionalSeconds{set: true, known: tl.Known(), v: round3(tl.Seconds)}
 		}
 		j.Partitions = append(j.Partitions, p)
+	}
+	if g.IsShare() {
+		shareJSON(g, &j)
 	}
 	return j
 }

@@ -1,6 +1,7 @@
 package simulate
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 	"time"
@@ -186,6 +187,8 @@ func (m *Model) Actions() []ui.Action {
 			return "the group has not been seen yet"
 		case m.g.Type == kafka.TypeConsumer:
 			return "the broker assigns partitions for consumer-protocol (KIP-848) groups"
+		case absentWhy(m.g) != "":
+			return absentWhy(m.g)
 		case len(m.g.Members) == 0:
 			return "the group has no members"
 		}
@@ -353,6 +356,15 @@ func (m *Model) View() string {
 	}
 	g := m.g
 	members := g.Members
+	if why := absentWhy(g); why != "" {
+		b.WriteString(m.Styles.Label.Render(fit("Simulate is not available for this group")))
+		b.WriteByte('\n')
+		for _, l := range format.Wrap(why, m.Width) {
+			b.WriteString(m.Styles.Dim.Render(fit(l)))
+			b.WriteByte('\n')
+		}
+		return strings.TrimSuffix(b.String(), "\n")
+	}
 	if g.Type == kafka.TypeConsumer {
 		b.WriteString(m.Styles.Label.Render(fit("KIP-848: the broker assigns partitions; current and target per member")))
 		b.WriteByte('\n')
@@ -444,4 +456,18 @@ func (m *Model) changeLine() string {
 // assignor names) one line a terminal only draws.
 func safe(s string) string {
 	return format.Sanitize(strings.Join(strings.Fields(s), " "))
+}
+
+// absentWhy says why the group's type has nothing to simulate (a share
+// group: the broker assigns), or "" when it does. kafka.GroupType.Check
+// decides, as it does for `kgroups simulate`.
+func absentWhy(g *kafka.Group) string {
+	var ue *kafka.UnsupportedError
+	if err := g.Type.Check(g.Name, kafka.ActionSimulate); errors.As(err, &ue) {
+		if ue.Why == "" {
+			return "kgroups does not know " + format.Sanitize(string(g.Type)) + " groups."
+		}
+		return "This is a " + format.Sanitize(string(g.Type)) + " group: " + ue.Why + "."
+	}
+	return ""
 }
