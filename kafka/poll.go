@@ -18,8 +18,8 @@ const offsetsTopic = "__consumer_offsets"
 // Poll reads every consumer group in the cluster into one Snapshot.
 //
 // The number of requests is bounded by the number of brokers, not groups:
-// one metadata request, ListGroups on every broker, DescribeGroups and
-// ConsumerGroupDescribe batched per coordinator, OffsetFetch batched per
+// one metadata request, ListGroups on every broker, DescribeGroups,
+// ConsumerGroupDescribe and StreamsGroupDescribe batched per coordinator, OffsetFetch batched per
 // coordinator (v8+), and ListOffsets batched per partition leader. It never
 // joins a group.
 //
@@ -98,7 +98,8 @@ func (c *Client) poll(ctx context.Context, only []string) (*Snapshot, error) {
 	}
 
 	builders := make(map[string]*groupBuilder, len(wanted))
-	var classic, consumer []string
+	var classic, consumer, streams []string
+	streamsCoord := make(map[string]int32)
 	for name, lg := range wanted {
 		gb := &groupBuilder{g: Group{
 			Name:             name,
@@ -114,9 +115,14 @@ func (c *Client) poll(ctx context.Context, only []string) (*Snapshot, error) {
 		case "classic", "":
 			gb.g.Type = TypeClassic
 			classic = append(classic, name)
+		case "streams":
+			gb.g.Type = TypeStreams
+			streams = append(streams, name)
+			streamsCoord[name] = lg.Coordinator
 		default:
-			// Share and streams groups are not consumer groups.
-			continue
+			// A type kgroups does not know yet: listed with the type
+			// and state ListGroups gave, never described.
+			gb.g.Type = GroupType(lg.GroupType)
 		}
 		builders[name] = gb
 	}
@@ -127,17 +133,26 @@ func (c *Client) poll(ctx context.Context, only []string) (*Snapshot, error) {
 	if len(consumer) > 0 {
 		c.describeConsumer(ctx, consumer, builders, brokers, topicNames)
 	}
+	if len(streams) > 0 {
+		c.describeStreams(ctx, streams, builders, brokers, streamsCoord)
+	}
 
 	names := make([]string, 0, len(builders))
 	for name := range builders {
 		names = append(names, name)
 	}
 	sort.Strings(names)
-	if len(names) > 0 {
+	fetch := make([]string, 0, len(names))
+	for _, name := range names {
+		if builders[name].g.Type.Describable() {
+			fetch = append(fetch, name)
+		}
+	}
+	if len(fetch) > 0 {
 		pctx, cancel = c.phase(ctx)
-		fetched := c.adm.FetchManyOffsets(pctx, names...)
+		fetched := c.adm.FetchManyOffsets(pctx, fetch...)
 		cancel()
-		for _, name := range names {
+		for _, name := range fetch {
 			gb := builders[name]
 			fr, ok := fetched[name]
 			if !ok {

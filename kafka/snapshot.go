@@ -15,6 +15,8 @@ const (
 	TypeClassic GroupType = "classic"
 	// TypeConsumer is the KIP-848 consumer protocol with server-side assignors.
 	TypeConsumer GroupType = "consumer"
+	TypeShare    GroupType = "share"
+	TypeStreams  GroupType = "streams"
 )
 
 // Group states. Classic groups use Empty, PreparingRebalance,
@@ -96,6 +98,10 @@ type Group struct {
 	// Partitions are every partition the group has a commit for or has
 	// assigned, sorted by topic then partition.
 	Partitions []PartitionOffsets
+	// Streams is set for streams groups (KIP-1071) only: epochs, topology
+	// and tasks. Members and Partitions hold the same members and the
+	// input-topic offsets as for any other group.
+	Streams *StreamsInfo
 	// Err is a per-group failure (describe or offset fetch). The rest of
 	// the group holds whatever could be read.
 	Err error
