@@ -145,6 +145,9 @@ func runRebalance(ctx context.Context, a *app, o rebalanceOptions) error {
 		if err != nil {
 			return err
 		}
+		if err := classicOrConsumerOnly(g, "rebalance"); err != nil {
+			return err
+		}
 		plan, err := rebalance.PlanRemoval(g, o.sel, o.reason)
 		if err != nil {
 			return err

@@ -119,6 +119,9 @@ func runSimulate(ctx context.Context, a *app, o simulateOptions) error {
 		if err != nil {
 			return err
 		}
+		if err := classicOrConsumerOnly(g, "simulate"); err != nil {
+			return err
+		}
 		if o.change.Leave, err = resolveLeaving(g, o.change.Leave); err != nil {
 			return err
 		}

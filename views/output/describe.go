@@ -74,7 +74,12 @@ func Describe(stdout, stderr io.Writer, groups []*kafka.Group, opts DescribeOpti
 // groupTable renders g's table for the chosen view, or "" and the note that
 // explains why there is none.
 func groupTable(g *kafka.Group, opts DescribeOptions) (table, empty string) {
+	if g.Type == kafka.TypeStreams {
+		return streamsTable(g, opts)
+	}
 	switch opts.View {
+	case Topology:
+		return "", fmt.Sprintf("Group '%s' is a %s group: only streams groups have a topology.", format.Sanitize(g.Name), format.Sanitize(string(g.Type)))
 	case Members:
 		if rows := MemberRows(g); len(rows) > 0 {
 			return TableWith(MemberColumns(opts.Wide), rows, opts.layout()), ""
@@ -108,6 +113,9 @@ func writeNote(w io.Writer, note string) error {
 // rebalancing (so the assignment shown may be about to change). It is empty
 // for a settled group. The group's name in it is terminal-safe.
 func StateNote(g *kafka.Group) string {
+	if g.Type == kafka.TypeStreams {
+		return streamsStateNote(g)
+	}
 	switch g.State {
 	case kafka.StateEmpty:
 		return fmt.Sprintf("Consumer group '%s' has no active members.", format.Sanitize(g.Name))

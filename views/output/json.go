@@ -36,6 +36,8 @@ type jsonGroup struct {
 	Partitions       []jsonPartition `json:"partitions"`
 	TotalLag         *int64          `json:"totalLag"`
 	Error            *string         `json:"error"`
+	// Streams groups only (views/output/streams.go).
+	*jsonStreamsGroup
 }
 
 type jsonBroker struct {
@@ -55,6 +57,8 @@ type jsonMember struct {
 	Assignment       []jsonAssignment `json:"assignment"`
 	MemberEpoch      *int32           `json:"memberEpoch"`
 	TargetAssignment []jsonAssignment `json:"targetAssignment"`
+	// Members of streams groups only (views/output/streams.go).
+	*jsonStreamsMember
 }
 
 type jsonAssignment struct {
@@ -149,7 +153,8 @@ func toJSONGroup(g *kafka.Group, opts JSONOptions) jsonGroup {
 		TotalLag:     offset(columns.GroupLag(g)),
 		Error:        errString(g.Err),
 	}
-	consumer := g.Type == kafka.TypeConsumer
+	// Streams groups have epochs and targets as KIP-848 groups do.
+	consumer := g.Type == kafka.TypeConsumer || g.Type == kafka.TypeStreams
 	if consumer {
 		j.GroupEpoch = ptr(g.GroupEpoch)
 		j.AssignmentEpoch = ptr(g.AssignmentEpoch)
@@ -171,6 +176,7 @@ func toJSONGroup(g *kafka.Group, opts JSONOptions) jsonGroup {
 		}
 		j.Partitions = append(j.Partitions, p)
 	}
+	addStreamsJSON(&j, g)
 	return j
 }
 
