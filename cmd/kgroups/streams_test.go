@@ -2,11 +2,17 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"testing"
@@ -214,5 +220,113 @@ func TestClassicOnlyActionsRefuseStreams(t *testing.T) {
 	defer mu.Unlock()
 	if len(sent) != 0 {
 		t.Errorf("requests sent to the group: %v", sent)
+	}
+}
+
+// committedOffsets reads group's commits with kadm, as the check of what a
+// write left behind.
+func (c *streamsCluster) committedOffsets(t *testing.T, group string) map[string]int64 {
+	t.Helper()
+	resp, err := c.Admin().FetchOffsets(context.Background(), group)
+	out := map[string]int64{}
+	if errors.Is(err, kerr.GroupIDNotFound) {
+		return out
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Each(func(o kadm.OffsetResponse) {
+		out[fmt.Sprintf("%s/%d", o.Topic, o.Partition)] = o.At
+	})
+	return out
+}
+
+// TestResetStreamsGroup resets an Empty streams group's input topic through
+// the same plan, receipt, verify and undo as any group: kfake's real
+// OffsetCommit and OffsetFetch carry the offsets. Repartition topics and a
+// group that is not Empty are refused with nothing sent.
+func TestResetStreamsGroup(t *testing.T) {
+	c := startStreamsCluster(t, kafka.StateEmpty)
+	receipts := filepath.Join(os.Getenv("XDG_STATE_HOME"), "kgroups", "receipts")
+
+	code, out, errOut := c.kg(t, "reset", streamsGroup, "--to-earliest", "--topic", "orders:0,2", "--execute")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	expectText(t, "reset", out, lines(
+		"GROUP           TOPIC   PARTITION  NEW-OFFSET  PREVIOUS-OFFSET  COMMITTED-NOW  STATUS",
+		"order-enricher  orders          0           0               15              0  ok",
+		"order-enricher  orders          2           0               10              0  ok",
+	))
+	got := c.committedOffsets(t, streamsGroup)
+	if got["orders/0"] != 0 || got["orders/2"] != 0 || got["orders/1"] != 21 || got[kafkatest.StreamsRepartition+"/3"] != 7 {
+		t.Errorf("commits after reset %v", got)
+	}
+	path := receiptPath(t, errOut)
+	if filepath.Dir(path) != receipts {
+		t.Errorf("receipt %s not in %s", path, receipts)
+	}
+	code, _, errOut = c.kg(t, "undo", path, "--execute")
+	if code != 0 {
+		t.Fatalf("undo: exit %d: %s", code, errOut)
+	}
+	if got := c.committedOffsets(t, streamsGroup); got["orders/0"] != 15 || got["orders/2"] != 10 {
+		t.Errorf("commits after undo %v", got)
+	}
+
+	// --all-topics means the input topics: the repartition topic stays.
+	code, out, errOut = c.kg(t, "reset", streamsGroup, "--to-latest", "--all-topics")
+	if code != 0 {
+		t.Fatalf("all topics: exit %d: %s", code, errOut)
+	}
+	if strings.Contains(out, "repartition") || strings.Count(out, "\norder-enricher  orders ") != 4 || strings.Count(out, "\norder-enricher  payments ") != 4 {
+		t.Errorf("--all-topics plan:\n%s", out)
+	}
+
+	before := c.committedOffsets(t, streamsGroup)
+	code, out, errOut = c.kg(t, "reset", streamsGroup, "--to-earliest", "--topic", kafkatest.StreamsRepartition, "--execute")
+	expectRun(t, code, errOut, 1, "kgroups: cannot change the offsets of topic \"order-enricher-by-customer-repartition\" for streams group \"order-enricher\": it is an internal topic of the application (repartition or changelog), which Kafka Streams manages. Nothing was changed. Input topics: orders, payments\n")
+	if out != "" {
+		t.Errorf("stdout %q", out)
+	}
+	code, _, errOut = c.kg(t, "delete-offsets", streamsGroup, "--topic", kafkatest.StreamsRepartition, "--execute")
+	if code != 1 || !strings.Contains(errOut, "is an internal topic of the application") {
+		t.Errorf("delete-offsets of the repartition topic: exit %d: %s", code, errOut)
+	}
+
+	// A live group is refused.
+	c.srv.SetStreams(kafkatest.StreamsGroup(streamsGroup, kafka.StateStable))
+	code, _, errOut = c.kg(t, "reset", streamsGroup, "--to-earliest", "--topic", "orders", "--execute")
+	if code != 1 || !strings.Contains(errOut, "cannot reset the offsets of group \"order-enricher\": it is Stable with 3 live members:") ||
+		!strings.HasSuffix(errOut, "Nothing was changed. The offsets of a streams group can only be changed while it is Empty: stop every instance of the application, then try again.\n") {
+		t.Errorf("live group: exit %d:\n%s", code, errOut)
+	}
+	if after := c.committedOffsets(t, streamsGroup); fmt.Sprint(after) != fmt.Sprint(before) {
+		t.Errorf("commits changed: %v, were %v", after, before)
+	}
+}
+
+// TestDeleteStreamsGroup deletes an Empty streams group with DeleteGroups;
+// its internal topics stay.
+func TestDeleteStreamsGroup(t *testing.T) {
+	c := startStreamsCluster(t, kafka.StateEmpty)
+	code, _, errOut := c.kg(t, "delete", streamsGroup, "--execute")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if d := c.srv.Deleted(); len(d) != 1 || d[0] != streamsGroup {
+		t.Errorf("deleted %v", d)
+	}
+	if got := c.committedOffsets(t, streamsGroup); len(got) != 0 {
+		t.Errorf("commits after delete %v", got)
+	}
+	topics, err := c.Admin().ListTopics(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, topic := range []string{kafkatest.StreamsRepartition, kafkatest.StreamsDedupLog, kafkatest.StreamsTotalsLog} {
+		if !topics.Has(topic) {
+			t.Errorf("internal topic %s was deleted", topic)
+		}
 	}
 }

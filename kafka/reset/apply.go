@@ -176,7 +176,7 @@ func blocker(p *Plan, exists bool, state string, members []kafka.Member) error {
 	if writable(exists, state) {
 		return nil
 	}
-	e := &LiveGroupError{Group: p.Group, State: state, Members: members, Action: action(p.Scenario.Kind)}
+	e := &LiveGroupError{Group: p.Group, State: state, Members: members, Action: action(p.Scenario.Kind), Type: p.Type}
 	if p.Scenario.Kind == DeleteOffsets {
 		// Kafka lets offsets of topics the group no longer
 		// subscribes to be deleted while it runs.

@@ -20,6 +20,7 @@ type GroupDeletion struct {
 	Exists  bool
 	State   string
 	Members []kafka.Member
+	Type    kafka.GroupType
 	// Offsets are the group's commits, sorted; New is NoOffset in each.
 	Offsets []Row
 	// Made is when the plan was made.
@@ -33,7 +34,7 @@ func (d *GroupDeletion) Blocker() error {
 		return &GroupNotFoundError{Group: d.Group, Deleting: true}
 	}
 	if d.State != kafka.StateEmpty {
-		return &LiveGroupError{Group: d.Group, State: d.State, Members: d.Members, Action: "delete"}
+		return &LiveGroupError{Group: d.Group, State: d.State, Members: d.Members, Action: "delete", Type: d.Type}
 	}
 	return nil
 }
@@ -52,7 +53,7 @@ func PrepareDeleteGroups(ctx context.Context, cl *kafka.Client, groups []string,
 		if err != nil {
 			return nil, err
 		}
-		d := &GroupDeletion{Group: name, Exists: in.Exists, State: in.State, Members: in.Members, Made: now}
+		d := &GroupDeletion{Group: name, Exists: in.Exists, State: in.State, Members: in.Members, Type: in.Type, Made: now}
 		for _, tp := range sortedTPs(in.Committed) {
 			d.Offsets = append(d.Offsets, Row{Topic: tp.Topic, Partition: tp.Partition, Current: in.Committed[tp], New: kafka.NoOffset, LogStart: kafka.NoOffset, LogEnd: kafka.NoOffset})
 		}
@@ -208,6 +209,9 @@ func PrepareDeleteOffsets(ctx context.Context, cl *kafka.Client, group string, s
 	if !in.Exists {
 		return nil, &GroupNotFoundError{Group: group, Deleting: true}
 	}
+	if err := checkGroupType(&in, Request{Group: group, Scenario: Scenario{Kind: DeleteOffsets}, Scope: scope}); err != nil {
+		return nil, err
+	}
 	return buildDeleteOffsets(in, scope, now)
 }
 
@@ -269,6 +273,7 @@ func buildDeleteOffsets(in Inputs, scope Scope, now time.Time) (*Plan, error) {
 		Exists:   in.Exists,
 		State:    in.State,
 		Members:  in.Members,
+		Type:     in.Type,
 		Scenario: Scenario{Kind: DeleteOffsets},
 		Scope:    scope,
 		Made:     now,

@@ -19,6 +19,9 @@ type Inputs struct {
 	Exists  bool
 	State   string
 	Members []kafka.Member
+	// Type is the group's type; Streams is set for streams groups.
+	Type    kafka.GroupType
+	Streams *kafka.StreamsInfo
 	// Committed holds the partitions that have a commit.
 	Committed map[TP]int64
 	// Partitions is the partition count of every topic that exists among
@@ -74,6 +77,7 @@ type Plan struct {
 	Exists   bool
 	State    string
 	Members  []kafka.Member
+	Type     kafka.GroupType
 	Scenario Scenario
 	Scope    Scope
 	// Time is the instant by-time scenarios looked up (zero otherwise).
@@ -167,6 +171,7 @@ func Build(in Inputs, sc Scenario, scope Scope) (*Plan, error) {
 		Exists:   in.Exists,
 		State:    in.State,
 		Members:  in.Members,
+		Type:     in.Type,
 		Scenario: sc,
 		Scope:    scope,
 		Made:     in.Now,

@@ -21,6 +21,8 @@ type LiveGroupError struct {
 	// Topics, when set, are the topics whose offsets cannot be deleted
 	// because live members subscribe to them.
 	Topics []string
+	// Type is the group's type; a streams group gets its own advice.
+	Type kafka.GroupType
 }
 
 func (e *LiveGroupError) Error() string {
@@ -42,6 +44,10 @@ func (e *LiveGroupError) Error() string {
 	what := "Offsets can only be changed"
 	if len(e.Topics) > 0 {
 		what = "Offsets of a subscribed topic can only be deleted"
+	}
+	if e.Type == kafka.TypeStreams {
+		fmt.Fprintf(&b, "Nothing was changed. The offsets of a streams group can only be changed while it is Empty: stop every instance of the application, then try again.")
+		return b.String()
 	}
 	// The suggested command ends the message, with nothing around it, so
 	// that it can be pasted as printed; the name is shell-quoted.
