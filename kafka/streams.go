@@ -414,3 +414,11 @@ func taskPartitions(tasks []TaskIDs, sources map[string][]string) []TopicPartiti
 	sortTopicPartitions(out)
 	return out
 }
+
+// ApplyStreamsDescribe fills g from one group of a StreamsGroupDescribe
+// answer exactly as the poll does: state, epochs, topology, members and
+// their tasks. Screens' tests build streams groups with it from the same
+// protocol fixtures the poll is tested with.
+func ApplyStreamsDescribe(g *Group, rg *kmsg.StreamsGroupDescribeResponseGroup) {
+	applyStreamsGroup(g, rg)
+}

@@ -198,6 +198,8 @@ func (m *Model) Actions() []ui.Action {
 				return "the group is not known yet"
 			case m.gone:
 				return "the group no longer exists"
+			case m.g.Type != kafka.TypeClassic && m.g.Type != kafka.TypeConsumer:
+				return "rebalance works on classic and consumer groups only; this is a " + format.Sanitize(string(m.g.Type)) + " group"
 			case len(m.members) == 0:
 				return "the group has no members"
 			case m.rowCount(Members) == 0:
