@@ -31,7 +31,7 @@ func newDescribeCmd(a *app) *cobra.Command {
 	var format string
 	var b64 []string
 	cmd := &cobra.Command{
-		Use:   "describe (GROUP... | --all-groups) [--members | --state | --time-lag] [-o table|json]",
+		Use:   "describe (GROUP... | --all-groups) [--members | --state | --topology | --time-lag] [-o table|json]",
 		Short: "Show groups' partitions, offsets and lag, members, or state",
 		Long: `Describe consumer groups the way kafka-consumer-groups.sh --describe does,
 with the same columns and row order, so eyes and scripts carry over:
