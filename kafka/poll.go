@@ -19,8 +19,8 @@ const offsetsTopic = "__consumer_offsets"
 // Poll reads every consumer group in the cluster into one Snapshot.
 //
 // The number of requests is bounded by the number of brokers, not groups:
-// one metadata request, ListGroups on every broker, DescribeGroups and
-// ConsumerGroupDescribe batched per coordinator, OffsetFetch batched per
+// one metadata request, ListGroups on every broker, DescribeGroups,
+// ConsumerGroupDescribe and StreamsGroupDescribe batched per coordinator, OffsetFetch batched per
 // coordinator (v8+), and ListOffsets batched per partition leader. It never
 // joins a group.
 //
@@ -103,7 +103,8 @@ func (c *Client) poll(ctx context.Context, only []string) (*Snapshot, error) {
 	}
 
 	builders := make(map[string]*groupBuilder, len(wanted))
-	var classic, consumer, share []string
+	var classic, consumer, share, streams []string
+	streamsCoord := make(map[string]int32)
 	for name, lg := range wanted {
 		gb := &groupBuilder{g: Group{
 			Name:             name,
@@ -122,9 +123,14 @@ func (c *Client) poll(ctx context.Context, only []string) (*Snapshot, error) {
 		case "share":
 			gb.g.Type = TypeShare
 			share = append(share, name)
+		case "streams":
+			gb.g.Type = TypeStreams
+			streams = append(streams, name)
+			streamsCoord[name] = lg.Coordinator
 		default:
-			// Streams groups and types kgroups does not know yet.
-			continue
+			// A type kgroups does not know yet: listed with the type
+			// and state ListGroups gave, never described.
+			gb.g.Type = GroupType(lg.GroupType)
 		}
 		builders[name] = gb
 	}
@@ -138,22 +144,29 @@ func (c *Client) poll(ctx context.Context, only []string) (*Snapshot, error) {
 	if len(share) > 0 {
 		c.describeShare(ctx, share, builders)
 	}
+	if len(streams) > 0 {
+		c.describeStreams(ctx, streams, builders, brokers, streamsCoord)
+	}
 
 	names := make([]string, 0, len(builders))
-	committing := make([]string, 0, len(builders))
-	for name, gb := range builders {
+	for name := range builders {
 		names = append(names, name)
-		if gb.g.Type != TypeShare {
-			committing = append(committing, name)
-		}
 	}
 	sort.Strings(names)
-	sort.Strings(committing)
-	if len(committing) > 0 {
+	fetch := make([]string, 0, len(names))
+	for _, name := range names {
+		// Share groups have no committed offsets: their start offsets
+		// came with describeShare. A type kgroups does not know is not
+		// read at all.
+		if typ := builders[name].g.Type; typ.Known() && typ != TypeShare {
+			fetch = append(fetch, name)
+		}
+	}
+	if len(fetch) > 0 {
 		pctx, cancel = c.phase(ctx)
-		fetched := c.adm.FetchManyOffsets(pctx, committing...)
+		fetched := c.adm.FetchManyOffsets(pctx, fetch...)
 		cancel()
-		for _, name := range committing {
+		for _, name := range fetch {
 			gb := builders[name]
 			fr, ok := fetched[name]
 			if !ok {

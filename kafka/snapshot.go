@@ -106,6 +106,10 @@ type Group struct {
 	Partitions []PartitionOffsets
 	// Share is set for share groups only (KIP-932).
 	Share *ShareInfo
+	// Streams is set for streams groups (KIP-1071) only: epochs, topology
+	// and tasks. Members and Partitions hold the same members and the
+	// input-topic offsets as for any other group.
+	Streams *StreamsInfo
 	// Err is a per-group failure (describe or offset fetch). The rest of
 	// the group holds whatever could be read.
 	Err error

@@ -17,10 +17,12 @@ import (
 // rebalance timeline, read from the root's timeline so it shows what
 // happened before the screen opened, and the simulator.
 func (m *Model) groupTabs(name string) []group.Extra {
-	return []group.Extra{
-		{Title: "Timeline", Tab: timeline.New(m.base, name, m.timeline)},
-		{Title: "Simulate", Tab: simulate.New(m.base, name)},
+	tabs := []group.Extra{{Title: "Timeline", Tab: timeline.New(m.base, name, m.timeline)}}
+	if st := m.streamsTabs(name); st != nil {
+		// Assignors are not simulated for streams groups.
+		return append(tabs, st...)
 	}
+	return append(tabs, group.Extra{Title: "Simulate", Tab: simulate.New(m.base, name)})
 }
 
 // writeRefused says why a write cannot start, or "" when it can. Screens
@@ -80,6 +82,9 @@ func (m *Model) openRemove(msg ui.RemoveMembersMsg) tea.Cmd {
 	}
 	if msg.Group == nil {
 		return m.flashError("remove members: the group is not known yet")
+	}
+	if why := classicOnly(msg.Group); why != "" {
+		return m.flashError("remove members: %s", why)
 	}
 	sel := krebalance.Selection{MemberIDs: msg.MemberIDs, All: msg.All}
 	m.push(rebalanceview.New(m.base, m.writers.Members, m.ctx, msg.Group, sel))

@@ -27,11 +27,11 @@ type describeOptions struct {
 }
 
 func newDescribeCmd(a *app) *cobra.Command {
-	var all, members, state, wide, timeLag bool
+	var all, members, state, topology, wide, timeLag bool
 	var format string
 	var b64 []string
 	cmd := &cobra.Command{
-		Use:   "describe (GROUP... | --all-groups) [--members | --state | --time-lag] [--wide] [-o table|json]",
+		Use:   "describe (GROUP... | --all-groups) [--members | --state | --topology | --time-lag] [--wide] [-o table|json]",
 		Short: "Show groups' partitions, offsets and lag, members, or state",
 		Long: `Describe consumer groups the way kafka-consumer-groups.sh --describe does,
 with the same columns and row order, so eyes and scripts carry over:
@@ -39,6 +39,19 @@ with the same columns and row order, so eyes and scripts carry over:
   (default)  GROUP TOPIC PARTITION CURRENT-OFFSET LOG-END-OFFSET LAG CONSUMER-ID HOST CLIENT-ID
   --members  GROUP CONSUMER-ID GROUP-INSTANCE-ID HOST CLIENT-ID #PARTITIONS
   --state    GROUP COORDINATOR (ID) ASSIGNMENT-STRATEGY STATE #MEMBERS
+
+Streams groups (KIP-1071) follow kafka-streams-groups.sh instead:
+
+  (default)  GROUP TOPIC PARTITION CURRENT-OFFSET LOG-END-OFFSET LAG
+  --members  GROUP MEMBER PROCESS CLIENT-ID ASSIGNMENTS MEMBER-PROTOCOL MEMBER-EPOCH
+  --state    GROUP COORDINATOR (ID) STATE GROUP-EPOCH TARGET-ASSIGNMENT-EPOCH #MEMBERS TOPOLOGY-EPOCH
+  --topology GROUP SUBTOPOLOGY ROLE TOPIC PARTITIONS
+
+ASSIGNMENTS lists tasks as subtopology:[partitions] ("ACTIVE: 0:[0,1] 1:[0];
+STANDBY: 0:[2]"), then TARGET-ACTIVE, TARGET-STANDBY or TARGET-WARMUP for a
+kind whose target differs. A group of a type kgroups does not know yet is
+reported on stderr ("kgroups cannot describe groups of type X yet") and makes
+the command exit 1.
 
 Partition rows list each member's partitions, largest assignment first, then
 committed partitions no member owns. A partition without a committed offset
@@ -70,6 +83,9 @@ A group that does not exist is reported on stderr and makes the command exit
 				return err
 			}
 			o, err := parseDescribe(args, all, members, state, wide, timeLag, format)
+			if err == nil && topology {
+				err = withTopology(&o, members, state, timeLag)
+			}
 			if err != nil {
 				return err
 			}
@@ -80,6 +96,7 @@ A group that does not exist is reported on stderr and makes the command exit
 	fs.BoolVar(&all, "all-groups", false, "describe every group in the cluster")
 	fs.BoolVar(&members, "members", false, "one row per member instead of per partition")
 	fs.BoolVar(&state, "state", false, "one row per group: coordinator, assignor, state and member count")
+	fs.BoolVar(&topology, "topology", false, "streams groups: one row per topic of the topology (source, repartition, changelog)")
 	fs.BoolVar(&wide, "wide", false, fmt.Sprintf("add kgroups' extra columns after the Kafka tool's, and show long ids and hosts whole (otherwise cut at %d cells, hosts and client ids at %d)", columns.IDMax, columns.HostMax))
 	addGroupBase64Flag(cmd, &b64, true)
 	fs.BoolVar(&timeLag, "time-lag", false, "add each partition's time lag, read from the record at its committed offset")
@@ -149,6 +166,7 @@ func runDescribe(ctx context.Context, a *app, o describeOptions) error {
 				groups = append(groups, g)
 			}
 		}
+		groups, unknown := describable(groups)
 
 		opts := output.DescribeOptions{View: o.view, Wide: o.wide, AtLeast: a.atLeast(), Ellipsis: a.layout(o.wide).Ellipsis}
 		var timeLagErrs []string
@@ -170,13 +188,16 @@ func runDescribe(ctx context.Context, a *app, o describeOptions) error {
 		for _, name := range missing {
 			a.notef("kgroups: group %q not found", name)
 		}
+		for _, g := range unknown {
+			a.notef("%s", output.CannotDescribe(g))
+		}
 		for _, e := range timeLagErrs {
 			a.notef("kgroups: %s", e)
 		}
 		if err := reportGroupErrors(a.stderr, groups); err != nil {
 			return err
 		}
-		if len(missing) > 0 || len(timeLagErrs) > 0 {
+		if len(missing) > 0 || len(timeLagErrs) > 0 || len(unknown) > 0 {
 			return exitCodeError{code: exitError}
 		}
 		return nil
@@ -233,4 +254,27 @@ func exactTimeLags(ctx context.Context, cl *kafka.Client, groups []*kafka.Group)
 	return func(_ *kafka.Group, p *kafka.PartitionOffsets) lag.TimeLag {
 		return lag.ExactTimeLag(p, recs, now)
 	}, errs, nil
+}
+
+// withTopology turns a validated describe into describe --topology, which
+// goes with no other view.
+func withTopology(o *describeOptions, members, state, timeLag bool) error {
+	if members || state || timeLag {
+		return usageErrorf("--topology is a view of its own: it does not go with --members, --state or --time-lag")
+	}
+	o.view = output.Topology
+	return nil
+}
+
+// describable splits groups into those kgroups can describe and those of a
+// type it does not know yet, which describe reports instead.
+func describable(groups []*kafka.Group) (ok, unknown []*kafka.Group) {
+	for _, g := range groups {
+		if g.Type.Known() {
+			ok = append(ok, g)
+		} else {
+			unknown = append(unknown, g)
+		}
+	}
+	return ok, unknown
 }

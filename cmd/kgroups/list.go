@@ -15,8 +15,8 @@ import (
 
 func init() { register(newListCmd) }
 
-// groupStates are the states `list --state` accepts: every state a classic or
-// consumer-protocol group can report.
+// groupStates are the states `list --state` accepts: every state a classic,
+// consumer, share or streams group can report.
 var groupStates = []string{
 	kafka.StateStable,
 	kafka.StateEmpty,
@@ -24,6 +24,7 @@ var groupStates = []string{
 	kafka.StateCompletingRebalance,
 	kafka.StateAssigning,
 	kafka.StateReconciling,
+	kafka.StateNotReady,
 	kafka.StateDead,
 	kafka.StateUnknown,
 }

@@ -217,6 +217,9 @@ func PrepareDeleteOffsets(ctx context.Context, cl *kafka.Client, group string, s
 			return nil, err
 		}
 	}
+	if err := checkGroupType(&in, Request{Group: group, Scenario: Scenario{Kind: DeleteOffsets}, Scope: scope}); err != nil {
+		return nil, err
+	}
 	return buildDeleteOffsets(in, scope, now)
 }
 

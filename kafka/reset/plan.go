@@ -20,8 +20,10 @@ type Inputs struct {
 	State   string
 	Members []kafka.Member
 	// Type is the group's type; kafka.TypeShare takes the share path,
-	// where Committed holds start offsets.
-	Type kafka.GroupType
+	// where Committed holds start offsets. Streams is set for streams
+	// groups.
+	Type    kafka.GroupType
+	Streams *kafka.StreamsInfo
 	// Committed holds the partitions that have a commit.
 	Committed map[TP]int64
 	// Partitions is the partition count of every topic that exists among

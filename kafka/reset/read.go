@@ -56,6 +56,9 @@ func Prepare(ctx context.Context, cl *kafka.Client, req Request) (*Plan, error) 
 	if !in.Exists && !req.NewGroup && req.Scenario.Kind != Undo {
 		return nil, &GroupNotFoundError{Group: req.Group}
 	}
+	if err := checkGroupType(&in, req); err != nil {
+		return nil, err
+	}
 	in.Now = now
 	if !in.Exists && req.Type == kafka.TypeShare {
 		in.Type = kafka.TypeShare
@@ -135,6 +138,8 @@ func readGroup(ctx context.Context, cl *kafka.Client, group string) (Inputs, err
 	in.State = g.State
 	in.Type = g.Type
 	in.Members = g.Members
+	in.Type = g.Type
+	in.Streams = g.Streams
 	for _, p := range g.Partitions {
 		if p.HasCommit() {
 			in.Committed[TP{p.Topic, p.Partition}] = p.Committed

@@ -21,8 +21,8 @@ type LiveGroupError struct {
 	// Topics, when set, are the topics whose offsets cannot be deleted
 	// because live members subscribe to them.
 	Topics []string
-	// Type is the group's type; a share group's members cannot be
-	// removed by an admin, so the advice differs.
+	// Type is the group's type; share and streams groups get their own
+	// advice (their members cannot be removed by kgroups rebalance).
 	Type kafka.GroupType
 }
 
@@ -52,6 +52,10 @@ func (e *LiveGroupError) Error() string {
 	}
 	if e.Type == kafka.TypeShare {
 		fmt.Fprintf(&b, "Nothing was changed. A share group's start offsets can only be changed while the group is Empty: stop its consumers, then try again")
+		return b.String()
+	}
+	if e.Type == kafka.TypeStreams {
+		fmt.Fprintf(&b, "Nothing was changed. The offsets of a streams group can only be changed while it is Empty: stop every instance of the application, then try again.")
 		return b.String()
 	}
 	// The suggested command ends the message, with nothing around it, so

@@ -77,7 +77,12 @@ func groupTable(g *kafka.Group, opts DescribeOptions) (table, empty string) {
 	if g.IsShare() {
 		return shareTable(g, opts)
 	}
+	if g.Type == kafka.TypeStreams {
+		return streamsTable(g, opts)
+	}
 	switch opts.View {
+	case Topology:
+		return "", fmt.Sprintf("Group '%s' is a %s group: only streams groups have a topology.", format.Sanitize(g.Name), format.Sanitize(string(g.Type)))
 	case Members:
 		if rows := MemberRows(g); len(rows) > 0 {
 			return TableWith(MemberColumns(opts.Wide), rows, opts.layout()), ""
@@ -113,6 +118,9 @@ func writeNote(w io.Writer, note string) error {
 func StateNote(g *kafka.Group) string {
 	if g.IsShare() {
 		return shareStateNote(g)
+	}
+	if g.Type == kafka.TypeStreams {
+		return streamsStateNote(g)
 	}
 	switch g.State {
 	case kafka.StateEmpty:

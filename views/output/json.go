@@ -38,6 +38,8 @@ type jsonGroup struct {
 	// LagSource is set for share groups only: "broker" or "log-end".
 	LagSource string  `json:"lagSource,omitempty"`
 	Error     *string `json:"error"`
+	// Streams groups only (views/output/streams.go).
+	*jsonStreamsGroup
 }
 
 type jsonBroker struct {
@@ -57,6 +59,8 @@ type jsonMember struct {
 	Assignment       []jsonAssignment `json:"assignment"`
 	MemberEpoch      *int32           `json:"memberEpoch"`
 	TargetAssignment []jsonAssignment `json:"targetAssignment"`
+	// Members of streams groups only (views/output/streams.go).
+	*jsonStreamsMember
 }
 
 type jsonAssignment struct {
@@ -154,7 +158,8 @@ func toJSONGroup(g *kafka.Group, opts JSONOptions) jsonGroup {
 		TotalLag:     offset(columns.GroupLag(g)),
 		Error:        errString(g.Err),
 	}
-	consumer := g.Type == kafka.TypeConsumer
+	// Streams groups have epochs and targets as KIP-848 groups do.
+	consumer := g.Type == kafka.TypeConsumer || g.Type == kafka.TypeStreams
 	if consumer {
 		j.GroupEpoch = ptr(g.GroupEpoch)
 		j.AssignmentEpoch = ptr(g.AssignmentEpoch)
@@ -179,6 +184,7 @@ func toJSONGroup(g *kafka.Group, opts JSONOptions) jsonGroup {
 	if g.IsShare() {
 		shareJSON(g, &j)
 	}
+	addStreamsJSON(&j, g)
 	return j
 }
 
