@@ -618,7 +618,7 @@ func (m *Model) header(b *strings.Builder) {
 		l1.WriteString(s.State(g.State, g.Err != nil).Render(format.Sanitize(state)))
 		l1.WriteString(sep)
 		l1.WriteString(format.Sanitize(string(g.Type)))
-		if g.ProtocolType != "" && g.ProtocolType != "consumer" {
+		if g.ProtocolType != "" && g.ProtocolType != "consumer" && g.ProtocolType != string(g.Type) {
 			l1.WriteString(" (" + format.Sanitize(g.ProtocolType) + ")")
 		}
 		l1.WriteString(sep)
