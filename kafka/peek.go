@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 )
 
@@ -252,6 +253,9 @@ func (c *Client) peekOffsets(ctx context.Context, req PeekRequest) ([]PeekPartit
 	var commits kadm.OffsetResponses
 	if req.Offset == OffsetNext {
 		commits, err = c.adm.FetchOffsetsForTopics(ctx, req.Group, req.Topic)
+		if errors.Is(err, kerr.GroupIDNotFound) {
+			return nil, fmt.Errorf("group %q does not exist", req.Group)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("fetch committed offsets of group %q: %w", req.Group, err)
 		}
