@@ -70,7 +70,7 @@ func New(c ui.Common, target ui.OpenRecordMsg, read Reader) (*Model, tea.Cmd) {
 		wrap:   true,
 		keys: keyMap{
 			Next:   key.NewBinding(key.WithKeys("n", "right"), key.WithHelp("n", "next record")),
-			Prev:   key.NewBinding(key.WithKeys("p", "left"), key.WithHelp("p", "previous record")),
+			Prev:   key.NewBinding(key.WithKeys("N", "left"), key.WithHelp("N", "previous record")),
 			Wrap:   key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "wrap long lines")),
 			Format: key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "value as auto/text/json/hex")),
 		},
@@ -130,8 +130,8 @@ func (m *Model) ShortHelp() []key.Binding {
 	}
 	k := &m.keys
 	return []key.Binding{
-		short(k.Next, "n", "next"), short(k.Prev, "p", "prev"),
-		short(k.Format, "f", formats[(m.fmtIx+1)%len(formats)].String()),
+		short(k.Next, "n", "next"), short(k.Prev, "N", "prev"),
+		short(k.Format, "f", "format"),
 		short(k.Wrap, "w", "wrap"),
 		key.NewBinding(key.WithKeys("j", "k"), key.WithHelp("j/k", "scroll")),
 	}
@@ -269,7 +269,6 @@ func (m *Model) title() string {
 	var b strings.Builder
 	b.WriteString(s.Title.Render("Record"))
 	b.WriteString(m.Glyphs.Sep)
-	b.WriteString(s.Label.Render("group "))
 	b.WriteString(format.Sanitize(t.Group))
 	b.WriteString(m.Glyphs.Sep)
 	fmt.Fprintf(&b, "%s/%d", format.Sanitize(t.Topic), t.Partition)
@@ -277,11 +276,12 @@ func (m *Model) title() string {
 		b.WriteString(m.Glyphs.Sep)
 		b.WriteString(s.Label.Render("committed "))
 		b.WriteString(format.Offset(m.part.Committed))
-		b.WriteString(s.Label.Render(" log "))
+		b.WriteString(m.Glyphs.Sep)
+		b.WriteString(s.Label.Render("log "))
 		b.WriteString(format.Offset(m.part.LogStart) + ".." + format.Offset(m.part.LogEnd))
 	}
 	b.WriteString(m.Glyphs.Sep)
-	b.WriteString(s.Dim.Render("value " + formats[m.fmtIx].String()))
+	b.WriteString(s.Dim.Render(formats[m.fmtIx].String()))
 	if m.wrap {
 		b.WriteString(s.Dim.Render(", wrap"))
 	}
