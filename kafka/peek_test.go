@@ -105,6 +105,7 @@ func TestPeekAtCommittedOffset(t *testing.T) {
 	}
 
 	counts := rc.take()
+	t.Logf("requests of one peek: %v", counts)
 	for _, key := range []string{"JoinGroup", "SyncGroup", "Heartbeat", "LeaveGroup", "OffsetCommit", "ConsumerGroupHeartbeat", "TxnOffsetCommit"} {
 		if counts[key] != 0 {
 			t.Errorf("peek sent %d %s requests, want none", counts[key], key)
