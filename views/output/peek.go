@@ -138,7 +138,8 @@ type jsonPeekRecord struct {
 }
 
 type jsonPeekHeader struct {
-	Key           string  `json:"key"`
+	Key           *string `json:"key"`
+	KeyEncoding   *string `json:"keyEncoding"`
 	Value         *string `json:"value"`
 	ValueEncoding *string `json:"valueEncoding"`
 }
@@ -190,7 +191,8 @@ func PeekJSON(w io.Writer, res kafka.PeekResult, opts PeekOptions) error {
 			}
 			jr.Value, jr.ValueEncoding = exactBytes(value)
 			for _, h := range r.Headers {
-				jh := jsonPeekHeader{Key: h.Key}
+				var jh jsonPeekHeader
+				jh.Key, jh.KeyEncoding = exactBytes([]byte(h.Key))
 				jh.Value, jh.ValueEncoding = exactBytes(h.Value)
 				jr.Headers = append(jr.Headers, jh)
 			}
