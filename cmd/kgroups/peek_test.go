@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -269,4 +270,66 @@ func TestPeekCommand(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestPeekCommandTransactions: a record of an aborted transaction and one
+// of a transaction left open, written by real transactional producers, are
+// named in the table and in JSON.
+func TestPeekCommandTransactions(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	c := kafkatest.NewCluster(t)
+	c.CreateTopic(t, "payments", 1)
+	ctx, cancel := context.WithTimeout(context.Background(), kafkatest.WaitTimeout)
+	defer cancel()
+	produce := func(id, value string, end *kgo.TransactionEndTry) {
+		p, err := kgo.NewClient(kgo.SeedBrokers(c.Addrs...), kgo.TransactionalID(id),
+			kgo.RecordPartitioner(kgo.ManualPartitioner()), kgo.TransactionTimeout(60*time.Second))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(p.Close)
+		if err := p.BeginTransaction(); err != nil {
+			t.Fatal(err)
+		}
+		if err := p.ProduceSync(ctx, &kgo.Record{Topic: "payments", Value: []byte(value)}).FirstErr(); err != nil {
+			t.Fatal(err)
+		}
+		if end != nil {
+			if err := p.EndTransaction(ctx, *end); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	abort := kgo.TryAbort
+	produce("tx-abort", "refund", &abort) // offset 0, marker 1
+	produce("tx-open", "charge", nil)     // offset 2, open
+	c.Commit(t, "billing", map[string]map[int32]int64{"payments": {0: 0}})
+	brokers := strings.Join(c.Addrs, ",")
+
+	code, out, errOut := kg(t, "-b", brokers, "peek", "billing", "--topic", "payments:0", "-n", "2")
+	if code != 0 || errOut != "" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	if !strings.Contains(out, "LOG-END 3  LAST-STABLE 2") ||
+		!strings.Contains(out, lines("transaction  aborted", "value        text, 6 bytes", "  refund")) ||
+		!strings.Contains(out, lines("transaction  open", "value        text, 6 bytes", "  charge")) {
+		t.Errorf("table:\n%s", out)
+	}
+	code, out, _ = kg(t, "-b", brokers, "peek", "billing", "--topic", "payments:0", "-n", "2", "-o", "json")
+	var doc struct {
+		Partitions []struct {
+			LastStableOffset int64
+			Records          []struct {
+				Offset      int64
+				Transaction string
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &doc); code != 0 || err != nil {
+		t.Fatalf("exit %d, %v:\n%s", code, err, out)
+	}
+	p := doc.Partitions[0]
+	if got := fmt.Sprint(p.LastStableOffset, p.Records); got != "2 [{0 aborted} {2 open}]" {
+		t.Errorf("json: %s", got)
+	}
 }
