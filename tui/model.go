@@ -207,6 +207,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case ui.OpenGroupMsg:
 		m.openGroup(msg.Name)
 		return m, nil
+	case ui.OpenRecordMsg:
+		return m, m.openRecord(msg)
 	case ui.FlashMsg:
 		m.flash = msg
 		return m, nil

@@ -78,6 +78,21 @@ func (l *laterClient) CommittedTimestamps(ctx context.Context, parts []kafka.Par
 	return cl.CommittedTimestamps(ctx, parts)
 }
 
+// The UI's record viewer reads through the poller, whichever it is.
+var (
+	_ tui.RecordPeeker = (*laterClient)(nil)
+	_ tui.RecordPeeker = (*kafka.Client)(nil)
+)
+
+// Peek connects if need be, then reads the records.
+func (l *laterClient) Peek(ctx context.Context, req kafka.PeekRequest) (kafka.PeekResult, error) {
+	cl, err := l.client(ctx)
+	if err != nil {
+		return kafka.PeekResult{}, err
+	}
+	return cl.Peek(ctx, req)
+}
+
 // Close closes the connection, if one was made.
 func (l *laterClient) Close() {
 	l.mu.Lock()

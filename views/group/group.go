@@ -191,6 +191,7 @@ func (m *Model) Actions() []ui.Action {
 			ui.Action{Name: "select partition", Key: m.keys.Select, Unavailable: rows, Run: m.toggleSelected},
 			ui.Action{Name: "reset the selected partitions (or this one)", Key: m.keys.Reset, Dangerous: true, Unavailable: rows, Run: m.resetSelected},
 			ui.Action{Name: "seek the partition to an offset or a time", Key: m.keys.Seek, Dangerous: true, Unavailable: rows, Run: m.seek},
+			ui.Action{Name: "view the record at the committed offset", Key: m.keys.View, Unavailable: rows, Run: m.viewRecord},
 		)
 	case Members:
 		members := func() string {
@@ -241,6 +242,14 @@ func (m *Model) resetSelected() tea.Cmd {
 		tps = []kreset.TP{m.cursorTP()}
 	}
 	msg := ui.ResetMsg{Kind: ui.ResetPartitions, Group: m.name, Partitions: tps}
+	return func() tea.Msg { return msg }
+}
+
+// viewRecord asks the root for the record viewer on the partition under
+// the cursor, at the group's committed offset.
+func (m *Model) viewRecord() tea.Cmd {
+	tp := m.cursorTP()
+	msg := ui.OpenRecordMsg{Group: m.name, Topic: tp.Topic, Partition: tp.Partition, Offset: -1}
 	return func() tea.Msg { return msg }
 }
 

@@ -37,6 +37,9 @@ type keyMap struct {
 	Seek         key.Binding
 	RemoveMember key.Binding
 	RemoveAll    key.Binding
+	// View opens the record viewer on the record at the partition's
+	// committed offset: it only reads.
+	View key.Binding
 
 	// hints are the footer's short words for the keys above.
 	hints footerHints
@@ -47,6 +50,7 @@ type keyMap struct {
 type footerHints struct {
 	tab, scope, exact, filter, clear, match key.Binding
 	sel, reset, seek, removeOne, removeAll  key.Binding
+	view                                    key.Binding
 }
 
 func newKeyMap() keyMap {
@@ -68,6 +72,7 @@ func newKeyMap() keyMap {
 		Seek:         key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "seek partition")),
 		RemoveMember: key.NewBinding(key.WithKeys("X"), key.WithHelp("X", "remove member")),
 		RemoveAll:    key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "remove all members")),
+		View:         key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "view the record at the committed offset")),
 		hints: footerHints{
 			tab:       short("tab", "tabs", "tab"),
 			scope:     short("c", "chart", "c"),
@@ -80,6 +85,7 @@ func newKeyMap() keyMap {
 			seek:      short("e", "seek", "e"),
 			removeOne: short("X", "remove", "X"),
 			removeAll: short("A", "remove all", "A"),
+			view:      short("v", "view", "v"),
 		},
 	}
 }
@@ -124,7 +130,7 @@ func (m *Model) ShortHelp() []key.Binding {
 	}
 	switch m.tab {
 	case Partitions:
-		out = append(out, h.reset, h.sel, h.seek, h.exact, h.filter, h.scope)
+		out = append(out, h.reset, h.sel, h.seek, h.view, h.exact, h.filter, h.scope)
 	case Members:
 		out = append(out, h.removeOne, h.removeAll, h.exact, h.filter, h.scope)
 	case Chart:

@@ -105,3 +105,14 @@ type TimestampsMsg struct {
 
 // RequestID implements Reply.
 func (m TimestampsMsg) RequestID() uint64 { return m.ID }
+
+// OpenRecordMsg asks the root to push the read-only record viewer on the
+// record at Offset of Topic's Partition, read for Group. Offset -1 means
+// the group's committed offset (the next record the group will process).
+// The group screen's Partitions tab sends it on `v`; a diagnosis finding
+// that concerns a record sends it too.
+type OpenRecordMsg struct {
+	Group, Topic string
+	Partition    int32
+	Offset       int64
+}
