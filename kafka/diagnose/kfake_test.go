@@ -3,6 +3,7 @@ package diagnose_test
 import (
 	"context"
 	"fmt"
+	"math"
 	"reflect"
 	"sync"
 	"testing"
@@ -69,6 +70,12 @@ func runDiagnosis(t *testing.T, cl *kafka.Client, names []string, polls int) (ma
 		}
 		s.h.Add(snap)
 		s.tl.Add(snap)
+		// Exact time lags, as the command reads them after each poll.
+		if want := s.h.WantExact(lag.DefaultExactBudget, nil); len(want) > 0 {
+			if recs, err := cl.CommittedTimestamps(ctx, want); err == nil {
+				s.h.AddExact(recs)
+			}
+		}
 		return snap
 	}
 	first := poll()
@@ -109,6 +116,11 @@ func runDiagnosis(t *testing.T, cl *kafka.Client, names []string, polls int) (ma
 		})
 	}
 	return out, s
+}
+
+func snapMemberOf(s *session, group string) *kafka.Member {
+	g, _ := s.last.Group(group)
+	return &g.Members[0]
 }
 
 func ids(fs []diagnose.Finding) []string {
@@ -249,6 +261,27 @@ func TestDiagnoseFixtures(t *testing.T) {
 	sk2 := c.Join(t, "g-skew", []string{"skew"}, kgo.Balancers(kgo.RangeBalancer()), kgo.ClientID("skew-b"))
 	c.WaitStable(t, "g-skew", 2, 2)
 
+	// offset-beyond-log-end: the topic was recreated with fewer records
+	// than the group had committed.
+	c.CreateTopic(t, "recreated", 1)
+	c.Produce(t, "recreated", 0, 4, time.Time{})
+	c.Commit(t, "g-beyond", map[string]map[int32]int64{"recreated": {0: 9}})
+
+	// no-commits: a live member owns a partition and never commits.
+	c.CreateTopic(t, "nc", 1)
+	c.Produce(t, "nc", 0, 3, time.Time{})
+	nc := c.Join(t, "g-nc", []string{"nc"}, kgo.ClientID("nc-worker"))
+	c.WaitStable(t, "g-nc", 1, 1)
+
+	// consumer-behind-retention: records 9m30s old on a topic that keeps
+	// them 10 minutes, an Empty group at the first of them.
+	if _, err := c.Admin().CreateTopic(ctx, 1, 1, map[string]*string{"retention.ms": kadm.StringPtr("600000")}, "short"); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-570 * time.Second).Truncate(time.Millisecond)
+	c.Produce(t, "short", 0, 3, old)
+	c.Commit(t, "g-old", map[string]map[int32]int64{"short": {0: 0}})
+
 	// A healthy group: caught up, committed, owned.
 	c.CreateTopic(t, "fine", 1)
 	c.Produce(t, "fine", 0, 5, time.Time{})
@@ -258,7 +291,7 @@ func TestDiagnoseFixtures(t *testing.T) {
 
 	rc := &requestCounter{n: map[int16]int{}}
 	cl := c.Client(t, kgo.WithHooks(rc))
-	names := []string{"g-fine", "g-grow", "g-lost", "g-skew", "g-stall", "g-txn"}
+	names := []string{"g-beyond", "g-fine", "g-grow", "g-lost", "g-nc", "g-old", "g-skew", "g-stall", "g-txn"}
 	got, s := runDiagnosis(t, cl, names, 5)
 	sent := rc.take()
 	t.Logf("requests: %v", sent)
@@ -274,12 +307,15 @@ func TestDiagnoseFixtures(t *testing.T) {
 	}
 
 	wantIDs := map[string][]string{
-		"g-fine":  {},
-		"g-grow":  {"WARN unassigned-partitions"},
-		"g-lost":  {"ERR records-lost-to-retention"},
-		"g-skew":  {"ERR stalled-at-record", "WARN lag-skew"},
-		"g-stall": {"ERR stalled-at-record"},
-		"g-txn":   {"ERR stuck-behind-open-transaction"},
+		"g-beyond": {"ERR offset-beyond-log-end"},
+		"g-nc":     {"WARN no-commits"},
+		"g-old":    {"WARN consumer-behind-retention"},
+		"g-fine":   {},
+		"g-grow":   {"WARN unassigned-partitions"},
+		"g-lost":   {"ERR records-lost-to-retention"},
+		"g-skew":   {"ERR stalled-at-record", "WARN lag-skew"},
+		"g-stall":  {"ERR stalled-at-record"},
+		"g-txn":    {"ERR stuck-behind-open-transaction"},
 	}
 	for g, want := range wantIDs {
 		if !reflect.DeepEqual(ids(got[g]), want) {
@@ -287,7 +323,36 @@ func TestDiagnoseFixtures(t *testing.T) {
 		}
 	}
 
-	f := find(t, got["g-lost"], diagnose.IDRecordsLost)
+	f := find(t, got["g-beyond"], diagnose.IDBeyondLogEnd)
+	wantEvidence(t, f, diagnose.Evidence{
+		{Key: "committedOffset", Value: int64(9)}, {Key: "logStartOffset", Value: int64(0)}, {Key: "logEndOffset", Value: int64(4)},
+		{Key: "beyondBy", Value: int64(5)},
+	})
+
+	ncm := snapMemberOf(s, "g-nc")
+	f = find(t, got["g-nc"], diagnose.IDNoCommits)
+	wantEvidence(t, f, diagnose.Evidence{
+		{Key: "memberId", Value: nc.MemberID()}, {Key: "clientId", Value: "nc-worker"}, {Key: "host", Value: ncm.Host},
+		{Key: "partitions", Value: int64(1)}, {Key: "observations", Value: int64(3)}, {Key: "uncommitted", Value: []string{"nc:0"}},
+	})
+	if f.Topic != "nc" || f.Partition != 0 || f.Member != nc.MemberID() {
+		t.Errorf("no-commits at %s:%d member %s", f.Topic, f.Partition, f.Member)
+	}
+
+	f = find(t, got["g-old"], diagnose.IDBehindRetention)
+	gh, _ := s.h.Evaluate("g-old", s.last.Time)
+	tl := gh.Partitions[0].TimeLag
+	if tl.Kind != lag.TimeLagExact || tl.Seconds < 570 {
+		t.Fatalf("g-old time lag %+v, want an exact one of at least 570s", tl)
+	}
+	wantEvidence(t, f, diagnose.Evidence{
+		{Key: "timeLagSeconds", Value: math.Round(tl.Seconds*1000) / 1000}, {Key: "timeLagKind", Value: "exact"},
+		{Key: "retentionMs", Value: int64(600000)}, {Key: "marginMs", Value: int64(60000)},
+		{Key: "secondsLeft", Value: (600000 - int64(math.Round(tl.Seconds*1000))) / 1000},
+		{Key: "committedOffset", Value: int64(0)}, {Key: "logStartOffset", Value: int64(0)},
+	})
+
+	f = find(t, got["g-lost"], diagnose.IDRecordsLost)
 	wantEvidence(t, f, diagnose.Evidence{
 		{Key: "committedOffset", Value: int64(3)}, {Key: "logStartOffset", Value: int64(7)}, {Key: "logEndOffset", Value: int64(10)},
 		{Key: "recordsLost", Value: int64(4)}, {Key: "restartEarliest", Value: int64(7)}, {Key: "restartLatest", Value: int64(10)},
@@ -330,11 +395,7 @@ func TestDiagnoseFixtures(t *testing.T) {
 		t.Errorf("open transaction: %+v", f)
 	}
 
-	snapMember := func(group string) *kafka.Member {
-		g, _ := s.last.Group(group)
-		return &g.Members[0]
-	}
-	sm := snapMember("g-stall")
+	sm := snapMemberOf(s, "g-stall")
 	f = find(t, got["g-stall"], diagnose.IDStalledAtRecord)
 	wantEvidence(t, f, diagnose.Evidence{
 		{Key: "committedOffset", Value: int64(5)}, {Key: "logEndOffset", Value: int64(10)}, {Key: "lag", Value: int64(5)},
