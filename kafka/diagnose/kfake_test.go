@@ -381,6 +381,14 @@ func TestDiagnoseFixtures(t *testing.T) {
 		t.Fatal(err)
 	}
 	start := dts["tx-open"].StartTimestamp
+	// The poll itself sees the stable offset trail the log end.
+	gt, _ := s.last.Group("g-txn")
+	if p := gt.Partitions[0]; !p.StableTrails || p.LastStable != 3 || p.StableLag() != 0 || p.Lag != 5 {
+		t.Errorf("g-txn partition %+v: want stable offset 3 trailing the log end 8, lag 5, lag to stable 0", p)
+	}
+	if gl, _ := s.last.Group("g-lost"); gl.Partitions[0].StableTrails {
+		t.Errorf("g-lost partition %+v: no transaction, the stable offset is the log end", gl.Partitions[0])
+	}
 	f = find(t, got["g-txn"], diagnose.IDOpenTransaction)
 	wantEvidence(t, f, diagnose.Evidence{
 		{Key: "lastStableOffset", Value: int64(3)}, {Key: "logEndOffset", Value: int64(8)},
