@@ -56,8 +56,8 @@ next step: always a read or a dry run (kgroups peek, kgroups reset without
 --execute, kafka-transactions.sh describe), never a write. diagnose itself
 only reads: it never joins a group, commits or aborts a transaction.
 
-Extra reads, each batched by broker: the last stable offsets (ListOffsets,
-read_committed) at the start and the end of the window; producers and
+Extra reads, each batched by broker: the polls read the last stable offsets
+(ListOffsets, read_committed, one request per leader); producers and
 transactions only for partitions whose stable offset trails the log end;
 retention.ms once per topic with a known time lag; the record at the commit
 of a stalled partition only.
@@ -151,11 +151,6 @@ func sampleDiagnose(ctx context.Context, a *app, poll func(context.Context) (*ka
 	tl.Add(first)
 	firstGroups := selected(first, o.names)
 	failedRead := false
-	firstStable, err := rd.StableOffsets(ctx, diagnose.Topics(firstGroups))
-	if err != nil {
-		a.notef("kgroups: %v", err)
-		failedRead = true
-	}
 
 	h := lag.NewHistory(o.cfg)
 	s := &healthSampler{polls: o.polls, interval: o.interval, what: "all groups", read: o.read}
@@ -186,7 +181,7 @@ func sampleDiagnose(ctx context.Context, a *app, poll func(context.Context) (*ka
 		names = o.names
 	}
 	verdicts, judged, gone := judgeHealth(h, last, names)
-	reads, err := rd.Gather(ctx, firstStable, judged, verdicts)
+	reads, err := rd.Gather(ctx, firstGroups, judged, verdicts)
 	if err != nil {
 		a.notef("kgroups: %v", err)
 		failedRead = true

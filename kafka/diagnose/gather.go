@@ -26,10 +26,10 @@ func Topics(groups []*kafka.Group) []string {
 }
 
 // Gather makes the reads that the rules need at the end of a window, given
-// the last stable offsets read at its start (first) and the groups and
-// verdicts as of the last poll (verdicts[i] is groups[i]'s):
+// the groups as the window's first poll saw them (first) and the groups
+// and verdicts as of the last poll (verdicts[i] is groups[i]'s). The last
+// stable offsets come from the polls; it reads:
 //
-//   - the last stable offsets again, one ListOffsets per leader;
 //   - producers and transactions only for the partitions whose stable
 //     offset trails the log end;
 //   - retention.ms only for topics with a lagging partition whose time lag
@@ -38,14 +38,9 @@ func Topics(groups []*kafka.Group) []string {
 //
 // A read that fails leaves its part of Reads empty and is returned, joined,
 // with whatever could be read: the other rules still apply.
-func (r *Reader) Gather(ctx context.Context, first map[TP]int64, groups []*kafka.Group, verdicts []lag.Verdict) (*Reads, error) {
+func (r *Reader) Gather(ctx context.Context, first, groups []*kafka.Group, verdicts []lag.Verdict) (*Reads, error) {
 	var errs []error
-	reads := &Reads{}
-	last, err := r.StableOffsets(ctx, Topics(groups))
-	if err != nil {
-		errs = append(errs, err)
-	}
-	reads.Stable = Trailing(first, last, groups)
+	reads := &Reads{Stable: Trailing(first, groups)}
 	tps := make([]TP, 0, len(reads.Stable))
 	for tp := range reads.Stable {
 		tps = append(tps, tp)
@@ -56,6 +51,7 @@ func (r *Reader) Gather(ctx context.Context, first map[TP]int64, groups []*kafka
 		}
 		return tps[i].Partition < tps[j].Partition
 	})
+	var err error
 	reads.Producers, reads.Transactions, err = r.Transactions(ctx, tps)
 	if err != nil {
 		errs = append(errs, err)

@@ -14,9 +14,7 @@ import (
 )
 
 // Reader makes the extra reads the rules need, all of them reads, each
-// batched by broker: last stable offsets (ListOffsets read_committed, one
-// request per partition leader), producers and transactions only for the
-// partitions whose stable offset trails the log end, topic retention once
+// batched by broker: producers and transactions only for the partitions whose stable offset trails the log end, topic retention once
 // per topic for the Reader's life, and records only where a finding needs
 // one. A Reader is not safe for concurrent use.
 type Reader struct {
@@ -29,44 +27,37 @@ func NewReader(cl *kafka.Client) *Reader {
 	return &Reader{cl: cl, retention: make(map[string]int64)}
 }
 
-// StableOffsets reads the last stable offset of every partition of topics
-// with ListOffsets at isolation level read_committed, one request per
-// partition leader. Partitions that fail are left out.
-func (r *Reader) StableOffsets(ctx context.Context, topics []string) (map[TP]int64, error) {
-	out := make(map[TP]int64)
-	if len(topics) == 0 {
-		return out, nil
-	}
-	listed, err := r.cl.Admin().ListCommittedOffsets(ctx, topics...)
-	if err != nil && len(listed) == 0 {
-		return nil, fmt.Errorf("list last stable offsets: %w", err)
-	}
-	listed.Each(func(o kadm.ListedOffset) {
-		if o.Err == nil && o.Offset >= 0 {
-			out[TP{o.Topic, o.Partition}] = o.Offset
+// Trailing keeps the partitions of groups (as the last poll saw them)
+// whose last stable offset is below their log end, with the stable offset
+// the same partitions had in first (the groups as the window's first poll
+// saw them; -1 when it was not known then). The polls read the stable
+// offsets (kafka.PartitionOffsets.StableTrails), so this costs no request.
+func Trailing(first, groups []*kafka.Group) map[TP]StableOffsets {
+	before := make(map[TP]int64)
+	for _, g := range first {
+		for i := range g.Partitions {
+			p := &g.Partitions[i]
+			switch {
+			case p.StableTrails:
+				before[TP{p.Topic, p.Partition}] = p.LastStable
+			case p.LogEnd >= 0 && p.Err == nil:
+				before[TP{p.Topic, p.Partition}] = p.LogEnd
+			}
 		}
-	})
-	return out, nil
-}
-
-// Trailing keeps the partitions of groups whose last stable offset at the
-// end of the window (last) is below their log end, with the offset at the
-// start (first; -1 when it was not read then).
-func Trailing(first, last map[TP]int64, groups []*kafka.Group) map[TP]StableOffsets {
+	}
 	out := make(map[TP]StableOffsets)
 	for _, g := range groups {
 		for i := range g.Partitions {
 			p := &g.Partitions[i]
-			tp := TP{p.Topic, p.Partition}
-			l, ok := last[tp]
-			if !ok || p.LogEnd < 0 || l >= p.LogEnd {
+			if !p.StableTrails {
 				continue
 			}
-			f, ok := first[tp]
+			tp := TP{p.Topic, p.Partition}
+			f, ok := before[tp]
 			if !ok {
 				f = -1
 			}
-			out[tp] = StableOffsets{First: f, Last: l}
+			out[tp] = StableOffsets{First: f, Last: p.LastStable}
 		}
 	}
 	return out
