@@ -4,6 +4,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	krebalance "github.com/kgroups/kgroups/kafka/rebalance"
+	"github.com/kgroups/kgroups/views/diagnosis"
 	"github.com/kgroups/kgroups/views/format"
 	"github.com/kgroups/kgroups/views/group"
 	rebalanceview "github.com/kgroups/kgroups/views/rebalance"
@@ -15,11 +16,13 @@ import (
 
 // groupTabs are the tabs the group screen hosts after its own: the
 // rebalance timeline, read from the root's timeline so it shows what
-// happened before the screen opened, and the simulator.
+// happened before the screen opened, the simulator, and the diagnosis
+// (findings from the same polls and timeline).
 func (m *Model) groupTabs(name string) []group.Extra {
 	return []group.Extra{
 		{Title: "Timeline", Tab: timeline.New(m.base, name, m.timeline)},
 		{Title: "Simulate", Tab: simulate.New(m.base, name)},
+		{Title: "Diagnosis", Tab: diagnosis.New(m.base, name, m.timeline)},
 	}
 }
 

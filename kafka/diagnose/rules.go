@@ -319,8 +319,8 @@ func (d *diagnosis) noCommits() {
 		o := by[id]
 		f := Finding{
 			ID: IDNoCommits, Severity: SeverityWarn, Partition: noPartition, Member: id, Offset: noOffset,
-			Message: fmt.Sprintf("member %s owns %d partitions the group never committed for: lag cannot be measured and a restart begins at auto.offset.reset (auto commit is likely off)",
-				o.first.ClientID, len(o.parts)),
+			Message: fmt.Sprintf("member %s owns %s the group never committed for: lag cannot be measured and a restart begins at auto.offset.reset (auto commit is likely off)",
+				o.first.ClientID, plural(len(o.parts), "partition", "partitions")),
 			Evidence: Evidence{
 				{"memberId", id},
 				{"clientId", o.first.ClientID},
@@ -382,8 +382,8 @@ func (d *diagnosis) unassigned() {
 		}
 		d.add(Finding{
 			ID: IDUnassigned, Severity: SeverityWarn, Topic: t, Partition: noPartition, Offset: noOffset,
-			Message: fmt.Sprintf("the group is Stable and subscribes to the topic, but %d of its %d partitions have no owner: partitions were added since the last rebalance, or no member can take them",
-				len(missing), n),
+			Message: fmt.Sprintf("the group is Stable and subscribes to the topic, but %d of its %s no owner: partitions were added since the last rebalance, or no member can take them",
+				len(missing), plural(int(n), "partition has", "partitions have")),
 			Evidence: Evidence{
 				{"partitions", int64(n)},
 				{"assigned", int64(int(n) - len(missing))},
@@ -509,6 +509,13 @@ func memberEvidence(e rebalance.Event) Evidence {
 // from its commit up to the last stable offset, never below 0.
 func LagToStable(committed, stable int64) int64 {
 	return max(stable-committed, 0)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
 }
 
 func offsetValue(o int64) any {

@@ -281,6 +281,10 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 		return tea.Batch(cmds...)
 	case ui.TimestampsMsg:
 		return m.onTimestamps(msg)
+	case ui.ShowPartitionMsg:
+		m.showPartition(msg)
+	case ui.ShowMemberMsg:
+		m.showMember(msg)
 	case tea.KeyMsg:
 		if m.filter.typing {
 			return m.updateFilter(msg)
