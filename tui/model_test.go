@@ -700,7 +700,7 @@ func TestGroupDisappearsOrFails(t *testing.T) {
 	}
 	// Keys still work.
 	h.press("tab")
-	if got := lines(h.view())[7]; got != " Partitions 7  [Members 2]  Chart   Timeline   Simulate" {
+	if got := lines(h.view())[7]; got != " Partitions 7  [Members 2]  Chart   Timeline   Simulate   Diagnosis" {
 		t.Fatalf("tab bar = %q", got)
 	}
 	h.press("esc")

@@ -149,3 +149,13 @@ func Worst(fs []Finding) (Severity, bool) {
 	}
 	return w, true
 }
+
+// HasErr reports whether the rules find an ERR finding in in. The groups
+// list calls it for every group at every poll with the poll alone (the
+// tracker's verdict without its partitions, no extra reads), so it marks
+// what the snapshot shows: records lost to retention, a commit past the
+// log end; a STALL already reads ERR in the group's health.
+func HasErr(in Input) bool {
+	w, ok := Worst(Diagnose(in))
+	return ok && w == SeverityErr
+}
