@@ -35,7 +35,7 @@ func (m *Model) partRow(r int) partRow {
 // the log start, host, client and the rates; time lag and status stay.
 func (m *Model) partitionColumns() []table.Col[partRow] {
 	type P = partRow
-	return []table.Col[P]{
+	cols := []table.Col[P]{
 		{Column: col("TOPIC", columns.Left, func(r P) string { return r.p.Topic }), Flex: true, Min: 10},
 		{Column: col("PART", columns.Right, func(r P) string { return strconv.Itoa(int(r.p.Partition)) })},
 		{Column: col("COMMITTED", columns.Right, func(r P) string { return columns.Offset(r.p.Committed) })},
@@ -50,6 +50,10 @@ func (m *Model) partitionColumns() []table.Col[partRow] {
 		{Column: col("CLIENT", columns.Left, func(r P) string { return columns.Text(r.p.ClientID) }), Min: 12, Drop: 4},
 		{Column: col("HOST", columns.Left, func(r P) string { return columns.Text(r.p.Host) }), Min: 12, Drop: 5},
 	}
+	if m.stableCols {
+		cols = withStableLag(cols)
+	}
+	return cols
 }
 
 func partRate(h *lag.PartitionHealth, produce bool) string {

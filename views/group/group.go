@@ -90,6 +90,7 @@ type Model struct {
 	parts       table.Table[partRow]
 	memberTable table.Table[memberRow]
 	consumer    bool // memberTable has the KIP-848 columns
+	stableCols  bool // parts has the LSO-LAG column (stable.go)
 }
 
 // New returns the screen for group name; it shows the group once a poll
@@ -383,6 +384,10 @@ func (m *Model) setData(s *kafka.Snapshot, l *lag.Tracker) {
 	if consumer := g.Type == kafka.TypeConsumer; consumer != m.consumer {
 		m.consumer = consumer
 		m.memberTable.Cols = m.memberColumns(consumer)
+	}
+	if stable := stableTrails(g); stable != m.stableCols {
+		m.stableCols = stable
+		m.parts.Cols = m.partitionColumns()
 	}
 	m.refilter()
 	m.exact.prune(g)
