@@ -406,8 +406,8 @@ func TestDiagnoseFixtures(t *testing.T) {
 		{Key: "committedOffset", Value: int64(5)}, {Key: "logEndOffset", Value: int64(10)}, {Key: "lag", Value: int64(5)},
 		{Key: "memberId", Value: sm.MemberID}, {Key: "clientId", Value: "worker-1"}, {Key: "host", Value: sm.Host},
 		{Key: "recordOffset", Value: int64(5)}, {Key: "recordTimestamp", Value: base.Add(5 * time.Second).UnixMilli()},
-		{Key: "recordKey", Value: nil}, {Key: "recordKeySize", Value: int64(0)},
-		{Key: "recordValuePreview", Value: "v5"}, {Key: "recordValueSize", Value: int64(2)},
+		{Key: "recordKey", Value: nil}, {Key: "recordKeyEncoding", Value: nil}, {Key: "recordKeySize", Value: int64(0)},
+		{Key: "recordValuePreview", Value: "v5"}, {Key: "recordValueEncoding", Value: "text"}, {Key: "recordValueSize", Value: int64(2)},
 	})
 	if id, _ := stallCl.GroupMetadata(); sm.MemberID != id || f.Member != id || f.Offset != 5 {
 		t.Errorf("stalled member %q offset %d, want %q at 5", f.Member, f.Offset, id)

@@ -1,10 +1,12 @@
 package diagnose
 
 import (
+	"encoding/base64"
 	"fmt"
 	"math"
 	"sort"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/lag"
@@ -242,8 +244,10 @@ func (d *diagnosis) stalled(p *kafka.PartitionOffsets) {
 				Field{"recordOffset", r.Offset},
 				Field{"recordTimestamp", r.Timestamp},
 				Field{"recordKey", bytesValue(r.Key, r.NullKey)},
+				Field{"recordKeyEncoding", encoding(r.Key, r.NullKey)},
 				Field{"recordKeySize", int64(r.KeySize)},
 				Field{"recordValuePreview", bytesValue(r.Value, r.NullValue)},
+				Field{"recordValueEncoding", encoding(r.Value, r.NullValue)},
 				Field{"recordValueSize", int64(r.ValueSize)},
 			)
 			words = fmt.Sprintf("the record at offset %d (%d bytes) is the likely cause", r.Offset, r.ValueSize)
@@ -532,11 +536,27 @@ func nullable(ok bool, v int64) any {
 	return v
 }
 
+// bytesValue is a record's key or value preview for the evidence: the
+// text when it is UTF-8, else its exact bytes in standard base64
+// (encoding says which), nil for a null.
 func bytesValue(b []byte, null bool) any {
-	if null {
+	switch {
+	case null:
 		return nil
+	case utf8.Valid(b):
+		return string(b)
 	}
-	return string(b)
+	return base64.StdEncoding.EncodeToString(b)
+}
+
+func encoding(b []byte, null bool) any {
+	switch {
+	case null:
+		return nil
+	case utf8.Valid(b):
+		return "text"
+	}
+	return "base64"
 }
 
 func round3(s float64) float64 { return math.Round(s*1000) / 1000 }

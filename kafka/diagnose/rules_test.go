@@ -107,3 +107,17 @@ func TestHealthyGroupHasNoWarnings(t *testing.T) {
 		t.Errorf("healthy group: %+v", fs)
 	}
 }
+
+// TestRecordPreviewBytes: a preview that is not UTF-8 keeps its exact
+// bytes, in base64.
+func TestRecordPreviewBytes(t *testing.T) {
+	if v, e := bytesValue([]byte{0xff, 0x00}, false), encoding([]byte{0xff, 0x00}, false); v != "/wA=" || e != "base64" {
+		t.Errorf("binary: %v %v", v, e)
+	}
+	if v, e := bytesValue([]byte("héllo"), false), encoding([]byte("héllo"), false); v != "héllo" || e != "text" {
+		t.Errorf("text: %v %v", v, e)
+	}
+	if v, e := bytesValue(nil, true), encoding(nil, true); v != nil || e != nil {
+		t.Errorf("null: %v %v", v, e)
+	}
+}
