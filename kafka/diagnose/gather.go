@@ -9,22 +9,6 @@ import (
 	"github.com/kgroups/kgroups/kafka/lag"
 )
 
-// Topics returns the distinct topics of groups' partitions, sorted.
-func Topics(groups []*kafka.Group) []string {
-	seen := make(map[string]bool)
-	var out []string
-	for _, g := range groups {
-		for _, t := range g.Topics() {
-			if !seen[t] {
-				seen[t] = true
-				out = append(out, t)
-			}
-		}
-	}
-	sort.Strings(out)
-	return out
-}
-
 // Gather makes the reads that the rules need at the end of a window, given
 // the groups as the window's first poll saw them (first) and the groups
 // and verdicts as of the last poll (verdicts[i] is groups[i]'s). The last
