@@ -195,7 +195,7 @@ func (c *Client) poll(ctx context.Context, only []string) (*Snapshot, error) {
 			}
 		}
 	}
-	var starts, ends kadm.ListedOffsets
+	var starts, ends, stables kadm.ListedOffsets
 	var startErr, endErr error
 	if len(topicSet) > 0 {
 		topics := make([]string, 0, len(topicSet))
@@ -206,6 +206,7 @@ func (c *Client) poll(ctx context.Context, only []string) (*Snapshot, error) {
 		pctx, cancel = c.phase(ctx)
 		starts, startErr = c.adm.ListStartOffsets(pctx, topics...)
 		ends, endErr = c.adm.ListEndOffsets(pctx, topics...)
+		stables = c.listStable(pctx, topics)
 		cancel()
 	}
 
@@ -213,6 +214,7 @@ func (c *Client) poll(ctx context.Context, only []string) (*Snapshot, error) {
 	for _, name := range names {
 		gb := builders[name]
 		gb.buildPartitions(starts, startErr, ends, endErr)
+		setStable(gb.g.Partitions, stables)
 		if listErr != nil {
 			gb.addErr(fmt.Errorf("group list may be incomplete: %w", listErr))
 		}

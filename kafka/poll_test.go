@@ -386,6 +386,11 @@ func TestPollRequestsDoNotGrowWithGroups(t *testing.T) {
 			t.Errorf("warm poll sent %d %s requests, want 1..3 (at most one per broker)", warm200[key], key)
 		}
 	}
+	// Log start, log end and last stable offset (read_committed): one
+	// ListOffsets per leader each.
+	if n := warm200["ListOffsets"]; n == 0 || n > 9 {
+		t.Errorf("warm poll sent %d ListOffsets requests, want 1..9 (three rounds, at most one per broker each)", n)
+	}
 }
 
 // TestPollGroupErrorIsolated: one group's describe fails; the poll succeeds

@@ -203,6 +203,12 @@ type PartitionOffsets struct {
 	// Lag is LogEnd - Committed, floored at 0, or NoOffset when either is
 	// unknown.
 	Lag int64
+	// StableTrails reports that the last stable offset (ListOffsets with
+	// read_committed isolation) is below LogEnd: an open transaction holds
+	// read_committed consumers at LastStable. LastStable means nothing
+	// when StableTrails is false.
+	StableTrails bool
+	LastStable   int64
 	// The owning member, empty when no member has the partition. In a
 	// share group several members share a partition: this is the first
 	// by member id, and Owners lists them all.

@@ -4,6 +4,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	krebalance "github.com/kgroups/kgroups/kafka/rebalance"
+	"github.com/kgroups/kgroups/views/diagnosis"
 	"github.com/kgroups/kgroups/views/format"
 	"github.com/kgroups/kgroups/views/group"
 	rebalanceview "github.com/kgroups/kgroups/views/rebalance"
@@ -15,14 +16,16 @@ import (
 
 // groupTabs are the tabs the group screen hosts after its own: the
 // rebalance timeline, read from the root's timeline so it shows what
-// happened before the screen opened, and the simulator.
+// happened before the screen opened, the simulator, and the diagnosis
+// (findings from the same polls and timeline).
 func (m *Model) groupTabs(name string) []group.Extra {
 	tabs := []group.Extra{{Title: "Timeline", Tab: timeline.New(m.base, name, m.timeline)}}
+	diag := group.Extra{Title: "Diagnosis", Tab: diagnosis.New(m.base, name, m.timeline)}
 	if st := m.streamsTabs(name); st != nil {
 		// Assignors are not simulated for streams groups.
-		return append(tabs, st...)
+		return append(append(tabs, st...), diag)
 	}
-	return append(tabs, group.Extra{Title: "Simulate", Tab: simulate.New(m.base, name)})
+	return append(tabs, group.Extra{Title: "Simulate", Tab: simulate.New(m.base, name)}, diag)
 }
 
 // writeRefused says why a write cannot start, or "" when it can. Screens

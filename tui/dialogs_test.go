@@ -230,7 +230,7 @@ func TestSelectedPartitionsAreReset(t *testing.T) {
 	// orders/1, orders/3 and refunds/0; orders/4 selected and unselected.
 	h.press("j", " ", "j", "j", " ", "G", " ", "k", "k", " ", " ")
 	v := lines(h.view())
-	if got := v[6]; got != "[Partitions 7]  Members 2   Chart   Timeline   Simulate   3 selected" {
+	if got := v[6]; got != "[Partitions 7]  Members 2   Chart   Timeline   Simulate   Diagnosis   3 selected" {
 		t.Fatalf("tab bar = %q", got)
 	}
 	var marks strings.Builder

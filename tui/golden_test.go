@@ -53,7 +53,8 @@ func TestGolden(t *testing.T) {
 		{"group_error", []string{"G", "enter"}},                                                                     // shipping-notifier
 		{"group_partitions_filtered", []string{"j", "j", "j", "j", "j", "enter", "/", "2", "d", "9", "3", "enter"}}, // orders-app, one member's
 		{"group_members_filtering", []string{"j", "j", "j", "j", "j", "enter", "tab", "/", "2", ".", "1", "6"}},     // orders-app, by host
-		{"group_simulate", []string{"j", "j", "j", "j", "j", "enter", "shift+tab"}},                                 // orders-app
+		{"group_simulate", []string{"j", "j", "j", "j", "j", "enter", "shift+tab", "shift+tab"}},                    // orders-app
+		{"group_diagnosis", []string{"j", "j", "j", "j", "j", "enter", "shift+tab"}},                                // orders-app
 		{"help", []string{"?"}},
 		{"help_group_members", []string{"j", "j", "j", "j", "j", "enter", "tab", "?"}}, // orders-app
 	}
@@ -119,7 +120,7 @@ func TestGoldenSimulate(t *testing.T) {
 		t.Run(itoa(size[0])+"x"+itoa(size[1]), func(t *testing.T) {
 			h := newHarness(t, size[0], size[1], Options{}, rebalancing(0))
 			h.poll()
-			h.press("j", "j", "j", "j", "j", "enter", "shift+tab", "j", "l")
+			h.press("j", "j", "j", "j", "j", "enter", "shift+tab", "shift+tab", "j", "l")
 			golden.RequireEqual(t, []byte(h.view()))
 		})
 	}

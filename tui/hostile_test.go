@@ -164,7 +164,9 @@ func TestHostileStringsStayText(t *testing.T) {
 			check(where + " simulated joining")
 			h.press("?")
 			check(where + " help")
-			h.press("?", "tab", "R") // Partitions: reset this partition
+			h.press("?", "tab")
+			check(where + " diagnosis")
+			h.press("tab", "R") // Partitions: reset this partition
 			check(where + " reset wizard")
 			h.press("1")
 			check(where + " reset preview")

@@ -272,7 +272,7 @@ func TestGroupScreenTabsAndBack(t *testing.T) {
 	h.poll()
 	h.press("j", "j", "j", "j", "j", "enter") // orders-app
 	v := h.view()
-	if got := lines(v)[6]; got != "[Partitions 7]  Members 2   Chart   Timeline   Simulate" {
+	if got := lines(v)[6]; got != "[Partitions 7]  Members 2   Chart   Timeline   Simulate   Diagnosis" {
 		t.Fatalf("tab bar = %q", got)
 	}
 	// One poll: no rates and no time lag yet, except 0s where caught up.
@@ -291,7 +291,7 @@ func TestGroupScreenTabsAndBack(t *testing.T) {
 	}
 	h.press("tab")
 	v = h.view()
-	if got := lines(v)[6]; got != " Partitions 7  [Members 2]  Chart   Timeline   Simulate" {
+	if got := lines(v)[6]; got != " Partitions 7  [Members 2]  Chart   Timeline   Simulate   Diagnosis" {
 		t.Fatalf("tab bar after tab = %q", got)
 	}
 	if got := lines(v)[7]; got != "  MEMBER-ID                                         INSTANCE-ID CLIENT-ID  HOST       PARTS LAG ASSIGNOR" {
@@ -301,23 +301,27 @@ func TestGroupScreenTabsAndBack(t *testing.T) {
 		t.Fatalf("member row = %q", got)
 	}
 	h.press("tab")
-	if got := lines(h.view())[6]; got != " Partitions 7   Members 2  [Chart]  Timeline   Simulate" {
+	if got := lines(h.view())[6]; got != " Partitions 7   Members 2  [Chart]  Timeline   Simulate   Diagnosis" {
 		t.Fatalf("tab bar after tab tab = %q", got)
 	}
 	h.press("tab")
-	if got := lines(h.view())[6]; got != " Partitions 7   Members 2   Chart  [Timeline]  Simulate" {
+	if got := lines(h.view())[6]; got != " Partitions 7   Members 2   Chart  [Timeline]  Simulate   Diagnosis" {
 		t.Fatalf("tab bar after three tabs = %q", got)
 	}
 	h.press("tab")
-	if got := lines(h.view())[6]; got != " Partitions 7   Members 2   Chart   Timeline  [Simulate]" {
+	if got := lines(h.view())[6]; got != " Partitions 7   Members 2   Chart   Timeline  [Simulate]  Diagnosis" {
 		t.Fatalf("tab bar after four tabs = %q", got)
 	}
-	h.press("tab") // wraps
-	if got := lines(h.view())[6]; got != "[Partitions 7]  Members 2   Chart   Timeline   Simulate" {
+	h.press("tab")
+	if got := lines(h.view())[6]; got != " Partitions 7   Members 2   Chart   Timeline   Simulate  [Diagnosis]" {
 		t.Fatalf("tab bar after five tabs = %q", got)
 	}
-	h.press("shift+tab", "shift+tab", "shift+tab", "shift+tab")
-	if got := lines(h.view())[6]; got != " Partitions 7  [Members 2]  Chart   Timeline   Simulate" {
+	h.press("tab") // wraps
+	if got := lines(h.view())[6]; got != "[Partitions 7]  Members 2   Chart   Timeline   Simulate   Diagnosis" {
+		t.Fatalf("tab bar after six tabs = %q", got)
+	}
+	h.press("shift+tab", "shift+tab", "shift+tab", "shift+tab", "shift+tab")
+	if got := lines(h.view())[6]; got != " Partitions 7  [Members 2]  Chart   Timeline   Simulate   Diagnosis" {
 		t.Fatalf("tab bar after shift+tab = %q", got)
 	}
 	// Each tab keeps its own cursor.
@@ -696,7 +700,7 @@ func TestGroupDisappearsOrFails(t *testing.T) {
 	}
 	// Keys still work.
 	h.press("tab")
-	if got := lines(h.view())[7]; got != " Partitions 7  [Members 2]  Chart   Timeline   Simulate" {
+	if got := lines(h.view())[7]; got != " Partitions 7  [Members 2]  Chart   Timeline   Simulate   Diagnosis" {
 		t.Fatalf("tab bar = %q", got)
 	}
 	h.press("esc")

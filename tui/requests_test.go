@@ -12,7 +12,7 @@ import (
 func simulateTab(t *testing.T, h *harness) {
 	t.Helper()
 	h.press("j", "j", "j", "j", "j", "enter", "tab", "tab", "tab", "tab")
-	if got := lines(h.view())[6]; !strings.HasSuffix(got, "[Simulate]") {
+	if got := lines(h.view())[6]; !strings.HasSuffix(got, "[Simulate]  Diagnosis") {
 		t.Fatalf("tab bar = %q", got)
 	}
 }

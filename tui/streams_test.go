@@ -101,8 +101,8 @@ func TestStreamsGroupScreen(t *testing.T) {
 			titles = append(titles, "other")
 		}
 	}
-	if strings.Join(titles, ",") != "other,Tasks,Topology" || tasks == nil || topo == nil {
-		t.Fatalf("hosted tabs %v: want Timeline, Tasks, Topology", titles)
+	if strings.Join(titles, ",") != "other,Tasks,Topology,other" || tasks == nil || topo == nil {
+		t.Fatalf("hosted tabs %v: want Timeline, Tasks, Topology, Diagnosis", titles)
 	}
 	var got []string
 	for _, r := range tasks.Rows() {
@@ -143,7 +143,7 @@ func TestStreamsGroupScreen(t *testing.T) {
 			t.Errorf("classic group hosts %T", c)
 		}
 	}
-	if n := len(gm.Hosted()); n != 2 {
-		t.Errorf("classic group hosts %d tabs, want 2 (Timeline, Simulate)", n)
+	if n := len(gm.Hosted()); n != 3 {
+		t.Errorf("classic group hosts %d tabs, want 3 (Timeline, Simulate, Diagnosis)", n)
 	}
 }

@@ -68,7 +68,7 @@ func TestExactTimeLagReadsInACmd(t *testing.T) {
 	// The records were stamped at the time of the read: the clock is 3s
 	// past the poll the time lags are measured at.
 	v := h.view()
-	if got := lines(v)[6]; got != "[Partitions 4]  Members 2   Chart   Timeline   Simulate   exact time lag" {
+	if got := lines(v)[6]; got != "[Partitions 4]  Members 2   Chart   Timeline   Simulate   Diagnosis   exact time lag" {
 		t.Fatalf("tab bar %q", got)
 	}
 	if got := lines(v)[8]; !strings.HasPrefix(got, "▶ invoices    0     15395      1200   15505 110   =1m37s ") {
@@ -82,7 +82,7 @@ func TestExactTimeLagWithoutAReader(t *testing.T) {
 	h := newHarness(t, 120, 40, Options{}, trendSteps()...)
 	h.warm()
 	h.press("j", "enter", "x")
-	if got := lines(h.view())[6]; got != "[Partitions 4]  Members 2   Chart   Timeline   Simulate   exact time lag failed: this connection cannot read records" {
+	if got := lines(h.view())[6]; got != "[Partitions 4]  Members 2   Chart   Timeline   Simulate   Diagnosis   exact time lag failed: this connection cannot rea…" {
 		t.Fatalf("tab bar %q", got)
 	}
 	if g, ok := h.m.top().(interface{ Exact() bool }); !ok || g.Exact() {
@@ -101,7 +101,7 @@ func TestTimestampRepliesReachEveryScreen(t *testing.T) {
 	h.press("?")
 	h.run(read)
 	h.press("?")
-	if got := lines(h.view())[6]; !strings.Contains(got, "exact time lag failed: this connection cannot read records") {
+	if got := lines(h.view())[6]; !strings.Contains(got, "exact time lag failed: this connection cannot rea…") {
 		t.Fatalf("the reply did not reach the group screen under the help: %q", got)
 	}
 }

@@ -236,7 +236,7 @@ func TestEndToEndInTmux(t *testing.T) {
 		regexp.MustCompile(`^orders-app · Stable · classic · assignor range$`),
 		regexp.MustCompile(`^1 member · 3 partitions$`),
 		regexp.MustCompile(`^health (OK|JUDGING \d+/10) · lag 4 · `),
-		regexp.MustCompile(`^\[Partitions 3\]  Members 1   Chart   Timeline   Simulate$`),
+		regexp.MustCompile(`^\[Partitions 3\]  Members 1   Chart   Timeline   Simulate   Diagnosis$`),
 		regexp.MustCompile(`^▶ orders\s+0\s+3\s+0\s+7\s+4(\s+\S+){4}\s+`+idPrefix),
 		regexp.MustCompile(`^  orders\s+1\s+4\s+0\s+4\s+0\s+0s\s+\S+\s+\S+\s+OK\s+`+idPrefix),
 		// No commit under a live owner: judging, then NO-COMMITS.
@@ -250,7 +250,7 @@ func TestEndToEndInTmux(t *testing.T) {
 	// just under an hour old. The other rows keep what they showed.
 	s.send("x")
 	s.waitFor("the exact time lag of orders/0", hasLines(
-		regexp.MustCompile(`^\[Partitions 3\]  Members 1   Chart   Timeline   Simulate   exact time lag$`),
+		regexp.MustCompile(`^\[Partitions 3\]  Members 1   Chart   Timeline   Simulate   Diagnosis   exact time lag$`),
 		regexp.MustCompile(`^▶ orders\s+0\s+3\s+0\s+7\s+4\s+=(59m5[0-9]s|1h00m)\s`),
 		regexp.MustCompile(`^  orders\s+1\s+4\s+0\s+4\s+0\s+0s\s`),
 	))

@@ -39,10 +39,10 @@ func TestUsageLinesListWideAndNewGroup(t *testing.T) {
 		}
 	}
 	walk(allCommands())
-	// describe, health, list, simulate, rebalance, reset (twice), undo,
-	// delete, delete-offsets.
-	if seen != 10 {
-		t.Errorf("%d commands with --wide or --new-group, want 10", seen)
+	// describe, diagnose, health, list, simulate, rebalance, reset
+	// (twice), undo, delete, delete-offsets.
+	if seen != 11 {
+		t.Errorf("%d commands with --wide or --new-group, want 11", seen)
 	}
 }
 

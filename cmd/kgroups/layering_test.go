@@ -28,7 +28,7 @@ var floors = []struct {
 }
 
 // screens are the packages that are one screen each.
-var screens = []string{"groups", "group", "help", "reset", "rebalance", "simulate", "timeline", "streams", "record"}
+var screens = []string{"groups", "group", "help", "reset", "rebalance", "simulate", "timeline", "streams", "record", "diagnosis"}
 
 // cliViews are the views packages the command line may import: it writes
 // through the CLI renderers and opens the UI through tui, never a screen.

@@ -45,7 +45,7 @@ func (m *Model) partitionColumns(share bool) []table.Col[partRow] {
 		// about: it goes after the other extras.
 		progress, member, memberDrop = "START", col("MEMBERS", columns.Left, func(r P) string { return columns.Text(strings.Join(r.p.Owners, ",")) }), 1
 	}
-	return []table.Col[P]{
+	cols := []table.Col[P]{
 		{Column: col("TOPIC", columns.Left, func(r P) string { return r.p.Topic }), Flex: true, Min: 10},
 		{Column: col("PART", columns.Right, func(r P) string { return strconv.Itoa(int(r.p.Partition)) })},
 		{Column: col(progress, columns.Right, func(r P) string { return columns.Offset(r.p.Committed) })},
@@ -60,6 +60,10 @@ func (m *Model) partitionColumns(share bool) []table.Col[partRow] {
 		{Column: col("CLIENT", columns.Left, func(r P) string { return columns.Text(r.p.ClientID) }), Min: 12, Drop: 4},
 		{Column: col("HOST", columns.Left, func(r P) string { return columns.Text(r.p.Host) }), Min: 12, Drop: 5},
 	}
+	if m.stableCols {
+		cols = withStableLag(cols)
+	}
+	return cols
 }
 
 func partRate(h *lag.PartitionHealth, produce bool) string {

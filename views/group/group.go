@@ -91,6 +91,7 @@ type Model struct {
 	memberTable table.Table[memberRow]
 	consumer    bool // memberTable has the KIP-848 columns
 	share       bool // the tables have the share-group columns
+	stableCols  bool // parts has the LSO-LAG column (stable.go)
 }
 
 // New returns the screen for group name; it shows the group once a poll
@@ -293,6 +294,10 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 		return tea.Batch(cmds...)
 	case ui.TimestampsMsg:
 		return m.onTimestamps(msg)
+	case ui.ShowPartitionMsg:
+		m.showPartition(msg)
+	case ui.ShowMemberMsg:
+		m.showMember(msg)
 	case tea.KeyMsg:
 		if m.filter.typing {
 			return m.updateFilter(msg)
@@ -401,6 +406,10 @@ func (m *Model) setData(s *kafka.Snapshot, l *lag.Tracker) {
 	if consumer != m.consumer || share != m.share {
 		m.consumer, m.share = consumer, share
 		m.memberTable.Cols = m.memberColumns(consumer, share)
+		m.parts.Cols = m.partitionColumns(share)
+	}
+	if stable := stableTrails(g); stable != m.stableCols {
+		m.stableCols = stable
 		m.parts.Cols = m.partitionColumns(share)
 	}
 	m.refilter()

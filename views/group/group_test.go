@@ -222,3 +222,31 @@ func BenchmarkFilteredPoll(b *testing.B) {
 		})
 	}
 }
+
+// TestStableLagColumn: LSO-LAG appears after LAG only while an open
+// transaction holds some partition's last stable offset below its log end.
+func TestStableLagColumn(t *testing.T) {
+	lipgloss.SetColorProfile(termenv.Ascii)
+	s := viewtest.Snapshot(viewtest.Epoch, 0)
+	g, _ := s.Group("orders-app")
+	g.Partitions[0].StableTrails, g.Partitions[0].LastStable = true, g.Partitions[0].Committed+2
+	m := New(viewtest.Common(160, 20, true), "orders-app", s, nil)
+	v := viewtest.Strip(m.View())
+	if !strings.Contains(v, " LAG LSO-LAG ") {
+		t.Fatalf("no LSO-LAG after LAG:\n%s", v)
+	}
+	var row string
+	for _, l := range strings.Split(v, "\n") {
+		if strings.HasPrefix(l, "▶ ") {
+			row = l
+		}
+	}
+	if f := strings.Fields(row); len(f) < 8 || f[7] != "2" {
+		t.Errorf("first partition row %q: want LSO-LAG 2", row)
+	}
+	g.Partitions[0].StableTrails = false
+	m.Update(ui.DataMsg{Snapshot: s})
+	if v := viewtest.Strip(m.View()); strings.Contains(v, "LSO-LAG") {
+		t.Errorf("LSO-LAG without an open transaction:\n%s", v)
+	}
+}

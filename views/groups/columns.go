@@ -24,6 +24,21 @@ type row struct {
 	lag int64 // total lag, kafka.NoOffset when no partition has a known lag
 	h   *lag.Verdict
 	reb *rebStatus
+	// diagErr: the Diagnosis rules find an ERR (diagnose.HasErr); the
+	// NAME cell starts with FindingMark.
+	diagErr bool
+}
+
+// FindingMark starts the NAME cell of a group with an ERR diagnosis
+// finding (records lost to retention, a commit past the log end), so the
+// HEALTH column keeps its width.
+const FindingMark = "! "
+
+func nameText(r row) string {
+	if r.diagErr {
+		return FindingMark + r.g.Name
+	}
+	return r.g.Name
 }
 
 // rebStatus is what the rebalance timeline knew of a group at the poll.
@@ -57,7 +72,7 @@ func (m *Model) newColumns() []table.Col[row] {
 	// last rebalance, coordinator, counts, assignor, type, members, then
 	// the trend. Name, state, health and both lags stay.
 	return []table.Col[row]{
-		{Column: col("NAME", columns.Left, func(r row) string { return r.g.Name }), Flex: true, Min: 24},
+		{Column: col("NAME", columns.Left, nameText), Flex: true, Min: 24},
 		{Column: col("TYPE", columns.Left, func(r row) string { return string(r.g.Type) }), Drop: 4},
 		{Column: col("STATE", columns.Left, stateText), Reserve: stateWidth, Style: func(r row) *lipgloss.Style { return m.Styles.State(r.g.State, r.g.Err != nil) }},
 		{Column: col("HEALTH", columns.Left, func(r row) string { return r.h.Text() }), Reserve: healthWidth, Style: func(r row) *lipgloss.Style { return m.Styles.Health(r.h) }},

@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/kafka/diagnose"
 	"github.com/kgroups/kgroups/kafka/lag"
 	"github.com/kgroups/kgroups/views/columns"
 	"github.com/kgroups/kgroups/views/format"
@@ -46,13 +47,14 @@ type Model struct {
 	ui.Common
 	keys keyMap
 
-	snap   *kafka.Snapshot
-	hist   ui.LagHistory
-	lower  []string      // lower-cased names, for the filter
-	lags   []int64       // total lag per group, kafka.NoOffset when unknown
-	health []lag.Verdict // verdict per group
-	reb    []rebStatus   // rebalance status per group
-	rows   []int         // indices into snap.Groups after filter and sort
+	snap    *kafka.Snapshot
+	hist    ui.LagHistory
+	lower   []string      // lower-cased names, for the filter
+	lags    []int64       // total lag per group, kafka.NoOffset when unknown
+	health  []lag.Verdict // verdict per group
+	reb     []rebStatus   // rebalance status per group
+	diagErr []bool        // an ERR diagnosis finding per group (diagnose.HasErr)
+	rows    []int         // indices into snap.Groups after filter and sort
 
 	filter    ui.Input
 	filtering bool
@@ -301,10 +303,12 @@ func (m *Model) setData(s *kafka.Snapshot, h ui.LagHistory, l *lag.Tracker, rs u
 	m.lags = resize(m.lags, n)
 	m.health = resize(m.health, n)
 	m.reb = resize(m.reb, n)
+	m.diagErr = resize(m.diagErr, n)
 	for i := range s.Groups {
 		m.lower[i] = strings.ToLower(s.Groups[i].Name)
 		m.lags[i] = columns.GroupLag(&s.Groups[i])
 		m.health[i] = l.Group(s, i)
+		m.diagErr[i] = diagnose.HasErr(diagnose.Input{Group: &s.Groups[i], PartitionCounts: s.PartitionCounts, Verdict: m.health[i], Since: s.Time, Now: s.Time})
 		m.reb[i] = rebStatus{}
 		if rs != nil {
 			m.reb[i].Status, m.reb[i].known = rs.Status(s.Groups[i].Name)
@@ -447,7 +451,7 @@ func (m *Model) View() string {
 
 func (m *Model) row(i int) row {
 	gi := m.rows[i]
-	return row{g: &m.snap.Groups[gi], lag: m.lags[gi], h: &m.health[gi], reb: &m.reb[gi]}
+	return row{g: &m.snap.Groups[gi], lag: m.lags[gi], h: &m.health[gi], reb: &m.reb[gi], diagErr: m.diagErr[gi]}
 }
 
 // stateOrder lists states in the order the summary counts them.

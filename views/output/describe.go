@@ -96,6 +96,9 @@ func groupTable(g *kafka.Group, opts DescribeOptions) (table, empty string) {
 			if opts.TimeLag != nil {
 				cols = append(cols, TimeLagColumn(opts.TimeLag, opts.AtLeast))
 			}
+			if StableTrails(g) {
+				cols = append(cols, StableColumns()...)
+			}
 			return TableWith(cols, rows, opts.layout()), ""
 		}
 		return "", fmt.Sprintf("Consumer group '%s' has no committed offsets and no assigned partitions.", format.Sanitize(g.Name))

@@ -87,6 +87,11 @@ type jsonPartition struct {
 	// TimeLagSeconds is present only when time lags were asked for
 	// (describe --time-lag), so the default document keeps its shape.
 	TimeLagSeconds optionalSeconds `json:"timeLagSeconds,omitzero"`
+	// LastStableOffset and LagToStable are present only where an open
+	// transaction holds the last stable offset below the log end: a
+	// read_committed consumer's backlog ends there.
+	LastStableOffset *int64 `json:"lastStableOffset,omitempty"`
+	LagToStable      *int64 `json:"lagToStable,omitempty"`
 }
 
 // optionalSeconds is a JSON field that is absent unless set, and null when
@@ -230,6 +235,10 @@ func toJSONPartition(p *kafka.PartitionOffsets) jsonPartition {
 	}
 	if p.HasCommit() && p.LeaderEpoch >= 0 {
 		j.LeaderEpoch = ptr(p.LeaderEpoch)
+	}
+	if p.StableTrails {
+		j.LastStableOffset = ptr(p.LastStable)
+		j.LagToStable = offset(p.StableLag())
 	}
 	return j
 }

@@ -1,0 +1,253 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kgroups/kgroups/config"
+	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/kafka/diagnose"
+	"github.com/kgroups/kgroups/kafka/lag"
+	"github.com/kgroups/kgroups/kafka/rebalance"
+	"github.com/kgroups/kgroups/views/format"
+	"github.com/kgroups/kgroups/views/output"
+)
+
+func init() { register(newDiagnoseCmd) }
+
+// diagnoseOptions is a validated `kgroups diagnose`: the sampling of
+// `kgroups health` plus the rules' thresholds and its own --fail-on.
+type diagnoseOptions struct {
+	healthOptions
+	storm   int
+	failOn  diagnose.Severity
+	failSet bool
+}
+
+func newDiagnoseCmd(a *app) *cobra.Command {
+	var (
+		f      healthFlags
+		storm  int
+		failOn string
+	)
+	cmd := &cobra.Command{
+		Use:   "diagnose (GROUP... | --all-groups) [--window 1m] [--interval 5s] [--storm N] [--wide] [-o table|json] [--fail-on WARN|ERR]",
+		Short: "Name the likely cause of a group's lag from evidence, read-only",
+		Long: `Sample the groups as 'kgroups health' does (every --interval for --window,
+judged by the same rules), read a little more where a rule needs it, and
+report findings: one line each, grouped by group, most severe first.
+
+  records-lost-to-retention      ERR   the commit is below the log start
+  stuck-behind-open-transaction  ERR   the last stable offset trails the log end and did
+                                       not move (WARN while the group still reads below it)
+  stalled-at-record              ERR   a live member's commit did not move while records wait
+  offset-beyond-log-end          ERR   the commit is past the log end
+  unassigned-partitions          WARN  a Stable group subscribes to partitions nobody owns
+  lag-skew                       WARN  one member holds >= 80% of the lag, the rest near 0
+  rebalance-storm                WARN  more than --storm rebalances in the window
+  no-commits                     WARN  a live member owns partitions never committed
+  consumer-behind-retention      WARN  the time lag is within 10% of the topic's retention.ms
+
+Each finding carries its evidence (the numbers it rests on) and a suggested
+next step: always a read or a dry run (kgroups peek, kgroups reset without
+--execute, kafka-transactions.sh describe), never a write. diagnose itself
+only reads: it never joins a group, commits or aborts a transaction.
+
+Extra reads, each batched by broker: the polls read the last stable offsets
+(ListOffsets, read_committed, one request per leader); producers and
+transactions only for partitions whose stable offset trails the log end;
+retention.ms once per topic with a known time lag; the record at the commit
+of a stalled partition only.
+
+Exit codes: 0 no finding at or above --fail-on (or no --fail-on), 3 a finding
+at or above it (WARN or ERR), 1 when the cluster or a group could not be read
+(3 wins when both apply), 2 for bad flags.`,
+		Example: `  kgroups diagnose orders
+  kgroups diagnose --all-groups --window 2m --fail-on ERR
+  kgroups diagnose orders -o json | jq '.groups[].findings[] | select(.severity == "ERR")'`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			args, err := withGroupBase64(args, f.b64)
+			if err != nil {
+				return err
+			}
+			o, err := parseDiagnose(args, f, storm, failOn)
+			if err != nil {
+				return err
+			}
+			return runDiagnose(cmd.Context(), a, o)
+		},
+	}
+	fs := cmd.Flags()
+	fs.BoolVar(&f.all, "all-groups", false, "diagnose every group in the cluster")
+	fs.DurationVar(&f.window, "window", defaultHealthWindow, "how long to sample for")
+	fs.DurationVar(&f.interval, "interval", defaultHealthInterval, "time between polls (at most --window)")
+	fs.IntVar(&storm, "storm", 3, "a rebalance storm is more than this many rebalances in the window")
+	fs.StringVar(&failOn, "fail-on", "", "exit 3 when a finding's severity is at or above this: WARN or ERR (any case)")
+	addFormatFlag(cmd, &f.format)
+	addWideFlag(cmd, &f.wide)
+	addGroupBase64Flag(cmd, &f.b64, true)
+	return cmd
+}
+
+// parseDiagnose validates the arguments before anything connects.
+func parseDiagnose(args []string, f healthFlags, storm int, failOn string) (diagnoseOptions, error) {
+	var o diagnoseOptions
+	h, err := parseHealth(args, f)
+	if err != nil {
+		return o, err
+	}
+	o.healthOptions = h
+	if storm < 1 {
+		return o, usageErrorf("invalid --storm %d: it must be 1 or more", storm)
+	}
+	o.storm = storm
+	if failOn != "" {
+		var s diagnose.Severity
+		if err := s.UnmarshalText([]byte(strings.TrimSpace(failOn))); err != nil || s == diagnose.SeverityInfo {
+			return o, usageErrorf("invalid --fail-on %q: accepted values are WARN, ERR (any case)", failOn)
+		}
+		o.failOn, o.failSet = s, true
+	}
+	return o, nil
+}
+
+func runDiagnose(ctx context.Context, a *app, o diagnoseOptions) error {
+	return a.connected(ctx, nil, func(cl *kafka.Client, _ config.Cluster) error {
+		poll := func(ctx context.Context) (*kafka.Snapshot, error) {
+			if o.all {
+				return cl.Poll(ctx)
+			}
+			return cl.PollGroups(ctx, o.names...)
+		}
+		o.cluster = cl.Brokers()
+		o.read = cl.CommittedTimestamps
+		return sampleDiagnose(ctx, a, poll, diagnose.NewReader(cl), o)
+	})
+}
+
+// sampleDiagnose samples as health does, feeding the rebalance timeline
+// too, then gathers the extra reads and applies the rules.
+func sampleDiagnose(ctx context.Context, a *app, poll func(context.Context) (*kafka.Snapshot, error), rd *diagnose.Reader, o diagnoseOptions) error {
+	tl := rebalance.NewTimeline(rebalance.TimelineConfig{})
+	first, err := poll(ctx)
+	if err != nil {
+		return fmt.Errorf("diagnose: %w", err)
+	}
+	var missing []string
+	for _, name := range o.names {
+		if g, ok := first.Group(name); !ok || absent(g) {
+			missing = append(missing, name)
+		}
+	}
+	if len(missing) > 0 {
+		for _, name := range missing[:len(missing)-1] {
+			a.notef("kgroups: group %q not found", name)
+		}
+		return fmt.Errorf("group %q not found", missing[len(missing)-1])
+	}
+	tl.Add(first)
+	firstGroups := selected(first, o.names)
+	failedRead := false
+
+	h := lag.NewHistory(o.cfg)
+	s := &healthSampler{polls: o.polls, interval: o.interval, what: "all groups", read: o.read}
+	s.poll = func(ctx context.Context) (*kafka.Snapshot, error) {
+		snap, err := poll(ctx)
+		if err == nil {
+			tl.Add(snap)
+		}
+		return snap, err
+	}
+	if !o.all {
+		s.what = groupCount(len(o.names))
+	}
+	if isTerminal(a.stderr) {
+		s.progress = a.stderr
+	}
+	last, failed, lastErr, err := s.sample(ctx, h, first)
+	if err != nil {
+		return fmt.Errorf("diagnose: sampling stopped: %w", err)
+	}
+	noteResets(ctx, a, h, o.cluster, first.Time)
+
+	var names []string
+	for _, g := range selected(last, o.names) {
+		names = append(names, g.Name)
+	}
+	if !o.all {
+		names = o.names
+	}
+	verdicts, judged, gone := judgeHealth(h, last, names)
+	reads, err := rd.Gather(ctx, firstGroups, judged, verdicts)
+	if err != nil {
+		a.notef("kgroups: %v", err)
+		failedRead = true
+	}
+	bootstrap := ""
+	if len(o.cluster) > 0 {
+		bootstrap = o.cluster[0]
+	}
+	out := make([]output.DiagnosedGroup, len(judged))
+	var bad []string
+	for i, g := range judged {
+		events := tl.Events(g.Name, nil)
+		fs := diagnose.Diagnose(diagnose.Input{
+			Group: g, PartitionCounts: last.PartitionCounts, Verdict: verdicts[i],
+			Events: events, Since: first.Time, Now: last.Time, Reads: reads,
+			Config: diagnose.Config{StormRebalances: o.storm}, Bootstrap: bootstrap,
+		})
+		out[i] = output.DiagnosedGroup{Group: g.Name, Findings: fs}
+		if w, ok := diagnose.Worst(fs); ok && o.failSet && w >= o.failOn {
+			bad = append(bad, fmt.Sprintf("%s (%s)", format.Sanitize(g.Name), w))
+		}
+	}
+	if o.format == formatJSON {
+		err = output.DiagnoseJSON(a.stdout, out)
+	} else {
+		err = output.Diagnose(a.stdout, out, a.layout(o.wide))
+	}
+	if err != nil {
+		return err
+	}
+	for _, name := range gone {
+		a.notef("kgroups: group %q not found at the end of the window", name)
+		failedRead = true
+	}
+	if failed > 0 {
+		a.notef("kgroups: %d of %d polls failed, the last with: %v", failed, o.polls, lastErr)
+		failedRead = true
+	}
+	if reportGroupErrors(a.stderr, judged) != nil {
+		failedRead = true
+	}
+	if len(bad) > 0 {
+		return exitCodeError{code: exitUnhealthy, err: fmt.Errorf("%s with findings at or above %s: %s", groupCount(len(bad)), o.failOn, strings.Join(bad, ", "))}
+	}
+	if failedRead {
+		return exitCodeError{code: exitError}
+	}
+	return nil
+}
+
+// selected returns the named groups of snap (every present group when
+// names is empty).
+func selected(snap *kafka.Snapshot, names []string) []*kafka.Group {
+	var out []*kafka.Group
+	if len(names) == 0 {
+		for i := range snap.Groups {
+			if !absent(&snap.Groups[i]) {
+				out = append(out, &snap.Groups[i])
+			}
+		}
+		return out
+	}
+	for _, n := range names {
+		if g, ok := snap.Group(n); ok && !absent(g) {
+			out = append(out, g)
+		}
+	}
+	return out
+}

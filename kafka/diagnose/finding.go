@@ -1,0 +1,161 @@
+package diagnose
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// Severity ranks a finding. The values are ordered, so a threshold such as
+// --fail-on compares with >=.
+type Severity uint8
+
+// The severities, least severe first.
+const (
+	SeverityInfo Severity = iota
+	SeverityWarn
+	SeverityErr
+)
+
+var severityNames = [...]string{"INFO", "WARN", "ERR"}
+
+func (s Severity) String() string {
+	if int(s) < len(severityNames) {
+		return severityNames[s]
+	}
+	return fmt.Sprintf("Severity(%d)", uint8(s))
+}
+
+// MarshalText writes the severity by name.
+func (s Severity) MarshalText() ([]byte, error) {
+	if int(s) >= len(severityNames) {
+		return nil, fmt.Errorf("invalid severity %d", uint8(s))
+	}
+	return []byte(severityNames[s]), nil
+}
+
+// UnmarshalText reads INFO, WARN or ERR in any case.
+func (s *Severity) UnmarshalText(b []byte) error {
+	for i, n := range severityNames {
+		if strings.EqualFold(string(b), n) {
+			*s = Severity(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("invalid severity %q: accepted values are INFO, WARN, ERR", b)
+}
+
+// The finding ids. They are a contract with scripts: never rename one.
+const (
+	IDRecordsLost        = "records-lost-to-retention"
+	IDOpenTransaction    = "stuck-behind-open-transaction"
+	IDStalledAtRecord    = "stalled-at-record"
+	IDBeyondLogEnd       = "offset-beyond-log-end"
+	IDUnassigned         = "unassigned-partitions"
+	IDLagSkew            = "lag-skew"
+	IDRebalanceStorm     = "rebalance-storm"
+	IDNoCommits          = "no-commits"
+	IDBehindRetention    = "consumer-behind-retention"
+	noPartition          = int32(-1)
+	noOffset             = int64(-1)
+	previewBytes         = 64
+	defaultStorm         = 3
+	defaultSkewShare     = 0.8
+	defaultSkewNearZero  = 0.05
+	defaultSkewMinLag    = 100
+	defaultMarginPercent = 10
+)
+
+// Finding is one cause the rules found for one group.
+type Finding struct {
+	ID       string
+	Severity Severity
+	// Topic and Partition locate the finding; Topic is empty and
+	// Partition -1 for a finding about the group or a member, and
+	// Partition is -1 for one about a whole topic.
+	Topic     string
+	Partition int32
+	// Member is the member id the finding concerns, if any.
+	Member string
+	// Offset is the offset of the record the finding concerns (the
+	// record a stalled group is stuck on), or -1.
+	Offset int64
+	// Message is one line, in words; it may hold broker strings, so it
+	// is sanitized where it is shown.
+	Message string
+	// Evidence is the numbers (and ids) the finding rests on, in a fixed
+	// order.
+	Evidence Evidence
+	// Next is the suggested commands, each a read or a dry run, one word
+	// a slice element: renderers quote each word for a shell (and join
+	// the commands with "; ").
+	Next [][]string
+}
+
+// Field is one named piece of evidence. Value is an int64, float64,
+// string, bool, nil, Evidence or []Evidence.
+type Field struct {
+	Key   string
+	Value any
+}
+
+// Evidence is an ordered set of fields: it encodes as a JSON object whose
+// keys keep this order, so scripts and diffs see a stable document.
+type Evidence []Field
+
+// Get returns the value of key, and false when there is none.
+func (e Evidence) Get(key string) (any, bool) {
+	for _, f := range e {
+		if f.Key == key {
+			return f.Value, true
+		}
+	}
+	return nil, false
+}
+
+// MarshalJSON writes the fields as an object in their order.
+func (e Evidence) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, f := range e {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, err := json.Marshal(f.Key)
+		if err != nil {
+			return nil, err
+		}
+		v, err := json.Marshal(f.Value)
+		if err != nil {
+			return nil, fmt.Errorf("evidence %s: %w", f.Key, err)
+		}
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// Worst returns the highest severity among fs, and false when fs is empty.
+func Worst(fs []Finding) (Severity, bool) {
+	if len(fs) == 0 {
+		return SeverityInfo, false
+	}
+	w := SeverityInfo
+	for i := range fs {
+		w = max(w, fs[i].Severity)
+	}
+	return w, true
+}
+
+// HasErr reports whether the rules find an ERR finding in in. The groups
+// list calls it for every group at every poll with the poll alone (the
+// tracker's verdict without its partitions, no extra reads), so it marks
+// what the snapshot shows: records lost to retention, a commit past the
+// log end; a STALL already reads ERR in the group's health.
+func HasErr(in Input) bool {
+	w, ok := Worst(Diagnose(in))
+	return ok && w == SeverityErr
+}

@@ -1,0 +1,562 @@
+package diagnose
+
+import (
+	"encoding/base64"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/kafka/lag"
+	"github.com/kgroups/kgroups/kafka/rebalance"
+)
+
+// Diagnose applies every rule to one group and returns its findings, most
+// severe first, then by topic, partition and id. A healthy group has no
+// ERR or WARN finding.
+func Diagnose(in Input) []Finding {
+	if in.Group == nil {
+		return nil
+	}
+	in.Config = in.Config.normalize()
+	d := diagnosis{in: in, health: make(map[TP]*lag.PartitionHealth, len(in.Verdict.Partitions))}
+	for i := range in.Verdict.Partitions {
+		p := &in.Verdict.Partitions[i]
+		d.health[TP{p.Topic, p.Partition}] = p
+	}
+	for i := range in.Group.Partitions {
+		p := &in.Group.Partitions[i]
+		d.recordsLost(p)
+		d.beyondLogEnd(p)
+		d.openTransaction(p)
+		d.stalled(p)
+		d.behindRetention(p)
+	}
+	d.noCommits()
+	d.unassigned()
+	d.lagSkew()
+	d.storm()
+	sort.SliceStable(d.out, func(i, j int) bool {
+		a, b := &d.out[i], &d.out[j]
+		if a.Severity != b.Severity {
+			return a.Severity > b.Severity
+		}
+		if a.Topic != b.Topic {
+			return a.Topic < b.Topic
+		}
+		if a.Partition != b.Partition {
+			return a.Partition < b.Partition
+		}
+		if a.ID != b.ID {
+			return a.ID < b.ID
+		}
+		return a.Member < b.Member
+	})
+	return d.out
+}
+
+type diagnosis struct {
+	in     Input
+	health map[TP]*lag.PartitionHealth
+	out    []Finding
+}
+
+func (d *diagnosis) add(f Finding) { d.out = append(d.out, f) }
+
+func (d *diagnosis) group() string { return d.in.Group.Name }
+
+func tpArg(topic string, partition int32) string {
+	return topic + ":" + strconv.FormatInt(int64(partition), 10)
+}
+
+func (d *diagnosis) describe(extra ...string) []string {
+	return append([]string{"kgroups", "describe", d.group()}, extra...)
+}
+
+func (d *diagnosis) resetDryRun(topic string, partition int32, scenario ...string) []string {
+	return append(append([]string{"kgroups", "reset", d.group()}, scenario...), "--topic", tpArg(topic, partition))
+}
+
+func (d *diagnosis) peek(topic string, partition int32) []string {
+	return []string{"kgroups", "peek", d.group(), "--topic", tpArg(topic, partition)}
+}
+
+// recordsLost: the commit is below the log start.
+func (d *diagnosis) recordsLost(p *kafka.PartitionOffsets) {
+	if !p.HasCommit() || p.LogStart < 0 || p.Committed >= p.LogStart {
+		return
+	}
+	lost := p.LogStart - p.Committed
+	d.add(Finding{
+		ID: IDRecordsLost, Severity: SeverityErr, Topic: p.Topic, Partition: p.Partition, Offset: noOffset,
+		Message: fmt.Sprintf("committed offset %d is below the log start %d: %d records were deleted before the group read them "+
+			"(kafka-consumer-groups.sh's lag still counts them); with auto.offset.reset=earliest it restarts at %d, with latest at %d",
+			p.Committed, p.LogStart, lost, p.LogStart, p.LogEnd),
+		Evidence: Evidence{
+			{"committedOffset", p.Committed},
+			{"logStartOffset", p.LogStart},
+			{"logEndOffset", offsetValue(p.LogEnd)},
+			{"recordsLost", lost},
+			{"restartEarliest", p.LogStart},
+			{"restartLatest", offsetValue(p.LogEnd)},
+		},
+		Next: [][]string{d.resetDryRun(p.Topic, p.Partition, "--to-earliest")},
+	})
+}
+
+// beyondLogEnd: the commit is past the log end (topic recreated or
+// truncated).
+func (d *diagnosis) beyondLogEnd(p *kafka.PartitionOffsets) {
+	if !p.HasCommit() || p.LogEnd < 0 || p.Committed <= p.LogEnd {
+		return
+	}
+	d.add(Finding{
+		ID: IDBeyondLogEnd, Severity: SeverityErr, Topic: p.Topic, Partition: p.Partition, Offset: noOffset,
+		Message: fmt.Sprintf("committed offset %d is %d past the log end %d (topic recreated or truncated): the consumer gets OFFSET_OUT_OF_RANGE "+
+			"and restarts where auto.offset.reset says (earliest %d, latest %d), or fails when it is none",
+			p.Committed, p.Committed-p.LogEnd, p.LogEnd, max(p.LogStart, 0), p.LogEnd),
+		Evidence: Evidence{
+			{"committedOffset", p.Committed},
+			{"logStartOffset", offsetValue(p.LogStart)},
+			{"logEndOffset", p.LogEnd},
+			{"beyondBy", p.Committed - p.LogEnd},
+		},
+		Next: [][]string{d.resetDryRun(p.Topic, p.Partition, "--to-latest")},
+	})
+}
+
+// openTransaction: the last stable offset trails the log end and did not
+// move over the window.
+func (d *diagnosis) openTransaction(p *kafka.PartitionOffsets) {
+	st, ok := d.in.Reads.StableOf(p.Topic, p.Partition)
+	if !ok || p.LogEnd < 0 || st.Last >= p.LogEnd || st.First != st.Last {
+		return
+	}
+	tp := TP{p.Topic, p.Partition}
+	var prod *Producer
+	for i, pr := range d.in.Reads.Producers[tp] {
+		if pr.TxnStartOffset < 0 {
+			continue
+		}
+		if prod == nil || pr.TxnStartOffset < prod.TxnStartOffset {
+			prod = &d.in.Reads.Producers[tp][i]
+		}
+	}
+	ev := Evidence{
+		{"lastStableOffset", st.Last},
+		{"logEndOffset", p.LogEnd},
+		{"committedOffset", offsetValue(p.Committed)},
+		{"lagToStable", nullable(p.HasCommit(), LagToStable(p.Committed, st.Last))},
+	}
+	var (
+		txn   *Transaction
+		words = "no producer with an open transaction was listed"
+	)
+	if prod != nil {
+		if t, ok := d.in.Reads.Transactions[prod.ProducerID]; ok {
+			txn = &t
+		}
+	}
+	if prod == nil {
+		ev = append(ev, Field{"producerId", nil}, Field{"producerEpoch", nil})
+	} else {
+		ev = append(ev, Field{"producerId", prod.ProducerID}, Field{"producerEpoch", int64(prod.ProducerEpoch)})
+	}
+	var open any
+	if txn != nil {
+		ev = append(ev, Field{"transactionalId", txn.TransactionalID}, Field{"transactionState", txn.State})
+		if txn.StartTimestamp >= 0 {
+			open = max(d.in.Now.UnixMilli()-txn.StartTimestamp, 0) / 1000
+		}
+		words = fmt.Sprintf("transaction %q of producer %d (%s) has been open", txn.TransactionalID, txn.ProducerID, txn.State)
+		if open != nil {
+			words += fmt.Sprintf(" %ds", open)
+		}
+		words += fmt.Sprintf(" with a %ds timeout", txn.TimeoutMillis/1000)
+	} else {
+		ev = append(ev, Field{"transactionalId", nil}, Field{"transactionState", nil})
+		if prod != nil {
+			words = fmt.Sprintf("producer %d has had a transaction open since offset %d", prod.ProducerID, prod.TxnStartOffset)
+		}
+	}
+	if prod == nil {
+		ev = append(ev, Field{"transactionStartOffset", nil}, Field{"lastTimestamp", nil})
+	} else {
+		ev = append(ev, Field{"transactionStartOffset", prod.TxnStartOffset}, Field{"lastTimestamp", nullable(prod.LastTimestamp >= 0, prod.LastTimestamp)})
+	}
+	if txn != nil {
+		ev = append(ev, Field{"timeoutMs", int64(txn.TimeoutMillis)})
+	} else {
+		ev = append(ev, Field{"timeoutMs", nil})
+	}
+	ev = append(ev, Field{"openForSeconds", open})
+	sev := SeverityErr
+	if p.HasCommit() && p.Committed < st.Last {
+		// Still records to read before the barrier: not stuck yet.
+		sev = SeverityWarn
+	}
+	next := []string{"kafka-transactions.sh", "--bootstrap-server", d.bootstrap(), "describe-producers", "--topic", p.Topic, "--partition", strconv.FormatInt(int64(p.Partition), 10)}
+	if txn != nil {
+		next = []string{"kafka-transactions.sh", "--bootstrap-server", d.bootstrap(), "describe", "--transactional-id", txn.TransactionalID}
+	}
+	d.add(Finding{
+		ID: IDOpenTransaction, Severity: sev, Topic: p.Topic, Partition: p.Partition, Offset: st.Last,
+		Message: fmt.Sprintf("the last stable offset %d trails the log end %d and did not move: read_committed consumers cannot pass it; %s. "+
+			"It ends when the producer commits or aborts or the timeout passes; kafka-transactions.sh abort would end it (kgroups never does)",
+			st.Last, p.LogEnd, words),
+		Evidence: ev,
+		Next:     [][]string{next},
+	})
+}
+
+func (d *diagnosis) bootstrap() string {
+	if d.in.Bootstrap != "" {
+		return d.in.Bootstrap
+	}
+	return "BROKER:9092"
+}
+
+// stalled: a live member owns the partition, the commit did not move over
+// a full window, and there is lag (lag's STALL), and no open transaction
+// explains it.
+func (d *diagnosis) stalled(p *kafka.PartitionOffsets) {
+	h := d.health[TP{p.Topic, p.Partition}]
+	if h == nil || h.Status != lag.StatusStall || p.MemberID == "" || !p.HasCommit() || p.Lag <= 0 {
+		return
+	}
+	if st, ok := d.in.Reads.StableOf(p.Topic, p.Partition); ok && p.Committed >= st.Last {
+		return // stuck-behind-open-transaction says why
+	}
+	ev := Evidence{
+		{"committedOffset", p.Committed},
+		{"logEndOffset", p.LogEnd},
+		{"lag", p.Lag},
+		{"memberId", p.MemberID},
+		{"clientId", p.ClientID},
+		{"host", p.Host},
+	}
+	words := "the record at it was not read"
+	if d.in.Reads != nil {
+		if r, ok := d.in.Reads.Records[kafka.CommitKey{Topic: p.Topic, Partition: p.Partition, Offset: p.Committed}]; ok && r.Err == nil {
+			ev = append(ev,
+				Field{"recordOffset", r.Offset},
+				Field{"recordTimestamp", r.Timestamp},
+				Field{"recordKey", bytesValue(r.Key, r.NullKey)},
+				Field{"recordKeyEncoding", encoding(r.Key, r.NullKey)},
+				Field{"recordKeySize", int64(r.KeySize)},
+				Field{"recordValuePreview", bytesValue(r.Value, r.NullValue)},
+				Field{"recordValueEncoding", encoding(r.Value, r.NullValue)},
+				Field{"recordValueSize", int64(r.ValueSize)},
+			)
+			words = fmt.Sprintf("the record at offset %d (%d bytes) is the likely cause", r.Offset, r.ValueSize)
+		}
+	}
+	d.add(Finding{
+		ID: IDStalledAtRecord, Severity: SeverityErr, Topic: p.Topic, Partition: p.Partition, Member: p.MemberID, Offset: p.Committed,
+		Message: fmt.Sprintf("member %s owns the partition but the committed offset %d has not moved over the window while %d records wait: %s",
+			p.ClientID, p.Committed, p.Lag, words),
+		Evidence: ev,
+		Next:     [][]string{d.peek(p.Topic, p.Partition), d.resetDryRun(p.Topic, p.Partition, "--shift-by", "1")},
+	})
+}
+
+// behindRetention: the time lag is within the margin of the topic's
+// retention.ms.
+func (d *diagnosis) behindRetention(p *kafka.PartitionOffsets) {
+	h := d.health[TP{p.Topic, p.Partition}]
+	if h == nil || d.in.Reads == nil || p.Lag <= 0 || (p.LogStart >= 0 && p.Committed < p.LogStart) {
+		return
+	}
+	ret, ok := d.in.Reads.Retention[p.Topic]
+	if !ok || ret <= 0 || !h.TimeLag.Known() || h.TimeLag.Kind == lag.TimeLagCaughtUp {
+		return
+	}
+	margin := ret * int64(d.in.Config.RetentionMarginPercent) / 100
+	lagMs := int64(math.Round(h.TimeLag.Seconds * 1000))
+	if lagMs < ret-margin {
+		return
+	}
+	d.add(Finding{
+		ID: IDBehindRetention, Severity: SeverityWarn, Topic: p.Topic, Partition: p.Partition, Offset: noOffset,
+		Message: fmt.Sprintf("the consumer is %ds behind and the topic keeps records %ds: records will be deleted before they are read if nothing changes",
+			lagMs/1000, ret/1000),
+		Evidence: Evidence{
+			{"timeLagSeconds", round3(h.TimeLag.Seconds)},
+			{"timeLagKind", h.TimeLag.Kind.String()},
+			{"retentionMs", ret},
+			{"marginMs", margin},
+			{"secondsLeft", (ret - lagMs) / 1000},
+			{"committedOffset", p.Committed},
+			{"logStartOffset", offsetValue(p.LogStart)},
+		},
+		Next: [][]string{d.describe("--time-lag")},
+	})
+}
+
+// noCommits: lag's NO-COMMITS, one finding per member.
+func (d *diagnosis) noCommits() {
+	type owned struct {
+		parts []string
+		obs   int
+		first *kafka.PartitionOffsets
+	}
+	by := make(map[string]*owned)
+	var order []string
+	for i := range d.in.Group.Partitions {
+		p := &d.in.Group.Partitions[i]
+		h := d.health[TP{p.Topic, p.Partition}]
+		if h == nil || h.Status != lag.StatusNoCommits || p.MemberID == "" {
+			continue
+		}
+		o := by[p.MemberID]
+		if o == nil {
+			o = &owned{first: p, obs: h.Observations}
+			by[p.MemberID] = o
+			order = append(order, p.MemberID)
+		}
+		o.parts = append(o.parts, tpArg(p.Topic, p.Partition))
+		o.obs = min(o.obs, h.Observations)
+	}
+	for _, id := range order {
+		o := by[id]
+		f := Finding{
+			ID: IDNoCommits, Severity: SeverityWarn, Partition: noPartition, Member: id, Offset: noOffset,
+			Message: fmt.Sprintf("member %s owns %s the group never committed for: lag cannot be measured and a restart begins at auto.offset.reset (auto commit is likely off)",
+				o.first.ClientID, plural(len(o.parts), "partition", "partitions")),
+			Evidence: Evidence{
+				{"memberId", id},
+				{"clientId", o.first.ClientID},
+				{"host", o.first.Host},
+				{"partitions", int64(len(o.parts))},
+				{"observations", int64(o.obs)},
+				{"uncommitted", o.parts},
+			},
+			Next: [][]string{d.describe()},
+		}
+		if len(o.parts) == 1 {
+			f.Topic, f.Partition = o.first.Topic, o.first.Partition
+		}
+		d.add(f)
+	}
+}
+
+// unassigned: a Stable group subscribes to a topic whose partitions are
+// not all assigned.
+func (d *diagnosis) unassigned() {
+	g := d.in.Group
+	if g.State != kafka.StateStable || len(g.Members) == 0 {
+		return
+	}
+	subscribed := make(map[string]bool)
+	assigned := make(map[string]map[int32]bool)
+	for i := range g.Members {
+		m := &g.Members[i]
+		for _, t := range m.Subscribed {
+			subscribed[t] = true
+		}
+		for _, tp := range m.Assignment {
+			if assigned[tp.Topic] == nil {
+				assigned[tp.Topic] = make(map[int32]bool)
+			}
+			for _, p := range tp.Partitions {
+				assigned[tp.Topic][p] = true
+			}
+		}
+	}
+	topics := make([]string, 0, len(subscribed))
+	for t := range subscribed {
+		topics = append(topics, t)
+	}
+	sort.Strings(topics)
+	for _, t := range topics {
+		n, ok := d.in.PartitionCounts[t]
+		if !ok {
+			continue
+		}
+		var missing []int64
+		for p := range n {
+			if !assigned[t][p] {
+				missing = append(missing, int64(p))
+			}
+		}
+		if len(missing) == 0 {
+			continue
+		}
+		d.add(Finding{
+			ID: IDUnassigned, Severity: SeverityWarn, Topic: t, Partition: noPartition, Offset: noOffset,
+			Message: fmt.Sprintf("the group is Stable and subscribes to the topic, but %d of its %s no owner: partitions were added since the last rebalance, or no member can take them",
+				len(missing), plural(int(n), "partition has", "partitions have")),
+			Evidence: Evidence{
+				{"partitions", int64(n)},
+				{"assigned", int64(int(n) - len(missing))},
+				{"unassigned", int64(len(missing))},
+				{"unassignedPartitions", missing},
+				{"members", int64(len(g.Members))},
+			},
+			Next: [][]string{d.describe("--members")},
+		})
+	}
+}
+
+// lagSkew: one member holds most of the lag while the others hold almost
+// none.
+func (d *diagnosis) lagSkew() {
+	g := d.in.Group
+	if len(g.Members) < 2 {
+		return
+	}
+	lags := make(map[string]int64, len(g.Members))
+	parts := make(map[string]int64, len(g.Members))
+	var total int64
+	for i := range g.Partitions {
+		p := &g.Partitions[i]
+		if p.MemberID == "" || p.Lag <= 0 {
+			continue
+		}
+		lags[p.MemberID] += p.Lag
+		total += p.Lag
+	}
+	if total < d.in.Config.SkewMinLag {
+		return
+	}
+	top := -1
+	for i := range g.Members {
+		m := &g.Members[i]
+		parts[m.MemberID] = int64(m.PartitionCount())
+		if top < 0 || lags[m.MemberID] > lags[g.Members[top].MemberID] {
+			top = i
+		}
+	}
+	tm := &g.Members[top]
+	if float64(lags[tm.MemberID]) < d.in.Config.SkewShare*float64(total) {
+		return
+	}
+	members := make([]Evidence, 0, len(g.Members))
+	for i := range g.Members {
+		m := &g.Members[i]
+		if i != top && float64(lags[m.MemberID]) > d.in.Config.SkewNearZero*float64(total) {
+			return
+		}
+		members = append(members, Evidence{
+			{"memberId", m.MemberID},
+			{"clientId", m.ClientID},
+			{"host", m.Host},
+			{"partitions", parts[m.MemberID]},
+			{"lag", lags[m.MemberID]},
+		})
+	}
+	share := lags[tm.MemberID] * 100 / total
+	d.add(Finding{
+		ID: IDLagSkew, Severity: SeverityWarn, Partition: noPartition, Member: tm.MemberID, Offset: noOffset,
+		Message: fmt.Sprintf("member %s holds %d%% of the group's lag (%d of %d) while the other %d members are near 0: a slow member, a hot partition or an uneven assignment",
+			tm.ClientID, share, lags[tm.MemberID], total, len(g.Members)-1),
+		Evidence: Evidence{
+			{"totalLag", total},
+			{"memberId", tm.MemberID},
+			{"memberLag", lags[tm.MemberID]},
+			{"sharePercent", share},
+			{"members", members},
+		},
+		Next: [][]string{d.describe()},
+	})
+}
+
+// storm: more rebalances than the threshold in the window.
+func (d *diagnosis) storm() {
+	var n int64
+	var joined, left []Evidence
+	for _, e := range d.in.Events {
+		if e.Time.Before(d.in.Since) || e.Time.After(d.in.Now) {
+			continue
+		}
+		switch e.Kind {
+		case rebalance.EventRebalance:
+			n++
+		case rebalance.EventJoined:
+			joined = append(joined, memberEvidence(e))
+		case rebalance.EventLeft:
+			left = append(left, memberEvidence(e))
+		}
+	}
+	if n <= int64(d.in.Config.StormRebalances) {
+		return
+	}
+	if joined == nil {
+		joined = []Evidence{}
+	}
+	if left == nil {
+		left = []Evidence{}
+	}
+	window := d.in.Now.Sub(d.in.Since)
+	d.add(Finding{
+		ID: IDRebalanceStorm, Severity: SeverityWarn, Partition: noPartition, Offset: noOffset,
+		Message: fmt.Sprintf("%d rebalances in %s (more than %d): %d members joined and %d left; members that crash, time out or restart keep the group from consuming",
+			n, window.Round(1e9), d.in.Config.StormRebalances, len(joined), len(left)),
+		Evidence: Evidence{
+			{"rebalances", n},
+			{"threshold", int64(d.in.Config.StormRebalances)},
+			{"windowSeconds", int64(window.Seconds())},
+			{"joined", joined},
+			{"left", left},
+		},
+		Next: [][]string{d.describe("--members")},
+	})
+}
+
+func memberEvidence(e rebalance.Event) Evidence {
+	return Evidence{{"memberId", e.MemberID}, {"clientId", e.ClientID}, {"host", e.Host}}
+}
+
+// LagToStable is a read_committed consumer's real backlog: the records
+// from its commit up to the last stable offset, never below 0.
+func LagToStable(committed, stable int64) int64 {
+	return max(stable-committed, 0)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+func offsetValue(o int64) any {
+	if o < 0 {
+		return nil
+	}
+	return o
+}
+
+func nullable(ok bool, v int64) any {
+	if !ok {
+		return nil
+	}
+	return v
+}
+
+// bytesValue is a record's key or value preview for the evidence: the
+// text when it is UTF-8, else its exact bytes in standard base64
+// (encoding says which), nil for a null.
+func bytesValue(b []byte, null bool) any {
+	switch {
+	case null:
+		return nil
+	case utf8.Valid(b):
+		return string(b)
+	}
+	return base64.StdEncoding.EncodeToString(b)
+}
+
+func encoding(b []byte, null bool) any {
+	switch {
+	case null:
+		return nil
+	case utf8.Valid(b):
+		return "text"
+	}
+	return "base64"
+}
+
+func round3(s float64) float64 { return math.Round(s*1000) / 1000 }

@@ -1,0 +1,102 @@
+package diagnosis
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+
+	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/kafka/diagnose"
+	"github.com/kgroups/kgroups/kafka/lag"
+	"github.com/kgroups/kgroups/kafka/rebalance"
+	"github.com/kgroups/kgroups/views/ui"
+	"github.com/kgroups/kgroups/views/viewtest"
+)
+
+// poll is one poll of group "g": t/0 committed below the log start, t/1
+// behind an open transaction (stable offset 4 of log end 9), owned by m.
+func poll(sec int) *kafka.Snapshot {
+	m := viewtest.Member("m-1", "", "worker", "/10.0.0.1", "t", 1)
+	m.Subscribed = []string{"t"}
+	p0 := viewtest.Part("t", 0, 3, 7, 10, nil)
+	p1 := viewtest.Part("t", 1, 4, 0, 9, &m)
+	p1.StableTrails, p1.LastStable = true, 4
+	g := kafka.Group{Name: "g", Type: kafka.TypeClassic, State: kafka.StateStable, Members: []kafka.Member{m},
+		Partitions: []kafka.PartitionOffsets{p0, p1}}
+	return &kafka.Snapshot{Time: viewtest.Epoch.Add(time.Duration(sec) * time.Second), Groups: []kafka.Group{g},
+		PartitionCounts: map[string]int32{"t": 2}}
+}
+
+func TestDiagnosisTab(t *testing.T) {
+	lipgloss.SetColorProfile(termenv.Ascii)
+	tr := lag.NewTracker(lag.DefaultConfig())
+	tl := rebalance.NewTimeline(rebalance.TimelineConfig{})
+	m := New(viewtest.Common(140, 12, true), "g", tl)
+	feed := func(sec int) {
+		s := poll(sec)
+		tr.Add(s)
+		tl.Add(s)
+		m.Update(ui.DataMsg{Snapshot: s, History: tr, Lag: tr})
+	}
+	feed(0)
+	ids := func() []string {
+		var out []string
+		for _, f := range m.Findings() {
+			out = append(out, f.ID+" "+f.Topic)
+		}
+		return out
+	}
+	// The transaction has not held the stable offset for a window yet.
+	if got := ids(); len(got) != 2 || got[0] != "records-lost-to-retention t" || got[1] != "unassigned-partitions t" {
+		t.Fatalf("first poll: %q", got)
+	}
+	feed(30)
+	feed(61)
+	got := ids()
+	if len(got) != 3 || got[0] != "records-lost-to-retention t" || got[1] != "stuck-behind-open-transaction t" || got[2] != "unassigned-partitions t" {
+		t.Fatalf("after a minute: %q", got)
+	}
+	if v, _ := m.Findings()[1].Evidence.Get("lastStableOffset"); v != int64(4) {
+		t.Errorf("lastStableOffset %v", v)
+	}
+	view := viewtest.Strip(m.View())
+	for _, want := range []string{"2 ERR · 1 WARN", "▶ ERR      records-lost-to-retention     t:0   committed offset 3", "  ERR      stuck-behind-open-transaction t:1   the last stable", "  WARN     unassigned-partitions         t     the group is Stable"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("view lacks %q:\n%s", want, view)
+		}
+	}
+
+	// Enter on the lost records goes to the partition; on the open
+	// transaction, to the record at the stable offset.
+	enter := tea.KeyMsg{Type: tea.KeyEnter}
+	cmd, ok := ui.Dispatch(m.Actions(), enter, true)
+	if !ok {
+		t.Fatal("enter not bound")
+	}
+	if msg := viewtest.Do(cmd); msg != (ui.ShowPartitionMsg{Group: "g", Topic: "t", Partition: 0}) {
+		t.Errorf("enter on records-lost: %#v", msg)
+	}
+	m.Update(tea.KeyMsg{Type: tea.KeyDown})
+	cmd, _ = ui.Dispatch(m.Actions(), enter, true)
+	if msg := viewtest.Do(cmd); msg != (ui.OpenRecordMsg{Group: "g", Topic: "t", Partition: 1, Offset: 4}) {
+		t.Errorf("enter on the open transaction: %#v", msg)
+	}
+	// The same input gives kgroups diagnose's findings: one rule.
+	gh, _ := tr.Evaluate("g", nil)
+	s := poll(61)
+	g, _ := s.Group("g")
+	want := diagnose.Diagnose(diagnose.Input{Group: g, PartitionCounts: s.PartitionCounts, Verdict: lag.Judge(gh, tr.Config().Window),
+		Since: s.Time.Add(-Window), Now: s.Time, Reads: &diagnose.Reads{Stable: map[diagnose.TP]diagnose.StableOffsets{{Topic: "t", Partition: 1}: {First: 4, Last: 4}}}})
+	if len(want) != len(m.Findings()) {
+		t.Fatalf("diagnose %d findings, tab %d", len(want), len(m.Findings()))
+	}
+	for i := range want {
+		if want[i].ID != m.Findings()[i].ID || want[i].Message != m.Findings()[i].Message {
+			t.Errorf("finding %d: diagnose %+v, tab %+v", i, want[i], m.Findings()[i])
+		}
+	}
+}
