@@ -378,6 +378,14 @@ func TestPollRequestsDoNotGrowWithGroups(t *testing.T) {
 	if fmt.Sprint(cold10) != fmt.Sprint(cold200) {
 		t.Errorf("cold poll requests differ: 10 groups %v, 200 groups %v", cold10, cold200)
 	}
+	// kgo refreshes its metadata on its own schedule, which a warm poll
+	// may meet once: one or two Metadata requests say nothing about the
+	// number of groups, more would.
+	for _, w := range []map[string]int{warm10, warm200} {
+		if w["Metadata"] <= 2 {
+			delete(w, "Metadata")
+		}
+	}
 	if fmt.Sprint(warm10) != fmt.Sprint(warm200) {
 		t.Errorf("warm poll requests differ: 10 groups %v, 200 groups %v", warm10, warm200)
 	}
