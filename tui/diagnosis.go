@@ -2,7 +2,6 @@ package tui
 
 import (
 	"context"
-	"errors"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -22,8 +21,6 @@ type DiagnosisReader interface {
 
 var _ DiagnosisReader = (*diagnose.Reader)(nil)
 
-var errNoDiagnosis = errors.New("this connection cannot read transactions, retention or records")
-
 // readDiagnosis serves a Diagnosis tab's request for extra reads: the
 // reading runs in a Cmd with the program's context and the reader of the
 // connection in use now, and its answer carries the request's ID, so that
@@ -36,7 +33,7 @@ func (m *Model) readDiagnosis(req ui.DiagnosisRequestMsg) tea.Cmd {
 	r := m.diag
 	if r == nil {
 		return func() tea.Msg {
-			return ui.DiagnosisMsg{ID: req.ID, Group: req.Group, Wants: req.Wants, Reads: &diagnose.Reads{}, Err: errNoDiagnosis}
+			return ui.DiagnosisMsg{ID: req.ID, Group: req.Group, Wants: req.Wants, Reads: &diagnose.Reads{}, Err: ui.ErrNoDiagnosisReads}
 		}
 	}
 	ctx, timeout := m.ctx, m.opts.Timeout

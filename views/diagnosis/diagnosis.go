@@ -229,8 +229,6 @@ func (m *Model) follow() tea.Cmd {
 	return func() tea.Msg { return msg }
 }
 
-func (m *Model) rows() int { return max(1, m.Height-2) }
-
 // View implements ui.Component.
 func (m *Model) View() string {
 	var b strings.Builder
@@ -260,6 +258,18 @@ func (m *Model) View() string {
 	st := table.Styles{Header: &m.Styles.TableHeader, Selected: &m.Styles.Selected, Cursor: m.Glyphs.Cursor, Ellipsis: m.Glyphs.Ellipsis}
 	fs := m.findings
 	m.tbl.Render(&b, st, m.Width, m.rows()+1, m.win, len(fs), func(i int) diagnose.Finding { return fs[i] }, true)
+	if room := m.Height - 3 - m.rows(); room > 0 && m.win.Cursor < len(fs) {
+		out := strings.TrimRight(b.String(), "\n")
+		b.Reset()
+		b.WriteString(out)
+		b.WriteString("\n\n")
+		for i, l := range m.detail(&fs[m.win.Cursor], room) {
+			if i > 0 {
+				b.WriteByte('\n')
+			}
+			b.WriteString(m.Styles.Dim.Render(l))
+		}
+	}
 	return b.String()
 }
 

@@ -1,6 +1,7 @@
 package diagnosis
 
 import (
+	"errors"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -156,6 +157,8 @@ func (m *Model) readState() []string {
 	switch {
 	case m.inflight != 0:
 		return []string{"from the polls, reading transactions, retention and records"}
+	case errors.Is(m.err, ui.ErrNoDiagnosisReads):
+		return []string{"from the polls alone (this connection makes no diagnosis reads)"}
 	case m.err != nil:
 		return []string{"a read failed: " + format.Sanitize(m.err.Error())}
 	case !m.shown:

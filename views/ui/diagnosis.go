@@ -1,6 +1,14 @@
 package ui
 
-import "github.com/kgroups/kgroups/kafka/diagnose"
+import (
+	"errors"
+
+	"github.com/kgroups/kgroups/kafka/diagnose"
+)
+
+// ErrNoDiagnosisReads answers a DiagnosisRequestMsg on a connection that
+// makes no diagnosis reads: the tab shows what the polls alone support.
+var ErrNoDiagnosisReads = errors.New("this connection makes no diagnosis reads")
 
 // DiagnosisRequestMsg asks the root for the extra reads of the Diagnosis
 // tab's rules (producers and transactions, retention.ms, records at
