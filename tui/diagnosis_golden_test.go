@@ -2,12 +2,15 @@ package tui
 
 import (
 	"context"
+	"reflect"
 	"testing"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/diagnose"
+	"github.com/kgroups/kgroups/views/ui"
 )
 
 // fixedReads answers the Diagnosis tab's reads with fixed data: a record
@@ -45,5 +48,42 @@ func TestGoldenDiagnosisReads(t *testing.T) {
 			}
 			golden.RequireEqual(t, []byte(h.view()))
 		})
+	}
+}
+
+// TestDiagnosisTabAsksWhenShown: the tab reads nothing while hidden, asks
+// once when brought on show for exactly what its findings need, and a
+// poll with nothing new asks for nothing; while a request is in flight,
+// polls send no other.
+func TestDiagnosisTabAsksWhenShown(t *testing.T) {
+	r := &fixedReads{}
+	h := newHarness(t, 120, 40, Options{Diagnosis: r}, shareSteps()...)
+	h.warm()
+	h.press(openShare...)
+	h.poll()
+	if len(r.asked) != 0 {
+		t.Fatalf("the hidden tab asked %+v", r.asked)
+	}
+	cmd := h.send(keyMsg("shift+tab"))
+	req, ok := cmd().(ui.DiagnosisRequestMsg)
+	if !ok {
+		t.Fatal("showing the tab sent no DiagnosisRequestMsg")
+	}
+	want := diagnose.Wants{Retention: []string{"jobs"}, Records: []kafka.CommitKey{{Topic: "jobs", Partition: 2, Offset: 100}}}
+	if !reflect.DeepEqual(req.Wants, want) {
+		t.Errorf("asked %+v, want %+v", req.Wants, want)
+	}
+	h.poll() // while the request is in flight
+	if len(r.asked) != 0 {
+		t.Errorf("a poll sent another request while one was in flight: %+v", r.asked)
+	}
+	h.run(func() tea.Msg { return req })
+	if len(r.asked) != 1 {
+		t.Fatalf("%d reads, want 1", len(r.asked))
+	}
+	h.poll()
+	h.poll()
+	if len(r.asked) != 1 {
+		t.Errorf("polls with nothing new read again: %+v", r.asked[1:])
 	}
 }
