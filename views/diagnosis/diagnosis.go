@@ -41,6 +41,9 @@ type Source interface {
 // Model is the Diagnosis tab for one group.
 type Model struct {
 	ui.Common
+	// Bootstrap is a broker address for the suggested kafka-*.sh
+	// commands, as `kgroups diagnose` names the first of its brokers.
+	Bootstrap string
 
 	group string
 	src   Source
@@ -202,7 +205,7 @@ func (m *Model) refresh() tea.Cmd {
 	m.fill(reads)
 	m.findings = diagnose.Diagnose(diagnose.Input{
 		Group: g, PartitionCounts: snap.PartitionCounts, Verdict: verdict,
-		Events: m.events, Since: now.Add(-Window), Now: now, Reads: reads,
+		Events: m.events, Since: now.Add(-Window), Now: now, Reads: reads, Bootstrap: m.Bootstrap,
 	})
 	m.win.Clamp(len(m.findings), m.rows())
 	return m.ask()
