@@ -252,6 +252,7 @@ func (m *Model) onSwitch(msg switchMsg) tea.Cmd {
 	m.resets = &resetLog{}
 	m.receipts = newReceiptScan()
 	m.writers = info.Writers
+	m.diag = info.Diagnosis
 	m.resetStack()
 	m.flashInfo("switched to context %s", info.Name)
 	m.poll.paused = false

@@ -20,7 +20,11 @@ import (
 // (findings from the same polls and timeline).
 func (m *Model) groupTabs(name string) []group.Extra {
 	tabs := []group.Extra{{Title: "Timeline", Tab: timeline.New(m.base, name, m.timeline)}}
-	diag := group.Extra{Title: "Diagnosis", Tab: diagnosis.New(m.base, name, m.timeline)}
+	dt := diagnosis.New(m.base, name, m.timeline)
+	if len(m.opts.Brokers) > 0 {
+		dt.Bootstrap = m.opts.Brokers[0]
+	}
+	diag := group.Extra{Title: "Diagnosis", Tab: dt}
 	if st := m.streamsTabs(name); st != nil {
 		// Assignors are not simulated for streams groups.
 		return append(append(tabs, st...), diag)

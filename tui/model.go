@@ -60,6 +60,7 @@ type Model struct {
 	// it was opened.
 	timeline *krebalance.Timeline
 	writers  Writers
+	diag     DiagnosisReader
 	resets   *resetLog // resets made here, for the next poll's tracker
 	receipts receiptScan
 
@@ -97,6 +98,7 @@ func newModel(ctx context.Context, opts Options, r *lipgloss.Renderer, color boo
 		height:   defaultHeight,
 		lag:      lag.NewTracker(opts.Lag),
 		writers:  opts.Writers,
+		diag:     opts.Diagnosis,
 		timeline: krebalance.NewTimeline(krebalance.TimelineConfig{}),
 		resets:   &resetLog{},
 		receipts: newReceiptScan(),
@@ -218,6 +220,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.readTimestamps(msg)
 	case ui.TimestampsMsg:
 		return m, m.onTimestamps(msg)
+	case ui.DiagnosisRequestMsg:
+		return m, m.readDiagnosis(msg)
 	case exactReadMsg:
 		return m, m.onExactRead(msg)
 	case ui.ResetMsg:

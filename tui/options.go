@@ -50,6 +50,8 @@ type ContextInfo struct {
 	Timeout time.Duration
 	// Writers replace the current ones.
 	Writers Writers
+	// Diagnosis replaces the current diagnosis reader.
+	Diagnosis DiagnosisReader
 }
 
 // Options configure the UI.
@@ -71,6 +73,9 @@ type Options struct {
 	Poller Poller
 	// Writers change the cluster Poller reads; see Writers.
 	Writers Writers
+	// Diagnosis makes the Diagnosis tab's extra reads on the cluster
+	// Poller reads. Nil: the tab shows what the polls alone support.
+	Diagnosis DiagnosisReader
 	// Receipts is the receipts folder. When a poll shows a REWIND, the
 	// resets and undos of this cluster written there since the first
 	// poll (by this kgroups or another) are read, so that a REWIND one

@@ -9,6 +9,7 @@ import (
 
 	"github.com/kgroups/kgroups/config"
 	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/kafka/diagnose"
 	"github.com/kgroups/kgroups/kafka/rebalance"
 	"github.com/kgroups/kgroups/kafka/receipt"
 	"github.com/kgroups/kgroups/kafka/reset"
@@ -78,7 +79,7 @@ func openTUI(ctx context.Context, a *app, o openOptions) error {
 	case errors.Is(err, kafka.ErrUnreachable) && ctx.Err() == nil:
 		later := &laterClient{cc: cc}
 		opts = tuiOptions(cc, nil)
-		opts.Poller, opts.Writers = later, laterWriters(cc, later)
+		opts.Poller, opts.Writers, opts.Diagnosis = later, laterWriters(cc, later), &laterDiagnosis{l: later}
 	default:
 		return err
 	}
@@ -136,7 +137,7 @@ func tuiOptions(cc config.Cluster, cl *kafka.Client) tui.Options {
 		Receipts:    receiptsDir(),
 	}
 	if cl != nil {
-		opts.Poller, opts.Writers = cl, writers(cc, cl)
+		opts.Poller, opts.Writers, opts.Diagnosis = cl, writers(cc, cl), diagnosisReader(cl)
 	}
 	return opts
 }
@@ -194,7 +195,19 @@ func switcher(cfg *config.Config, sel config.Selection) func(context.Context, st
 		}
 		return cl, tui.ContextInfo{
 			Name: cc.Name, Brokers: cc.Brokers, ReadOnly: cc.ReadOnly, Protected: cc.Protected,
-			Refresh: cc.Refresh, Timeout: pollTimeout(cc.RequestTimeout), Writers: writers(cc, cl),
+			Refresh: cc.Refresh, Timeout: pollTimeout(cc.RequestTimeout), Writers: writers(cc, cl), Diagnosis: diagnosisReader(cl),
 		}, nil
 	}
+}
+
+// uiRetentionMaxAge is how long the UI keeps a topic's retention.ms before
+// the Diagnosis tab's reads fetch it again.
+const uiRetentionMaxAge = 5 * time.Minute
+
+// diagnosisReader is the Diagnosis tab's reader on cl: the one
+// `kgroups diagnose` uses, keeping retention.ms for uiRetentionMaxAge.
+func diagnosisReader(cl *kafka.Client) *diagnose.Reader {
+	r := diagnose.NewReader(cl)
+	r.RetentionMaxAge = uiRetentionMaxAge
+	return r
 }

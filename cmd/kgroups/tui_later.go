@@ -7,6 +7,7 @@ import (
 
 	"github.com/kgroups/kgroups/config"
 	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/kafka/diagnose"
 	"github.com/kgroups/kgroups/kafka/rebalance"
 	"github.com/kgroups/kgroups/kafka/receipt"
 	"github.com/kgroups/kgroups/kafka/reset"
@@ -188,4 +189,30 @@ func (r laterMembers) Wait(ctx context.Context, p *rebalance.Plan, removed []str
 		return nil, err
 	}
 	return s.Wait(ctx, p, removed, opts)
+}
+
+// laterDiagnosis is the Diagnosis tab's reader on a laterClient: it
+// connects if need be, then reads with one diagnosisReader for the
+// connection's life.
+type laterDiagnosis struct {
+	l  *laterClient
+	mu sync.Mutex
+	rd *diagnose.Reader
+}
+
+var _ tui.DiagnosisReader = (*laterDiagnosis)(nil)
+
+// Read connects if need be, then makes the reads.
+func (d *laterDiagnosis) Read(ctx context.Context, w diagnose.Wants) (*diagnose.Reads, error) {
+	cl, err := d.l.client(ctx)
+	if err != nil {
+		return &diagnose.Reads{}, err
+	}
+	d.mu.Lock()
+	if d.rd == nil {
+		d.rd = diagnosisReader(cl)
+	}
+	rd := d.rd
+	d.mu.Unlock()
+	return rd.Read(ctx, w)
 }

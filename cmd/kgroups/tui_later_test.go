@@ -11,6 +11,8 @@ import (
 	"github.com/twmb/franz-go/pkg/kfake"
 
 	"github.com/kgroups/kgroups/config"
+	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/kafka/diagnose"
 	"github.com/kgroups/kgroups/kafka/kafkatest"
 	kreset "github.com/kgroups/kgroups/kafka/reset"
 )
@@ -37,7 +39,12 @@ func TestLaterClient(t *testing.T) {
 	cc := config.Cluster{Name: config.AdHocContext, Brokers: []string{first}, RequestTimeout: 5 * time.Second}
 	l := &laterClient{cc: cc}
 	w := laterWriters(cc, l)
+	d := &laterDiagnosis{l: l}
 	ctx := context.Background()
+	wants := diagnose.Wants{Retention: []string{"orders"}, Records: []kafka.CommitKey{{Topic: "orders", Partition: 0, Offset: 3}}}
+	if _, err := d.Read(ctx, wants); err == nil || !strings.HasPrefix(err.Error(), "connection refused by ") {
+		t.Fatalf("diagnosis read with nothing listening: %v", err)
+	}
 
 	_, err := l.Poll(ctx)
 	if want := "connection refused by " + first + " (tried " + first + "): nothing listens there; check the brokers setting and that Kafka is running"; err == nil || err.Error() != want {
@@ -66,7 +73,21 @@ func TestLaterClient(t *testing.T) {
 		t.Fatalf("plan rows = %+v", p.Rows)
 	}
 
+	reads, err := d.Read(ctx, wants)
+	if err != nil {
+		t.Fatalf("diagnosis read: %v", err)
+	}
+	if got := reads.Retention["orders"]; got != 604800000 {
+		t.Errorf("retention.ms of orders = %d, want kfake's default 604800000", got)
+	}
+	if r := reads.Records[wants.Records[0]]; r.Err != nil || r.Offset != 3 || string(r.Value) != "v3" {
+		t.Errorf("record at orders/0@3 = %+v, want offset 3 value v3", r)
+	}
+
 	l.Close()
+	if _, err := d.Read(ctx, wants); !errors.Is(err, errUIClosed) {
+		t.Fatalf("diagnosis read after Close: %v", err)
+	}
 	if _, err := l.Poll(ctx); !errors.Is(err, errUIClosed) {
 		t.Fatalf("poll after Close: %v", err)
 	}

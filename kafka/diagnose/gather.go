@@ -23,27 +23,45 @@ import (
 // A read that fails leaves its part of Reads empty and is returned, joined,
 // with whatever could be read: the other rules still apply.
 func (r *Reader) Gather(ctx context.Context, first, groups []*kafka.Group, verdicts []lag.Verdict) (*Reads, error) {
-	var errs []error
-	reads := &Reads{Stable: Trailing(first, groups)}
-	tps := make([]TP, 0, len(reads.Stable))
-	for tp := range reads.Stable {
-		tps = append(tps, tp)
-	}
-	sort.Slice(tps, func(i, j int) bool {
-		if tps[i].Topic != tps[j].Topic {
-			return tps[i].Topic < tps[j].Topic
-		}
-		return tps[i].Partition < tps[j].Partition
-	})
-	var err error
-	reads.Producers, reads.Transactions, err = r.Transactions(ctx, tps)
-	if err != nil {
-		errs = append(errs, err)
-	}
+	stable := Trailing(first, groups)
+	reads, err := r.Read(ctx, Want(stable, verdicts))
+	reads.Stable = stable
+	return reads, err
+}
 
-	var retTopics []string
+// Wants are the extra reads the rules need, in a stable order: the
+// partitions whose producers and transactions to read, the topics whose
+// retention.ms to read and the records to read.
+type Wants struct {
+	Transactions []TP
+	Retention    []string
+	Records      []kafka.CommitKey
+}
+
+// Empty reports whether w asks for nothing.
+func (w Wants) Empty() bool {
+	return len(w.Transactions) == 0 && len(w.Retention) == 0 && len(w.Records) == 0
+}
+
+// Want says which reads the rules need, given the partitions whose stable
+// offset trails the log end (stable) and the groups' verdicts: producers
+// and transactions for every partition of stable; retention.ms for the
+// topics with a lagging partition whose time lag is known; the record at
+// the commit of each STALL partition that no open transaction explains.
+// `kgroups diagnose` and the Diagnosis tab both ask for what it says.
+func Want(stable map[TP]StableOffsets, verdicts []lag.Verdict) Wants {
+	var w Wants
+	for tp := range stable {
+		w.Transactions = append(w.Transactions, tp)
+	}
+	sort.Slice(w.Transactions, func(i, j int) bool {
+		a, b := w.Transactions[i], w.Transactions[j]
+		if a.Topic != b.Topic {
+			return a.Topic < b.Topic
+		}
+		return a.Partition < b.Partition
+	})
 	seen := make(map[string]bool)
-	var keys []kafka.CommitKey
 	for i := range verdicts {
 		for _, p := range verdicts[i].Partitions {
 			if p.Lag <= 0 {
@@ -51,22 +69,36 @@ func (r *Reader) Gather(ctx context.Context, first, groups []*kafka.Group, verdi
 			}
 			if p.TimeLag.Known() && !seen[p.Topic] {
 				seen[p.Topic] = true
-				retTopics = append(retTopics, p.Topic)
+				w.Retention = append(w.Retention, p.Topic)
 			}
-			if st, ok := reads.Stable[TP{p.Topic, p.Partition}]; ok && p.Committed >= st.Last {
+			if st, ok := stable[TP{p.Topic, p.Partition}]; ok && p.Committed >= st.Last {
 				continue // the open transaction explains it: no record needed
 			}
 			if p.Status == lag.StatusStall && p.Committed >= 0 {
-				keys = append(keys, kafka.CommitKey{Topic: p.Topic, Partition: p.Partition, Offset: p.Committed})
+				w.Records = append(w.Records, kafka.CommitKey{Topic: p.Topic, Partition: p.Partition, Offset: p.Committed})
 			}
 		}
 	}
-	sort.Strings(retTopics)
-	reads.Retention, err = r.Retention(ctx, retTopics)
+	sort.Strings(w.Retention)
+	return w
+}
+
+// Read makes the reads w asks for (Reads.Stable is left nil). A read that
+// fails leaves its part of Reads empty and is returned, joined, with
+// whatever could be read.
+func (r *Reader) Read(ctx context.Context, w Wants) (*Reads, error) {
+	var errs []error
+	reads := &Reads{}
+	var err error
+	reads.Producers, reads.Transactions, err = r.Transactions(ctx, w.Transactions)
 	if err != nil {
 		errs = append(errs, err)
 	}
-	reads.Records, err = r.Records(ctx, keys)
+	reads.Retention, err = r.Retention(ctx, w.Retention)
+	if err != nil {
+		errs = append(errs, err)
+	}
+	reads.Records, err = r.Records(ctx, w.Records)
 	if err != nil {
 		errs = append(errs, err)
 	}

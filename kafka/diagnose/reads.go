@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"sync"
+	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -15,16 +17,36 @@ import (
 
 // Reader makes the extra reads the rules need, all of them reads, each
 // batched by broker: producers and transactions only for the partitions whose stable offset trails the log end, topic retention once
-// per topic for the Reader's life, and records only where a finding needs
-// one. A Reader is not safe for concurrent use.
+// per topic for the Reader's life (or for RetentionMaxAge), and records
+// only where a finding needs one. A Reader is safe for concurrent use.
 type Reader struct {
-	cl        *kafka.Client
-	retention map[string]int64
+	cl *kafka.Client
+	// RetentionMaxAge, when positive, is how long a topic's retention.ms
+	// is kept before a Retention call reads it again; zero keeps it for
+	// the Reader's life. Set it before the first call.
+	RetentionMaxAge time.Duration
+	// Now is the clock of RetentionMaxAge (default time.Now).
+	Now func() time.Time
+
+	mu        sync.Mutex
+	retention map[string]retained
+}
+
+type retained struct {
+	ms int64
+	at time.Time
 }
 
 // NewReader returns a Reader on cl.
 func NewReader(cl *kafka.Client) *Reader {
-	return &Reader{cl: cl, retention: make(map[string]int64)}
+	return &Reader{cl: cl, retention: make(map[string]retained)}
+}
+
+func (r *Reader) now() time.Time {
+	if r.Now != nil {
+		return r.Now()
+	}
+	return time.Now()
 }
 
 // Trailing keeps the partitions of groups (as the last poll saw them)
@@ -130,15 +152,19 @@ func (r *Reader) Transactions(ctx context.Context, tps []TP) (map[TP][]Producer,
 }
 
 // Retention returns retention.ms of topics (-1 for unlimited), reading
-// with DescribeConfigs only the topics this Reader has not read before:
-// once per topic for the Reader's life.
+// with DescribeConfigs only the topics this Reader has not read before
+// (or read longer than RetentionMaxAge ago): once per topic for the
+// Reader's life. Concurrent calls may read the same topic twice.
 func (r *Reader) Retention(ctx context.Context, topics []string) (map[string]int64, error) {
 	var want []string
+	now := r.now()
+	r.mu.Lock()
 	for _, t := range topics {
-		if _, ok := r.retention[t]; !ok {
+		if v, ok := r.retention[t]; !ok || (r.RetentionMaxAge > 0 && now.Sub(v.at) >= r.RetentionMaxAge) {
 			want = append(want, t)
 		}
 	}
+	r.mu.Unlock()
 	var rerr error
 	if len(want) > 0 {
 		sort.Strings(want)
@@ -155,15 +181,19 @@ func (r *Reader) Retention(ctx context.Context, topics []string) (map[string]int
 					continue
 				}
 				if v, err := strconv.ParseInt(*c.Value, 10, 64); err == nil {
-					r.retention[rc.Name] = v
+					r.mu.Lock()
+					r.retention[rc.Name] = retained{ms: v, at: now}
+					r.mu.Unlock()
 				}
 			}
 		}
 	}
 	out := make(map[string]int64, len(topics))
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	for _, t := range topics {
 		if v, ok := r.retention[t]; ok {
-			out[t] = v
+			out[t] = v.ms
 		}
 	}
 	return out, rerr

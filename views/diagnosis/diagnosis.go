@@ -1,10 +1,11 @@
 // Package diagnosis is the group screen's Diagnosis tab: the findings of
 // kafka/diagnose for one group, recomputed from the UI's own history at
 // every poll (the snapshot, the lag tracker's verdict, the rebalance
-// timeline), most severe first. It makes no Kafka read: the rules that
-// need producers, transactions, retention or records show what the polls
-// alone support. Enter follows a finding to the partition or member it
-// concerns, or opens the record it names.
+// timeline), most severe first. The extra reads of `kgroups diagnose`
+// (producers and transactions, retention.ms, records at stalled commits)
+// are asked of the root with a ui.DiagnosisRequestMsg, once the tab has
+// been on show, and kept (see reads.go). Enter follows a finding to the
+// partition or member it concerns, or opens the record it names.
 package diagnosis
 
 import (
@@ -40,6 +41,9 @@ type Source interface {
 // Model is the Diagnosis tab for one group.
 type Model struct {
 	ui.Common
+	// Bootstrap is a broker address for the suggested kafka-*.sh
+	// commands, as `kgroups diagnose` names the first of its brokers.
+	Bootstrap string
 
 	group string
 	src   Source
@@ -50,6 +54,11 @@ type Model struct {
 	// at its current value, while it trails the log end.
 	stable map[diagnose.TP]stableSeen
 	known  bool
+	// snap and lag are the latest poll's, to recompute the findings when
+	// a read answers.
+	snap *kafka.Snapshot
+	lag  *lag.Tracker
+	reads
 
 	events []rebalance.Event
 	buf    []lag.PartitionHealth
@@ -65,7 +74,7 @@ type stableSeen struct {
 // New returns the tab for group, reading rebalance events from src (nil:
 // none).
 func New(c ui.Common, group string, src Source) *Model {
-	m := &Model{Common: c, group: group, src: src, stable: make(map[diagnose.TP]stableSeen),
+	m := &Model{Common: c, group: group, src: src, stable: make(map[diagnose.TP]stableSeen), reads: newReads(),
 		open: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "go to"))}
 	for _, col := range Columns() {
 		tc := table.Col[diagnose.Finding]{Column: col}
@@ -127,20 +136,37 @@ func (m *Model) SetSize(w, h int) {
 func (m *Model) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case ui.DataMsg:
-		m.refresh(msg.Snapshot, msg.Lag)
+		m.snap, m.lag = msg.Snapshot, msg.Lag
+		return m.refresh()
+	case ui.TabShownMsg:
+		m.shown = true
+		return m.ask()
+	case ui.DiagnosisMsg:
+		if m.answer(msg) {
+			return m.refresh()
+		}
 	case tea.KeyMsg:
+		m.shown = true // keys reach the tab on show only
 		m.win.Navigate(msg, &m.Move, len(m.findings), m.rows())
 	}
 	return nil
 }
 
-// refresh recomputes the findings from the poll.
-func (m *Model) refresh(snap *kafka.Snapshot, l *lag.Tracker) {
-	g, ok := snap.Group(m.group)
-	if !ok || l == nil {
+// refresh recomputes the findings from the latest poll and the reads
+// kept, then asks for the reads the rules still need.
+func (m *Model) refresh() tea.Cmd {
+	snap, l := m.snap, m.lag
+	if snap == nil || l == nil {
 		m.findings, m.known = m.findings[:0], false
 		m.win.Clamp(0, m.rows())
-		return
+		return nil
+	}
+	g, ok := snap.Group(m.group)
+	if !ok {
+		m.findings, m.known = m.findings[:0], false
+		m.want = diagnose.Wants{}
+		m.win.Clamp(0, m.rows())
+		return nil
 	}
 	m.known = true
 	now := snap.Time
@@ -174,11 +200,15 @@ func (m *Model) refresh(snap *kafka.Snapshot, l *lag.Tracker) {
 	if m.src != nil {
 		m.events = m.src.Events(m.group, m.events)
 	}
+	verdict := lag.Judge(gh, l.Config().Window)
+	m.want = m.missing(diagnose.Want(reads.Stable, []lag.Verdict{verdict}), reads.Stable, now)
+	m.fill(reads)
 	m.findings = diagnose.Diagnose(diagnose.Input{
-		Group: g, PartitionCounts: snap.PartitionCounts, Verdict: lag.Judge(gh, l.Config().Window),
-		Events: m.events, Since: now.Add(-Window), Now: now, Reads: reads,
+		Group: g, PartitionCounts: snap.PartitionCounts, Verdict: verdict,
+		Events: m.events, Since: now.Add(-Window), Now: now, Reads: reads, Bootstrap: m.Bootstrap,
 	})
 	m.win.Clamp(len(m.findings), m.rows())
+	return m.ask()
 }
 
 // follow sends the selected finding's link: the record it names, else
@@ -202,8 +232,6 @@ func (m *Model) follow() tea.Cmd {
 	return func() tea.Msg { return msg }
 }
 
-func (m *Model) rows() int { return max(1, m.Height-2) }
-
 // View implements ui.Component.
 func (m *Model) View() string {
 	var b strings.Builder
@@ -220,7 +248,7 @@ func (m *Model) View() string {
 	style := &m.Styles.Dim
 	if m.known {
 		style = &m.Styles.Label
-		line = strings.Join([]string{count(errs, "ERR"), count(warns, "WARN"), "from the polls (kgroups diagnose reads transactions, retention and records too)"}, m.Glyphs.Sep)
+		line = strings.Join(append([]string{count(errs, "ERR"), count(warns, "WARN")}, m.readState()...), m.Glyphs.Sep)
 	}
 	b.WriteString(style.Render(table.FitLine(line, m.Width, m.Glyphs.Ellipsis)))
 	b.WriteByte('\n')
@@ -233,6 +261,18 @@ func (m *Model) View() string {
 	st := table.Styles{Header: &m.Styles.TableHeader, Selected: &m.Styles.Selected, Cursor: m.Glyphs.Cursor, Ellipsis: m.Glyphs.Ellipsis}
 	fs := m.findings
 	m.tbl.Render(&b, st, m.Width, m.rows()+1, m.win, len(fs), func(i int) diagnose.Finding { return fs[i] }, true)
+	if room := m.Height - 3 - m.rows(); room > 0 && m.win.Cursor < len(fs) {
+		out := strings.TrimRight(b.String(), "\n")
+		b.Reset()
+		b.WriteString(out)
+		b.WriteString("\n\n")
+		for i, l := range m.detail(&fs[m.win.Cursor], room) {
+			if i > 0 {
+				b.WriteByte('\n')
+			}
+			b.WriteString(m.Styles.Dim.Render(l))
+		}
+	}
 	return b.String()
 }
 

@@ -317,6 +317,14 @@ func (m *Model) Hosted() []ui.Component {
 	return out
 }
 
+// tabShown tells an extra tab just brought on show.
+func (m *Model) tabShown() tea.Cmd {
+	if e := m.active(); e != nil {
+		return e.Update(ui.TabShownMsg{})
+	}
+	return nil
+}
+
 func (m *Model) updateKey(msg tea.KeyMsg) tea.Cmd {
 	k := &m.keys
 	tabs := m.tabCount()
@@ -324,11 +332,11 @@ func (m *Model) updateKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.NextTab):
 		m.tab = (m.tab + 1) % tabs
 		m.clampTabs()
-		return nil
+		return m.tabShown()
 	case key.Matches(msg, k.PrevTab):
 		m.tab = (m.tab + tabs - 1) % tabs
 		m.clampTabs()
-		return nil
+		return m.tabShown()
 	}
 	if e := m.active(); e != nil {
 		return e.Update(msg)
