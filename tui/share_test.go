@@ -66,7 +66,7 @@ func TestGoldenShare(t *testing.T) {
 		{"share_partitions", openShare},
 		{"share_members", append(append([]string(nil), openShare...), "tab")},
 		{"share_chart", append(append([]string(nil), openShare...), "tab", "tab")},
-		{"share_simulate", append(append([]string(nil), openShare...), "shift+tab")},
+		{"share_simulate", append(append([]string(nil), openShare...), "shift+tab", "shift+tab")},
 	}
 	for _, size := range [][2]int{{80, 24}, {120, 40}} {
 		for _, sc := range screens {

@@ -61,8 +61,8 @@ func TestGoldenStreams(t *testing.T) {
 			keys []string
 		}{
 			{"streams_partitions", nil},
-			{"streams_tasks", []string{"shift+tab", "shift+tab"}},
-			{"streams_topology", []string{"shift+tab"}},
+			{"streams_tasks", []string{"shift+tab", "shift+tab", "shift+tab"}},
+			{"streams_topology", []string{"shift+tab", "shift+tab"}},
 		} {
 			t.Run(sc.name+"_"+itoa(size[0])+"x"+itoa(size[1]), func(t *testing.T) {
 				h := newHarness(t, size[0], size[1], Options{}, withStreams)
