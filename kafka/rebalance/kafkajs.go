@@ -17,7 +17,8 @@ func init() {
 
 // kafkajsRoundRobin is kafkajs's RoundRobinAssigner as documented: the
 // leader lists its own subscription's topics in the order it subscribed
-// (not sorted), each topic's partitions in id order, and deals that one
+// (not sorted), each topic's partitions in the order its metadata lists
+// them (by id, from a Kafka broker), and deals that one
 // list out to the members sorted by member id, one partition each in
 // turn. It ignores what members own (the protocol is eager) and what each
 // member subscribes to (every member gets from the leader's list), so the
@@ -34,26 +35,41 @@ func kafkajsRoundRobin(members []simMember, _ map[string]map[string][]int32, cou
 				strings.Join(topics, ","), strings.Join(m.subscription(), ","))
 		}
 	}
-	ids := make([]string, len(members))
-	for i, m := range members {
-		ids[i] = m.id
-	}
-	slices.Sort(ids) // JavaScript's default sort; member ids are ASCII
-	plan := make(map[string]map[string][]int32, len(ids))
-	for _, id := range ids {
-		plan[id] = map[string][]int32{}
-	}
-	i := 0
+	order := make(map[string][]int32, len(topics))
 	for _, t := range topics {
 		n, ok := counts[t]
 		if !ok {
 			return nil, fmt.Errorf("partition count unknown for topic %s", t)
 		}
 		for p := range n {
+			order[t] = append(order[t], p)
+		}
+	}
+	return kafkajsDeal(members, topics, order), nil
+}
+
+// kafkajsDeal deals topics' partitions, each topic's in the order the
+// leader's metadata lists them (order), to members sorted by member id.
+// Kafka brokers list partitions by id, which is what kafkajsRoundRobin
+// assumes; the recorded fixtures keep the order their leader saw. Each
+// member's partitions are in the order dealt.
+func kafkajsDeal(members []simMember, topics []string, order map[string][]int32) map[string]map[string][]int32 {
+	ids := make([]string, len(members))
+	for i, m := range members {
+		ids[i] = m.id
+	}
+	slices.Sort(ids) // JavaScript's default sort: member ids are ASCII
+	plan := make(map[string]map[string][]int32, len(ids))
+	for _, id := range ids {
+		plan[id] = map[string][]int32{}
+	}
+	i := 0
+	for _, t := range topics {
+		for _, p := range order[t] {
 			id := ids[i%len(ids)]
 			plan[id][t] = append(plan[id][t], p)
 			i++
 		}
 	}
-	return plan, nil
+	return plan
 }

@@ -165,8 +165,8 @@ type simMember struct {
 	// ordered is the subscription in the order the member sent it (nil
 	// means the same as topics), for the assignors that keep that order.
 	ordered []string
-	owned    map[string][]int32
-	joiner   bool // a simulated new member: no generation yet
+	owned   map[string][]int32
+	joiner  bool // a simulated new member: no generation yet
 }
 
 // Simulate predicts a classic consumer group's next assignment after the
