@@ -42,11 +42,21 @@ func (id Identification) Label() string {
 	case ImplUnknown, "":
 		return "assignor " + p + " (leader unknown)"
 	}
-	s := "assignor " + p + " (" + string(id.Impl) + " leader"
 	if id.Partial {
-		s += "?"
+		return "assignor " + p + " (probably " + id.Impl.Name() + " leader)"
 	}
-	return s + ")"
+	return "assignor " + p + " (" + id.Impl.Name() + " leader)"
+}
+
+// Name is the implementation as people call it.
+func (i Impl) Name() string {
+	switch i {
+	case ImplJava:
+		return "Java/franz-go"
+	case ImplLibrdkafka, ImplKafkaJS, ImplMixed:
+		return string(i)
+	}
+	return "unknown"
 }
 
 // javaProtocols are the assignor names the Java client and franz-go share.

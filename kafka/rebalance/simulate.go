@@ -121,10 +121,9 @@ type UnmodelledError struct {
 
 func (e *UnmodelledError) Error() string {
 	name := e.Protocol
-	switch e.Impl {
-	case ImplUnknown, ImplMixed, "":
-	default:
-		name = string(e.Impl) + " " + e.Protocol
+	known := slices.Contains(javaProtocols, e.Protocol) || e.Protocol == ProtocolKafkaJSRoundRobin
+	if known && e.Impl != ImplUnknown && e.Impl != ImplMixed && e.Impl != "" {
+		name = e.Impl.Name() + "'s " + e.Protocol
 	}
 	return "counts only: this group's leader runs " + name + ", which kgroups does not model"
 }
