@@ -36,16 +36,22 @@ func (id Identification) Label() string {
 	if p == "" {
 		p = "-"
 	}
+	return "assignor " + p + " " + id.Leader()
+}
+
+// Leader is the parenthesised leader part of Label: "(librdkafka
+// leader)", "(leader unknown)".
+func (id Identification) Leader() string {
 	switch id.Impl {
 	case ImplMixed:
-		return "assignor " + p + " (mixed clients: leader unknown)"
+		return "(mixed clients: leader unknown)"
 	case ImplUnknown, "":
-		return "assignor " + p + " (leader unknown)"
+		return "(leader unknown)"
 	}
 	if id.Partial {
-		return "assignor " + p + " (probably " + id.Impl.Name() + " leader)"
+		return "(probably " + id.Impl.Name() + " leader)"
 	}
-	return "assignor " + p + " (" + id.Impl.Name() + " leader)"
+	return "(" + id.Impl.Name() + " leader)"
 }
 
 // Name is the implementation as people call it.
