@@ -152,7 +152,8 @@ func runSimulate(ctx context.Context, a *app, o simulateOptions) error {
 		}
 		var failed []string
 		for _, p := range sim.Predictions {
-			if p.Err != nil {
+			var unmodelled *rebalance.UnmodelledError
+			if p.Err != nil && !errors.As(p.Err, &unmodelled) {
 				failed = append(failed, p.Assignor+": "+p.Err.Error())
 			}
 		}

@@ -102,6 +102,81 @@ type simJSON struct {
 	} `json:"members"`
 }
 
+// TestSimulateCLIIdentifiesTheLeader: a group of franz-go members with
+// kgo's default client id is identified as a Java/franz-go leader, and the
+// franz-go balancers' predictions are exact, in the table and the JSON.
+func TestSimulateCLIIdentifiesTheLeader(t *testing.T) {
+	isolateConfig(t)
+	c := kafkatest.NewCluster(t)
+	c.CreateTopic(t, "orders", 6)
+	const group = "sim-coop"
+	for range 2 {
+		c.Join(t, group, []string{"orders"}, kgo.Balancers(kgo.CooperativeStickyBalancer()))
+	}
+	c.WaitStable(t, group, 2, 6)
+	brokers := strings.Join(c.Addrs, ",")
+	var stdout, stderr string
+	var code int
+	kafkatest.Eventually(t, group+" to show both members' metadata", func() bool {
+		code, stdout, stderr = runKgroups(t, "-b", brokers, "simulate", group, "--join", "1")
+		return code == 0 && strings.Contains(stdout, "2 members")
+	})
+	for _, want := range []string{
+		"Group sim-coop (classic, Stable, assignor cooperative-sticky (Java/franz-go leader), 2 members): join 1\n",
+		"ASSIGNOR            CONFIDENCE  MOVED  ROUNDS  MEMBERS  NOTE\n",
+		// The sticky assignors give the joiner two partitions; what
+		// range and roundrobin move depends on the layout the members
+		// settled into, so only their confidence is checked.
+		"sticky              exact           2       1        3  if the group used sticky\n",
+		"cooperative-sticky  exact           2       2        3  the group's assignor\n",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, stdout)
+		}
+	}
+	for _, want := range []string{
+		"range               exact      ",
+		"roundrobin          exact      ",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, stdout)
+		}
+	}
+	code, stdout, stderr = runKgroups(t, "-b", brokers, "simulate", group, "--join", "1", "-o", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var doc struct {
+		Leader struct {
+			Impl, Protocol, Label string
+			Partial               bool
+		} `json:"leader"`
+		Assignors []struct {
+			Assignor, Impl, Confidence, Note string
+			Moved                            int
+		} `json:"assignors"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	if doc.Leader.Impl != "java" || doc.Leader.Protocol != "cooperative-sticky" || doc.Leader.Partial || doc.Leader.Label != "assignor cooperative-sticky (Java/franz-go leader)" {
+		t.Errorf("leader %+v", doc.Leader)
+	}
+	var got []string
+	for _, a := range doc.Assignors {
+		got = append(got, a.Assignor+"/"+a.Impl+"/"+a.Confidence+"/"+a.Note)
+	}
+	want := []string{
+		"range/java/exact/if the group used range",
+		"roundrobin/java/exact/if the group used roundrobin",
+		"sticky/java/exact/if the group used sticky",
+		"cooperative-sticky/java/exact/the group's assignor",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("assignors %v, want %v", got, want)
+	}
+}
+
 func TestSimulateCLI(t *testing.T) {
 	c := startSimCluster(t)
 	m0, m1, m2 := c.ids[0], c.ids[1], c.ids[2]
@@ -258,12 +333,14 @@ func TestSimulateCLI(t *testing.T) {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
 		for _, want := range []string{
-			"Group sim-range (classic, Stable, assignor range, 3 members): join 3\n",
-			"ASSIGNOR            MOVED  ROUNDS  MEMBERS\n",
-			"range                   5       1        6\n",
-			"roundrobin              5       1        6\n",
-			"sticky                  3       1        6\n",
-			"cooperative-sticky      3       2        6\n",
+			// Client ids r1-r3 are no client's default: the leader is not
+			// identified, so even the group's own range is approximate.
+			"Group sim-range (classic, Stable, assignor range (leader unknown), 3 members): join 3\n",
+			"ASSIGNOR            CONFIDENCE   MOVED  ROUNDS  MEMBERS  NOTE\n",
+			"range               approximate      5       1        6  the group's assignor, if its leader runs the Java or franz-go one\n",
+			"roundrobin          approximate      5       1        6  if the group used roundrobin\n",
+			"sticky              approximate      3       1        6  if the group used sticky\n",
+			"cooperative-sticky  approximate      3       2        6  if the group used cooperative-sticky\n",
 			"range: 5 partitions move\n",
 		} {
 			if !strings.Contains(stdout, want) {

@@ -84,8 +84,48 @@ type Prediction struct {
 	// 1 for the eager assignors; cooperative-sticky takes 2 when a
 	// partition must be revoked from one member before another gets it.
 	Rounds int
-	// Err is why the assignor could not balance the group.
+	// Err is why the assignor could not balance the group, or, for the
+	// group's own assignor when kgroups does not model it, an
+	// *UnmodelledError.
 	Err error
+	// Impl is the implementation whose assignor made the prediction.
+	Impl Impl
+	// Confidence is how far the prediction can be trusted.
+	Confidence Confidence
+	// Note says what the row is ("the group's assignor", "if the group
+	// used range"), for humans; not sanitized.
+	Note string
+}
+
+// Confidence grades a prediction.
+type Confidence string
+
+const (
+	// ConfidenceExact is a modelled implementation with all its inputs
+	// known: the group will do this.
+	ConfidenceExact Confidence = "exact"
+	// ConfidenceApproximate is a prediction whose ties may break
+	// differently or whose inputs were not all reported (owned partitions,
+	// sticky user data, joiners' member ids, another client's assignor).
+	ConfidenceApproximate Confidence = "approximate"
+	// ConfidenceUnknown is no prediction: the assignor is not modelled.
+	ConfidenceUnknown Confidence = "unknown"
+)
+
+// UnmodelledError is the group's own assignor when kgroups has no model
+// of it for the leader's implementation: only counts are known.
+type UnmodelledError struct {
+	Impl     Impl
+	Protocol string
+}
+
+func (e *UnmodelledError) Error() string {
+	name := e.Protocol
+	known := slices.Contains(javaProtocols, e.Protocol) || e.Protocol == ProtocolKafkaJSRoundRobin
+	if known && e.Impl != ImplUnknown && e.Impl != ImplMixed && e.Impl != "" {
+		name = e.Impl.Name() + "'s " + e.Protocol
+	}
+	return "counts only: this group's leader runs " + name + ", which kgroups does not model"
 }
 
 // Simulation is the result of Simulate.
@@ -97,7 +137,12 @@ type Simulation struct {
 	// members by id, then joiners).
 	Members []string
 	// Joiners are the ids given to the simulated new members.
-	Joiners     []string
+	Joiners []string
+	// Leader is the implementation inferred for the group's leader.
+	Leader Identification
+	// Predictions are the group's own assignor first, when the leader's
+	// implementation is modelled (or a row saying it is not), then the
+	// Java/franz-go assignors in Assignors order.
 	Predictions []Prediction
 }
 
@@ -116,8 +161,11 @@ type simMember struct {
 	id       string // the real member id, or a joiner's made-up one
 	instance string
 	topics   []string // sorted
-	owned    map[string][]int32
-	joiner   bool // a simulated new member: no generation yet
+	// ordered is the subscription in the order the member sent it (nil
+	// means the same as topics), for the assignors that keep that order.
+	ordered []string
+	owned   map[string][]int32
+	joiner  bool // a simulated new member: no generation yet
 }
 
 // Simulate predicts a classic consumer group's next assignment after the
@@ -176,9 +224,11 @@ func Simulate(g *kafka.Group, partitions map[string]int32, change Change) (*Simu
 			id:       m.MemberID,
 			instance: m.InstanceID,
 			topics:   uniqueSorted(meta.Topics),
+			ordered:  slices.Clone(meta.Topics),
 			owned:    assignmentMap(m.Assignment),
 		})
 	}
+	shared := sharedSubscription(members)
 	sort.SliceStable(members, func(i, j int) bool { return memberLess(members[i], members[j]) })
 	union = uniqueSorted(union)
 
@@ -193,7 +243,7 @@ func Simulate(g *kafka.Group, partitions map[string]int32, change Change) (*Simu
 			continue
 		}
 		sim.Joiners = append(sim.Joiners, id)
-		members = append(members, simMember{id: id, topics: union, joiner: true})
+		members = append(members, simMember{id: id, topics: union, ordered: shared, joiner: true})
 	}
 	for _, m := range members {
 		sim.Members = append(sim.Members, m.id)
@@ -216,22 +266,144 @@ func Simulate(g *kafka.Group, partitions map[string]int32, change Change) (*Simu
 	}
 
 	before := ownersOf(g.Members)
-	for _, name := range Assignors {
-		p := Prediction{Assignor: name}
-		final, rounds, err := run(balancer(name), members, counts, gen)
+	sim.Leader = Identify(g)
+	settle := func(p *Prediction, final map[string]map[string][]int32, rounds int, err error) {
 		if err != nil {
 			p.Err = err
-		} else {
-			p.Rounds = rounds
-			p.Assignment = make(map[string][]kafka.TopicPartitions, len(members))
-			for _, m := range members {
-				p.Assignment[m.id] = topicPartitions(final[m.id])
-			}
-			p.Moves = diff(before, ownersOfAssignment(p.Assignment))
+			return
 		}
+		p.Rounds = rounds
+		p.Assignment = make(map[string][]kafka.TopicPartitions, len(members))
+		for _, m := range members {
+			p.Assignment[m.id] = topicPartitions(final[m.id])
+		}
+		p.Moves = diff(before, ownersOfAssignment(p.Assignment))
+	}
+	if own, ok := ownPrediction(g, sim.Leader, change); ok {
+		if md, ok := lookupModel(sim.Leader.Impl, g.Assignor); ok {
+			final, rounds, err := runModel(md, members, counts)
+			settle(&own, final, rounds, err)
+		}
+		sim.Predictions = append(sim.Predictions, own)
+	}
+	for _, name := range Assignors {
+		p := javaPrediction(g, sim.Leader, name)
+		final, rounds, err := run(balancer(name), members, counts, gen)
+		settle(&p, final, rounds, err)
 		sim.Predictions = append(sim.Predictions, p)
 	}
 	return sim, nil
+}
+
+// ownPrediction is the row for the group's own assignor when the Java rows
+// do not already run it: the leader's model when kgroups has one, else a
+// counts-only row. ok is false when a Java row is the group's own.
+func ownPrediction(g *kafka.Group, leader Identification, change Change) (Prediction, bool) {
+	// A Java name under a Java, unidentified or mixed leader is the Java
+	// row itself (approximate unless the leader is Java).
+	javaOwn := slices.Contains(Assignors, g.Assignor) &&
+		(leader.Impl == ImplJava || leader.Impl == ImplUnknown || leader.Impl == ImplMixed)
+	if javaOwn || g.Assignor == "" {
+		return Prediction{}, false
+	}
+	p := Prediction{Assignor: g.Assignor, Impl: leader.Impl, Note: "the group's assignor"}
+	if _, ok := lookupModel(leader.Impl, g.Assignor); !ok {
+		p.Confidence = ConfidenceUnknown
+		p.Err = &UnmodelledError{Impl: leader.Impl, Protocol: g.Assignor}
+		return p, true
+	}
+	p.Confidence = ConfidenceExact
+	switch {
+	case leader.Partial:
+		p.Confidence = ConfidenceApproximate
+		p.Note += "; some members' clients are not identified"
+	case change.Join > 0:
+		// The order the model sorts members in is by member id, and a
+		// joiner's real id is random.
+		p.Confidence = ConfidenceApproximate
+		p.Note += "; joiners' real member ids decide their place"
+	}
+	return p, true
+}
+
+// javaPrediction starts a Java/franz-go row: exact when the group's
+// leader is a Java or franz-go client, approximate when it is another
+// client (whose assignor of the same name breaks ties its own way) or
+// when eager sticky members sent no user data.
+func javaPrediction(g *kafka.Group, leader Identification, name string) Prediction {
+	p := Prediction{Assignor: name, Impl: ImplJava, Confidence: ConfidenceExact}
+	switch {
+	case g.Assignor == name && leader.Impl == ImplJava:
+		p.Note = "the group's assignor"
+	case g.Assignor == name && (leader.Impl == ImplUnknown || leader.Impl == ImplMixed):
+		p.Note = "the group's assignor, if its leader runs the Java or franz-go one"
+	default:
+		p.Note = "if the group used " + name
+	}
+	switch {
+	case leader.Impl != ImplJava || leader.Partial:
+		p.Confidence = ConfidenceApproximate
+	case name == AssignorSticky && g.Assignor == AssignorSticky && !allUserData(g):
+		p.Confidence = ConfidenceApproximate
+		p.Note += "; members sent no sticky user data"
+	}
+	return p
+}
+
+// allUserData reports whether every member's join metadata carries user
+// data (the eager sticky assignor's record of what it owns).
+func allUserData(g *kafka.Group) bool {
+	for i := range g.Members {
+		if _, ud, ok := metadataVersion(g.Members[i].JoinMetadata); !ok || !ud {
+			return false
+		}
+	}
+	return true
+}
+
+// runModel runs an implementation's model as run runs a kgo balancer.
+func runModel(md model, members []simMember, counts map[string]int32) (map[string]map[string][]int32, int, error) {
+	owned := make(map[string]map[string][]int32, len(members))
+	for _, m := range members {
+		owned[m.id] = m.owned
+	}
+	for round := 1; round <= maxRounds; round++ {
+		plan, err := md.plan(members, owned, counts)
+		if err != nil {
+			return nil, 0, fmt.Errorf("%s: %w", md.protocol, err)
+		}
+		for id := range plan {
+			for t := range plan[id] {
+				slices.Sort(plan[id][t])
+			}
+		}
+		revoked := false
+		for _, m := range members {
+			if lost(owned[m.id], plan[m.id]) {
+				revoked = true
+			}
+		}
+		if !md.cooperative || !revoked {
+			return plan, round, nil
+		}
+		owned = plan
+	}
+	return nil, 0, fmt.Errorf("%s did not settle within %d rounds", md.protocol, maxRounds)
+}
+
+// sharedSubscription is the subscription, in order, that all members
+// share, or nil when they differ.
+func sharedSubscription(members []simMember) []string {
+	if len(members) == 0 {
+		return nil
+	}
+	first := members[0].subscription()
+	for _, m := range members[1:] {
+		if !slices.Equal(m.subscription(), first) {
+			return nil
+		}
+	}
+	return slices.Clone(first)
 }
 
 func balancer(name string) kgo.GroupBalancer {
@@ -356,6 +528,14 @@ func memberLess(a, b simMember) bool {
 		return false
 	}
 	return a.id < b.id
+}
+
+// subscription is the member's topics in the order it subscribed.
+func (m simMember) subscription() []string {
+	if m.ordered != nil {
+		return m.ordered
+	}
+	return m.topics
 }
 
 // lost reports whether before has a partition that after lacks.

@@ -16,6 +16,7 @@ import (
 
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/lag"
+	"github.com/kgroups/kgroups/kafka/rebalance"
 	kreset "github.com/kgroups/kgroups/kafka/reset"
 	"github.com/kgroups/kgroups/views/columns"
 	"github.com/kgroups/kgroups/views/format"
@@ -650,6 +651,12 @@ func (m *Model) header(b *strings.Builder) {
 		l1.WriteString(sep)
 		l1.WriteString(s.Label.Render("assignor "))
 		l1.WriteString(format.Sanitize(columns.Text(g.Assignor)))
+		if g.Type == kafka.TypeClassic && g.Assignor != "" && len(g.Members) > 0 {
+			// The implementation kgroups infers the leader runs.
+			if id := rebalance.Identify(g); id.Impl != rebalance.ImplUnknown {
+				l1.WriteString(" " + id.Leader())
+			}
+		}
 
 		l2.WriteString(format.Count(len(g.Members), "member", "members"))
 		l2.WriteString(sep)

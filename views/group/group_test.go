@@ -250,3 +250,25 @@ func TestStableLagColumn(t *testing.T) {
 		t.Errorf("LSO-LAG without an open transaction:\n%s", v)
 	}
 }
+
+// TestHeaderNamesTheLeader: when every member runs librdkafka under its
+// default client id, the header says so after the assignor.
+func TestHeaderNamesTheLeader(t *testing.T) {
+	lipgloss.SetColorProfile(termenv.Ascii)
+	l, s := viewtest.LagAfter(3)
+	g, ok := s.Group("orders-app")
+	if !ok || g.Assignor != "cooperative-sticky" {
+		t.Fatalf("fixture group: %v %q", ok, g.Assignor)
+	}
+	m := New(viewtest.Common(160, 14, true), "orders-app", s, l)
+	if got := viewtest.Strip(m.View()); !strings.Contains(got, "· assignor cooperative-sticky\n") {
+		t.Fatalf("unidentified clients: header\n%s", got)
+	}
+	for i := range g.Members {
+		g.Members[i].ClientID = "rdkafka"
+	}
+	m = New(viewtest.Common(160, 14, true), "orders-app", s, l)
+	if got := viewtest.Strip(m.View()); !strings.Contains(got, "· assignor cooperative-sticky (librdkafka leader)\n") {
+		t.Fatalf("librdkafka members: header\n%s", got)
+	}
+}

@@ -30,6 +30,7 @@ type SummaryRow struct {
 func SummaryColumns() []Column[SummaryRow] {
 	return []Column[SummaryRow]{
 		{Title: "ASSIGNOR", Align: left, Max: idMax, Value: func(r SummaryRow) string { return r.Prediction.Assignor }},
+		{Title: "CONFIDENCE", Align: left, Value: func(r SummaryRow) string { return text(string(r.Prediction.Confidence)) }},
 		{Title: "MOVED", Align: right, Value: func(r SummaryRow) string {
 			if r.Prediction.Err != nil {
 				return format.Missing
@@ -43,6 +44,7 @@ func SummaryColumns() []Column[SummaryRow] {
 			return strconv.Itoa(r.Prediction.Rounds)
 		}},
 		{Title: "MEMBERS", Align: right, Value: func(r SummaryRow) string { return strconv.Itoa(r.Members) }},
+		{Title: "NOTE", Align: left, Value: func(r SummaryRow) string { return r.Prediction.Note }},
 		{Title: "ERROR", Align: left, Value: func(r SummaryRow) string {
 			if r.Prediction.Err != nil {
 				return r.Prediction.Err.Error()
@@ -117,11 +119,19 @@ func ChangeHeader(g *kafka.Group, change string) string {
 		format.Sanitize(g.Name), format.Sanitize(string(g.Type)), format.Sanitize(g.State), format.Sanitize(text(g.Assignor)), len(g.Members), format.Sanitize(change))
 }
 
+// SimulationHeader is ChangeHeader with the assignor named with the
+// implementation kgroups infers its leader runs ("assignor
+// cooperative-sticky (librdkafka leader)"), terminal-safe.
+func SimulationHeader(g *kafka.Group, sim *rebalance.Simulation) string {
+	return fmt.Sprintf("Group %s (%s, %s, %s, %d members): %s",
+		format.Sanitize(g.Name), format.Sanitize(string(g.Type)), format.Sanitize(g.State), format.Sanitize(sim.Leader.Label()), len(g.Members), format.Sanitize(sim.Change.String()))
+}
+
 // Simulation prints a simulation: a summary per assignor, then each
 // assignor's moves and resulting assignment; lay says how long ids are cut.
 func Simulation(w io.Writer, g *kafka.Group, sim *rebalance.Simulation, lay Layout) error {
 	var b strings.Builder
-	b.WriteString(ChangeHeader(g, sim.Change.String()))
+	b.WriteString(SimulationHeader(g, sim))
 	b.WriteString("\n\n")
 	b.WriteString(TableWith(summaryColumns(sim), SummaryRows(sim), lay))
 	for i := range sim.Predictions {
@@ -204,18 +214,30 @@ func Targets(w io.Writer, g *kafka.Group, change string, lay Layout) error {
 // field. from/to are null when nobody owned or owns the partition.
 
 type jsonSimulation struct {
-	Group       string         `json:"group"`
-	GroupBase64 string         `json:"groupBase64,omitempty"`
-	Change      string         `json:"change"`
-	Type        string         `json:"type"`
-	Assignors   []jsonAssignor `json:"assignors"`
+	Group       string `json:"group"`
+	GroupBase64 string `json:"groupBase64,omitempty"`
+	Change      string `json:"change"`
+	Type        string `json:"type"`
+	// Leader is the implementation inferred for a classic group's leader.
+	Leader    *jsonLeader    `json:"leader,omitempty"`
+	Assignors []jsonAssignor `json:"assignors"`
 	// Members is set for KIP-848 groups only.
 	Members []jsonTargetMember `json:"members,omitempty"`
 	Pending []jsonMove         `json:"pendingMoves,omitempty"`
 }
 
+type jsonLeader struct {
+	Impl     string `json:"impl"`
+	Protocol string `json:"protocol"`
+	Partial  bool   `json:"partial"`
+	Label    string `json:"label"`
+}
+
 type jsonAssignor struct {
 	Assignor   string                      `json:"assignor"`
+	Impl       string                      `json:"impl"`
+	Confidence string                      `json:"confidence"`
+	Note       string                      `json:"note"`
 	Moved      int                         `json:"moved"`
 	Rounds     int                         `json:"rounds"`
 	Moves      []jsonMove                  `json:"moves"`
@@ -239,11 +261,14 @@ type jsonTargetMember struct {
 }
 
 // SimulationJSON prints a simulation as
-// {"group","change","type","assignors":[{"assignor","moved","rounds","moves":[{"topic","partition","from","to"}],"assignment":{member:[{"topic","partitions"}]},"error"}]}.
+// {"group","change","type","leader":{"impl","protocol","partial","label"},"assignors":[{"assignor","impl","confidence","note","moved","rounds","moves":[{"topic","partition","from","to"}],"assignment":{member:[{"topic","partitions"}]},"error"}]}.
 func SimulationJSON(w io.Writer, g *kafka.Group, sim *rebalance.Simulation) error {
 	doc := jsonSimulation{Group: sim.Group, GroupBase64: groupBase64(sim.Group), Change: sim.Change.String(), Type: string(g.Type), Assignors: make([]jsonAssignor, 0, len(sim.Predictions))}
+	if sim.Leader.Impl != "" {
+		doc.Leader = &jsonLeader{Impl: string(sim.Leader.Impl), Protocol: sim.Leader.Protocol, Partial: sim.Leader.Partial, Label: sim.Leader.Label()}
+	}
 	for _, p := range sim.Predictions {
-		j := jsonAssignor{Assignor: p.Assignor, Moved: len(p.Moves), Rounds: p.Rounds, Moves: toJSONMoves(p.Moves), Assignment: map[string][]jsonAssignment{}}
+		j := jsonAssignor{Assignor: p.Assignor, Impl: string(p.Impl), Confidence: string(p.Confidence), Note: p.Note, Moved: len(p.Moves), Rounds: p.Rounds, Moves: toJSONMoves(p.Moves), Assignment: map[string][]jsonAssignment{}}
 		for id, tps := range p.Assignment {
 			j.Assignment[id] = toJSONAssignment(tps)
 		}

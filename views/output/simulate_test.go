@@ -2,9 +2,14 @@ package output_test
 
 import (
 	"bytes"
+	"encoding/json"
+	"os"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/rebalance"
@@ -39,9 +44,18 @@ func TestSimulationJSON(t *testing.T) {
   "group": "orders-app",
   "change": "leave b",
   "type": "classic",
+  "leader": {
+    "impl": "unknown",
+    "protocol": "range",
+    "partial": false,
+    "label": "assignor range (leader unknown)"
+  },
   "assignors": [
     {
       "assignor": "range",
+      "impl": "java",
+      "confidence": "approximate",
+      "note": "the group's assignor, if its leader runs the Java or franz-go one",
       "moved": 2,
       "rounds": 1,
       "moves": [
@@ -101,11 +115,11 @@ func TestSimulation(t *testing.T) {
 	if err := output.Simulation(&buf, g, sim, output.Layout{}); err != nil {
 		t.Fatal(err)
 	}
-	want := `Group orders-app (classic, Stable, assignor range, 3 members): join 1
+	want := `Group orders-app (classic, Stable, assignor range (leader unknown), 3 members): join 1
 
-ASSIGNOR    MOVED  ROUNDS  MEMBERS
-range           1       1        4
-roundrobin      5       1        4
+ASSIGNOR    CONFIDENCE   MOVED  ROUNDS  MEMBERS  NOTE
+range       approximate      1       1        4  the group's assignor, if its leader runs the Java or franz-go one
+roundrobin  approximate      5       1        4  if the group used roundrobin
 
 range: 1 partition moves
 TOPIC   PARTITION  FROM  TO
@@ -131,5 +145,79 @@ new-1   (new)                1  orders(3)
 `
 	if got := buf.String(); got != want {
 		t.Fatalf("table:\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestSimulationRecordedKafkaJS prints the simulation of a recorded
+// kafkajs 2.2.4 group (kafka/rebalance/testdata/kafkajs) losing a member:
+// the header names the kafkajs leader, kafkajs's own assignor comes first
+// and exact, the Java rows are approximate what-ifs.
+func TestSimulationRecordedKafkaJS(t *testing.T) {
+	b, err := os.ReadFile("../../kafka/rebalance/testdata/kafkajs/2-third-joins.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f struct {
+		Group, Protocol string
+		Members         []struct {
+			MemberID   string `json:"member_id"`
+			ClientID   string `json:"client_id"`
+			Metadata   []byte `json:"metadata"`
+			Assignment []byte `json:"assignment"`
+		}
+	}
+	if err := json.Unmarshal(b, &f); err != nil {
+		t.Fatal(err)
+	}
+	g := &kafka.Group{Name: f.Group, Type: kafka.TypeClassic, ProtocolType: "consumer", State: kafka.StateStable, Assignor: f.Protocol}
+	for _, fm := range f.Members {
+		a := kmsg.NewConsumerMemberAssignment()
+		if err := a.ReadFrom(fm.Assignment); err != nil {
+			t.Fatal(err)
+		}
+		m := kafka.Member{MemberID: fm.MemberID, ClientID: fm.ClientID, JoinMetadata: fm.Metadata}
+		for _, tp := range a.Topics {
+			slices.Sort(tp.Partitions)
+			m.Assignment = append(m.Assignment, kafka.TopicPartitions{Topic: tp.Topic, Partitions: tp.Partitions})
+		}
+		slices.SortFunc(m.Assignment, func(x, y kafka.TopicPartitions) int { return strings.Compare(x.Topic, y.Topic) })
+		g.Members = append(g.Members, m)
+	}
+	sim, err := rebalance.Simulate(g, map[string]int32{"js-orders": 6, "js-events": 4}, rebalance.Change{Leave: []string{"kafkajs-a99c1eafbbf461ee5cc416c4b86a18f9"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := output.Simulation(&buf, g, sim, output.Layout{}); err != nil {
+		t.Fatal(err)
+	}
+	got := buf.String()
+	for _, want := range []string{
+		"Group js-rr (classic, Stable, assignor RoundRobinAssigner (kafkajs leader), 3 members): leave kafkajs-a99c1eafbbf461ee5cc416c4b86a18f9\n",
+		"ASSIGNOR            CONFIDENCE   MOVED  ROUNDS  MEMBERS  NOTE\n",
+		"RoundRobinAssigner  exact            7       1        2  the group's assignor\n",
+		"range               approximate      ",
+		"cooperative-sticky  approximate      ",
+		"RoundRobinAssigner: 7 partitions move\n",
+		"kafkajs-0212e77429f3178247db92b218e77e0f  kafkajs              5  js-events(0,2),js-orders(0,2,4)\n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("output lacks %q:\n%s", want, got)
+		}
+	}
+	buf.Reset()
+	if err := output.SimulationJSON(&buf, g, sim); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Leader    struct{ Impl, Label string }
+		Assignors []struct{ Assignor, Impl, Confidence string }
+	}
+	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Leader.Impl != "kafkajs" || len(doc.Assignors) != 5 || doc.Assignors[0].Assignor != "RoundRobinAssigner" ||
+		doc.Assignors[0].Impl != "kafkajs" || doc.Assignors[0].Confidence != "exact" || doc.Assignors[1].Confidence != "approximate" {
+		t.Fatalf("json %+v", doc)
 	}
 }

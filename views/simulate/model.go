@@ -103,7 +103,7 @@ func New(c ui.Common, group string) *Model {
 		}
 		m.targets.Cols = append(m.targets.Cols, tc)
 	}
-	for _, c := range SummaryColumns()[:4] {
+	for _, c := range SummaryColumns()[:5] { // up to MEMBERS
 		m.summary.Cols = append(m.summary.Cols, table.Col[SummaryRow]{Column: c})
 	}
 	for _, c := range MoveColumns() {

@@ -1,0 +1,190 @@
+package rebalance
+
+import (
+	"errors"
+	"reflect"
+	"testing"
+
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/kgroups/kgroups/kafka"
+)
+
+func metadata(version int16, userData []byte, topics ...string) []byte {
+	m := kmsg.NewConsumerMemberMetadata()
+	m.Version, m.Topics, m.UserData = version, topics, userData
+	return m.AppendTo(nil)
+}
+
+func member(id, client string, meta []byte) kafka.Member {
+	return kafka.Member{MemberID: id, ClientID: client, JoinMetadata: meta}
+}
+
+func TestIdentify(t *testing.T) {
+	kgoCoop := kgo.CooperativeStickyBalancer().JoinGroupMetadata([]string{"t"}, nil, 3)
+	v0 := metadata(0, nil, "t")
+	v1 := metadata(1, nil, "t")
+	for _, c := range []struct {
+		name     string
+		protocol string
+		members  []kafka.Member
+		want     Impl
+		partial  bool
+		label    string
+	}{
+		{"franz-go members", "cooperative-sticky", []kafka.Member{member("a", "kgo", kgoCoop), member("b", "kgo", kgoCoop)},
+			ImplJava, false, "assignor cooperative-sticky (Java/franz-go leader)"},
+		{"Java default client ids", "range", []kafka.Member{member("a", "consumer-app-1", v1), member("b", "consumer-app-2", v1)},
+			ImplJava, false, "assignor range (Java/franz-go leader)"},
+		{"librdkafka default client id", "cooperative-sticky", []kafka.Member{member("a", "rdkafka", v1), member("b", "rdkafka", v1)},
+			ImplLibrdkafka, false, "assignor cooperative-sticky (librdkafka leader)"},
+		{"kcat", "roundrobin", []kafka.Member{member("a", "kcat", v0)},
+			ImplLibrdkafka, false, "assignor roundrobin (librdkafka leader)"},
+		{"kafkajs by protocol name, custom client id", "RoundRobinAssigner", []kafka.Member{member("a", "orders-svc", v0)},
+			ImplKafkaJS, false, "assignor RoundRobinAssigner (kafkajs leader)"},
+		{"kafkajs client id with a custom assignor", "my-assignor", []kafka.Member{member("a", "kafkajs", v0)},
+			ImplKafkaJS, false, "assignor my-assignor (kafkajs leader)"},
+		{"RoundRobinAssigner with user data is not kafkajs's", "RoundRobinAssigner", []kafka.Member{member("a", "svc", metadata(0, []byte{1}, "t"))},
+			ImplUnknown, false, "assignor RoundRobinAssigner (leader unknown)"},
+		{"cooperative metadata at version 0 is no known client", "cooperative-sticky", []kafka.Member{member("a", "rdkafka", v0)},
+			ImplUnknown, false, "assignor cooperative-sticky (leader unknown)"},
+		{"custom client ids", "range", []kafka.Member{member("a", "orders-svc", v1)},
+			ImplUnknown, false, "assignor range (leader unknown)"},
+		{"mixed clients", "range", []kafka.Member{member("a", "rdkafka", v1), member("b", "kgo", v1)},
+			ImplMixed, false, "assignor range (mixed clients: leader unknown)"},
+		{"one member unidentified", "range", []kafka.Member{member("a", "rdkafka", v1), member("b", "orders-svc", v1)},
+			ImplLibrdkafka, true, "assignor range (probably librdkafka leader)"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			g := &kafka.Group{Name: "g", Assignor: c.protocol, Members: c.members}
+			id := Identify(g)
+			if id.Impl != c.want || id.Partial != c.partial || id.Label() != c.label {
+				t.Fatalf("Identify = %s partial %v %q, want %s partial %v %q", id.Impl, id.Partial, id.Label(), c.want, c.partial, c.label)
+			}
+		})
+	}
+}
+
+// TestSimulateRecordedKafkaJSLeave feeds the recorded three-member kafkajs
+// group to Simulate with the member that really left next leaving: the
+// group's own RoundRobinAssigner comes first, exact, and predicts what
+// kafkajs really did (the next fixture); the Java rows follow as
+// approximate what-ifs.
+func TestSimulateRecordedKafkaJSLeave(t *testing.T) {
+	g := loadKafkaJSFixture(t, "2-third-joins").group(t)
+	leaving := "kafkajs-a99c1eafbbf461ee5cc416c4b86a18f9"
+	sim, err := Simulate(g, map[string]int32{"js-orders": 6, "js-events": 4}, Change{Leave: []string{leaving}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sim.Leader.Impl != ImplKafkaJS || sim.Leader.Label() != "assignor RoundRobinAssigner (kafkajs leader)" {
+		t.Fatalf("leader %s %q", sim.Leader.Impl, sim.Leader.Label())
+	}
+	var names []string
+	for _, p := range sim.Predictions {
+		names = append(names, p.Assignor+"/"+string(p.Impl)+"/"+string(p.Confidence)+"/"+p.Note)
+	}
+	want := []string{
+		"RoundRobinAssigner/kafkajs/exact/the group's assignor",
+		"range/java/approximate/if the group used range",
+		"roundrobin/java/approximate/if the group used roundrobin",
+		"sticky/java/approximate/if the group used sticky",
+		"cooperative-sticky/java/approximate/if the group used cooperative-sticky",
+	}
+	if !reflect.DeepEqual(names, want) {
+		t.Fatalf("predictions\n%v\nwant\n%v", names, want)
+	}
+	p := sim.Predictions[0]
+	// Sorted members 0212…, a621…; js-orders dealt first (subscription
+	// order), partitions by id, then js-events.
+	wantA := map[string][]kafka.TopicPartitions{
+		"kafkajs-0212e77429f3178247db92b218e77e0f": tps("js-events:0,2", "js-orders:0,2,4"),
+		"kafkajs-a6219e7b5926411872f64294927dac4d": tps("js-events:1,3", "js-orders:1,3,5"),
+	}
+	if p.Err != nil || p.Rounds != 1 || !reflect.DeepEqual(p.Assignment, wantA) {
+		t.Fatalf("RoundRobinAssigner: err %v rounds %d assignment %v, want %v", p.Err, p.Rounds, p.Assignment, wantA)
+	}
+	after := loadKafkaJSFixture(t, "3-second-leaves").group(t)
+	for _, m := range after.Members {
+		if !reflect.DeepEqual(p.Assignment[m.MemberID], m.Assignment) {
+			t.Errorf("%s: predicted %v, kafkajs assigned %v", m.MemberID, p.Assignment[m.MemberID], m.Assignment)
+		}
+	}
+	// Before: 0212 orders 0,3 events 2,3; a621 orders 1,4 events 0;
+	// a99c orders 2,5 events 1.
+	a, b := "kafkajs-0212e77429f3178247db92b218e77e0f", "kafkajs-a6219e7b5926411872f64294927dac4d"
+	wantMoves := map[tp]string{
+		{"js-orders", 2}: leaving,
+		{"js-orders", 3}: a,
+		{"js-orders", 4}: b,
+		{"js-orders", 5}: leaving,
+		{"js-events", 0}: b,
+		{"js-events", 1}: leaving,
+		{"js-events", 3}: a,
+	}
+	if got := movedSet(p.Moves); !reflect.DeepEqual(got, wantMoves) {
+		t.Fatalf("moves %v, want %v", got, wantMoves)
+	}
+}
+
+// TestSimulateRecordedKafkaJSJoin: a joiner's real member id is random and
+// decides its place in kafkajs's order, so a join is approximate; the
+// simulated joiner's id sorts after the kafkajs- ids.
+func TestSimulateRecordedKafkaJSJoin(t *testing.T) {
+	g := loadKafkaJSFixture(t, "3-second-leaves").group(t)
+	sim, err := Simulate(g, map[string]int32{"js-orders": 6, "js-events": 4}, Change{Join: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := sim.Predictions[0]
+	if p.Assignor != ProtocolKafkaJSRoundRobin || p.Confidence != ConfidenceApproximate || p.Note != "the group's assignor; joiners' real member ids decide their place" {
+		t.Fatalf("first row %s %s %q", p.Assignor, p.Confidence, p.Note)
+	}
+	wantA := map[string][]kafka.TopicPartitions{
+		"kafkajs-0212e77429f3178247db92b218e77e0f": tps("js-events:0,3", "js-orders:0,3"),
+		"kafkajs-a6219e7b5926411872f64294927dac4d": tps("js-events:1", "js-orders:1,4"),
+		"new-1": tps("js-events:2", "js-orders:2,5"),
+	}
+	if !reflect.DeepEqual(p.Assignment, wantA) {
+		t.Fatalf("assignment %v, want %v", p.Assignment, wantA)
+	}
+}
+
+// TestSimulateUnmodelledAssignor: a custom assignor, and librdkafka's
+// cooperative-sticky where no librdkafka model is registered, get a
+// counts-only row first; the Java rows stay as what-ifs.
+func TestSimulateUnmodelledAssignor(t *testing.T) {
+	meta := metadata(1, nil, "t")
+	for _, c := range []struct {
+		protocol, client, want string
+		java                   Confidence
+	}{
+		// A franz-go leader with a custom assignor: franz-go's range is
+		// exactly what it would run if the group used range.
+		{"my-assignor", "kgo", "counts only: this group's leader runs my-assignor, which kgroups does not model", ConfidenceExact},
+		{"cooperative-sticky", "rdkafka", "counts only: this group's leader runs librdkafka's cooperative-sticky, which kgroups does not model", ConfidenceApproximate},
+	} {
+		if _, ok := lookupModel(ImplLibrdkafka, c.protocol); ok && c.client == "rdkafka" {
+			continue // modelled: the row is the model's
+		}
+		g := &kafka.Group{Name: "g", Type: kafka.TypeClassic, ProtocolType: "consumer", State: kafka.StateStable, Assignor: c.protocol}
+		a := member("a", c.client, meta)
+		a.Assignment = tps("t:0,1")
+		b := member("b", c.client, meta)
+		b.Assignment = tps("t:2,3")
+		g.Members = []kafka.Member{a, b}
+		sim, err := Simulate(g, map[string]int32{"t": 4}, Change{Leave: []string{"b"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := sim.Predictions[0]
+		var ue *UnmodelledError
+		if p.Assignor != c.protocol || p.Confidence != ConfidenceUnknown || !errors.As(p.Err, &ue) || p.Err.Error() != c.want || p.Assignment != nil {
+			t.Fatalf("%s: first row %s %s %v", c.protocol, p.Assignor, p.Confidence, p.Err)
+		}
+		if len(sim.Predictions) != 5 || sim.Predictions[1].Note != "if the group used range" || sim.Predictions[1].Confidence != c.java || len(sim.Predictions[1].Moves) != 2 {
+			t.Fatalf("%s: Java rows %+v", c.protocol, sim.Predictions[1])
+		}
+	}
+}
