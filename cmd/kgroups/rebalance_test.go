@@ -225,7 +225,7 @@ func TestRebalanceCLI(t *testing.T) {
 			// The removed member came back as the same client on the
 			// same host: a rejoin, and only what changed client moved.
 			"\n" + strconv.Itoa(moved) + " " + map[bool]string{true: "partition", false: "partitions"}[moved == 1] + " moved, 1 member rejoined with a new id.\n",
-			"\nMoved partitions (" + strconv.Itoa(moved) + "):\n",
+			"\nPartitions that changed process (" + strconv.Itoa(moved) + "):\n",
 		} {
 			if !strings.Contains(stdout, want) {
 				t.Errorf("output lacks %q:\n%s", want, stdout)
@@ -280,8 +280,8 @@ func TestRebalanceCLI(t *testing.T) {
 		}
 		for _, want := range []string{
 			"\nLeft (2):\n", "\nNew members (2):\n",
-			"\n0 partitions moved, 2 members rejoined with new ids.\n",
-			"\nMoved partitions (0):\n",
+			"\n0 partitions changed process, 2 members rejoined with new ids.\n",
+			"\nPartitions that changed process (0):\n",
 		} {
 			if !strings.Contains(stdout, want) {
 				t.Errorf("output lacks %q:\n%s", want, stdout)
