@@ -264,7 +264,7 @@ func TestSimulateCLI(t *testing.T) {
 			"roundrobin              5       1        6\n",
 			"sticky                  3       1        6\n",
 			"cooperative-sticky      3       2        6\n",
-			"range: 5 partitions move\n",
+			"range: 5 partitions change process\n",
 		} {
 			if !strings.Contains(stdout, want) {
 				t.Errorf("output lacks %q:\n%s", want, stdout)

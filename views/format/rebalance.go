@@ -40,3 +40,18 @@ func Rounds(r rebalance.Rounds) string {
 	}
 	return s
 }
+
+// Predicted says what a predicted rebalance would do, counted by process,
+// in the present tense of a prediction: "no partition changes process",
+// "3 partitions change process", "0 partitions change process, 1 member
+// rejoins with a new id".
+func Predicted(moved, rejoined int) string {
+	s := "no partition changes process"
+	if moved > 0 || rejoined > 0 {
+		s = Count(moved, "partition changes process", "partitions change process")
+	}
+	if rejoined > 0 {
+		s += ", " + Count(rejoined, "member rejoins with a new id", "members rejoin with new ids")
+	}
+	return s
+}

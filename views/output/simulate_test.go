@@ -44,6 +44,8 @@ func TestSimulationJSON(t *testing.T) {
       "assignor": "range",
       "moved": 2,
       "rounds": 1,
+      "movedByProcess": 2,
+      "rejoined": 0,
       "moves": [
         {
           "topic": "orders",
@@ -107,7 +109,7 @@ ASSIGNOR    MOVED  ROUNDS  MEMBERS
 range           1       1        4
 roundrobin      5       1        4
 
-range: 1 partition moves
+range: 1 partition changes process
 TOPIC   PARTITION  FROM  TO
 orders          5  c     new-1
 MEMBER  CLIENT-ID  #PARTITIONS  ASSIGNMENT
@@ -116,7 +118,7 @@ b       client-b             2  orders(2,3)
 c       client-c             1  orders(4)
 new-1   (new)                1  orders(5)
 
-roundrobin: 5 partitions move
+roundrobin: 5 partitions change process
 TOPIC   PARTITION  FROM  TO
 orders          1  a     b
 orders          2  b     c

@@ -401,10 +401,8 @@ func (m *Model) View() string {
 	switch {
 	case p.Err != nil:
 		title = p.Assignor + ": " + p.Err.Error()
-	case len(p.Moves) == 0:
-		title = p.Assignor + ": no partition moves"
 	default:
-		title = p.Assignor + ": " + format.Count(len(p.Moves), "partition moves", "partitions move")
+		title = p.Assignor + ": " + format.Predicted(len(p.ByProcess.Moves), p.ByProcess.Rejoined)
 	}
 	b.WriteString(m.Styles.Title.Render(fit(safe(title) + m.Glyphs.Sep + "a: next assignor")))
 	if p.Err == nil && len(p.Moves) > 0 {

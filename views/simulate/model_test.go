@@ -87,7 +87,7 @@ func TestSimulateTab(t *testing.T) {
 		"  roundrobin             4      1       2",
 		"  sticky                 2      1       2",
 		"  cooperative-sticky     2      1       2",
-		"range: 2 partitions move · a: next assignor",
+		"range: 2 partitions change process · a: next assignor",
 		"  TOPIC  PARTITION FROM             TO",
 		"  orders         2 client-b (…4a60) client-a (…4a11)",
 		"  orders         3 client-b (…4a60) client-c (…a6b5)",
@@ -99,7 +99,7 @@ func TestSimulateTab(t *testing.T) {
 	press(t, m, "a")
 	got := viewtest.Strip(m.View())
 	for _, line := range []string{
-		"roundrobin: 4 partitions move · a: next assignor",
+		"roundrobin: 4 partitions change process · a: next assignor",
 		"  orders         1 client-a (…4a11) client-c (…a6b5)",
 		"  orders         4 client-c (…a6b5) client-a (…4a11)",
 	} {
