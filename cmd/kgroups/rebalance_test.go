@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -224,7 +225,10 @@ func TestRebalanceCLI(t *testing.T) {
 			newID,
 			// The removed member came back as the same client on the
 			// same host: a rejoin, and only what changed client moved.
-			"\n" + strconv.Itoa(moved) + " " + map[bool]string{true: "partition", false: "partitions"}[moved == 1] + " moved, 1 member rejoined with a new id.\n",
+			"\n" + strconv.Itoa(moved) + " " + map[bool]string{true: "partition", false: "partitions"}[moved == 1] + " changed process, 1 member rejoined with a new id.\n",
+			// The rounds are counted from the generations read, from
+			// kfake's generation before the removal to the one after.
+			fmt.Sprintf(", generation %d to %d", giBefore.Epoch, giAfter.Epoch),
 			"\nPartitions that changed process (" + strconv.Itoa(moved) + "):\n",
 		} {
 			if !strings.Contains(stdout, want) {

@@ -82,6 +82,27 @@ func (r Rounds) String() string {
 	return s + " (" + strings.Join(kinds, ", then ") + ")"
 }
 
+// Sentence says the rounds as the removal result and dialog show them:
+// "the group rebalanced in 2 rounds (incremental revoke, then assign),
+// generation 7 to 9", with "; rounds may have been missed between reads:
+// the generation rose by more than 1 between two of them" when a read
+// skipped a generation. "" when no generation could be read.
+func (r Rounds) Sentence() string {
+	if !r.Known {
+		return ""
+	}
+	var s string
+	if len(r.Seen) == 0 {
+		s = "the group did not rebalance while kgroups watched (generation " + strconv.Itoa(int(r.From)) + ")"
+	} else {
+		s = "the group rebalanced in " + r.String() + ", generation " + strconv.Itoa(int(r.From)) + " to " + strconv.Itoa(int(r.To))
+	}
+	if r.MayBeMissed {
+		s += "; rounds may have been missed between reads: the generation rose by more than 1 between two of them"
+	}
+	return s
+}
+
 // roundCounter turns a sequence of group reads into Rounds.
 type roundCounter struct {
 	r    Rounds

@@ -67,12 +67,22 @@ func TestRoundsCooperative(t *testing.T) {
 	if s := got.String(); s != "2 rounds (incremental revoke, then assign)" {
 		t.Fatalf("String() = %q", s)
 	}
+	if s := got.Sentence(); s != "the group rebalanced in 2 rounds (incremental revoke, then assign), generation 7 to 9" {
+		t.Fatalf("Sentence() = %q", s)
+	}
 	// Missing the revoke round between two reads: the generation rises
 	// by 2 and the rounds may have been missed.
 	got = countRounds(before, assign)
 	want = Rounds{Known: true, From: 7, To: 9, Seen: []Round{{Generation: 9, Kind: RoundMove}}, MayBeMissed: true}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("rounds with a missed read %#v, want %#v", got, want)
+	}
+	if s := got.Sentence(); s != "the group rebalanced in 1 round (reassign), generation 7 to 9; rounds may have been missed between reads: the generation rose by more than 1 between two of them" {
+		t.Fatalf("Sentence() = %q", s)
+	}
+	// No new generation: no round.
+	if s := countRounds(before, before).Sentence(); s != "the group did not rebalance while kgroups watched (generation 7)" {
+		t.Fatalf("Sentence() with no new generation = %q", s)
 	}
 }
 

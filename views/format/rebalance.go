@@ -1,11 +1,5 @@
 package format
 
-import (
-	"strconv"
-
-	"github.com/kgroups/kgroups/kafka/rebalance"
-)
-
 // Moved says what a rebalance did to the partitions, counted by process:
 // "3 partitions changed process", or with members that came back under new
 // member ids, "0 partitions changed process, 2 members rejoined with new
@@ -15,28 +9,6 @@ func Moved(moved, rejoined int) string {
 	s := Count(moved, "partition changed process", "partitions changed process")
 	if rejoined > 0 {
 		s += ", " + Count(rejoined, "member rejoined with a new id", "members rejoined with new ids")
-	}
-	return s
-}
-
-// Rounds says how many rebalance rounds were counted from the generations
-// seen while waiting after a removal: "the group rebalanced in 2 rounds
-// (incremental revoke, then assign), generation 7 to 9", with ", and rounds
-// may have been missed between reads: the generation rose by more than 1
-// between two of them" when a read skipped a generation. "" when no
-// generation could be read.
-func Rounds(r rebalance.Rounds) string {
-	if !r.Known {
-		return ""
-	}
-	var s string
-	if r.Count() == 0 {
-		s = "the group did not rebalance while kgroups watched (generation " + strconv.Itoa(int(r.From)) + ")"
-	} else {
-		s = "the group rebalanced in " + r.String() + ", generation " + strconv.Itoa(int(r.From)) + " to " + strconv.Itoa(int(r.To))
-	}
-	if r.MayBeMissed {
-		s += "; rounds may have been missed between reads: the generation rose by more than 1 between two of them"
 	}
 	return s
 }

@@ -136,7 +136,7 @@ func RemovalOutcome(w io.Writer, p *rebalance.Plan, out *rebalance.Outcome, even
 			rebalances++
 		}
 	}
-	if rounds := format.Rounds(out.Rounds); rounds != "" {
+	if rounds := out.Rounds.Sentence(); rounds != "" {
 		fmt.Fprintf(&b, "Counted from the generations kgroups read while it waited, %s.\n", rounds)
 	} else if rebalances > 0 {
 		fmt.Fprintf(&b, "The coordinator rebalanced the group %s while kgroups watched.\n", format.Count(rebalances, "time", "times"))

@@ -446,7 +446,7 @@ func (m *Model) result(t *dialog.Text) {
 	}
 	t.Para(nil, "left: "+memberList(o.Left))
 	t.Para(nil, "joined: "+memberList(o.Joined))
-	if rounds := format.Rounds(o.Rounds); rounds != "" {
+	if rounds := o.Rounds.Sentence(); rounds != "" {
 		t.Para(nil, rounds)
 	}
 	t.Line(format.Moved(len(o.Moves), o.Rejoined))
