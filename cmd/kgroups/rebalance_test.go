@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -290,6 +291,63 @@ func TestRebalanceCLI(t *testing.T) {
 			if !strings.Contains(stdout, want) {
 				t.Errorf("output lacks %q:\n%s", want, stdout)
 			}
+		}
+	})
+
+	t.Run("JSON: static members rejoin with their partitions", func(t *testing.T) {
+		before := c.WaitStable(t, static, 3, 6)
+		code, stdout, stderr := runKgroups(t, "-b", brokers, "rebalance", static, "--instance", "s1,s2", "--execute", "-o", "json")
+		if code != 0 {
+			t.Fatalf("exit %d: %s\n%s", code, stderr, stdout)
+		}
+		after := c.WaitStable(t, static, 3, 6)
+		var doc struct {
+			Group    string `json:"group"`
+			Executed bool   `json:"executed"`
+			Targets  []struct {
+				InstanceID string `json:"instanceId"`
+				Method     string `json:"method"`
+			} `json:"targets"`
+			Receipt *string `json:"receipt"`
+			Results []struct {
+				Result string  `json:"result"`
+				Error  *string `json:"error"`
+			} `json:"results"`
+			Outcome *struct {
+				Settled           bool     `json:"settled"`
+				MovedByProcess    int      `json:"movedByProcess"`
+				Rejoined          int      `json:"rejoined"`
+				Left              []string `json:"left"`
+				Joined            []string `json:"joined"`
+				RoundsKnown       bool     `json:"roundsKnown"`
+				Rounds            int      `json:"rounds"`
+				RoundKinds        []string `json:"roundKinds"`
+				FromGeneration    int32    `json:"fromGeneration"`
+				ToGeneration      int32    `json:"toGeneration"`
+				RoundsMayBeMissed bool     `json:"roundsMayBeMissed"`
+			} `json:"outcome"`
+		}
+		if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+			t.Fatalf("stdout is not one JSON document: %v\n%s", err, stdout)
+		}
+		if doc.Group != static || !doc.Executed || len(doc.Targets) != 2 || doc.Targets[0].Method != "instance-id" || doc.Receipt == nil ||
+			len(doc.Results) != 2 || doc.Results[0].Result != "removed" || doc.Results[1].Result != "removed" || doc.Outcome == nil {
+			t.Fatalf("document:\n%s", stdout)
+		}
+		o := doc.Outcome
+		if !o.Settled || o.MovedByProcess != 0 || o.Rejoined != 2 || len(o.Left) != 2 || len(o.Joined) != 2 {
+			t.Fatalf("outcome %+v; want settled, 0 moved by process, 2 rejoined, 2 left, 2 joined", *o)
+		}
+		t.Logf("kfake generations %d -> %d; outcome %+v", before.Epoch, after.Epoch, *o)
+		// A dry run's document has the targets, no receipt and no outcome.
+		code, stdout, stderr = runKgroups(t, "-b", brokers, "rebalance", static, "--instance", "s3", "-o", "json")
+		if code != 0 || !strings.Contains(stdout, `"executed": false`) || !strings.Contains(stdout, `"receipt": null`) ||
+			!strings.Contains(stdout, `"outcome": null`) || !strings.Contains(stdout, `"instanceId": "s3"`) || strings.Contains(stdout, "Dry run") {
+			t.Fatalf("dry run -o json: exit %d: %s\n%s", code, stderr, stdout)
+		}
+		if !o.RoundsKnown || o.FromGeneration != before.Epoch || o.ToGeneration != after.Epoch || len(o.RoundKinds) != o.Rounds ||
+			(o.RoundsMayBeMissed && o.Rounds >= int(o.ToGeneration-o.FromGeneration)) || (!o.RoundsMayBeMissed && o.Rounds != int(o.ToGeneration-o.FromGeneration)) {
+			t.Fatalf("rounds %+v; kfake's generation went from %d to %d", *o, before.Epoch, after.Epoch)
 		}
 	})
 
