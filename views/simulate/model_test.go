@@ -246,3 +246,20 @@ func TestSimulateTabNamesMembersInTheWidth(t *testing.T) {
 		t.Fatalf("a move to the long name = %q\nwant %q", got, want)
 	}
 }
+
+// TestSimulateTabStaticRejoin: when the member that leaves is static, the
+// prediction's line also says what happens if it rejoins under its
+// instance id in time: counted by process, nothing moves.
+func TestSimulateTabStaticRejoin(t *testing.T) {
+	lipgloss.SetColorProfile(termenv.Ascii)
+	m := New(viewtest.Common(160, 18, true), "orders-app")
+	g := rangeGroup()
+	g.Members[1].InstanceID = "orders-b"
+	m.Update(ui.DataMsg{Snapshot: snapshotOf(g)})
+	m.Update(tea.KeyMsg{Type: tea.KeyDown})
+	press(t, m, "l")
+	want := "range: 2 partitions change process · a: next assignor · if it rejoins in time: 0 partitions change process, 1 member rejoins with a new id"
+	if got := viewtest.Strip(m.View()); !strings.Contains(got, want+"\n") {
+		t.Fatalf("the view lacks %q:\n%s", want, got)
+	}
+}
