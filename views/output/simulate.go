@@ -144,19 +144,19 @@ func Simulation(w io.Writer, g *kafka.Group, sim *rebalance.Simulation, lay Layo
 
 // StaticRejoinNote says, when static members leave, what happens if they
 // come back in time instead: "If the static member that leaves rejoins
-// under its instance id within the session timeout, the coordinator gives
-// it its partitions back without a rebalance: 0 partitions change process,
-// 1 member rejoins with a new id." "" when no static member leaves.
+// under its instance id within the session timeout, the coordinator hands
+// back its partitions without a rebalance: 0 partitions change process, 1
+// member rejoins with a new id." "" unless only static members leave.
 func StaticRejoinNote(sim *rebalance.Simulation) string {
 	r := sim.StaticRejoin
 	if r == nil {
 		return ""
 	}
-	who := "the static members that leave rejoin under their instance ids"
+	who, whose := "the static members that leave rejoin under their instance ids", "their"
 	if r.Rejoined == 1 {
-		who = "the static member that leaves rejoins under its instance id"
+		who, whose = "the static member that leaves rejoins under its instance id", "its"
 	}
-	return "If " + who + " within the session timeout, the coordinator hands back their partitions without a rebalance: " +
+	return "If " + who + " within the session timeout, the coordinator hands back " + whose + " partitions without a rebalance: " +
 		format.Predicted(len(r.Moves), r.Rejoined) + "."
 }
 

@@ -2,6 +2,7 @@ package output_test
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -133,5 +134,48 @@ new-1   (new)                1  orders(3)
 `
 	if got := buf.String(); got != want {
 		t.Fatalf("table:\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestSimulationStaticRejoin: when the member that leaves is static, the
+// table and the JSON say what happens if it rejoins in time instead,
+// counted by process; for a dynamic member they say nothing of it.
+func TestSimulationStaticRejoin(t *testing.T) {
+	g := simRangeGroup()
+	g.Members[1].InstanceID = "orders-b"
+	sim, err := rebalance.Simulate(g, map[string]int32{"orders": 6}, rebalance.Change{Leave: []string{"b"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text, doc bytes.Buffer
+	if err := output.Simulation(&text, g, sim, output.Layout{}); err != nil {
+		t.Fatal(err)
+	}
+	const note = "If the static member that leaves rejoins under its instance id within the session timeout, the coordinator hands back its partitions without a rebalance: 0 partitions change process, 1 member rejoins with a new id.\n"
+	if !strings.Contains(text.String(), note) || !strings.Contains(text.String(), "\nrange: 2 partitions change process\n") {
+		t.Fatalf("table lacks the note or the range line:\n%s", text.String())
+	}
+	if err := output.SimulationJSON(&doc, g, sim); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(doc.String(), "\"staticRejoin\": {\n    \"movedByProcess\": 0,\n    \"rejoined\": 1\n  }") {
+		t.Fatalf("JSON lacks staticRejoin:\n%s", doc.String())
+	}
+
+	g.Members[1].InstanceID = ""
+	sim, err = rebalance.Simulate(g, map[string]int32{"orders": 6}, rebalance.Change{Leave: []string{"b"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text.Reset()
+	doc.Reset()
+	if err := output.Simulation(&text, g, sim, output.Layout{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := output.SimulationJSON(&doc, g, sim); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(text.String(), "static member") || strings.Contains(doc.String(), "staticRejoin") {
+		t.Fatalf("a dynamic member's leave mentions a static rejoin:\n%s\n%s", text.String(), doc.String())
 	}
 }
