@@ -323,7 +323,7 @@ func TestRemoveMemberConfirmAndResult(t *testing.T) {
 		"now Stable with 2 members",
 		"left: " + member1 + " (orders-app)",
 		"joined: orders-app-3-new (orders-app)",
-		"1 partition moved",
+		"1 partition changed process",
 		"  refunds/0 " + member1 + " → orders-app-3-new",
 	} {
 		if !strings.Contains(v, want) {
@@ -334,7 +334,7 @@ func TestRemoveMemberConfirmAndResult(t *testing.T) {
 	if g, ok := h.m.top().(*group.Model); !ok || g.Tab() != group.Members {
 		t.Fatalf("closing left %T on top", h.m.top())
 	}
-	if got := footer(h); got != "removed 1 member from orders-app; 1 partition moved; receipt /state/receipts/removal.json" {
+	if got := footer(h); got != "removed 1 member from orders-app; 1 partition changed process; receipt /state/receipts/removal.json" {
 		t.Fatalf("footer = %q", got)
 	}
 	if h.p.Calls() != polls+1 {
@@ -398,7 +398,7 @@ func TestRemoveMemberProtectedNeedsTheName(t *testing.T) {
 	}
 	h.typeText("-app")
 	h.press("enter")
-	if n, _ := rm.calls(); n != 1 || !strings.Contains(h.view(), "1 partition moved") {
+	if n, _ := rm.calls(); n != 1 || !strings.Contains(h.view(), "1 partition changed process") {
 		t.Fatalf("the right name sent %d removals:\n%s", n, h.view())
 	}
 }

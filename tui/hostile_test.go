@@ -213,7 +213,7 @@ func TestHostileStringsStayText(t *testing.T) {
 			h.press("enter")
 			check(where + " flash after the removal")
 			if i%2 == 1 {
-				see(where+" flash after the removal", "removed 1 member from ", "; 7 partitions moved")
+				see(where+" flash after the removal", "removed 1 member from ", "; 7 partitions changed process")
 			}
 			h.press("A")
 			check(where + " removal of every member")

@@ -28,6 +28,7 @@ type rebalanceOptions struct {
 	write   writeFlags
 	timeout time.Duration
 	settle  time.Duration
+	format  string
 }
 
 // rebalanceFlags are the flags of `kgroups rebalance`.
@@ -40,12 +41,13 @@ type rebalanceFlags struct {
 	timeout   time.Duration
 	settle    time.Duration
 	b64       []string
+	format    string
 }
 
 func newRebalanceCmd(a *app) *cobra.Command {
 	var f rebalanceFlags
 	cmd := &cobra.Command{
-		Use:   "rebalance GROUP (--member ID... | --instance ID... | --all) [--reason TEXT] [--execute] [--timeout D] [--wide]",
+		Use:   "rebalance GROUP (--member ID... | --instance ID... | --all) [--reason TEXT] [--execute] [--timeout D] [--wide] [-o table|json]",
 		Short: "Trigger a rebalance by removing members from a group",
 		Long: `Make the group coordinator rebalance a group by removing members from it:
 Kafka has no "rebalance" request, and removing a member is how an
@@ -67,8 +69,11 @@ Without --execute this is a dry run: it prints what it would do and sends
 nothing. With --execute it first writes a receipt of the group's members
 and their assignment to $XDG_STATE_HOME/kgroups/receipts/ (no receipt, no
 removal), then removes the members, polls until the group is Stable again
-(at most --timeout) and reports who left, who joined and which partitions
-moved. Read-only contexts refuse --execute; protected contexts also need
+(at most --timeout) and reports who left, who joined, which partitions
+changed process and the rebalance rounds counted from the generations it
+read every 200ms (saying when rounds may have been missed between reads).
+-o json prints one document: the targets, and with --execute the receipt,
+each member's result and the outcome. Read-only contexts refuse --execute; protected contexts also need
 --confirm GROUP.`,
 		Example: `  kgroups rebalance orders-app --member consumer-1-4f9c0e
   kgroups rebalance orders-app --instance orders-app-2 --reason "stuck consumer" --execute
@@ -95,6 +100,7 @@ moved. Read-only contexts refuse --execute; protected contexts also need
 	fs.DurationVar(&f.settle, "settle", rebalance.DefaultWaitSettle, "how long a Stable group short of members is watched for the removed members to rejoin")
 	addWriteFlags(cmd, &f.write, "remove the members and wait for the group to settle")
 	addGroupBase64Flag(cmd, &f.b64, false)
+	addFormatFlag(cmd, &f.format)
 	_ = fs.MarkHidden("settle")
 	return cmd
 }
@@ -129,6 +135,10 @@ func parseRebalance(args []string, f *rebalanceFlags) (rebalanceOptions, error) 
 	if f.settle <= 0 {
 		return o, usageErrorf("invalid --settle %s: give a positive duration such as 10s", f.settle)
 	}
+	var err error
+	if o.format, err = parseFormat(f.format); err != nil {
+		return o, err
+	}
 	o.group = args[0]
 	o.sel.MemberIDs, o.sel.InstanceIDs, o.sel.All = uniqueNames(f.members), uniqueNames(f.instances), f.all
 	return o, nil
@@ -152,8 +162,14 @@ func runRebalance(ctx context.Context, a *app, o rebalanceOptions) error {
 		if err != nil {
 			return err
 		}
-		if err := output.RemovalPlan(a.stdout, plan, a.layout(o.write.wide)); err != nil {
-			return err
+		json := o.format == formatJSON
+		if !json {
+			if err := output.RemovalPlan(a.stdout, plan, a.layout(o.write.wide)); err != nil {
+				return err
+			}
+		}
+		if !o.write.execute && json {
+			return output.RemovalJSON(a.stdout, plan, nil, nil)
 		}
 		if !o.write.execute {
 			note := "\nDry run: nothing was sent. Add --execute to remove " + format.Count(len(plan.Targets), "member", "members") + "."
@@ -176,15 +192,22 @@ func runRebalance(ctx context.Context, a *app, o rebalanceOptions) error {
 		}
 		// A request that failed as a whole is in each member's result;
 		// the re-read decides what happened.
-		if werr := output.Printf(a.stdout, "\nReceipt: %s", removal.Receipt); werr != nil {
-			return werr
-		}
-		if werr := output.RemovalResults(a.stdout, removal.Results, a.layout(o.write.wide)); werr != nil {
-			return werr
+		if !json {
+			if werr := output.Printf(a.stdout, "\nReceipt: %s", removal.Receipt); werr != nil {
+				return werr
+			}
+			if werr := output.RemovalResults(a.stdout, removal.Results, a.layout(o.write.wide)); werr != nil {
+				return werr
+			}
 		}
 		removed := removal.Removed()
 		verdict := writeVerdict(c, o.group, removal.Receipt, "members", "RESULT", tally(removal.Results))
 		if len(removed) == 0 {
+			if json {
+				if werr := output.RemovalJSON(a.stdout, plan, removal, nil); werr != nil {
+					return werr
+				}
+			}
 			if removal.Outcome() == write.Refused {
 				return errors.New("the broker removed no member: its answers are above; the group is unchanged")
 			}
@@ -198,7 +221,12 @@ func runRebalance(ctx context.Context, a *app, o rebalanceOptions) error {
 			Settle:     o.settle,
 			OnSnapshot: tl.Add,
 		})
-		if err := output.RemovalOutcome(a.stdout, plan, out, tl.Events(o.group, nil), a.layout(o.write.wide)); err != nil {
+		if json {
+			err = output.RemovalJSON(a.stdout, plan, removal, out)
+		} else {
+			err = output.RemovalOutcome(a.stdout, plan, out, tl.Events(o.group, nil), a.layout(o.write.wide))
+		}
+		if err != nil {
 			return err
 		}
 		if verdict != nil {

@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -224,8 +226,11 @@ func TestRebalanceCLI(t *testing.T) {
 			newID,
 			// The removed member came back as the same client on the
 			// same host: a rejoin, and only what changed client moved.
-			"\n" + strconv.Itoa(moved) + " " + map[bool]string{true: "partition", false: "partitions"}[moved == 1] + " moved, 1 member rejoined with a new id.\n",
-			"\nMoved partitions (" + strconv.Itoa(moved) + "):\n",
+			"\n" + strconv.Itoa(moved) + " " + map[bool]string{true: "partition", false: "partitions"}[moved == 1] + " changed process, 1 member rejoined with a new id.\n",
+			// The rounds are counted from the generations read, from
+			// kfake's generation before the removal to the one after.
+			fmt.Sprintf(", generation %d to %d", giBefore.Epoch, giAfter.Epoch),
+			"\nPartitions that changed process (" + strconv.Itoa(moved) + "):\n",
 		} {
 			if !strings.Contains(stdout, want) {
 				t.Errorf("output lacks %q:\n%s", want, stdout)
@@ -280,12 +285,69 @@ func TestRebalanceCLI(t *testing.T) {
 		}
 		for _, want := range []string{
 			"\nLeft (2):\n", "\nNew members (2):\n",
-			"\n0 partitions moved, 2 members rejoined with new ids.\n",
-			"\nMoved partitions (0):\n",
+			"\n0 partitions changed process, 2 members rejoined with new ids.\n",
+			"\nPartitions that changed process (0):\n",
 		} {
 			if !strings.Contains(stdout, want) {
 				t.Errorf("output lacks %q:\n%s", want, stdout)
 			}
+		}
+	})
+
+	t.Run("JSON: static members rejoin with their partitions", func(t *testing.T) {
+		before := c.WaitStable(t, static, 3, 6)
+		code, stdout, stderr := runKgroups(t, "-b", brokers, "rebalance", static, "--instance", "s1,s2", "--execute", "-o", "json")
+		if code != 0 {
+			t.Fatalf("exit %d: %s\n%s", code, stderr, stdout)
+		}
+		after := c.WaitStable(t, static, 3, 6)
+		var doc struct {
+			Group    string `json:"group"`
+			Executed bool   `json:"executed"`
+			Targets  []struct {
+				InstanceID string `json:"instanceId"`
+				Method     string `json:"method"`
+			} `json:"targets"`
+			Receipt *string `json:"receipt"`
+			Results []struct {
+				Result string  `json:"result"`
+				Error  *string `json:"error"`
+			} `json:"results"`
+			Outcome *struct {
+				Settled           bool     `json:"settled"`
+				MovedByProcess    int      `json:"movedByProcess"`
+				Rejoined          int      `json:"rejoined"`
+				Left              []string `json:"left"`
+				Joined            []string `json:"joined"`
+				RoundsKnown       bool     `json:"roundsKnown"`
+				Rounds            int      `json:"rounds"`
+				RoundKinds        []string `json:"roundKinds"`
+				FromGeneration    int32    `json:"fromGeneration"`
+				ToGeneration      int32    `json:"toGeneration"`
+				RoundsMayBeMissed bool     `json:"roundsMayBeMissed"`
+			} `json:"outcome"`
+		}
+		if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+			t.Fatalf("stdout is not one JSON document: %v\n%s", err, stdout)
+		}
+		if doc.Group != static || !doc.Executed || len(doc.Targets) != 2 || doc.Targets[0].Method != "instance-id" || doc.Receipt == nil ||
+			len(doc.Results) != 2 || doc.Results[0].Result != "removed" || doc.Results[1].Result != "removed" || doc.Outcome == nil {
+			t.Fatalf("document:\n%s", stdout)
+		}
+		o := doc.Outcome
+		if !o.Settled || o.MovedByProcess != 0 || o.Rejoined != 2 || len(o.Left) != 2 || len(o.Joined) != 2 {
+			t.Fatalf("outcome %+v; want settled, 0 moved by process, 2 rejoined, 2 left, 2 joined", *o)
+		}
+		t.Logf("kfake generations %d -> %d; outcome %+v", before.Epoch, after.Epoch, *o)
+		// A dry run's document has the targets, no receipt and no outcome.
+		code, stdout, stderr = runKgroups(t, "-b", brokers, "rebalance", static, "--instance", "s3", "-o", "json")
+		if code != 0 || !strings.Contains(stdout, `"executed": false`) || !strings.Contains(stdout, `"receipt": null`) ||
+			!strings.Contains(stdout, `"outcome": null`) || !strings.Contains(stdout, `"instanceId": "s3"`) || strings.Contains(stdout, "Dry run") {
+			t.Fatalf("dry run -o json: exit %d: %s\n%s", code, stderr, stdout)
+		}
+		if !o.RoundsKnown || o.FromGeneration != before.Epoch || o.ToGeneration != after.Epoch || len(o.RoundKinds) != o.Rounds ||
+			(o.RoundsMayBeMissed && o.Rounds >= int(o.ToGeneration-o.FromGeneration)) || (!o.RoundsMayBeMissed && o.Rounds != int(o.ToGeneration-o.FromGeneration)) {
+			t.Fatalf("rounds %+v; kfake's generation went from %d to %d", *o, before.Epoch, after.Epoch)
 		}
 	})
 

@@ -341,7 +341,7 @@ func TestSimulateCLI(t *testing.T) {
 			"roundrobin          approximate      5       1        6  if the group used roundrobin\n",
 			"sticky              approximate      3       1        6  if the group used sticky\n",
 			"cooperative-sticky  approximate      3       2        6  if the group used cooperative-sticky\n",
-			"range: 5 partitions move\n",
+			"range: 5 partitions change process\n",
 		} {
 			if !strings.Contains(stdout, want) {
 				t.Errorf("output lacks %q:\n%s", want, stdout)

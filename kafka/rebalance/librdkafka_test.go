@@ -12,34 +12,6 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
-// runModel runs m round after round as the group would: a cooperative
-// model runs again, each member owning what the last round gave it, until
-// no member loses a partition. It returns the settled assignment and the
-// number of rounds.
-func runModel(m model, members []simMember, counts map[string]int32) (map[string]map[string][]int32, int, error) {
-	owned := make(map[string]map[string][]int32, len(members))
-	for _, mb := range members {
-		owned[mb.id] = mb.owned
-	}
-	for round := 1; round <= maxRounds; round++ {
-		plan, err := m.plan(members, owned, counts)
-		if err != nil {
-			return nil, 0, err
-		}
-		revoked := false
-		for _, mb := range members {
-			if lost(owned[mb.id], plan[mb.id]) {
-				revoked = true
-			}
-		}
-		if !m.cooperative || !revoked {
-			return plan, round, nil
-		}
-		owned = plan
-	}
-	return nil, 0, fmt.Errorf("%s/%s did not settle within %d rounds", m.impl, m.protocol, maxRounds)
-}
-
 func rdkModel(t *testing.T, protocol string) model {
 	t.Helper()
 	m, ok := lookupModel(ImplLibrdkafka, protocol)
@@ -49,10 +21,10 @@ func rdkModel(t *testing.T, protocol string) model {
 	return m
 }
 
-// fixtureMember is a recorded member as the model sees it: its
+// rdkSimMember is a recorded member as the model sees it: its
 // subscription decoded from the metadata bytes the broker held, owning
 // what it was assigned.
-func fixtureMember(t *testing.T, m rdkMember, joiner bool) simMember {
+func rdkSimMember(t *testing.T, m rdkMember, joiner bool) simMember {
 	t.Helper()
 	meta := kmsg.NewConsumerMemberMetadata()
 	if err := meta.ReadFrom(m.Metadata); err != nil {
@@ -99,7 +71,7 @@ func TestLibrdkafkaFixtures(t *testing.T) {
 			var members []simMember
 			for _, m := range f.Before {
 				if m.MemberID != f.Leave {
-					members = append(members, fixtureMember(t, m, false))
+					members = append(members, rdkSimMember(t, m, false))
 				}
 			}
 			if f.Join != "" {
@@ -107,7 +79,7 @@ func TestLibrdkafkaFixtures(t *testing.T) {
 				if i < 0 {
 					t.Fatalf("joiner %s not in the group after", f.Join)
 				}
-				members = append(members, fixtureMember(t, f.After[i], true))
+				members = append(members, rdkSimMember(t, f.After[i], true))
 			}
 			if len(members) != len(f.After) {
 				t.Fatalf("%d members after the change, the group reported %d", len(members), len(f.After))
@@ -153,11 +125,11 @@ func TestLibrdkafkaCoopFirstRound(t *testing.T) {
 	var members []simMember
 	owned := map[string]map[string][]int32{}
 	for _, m := range f.Before {
-		members = append(members, fixtureMember(t, m, false))
+		members = append(members, rdkSimMember(t, m, false))
 		owned[m.MemberID] = m.Assigned
 	}
 	i := slices.IndexFunc(f.After, func(m rdkMember) bool { return m.MemberID == f.Join })
-	members = append(members, fixtureMember(t, f.After[i], true))
+	members = append(members, rdkSimMember(t, f.After[i], true))
 	got, err := rdkModel(t, AssignorCooperativeSticky).plan(members, owned, f.Partitions)
 	if err != nil {
 		t.Fatal(err)
@@ -180,10 +152,10 @@ func TestLibrdkafkaCoopDiffersFromJava(t *testing.T) {
 	f := loadRdkFixtures(t)["coop-join.json"]
 	var members []simMember
 	for _, m := range f.Before {
-		members = append(members, fixtureMember(t, m, false))
+		members = append(members, rdkSimMember(t, m, false))
 	}
 	i := slices.IndexFunc(f.After, func(m rdkMember) bool { return m.MemberID == f.Join })
-	members = append(members, fixtureMember(t, f.After[i], true))
+	members = append(members, rdkSimMember(t, f.After[i], true))
 	slices.SortStableFunc(members, func(a, b simMember) int {
 		if memberLess(a, b) {
 			return -1

@@ -77,6 +77,9 @@ type Prediction struct {
 	// Moves are the partitions whose owner changes, from the current
 	// assignment to the predicted one, sorted by topic and partition.
 	Moves []Move
+	// ByProcess counts the prediction by process (see Reassign and
+	// predictedReassign): the partitions whose owning process changes.
+	ByProcess Reassignment
 	// Assignment maps every member after the change (joiners included)
 	// to its predicted partitions; a member with none has an empty slice.
 	Assignment map[string][]kafka.TopicPartitions
@@ -144,6 +147,11 @@ type Simulation struct {
 	// implementation is modelled (or a row saying it is not), then the
 	// Java/franz-go assignors in Assignors order.
 	Predictions []Prediction
+
+	// StaticRejoin is set when static members leave: counted by
+	// process, what happens if they rejoin under their instance ids
+	// within the session timeout instead (no rebalance; see staticRejoin).
+	StaticRejoin *Reassignment
 }
 
 // Prediction returns the prediction of one assignor.
@@ -232,7 +240,7 @@ func Simulate(g *kafka.Group, partitions map[string]int32, change Change) (*Simu
 	sort.SliceStable(members, func(i, j int) bool { return memberLess(members[i], members[j]) })
 	union = uniqueSorted(union)
 
-	sim := &Simulation{Group: g.Name, Change: change}
+	sim := &Simulation{Group: g.Name, Change: change, StaticRejoin: staticRejoin(g, change.Leave)}
 	taken := make(map[string]bool, len(g.Members))
 	for _, m := range g.Members {
 		taken[m.MemberID] = true
@@ -278,6 +286,7 @@ func Simulate(g *kafka.Group, partitions map[string]int32, change Change) (*Simu
 			p.Assignment[m.id] = topicPartitions(final[m.id])
 		}
 		p.Moves = diff(before, ownersOfAssignment(p.Assignment))
+		p.ByProcess = predictedReassign(g, p.Assignment)
 	}
 	if own, ok := ownPrediction(g, sim.Leader, change); ok {
 		if md, ok := lookupModel(sim.Leader.Impl, g.Assignor); ok {

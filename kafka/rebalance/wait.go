@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -15,7 +16,8 @@ import (
 type WaitOptions struct {
 	// Timeout bounds the whole wait. Default 60s.
 	Timeout time.Duration
-	// Interval is the time between polls. Default 250ms.
+	// Interval is the time between polls. Default 200ms: fast enough to
+	// see most rounds of a cooperative rebalance (see Rounds).
 	Interval time.Duration
 	// Settle is how long a settled group that is still short of the
 	// members it had is watched before Wait concludes that the removed
@@ -29,7 +31,7 @@ type WaitOptions struct {
 // Defaults for WaitOptions.
 const (
 	DefaultWaitTimeout  = 60 * time.Second
-	DefaultWaitInterval = 250 * time.Millisecond
+	DefaultWaitInterval = 200 * time.Millisecond
 	DefaultWaitSettle   = 10 * time.Second
 )
 
@@ -71,6 +73,9 @@ type Outcome struct {
 	// new member id (see Reassign).
 	Moves    []Move
 	Rejoined int
+	// Rounds are the rebalance rounds counted from the generations
+	// Wait saw, starting from the plan's view of the group.
+	Rounds Rounds
 	// Polls is how many snapshots Wait took; Took is how long it waited.
 	Polls int
 	Took  time.Duration
@@ -81,7 +86,11 @@ type Outcome struct {
 // with as many members as before (the removed members rejoined under new
 // ids), or it has stayed Stable, short of members, for Settle. It then
 // reports who joined and left, which partitions moved to another process
-// and how many members rejoined with new ids. On timeout it
+// and how many members rejoined with new ids, and counts the rebalance
+// rounds from the generations it saw (see Rounds). A group that has all its
+// members back but fewer partitions assigned than before is still in a
+// cooperative rebalance (partitions revoked, not yet given), and is waited
+// for like a group short of members. On timeout it
 // returns the outcome so far together with an error wrapping ErrNotSettled.
 func Wait(ctx context.Context, cl *kafka.Client, p *Plan, removed []string, opts WaitOptions) (*Outcome, error) {
 	opts = opts.normalize()
@@ -90,6 +99,9 @@ func Wait(ctx context.Context, cl *kafka.Client, p *Plan, removed []string, opts
 	defer cancel()
 
 	out := &Outcome{}
+	var rc roundCounter
+	rc.observe(&p.Before)
+	defer func() { out.Rounds = rc.result() }()
 	var shortSince time.Time
 	var shortSig string
 	var lastErr error
@@ -116,6 +128,7 @@ func Wait(ctx context.Context, cl *kafka.Client, p *Plan, removed []string, opts
 			}
 			lastErr = nil
 			out.After = g
+			rc.observe(g)
 			out.StillPresent = present(g, removed)
 			everyone := len(removed) == len(p.Before.Members)
 			settled := len(out.StillPresent) == 0 &&
@@ -124,14 +137,15 @@ func Wait(ctx context.Context, cl *kafka.Client, p *Plan, removed []string, opts
 				shortSince = time.Time{}
 				break
 			}
-			if len(g.Members) >= len(p.Before.Members) {
+			full := len(g.Members) >= len(p.Before.Members)
+			if full && assignedCount(g) >= assignedCount(&p.Before) {
 				return out.finish(p, start), nil
 			}
-			sig := g.State + "|" + strings.Join(memberIDs(g), ",")
+			sig := g.State + "|" + strings.Join(memberIDs(g), ",") + "|" + strconv.Itoa(assignedCount(g))
 			if sig != shortSig || shortSince.IsZero() {
 				shortSig, shortSince = sig, time.Now()
 			} else if time.Since(shortSince) >= opts.Settle {
-				out.Short = true
+				out.Short = !full
 				return out.finish(p, start), nil
 			}
 		}
@@ -197,3 +211,6 @@ func present(g *kafka.Group, ids []string) []string {
 	slices.Sort(out)
 	return out
 }
+
+// assignedCount is how many partitions the group's members hold.
+func assignedCount(g *kafka.Group) int { return len(ownersOf(g.Members)) }

@@ -125,11 +125,11 @@ func TestMoved(t *testing.T) {
 		moved, rejoined int
 		want            string
 	}{
-		{0, 0, "0 partitions moved"},
-		{1, 0, "1 partition moved"},
-		{4, 0, "4 partitions moved"},
-		{0, 2, "0 partitions moved, 2 members rejoined with new ids"},
-		{3, 1, "3 partitions moved, 1 member rejoined with a new id"},
+		{0, 0, "0 partitions changed process"},
+		{1, 0, "1 partition changed process"},
+		{4, 0, "4 partitions changed process"},
+		{0, 2, "0 partitions changed process, 2 members rejoined with new ids"},
+		{3, 1, "3 partitions changed process, 1 member rejoined with a new id"},
 	} {
 		if got := Moved(tt.moved, tt.rejoined); got != tt.want {
 			t.Errorf("Moved(%d, %d) = %q, want %q", tt.moved, tt.rejoined, got, tt.want)

@@ -110,8 +110,9 @@ func RemovalMemberColumns() []Column[kafka.Member] {
 }
 
 // RemovalOutcome prints how the group settled after a removal (out may be
-// nil when it could not be read), how often the coordinator rebalanced
-// while kgroups watched (events), who left, who joined, how many members
+// nil when it could not be read), the rebalance rounds counted from the
+// generations Wait read (or, when no generation could be read, how often
+// the coordinator rebalanced while kgroups watched: events), who left, who joined, how many members
 // rejoined with new ids and which partitions moved to another process.
 func RemovalOutcome(w io.Writer, p *rebalance.Plan, out *rebalance.Outcome, events []rebalance.Event, lay Layout) error {
 	var b strings.Builder
@@ -135,7 +136,9 @@ func RemovalOutcome(w io.Writer, p *rebalance.Plan, out *rebalance.Outcome, even
 			rebalances++
 		}
 	}
-	if rebalances > 0 {
+	if rounds := out.Rounds.Sentence(); rounds != "" {
+		fmt.Fprintf(&b, "Counted from the generations kgroups read while it waited, %s.\n", rounds)
+	} else if rebalances > 0 {
 		fmt.Fprintf(&b, "The coordinator rebalanced the group %s while kgroups watched.\n", format.Count(rebalances, "time", "times"))
 	}
 	fmt.Fprintf(&b, "\nLeft (%d):\n", len(out.Left))
@@ -149,7 +152,7 @@ func RemovalOutcome(w io.Writer, p *rebalance.Plan, out *rebalance.Outcome, even
 	if out.Rejoined > 0 {
 		fmt.Fprintf(&b, "\n%s.\n", format.Moved(len(out.Moves), out.Rejoined))
 	}
-	fmt.Fprintf(&b, "\nMoved partitions (%d):\n", len(out.Moves))
+	fmt.Fprintf(&b, "\nPartitions that changed process (%d):\n", len(out.Moves))
 	if len(out.Moves) > 0 {
 		b.WriteString(TableWith(MoveColumns(), out.Moves, lay))
 	}

@@ -134,22 +134,40 @@ func Simulation(w io.Writer, g *kafka.Group, sim *rebalance.Simulation, lay Layo
 	b.WriteString(SimulationHeader(g, sim))
 	b.WriteString("\n\n")
 	b.WriteString(TableWith(summaryColumns(sim), SummaryRows(sim), lay))
+	if note := StaticRejoinNote(sim); note != "" {
+		b.WriteString(note + "\n")
+	}
 	for i := range sim.Predictions {
 		p := &sim.Predictions[i]
 		if p.Err != nil {
 			continue
 		}
 		b.WriteByte('\n')
-		switch n := len(p.Moves); n {
-		case 0:
-			fmt.Fprintf(&b, "%s: no partition moves\n", format.Sanitize(p.Assignor))
-		default:
-			fmt.Fprintf(&b, "%s: %d %s\n", format.Sanitize(p.Assignor), n, format.Noun(n, "partition moves", "partitions move"))
+		fmt.Fprintf(&b, "%s: %s\n", format.Sanitize(p.Assignor), format.Predicted(len(p.ByProcess.Moves), p.ByProcess.Rejoined))
+		if len(p.Moves) > 0 {
 			b.WriteString(TableWith(MoveColumns(), p.Moves, lay))
 		}
 		b.WriteString(TableWith(AssignmentColumns(), AssignmentRows(g, sim, p), lay))
 	}
 	return Print(w, b.String())
+}
+
+// StaticRejoinNote says, when static members leave, what happens if they
+// come back in time instead: "If the static member that leaves rejoins
+// under its instance id within the session timeout, the coordinator hands
+// back its partitions without a rebalance: 0 partitions change process, 1
+// member rejoins with a new id." "" unless only static members leave.
+func StaticRejoinNote(sim *rebalance.Simulation) string {
+	r := sim.StaticRejoin
+	if r == nil {
+		return ""
+	}
+	who, whose := "the static members that leave rejoin under their instance ids", "their"
+	if r.Rejoined == 1 {
+		who, whose = "the static member that leaves rejoins under its instance id", "its"
+	}
+	return "If " + who + " within the session timeout, the coordinator hands back " + whose + " partitions without a rebalance: " +
+		format.Predicted(len(r.Moves), r.Rejoined) + "."
 }
 
 // summaryColumns drops ERROR when no assignor failed, so that the usual
@@ -224,6 +242,14 @@ type jsonSimulation struct {
 	// Members is set for KIP-848 groups only.
 	Members []jsonTargetMember `json:"members,omitempty"`
 	Pending []jsonMove         `json:"pendingMoves,omitempty"`
+	// StaticRejoin is set when static members leave (see
+	// StaticRejoinNote).
+	StaticRejoin *jsonRejoin `json:"staticRejoin,omitempty"`
+}
+
+type jsonRejoin struct {
+	MovedByProcess int `json:"movedByProcess"`
+	Rejoined       int `json:"rejoined"`
 }
 
 type jsonLeader struct {
@@ -234,15 +260,19 @@ type jsonLeader struct {
 }
 
 type jsonAssignor struct {
-	Assignor   string                      `json:"assignor"`
-	Impl       string                      `json:"impl"`
-	Confidence string                      `json:"confidence"`
-	Note       string                      `json:"note"`
-	Moved      int                         `json:"moved"`
-	Rounds     int                         `json:"rounds"`
-	Moves      []jsonMove                  `json:"moves"`
-	Assignment map[string][]jsonAssignment `json:"assignment"`
-	Error      *string                     `json:"error"`
+	Assignor   string `json:"assignor"`
+	Impl       string `json:"impl"`
+	Confidence string `json:"confidence"`
+	Note       string `json:"note"`
+	Moved      int    `json:"moved"`
+	Rounds     int    `json:"rounds"`
+	// MovedByProcess and Rejoined count the prediction by process (the
+	// rule of the rebalance result and the Timeline).
+	MovedByProcess int                         `json:"movedByProcess"`
+	Rejoined       int                         `json:"rejoined"`
+	Moves          []jsonMove                  `json:"moves"`
+	Assignment     map[string][]jsonAssignment `json:"assignment"`
+	Error          *string                     `json:"error"`
 }
 
 type jsonMove struct {
@@ -261,14 +291,18 @@ type jsonTargetMember struct {
 }
 
 // SimulationJSON prints a simulation as
-// {"group","change","type","leader":{"impl","protocol","partial","label"},"assignors":[{"assignor","impl","confidence","note","moved","rounds","moves":[{"topic","partition","from","to"}],"assignment":{member:[{"topic","partitions"}]},"error"}]}.
+// {"group","change","type","leader":{"impl","protocol","partial","label"},"assignors":[{"assignor","impl","confidence","note","moved","rounds","movedByProcess","rejoined","moves":[{"topic","partition","from","to"}],"assignment":{member:[{"topic","partitions"}]},"error"}],"staticRejoin":{"movedByProcess","rejoined"}}.
 func SimulationJSON(w io.Writer, g *kafka.Group, sim *rebalance.Simulation) error {
 	doc := jsonSimulation{Group: sim.Group, GroupBase64: groupBase64(sim.Group), Change: sim.Change.String(), Type: string(g.Type), Assignors: make([]jsonAssignor, 0, len(sim.Predictions))}
 	if sim.Leader.Impl != "" {
 		doc.Leader = &jsonLeader{Impl: string(sim.Leader.Impl), Protocol: sim.Leader.Protocol, Partial: sim.Leader.Partial, Label: sim.Leader.Label()}
 	}
+	if r := sim.StaticRejoin; r != nil {
+		doc.StaticRejoin = &jsonRejoin{MovedByProcess: len(r.Moves), Rejoined: r.Rejoined}
+	}
 	for _, p := range sim.Predictions {
 		j := jsonAssignor{Assignor: p.Assignor, Impl: string(p.Impl), Confidence: string(p.Confidence), Note: p.Note, Moved: len(p.Moves), Rounds: p.Rounds, Moves: toJSONMoves(p.Moves), Assignment: map[string][]jsonAssignment{}}
+		j.MovedByProcess, j.Rejoined = len(p.ByProcess.Moves), p.ByProcess.Rejoined
 		for id, tps := range p.Assignment {
 			j.Assignment[id] = toJSONAssignment(tps)
 		}

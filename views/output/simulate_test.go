@@ -58,6 +58,8 @@ func TestSimulationJSON(t *testing.T) {
       "note": "the group's assignor, if its leader runs the Java or franz-go one",
       "moved": 2,
       "rounds": 1,
+      "movedByProcess": 2,
+      "rejoined": 0,
       "moves": [
         {
           "topic": "orders",
@@ -121,7 +123,7 @@ ASSIGNOR    CONFIDENCE   MOVED  ROUNDS  MEMBERS  NOTE
 range       approximate      1       1        4  the group's assignor, if its leader runs the Java or franz-go one
 roundrobin  approximate      5       1        4  if the group used roundrobin
 
-range: 1 partition moves
+range: 1 partition changes process
 TOPIC   PARTITION  FROM  TO
 orders          5  c     new-1
 MEMBER  CLIENT-ID  #PARTITIONS  ASSIGNMENT
@@ -130,7 +132,7 @@ b       client-b             2  orders(2,3)
 c       client-c             1  orders(4)
 new-1   (new)                1  orders(5)
 
-roundrobin: 5 partitions move
+roundrobin: 5 partitions change process
 TOPIC   PARTITION  FROM  TO
 orders          1  a     b
 orders          2  b     c
@@ -198,7 +200,7 @@ func TestSimulationRecordedKafkaJS(t *testing.T) {
 		"RoundRobinAssigner  exact            7       1        2  the group's assignor\n",
 		"range               approximate      ",
 		"cooperative-sticky  approximate      ",
-		"RoundRobinAssigner: 7 partitions move\n",
+		"RoundRobinAssigner: 7 partitions change process\n",
 		"kafkajs-0212e77429f3178247db92b218e77e0f  kafkajs              5  js-events(0,2),js-orders(0,2,4)\n",
 	} {
 		if !strings.Contains(got, want) {
@@ -219,5 +221,48 @@ func TestSimulationRecordedKafkaJS(t *testing.T) {
 	if doc.Leader.Impl != "kafkajs" || len(doc.Assignors) != 5 || doc.Assignors[0].Assignor != "RoundRobinAssigner" ||
 		doc.Assignors[0].Impl != "kafkajs" || doc.Assignors[0].Confidence != "exact" || doc.Assignors[1].Confidence != "approximate" {
 		t.Fatalf("json %+v", doc)
+	}
+}
+
+// TestSimulationStaticRejoin: when the member that leaves is static, the
+// table and the JSON say what happens if it rejoins in time instead,
+// counted by process; for a dynamic member they say nothing of it.
+func TestSimulationStaticRejoin(t *testing.T) {
+	g := simRangeGroup()
+	g.Members[1].InstanceID = "orders-b"
+	sim, err := rebalance.Simulate(g, map[string]int32{"orders": 6}, rebalance.Change{Leave: []string{"b"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text, doc bytes.Buffer
+	if err := output.Simulation(&text, g, sim, output.Layout{}); err != nil {
+		t.Fatal(err)
+	}
+	const note = "If the static member that leaves rejoins under its instance id within the session timeout, the coordinator hands back its partitions without a rebalance: 0 partitions change process, 1 member rejoins with a new id.\n"
+	if !strings.Contains(text.String(), note) || !strings.Contains(text.String(), "\nrange: 2 partitions change process\n") {
+		t.Fatalf("table lacks the note or the range line:\n%s", text.String())
+	}
+	if err := output.SimulationJSON(&doc, g, sim); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(doc.String(), "\"staticRejoin\": {\n    \"movedByProcess\": 0,\n    \"rejoined\": 1\n  }") {
+		t.Fatalf("JSON lacks staticRejoin:\n%s", doc.String())
+	}
+
+	g.Members[1].InstanceID = ""
+	sim, err = rebalance.Simulate(g, map[string]int32{"orders": 6}, rebalance.Change{Leave: []string{"b"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text.Reset()
+	doc.Reset()
+	if err := output.Simulation(&text, g, sim, output.Layout{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := output.SimulationJSON(&doc, g, sim); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(text.String(), "static member") || strings.Contains(doc.String(), "staticRejoin") {
+		t.Fatalf("a dynamic member's leave mentions a static rejoin:\n%s\n%s", text.String(), doc.String())
 	}
 }

@@ -446,6 +446,9 @@ func (m *Model) result(t *dialog.Text) {
 	}
 	t.Para(nil, "left: "+memberList(o.Left))
 	t.Para(nil, "joined: "+memberList(o.Joined))
+	if rounds := o.Rounds.Sentence(); rounds != "" {
+		t.Para(nil, rounds)
+	}
 	t.Line(format.Moved(len(o.Moves), o.Rejoined))
 	for _, mv := range o.Moves {
 		t.Line("  " + safe(mv.Topic) + "/" + strconv.Itoa(int(mv.Partition)) + " " + safe(columns.Text(mv.From)) + " " + m.Glyphs.Arrow + " " + safe(columns.Text(mv.To)))

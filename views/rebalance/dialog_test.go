@@ -296,14 +296,14 @@ func TestConfirmRemovesWaitsAndShowsTheOutcome(t *testing.T) {
 		"now Stable with 2 members · took 7s",
 		"left: " + member1 + " (orders-app)",
 		"joined: " + member3 + " (orders-app)",
-		"2 partitions moved",
+		"2 partitions changed process",
 		"  orders/2 - → " + member2,
 		"  refunds/0 " + member1 + " → " + member3,
 		"enter/esc close",
 	})...)
 
 	msg := execute(t, press(m, "enter"))
-	want := ClosedMsg{Group: "orders-app", Changed: true, Summary: "removed 1 member from orders-app; 2 partitions moved; receipt " + receiptPath}
+	want := ClosedMsg{Group: "orders-app", Changed: true, Summary: "removed 1 member from orders-app; 2 partitions changed process; receipt " + receiptPath}
 	if msg != want {
 		t.Fatalf("enter said %#v, want %#v", msg, want)
 	}
@@ -368,7 +368,7 @@ func TestNotSettledShowsWhatIsKnown(t *testing.T) {
 		"some removed members did not rejoin: their processes may be gone",
 		"left: " + member1 + " (orders-app)",
 		"joined: -",
-		"0 partitions moved",
+		"0 partitions changed process",
 		"enter/esc close",
 	})...)
 	msg := execute(t, press(m, "esc"))
@@ -427,7 +427,7 @@ func TestBrokerRefusalIsShownAndNothingIsAwaited(t *testing.T) {
 			"Receipt: " + receiptPath,
 			"left: " + member2,
 			"joined: -",
-			"0 partitions moved",
+			"0 partitions changed process",
 			"enter/esc close",
 		})...)
 	})
@@ -517,7 +517,7 @@ func TestProtectedNeedsTheGroupName(t *testing.T) {
 	if r, w := f.calls(); !reflect.DeepEqual(r, [][]string{{member1}}) || len(w) != 1 {
 		t.Fatalf("removes %v, waits %v; want member1 removed and awaited", r, w)
 	}
-	if got := screen(m); !strings.Contains(got, "\n2 partitions moved\n") {
+	if got := screen(m); !strings.Contains(got, "\n2 partitions changed process\n") {
 		t.Fatalf("no result after the right name:\n%s", got)
 	}
 }

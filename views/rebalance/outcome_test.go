@@ -32,6 +32,25 @@ func TestRemovalOutcomesOnScreen(t *testing.T) {
 			t.Errorf("screen:\n%s", v)
 		}
 	})
+	t.Run("rounds counted from generations", func(t *testing.T) {
+		rounds := krebalance.Rounds{Known: true, From: 7, To: 10, MayBeMissed: true,
+			Seen: []krebalance.Round{{Generation: 8, Kind: krebalance.RoundRevoke}, {Generation: 10, Kind: krebalance.RoundAssign}}}
+		f := &fakeBackend{
+			answers: map[string]krebalance.Result{member1: {Gone: true}},
+			out:     &krebalance.Outcome{Settled: true, Left: []kafka.Member{{MemberID: member1}}, Rejoined: 1, Rounds: rounds},
+		}
+		m := open(t, f, "orders-app", krebalance.Selection{MemberIDs: []string{member1}}, false)
+		m.Update(execute(t, m.Update(execute(t, press(m, "y")))))
+		v := strings.Join(strings.Fields(viewtest.Strip(m.View())), " ")
+		for _, want := range []string{
+			"the group rebalanced in 2 rounds (incremental revoke, then assign), generation 7 to 10; rounds may have been missed between reads: the generation rose by more than 1 between two of them",
+			"0 partitions changed process, 1 member rejoined with a new id",
+		} {
+			if !strings.Contains(v, want) {
+				t.Errorf("screen does not show %q:\n%s", want, v)
+			}
+		}
+	})
 	t.Run("outcome unknown", func(t *testing.T) {
 		f := &fakeBackend{answers: map[string]krebalance.Result{member1: {Err: context.DeadlineExceeded}}}
 		m := open(t, f, "orders-app", krebalance.Selection{MemberIDs: []string{member1}}, false)

@@ -401,12 +401,19 @@ func (m *Model) View() string {
 	switch {
 	case p.Err != nil:
 		title = p.Assignor + ": " + p.Err.Error()
-	case len(p.Moves) == 0:
-		title = p.Assignor + ": no partition moves"
 	default:
-		title = p.Assignor + ": " + format.Count(len(p.Moves), "partition moves", "partitions move")
+		title = p.Assignor + ": " + format.Predicted(len(p.ByProcess.Moves), p.ByProcess.Rejoined)
 	}
-	b.WriteString(m.Styles.Title.Render(fit(safe(title) + m.Glyphs.Sep + "a: next assignor")))
+	title = safe(title) + m.Glyphs.Sep + "a: next assignor"
+	if r := m.res.Sim.StaticRejoin; r != nil {
+		// A static member that comes back in time keeps its partitions.
+		who := "if it rejoins in time: "
+		if r.Rejoined > 1 {
+			who = "if they rejoin in time: "
+		}
+		title += m.Glyphs.Sep + who + format.Predicted(len(r.Moves), r.Rejoined)
+	}
+	b.WriteString(m.Styles.Title.Render(fit(title)))
 	if p.Err == nil && len(p.Moves) > 0 {
 		b.WriteByte('\n')
 		mv := p.Moves

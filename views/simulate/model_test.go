@@ -87,7 +87,7 @@ func TestSimulateTab(t *testing.T) {
 		"  roundrobin         approximate     4      1       2",
 		"  sticky             approximate     2      1       2",
 		"  cooperative-sticky approximate     2      1       2",
-		"range: 2 partitions move · a: next assignor",
+		"range: 2 partitions change process · a: next assignor",
 		"  TOPIC  PARTITION FROM             TO",
 		"  orders         2 client-b (…4a60) client-a (…4a11)",
 		"  orders         3 client-b (…4a60) client-c (…a6b5)",
@@ -99,7 +99,7 @@ func TestSimulateTab(t *testing.T) {
 	press(t, m, "a")
 	got := viewtest.Strip(m.View())
 	for _, line := range []string{
-		"roundrobin: 4 partitions move · a: next assignor",
+		"roundrobin: 4 partitions change process · a: next assignor",
 		"  orders         1 client-a (…4a11) client-c (…a6b5)",
 		"  orders         4 client-c (…a6b5) client-a (…4a11)",
 	} {
@@ -244,5 +244,22 @@ func TestSimulateTabNamesMembersInTheWidth(t *testing.T) {
 	const nameA = `billing-\x1b[31mcon… (…4a11)`
 	if got, want := ls[12], "  orders         2 client-b (…4a60) "+nameA; got != want {
 		t.Fatalf("a move to the long name = %q\nwant %q", got, want)
+	}
+}
+
+// TestSimulateTabStaticRejoin: when the member that leaves is static, the
+// prediction's line also says what happens if it rejoins under its
+// instance id in time: counted by process, nothing moves.
+func TestSimulateTabStaticRejoin(t *testing.T) {
+	lipgloss.SetColorProfile(termenv.Ascii)
+	m := New(viewtest.Common(160, 18, true), "orders-app")
+	g := rangeGroup()
+	g.Members[1].InstanceID = "orders-b"
+	m.Update(ui.DataMsg{Snapshot: snapshotOf(g)})
+	m.Update(tea.KeyMsg{Type: tea.KeyDown})
+	press(t, m, "l")
+	want := "range: 2 partitions change process · a: next assignor · if it rejoins in time: 0 partitions change process, 1 member rejoins with a new id"
+	if got := viewtest.Strip(m.View()); !strings.Contains(got, want+"\n") {
+		t.Fatalf("the view lacks %q:\n%s", want, got)
 	}
 }

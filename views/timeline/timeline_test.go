@@ -56,7 +56,7 @@ func TestTimelineTab(t *testing.T) {
 		"  TIME     EVENT      DETAIL",
 		"▶ 09:26:56 rebalance  took 2.0s",
 		// a-2 is client-a on the same host again: the member rejoined.
-		"  09:26:56 assignment 6 partitions moved, 1 member rejoined with a new id (6 assigned)",
+		"  09:26:56 assignment 6 partitions changed process, 1 member rejoined with a new id (6 assigned)",
 		"  09:26:56 joined     a-2 client client-a host /10.0.0.1",
 		"  09:26:56 state      PreparingRebalance -> Stable",
 		"  09:26:54 left       a-1 client client-a host /10.0.0.1",
@@ -103,8 +103,8 @@ func TestDetail(t *testing.T) {
 		want string
 	}{
 		{rebalance.Event{Kind: rebalance.EventJoined, MemberID: "s-1", ClientID: "c", InstanceID: "s"}, "s-1 client c instance s"},
-		{rebalance.Event{Kind: rebalance.EventAssignment, Moved: 1, Assigned: 2, Unassigned: 3, Total: 4}, "1 partition moved, 2 newly assigned, 3 no longer assigned (4 assigned)"},
-		{rebalance.Event{Kind: rebalance.EventAssignment, Rejoined: 2, Total: 4}, "0 partitions moved, 2 members rejoined with new ids (4 assigned)"},
+		{rebalance.Event{Kind: rebalance.EventAssignment, Moved: 1, Assigned: 2, Unassigned: 3, Total: 4}, "1 partition changed process, 2 newly assigned, 3 no longer assigned (4 assigned)"},
+		{rebalance.Event{Kind: rebalance.EventAssignment, Rejoined: 2, Total: 4}, "0 partitions changed process, 2 members rejoined with new ids (4 assigned)"},
 		{rebalance.Event{Kind: rebalance.EventEpoch, PrevGroupEpoch: 3, GroupEpoch: 4, PrevAssignmentEpoch: 3, AssignmentEpoch: 3}, "group epoch 3 -> 4, assignment epoch 3"},
 		{rebalance.Event{Kind: rebalance.EventRebalance, Between: true}, "finished between two polls (shorter than the refresh interval)"},
 		// A lower bound is never rounded up: 12.5s is at least 12s.
