@@ -333,14 +333,14 @@ func TestDescribe(t *testing.T) {
 		code, stdout, stderr := c.kg(t, "describe", groupRange, group848, groupIdle, "--state")
 		expectRun(t, code, stderr, 0, "Consumer group 'g-idle' has no active members.\n")
 		expectText(t, "stdout", stdout, lines(
-			"GROUP    COORDINATOR (ID)     ASSIGNMENT-STRATEGY  STATE   #MEMBERS",
-			"g-range  "+c.coordinator(groupRange)+"  range                Stable         2",
+			"GROUP    COORDINATOR (ID)     ASSIGNMENT-STRATEGY  STATE   #MEMBERS  LEADER",
+			"g-range  "+c.coordinator(groupRange)+"  range                Stable         2  -",
 			"",
-			"GROUP  COORDINATOR (ID)     ASSIGNMENT-STRATEGY  STATE   #MEMBERS",
-			"g-848  "+c.coordinator(group848)+"  range                Stable         2",
+			"GROUP  COORDINATOR (ID)     ASSIGNMENT-STRATEGY  STATE   #MEMBERS  LEADER",
+			"g-848  "+c.coordinator(group848)+"  range                Stable         2  -",
 			"",
-			"GROUP   COORDINATOR (ID)     ASSIGNMENT-STRATEGY  STATE  #MEMBERS",
-			"g-idle  "+c.coordinator(groupIdle)+"  -                    Empty         0",
+			"GROUP   COORDINATOR (ID)     ASSIGNMENT-STRATEGY  STATE  #MEMBERS  LEADER",
+			"g-idle  "+c.coordinator(groupIdle)+"  -                    Empty         0  -",
 		))
 		if len(c.coordinator(groupRange)) != 19 {
 			t.Fatalf("coordinator %q: the table above assumes 127.0.0.1:PPPPP (N)", c.coordinator(groupRange))
@@ -353,10 +353,13 @@ func TestDescribe(t *testing.T) {
 		var got []string
 		for _, l := range strings.Split(stdout, "\n") {
 			if f := strings.Fields(l); len(f) > 0 && f[0] != "GROUP" {
-				got = append(got, f[0]+" "+f[len(f)-2]+" "+f[len(f)-1])
+				got = append(got, strings.Join(append([]string{f[0]}, f[len(f)-3:]...), " "))
 			}
 		}
-		want := []string{"g-848 Stable 2", "g-coop Stable 2", "g-idle Empty 0", "g-range Stable 2", "g-rr Stable 3"}
+		// The members' client ids are no client's default: no leader is
+		// identified (LEADER is tested against each client in
+		// views/output's TestDescribeStateLeader).
+		want := []string{"g-848 Stable 2 -", "g-coop Stable 2 -", "g-idle Empty 0 -", "g-range Stable 2 -", "g-rr Stable 3 -"}
 		if !slices.Equal(got, want) {
 			t.Errorf("all groups --state rows %q, want %q", got, want)
 		}
@@ -382,11 +385,17 @@ func TestDescribe(t *testing.T) {
 // jsonDoc mirrors the documented JSON schema.
 type jsonDoc struct {
 	Groups []struct {
-		Group           string `json:"group"`
-		Type            string `json:"type"`
-		ProtocolType    string `json:"protocolType"`
-		State           string `json:"state"`
-		Assignor        string `json:"assignor"`
+		Group        string `json:"group"`
+		Type         string `json:"type"`
+		ProtocolType string `json:"protocolType"`
+		State        string `json:"state"`
+		Assignor     string `json:"assignor"`
+		Leader       *struct {
+			Impl     string `json:"impl"`
+			Protocol string `json:"protocol"`
+			Partial  bool   `json:"partial"`
+			Label    string `json:"label"`
+		} `json:"leader"`
 		GroupEpoch      *int32 `json:"groupEpoch"`
 		AssignmentEpoch *int32 `json:"assignmentEpoch"`
 		Coordinator     *struct {
@@ -466,9 +475,14 @@ func testDescribeJSON(t *testing.T, c *readCluster) {
 	wantGroupKeys := []string{"assignmentEpoch", "assignor", "coordinator", "error", "group", "groupEpoch", "members", "offsetsPartition", "partitions", "protocolType", "state", "totalLag", "type"}
 	wantMemberKeys := []string{"assignment", "clientId", "host", "instanceId", "memberEpoch", "memberId", "rack", "subscribedRegex", "subscribedTopics", "targetAssignment"}
 	wantPartKeys := []string{"clientId", "committedOffset", "error", "host", "lag", "leaderEpoch", "logEndOffset", "logStartOffset", "memberId", "metadata", "partition", "topic"}
-	for _, g := range raw.Groups {
-		if got := keysOf(g); !slices.Equal(got, wantGroupKeys) {
-			t.Errorf("group keys %q, want %q", got, wantGroupKeys)
+	for i, g := range raw.Groups {
+		want := wantGroupKeys
+		if i == 0 {
+			// A classic group with members names its leader.
+			want = slices.Insert(slices.Clone(want), 6, "leader")
+		}
+		if got := keysOf(g); !slices.Equal(got, want) {
+			t.Errorf("group keys %q, want %q", got, want)
 		}
 		for _, m := range g["members"].([]any) {
 			if got := keysOf(m.(map[string]any)); !slices.Equal(got, wantMemberKeys) {
@@ -494,6 +508,9 @@ func testDescribeJSON(t *testing.T, c *readCluster) {
 	if rg.Group != groupRange || rg.Type != "classic" || rg.ProtocolType != "consumer" || rg.State != "Stable" || rg.Assignor != "range" ||
 		rg.GroupEpoch != nil || rg.AssignmentEpoch != nil || rg.Error != nil || rg.TotalLag != 33 {
 		t.Errorf("g-range header fields wrong: %+v", rg)
+	}
+	if l := rg.Leader; l == nil || l.Impl != "unknown" || l.Protocol != "range" || l.Partial || l.Label != "assignor range (leader unknown)" || kg.Leader != nil {
+		t.Errorf("leaders: g-range %+v, g-848 %+v", rg.Leader, kg.Leader)
 	}
 	coordID := c.CoordinatorFor(groupRange)
 	if rg.Coordinator == nil || rg.Coordinator.ID != coordID || rg.Coordinator.Host+":"+strconv.Itoa(int(rg.Coordinator.Port)) != c.addr[coordID] {

@@ -54,6 +54,29 @@ func (id Identification) Leader() string {
 	return "(" + id.Impl.Name() + " leader)"
 }
 
+// Short is the one-word form for a table column: "librdkafka",
+// "Java/franz-go", "kafkajs", "mixed", with "?" when some members are
+// not identified, and "-" when nothing is known.
+func (id Identification) Short() string {
+	switch id.Impl {
+	case ImplUnknown, "":
+		return "-"
+	case ImplMixed:
+		return "mixed"
+	}
+	if id.Partial {
+		return id.Impl.Name() + "?"
+	}
+	return id.Impl.Name()
+}
+
+// Leads reports whether a leader's implementation means anything for g:
+// a classic group with members and a chosen protocol. KIP-848, share and
+// streams groups are assigned by the broker.
+func Leads(g *kafka.Group) bool {
+	return g.Type == kafka.TypeClassic && g.Assignor != "" && len(g.Members) > 0
+}
+
 // Name is the implementation as people call it.
 func (i Impl) Name() string {
 	switch i {

@@ -57,6 +57,9 @@ type Model struct {
 	name string
 	snap *kafka.Snapshot
 	g    *kafka.Group // as last seen; nil before it is seen
+	// leader is the implementation inferred for a classic group's leader
+	// ("(librdkafka leader)"), read once a poll; "" when unknown.
+	leader string
 	// gone is set when a poll no longer lists the group; seen is when it
 	// was last listed.
 	gone bool
@@ -381,6 +384,12 @@ func (m *Model) setData(s *kafka.Snapshot, l *lag.Tracker) {
 	m.g, m.gone, m.seen, m.now = g, false, s.Time, s.Time
 	m.totalLag = columns.GroupLag(g)
 	m.judge(l)
+	m.leader = ""
+	if rebalance.Leads(g) {
+		if id := rebalance.Identify(g); id.Impl != rebalance.ImplUnknown {
+			m.leader = id.Leader()
+		}
+	}
 
 	lags := make(map[string]int64, len(g.Members))
 	known := make(map[string]bool, len(g.Members))
@@ -651,11 +660,9 @@ func (m *Model) header(b *strings.Builder) {
 		l1.WriteString(sep)
 		l1.WriteString(s.Label.Render("assignor "))
 		l1.WriteString(format.Sanitize(columns.Text(g.Assignor)))
-		if g.Type == kafka.TypeClassic && g.Assignor != "" && len(g.Members) > 0 {
+		if m.leader != "" {
 			// The implementation kgroups infers the leader runs.
-			if id := rebalance.Identify(g); id.Impl != rebalance.ImplUnknown {
-				l1.WriteString(" " + id.Leader())
-			}
+			l1.WriteString(" " + m.leader)
 		}
 
 		l2.WriteString(format.Count(len(g.Members), "member", "members"))

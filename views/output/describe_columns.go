@@ -6,6 +6,7 @@ import (
 
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/lag"
+	"github.com/kgroups/kgroups/kafka/rebalance"
 	"github.com/kgroups/kgroups/views/columns"
 	"github.com/kgroups/kgroups/views/format"
 )
@@ -226,9 +227,11 @@ func GroupColumns() []Column[*kafka.Group] {
 	}
 }
 
-// StateColumns are the columns of `kgroups describe --state`, exactly those
-// of kafka-consumer-groups.sh --describe --state, so scripts written against
-// the Kafka tool keep working.
+// StateColumns are the columns of `kgroups describe --state`: those of
+// kafka-consumer-groups.sh --describe --state, in its order so scripts
+// written against the Kafka tool keep working, then LEADER: the
+// implementation kgroups infers a classic group's leader runs (which
+// decides how the assignor breaks ties; "-" when unknown or brokers assign).
 func StateColumns() []Column[*kafka.Group] {
 	return []Column[*kafka.Group]{
 		{Title: "GROUP", Align: left, Max: idMax, Value: func(g *kafka.Group) string { return text(g.Name) }},
@@ -236,5 +239,11 @@ func StateColumns() []Column[*kafka.Group] {
 		{Title: "ASSIGNMENT-STRATEGY", Align: left, Max: idMax, Value: func(g *kafka.Group) string { return text(g.Assignor) }},
 		{Title: "STATE", Align: left, Value: func(g *kafka.Group) string { return text(g.State) }},
 		{Title: "#MEMBERS", Align: right, Value: func(g *kafka.Group) string { return strconv.Itoa(len(g.Members)) }},
+		{Title: "LEADER", Align: left, Value: func(g *kafka.Group) string {
+			if !rebalance.Leads(g) {
+				return "-"
+			}
+			return rebalance.Identify(g).Short()
+		}},
 	}
 }

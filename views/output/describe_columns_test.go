@@ -19,7 +19,7 @@ func TestTitlesExact(t *testing.T) {
 		{"describe wide", columns.Titles(PartitionColumns(true)), []string{"GROUP", "TOPIC", "PARTITION", "CURRENT-OFFSET", "LOG-END-OFFSET", "LAG", "CONSUMER-ID", "HOST", "CLIENT-ID", "LOG-START-OFFSET"}},
 		{"members", columns.Titles(MemberColumns(false)), []string{"GROUP", "CONSUMER-ID", "GROUP-INSTANCE-ID", "HOST", "CLIENT-ID", "#PARTITIONS"}},
 		{"members wide", columns.Titles(MemberColumns(true)), []string{"GROUP", "CONSUMER-ID", "GROUP-INSTANCE-ID", "HOST", "CLIENT-ID", "#PARTITIONS", "ASSIGNMENT"}},
-		{"state", columns.Titles(StateColumns()), []string{"GROUP", "COORDINATOR (ID)", "ASSIGNMENT-STRATEGY", "STATE", "#MEMBERS"}},
+		{"state", columns.Titles(StateColumns()), []string{"GROUP", "COORDINATOR (ID)", "ASSIGNMENT-STRATEGY", "STATE", "#MEMBERS", "LEADER"}},
 		{"list", columns.Titles(GroupColumns()), []string{"GROUP", "TYPE", "STATE", "ASSIGNOR", "MEMBERS", "TOPICS", "PARTITIONS", "LAG", "COORDINATOR"}},
 	} {
 		if !reflect.DeepEqual(tc.got, tc.want) {

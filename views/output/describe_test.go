@@ -88,13 +88,38 @@ orders  d-1          -                  /10.0.0.4  app-d                0  -
 
 func TestDescribeState(t *testing.T) {
 	stdout, stderr := describe(t, []*kafka.Group{ordersGroup(), idleGroup()}, output.DescribeOptions{View: output.State})
-	assertText(t, "stdout", stdout, `GROUP   COORDINATOR (ID)     ASSIGNMENT-STRATEGY  STATE   #MEMBERS
-orders  127.0.0.1:40001 (1)  range                Stable         4
+	assertText(t, "stdout", stdout, `GROUP   COORDINATOR (ID)     ASSIGNMENT-STRATEGY  STATE   #MEMBERS  LEADER
+orders  127.0.0.1:40001 (1)  range                Stable         4  -
 
-GROUP  COORDINATOR (ID)     ASSIGNMENT-STRATEGY  STATE  #MEMBERS
-idle   127.0.0.1:40000 (0)  -                    Empty         0
+GROUP  COORDINATOR (ID)     ASSIGNMENT-STRATEGY  STATE  #MEMBERS  LEADER
+idle   127.0.0.1:40000 (0)  -                    Empty         0  -
 `)
 	assertText(t, "stderr", stderr, "Consumer group 'idle' has no active members.\n")
+}
+
+// TestDescribeStateLeader: LEADER names the implementation every member's
+// client id points to, with "?" when some members are not identified and
+// "mixed" when they differ.
+func TestDescribeStateLeader(t *testing.T) {
+	for _, tc := range []struct {
+		clients []string
+		want    string
+	}{
+		{[]string{"rdkafka", "rdkafka", "rdkafka", "rdkafka"}, "librdkafka"},
+		{[]string{"rdkafka", "app-a", "rdkafka", "rdkafka"}, "librdkafka?"},
+		{[]string{"rdkafka", "kgo", "rdkafka", "rdkafka"}, "mixed"},
+		{[]string{"kgo", "kgo", "consumer-orders-1", "kgo"}, "Java/franz-go"},
+	} {
+		g := ordersGroup()
+		for i := range g.Members {
+			g.Members[i].ClientID = tc.clients[i]
+		}
+		stdout, _ := describe(t, []*kafka.Group{g}, output.DescribeOptions{View: output.State})
+		lines := strings.Split(strings.TrimSpace(stdout), "\n")
+		if f := strings.Fields(lines[1]); f[len(f)-1] != tc.want {
+			t.Errorf("clients %v: LEADER %q, want %q\n%s", tc.clients, f[len(f)-1], tc.want, stdout)
+		}
+	}
 }
 
 func TestDescribeNothingToShow(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/lag"
+	"github.com/kgroups/kgroups/kafka/rebalance"
 	"github.com/kgroups/kgroups/views/columns"
 )
 
@@ -22,12 +23,15 @@ type jsonDocument struct {
 }
 
 type jsonGroup struct {
-	Group            string          `json:"group"`
-	GroupBase64      string          `json:"groupBase64,omitempty"`
-	Type             string          `json:"type"`
-	ProtocolType     string          `json:"protocolType"`
-	State            string          `json:"state"`
-	Assignor         string          `json:"assignor"`
+	Group        string `json:"group"`
+	GroupBase64  string `json:"groupBase64,omitempty"`
+	Type         string `json:"type"`
+	ProtocolType string `json:"protocolType"`
+	State        string `json:"state"`
+	Assignor     string `json:"assignor"`
+	// Leader is set for classic groups with members: the implementation
+	// kgroups infers the leader runs.
+	Leader           *jsonLeader     `json:"leader,omitempty"`
 	GroupEpoch       *int32          `json:"groupEpoch"`
 	AssignmentEpoch  *int32          `json:"assignmentEpoch"`
 	Coordinator      *jsonBroker     `json:"coordinator"`
@@ -162,6 +166,10 @@ func toJSONGroup(g *kafka.Group, opts JSONOptions) jsonGroup {
 		Partitions:   make([]jsonPartition, 0, len(g.Partitions)),
 		TotalLag:     offset(columns.GroupLag(g)),
 		Error:        errString(g.Err),
+	}
+	if rebalance.Leads(g) {
+		id := rebalance.Identify(g)
+		j.Leader = &jsonLeader{Impl: string(id.Impl), Protocol: id.Protocol, Partial: id.Partial, Label: id.Label()}
 	}
 	// Streams groups have epochs and targets as KIP-848 groups do.
 	consumer := g.Type == kafka.TypeConsumer || g.Type == kafka.TypeStreams

@@ -145,6 +145,12 @@ func TestJSON(t *testing.T) {
       "protocolType": "consumer",
       "state": "Stable",
       "assignor": "range",
+      "leader": {
+        "impl": "unknown",
+        "protocol": "range",
+        "partial": false,
+        "label": "assignor range (leader unknown)"
+      },
       "groupEpoch": null,
       "assignmentEpoch": null,
       "coordinator": {

@@ -26,7 +26,9 @@ type SummaryRow struct {
 }
 
 // SummaryColumns compare the assignors at a glance: how many partitions
-// each would move and how many join rounds the group would go through.
+// each would move to another process (a partition handed between two
+// members of one process does not count: rebalance.Reassign) and how many
+// join rounds the group would go through.
 func SummaryColumns() []Column[SummaryRow] {
 	return []Column[SummaryRow]{
 		{Title: "ASSIGNOR", Align: left, Max: idMax, Value: func(r SummaryRow) string { return r.Prediction.Assignor }},
@@ -35,7 +37,7 @@ func SummaryColumns() []Column[SummaryRow] {
 			if r.Prediction.Err != nil {
 				return format.Missing
 			}
-			return strconv.Itoa(len(r.Prediction.Moves))
+			return strconv.Itoa(len(r.Prediction.ByProcess.Moves))
 		}},
 		{Title: "ROUNDS", Align: right, Value: func(r SummaryRow) string {
 			if r.Prediction.Err != nil {

@@ -43,8 +43,8 @@ idle   orders          0               5             150  145  -            -   
 `)
 	// Other views do not grow the column.
 	stdout, _ = describe(t, []*kafka.Group{idleGroup()}, output.DescribeOptions{View: output.State, TimeLag: fixedTimeLags})
-	assertText(t, "state", stdout, `GROUP  COORDINATOR (ID)     ASSIGNMENT-STRATEGY  STATE  #MEMBERS
-idle   127.0.0.1:40000 (0)  -                    Empty         0
+	assertText(t, "state", stdout, `GROUP  COORDINATOR (ID)     ASSIGNMENT-STRATEGY  STATE  #MEMBERS  LEADER
+idle   127.0.0.1:40000 (0)  -                    Empty         0  -
 `)
 }
 

@@ -103,8 +103,14 @@ func New(c ui.Common, group string) *Model {
 		}
 		m.targets.Cols = append(m.targets.Cols, tc)
 	}
-	for _, c := range SummaryColumns()[:5] { // up to MEMBERS
-		m.summary.Cols = append(m.summary.Cols, table.Col[SummaryRow]{Column: c})
+	for _, c := range SummaryColumns()[:6] { // up to NOTE
+		tc := table.Col[SummaryRow]{Column: c}
+		if c.Title == "NOTE" {
+			// "the group's assignor", "if the group used sticky":
+			// whatever room the numbers leave.
+			tc.Flex, tc.Min = true, 10
+		}
+		m.summary.Cols = append(m.summary.Cols, tc)
 	}
 	for _, c := range MoveColumns() {
 		tc := table.Col[rebalance.Move]{Column: c}
@@ -311,9 +317,13 @@ func (m *Model) shownMoves() []rebalance.Move {
 }
 
 // Layout. Classic, with a result: status line, members (header + rows),
-// summary (header + one row per assignor), the moves title, moves (header
-// + rows). Without a result the members take the whole height.
-const summaryLines = 1 + 4
+// summary (header + one row per assignor: the group's own first when it is
+// not a Java one, then the four Java/franz-go ones), the moves title,
+// moves (header + rows). Without a result the members take the whole
+// height.
+func (m *Model) summaryLines() int {
+	return 1 + max(len(rebalance.Assignors), m.predictions())
+}
 
 func (m *Model) lowerShown() bool {
 	return m.g != nil && (m.g.Type == kafka.TypeConsumer || m.res != nil)
@@ -324,7 +334,7 @@ func (m *Model) memberRows() int {
 	if m.lowerShown() {
 		fixed := 2 // moves title, moves header
 		if m.g.Type != kafka.TypeConsumer {
-			fixed += summaryLines
+			fixed += m.summaryLines()
 		}
 		avail = (avail - fixed) / 2
 		avail = min(avail, max(1, m.memberCount()))
@@ -335,7 +345,7 @@ func (m *Model) memberRows() int {
 func (m *Model) moveRows() int {
 	fixed := 2 + m.memberRows() + 2
 	if m.g != nil && m.g.Type != kafka.TypeConsumer {
-		fixed += summaryLines
+		fixed += m.summaryLines()
 	}
 	return max(1, m.Height-fixed)
 }
@@ -394,7 +404,7 @@ func (m *Model) View() string {
 		return b.String()
 	}
 	rows := SummaryRows(m.res.Sim)
-	m.summary.Render(&b, st, m.Width, summaryLines, table.Window{Cursor: m.pick}, len(rows), func(i int) SummaryRow { return rows[i] }, true)
+	m.summary.Render(&b, st, m.Width, m.summaryLines(), table.Window{Cursor: m.pick}, len(rows), func(i int) SummaryRow { return rows[i] }, true)
 	p := &m.res.Sim.Predictions[m.pick]
 	b.WriteByte('\n')
 	var title string

@@ -82,11 +82,11 @@ func TestSimulateTab(t *testing.T) {
 		"  client-a (…4a11) -               2 orders(0,1)",
 		"▶ client-b (…4a60) -               2 orders(2,3)",
 		"  client-c (…a6b5) -               2 orders(4,5)",
-		"  ASSIGNOR           CONFIDENCE  MOVED ROUNDS MEMBERS",
-		"▶ range              approximate     2      1       2",
-		"  roundrobin         approximate     4      1       2",
-		"  sticky             approximate     2      1       2",
-		"  cooperative-sticky approximate     2      1       2",
+		"  ASSIGNOR           CONFIDENCE  MOVED ROUNDS MEMBERS NOTE",
+		"▶ range              approximate     2      1       2 the group's assignor, if …",
+		"  roundrobin         approximate     4      1       2 if the group used roundro…",
+		"  sticky             approximate     2      1       2 if the group used sticky",
+		"  cooperative-sticky approximate     2      1       2 if the group used coopera…",
 		"range: 2 partitions change process · a: next assignor",
 		"  TOPIC  PARTITION FROM             TO",
 		"  orders         2 client-b (…4a60) client-a (…4a11)",
@@ -261,5 +261,56 @@ func TestSimulateTabStaticRejoin(t *testing.T) {
 	want := "range: 2 partitions change process · a: next assignor · if it rejoins in time: 0 partitions change process, 1 member rejoins with a new id"
 	if got := viewtest.Strip(m.View()); !strings.Contains(got, want+"\n") {
 		t.Fatalf("the view lacks %q:\n%s", want, got)
+	}
+}
+
+// rdkafkaGroup is rangeGroup with librdkafka's default client id on every
+// member and the given protocol chosen.
+func rdkafkaGroup(protocol string) *kafka.Group {
+	g := rangeGroup()
+	g.Assignor = protocol
+	for i := range g.Members {
+		g.Members[i].ClientID = "rdkafka"
+		g.Members[i].JoinMetadata = kgo.CooperativeStickyBalancer().JoinGroupMetadata([]string{"orders"}, nil, 3)
+	}
+	return g
+}
+
+// TestSimulateTabLeaderModel: a librdkafka group's own assignor is the
+// first of five rows, exact, with its note; the Java rows say what they
+// are. An assignor kgroups does not model is a counts-only row whose
+// sentence is the title when picked.
+func TestSimulateTabLeaderModel(t *testing.T) {
+	lipgloss.SetColorProfile(termenv.Ascii)
+	m := New(viewtest.Common(100, 22, true), "orders-app")
+	m.Update(ui.DataMsg{Snapshot: snapshotOf(rdkafkaGroup("cooperative-sticky"))})
+	m.Update(tea.KeyMsg{Type: tea.KeyDown})
+	press(t, m, "l")
+	got := viewtest.Strip(m.View())
+	for _, line := range []string{
+		"  ASSIGNOR           CONFIDENCE  MOVED ROUNDS MEMBERS NOTE",
+		"▶ cooperative-sticky exact           2      1       2 the group's assignor",
+		"  range              approximate     2      1       2 if the group used range",
+		"  cooperative-sticky approximate     2      1       2 if the group used cooperative-sticky",
+	} {
+		if !strings.Contains(got, line+"\n") && !strings.HasSuffix(got, line) {
+			t.Errorf("the view lacks %q:\n%s", line, got)
+		}
+	}
+	if n := len(m.Result().Sim.Predictions); n != 5 {
+		t.Fatalf("%d predictions, want 5", n)
+	}
+
+	m = New(viewtest.Common(100, 22, true), "orders-app")
+	m.Update(ui.DataMsg{Snapshot: snapshotOf(rdkafkaGroup("my-assignor"))})
+	press(t, m, "l")
+	got = viewtest.Strip(m.View())
+	for _, line := range []string{
+		"▶ my-assignor        unknown         -      -       2 the group's assignor",
+		"my-assignor: counts only: this group's leader runs my-assignor, which kgroups does not model · a: n…",
+	} {
+		if !strings.Contains(got, line+"\n") && !strings.HasSuffix(got, line) {
+			t.Errorf("the view lacks %q:\n%s", line, got)
+		}
 	}
 }
