@@ -163,11 +163,12 @@ func TestSimulateUnmodelledAssignor(t *testing.T) {
 		// A franz-go leader with a custom assignor: franz-go's range is
 		// exactly what it would run if the group used range.
 		{"my-assignor", "kgo", "counts only: this group's leader runs my-assignor, which kgroups does not model", ConfidenceExact},
-		{"cooperative-sticky", "rdkafka", "counts only: this group's leader runs librdkafka's cooperative-sticky, which kgroups does not model", ConfidenceApproximate},
+		// kafkajs configured with a range assignor of its own: kgroups
+		// models only kafkajs's RoundRobinAssigner.
+		{"range", "kafkajs", "counts only: this group's leader runs kafkajs's range, which kgroups does not model", ConfidenceApproximate},
+		// A librdkafka leader with a custom assignor.
+		{"my-assignor", "rdkafka", "counts only: this group's leader runs my-assignor, which kgroups does not model", ConfidenceApproximate},
 	} {
-		if _, ok := lookupModel(ImplLibrdkafka, c.protocol); ok && c.client == "rdkafka" {
-			continue // modelled: the row is the model's
-		}
 		g := &kafka.Group{Name: "g", Type: kafka.TypeClassic, ProtocolType: "consumer", State: kafka.StateStable, Assignor: c.protocol}
 		a := member("a", c.client, meta)
 		a.Assignment = tps("t:0,1")
