@@ -1,0 +1,310 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// command is one measured command line.
+type command struct {
+	name string
+	args []string // after the program
+	// floor runs the harness itself in -floor mode instead of kgroups.
+	floor bool
+	// wallRatio and rssRatio are the targets against the floor (0: none);
+	// wallMax is an absolute target (0: none).
+	wallRatio, rssRatio float64
+	wallMax             time.Duration
+}
+
+// sample is one run's cost.
+type sample struct {
+	wall time.Duration
+	rss  int64 // peak resident set, KiB
+}
+
+func compare(ctx context.Context, s shape, runs int, bin string) error {
+	if err := s.check(runs); err != nil {
+		return err
+	}
+	dir, err := os.MkdirTemp("", "floorbench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	if bin == "" {
+		bin = filepath.Join(dir, "kgroups")
+		fmt.Fprintln(os.Stderr, "building kgroups ...")
+		build := exec.CommandContext(ctx, "go", "build", "-o", bin, "github.com/kgroups/kgroups/cmd/kgroups")
+		build.Stdout, build.Stderr = os.Stderr, os.Stderr
+		if err := build.Run(); err != nil {
+			return fmt.Errorf("go build: %w", err)
+		}
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+
+	// The cluster runs in a process of its own: a child's peak RSS on
+	// Linux starts at its parent's, so the parent that starts the measured
+	// processes must stay small.
+	srv, addrs, err := startServer(ctx, self, s, bin)
+	if err != nil {
+		return err
+	}
+	defer srv.stop()
+	env, err := kgroupsEnv(dir, addrs)
+	if err != nil {
+		return err
+	}
+	brokers := strings.Join(addrs, ",")
+
+	cmds := []command{
+		{name: "floor (bare kadm reads)", floor: true},
+		{name: "kgroups describe --all-groups -o json", args: []string{"describe", "--all-groups", "-o", "json"}, wallRatio: 1.3, rssRatio: 1.5},
+		{name: "kgroups describe --all-groups", args: []string{"describe", "--all-groups"}, wallRatio: 1.3},
+		{name: "kgroups list", args: []string{"list"}, wallRatio: 1.2},
+		{name: "kgroups version", args: []string{"version"}, wallMax: 20 * time.Millisecond},
+	}
+	samples := make([][]sample, len(cmds))
+	// One unmeasured round warms the page cache and the brokers; then
+	// the commands take turns, so that load from elsewhere falls on all.
+	for round := range runs + 1 {
+		for i, cm := range cmds {
+			var cmd *exec.Cmd
+			if cm.floor {
+				cmd = exec.CommandContext(ctx, self, "-floor", "-brokers", brokers)
+			} else {
+				cmd = exec.CommandContext(ctx, bin, cm.args...)
+				cmd.Env = env
+			}
+			sm, err := measure(cmd)
+			if err != nil {
+				return fmt.Errorf("%s: %w", cm.name, err)
+			}
+			if round > 0 {
+				samples[i] = append(samples[i], sm)
+			}
+		}
+	}
+
+	floor := median(samples[0])
+	fmt.Printf("\n%d groups, %d topics × %d partitions (%d committed partitions), %d runs, median\n\n", s.groups, s.topics, s.partitions, s.committedPartitions(), runs)
+	fmt.Printf("%-40s %9s %9s %7s %7s  %-22s %s\n", "COMMAND", "WALL", "PEAK-RSS", "WALL×", "RSS×", "TARGET", "MET")
+	for i, cm := range cmds {
+		m := median(samples[i])
+		wr := float64(m.wall) / float64(floor.wall)
+		rr := float64(m.rss) / float64(floor.rss)
+		target, met := "", "-"
+		switch {
+		case cm.wallMax > 0:
+			target = fmt.Sprintf("wall ≤ %s", cm.wallMax)
+			met = yes(m.wall <= cm.wallMax)
+		case cm.rssRatio > 0:
+			target = fmt.Sprintf("wall ≤ %.1f×, RSS ≤ %.1f×", cm.wallRatio, cm.rssRatio)
+			met = yes(wr <= cm.wallRatio && rr <= cm.rssRatio)
+		case cm.wallRatio > 0:
+			target = fmt.Sprintf("wall ≤ %.1f×", cm.wallRatio)
+			met = yes(wr <= cm.wallRatio)
+		}
+		fmt.Printf("%-40s %7.1fms %6.1fMiB %6.2f× %6.2f×  %-22s %s\n", cm.name, ms(m.wall), float64(m.rss)/1024, wr, rr, target, met)
+	}
+	return nil
+}
+
+func yes(ok bool) string {
+	if ok {
+		return "yes"
+	}
+	return "no"
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// measure runs cmd with its output discarded and returns its wall time and
+// peak resident set.
+func measure(cmd *exec.Cmd) (sample, error) {
+	null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		return sample{}, err
+	}
+	defer null.Close()
+	var stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = null, &stderr
+	start := time.Now()
+	err = cmd.Run()
+	wall := time.Since(start)
+	if err != nil {
+		return sample{}, fmt.Errorf("%w: %s", err, stderr.String())
+	}
+	ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	if !ok {
+		return sample{}, fmt.Errorf("no resource usage on this system")
+	}
+	return sample{wall: wall, rss: ru.Maxrss}, nil
+}
+
+// median is the median wall time and the median peak RSS, each on its own.
+func median(ss []sample) sample {
+	walls := make([]time.Duration, len(ss))
+	rss := make([]int64, len(ss))
+	for i, s := range ss {
+		walls[i], rss[i] = s.wall, s.rss
+	}
+	slices.Sort(walls)
+	slices.Sort(rss)
+	return sample{wall: walls[len(walls)/2], rss: rss[len(rss)/2]}
+}
+
+// kgroupsEnv is the environment kgroups runs in: a private home, a
+// configuration file with one context on the cluster and no secrets, a
+// UTF-8 locale.
+func kgroupsEnv(dir string, addrs []string) ([]string, error) {
+	cfg := filepath.Join(dir, "config.yaml")
+	text := "current-context: floorbench\ncontexts:\n  - name: floorbench\n    brokers: [" + strings.Join(addrs, ", ") + "]\n"
+	if err := os.WriteFile(cfg, []byte(text), 0o600); err != nil {
+		return nil, err
+	}
+	return []string{
+		"PATH=" + os.Getenv("PATH"),
+		"HOME=" + dir,
+		"XDG_CONFIG_HOME=" + filepath.Join(dir, "config"),
+		"XDG_STATE_HOME=" + filepath.Join(dir, "state"),
+		"KGROUPS_CONFIG=" + cfg,
+		"LANG=C.UTF-8",
+	}, nil
+}
+
+// countDocument counts the groups of a describe document and their
+// partitions with a committed offset.
+func countDocument(b []byte) (groups, committed int, err error) {
+	var doc struct {
+		Groups []struct {
+			Partitions []struct {
+				CommittedOffset *int64 `json:"committedOffset"`
+			} `json:"partitions"`
+		} `json:"groups"`
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		return 0, 0, fmt.Errorf("kgroups' document: %w", err)
+	}
+	for _, g := range doc.Groups {
+		for _, p := range g.Partitions {
+			if p.CommittedOffset != nil {
+				committed++
+			}
+		}
+	}
+	return len(doc.Groups), committed, nil
+}
+
+// server is the process that holds the cluster.
+type server struct {
+	cmd   *exec.Cmd
+	stdin io.WriteCloser
+}
+
+// stop closes the server's standard input, which ends it, and waits.
+func (s *server) stop() {
+	_ = s.stdin.Close()
+	_ = s.cmd.Wait()
+}
+
+// startServer starts `floorbench -serve`, which seeds the cluster, checks
+// that the floor and kgroups read all of it, prints what they read and then
+// the brokers' addresses on a line of their own.
+func startServer(ctx context.Context, self string, s shape, bin string) (*server, []string, error) {
+	cmd := exec.CommandContext(ctx, self, "-serve", "-kgroups", bin,
+		"-groups", fmt.Sprint(s.groups), "-topics", fmt.Sprint(s.topics),
+		"-partitions", fmt.Sprint(s.partitions), "-records", fmt.Sprint(s.records))
+	cmd.Stderr = os.Stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, nil, err
+	}
+	srv := &server{cmd: cmd, stdin: stdin}
+	sc := bufio.NewScanner(stdout)
+	for sc.Scan() {
+		line := sc.Text()
+		if addrs, ok := strings.CutPrefix(line, "brokers "); ok {
+			return srv, strings.Split(addrs, ","), nil
+		}
+		fmt.Println(line)
+	}
+	srv.stop()
+	return nil, nil, fmt.Errorf("the cluster process ended before it was ready")
+}
+
+// serve seeds the cluster, checks it, prints the brokers' addresses and
+// keeps the cluster up until standard input closes.
+func serve(ctx context.Context, s shape, bin string) error {
+	c, err := seed(ctx, s)
+	if err != nil {
+		return err
+	}
+	defer c.close()
+	if err := c.check(ctx, s, bin); err != nil {
+		return err
+	}
+	fmt.Printf("brokers %s\n", strings.Join(c.addrs, ","))
+	_, _ = io.Copy(io.Discard, os.Stdin)
+	return nil
+}
+
+// check makes sure that the floor and kgroups each read every group and
+// every committed partition.
+func (c *seeded) check(ctx context.Context, s shape, bin string) error {
+	n, err := floorOn(ctx, c.addrs)
+	if err != nil {
+		return fmt.Errorf("floor: %w", err)
+	}
+	fmt.Printf("floor read %d groups, described %d, %d committed partitions, log bounds of %d partitions, in %d requests\n",
+		n.groups, n.described, n.committed, n.partitions, n.requests)
+	if n.groups != s.groups || n.described != s.groups || n.committed != s.committedPartitions() {
+		return fmt.Errorf("the floor read %d groups and %d committed partitions, the cluster has %d and %d", n.groups, n.committed, s.groups, s.committedPartitions())
+	}
+	dir, err := os.MkdirTemp("", "floorbench-check-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	env, err := kgroupsEnv(dir, c.addrs)
+	if err != nil {
+		return err
+	}
+	var doc bytes.Buffer
+	dj := exec.CommandContext(ctx, bin, "describe", "--all-groups", "-o", "json")
+	var stderr bytes.Buffer
+	dj.Env, dj.Stdout, dj.Stderr = env, &doc, &stderr
+	if err := dj.Run(); err != nil {
+		return fmt.Errorf("kgroups describe: %w: %s", err, stderr.String())
+	}
+	groups, committed, err := countDocument(doc.Bytes())
+	if err != nil {
+		return err
+	}
+	fmt.Printf("kgroups describe --all-groups -o json read %d groups, %d committed partitions: %d bytes\n", groups, committed, doc.Len())
+	if groups != s.groups || committed != s.committedPartitions() {
+		return fmt.Errorf("kgroups read %d groups and %d committed partitions, the cluster has %d and %d", groups, committed, s.groups, s.committedPartitions())
+	}
+	return nil
+}
