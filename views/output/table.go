@@ -72,48 +72,78 @@ func TableWith[T any](cols []columns.Column[T], rows []T, lay Layout) string {
 	if ellipsis == "" {
 		ellipsis = EllipsisUnicode
 	}
-	cells := make([][]string, 0, len(rows)+1)
-	cells = append(cells, sanitizeAll(columns.Titles(cols)))
-	for _, r := range rows {
-		line := sanitizeAll(columns.Cells(cols, r))
-		if !lay.Wide {
-			for j, c := range line {
-				if m := cols[j].Max; m > 0 {
-					line[j] = format.Truncate(c, m, ellipsis)
-				}
-			}
-		}
-		cells = append(cells, line)
+	// One flat slice of cells and of their widths, line after line: the
+	// titles, then the rows.
+	n := len(cols)
+	cells := make([]string, 0, (len(rows)+1)*n)
+	widths := make([]int, 0, (len(rows)+1)*n)
+	maxw := make([]int, n)
+	add := func(j int, c string) {
+		w := format.Width(c)
+		cells = append(cells, c)
+		widths = append(widths, w)
+		maxw[j] = max(maxw[j], w)
 	}
-	widths := make([][]int, len(cells))
-	maxw := make([]int, len(cols))
-	for i, line := range cells {
-		widths[i] = make([]int, len(line))
-		for j, c := range line {
-			widths[i][j] = format.Width(c)
-			maxw[j] = max(maxw[j], widths[i][j])
+	for j, c := range cols {
+		add(j, format.Sanitize(c.Title))
+	}
+	for _, r := range rows {
+		for j, col := range cols {
+			c := format.Sanitize(col.Value(r))
+			if m := col.Max; m > 0 && !lay.Wide {
+				c = format.Truncate(c, m, ellipsis)
+			}
+			add(j, c)
 		}
+	}
+	size := 0
+	for i, c := range cells {
+		size += len(c) + maxw[i%n] - widths[i] + len(Separator)
 	}
 	var b strings.Builder
-	for i, line := range cells {
-		var l strings.Builder
-		for j, c := range line {
-			if j > 0 {
-				l.WriteString(Separator)
+	b.Grow(size)
+	for line := 0; line < len(cells); line += n {
+		// Spaces are held back until something follows them, so that
+		// a line never ends in spaces (a cell's own trailing spaces
+		// included).
+		pending := 0
+		put := func(c string) {
+			text := strings.TrimRight(c, " ")
+			if text == "" {
+				pending += len(c)
+				return
 			}
-			pad := strings.Repeat(" ", maxw[j]-widths[i][j])
+			writeSpaces(&b, pending)
+			b.WriteString(text)
+			pending = len(c) - len(text)
+		}
+		for j := range n {
+			if j > 0 {
+				pending += len(Separator)
+			}
+			c, pad := cells[line+j], maxw[j]-widths[line+j]
 			if cols[j].Align == columns.Right {
-				l.WriteString(pad)
-				l.WriteString(c)
+				pending += pad
+				put(c)
 			} else {
-				l.WriteString(c)
-				l.WriteString(pad)
+				put(c)
+				pending += pad
 			}
 		}
-		b.WriteString(strings.TrimRight(l.String(), " "))
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// spaces pads cells without allocating.
+const spaces = "                                                                "
+
+func writeSpaces(b *strings.Builder, n int) {
+	for n > len(spaces) {
+		b.WriteString(spaces)
+		n -= len(spaces)
+	}
+	b.WriteString(spaces[:n])
 }
 
 // WriteTable writes Table(cols, rows) to w.
