@@ -17,8 +17,10 @@
 package output
 
 import (
+	"bytes"
 	"io"
 	"strings"
+	"sync"
 
 	"github.com/kgroups/kgroups/views/columns"
 	"github.com/kgroups/kgroups/views/format"
@@ -72,56 +74,65 @@ func TableWith[T any](cols []columns.Column[T], rows []T, lay Layout) string {
 	if ellipsis == "" {
 		ellipsis = EllipsisUnicode
 	}
-	// One flat slice of cells and of their widths, line after line: the
-	// titles, then the rows.
+	// Every cell's text goes into one byte slice, its end and width into
+	// two int slices, line after line (the titles, then the rows): no
+	// pointer per cell for the collector to trace, and scratch reused from
+	// table to table.
+	sc := tableScratchPool.Get().(*tableScratch)
+	defer tableScratchPool.Put(sc)
 	n := len(cols)
-	cells := make([]string, 0, (len(rows)+1)*n)
-	widths := make([]int, 0, (len(rows)+1)*n)
+	sc.text, sc.ends, sc.widths = sc.text[:0], sc.ends[:0], sc.widths[:0]
 	maxw := make([]int, n)
-	add := func(j int, c string) {
-		w := format.Width(c)
-		cells = append(cells, c)
-		widths = append(widths, w)
+	add := func(j int, c string, w int) {
+		sc.text = append(sc.text, c...)
+		sc.ends = append(sc.ends, len(sc.text))
+		sc.widths = append(sc.widths, w)
 		maxw[j] = max(maxw[j], w)
 	}
 	for j, c := range cols {
-		add(j, format.Sanitize(c.Title))
+		t := format.Sanitize(c.Title)
+		add(j, t, format.Width(t))
 	}
 	for _, r := range rows {
 		for j, col := range cols {
 			c := format.Sanitize(col.Value(r))
-			if m := col.Max; m > 0 && !lay.Wide {
+			w := format.Width(c)
+			if m := col.Max; m > 0 && !lay.Wide && w > m {
 				c = format.Truncate(c, m, ellipsis)
+				w = format.Width(c)
 			}
-			add(j, c)
+			add(j, c, w)
 		}
 	}
-	size := 0
-	for i, c := range cells {
-		size += len(c) + maxw[i%n] - widths[i] + len(Separator)
+	size := len(sc.text)
+	for i, w := range sc.widths {
+		size += maxw[i%n] - w + len(Separator)
 	}
 	var b strings.Builder
 	b.Grow(size)
-	for line := 0; line < len(cells); line += n {
+	start := 0
+	for line := 0; line < len(sc.ends); line += n {
 		// Spaces are held back until something follows them, so that
 		// a line never ends in spaces (a cell's own trailing spaces
 		// included).
 		pending := 0
-		put := func(c string) {
-			text := strings.TrimRight(c, " ")
-			if text == "" {
+		put := func(c []byte) {
+			text := bytes.TrimRight(c, " ")
+			if len(text) == 0 {
 				pending += len(c)
 				return
 			}
 			writeSpaces(&b, pending)
-			b.WriteString(text)
+			b.Write(text)
 			pending = len(c) - len(text)
 		}
 		for j := range n {
 			if j > 0 {
 				pending += len(Separator)
 			}
-			c, pad := cells[line+j], maxw[j]-widths[line+j]
+			end := sc.ends[line+j]
+			c, pad := sc.text[start:end], maxw[j]-sc.widths[line+j]
+			start = end
 			if cols[j].Align == columns.Right {
 				pending += pad
 				put(c)
@@ -134,6 +145,14 @@ func TableWith[T any](cols []columns.Column[T], rows []T, lay Layout) string {
 	}
 	return b.String()
 }
+
+// tableScratch is what TableWith holds while it renders one table.
+type tableScratch struct {
+	text         []byte
+	ends, widths []int
+}
+
+var tableScratchPool = sync.Pool{New: func() any { return new(tableScratch) }}
 
 // spaces pads cells without allocating.
 const spaces = "                                                                "
