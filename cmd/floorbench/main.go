@@ -31,6 +31,7 @@ func main() {
 	var brokers string
 	var keep string
 	var serveFlag bool
+	var extraEnv string
 	flag.IntVar(&s.groups, "groups", 2000, "Empty groups, each committing on every partition of one topic")
 	flag.IntVar(&s.topics, "topics", 20, "topics")
 	var partitions int
@@ -40,6 +41,7 @@ func main() {
 	flag.BoolVar(&floor, "floor", false, "be the floor: make the bare kadm reads against -brokers and exit")
 	flag.StringVar(&brokers, "brokers", "", "with -floor: the brokers, comma-separated")
 	flag.BoolVar(&serveFlag, "serve", false, "be the cluster: seed it, check it, print its brokers and keep it up until standard input closes")
+	flag.StringVar(&extraEnv, "env", "", "extra environment for kgroups, comma-separated NAME=VALUE pairs (GOGC=200, for example)")
 	flag.StringVar(&keep, "kgroups", "", "a kgroups binary to measure instead of building ./cmd/kgroups")
 	flag.Parse()
 	s.partitions = int32(partitions)
@@ -53,7 +55,7 @@ func main() {
 	case serveFlag:
 		err = serve(ctx, s, keep)
 	default:
-		err = compare(ctx, s, runs, keep)
+		err = compare(ctx, s, runs, keep, extraEnv)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "floorbench:", err)
