@@ -22,6 +22,8 @@ type command struct {
 	args []string // after the program
 	// floor runs the harness itself in -floor mode instead of kgroups.
 	floor bool
+	// bin is the kgroups binary to run.
+	bin string
 	// wallRatio and rssRatio are the targets against the floor (0: none);
 	// wallMax is an absolute target (0: none).
 	wallRatio, rssRatio float64
@@ -37,7 +39,7 @@ type sample struct {
 	rss int64 // peak resident set, KiB
 }
 
-func compare(ctx context.Context, s shape, runs int, bin, extraEnv string) error {
+func compare(ctx context.Context, s shape, runs int, bin, baseline, extraEnv string) error {
 	if err := s.check(runs); err != nil {
 		return err
 	}
@@ -77,12 +79,12 @@ func compare(ctx context.Context, s shape, runs int, bin, extraEnv string) error
 	}
 	brokers := strings.Join(addrs, ",")
 
-	cmds := []command{
-		{name: "floor (bare kadm reads)", floor: true},
-		{name: "kgroups describe --all-groups -o json", args: []string{"describe", "--all-groups", "-o", "json"}, wallRatio: 1.3, rssRatio: 1.5},
-		{name: "kgroups describe --all-groups", args: []string{"describe", "--all-groups"}, wallRatio: 1.3},
-		{name: "kgroups list", args: []string{"list"}, wallRatio: 1.2},
-		{name: "kgroups version", args: []string{"version"}, wallMax: 20 * time.Millisecond},
+	cmds := []command{{name: "floor (bare kadm reads)", floor: true}}
+	cmds = append(cmds, kgroupsCommands("kgroups", bin)...)
+	if baseline != "" {
+		// The same commands from another build, measured in the same
+		// rounds: a before-and-after with the same load on both.
+		cmds = append(cmds, kgroupsCommands("baseline", baseline)...)
 	}
 	samples := make([][]sample, len(cmds))
 	// One unmeasured round warms the page cache and the brokers; then
@@ -93,7 +95,7 @@ func compare(ctx context.Context, s shape, runs int, bin, extraEnv string) error
 			if cm.floor {
 				cmd = exec.CommandContext(ctx, self, "-floor", "-brokers", brokers)
 			} else {
-				cmd = exec.CommandContext(ctx, bin, cm.args...)
+				cmd = exec.CommandContext(ctx, cm.bin, cm.args...)
 				cmd.Env = env
 			}
 			sm, err := measure(cmd)
@@ -129,6 +131,17 @@ func compare(ctx context.Context, s shape, runs int, bin, extraEnv string) error
 		fmt.Printf("%-38s %6.1fms %6.1fms %6.1fMiB %5.2f× %5.2f× %5.2f×  %-21s %s\n", cm.name, ms(m.wall), ms(m.cpu), float64(m.rss)/1024, wr, cr, rr, target, met)
 	}
 	return nil
+}
+
+// kgroupsCommands are the measured commands of the kgroups binary bin,
+// named with prefix, and their targets.
+func kgroupsCommands(prefix, bin string) []command {
+	return []command{
+		{name: prefix + " describe --all-groups -o json", bin: bin, args: []string{"describe", "--all-groups", "-o", "json"}, wallRatio: 1.3, rssRatio: 1.5},
+		{name: prefix + " describe --all-groups", bin: bin, args: []string{"describe", "--all-groups"}, wallRatio: 1.3},
+		{name: prefix + " list", bin: bin, args: []string{"list"}, wallRatio: 1.2},
+		{name: prefix + " version", bin: bin, args: []string{"version"}, wallMax: 20 * time.Millisecond},
+	}
 }
 
 func yes(ok bool) string {

@@ -6,7 +6,7 @@
 // each command's median wall time and peak RSS, its ratio to the floor's and
 // whether it meets its target.
 //
-//	go run ./cmd/floorbench [-groups 2000] [-topics 20] [-partitions 12] [-runs 5]
+//	go run ./cmd/floorbench [-groups 2000] [-topics 20] [-partitions 12] [-runs 5] [-baseline OLD-KGROUPS]
 //
 // It is a measuring tool, not part of the kgroups binary.
 package main
@@ -32,6 +32,7 @@ func main() {
 	var keep string
 	var serveFlag bool
 	var extraEnv string
+	var baseline string
 	flag.IntVar(&s.groups, "groups", 2000, "Empty groups, each committing on every partition of one topic")
 	flag.IntVar(&s.topics, "topics", 20, "topics")
 	var partitions int
@@ -42,6 +43,7 @@ func main() {
 	flag.StringVar(&brokers, "brokers", "", "with -floor: the brokers, comma-separated")
 	flag.BoolVar(&serveFlag, "serve", false, "be the cluster: seed it, check it, print its brokers and keep it up until standard input closes")
 	flag.StringVar(&extraEnv, "env", "", "extra environment for kgroups, comma-separated NAME=VALUE pairs (GOGC=200, for example)")
+	flag.StringVar(&baseline, "baseline", "", "another kgroups binary (an older build, say) to measure in the same rounds")
 	flag.StringVar(&keep, "kgroups", "", "a kgroups binary to measure instead of building ./cmd/kgroups")
 	flag.Parse()
 	s.partitions = int32(partitions)
@@ -55,7 +57,7 @@ func main() {
 	case serveFlag:
 		err = serve(ctx, s, keep)
 	default:
-		err = compare(ctx, s, runs, keep, extraEnv)
+		err = compare(ctx, s, runs, keep, baseline, extraEnv)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "floorbench:", err)
