@@ -19,7 +19,6 @@ package output
 import (
 	"bytes"
 	"io"
-	"strings"
 	"sync"
 
 	"github.com/kgroups/kgroups/views/columns"
@@ -77,92 +76,104 @@ func TableWith[T any](cols []columns.Column[T], rows []T, lay Layout) string {
 	// Every cell's text goes into one byte slice, its end and width into
 	// two int slices, line after line (the titles, then the rows): no
 	// pointer per cell for the collector to trace, and scratch reused from
-	// table to table.
+	// table to table. The slices are local while in use, so appending to
+	// them needs no write barrier.
 	sc := tableScratchPool.Get().(*tableScratch)
 	defer tableScratchPool.Put(sc)
 	n := len(cols)
-	sc.text, sc.ends, sc.widths = sc.text[:0], sc.ends[:0], sc.widths[:0]
+	text, ends, widths := sc.text[:0], sc.ends[:0], sc.widths[:0]
 	maxw := make([]int, n)
-	add := func(j int, c string, w int) {
-		sc.text = append(sc.text, c...)
-		sc.ends = append(sc.ends, len(sc.text))
-		sc.widths = append(sc.widths, w)
-		maxw[j] = max(maxw[j], w)
-	}
 	for j, c := range cols {
 		t := format.Sanitize(c.Title)
-		add(j, t, format.Width(t))
+		w := format.Width(t)
+		text = append(text, t...)
+		ends = append(ends, len(text))
+		widths = append(widths, w)
+		maxw[j] = max(maxw[j], w)
 	}
 	for _, r := range rows {
 		for j, col := range cols {
 			c := format.Sanitize(col.Value(r))
-			w := format.Width(c)
+			w := cellWidth(c)
 			if m := col.Max; m > 0 && !lay.Wide && w > m {
 				c = format.Truncate(c, m, ellipsis)
 				w = format.Width(c)
 			}
-			add(j, c, w)
+			text = append(text, c...)
+			ends = append(ends, len(text))
+			widths = append(widths, w)
+			maxw[j] = max(maxw[j], w)
 		}
 	}
-	size := len(sc.text)
-	for i, w := range sc.widths {
+	size := len(text)
+	for i, w := range widths {
 		size += maxw[i%n] - w + len(Separator)
 	}
-	var b strings.Builder
-	b.Grow(size)
+	out := sc.out[:0]
+	if cap(out) < size {
+		out = make([]byte, 0, size)
+	}
 	start := 0
-	for line := 0; line < len(sc.ends); line += n {
+	for line := 0; line < len(ends); line += n {
 		// Spaces are held back until something follows them, so that
 		// a line never ends in spaces (a cell's own trailing spaces
 		// included).
 		pending := 0
-		put := func(c []byte) {
-			text := bytes.TrimRight(c, " ")
-			if len(text) == 0 {
-				pending += len(c)
-				return
-			}
-			writeSpaces(&b, pending)
-			b.Write(text)
-			pending = len(c) - len(text)
-		}
 		for j := range n {
 			if j > 0 {
 				pending += len(Separator)
 			}
-			end := sc.ends[line+j]
-			c, pad := sc.text[start:end], maxw[j]-sc.widths[line+j]
+			end := ends[line+j]
+			c, pad := text[start:end], maxw[j]-widths[line+j]
 			start = end
 			if cols[j].Align == columns.Right {
 				pending += pad
-				put(c)
+			}
+			if k := len(bytes.TrimRight(c, " ")); k > 0 {
+				out = appendSpaces(out, pending)
+				out = append(out, c[:k]...)
+				pending = len(c) - k
 			} else {
-				put(c)
+				pending += len(c)
+			}
+			if cols[j].Align != columns.Right {
 				pending += pad
 			}
 		}
-		b.WriteByte('\n')
+		out = append(out, '\n')
 	}
-	return b.String()
+	sc.text, sc.ends, sc.widths, sc.out = text, ends, widths, out
+	return string(out)
+}
+
+// cellWidth is format.Width(c), counted without decoding when c is
+// printable ASCII, as nearly every cell is.
+func cellWidth(c string) int {
+	for i := 0; i < len(c); i++ {
+		if c[i] < 0x20 || c[i] >= 0x7f {
+			return format.Width(c)
+		}
+	}
+	return len(c)
 }
 
 // tableScratch is what TableWith holds while it renders one table.
 type tableScratch struct {
-	text         []byte
+	text, out    []byte
 	ends, widths []int
 }
 
 var tableScratchPool = sync.Pool{New: func() any { return new(tableScratch) }}
 
-// spaces pads cells without allocating.
+// spaces pads cells.
 const spaces = "                                                                "
 
-func writeSpaces(b *strings.Builder, n int) {
+func appendSpaces(b []byte, n int) []byte {
 	for n > len(spaces) {
-		b.WriteString(spaces)
+		b = append(b, spaces...)
 		n -= len(spaces)
 	}
-	b.WriteString(spaces[:n])
+	return append(b, spaces[:n]...)
 }
 
 // WriteTable writes Table(cols, rows) to w.
