@@ -92,10 +92,11 @@ func runFloor(ctx context.Context, brokers []string) error {
 	return nil
 }
 
-// floorOn connects a bare client to brokers and makes the floor's reads.
-func floorOn(ctx context.Context, brokers []string) (floorCounts, error) {
+// floorOn connects a bare client to brokers (with opts) and makes the
+// floor's reads.
+func floorOn(ctx context.Context, brokers []string, opts ...kgo.Opt) (floorCounts, error) {
 	var counter requestCounter
-	cl, err := kgo.NewClient(kgo.SeedBrokers(brokers...), kgo.WithHooks(&counter))
+	cl, err := kgo.NewClient(append([]kgo.Opt{kgo.SeedBrokers(brokers...), kgo.WithHooks(&counter)}, opts...)...)
 	if err != nil {
 		return floorCounts{}, err
 	}
