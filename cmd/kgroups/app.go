@@ -1,9 +1,12 @@
 package main
 
 import (
+	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/kgroups/kgroups/config"
 	"github.com/kgroups/kgroups/kafka"
@@ -189,4 +192,66 @@ func (a *app) lockNote(note string) { a.notef("kgroups: note: %s", note) }
 // notef writes a note or warning to stderr, terminal-safe.
 func (a *app) notef(layout string, args ...any) {
 	_ = output.Printf(a.stderr, layout, args...)
+}
+
+// pairedStreams buffers a command's stdout and stderr for output written in
+// many pieces (a table per group, a note per group), so that it costs a few
+// writes rather than two per group. Whatever reaches one file keeps its
+// order: unless stdout and stderr are known to be different files, writing
+// to one first writes out what the other holds, so a terminal (or one pipe
+// for 2>&1) shows notes and tables interleaved as they were written. flush
+// writes out the rest; call it before writing to the streams directly.
+func pairedStreams(stdout, stderr io.Writer) (out, errw io.Writer, flush func() error) {
+	p := &streamPair{}
+	p.out = streamHalf{pair: p, w: bufio.NewWriterSize(stdout, 64<<10)}
+	p.err = streamHalf{pair: p, w: bufio.NewWriterSize(stderr, 16<<10)}
+	p.out.other, p.err.other = &p.err, &p.out
+	p.ordered = !differentFiles(stdout, stderr)
+	return &p.out, &p.err, func() error {
+		return errors.Join(p.out.w.Flush(), p.err.w.Flush())
+	}
+}
+
+type streamPair struct {
+	out, err streamHalf
+	// ordered: the two may be one file, so a switch writes the other
+	// out first.
+	ordered bool
+}
+
+type streamHalf struct {
+	pair  *streamPair
+	w     *bufio.Writer
+	other *streamHalf
+}
+
+func (h *streamHalf) Write(b []byte) (int, error) {
+	if h.pair.ordered && h.other.w.Buffered() > 0 {
+		if err := h.other.w.Flush(); err != nil {
+			return 0, err
+		}
+	}
+	return h.w.Write(b)
+}
+
+// differentFiles reports whether a and b are open files known to be
+// different (stdout to /dev/null or a file, stderr to a terminal).
+func differentFiles(a, b io.Writer) bool {
+	fa, ok := a.(*os.File)
+	if !ok {
+		return false
+	}
+	fb, ok := b.(*os.File)
+	if !ok {
+		return false
+	}
+	sa, err := fa.Stat()
+	if err != nil {
+		return false
+	}
+	sb, err := fb.Stat()
+	if err != nil {
+		return false
+	}
+	return !os.SameFile(sa, sb)
 }

@@ -180,7 +180,11 @@ func runDescribe(ctx context.Context, a *app, o describeOptions) error {
 		if o.format == formatJSON {
 			err = output.JSONWith(a.stdout, groups, output.JSONOptions{TimeLag: opts.TimeLag})
 		} else {
-			err = output.Describe(a.stdout, a.stderr, groups, opts)
+			out, errw, flush := pairedStreams(a.stdout, a.stderr)
+			err = output.Describe(out, errw, groups, opts)
+			if ferr := flush(); err == nil && ferr != nil {
+				err = fmt.Errorf("write table: %w", ferr)
+			}
 		}
 		if err != nil {
 			return err

@@ -104,6 +104,9 @@ func layeringViolations(pkgs []listedPackage) []string {
 			if hasPrefixAny(imp, "github.com/spf13/cobra") && !hasPrefixAny(p.ImportPath, module+"/cmd") {
 				bad(p.ImportPath, imp, "cobra outside cmd")
 			}
+			if hasPrefixAny(p.ImportPath, module+"/cmd/floorbench") && strings.HasPrefix(imp, module+"/") {
+				bad(p.ImportPath, imp, "floorbench measures kgroups from outside: its floor is bare kadm, it imports no kgroups package")
+			}
 			if hasPrefixAny(p.ImportPath, module+"/views/format") && strings.HasPrefix(imp, module+"/") && imp != module+"/kafka/lag" {
 				bad(p.ImportPath, imp, "format is a leaf (it may import kafka/lag only)")
 			}
@@ -154,6 +157,7 @@ func TestLayeringRules(t *testing.T) {
 		{m("config"), []string{"github.com/spf13/viper"}},
 		{m("kafka/reset"), []string{"github.com/spf13/viper"}},
 		{m("views/ui"), []string{"github.com/charmbracelet/bubbletea", m("kafka")}},
+		{m("cmd/floorbench"), []string{"github.com/twmb/franz-go/pkg/kadm", m("kafka")}},
 	}
 	got := layeringViolations(pkgs)
 	want := []string{
@@ -166,6 +170,7 @@ func TestLayeringRules(t *testing.T) {
 		m("cmd/kgroups") + " -> " + m("views/table") + ": the command line imports views other than the CLI's renderers",
 		m("views/format") + " -> " + m("views/ui") + ": format is a leaf (it may import kafka/lag only)",
 		m("kafka/reset") + " -> github.com/spf13/viper: viper outside config and cmd",
+		m("cmd/floorbench") + " -> " + m("kafka") + ": floorbench measures kgroups from outside: its floor is bare kadm, it imports no kgroups package",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("violations:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

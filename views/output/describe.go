@@ -44,13 +44,15 @@ type DescribeOptions struct {
 // gets no table, as in the Kafka tool.
 func Describe(stdout, stderr io.Writer, groups []*kafka.Group, opts DescribeOptions) error {
 	first := true
+	var buf []byte
+	cols := &describeColumns{}
 	for _, g := range groups {
 		if note := StateNote(g); note != "" {
 			if err := writeNote(stderr, note); err != nil {
 				return err
 			}
 		}
-		table, empty := groupTable(g, opts)
+		table, empty := groupTable(g, opts, cols)
 		if table == "" {
 			// An Empty group's note already says why nothing follows.
 			if g.State != kafka.StateEmpty {
@@ -60,20 +62,49 @@ func Describe(stdout, stderr io.Writer, groups []*kafka.Group, opts DescribeOpti
 			}
 			continue
 		}
+		// One write per group, the blank line before it included.
+		buf = buf[:0]
 		if !first {
-			table = "\n" + table
+			buf = append(buf, '\n')
 		}
 		first = false
-		if _, err := io.WriteString(stdout, table); err != nil {
+		buf = append(buf, table...)
+		if _, err := stdout.Write(buf); err != nil {
 			return fmt.Errorf("write table: %w", err)
 		}
 	}
 	return nil
 }
 
+// describeColumns keeps the columns of the partition view, made once for
+// all the groups of one Describe.
+type describeColumns struct {
+	partitions []Column[PartitionRow]
+}
+
+// partitionColumns are the columns of g's partition view: the Kafka
+// tool's, TIME-LAG when asked for, the stable-offset columns where an open
+// transaction holds the last stable offset below the log end.
+func (c *describeColumns) partitionColumns(g *kafka.Group, opts DescribeOptions) []Column[PartitionRow] {
+	if opts.TimeLag != nil || StableTrails(g) {
+		cols := PartitionColumns(opts.Wide)
+		if opts.TimeLag != nil {
+			cols = append(cols, TimeLagColumn(opts.TimeLag, opts.AtLeast))
+		}
+		if StableTrails(g) {
+			cols = append(cols, StableColumns()...)
+		}
+		return cols
+	}
+	if c.partitions == nil {
+		c.partitions = PartitionColumns(opts.Wide)
+	}
+	return c.partitions
+}
+
 // groupTable renders g's table for the chosen view, or "" and the note that
 // explains why there is none.
-func groupTable(g *kafka.Group, opts DescribeOptions) (table, empty string) {
+func groupTable(g *kafka.Group, opts DescribeOptions, cols *describeColumns) (table, empty string) {
 	if g.IsShare() {
 		return shareTable(g, opts)
 	}
@@ -92,14 +123,7 @@ func groupTable(g *kafka.Group, opts DescribeOptions) (table, empty string) {
 		return TableWith(StateColumns(), []*kafka.Group{g}, opts.layout()), ""
 	default:
 		if rows := PartitionRows(g); len(rows) > 0 {
-			cols := PartitionColumns(opts.Wide)
-			if opts.TimeLag != nil {
-				cols = append(cols, TimeLagColumn(opts.TimeLag, opts.AtLeast))
-			}
-			if StableTrails(g) {
-				cols = append(cols, StableColumns()...)
-			}
-			return TableWith(cols, rows, opts.layout()), ""
+			return TableWith(cols.partitionColumns(g, opts), rows, opts.layout()), ""
 		}
 		return "", fmt.Sprintf("Consumer group '%s' has no committed offsets and no assigned partitions.", format.Sanitize(g.Name))
 	}

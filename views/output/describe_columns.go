@@ -141,6 +141,18 @@ type topicPartition struct {
 // nobody owns that have a commit, whose member columns show Missing. A
 // partition appears once even if the poll saw it twice.
 func PartitionRows(g *kafka.Group) []PartitionRow {
+	if len(g.Members) == 0 && strictlySorted(g.Partitions) {
+		// No member owns anything and no partition repeats: the rows
+		// are the partitions with a commit or an owner, in order. Most
+		// groups of a large cluster are such Empty groups.
+		rows := make([]PartitionRow, 0, len(g.Partitions))
+		for i := range g.Partitions {
+			if p := &g.Partitions[i]; p.HasCommit() || p.MemberID != "" {
+				rows = append(rows, PartitionRow{Group: g, Partition: p})
+			}
+		}
+		return rows
+	}
 	byTP := make(map[topicPartition]*kafka.PartitionOffsets, len(g.Partitions))
 	for i := range g.Partitions {
 		p := &g.Partitions[i]
@@ -170,6 +182,18 @@ func PartitionRows(g *kafka.Group) []PartitionRow {
 		rows = append(rows, PartitionRow{Group: g, Partition: p})
 	}
 	return rows
+}
+
+// strictlySorted reports whether parts are in increasing topic and
+// partition order, which leaves no room for a partition seen twice.
+func strictlySorted(parts []kafka.PartitionOffsets) bool {
+	for i := 1; i < len(parts); i++ {
+		a, b := &parts[i-1], &parts[i]
+		if a.Topic > b.Topic || (a.Topic == b.Topic && a.Partition >= b.Partition) {
+			return false
+		}
+	}
+	return true
 }
 
 // ownedBy returns p when it already names m as its owner, and otherwise a

@@ -151,3 +151,32 @@ func TestOrderedMembersAndMemberRows(t *testing.T) {
 		t.Error("OrderedMembers reordered the snapshot")
 	}
 }
+
+// TestPartitionRowsWithoutMembers: a group without members shows its
+// partitions with a commit or an owner once each, in the poll's order,
+// whether the poll's partitions are sorted (the common case, taken without
+// a lookup map) or not, and whether one repeats.
+func TestPartitionRowsWithoutMembers(t *testing.T) {
+	po := func(topic string, p int32, committed int64, owner string) kafka.PartitionOffsets {
+		return kafka.PartitionOffsets{Topic: topic, Partition: p, Committed: committed, MemberID: owner, LogEnd: 9, Lag: kafka.NoOffset}
+	}
+	cases := []struct {
+		name  string
+		parts []kafka.PartitionOffsets
+		want  []string
+	}{
+		{"sorted", []kafka.PartitionOffsets{po("a", 0, 1, ""), po("a", 1, kafka.NoOffset, ""), po("a", 2, kafka.NoOffset, "m"), po("b", 0, 3, "")},
+			[]string{"a/0@-", "a/2@m", "b/0@-"}},
+		{"unsorted", []kafka.PartitionOffsets{po("b", 0, 3, ""), po("a", 1, 1, ""), po("a", 0, 2, "")},
+			[]string{"b/0@-", "a/1@-", "a/0@-"}},
+		{"repeated", []kafka.PartitionOffsets{po("a", 0, 1, ""), po("a", 0, 2, ""), po("a", 1, 2, "")},
+			[]string{"a/0@-", "a/1@-"}},
+		{"none", []kafka.PartitionOffsets{po("a", 0, kafka.NoOffset, "")}, []string{}},
+	}
+	for _, tc := range cases {
+		g := &kafka.Group{Name: "g", State: kafka.StateEmpty, Partitions: tc.parts}
+		if got := rowKeys(PartitionRows(g)); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s: rows = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}

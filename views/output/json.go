@@ -145,13 +145,21 @@ type JSONOptions struct {
 	TimeLag TimeLagFunc
 }
 
-// JSONWith is JSON with the optional fields opts asks for.
+// JSONWith is JSON with the optional fields opts asks for. The document is
+// streamed group by group (json_stream.go): it is never held whole in
+// memory, and its bytes are those EncodeJSON writes for documentOf.
 func JSONWith(w io.Writer, groups []*kafka.Group, opts JSONOptions) error {
+	return streamJSON(w, groups, opts)
+}
+
+// documentOf is the document of groups as one value: the reference the
+// stream is tested against.
+func documentOf(groups []*kafka.Group, opts JSONOptions) jsonDocument {
 	doc := jsonDocument{Groups: make([]jsonGroup, 0, len(groups))}
 	for _, g := range groups {
 		doc.Groups = append(doc.Groups, toJSONGroup(g, opts))
 	}
-	return EncodeJSON(w, doc)
+	return doc
 }
 
 func toJSONGroup(g *kafka.Group, opts JSONOptions) jsonGroup {

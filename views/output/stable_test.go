@@ -16,7 +16,7 @@ func TestDescribeStableOffset(t *testing.T) {
 		{Topic: "t", Partition: 0, Committed: 3, LogStart: 0, LogEnd: 8, Lag: 5, StableTrails: true, LastStable: 6, LeaderEpoch: -1},
 		{Topic: "t", Partition: 1, Committed: 2, LogStart: 0, LogEnd: 2, Lag: 0, LeaderEpoch: -1},
 	}}
-	table, _ := groupTable(g, DescribeOptions{})
+	table, _ := groupTable(g, DescribeOptions{}, &describeColumns{})
 	want := strings.Join([]string{
 		"GROUP  TOPIC  PARTITION  CURRENT-OFFSET  LOG-END-OFFSET  LAG  CONSUMER-ID  HOST  CLIENT-ID  LAST-STABLE-OFFSET  LSO-LAG",
 		"g      t              0               3               8    5  -            -     -                           6        3",
@@ -33,7 +33,7 @@ func TestDescribeStableOffset(t *testing.T) {
 		t.Errorf("JSON has lastStableOffset %d times, want once with lagToStable 3:\n%s", n, b.String())
 	}
 	g.Partitions[0].StableTrails = false
-	if table, _ := groupTable(g, DescribeOptions{}); strings.Contains(table, "LSO") {
+	if table, _ := groupTable(g, DescribeOptions{}, &describeColumns{}); strings.Contains(table, "LSO") {
 		t.Errorf("no open transaction, yet:\n%s", table)
 	}
 }

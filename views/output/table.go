@@ -17,8 +17,9 @@
 package output
 
 import (
+	"bytes"
 	"io"
-	"strings"
+	"sync"
 
 	"github.com/kgroups/kgroups/views/columns"
 	"github.com/kgroups/kgroups/views/format"
@@ -72,48 +73,107 @@ func TableWith[T any](cols []columns.Column[T], rows []T, lay Layout) string {
 	if ellipsis == "" {
 		ellipsis = EllipsisUnicode
 	}
-	cells := make([][]string, 0, len(rows)+1)
-	cells = append(cells, sanitizeAll(columns.Titles(cols)))
+	// Every cell's text goes into one byte slice, its end and width into
+	// two int slices, line after line (the titles, then the rows): no
+	// pointer per cell for the collector to trace, and scratch reused from
+	// table to table. The slices are local while in use, so appending to
+	// them needs no write barrier.
+	sc := tableScratchPool.Get().(*tableScratch)
+	defer tableScratchPool.Put(sc)
+	n := len(cols)
+	text, ends, widths := sc.text[:0], sc.ends[:0], sc.widths[:0]
+	maxw := make([]int, n)
+	for j, c := range cols {
+		t := format.Sanitize(c.Title)
+		w := format.Width(t)
+		text = append(text, t...)
+		ends = append(ends, len(text))
+		widths = append(widths, w)
+		maxw[j] = max(maxw[j], w)
+	}
 	for _, r := range rows {
-		line := sanitizeAll(columns.Cells(cols, r))
-		if !lay.Wide {
-			for j, c := range line {
-				if m := cols[j].Max; m > 0 {
-					line[j] = format.Truncate(c, m, ellipsis)
-				}
+		for j, col := range cols {
+			c := format.Sanitize(col.Value(r))
+			w := cellWidth(c)
+			if m := col.Max; m > 0 && !lay.Wide && w > m {
+				c = format.Truncate(c, m, ellipsis)
+				w = format.Width(c)
 			}
-		}
-		cells = append(cells, line)
-	}
-	widths := make([][]int, len(cells))
-	maxw := make([]int, len(cols))
-	for i, line := range cells {
-		widths[i] = make([]int, len(line))
-		for j, c := range line {
-			widths[i][j] = format.Width(c)
-			maxw[j] = max(maxw[j], widths[i][j])
+			text = append(text, c...)
+			ends = append(ends, len(text))
+			widths = append(widths, w)
+			maxw[j] = max(maxw[j], w)
 		}
 	}
-	var b strings.Builder
-	for i, line := range cells {
-		var l strings.Builder
-		for j, c := range line {
+	size := len(text)
+	for i, w := range widths {
+		size += maxw[i%n] - w + len(Separator)
+	}
+	out := sc.out[:0]
+	if cap(out) < size {
+		out = make([]byte, 0, size)
+	}
+	start := 0
+	for line := 0; line < len(ends); line += n {
+		// Spaces are held back until something follows them, so that
+		// a line never ends in spaces (a cell's own trailing spaces
+		// included).
+		pending := 0
+		for j := range n {
 			if j > 0 {
-				l.WriteString(Separator)
+				pending += len(Separator)
 			}
-			pad := strings.Repeat(" ", maxw[j]-widths[i][j])
+			end := ends[line+j]
+			c, pad := text[start:end], maxw[j]-widths[line+j]
+			start = end
 			if cols[j].Align == columns.Right {
-				l.WriteString(pad)
-				l.WriteString(c)
+				pending += pad
+			}
+			if k := len(bytes.TrimRight(c, " ")); k > 0 {
+				out = appendSpaces(out, pending)
+				out = append(out, c[:k]...)
+				pending = len(c) - k
 			} else {
-				l.WriteString(c)
-				l.WriteString(pad)
+				pending += len(c)
+			}
+			if cols[j].Align != columns.Right {
+				pending += pad
 			}
 		}
-		b.WriteString(strings.TrimRight(l.String(), " "))
-		b.WriteByte('\n')
+		out = append(out, '\n')
 	}
-	return b.String()
+	sc.text, sc.ends, sc.widths, sc.out = text, ends, widths, out
+	return string(out)
+}
+
+// cellWidth is format.Width(c), counted without decoding when c is
+// printable ASCII, as nearly every cell is.
+func cellWidth(c string) int {
+	for i := 0; i < len(c); i++ {
+		if c[i] < 0x20 || c[i] >= 0x7f {
+			return format.Width(c)
+		}
+	}
+	return len(c)
+}
+
+// tableScratch is what TableWith holds while it renders one table.
+type tableScratch struct {
+	text, out    []byte
+	ends, widths []int
+}
+
+var tableScratchPool = sync.Pool{New: func() any { return new(tableScratch) }}
+
+// spaces pads cells.
+const spaces = "                                                                "
+
+func appendSpaces(b []byte, n int) []byte {
+	for n > len(spaces) {
+		b = append(b, spaces...)
+		n -= len(spaces)
+	}
+	return append(b, spaces[:n]...)
 }
 
 // WriteTable writes Table(cols, rows) to w.
