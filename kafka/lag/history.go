@@ -15,22 +15,39 @@ import (
 // both adds snapshots and queries it, so it carries no lock.
 //
 // Memory is O(partitions x ring sizes) however long kgroups runs. Each
-// partition holds one slab of 8*(2*Samples + 2*TimePoints + 3*Window) bytes
-// (2160 with DefaultConfig, 2304 after the allocator rounds it up to its
-// size class) plus a fixed record of 144 bytes on 64-bit (checked by
-// TestPartHistSize): at most 2448 bytes per partition with the defaults,
-// measured at about 2475 with the per-group share included
-// (BenchmarkHistoryMemory). Each group
-// adds 8*Samples bytes for its lag series. Only groups and partitions seen
-// in the last EvictAfter polls are kept; a poll that adds or drops
-// partitions reallocates that group's partition records once.
+// partition holds one slab of 2*Samples + 2*TimePoints + 3*Window numbers,
+// each stored in 1, 2, 4 or 8 bytes as a distance from a per-partition base
+// (see compact.go; exact, never rounded), plus a fixed record of 128 bytes
+// on 64-bit (checked by TestPartHistSize). The times of points and
+// observations are poll numbers into one table of poll times the History
+// shares between all partitions. With DefaultConfig a partition whose
+// offsets move by up to a few hundred per poll and whose lag stays within
+// 255 of its window's lowest takes a 460-byte slab (480 after the
+// allocator rounds it up), about 620 bytes with its record and the
+// per-group share (BenchmarkHistoryMemory); a partition whose committed
+// offsets or log ends span up to 4 billion over its window takes at most
+// 1080 + 128, and a wider one the same 2160 + 128 as an int64 slab. Each
+// group adds 8*Samples bytes for its lag series. Only groups and
+// partitions seen in the last EvictAfter polls are kept; a poll that adds
+// or drops partitions reallocates that group's partition records once.
 type History struct {
 	cfg Config
 	// seq counts accepted snapshots; the latest one is seq (0: none yet).
 	seq uint64
-	// times holds poll times (Unix nanoseconds), a ring indexed by seq.
-	times  []int64
-	groups map[string]*groupHist
+	// times holds poll times (Unix nanoseconds), a ring indexed by seq;
+	// old the times of polls that left it which points or observations
+	// still refer to, by seq (see polltimes.go), swept when it reaches
+	// oldSweep entries, with oldMark as scratch.
+	times    []int64
+	old      []oldTime
+	oldSweep int
+	oldMark  []bool
+	// layout is the section lengths of every partition's slab, and
+	// scratch holds one slab's numbers decoded while it is repacked.
+	layout  layout
+	starts  *sectionStarts
+	scratch []int64
+	groups  map[string]*groupHist
 	// resets are the offset changes kgroups made, per group (NoteReset).
 	resets map[string][]Reset
 	// exact holds the records read at committed offsets (AddExact),
@@ -46,10 +63,15 @@ type History struct {
 // their defaults.
 func NewHistory(cfg Config) *History {
 	cfg = cfg.normalize()
+	l := newLayout(cfg)
 	return &History{
-		cfg:    cfg,
-		times:  make([]int64, cfg.Samples),
-		groups: make(map[string]*groupHist),
+		cfg:      cfg,
+		times:    make([]int64, cfg.Samples),
+		oldSweep: cfg.Samples,
+		layout:   l,
+		starts:   l.starts(),
+		scratch:  make([]int64, l.total()),
+		groups:   make(map[string]*groupHist),
 	}
 }
 
@@ -91,6 +113,7 @@ func (h *History) Add(s *kafka.Snapshot) {
 		return
 	}
 	h.seq++
+	h.retire()
 	h.times[h.slot(h.seq)] = t
 	for i := range s.Groups {
 		g := &s.Groups[i]
@@ -116,6 +139,7 @@ func (h *History) Add(s *kafka.Snapshot) {
 	if len(h.exact) > 0 {
 		h.pruneExact()
 	}
+	h.sweepOld()
 }
 
 // pruneAbsent drops the partitions of a group missing from this poll that

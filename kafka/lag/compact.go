@@ -1,0 +1,280 @@
+package lag
+
+import (
+	"encoding/binary"
+	"math"
+
+	"github.com/kgroups/kgroups/kafka"
+)
+
+// A partition's history is one slab of bytes cut into sections, each an
+// array of numbers of one class. Every class has, per partition, a base
+// and a width of 1, 2, 4 or 8 bytes: a number is stored as its distance
+// from the base in that many bytes, with all bits set for kafka.NoOffset
+// (a width of 8 stores the number itself). The numbers of a class stay
+// close together over a window (offsets grow by what was produced or
+// consumed in a few minutes, polls by their count), so most partitions
+// keep every class in one or two bytes. A number that does not fit its
+// class repacks the partition (repack): the bases move to the smallest
+// value held and the widths grow or shrink to what the values need, so an
+// encoding is never lossy; it only costs memory where values are far
+// apart (a lag of millions, a reset by billions).
+const (
+	secCommitted    = iota // committed offset per poll, a ring indexed by seq (Samples)
+	secLogEnd              // log-end offset per poll, likewise (Samples)
+	secPointOff            // time-lag points' log-end offsets (TimePoints)
+	secPointSeq            // the polls the time-lag points were taken at (TimePoints)
+	secObsSeq              // commit observations' polls (Window)
+	secObsCommitted        // commit observations' committed offsets (Window)
+	secObsLag              // commit observations' lags (Window)
+	numSec
+)
+
+// The classes of numbers, each with one base and one width per partition.
+const (
+	clsCommitted = iota
+	clsLogEnd
+	clsLag
+	clsSeq
+	numCls
+)
+
+// secClass is the class of each section's numbers.
+var secClass = [numSec]uint8{clsCommitted, clsLogEnd, clsLogEnd, clsSeq, clsSeq, clsCommitted, clsLag}
+
+// layout is the length of each section in numbers, from the Config.
+type layout [numSec]int
+
+// A partition's widths are packed in one byte, two bits per class: the
+// width of class c is 1 << (wkey >> (2*c) & 3). sectionStarts are the byte
+// offsets of the sections for every such byte, and numSec+1 the slab's
+// size.
+type sectionStarts [256][numSec + 1]int32
+
+func (l *layout) starts() *sectionStarts {
+	var st sectionStarts
+	for k := range st {
+		for s := range numSec {
+			st[k][s+1] = st[k][s] + int32(l[s]*int(keyWidth(uint8(k), secClass[s])))
+		}
+	}
+	return &st
+}
+
+// keyWidth is the width of class c in the packed widths k.
+func keyWidth(k, c uint8) uint8 { return 1 << (k >> (2 * c) & 3) }
+
+// widthKey packs widths of 1, 2, 4 or 8 bytes.
+func widthKey(width *[numCls]uint8) uint8 {
+	var k uint8
+	for c, w := range width {
+		var lg uint8
+		for ; 1<<lg < w; lg++ {
+		}
+		k |= lg << (2 * c)
+	}
+	return k
+}
+
+func newLayout(cfg Config) layout {
+	s, p, w := cfg.Samples, cfg.TimePoints, cfg.Window
+	return layout{s, s, p, p, w, w, w}
+}
+
+// total is the number of numbers a partition holds.
+func (l *layout) total() int {
+	n := 0
+	for _, k := range l {
+		n += k
+	}
+	return n
+}
+
+// col is one section of a partition's slab.
+type col struct {
+	b    []byte
+	w    uint8
+	base int64
+}
+
+// col returns section sec of the partition's slab.
+func (h *History) col(ph *partHist, sec int) col {
+	st := &h.starts[ph.wkey]
+	c := secClass[sec]
+	return col{b: ph.data[st[sec]:st[sec+1]], w: keyWidth(ph.wkey, c), base: ph.base[c]}
+}
+
+// get decodes the i-th number, kafka.NoOffset for none.
+func (c col) get(i int) int64 {
+	switch c.w {
+	case 1:
+		if u := c.b[i]; u != math.MaxUint8 {
+			return c.base + int64(u)
+		}
+	case 2:
+		if u := binary.LittleEndian.Uint16(c.b[2*i:]); u != math.MaxUint16 {
+			return c.base + int64(u)
+		}
+	case 4:
+		if u := binary.LittleEndian.Uint32(c.b[4*i:]); u != math.MaxUint32 {
+			return c.base + int64(u)
+		}
+	default:
+		return int64(binary.LittleEndian.Uint64(c.b[8*i:]))
+	}
+	return kafka.NoOffset
+}
+
+// fits reports whether v can be stored: a negative v is stored as none.
+func (c col) fits(v int64) bool {
+	return v < 0 || c.w == 8 || v >= c.base && uint64(v-c.base) < widthMax(c.w)
+}
+
+// set stores v, which must fit; a negative v is stored as none.
+func (c col) set(i int, v int64) {
+	if c.w == 8 {
+		if v < 0 {
+			v = kafka.NoOffset
+		}
+		binary.LittleEndian.PutUint64(c.b[8*i:], uint64(v))
+		return
+	}
+	u := widthMax(c.w)
+	if v >= 0 {
+		u = uint64(v - c.base)
+	}
+	switch c.w {
+	case 1:
+		c.b[i] = uint8(u)
+	case 2:
+		binary.LittleEndian.PutUint16(c.b[2*i:], uint16(u))
+	default:
+		binary.LittleEndian.PutUint32(c.b[4*i:], uint32(u))
+	}
+}
+
+// widthMax is the all-ones value of a width, which stands for none; every
+// distance below it can be stored.
+func widthMax(w uint8) uint64 {
+	switch w {
+	case 1:
+		return math.MaxUint8
+	case 2:
+		return math.MaxUint16
+	case 4:
+		return math.MaxUint32
+	}
+	return math.MaxUint64
+}
+
+// widthFor is the narrowest width that stores every distance up to span.
+func widthFor(span uint64) uint8 {
+	switch {
+	case span < math.MaxUint8:
+		return 1
+	case span < math.MaxUint16:
+		return 2
+	case span < math.MaxUint32:
+		return 4
+	}
+	return 8
+}
+
+// write is a number to store in a section.
+type write struct {
+	sec int
+	v   int64
+}
+
+// store stores each write as number i of its section, repacking the
+// partition when one of them does not fit.
+func (h *History) store(ph *partHist, i int, ws ...write) {
+	for _, w := range ws {
+		if !h.col(ph, w.sec).fits(w.v) {
+			h.repack(ph, i, ws)
+			return
+		}
+	}
+	for _, w := range ws {
+		h.col(ph, w.sec).set(i, w.v)
+	}
+}
+
+// repack re-encodes the partition with the writes as number i of their
+// sections: it
+// decodes every number the history still reads (the samples of the polls
+// in the ring, the points and the observations held), sets each class's
+// base to its smallest value and its width to the narrowest that holds
+// them all, and encodes them again. Numbers no longer read are set to
+// none. The slab is reallocated only when its size changes, so a
+// partition whose offsets keep growing at the same pace rebases in place.
+func (h *History) repack(ph *partHist, i int, ws []write) {
+	l := &h.layout
+	vals := h.scratch
+	for k := range vals {
+		vals[k] = kafka.NoOffset
+	}
+	var start [numSec + 1]int
+	for s := range numSec {
+		start[s+1] = start[s] + l[s]
+	}
+	decode := func(s, j int) {
+		vals[start[s]+j] = h.col(ph, s).get(j)
+	}
+	if ph.lastSeq > 0 {
+		for q := h.firstSeq(ph.first(), ph.lastSeq); q <= ph.lastSeq; q++ {
+			decode(secCommitted, h.slot(q))
+			decode(secLogEnd, h.slot(q))
+		}
+	}
+	for k := range int(ph.ptLen) {
+		j := ph.ptSlot(l, k)
+		decode(secPointOff, j)
+		decode(secPointSeq, j)
+	}
+	for k := range int(ph.winLen) {
+		j := ph.winSlot(l, k)
+		decode(secObsSeq, j)
+		decode(secObsCommitted, j)
+		decode(secObsLag, j)
+	}
+	for _, w := range ws {
+		vals[start[w.sec]+i] = w.v
+	}
+
+	var lo, hi [numCls]int64
+	var seen [numCls]bool
+	for s := range numSec {
+		c := secClass[s]
+		for _, x := range vals[start[s]:start[s+1]] {
+			if x < 0 {
+				continue
+			}
+			if !seen[c] || x < lo[c] {
+				lo[c] = x
+			}
+			if !seen[c] || x > hi[c] {
+				hi[c] = x
+			}
+			seen[c] = true
+		}
+	}
+	var width [numCls]uint8
+	var base [numCls]int64
+	for c := range numCls {
+		width[c] = widthFor(uint64(hi[c] - lo[c]))
+		if width[c] < 8 {
+			base[c] = lo[c]
+		}
+	}
+	ph.wkey, ph.base = widthKey(&width), base
+	if n := int(h.starts[ph.wkey][numSec]); n != len(ph.data) {
+		ph.data = make([]byte, n)
+	}
+	for s := range numSec {
+		c := h.col(ph, s)
+		for j, x := range vals[start[s]:start[s+1]] {
+			c.set(j, x)
+		}
+	}
+}

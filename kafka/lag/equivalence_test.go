@@ -1,0 +1,356 @@
+package lag
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/kgroups/kgroups/kafka"
+)
+
+// The compact History must answer exactly as the int64-slab History it
+// replaced (refHistory in reference_test.go): the same samples, group lag
+// series, rates, time lags of every kind, verdicts, rewinds, exact-read
+// wishes and evaluations, bit for bit. Its encoding is lossless, so no
+// tolerance is allowed.
+
+// twin feeds the same polls to a History and to the reference.
+type twin struct {
+	h   *History
+	ref *refHistory
+}
+
+func newTwin(cfg Config) *twin {
+	return &twin{h: NewHistory(cfg), ref: newRefHistory(cfg)}
+}
+
+// add adds s to both and reports whether they accepted it.
+func (tw *twin) add(t testing.TB, s *kafka.Snapshot) bool {
+	t.Helper()
+	before := tw.ref.Polls()
+	tw.h.Add(s)
+	tw.ref.Add(s)
+	if tw.h.Polls() != tw.ref.Polls() {
+		t.Fatalf("polls %d, reference %d", tw.h.Polls(), tw.ref.Polls())
+	}
+	return tw.ref.Polls() != before
+}
+
+// compare checks every answer of the History against the reference, with
+// evaluations as of each time in nows.
+func (tw *twin) compare(t testing.TB, nows ...time.Time) {
+	t.Helper()
+	h, ref := tw.h, tw.ref
+	if h.Groups() != ref.Groups() || h.Partitions() != ref.Partitions() {
+		t.Fatalf("poll %d: %d groups %d partitions, reference %d and %d", ref.seq, h.Groups(), h.Partitions(), ref.Groups(), ref.Partitions())
+	}
+	var (
+		samples, refSamples []Sample
+		lags, refLags       []int64
+	)
+	for name, rg := range ref.groups {
+		g, ok := h.groups[name]
+		if !ok {
+			t.Fatalf("poll %d: group %q missing", ref.seq, name)
+		}
+		lags = h.GroupLagSeries(name, lags[:0])
+		refLags = ref.GroupLagSeries(name, refLags[:0])
+		if !slices.Equal(lags, refLags) {
+			t.Fatalf("poll %d: group %q lag series %v, reference %v", ref.seq, name, lags, refLags)
+		}
+		if len(g.parts) != len(rg.parts) {
+			t.Fatalf("poll %d: group %q keeps %d partitions, reference %d", ref.seq, name, len(g.parts), len(rg.parts))
+		}
+		for i := range rg.parts {
+			rp, p := &rg.parts[i], &g.parts[i]
+			where := fmt.Sprintf("poll %d: %s %s/%d", ref.seq, name, rp.topic, rp.partition)
+			if p.topic != rp.topic || p.partition != rp.partition || p.lastSeq != rp.lastSeq ||
+				h.firstSeq(p.first(), p.lastSeq) != ref.firstSeq(rp.firstSeq, rp.lastSeq) {
+				t.Fatalf("%s: record %s/%d last %d, reference last %d", where, p.topic, p.partition, p.lastSeq, rp.lastSeq)
+			}
+			comparePartition(t, where, h, p, ref, rp)
+			samples = h.PartitionSeries(name, rp.topic, rp.partition, samples[:0])
+			refSamples = ref.PartitionSeries(name, rp.topic, rp.partition, refSamples[:0])
+			if !slices.Equal(samples, refSamples) {
+				t.Fatalf("%s: samples %v, reference %v", where, samples, refSamples)
+			}
+		}
+		for _, now := range nows {
+			gh, ok := h.Evaluate(name, now)
+			rgh, rok := ref.Evaluate(name, now)
+			if ok != rok || !reflect.DeepEqual(gh, rgh) {
+				t.Fatalf("poll %d: group %q at %v:\n%+v\nreference\n%+v", ref.seq, name, now, gh, rgh)
+			}
+		}
+	}
+	compareWantExact(t, h, ref)
+}
+
+// comparePartition checks the encoded state against the reference's: the
+// samples of the ring, the time-lag points and the commit observations.
+func comparePartition(t testing.TB, where string, h *History, p *partHist, ref *refHistory, rp *refPartHist) {
+	t.Helper()
+	if p.logStart != rp.logStart || p.owned != rp.owned || p.unLen != rp.unLen || p.unLen > 0 && p.unLast != rp.unLast {
+		t.Fatalf("%s: log start %d owned %v uncommitted %d, reference %d %v %d", where, p.logStart, p.owned, p.unLen, rp.logStart, rp.owned, rp.unLen)
+	}
+	if p.ptLen != rp.ptLen {
+		t.Fatalf("%s: %d points, reference %d", where, p.ptLen, rp.ptLen)
+	}
+	for i := range int(p.ptLen) {
+		off, seq := h.point(p, i)
+		roff, rt := rp.point(i)
+		if off != roff || h.timeAt(seq) != rt {
+			t.Fatalf("%s: point %d (%d, %d), reference (%d, %d)", where, i, off, h.timeAt(seq), roff, rt)
+		}
+	}
+	if p.winLen != rp.winLen {
+		t.Fatalf("%s: %d observations, reference %d", where, p.winLen, rp.winLen)
+	}
+	for i := range int(p.winLen) {
+		o, ro := h.observation(p, i), rp.observation(i)
+		if o.committed != ro.committed || o.lag != ro.lag || h.timeAt(o.seq) != ro.t {
+			t.Fatalf("%s: observation %d %+v, reference %+v", where, i, o, ro)
+		}
+	}
+	for s := ref.firstSeq(rp.firstSeq, rp.lastSeq); s <= rp.lastSeq; s++ {
+		c, end := h.sample(p, s)
+		j := 2 * ref.slot(s)
+		if c != rp.samples[j] || end != rp.samples[j+1] {
+			t.Fatalf("%s: poll %d sample (%d, %d), reference (%d, %d)", where, s, c, end, rp.samples[j], rp.samples[j+1])
+		}
+	}
+}
+
+// compareWantExact compares the commits whose records each would read. When
+// two groups of the latest poll share a partition with equally old lower
+// bounds and equal lags, which commit is asked for first depends on map
+// order in both, so only the partitions asked for are compared then.
+func compareWantExact(t testing.TB, h *History, ref *refHistory) {
+	t.Helper()
+	want := h.WantExact(math.MaxInt32, nil)
+	refWant := ref.WantExact(math.MaxInt32, nil)
+	key := func(p kafka.PartitionOffsets) string { return fmt.Sprintf("%s/%d", p.Topic, p.Partition) }
+	if len(want) != len(refWant) {
+		t.Fatalf("poll %d: wants %d exact reads, reference %d", ref.seq, len(want), len(refWant))
+	}
+	for i := range want {
+		if !reflect.DeepEqual(want[i], refWant[i]) {
+			if key(want[i]) != key(refWant[i]) || !sharedPartition(ref, want[i]) {
+				t.Fatalf("poll %d: exact read %d %+v, reference %+v", ref.seq, i, want[i], refWant[i])
+			}
+		}
+	}
+}
+
+// sharedPartition reports whether more than one group of the latest poll
+// has p's partition.
+func sharedPartition(ref *refHistory, p kafka.PartitionOffsets) bool {
+	n := 0
+	for _, g := range ref.groups {
+		if g.lastSeq != ref.seq {
+			continue
+		}
+		for i := range g.parts {
+			if g.parts[i].topic == p.Topic && g.parts[i].partition == p.Partition && g.parts[i].lastSeq == ref.seq {
+				n++
+			}
+		}
+	}
+	return n > 1
+}
+
+// equivConfigs are the configurations the generated histories run with:
+// tiny rings that wrap and evict often, the defaults, and one that counts
+// every poll as an observation.
+var equivConfigs = []Config{
+	{Window: 3, MinDistance: time.Second, Samples: 5, TimePoints: 4, RatePolls: 3, EvictAfter: 2},
+	DefaultConfig(),
+	{Window: 4, MinDistance: 1, Samples: 7, TimePoints: 12, RatePolls: 7, EvictAfter: 3},
+}
+
+// partState is one generated partition's offsets between polls.
+type partState struct {
+	c, end, start int64
+	owned         bool
+}
+
+// grow adds d to v, saturating at math.MaxInt64 and leaving unknown
+// offsets unknown.
+func grow(v, d int64) int64 {
+	if v < 0 {
+		return d
+	}
+	if d > math.MaxInt64-v {
+		return math.MaxInt64
+	}
+	return v + d
+}
+
+// runEquivalence decodes a history from data and checks the History
+// against the reference after every poll. The bytes pick the config, then
+// per poll a time step (backwards or equal: a poll both ignore; hours: a
+// gap), the groups (repeated names, fetch errors), and per partition an
+// operation on its offsets: steady growth, bursts of up to 2^62, stalls,
+// rewinds, log truncation and recreation, unknown offsets, values at the
+// int64 limit, odd negatives, owner changes, log-start moves. Partitions
+// come unsorted and duplicated, go missing and get evicted. Some polls read
+// exact records or note a reset, for both.
+func runEquivalence(t testing.TB, data []byte) {
+	r := &byteReader{b: data}
+	cfg := equivConfigs[int(r.next())%len(equivConfigs)]
+	tw := newTwin(cfg)
+	groups := []string{"a", "b", "c"}
+	topics := []string{"t", "u"}
+	state := map[fuzzKey]*partState{}
+	now := t0
+	for step := 0; !r.empty() && step < 400; step++ {
+		switch d := int8(r.next()); {
+		case d == math.MaxInt8:
+			now = now.Add(3 * time.Hour)
+		case d <= 0 && d > -4:
+			now = now.Add(time.Duration(d) * time.Second) // ignored
+		default:
+			now = now.Add(time.Duration(int(uint8(d))%9+1) * 700 * time.Millisecond)
+		}
+		s := &kafka.Snapshot{Time: now}
+		for range int(r.next() % 4) {
+			g := kafka.Group{Name: groups[r.next()%3]}
+			if r.next()%16 == 0 {
+				g.Err = errors.New("offsets not fetched")
+			}
+			for range int(r.next() % 5) {
+				k := fuzzKey{g.Name, topics[r.next()%2], int32(r.next() % 3)}
+				ps := state[k]
+				if ps == nil {
+					ps = &partState{c: 0, end: 0, owned: true}
+					state[k] = ps
+				}
+				mutate(r, ps)
+				p := kafka.PartitionOffsets{Topic: k.topic, Partition: k.partition, Committed: ps.c, LogEnd: ps.end, LogStart: ps.start}
+				p.Lag = lagOf(p.Committed, p.LogEnd)
+				if ps.owned {
+					p.MemberID = "m"
+				}
+				g.Partitions = append(g.Partitions, p)
+			}
+			s.Groups = append(s.Groups, g)
+		}
+		if !tw.add(t, s) {
+			continue
+		}
+		switch r.next() % 8 {
+		case 0:
+			readExact(r, tw, now)
+		case 1:
+			if len(s.Groups) > 0 && len(s.Groups[0].Partitions) > 0 {
+				p := s.Groups[0].Partitions[0]
+				rs := Reset{Time: now, Receipt: "r", Offsets: []ResetOffset{{Topic: p.Topic, Partition: p.Partition, Before: grow(p.Committed, 50), After: max(0, p.Committed-50)}}}
+				tw.h.NoteReset(s.Groups[0].Name, rs)
+				tw.ref.NoteReset(s.Groups[0].Name, rs)
+			}
+		}
+		tw.compare(t, now, now.Add(90*time.Second), now.Add(-time.Second))
+	}
+}
+
+// mutate applies one decoded operation to a partition's offsets.
+func mutate(r *byteReader, ps *partState) {
+	op, b := r.next(), int64(r.next())
+	switch op % 20 {
+	case 0, 1, 2, 3, 4:
+		ps.end = grow(ps.end, b%16)
+		ps.c = grow(ps.c, (b/16)%16)
+	case 5:
+		ps.end = grow(ps.end, int64(1)<<(b%63)) // a burst, up to 2^62
+	case 6:
+		ps.c = grow(ps.c, int64(1)<<(b%63))
+	case 7: // stall
+	case 8:
+		ps.c = max(0, ps.c-b*b*b) // a rewind
+	case 9:
+		ps.end, ps.c, ps.start = b, b/2, 0 // the log recreated
+	case 10:
+		ps.c = kafka.NoOffset
+	case 11:
+		ps.end = kafka.NoOffset
+	case 12:
+		ps.end = math.MaxInt64 - b
+		ps.c = math.MaxInt64 - b - int64(r.next())
+	case 13:
+		ps.c = r.offset() // the fuzz offsets: MaxInt64, odd negatives, small
+	case 14:
+		ps.end = r.offset()
+	case 15:
+		ps.owned = !ps.owned
+	case 16:
+		if ps.c > 0 {
+			ps.start = ps.c + b - 128 // retention around the commit
+		}
+	case 17:
+		ps.end = grow(ps.end, b*1000)
+		ps.c = grow(ps.c, b*999)
+	case 18:
+		ps.c = ps.end
+	case 19:
+		ps.end = max(0, ps.end-b) // a dip from a lagging replica
+	}
+}
+
+// readExact answers some of the exact reads both want, the same way.
+func readExact(r *byteReader, tw *twin, now time.Time) {
+	want := tw.ref.WantExact(int(r.next()%4)+1, nil)
+	recs := make(map[kafka.CommitKey]kafka.RecordTime, len(want))
+	for _, p := range want {
+		k := kafka.CommitKey{Topic: p.Topic, Partition: p.Partition, Offset: p.Committed}
+		switch b := r.next(); b % 4 {
+		case 0:
+			recs[k] = kafka.RecordTime{Err: errors.New("not readable")}
+		case 1:
+			recs[k] = kafka.RecordTime{Offset: p.Committed, NoRecords: true}
+		default:
+			recs[k] = kafka.RecordTime{Offset: p.Committed + int64(b%3), Timestamp: now.Add(-time.Duration(b) * time.Second)}
+		}
+	}
+	if n, rn := tw.h.AddExact(recs), tw.ref.AddExact(recs); n != rn {
+		panic(fmt.Sprintf("AddExact stored %d, reference %d", n, rn))
+	}
+}
+
+// FuzzHistoryEquivalence checks the compact History against the reference
+// on fuzzed histories.
+func FuzzHistoryEquivalence(f *testing.F) {
+	rng := rand.New(rand.NewPCG(10, 1))
+	for range 8 {
+		f.Add(equivInput(rng, 300))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) { runEquivalence(t, data) })
+}
+
+// equivInput is a random history of about n bytes.
+func equivInput(rng *rand.Rand, n int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(rng.Uint32())
+	}
+	return b
+}
+
+// TestHistoryEquivalenceSeeded runs the fuzz target's check over a fixed
+// set of generated histories in the normal test suite.
+func TestHistoryEquivalenceSeeded(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2024, 5))
+	runs := 300
+	if testing.Short() {
+		runs = 30
+	}
+	for i := range runs {
+		data := equivInput(rng, 200+rng.IntN(3000))
+		data[0] = byte(i % len(equivConfigs))
+		t.Run(fmt.Sprint(i), func(t *testing.T) { runEquivalence(t, data) })
+	}
+}
