@@ -23,6 +23,18 @@ import (
 type twin struct {
 	h   *History
 	ref *refHistory
+	// tally, when set, counts what the comparisons covered.
+	tally *equivTally
+}
+
+// equivTally counts the partition statuses, time-lag kinds and widths
+// (per class of numbers) the comparisons met, so that the seeded run can
+// require every one of them: a generator that stopped reaching STALL or
+// 8-byte offsets would otherwise pass while proving less.
+type equivTally struct {
+	status [StatusStop + 1]int
+	kind   [TimeLagExact + 1]int
+	width  [numCls][9]int
 }
 
 func newTwin(cfg Config) *twin {
@@ -74,6 +86,11 @@ func (tw *twin) compare(t testing.TB, nows ...time.Time) {
 				t.Fatalf("%s: record %s/%d last %d, reference last %d", where, p.topic, p.partition, p.lastSeq, rp.lastSeq)
 			}
 			comparePartition(t, where, h, p, ref, rp)
+			if tw.tally != nil {
+				for c := range uint8(numCls) {
+					tw.tally.width[c][keyWidth(p.wkey, c)]++
+				}
+			}
 			samples = h.PartitionSeries(name, rp.topic, rp.partition, samples[:0])
 			refSamples = ref.PartitionSeries(name, rp.topic, rp.partition, refSamples[:0])
 			if !slices.Equal(samples, refSamples) {
@@ -85,6 +102,12 @@ func (tw *twin) compare(t testing.TB, nows ...time.Time) {
 			rgh, rok := ref.Evaluate(name, now)
 			if ok != rok || !reflect.DeepEqual(gh, rgh) {
 				t.Fatalf("poll %d: group %q at %v:\n%+v\nreference\n%+v", ref.seq, name, now, gh, rgh)
+			}
+			if tw.tally != nil {
+				for _, p := range gh.Partitions {
+					tw.tally.status[p.Status]++
+					tw.tally.kind[p.TimeLag.Kind]++
+				}
 			}
 		}
 	}
@@ -200,10 +223,11 @@ func grow(v, d int64) int64 {
 // int64 limit, odd negatives, owner changes, log-start moves. Partitions
 // come unsorted and duplicated, go missing and get evicted. Some polls read
 // exact records or note a reset, for both.
-func runEquivalence(t testing.TB, data []byte) {
+func runEquivalence(t testing.TB, data []byte, tally *equivTally) {
 	r := &byteReader{b: data}
 	cfg := equivConfigs[int(r.next())%len(equivConfigs)]
 	tw := newTwin(cfg)
+	tw.tally = tally
 	groups := []string{"a", "b", "c"}
 	topics := []string{"t", "u"}
 	state := map[fuzzKey]*partState{}
@@ -328,7 +352,7 @@ func FuzzHistoryEquivalence(f *testing.F) {
 	for range 8 {
 		f.Add(equivInput(rng, 300))
 	}
-	f.Fuzz(func(t *testing.T, data []byte) { runEquivalence(t, data) })
+	f.Fuzz(func(t *testing.T, data []byte) { runEquivalence(t, data, nil) })
 }
 
 // equivInput is a random history of about n bytes.
@@ -348,9 +372,68 @@ func TestHistoryEquivalenceSeeded(t *testing.T) {
 	if testing.Short() {
 		runs = 30
 	}
+	var tally equivTally
 	for i := range runs {
 		data := equivInput(rng, 200+rng.IntN(3000))
 		data[0] = byte(i % len(equivConfigs))
-		t.Run(fmt.Sprint(i), func(t *testing.T) { runEquivalence(t, data) })
+		t.Run(fmt.Sprint(i), func(t *testing.T) { runEquivalence(t, data, &tally) })
+	}
+	for s, n := range tally.status {
+		if n == 0 {
+			t.Errorf("no partition was judged %v", Status(s))
+		}
+	}
+	for k, n := range tally.kind {
+		if n == 0 {
+			t.Errorf("no time lag was %v", TimeLagKind(k))
+		}
+	}
+	for c := range tally.width {
+		for _, w := range []int{1, 2, 4, 8} {
+			// Polls 255 apart take TestHistoryEquivalenceLongFlat.
+			if c == clsSeq && w > 1 {
+				continue
+			}
+			if tally.width[c][w] == 0 {
+				t.Errorf("no partition held class %d in %d bytes", c, w)
+			}
+		}
+	}
+	t.Logf("statuses %v, time-lag kinds %v, widths by class %v", tally.status, tally.kind, tally.width)
+}
+
+// TestHistoryEquivalenceLongFlat keeps time-lag points and commit
+// observations for 70,000 polls: a partition whose log stopped growing
+// keeps its old points, one nobody commits for keeps its old observations,
+// so their polls need 2 and then 4 bytes, and their times come from the
+// History's old poll times, swept again and again, while a busy partition
+// beside them fills the ring. (8 bytes would take 2^32 polls.)
+func TestHistoryEquivalenceLongFlat(t *testing.T) {
+	tw := newTwin(DefaultConfig())
+	tw.tally = &equivTally{}
+	const polls = 70000
+	now := t0
+	for i := range polls {
+		now = now.Add(2*time.Second + time.Duration(i%7)*time.Millisecond)
+		end := int64(min(i, 80)) * 3 // grows for 80 polls, then flat
+		s := snap(now, grp("g",
+			po("busy", 0, int64(i)*40, int64(i)*41),
+			unowned(po("flat", 0, 5, end)),
+			po("flat", 1, min(int64(i), 70), end+1000),
+		))
+		if !tw.add(t, s) {
+			t.Fatalf("poll %d ignored", i)
+		}
+		if i%997 == 0 || i > polls-3 || i < 200 {
+			tw.compare(t, now, now.Add(time.Hour))
+		}
+	}
+	if n := len(tw.h.old); n > 2*(DefaultConfig().TimePoints+DefaultConfig().Window)+DefaultConfig().Samples {
+		t.Errorf("keeps %d old poll times", n)
+	}
+	for _, w := range []int{1, 2, 4} {
+		if tw.tally.width[clsSeq][w] == 0 {
+			t.Errorf("polls never held in %d bytes: %v", w, tw.tally.width[clsSeq])
+		}
 	}
 }
