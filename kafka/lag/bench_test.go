@@ -50,13 +50,35 @@ func advance(s *kafka.Snapshot, poll int) {
 	}
 }
 
+// history is what the benchmarks need of a History and of the int64-slab
+// reference (reference_test.go), so that both run in the same process and
+// their figures can be compared side by side.
+type history interface {
+	Add(*kafka.Snapshot)
+	Partitions() int
+	EvaluateInto(string, time.Time, []PartitionHealth) (GroupHealth, bool)
+}
+
+func newHistory(ref bool) history {
+	if ref {
+		return newRefHistory(DefaultConfig())
+	}
+	return NewHistory(DefaultConfig())
+}
+
 // BenchmarkHistoryAdd measures one poll of 100,000 partitions in steady
 // state: every partition already known and its rings full (Samples polls,
 // so that every number has the width it keeps).
-func BenchmarkHistoryAdd(b *testing.B) {
+func BenchmarkHistoryAdd(b *testing.B) { benchHistoryAdd(b, false) }
+
+// BenchmarkHistoryAddReference is BenchmarkHistoryAdd on the int64-slab
+// reference.
+func BenchmarkHistoryAddReference(b *testing.B) { benchHistoryAdd(b, true) }
+
+func benchHistoryAdd(b *testing.B, ref bool) {
 	s := benchSnapshot()
-	h := NewHistory(DefaultConfig())
-	warm := h.Config().Samples + 1
+	h := newHistory(ref)
+	warm := DefaultConfig().Samples + 1
 	for p := range warm {
 		advance(s, p)
 		h.Add(s)
@@ -87,7 +109,35 @@ func TestPartHistSize(t *testing.T) {
 // BenchmarkHistoryMemory measures the heap a History holds for 100,000
 // partitions once every ring is full (Samples polls, TimePoints points and
 // Window observations per partition).
-func BenchmarkHistoryMemory(b *testing.B) {
+func BenchmarkHistoryMemory(b *testing.B) { benchHistoryMemory(b, false, advance) }
+
+// BenchmarkHistoryMemoryReference is BenchmarkHistoryMemory on the
+// int64-slab reference.
+func BenchmarkHistoryMemoryReference(b *testing.B) { benchHistoryMemory(b, true, advance) }
+
+// BenchmarkHistoryMemoryBusy is BenchmarkHistoryMemory with busy
+// partitions: 5,000 records produced per poll, a consumer 1,000,000
+// behind reading 4,990 per poll, so that offsets and lags need 4 bytes.
+func BenchmarkHistoryMemoryBusy(b *testing.B) { benchHistoryMemory(b, false, advanceBusy) }
+
+// advanceBusy moves the snapshot one poll on for BenchmarkHistoryMemoryBusy.
+func advanceBusy(s *kafka.Snapshot, poll int) {
+	s.Time = t0.Add(time.Duration(poll) * time.Second)
+	for g := range s.Groups {
+		ps := s.Groups[g].Partitions
+		for i := range ps {
+			if poll == 0 {
+				ps[i].LogEnd = 5_000_000_000
+				ps[i].Committed = ps[i].LogEnd - 1_000_000
+			}
+			ps[i].LogEnd += 5000
+			ps[i].Committed += 4990
+			ps[i].Lag = ps[i].LogEnd - ps[i].Committed
+		}
+	}
+}
+
+func benchHistoryMemory(b *testing.B, ref bool, step func(*kafka.Snapshot, int)) {
 	cfg := DefaultConfig()
 	polls := max(cfg.Samples, cfg.TimePoints, cfg.Window) + 1
 	var perPartition float64
@@ -96,9 +146,9 @@ func BenchmarkHistoryMemory(b *testing.B) {
 		var before, after runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&before)
-		h := NewHistory(cfg)
+		h := newHistory(ref)
 		for p := range polls {
-			advance(s, p)
+			step(s, p)
 			h.Add(s)
 		}
 		runtime.GC()
@@ -115,10 +165,16 @@ func BenchmarkHistoryMemory(b *testing.B) {
 
 // BenchmarkEvaluate measures judging one group of 100 partitions with full
 // windows, reusing the partition buffer as a screen would.
-func BenchmarkEvaluate(b *testing.B) {
+func BenchmarkEvaluate(b *testing.B) { benchEvaluate(b, false) }
+
+// BenchmarkEvaluateReference is BenchmarkEvaluate on the int64-slab
+// reference.
+func BenchmarkEvaluateReference(b *testing.B) { benchEvaluate(b, true) }
+
+func benchEvaluate(b *testing.B, ref bool) {
 	s := benchSnapshot()
 	s.Groups = s.Groups[:1]
-	h := NewHistory(DefaultConfig())
+	h := newHistory(ref)
 	for p := range 61 {
 		advance(s, p)
 		h.Add(s)

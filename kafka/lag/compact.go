@@ -186,18 +186,31 @@ type write struct {
 	v   int64
 }
 
-// store stores each write as number i of its section, repacking the
-// partition when one of them does not fit.
-func (h *History) store(ph *partHist, i int, ws ...write) {
-	for _, w := range ws {
-		if !h.col(ph, w.sec).fits(w.v) {
-			h.repack(ph, i, ws)
-			return
-		}
+// store2 stores a and b as number i of their sections, repacking the
+// partition when one of them does not fit. (Two and three writes have
+// their own functions so that the columns stay in registers.)
+func (h *History) store2(ph *partHist, i int, a, b write) {
+	ca, cb := h.col(ph, a.sec), h.col(ph, b.sec)
+	if ca.fits(a.v) && cb.fits(b.v) {
+		ca.set(i, a.v)
+		cb.set(i, b.v)
+		return
 	}
-	for _, w := range ws {
-		h.col(ph, w.sec).set(i, w.v)
+	ws := [...]write{a, b}
+	h.repack(ph, i, ws[:])
+}
+
+// store3 is store2 for three writes.
+func (h *History) store3(ph *partHist, i int, a, b, c write) {
+	ca, cb, cc := h.col(ph, a.sec), h.col(ph, b.sec), h.col(ph, c.sec)
+	if ca.fits(a.v) && cb.fits(b.v) && cc.fits(c.v) {
+		ca.set(i, a.v)
+		cb.set(i, b.v)
+		cc.set(i, c.v)
+		return
 	}
+	ws := [...]write{a, b, c}
+	h.repack(ph, i, ws[:])
 }
 
 // repack re-encodes the partition with the writes as number i of their

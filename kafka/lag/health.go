@@ -41,9 +41,10 @@ func (h *History) verdict(ph *partHist, c, end, now int64) (Status, Rewind) {
 	if lag <= 0 || n == 0 {
 		return StatusOK, Rewind{}
 	}
-	oldest, newest := h.observation(ph, 0), h.observation(ph, n-1)
-	for i := 0; i < n; i++ {
-		if h.observation(ph, i).lag == 0 {
+	os := h.observations(ph)
+	oldest, newest := os[0], os[n-1]
+	for _, o := range os {
+		if o.lag == 0 {
 			return StatusOK, Rewind{}
 		}
 	}
@@ -65,7 +66,7 @@ func (h *History) verdict(ph *partHist, c, end, now int64) (Status, Rewind) {
 		return StatusStop, Rewind{}
 	}
 
-	if rw, ok := h.rewind(ph, c); ok {
+	if rw, ok := h.rewind(os, c); ok {
 		return StatusRewind, rw
 	}
 
@@ -75,14 +76,14 @@ func (h *History) verdict(ph *partHist, c, end, now int64) (Status, Rewind) {
 	}
 	stalled := true
 	for i := 1; i < n && stalled; i++ {
-		stalled = h.observation(ph, i).committed == oldest.committed
+		stalled = os[i].committed == oldest.committed
 	}
 	if stalled {
 		return StatusStall, Rewind{}
 	}
 	prev := oldest.lag
 	for i := 1; i < n; i++ {
-		l := h.observation(ph, i).lag
+		l := os[i].lag
 		if l < 0 {
 			continue
 		}
@@ -98,14 +99,13 @@ func (h *History) verdict(ph *partHist, c, end, now int64) (Status, Rewind) {
 // that the current offset c has not recovered from. For a run of drops
 // below one high (100, 80, 90, 85) it reports the first: High 100, Low 80;
 // once an observation is back at or past the high the drop is forgotten.
-func (h *History) rewind(ph *partHist, c int64) (Rewind, bool) {
+func (h *History) rewind(os []obs, c int64) (Rewind, bool) {
 	var (
 		found bool
 		rw    Rewind
-		high  = h.observation(ph, 0).committed
+		high  = os[0].committed
 	)
-	for i := 1; i < int(ph.winLen); i++ {
-		o := h.observation(ph, i)
+	for _, o := range os[1:] {
 		if o.committed >= high {
 			found = false // back at or past the high: recovered
 			high = o.committed

@@ -47,7 +47,9 @@ type History struct {
 	layout  layout
 	starts  *sectionStarts
 	scratch []int64
-	groups  map[string]*groupHist
+	// obsBuf holds one partition's observations decoded (observations).
+	obsBuf []obs
+	groups map[string]*groupHist
 	// resets are the offset changes kgroups made, per group (NoteReset).
 	resets map[string][]Reset
 	// exact holds the records read at committed offsets (AddExact),
@@ -71,6 +73,8 @@ func NewHistory(cfg Config) *History {
 		layout:   l,
 		starts:   l.starts(),
 		scratch:  make([]int64, l.total()),
+		obsBuf:   make([]obs, cfg.Window),
+		old:      make([]oldTime, 0, 2*cfg.Samples),
 		groups:   make(map[string]*groupHist),
 	}
 }

@@ -83,7 +83,7 @@ func (h *History) updatePartition(ph *partHist, p *kafka.PartitionOffsets, t int
 	if end < 0 {
 		end = kafka.NoOffset
 	}
-	h.store(ph, h.slot(h.seq), write{secCommitted, c}, write{secLogEnd, end})
+	h.store2(ph, h.slot(h.seq), write{secCommitted, c}, write{secLogEnd, end})
 	ph.logStart = p.LogStart
 	ph.owned = p.MemberID != ""
 	h.markExact(ph.topic, ph.partition, c, p.LogStart)
@@ -156,7 +156,7 @@ func (h *History) point(ph *partHist, i int) (off int64, seq uint64) {
 // setPoint stores the i-th oldest point as the log end off at the current
 // poll.
 func (h *History) setPoint(ph *partHist, i int, off int64) {
-	h.store(ph, ph.ptSlot(&h.layout, i), write{secPointOff, off}, write{secPointSeq, int64(h.seq)})
+	h.store2(ph, ph.ptSlot(&h.layout, i), write{secPointOff, off}, write{secPointSeq, int64(h.seq)})
 }
 
 // addPoint adds a (log end, time) point for the current poll to the
@@ -170,16 +170,18 @@ func (h *History) setPoint(ph *partHist, i int, off int64) {
 //
 // A point's time is its poll's (History.timeAt).
 func (h *History) addPoint(ph *partHist, off int64) {
-	n := int32(h.layout[secPointOff])
+	l := &h.layout
+	n := int32(l[secPointOff])
 	if ph.ptLen > 0 {
-		last, _ := h.point(ph, int(ph.ptLen)-1)
+		offs := h.col(ph, secPointOff)
+		last := offs.get(ph.ptSlot(l, int(ph.ptLen)-1))
 		if off < last {
-			if first, _ := h.point(ph, 0); off >= first {
+			if first := offs.get(ph.ptSlot(l, 0)); off >= first {
 				return
 			}
 			ph.ptLen = 0
 		} else if off == last && ph.ptLen >= 2 {
-			if prev, _ := h.point(ph, int(ph.ptLen)-2); prev == off {
+			if prev := offs.get(ph.ptSlot(l, int(ph.ptLen)-2)); prev == off {
 				h.setPoint(ph, int(ph.ptLen)-1, off)
 				return
 			}
@@ -211,6 +213,19 @@ func (h *History) observation(ph *partHist, i int) obs {
 	}
 }
 
+// observations decodes the partition's commit observations, oldest first,
+// into a buffer the History reuses: valid until the next call.
+func (h *History) observations(ph *partHist) []obs {
+	l := &h.layout
+	seqs, cs, lags := h.col(ph, secObsSeq), h.col(ph, secObsCommitted), h.col(ph, secObsLag)
+	os := h.obsBuf[:ph.winLen]
+	for i := range os {
+		j := ph.winSlot(l, i)
+		os[i] = obs{seq: uint64(seqs.get(j)), committed: cs.get(j), lag: lags.get(j)}
+	}
+	return os
+}
+
 // observe records a commit observation at the current poll (time t):
 // always when the committed offset changed, and for an unchanged offset
 // only while a member owns the partition and at least MinDistance after
@@ -220,8 +235,9 @@ func (h *History) observe(ph *partHist, c, lag, t int64, owned bool) {
 	l := &h.layout
 	n := int32(l[secObsSeq])
 	if ph.winLen > 0 {
-		last := h.observation(ph, int(ph.winLen)-1)
-		if c == last.committed && (!owned || t-h.timeAt(last.seq) < int64(h.cfg.MinDistance)) {
+		j := ph.winSlot(l, int(ph.winLen)-1)
+		if c == h.col(ph, secObsCommitted).get(j) &&
+			(!owned || t-h.timeAt(uint64(h.col(ph, secObsSeq).get(j))) < int64(h.cfg.MinDistance)) {
 			return
 		}
 	}
@@ -230,7 +246,7 @@ func (h *History) observe(ph *partHist, c, lag, t int64, owned bool) {
 		ph.winLen--
 	}
 	ph.winLen++
-	h.store(ph, ph.winSlot(l, int(ph.winLen)-1),
+	h.store3(ph, ph.winSlot(l, int(ph.winLen)-1),
 		write{secObsSeq, int64(h.seq)}, write{secObsCommitted, c}, write{secObsLag, lag})
 }
 
