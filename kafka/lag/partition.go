@@ -67,10 +67,12 @@ func (h *History) sample(ph *partHist, seq uint64) (c, end int64) {
 // fetched is false when the group's offsets could not be read (Group.Err):
 // a missing commit then says nothing about the consumer.
 func (h *History) updatePartition(ph *partHist, p *kafka.PartitionOffsets, t int64, fetched bool) int64 {
-	cs, es := h.col(ph, secCommitted), h.col(ph, secLogEnd)
-	for s := h.gapStart(ph.lastSeq); s < h.seq; s++ {
-		cs.set(h.slot(s), kafka.NoOffset)
-		es.set(h.slot(s), kafka.NoOffset)
+	if gap := h.gapStart(ph.lastSeq); gap < h.seq {
+		cs, es := h.col(ph, secCommitted), h.col(ph, secLogEnd)
+		for s := gap; s < h.seq; s++ {
+			cs.set(h.slot(s), kafka.NoOffset)
+			es.set(h.slot(s), kafka.NoOffset)
+		}
 	}
 	if ph.lastSeq > 0 {
 		ph.span = uint32(min(uint64(ph.span)+h.seq-ph.lastSeq, uint64(h.cfg.Samples-1)))
