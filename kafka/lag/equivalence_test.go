@@ -437,3 +437,32 @@ func TestHistoryEquivalenceLongFlat(t *testing.T) {
 		}
 	}
 }
+
+// TestHistoryNarrowsAgain shows that a partition widened by one huge value
+// (a commit reset from 10^13 to 0) narrows again once the value has left
+// its window, and answers as the reference throughout.
+func TestHistoryNarrowsAgain(t *testing.T) {
+	tw := newTwin(DefaultConfig())
+	cfg := tw.h.Config()
+	now := t0
+	var ph *partHist
+	for i := range 4 * cfg.Samples {
+		now = now.Add(5 * time.Second)
+		c := int64(i) * 9
+		if i == 3 {
+			c = 10_000_000_000_000
+		}
+		tw.add(t, snap(now, grp("g", po("t", 0, c, int64(i)*10+50))))
+		tw.compare(t, now)
+		ph = &tw.h.groups["g"].parts[0]
+		if i == 4 && keyWidth(ph.wkey, clsCommitted) != 8 {
+			t.Fatalf("after the huge commit the committed offsets take %d bytes, want 8", keyWidth(ph.wkey, clsCommitted))
+		}
+	}
+	if w := keyWidth(ph.wkey, clsCommitted); w != 2 {
+		t.Errorf("committed offsets take %d bytes %d polls after the huge one left the window, want 2", w, 3*cfg.Samples)
+	}
+	if want := int(tw.h.starts[ph.wkey][numSec]); len(ph.data) != want || want > 460 {
+		t.Errorf("slab of %d bytes, want %d (at most 460)", len(ph.data), want)
+	}
+}

@@ -21,12 +21,15 @@ import (
 // on 64-bit (checked by TestPartHistSize). The times of points and
 // observations are poll numbers into one table of poll times the History
 // shares between all partitions. With DefaultConfig a partition whose
-// offsets move by up to a few hundred per poll and whose lag stays within
-// 255 of its window's lowest takes a 460-byte slab (480 after the
+// committed offsets and log ends each span less than 65,535 over its
+// window (about 1,000 a poll) and whose lag stays within 255 of its
+// window's lowest takes a 460-byte slab (480 after the
 // allocator rounds it up), about 620 bytes with its record and the
 // per-group share (BenchmarkHistoryMemory); a partition whose committed
 // offsets or log ends span up to 4 billion over its window takes at most
-// 1080 + 128, and a wider one the same 2160 + 128 as an int64 slab. Each
+// 1080 + 128, and a wider one the same 2160 + 128 as an int64 slab, until
+// the wide values have left its window (it is repacked every 2*Samples
+// polls while a class takes 4 or 8 bytes). Each
 // group adds 8*Samples bytes for its lag series. Only groups and
 // partitions seen in the last EvictAfter polls are kept; a poll that adds
 // or drops partitions reallocates that group's partition records once.

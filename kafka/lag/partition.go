@@ -98,6 +98,15 @@ func (h *History) updatePartition(ph *partHist, p *kafka.PartitionOffsets, t int
 		h.observe(ph, c, lag, t, ph.owned)
 	}
 	ph.observeUncommitted(fetched && c < 0 && ph.owned, t, int64(h.cfg.MinDistance), h.cfg.Window)
+	// A repack happens when a number does not fit, which never happens to
+	// a class stored in 8 bytes: once every 2*Samples polls (at a phase
+	// set by the partition number, to spread the work), a partition with
+	// a class in 4 or 8 bytes is repacked to the widths its numbers need
+	// now, so that one huge value does not keep it wide after the value
+	// has left the window.
+	if ph.wkey&0xaa != 0 && (h.seq+uint64(uint32(ph.partition)))%uint64(2*h.cfg.Samples) == 0 {
+		h.repack(ph, 0, nil)
+	}
 	return lag
 }
 
