@@ -8,6 +8,12 @@ import "fmt"
 // of the polls some point or observation still refers to (old). A flat run
 // of log ends keeps its first point however long it lasts, so a point can
 // refer to a poll of hours ago.
+//
+// The old times cost 16 bytes per poll still referred to (twice that
+// before a sweep) plus Samples entries, shared by every partition: the
+// polls referred to are at most TimePoints+Window per partition, and at
+// most every poll since the oldest one referred to, so partitions polled
+// together, as all are, share them.
 
 // oldTime is the time of a poll that has left the ring.
 type oldTime struct {
