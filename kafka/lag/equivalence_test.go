@@ -188,12 +188,14 @@ func sharedPartition(ref *refHistory, p kafka.PartitionOffsets) bool {
 }
 
 // equivConfigs are the configurations the generated histories run with:
-// tiny rings that wrap and evict often, the defaults, and one that counts
-// every poll as an observation.
+// tiny rings that wrap and evict often, the defaults, one that counts
+// every poll as an observation, and long rings like `kgroups health
+// --window 1h` sets.
 var equivConfigs = []Config{
 	{Window: 3, MinDistance: time.Second, Samples: 5, TimePoints: 4, RatePolls: 3, EvictAfter: 2},
 	DefaultConfig(),
 	{Window: 4, MinDistance: 1, Samples: 7, TimePoints: 12, RatePolls: 7, EvictAfter: 3},
+	{Window: 10, MinDistance: 500 * time.Millisecond, Samples: 300, TimePoints: 300, RatePolls: 300, EvictAfter: 5},
 }
 
 // partState is one generated partition's offsets between polls.
