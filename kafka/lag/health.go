@@ -41,7 +41,8 @@ func (h *History) verdict(ph *partHist, c, end, now int64) (Status, Rewind) {
 	if lag <= 0 || n == 0 {
 		return StatusOK, Rewind{}
 	}
-	os := h.observations(ph)
+	var buf [32]obs
+	os := h.observations(ph, buf[:0])
 	oldest, newest := os[0], os[n-1]
 	for _, o := range os {
 		if o.lag == 0 {

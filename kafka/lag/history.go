@@ -50,9 +50,7 @@ type History struct {
 	layout  layout
 	starts  *sectionStarts
 	scratch []int64
-	// obsBuf holds one partition's observations decoded (observations).
-	obsBuf []obs
-	groups map[string]*groupHist
+	groups  map[string]*groupHist
 	// resets are the offset changes kgroups made, per group (NoteReset).
 	resets map[string][]Reset
 	// exact holds the records read at committed offsets (AddExact),
@@ -76,7 +74,6 @@ func NewHistory(cfg Config) *History {
 		layout:   l,
 		starts:   l.starts(),
 		scratch:  make([]int64, l.total()),
-		obsBuf:   make([]obs, cfg.Window),
 		old:      make([]oldTime, 0, 2*cfg.Samples),
 		groups:   make(map[string]*groupHist),
 	}

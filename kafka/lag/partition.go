@@ -224,17 +224,17 @@ func (h *History) observation(ph *partHist, i int) obs {
 	}
 }
 
-// observations decodes the partition's commit observations, oldest first,
-// into a buffer the History reuses: valid until the next call.
-func (h *History) observations(ph *partHist) []obs {
+// observations appends the partition's commit observations, oldest first,
+// to dst. Queries decode into a buffer of their own (on the stack for
+// windows up to 32), so that reading a History writes nothing.
+func (h *History) observations(ph *partHist, dst []obs) []obs {
 	l := &h.layout
 	seqs, cs, lags := h.col(ph, secObsSeq), h.col(ph, secObsCommitted), h.col(ph, secObsLag)
-	os := h.obsBuf[:ph.winLen]
-	for i := range os {
+	for i := range int(ph.winLen) {
 		j := ph.winSlot(l, i)
-		os[i] = obs{seq: uint64(seqs.get(j)), committed: cs.get(j), lag: lags.get(j)}
+		dst = append(dst, obs{seq: uint64(seqs.get(j)), committed: cs.get(j), lag: lags.get(j)})
 	}
-	return os
+	return dst
 }
 
 // observe records a commit observation at the current poll (time t):
