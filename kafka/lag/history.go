@@ -12,7 +12,10 @@ import (
 //
 // A History is not safe for concurrent use: it is owned by one goroutine
 // (the UI's Update loop, or the sampling loop of `kgroups health`), which
-// both adds snapshots and queries it, so it carries no lock.
+// both adds snapshots and queries it, so it carries no lock. Its queries
+// (Evaluate, the series, WantExact) write nothing, so several goroutines
+// may query it at once while none calls Add, AddExact or NoteReset
+// (TestHistoryReadsConcurrently).
 //
 // Memory is O(partitions x ring sizes) however long kgroups runs. Each
 // partition holds one slab of 2*Samples + 2*TimePoints + 3*Window numbers,
