@@ -17,8 +17,10 @@ import (
 // keep every class in one or two bytes. A number that does not fit its
 // class repacks the partition (repack): the bases move to the smallest
 // value held and the widths grow or shrink to what the values need, so an
-// encoding is never lossy; it only costs memory where values are far
-// apart (a lag of millions, a reset by billions).
+// encoding is never lossy; it only costs memory where the values of one
+// class are far apart within the window (a burst of millions of records,
+// a reset by billions). Committed offsets and log ends have bases of their
+// own, so a large but steady lag costs nothing.
 const (
 	secCommitted    = iota // committed offset per poll, a ring indexed by seq (Samples)
 	secLogEnd              // log-end offset per poll, likewise (Samples)
@@ -47,7 +49,7 @@ type layout [numSec]int
 
 // A partition's widths are packed in one byte, two bits per class: the
 // width of class c is 1 << (wkey >> (2*c) & 3). sectionStarts are the byte
-// offsets of the sections for every such byte, and numSec+1 the slab's
+// offsets of the sections for every such byte, the last one the slab's
 // size.
 type sectionStarts [256][numSec + 1]int32
 
