@@ -109,16 +109,49 @@ func TestPartHistSize(t *testing.T) {
 // BenchmarkHistoryMemory measures the heap a History holds for 100,000
 // partitions once every ring is full (Samples polls, TimePoints points and
 // Window observations per partition).
-func BenchmarkHistoryMemory(b *testing.B) { benchHistoryMemory(b, false, advance) }
+func BenchmarkHistoryMemory(b *testing.B) { benchHistoryMemory(b, false, benchSnapshot, advance) }
 
 // BenchmarkHistoryMemoryReference is BenchmarkHistoryMemory on the
 // int64-slab reference.
-func BenchmarkHistoryMemoryReference(b *testing.B) { benchHistoryMemory(b, true, advance) }
+func BenchmarkHistoryMemoryReference(b *testing.B) {
+	benchHistoryMemory(b, true, benchSnapshot, advance)
+}
+
+// BenchmarkHistoryMemoryCluster is BenchmarkHistoryMemory on the
+// development cluster's shape: 2,000 groups of 12 partitions over 20
+// topics (24,000 partitions), where each group's own share weighs more.
+func BenchmarkHistoryMemoryCluster(b *testing.B) {
+	benchHistoryMemory(b, false, clusterSnapshot, advance)
+}
+
+// BenchmarkHistoryMemoryClusterReference is BenchmarkHistoryMemoryCluster
+// on the int64-slab reference.
+func BenchmarkHistoryMemoryClusterReference(b *testing.B) {
+	benchHistoryMemory(b, true, clusterSnapshot, advance)
+}
+
+// clusterSnapshot builds 2,000 groups of 12 partitions, group i on topic
+// i%20.
+func clusterSnapshot() *kafka.Snapshot {
+	s := &kafka.Snapshot{Time: t0}
+	for g := range 2000 {
+		grp := kafka.Group{Name: fmt.Sprintf("group-%04d", g), Partitions: make([]kafka.PartitionOffsets, 0, 12)}
+		for p := range 12 {
+			grp.Partitions = append(grp.Partitions, kafka.PartitionOffsets{
+				Topic: fmt.Sprintf("topic-%02d", g%20), Partition: int32(p), Committed: 1000, LogEnd: 1100, Lag: 100,
+			})
+		}
+		s.Groups = append(s.Groups, grp)
+	}
+	return s
+}
 
 // BenchmarkHistoryMemoryBusy is BenchmarkHistoryMemory with busy
 // partitions: 5,000 records produced per poll, a consumer 1,000,000
 // behind reading 4,990 per poll, so that offsets and lags need 4 bytes.
-func BenchmarkHistoryMemoryBusy(b *testing.B) { benchHistoryMemory(b, false, advanceBusy) }
+func BenchmarkHistoryMemoryBusy(b *testing.B) {
+	benchHistoryMemory(b, false, benchSnapshot, advanceBusy)
+}
 
 // advanceBusy moves the snapshot one poll on for BenchmarkHistoryMemoryBusy.
 func advanceBusy(s *kafka.Snapshot, poll int) {
@@ -137,12 +170,12 @@ func advanceBusy(s *kafka.Snapshot, poll int) {
 	}
 }
 
-func benchHistoryMemory(b *testing.B, ref bool, step func(*kafka.Snapshot, int)) {
+func benchHistoryMemory(b *testing.B, ref bool, build func() *kafka.Snapshot, step func(*kafka.Snapshot, int)) {
 	cfg := DefaultConfig()
 	polls := max(cfg.Samples, cfg.TimePoints, cfg.Window) + 1
 	var perPartition float64
 	for range b.N {
-		s := benchSnapshot()
+		s := build()
 		var before, after runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&before)
@@ -153,10 +186,14 @@ func benchHistoryMemory(b *testing.B, ref bool, step func(*kafka.Snapshot, int))
 		}
 		runtime.GC()
 		runtime.ReadMemStats(&after)
-		if got := h.Partitions(); got != benchGroups*benchPartitions {
-			b.Fatalf("history holds %d partitions", got)
+		n := 0
+		for _, g := range s.Groups {
+			n += len(g.Partitions)
 		}
-		perPartition = float64(after.HeapAlloc-before.HeapAlloc) / float64(benchGroups*benchPartitions)
+		if got := h.Partitions(); got != n {
+			b.Fatalf("history holds %d partitions, want %d", got, n)
+		}
+		perPartition = float64(after.HeapAlloc-before.HeapAlloc) / float64(n)
 		runtime.KeepAlive(h)
 		runtime.KeepAlive(s)
 	}

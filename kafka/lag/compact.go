@@ -293,3 +293,70 @@ func (h *History) repack(ph *partHist, i int, ws []write) {
 		}
 	}
 }
+
+// lagRing is a group's total lag per poll, a ring of Samples numbers
+// stored like a partition's: distances from a base in 1, 2, 4 or 8 bytes,
+// all bits set for kafka.NoOffset.
+type lagRing struct {
+	b    []byte
+	base int64
+	w    uint8
+}
+
+func newLagRing(n int) lagRing {
+	r := lagRing{b: make([]byte, n), w: 1}
+	for i := range r.b {
+		r.b[i] = math.MaxUint8
+	}
+	return r
+}
+
+func (r *lagRing) col() col { return col{b: r.b, w: r.w, base: r.base} }
+
+// setGroupLag stores the group's total lag at the current poll, repacking
+// its ring when the total does not fit: the base moves to the smallest
+// total of the polls in the ring and the width to what they need. A ring
+// in 4 or 8 bytes is repacked every 2*Samples polls too, so it narrows
+// again once a huge total has left it.
+func (h *History) setGroupLag(gh *groupHist, v int64) {
+	i := h.slot(h.seq)
+	c := gh.lag.col()
+	narrow := gh.lag.w >= 4 && h.seq%uint64(2*h.cfg.Samples) == 0
+	if c.fits(v) && !narrow {
+		c.set(i, v)
+		return
+	}
+	vals := h.scratch[:h.cfg.Samples]
+	for k := range vals {
+		vals[k] = kafka.NoOffset
+	}
+	for s := h.firstSeq(gh.firstSeq, gh.lastSeq); s < h.seq; s++ {
+		vals[h.slot(s)] = c.get(h.slot(s))
+	}
+	vals[i] = v
+	lo, hi, seen := int64(0), int64(0), false
+	for _, x := range vals {
+		if x < 0 {
+			continue
+		}
+		if !seen || x < lo {
+			lo = x
+		}
+		if !seen || x > hi {
+			hi = x
+		}
+		seen = true
+	}
+	r := lagRing{b: gh.lag.b, w: widthFor(uint64(hi - lo))}
+	if r.w < 8 {
+		r.base = lo
+	}
+	if n := len(vals) * int(r.w); n != len(r.b) {
+		r.b = make([]byte, n)
+	}
+	gh.lag = r
+	c = r.col()
+	for k, x := range vals {
+		c.set(k, x)
+	}
+}

@@ -35,6 +35,7 @@ type equivTally struct {
 	status [StatusStop + 1]int
 	kind   [TimeLagExact + 1]int
 	width  [numCls][9]int
+	group  [9]int // widths of the groups' lag rings
 }
 
 func newTwin(cfg Config) *twin {
@@ -74,6 +75,9 @@ func (tw *twin) compare(t testing.TB, nows ...time.Time) {
 		refLags = ref.GroupLagSeries(name, refLags[:0])
 		if !slices.Equal(lags, refLags) {
 			t.Fatalf("poll %d: group %q lag series %v, reference %v", ref.seq, name, lags, refLags)
+		}
+		if tw.tally != nil {
+			tw.tally.group[g.lag.w]++
 		}
 		if len(g.parts) != len(rg.parts) {
 			t.Fatalf("poll %d: group %q keeps %d partitions, reference %d", ref.seq, name, len(g.parts), len(rg.parts))
@@ -401,7 +405,12 @@ func TestHistoryEquivalenceSeeded(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("statuses %v, time-lag kinds %v, widths by class %v", tally.status, tally.kind, tally.width)
+	for _, w := range []int{1, 2, 4, 8} {
+		if tally.group[w] == 0 {
+			t.Errorf("no group's lag ring took %d bytes: %v", w, tally.group)
+		}
+	}
+	t.Logf("statuses %v, time-lag kinds %v, widths by class %v, group rings %v", tally.status, tally.kind, tally.width, tally.group)
 }
 
 // TestHistoryEquivalenceLongFlat keeps time-lag points and commit

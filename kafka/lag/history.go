@@ -28,12 +28,14 @@ import (
 // window (about 1,000 a poll) and whose lag stays within 255 of its
 // window's lowest takes a 460-byte slab (480 after the
 // allocator rounds it up), about 620 bytes with its record and the
-// per-group share (BenchmarkHistoryMemory); a partition whose committed
+// per-group share at 100 partitions a group (BenchmarkHistoryMemory), 650
+// at 12 (BenchmarkHistoryMemoryCluster); a partition whose committed
 // offsets or log ends span up to 4 billion over its window takes at most
 // 1080 + 128, and a wider one the same 2160 + 128 as an int64 slab, until
 // the wide values have left its window (it is repacked every 2*Samples
 // polls while a class takes 4 or 8 bytes). Each
-// group adds 8*Samples bytes for its lag series. Only groups and
+// group adds Samples numbers for its lag series, stored the same way
+// (lagRing). Only groups and
 // partitions seen in the last EvictAfter polls are kept; a poll that adds
 // or drops partitions reallocates that group's partition records once.
 type History struct {
@@ -126,7 +128,7 @@ func (h *History) Add(s *kafka.Snapshot) {
 		g := &s.Groups[i]
 		gh, ok := h.groups[g.Name]
 		if !ok {
-			gh = &groupHist{firstSeq: h.seq, lag: make([]int64, h.cfg.Samples)}
+			gh = &groupHist{firstSeq: h.seq, lag: newLagRing(h.cfg.Samples)}
 			h.groups[g.Name] = gh
 		} else if gh.lastSeq == h.seq {
 			continue // the same name twice in one snapshot: keep the first
@@ -175,7 +177,7 @@ func (h *History) GroupLagSeries(group string, dst []int64) []int64 {
 		return dst
 	}
 	for s := h.firstSeq(gh.firstSeq, gh.lastSeq); s <= gh.lastSeq; s++ {
-		dst = append(dst, gh.lag[h.slot(s)])
+		dst = append(dst, gh.lag.col().get(h.slot(s)))
 	}
 	return dst
 }
@@ -194,7 +196,7 @@ func (h *History) firstSeq(first, last uint64) uint64 {
 type groupHist struct {
 	firstSeq, lastSeq uint64
 	// lag is the group's total lag per poll, a ring indexed by seq.
-	lag []int64
+	lag lagRing
 	// parts are sorted by topic then partition, like snapshots.
 	parts []partHist
 	// obsLen counts the polls that saw the group at least MinDistance
@@ -215,7 +217,7 @@ func (gh *groupHist) observe(t, minDist int64, window int) {
 
 func (h *History) updateGroup(gh *groupHist, g *kafka.Group, t int64) {
 	for s := h.gapStart(gh.lastSeq); s < h.seq; s++ {
-		gh.lag[h.slot(s)] = kafka.NoOffset
+		gh.lag.col().set(h.slot(s), kafka.NoOffset)
 	}
 	gh.lastSeq = h.seq
 
@@ -244,7 +246,7 @@ func (h *History) updateGroup(gh *groupHist, g *kafka.Group, t int64) {
 		for k := 0; k < n; k++ {
 			total = addKnownLag(total, h.updatePartition(&gh.parts[k], at(k), t, fetched))
 		}
-		gh.lag[h.slot(h.seq)] = total
+		h.setGroupLag(gh, total)
 		return
 	}
 
@@ -309,7 +311,7 @@ func (h *History) updateGroup(gh *groupHist, g *kafka.Group, t int64) {
 		clear(old[len(out):]) // drop the evicted partitions' slabs
 	}
 	gh.parts = out
-	gh.lag[h.slot(h.seq)] = total
+	h.setGroupLag(gh, total)
 }
 
 // gapStart is the first poll after last whose ring slot must be marked
