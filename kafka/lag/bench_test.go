@@ -50,17 +50,44 @@ func advance(s *kafka.Snapshot, poll int) {
 	}
 }
 
+// history is what the benchmarks need of a History and of the int64-slab
+// reference (reference_test.go), so that both run in the same process and
+// their figures can be compared side by side.
+type history interface {
+	Add(*kafka.Snapshot)
+	Partitions() int
+	EvaluateInto(string, time.Time, []PartitionHealth) (GroupHealth, bool)
+}
+
+func newHistory(ref bool) history {
+	if ref {
+		return newRefHistory(DefaultConfig())
+	}
+	return NewHistory(DefaultConfig())
+}
+
 // BenchmarkHistoryAdd measures one poll of 100,000 partitions in steady
-// state (every partition already known).
-func BenchmarkHistoryAdd(b *testing.B) {
+// state: every partition already known and its rings full (Samples polls,
+// so that every number has the width it keeps).
+func BenchmarkHistoryAdd(b *testing.B) { benchHistoryAdd(b, false) }
+
+// BenchmarkHistoryAddReference is BenchmarkHistoryAdd on the int64-slab
+// reference.
+func BenchmarkHistoryAddReference(b *testing.B) { benchHistoryAdd(b, true) }
+
+func benchHistoryAdd(b *testing.B, ref bool) {
 	s := benchSnapshot()
-	h := NewHistory(DefaultConfig())
-	h.Add(s)
+	h := newHistory(ref)
+	warm := DefaultConfig().Samples + 1
+	for p := range warm {
+		advance(s, p)
+		h.Add(s)
+	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := range b.N {
 		b.StopTimer()
-		advance(s, i+1)
+		advance(s, warm+i)
 		b.StartTimer()
 		h.Add(s)
 	}
@@ -74,34 +101,99 @@ func TestPartHistSize(t *testing.T) {
 	if unsafe.Sizeof(uintptr(0)) != 8 {
 		t.Skip("the documented figure is for 64-bit platforms")
 	}
-	if got := unsafe.Sizeof(partHist{}); got != 144 {
-		t.Errorf("a partition's fixed record is %d bytes; the documented bound says 144", got)
+	if got := unsafe.Sizeof(partHist{}); got != 128 {
+		t.Errorf("a partition's fixed record is %d bytes; the documented bound says 128", got)
 	}
 }
 
 // BenchmarkHistoryMemory measures the heap a History holds for 100,000
 // partitions once every ring is full (Samples polls, TimePoints points and
 // Window observations per partition).
-func BenchmarkHistoryMemory(b *testing.B) {
+func BenchmarkHistoryMemory(b *testing.B) { benchHistoryMemory(b, false, benchSnapshot, advance) }
+
+// BenchmarkHistoryMemoryReference is BenchmarkHistoryMemory on the
+// int64-slab reference.
+func BenchmarkHistoryMemoryReference(b *testing.B) {
+	benchHistoryMemory(b, true, benchSnapshot, advance)
+}
+
+// BenchmarkHistoryMemoryCluster is BenchmarkHistoryMemory on the
+// development cluster's shape: 2,000 groups of 12 partitions over 20
+// topics (24,000 partitions), where each group's own share weighs more.
+func BenchmarkHistoryMemoryCluster(b *testing.B) {
+	benchHistoryMemory(b, false, clusterSnapshot, advance)
+}
+
+// BenchmarkHistoryMemoryClusterReference is BenchmarkHistoryMemoryCluster
+// on the int64-slab reference.
+func BenchmarkHistoryMemoryClusterReference(b *testing.B) {
+	benchHistoryMemory(b, true, clusterSnapshot, advance)
+}
+
+// clusterSnapshot builds 2,000 groups of 12 partitions, group i on topic
+// i%20.
+func clusterSnapshot() *kafka.Snapshot {
+	s := &kafka.Snapshot{Time: t0}
+	for g := range 2000 {
+		grp := kafka.Group{Name: fmt.Sprintf("group-%04d", g), Partitions: make([]kafka.PartitionOffsets, 0, 12)}
+		for p := range 12 {
+			grp.Partitions = append(grp.Partitions, kafka.PartitionOffsets{
+				Topic: fmt.Sprintf("topic-%02d", g%20), Partition: int32(p), Committed: 1000, LogEnd: 1100, Lag: 100,
+			})
+		}
+		s.Groups = append(s.Groups, grp)
+	}
+	return s
+}
+
+// BenchmarkHistoryMemoryBusy is BenchmarkHistoryMemory with busy
+// partitions: 5,000 records produced per poll, a consumer 1,000,000
+// behind reading 4,990 per poll, so that offsets and lags need 4 bytes.
+func BenchmarkHistoryMemoryBusy(b *testing.B) {
+	benchHistoryMemory(b, false, benchSnapshot, advanceBusy)
+}
+
+// advanceBusy moves the snapshot one poll on for BenchmarkHistoryMemoryBusy.
+func advanceBusy(s *kafka.Snapshot, poll int) {
+	s.Time = t0.Add(time.Duration(poll) * time.Second)
+	for g := range s.Groups {
+		ps := s.Groups[g].Partitions
+		for i := range ps {
+			if poll == 0 {
+				ps[i].LogEnd = 5_000_000_000
+				ps[i].Committed = ps[i].LogEnd - 1_000_000
+			}
+			ps[i].LogEnd += 5000
+			ps[i].Committed += 4990
+			ps[i].Lag = ps[i].LogEnd - ps[i].Committed
+		}
+	}
+}
+
+func benchHistoryMemory(b *testing.B, ref bool, build func() *kafka.Snapshot, step func(*kafka.Snapshot, int)) {
 	cfg := DefaultConfig()
 	polls := max(cfg.Samples, cfg.TimePoints, cfg.Window) + 1
 	var perPartition float64
 	for range b.N {
-		s := benchSnapshot()
+		s := build()
 		var before, after runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&before)
-		h := NewHistory(cfg)
+		h := newHistory(ref)
 		for p := range polls {
-			advance(s, p)
+			step(s, p)
 			h.Add(s)
 		}
 		runtime.GC()
 		runtime.ReadMemStats(&after)
-		if got := h.Partitions(); got != benchGroups*benchPartitions {
-			b.Fatalf("history holds %d partitions", got)
+		n := 0
+		for _, g := range s.Groups {
+			n += len(g.Partitions)
 		}
-		perPartition = float64(after.HeapAlloc-before.HeapAlloc) / float64(benchGroups*benchPartitions)
+		if got := h.Partitions(); got != n {
+			b.Fatalf("history holds %d partitions, want %d", got, n)
+		}
+		perPartition = float64(after.HeapAlloc-before.HeapAlloc) / float64(n)
 		runtime.KeepAlive(h)
 		runtime.KeepAlive(s)
 	}
@@ -110,10 +202,16 @@ func BenchmarkHistoryMemory(b *testing.B) {
 
 // BenchmarkEvaluate measures judging one group of 100 partitions with full
 // windows, reusing the partition buffer as a screen would.
-func BenchmarkEvaluate(b *testing.B) {
+func BenchmarkEvaluate(b *testing.B) { benchEvaluate(b, false) }
+
+// BenchmarkEvaluateReference is BenchmarkEvaluate on the int64-slab
+// reference.
+func BenchmarkEvaluateReference(b *testing.B) { benchEvaluate(b, true) }
+
+func benchEvaluate(b *testing.B, ref bool) {
 	s := benchSnapshot()
 	s.Groups = s.Groups[:1]
-	h := NewHistory(DefaultConfig())
+	h := newHistory(ref)
 	for p := range 61 {
 		advance(s, p)
 		h.Add(s)

@@ -191,8 +191,7 @@ func addRate(sum, r float64) float64 {
 }
 
 func (h *History) partitionHealth(ph *partHist, now int64) PartitionHealth {
-	i := 2 * h.slot(h.seq)
-	c, end := ph.samples[i], ph.samples[i+1]
+	c, end := h.sample(ph, h.seq)
 	p := PartitionHealth{
 		Topic:        ph.topic,
 		Partition:    ph.partition,

@@ -136,7 +136,7 @@ func (h *History) timeLagOf(ph *partHist, c, end, now int64) TimeLag {
 			return exactAt(r, now)
 		}
 	}
-	tl := ph.timeLag(c, end, now)
+	tl := h.timeLag(ph, c, end, now)
 	if c < 0 || end < 0 || c >= end || ph.logStart < 0 {
 		return tl
 	}
@@ -206,12 +206,11 @@ func (h *History) WantExact(budget int, dst []kafka.PartitionOffsets) []kafka.Pa
 			if ph.lastSeq != h.seq || ph.ptLen == 0 {
 				continue
 			}
-			j := 2 * h.slot(h.seq)
-			c, end := ph.samples[j], ph.samples[j+1]
+			c, end := h.sample(ph, h.seq)
 			if c < 0 || end < 0 || c >= end {
 				continue
 			}
-			off0, t0 := ph.point(0)
+			off0, seq0 := h.point(ph, 0)
 			if c >= off0 {
 				continue // within the points: interpolated
 			}
@@ -232,7 +231,7 @@ func (h *History) WantExact(budget int, dst []kafka.PartitionOffsets) []kafka.Pa
 			}
 			w := want{
 				p:     kafka.PartitionOffsets{Topic: ph.topic, Partition: ph.partition, Committed: c, LogStart: ph.logStart, LogEnd: end},
-				since: t0,
+				since: h.timeAt(seq0),
 				lag:   end - c,
 			}
 			key := tp{ph.topic, ph.partition}

@@ -126,8 +126,8 @@ func checkInvariants(t *testing.T, h *History, cfg Config, s *kafka.Snapshot, se
 		if polls-int(gh.lastSeq) >= cfg.EvictAfter {
 			t.Fatalf("group %q last seen at poll %d kept at poll %d", name, gh.lastSeq, polls)
 		}
-		if len(gh.lag) != cfg.Samples {
-			t.Fatalf("group %q lag ring has %d slots, want %d", name, len(gh.lag), cfg.Samples)
+		if len(gh.lag.b) != cfg.Samples*int(gh.lag.w) {
+			t.Fatalf("group %q lag ring has %d bytes, want %d slots of %d", name, len(gh.lag.b), cfg.Samples, gh.lag.w)
 		}
 		series := h.GroupLagSeries(name, nil)
 		if n := len(series); n < 1 || n > cfg.Samples {
@@ -143,16 +143,16 @@ func checkInvariants(t *testing.T, h *History, cfg Config, s *kafka.Snapshot, se
 			if i > 0 && compareKey(gh.parts[i-1].topic, gh.parts[i-1].partition, ph.topic, ph.partition) >= 0 {
 				t.Fatalf("group %q partitions out of order at %d", name, i)
 			}
-			if len(ph.samples) != 2*cfg.Samples || len(ph.points) != 2*cfg.TimePoints || len(ph.win) != 3*cfg.Window {
-				t.Fatalf("partition rings %d/%d/%d, want %d/%d/%d", len(ph.samples), len(ph.points), len(ph.win),
-					2*cfg.Samples, 2*cfg.TimePoints, 3*cfg.Window)
+			if want := int(h.starts[ph.wkey][numSec]); len(ph.data) != want {
+				t.Fatalf("partition slab of %d bytes, its widths %08b want %d", len(ph.data), ph.wkey, want)
 			}
 			if int(ph.ptLen) > cfg.TimePoints || int(ph.winLen) > cfg.Window {
 				t.Fatalf("partition holds %d points and %d observations", ph.ptLen, ph.winLen)
 			}
 			for k := 1; k < int(ph.ptLen); k++ {
-				a, at := ph.point(k - 1)
-				b, bt := ph.point(k)
+				a, as := h.point(ph, k-1)
+				b, bs := h.point(ph, k)
+				at, bt := h.timeAt(as), h.timeAt(bs)
 				if b < a || bt <= at {
 					t.Fatalf("points go backwards: (%d,%d) then (%d,%d)", a, at, b, bt)
 				}

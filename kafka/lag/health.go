@@ -41,31 +41,33 @@ func (h *History) verdict(ph *partHist, c, end, now int64) (Status, Rewind) {
 	if lag <= 0 || n == 0 {
 		return StatusOK, Rewind{}
 	}
-	oldest, newest := ph.observation(0), ph.observation(n-1)
-	for i := 0; i < n; i++ {
-		if ph.observation(i).lag == 0 {
+	var buf [32]obs
+	os := h.observations(ph, buf[:0])
+	oldest, newest := os[0], os[n-1]
+	for _, o := range os {
+		if o.lag == 0 {
 			return StatusOK, Rewind{}
 		}
 	}
-	for s := h.firstSeq(ph.firstSeq, ph.lastSeq); s <= ph.lastSeq; s++ {
-		if h.times[h.slot(s)] < oldest.t {
-			continue
-		}
-		i := 2 * h.slot(s)
-		if lagOf(ph.samples[i], ph.samples[i+1]) == 0 {
+	// Poll times grow with the poll, so the polls at or after the oldest
+	// observation are those from its poll on.
+	cs, es := h.col(ph, secCommitted), h.col(ph, secLogEnd)
+	for s := max(h.firstSeq(ph.first(), ph.lastSeq), oldest.seq); s <= ph.lastSeq; s++ {
+		if lagOf(cs.get(h.slot(s)), es.get(h.slot(s))) == 0 {
 			return StatusOK, Rewind{}
 		}
 	}
 
-	span := float64(newest.t) - float64(oldest.t)
+	oldestT, newestT := h.timeAt(oldest.seq), h.timeAt(newest.seq)
+	span := float64(newestT) - float64(oldestT)
 	if floor := float64(h.cfg.Window-1) * float64(h.cfg.MinDistance); span < floor {
 		span = floor
 	}
-	if float64(now)-float64(newest.t) > span {
+	if float64(now)-float64(newestT) > span {
 		return StatusStop, Rewind{}
 	}
 
-	if rw, ok := ph.rewind(c); ok {
+	if rw, ok := h.rewind(os, c); ok {
 		return StatusRewind, rw
 	}
 
@@ -75,14 +77,14 @@ func (h *History) verdict(ph *partHist, c, end, now int64) (Status, Rewind) {
 	}
 	stalled := true
 	for i := 1; i < n && stalled; i++ {
-		stalled = ph.observation(i).committed == oldest.committed
+		stalled = os[i].committed == oldest.committed
 	}
 	if stalled {
 		return StatusStall, Rewind{}
 	}
 	prev := oldest.lag
 	for i := 1; i < n; i++ {
-		l := ph.observation(i).lag
+		l := os[i].lag
 		if l < 0 {
 			continue
 		}
@@ -98,14 +100,13 @@ func (h *History) verdict(ph *partHist, c, end, now int64) (Status, Rewind) {
 // that the current offset c has not recovered from. For a run of drops
 // below one high (100, 80, 90, 85) it reports the first: High 100, Low 80;
 // once an observation is back at or past the high the drop is forgotten.
-func (ph *partHist) rewind(c int64) (Rewind, bool) {
+func (h *History) rewind(os []obs, c int64) (Rewind, bool) {
 	var (
 		found bool
 		rw    Rewind
-		high  = ph.observation(0).committed
+		high  = os[0].committed
 	)
-	for i := 1; i < int(ph.winLen); i++ {
-		o := ph.observation(i)
+	for _, o := range os[1:] {
 		if o.committed >= high {
 			found = false // back at or past the high: recovered
 			high = o.committed
@@ -113,7 +114,7 @@ func (ph *partHist) rewind(c int64) (Rewind, bool) {
 		}
 		if !found {
 			found = true
-			rw = Rewind{High: high, Low: o.committed, At: time.Unix(0, o.t).UTC()}
+			rw = Rewind{High: high, Low: o.committed, At: time.Unix(0, h.timeAt(o.seq)).UTC()}
 		}
 	}
 	if !found || c >= rw.High {

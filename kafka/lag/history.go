@@ -12,25 +12,50 @@ import (
 //
 // A History is not safe for concurrent use: it is owned by one goroutine
 // (the UI's Update loop, or the sampling loop of `kgroups health`), which
-// both adds snapshots and queries it, so it carries no lock.
+// both adds snapshots and queries it, so it carries no lock. Its queries
+// (Evaluate, the series, WantExact) write nothing, so several goroutines
+// may query it at once while none calls Add, AddExact or NoteReset
+// (TestHistoryReadsConcurrently).
 //
 // Memory is O(partitions x ring sizes) however long kgroups runs. Each
-// partition holds one slab of 8*(2*Samples + 2*TimePoints + 3*Window) bytes
-// (2160 with DefaultConfig, 2304 after the allocator rounds it up to its
-// size class) plus a fixed record of 144 bytes on 64-bit (checked by
-// TestPartHistSize): at most 2448 bytes per partition with the defaults,
-// measured at about 2475 with the per-group share included
-// (BenchmarkHistoryMemory). Each group
-// adds 8*Samples bytes for its lag series. Only groups and partitions seen
-// in the last EvictAfter polls are kept; a poll that adds or drops
-// partitions reallocates that group's partition records once.
+// partition holds one slab of 2*Samples + 2*TimePoints + 3*Window numbers,
+// each stored in 1, 2, 4 or 8 bytes as a distance from a per-partition base
+// (see compact.go; exact, never rounded), plus a fixed record of 128 bytes
+// on 64-bit (checked by TestPartHistSize). The times of points and
+// observations are poll numbers into one table of poll times the History
+// shares between all partitions. With DefaultConfig a partition whose
+// committed offsets and log ends each span less than 65,535 over its
+// window (about 1,000 a poll) and whose lag stays within 255 of its
+// window's lowest takes a 460-byte slab (480 after the
+// allocator rounds it up), about 620 bytes with its record and the
+// per-group share at 100 partitions a group (BenchmarkHistoryMemory), 650
+// at 12 (BenchmarkHistoryMemoryCluster); a partition whose committed
+// offsets or log ends span up to 4 billion over its window takes at most
+// 1080 + 128, and a wider one the same 2160 + 128 as an int64 slab, until
+// the wide values have left its window (it is repacked every 2*Samples
+// polls while a class takes 4 or 8 bytes). Each
+// group adds Samples numbers for its lag series, stored the same way
+// (lagRing). Only groups and
+// partitions seen in the last EvictAfter polls are kept; a poll that adds
+// or drops partitions reallocates that group's partition records once.
 type History struct {
 	cfg Config
 	// seq counts accepted snapshots; the latest one is seq (0: none yet).
 	seq uint64
-	// times holds poll times (Unix nanoseconds), a ring indexed by seq.
-	times  []int64
-	groups map[string]*groupHist
+	// times holds poll times (Unix nanoseconds), a ring indexed by seq;
+	// old the times of polls that left it which points or observations
+	// still refer to, by seq (see polltimes.go), swept when it reaches
+	// oldSweep entries, with oldMark as scratch.
+	times    []int64
+	old      []oldTime
+	oldSweep int
+	oldMark  []bool
+	// layout is the section lengths of every partition's slab, and
+	// scratch holds one slab's numbers decoded while it is repacked.
+	layout  layout
+	starts  *sectionStarts
+	scratch []int64
+	groups  map[string]*groupHist
 	// resets are the offset changes kgroups made, per group (NoteReset).
 	resets map[string][]Reset
 	// exact holds the records read at committed offsets (AddExact),
@@ -46,10 +71,16 @@ type History struct {
 // their defaults.
 func NewHistory(cfg Config) *History {
 	cfg = cfg.normalize()
+	l := newLayout(cfg)
 	return &History{
-		cfg:    cfg,
-		times:  make([]int64, cfg.Samples),
-		groups: make(map[string]*groupHist),
+		cfg:      cfg,
+		times:    make([]int64, cfg.Samples),
+		oldSweep: cfg.Samples,
+		layout:   l,
+		starts:   l.starts(),
+		scratch:  make([]int64, l.total()),
+		old:      make([]oldTime, 0, 2*cfg.Samples),
+		groups:   make(map[string]*groupHist),
 	}
 }
 
@@ -91,12 +122,13 @@ func (h *History) Add(s *kafka.Snapshot) {
 		return
 	}
 	h.seq++
+	h.retire()
 	h.times[h.slot(h.seq)] = t
 	for i := range s.Groups {
 		g := &s.Groups[i]
 		gh, ok := h.groups[g.Name]
 		if !ok {
-			gh = &groupHist{firstSeq: h.seq, lag: make([]int64, h.cfg.Samples)}
+			gh = &groupHist{firstSeq: h.seq, lag: newLagRing(h.cfg.Samples)}
 			h.groups[g.Name] = gh
 		} else if gh.lastSeq == h.seq {
 			continue // the same name twice in one snapshot: keep the first
@@ -116,6 +148,7 @@ func (h *History) Add(s *kafka.Snapshot) {
 	if len(h.exact) > 0 {
 		h.pruneExact()
 	}
+	h.sweepOld()
 }
 
 // pruneAbsent drops the partitions of a group missing from this poll that
@@ -144,7 +177,7 @@ func (h *History) GroupLagSeries(group string, dst []int64) []int64 {
 		return dst
 	}
 	for s := h.firstSeq(gh.firstSeq, gh.lastSeq); s <= gh.lastSeq; s++ {
-		dst = append(dst, gh.lag[h.slot(s)])
+		dst = append(dst, gh.lag.col().get(h.slot(s)))
 	}
 	return dst
 }
@@ -163,7 +196,7 @@ func (h *History) firstSeq(first, last uint64) uint64 {
 type groupHist struct {
 	firstSeq, lastSeq uint64
 	// lag is the group's total lag per poll, a ring indexed by seq.
-	lag []int64
+	lag lagRing
 	// parts are sorted by topic then partition, like snapshots.
 	parts []partHist
 	// obsLen counts the polls that saw the group at least MinDistance
@@ -184,7 +217,7 @@ func (gh *groupHist) observe(t, minDist int64, window int) {
 
 func (h *History) updateGroup(gh *groupHist, g *kafka.Group, t int64) {
 	for s := h.gapStart(gh.lastSeq); s < h.seq; s++ {
-		gh.lag[h.slot(s)] = kafka.NoOffset
+		gh.lag.col().set(h.slot(s), kafka.NoOffset)
 	}
 	gh.lastSeq = h.seq
 
@@ -213,7 +246,7 @@ func (h *History) updateGroup(gh *groupHist, g *kafka.Group, t int64) {
 		for k := 0; k < n; k++ {
 			total = addKnownLag(total, h.updatePartition(&gh.parts[k], at(k), t, fetched))
 		}
-		gh.lag[h.slot(h.seq)] = total
+		h.setGroupLag(gh, total)
 		return
 	}
 
@@ -278,7 +311,7 @@ func (h *History) updateGroup(gh *groupHist, g *kafka.Group, t int64) {
 		clear(old[len(out):]) // drop the evicted partitions' slabs
 	}
 	gh.parts = out
-	gh.lag[h.slot(h.seq)] = total
+	h.setGroupLag(gh, total)
 }
 
 // gapStart is the first poll after last whose ring slot must be marked

@@ -6,49 +6,60 @@ import (
 	"github.com/kgroups/kgroups/kafka"
 )
 
-// partHist is one partition's history. Its three rings live in a single
-// slab allocated once when the partition first appears, so a poll that
-// only updates known partitions allocates nothing.
+// partHist is one partition's history. Its rings live in a single slab of
+// compactly encoded numbers (see compact.go), allocated when the partition
+// first appears and again only when its numbers need another width, so a
+// poll that only updates known partitions allocates nothing.
 type partHist struct {
-	topic     string
-	partition int32
-	// owned reports whether a member owned the partition at the latest poll.
-	owned bool
-	// unLen counts the observations (polls at least MinDistance apart, at
-	// most Window) of the current run of polls in which a member owned
-	// the partition and nothing was committed for it; unLast is the time
-	// of the latest. A commit, or a poll without an owner, ends the run.
-	unLen  int16
-	unLast int64
-	// firstSeq and lastSeq are the first and latest polls that saw the
-	// partition.
-	firstSeq, lastSeq uint64
+	topic string
+	// data is the slab; base and width are each class's base and width.
+	data []byte
+	base [numCls]int64
 	// logStart is the log-start offset at the latest poll.
 	logStart int64
-	// samples holds (committed, log end) per poll, a ring indexed by seq:
-	// samples[2*slot] and samples[2*slot+1].
-	samples []int64
-	// points holds (log-end offset, Unix nanos) pairs for time-lag
-	// interpolation, oldest first from ptStart, ptLen of them.
-	points         []int64
-	ptStart, ptLen int32
-	// win holds the last commit observations as (Unix nanos, committed,
-	// lag) triples, oldest first from winStart, winLen of them.
-	win              []int64
-	winStart, winLen int32
+	// unLast is the time of the latest observation of the current run of
+	// polls in which a member owned the partition and nothing was
+	// committed for it (see unLen).
+	unLast int64
+	// lastSeq is the latest poll that saw the partition, and span how many
+	// polls before it the first one did, at most Samples-1: the history
+	// reads no older poll (see first).
+	lastSeq   uint64
+	span      uint32
+	partition int32
+	// The time-lag points are a ring of TimePoints (off, seq) pairs,
+	// oldest first from ptStart, ptLen of them; the commit observations a
+	// ring of Window (seq, committed, lag) triples, oldest first from
+	// winStart, winLen of them.
+	ptStart, ptLen, winStart, winLen int32
+	// unLen counts the observations (polls at least MinDistance apart, at
+	// most Window) of the current run of polls in which a member owned
+	// the partition and nothing was committed for it. A commit, or a poll
+	// without an owner, ends the run.
+	unLen int16
+	wkey  uint8
+	// owned reports whether a member owned the partition at the latest poll.
+	owned bool
 }
 
 func (h *History) newPartition(topic string, partition int32) partHist {
-	s, p, w := h.cfg.Samples, h.cfg.TimePoints, h.cfg.Window
-	slab := make([]int64, 2*s+2*p+3*w)
-	return partHist{
-		topic:     topic,
-		partition: partition,
-		firstSeq:  h.seq,
-		samples:   slab[: 2*s : 2*s],
-		points:    slab[2*s : 2*s+2*p : 2*s+2*p],
-		win:       slab[2*s+2*p:],
+	ph := partHist{topic: topic, partition: partition}
+	ph.data = make([]byte, h.starts[0][numSec])
+	for i := range ph.data {
+		ph.data[i] = 0xff // none
 	}
+	return ph
+}
+
+// first is the first poll that saw the partition, or the oldest poll of
+// the ring when that is later.
+func (ph *partHist) first() uint64 { return ph.lastSeq - uint64(ph.span) }
+
+// sample returns the partition's committed offset and log end at poll seq,
+// which must be in the ring.
+func (h *History) sample(ph *partHist, seq uint64) (c, end int64) {
+	i := h.slot(seq)
+	return h.col(ph, secCommitted).get(i), h.col(ph, secLogEnd).get(i)
 }
 
 // updatePartition records the partition's state at the current poll (time
@@ -56,9 +67,15 @@ func (h *History) newPartition(topic string, partition int32) partHist {
 // fetched is false when the group's offsets could not be read (Group.Err):
 // a missing commit then says nothing about the consumer.
 func (h *History) updatePartition(ph *partHist, p *kafka.PartitionOffsets, t int64, fetched bool) int64 {
-	for s := h.gapStart(ph.lastSeq); s < h.seq; s++ {
-		i := 2 * h.slot(s)
-		ph.samples[i], ph.samples[i+1] = kafka.NoOffset, kafka.NoOffset
+	if gap := h.gapStart(ph.lastSeq); gap < h.seq {
+		cs, es := h.col(ph, secCommitted), h.col(ph, secLogEnd)
+		for s := gap; s < h.seq; s++ {
+			cs.set(h.slot(s), kafka.NoOffset)
+			es.set(h.slot(s), kafka.NoOffset)
+		}
+	}
+	if ph.lastSeq > 0 {
+		ph.span = uint32(min(uint64(ph.span)+h.seq-ph.lastSeq, uint64(h.cfg.Samples-1)))
 	}
 	ph.lastSeq = h.seq
 	c, end := p.Committed, p.LogEnd
@@ -68,20 +85,28 @@ func (h *History) updatePartition(ph *partHist, p *kafka.PartitionOffsets, t int
 	if end < 0 {
 		end = kafka.NoOffset
 	}
-	i := 2 * h.slot(h.seq)
-	ph.samples[i], ph.samples[i+1] = c, end
+	h.store2(ph, h.slot(h.seq), write{secCommitted, c}, write{secLogEnd, end})
 	ph.logStart = p.LogStart
 	ph.owned = p.MemberID != ""
 	h.markExact(ph.topic, ph.partition, c, p.LogStart)
 
 	lag := lagOf(c, end)
 	if end >= 0 {
-		ph.addPoint(end, t)
+		h.addPoint(ph, end)
 	}
 	if c >= 0 {
-		ph.observe(c, lag, t, ph.owned, int64(h.cfg.MinDistance))
+		h.observe(ph, c, lag, t, ph.owned)
 	}
 	ph.observeUncommitted(fetched && c < 0 && ph.owned, t, int64(h.cfg.MinDistance), h.cfg.Window)
+	// A repack happens when a number does not fit, which never happens to
+	// a class stored in 8 bytes: once every 2*Samples polls (at a phase
+	// set by the partition number, to spread the work), a partition with
+	// a class in 4 or 8 bytes is repacked to the widths its numbers need
+	// now, so that one huge value does not keep it wide after the value
+	// has left the window.
+	if ph.wkey&0xaa != 0 && (h.seq+uint64(uint32(ph.partition)))%uint64(2*h.cfg.Samples) == 0 {
+		h.repack(ph, 0, nil)
+	}
 	return lag
 }
 
@@ -111,40 +136,64 @@ func lagOf(committed, end int64) int64 {
 	return end - committed
 }
 
+// ptSlot is the slot of the i-th oldest time-lag point.
+func (ph *partHist) ptSlot(l *layout, i int) int {
+	return (int(ph.ptStart) + i) % l[secPointOff]
+}
+
+// winSlot is the slot of the i-th oldest commit observation.
+func (ph *partHist) winSlot(l *layout, i int) int {
+	return (int(ph.winStart) + i) % l[secObsSeq]
+}
+
 // table is the partition's time-lag points.
-func (ph *partHist) table() pointTable {
-	return pointTable{pts: ph.points, start: int(ph.ptStart), n: int(ph.ptLen)}
+func (h *History) table(ph *partHist) pointTable {
+	return pointTable{
+		h:    h,
+		offs: h.col(ph, secPointOff),
+		seqs: h.col(ph, secPointSeq),
+		ring: h.layout[secPointOff],
+		base: int(ph.ptStart),
+		n:    int(ph.ptLen),
+	}
 }
 
-// point returns the i-th oldest time-lag point.
-func (ph *partHist) point(i int) (off, t int64) { return ph.table().at(i) }
-
-func (ph *partHist) setPoint(i int, off, t int64) {
-	n := int32(len(ph.points) / 2)
-	j := 2 * ((ph.ptStart + int32(i)) % n)
-	ph.points[j], ph.points[j+1] = off, t
+// point returns the i-th oldest time-lag point's offset and poll.
+func (h *History) point(ph *partHist, i int) (off int64, seq uint64) {
+	j := ph.ptSlot(&h.layout, i)
+	return h.col(ph, secPointOff).get(j), uint64(h.col(ph, secPointSeq).get(j))
 }
 
-// addPoint adds a (log end, time) point to the interpolation table, the way
-// kafka-lag-exporter keeps its table:
+// setPoint stores the i-th oldest point as the log end off at the current
+// poll.
+func (h *History) setPoint(ph *partHist, i int, off int64) {
+	h.store2(ph, ph.ptSlot(&h.layout, i), write{secPointOff, off}, write{secPointSeq, int64(h.seq)})
+}
+
+// addPoint adds a (log end, time) point for the current poll to the
+// interpolation table, the way kafka-lag-exporter keeps its table:
 //   - a log end below the newest point is a transient dip (a stale answer
 //     from a new leader) and is dropped, unless it is below the oldest point
 //     too: then the log was recreated or truncated and the table restarts;
 //   - a third equal log end in a row moves the newest point's time instead of
 //     adding a point, so a flat run keeps only its first and last point;
 //   - a full table drops its oldest point.
-func (ph *partHist) addPoint(off, t int64) {
-	n := int32(len(ph.points) / 2)
+//
+// A point's time is its poll's (History.timeAt).
+func (h *History) addPoint(ph *partHist, off int64) {
+	l := &h.layout
+	n := int32(l[secPointOff])
 	if ph.ptLen > 0 {
-		last, _ := ph.point(int(ph.ptLen) - 1)
+		offs := h.col(ph, secPointOff)
+		last := offs.get(ph.ptSlot(l, int(ph.ptLen)-1))
 		if off < last {
-			if first, _ := ph.point(0); off >= first {
+			if first := offs.get(ph.ptSlot(l, 0)); off >= first {
 				return
 			}
 			ph.ptLen = 0
 		} else if off == last && ph.ptLen >= 2 {
-			if prev, _ := ph.point(int(ph.ptLen) - 2); prev == off {
-				ph.setPoint(int(ph.ptLen)-1, off, t)
+			if prev := offs.get(ph.ptSlot(l, int(ph.ptLen)-2)); prev == off {
+				h.setPoint(ph, int(ph.ptLen)-1, off)
 				return
 			}
 		}
@@ -154,30 +203,52 @@ func (ph *partHist) addPoint(off, t int64) {
 		ph.ptLen--
 	}
 	ph.ptLen++
-	ph.setPoint(int(ph.ptLen)-1, off, t)
+	h.setPoint(ph, int(ph.ptLen)-1, off)
 }
 
-// obs is one commit observation.
+// obs is one commit observation: the poll that made it, and the committed
+// offset and lag it saw.
 type obs struct {
-	t, committed, lag int64
+	seq            uint64
+	committed, lag int64
 }
 
 // observation returns the i-th oldest commit observation.
-func (ph *partHist) observation(i int) obs {
-	n := int32(len(ph.win) / 3)
-	j := 3 * ((ph.winStart + int32(i)) % n)
-	return obs{ph.win[j], ph.win[j+1], ph.win[j+2]}
+func (h *History) observation(ph *partHist, i int) obs {
+	l := &h.layout
+	j := ph.winSlot(l, i)
+	return obs{
+		seq:       uint64(h.col(ph, secObsSeq).get(j)),
+		committed: h.col(ph, secObsCommitted).get(j),
+		lag:       h.col(ph, secObsLag).get(j),
+	}
 }
 
-// observe records a commit observation: always when the committed offset
-// changed, and for an unchanged offset only while a member owns the
-// partition and at least minDist after the previous observation (a live
-// consumer re-commits; polling cannot see it, so time stands in for it).
-func (ph *partHist) observe(c, lag, t int64, owned bool, minDist int64) {
-	n := int32(len(ph.win) / 3)
+// observations appends the partition's commit observations, oldest first,
+// to dst. Queries decode into a buffer of their own (on the stack for
+// windows up to 32), so that reading a History writes nothing.
+func (h *History) observations(ph *partHist, dst []obs) []obs {
+	l := &h.layout
+	seqs, cs, lags := h.col(ph, secObsSeq), h.col(ph, secObsCommitted), h.col(ph, secObsLag)
+	for i := range int(ph.winLen) {
+		j := ph.winSlot(l, i)
+		dst = append(dst, obs{seq: uint64(seqs.get(j)), committed: cs.get(j), lag: lags.get(j)})
+	}
+	return dst
+}
+
+// observe records a commit observation at the current poll (time t):
+// always when the committed offset changed, and for an unchanged offset
+// only while a member owns the partition and at least MinDistance after
+// the previous observation (a live consumer re-commits; polling cannot see
+// it, so time stands in for it).
+func (h *History) observe(ph *partHist, c, lag, t int64, owned bool) {
+	l := &h.layout
+	n := int32(l[secObsSeq])
 	if ph.winLen > 0 {
-		last := ph.observation(int(ph.winLen) - 1)
-		if c == last.committed && (!owned || t-last.t < minDist) {
+		j := ph.winSlot(l, int(ph.winLen)-1)
+		if c == h.col(ph, secObsCommitted).get(j) &&
+			(!owned || t-h.timeAt(uint64(h.col(ph, secObsSeq).get(j))) < int64(h.cfg.MinDistance)) {
 			return
 		}
 	}
@@ -186,8 +257,8 @@ func (ph *partHist) observe(c, lag, t int64, owned bool, minDist int64) {
 		ph.winLen--
 	}
 	ph.winLen++
-	j := 3 * ((ph.winStart + ph.winLen - 1) % n)
-	ph.win[j], ph.win[j+1], ph.win[j+2] = t, c, lag
+	h.store3(ph, ph.winSlot(l, int(ph.winLen)-1),
+		write{secObsSeq, int64(h.seq)}, write{secObsCommitted, c}, write{secObsLag, lag})
 }
 
 // addKnownLag adds a partition's lag to a group's total, where either may

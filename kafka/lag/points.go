@@ -29,7 +29,7 @@ func SampleTimeLags(ss []Sample, dst []Point) []Point {
 			pts = append(pts, top, s.Time.UnixNano())
 		}
 	}
-	tb := pointTable{pts: pts, n: len(pts) / 2}
+	tb := pointTable{pts: pts, ring: max(1, len(pts)/2), n: len(pts) / 2}
 	for _, s := range ss {
 		dst = append(dst, Point{
 			Time:    s.Time,

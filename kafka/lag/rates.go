@@ -11,8 +11,8 @@ const UnknownRate = -1.0
 // between consecutive known samples and ignores steps backwards, so a reset
 // or a rewind does not turn the rate negative and the messages re-read after
 // it count as consumed.
-func (h *History) rate(ph *partHist, col int) float64 {
-	from := h.firstSeq(ph.firstSeq, ph.lastSeq)
+func (h *History) rate(ph *partHist, sec int) float64 {
+	from := h.firstSeq(ph.first(), ph.lastSeq)
 	if n := uint64(h.cfg.RatePolls); ph.lastSeq >= n && ph.lastSeq-n+1 > from {
 		from = ph.lastSeq - n + 1
 	}
@@ -22,8 +22,9 @@ func (h *History) rate(ph *partHist, col int) float64 {
 		sum         float64
 		known       int
 	)
+	vs := h.col(ph, sec)
 	for s := from; s <= ph.lastSeq; s++ {
-		v := ph.samples[2*h.slot(s)+col]
+		v := vs.get(h.slot(s))
 		if v < 0 {
 			continue
 		}
@@ -44,8 +45,8 @@ func (h *History) rate(ph *partHist, col int) float64 {
 
 // produceRate is log-end growth per second; consumeRate committed growth
 // per second.
-func (h *History) produceRate(ph *partHist) float64 { return h.rate(ph, 1) }
-func (h *History) consumeRate(ph *partHist) float64 { return h.rate(ph, 0) }
+func (h *History) produceRate(ph *partHist) float64 { return h.rate(ph, secLogEnd) }
+func (h *History) consumeRate(ph *partHist) float64 { return h.rate(ph, secCommitted) }
 
 // CatchUpState says whether a consumer is closing its lag.
 type CatchUpState uint8

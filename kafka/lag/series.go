@@ -28,9 +28,9 @@ func (h *History) PartitionSeries(group, topic string, partition int32, dst []Sa
 		return dst
 	}
 	ph := &gh.parts[i]
-	for s := h.firstSeq(ph.firstSeq, ph.lastSeq); s <= ph.lastSeq; s++ {
-		j := 2 * h.slot(s)
-		c, end := ph.samples[j], ph.samples[j+1]
+	cs, es := h.col(ph, secCommitted), h.col(ph, secLogEnd)
+	for s := h.firstSeq(ph.first(), ph.lastSeq); s <= ph.lastSeq; s++ {
+		c, end := cs.get(h.slot(s)), es.get(h.slot(s))
 		dst = append(dst, Sample{
 			Time:      time.Unix(0, h.times[h.slot(s)]).UTC(),
 			Committed: c,

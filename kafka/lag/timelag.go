@@ -53,18 +53,27 @@ type TimeLag struct {
 func (t TimeLag) Known() bool { return t.Kind != TimeLagUnknown }
 
 // pointTable is a table of (log-end offset, Unix nanos) points, oldest
-// first, whose offsets never decrease: n points from index start of the
-// ring pts holds in (offset, time) pairs. A History keeps one per partition
-// (see partHist.addPoint); SampleTimeLags builds one from a chart's samples.
+// first, whose offsets never decrease. It reads either a ring of (offset,
+// time) pairs (pts, as SampleTimeLags builds from a chart's samples) or a
+// partition's compact points (offs and seqs, see History.table), n points
+// from slot base of a ring of ring slots.
 type pointTable struct {
-	pts      []int64
-	start, n int
+	pts []int64
+	// h, offs and seqs read a partition's points: offsets, and the polls
+	// whose times they carry.
+	h          *History
+	offs, seqs col
+	ring, base int
+	n          int
 }
 
 // at returns the i-th oldest point.
 func (tb pointTable) at(i int) (off, t int64) {
-	j := 2 * ((tb.start + i) % (len(tb.pts) / 2))
-	return tb.pts[j], tb.pts[j+1]
+	j := (tb.base + i) % tb.ring
+	if tb.h != nil {
+		return tb.offs.get(j), tb.h.timeAt(uint64(tb.seqs.get(j)))
+	}
+	return tb.pts[2*j], tb.pts[2*j+1]
 }
 
 // firstAbove is the index of the first point whose offset is above off, n
@@ -73,7 +82,7 @@ func (tb pointTable) firstAbove(off int64) int {
 	lo, hi := 0, tb.n
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		if o, _ := tb.at(m); o <= off {
+		if o := tb.offAt(m); o <= off {
 			lo = m + 1
 		} else {
 			hi = m
@@ -82,10 +91,19 @@ func (tb pointTable) firstAbove(off int64) int {
 	return lo
 }
 
+// offAt returns the i-th oldest point's offset.
+func (tb pointTable) offAt(i int) int64 {
+	j := (tb.base + i) % tb.ring
+	if tb.h != nil {
+		return tb.offs.get(j)
+	}
+	return tb.pts[2*j]
+}
+
 // timeLag estimates the partition's time lag at now (Unix nanos) from its
 // committed offset c and log end, over its table of points.
-func (ph *partHist) timeLag(c, end, now int64) TimeLag {
-	return timeLagAt(ph.table(), c, end, now)
+func (h *History) timeLag(ph *partHist, c, end, now int64) TimeLag {
+	return timeLagAt(h.table(ph), c, end, now)
 }
 
 // timeLagAt is the one time-lag estimate, in the manner of

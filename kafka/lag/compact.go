@@ -1,0 +1,362 @@
+package lag
+
+import (
+	"encoding/binary"
+	"math"
+
+	"github.com/kgroups/kgroups/kafka"
+)
+
+// A partition's history is one slab of bytes cut into sections, each an
+// array of numbers of one class. Every class has, per partition, a base
+// and a width of 1, 2, 4 or 8 bytes: a number is stored as its distance
+// from the base in that many bytes, with all bits set for kafka.NoOffset
+// (a width of 8 stores the number itself). The numbers of a class stay
+// close together over a window (offsets grow by what was produced or
+// consumed in a few minutes, polls by their count), so most partitions
+// keep every class in one or two bytes. A number that does not fit its
+// class repacks the partition (repack): the bases move to the smallest
+// value held and the widths grow or shrink to what the values need, so an
+// encoding is never lossy; it only costs memory where the values of one
+// class are far apart within the window (a burst of millions of records,
+// a reset by billions). Committed offsets and log ends have bases of their
+// own, so a large but steady lag costs nothing.
+const (
+	secCommitted    = iota // committed offset per poll, a ring indexed by seq (Samples)
+	secLogEnd              // log-end offset per poll, likewise (Samples)
+	secPointOff            // time-lag points' log-end offsets (TimePoints)
+	secPointSeq            // the polls the time-lag points were taken at (TimePoints)
+	secObsSeq              // commit observations' polls (Window)
+	secObsCommitted        // commit observations' committed offsets (Window)
+	secObsLag              // commit observations' lags (Window)
+	numSec
+)
+
+// The classes of numbers, each with one base and one width per partition.
+const (
+	clsCommitted = iota
+	clsLogEnd
+	clsLag
+	clsSeq
+	numCls
+)
+
+// secClass is the class of each section's numbers.
+var secClass = [numSec]uint8{clsCommitted, clsLogEnd, clsLogEnd, clsSeq, clsSeq, clsCommitted, clsLag}
+
+// layout is the length of each section in numbers, from the Config.
+type layout [numSec]int
+
+// A partition's widths are packed in one byte, two bits per class: the
+// width of class c is 1 << (wkey >> (2*c) & 3). sectionStarts are the byte
+// offsets of the sections for every such byte, the last one the slab's
+// size.
+type sectionStarts [256][numSec + 1]int32
+
+func (l *layout) starts() *sectionStarts {
+	var st sectionStarts
+	for k := range st {
+		for s := range numSec {
+			st[k][s+1] = st[k][s] + int32(l[s]*int(keyWidth(uint8(k), secClass[s])))
+		}
+	}
+	return &st
+}
+
+// keyWidth is the width of class c in the packed widths k.
+func keyWidth(k, c uint8) uint8 { return 1 << (k >> (2 * c) & 3) }
+
+// widthKey packs widths of 1, 2, 4 or 8 bytes.
+func widthKey(width *[numCls]uint8) uint8 {
+	var k uint8
+	for c, w := range width {
+		var lg uint8
+		for ; 1<<lg < w; lg++ {
+		}
+		k |= lg << (2 * c)
+	}
+	return k
+}
+
+func newLayout(cfg Config) layout {
+	s, p, w := cfg.Samples, cfg.TimePoints, cfg.Window
+	return layout{s, s, p, p, w, w, w}
+}
+
+// total is the number of numbers a partition holds.
+func (l *layout) total() int {
+	n := 0
+	for _, k := range l {
+		n += k
+	}
+	return n
+}
+
+// col is one section of a partition's slab.
+type col struct {
+	b    []byte
+	w    uint8
+	base int64
+}
+
+// col returns section sec of the partition's slab.
+func (h *History) col(ph *partHist, sec int) col {
+	st := &h.starts[ph.wkey]
+	c := secClass[sec]
+	return col{b: ph.data[st[sec]:st[sec+1]], w: keyWidth(ph.wkey, c), base: ph.base[c]}
+}
+
+// get decodes the i-th number, kafka.NoOffset for none.
+func (c col) get(i int) int64 {
+	switch c.w {
+	case 1:
+		if u := c.b[i]; u != math.MaxUint8 {
+			return c.base + int64(u)
+		}
+	case 2:
+		if u := binary.LittleEndian.Uint16(c.b[2*i:]); u != math.MaxUint16 {
+			return c.base + int64(u)
+		}
+	case 4:
+		if u := binary.LittleEndian.Uint32(c.b[4*i:]); u != math.MaxUint32 {
+			return c.base + int64(u)
+		}
+	default:
+		return int64(binary.LittleEndian.Uint64(c.b[8*i:]))
+	}
+	return kafka.NoOffset
+}
+
+// fits reports whether v can be stored: a negative v is stored as none.
+func (c col) fits(v int64) bool {
+	return v < 0 || c.w == 8 || v >= c.base && uint64(v-c.base) < widthMax(c.w)
+}
+
+// set stores v, which must fit; a negative v is stored as none.
+func (c col) set(i int, v int64) {
+	if c.w == 8 {
+		if v < 0 {
+			v = kafka.NoOffset
+		}
+		binary.LittleEndian.PutUint64(c.b[8*i:], uint64(v))
+		return
+	}
+	u := widthMax(c.w)
+	if v >= 0 {
+		u = uint64(v - c.base)
+	}
+	switch c.w {
+	case 1:
+		c.b[i] = uint8(u)
+	case 2:
+		binary.LittleEndian.PutUint16(c.b[2*i:], uint16(u))
+	default:
+		binary.LittleEndian.PutUint32(c.b[4*i:], uint32(u))
+	}
+}
+
+// widthMax is the all-ones value of a width, which stands for none; every
+// distance below it can be stored.
+func widthMax(w uint8) uint64 {
+	switch w {
+	case 1:
+		return math.MaxUint8
+	case 2:
+		return math.MaxUint16
+	case 4:
+		return math.MaxUint32
+	}
+	return math.MaxUint64
+}
+
+// widthFor is the narrowest width that stores every distance up to span.
+func widthFor(span uint64) uint8 {
+	switch {
+	case span < math.MaxUint8:
+		return 1
+	case span < math.MaxUint16:
+		return 2
+	case span < math.MaxUint32:
+		return 4
+	}
+	return 8
+}
+
+// write is a number to store in a section.
+type write struct {
+	sec int
+	v   int64
+}
+
+// store2 stores a and b as number i of their sections, repacking the
+// partition when one of them does not fit. (Two and three writes have
+// their own functions so that the columns stay in registers.)
+func (h *History) store2(ph *partHist, i int, a, b write) {
+	ca, cb := h.col(ph, a.sec), h.col(ph, b.sec)
+	if ca.fits(a.v) && cb.fits(b.v) {
+		ca.set(i, a.v)
+		cb.set(i, b.v)
+		return
+	}
+	ws := [...]write{a, b}
+	h.repack(ph, i, ws[:])
+}
+
+// store3 is store2 for three writes.
+func (h *History) store3(ph *partHist, i int, a, b, c write) {
+	ca, cb, cc := h.col(ph, a.sec), h.col(ph, b.sec), h.col(ph, c.sec)
+	if ca.fits(a.v) && cb.fits(b.v) && cc.fits(c.v) {
+		ca.set(i, a.v)
+		cb.set(i, b.v)
+		cc.set(i, c.v)
+		return
+	}
+	ws := [...]write{a, b, c}
+	h.repack(ph, i, ws[:])
+}
+
+// repack re-encodes the partition with the writes as number i of their
+// sections: it
+// decodes every number the history still reads (the samples of the polls
+// in the ring, the points and the observations held), sets each class's
+// base to its smallest value and its width to the narrowest that holds
+// them all, and encodes them again. Numbers no longer read are set to
+// none. The slab is reallocated only when its size changes, so a
+// partition whose offsets keep growing at the same pace rebases in place.
+func (h *History) repack(ph *partHist, i int, ws []write) {
+	l := &h.layout
+	vals := h.scratch
+	for k := range vals {
+		vals[k] = kafka.NoOffset
+	}
+	var start [numSec + 1]int
+	for s := range numSec {
+		start[s+1] = start[s] + l[s]
+	}
+	decode := func(s, j int) {
+		vals[start[s]+j] = h.col(ph, s).get(j)
+	}
+	if ph.lastSeq > 0 {
+		for q := h.firstSeq(ph.first(), ph.lastSeq); q <= ph.lastSeq; q++ {
+			decode(secCommitted, h.slot(q))
+			decode(secLogEnd, h.slot(q))
+		}
+	}
+	for k := range int(ph.ptLen) {
+		j := ph.ptSlot(l, k)
+		decode(secPointOff, j)
+		decode(secPointSeq, j)
+	}
+	for k := range int(ph.winLen) {
+		j := ph.winSlot(l, k)
+		decode(secObsSeq, j)
+		decode(secObsCommitted, j)
+		decode(secObsLag, j)
+	}
+	for _, w := range ws {
+		vals[start[w.sec]+i] = w.v
+	}
+
+	var lo, hi [numCls]int64
+	var seen [numCls]bool
+	for s := range numSec {
+		c := secClass[s]
+		for _, x := range vals[start[s]:start[s+1]] {
+			if x < 0 {
+				continue
+			}
+			if !seen[c] || x < lo[c] {
+				lo[c] = x
+			}
+			if !seen[c] || x > hi[c] {
+				hi[c] = x
+			}
+			seen[c] = true
+		}
+	}
+	var width [numCls]uint8
+	var base [numCls]int64
+	for c := range numCls {
+		width[c] = widthFor(uint64(hi[c] - lo[c]))
+		if width[c] < 8 {
+			base[c] = lo[c]
+		}
+	}
+	ph.wkey, ph.base = widthKey(&width), base
+	if n := int(h.starts[ph.wkey][numSec]); n != len(ph.data) {
+		ph.data = make([]byte, n)
+	}
+	for s := range numSec {
+		c := h.col(ph, s)
+		for j, x := range vals[start[s]:start[s+1]] {
+			c.set(j, x)
+		}
+	}
+}
+
+// lagRing is a group's total lag per poll, a ring of Samples numbers
+// stored like a partition's: distances from a base in 1, 2, 4 or 8 bytes,
+// all bits set for kafka.NoOffset.
+type lagRing struct {
+	b    []byte
+	base int64
+	w    uint8
+}
+
+func newLagRing(n int) lagRing {
+	r := lagRing{b: make([]byte, n), w: 1}
+	for i := range r.b {
+		r.b[i] = math.MaxUint8
+	}
+	return r
+}
+
+func (r *lagRing) col() col { return col{b: r.b, w: r.w, base: r.base} }
+
+// setGroupLag stores the group's total lag at the current poll, repacking
+// its ring when the total does not fit: the base moves to the smallest
+// total of the polls in the ring and the width to what they need. A ring
+// in 4 or 8 bytes is repacked every 2*Samples polls too, so it narrows
+// again once a huge total has left it.
+func (h *History) setGroupLag(gh *groupHist, v int64) {
+	i := h.slot(h.seq)
+	c := gh.lag.col()
+	narrow := gh.lag.w >= 4 && h.seq%uint64(2*h.cfg.Samples) == 0
+	if c.fits(v) && !narrow {
+		c.set(i, v)
+		return
+	}
+	vals := h.scratch[:h.cfg.Samples]
+	for k := range vals {
+		vals[k] = kafka.NoOffset
+	}
+	for s := h.firstSeq(gh.firstSeq, gh.lastSeq); s < h.seq; s++ {
+		vals[h.slot(s)] = c.get(h.slot(s))
+	}
+	vals[i] = v
+	lo, hi, seen := int64(0), int64(0), false
+	for _, x := range vals {
+		if x < 0 {
+			continue
+		}
+		if !seen || x < lo {
+			lo = x
+		}
+		if !seen || x > hi {
+			hi = x
+		}
+		seen = true
+	}
+	r := lagRing{b: gh.lag.b, w: widthFor(uint64(hi - lo))}
+	if r.w < 8 {
+		r.base = lo
+	}
+	if n := len(vals) * int(r.w); n != len(r.b) {
+		r.b = make([]byte, n)
+	}
+	gh.lag = r
+	c = r.col()
+	for k, x := range vals {
+		c.set(k, x)
+	}
+}

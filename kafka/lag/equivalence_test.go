@@ -1,0 +1,529 @@
+package lag
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/kgroups/kgroups/kafka"
+)
+
+// The compact History must answer exactly as the int64-slab History it
+// replaced (refHistory in reference_test.go): the same samples, group lag
+// series, rates, time lags of every kind, verdicts, rewinds, exact-read
+// wishes and evaluations, bit for bit. Its encoding is lossless, so no
+// tolerance is allowed.
+
+// twin feeds the same polls to a History and to the reference.
+type twin struct {
+	h   *History
+	ref *refHistory
+	// tally, when set, counts what the comparisons covered.
+	tally *equivTally
+}
+
+// equivTally counts the partition statuses, time-lag kinds and widths
+// (per class of numbers) the comparisons met, so that the seeded run can
+// require every one of them: a generator that stopped reaching STALL or
+// 8-byte offsets would otherwise pass while proving less.
+type equivTally struct {
+	status [StatusStop + 1]int
+	kind   [TimeLagExact + 1]int
+	width  [numCls][9]int
+	group  [9]int // widths of the groups' lag rings
+}
+
+func newTwin(cfg Config) *twin {
+	return &twin{h: NewHistory(cfg), ref: newRefHistory(cfg)}
+}
+
+// add adds s to both and reports whether they accepted it.
+func (tw *twin) add(t testing.TB, s *kafka.Snapshot) bool {
+	t.Helper()
+	before := tw.ref.Polls()
+	tw.h.Add(s)
+	tw.ref.Add(s)
+	if tw.h.Polls() != tw.ref.Polls() {
+		t.Fatalf("polls %d, reference %d", tw.h.Polls(), tw.ref.Polls())
+	}
+	return tw.ref.Polls() != before
+}
+
+// compare checks every answer of the History against the reference, with
+// evaluations as of each time in nows.
+func (tw *twin) compare(t testing.TB, nows ...time.Time) {
+	t.Helper()
+	h, ref := tw.h, tw.ref
+	if h.Groups() != ref.Groups() || h.Partitions() != ref.Partitions() {
+		t.Fatalf("poll %d: %d groups %d partitions, reference %d and %d", ref.seq, h.Groups(), h.Partitions(), ref.Groups(), ref.Partitions())
+	}
+	var (
+		samples, refSamples []Sample
+		lags, refLags       []int64
+	)
+	for name, rg := range ref.groups {
+		g, ok := h.groups[name]
+		if !ok {
+			t.Fatalf("poll %d: group %q missing", ref.seq, name)
+		}
+		lags = h.GroupLagSeries(name, lags[:0])
+		refLags = ref.GroupLagSeries(name, refLags[:0])
+		if !slices.Equal(lags, refLags) {
+			t.Fatalf("poll %d: group %q lag series %v, reference %v", ref.seq, name, lags, refLags)
+		}
+		if tw.tally != nil {
+			tw.tally.group[g.lag.w]++
+		}
+		if len(g.parts) != len(rg.parts) {
+			t.Fatalf("poll %d: group %q keeps %d partitions, reference %d", ref.seq, name, len(g.parts), len(rg.parts))
+		}
+		for i := range rg.parts {
+			rp, p := &rg.parts[i], &g.parts[i]
+			where := fmt.Sprintf("poll %d: %s %s/%d", ref.seq, name, rp.topic, rp.partition)
+			if p.topic != rp.topic || p.partition != rp.partition || p.lastSeq != rp.lastSeq ||
+				h.firstSeq(p.first(), p.lastSeq) != ref.firstSeq(rp.firstSeq, rp.lastSeq) {
+				t.Fatalf("%s: record %s/%d last %d, reference last %d", where, p.topic, p.partition, p.lastSeq, rp.lastSeq)
+			}
+			comparePartition(t, where, h, p, ref, rp)
+			if tw.tally != nil {
+				for c := range uint8(numCls) {
+					tw.tally.width[c][keyWidth(p.wkey, c)]++
+				}
+			}
+			samples = h.PartitionSeries(name, rp.topic, rp.partition, samples[:0])
+			refSamples = ref.PartitionSeries(name, rp.topic, rp.partition, refSamples[:0])
+			if !slices.Equal(samples, refSamples) {
+				t.Fatalf("%s: samples %v, reference %v", where, samples, refSamples)
+			}
+		}
+		for _, now := range nows {
+			gh, ok := h.Evaluate(name, now)
+			rgh, rok := ref.Evaluate(name, now)
+			if ok != rok || !reflect.DeepEqual(gh, rgh) {
+				t.Fatalf("poll %d: group %q at %v:\n%+v\nreference\n%+v", ref.seq, name, now, gh, rgh)
+			}
+			if tw.tally != nil {
+				for _, p := range gh.Partitions {
+					tw.tally.status[p.Status]++
+					tw.tally.kind[p.TimeLag.Kind]++
+				}
+			}
+		}
+	}
+	compareWantExact(t, h, ref)
+}
+
+// comparePartition checks the encoded state against the reference's: the
+// samples of the ring, the time-lag points and the commit observations.
+func comparePartition(t testing.TB, where string, h *History, p *partHist, ref *refHistory, rp *refPartHist) {
+	t.Helper()
+	if p.logStart != rp.logStart || p.owned != rp.owned || p.unLen != rp.unLen || p.unLen > 0 && p.unLast != rp.unLast {
+		t.Fatalf("%s: log start %d owned %v uncommitted %d, reference %d %v %d", where, p.logStart, p.owned, p.unLen, rp.logStart, rp.owned, rp.unLen)
+	}
+	if p.ptLen != rp.ptLen {
+		t.Fatalf("%s: %d points, reference %d", where, p.ptLen, rp.ptLen)
+	}
+	for i := range int(p.ptLen) {
+		off, seq := h.point(p, i)
+		roff, rt := rp.point(i)
+		if off != roff || h.timeAt(seq) != rt {
+			t.Fatalf("%s: point %d (%d, %d), reference (%d, %d)", where, i, off, h.timeAt(seq), roff, rt)
+		}
+	}
+	if p.winLen != rp.winLen {
+		t.Fatalf("%s: %d observations, reference %d", where, p.winLen, rp.winLen)
+	}
+	for i := range int(p.winLen) {
+		o, ro := h.observation(p, i), rp.observation(i)
+		if o.committed != ro.committed || o.lag != ro.lag || h.timeAt(o.seq) != ro.t {
+			t.Fatalf("%s: observation %d %+v, reference %+v", where, i, o, ro)
+		}
+	}
+	for s := ref.firstSeq(rp.firstSeq, rp.lastSeq); s <= rp.lastSeq; s++ {
+		c, end := h.sample(p, s)
+		j := 2 * ref.slot(s)
+		if c != rp.samples[j] || end != rp.samples[j+1] {
+			t.Fatalf("%s: poll %d sample (%d, %d), reference (%d, %d)", where, s, c, end, rp.samples[j], rp.samples[j+1])
+		}
+	}
+}
+
+// compareWantExact compares the commits whose records each would read. When
+// two groups of the latest poll share a partition with equally old lower
+// bounds and equal lags, which commit is asked for first depends on map
+// order in both, so only the partitions asked for are compared then.
+func compareWantExact(t testing.TB, h *History, ref *refHistory) {
+	t.Helper()
+	want := h.WantExact(math.MaxInt32, nil)
+	refWant := ref.WantExact(math.MaxInt32, nil)
+	key := func(p kafka.PartitionOffsets) string { return fmt.Sprintf("%s/%d", p.Topic, p.Partition) }
+	if len(want) != len(refWant) {
+		t.Fatalf("poll %d: wants %d exact reads, reference %d", ref.seq, len(want), len(refWant))
+	}
+	for i := range want {
+		if !reflect.DeepEqual(want[i], refWant[i]) {
+			if key(want[i]) != key(refWant[i]) || !sharedPartition(ref, want[i]) {
+				t.Fatalf("poll %d: exact read %d %+v, reference %+v", ref.seq, i, want[i], refWant[i])
+			}
+		}
+	}
+}
+
+// sharedPartition reports whether more than one group of the latest poll
+// has p's partition.
+func sharedPartition(ref *refHistory, p kafka.PartitionOffsets) bool {
+	n := 0
+	for _, g := range ref.groups {
+		if g.lastSeq != ref.seq {
+			continue
+		}
+		for i := range g.parts {
+			if g.parts[i].topic == p.Topic && g.parts[i].partition == p.Partition && g.parts[i].lastSeq == ref.seq {
+				n++
+			}
+		}
+	}
+	return n > 1
+}
+
+// equivConfigs are the configurations the generated histories run with:
+// tiny rings that wrap and evict often, the defaults, one that counts
+// every poll as an observation, and long rings like `kgroups health
+// --window 1h` sets.
+var equivConfigs = []Config{
+	{Window: 3, MinDistance: time.Second, Samples: 5, TimePoints: 4, RatePolls: 3, EvictAfter: 2},
+	DefaultConfig(),
+	{Window: 4, MinDistance: 1, Samples: 7, TimePoints: 12, RatePolls: 7, EvictAfter: 3},
+	{Window: 10, MinDistance: 500 * time.Millisecond, Samples: 300, TimePoints: 300, RatePolls: 300, EvictAfter: 5},
+}
+
+// partState is one generated partition's offsets between polls.
+type partState struct {
+	c, end, start int64
+	owned         bool
+}
+
+// grow adds d to v, saturating at math.MaxInt64 and leaving unknown
+// offsets unknown.
+func grow(v, d int64) int64 {
+	if v < 0 {
+		return d
+	}
+	if d > math.MaxInt64-v {
+		return math.MaxInt64
+	}
+	return v + d
+}
+
+// runEquivalence decodes a history from data and checks the History
+// against the reference after every poll. The bytes pick the config, then
+// per poll a time step (backwards or equal: a poll both ignore; hours: a
+// gap), the groups (repeated names, fetch errors), and per partition an
+// operation on its offsets: steady growth, bursts of up to 2^62, stalls,
+// rewinds, log truncation and recreation, unknown offsets, values at the
+// int64 limit, odd negatives, owner changes, log-start moves. Partitions
+// come unsorted and duplicated, go missing and get evicted. Some polls read
+// exact records or note a reset, for both.
+func runEquivalence(t testing.TB, data []byte, tally *equivTally) {
+	r := &byteReader{b: data}
+	cfg := equivConfigs[int(r.next())%len(equivConfigs)]
+	tw := newTwin(cfg)
+	tw.tally = tally
+	groups := []string{"a", "b", "c"}
+	topics := []string{"t", "u"}
+	state := map[fuzzKey]*partState{}
+	now := t0
+	for step := 0; !r.empty() && step < 400; step++ {
+		switch d := int8(r.next()); {
+		case d == math.MaxInt8:
+			now = now.Add(3 * time.Hour)
+		case d <= 0 && d > -4:
+			now = now.Add(time.Duration(d) * time.Second) // ignored
+		default:
+			now = now.Add(time.Duration(int(uint8(d))%9+1) * 700 * time.Millisecond)
+		}
+		s := &kafka.Snapshot{Time: now}
+		for range int(r.next() % 4) {
+			g := kafka.Group{Name: groups[r.next()%3]}
+			if r.next()%16 == 0 {
+				g.Err = errors.New("offsets not fetched")
+			}
+			for range int(r.next() % 5) {
+				k := fuzzKey{g.Name, topics[r.next()%2], int32(r.next() % 3)}
+				ps := state[k]
+				if ps == nil {
+					ps = &partState{c: 0, end: 0, owned: true}
+					state[k] = ps
+				}
+				mutate(r, ps)
+				p := kafka.PartitionOffsets{Topic: k.topic, Partition: k.partition, Committed: ps.c, LogEnd: ps.end, LogStart: ps.start}
+				p.Lag = lagOf(p.Committed, p.LogEnd)
+				if ps.owned {
+					p.MemberID = "m"
+				}
+				g.Partitions = append(g.Partitions, p)
+			}
+			s.Groups = append(s.Groups, g)
+		}
+		if !tw.add(t, s) {
+			continue
+		}
+		switch r.next() % 8 {
+		case 0:
+			readExact(r, tw, now)
+		case 1:
+			if len(s.Groups) > 0 && len(s.Groups[0].Partitions) > 0 {
+				p := s.Groups[0].Partitions[0]
+				rs := Reset{Time: now, Receipt: "r", Offsets: []ResetOffset{{Topic: p.Topic, Partition: p.Partition, Before: grow(p.Committed, 50), After: max(0, p.Committed-50)}}}
+				tw.h.NoteReset(s.Groups[0].Name, rs)
+				tw.ref.NoteReset(s.Groups[0].Name, rs)
+			}
+		}
+		tw.compare(t, now, now.Add(90*time.Second), now.Add(-time.Second))
+	}
+}
+
+// mutate applies one decoded operation to a partition's offsets.
+func mutate(r *byteReader, ps *partState) {
+	op, b := r.next(), int64(r.next())
+	switch op % 20 {
+	case 0, 1, 2, 3, 4:
+		ps.end = grow(ps.end, b%16)
+		ps.c = grow(ps.c, (b/16)%16)
+	case 5:
+		ps.end = grow(ps.end, int64(1)<<(b%63)) // a burst, up to 2^62
+	case 6:
+		ps.c = grow(ps.c, int64(1)<<(b%63))
+	case 7: // stall
+	case 8:
+		ps.c = max(0, ps.c-b*b*b) // a rewind
+	case 9:
+		ps.end, ps.c, ps.start = b, b/2, 0 // the log recreated
+	case 10:
+		ps.c = kafka.NoOffset
+	case 11:
+		ps.end = kafka.NoOffset
+	case 12:
+		ps.end = math.MaxInt64 - b
+		ps.c = math.MaxInt64 - b - int64(r.next())
+	case 13:
+		ps.c = r.offset() // the fuzz offsets: MaxInt64, odd negatives, small
+	case 14:
+		ps.end = r.offset()
+	case 15:
+		ps.owned = !ps.owned
+	case 16:
+		if ps.c > 0 {
+			ps.start = ps.c + b - 128 // retention around the commit
+		}
+	case 17:
+		ps.end = grow(ps.end, b*1000)
+		ps.c = grow(ps.c, b*999)
+	case 18:
+		ps.c = ps.end
+	case 19:
+		ps.end = max(0, ps.end-b) // a dip from a lagging replica
+	}
+}
+
+// readExact answers some of the exact reads both want, the same way.
+func readExact(r *byteReader, tw *twin, now time.Time) {
+	want := tw.ref.WantExact(int(r.next()%4)+1, nil)
+	recs := make(map[kafka.CommitKey]kafka.RecordTime, len(want))
+	for _, p := range want {
+		k := kafka.CommitKey{Topic: p.Topic, Partition: p.Partition, Offset: p.Committed}
+		switch b := r.next(); b % 4 {
+		case 0:
+			recs[k] = kafka.RecordTime{Err: errors.New("not readable")}
+		case 1:
+			recs[k] = kafka.RecordTime{Offset: p.Committed, NoRecords: true}
+		default:
+			recs[k] = kafka.RecordTime{Offset: p.Committed + int64(b%3), Timestamp: now.Add(-time.Duration(b) * time.Second)}
+		}
+	}
+	if n, rn := tw.h.AddExact(recs), tw.ref.AddExact(recs); n != rn {
+		panic(fmt.Sprintf("AddExact stored %d, reference %d", n, rn))
+	}
+}
+
+// FuzzHistoryEquivalence checks the compact History against the reference
+// on fuzzed histories.
+func FuzzHistoryEquivalence(f *testing.F) {
+	rng := rand.New(rand.NewPCG(10, 1))
+	for range 8 {
+		f.Add(equivInput(rng, 300))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) { runEquivalence(t, data, nil) })
+}
+
+// equivInput is a random history of about n bytes.
+func equivInput(rng *rand.Rand, n int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(rng.Uint32())
+	}
+	return b
+}
+
+// TestHistoryEquivalenceSeeded runs the fuzz target's check over a fixed
+// set of generated histories in the normal test suite.
+func TestHistoryEquivalenceSeeded(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2024, 5))
+	runs := 300
+	if testing.Short() {
+		runs = 30
+	}
+	var tally equivTally
+	for i := range runs {
+		data := equivInput(rng, 200+rng.IntN(3000))
+		data[0] = byte(i % len(equivConfigs))
+		t.Run(fmt.Sprint(i), func(t *testing.T) { runEquivalence(t, data, &tally) })
+	}
+	for s, n := range tally.status {
+		if n == 0 {
+			t.Errorf("no partition was judged %v", Status(s))
+		}
+	}
+	for k, n := range tally.kind {
+		if n == 0 {
+			t.Errorf("no time lag was %v", TimeLagKind(k))
+		}
+	}
+	for c := range tally.width {
+		for _, w := range []int{1, 2, 4, 8} {
+			// Polls 255 apart take TestHistoryEquivalenceLongFlat.
+			if c == clsSeq && w > 1 {
+				continue
+			}
+			if tally.width[c][w] == 0 {
+				t.Errorf("no partition held class %d in %d bytes", c, w)
+			}
+		}
+	}
+	for _, w := range []int{1, 2, 4, 8} {
+		if tally.group[w] == 0 {
+			t.Errorf("no group's lag ring took %d bytes: %v", w, tally.group)
+		}
+	}
+	t.Logf("statuses %v, time-lag kinds %v, widths by class %v, group rings %v", tally.status, tally.kind, tally.width, tally.group)
+}
+
+// TestHistoryEquivalenceLongFlat keeps time-lag points and commit
+// observations for 70,000 polls: a partition whose log stopped growing
+// keeps its old points, one nobody commits for keeps its old observations,
+// so their polls need 2 and then 4 bytes, and their times come from the
+// History's old poll times, swept again and again, while a busy partition
+// beside them fills the ring. (8 bytes would take 2^32 polls.)
+func TestHistoryEquivalenceLongFlat(t *testing.T) {
+	tw := newTwin(DefaultConfig())
+	tw.tally = &equivTally{}
+	const polls = 70000
+	now := t0
+	for i := range polls {
+		now = now.Add(2*time.Second + time.Duration(i%7)*time.Millisecond)
+		end := int64(min(i, 80)) * 3 // grows for 80 polls, then flat
+		s := snap(now, grp("g",
+			po("busy", 0, int64(i)*40, int64(i)*41),
+			unowned(po("flat", 0, 5, end)),
+			po("flat", 1, min(int64(i), 70), end+1000),
+		))
+		if !tw.add(t, s) {
+			t.Fatalf("poll %d ignored", i)
+		}
+		if i%997 == 0 || i > polls-3 || i < 200 {
+			tw.compare(t, now, now.Add(time.Hour))
+		}
+	}
+	if n := len(tw.h.old); n > 2*(DefaultConfig().TimePoints+DefaultConfig().Window)+DefaultConfig().Samples {
+		t.Errorf("keeps %d old poll times", n)
+	}
+	for _, w := range []int{1, 2, 4} {
+		if tw.tally.width[clsSeq][w] == 0 {
+			t.Errorf("polls never held in %d bytes: %v", w, tw.tally.width[clsSeq])
+		}
+	}
+}
+
+// TestHistoryNarrowsAgain shows that a partition widened by one huge value
+// (a commit reset from 10^13 to 0) narrows again once the value has left
+// its window, and answers as the reference throughout.
+func TestHistoryNarrowsAgain(t *testing.T) {
+	tw := newTwin(DefaultConfig())
+	cfg := tw.h.Config()
+	now := t0
+	var ph *partHist
+	for i := range 4 * cfg.Samples {
+		now = now.Add(5 * time.Second)
+		c := int64(i) * 9
+		if i == 3 {
+			c = 10_000_000_000_000
+		}
+		tw.add(t, snap(now, grp("g", po("t", 0, c, int64(i)*10+50))))
+		tw.compare(t, now)
+		ph = &tw.h.groups["g"].parts[0]
+		if i == 4 && keyWidth(ph.wkey, clsCommitted) != 8 {
+			t.Fatalf("after the huge commit the committed offsets take %d bytes, want 8", keyWidth(ph.wkey, clsCommitted))
+		}
+	}
+	if w := keyWidth(ph.wkey, clsCommitted); w != 2 {
+		t.Errorf("committed offsets take %d bytes %d polls after the huge one left the window, want 2", w, 3*cfg.Samples)
+	}
+	if want := int(tw.h.starts[ph.wkey][numSec]); len(ph.data) != want || want > 460 {
+		t.Errorf("slab of %d bytes, want %d (at most 460)", len(ph.data), want)
+	}
+}
+
+// TestHistoryReadsConcurrently reads one History from several goroutines
+// at once, as a UI that judges in one goroutine and draws in another may:
+// its queries decode into buffers of their own and write nothing, so the
+// race detector finds nothing and every reader gets the same answers.
+func TestHistoryReadsConcurrently(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	data := equivInput(rng, 3000)
+	data[0] = 1 // DefaultConfig
+	tw := newTwin(DefaultConfig())
+	r := &byteReader{b: data}
+	r.next()
+	now := t0
+	state := map[fuzzKey]*partState{}
+	for range 80 {
+		now = now.Add(5 * time.Second)
+		g := kafka.Group{Name: "g"}
+		for p := range int32(6) {
+			k := fuzzKey{"g", "t", p}
+			if state[k] == nil {
+				state[k] = &partState{owned: true}
+			}
+			mutate(r, state[k])
+			ps := state[k]
+			g.Partitions = append(g.Partitions, kafka.PartitionOffsets{Topic: "t", Partition: p, Committed: ps.c, LogEnd: ps.end, LogStart: ps.start, Lag: lagOf(ps.c, ps.end), MemberID: "m"})
+		}
+		tw.add(t, snap(now, g))
+	}
+	want, _ := tw.h.Evaluate("g", now)
+	results := make(chan GroupHealth, 4)
+	for range 4 {
+		go func() {
+			var gh GroupHealth
+			for range 50 {
+				gh, _ = tw.h.Evaluate("g", now)
+				tw.h.PartitionSeries("g", "t", 3, nil)
+				tw.h.WantExact(0, nil)
+			}
+			results <- gh
+		}()
+	}
+	for range 4 {
+		if got := <-results; !reflect.DeepEqual(got, want) {
+			t.Fatalf("a concurrent reader got %+v, want %+v", got, want)
+		}
+	}
+	if rgh, _ := tw.ref.Evaluate("g", now); !reflect.DeepEqual(want, rgh) {
+		t.Fatalf("%+v, reference %+v", want, rgh)
+	}
+}
