@@ -54,6 +54,35 @@ func (d *pollData) apply(o op) {
 	}
 }
 
+// catchUp applies ops, which the tracker judged has applied already (it
+// is the front: nothing writes it while a job runs), judging only what it
+// must: the polls before the last are judged as usual, the last takes its
+// verdicts from judged (lag.Tracker.Follow), and the records read after it
+// only go into the history (FollowExact), since judged's verdicts have
+// them.
+func (d *pollData) catchUp(ops []op, judged *lag.Tracker) {
+	last := -1
+	for i, o := range ops {
+		if o.snap != nil {
+			last = i
+		}
+	}
+	for i, o := range ops {
+		switch {
+		case i < last:
+			d.apply(o)
+		case i == last:
+			d.lag.Follow(o.snap, judged)
+			d.timeline.Add(o.snap)
+			d.snap = o.snap
+		case o.exact != nil:
+			d.lag.FollowExact(o.exact)
+		default:
+			d.apply(o)
+		}
+	}
+}
+
 // dataMsg is the poll the screens are shown from d.
 func (d *pollData) dataMsg() ui.DataMsg {
 	return ui.DataMsg{Snapshot: d.snap, History: d.lag, Lag: d.lag, Rebalances: d.timeline}
@@ -102,6 +131,9 @@ func (m *Model) startJudge() tea.Cmd {
 		return nil
 	}
 	back, ops := j.back, slices.Clone(j.log[j.back.applied-j.base:])
+	// The first ops are the front's already (the back catches up); the
+	// rest, if any, are new to both.
+	front, known := m.front.lag, max(0, m.front.applied-j.back.applied)
 	fresh := end > m.front.applied
 	var preps map[ui.Component]func(ui.DataMsg) any
 	if fresh {
@@ -122,8 +154,9 @@ func (m *Model) startJudge() tea.Cmd {
 		if wait != nil {
 			wait()
 		}
+		back.catchUp(ops[:known], front)
 		newPoll := false
-		for _, o := range ops {
+		for _, o := range ops[known:] {
 			back.apply(o)
 			newPoll = newPoll || o.snap != nil
 		}
