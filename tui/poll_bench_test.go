@@ -1,12 +1,16 @@
 package tui
 
 import (
+	"fmt"
+	"runtime"
+	"slices"
 	"testing"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/kafka/lag"
 	"github.com/kgroups/kgroups/views/viewtest"
 )
 
@@ -94,4 +98,60 @@ func (h *harness) judged(cmd tea.Cmd) []tea.Msg {
 		return []tea.Msg{msg}
 	}
 	return nil
+}
+
+// BenchmarkPollDataMemory measures the heap one copy of the poll data
+// (lag tracker and rebalance timeline) holds for 2,000 groups of 12
+// partitions (24,000 partitions over 20 topics) once every ring is full;
+// the root keeps two copies (judge.go). The snapshot itself is not
+// counted: both copies share it.
+func BenchmarkPollDataMemory(b *testing.B) {
+	s := &kafka.Snapshot{Time: viewtest.Epoch, Brokers: viewtest.Snapshot(viewtest.Epoch, 0).Brokers}
+	for g := range 2000 {
+		name := fmt.Sprintf("group-%04d", g)
+		grp := kafka.Group{Name: name, Type: kafka.TypeClassic, State: kafka.StateEmpty}
+		for p := range int32(12) {
+			grp.Partitions = append(grp.Partitions, viewtest.Part(fmt.Sprintf("topic-%02d", g%20), p, 1000, 0, 1100, nil))
+		}
+		s.Groups = append(s.Groups, grp)
+	}
+	cfg := lag.DefaultConfig()
+	polls := max(cfg.Samples, cfg.TimePoints, cfg.Window) + 1
+	var perCopy float64
+	for range b.N {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		d := newPollData(cfg)
+		for i := range polls {
+			c := *s
+			c.Time = s.Time.Add(time.Duration(i) * 5 * time.Second)
+			c.Groups = slices.Clone(s.Groups)
+			for g := range c.Groups {
+				ps := slices.Clone(c.Groups[g].Partitions)
+				for p := range ps {
+					ps[p].LogEnd += int64(10 * i)
+					ps[p].Committed += int64(9 * i)
+					ps[p].Lag = ps[p].LogEnd - ps[p].Committed
+				}
+				c.Groups[g].Partitions = ps
+			}
+			d.apply(op{snap: &c})
+		}
+		last := d.snap
+		d.snap = nil // the snapshot is the poll's, shared by both copies
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		perCopy = float64(after.HeapAlloc) - float64(before.HeapAlloc)
+		// The tracker keeps the latest snapshot too: count it out.
+		var snapOnly runtime.MemStats
+		runtime.KeepAlive(d)
+		d = nil
+		runtime.GC()
+		runtime.ReadMemStats(&snapOnly)
+		perCopy -= float64(snapOnly.HeapAlloc) - float64(before.HeapAlloc)
+		runtime.KeepAlive(last)
+	}
+	b.ReportMetric(perCopy, "bytes/copy")
+	b.ReportMetric(perCopy/24000, "bytes/partition")
 }

@@ -16,6 +16,10 @@ type LagHistory interface {
 
 // DataMsg delivers a new poll result to every screen on the stack. Snapshot
 // is never nil; it, History and Lag are shared and must not be modified.
+// A screen reads History, Lag and Rebalances on the UI loop, and only
+// those of the latest DataMsg: the root judges polls off the UI loop into
+// a second copy, and the copy a previous DataMsg carried is the one the
+// next judging job writes.
 type DataMsg struct {
 	Snapshot *kafka.Snapshot
 	History  LagHistory
