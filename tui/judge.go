@@ -59,7 +59,8 @@ func (d *pollData) apply(o op) {
 // must: the polls before the last are judged as usual, the last takes its
 // verdicts from judged (lag.Tracker.Follow), and the records read after it
 // only go into the history (FollowExact), since judged's verdicts have
-// them.
+// them. Without a poll among ops (or when the tracker ignored it), every
+// op is applied as usual.
 func (d *pollData) catchUp(ops []op, judged *lag.Tracker) {
 	last := -1
 	for i, o := range ops {
@@ -67,17 +68,21 @@ func (d *pollData) catchUp(ops []op, judged *lag.Tracker) {
 			last = i
 		}
 	}
+	followed := false
 	for i, o := range ops {
 		switch {
 		case i < last:
 			d.apply(o)
 		case i == last:
-			d.lag.Follow(o.snap, judged)
+			followed = d.lag.Follow(o.snap, judged)
 			d.timeline.Add(o.snap)
 			d.snap = o.snap
-		case o.exact != nil:
+		case o.exact != nil && followed:
 			d.lag.FollowExact(o.exact)
 		default:
+			// Records read after a poll not among ops (or one the
+			// tracker ignored): the verdicts this copy has are from
+			// before them, so it judges them in.
 			d.apply(o)
 		}
 	}

@@ -2,6 +2,8 @@ package tui
 
 import (
 	"context"
+	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -10,6 +12,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/kafka/lag"
 	"github.com/kgroups/kgroups/views/viewtest"
 )
 
@@ -211,5 +214,70 @@ func TestJudgingDroppedAfterSwitch(t *testing.T) {
 	}
 	if v := h.view(); strings.Contains(v, "orders-app") || !strings.HasPrefix(lines(v)[2], "0 groups") {
 		t.Errorf("prod's poll reached staging's screen:\n%s", v)
+	}
+}
+
+// TestCopiesAgree: once a job has caught the back copy up, it answers
+// exactly as the front, through polls, the root's exact reads after each
+// poll and a screen's own (x): every group's verdict, its series and its
+// partitions, the counts. The back takes the latest poll's verdicts from
+// the front (lag.Tracker.Follow); records read after a poll must still be
+// judged into it.
+func TestCopiesAgree(t *testing.T) {
+	h := newHarness(t, 120, 40, Options{}, trendSteps()...)
+	h.m.poll.poller = &readingPoller{seqPoller: h.p, age: 100 * time.Second}
+	agree := func(when string) {
+		t.Helper()
+		a, b := h.m.front, h.m.judge.back
+		if h.m.judge.inFlight || a.applied != b.applied || a.snap != b.snap {
+			t.Fatalf("%s: the back is not caught up (%d of %d ops)", when, b.applied, a.applied)
+		}
+		ao, aw, ae := a.lag.Counts()
+		bo, bw, be := b.lag.Counts()
+		if ao != bo || aw != bw || ae != be || a.lag.Judging() != b.lag.Judging() {
+			t.Fatalf("%s: counts %d %d %d, back %d %d %d", when, ao, aw, ae, bo, bw, be)
+		}
+		for i := range a.snap.Groups {
+			name := a.snap.Groups[i].Name
+			if va, vb := a.lag.Named(name), b.lag.Named(name); !reflect.DeepEqual(va, vb) {
+				t.Fatalf("%s, %s: verdict %+v, back %+v", when, name, va, vb)
+			}
+			if sa, sb := a.lag.GroupSeries(name, nil), b.lag.GroupSeries(name, nil); !reflect.DeepEqual(sa, sb) {
+				t.Fatalf("%s, %s: series %+v, back %+v", when, name, sa, sb)
+			}
+			ga, _ := a.lag.Evaluate(name, nil)
+			gb, _ := b.lag.Evaluate(name, nil)
+			if !reflect.DeepEqual(ga, gb) {
+				t.Fatalf("%s, %s: partitions differ", when, name)
+			}
+		}
+	}
+	for i := range warmPolls {
+		h.poll()
+		agree(fmt.Sprintf("poll %d", i))
+		h.clock.Advance(viewtest.PollEvery)
+	}
+	h.press("j", "enter", "x") // billing-reconciler's rows, read exactly
+	agree("after x")
+	if v := h.m.lag.Named("billing-reconciler").MaxTimeLag; v.Kind != lag.TimeLagExact {
+		t.Fatalf("x read nothing exact: %+v", v)
+	}
+
+	// A poll and records read after it, judged by one job: the back
+	// catches up on both at once (Follow, then FollowExact), first with
+	// a poll the tracker ignores (the fixture's last poll again, at its
+	// own time), then with a new one.
+	rp := h.m.poll.poller.(*readingPoller)
+	for _, snap := range []*kafka.Snapshot{viewtest.Evolving(warmPolls - 1), viewtest.Evolving(warmPolls)} {
+		h.clock.Advance(viewtest.PollEvery)
+		g, _ := snap.Group("billing-reconciler")
+		recs, _ := rp.CommittedTimestamps(context.Background(), g.Partitions)
+		h.m.write(op{snap: snap})
+		h.m.write(op{exact: recs})
+		h.run(h.m.startJudge())
+		agree("a poll at " + snap.Time.Format(time.TimeOnly) + " and its records in one job")
+	}
+	if !h.m.lag.Now().Equal(viewtest.Evolving(warmPolls).Time) {
+		t.Fatalf("the new poll did not land: now %v", h.m.lag.Now())
 	}
 }

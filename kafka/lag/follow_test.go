@@ -44,7 +44,9 @@ func TestFollowGivesTheSameAnswers(t *testing.T) {
 			copied.Add(s) // an earlier poll of a job that judged two
 			copied.AddExact(recs)
 		} else {
-			copied.Follow(s, judged)
+			if !copied.Follow(s, judged) {
+				t.Fatalf("poll %d: not followed", i)
+			}
 			copied.FollowExact(recs)
 		}
 		same(t, i, judged, copied, s)

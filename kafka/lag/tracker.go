@@ -109,17 +109,19 @@ func (l *Tracker) Add(s *kafka.Snapshot) {
 // every group again. judged must have been fed the same writes as l, up to
 // and including s, with s its latest poll; the writes judged had after s
 // (records read at commits, FollowExact) must follow. When judged's latest
-// poll is not s, Follow is Add. Its cost is that of History.Add: the copy
-// gives the same answers as judged without judging twice.
-func (l *Tracker) Follow(s *kafka.Snapshot, judged *Tracker) {
+// poll is not s (it was not after the previous one, and both ignored it),
+// Follow is Add and returns false: the records that follow must then be
+// added with AddExact. Its cost is that of History.Add: the copy gives the
+// same answers as judged without judging twice.
+func (l *Tracker) Follow(s *kafka.Snapshot, judged *Tracker) bool {
 	if judged == nil || judged.snap != s || len(judged.health) != len(s.Groups) {
 		l.Add(s)
-		return
+		return false
 	}
 	before := l.hist.Polls()
 	l.hist.Add(s)
 	if l.hist.Polls() == before {
-		return
+		return false
 	}
 	l.snap = s
 	l.seq++
@@ -135,11 +137,13 @@ func (l *Tracker) Follow(s *kafka.Snapshot, judged *Tracker) {
 			delete(l.series, name)
 		}
 	}
+	return true
 }
 
-// FollowExact is AddExact for a copy that took its verdicts with Follow
-// from a tracker that had the records already: the records go into the
-// history, and the verdicts, which were taken with them, stay.
+// FollowExact is AddExact for a copy whose latest poll took its verdicts
+// with Follow (which returned true) from a tracker that had the records
+// already: the records go into the history, and the verdicts, which were
+// taken with them, stay.
 func (l *Tracker) FollowExact(recs map[kafka.CommitKey]kafka.RecordTime) {
 	if l == nil || len(recs) == 0 {
 		return
