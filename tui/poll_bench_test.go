@@ -15,8 +15,9 @@ import (
 )
 
 // BenchmarkPollResult is the root's Update taking one poll result, on the
-// UI loop, once the history is warm: 10,000 groups of 4 partitions with
-// the groups screen on show, and one group of 50,000 partitions with its
+// UI loop, once the history is warm: 2,000 groups of 12 partitions and
+// 10,000 groups of 4 partitions with the groups screen on show, and one
+// group of 50,000 partitions with its
 // group screen open (its Timeline, Simulate and Diagnosis tabs too). An
 // op is every Update the poll costs the UI loop: the poll's result, the
 // judging job's answer (the swap and every screen taking the poll) and the
@@ -28,6 +29,7 @@ func BenchmarkPollResult(b *testing.B) {
 		s     *kafka.Snapshot
 		group string
 	}{
+		{"groups=2000,partitions=24000", emptyGroups2000(), ""},
 		{"groups=10000", viewtest.ManyGroups(10_000), ""},
 		{"partitions=50000", viewtest.BigGroup(50_000), "big"},
 	} {
@@ -114,15 +116,7 @@ func (h *harness) judged(cmd tea.Cmd) []tea.Msg {
 // the root keeps two copies (judge.go). The snapshot itself is not
 // counted: both copies share it.
 func BenchmarkPollDataMemory(b *testing.B) {
-	s := &kafka.Snapshot{Time: viewtest.Epoch, Brokers: viewtest.Snapshot(viewtest.Epoch, 0).Brokers}
-	for g := range 2000 {
-		name := fmt.Sprintf("group-%04d", g)
-		grp := kafka.Group{Name: name, Type: kafka.TypeClassic, State: kafka.StateEmpty}
-		for p := range int32(12) {
-			grp.Partitions = append(grp.Partitions, viewtest.Part(fmt.Sprintf("topic-%02d", g%20), p, 1000, 0, 1100, nil))
-		}
-		s.Groups = append(s.Groups, grp)
-	}
+	s := emptyGroups2000()
 	cfg := lag.DefaultConfig()
 	polls := max(cfg.Samples, cfg.TimePoints, cfg.Window) + 1
 	var perCopy float64
@@ -162,4 +156,20 @@ func BenchmarkPollDataMemory(b *testing.B) {
 	}
 	b.ReportMetric(perCopy, "bytes/copy")
 	b.ReportMetric(perCopy/24000, "bytes/partition")
+}
+
+// emptyGroups2000 is the reference cluster: 2,000 Empty groups,
+// each with commits on the 12 partitions of one of 20 topics (24,000
+// partitions).
+func emptyGroups2000() *kafka.Snapshot {
+	s := &kafka.Snapshot{Time: viewtest.Epoch, Brokers: viewtest.Snapshot(viewtest.Epoch, 0).Brokers}
+	for g := range 2000 {
+		name := fmt.Sprintf("group-%04d", g)
+		grp := kafka.Group{Name: name, Type: kafka.TypeClassic, State: kafka.StateEmpty}
+		for p := range int32(12) {
+			grp.Partitions = append(grp.Partitions, viewtest.Part(fmt.Sprintf("topic-%02d", g%20), p, 1000, 0, 1100, nil))
+		}
+		s.Groups = append(s.Groups, grp)
+	}
+	return s
 }
