@@ -75,6 +75,26 @@ func (h *harness) deliverJudged(msgs []tea.Msg) {
 	}
 }
 
+// whileJudging releases the judge and, until the job answers, keeps
+// pressing keys (down then up: the cursor ends where it was) and drawing
+// the screen, with nothing of the test ordering them against the job's
+// writes, so go test -race can report memory the two share. (Both use
+// fmt, whose pooled buffers order some accesses, so a race can hide:
+// each screen's tests also check that what its Prepare hands the job is
+// not what it shows.)
+func whileJudging(h *harness, judge *slowJudge, done <-chan []tea.Msg) []tea.Msg {
+	close(judge.release)
+	for {
+		select {
+		case msgs := <-done:
+			return msgs
+		default:
+			h.press("down", "up")
+			_ = h.m.View()
+		}
+	}
+}
+
 // bumped is s with one more poll's time and group-00005's first partition
 // 1,000 messages further behind: its lag goes from 42 to 1042.
 func bumped(s *kafka.Snapshot, now time.Time) *kafka.Snapshot {
@@ -130,8 +150,7 @@ func TestKeysAnsweredWhileJudging(t *testing.T) {
 		t.Fatalf("the poll being judged is on screen already:\n%s", v)
 	}
 
-	close(judge.release)
-	h.deliverJudged(<-done)
+	h.deliverJudged(whileJudging(h, judge, done))
 	v = h.view()
 	rows := lines(v)[4:6]
 	if !strings.HasPrefix(rows[0], "  group-00005 ") || !strings.Contains(rows[0], " 1042 ") || !strings.Contains(rows[0], "JUDGING 2/10") {
@@ -172,8 +191,7 @@ func TestGroupScreenWhileJudging(t *testing.T) {
 	if !strings.Contains(v, "health JUDGING 1/10") {
 		t.Fatalf("the header changed before the judge finished:\n%s", v)
 	}
-	close(judge.release)
-	h.deliverJudged(<-done)
+	h.deliverJudged(whileJudging(h, judge, done))
 	if v := h.view(); !strings.Contains(v, "health JUDGING 2/10") {
 		t.Errorf("after the judge the header does not show the second poll:\n%s", v)
 	}

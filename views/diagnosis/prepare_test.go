@@ -35,6 +35,9 @@ func TestPreparedPollFindsTheSame(t *testing.T) {
 		}
 		taken.Update(msg)
 		p := f(msg).(*prepared)
+		if reflect.ValueOf(p.m.stable).Pointer() == reflect.ValueOf(prep.stable).Pointer() || reflect.ValueOf(p.m.records).Pointer() == reflect.ValueOf(prep.records).Pointer() {
+			t.Fatalf("at %ds: the job wrote the tab's own maps", sec)
+		}
 		msg.Prepared = p
 		prep.Update(msg)
 		if installed := len(prep.findings) > 0 && &prep.findings[0] == &p.m.findings[0]; installed == answered {

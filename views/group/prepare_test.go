@@ -24,9 +24,13 @@ func TestPreparedPollShowsTheSame(t *testing.T) {
 		s = viewtest.Evolving(i)
 		l.Add(s)
 		msg := ui.DataMsg{Snapshot: s, History: l, Lag: l}
+		shown := prep.health.Partitions
 		f := prep.Prepare()
 		taken.Update(msg)
 		p := f(msg).(*prepared)
+		if len(shown) > 0 && &p.gh.Partitions[0] == &shown[0] {
+			t.Fatalf("poll %d: the job judged into the partitions on show", i)
+		}
 		if !p.ok || len(p.gh.Partitions) == 0 {
 			t.Fatalf("poll %d: nothing judged off the loop", i)
 		}

@@ -44,9 +44,13 @@ func TestPreparedPollShowsTheSame(t *testing.T) {
 		if changed {
 			press("H") // after Prepare, before the poll arrives
 		}
+		shown := prep.health
 		taken.Update(msg)
 		pm := msg
 		p := f(msg).(*prepared)
+		if len(shown) > 0 && &p.m.health[0] == &shown[0] {
+			t.Fatalf("poll %d: the job wrote the verdicts on show", i)
+		}
 		pm.Prepared = p
 		prep.Update(pm)
 		if installed := len(prep.rows) > 0 && &prep.rows[0] == &p.m.rows[0]; installed == changed {
