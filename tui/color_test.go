@@ -23,8 +23,10 @@ func TestNoColor(t *testing.T) {
 		c := newClock()
 		p := &seqPoller{clock: c, steps: []func(time.Time) (*kafka.Snapshot, error){fixture}}
 		m := newModel(context.Background(), Options{Poller: p, Now: c.Now, Getenv: func(string) string { return "" }}.withDefaults(), r, color)
+		m.after = func(time.Duration, tea.Msg) tea.Cmd { return nil }
 		m.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
-		m.Update(m.startPoll()())
+		_, cmd := m.Update(m.startPoll()())
+		settle(m, cmd) // the judging job
 		v := m.View()
 		hasColor := strings.Contains(v, "38;5;") || strings.Contains(v, "48;5;")
 		if hasColor != color {

@@ -9,8 +9,6 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/kgroups/kgroups/kafka/lag"
-	krebalance "github.com/kgroups/kgroups/kafka/rebalance"
 	"github.com/kgroups/kgroups/views/ui"
 )
 
@@ -245,10 +243,8 @@ func (m *Model) onSwitch(msg switchMsg) tea.Cmd {
 		m.opts.Timeout = info.Timeout
 	}
 	m.base.ReadOnly, m.base.Protected = info.ReadOnly, info.Protected
-	m.snap = nil
-	m.lag = lag.NewTracker(m.opts.Lag)
+	m.resetPollData()
 	m.exact = exactReads{gen: m.exact.gen + 1}
-	m.timeline = krebalance.NewTimeline(krebalance.TimelineConfig{})
 	m.resets = &resetLog{}
 	m.receipts = newReceiptScan()
 	m.writers = info.Writers

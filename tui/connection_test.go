@@ -90,7 +90,8 @@ func TestOverdueIsAmber(t *testing.T) {
 	m := newModel(context.Background(), Options{Poller: p, Now: c.Now, Getenv: func(string) string { return "" }}.withDefaults(), r, true)
 	m.after = func(time.Duration, tea.Msg) tea.Cmd { return nil }
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
-	m.Update(m.startPoll()())
+	_, cmd := m.Update(m.startPoll()())
+	settle(m, cmd) // the judging job
 	label := m.base.Glyphs.OK + " connected"
 	green, amber := m.styles.OK.Render(label), m.styles.Warn.Render(label)
 	if green == amber {

@@ -19,8 +19,8 @@ import (
 // happened before the screen opened, the simulator, and the diagnosis
 // (findings from the same polls and timeline).
 func (m *Model) groupTabs(name string) []group.Extra {
-	tabs := []group.Extra{{Title: "Timeline", Tab: timeline.New(m.base, name, m.timeline)}}
-	dt := diagnosis.New(m.base, name, m.timeline)
+	tabs := []group.Extra{{Title: "Timeline", Tab: timeline.New(m.base, name, frontTimeline{m})}}
+	dt := diagnosis.New(m.base, name, frontTimeline{m})
 	if len(m.opts.Brokers) > 0 {
 		dt.Bootstrap = m.opts.Brokers[0]
 	}

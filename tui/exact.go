@@ -6,7 +6,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/kgroups/kgroups/kafka"
-	"github.com/kgroups/kgroups/kafka/lag"
 	"github.com/kgroups/kgroups/views/ui"
 )
 
@@ -14,8 +13,8 @@ import (
 // poll it reads the records at the commits the tracker cannot place within
 // its points (lag.Tracker.WantExact), at most ExactBudget of them, so that
 // no screen shows a time lag above the truth and none has to ask. One read
-// is in flight at a time; its answer carries a generation and the tracker
-// it is for, so a read from before a context switch is dropped.
+// is in flight at a time; its answer carries a generation, so a read from
+// before a context switch is dropped.
 type exactReads struct {
 	gen      uint64
 	inFlight bool
@@ -23,16 +22,15 @@ type exactReads struct {
 
 // exactReadMsg is the answer of one of the root's exact reads.
 type exactReadMsg struct {
-	gen     uint64
-	tracker *lag.Tracker
-	recs    map[kafka.CommitKey]kafka.RecordTime
-	err     error
+	gen  uint64
+	recs map[kafka.CommitKey]kafka.RecordTime
+	err  error
 }
 
-// startExactRead reads what the tracker wants, in a Cmd with copies of the
-// partitions and the poller in use now. Without a reader, or with nothing
-// wanted, it does nothing.
-func (m *Model) startExactRead() tea.Cmd {
+// startExactRead reads want, the commits the tracker wants read
+// (Tracker.WantExact, listed by the judging job), in a Cmd with the poller
+// in use now. Without a reader, or with nothing wanted, it does nothing.
+func (m *Model) startExactRead(want []kafka.PartitionOffsets) tea.Cmd {
 	e := &m.exact
 	if e.inFlight {
 		return nil // the next poll asks again
@@ -41,18 +39,17 @@ func (m *Model) startExactRead() tea.Cmd {
 	if !ok {
 		return nil
 	}
-	want := m.lag.WantExact(m.opts.ExactBudget, nil)
 	if len(want) == 0 {
 		return nil
 	}
 	e.gen++
 	e.inFlight = true
-	gen, tracker, ctx, timeout := e.gen, m.lag, m.ctx, m.opts.Timeout
+	gen, ctx, timeout := e.gen, m.ctx, m.opts.Timeout
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
 		recs, err := r.CommittedTimestamps(ctx, want)
-		return exactReadMsg{gen: gen, tracker: tracker, recs: recs, err: err}
+		return exactReadMsg{gen: gen, recs: recs, err: err}
 	}
 }
 
@@ -60,7 +57,7 @@ func (m *Model) startExactRead() tea.Cmd {
 // that have them again, and shows every screen the result. A read that
 // failed as a whole is asked for again after the next poll.
 func (m *Model) onExactRead(msg exactReadMsg) tea.Cmd {
-	if msg.gen != m.exact.gen || msg.tracker != m.lag {
+	if msg.gen != m.exact.gen {
 		return nil
 	}
 	m.exact.inFlight = false
@@ -70,14 +67,13 @@ func (m *Model) onExactRead(msg exactReadMsg) tea.Cmd {
 	return m.addExact(msg.recs)
 }
 
-// addExact stores records in the tracker and sends every screen the
+// addExact writes records to the poll data and starts a judging job at
+// once (unless one is in flight, whose answer starts it): the job judges
+// again the groups they belong to, and its answer sends every screen the
 // latest snapshot again with the verdicts they changed.
 func (m *Model) addExact(recs map[kafka.CommitKey]kafka.RecordTime) tea.Cmd {
-	m.lag.AddExact(recs)
-	if m.snap == nil {
-		return nil
-	}
-	return m.broadcast(ui.DataMsg{Snapshot: m.snap, History: m.lag, Lag: m.lag, Rebalances: m.timeline})
+	m.write(op{exact: recs})
+	return m.startJudge()
 }
 
 // onTimestamps delivers a screen's exact read (the group screen's x) and

@@ -227,3 +227,21 @@ func (h *harness) typeText(s string) {
 }
 
 func (h *harness) view() string { return viewtest.Strip(h.m.View()) }
+
+// settle runs cmd and everything it leads to on a model built without a
+// harness, as the program would (its timers must make no Cmd).
+func settle(m *Model, cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	switch msg := cmd().(type) {
+	case nil:
+	case tea.BatchMsg:
+		for _, c := range msg {
+			settle(m, c)
+		}
+	default:
+		_, next := m.Update(msg)
+		settle(m, next)
+	}
+}

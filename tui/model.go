@@ -50,15 +50,18 @@ type Model struct {
 	// requests are the screens' requests in flight, by ID: who asked.
 	requests map[uint64]ui.Component
 
-	poll  pollState
-	snap  *kafka.Snapshot
-	lag   *lag.Tracker
-	exact exactReads
-	clock time.Time
-	// timeline records every group's rebalances from every poll, so the
-	// groups screen and a group's Timeline tab show what happened before
-	// it was opened.
+	poll pollState
+	// front is the poll data the screens read (judge.go); snap, lag and
+	// timeline are its parts. The timeline records every group's
+	// rebalances from every poll, so the groups screen and a group's
+	// Timeline tab show what happened before it was opened.
+	front    *pollData
+	judge    judging
+	snap     *kafka.Snapshot
+	lag      *lag.Tracker
 	timeline *krebalance.Timeline
+	exact    exactReads
+	clock    time.Time
 	writers  Writers
 	diag     DiagnosisReader
 	resets   *resetLog // resets made here, for the next poll's tracker
@@ -96,16 +99,15 @@ func newModel(ctx context.Context, opts Options, r *lipgloss.Renderer, color boo
 		base:     ui.NewCommon(r, color, utf8, opts.Now),
 		width:    defaultWidth,
 		height:   defaultHeight,
-		lag:      lag.NewTracker(opts.Lag),
 		writers:  opts.Writers,
 		diag:     opts.Diagnosis,
-		timeline: krebalance.NewTimeline(krebalance.TimelineConfig{}),
 		resets:   &resetLog{},
 		receipts: newReceiptScan(),
 		clock:    opts.Now(),
 		after:    after,
 		requests: make(map[uint64]ui.Component),
 	}
+	m.resetPollData()
 	m.styles = m.base.Styles
 	m.base.ReadOnly, m.base.Protected = opts.ReadOnly, opts.Protected
 	m.hints = newHints(m.styles, m.base.Glyphs)
@@ -170,15 +172,6 @@ func (m *Model) helpOpen() bool {
 	return ok
 }
 
-// broadcast delivers msg to every screen on the stack.
-func (m *Model) broadcast(msg tea.Msg) tea.Cmd {
-	cmds := make([]tea.Cmd, 0, len(m.stack))
-	for _, c := range m.stack {
-		cmds = append(cmds, c.Update(msg))
-	}
-	return tea.Batch(cmds...)
-}
-
 // Init starts the first poll and the clock.
 func (m *Model) Init() tea.Cmd {
 	return tea.Batch(m.startPoll(), m.clockTick())
@@ -197,6 +190,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onKeys(msg)
 	case pollResultMsg:
 		return m, m.onPollResult(msg)
+	case judgedMsg:
+		return m, m.onJudged(msg)
 	case pollTickMsg:
 		return m, m.onPollTick(msg)
 	case clockMsg:

@@ -7,7 +7,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/kgroups/kgroups/kafka"
-	"github.com/kgroups/kgroups/views/ui"
 )
 
 // pollResultMsg is the outcome of one poll, tagged with the generation that
@@ -139,11 +138,12 @@ func (m *Model) onPollResult(msg pollResultMsg) tea.Cmd {
 		if p.took <= 0 {
 			p.took = msg.took
 		}
-		m.snap = msg.snap
-		m.resets.drain(m.lag, m.receipts.noted)
-		m.lag.Add(msg.snap)
-		m.timeline.Add(msg.snap)
-		cmds = append(cmds, m.broadcast(ui.DataMsg{Snapshot: msg.snap, History: m.lag, Lag: m.lag, Rebalances: m.timeline}), m.scanReceipts(msg.snap), m.startExactRead())
+		// The resets made here go into the log before the poll that
+		// shows them; the judging job applies both, off the UI loop,
+		// and its answer shows the screens the poll (judge.go).
+		m.resets.drain(m, m.receipts.noted)
+		m.write(op{snap: msg.snap})
+		cmds = append(cmds, m.startJudge())
 	}
 	switch {
 	case p.again:

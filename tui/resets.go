@@ -35,9 +35,10 @@ func (l *resetLog) add(group string, r lag.Reset) {
 	l.pending = append(l.pending, noted{group, r})
 }
 
-// drain hands every pending reset to t, and marks its receipt noted so
-// that reading it from the receipts folder does not note it again.
-func (l *resetLog) drain(t *lag.Tracker, noted map[string]bool) {
+// drain writes every pending reset to m's poll data, and marks its receipt
+// noted so that reading it from the receipts folder does not note it
+// again.
+func (l *resetLog) drain(m *Model, noted map[string]bool) {
 	l.mu.Lock()
 	pending := l.pending
 	l.pending = nil
@@ -45,7 +46,7 @@ func (l *resetLog) drain(t *lag.Tracker, noted map[string]bool) {
 	for _, n := range pending {
 		if !noted[n.reset.Receipt] {
 			noted[n.reset.Receipt] = true
-			t.NoteReset(n.group, n.reset)
+			m.write(op{group: n.group, reset: &n.reset})
 		}
 	}
 }
@@ -117,7 +118,8 @@ func (m *Model) onReceipts(msg receiptsMsg) {
 	for _, r := range msg.receipts {
 		if !sc.noted[r.Path] {
 			sc.noted[r.Path] = true
-			m.lag.NoteReset(r.Group, r.LagReset())
+			lr := r.LagReset()
+			m.write(op{group: r.Group, reset: &lr})
 		}
 	}
 }

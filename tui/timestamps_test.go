@@ -170,6 +170,8 @@ func TestExactReadAfterASwitchIsDropped(t *testing.T) {
 			for _, c := range msg {
 				walk(c)
 			}
+		case judgedMsg:
+			walk(h.send(msg)) // the poll judged: its answer starts the read
 		case exactReadMsg:
 			stale = msg
 		}

@@ -7,6 +7,9 @@
 // pass "now"), no Kafka client. A History is fed one snapshot per poll and
 // queried by `kgroups health`; the UI holds a Tracker, a History that judges
 // every group as each snapshot arrives and keeps the series its charts draw.
+// The UI keeps two Trackers fed the same writes, one its screens read and
+// one judged off the UI loop; the second takes the verdicts of the first
+// (Tracker.Follow) instead of judging every group again.
 //
 // # History
 //

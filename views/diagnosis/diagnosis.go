@@ -60,6 +60,10 @@ type Model struct {
 	lag  *lag.Tracker
 	reads
 
+	// answers counts the reads answered, so that a poll prepared before
+	// an answer came is worked out again with it.
+	answers int
+
 	events []rebalance.Event
 	buf    []lag.PartitionHealth
 	win    table.Window
@@ -137,6 +141,10 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case ui.DataMsg:
 		m.snap, m.lag = msg.Snapshot, msg.Lag
+		if p, ok := msg.Prepared.(*prepared); ok && p.answers == m.answers {
+			m.install(p.m)
+			return m.ask()
+		}
 		return m.refresh()
 	case ui.TabShownMsg:
 		m.shown = true

@@ -2,6 +2,7 @@ package diagnosis
 
 import (
 	"errors"
+	"maps"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -123,6 +124,7 @@ func (m *Model) answer(msg ui.DiagnosisMsg) bool {
 		return false
 	}
 	m.inflight = 0
+	m.answers++
 	m.err = msg.Err
 	rs := msg.Reads
 	if rs == nil {
@@ -165,4 +167,13 @@ func (m *Model) readState() []string {
 		return []string{"from the polls"}
 	}
 	return []string{"from the polls and reads"}
+}
+
+// clone copies what the tab holds, for a scratch tab off the UI loop; the
+// request in flight stays the tab's.
+func (r *reads) clone() reads {
+	return reads{
+		want: r.want, txns: maps.Clone(r.txns), producers: maps.Clone(r.producers),
+		retention: maps.Clone(r.retention), records: maps.Clone(r.records), err: r.err,
+	}
 }

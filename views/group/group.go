@@ -83,9 +83,13 @@ type Model struct {
 	lag    *lag.Tracker
 	health lag.Verdict
 	phBuf  []lag.PartitionHealth
+	spare  []lag.PartitionHealth // a second buffer, for Prepare
 	ph     []int32
 	window int
 	now    time.Time // the poll the verdicts and time lags are as of
+
+	// judged is the poll's prepared judging while setData takes it.
+	judged *prepared
 
 	exact  exactState
 	chart  chartState
@@ -289,10 +293,16 @@ func (m *Model) SetSize(w, h int) {
 func (m *Model) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case ui.DataMsg:
+		p, _ := msg.Prepared.(*prepared)
+		if p != nil && p.name == m.name {
+			m.judged = p
+		}
 		m.setData(msg.Snapshot, msg.Lag)
+		m.judged = nil
 		m.sizeExtras()
 		cmds := []tea.Cmd{m.requestExact()}
-		for _, e := range m.extra {
+		for i, e := range m.extra {
+			msg.Prepared = p.extraFor(i, e.Tab)
 			cmds = append(cmds, e.Tab.Update(msg))
 		}
 		return tea.Batch(cmds...)
@@ -382,7 +392,11 @@ func (m *Model) setData(s *kafka.Snapshot, l *lag.Tracker) {
 		return
 	}
 	m.g, m.gone, m.seen, m.now = g, false, s.Time, s.Time
-	m.totalLag = columns.GroupLag(g)
+	if p := m.judged; p != nil && p.g == g {
+		m.totalLag = p.totalLag
+	} else {
+		m.totalLag = columns.GroupLag(g)
+	}
 	m.judge(l)
 	m.leader = ""
 	if rebalance.Leads(g) {
@@ -391,24 +405,12 @@ func (m *Model) setData(s *kafka.Snapshot, l *lag.Tracker) {
 		}
 	}
 
-	lags := make(map[string]int64, len(g.Members))
-	known := make(map[string]bool, len(g.Members))
-	for i := range g.Partitions {
-		p := &g.Partitions[i]
-		if p.MemberID == "" || !p.HasLag() {
-			continue
-		}
-		if g.IsShare() {
-			// Every member a share partition is assigned to consumes
-			// its backlog: each is shown the whole of it.
-			for _, id := range p.Owners {
-				lags[id] += p.Lag
-				known[id] = true
-			}
-			continue
-		}
-		lags[p.MemberID] += p.Lag
-		known[p.MemberID] = true
+	var lags map[string]int64
+	var known map[string]bool
+	if p := m.judged; p != nil && p.g == g {
+		lags, known = p.lags, p.known
+	} else {
+		lags, known = memberLags(g)
 	}
 	m.members = m.members[:0]
 	for i := range g.Members {
@@ -436,6 +438,31 @@ func (m *Model) setData(s *kafka.Snapshot, l *lag.Tracker) {
 	m.loadChart()
 }
 
+// memberLags sums the lag of each member's partitions; known says which
+// members have a partition whose lag is known.
+func memberLags(g *kafka.Group) (map[string]int64, map[string]bool) {
+	lags := make(map[string]int64, len(g.Members))
+	known := make(map[string]bool, len(g.Members))
+	for i := range g.Partitions {
+		p := &g.Partitions[i]
+		if p.MemberID == "" || !p.HasLag() {
+			continue
+		}
+		if g.IsShare() {
+			// Every member a share partition is assigned to consumes
+			// its backlog: each is shown the whole of it.
+			for _, id := range p.Owners {
+				lags[id] += p.Lag
+				known[id] = true
+			}
+			continue
+		}
+		lags[p.MemberID] += p.Lag
+		known[p.MemberID] = true
+	}
+	return lags, known
+}
+
 // pruneSelected forgets selected partitions the group no longer has, so a
 // reset never names a partition the user cannot see.
 func (m *Model) pruneSelected() {
@@ -457,18 +484,25 @@ func (m *Model) pruneSelected() {
 // partition, so one merge pairs them.
 func (m *Model) judge(l *lag.Tracker) {
 	m.health = lag.UnknownVerdict
-	m.ph = m.ph[:0]
 	ps := m.g.Partitions
-	for range ps {
-		m.ph = append(m.ph, -1)
-	}
 	if l == nil {
+		m.ph = unpaired(m.ph, len(ps))
 		return
 	}
 	m.window = l.Config().Window
-	gh, ok := l.Evaluate(m.name, m.phBuf)
-	m.phBuf = gh.Partitions[:0]
+	var gh lag.GroupHealth
+	var ok bool
+	if p := m.judged; p != nil {
+		// Judged off the UI loop into the spare buffer: the one in use
+		// becomes the spare.
+		gh, ok = p.gh, p.ok
+		m.spare, m.phBuf = m.phBuf[:0], gh.Partitions[:0]
+	} else {
+		gh, ok = l.Evaluate(m.name, m.phBuf)
+		m.phBuf = gh.Partitions[:0]
+	}
 	if !ok {
+		m.ph = unpaired(m.ph, len(ps))
 		return
 	}
 	// The verdict is the tracker's, the one the groups screen, the status
@@ -476,19 +510,40 @@ func (m *Model) judge(l *lag.Tracker) {
 	// behind it.
 	m.health = l.Named(m.name)
 	m.health.Partitions = gh.Partitions
-	for i, j := 0, 0; i < len(ps) && j < len(gh.Partitions); {
-		a, b := &ps[i], &gh.Partitions[j]
+	if p := m.judged; p != nil && p.g == m.g {
+		m.ph, p.ph = p.ph, m.ph
+		return
+	}
+	m.ph = pair(ps, gh.Partitions, m.ph)
+}
+
+// unpaired is ph for n rows, none judged.
+func unpaired(ph []int32, n int) []int32 {
+	ph = ph[:0]
+	for range n {
+		ph = append(ph, -1)
+	}
+	return ph
+}
+
+// pair maps each of ps to its verdict in hs (-1: none), into ph. Both are
+// sorted by topic and partition, so one merge pairs them.
+func pair(ps []kafka.PartitionOffsets, hs []lag.PartitionHealth, ph []int32) []int32 {
+	ph = unpaired(ph, len(ps))
+	for i, j := 0, 0; i < len(ps) && j < len(hs); {
+		a, b := &ps[i], &hs[j]
 		switch {
 		case a.Topic < b.Topic || a.Topic == b.Topic && a.Partition < b.Partition:
 			i++
 		case a.Topic > b.Topic || a.Partition > b.Partition:
 			j++
 		default:
-			m.ph[i] = int32(j)
+			ph[i] = int32(j)
 			i++
 			j++
 		}
 	}
+	return ph
 }
 
 // partitionHealth is the verdict for row i of g.Partitions, nil when the

@@ -181,6 +181,10 @@ func (m *Model) Actions() []ui.Action {
 func (m *Model) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case ui.DataMsg:
+		if p, ok := msg.Prepared.(*prepared); ok && p.matches(m) {
+			m.install(p)
+			return nil
+		}
 		m.setData(msg.Snapshot, msg.History, msg.Lag, msg.Rebalances)
 	case ui.SelectGroupMsg:
 		m.selected = msg.Name
@@ -399,6 +403,13 @@ func (m *Model) rebuild() {
 		}
 		return gs[a].Name < gs[b].Name
 	})
+	m.place()
+}
+
+// place puts the cursor on the selected group, or on the first row when
+// the rows no longer hold it.
+func (m *Model) place() {
+	gs := m.snap.Groups
 	m.win.Cursor = 0
 	for i, gi := range m.rows {
 		if gs[gi].Name == m.selected {

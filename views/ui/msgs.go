@@ -16,6 +16,10 @@ type LagHistory interface {
 
 // DataMsg delivers a new poll result to every screen on the stack. Snapshot
 // is never nil; it, History and Lag are shared and must not be modified.
+// A screen reads History, Lag and Rebalances on the UI loop, and only
+// those of the latest DataMsg: the root judges polls off the UI loop into
+// a second copy, and the copy a previous DataMsg carried is the one the
+// next judging job writes.
 type DataMsg struct {
 	Snapshot *kafka.Snapshot
 	History  LagHistory
@@ -27,6 +31,22 @@ type DataMsg struct {
 	// did, from the root's rebalance timeline, fed with this poll before
 	// the DataMsg is sent. Nil means nothing is known.
 	Rebalances RebalanceStatus
+	// Prepared is what this screen's Prepare (see Preparer) worked out
+	// from this poll off the UI loop; nil when the screen prepares
+	// nothing, or was not on the stack when the poll's judging began.
+	Prepared any
+}
+
+// Preparer is a screen whose taking of a poll costs more than the UI loop
+// can spare (sorting 10,000 groups, judging a group of 50,000 partitions).
+// When the root starts judging a poll off the UI loop, it calls Prepare on
+// the UI loop; the function returned runs off it, with the judged poll
+// (whose Snapshot, Lag and Rebalances nothing writes while it runs), and
+// must read nothing of the screen but copies taken by Prepare. What it
+// returns reaches the screen as DataMsg.Prepared with that poll. A screen
+// whose settings changed in between works the poll out itself.
+type Preparer interface {
+	Prepare() func(DataMsg) any
 }
 
 // RebalanceStatus is a group's rebalance status as far as the polls saw it;
