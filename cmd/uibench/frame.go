@@ -46,7 +46,7 @@ func firstFrame(ctx context.Context, c *cluster, cols, rows int) (time.Duration,
 		return 0, err
 	}
 	defer master.Close()
-	term := watch(master, groupMark)
+	term := watch(master, nil, groupMark)
 	tp := &timedPoller{p: cl, first: make(chan time.Time, 1)}
 	rctx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)

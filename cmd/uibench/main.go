@@ -17,6 +17,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -43,6 +44,9 @@ type options struct {
 	bin        string
 	skipFrame  bool
 	skipBinary bool
+	heapPolls  int
+	heapFile   string
+	ttyLog     string
 }
 
 func parseFlags() (options, error) {
@@ -58,6 +62,9 @@ func parseFlags() (options, error) {
 	flag.StringVar(&o.bin, "kgroups", "", "kgroups binary to measure (default: go build ./cmd/kgroups)")
 	flag.BoolVar(&o.skipFrame, "skip-frame", false, "skip the in-process first-frame runs")
 	flag.BoolVar(&o.skipBinary, "skip-binary", false, "skip the run of the binary")
+	flag.IntVar(&o.heapPolls, "heap-polls", 12, "polls of the in-process UI before its retained heap is measured (0: skip)")
+	flag.StringVar(&o.heapFile, "heapprofile", "", "write the in-process UI's heap profile here after -heap-polls polls")
+	flag.StringVar(&o.ttyLog, "ttylog", "", "copy everything the binary writes to its terminal to this file")
 	flag.Parse()
 	if flag.NArg() > 0 {
 		return o, fmt.Errorf("unexpected arguments %q: every setting is a flag (-h lists them)", flag.Args())
@@ -130,12 +137,30 @@ func run() error {
 		fmt.Printf("first frame after the first poll result (in process, median of %d): %s  runs %s  target <= 150ms\n",
 			len(runs), medianDuration(runs).Round(100*time.Microsecond), durations(runs))
 	}
+	if o.heapPolls > 0 {
+		const every = time.Second
+		b, err := retainedHeap(ctx, c, o.cols, o.rows, o.heapPolls, every, o.heapFile)
+		if err != nil {
+			return fmt.Errorf("retained heap: %w", err)
+		}
+		fmt.Printf("live heap the UI keeps after %d polls (in process, every %s; the cluster's excluded): %.1f MiB = %d bytes a committed partition\n",
+			o.heapPolls, every, mib(int64(b)), int64(b)/int64(o.groups*o.partitions))
+	}
 	if o.skipBinary {
 		return nil
 	}
 
 	fmt.Fprintf(os.Stderr, "running kgroups --refresh %s for %s\n", o.refresh, o.duration)
-	r, err := runProcess(ctx, c, bin, o.cols, o.rows, o.refresh, o.duration, dir)
+	var log io.Writer
+	if o.ttyLog != "" {
+		f, err := os.Create(o.ttyLog)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		log = f
+	}
+	r, err := runProcess(ctx, c, bin, o.cols, o.rows, o.refresh, o.duration, dir, log)
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -38,7 +39,7 @@ const clockTicks = 100
 // d with the given refresh, and measures it from outside: bytes written to
 // the terminal, CPU time and RSS from /proc, and the live heap after each
 // collection from GODEBUG=gctrace=1.
-func runProcess(ctx context.Context, c *cluster, bin string, cols, rows int, refresh, d time.Duration, dir string) (*processRun, error) {
+func runProcess(ctx context.Context, c *cluster, bin string, cols, rows int, refresh, d time.Duration, dir string, log io.Writer) (*processRun, error) {
 	master, slave, err := openPTY(cols, rows)
 	if err != nil {
 		return nil, err
@@ -61,7 +62,7 @@ func runProcess(ctx context.Context, c *cluster, bin string, cols, rows int, ref
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, gcLog
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
-	term := watch(master, groupMark)
+	term := watch(master, log, groupMark)
 	r := &processRun{started: time.Now()}
 	if err := cmd.Start(); err != nil {
 		slave.Close()

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"slices"
 	"sync"
@@ -19,6 +20,7 @@ type terminal struct {
 	marks  map[string]time.Time
 	want   []string
 	reply  io.Writer // answers the terminal queries
+	log    io.Writer // a copy of everything read, when set
 	done   chan struct{}
 }
 
@@ -40,8 +42,8 @@ type chunk struct {
 // watch starts reading the pty's master, answering the program's terminal
 // queries on it. Each text of want is looked for in the output; mark tells
 // when it first showed.
-func watch(master io.ReadWriter, want ...string) *terminal {
-	t := &terminal{marks: map[string]time.Time{}, want: want, reply: master, done: make(chan struct{})}
+func watch(master io.ReadWriter, log io.Writer, want ...string) *terminal {
+	t := &terminal{marks: map[string]time.Time{}, want: want, reply: master, log: log, done: make(chan struct{})}
 	r := io.Reader(master)
 	go t.read(r)
 	return t
@@ -55,6 +57,10 @@ func (t *terminal) read(r io.Reader) {
 		if n > 0 {
 			now := time.Now()
 			t.mu.Lock()
+			if t.log != nil {
+				fmt.Fprintf(t.log, "\n=== %s %d bytes\n", now.Format("15:04:05.000"), n)
+				_, _ = t.log.Write(buf[:n])
+			}
 			t.chunks = append(t.chunks, chunk{at: now, n: n})
 			t.total += int64(n)
 			seen := len(t.tail)
