@@ -27,19 +27,26 @@ type cluster struct {
 // layout is the cluster's shape: groups Empty groups over topics topics of
 // partitions partitions each. Group i commits every partition of topic
 // i mod topics, so groups×partitions partitions carry a commit (2,000 × 12
-// = 24,000 by default). Every partition holds 100 records; group i commits
-// at 100 − (i mod 4), so a quarter of the groups are caught up and the rest
-// lag by 1 to 3 records a partition. Nothing moves afterwards: every poll
-// after the first sees an unchanged cluster.
+// = 24,000 by default). Every partition holds 100 records and every group
+// has consumed them all (lag 0), except with lagEvery n > 0, when every
+// nth group commits 3 records short: its time lag then grows with the
+// clock, so its row changes at each refresh. Nothing is produced or
+// committed afterwards.
 type layout struct {
 	groups, topics, partitions int
+	lagEvery                   int
 }
 
 func (l layout) topic(i int) string { return fmt.Sprintf("topic-%02d", i) }
 func (l layout) group(i int) string { return fmt.Sprintf("group-%05d", i) }
 
 // committed is what group i commits on each partition of its topic.
-func (l layout) committed(i int) int64 { return records - int64(i%4) }
+func (l layout) committed(i int) int64 {
+	if l.lagEvery > 0 && i%l.lagEvery == 0 {
+		return records - 3
+	}
+	return records
+}
 
 // startCluster runs a three-broker kfake cluster and fills it as layout
 // says.

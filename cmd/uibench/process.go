@@ -21,7 +21,6 @@ import (
 type processRun struct {
 	started    time.Time
 	drawn      time.Duration // from exec to the first frame listing groups
-	firstPoll  time.Duration // from the first poll's start to that frame
 	polls      []time.Time   // starts of the polls the binary sent
 	refreshes  []int64       // bytes written between consecutive polls, after the window filled
 	cpu        time.Duration // CPU time from the first frame to the end
@@ -88,9 +87,6 @@ func runProcess(ctx context.Context, c *cluster, bin string, cols, rows int, ref
 		}
 	}
 	r.drawn = drawnAt.Sub(r.started)
-	if ps := c.polls.since(r.started); len(ps) > 0 {
-		r.firstPoll = drawnAt.Sub(ps[0])
-	}
 	cpu0, err := cpuTime(pid)
 	if err != nil {
 		return nil, err
@@ -140,17 +136,23 @@ func runProcess(ctx context.Context, c *cluster, bin string, cols, rows int, ref
 	return r, nil
 }
 
-// settled is how many polls the verdicts take to stop changing: the lag
-// window (10 commits) fills on the 10th; the verdicts show from the 11th.
-const settled = 11
+// settle is how long verdicts take to stop changing on an unchanged
+// cluster: a group shows JUDGING n/10 until its window holds 10 commit
+// observations, and a commit that does not move counts once every 5s
+// (lag.DefaultConfig's Window and MinDistance), so every row changes about
+// every 5s for the first 50s. Refreshes are counted from settle after the
+// first poll.
+const settle = 60 * time.Second
 
 // refreshBytes counts the bytes written from each poll's start to the
 // next one's, once the verdicts have settled: the cost of a refresh that
 // brings nothing new, age line and clock included.
 func refreshBytes(term *terminal, polls []time.Time, end time.Time) []int64 {
 	var out []int64
-	for i := settled; i+1 < len(polls) && polls[i+1].Before(end); i++ {
-		out = append(out, term.between(polls[i], polls[i+1]))
+	for i := 0; i+1 < len(polls) && polls[i+1].Before(end); i++ {
+		if polls[i].Sub(polls[0]) >= settle {
+			out = append(out, term.between(polls[i], polls[i+1]))
+		}
 	}
 	return out
 }
