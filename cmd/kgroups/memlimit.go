@@ -13,9 +13,9 @@ import (
 // alone the heap grows to twice what is live before a collection, so the
 // process holds about twice the memory it uses. While the UI runs,
 // kgroups sets a soft memory limit (debug.SetMemoryLimit) a little above
-// what it keeps: the live heap after the last collection, the runtime's own
-// memory (stacks, GC metadata), and headroom of a quarter of the live heap,
-// at least heapHeadroom. It is derived again every memLimitEvery, so it
+// what it keeps: the live heap after the last collection, the space lost
+// inside the heap's spans, the runtime's own memory (stacks, GC metadata),
+// and headroom of a quarter of the live heap, at least heapHeadroom. It is derived again every memLimitEvery, so it
 // follows the cluster's size. GOGC stays as it is and still applies below
 // the limit. GOMEMLIMIT in the environment wins: kgroups then sets nothing.
 const (
@@ -42,13 +42,13 @@ func memoryLimit() int64 {
 		}
 		return memSamples[i].Value.Uint64()
 	}
-	live, total := v(0), v(1)
-	heap := v(2) + v(3) + v(4) + v(5)
+	live, total, unused := v(0), v(1), v(3)
+	heap := v(2) + unused + v(4) + v(5)
 	var runtimeOwn uint64
 	if total > heap {
 		runtimeOwn = total - heap
 	}
-	limit := live + max(live/4, heapHeadroom) + runtimeOwn
+	limit := live + max(live/4, heapHeadroom) + unused + runtimeOwn
 	return int64(min(limit, math.MaxInt64))
 }
 

@@ -146,12 +146,12 @@ func run() error {
 	}
 	if o.heapPolls > 0 {
 		const every = time.Second
-		b, err := retainedHeap(ctx, c, o.cols, o.rows, o.heapPolls, every, o.heapFile)
+		b, snaps, err := retainedHeap(ctx, c, o.cols, o.rows, o.heapPolls, every, o.heapFile)
 		if err != nil {
 			return fmt.Errorf("retained heap: %w", err)
 		}
-		fmt.Printf("live heap the UI keeps after %d polls (in process, every %s; the cluster's excluded): %.1f MiB = %d bytes a committed partition\n",
-			o.heapPolls, every, mib(int64(b)), int64(b)/int64(o.groups*o.partitions))
+		fmt.Printf("live heap the UI keeps after %d polls (in process, every %s; the cluster's excluded): %.1f MiB = %d bytes a committed partition; %d of the polls' snapshots alive\n",
+			o.heapPolls, every, mib(int64(b)), int64(b)/int64(o.groups*o.partitions), snaps)
 	}
 	if o.skipBinary {
 		return nil
