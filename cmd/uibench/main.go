@@ -22,6 +22,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -47,6 +48,7 @@ type options struct {
 	heapPolls  int
 	heapFile   string
 	ttyLog     string
+	cpuFile    string
 }
 
 func parseFlags() (options, error) {
@@ -65,6 +67,7 @@ func parseFlags() (options, error) {
 	flag.BoolVar(&o.skipBinary, "skip-binary", false, "skip the run of the binary")
 	flag.IntVar(&o.heapPolls, "heap-polls", 12, "polls of the in-process UI before its retained heap is measured (0: skip)")
 	flag.StringVar(&o.heapFile, "heapprofile", "", "write the in-process UI's heap profile here after -heap-polls polls")
+	flag.StringVar(&o.cpuFile, "cpuprofile", "", "write a CPU profile of the in-process first-frame runs here")
 	flag.StringVar(&o.ttyLog, "ttylog", "", "copy everything the binary writes to its terminal to this file")
 	flag.Parse()
 	if flag.NArg() > 0 {
@@ -133,6 +136,16 @@ func run() error {
 	fmt.Printf("terminal: %dx%d, xterm-256color, UTF-8\n", o.cols, o.rows)
 
 	if !o.skipFrame {
+		if o.cpuFile != "" {
+			f, err := os.Create(o.cpuFile)
+			if err != nil {
+				return err
+			}
+			if err := pprof.StartCPUProfile(f); err != nil {
+				return err
+			}
+			defer f.Close()
+		}
 		var runs []time.Duration
 		for range o.frames {
 			d, err := firstFrame(ctx, c, o.cols, o.rows)
@@ -141,6 +154,7 @@ func run() error {
 			}
 			runs = append(runs, d)
 		}
+		pprof.StopCPUProfile()
 		fmt.Printf("first frame after the first poll result (in process, median of %d): %s  runs %s  target <= 150ms\n",
 			len(runs), medianDuration(runs).Round(100*time.Microsecond), durations(runs))
 	}
