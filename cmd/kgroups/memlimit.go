@@ -3,9 +3,10 @@ package main
 import (
 	"context"
 	"math"
+	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
-	"time"
+	"sync"
 )
 
 // The live UI keeps one poll, the lag history and the screens' rows; every
@@ -15,32 +16,29 @@ import (
 // kgroups sets a soft memory limit (debug.SetMemoryLimit) a little above
 // what it keeps: the live heap after the last collection, the space lost
 // inside the heap's spans, the runtime's own memory (stacks, GC metadata),
-// and headroom of a quarter of the live heap, at least heapHeadroom. It is derived again every memLimitEvery, so it
-// follows the cluster's size. GOGC stays as it is and still applies below
-// the limit. GOMEMLIMIT in the environment wins: kgroups then sets nothing.
-const (
-	heapHeadroom  = 16 << 20
-	memLimitEvery = time.Second
-)
+// and headroom of a quarter of the live heap, at least heapHeadroom. It is
+// derived again after every collection, so it follows the cluster's size
+// at once, and costs nothing while nothing is allocated. GOGC stays as it
+// is and still applies below the limit. GOMEMLIMIT in the environment
+// wins: kgroups then sets nothing.
+const heapHeadroom = 16 << 20
 
-var memSamples = []metrics.Sample{
-	{Name: "/gc/heap/live:bytes"},
-	{Name: "/memory/classes/total:bytes"},
-	{Name: "/memory/classes/heap/objects:bytes"},
-	{Name: "/memory/classes/heap/unused:bytes"},
-	{Name: "/memory/classes/heap/free:bytes"},
-	{Name: "/memory/classes/heap/released:bytes"},
-}
-
-// memoryLimit is the limit for the runtime's current figures: the live
-// heap, headroom, and the memory the runtime holds outside the heap.
+// memoryLimit is the limit for the runtime's current figures.
 func memoryLimit() int64 {
-	metrics.Read(memSamples)
+	s := []metrics.Sample{
+		{Name: "/gc/heap/live:bytes"},
+		{Name: "/memory/classes/total:bytes"},
+		{Name: "/memory/classes/heap/objects:bytes"},
+		{Name: "/memory/classes/heap/unused:bytes"},
+		{Name: "/memory/classes/heap/free:bytes"},
+		{Name: "/memory/classes/heap/released:bytes"},
+	}
+	metrics.Read(s)
 	v := func(i int) uint64 {
-		if memSamples[i].Value.Kind() != metrics.KindUint64 {
+		if s[i].Value.Kind() != metrics.KindUint64 {
 			return 0
 		}
-		return memSamples[i].Value.Uint64()
+		return s[i].Value.Uint64()
 	}
 	live, total, unused := v(0), v(1), v(3)
 	heap := v(2) + unused + v(4) + v(5)
@@ -52,25 +50,40 @@ func memoryLimit() int64 {
 	return int64(min(limit, math.MaxInt64))
 }
 
-// keepMemoryNearLive sets the soft memory limit until ctx ends, then lifts
-// it. It returns at once; getenv reads GOMEMLIMIT.
+// memLimiter sets the limit after each collection until it is stopped.
+type memLimiter struct {
+	mu      sync.Mutex
+	stopped bool
+}
+
+// arm sets the limit again after the next collection: the cleanup of an
+// object nothing keeps runs once a collection has freed it.
+func (l *memLimiter) arm() {
+	runtime.AddCleanup(new([64]byte), func(l *memLimiter) {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		if l.stopped {
+			return
+		}
+		debug.SetMemoryLimit(memoryLimit())
+		l.arm()
+	}, l)
+}
+
+// keepMemoryNearLive sets the soft memory limit from the next collection
+// on until ctx ends, then lifts it. It returns at once; getenv reads
+// GOMEMLIMIT.
 func keepMemoryNearLive(ctx context.Context, getenv func(string) string) {
 	if getenv("GOMEMLIMIT") != "" {
 		return
 	}
-	// The first limit comes a moment after the start, once the first
-	// poll has given the heap its size.
+	l := &memLimiter{}
+	l.arm()
 	go func() {
-		t := time.NewTicker(memLimitEvery)
-		defer t.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				debug.SetMemoryLimit(math.MaxInt64)
-				return
-			case <-t.C:
-				debug.SetMemoryLimit(memoryLimit())
-			}
-		}
+		<-ctx.Done()
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		l.stopped = true
+		debug.SetMemoryLimit(math.MaxInt64)
 	}()
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"math"
+	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
 	"testing"
@@ -27,8 +28,8 @@ func TestMemoryLimitAboveLiveHeap(t *testing.T) {
 	_ = keep[len(keep)-1]
 }
 
-// TestMemoryLimitWhileTheUIRuns sets the limit while the context lives,
-// lifts it when it ends, and leaves GOMEMLIMIT's alone.
+// TestMemoryLimitWhileTheUIRuns sets the limit after collections while the
+// context lives, lifts it when it ends, and leaves GOMEMLIMIT's alone.
 func TestMemoryLimitWhileTheUIRuns(t *testing.T) {
 	defer debug.SetMemoryLimit(math.MaxInt64)
 	waitFor := func(what string, ok func(int64) bool) {
@@ -38,6 +39,7 @@ func TestMemoryLimitWhileTheUIRuns(t *testing.T) {
 			if time.Now().After(deadline) {
 				t.Fatalf("%s: the limit is %d", what, debug.SetMemoryLimit(-1))
 			}
+			runtime.GC() // the limit follows each collection
 			time.Sleep(10 * time.Millisecond)
 		}
 	}
@@ -56,7 +58,10 @@ func TestMemoryLimitWhileTheUIRuns(t *testing.T) {
 		}
 		return ""
 	})
-	time.Sleep(3 * memLimitEvery)
+	for range 3 {
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
+	}
 	if got := debug.SetMemoryLimit(-1); got != 1<<40 {
 		t.Errorf("with GOMEMLIMIT set, the limit became %d", got)
 	}
