@@ -417,8 +417,18 @@ func (gb *groupBuilder) buildPartitions(starts kadm.ListedOffsets, startErr erro
 	for _, ps := range gb.shareOffsets {
 		n += len(ps)
 	}
+	// Assigned partitions add a row only where nothing is committed, so
+	// that the slice the snapshot keeps has no spare room.
 	for i := range gb.g.Members {
-		n += gb.g.Members[i].PartitionCount()
+		for _, a := range gb.g.Members[i].Assignment {
+			for _, p := range a.Partitions {
+				_, committed := gb.commits.Lookup(a.Topic, p)
+				_, started := gb.shareOffsets.Lookup(a.Topic, p)
+				if !committed && !started {
+					n++
+				}
+			}
+		}
 	}
 	rows := rowSet{rows: make([]PartitionOffsets, 0, n)}
 	// An offset fetch lists each partition once.

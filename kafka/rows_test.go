@@ -53,6 +53,9 @@ func TestBuildPartitionsJoinsEveryRow(t *testing.T) {
 	gb.buildPartitions(starts, nil, ends, nil)
 
 	ps := gb.g.Partitions
+	if cap(ps) != len(ps) {
+		t.Errorf("the rows keep room for %d, hold %d", cap(ps), len(ps))
+	}
 	if len(ps) != assigned+10 {
 		t.Fatalf("%d rows, want %d", len(ps), assigned+10)
 	}
