@@ -83,6 +83,9 @@ func parseFlags() (options, error) {
 	switch {
 	case o.groups < 1 || o.topics < 1 || o.partitions < 1:
 		return o, fmt.Errorf("-groups, -topics and -partitions must be at least 1 (got %d, %d, %d)", o.groups, o.topics, o.partitions)
+	case o.groups > 99999 || o.topics > 99:
+		// Every group's name must start with groupMark.
+		return o, fmt.Errorf("-groups goes up to 99999 and -topics to 99 (got %d, %d)", o.groups, o.topics)
 	case o.refresh <= 0 || o.duration <= 0:
 		return o, fmt.Errorf("-refresh and -duration must be positive (got %s, %s)", o.refresh, o.duration)
 	case o.lagEvery < 0:
