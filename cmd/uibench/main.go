@@ -200,7 +200,8 @@ func run() error {
 	fmt.Printf("  bytes written in all: %d\n", r.totalBytes)
 	fmt.Printf("  CPU after the first frame: %s in %s = %.2f%% of one core\n",
 		r.cpu, r.cpuWall.Round(time.Millisecond), 100*r.cpu.Seconds()/r.cpuWall.Seconds())
-	fmt.Printf("  peak RSS (VmHWM): %.1f MiB  final RSS: %.1f MiB  target <= 64 MiB\n", mib(r.peakRSS), mib(r.finalRSS))
+	fmt.Printf("  peak RSS (VmHWM): %.1f MiB  final RSS: %.1f MiB (anonymous %.1f, the binary's pages %.1f)  target <= 64 MiB\n",
+		mib(r.peakRSS), mib(r.finalRSS), mib(r.anonRSS), mib(r.fileRSS))
 	if len(r.liveHeap) > 0 {
 		fmt.Printf("  live heap after GC: last %.0f MiB, max %.0f MiB (%d collections)\n",
 			mib(r.liveHeap[len(r.liveHeap)-1]), mib(slices.Max(r.liveHeap)), len(r.liveHeap))

@@ -27,6 +27,8 @@ type processRun struct {
 	cpuWall    time.Duration
 	peakRSS    int64 // VmHWM, bytes
 	finalRSS   int64 // VmRSS at the end, bytes
+	anonRSS    int64 // RssAnon at the end: heap, stacks, runtime
+	fileRSS    int64 // RssFile at the end: the binary's pages
 	liveHeap   []int64
 	totalBytes int64
 }
@@ -109,6 +111,12 @@ func runProcess(ctx context.Context, c *cluster, bin string, cols, rows int, ref
 		return nil, err
 	}
 	if r.finalRSS, err = statusBytes(pid, "VmRSS"); err != nil {
+		return nil, err
+	}
+	if r.anonRSS, err = statusBytes(pid, "RssAnon"); err != nil {
+		return nil, err
+	}
+	if r.fileRSS, err = statusBytes(pid, "RssFile"); err != nil {
 		return nil, err
 	}
 	stopAt := time.Now()
