@@ -63,8 +63,12 @@ func (s *rowSet) row(t string, p int32) *PartitionOffsets {
 	return s.add(t, p)
 }
 
-// sort orders every row by topic then partition.
+// sort orders every row by topic then partition: nothing to do when no
+// row came since the last sort.
 func (s *rowSet) sort() {
+	if s.sorted == len(s.rows) {
+		return
+	}
 	sort.Sort(byTopicPartition(s.rows))
 	s.sorted, s.extra = len(s.rows), nil
 }
