@@ -14,6 +14,7 @@ type Client struct {
 	adm     *kadm.Client
 	brokers []string
 	timeout time.Duration
+	strs    strTable // broker strings shared from poll to poll
 }
 
 // NewClient wraps an existing kgo client (used by tests and the demo, which

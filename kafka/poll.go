@@ -47,6 +47,7 @@ func (c *Client) phase(ctx context.Context) (context.Context, context.CancelFunc
 func (c *Client) poll(ctx context.Context, only []string) (*Snapshot, error) {
 	start := time.Now()
 	snap := &Snapshot{Time: start}
+	in := c.strs.begin()
 
 	pctx, cancel := c.phase(ctx)
 	meta, err := c.adm.Metadata(pctx)
@@ -71,6 +72,7 @@ func (c *Client) poll(ctx context.Context, only []string) (*Snapshot, error) {
 	topicNames := make(map[kadm.TopicID]string, len(meta.Topics))
 	snap.PartitionCounts = make(map[string]int32, len(meta.Topics))
 	for name, td := range meta.Topics {
+		name = in.get(name)
 		topicNames[td.ID] = name
 		if td.Err == nil {
 			snap.PartitionCounts[name] = int32(len(td.Partitions))
@@ -102,17 +104,30 @@ func (c *Client) poll(ctx context.Context, only []string) (*Snapshot, error) {
 		}
 	}
 
-	builders := make(map[string]*groupBuilder, len(wanted))
-	var classic, consumer, share, streams []string
+	// The groups are built where the snapshot keeps them: one slice in
+	// name order, with one builder each.
+	names := make([]string, 0, len(wanted))
+	for name := range wanted {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	snap.Groups = make([]Group, len(names))
+	gbs := make([]groupBuilder, len(names))
+	builders := make(map[string]*groupBuilder, len(names))
+	classic := make([]string, 0, len(names))
+	var consumer, share, streams []string
 	streamsCoord := make(map[string]int32)
-	for name, lg := range wanted {
-		gb := &groupBuilder{g: Group{
+	for i, name := range names {
+		lg := wanted[name]
+		gb := &gbs[i]
+		gb.g, gb.in = &snap.Groups[i], in
+		*gb.g = Group{
 			Name:             name,
-			ProtocolType:     lg.ProtocolType,
-			State:            lg.State,
+			ProtocolType:     in.get(lg.ProtocolType),
+			State:            in.get(lg.State),
 			Coordinator:      brokerOrID(brokers, lg.Coordinator),
 			OffsetsPartition: OffsetsPartition(name, snap.OffsetsTopicPartitions),
-		}}
+		}
 		switch lg.GroupType {
 		case "consumer":
 			gb.g.Type = TypeConsumer
@@ -148,11 +163,6 @@ func (c *Client) poll(ctx context.Context, only []string) (*Snapshot, error) {
 		c.describeStreams(ctx, streams, builders, brokers, streamsCoord)
 	}
 
-	names := make([]string, 0, len(builders))
-	for name := range builders {
-		names = append(names, name)
-	}
-	sort.Strings(names)
 	fetch := make([]string, 0, len(names))
 	for _, name := range names {
 		// Share groups have no committed offsets: their start offsets
@@ -210,16 +220,15 @@ func (c *Client) poll(ctx context.Context, only []string) (*Snapshot, error) {
 		cancel()
 	}
 
-	snap.Groups = make([]Group, 0, len(names))
-	for _, name := range names {
-		gb := builders[name]
+	for i := range gbs {
+		gb := &gbs[i]
 		gb.buildPartitions(starts, startErr, ends, endErr)
 		setStable(gb.g.Partitions, stables)
 		if listErr != nil {
 			gb.addErr(fmt.Errorf("group list may be incomplete: %w", listErr))
 		}
-		snap.Groups = append(snap.Groups, gb.g)
 	}
+	c.strs.end(in)
 	snap.Duration = time.Since(start)
 	return snap, nil
 }
@@ -237,9 +246,11 @@ func brokerOrID(brokers map[int32]Broker, id int32) Broker {
 	return Broker{ID: id}
 }
 
-// groupBuilder accumulates one group's parts across the poll's phases.
+// groupBuilder accumulates one group's parts across the poll's phases, in
+// the snapshot's own Group.
 type groupBuilder struct {
-	g            Group
+	g            *Group
+	in           *interner // the poll's shared strings
 	commits      kadm.OffsetResponses
 	shareOffsets kadm.ShareOffsets
 }
@@ -266,9 +277,10 @@ func (c *Client) describeClassic(ctx context.Context, names []string, builders m
 			gb.addErr(fmt.Errorf("describe group: %w", dg.Err))
 			continue
 		}
-		gb.g.State = dg.State
-		gb.g.ProtocolType = dg.ProtocolType
-		gb.g.Assignor = dg.Protocol
+		in := gb.in
+		gb.g.State = in.get(dg.State)
+		gb.g.ProtocolType = in.get(dg.ProtocolType)
+		gb.g.Assignor = in.get(dg.Protocol)
 		if dg.Coordinator.NodeID >= 0 && dg.Coordinator.Host != "" {
 			gb.g.Coordinator = Broker{ID: dg.Coordinator.NodeID, Host: dg.Coordinator.Host, Port: dg.Coordinator.Port}
 			if dg.Coordinator.Rack != nil {
@@ -276,12 +288,12 @@ func (c *Client) describeClassic(ctx context.Context, names []string, builders m
 			}
 		}
 		for _, dm := range dg.Members {
-			m := Member{MemberID: dm.MemberID, ClientID: dm.ClientID, Host: dm.ClientHost}
+			m := Member{MemberID: in.get(dm.MemberID), ClientID: in.get(dm.ClientID), Host: in.get(dm.ClientHost)}
 			if dm.InstanceID != nil {
 				m.InstanceID = *dm.InstanceID
 			}
 			if cm, ok := dm.Join.AsConsumer(); ok {
-				m.Subscribed = append([]string(nil), cm.Topics...)
+				m.Subscribed = internAll(cm.Topics, in)
 				sort.Strings(m.Subscribed)
 				if cm.Rack != nil {
 					m.Rack = *cm.Rack
@@ -290,7 +302,7 @@ func (c *Client) describeClassic(ctx context.Context, names []string, builders m
 			}
 			if ca, ok := dm.Assigned.AsConsumer(); ok {
 				for _, t := range ca.Topics {
-					m.Assignment = append(m.Assignment, TopicPartitions{Topic: t.Topic, Partitions: sortedInt32s(t.Partitions)})
+					m.Assignment = append(m.Assignment, TopicPartitions{Topic: in.get(t.Topic), Partitions: sortedInt32s(t.Partitions)})
 				}
 				sortTopicPartitions(m.Assignment)
 			}
@@ -339,21 +351,22 @@ func (c *Client) describeConsumer(ctx context.Context, names []string, builders 
 				gb.addErr(fmt.Errorf("describe consumer group: %w", err))
 				continue
 			}
-			gb.g.State = rg.State
+			in := gb.in
+			gb.g.State = in.get(rg.State)
 			gb.g.ProtocolType = "consumer"
-			gb.g.Assignor = rg.AssignorName
+			gb.g.Assignor = in.get(rg.AssignorName)
 			gb.g.GroupEpoch = rg.Epoch
 			gb.g.AssignmentEpoch = rg.AssignmentEpoch
 			gb.g.Coordinator = coord
 			for _, rm := range rg.Members {
 				m := Member{
-					MemberID:    rm.MemberID,
-					ClientID:    rm.ClientID,
-					Host:        rm.ClientHost,
+					MemberID:    in.get(rm.MemberID),
+					ClientID:    in.get(rm.ClientID),
+					Host:        in.get(rm.ClientHost),
 					MemberEpoch: rm.MemberEpoch,
-					Subscribed:  append([]string(nil), rm.SubscribedTopics...),
-					Assignment:  resolveAssignment(rm.Assignment.TopicPartitions, topicNames),
-					Target:      resolveAssignment(rm.TargetAssignment.TopicPartitions, topicNames),
+					Subscribed:  internAll(rm.SubscribedTopics, in),
+					Assignment:  resolveAssignment(rm.Assignment.TopicPartitions, topicNames, in),
+					Target:      resolveAssignment(rm.TargetAssignment.TopicPartitions, topicNames, in),
 				}
 				sort.Strings(m.Subscribed)
 				if rm.InstanceID != nil {
@@ -377,10 +390,10 @@ func (c *Client) describeConsumer(ctx context.Context, names []string, builders 
 	}
 }
 
-func resolveAssignment(tps []kmsg.AssignmentTopicPartition, topicNames map[kadm.TopicID]string) []TopicPartitions {
+func resolveAssignment(tps []kmsg.AssignmentTopicPartition, topicNames map[kadm.TopicID]string, in *interner) []TopicPartitions {
 	var out []TopicPartitions
 	for _, tp := range tps {
-		name := tp.Topic
+		name := in.get(tp.Topic)
 		if name == "" {
 			name = topicNames[kadm.TopicID(tp.TopicID)]
 		}
@@ -394,25 +407,35 @@ func resolveAssignment(tps []kmsg.AssignmentTopicPartition, topicNames map[kadm.
 }
 
 // buildPartitions joins commits, assignments and log bounds into the group's
-// partition rows.
+// partition rows: one slice for the group, sized once, and no allocation
+// per row.
 func (gb *groupBuilder) buildPartitions(starts kadm.ListedOffsets, startErr error, ends kadm.ListedOffsets, endErr error) {
-	type tp struct {
-		t string
-		p int32
+	n := 0
+	for _, ps := range gb.commits {
+		n += len(ps)
 	}
-	rows := make(map[tp]*PartitionOffsets)
-	row := func(t string, p int32) *PartitionOffsets {
-		k := tp{t, p}
-		if r, ok := rows[k]; ok {
-			return r
+	for _, ps := range gb.shareOffsets {
+		n += len(ps)
+	}
+	// Assigned partitions add a row only where nothing is committed, so
+	// that the slice the snapshot keeps has no spare room.
+	for i := range gb.g.Members {
+		for _, a := range gb.g.Members[i].Assignment {
+			for _, p := range a.Partitions {
+				_, committed := gb.commits.Lookup(a.Topic, p)
+				_, started := gb.shareOffsets.Lookup(a.Topic, p)
+				if !committed && !started {
+					n++
+				}
+			}
 		}
-		r := &PartitionOffsets{Topic: t, Partition: p, Committed: NoOffset, LeaderEpoch: -1, LogStart: NoOffset, LogEnd: NoOffset, Lag: NoOffset, brokerLag: NoOffset}
-		rows[k] = r
-		return r
 	}
+	rows := rowSet{rows: make([]PartitionOffsets, 0, n)}
+	// An offset fetch lists each partition once.
 	for t, ps := range gb.commits {
+		t = gb.in.get(t)
 		for p, or := range ps {
-			r := row(t, p)
+			r := rows.add(t, p)
 			if or.Err != nil {
 				r.Err = fmt.Errorf("fetch offset: %w", or.Err)
 				continue
@@ -424,22 +447,35 @@ func (gb *groupBuilder) buildPartitions(starts kadm.ListedOffsets, startErr erro
 			}
 		}
 	}
+	rows.sort()
 	if gb.g.Share != nil {
-		gb.shareRows(row)
+		gb.shareRows(rows.row)
 	}
-	for _, m := range gb.g.Members {
-		for _, a := range m.Assignment {
-			for _, p := range a.Partitions {
-				r := row(a.Topic, p)
-				if r.MemberID == "" {
-					r.MemberID, r.ClientID, r.Host = m.MemberID, m.ClientID, m.Host
+	if len(gb.g.Members) > 0 {
+		// Owners share one array of member ids: a partition with one
+		// owner (every partition outside share groups) gets a one-id
+		// window of it, and a second owner copies it out on append.
+		ids := make([]string, len(gb.g.Members))
+		for i := range gb.g.Members {
+			ids[i] = gb.g.Members[i].MemberID
+		}
+		for i := range gb.g.Members {
+			m := &gb.g.Members[i]
+			for _, a := range m.Assignment {
+				for _, p := range a.Partitions {
+					r := rows.row(a.Topic, p)
+					if r.Owners == nil {
+						r.MemberID, r.ClientID, r.Host = m.MemberID, m.ClientID, m.Host
+						r.Owners = ids[i : i+1 : i+1]
+					} else {
+						r.Owners = append(r.Owners, m.MemberID)
+					}
 				}
-				r.Owners = append(r.Owners, m.MemberID)
 			}
 		}
 	}
-	out := make([]PartitionOffsets, 0, len(rows))
-	for _, r := range rows {
+	for i := range rows.rows {
+		r := &rows.rows[i]
 		if lo, ok := starts.Lookup(r.Topic, r.Partition); ok {
 			if lo.Err != nil {
 				r.Err = errors.Join(r.Err, fmt.Errorf("list log start: %w", lo.Err))
@@ -465,15 +501,9 @@ func (gb *groupBuilder) buildPartitions(starts kadm.ListedOffsets, startErr erro
 		} else if r.Committed >= 0 && r.LogEnd >= 0 {
 			r.Lag = max(r.LogEnd-r.Committed, 0)
 		}
-		out = append(out, *r)
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Topic != out[j].Topic {
-			return out[i].Topic < out[j].Topic
-		}
-		return out[i].Partition < out[j].Partition
-	})
-	gb.g.Partitions = out
+	rows.sort()
+	gb.g.Partitions = rows.rows
 }
 
 func sortedInt32s(ps []int32) []int32 {

@@ -8,11 +8,13 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
+	"github.com/twmb/franz-go/pkg/kversion"
 
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/kafkatest"
@@ -504,5 +506,43 @@ func TestPollPartitionCounts(t *testing.T) {
 	}
 	if _, ok := s.PartitionCounts["nope"]; ok {
 		t.Error("a topic that does not exist has a count")
+	}
+}
+
+// TestPollSharesTopicStrings polls twice, with the OffsetFetch of Kafka 3.9
+// (v9, which names topics in each group's answer, where v10 sends topic IDs
+// that resolve to the metadata's names): every group committing to a topic
+// holds one copy of its name, and the second snapshot holds the first
+// one's, so a poll kept alive costs one string per topic.
+func TestPollSharesTopicStrings(t *testing.T) {
+	c := kafkatest.NewCluster(t)
+	c.CreateTopic(t, "shared", 2)
+	for _, g := range []string{"a", "b", "c"} {
+		c.Commit(t, g, map[string]map[int32]int64{"shared": {0: 0, 1: 0}})
+	}
+	cl := c.Client(t, kgo.MaxVersions(kversion.V3_9_0()))
+	ctx := context.Background()
+	s1, err := cl.Poll(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s2, err := cl.Poll(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := unsafe.StringData(s1.Groups[0].Partitions[0].Topic)
+	n := 0
+	for _, s := range []*kafka.Snapshot{s1, s2} {
+		for _, g := range s.Groups {
+			for _, p := range g.Partitions {
+				n++
+				if p.Topic != "shared" || unsafe.StringData(p.Topic) != want {
+					t.Errorf("%s %s/%d holds its own copy of the topic's name", g.Name, p.Topic, p.Partition)
+				}
+			}
+		}
+	}
+	if n != 12 {
+		t.Errorf("%d partitions in two polls, want 12", n)
 	}
 }

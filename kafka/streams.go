@@ -237,7 +237,7 @@ func (c *Client) describeStreams(ctx context.Context, names []string, builders m
 				continue
 			}
 			gb.g.Coordinator = brokerOrID(brokers, a.node)
-			applyStreamsGroup(&gb.g, rg)
+			applyStreamsGroup(gb.g, rg)
 		}
 	}
 	for _, name := range names {

@@ -79,9 +79,9 @@ func TestUnreachableThenUp(t *testing.T) {
 	}
 }
 
-// TestOverdueIsAmber: the connection status turns amber as soon as the
-// scheduled poll's time has passed with no result, and green again when
-// the result comes.
+// TestOverdueIsAmber: the connection status turns amber once the scheduled
+// poll is overdueGrace late with no result, and green again when the
+// result comes.
 func TestOverdueIsAmber(t *testing.T) {
 	r := lipgloss.NewRenderer(io.Discard)
 	r.SetColorProfile(termenv.ANSI256)
@@ -109,7 +109,10 @@ func TestOverdueIsAmber(t *testing.T) {
 	m.Update(clockMsg{})
 	is("at the scheduled time", green)
 	poll := m.startPoll() // the scheduled poll, in flight
-	c.Advance(time.Second)
+	c.Advance(overdueGrace)
+	m.Update(clockMsg{})
+	is("the poll in flight, within the grace", green)
+	c.Advance(time.Second - overdueGrace)
 	m.Update(clockMsg{})
 	is("a second past the scheduled time, no result", amber)
 	m.Update(poll())

@@ -151,11 +151,17 @@ func (m *Model) statusLine2(b *strings.Builder) {
 
 // overdue reports whether the scheduled poll's time has passed with no
 // result yet (the poll hangs, or its timer never fired): the data on screen
-// is older than the refresh interval promises.
+// is older than the refresh interval promises. A poll is overdue once it
+// is overdueGrace late: the clock's tick often lands in the few
+// milliseconds between a poll's start and its result, and the status line
+// should not flash amber at every refresh.
 func (m *Model) overdue() bool {
 	p := &m.poll
-	return p.err == nil && !p.paused && !p.next.IsZero() && m.clock.After(p.next)
+	return p.err == nil && !p.paused && !p.next.IsZero() && m.clock.After(p.next.Add(overdueGrace))
 }
+
+// overdueGrace is how late a scheduled poll may be before it is overdue.
+const overdueGrace = 500 * time.Millisecond
 
 func staleLabel(haveData bool) string {
 	if haveData {

@@ -116,6 +116,9 @@ func runTUI(ctx context.Context, a *app, opts tui.Options) error {
 	if opts.Output == nil {
 		opts.Output = a.stdout
 	}
+	mctx, stop := context.WithCancel(ctx)
+	defer stop()
+	keepMemoryNearLive(mctx, a.getenv)
 	return tui.Run(ctx, opts)
 }
 

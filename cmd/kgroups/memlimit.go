@@ -1,0 +1,89 @@
+package main
+
+import (
+	"context"
+	"math"
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
+	"sync"
+)
+
+// The live UI keeps one poll, the lag history and the screens' rows; every
+// poll adds a poll's worth of short-lived garbage. With the default GOGC
+// alone the heap grows to twice what is live before a collection, so the
+// process holds about twice the memory it uses. While the UI runs,
+// kgroups sets a soft memory limit (debug.SetMemoryLimit) a little above
+// what it keeps: the live heap after the last collection, the space lost
+// inside the heap's spans, the runtime's own memory (stacks, GC metadata),
+// and headroom of a quarter of the live heap, at least heapHeadroom. It is
+// derived again after every collection, so it follows the cluster's size
+// at once, and costs nothing while nothing is allocated. GOGC stays as it
+// is and still applies below the limit. GOMEMLIMIT in the environment
+// wins: kgroups then sets nothing.
+const heapHeadroom = 16 << 20
+
+// memoryLimit is the limit for the runtime's current figures.
+func memoryLimit() int64 {
+	s := []metrics.Sample{
+		{Name: "/gc/heap/live:bytes"},
+		{Name: "/memory/classes/total:bytes"},
+		{Name: "/memory/classes/heap/objects:bytes"},
+		{Name: "/memory/classes/heap/unused:bytes"},
+		{Name: "/memory/classes/heap/free:bytes"},
+		{Name: "/memory/classes/heap/released:bytes"},
+	}
+	metrics.Read(s)
+	v := func(i int) uint64 {
+		if s[i].Value.Kind() != metrics.KindUint64 {
+			return 0
+		}
+		return s[i].Value.Uint64()
+	}
+	live, total, unused := v(0), v(1), v(3)
+	heap := v(2) + unused + v(4) + v(5)
+	var runtimeOwn uint64
+	if total > heap {
+		runtimeOwn = total - heap
+	}
+	limit := live + max(live/4, heapHeadroom) + unused + runtimeOwn
+	return int64(min(limit, math.MaxInt64))
+}
+
+// memLimiter sets the limit after each collection until it is stopped.
+type memLimiter struct {
+	mu      sync.Mutex
+	stopped bool
+}
+
+// arm sets the limit again after the next collection: the cleanup of an
+// object nothing keeps runs once a collection has freed it.
+func (l *memLimiter) arm() {
+	runtime.AddCleanup(new([64]byte), func(l *memLimiter) {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		if l.stopped {
+			return
+		}
+		debug.SetMemoryLimit(memoryLimit())
+		l.arm()
+	}, l)
+}
+
+// keepMemoryNearLive sets the soft memory limit from the next collection
+// on until ctx ends, then lifts it. It returns at once; getenv reads
+// GOMEMLIMIT.
+func keepMemoryNearLive(ctx context.Context, getenv func(string) string) {
+	if getenv("GOMEMLIMIT") != "" {
+		return
+	}
+	l := &memLimiter{}
+	l.arm()
+	go func() {
+		<-ctx.Done()
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		l.stopped = true
+		debug.SetMemoryLimit(math.MaxInt64)
+	}()
+}

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"context"
+	"math"
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
+	"testing"
+	"time"
+)
+
+// TestMemoryLimitAboveLiveHeap checks the limit's parts: the live heap,
+// headroom of a quarter of it (at least heapHeadroom), and the runtime's
+// memory outside the heap, which is never zero.
+func TestMemoryLimitAboveLiveHeap(t *testing.T) {
+	keep := make([]byte, 64<<20) // a live heap larger than 4 × heapHeadroom
+	limit := memoryLimit()
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/memory/classes/total:bytes"}}
+	metrics.Read(s)
+	live, total := int64(s[0].Value.Uint64()), int64(s[1].Value.Uint64())
+	if floor := live + max(live/4, heapHeadroom); limit <= floor {
+		t.Errorf("limit %d is not above the live heap and its headroom, %d", limit, floor)
+	}
+	if limit > total+live/4+heapHeadroom {
+		t.Errorf("limit %d is above all the runtime holds (%d) and the headroom", limit, total)
+	}
+	_ = keep[len(keep)-1]
+}
+
+// TestMemoryLimitWhileTheUIRuns sets the limit after collections while the
+// context lives, lifts it when it ends, and leaves GOMEMLIMIT's alone.
+func TestMemoryLimitWhileTheUIRuns(t *testing.T) {
+	defer debug.SetMemoryLimit(math.MaxInt64)
+	waitFor := func(what string, ok func(int64) bool) {
+		t.Helper()
+		deadline := time.Now().Add(30 * time.Second)
+		for !ok(debug.SetMemoryLimit(-1)) {
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: the limit is %d", what, debug.SetMemoryLimit(-1))
+			}
+			runtime.GC() // the limit follows each collection
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	keepMemoryNearLive(ctx, func(string) string { return "" })
+	waitFor("set while the UI runs", func(l int64) bool { return l != math.MaxInt64 })
+	cancel()
+	waitFor("lifted when it ends", func(l int64) bool { return l == math.MaxInt64 })
+
+	ctx, cancel = context.WithCancel(context.Background())
+	defer cancel()
+	debug.SetMemoryLimit(1 << 40) // as GOMEMLIMIT=1TiB would
+	keepMemoryNearLive(ctx, func(k string) string {
+		if k == "GOMEMLIMIT" {
+			return "1TiB"
+		}
+		return ""
+	})
+	for range 3 {
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
+	}
+	if got := debug.SetMemoryLimit(-1); got != 1<<40 {
+		t.Errorf("with GOMEMLIMIT set, the limit became %d", got)
+	}
+}

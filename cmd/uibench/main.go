@@ -1,0 +1,226 @@
+// Command uibench measures kgroups' live UI against an in-process cluster:
+// how soon the groups screen is drawn after the first poll's result, how
+// many bytes an unchanged refresh writes to the terminal, the idle CPU, and
+// the peak RSS and live heap after a run of polls. It is a measuring tool
+// kept with the code, not part of the kgroups binary.
+//
+//	go run ./cmd/uibench [-groups 2000] [-refresh 2s] [-duration 60s] [-size 120x40]
+//
+// The cluster is three kfake brokers in this process; the UI is measured
+// twice: in this process (tui.Run on a pty, for the first frame, timed from
+// the poller's return) and as the kgroups binary on a pty, measured from
+// outside (/proc and GODEBUG=gctrace=1), which is what a user runs. Linux
+// only: it reads /proc and opens /dev/ptmx.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"runtime/pprof"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "uibench:", err)
+		os.Exit(1)
+	}
+}
+
+type options struct {
+	layout
+	cols, rows int
+	refresh    time.Duration
+	duration   time.Duration
+	frames     int
+	bin        string
+	skipFrame  bool
+	skipBinary bool
+	heapPolls  int
+	heapFile   string
+	ttyLog     string
+	cpuFile    string
+}
+
+func parseFlags() (options, error) {
+	var o options
+	var size string
+	flag.IntVar(&o.groups, "groups", 2000, "Empty groups in the cluster")
+	flag.IntVar(&o.topics, "topics", 20, "topics; group i commits every partition of topic i mod topics")
+	flag.IntVar(&o.partitions, "partitions", 12, "partitions a topic")
+	flag.IntVar(&o.lagEvery, "lag-every", 0, "every nth group lags 3 records a partition (0: none lags)")
+	flag.StringVar(&size, "size", "120x40", "terminal size, COLSxROWS")
+	flag.DurationVar(&o.refresh, "refresh", 2*time.Second, "the binary's --refresh")
+	flag.DurationVar(&o.duration, "duration", 90*time.Second, "how long the binary runs after its first frame (refreshes are counted from 60s on)")
+	flag.IntVar(&o.frames, "frames", 3, "in-process first-frame runs (the median is reported)")
+	flag.StringVar(&o.bin, "kgroups", "", "kgroups binary to measure (default: go build ./cmd/kgroups)")
+	flag.BoolVar(&o.skipFrame, "skip-frame", false, "skip the in-process first-frame runs")
+	flag.BoolVar(&o.skipBinary, "skip-binary", false, "skip the run of the binary")
+	flag.IntVar(&o.heapPolls, "heap-polls", 12, "polls of the in-process UI before its retained heap is measured (0: skip)")
+	flag.StringVar(&o.heapFile, "heapprofile", "", "write the in-process UI's heap profile here after -heap-polls polls")
+	flag.StringVar(&o.cpuFile, "cpuprofile", "", "write a CPU profile of the in-process first-frame runs here")
+	flag.StringVar(&o.ttyLog, "ttylog", "", "copy everything the binary writes to its terminal to this file")
+	flag.Parse()
+	if flag.NArg() > 0 {
+		return o, fmt.Errorf("unexpected arguments %q: every setting is a flag (-h lists them)", flag.Args())
+	}
+	c, r, ok := strings.Cut(size, "x")
+	var err1, err2 error
+	o.cols, err1 = strconv.Atoi(c)
+	o.rows, err2 = strconv.Atoi(r)
+	if !ok || err1 != nil || err2 != nil || o.cols < 20 || o.rows < 10 || o.cols > 1000 || o.rows > 1000 {
+		return o, fmt.Errorf("-size %q: want COLSxROWS, e.g. 120x40 (20x10 to 1000x1000)", size)
+	}
+	switch {
+	case o.groups < 1 || o.topics < 1 || o.partitions < 1:
+		return o, fmt.Errorf("-groups, -topics and -partitions must be at least 1 (got %d, %d, %d)", o.groups, o.topics, o.partitions)
+	case o.groups > 99999 || o.topics > 99:
+		// Every group's name must start with groupMark.
+		return o, fmt.Errorf("-groups goes up to 99999 and -topics to 99 (got %d, %d)", o.groups, o.topics)
+	case o.refresh <= 0 || o.duration <= 0:
+		return o, fmt.Errorf("-refresh and -duration must be positive (got %s, %s)", o.refresh, o.duration)
+	case o.lagEvery < 0:
+		return o, fmt.Errorf("-lag-every must be 0 (no group lags) or more (got %d)", o.lagEvery)
+	case o.frames < 1 && !o.skipFrame:
+		return o, fmt.Errorf("-frames must be at least 1 (got %d)", o.frames)
+	}
+	return o, nil
+}
+
+func run() error {
+	o, err := parseFlags()
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	// The in-process UI picks its colours from the environment, as the
+	// binary does from the one it is given.
+	os.Setenv("TERM", "xterm-256color")
+	os.Unsetenv("NO_COLOR")
+
+	dir, err := os.MkdirTemp("", "uibench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+
+	bin := o.bin
+	if bin == "" && !o.skipBinary {
+		bin = filepath.Join(dir, "kgroups")
+		fmt.Fprintln(os.Stderr, "building ./cmd/kgroups")
+		build := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/kgroups")
+		if out, err := build.CombinedOutput(); err != nil {
+			return fmt.Errorf("go build ./cmd/kgroups (run uibench from the repository's root): %v\n%s", err, out)
+		}
+	}
+
+	t0 := time.Now()
+	c, err := startCluster(ctx, o.layout)
+	if err != nil {
+		return err
+	}
+	defer c.close()
+	lagging := "every group caught up"
+	if o.lagEvery > 0 {
+		lagging = fmt.Sprintf("every %dth group 3 records behind", o.lagEvery)
+	}
+	fmt.Printf("cluster: 3 kfake brokers, %d Empty groups, %d topics x %d partitions, %d committed partitions, %s (filled in %s)\n",
+		o.groups, o.topics, o.partitions, o.groups*o.partitions, lagging, time.Since(t0).Round(time.Millisecond))
+	fmt.Printf("terminal: %dx%d, xterm-256color, UTF-8\n", o.cols, o.rows)
+
+	if !o.skipFrame {
+		if o.cpuFile != "" {
+			f, err := os.Create(o.cpuFile)
+			if err != nil {
+				return err
+			}
+			if err := pprof.StartCPUProfile(f); err != nil {
+				return err
+			}
+			defer f.Close()
+		}
+		var runs []time.Duration
+		for range o.frames {
+			d, err := firstFrame(ctx, c, o.cols, o.rows)
+			if err != nil {
+				return fmt.Errorf("first frame: %w", err)
+			}
+			runs = append(runs, d)
+		}
+		pprof.StopCPUProfile()
+		fmt.Printf("first frame after the first poll result (in process, median of %d): %s  runs %s  target <= 150ms\n",
+			len(runs), medianDuration(runs).Round(100*time.Microsecond), durations(runs))
+	}
+	if o.heapPolls > 0 {
+		const every = time.Second
+		b, snaps, err := retainedHeap(ctx, c, o.cols, o.rows, o.heapPolls, every, o.heapFile)
+		if err != nil {
+			return fmt.Errorf("retained heap: %w", err)
+		}
+		fmt.Printf("live heap the UI keeps after %d polls (in process, every %s; the cluster's excluded): %.1f MiB = %d bytes a committed partition; %d of the polls' snapshots alive\n",
+			o.heapPolls, every, mib(int64(b)), int64(b)/int64(o.groups*o.partitions), snaps)
+	}
+	if o.skipBinary {
+		return nil
+	}
+
+	fmt.Fprintf(os.Stderr, "running kgroups --refresh %s for %s\n", o.refresh, o.duration)
+	var log io.Writer
+	if o.ttyLog != "" {
+		f, err := os.Create(o.ttyLog)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		log = f
+	}
+	r, err := runProcess(ctx, c, bin, o.cols, o.rows, o.refresh, o.duration, dir, log)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("binary: kgroups --refresh %s, %s after the first frame, %d polls\n", o.refresh, o.duration, len(r.polls))
+	fmt.Printf("  groups drawn after start: %s (start-up, connection and first poll included)\n", r.drawn.Round(time.Millisecond))
+	if len(r.refreshes) > 0 {
+		fmt.Printf("  bytes written per unchanged refresh (poll to poll, from %s after the first poll): median %d, max %d over %d refreshes  target <= 1024\n",
+			settle, median(r.refreshes), slices.Max(r.refreshes), len(r.refreshes))
+		fmt.Printf("    each: %v\n", r.refreshes)
+	} else {
+		fmt.Printf("  bytes per unchanged refresh: not measured (the verdicts settle %s after the first poll: raise -duration)\n", settle)
+	}
+	fmt.Printf("  bytes written in all: %d\n", r.totalBytes)
+	fmt.Printf("  CPU after the first frame: %s in %s = %.2f%% of one core\n",
+		r.cpu, r.cpuWall.Round(time.Millisecond), 100*r.cpu.Seconds()/r.cpuWall.Seconds())
+	fmt.Printf("  peak RSS (VmHWM): %.1f MiB  final RSS: %.1f MiB (anonymous %.1f, the binary's pages %.1f)  target <= 64 MiB\n",
+		mib(r.peakRSS), mib(r.finalRSS), mib(r.anonRSS), mib(r.fileRSS))
+	if len(r.liveHeap) > 0 {
+		fmt.Printf("  live heap after GC: last %.0f MiB, max %.0f MiB (%d collections)\n",
+			mib(r.liveHeap[len(r.liveHeap)-1]), mib(slices.Max(r.liveHeap)), len(r.liveHeap))
+	}
+	return nil
+}
+
+func mib(b int64) float64 { return float64(b) / (1 << 20) }
+
+func medianDuration(ds []time.Duration) time.Duration {
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+func durations(ds []time.Duration) string {
+	parts := make([]string, len(ds))
+	for i, d := range ds {
+		parts[i] = d.Round(100 * time.Microsecond).String()
+	}
+	return strings.Join(parts, " ")
+}

@@ -1,0 +1,89 @@
+package kafka
+
+import "sort"
+
+// rowSet gathers one group's partition rows in one slice, with no map and
+// no allocation per row: rows[:sorted] are sorted by topic and partition
+// and found by binary search; rows added after the last sort are found by
+// a scan, or through extra once there are many of them.
+type rowSet struct {
+	rows   []PartitionOffsets
+	sorted int
+	extra  map[topicPartition]int
+}
+
+type topicPartition struct {
+	topic     string
+	partition int32
+}
+
+// extraScan is how many unsorted rows a lookup scans before it indexes
+// them in a map.
+const extraScan = 32
+
+func newRow(t string, p int32) PartitionOffsets {
+	return PartitionOffsets{Topic: t, Partition: p, Committed: NoOffset, LeaderEpoch: -1, LogStart: NoOffset, LogEnd: NoOffset, Lag: NoOffset, brokerLag: NoOffset}
+}
+
+// add appends a row the set does not have yet: the caller knows, as for
+// the commits of one offset fetch, each partition listed once.
+func (s *rowSet) add(t string, p int32) *PartitionOffsets {
+	s.rows = append(s.rows, newRow(t, p))
+	if s.extra != nil {
+		s.extra[topicPartition{t, p}] = len(s.rows) - 1
+	}
+	return &s.rows[len(s.rows)-1]
+}
+
+// row finds the row of (t, p), adding it when the set has none. The
+// pointer is good until the next call.
+func (s *rowSet) row(t string, p int32) *PartitionOffsets {
+	sorted := s.rows[:s.sorted]
+	i := sort.Search(len(sorted), func(i int) bool { return !sorted[i].before(t, p) })
+	if i < len(sorted) && sorted[i].Partition == p && sorted[i].Topic == t {
+		return &s.rows[i]
+	}
+	if s.extra != nil {
+		if i, ok := s.extra[topicPartition{t, p}]; ok {
+			return &s.rows[i]
+		}
+		return s.add(t, p)
+	}
+	for i := s.sorted; i < len(s.rows); i++ {
+		if s.rows[i].Partition == p && s.rows[i].Topic == t {
+			return &s.rows[i]
+		}
+	}
+	if len(s.rows)-s.sorted >= extraScan {
+		s.extra = make(map[topicPartition]int, 2*extraScan)
+		for i := s.sorted; i < len(s.rows); i++ {
+			s.extra[topicPartition{s.rows[i].Topic, s.rows[i].Partition}] = i
+		}
+	}
+	return s.add(t, p)
+}
+
+// sort orders every row by topic then partition: nothing to do when no
+// row came since the last sort.
+func (s *rowSet) sort() {
+	if s.sorted == len(s.rows) {
+		return
+	}
+	sort.Sort(byTopicPartition(s.rows))
+	s.sorted, s.extra = len(s.rows), nil
+}
+
+// before reports whether r sorts before (t, p).
+func (r *PartitionOffsets) before(t string, p int32) bool {
+	if r.Topic != t {
+		return r.Topic < t
+	}
+	return r.Partition < p
+}
+
+// byTopicPartition sorts rows in place, comparing them where they lie.
+type byTopicPartition []PartitionOffsets
+
+func (b byTopicPartition) Len() int           { return len(b) }
+func (b byTopicPartition) Less(i, j int) bool { return b[i].before(b[j].Topic, b[j].Partition) }
+func (b byTopicPartition) Swap(i, j int)      { b[i], b[j] = b[j], b[i] }
