@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
@@ -150,6 +151,30 @@ func (c *Client) poll(ctx context.Context, only []string) (*Snapshot, error) {
 		builders[name] = gb
 	}
 
+	fetch := make([]string, 0, len(names))
+	for _, name := range names {
+		// Share groups have no committed offsets: their start offsets
+		// come with describeShare. A type kgroups does not know is not
+		// read at all.
+		if typ := builders[name].g.Type; typ.Known() && typ != TypeShare {
+			fetch = append(fetch, name)
+		}
+	}
+	// The committed offsets do not depend on the describes: ask for them
+	// while the groups are described, and read the answer after.
+	var fetched kadm.FetchOffsetsResponses
+	fetchDone := make(chan struct{})
+	if len(fetch) > 0 {
+		go func() {
+			defer close(fetchDone)
+			fctx, fcancel := c.phase(ctx)
+			fetched = c.adm.FetchManyOffsets(fctx, fetch...)
+			fcancel()
+		}()
+	} else {
+		close(fetchDone)
+	}
+
 	if len(classic) > 0 {
 		c.describeClassic(ctx, classic, builders)
 	}
@@ -163,19 +188,8 @@ func (c *Client) poll(ctx context.Context, only []string) (*Snapshot, error) {
 		c.describeStreams(ctx, streams, builders, brokers, streamsCoord)
 	}
 
-	fetch := make([]string, 0, len(names))
-	for _, name := range names {
-		// Share groups have no committed offsets: their start offsets
-		// came with describeShare. A type kgroups does not know is not
-		// read at all.
-		if typ := builders[name].g.Type; typ.Known() && typ != TypeShare {
-			fetch = append(fetch, name)
-		}
-	}
+	<-fetchDone
 	if len(fetch) > 0 {
-		pctx, cancel = c.phase(ctx)
-		fetched := c.adm.FetchManyOffsets(pctx, fetch...)
-		cancel()
 		for _, name := range fetch {
 			gb := builders[name]
 			fr, ok := fetched[name]
@@ -213,10 +227,20 @@ func (c *Client) poll(ctx context.Context, only []string) (*Snapshot, error) {
 			topics = append(topics, t)
 		}
 		sort.Strings(topics)
+		// Three independent reads, one request per broker each: at once.
 		pctx, cancel = c.phase(ctx)
-		starts, startErr = c.adm.ListStartOffsets(pctx, topics...)
+		var wg sync.WaitGroup
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			starts, startErr = c.adm.ListStartOffsets(pctx, topics...)
+		}()
+		go func() {
+			defer wg.Done()
+			stables = c.listStable(pctx, topics)
+		}()
 		ends, endErr = c.adm.ListEndOffsets(pctx, topics...)
-		stables = c.listStable(pctx, topics)
+		wg.Wait()
 		cancel()
 	}
 

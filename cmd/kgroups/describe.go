@@ -136,6 +136,7 @@ func parseDescribe(args []string, all, members, state, wide, timeLag bool, forma
 }
 
 func runDescribe(ctx context.Context, a *app, o describeOptions) error {
+	defer a.oneShot()()
 	return a.connected(ctx, nil, func(cl *kafka.Client, _ config.Cluster) error {
 		var snap *kafka.Snapshot
 		var err error

@@ -86,6 +86,7 @@ otherwise run --describe on every group to learn. It never joins a group.`,
 }
 
 func runList(ctx context.Context, a *app, o listOptions) error {
+	defer a.oneShot()()
 	return a.connected(ctx, nil, func(cl *kafka.Client, _ config.Cluster) error {
 		// The poll's error says which step failed ("list groups: ...",
 		// "cannot read cluster metadata ...").
