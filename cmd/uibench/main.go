@@ -200,6 +200,10 @@ func run() error {
 	fmt.Printf("  bytes written in all: %d\n", r.totalBytes)
 	fmt.Printf("  CPU after the first frame: %s in %s = %.2f%% of one core\n",
 		r.cpu, r.cpuWall.Round(time.Millisecond), 100*r.cpu.Seconds()/r.cpuWall.Seconds())
+	if r.settledWall > 0 {
+		fmt.Printf("  CPU once the verdicts settled (from %s after the first frame): %s in %s = %.2f%% of one core  target <= 2%% at --refresh 5s\n",
+			settle, r.settledCPU, r.settledWall.Round(time.Millisecond), 100*r.settledCPU.Seconds()/r.settledWall.Seconds())
+	}
 	fmt.Printf("  peak RSS (VmHWM): %.1f MiB  final RSS: %.1f MiB (anonymous %.1f, the binary's pages %.1f)  target <= 64 MiB\n",
 		mib(r.peakRSS), mib(r.finalRSS), mib(r.anonRSS), mib(r.fileRSS))
 	if len(r.liveHeap) > 0 {

@@ -19,18 +19,23 @@ import (
 
 // processRun is what one run of the kgroups binary in a pty showed.
 type processRun struct {
-	started    time.Time
-	drawn      time.Duration // from exec to the first frame listing groups
-	polls      []time.Time   // starts of the polls the binary sent
-	refreshes  []int64       // bytes written between consecutive polls, after the window filled
-	cpu        time.Duration // CPU time from the first frame to the end
-	cpuWall    time.Duration
-	peakRSS    int64 // VmHWM, bytes
-	finalRSS   int64 // VmRSS at the end, bytes
-	anonRSS    int64 // RssAnon at the end: heap, stacks, runtime
-	fileRSS    int64 // RssFile at the end: the binary's pages
-	liveHeap   []int64
-	totalBytes int64
+	started   time.Time
+	drawn     time.Duration // from exec to the first frame listing groups
+	polls     []time.Time   // starts of the polls the binary sent
+	refreshes []int64       // bytes written between consecutive polls, after the window filled
+	cpu       time.Duration // CPU time from the first frame to the end
+	cpuWall   time.Duration
+	// settledCPU is the CPU time from settle after the first frame to the
+	// end (settledWall of it): the idle UI once the verdicts stopped
+	// changing; 0 when the run is shorter than settle.
+	settledCPU  time.Duration
+	settledWall time.Duration
+	peakRSS     int64 // VmHWM, bytes
+	finalRSS    int64 // VmRSS at the end, bytes
+	anonRSS     int64 // RssAnon at the end: heap, stacks, runtime
+	fileRSS     int64 // RssFile at the end: the binary's pages
+	liveHeap    []int64
+	totalBytes  int64
 }
 
 // clockTicks is the kernel's USER_HZ, the unit of /proc/PID/stat times.
@@ -95,11 +100,19 @@ func runProcess(ctx context.Context, c *cluster, bin string, cols, rows int, ref
 	}
 
 	end := drawnAt.Add(d)
+	var settledAt time.Time
+	var cpuSettled time.Duration
 	for time.Now().Before(end) {
 		select {
 		case err := <-exited:
 			return nil, fmt.Errorf("kgroups ended early: %v", err)
 		case <-time.After(min(time.Second, time.Until(end))):
+		}
+		if settledAt.IsZero() && time.Since(drawnAt) >= settle && time.Until(end) > 0 {
+			if cpuSettled, err = cpuTime(pid); err != nil {
+				return nil, err
+			}
+			settledAt = time.Now()
 		}
 	}
 	cpu1, err := cpuTime(pid)
@@ -107,6 +120,9 @@ func runProcess(ctx context.Context, c *cluster, bin string, cols, rows int, ref
 		return nil, err
 	}
 	r.cpu, r.cpuWall = cpu1-cpu0, time.Since(drawnAt)
+	if !settledAt.IsZero() {
+		r.settledCPU, r.settledWall = cpu1-cpuSettled, time.Since(settledAt)
+	}
 	if r.peakRSS, err = statusBytes(pid, "VmHWM"); err != nil {
 		return nil, err
 	}
