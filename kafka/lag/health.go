@@ -51,11 +51,8 @@ func (h *History) verdict(ph *partHist, c, end, now int64) (Status, Rewind) {
 	}
 	// Poll times grow with the poll, so the polls at or after the oldest
 	// observation are those from its poll on.
-	cs, es := h.col(ph, secCommitted), h.col(ph, secLogEnd)
-	for s := max(h.firstSeq(ph.first(), ph.lastSeq), oldest.seq); s <= ph.lastSeq; s++ {
-		if lagOf(cs.get(h.slot(s)), es.get(h.slot(s))) == 0 {
-			return StatusOK, Rewind{}
-		}
+	if ph.zeroSince(max(h.firstSeq(ph.first(), ph.lastSeq), oldest.seq)) {
+		return StatusOK, Rewind{}
 	}
 
 	oldestT, newestT := h.timeAt(oldest.seq), h.timeAt(newest.seq)

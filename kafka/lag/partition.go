@@ -27,6 +27,11 @@ type partHist struct {
 	lastSeq   uint64
 	span      uint32
 	partition int32
+	// sinceZero is how many polls before lastSeq the partition's lag was
+	// last zero (noZero: not since it was first seen, or too long ago to
+	// matter), so that a verdict need not scan the ring for a caught-up
+	// poll.
+	sinceZero uint32
 	// The time-lag points are a ring of TimePoints (off, seq) pairs,
 	// oldest first from ptStart, ptLen of them; the commit observations a
 	// ring of Window (seq, committed, lag) triples, oldest first from
@@ -43,12 +48,22 @@ type partHist struct {
 }
 
 func (h *History) newPartition(topic string, partition int32) partHist {
-	ph := partHist{topic: topic, partition: partition}
+	ph := partHist{topic: topic, partition: partition, sinceZero: noZero}
 	ph.data = make([]byte, h.starts[0][numSec])
 	for i := range ph.data {
 		ph.data[i] = 0xff // none
 	}
 	return ph
+}
+
+// noZero is partHist.sinceZero when the lag was not zero at any poll
+// remembered.
+const noZero = math.MaxUint32
+
+// zeroSince reports whether the partition's lag was zero at some poll from
+// seq to its latest. The verdict asks only for polls still in the ring.
+func (ph *partHist) zeroSince(seq uint64) bool {
+	return ph.sinceZero != noZero && ph.lastSeq-uint64(ph.sinceZero) >= seq
 }
 
 // first is the first poll that saw the partition, or the oldest poll of
@@ -76,6 +91,9 @@ func (h *History) updatePartition(ph *partHist, p *kafka.PartitionOffsets, t int
 	}
 	if ph.lastSeq > 0 {
 		ph.span = uint32(min(uint64(ph.span)+h.seq-ph.lastSeq, uint64(h.cfg.Samples-1)))
+		if ph.sinceZero != noZero {
+			ph.sinceZero = uint32(min(uint64(ph.sinceZero)+h.seq-ph.lastSeq, noZero))
+		}
 	}
 	ph.lastSeq = h.seq
 	c, end := p.Committed, p.LogEnd
@@ -91,6 +109,9 @@ func (h *History) updatePartition(ph *partHist, p *kafka.PartitionOffsets, t int
 	h.markExact(ph.topic, ph.partition, c, p.LogStart)
 
 	lag := lagOf(c, end)
+	if lag == 0 {
+		ph.sinceZero = 0
+	}
 	if end >= 0 {
 		h.addPoint(ph, end)
 	}
