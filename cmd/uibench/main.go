@@ -41,6 +41,7 @@ type options struct {
 	cols, rows int
 	refresh    time.Duration
 	duration   time.Duration
+	env        []string // extra environment for the binary (-env)
 	frames     int
 	bin        string
 	skipFrame  bool
@@ -69,7 +70,17 @@ func parseFlags() (options, error) {
 	flag.StringVar(&o.heapFile, "heapprofile", "", "write the in-process UI's heap profile here after -heap-polls polls")
 	flag.StringVar(&o.cpuFile, "cpuprofile", "", "write a CPU profile of the in-process first-frame runs here")
 	flag.StringVar(&o.ttyLog, "ttylog", "", "copy everything the binary writes to its terminal to this file")
+	var env string
+	flag.StringVar(&env, "env", "", "extra environment for the binary, comma-separated NAME=VALUE pairs (GOMEMLIMIT=1GiB, for example)")
 	flag.Parse()
+	if env != "" {
+		for _, kv := range strings.Split(env, ",") {
+			if k, _, ok := strings.Cut(kv, "="); !ok || k == "" {
+				return o, fmt.Errorf("-env %q: want NAME=VALUE pairs separated by commas", kv)
+			}
+			o.env = append(o.env, kv)
+		}
+	}
 	if flag.NArg() > 0 {
 		return o, fmt.Errorf("unexpected arguments %q: every setting is a flag (-h lists them)", flag.Args())
 	}
@@ -184,7 +195,7 @@ func run() error {
 		defer f.Close()
 		log = f
 	}
-	r, err := runProcess(ctx, c, bin, o.cols, o.rows, o.refresh, o.duration, dir, log)
+	r, err := runProcess(ctx, c, bin, o.cols, o.rows, o.refresh, o.duration, dir, log, o.env)
 	if err != nil {
 		return err
 	}

@@ -45,7 +45,7 @@ const clockTicks = 100
 // d with the given refresh, and measures it from outside: bytes written to
 // the terminal, CPU time and RSS from /proc, and the live heap after each
 // collection from GODEBUG=gctrace=1.
-func runProcess(ctx context.Context, c *cluster, bin string, cols, rows int, refresh, d time.Duration, dir string, log io.Writer) (*processRun, error) {
+func runProcess(ctx context.Context, c *cluster, bin string, cols, rows int, refresh, d time.Duration, dir string, log io.Writer, extraEnv []string) (*processRun, error) {
 	master, slave, err := openPTY(cols, rows)
 	if err != nil {
 		return nil, err
@@ -66,6 +66,7 @@ func runProcess(ctx context.Context, c *cluster, bin string, cols, rows int, ref
 		"XDG_STATE_HOME=" + filepath.Join(home, "state"), "TERM=xterm-256color", "LANG=C.UTF-8",
 		"GODEBUG=gctrace=1",
 	}
+	cmd.Env = append(cmd.Env, extraEnv...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, gcLog
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
 	term := watch(master, log, groupMark)
