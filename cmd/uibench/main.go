@@ -73,13 +73,9 @@ func parseFlags() (options, error) {
 	var env string
 	flag.StringVar(&env, "env", "", "extra environment for the binary, comma-separated NAME=VALUE pairs (GOMEMLIMIT=1GiB, for example)")
 	flag.Parse()
-	if env != "" {
-		for _, kv := range strings.Split(env, ",") {
-			if k, _, ok := strings.Cut(kv, "="); !ok || k == "" {
-				return o, fmt.Errorf("-env %q: want NAME=VALUE pairs separated by commas", kv)
-			}
-			o.env = append(o.env, kv)
-		}
+	var err error
+	if o.env, err = parseEnv(env); err != nil {
+		return o, err
 	}
 	if flag.NArg() > 0 {
 		return o, fmt.Errorf("unexpected arguments %q: every setting is a flag (-h lists them)", flag.Args())
@@ -238,4 +234,19 @@ func durations(ds []time.Duration) string {
 		parts[i] = d.Round(100 * time.Microsecond).String()
 	}
 	return strings.Join(parts, " ")
+}
+
+// parseEnv splits -env's comma-separated NAME=VALUE pairs.
+func parseEnv(env string) ([]string, error) {
+	if env == "" {
+		return nil, nil
+	}
+	var out []string
+	for _, kv := range strings.Split(env, ",") {
+		if k, _, ok := strings.Cut(kv, "="); !ok || k == "" {
+			return nil, fmt.Errorf("-env %q: want NAME=VALUE pairs separated by commas", kv)
+		}
+		out = append(out, kv)
+	}
+	return out, nil
 }

@@ -314,3 +314,20 @@ func TestSimulateTabLeaderModel(t *testing.T) {
 		}
 	}
 }
+
+// TestSimulateTabHostileAssignor: the protocol name is the group's (any
+// consumer chooses it); on the tab's row and in its counts-only sentence
+// it never reaches the terminal raw.
+func TestSimulateTabHostileAssignor(t *testing.T) {
+	lipgloss.SetColorProfile(termenv.Ascii)
+	m := New(viewtest.Common(100, 22, true), "orders-app")
+	m.Update(ui.DataMsg{Snapshot: snapshotOf(rdkafkaGroup("evil\x1b[2J\u202ename"))})
+	press(t, m, "l")
+	v := m.View()
+	if strings.Contains(v, "\x1b[2J") || strings.Contains(v, "\u202e") {
+		t.Fatalf("raw control or bidi bytes on screen: %q", v)
+	}
+	if n := strings.Count(viewtest.Strip(v), `evil\x1b[2J\u202ename`); n != 3 {
+		t.Fatalf("the escaped assignor appears %d times, want 3 (row, title, sentence):\n%s", n, viewtest.Strip(v))
+	}
+}
