@@ -50,11 +50,24 @@ func (c *Client) poll(ctx context.Context, only []string) (*Snapshot, error) {
 	snap := &Snapshot{Time: start}
 	in := c.strs.begin()
 
+	// The cluster's metadata and the group listing do not depend on each
+	// other: ask for both at once. When the cluster cannot be reached,
+	// the metadata's failure is the one reported.
+	var meta kadm.Metadata
+	var metaErr error
+	metaDone := make(chan struct{})
+	go func() {
+		defer close(metaDone)
+		mctx, mcancel := c.phase(ctx)
+		meta, metaErr = c.adm.Metadata(mctx)
+		mcancel()
+	}()
 	pctx, cancel := c.phase(ctx)
-	meta, err := c.adm.Metadata(pctx)
+	listed, err := c.adm.ListGroups(pctx)
 	cancel()
-	if err != nil {
-		return nil, c.unreachable(err)
+	<-metaDone
+	if metaErr != nil {
+		return nil, c.unreachable(metaErr)
 	}
 	brokers := make(map[int32]Broker, len(meta.Brokers))
 	for _, b := range meta.Brokers {
@@ -71,21 +84,22 @@ func (c *Client) poll(ctx context.Context, only []string) (*Snapshot, error) {
 		snap.OffsetsTopicPartitions = int32(len(td.Partitions))
 	}
 	topicNames := make(map[kadm.TopicID]string, len(meta.Topics))
+	// topics maps each topic name to the poll's copy of it, for the
+	// offset fetch, which reads it while the describes intern theirs.
+	topics := make(map[string]string, len(meta.Topics))
 	snap.PartitionCounts = make(map[string]int32, len(meta.Topics))
 	for name, td := range meta.Topics {
 		name = in.get(name)
 		topicNames[td.ID] = name
+		topics[name] = name
 		if td.Err == nil {
 			snap.PartitionCounts[name] = int32(len(td.Partitions))
 		}
 	}
 
-	pctx, cancel = c.phase(ctx)
-	listed, err := c.adm.ListGroups(pctx)
-	cancel()
 	if err != nil && len(listed) == 0 {
-		// Metadata was just read: the brokers are reachable, and it is
-		// the listing itself that failed.
+		// Metadata was read: the brokers are reachable, and it is the
+		// listing itself that failed.
 		return nil, fmt.Errorf("list groups: %w", err)
 	}
 	var listErr error
@@ -160,16 +174,13 @@ func (c *Client) poll(ctx context.Context, only []string) (*Snapshot, error) {
 			fetch = append(fetch, name)
 		}
 	}
-	// The committed offsets do not depend on the describes: ask for them
-	// while the groups are described, and read the answer after.
-	var fetched kadm.FetchOffsetsResponses
+	// The committed offsets do not depend on the describes: read them,
+	// and make the rows from them, while the groups are described.
 	fetchDone := make(chan struct{})
 	if len(fetch) > 0 {
 		go func() {
 			defer close(fetchDone)
-			fctx, fcancel := c.phase(ctx)
-			fetched = c.adm.FetchManyOffsets(fctx, fetch...)
-			fcancel()
+			c.fetchCommits(ctx, fetch, builders, topics)
 		}()
 	} else {
 		close(fetchDone)
@@ -189,26 +200,31 @@ func (c *Client) poll(ctx context.Context, only []string) (*Snapshot, error) {
 	}
 
 	<-fetchDone
-	if len(fetch) > 0 {
-		for _, name := range fetch {
-			gb := builders[name]
-			fr, ok := fetched[name]
-			if !ok {
-				gb.addErr(fmt.Errorf("fetch offsets: no response"))
-				continue
+	for _, name := range fetch {
+		gb := builders[name]
+		if gb.fetchErr != nil {
+			gb.addErr(fmt.Errorf("fetch offsets: %w", gb.fetchErr))
+		}
+		// A topic the metadata did not name (deleted since the commit)
+		// still gets the poll's copy of its name.
+		for i := range gb.rows.rows {
+			r := &gb.rows.rows[i]
+			if _, ok := topics[r.Topic]; !ok {
+				r.Topic = in.get(r.Topic)
 			}
-			if fr.Err != nil {
-				gb.addErr(fmt.Errorf("fetch offsets: %w", fr.Err))
-			}
-			gb.commits = fr.Fetched
 		}
 	}
 
 	// Log bounds for every topic any group commits to or is assigned.
 	topicSet := make(map[string]struct{})
-	for _, gb := range builders {
-		for t := range gb.commits {
-			topicSet[t] = struct{}{}
+	for i := range gbs {
+		gb := &gbs[i]
+		last := ""
+		for j := range gb.rows.rows {
+			if t := gb.rows.rows[j].Topic; j == 0 || t != last {
+				last = t
+				topicSet[t] = struct{}{}
+			}
 		}
 		for t := range gb.shareOffsets {
 			topicSet[t] = struct{}{}
@@ -227,10 +243,11 @@ func (c *Client) poll(ctx context.Context, only []string) (*Snapshot, error) {
 			topics = append(topics, t)
 		}
 		sort.Strings(topics)
-		// Three independent reads, one request per broker each: at once.
+		// Three independent reads, one request per broker each, at
+		// once; the rows are completed from the describes meanwhile.
 		pctx, cancel = c.phase(ctx)
 		var wg sync.WaitGroup
-		wg.Add(2)
+		wg.Add(3)
 		go func() {
 			defer wg.Done()
 			starts, startErr = c.adm.ListStartOffsets(pctx, topics...)
@@ -239,15 +256,25 @@ func (c *Client) poll(ctx context.Context, only []string) (*Snapshot, error) {
 			defer wg.Done()
 			stables = c.listStable(pctx, topics)
 		}()
-		ends, endErr = c.adm.ListEndOffsets(pctx, topics...)
+		go func() {
+			defer wg.Done()
+			ends, endErr = c.adm.ListEndOffsets(pctx, topics...)
+		}()
+		for i := range gbs {
+			gbs[i].assemble()
+		}
 		wg.Wait()
 		cancel()
+	} else {
+		for i := range gbs {
+			gbs[i].assemble()
+		}
 	}
 
+	lb := newLogBounds(starts, startErr, ends, endErr, stables)
 	for i := range gbs {
 		gb := &gbs[i]
-		gb.buildPartitions(starts, startErr, ends, endErr)
-		setStable(gb.g.Partitions, stables)
+		gb.join(lb)
 		if listErr != nil {
 			gb.addErr(fmt.Errorf("group list may be incomplete: %w", listErr))
 		}
@@ -275,8 +302,13 @@ func brokerOrID(brokers map[int32]Broker, id int32) Broker {
 type groupBuilder struct {
 	g            *Group
 	in           *interner // the poll's shared strings
-	commits      kadm.OffsetResponses
 	shareOffsets kadm.ShareOffsets
+	// Written by the offset fetch while the group is described:
+	// rows are the group's commits, sorted; fetchErr is the fetch's
+	// failure for the group; fetched says the fetch answered for it.
+	rows     rowSet
+	fetchErr error
+	fetched  bool
 }
 
 func (gb *groupBuilder) addErr(err error) {
@@ -430,48 +462,32 @@ func resolveAssignment(tps []kmsg.AssignmentTopicPartition, topicNames map[kadm.
 	return out
 }
 
-// buildPartitions joins commits, assignments and log bounds into the group's
-// partition rows: one slice for the group, sized once, and no allocation
-// per row.
-func (gb *groupBuilder) buildPartitions(starts kadm.ListedOffsets, startErr error, ends kadm.ListedOffsets, endErr error) {
-	n := 0
-	for _, ps := range gb.commits {
-		n += len(ps)
-	}
+// assemble completes the group's rows from its describe: a share group's
+// start offsets, and the partitions members are assigned with nothing
+// committed. The rows stay sorted by topic and partition, in one slice
+// with no spare room, kept in the group.
+func (gb *groupBuilder) assemble() {
+	rows := gb.rows
+	gb.rows = rowSet{}
+	extra := 0
 	for _, ps := range gb.shareOffsets {
-		n += len(ps)
+		extra += len(ps)
 	}
-	// Assigned partitions add a row only where nothing is committed, so
-	// that the slice the snapshot keeps has no spare room.
 	for i := range gb.g.Members {
 		for _, a := range gb.g.Members[i].Assignment {
 			for _, p := range a.Partitions {
-				_, committed := gb.commits.Lookup(a.Topic, p)
 				_, started := gb.shareOffsets.Lookup(a.Topic, p)
-				if !committed && !started {
-					n++
+				if !rows.has(a.Topic, p) && !started {
+					extra++
 				}
 			}
 		}
 	}
-	rows := rowSet{rows: make([]PartitionOffsets, 0, n)}
-	// An offset fetch lists each partition once.
-	for t, ps := range gb.commits {
-		t = gb.in.get(t)
-		for p, or := range ps {
-			r := rows.add(t, p)
-			if or.Err != nil {
-				r.Err = fmt.Errorf("fetch offset: %w", or.Err)
-				continue
-			}
-			if or.At >= 0 {
-				r.Committed = or.At
-				r.LeaderEpoch = or.LeaderEpoch
-				r.Metadata = or.Metadata
-			}
-		}
+	if extra > 0 {
+		grown := make([]PartitionOffsets, len(rows.rows), len(rows.rows)+extra)
+		copy(grown, rows.rows)
+		rows.rows = grown
 	}
-	rows.sort()
 	if gb.g.Share != nil {
 		gb.shareRows(rows.row)
 	}
@@ -496,34 +512,6 @@ func (gb *groupBuilder) buildPartitions(starts kadm.ListedOffsets, startErr erro
 					}
 				}
 			}
-		}
-	}
-	for i := range rows.rows {
-		r := &rows.rows[i]
-		if lo, ok := starts.Lookup(r.Topic, r.Partition); ok {
-			if lo.Err != nil {
-				r.Err = errors.Join(r.Err, fmt.Errorf("list log start: %w", lo.Err))
-			} else {
-				r.LogStart = lo.Offset
-			}
-		} else if startErr != nil {
-			r.Err = errors.Join(r.Err, fmt.Errorf("list log start: %w", startErr))
-		}
-		if lo, ok := ends.Lookup(r.Topic, r.Partition); ok {
-			if lo.Err != nil {
-				r.Err = errors.Join(r.Err, fmt.Errorf("list log end: %w", lo.Err))
-			} else {
-				r.LogEnd = lo.Offset
-			}
-		} else if endErr != nil {
-			r.Err = errors.Join(r.Err, fmt.Errorf("list log end: %w", endErr))
-		} else {
-			r.Err = errors.Join(r.Err, fmt.Errorf("topic %q partition %d not found", r.Topic, r.Partition))
-		}
-		if gb.g.Share != nil {
-			gb.shareLag(r)
-		} else if r.Committed >= 0 && r.LogEnd >= 0 {
-			r.Lag = max(r.LogEnd-r.Committed, 0)
 		}
 	}
 	rows.sort()

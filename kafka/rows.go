@@ -63,6 +63,13 @@ func (s *rowSet) row(t string, p int32) *PartitionOffsets {
 	return s.add(t, p)
 }
 
+// has reports whether the sorted rows hold (t, p).
+func (s *rowSet) has(t string, p int32) bool {
+	sorted := s.rows[:s.sorted]
+	i := sort.Search(len(sorted), func(i int) bool { return !sorted[i].before(t, p) })
+	return i < len(sorted) && sorted[i].Partition == p && sorted[i].Topic == t
+}
+
 // sort orders every row by topic then partition: nothing to do when no
 // row came since the last sort.
 func (s *rowSet) sort() {

@@ -16,20 +16,6 @@ func (c *Client) listStable(ctx context.Context, topics []string) kadm.ListedOff
 	return los
 }
 
-// setStable marks the partitions whose last stable offset trails the log
-// end, where a read_committed consumer's backlog ends earlier than the log
-// end's lag says (StableLag).
-func setStable(parts []PartitionOffsets, stables kadm.ListedOffsets) {
-	for i := range parts {
-		p := &parts[i]
-		lo, ok := stables.Lookup(p.Topic, p.Partition)
-		if !ok || lo.Err != nil || lo.Offset < 0 || p.LogEnd < 0 || lo.Offset >= p.LogEnd {
-			continue
-		}
-		p.StableTrails, p.LastStable = true, lo.Offset
-	}
-}
-
 // StableLag is a read_committed consumer's backlog: the records from the
 // commit up to the last stable offset, or NoOffset when the stable offset
 // does not trail the log end or nothing is committed.

@@ -1,0 +1,287 @@
+package kafka
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kmsg"
+)
+
+// fetchCommits reads the committed offsets of the named groups with one
+// OffsetFetch per coordinator (kgo shards the request, v8+ batching every
+// group of a coordinator in one), and turns each group's answer straight
+// into its partition rows, sorted by topic and partition: no map per group
+// or per topic in between, as kadm.FetchManyOffsets would build.
+//
+// It runs while the groups are described, so it writes only the fetch's
+// own fields of each builder (rows, fetchErr, fetched); the poll joins
+// fetchErr into the group's errors after the describes, where the group's
+// fetch error has always stood. topics holds the poll's copies of the
+// cluster's topic names (read only here); a topic not among them keeps
+// the response's string, and the poll interns it after.
+func (c *Client) fetchCommits(ctx context.Context, names []string, builders map[string]*groupBuilder, topics map[string]string) {
+	req := kmsg.NewPtrOffsetFetchRequest()
+	req.Groups = make([]kmsg.OffsetFetchRequestGroup, len(names))
+	for i, name := range names {
+		req.Groups[i] = kmsg.NewOffsetFetchRequestGroup()
+		req.Groups[i].Group = name
+	}
+	fctx, cancel := c.phase(ctx)
+	shards := c.cl.RequestSharded(fctx, req)
+	cancel()
+
+	var keys []commitKey // scratch, reused group to group
+	fail := func(name string, err error) {
+		if gb, ok := builders[name]; ok && !gb.fetched {
+			gb.fetched, gb.fetchErr = true, err
+		}
+	}
+	for _, shard := range shards {
+		sreq, _ := shard.Req.(*kmsg.OffsetFetchRequest)
+		if shard.Err != nil || shard.Resp == nil {
+			err := shard.Err
+			if err == nil {
+				err = errors.New("no response")
+			}
+			if sreq != nil {
+				for _, rg := range sreq.Groups {
+					fail(rg.Group, err)
+				}
+			}
+			continue
+		}
+		resp := shard.Resp.(*kmsg.OffsetFetchResponse)
+		if err := authErr(resp.ErrorCode); err != nil {
+			if sreq != nil {
+				for _, rg := range sreq.Groups {
+					fail(rg.Group, err)
+				}
+			}
+			continue
+		}
+		for i := range resp.Groups {
+			rg := &resp.Groups[i]
+			gb, ok := builders[rg.Group]
+			if !ok || gb.fetched {
+				continue
+			}
+			gb.fetched = true
+			if err := authErr(rg.ErrorCode); err != nil {
+				gb.fetchErr = err
+				continue
+			}
+			gb.fetchErr = kerr.ErrorForCode(rg.ErrorCode)
+			keys = gb.commitRows(rg.Topics, topics, keys)
+		}
+	}
+	for _, name := range names {
+		fail(name, errors.New("no response"))
+	}
+}
+
+// authErr is the error of an authorization failure code, as kadm gives
+// it (a *kadm.AuthError), or nil for any other code.
+func authErr(code int16) error {
+	switch err := kerr.ErrorForCode(code); err {
+	case kerr.ClusterAuthorizationFailed,
+		kerr.TopicAuthorizationFailed,
+		kerr.GroupAuthorizationFailed,
+		kerr.TransactionalIDAuthorizationFailed,
+		kerr.DelegationTokenAuthorizationFailed:
+		return &kadm.AuthError{Err: err}
+	}
+	return nil
+}
+
+// commitKey places one partition of an offset fetch answer: its topic's
+// rank among the answer's topic names, its partition, and where it stood
+// in the answer (the later of two answers for one partition wins, as in
+// a map filled in answer order).
+type commitKey struct {
+	topic, partition, topicAt, partAt int32
+}
+
+// commitRows makes the group's rows from its offset fetch answer, in topic
+// and partition order, sized exactly: the answer's partitions are ordered
+// through small keys, so no row is moved once written. keys is scratch,
+// returned for the next group.
+func (gb *groupBuilder) commitRows(ts []kmsg.OffsetFetchResponseGroupTopic, topics map[string]string, keys []commitKey) []commitKey {
+	keys = keys[:0]
+	for ti := range ts {
+		for pi := range ts[ti].Partitions {
+			keys = append(keys, commitKey{topicAt: int32(ti), partition: ts[ti].Partitions[pi].Partition, partAt: int32(pi)})
+		}
+	}
+	if len(keys) == 0 {
+		return keys
+	}
+	// Rank the topic names: nearly every group commits to one topic.
+	if len(ts) > 1 {
+		order := make([]int32, len(ts))
+		for i := range order {
+			order[i] = int32(i)
+		}
+		slices.SortStableFunc(order, func(a, b int32) int { return strings.Compare(ts[a].Topic, ts[b].Topic) })
+		rank := make([]int32, len(ts))
+		r := int32(0)
+		for i, ti := range order {
+			if i > 0 && ts[ti].Topic != ts[order[i-1]].Topic {
+				r++
+			}
+			rank[ti] = r
+		}
+		for i := range keys {
+			keys[i].topic = rank[keys[i].topicAt]
+		}
+	}
+	slices.SortFunc(keys, func(a, b commitKey) int {
+		switch {
+		case a.topic != b.topic:
+			return int(a.topic - b.topic)
+		case a.partition != b.partition:
+			return int(a.partition - b.partition)
+		case a.topicAt != b.topicAt:
+			return int(a.topicAt - b.topicAt)
+		}
+		return int(a.partAt - b.partAt)
+	})
+	n := 0
+	for i := range keys {
+		if i+1 < len(keys) && keys[i+1].topic == keys[i].topic && keys[i+1].partition == keys[i].partition {
+			continue
+		}
+		n++
+	}
+	rows := make([]PartitionOffsets, 0, n)
+	last := int32(-1)
+	var topic string
+	for i, k := range keys {
+		if i+1 < len(keys) && keys[i+1].topic == k.topic && keys[i+1].partition == k.partition {
+			continue // a later answer for the same partition wins
+		}
+		t := &ts[k.topicAt]
+		if k.topicAt != last {
+			last = k.topicAt
+			topic = t.Topic
+			if v, ok := topics[topic]; ok {
+				topic = v
+			}
+		}
+		p := &t.Partitions[k.partAt]
+		rows = append(rows, newRow(topic, p.Partition))
+		r := &rows[len(rows)-1]
+		if err := kerr.ErrorForCode(p.ErrorCode); err != nil {
+			r.Err = fmt.Errorf("fetch offset: %w", err)
+			continue
+		}
+		if p.Offset >= 0 {
+			r.Committed = p.Offset
+			r.LeaderEpoch = p.LeaderEpoch
+			if p.Metadata != nil {
+				r.Metadata = *p.Metadata
+			}
+		}
+	}
+	gb.rows = rowSet{rows: rows, sorted: len(rows)}
+	return keys
+}
+
+// logBounds are the poll's log start, log end and last stable offsets by
+// topic, each topic's partitions indexed by partition number: every row
+// finds its bounds without a map lookup per partition.
+type logBounds struct {
+	topics           map[string]*topicBounds
+	startErr, endErr error // a whole listing's failure
+}
+
+type topicBounds struct {
+	parts []partBounds
+}
+
+// partBounds is one partition's answers; a nil answer was not given.
+type partBounds struct {
+	start, end, stable *kadm.ListedOffset
+}
+
+func newLogBounds(starts kadm.ListedOffsets, startErr error, ends kadm.ListedOffsets, endErr error, stables kadm.ListedOffsets) *logBounds {
+	lb := &logBounds{topics: make(map[string]*topicBounds, len(ends)), startErr: startErr, endErr: endErr}
+	add := func(los kadm.ListedOffsets, set func(*partBounds, *kadm.ListedOffset)) {
+		for t, ps := range los {
+			tb := lb.topics[t]
+			if tb == nil {
+				tb = &topicBounds{}
+				lb.topics[t] = tb
+			}
+			for p, lo := range ps {
+				if p < 0 {
+					continue
+				}
+				if int(p) >= len(tb.parts) {
+					tb.parts = append(tb.parts, make([]partBounds, int(p)+1-len(tb.parts))...)
+				}
+				lo := lo
+				set(&tb.parts[p], &lo)
+			}
+		}
+	}
+	add(starts, func(pb *partBounds, lo *kadm.ListedOffset) { pb.start = lo })
+	add(ends, func(pb *partBounds, lo *kadm.ListedOffset) { pb.end = lo })
+	add(stables, func(pb *partBounds, lo *kadm.ListedOffset) { pb.stable = lo })
+	return lb
+}
+
+// of is the bounds of tb's partition p (zero when none was listed).
+func (tb *topicBounds) of(p int32) partBounds {
+	if tb == nil || p < 0 || int(p) >= len(tb.parts) {
+		return partBounds{}
+	}
+	return tb.parts[p]
+}
+
+// join sets each row's log bounds, lag and last stable offset, or says
+// why a bound is missing.
+func (gb *groupBuilder) join(lb *logBounds) {
+	rows := gb.g.Partitions
+	var tb *topicBounds
+	topic := ""
+	for i := range rows {
+		r := &rows[i]
+		if i == 0 || r.Topic != topic {
+			topic, tb = r.Topic, lb.topics[r.Topic]
+		}
+		pb := tb.of(r.Partition)
+		if lo := pb.start; lo != nil {
+			if lo.Err != nil {
+				r.Err = errors.Join(r.Err, fmt.Errorf("list log start: %w", lo.Err))
+			} else {
+				r.LogStart = lo.Offset
+			}
+		} else if lb.startErr != nil {
+			r.Err = errors.Join(r.Err, fmt.Errorf("list log start: %w", lb.startErr))
+		}
+		if lo := pb.end; lo != nil {
+			if lo.Err != nil {
+				r.Err = errors.Join(r.Err, fmt.Errorf("list log end: %w", lo.Err))
+			} else {
+				r.LogEnd = lo.Offset
+			}
+		} else if lb.endErr != nil {
+			r.Err = errors.Join(r.Err, fmt.Errorf("list log end: %w", lb.endErr))
+		} else {
+			r.Err = errors.Join(r.Err, fmt.Errorf("topic %q partition %d not found", r.Topic, r.Partition))
+		}
+		if gb.g.Share != nil {
+			gb.shareLag(r)
+		} else if r.Committed >= 0 && r.LogEnd >= 0 {
+			r.Lag = max(r.LogEnd-r.Committed, 0)
+		}
+		if lo := pb.stable; lo != nil && lo.Err == nil && lo.Offset >= 0 && r.LogEnd >= 0 && lo.Offset < r.LogEnd {
+			r.StableTrails, r.LastStable = true, lo.Offset
+		}
+	}
+}
