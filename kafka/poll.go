@@ -50,24 +50,11 @@ func (c *Client) poll(ctx context.Context, only []string) (*Snapshot, error) {
 	snap := &Snapshot{Time: start}
 	in := c.strs.begin()
 
-	// The cluster's metadata and the group listing do not depend on each
-	// other: ask for both at once. When the cluster cannot be reached,
-	// the metadata's failure is the one reported.
-	var meta kadm.Metadata
-	var metaErr error
-	metaDone := make(chan struct{})
-	go func() {
-		defer close(metaDone)
-		mctx, mcancel := c.phase(ctx)
-		meta, metaErr = c.adm.Metadata(mctx)
-		mcancel()
-	}()
 	pctx, cancel := c.phase(ctx)
-	listed, err := c.adm.ListGroups(pctx)
+	meta, err := c.adm.Metadata(pctx)
 	cancel()
-	<-metaDone
-	if metaErr != nil {
-		return nil, c.unreachable(metaErr)
+	if err != nil {
+		return nil, c.unreachable(err)
 	}
 	brokers := make(map[int32]Broker, len(meta.Brokers))
 	for _, b := range meta.Brokers {
@@ -97,9 +84,12 @@ func (c *Client) poll(ctx context.Context, only []string) (*Snapshot, error) {
 		}
 	}
 
+	pctx, cancel = c.phase(ctx)
+	listed, err := c.adm.ListGroups(pctx)
+	cancel()
 	if err != nil && len(listed) == 0 {
-		// Metadata was read: the brokers are reachable, and it is the
-		// listing itself that failed.
+		// Metadata was just read: the brokers are reachable, and it is
+		// the listing itself that failed.
 		return nil, fmt.Errorf("list groups: %w", err)
 	}
 	var listErr error
@@ -207,10 +197,14 @@ func (c *Client) poll(ctx context.Context, only []string) (*Snapshot, error) {
 		}
 		// A topic the metadata did not name (deleted since the commit)
 		// still gets the poll's copy of its name.
-		for i := range gb.rows.rows {
-			r := &gb.rows.rows[i]
-			if _, ok := topics[r.Topic]; !ok {
-				r.Topic = in.get(r.Topic)
+		rows, last, known := gb.rows.rows, "", true
+		for i := range rows {
+			if i == 0 || rows[i].Topic != last {
+				last = rows[i].Topic
+				_, known = topics[last]
+			}
+			if !known {
+				rows[i].Topic = in.get(rows[i].Topic)
 			}
 		}
 	}
