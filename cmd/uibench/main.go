@@ -126,6 +126,8 @@ func run() error {
 		bin = filepath.Join(dir, "kgroups")
 		fmt.Fprintln(os.Stderr, "building ./cmd/kgroups")
 		build := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/kgroups")
+		// As released (.goreleaser.yaml): static, no C library mapped.
+		build.Env = append(os.Environ(), "CGO_ENABLED=0")
 		if out, err := build.CombinedOutput(); err != nil {
 			return fmt.Errorf("go build ./cmd/kgroups (run uibench from the repository's root): %v\n%s", err, out)
 		}
