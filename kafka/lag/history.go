@@ -65,6 +65,9 @@ type History struct {
 	// unsorted or duplicated, which the snapshot contract rules out but
 	// which must not corrupt the history.
 	order []int
+	// shared is set by CopyFrom: the partitions' slabs are another
+	// History's too, so a repack writes a new slab (see CopyFrom).
+	shared bool
 }
 
 // NewHistory returns an empty history. Zero or invalid fields of cfg take
@@ -74,7 +77,7 @@ func NewHistory(cfg Config) *History {
 	l := newLayout(cfg)
 	return &History{
 		cfg:      cfg,
-		times:    make([]int64, cfg.Samples),
+		times:    make([]int64, cfg.Samples+1),
 		oldSweep: cfg.Samples,
 		layout:   l,
 		starts:   l.starts(),
@@ -105,7 +108,10 @@ func (h *History) Partitions() int {
 	return n
 }
 
-func (h *History) slot(seq uint64) int { return int(seq % uint64(h.cfg.Samples)) }
+// slot is the index of poll seq in the rings of polls, which hold one
+// poll more than the history reads (Samples+1): the next poll takes the
+// slot of one no answer reads any more.
+func (h *History) slot(seq uint64) int { return int(seq % uint64(h.cfg.Samples+1)) }
 
 // Add records one poll. Its cost is O(partitions in s) and, once the set of
 // groups and partitions is stable, it allocates nothing.
@@ -128,7 +134,7 @@ func (h *History) Add(s *kafka.Snapshot) {
 		g := &s.Groups[i]
 		gh, ok := h.groups[g.Name]
 		if !ok {
-			gh = &groupHist{firstSeq: h.seq, lag: newLagRing(h.cfg.Samples)}
+			gh = &groupHist{firstSeq: h.seq, lag: newLagRing(h.cfg.Samples + 1)}
 			h.groups[g.Name] = gh
 		} else if gh.lastSeq == h.seq {
 			continue // the same name twice in one snapshot: keep the first
