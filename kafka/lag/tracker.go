@@ -13,8 +13,11 @@ import (
 // snapshot's DataMsg, so every screen reads verdicts that match the
 // snapshot it gets. It is not safe for concurrent use while written: the
 // UI keeps two, one its screens read and one a judging job writes off the
-// UI loop, and swaps them when the job ends (tui/judge.go). Reading one
-// from several goroutines while nothing writes it is safe.
+// UI loop, and swaps them when the job ends (tui/judge.go); the one
+// written is first made a copy of the one read (CopyFrom), and the two
+// share the partitions' history. Reading one from several goroutines
+// while nothing writes it is safe, and so is reading it while a copy made
+// of it takes one poll (see History.CopyFrom).
 //
 // Besides the History it keeps, per group, the maximum time lag of
 // every poll in the history's ring (for charts: the History keeps the
@@ -102,53 +105,6 @@ func (l *Tracker) Add(s *kafka.Snapshot) {
 			delete(l.series, name)
 		}
 	}
-}
-
-// Follow is Add for a copy of another tracker: it records s in the history
-// as Add does, but takes the verdicts of s from judged instead of judging
-// every group again. judged must have been fed the same writes as l, up to
-// and including s, with s its latest poll; the writes judged had after s
-// (records read at commits, FollowExact) must follow. When judged's latest
-// poll is not s (it was not after the previous one, and both ignored it),
-// Follow is Add and returns false: the records that follow must then be
-// added with AddExact. Its cost is that of History.Add: the copy gives the
-// same answers as judged without judging twice.
-func (l *Tracker) Follow(s *kafka.Snapshot, judged *Tracker) bool {
-	if judged == nil || judged.snap != s || len(judged.health) != len(s.Groups) {
-		l.Add(s)
-		return false
-	}
-	before := l.hist.Polls()
-	l.hist.Add(s)
-	if l.hist.Polls() == before {
-		return false
-	}
-	l.snap = s
-	l.seq++
-	l.times[l.slot(l.seq)] = s.Time.UnixNano()
-	l.health = resize(l.health, len(s.Groups))
-	copy(l.health, judged.health)
-	l.counts, l.judging = judged.counts, judged.judging
-	for i := range s.Groups {
-		l.record(s.Groups[i].Name, &l.health[i])
-	}
-	for name, r := range l.series {
-		if l.seq-r.last >= uint64(l.cfg.EvictAfter) {
-			delete(l.series, name)
-		}
-	}
-	return true
-}
-
-// FollowExact is AddExact for a copy whose latest poll took its verdicts
-// with Follow (which returned true) from a tracker that had the records
-// already: the records go into the history, and the verdicts, which were
-// taken with them, stay.
-func (l *Tracker) FollowExact(recs map[kafka.CommitKey]kafka.RecordTime) {
-	if l == nil || len(recs) == 0 {
-		return
-	}
-	l.hist.AddExact(recs)
 }
 
 // summarize drops the partitions of gh after working out what the verdict
