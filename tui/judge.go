@@ -15,10 +15,19 @@ import (
 // tracker (history and verdicts) and the rebalance timeline. Judging a
 // poll of 10,000 groups takes tens of milliseconds, too long for the UI
 // loop, so the root keeps two copies: the front, which the screens read on
-// the UI loop and nothing else writes, and the back, which a judging job
-// brings up to date off the UI loop. When the job ends the two swap. Both
-// are fed the same writes in the same order from one log (ops), so they
-// give the same answers.
+// the UI loop and nothing writes, and the back, which a judging job
+// brings up to date off the UI loop. When the job ends the two swap.
+//
+// The back's tracker is made a copy of the front's (lag.Tracker.CopyFrom)
+// before a job writes it, and the two share the partitions' history, the
+// bulk of the memory: the verdicts, the series for charts and the records
+// of groups and partitions are each copy's own, the slabs of numbers
+// behind them are one. A job writes at most one poll the front has not
+// seen, and a poll writes only the parts of the slabs the front does not
+// read (see lag.History.CopyFrom), so the screens read the front on the
+// UI loop while the job writes, with no lock. Both copies see the same
+// writes in the same order from one log (ops): the tracker through the
+// copy, the timeline by applying them.
 type pollData struct {
 	lag      *lag.Tracker
 	timeline *krebalance.Timeline
@@ -54,36 +63,16 @@ func (d *pollData) apply(o op) {
 	}
 }
 
-// catchUp applies ops, which the tracker judged has applied already (it
-// is the front: nothing writes it while a job runs), judging only what it
-// must: the polls before the last are judged as usual, the last takes its
-// verdicts from judged (lag.Tracker.Follow), and the records read after it
-// only go into the history (FollowExact), since judged's verdicts have
-// them. Without a poll among ops (or when the tracker ignored it), every
-// op is applied as usual.
-func (d *pollData) catchUp(ops []op, judged *lag.Tracker) {
-	last := -1
-	for i, o := range ops {
+// catchUp brings d up to date with front, which has applied ops on top
+// of what d applied: d's tracker becomes a copy of front's, sharing its
+// history (lag.Tracker.CopyFrom), and d's timeline applies the polls
+// among ops. front is not written while it runs.
+func (d *pollData) catchUp(ops []op, front *lag.Tracker) {
+	d.lag.CopyFrom(front)
+	for _, o := range ops {
 		if o.snap != nil {
-			last = i
-		}
-	}
-	followed := false
-	for i, o := range ops {
-		switch {
-		case i < last:
-			d.apply(o)
-		case i == last:
-			followed = d.lag.Follow(o.snap, judged)
 			d.timeline.Add(o.snap)
 			d.snap = o.snap
-		case o.exact != nil && followed:
-			d.lag.FollowExact(o.exact)
-		default:
-			// Records read after a poll not among ops (or one the
-			// tracker ignored): the verdicts this copy has are from
-			// before them, so it judges them in.
-			d.apply(o)
 		}
 	}
 }
@@ -106,8 +95,11 @@ type judging struct {
 	inFlight bool
 
 	// wait, when set, runs at the start of every job, off the UI loop:
-	// tests hold a job there to press keys while it judges.
-	wait func()
+	// tests hold a job there to press keys while it judges. written, when
+	// set, runs once a job has applied its writes to the back, before it
+	// answers: tests hold a job there to read the front while the back,
+	// which shares its history, holds the next poll.
+	wait, written func()
 }
 
 // judgedMsg is a job's answer: the back copy, now up to date. fresh says
@@ -125,17 +117,31 @@ type judgedMsg struct {
 func (m *Model) write(o op) { m.judge.log = append(m.judge.log, o) }
 
 // startJudge starts a job that applies to the back copy every write it
-// has not applied, unless a job is in flight (its answer starts the next)
-// or there is nothing to apply. When the writes are new to the front too,
-// the screens on the stack that prepare their polls (ui.Preparer) are
-// asked for their functions, which the job runs once it has judged.
+// has not applied, up to the second poll the front has not seen, unless a
+// job is in flight (its answer starts the next) or there is nothing to
+// apply. The back shares the front's history, and only the next poll
+// leaves what the front reads alone (lag.History.CopyFrom): a later one
+// waits for the next job, after the swap. When the writes are new to the
+// front too, the screens on the stack that prepare their polls
+// (ui.Preparer) are asked for their functions, which the job runs once it
+// has judged.
 func (m *Model) startJudge() tea.Cmd {
 	j := &m.judge
 	end := j.base + len(j.log)
+	polls := 0
+	for i := max(m.front.applied, j.back.applied) - j.base; i < len(j.log); i++ {
+		if j.log[i].snap == nil {
+			continue
+		}
+		if polls++; polls > 1 {
+			end = j.base + i
+			break
+		}
+	}
 	if j.inFlight || j.back.applied == end {
 		return nil
 	}
-	back, ops := j.back, slices.Clone(j.log[j.back.applied-j.base:])
+	back, ops := j.back, slices.Clone(j.log[j.back.applied-j.base:end-j.base])
 	// The first ops are the front's already (the back catches up); the
 	// rest, if any, are new to both.
 	front, known := m.front.lag, max(0, m.front.applied-j.back.applied)
@@ -153,19 +159,24 @@ func (m *Model) startJudge() tea.Cmd {
 	}
 	j.gen++
 	j.inFlight = true
-	gen, wait, budget := j.gen, j.wait, m.opts.ExactBudget
+	gen, wait, written, budget := j.gen, j.wait, j.written, m.opts.ExactBudget
 	_, reads := m.poll.poller.(TimestampReader)
 	return func() tea.Msg {
 		if wait != nil {
 			wait()
 		}
-		back.catchUp(ops[:known], front)
+		if known > 0 {
+			back.catchUp(ops[:known], front)
+		}
 		newPoll := false
 		for _, o := range ops[known:] {
 			back.apply(o)
 			newPoll = newPoll || o.snap != nil
 		}
 		back.applied = end
+		if written != nil {
+			written()
+		}
 		msg := judgedMsg{gen: gen, data: back, fresh: fresh}
 		if !fresh || back.snap == nil {
 			return msg
@@ -185,9 +196,11 @@ func (m *Model) startJudge() tea.Cmd {
 }
 
 // onJudged swaps in a job's up-to-date copy and shows it to every screen,
-// then starts the next job at once: the old front, now the back, catches
-// up while the UI waits for the next poll, so no poll stays alive in the
-// log longer than two jobs.
+// then starts the next job at once: the old front, now the back, becomes
+// a copy of the new one while the UI waits for the next poll, so no poll
+// stays alive in the log longer than two jobs, and the next poll's job
+// only judges. From here on no screen reads the old front (each takes
+// the tracker of the latest DataMsg): the next job writes it.
 func (m *Model) onJudged(msg judgedMsg) tea.Cmd {
 	j := &m.judge
 	if msg.gen != j.gen {
@@ -236,7 +249,7 @@ func (m *Model) setFront(d *pollData) {
 // the log empty, and the answer of any job in flight dropped.
 func (m *Model) resetPollData() {
 	m.setFront(newPollData(m.opts.Lag))
-	m.judge = judging{back: newPollData(m.opts.Lag), gen: m.judge.gen + 1, wait: m.judge.wait}
+	m.judge = judging{back: newPollData(m.opts.Lag), gen: m.judge.gen + 1, wait: m.judge.wait, written: m.judge.written}
 }
 
 // broadcastData shows the front's poll to every screen on the stack, each

@@ -299,3 +299,89 @@ func TestCopiesAgree(t *testing.T) {
 		t.Fatalf("the new poll did not land: now %v", h.m.lag.Now())
 	}
 }
+
+// TestScreensReadTheirPollWhileTheNextIsWritten: the back copy shares the
+// front's history (lag.Tracker.CopyFrom), and a job writes the next poll
+// into it while the screens read the front on the UI loop. Poll after
+// poll, past every ring (small windows), with a group screen open and the
+// root's exact reads after each poll: while the job writes poll N+1, the
+// test keeps reading everything the screens read from the front (every
+// group's verdicts, partitions, series and partition series, the counts)
+// and drawing the screen, with nothing ordering it against the job, so
+// go test -race reports any memory the two share; once the job has
+// written all of poll N+1 and is held before it answers, every read
+// returns poll N's answers exactly and the screen is unchanged. The
+// answer then shows poll N+1.
+func TestScreensReadTheirPollWhileTheNextIsWritten(t *testing.T) {
+	var steps []func(time.Time) (*kafka.Snapshot, error)
+	for i := range 30 {
+		steps = append(steps, func(time.Time) (*kafka.Snapshot, error) { return viewtest.Evolving(i), nil })
+	}
+	h := newHarness(t, 160, 40, Options{Lag: lag.Config{Samples: 8, TimePoints: 6, Window: 4}}, steps...)
+	h.m.poll.poller = &readingPoller{seqPoller: h.p, age: 100 * time.Second}
+	h.poll()
+	h.press("j", "enter")
+	for i := 1; i < len(steps); i++ {
+		h.clock.Advance(viewtest.PollEvery)
+		before, screen := frontReads(h.m), h.view()
+		held, release := make(chan struct{}), make(chan struct{})
+		h.m.judge.written = func() {
+			close(held)
+			<-release
+		}
+		done := inBackground(h.send(h.m.startPoll()()))
+		h.m.judge.written = nil // the jobs that follow run on this goroutine
+	writing:
+		for {
+			select {
+			case <-held:
+				break writing
+			default:
+				frontReads(h.m)
+				_ = h.m.View()
+			}
+		}
+		if got := frontReads(h.m); !reflect.DeepEqual(got, before) {
+			t.Fatalf("poll %d written to the back: the front reads\n%+v\nbefore\n%+v", i, got, before)
+		}
+		if v := h.view(); v != screen {
+			t.Fatalf("poll %d written to the back: the screen changed\n%s\nbefore\n%s", i, v, screen)
+		}
+		close(release)
+		h.deliverJudged(<-done)
+		if want := viewtest.Evolving(i).Time; !h.m.lag.Now().Equal(want) {
+			t.Fatalf("poll %d did not land: now %v", i, h.m.lag.Now())
+		}
+	}
+}
+
+// screenReads is everything the screens read from the front's tracker
+// about the groups of its snapshot.
+type screenReads struct {
+	counts   [4]int
+	now      time.Time
+	verdicts []lag.Verdict
+	healths  []lag.GroupHealth
+	series   [][]lag.Point
+	lags     [][]int64
+}
+
+func frontReads(m *Model) screenReads {
+	var r screenReads
+	l, s := m.lag, m.snap
+	r.counts[0], r.counts[1], r.counts[2] = l.Counts()
+	r.counts[3] = l.Judging()
+	r.now = l.Now()
+	for i := range s.Groups {
+		name := s.Groups[i].Name
+		r.verdicts = append(r.verdicts, l.Group(s, i), l.Named(name))
+		gh, _ := l.Evaluate(name, nil)
+		r.healths = append(r.healths, gh)
+		r.series = append(r.series, l.GroupSeries(name, nil))
+		r.lags = append(r.lags, l.GroupLagSeries(name, nil))
+		for _, p := range gh.Partitions {
+			r.series = append(r.series, l.PartitionSeries(name, p.Topic, p.Partition, p.TimeLag, nil))
+		}
+	}
+	return r
+}
