@@ -79,8 +79,9 @@ func (g *groupHist) drop() {
 
 // CopyFrom makes l a copy of src, as of src's latest poll: its History
 // shares src's partition slabs (History.CopyFrom, which says what l may
-// be fed while src is read), and the verdicts and the series for charts
-// are l's own. src must not be written while l copies it.
+// be fed while src is read), its groups' time-lag series share src's
+// rings in the same way (timeLagRing), and the verdicts are l's own. src
+// must not be written while l copies it.
 func (l *Tracker) CopyFrom(src *Tracker) {
 	l.hist.CopyFrom(src.hist)
 	l.cfg = src.cfg
@@ -100,7 +101,6 @@ func (l *Tracker) CopyFrom(src *Tracker) {
 			r = &timeLagRing{}
 			l.series[name] = r
 		}
-		r.first, r.last = sr.first, sr.last
-		r.v = append(r.v[:0], sr.v...)
+		*r = *sr // sharing v: see timeLagRing
 	}
 }

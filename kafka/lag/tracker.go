@@ -22,7 +22,8 @@ import (
 // Besides the History it keeps, per group, the maximum time lag of
 // every poll in the history's ring (for charts: the History keeps the
 // interpolation table, not past estimates), bounded like the History:
-// Samples values per group, dropped with the group.
+// Samples values per group (a ring of Samples+1, shared by copies like
+// the History's slabs), dropped with the group.
 type Tracker struct {
 	hist *History
 	cfg  Config
@@ -38,9 +39,16 @@ type Tracker struct {
 	series map[string]*timeLagRing
 }
 
-// timeLagRing is one group's maximum time lag per poll.
+// timeLagRing is one group's maximum time lag per poll: the latest poll's
+// (last) in top, the older ones in v, a ring of Samples+1 indexed by seq
+// (vslot). A copy of the tracker (CopyFrom) has a ring of its own that
+// shares v: the next poll writes only the slot of the copied top (which
+// the original reads from its own top) and the slots of polls the
+// original does not read, and re-judging the latest poll (AddExact)
+// changes top alone.
 type timeLagRing struct {
 	first, last uint64
+	top         TimeLag
 	v           []TimeLag
 }
 
@@ -117,20 +125,34 @@ func summarize(gh GroupHealth, window int) Verdict {
 
 func (l *Tracker) slot(seq uint64) int { return int(seq % uint64(l.cfg.Samples)) }
 
+// vslot is the slot of poll seq in a timeLagRing's v.
+func (l *Tracker) vslot(seq uint64) int { return int(seq % uint64(l.cfg.Samples+1)) }
+
 // record stores the group's maximum time lag for this poll.
 func (l *Tracker) record(name string, h *Verdict) {
 	r, ok := l.series[name]
 	if !ok {
-		r = &timeLagRing{first: l.seq, v: make([]TimeLag, l.cfg.Samples)}
+		r = &timeLagRing{first: l.seq, last: l.seq, v: make([]TimeLag, l.cfg.Samples+1)}
 		l.series[name] = r
 	} else if r.last == l.seq {
 		return // the same name twice in one snapshot: the first counts
-	}
-	for s := max(r.last+1, l.seq-min(l.seq, uint64(l.cfg.Samples))+1); s < l.seq; s++ {
-		r.v[l.slot(s)] = TimeLag{} // polls that missed the group
+	} else {
+		r.v[l.vslot(r.last)] = r.top
+		for s := max(r.last+1, l.seq-min(l.seq, uint64(l.cfg.Samples))+1); s < l.seq; s++ {
+			r.v[l.vslot(s)] = TimeLag{} // polls that missed the group
+		}
 	}
 	r.last = l.seq
-	r.v[l.slot(l.seq)] = h.MaxTimeLag
+	r.top = h.MaxTimeLag
+}
+
+// at is the group's maximum time lag at poll seq, which must be at most
+// r.last and in the ring.
+func (l *Tracker) at(r *timeLagRing, seq uint64) TimeLag {
+	if seq == r.last {
+		return r.top
+	}
+	return r.v[l.vslot(seq)]
 }
 
 func resize[T any](s []T, n int) []T {
@@ -206,7 +228,9 @@ func (l *Tracker) GroupLagSeries(group string, dst []int64) []int64 {
 }
 
 // GroupSeries appends the group's total lag and maximum time lag per poll,
-// oldest first, over the history's ring.
+// oldest first, over the history's ring: the polls of the last Samples
+// (a group missing from the latest polls has fewer points, as
+// History.PartitionSeries has).
 func (l *Tracker) GroupSeries(group string, dst []Point) []Point {
 	if l == nil {
 		return dst
@@ -222,9 +246,12 @@ func (l *Tracker) GroupSeries(group string, dst []Point) []Point {
 	last := r.last
 	for k, v := range ls {
 		s := last - uint64(len(ls)-1-k)
+		if s+uint64(l.cfg.Samples) <= l.seq {
+			continue // older than the ring of poll times
+		}
 		p := Point{Time: time.Unix(0, l.times[l.slot(s)]).UTC(), Lag: v}
 		if s >= r.first {
-			p.TimeLag = r.v[l.slot(s)]
+			p.TimeLag = l.at(r, s)
 		}
 		dst = append(dst, p)
 	}
@@ -310,6 +337,6 @@ func (l *Tracker) judgeAgain(i int) {
 		l.counts[sev]++
 	}
 	if r := l.series[name]; r != nil && r.last == l.seq {
-		r.v[l.slot(l.seq)] = h.MaxTimeLag
+		r.top = h.MaxTimeLag
 	}
 }
