@@ -16,7 +16,9 @@ import (
 // poll of 10,000 groups takes tens of milliseconds, too long for the UI
 // loop, so the root keeps two copies: the front, which the screens read on
 // the UI loop and nothing writes, and the back, which a judging job
-// brings up to date off the UI loop. When the job ends the two swap.
+// brings up to date off the UI loop. When the job ends the two swap, and
+// the old front lets its tracker go (release): between polls the back
+// holds only its timeline, and the next job copies the front again.
 //
 // The back's tracker is made a copy of the front's (lag.Tracker.CopyFrom)
 // before a job writes it, and the two share the partitions' history, the
@@ -63,18 +65,27 @@ func (d *pollData) apply(o op) {
 	}
 }
 
-// catchUp brings d up to date with front, which has applied ops on top
-// of what d applied: d's tracker becomes a copy of front's, sharing its
-// history (lag.Tracker.CopyFrom), and d's timeline applies the polls
-// among ops. front is not written while it runs.
-func (d *pollData) catchUp(ops []op, front *lag.Tracker) {
+// catchUp brings d up to date with the front (its tracker and latest
+// poll), which has applied ops on top of what d applied: d's tracker
+// becomes a copy of the front's, sharing its history
+// (lag.Tracker.CopyFrom), and d's timeline applies the polls among ops.
+// The front is not written while it runs.
+func (d *pollData) catchUp(ops []op, front *lag.Tracker, snap *kafka.Snapshot) {
 	d.lag.CopyFrom(front)
 	for _, o := range ops {
 		if o.snap != nil {
 			d.timeline.Add(o.snap)
-			d.snap = o.snap
 		}
 	}
+	d.snap = snap
+}
+
+// release lets go of d's tracker and poll, which the front holds too, once
+// d has become the back: the next job makes it a copy of the front again
+// (catchUp). Its timeline stays, to be fed the polls it missed.
+func (d *pollData) release(cfg lag.Config) {
+	d.lag = lag.NewTracker(cfg)
+	d.snap = nil
 }
 
 // dataMsg is the poll the screens are shown from d.
@@ -116,15 +127,15 @@ type judgedMsg struct {
 // write appends o to the log; the next job applies it.
 func (m *Model) write(o op) { m.judge.log = append(m.judge.log, o) }
 
-// startJudge starts a job that applies to the back copy every write it
-// has not applied, up to the second poll the front has not seen, unless a
-// job is in flight (its answer starts the next) or there is nothing to
-// apply. The back shares the front's history, and only the next poll
+// startJudge starts a job that makes the back copy a copy of the front
+// (when the front has applied writes it has not) and applies to it the
+// writes the front has not seen, up to the second poll among them, unless
+// a job is in flight (its answer starts the next) or nothing is new to
+// the front. The back shares the front's history, and only the next poll
 // leaves what the front reads alone (lag.History.CopyFrom): a later one
-// waits for the next job, after the swap. When the writes are new to the
-// front too, the screens on the stack that prepare their polls
-// (ui.Preparer) are asked for their functions, which the job runs once it
-// has judged.
+// waits for the next job, after the swap. The screens on the stack that
+// prepare their polls (ui.Preparer) are asked for their functions, which
+// the job runs once it has judged.
 func (m *Model) startJudge() tea.Cmd {
 	j := &m.judge
 	end := j.base + len(j.log)
@@ -138,13 +149,13 @@ func (m *Model) startJudge() tea.Cmd {
 			break
 		}
 	}
-	if j.inFlight || j.back.applied == end {
+	if j.inFlight || end <= m.front.applied {
 		return nil
 	}
 	back, ops := j.back, slices.Clone(j.log[j.back.applied-j.base:end-j.base])
 	// The first ops are the front's already (the back catches up); the
 	// rest, if any, are new to both.
-	front, known := m.front.lag, max(0, m.front.applied-j.back.applied)
+	front, frontSnap, known := m.front.lag, m.front.snap, max(0, m.front.applied-j.back.applied)
 	fresh := end > m.front.applied
 	var preps map[ui.Component]func(ui.DataMsg) any
 	if fresh {
@@ -166,7 +177,7 @@ func (m *Model) startJudge() tea.Cmd {
 			wait()
 		}
 		if known > 0 {
-			back.catchUp(ops[:known], front)
+			back.catchUp(ops[:known], front, frontSnap)
 		}
 		newPoll := false
 		for _, o := range ops[known:] {
@@ -196,11 +207,12 @@ func (m *Model) startJudge() tea.Cmd {
 }
 
 // onJudged swaps in a job's up-to-date copy and shows it to every screen,
-// then starts the next job at once: the old front, now the back, becomes
-// a copy of the new one while the UI waits for the next poll, so no poll
-// stays alive in the log longer than two jobs, and the next poll's job
-// only judges. From here on no screen reads the old front (each takes
-// the tracker of the latest DataMsg): the next job writes it.
+// then starts the next job if writes are waiting. From here on no screen
+// reads the old front (each takes the tracker of the latest DataMsg): it
+// becomes the back and lets its tracker go until the next job copies the
+// new front into it, so that between polls the root keeps one tracker.
+// The log keeps the writes the back has not applied, the latest poll's
+// (which the front holds anyway) and the records read after it.
 func (m *Model) onJudged(msg judgedMsg) tea.Cmd {
 	j := &m.judge
 	if msg.gen != j.gen {
@@ -218,6 +230,7 @@ func (m *Model) onJudged(msg judgedMsg) tea.Cmd {
 				cmds = append(cmds, m.scanReceipts(m.snap), m.startExactRead(msg.want))
 			}
 		}
+		old.release(m.opts.Lag)
 	}
 	j.trim(m.front.applied)
 	cmds = append(cmds, m.startJudge())
