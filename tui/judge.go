@@ -22,9 +22,9 @@ import (
 //
 // The back's tracker is made a copy of the front's (lag.Tracker.CopyFrom)
 // before a job writes it, and the two share the partitions' history, the
-// bulk of the memory: the verdicts, the series for charts and the records
-// of groups and partitions are each copy's own, the slabs of numbers
-// behind them are one. A job writes at most one poll the front has not
+// bulk of the memory: the verdicts and the records of groups and
+// partitions are each copy's own, the slabs of numbers behind them and
+// the groups' time-lag series are one. A job writes at most one poll the front has not
 // seen, and a poll writes only the parts of the slabs the front does not
 // read (see lag.History.CopyFrom), so the screens read the front on the
 // UI loop while the job writes, with no lock. Both copies see the same
@@ -71,6 +71,9 @@ func (d *pollData) apply(o op) {
 // (lag.Tracker.CopyFrom), and d's timeline applies the polls among ops.
 // The front is not written while it runs.
 func (d *pollData) catchUp(ops []op, front *lag.Tracker, snap *kafka.Snapshot) {
+	if d.lag == nil {
+		d.lag = lag.NewTracker(front.Config())
+	}
 	d.lag.CopyFrom(front)
 	for _, o := range ops {
 		if o.snap != nil {
@@ -82,10 +85,10 @@ func (d *pollData) catchUp(ops []op, front *lag.Tracker, snap *kafka.Snapshot) {
 
 // release lets go of d's tracker and poll, which the front holds too, once
 // d has become the back: the next job makes it a copy of the front again
-// (catchUp). Its timeline stays, to be fed the polls it missed.
-func (d *pollData) release(cfg lag.Config) {
-	d.lag = lag.NewTracker(cfg)
-	d.snap = nil
+// (catchUp), in a tracker it makes off the UI loop. Its timeline stays, to
+// be fed the polls it missed.
+func (d *pollData) release() {
+	d.lag, d.snap = nil, nil
 }
 
 // dataMsg is the poll the screens are shown from d.
@@ -176,7 +179,7 @@ func (m *Model) startJudge() tea.Cmd {
 		if wait != nil {
 			wait()
 		}
-		if known > 0 {
+		if known > 0 || back.lag == nil {
 			back.catchUp(ops[:known], front, frontSnap)
 		}
 		newPoll := false
@@ -230,7 +233,7 @@ func (m *Model) onJudged(msg judgedMsg) tea.Cmd {
 				cmds = append(cmds, m.scanReceipts(m.snap), m.startExactRead(msg.want))
 			}
 		}
-		old.release(m.opts.Lag)
+		old.release()
 	}
 	j.trim(m.front.applied)
 	cmds = append(cmds, m.startJudge())

@@ -142,7 +142,7 @@ func BenchmarkPollDataMemory(b *testing.B) {
 			last = op{snap: &c}
 			back.apply(last)
 			front, back = back, front
-			back.release(cfg)
+			back.release()
 		}
 		runtime.GC()
 		runtime.ReadMemStats(&idle)
