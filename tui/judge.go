@@ -14,22 +14,20 @@ import (
 // pollData is what the polls build up and the screens read: the lag
 // tracker (history and verdicts) and the rebalance timeline. Judging a
 // poll of 10,000 groups takes tens of milliseconds, too long for the UI
-// loop, so the root keeps two copies: the front, which the screens read on
-// the UI loop and nothing writes, and the back, which a judging job
-// brings up to date off the UI loop. When the job ends the two swap, and
-// the old front lets its tracker go (release): between polls the back
-// holds only its timeline, and the next job copies the front again.
+// loop, so the root keeps two copies while a poll is judged: the front,
+// which the screens read on the UI loop and nothing writes, and the back,
+// which a judging job makes a copy of the front and then writes, off the
+// UI loop. When the job ends the two swap, and the old front lets go of
+// what it holds (release): between polls the root keeps one copy.
 //
-// The back's tracker is made a copy of the front's (lag.Tracker.CopyFrom)
-// before a job writes it, and the two share the partitions' history, the
-// bulk of the memory: the verdicts and the records of groups and
+// The back's tracker shares the front's history, the bulk of the memory
+// (lag.Tracker.CopyFrom): the verdicts and the records of groups and
 // partitions are each copy's own, the slabs of numbers behind them and
-// the groups' time-lag series are one. A job writes at most one poll the front has not
-// seen, and a poll writes only the parts of the slabs the front does not
-// read (see lag.History.CopyFrom), so the screens read the front on the
-// UI loop while the job writes, with no lock. Both copies see the same
-// writes in the same order from one log (ops): the tracker through the
-// copy, the timeline by applying them.
+// the groups' time-lag series are one. A job writes at most one poll the
+// front has not seen, and a poll writes only the parts of the slabs the
+// front does not read (see lag.History.CopyFrom), so the screens read the
+// front on the UI loop while the job writes, with no lock. The timeline
+// is small and copied whole (rebalance.Timeline.CopyFrom).
 type pollData struct {
 	lag      *lag.Tracker
 	timeline *krebalance.Timeline
@@ -65,30 +63,27 @@ func (d *pollData) apply(o op) {
 	}
 }
 
-// catchUp brings d up to date with the front (its tracker and latest
-// poll), which has applied ops on top of what d applied: d's tracker
-// becomes a copy of the front's, sharing its history
-// (lag.Tracker.CopyFrom), and d's timeline applies the polls among ops.
-// The front is not written while it runs.
-func (d *pollData) catchUp(ops []op, front *lag.Tracker, snap *kafka.Snapshot) {
+// copyOf makes d a copy of front, as of every op front applied: its
+// tracker shares front's history (lag.Tracker.CopyFrom), its timeline is
+// front's copied. It runs in a job, off the UI loop, so a released d
+// makes its tracker and timeline there. front is not written while it
+// runs.
+func (d *pollData) copyOf(front *pollData) {
 	if d.lag == nil {
-		d.lag = lag.NewTracker(front.Config())
+		d.lag = lag.NewTracker(front.lag.Config())
 	}
-	d.lag.CopyFrom(front)
-	for _, o := range ops {
-		if o.snap != nil {
-			d.timeline.Add(o.snap)
-		}
+	if d.timeline == nil {
+		d.timeline = krebalance.NewTimeline(front.timeline.Config())
 	}
-	d.snap = snap
+	d.lag.CopyFrom(front.lag)
+	d.timeline.CopyFrom(front.timeline)
+	d.snap, d.applied = front.snap, front.applied
 }
 
-// release lets go of d's tracker and poll, which the front holds too, once
-// d has become the back: the next job makes it a copy of the front again
-// (catchUp), in a tracker it makes off the UI loop. Its timeline stays, to
-// be fed the polls it missed.
+// release lets go of what d holds once it has become the back: the next
+// job makes it a copy of the front again (copyOf).
 func (d *pollData) release() {
-	d.lag, d.snap = nil, nil
+	d.lag, d.timeline, d.snap = nil, nil, nil
 }
 
 // dataMsg is the poll the screens are shown from d.
@@ -97,13 +92,13 @@ func (d *pollData) dataMsg() ui.DataMsg {
 }
 
 // judging is the root's side of the judging jobs: the back copy, the log
-// of writes that one of the copies has not applied yet, and the one job
-// in flight. A job's answer carries a generation: one from before a
-// context switch is dropped.
+// of writes the front has not applied yet, and the one job in flight. A
+// job's answer carries a generation: one from before a context switch is
+// dropped.
 type judging struct {
 	back *pollData
 	log  []op
-	base int // ops dropped from the front of the log (both copies applied them)
+	base int // ops dropped from the front of the log (the front applied them)
 
 	gen      uint64
 	inFlight bool
@@ -116,34 +111,32 @@ type judging struct {
 	wait, written func()
 }
 
-// judgedMsg is a job's answer: the back copy, now up to date. fresh says
-// it applied writes the front had not seen, so the copies swap; prepared
-// holds what each screen's Prepare worked out from it.
+// judgedMsg is a job's answer: the back copy, now up to date, to swap
+// with the front; prepared holds what each screen's Prepare worked out
+// from it.
 type judgedMsg struct {
 	gen      uint64
 	data     *pollData
-	fresh    bool
 	prepared map[ui.Component]any
-	want     []kafka.PartitionOffsets // the commits to read exactly next (fresh polls only)
+	want     []kafka.PartitionOffsets // the commits to read exactly next (new polls only)
 }
 
 // write appends o to the log; the next job applies it.
 func (m *Model) write(o op) { m.judge.log = append(m.judge.log, o) }
 
-// startJudge starts a job that makes the back copy a copy of the front
-// (when the front has applied writes it has not) and applies to it the
-// writes the front has not seen, up to the second poll among them, unless
-// a job is in flight (its answer starts the next) or nothing is new to
-// the front. The back shares the front's history, and only the next poll
-// leaves what the front reads alone (lag.History.CopyFrom): a later one
-// waits for the next job, after the swap. The screens on the stack that
-// prepare their polls (ui.Preparer) are asked for their functions, which
-// the job runs once it has judged.
+// startJudge starts a job that makes the back a copy of the front and
+// applies to it the writes the front has not seen, up to the second poll
+// among them, unless a job is in flight (its answer starts the next) or
+// nothing is new to the front. The back shares the front's history, and
+// only the next poll leaves what the front reads alone
+// (lag.History.CopyFrom): a later one waits for the next job, after the
+// swap. The screens on the stack that prepare their polls (ui.Preparer)
+// are asked for their functions, which the job runs once it has judged.
 func (m *Model) startJudge() tea.Cmd {
 	j := &m.judge
-	end := j.base + len(j.log)
+	start, end := m.front.applied, j.base+len(j.log)
 	polls := 0
-	for i := max(m.front.applied, j.back.applied) - j.base; i < len(j.log); i++ {
+	for i := start - j.base; i < len(j.log); i++ {
 		if j.log[i].snap == nil {
 			continue
 		}
@@ -152,23 +145,17 @@ func (m *Model) startJudge() tea.Cmd {
 			break
 		}
 	}
-	if j.inFlight || end <= m.front.applied {
+	if j.inFlight || end <= start {
 		return nil
 	}
-	back, ops := j.back, slices.Clone(j.log[j.back.applied-j.base:end-j.base])
-	// The first ops are the front's already (the back catches up); the
-	// rest, if any, are new to both.
-	front, frontSnap, known := m.front.lag, m.front.snap, max(0, m.front.applied-j.back.applied)
-	fresh := end > m.front.applied
+	back, front, ops := j.back, m.front, slices.Clone(j.log[start-j.base:end-j.base])
 	var preps map[ui.Component]func(ui.DataMsg) any
-	if fresh {
-		for _, c := range m.stack {
-			if p, ok := c.(ui.Preparer); ok {
-				if preps == nil {
-					preps = make(map[ui.Component]func(ui.DataMsg) any)
-				}
-				preps[c] = p.Prepare()
+	for _, c := range m.stack {
+		if p, ok := c.(ui.Preparer); ok {
+			if preps == nil {
+				preps = make(map[ui.Component]func(ui.DataMsg) any)
 			}
+			preps[c] = p.Prepare()
 		}
 	}
 	j.gen++
@@ -179,11 +166,9 @@ func (m *Model) startJudge() tea.Cmd {
 		if wait != nil {
 			wait()
 		}
-		if known > 0 || back.lag == nil {
-			back.catchUp(ops[:known], front, frontSnap)
-		}
+		back.copyOf(front)
 		newPoll := false
-		for _, o := range ops[known:] {
+		for _, o := range ops {
 			back.apply(o)
 			newPoll = newPoll || o.snap != nil
 		}
@@ -191,8 +176,8 @@ func (m *Model) startJudge() tea.Cmd {
 		if written != nil {
 			written()
 		}
-		msg := judgedMsg{gen: gen, data: back, fresh: fresh}
-		if !fresh || back.snap == nil {
+		msg := judgedMsg{gen: gen, data: back}
+		if back.snap == nil {
 			return msg
 		}
 		if len(preps) > 0 {
@@ -211,11 +196,10 @@ func (m *Model) startJudge() tea.Cmd {
 
 // onJudged swaps in a job's up-to-date copy and shows it to every screen,
 // then starts the next job if writes are waiting. From here on no screen
-// reads the old front (each takes the tracker of the latest DataMsg): it
-// becomes the back and lets its tracker go until the next job copies the
-// new front into it, so that between polls the root keeps one tracker.
-// The log keeps the writes the back has not applied, the latest poll's
-// (which the front holds anyway) and the records read after it.
+// reads the old front (each takes the tracker and timeline of the latest
+// DataMsg): it becomes the back and lets go of what it holds until the
+// next job makes it a copy of the new front, so that between polls the
+// root keeps one copy.
 func (m *Model) onJudged(msg judgedMsg) tea.Cmd {
 	j := &m.judge
 	if msg.gen != j.gen {
@@ -223,27 +207,25 @@ func (m *Model) onJudged(msg judgedMsg) tea.Cmd {
 	}
 	j.inFlight = false
 	var cmds []tea.Cmd
-	if msg.fresh {
-		old := m.front
-		m.setFront(msg.data)
-		j.back = old
-		if m.snap != nil {
-			cmds = append(cmds, m.broadcastData(msg.prepared))
-			if m.snap != old.snap {
-				cmds = append(cmds, m.scanReceipts(m.snap), m.startExactRead(msg.want))
-			}
+	old := m.front
+	m.setFront(msg.data)
+	j.back = old
+	if m.snap != nil {
+		cmds = append(cmds, m.broadcastData(msg.prepared))
+		if m.snap != old.snap {
+			cmds = append(cmds, m.scanReceipts(m.snap), m.startExactRead(msg.want))
 		}
-		old.release()
 	}
+	old.release()
 	j.trim(m.front.applied)
 	cmds = append(cmds, m.startJudge())
 	return tea.Batch(cmds...)
 }
 
-// trim drops the writes both copies applied, so the log holds no poll
+// trim drops the writes the front applied, so the log holds no poll
 // longer than needed.
 func (j *judging) trim(frontApplied int) {
-	done := min(frontApplied, j.back.applied) - j.base
+	done := frontApplied - j.base
 	if done <= 0 {
 		return
 	}

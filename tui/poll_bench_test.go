@@ -106,10 +106,10 @@ func (h *harness) judged(cmd tea.Cmd) []tea.Msg {
 // data (lag trackers and rebalance timelines, both copies: judge.go) for
 // 2,000 groups of 12 partitions (24,000 partitions over 20 topics) once
 // every ring is full. The polls go through the judging jobs' own steps:
-// a job makes the back a copy of the front (catchUp), sharing its history,
+// a job makes the back a copy of the front (copyOf), sharing its history,
 // and has it take the next poll; the back becomes the front, and the old
-// front lets its tracker go (release). It reports the bytes kept between
-// polls (bytes/root: one tracker, two timelines) and while a job judges
+// front lets go of what it holds (release). It reports the bytes kept
+// between polls (bytes/root: one copy) and while a job judges
 // (bytes/root-judging: the back a copy of the front). The snapshot itself
 // is not counted: both copies share it with the screens.
 func BenchmarkPollDataMemory(b *testing.B) {
@@ -136,9 +136,7 @@ func BenchmarkPollDataMemory(b *testing.B) {
 				}
 				c.Groups[g].Partitions = ps
 			}
-			if i > 0 {
-				back.catchUp([]op{last}, front.lag, front.snap)
-			}
+			back.copyOf(front)
 			last = op{snap: &c}
 			back.apply(last)
 			front, back = back, front
@@ -146,7 +144,7 @@ func BenchmarkPollDataMemory(b *testing.B) {
 		}
 		runtime.GC()
 		runtime.ReadMemStats(&idle)
-		back.catchUp([]op{last}, front.lag, front.snap) // the next job's copy
+		back.copyOf(front) // the next job's copy
 		runtime.GC()
 		runtime.ReadMemStats(&busy)
 		runtime.KeepAlive(front)
