@@ -14,11 +14,20 @@ import (
 // pollData is what the polls build up and the screens read: the lag
 // tracker (history and verdicts) and the rebalance timeline. Judging a
 // poll of 10,000 groups takes tens of milliseconds, too long for the UI
-// loop, so the root keeps two copies: the front, which the screens read on
-// the UI loop and nothing else writes, and the back, which a judging job
-// brings up to date off the UI loop. When the job ends the two swap. Both
-// are fed the same writes in the same order from one log (ops), so they
-// give the same answers.
+// loop, so the root keeps two copies while a poll is judged: the front,
+// which the screens read on the UI loop and nothing writes, and the back,
+// which a judging job makes a copy of the front and then writes, off the
+// UI loop. When the job ends the two swap, and the old front lets go of
+// what it holds (release): between polls the root keeps one copy.
+//
+// The back's tracker shares the front's history, the bulk of the memory
+// (lag.Tracker.CopyFrom): the verdicts and the records of groups and
+// partitions are each copy's own, the slabs of numbers behind them and
+// the groups' time-lag series are one. A job writes at most one poll the
+// front has not seen, and a poll writes only the parts of the slabs the
+// front does not read (see lag.History.CopyFrom), so the screens read the
+// front on the UI loop while the job writes, with no lock. The timeline
+// is small and copied whole (rebalance.Timeline.CopyFrom).
 type pollData struct {
 	lag      *lag.Tracker
 	timeline *krebalance.Timeline
@@ -54,38 +63,27 @@ func (d *pollData) apply(o op) {
 	}
 }
 
-// catchUp applies ops, which the tracker judged has applied already (it
-// is the front: nothing writes it while a job runs), judging only what it
-// must: the polls before the last are judged as usual, the last takes its
-// verdicts from judged (lag.Tracker.Follow), and the records read after it
-// only go into the history (FollowExact), since judged's verdicts have
-// them. Without a poll among ops (or when the tracker ignored it), every
-// op is applied as usual.
-func (d *pollData) catchUp(ops []op, judged *lag.Tracker) {
-	last := -1
-	for i, o := range ops {
-		if o.snap != nil {
-			last = i
-		}
+// copyOf makes d a copy of front, as of every op front applied: its
+// tracker shares front's history (lag.Tracker.CopyFrom), its timeline is
+// front's copied. It runs in a job, off the UI loop, so a released d
+// makes its tracker and timeline there. front is not written while it
+// runs.
+func (d *pollData) copyOf(front *pollData) {
+	if d.lag == nil {
+		d.lag = lag.NewTracker(front.lag.Config())
 	}
-	followed := false
-	for i, o := range ops {
-		switch {
-		case i < last:
-			d.apply(o)
-		case i == last:
-			followed = d.lag.Follow(o.snap, judged)
-			d.timeline.Add(o.snap)
-			d.snap = o.snap
-		case o.exact != nil && followed:
-			d.lag.FollowExact(o.exact)
-		default:
-			// Records read after a poll not among ops (or one the
-			// tracker ignored): the verdicts this copy has are from
-			// before them, so it judges them in.
-			d.apply(o)
-		}
+	if d.timeline == nil {
+		d.timeline = krebalance.NewTimeline(front.timeline.Config())
 	}
+	d.lag.CopyFrom(front.lag)
+	d.timeline.CopyFrom(front.timeline)
+	d.snap, d.applied = front.snap, front.applied
+}
+
+// release lets go of what d holds once it has become the back: the next
+// job makes it a copy of the front again (copyOf).
+func (d *pollData) release() {
+	d.lag, d.timeline, d.snap = nil, nil, nil
 }
 
 // dataMsg is the poll the screens are shown from d.
@@ -94,80 +92,92 @@ func (d *pollData) dataMsg() ui.DataMsg {
 }
 
 // judging is the root's side of the judging jobs: the back copy, the log
-// of writes that one of the copies has not applied yet, and the one job
-// in flight. A job's answer carries a generation: one from before a
-// context switch is dropped.
+// of writes the front has not applied yet, and the one job in flight. A
+// job's answer carries a generation: one from before a context switch is
+// dropped.
 type judging struct {
 	back *pollData
 	log  []op
-	base int // ops dropped from the front of the log (both copies applied them)
+	base int // ops dropped from the front of the log (the front applied them)
 
 	gen      uint64
 	inFlight bool
 
 	// wait, when set, runs at the start of every job, off the UI loop:
-	// tests hold a job there to press keys while it judges.
-	wait func()
+	// tests hold a job there to press keys while it judges. written, when
+	// set, runs once a job has applied its writes to the back, before it
+	// answers: tests hold a job there to read the front while the back,
+	// which shares its history, holds the next poll.
+	wait, written func()
 }
 
-// judgedMsg is a job's answer: the back copy, now up to date. fresh says
-// it applied writes the front had not seen, so the copies swap; prepared
-// holds what each screen's Prepare worked out from it.
+// judgedMsg is a job's answer: the back copy, now up to date, to swap
+// with the front; prepared holds what each screen's Prepare worked out
+// from it.
 type judgedMsg struct {
 	gen      uint64
 	data     *pollData
-	fresh    bool
 	prepared map[ui.Component]any
-	want     []kafka.PartitionOffsets // the commits to read exactly next (fresh polls only)
+	want     []kafka.PartitionOffsets // the commits to read exactly next (new polls only)
 }
 
 // write appends o to the log; the next job applies it.
 func (m *Model) write(o op) { m.judge.log = append(m.judge.log, o) }
 
-// startJudge starts a job that applies to the back copy every write it
-// has not applied, unless a job is in flight (its answer starts the next)
-// or there is nothing to apply. When the writes are new to the front too,
-// the screens on the stack that prepare their polls (ui.Preparer) are
-// asked for their functions, which the job runs once it has judged.
+// startJudge starts a job that makes the back a copy of the front and
+// applies to it the writes the front has not seen, up to the second poll
+// among them, unless a job is in flight (its answer starts the next) or
+// nothing is new to the front. The back shares the front's history, and
+// only the next poll leaves what the front reads alone
+// (lag.History.CopyFrom): a later one waits for the next job, after the
+// swap. The screens on the stack that prepare their polls (ui.Preparer)
+// are asked for their functions, which the job runs once it has judged.
 func (m *Model) startJudge() tea.Cmd {
 	j := &m.judge
-	end := j.base + len(j.log)
-	if j.inFlight || j.back.applied == end {
+	start, end := m.front.applied, j.base+len(j.log)
+	polls := 0
+	for i := start - j.base; i < len(j.log); i++ {
+		if j.log[i].snap == nil {
+			continue
+		}
+		if polls++; polls > 1 {
+			end = j.base + i
+			break
+		}
+	}
+	if j.inFlight || end <= start {
 		return nil
 	}
-	back, ops := j.back, slices.Clone(j.log[j.back.applied-j.base:])
-	// The first ops are the front's already (the back catches up); the
-	// rest, if any, are new to both.
-	front, known := m.front.lag, max(0, m.front.applied-j.back.applied)
-	fresh := end > m.front.applied
+	back, front, ops := j.back, m.front, slices.Clone(j.log[start-j.base:end-j.base])
 	var preps map[ui.Component]func(ui.DataMsg) any
-	if fresh {
-		for _, c := range m.stack {
-			if p, ok := c.(ui.Preparer); ok {
-				if preps == nil {
-					preps = make(map[ui.Component]func(ui.DataMsg) any)
-				}
-				preps[c] = p.Prepare()
+	for _, c := range m.stack {
+		if p, ok := c.(ui.Preparer); ok {
+			if preps == nil {
+				preps = make(map[ui.Component]func(ui.DataMsg) any)
 			}
+			preps[c] = p.Prepare()
 		}
 	}
 	j.gen++
 	j.inFlight = true
-	gen, wait, budget := j.gen, j.wait, m.opts.ExactBudget
+	gen, wait, written, budget := j.gen, j.wait, j.written, m.opts.ExactBudget
 	_, reads := m.poll.poller.(TimestampReader)
 	return func() tea.Msg {
 		if wait != nil {
 			wait()
 		}
-		back.catchUp(ops[:known], front)
+		back.copyOf(front)
 		newPoll := false
-		for _, o := range ops[known:] {
+		for _, o := range ops {
 			back.apply(o)
 			newPoll = newPoll || o.snap != nil
 		}
 		back.applied = end
-		msg := judgedMsg{gen: gen, data: back, fresh: fresh}
-		if !fresh || back.snap == nil {
+		if written != nil {
+			written()
+		}
+		msg := judgedMsg{gen: gen, data: back}
+		if back.snap == nil {
 			return msg
 		}
 		if len(preps) > 0 {
@@ -185,9 +195,11 @@ func (m *Model) startJudge() tea.Cmd {
 }
 
 // onJudged swaps in a job's up-to-date copy and shows it to every screen,
-// then starts the next job at once: the old front, now the back, catches
-// up while the UI waits for the next poll, so no poll stays alive in the
-// log longer than two jobs.
+// then starts the next job if writes are waiting. From here on no screen
+// reads the old front (each takes the tracker and timeline of the latest
+// DataMsg): it becomes the back and lets go of what it holds until the
+// next job makes it a copy of the new front, so that between polls the
+// root keeps one copy.
 func (m *Model) onJudged(msg judgedMsg) tea.Cmd {
 	j := &m.judge
 	if msg.gen != j.gen {
@@ -195,26 +207,25 @@ func (m *Model) onJudged(msg judgedMsg) tea.Cmd {
 	}
 	j.inFlight = false
 	var cmds []tea.Cmd
-	if msg.fresh {
-		old := m.front
-		m.setFront(msg.data)
-		j.back = old
-		if m.snap != nil {
-			cmds = append(cmds, m.broadcastData(msg.prepared))
-			if m.snap != old.snap {
-				cmds = append(cmds, m.scanReceipts(m.snap), m.startExactRead(msg.want))
-			}
+	old := m.front
+	m.setFront(msg.data)
+	j.back = old
+	if m.snap != nil {
+		cmds = append(cmds, m.broadcastData(msg.prepared))
+		if m.snap != old.snap {
+			cmds = append(cmds, m.scanReceipts(m.snap), m.startExactRead(msg.want))
 		}
 	}
+	old.release()
 	j.trim(m.front.applied)
 	cmds = append(cmds, m.startJudge())
 	return tea.Batch(cmds...)
 }
 
-// trim drops the writes both copies applied, so the log holds no poll
+// trim drops the writes the front applied, so the log holds no poll
 // longer than needed.
 func (j *judging) trim(frontApplied int) {
-	done := min(frontApplied, j.back.applied) - j.base
+	done := frontApplied - j.base
 	if done <= 0 {
 		return
 	}
@@ -236,7 +247,7 @@ func (m *Model) setFront(d *pollData) {
 // the log empty, and the answer of any job in flight dropped.
 func (m *Model) resetPollData() {
 	m.setFront(newPollData(m.opts.Lag))
-	m.judge = judging{back: newPollData(m.opts.Lag), gen: m.judge.gen + 1, wait: m.judge.wait}
+	m.judge = judging{back: newPollData(m.opts.Lag), gen: m.judge.gen + 1, wait: m.judge.wait, written: m.judge.written}
 }
 
 // broadcastData shows the front's poll to every screen on the stack, each

@@ -235,20 +235,28 @@ func TestJudgingDroppedAfterSwitch(t *testing.T) {
 	}
 }
 
-// TestCopiesAgree: once a job has caught the back copy up, it answers
-// exactly as the front, through polls, the root's exact reads after each
-// poll and a screen's own (x): every group's verdict, its series and its
-// partitions, the counts. The back takes the latest poll's verdicts from
-// the front (lag.Tracker.Follow); records read after a poll must still be
-// judged into it.
+// TestCopiesAgree: between jobs the back holds nothing (release); made a
+// copy of the front as the next job makes it (its tracker sharing the
+// front's history), it answers exactly as the front, through polls, the
+// root's exact reads after each poll and a screen's own (x): every
+// group's verdict, its series and its partitions, its rebalance events,
+// the counts.
 func TestCopiesAgree(t *testing.T) {
 	h := newHarness(t, 120, 40, Options{}, trendSteps()...)
 	h.m.poll.poller = &readingPoller{seqPoller: h.p, age: 100 * time.Second}
 	agree := func(when string) {
 		t.Helper()
-		a, b := h.m.front, h.m.judge.back
-		if h.m.judge.inFlight || a.applied != b.applied || a.snap != b.snap {
-			t.Fatalf("%s: the back is not caught up (%d of %d ops)", when, b.applied, a.applied)
+		j := &h.m.judge
+		a, b := h.m.front, j.back
+		if j.inFlight || b.snap != nil || b.lag != nil || b.timeline != nil || len(j.log) > 0 {
+			t.Fatalf("%s: the back or the log holds something between jobs (%d ops)", when, len(j.log))
+		}
+		b.copyOf(a)
+		if a.snap != b.snap || a.applied != b.applied {
+			t.Fatalf("%s: the back is not caught up", when)
+		}
+		if ea, eb := a.timeline.Events("billing-reconciler", nil), b.timeline.Events("billing-reconciler", nil); !reflect.DeepEqual(ea, eb) {
+			t.Fatalf("%s: timeline %+v, back %+v", when, ea, eb)
 		}
 		ao, aw, ae := a.lag.Counts()
 		bo, bw, be := b.lag.Counts()
@@ -281,8 +289,7 @@ func TestCopiesAgree(t *testing.T) {
 		t.Fatalf("x read nothing exact: %+v", v)
 	}
 
-	// A poll and records read after it, judged by one job: the back
-	// catches up on both at once (Follow, then FollowExact), first with
+	// A poll and records read after it, judged by one job, first with
 	// a poll the tracker ignores (the fixture's last poll again, at its
 	// own time), then with a new one.
 	rp := h.m.poll.poller.(*readingPoller)
@@ -298,4 +305,90 @@ func TestCopiesAgree(t *testing.T) {
 	if !h.m.lag.Now().Equal(viewtest.Evolving(warmPolls).Time) {
 		t.Fatalf("the new poll did not land: now %v", h.m.lag.Now())
 	}
+}
+
+// TestScreensReadTheirPollWhileTheNextIsWritten: the back copy shares the
+// front's history (lag.Tracker.CopyFrom), and a job writes the next poll
+// into it while the screens read the front on the UI loop. Poll after
+// poll, past every ring (small windows), with a group screen open and the
+// root's exact reads after each poll: while the job writes poll N+1, the
+// test keeps reading everything the screens read from the front (every
+// group's verdicts, partitions, series and partition series, the counts)
+// and drawing the screen, with nothing ordering it against the job, so
+// go test -race reports any memory the two share; once the job has
+// written all of poll N+1 and is held before it answers, every read
+// returns poll N's answers exactly and the screen is unchanged. The
+// answer then shows poll N+1.
+func TestScreensReadTheirPollWhileTheNextIsWritten(t *testing.T) {
+	var steps []func(time.Time) (*kafka.Snapshot, error)
+	for i := range 30 {
+		steps = append(steps, func(time.Time) (*kafka.Snapshot, error) { return viewtest.Evolving(i), nil })
+	}
+	h := newHarness(t, 160, 40, Options{Lag: lag.Config{Samples: 8, TimePoints: 6, Window: 4}}, steps...)
+	h.m.poll.poller = &readingPoller{seqPoller: h.p, age: 100 * time.Second}
+	h.poll()
+	h.press("j", "enter")
+	for i := 1; i < len(steps); i++ {
+		h.clock.Advance(viewtest.PollEvery)
+		before, screen := frontReads(h.m), h.view()
+		held, release := make(chan struct{}), make(chan struct{})
+		h.m.judge.written = func() {
+			close(held)
+			<-release
+		}
+		done := inBackground(h.send(h.m.startPoll()()))
+		h.m.judge.written = nil // the jobs that follow run on this goroutine
+	writing:
+		for {
+			select {
+			case <-held:
+				break writing
+			default:
+				frontReads(h.m)
+				_ = h.m.View()
+			}
+		}
+		if got := frontReads(h.m); !reflect.DeepEqual(got, before) {
+			t.Fatalf("poll %d written to the back: the front reads\n%+v\nbefore\n%+v", i, got, before)
+		}
+		if v := h.view(); v != screen {
+			t.Fatalf("poll %d written to the back: the screen changed\n%s\nbefore\n%s", i, v, screen)
+		}
+		close(release)
+		h.deliverJudged(<-done)
+		if want := viewtest.Evolving(i).Time; !h.m.lag.Now().Equal(want) {
+			t.Fatalf("poll %d did not land: now %v", i, h.m.lag.Now())
+		}
+	}
+}
+
+// screenReads is everything the screens read from the front's tracker
+// about the groups of its snapshot.
+type screenReads struct {
+	counts   [4]int
+	now      time.Time
+	verdicts []lag.Verdict
+	healths  []lag.GroupHealth
+	series   [][]lag.Point
+	lags     [][]int64
+}
+
+func frontReads(m *Model) screenReads {
+	var r screenReads
+	l, s := m.lag, m.snap
+	r.counts[0], r.counts[1], r.counts[2] = l.Counts()
+	r.counts[3] = l.Judging()
+	r.now = l.Now()
+	for i := range s.Groups {
+		name := s.Groups[i].Name
+		r.verdicts = append(r.verdicts, l.Group(s, i), l.Named(name))
+		gh, _ := l.Evaluate(name, nil)
+		r.healths = append(r.healths, gh)
+		r.series = append(r.series, l.GroupSeries(name, nil))
+		r.lags = append(r.lags, l.GroupLagSeries(name, nil))
+		for _, p := range gh.Partitions {
+			r.series = append(r.series, l.PartitionSeries(name, p.Topic, p.Partition, p.TimeLag, nil))
+		}
+	}
+	return r
 }

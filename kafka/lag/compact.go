@@ -21,14 +21,20 @@ import (
 // class are far apart within the window (a burst of millions of records,
 // a reset by billions). Committed offsets and log ends have bases of their
 // own, so a large but steady lag costs nothing.
+//
+// Every ring has one slot more than the history reads (Samples+1 polls,
+// TimePoints+1 points, Window+1 observations), so that the next poll
+// writes only into a slot the latest poll's answers do not read: a copy
+// of the History that shares the slabs (CopyFrom) can take a poll while
+// the original is read, as the UI does (see CopyFrom).
 const (
-	secCommitted    = iota // committed offset per poll, a ring indexed by seq (Samples)
-	secLogEnd              // log-end offset per poll, likewise (Samples)
-	secPointOff            // time-lag points' log-end offsets (TimePoints)
-	secPointSeq            // the polls the time-lag points were taken at (TimePoints)
-	secObsSeq              // commit observations' polls (Window)
-	secObsCommitted        // commit observations' committed offsets (Window)
-	secObsLag              // commit observations' lags (Window)
+	secCommitted    = iota // committed offset per poll, a ring indexed by seq (Samples+1)
+	secLogEnd              // log-end offset per poll, likewise (Samples+1)
+	secPointOff            // time-lag points' log-end offsets (TimePoints+1)
+	secPointSeq            // the polls the time-lag points were taken at (TimePoints+1; the newest's is partHist.ptTop)
+	secObsSeq              // commit observations' polls (Window+1)
+	secObsCommitted        // commit observations' committed offsets (Window+1)
+	secObsLag              // commit observations' lags (Window+1)
 	numSec
 )
 
@@ -79,7 +85,7 @@ func widthKey(width *[numCls]uint8) uint8 {
 }
 
 func newLayout(cfg Config) layout {
-	s, p, w := cfg.Samples, cfg.TimePoints, cfg.Window
+	s, p, w := cfg.Samples+1, cfg.TimePoints+1, cfg.Window+1
 	return layout{s, s, p, p, w, w, w}
 }
 
@@ -182,48 +188,50 @@ func widthFor(span uint64) uint8 {
 	return 8
 }
 
-// write is a number to store in a section.
+// write is a number to store as number i of a section.
 type write struct {
-	sec int
-	v   int64
+	sec, i int
+	v      int64
 }
 
-// store2 stores a and b as number i of their sections, repacking the
-// partition when one of them does not fit. (Two and three writes have
-// their own functions so that the columns stay in registers.)
-func (h *History) store2(ph *partHist, i int, a, b write) {
+// store2 stores a and b, repacking the partition when one of them does
+// not fit. (Two and three writes have their own functions so that the
+// columns stay in registers.)
+func (h *History) store2(ph *partHist, a, b write) {
 	ca, cb := h.col(ph, a.sec), h.col(ph, b.sec)
 	if ca.fits(a.v) && cb.fits(b.v) {
-		ca.set(i, a.v)
-		cb.set(i, b.v)
+		ca.set(a.i, a.v)
+		cb.set(b.i, b.v)
 		return
 	}
 	ws := [...]write{a, b}
-	h.repack(ph, i, ws[:])
+	h.repack(ph, ws[:])
 }
 
 // store3 is store2 for three writes.
-func (h *History) store3(ph *partHist, i int, a, b, c write) {
+func (h *History) store3(ph *partHist, a, b, c write) {
 	ca, cb, cc := h.col(ph, a.sec), h.col(ph, b.sec), h.col(ph, c.sec)
 	if ca.fits(a.v) && cb.fits(b.v) && cc.fits(c.v) {
-		ca.set(i, a.v)
-		cb.set(i, b.v)
-		cc.set(i, c.v)
+		ca.set(a.i, a.v)
+		cb.set(b.i, b.v)
+		cc.set(c.i, c.v)
 		return
 	}
 	ws := [...]write{a, b, c}
-	h.repack(ph, i, ws[:])
+	h.repack(ph, ws[:])
 }
 
-// repack re-encodes the partition with the writes as number i of their
-// sections: it
-// decodes every number the history still reads (the samples of the polls
-// in the ring, the points and the observations held), sets each class's
-// base to its smallest value and its width to the narrowest that holds
-// them all, and encodes them again. Numbers no longer read are set to
-// none. The slab is reallocated only when its size changes, so a
-// partition whose offsets keep growing at the same pace rebases in place.
-func (h *History) repack(ph *partHist, i int, ws []write) {
+// repack re-encodes the partition with the writes stored: it decodes
+// every number the history still reads (the samples of the polls in the
+// ring, the points and the observations held; the newest point's poll is
+// in the record), sets each class's base to its smallest value and its
+// width to the narrowest that holds them all, and encodes them again.
+// Numbers no longer read are set to none. The slab is reallocated only
+// when its size changes, so a partition whose offsets keep growing at the
+// same pace rebases in place, except in a History whose slabs another
+// copy may be reading (CopyFrom): there a repack always writes a new slab
+// and leaves the old one to its readers.
+func (h *History) repack(ph *partHist, ws []write) {
 	l := &h.layout
 	vals := h.scratch
 	for k := range vals {
@@ -245,7 +253,9 @@ func (h *History) repack(ph *partHist, i int, ws []write) {
 	for k := range int(ph.ptLen) {
 		j := ph.ptSlot(l, k)
 		decode(secPointOff, j)
-		decode(secPointSeq, j)
+		if k < int(ph.ptLen)-1 {
+			decode(secPointSeq, j)
+		}
 	}
 	for k := range int(ph.winLen) {
 		j := ph.winSlot(l, k)
@@ -254,7 +264,7 @@ func (h *History) repack(ph *partHist, i int, ws []write) {
 		decode(secObsLag, j)
 	}
 	for _, w := range ws {
-		vals[start[w.sec]+i] = w.v
+		vals[start[w.sec]+w.i] = w.v
 	}
 
 	var lo, hi [numCls]int64
@@ -283,7 +293,7 @@ func (h *History) repack(ph *partHist, i int, ws []write) {
 		}
 	}
 	ph.wkey, ph.base = widthKey(&width), base
-	if n := int(h.starts[ph.wkey][numSec]); n != len(ph.data) {
+	if n := int(h.starts[ph.wkey][numSec]); n != len(ph.data) || h.shared {
 		ph.data = make([]byte, n)
 	}
 	for s := range numSec {
@@ -326,7 +336,7 @@ func (h *History) setGroupLag(gh *groupHist, v int64) {
 		c.set(i, v)
 		return
 	}
-	vals := h.scratch[:h.cfg.Samples]
+	vals := h.scratch[:h.cfg.Samples+1]
 	for k := range vals {
 		vals[k] = kafka.NoOffset
 	}

@@ -53,6 +53,10 @@ func DefaultConfig() Config {
 	}
 }
 
+// maxRing bounds Window and TimePoints, whose rings (one slot more than
+// they hold) a partition indexes in 16 bits.
+const maxRing = 1<<15 - 1
+
 // normalize replaces zero or out-of-range fields with usable values so that
 // a History never divides by zero or indexes an empty ring.
 func (c Config) normalize() Config {
@@ -78,6 +82,8 @@ func (c Config) normalize() Config {
 	if c.TimePoints < 2 {
 		c.TimePoints = 2
 	}
+	c.Window = min(c.Window, maxRing)
+	c.TimePoints = min(c.TimePoints, maxRing)
 	if c.RatePolls <= 0 {
 		c.RatePolls = d.RatePolls
 	}

@@ -25,6 +25,9 @@ type twin struct {
 	ref *refHistory
 	// tally, when set, counts what the comparisons covered.
 	tally *equivTally
+	// spare, when set, takes every write in h's place, as the UI's back
+	// copy does (see write).
+	spare *History
 }
 
 // equivTally counts the partition statuses, time-lag kinds and widths
@@ -42,11 +45,93 @@ func newTwin(cfg Config) *twin {
 	return &twin{h: NewHistory(cfg), ref: newRefHistory(cfg)}
 }
 
+// newCopyTwin is a twin whose History takes every write as the UI's
+// does: into a copy that shares its slabs (see write).
+func newCopyTwin(cfg Config) *twin {
+	tw := newTwin(cfg)
+	tw.spare = NewHistory(cfg)
+	return tw
+}
+
+// write applies f to the History. A twin made by newCopyTwin applies it
+// as the UI does (tui/judge.go): to a copy of the History that shares its
+// slabs (CopyFrom), while another goroutine reads the History. Those reads
+// must answer exactly as before the write, and so must the History after
+// it, before the copy takes its place; under -race, a write to anything
+// the reads touch is reported whatever the timing, since nothing orders
+// the two goroutines.
+func (tw *twin) write(t testing.TB, f func(h *History)) {
+	t.Helper()
+	if tw.spare == nil {
+		f(tw.h)
+		return
+	}
+	src := tw.h
+	before := answersOf(src)
+	tw.spare.CopyFrom(src)
+	during := make(chan historyAnswers)
+	go func() { during <- answersOf(src) }()
+	f(tw.spare)
+	if got := <-during; !reflect.DeepEqual(got, before) {
+		t.Fatalf("poll %d: read while the copy was written:\n%+v\nbefore\n%+v", src.seq, got, before)
+	}
+	if got := answersOf(src); !reflect.DeepEqual(got, before) {
+		t.Fatalf("poll %d: read after the copy was written:\n%+v\nbefore\n%+v", src.seq, got, before)
+	}
+	tw.h, tw.spare = tw.spare, src
+}
+
+// historyAnswers is every answer a History gives about its latest poll.
+type historyAnswers struct {
+	evals   []GroupHealth
+	lags    [][]int64
+	samples [][]Sample
+	want    []kafka.PartitionOffsets
+}
+
+// answersOf reads every answer of h: each group's evaluation (as of its
+// latest poll and 90s later), lag series and partition samples, and the
+// exact reads it wants (in an order that does not depend on map order).
+func answersOf(h *History) historyAnswers {
+	var a historyAnswers
+	names := make([]string, 0, len(h.groups))
+	for name := range h.groups {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	var now time.Time
+	if h.seq > 0 {
+		now = time.Unix(0, h.times[h.slot(h.seq)])
+	}
+	for _, name := range names {
+		for _, at := range []time.Time{now, now.Add(90 * time.Second)} {
+			gh, ok := h.Evaluate(name, at)
+			if ok {
+				a.evals = append(a.evals, gh)
+			}
+		}
+		a.lags = append(a.lags, h.GroupLagSeries(name, nil))
+		for _, p := range h.groups[name].parts {
+			a.samples = append(a.samples, h.PartitionSeries(name, p.topic, p.partition, nil))
+		}
+	}
+	// Which of two groups' equally old commits on one partition is
+	// wanted depends on map order (see compareWantExact): the
+	// partitions are compared.
+	for _, p := range h.WantExact(math.MaxInt32, nil) {
+		a.want = append(a.want, kafka.PartitionOffsets{Topic: p.Topic, Partition: p.Partition})
+	}
+	slices.SortFunc(a.want, func(x, y kafka.PartitionOffsets) int {
+		return compareKey(x.Topic, x.Partition, y.Topic, y.Partition)
+	})
+	return a
+}
+
 // add adds s to both and reports whether they accepted it.
 func (tw *twin) add(t testing.TB, s *kafka.Snapshot) bool {
 	t.Helper()
 	before := tw.ref.Polls()
-	tw.h.Add(s)
+	tw.write(t, func(h *History) { h.Add(s) })
 	tw.ref.Add(s)
 	if tw.h.Polls() != tw.ref.Polls() {
 		t.Fatalf("polls %d, reference %d", tw.h.Polls(), tw.ref.Polls())
@@ -125,7 +210,7 @@ func comparePartition(t testing.TB, where string, h *History, p *partHist, ref *
 	if p.logStart != rp.logStart || p.owned != rp.owned || p.unLen != rp.unLen || p.unLen > 0 && p.unLast != rp.unLast {
 		t.Fatalf("%s: log start %d owned %v uncommitted %d, reference %d %v %d", where, p.logStart, p.owned, p.unLen, rp.logStart, rp.owned, rp.unLen)
 	}
-	if p.ptLen != rp.ptLen {
+	if int32(p.ptLen) != rp.ptLen {
 		t.Fatalf("%s: %d points, reference %d", where, p.ptLen, rp.ptLen)
 	}
 	for i := range int(p.ptLen) {
@@ -135,7 +220,7 @@ func comparePartition(t testing.TB, where string, h *History, p *partHist, ref *
 			t.Fatalf("%s: point %d (%d, %d), reference (%d, %d)", where, i, off, h.timeAt(seq), roff, rt)
 		}
 	}
-	if p.winLen != rp.winLen {
+	if int32(p.winLen) != rp.winLen {
 		t.Fatalf("%s: %d observations, reference %d", where, p.winLen, rp.winLen)
 	}
 	for i := range int(p.winLen) {
@@ -230,9 +315,14 @@ func grow(v, d int64) int64 {
 // come unsorted and duplicated, go missing and get evicted. Some polls read
 // exact records or note a reset, for both.
 func runEquivalence(t testing.TB, data []byte, tally *equivTally) {
+	runEquivalenceOn(t, data, tally, newTwin)
+}
+
+// runEquivalenceOn is runEquivalence on a twin made by newT.
+func runEquivalenceOn(t testing.TB, data []byte, tally *equivTally, newT func(Config) *twin) {
 	r := &byteReader{b: data}
 	cfg := equivConfigs[int(r.next())%len(equivConfigs)]
-	tw := newTwin(cfg)
+	tw := newT(cfg)
 	tw.tally = tally
 	groups := []string{"a", "b", "c"}
 	topics := []string{"t", "u"}
@@ -275,12 +365,12 @@ func runEquivalence(t testing.TB, data []byte, tally *equivTally) {
 		}
 		switch r.next() % 8 {
 		case 0:
-			readExact(r, tw, now)
+			readExact(t, r, tw, now)
 		case 1:
 			if len(s.Groups) > 0 && len(s.Groups[0].Partitions) > 0 {
 				p := s.Groups[0].Partitions[0]
 				rs := Reset{Time: now, Receipt: "r", Offsets: []ResetOffset{{Topic: p.Topic, Partition: p.Partition, Before: grow(p.Committed, 50), After: max(0, p.Committed-50)}}}
-				tw.h.NoteReset(s.Groups[0].Name, rs)
+				tw.write(t, func(h *History) { h.NoteReset(s.Groups[0].Name, rs) })
 				tw.ref.NoteReset(s.Groups[0].Name, rs)
 			}
 		}
@@ -332,7 +422,7 @@ func mutate(r *byteReader, ps *partState) {
 }
 
 // readExact answers some of the exact reads both want, the same way.
-func readExact(r *byteReader, tw *twin, now time.Time) {
+func readExact(t testing.TB, r *byteReader, tw *twin, now time.Time) {
 	want := tw.ref.WantExact(int(r.next()%4)+1, nil)
 	recs := make(map[kafka.CommitKey]kafka.RecordTime, len(want))
 	for _, p := range want {
@@ -346,8 +436,10 @@ func readExact(r *byteReader, tw *twin, now time.Time) {
 			recs[k] = kafka.RecordTime{Offset: p.Committed + int64(b%3), Timestamp: now.Add(-time.Duration(b) * time.Second)}
 		}
 	}
-	if n, rn := tw.h.AddExact(recs), tw.ref.AddExact(recs); n != rn {
-		panic(fmt.Sprintf("AddExact stored %d, reference %d", n, rn))
+	var n int
+	tw.write(t, func(h *History) { n = h.AddExact(recs) })
+	if rn := tw.ref.AddExact(recs); n != rn {
+		t.Fatalf("AddExact stored %d, reference %d", n, rn)
 	}
 }
 
@@ -368,6 +460,33 @@ func equivInput(rng *rand.Rand, n int) []byte {
 		b[i] = byte(rng.Uint32())
 	}
 	return b
+}
+
+// TestHistoryEquivalenceCopies runs generated histories through the
+// UI's scheme: every write goes into a copy that shares the History's
+// slabs (CopyFrom) while another goroutine reads the History, which must
+// answer as before throughout; the copy then takes its place, and must
+// answer as the reference. Run it under -race too.
+func TestHistoryEquivalenceCopies(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2026, 12))
+	runs := 120
+	if testing.Short() {
+		runs = 12
+	}
+	for i := range runs {
+		data := equivInput(rng, 200+rng.IntN(3000))
+		data[0] = byte(i % len(equivConfigs))
+		t.Run(fmt.Sprint(i), func(t *testing.T) { runEquivalenceOn(t, data, nil, newCopyTwin) })
+	}
+}
+
+// FuzzHistoryCopies is TestHistoryEquivalenceCopies on fuzzed histories.
+func FuzzHistoryCopies(f *testing.F) {
+	rng := rand.New(rand.NewPCG(12, 1))
+	for range 8 {
+		f.Add(equivInput(rng, 300))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) { runEquivalenceOn(t, data, nil, newCopyTwin) })
 }
 
 // TestHistoryEquivalenceSeeded runs the fuzz target's check over a fixed
@@ -473,8 +592,8 @@ func TestHistoryNarrowsAgain(t *testing.T) {
 	if w := keyWidth(ph.wkey, clsCommitted); w != 2 {
 		t.Errorf("committed offsets take %d bytes %d polls after the huge one left the window, want 2", w, 3*cfg.Samples)
 	}
-	if want := int(tw.h.starts[ph.wkey][numSec]); len(ph.data) != want || want > 460 {
-		t.Errorf("slab of %d bytes, want %d (at most 460)", len(ph.data), want)
+	if want := int(tw.h.starts[ph.wkey][numSec]); len(ph.data) != want || want > 471 {
+		t.Errorf("slab of %d bytes, want %d (at most 471)", len(ph.data), want)
 	}
 }
 

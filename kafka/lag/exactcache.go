@@ -28,8 +28,10 @@ type exactEntry struct {
 	failed uint64
 }
 
-// exactCache holds the records read at committed offsets, by commit.
-type exactCache map[kafka.CommitKey]*exactEntry
+// exactCache holds the records read at committed offsets, by commit. Its
+// entries are values, so that a copy of the map (CopyFrom) shares nothing
+// the copy's writes change.
+type exactCache map[kafka.CommitKey]exactEntry
 
 // AddExact stores records read at committed offsets (the answer of
 // kafka.Client.CommittedTimestamps for what WantExact asked), so that
@@ -47,22 +49,23 @@ func (h *History) AddExact(recs map[kafka.CommitKey]kafka.RecordTime) int {
 	}
 	n := 0
 	for k, r := range recs {
-		e := h.exact[k]
-		if e == nil {
-			e = &exactEntry{seen: h.seq}
-			h.exact[k] = e
+		e, ok := h.exact[k]
+		if !ok {
+			e = exactEntry{seen: h.seq}
 		}
 		e.rec = r
 		if r.Err != nil {
 			e.failed = h.seq
+			h.exact[k] = e
 			continue
 		}
 		e.failed = 0
+		h.exact[k] = e
 		n++
 		if !r.NoRecords && r.Offset > k.Offset {
 			at := kafka.CommitKey{Topic: k.Topic, Partition: k.Partition, Offset: r.Offset}
-			if h.exact[at] == nil {
-				h.exact[at] = &exactEntry{rec: r, seen: h.seq}
+			if _, ok := h.exact[at]; !ok {
+				h.exact[at] = exactEntry{rec: r, seen: h.seq}
 			}
 		}
 	}
@@ -79,12 +82,16 @@ func (h *History) markExact(topic string, partition int32, c, logStart int64) {
 	if len(h.exact) == 0 {
 		return
 	}
-	if e := h.exact[kafka.CommitKey{Topic: topic, Partition: partition, Offset: c}]; e != nil {
+	k := kafka.CommitKey{Topic: topic, Partition: partition, Offset: c}
+	if e, ok := h.exact[k]; ok {
 		e.seen = h.seq
+		h.exact[k] = e
 	}
 	if logStart >= 0 && logStart != c {
-		if e := h.exact[kafka.CommitKey{Topic: topic, Partition: partition, Offset: logStart}]; e != nil {
+		k.Offset = logStart
+		if e, ok := h.exact[k]; ok {
 			e.seen = h.seq
+			h.exact[k] = e
 		}
 	}
 }
@@ -107,8 +114,8 @@ func (h *History) exactRecord(topic string, partition int32, c, logStart, end in
 	if len(h.exact) == 0 {
 		return kafka.RecordTime{}, false
 	}
-	e := h.exact[kafka.CommitKey{Topic: topic, Partition: partition, Offset: c}]
-	if e == nil || !e.usable(logStart, end) {
+	e, ok := h.exact[kafka.CommitKey{Topic: topic, Partition: partition, Offset: c}]
+	if !ok || !e.usable(logStart, end) {
 		return kafka.RecordTime{}, false
 	}
 	return e.rec, true
@@ -215,7 +222,7 @@ func (h *History) WantExact(budget int, dst []kafka.PartitionOffsets) []kafka.Pa
 				continue // within the points: interpolated
 			}
 			k := kafka.CommitKey{Topic: ph.topic, Partition: ph.partition, Offset: c}
-			if e := h.exact[k]; e != nil {
+			if e, ok := h.exact[k]; ok {
 				if e.rec.Err != nil {
 					if h.seq-e.failed < exactRetryPolls {
 						continue // failed lately: retried later

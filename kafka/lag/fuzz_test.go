@@ -126,8 +126,8 @@ func checkInvariants(t *testing.T, h *History, cfg Config, s *kafka.Snapshot, se
 		if polls-int(gh.lastSeq) >= cfg.EvictAfter {
 			t.Fatalf("group %q last seen at poll %d kept at poll %d", name, gh.lastSeq, polls)
 		}
-		if len(gh.lag.b) != cfg.Samples*int(gh.lag.w) {
-			t.Fatalf("group %q lag ring has %d bytes, want %d slots of %d", name, len(gh.lag.b), cfg.Samples, gh.lag.w)
+		if len(gh.lag.b) != (cfg.Samples+1)*int(gh.lag.w) {
+			t.Fatalf("group %q lag ring has %d bytes, want %d slots of %d", name, len(gh.lag.b), cfg.Samples+1, gh.lag.w)
 		}
 		series := h.GroupLagSeries(name, nil)
 		if n := len(series); n < 1 || n > cfg.Samples {

@@ -11,14 +11,16 @@ import (
 // Add and query it with GroupLagSeries, Rates, TimeLag and Evaluate.
 //
 // A History is not safe for concurrent use: it is owned by one goroutine
-// (the UI's Update loop, or the sampling loop of `kgroups health`), which
-// both adds snapshots and queries it, so it carries no lock. Its queries
-// (Evaluate, the series, WantExact) write nothing, so several goroutines
-// may query it at once while none calls Add, AddExact or NoteReset
-// (TestHistoryReadsConcurrently).
+// (a judging job of the UI, or the sampling loop of `kgroups health`),
+// which both adds snapshots and queries it, so it carries no lock. Its
+// queries (Evaluate, the series, WantExact) write nothing, so several
+// goroutines may query it at once while none calls Add, AddExact or
+// NoteReset (TestHistoryReadsConcurrently), and while a copy made of it
+// with CopyFrom, which shares its slabs, takes one poll (see CopyFrom).
 //
 // Memory is O(partitions x ring sizes) however long kgroups runs. Each
-// partition holds one slab of 2*Samples + 2*TimePoints + 3*Window numbers,
+// partition holds one slab of 2*(Samples+1) + 2*(TimePoints+1) +
+// 3*(Window+1) numbers (every ring has a spare slot, see compact.go),
 // each stored in 1, 2, 4 or 8 bytes as a distance from a per-partition base
 // (see compact.go; exact, never rounded), plus a fixed record of 128 bytes
 // on 64-bit (checked by TestPartHistSize). The times of points and
@@ -26,15 +28,15 @@ import (
 // shares between all partitions. With DefaultConfig a partition whose
 // committed offsets and log ends each span less than 65,535 over its
 // window (about 1,000 a poll) and whose lag stays within 255 of its
-// window's lowest takes a 460-byte slab (480 after the
+// window's lowest takes a 471-byte slab (480 after the
 // allocator rounds it up), about 620 bytes with its record and the
 // per-group share at 100 partitions a group (BenchmarkHistoryMemory), 650
 // at 12 (BenchmarkHistoryMemoryCluster); a partition whose committed
 // offsets or log ends span up to 4 billion over its window takes at most
-// 1080 + 128, and a wider one the same 2160 + 128 as an int64 slab, until
-// the wide values have left its window (it is repacked every 2*Samples
-// polls while a class takes 4 or 8 bytes). Each
-// group adds Samples numbers for its lag series, stored the same way
+// 1108 + 128, and a wider one 2216 + 128 (an int64 slab without spare
+// slots takes 2160), until the wide values have left its window (it is
+// repacked every 2*Samples polls while a class takes 4 or 8 bytes). Each
+// group adds Samples+1 numbers for its lag series, stored the same way
 // (lagRing). Only groups and
 // partitions seen in the last EvictAfter polls are kept; a poll that adds
 // or drops partitions reallocates that group's partition records once.
@@ -65,6 +67,9 @@ type History struct {
 	// unsorted or duplicated, which the snapshot contract rules out but
 	// which must not corrupt the history.
 	order []int
+	// shared is set by CopyFrom: the partitions' slabs are another
+	// History's too, so a repack writes a new slab (see CopyFrom).
+	shared bool
 }
 
 // NewHistory returns an empty history. Zero or invalid fields of cfg take
@@ -74,7 +79,7 @@ func NewHistory(cfg Config) *History {
 	l := newLayout(cfg)
 	return &History{
 		cfg:      cfg,
-		times:    make([]int64, cfg.Samples),
+		times:    make([]int64, cfg.Samples+1),
 		oldSweep: cfg.Samples,
 		layout:   l,
 		starts:   l.starts(),
@@ -105,7 +110,10 @@ func (h *History) Partitions() int {
 	return n
 }
 
-func (h *History) slot(seq uint64) int { return int(seq % uint64(h.cfg.Samples)) }
+// slot is the index of poll seq in the rings of polls, which hold one
+// poll more than the history reads (Samples+1): the next poll takes the
+// slot of one no answer reads any more.
+func (h *History) slot(seq uint64) int { return int(seq % uint64(h.cfg.Samples+1)) }
 
 // Add records one poll. Its cost is O(partitions in s) and, once the set of
 // groups and partitions is stable, it allocates nothing.
@@ -128,7 +136,7 @@ func (h *History) Add(s *kafka.Snapshot) {
 		g := &s.Groups[i]
 		gh, ok := h.groups[g.Name]
 		if !ok {
-			gh = &groupHist{firstSeq: h.seq, lag: newLagRing(h.cfg.Samples)}
+			gh = &groupHist{firstSeq: h.seq, lag: newLagRing(h.cfg.Samples + 1)}
 			h.groups[g.Name] = gh
 		} else if gh.lastSeq == h.seq {
 			continue // the same name twice in one snapshot: keep the first

@@ -24,7 +24,12 @@ type partHist struct {
 	// lastSeq is the latest poll that saw the partition, and span how many
 	// polls before it the first one did, at most Samples-1: the history
 	// reads no older poll (see first).
-	lastSeq   uint64
+	lastSeq uint64
+	// ptTop is the poll the newest time-lag point was taken at. It is
+	// kept here rather than in the slab because a flat run of log ends
+	// moves it every poll (addPoint): a copy of the record read while the
+	// next poll is written (CopyFrom) keeps its own.
+	ptTop     uint64
 	span      uint32
 	partition int32
 	// sinceZero is how many polls before lastSeq the partition's lag was
@@ -32,11 +37,12 @@ type partHist struct {
 	// matter), so that a verdict need not scan the ring for a caught-up
 	// poll.
 	sinceZero uint32
-	// The time-lag points are a ring of TimePoints (off, seq) pairs,
-	// oldest first from ptStart, ptLen of them; the commit observations a
-	// ring of Window (seq, committed, lag) triples, oldest first from
-	// winStart, winLen of them.
-	ptStart, ptLen, winStart, winLen int32
+	// The time-lag points are a ring of TimePoints+1 (off, seq) pairs,
+	// oldest first from ptStart, ptLen of them (at most TimePoints); the
+	// commit observations a ring of Window+1 (seq, committed, lag)
+	// triples, oldest first from winStart, winLen of them (at most
+	// Window). The spare slot is the one the next poll writes.
+	ptStart, ptLen, winStart, winLen uint16
 	// unLen counts the observations (polls at least MinDistance apart, at
 	// most Window) of the current run of polls in which a member owned
 	// the partition and nothing was committed for it. A commit, or a poll
@@ -103,7 +109,8 @@ func (h *History) updatePartition(ph *partHist, p *kafka.PartitionOffsets, t int
 	if end < 0 {
 		end = kafka.NoOffset
 	}
-	h.store2(ph, h.slot(h.seq), write{secCommitted, c}, write{secLogEnd, end})
+	i := h.slot(h.seq)
+	h.store2(ph, write{secCommitted, i, c}, write{secLogEnd, i, end})
 	ph.logStart = p.LogStart
 	ph.owned = p.MemberID != ""
 	h.markExact(ph.topic, ph.partition, c, p.LogStart)
@@ -126,7 +133,7 @@ func (h *History) updatePartition(ph *partHist, p *kafka.PartitionOffsets, t int
 	// now, so that one huge value does not keep it wide after the value
 	// has left the window.
 	if ph.wkey&0xaa != 0 && (h.seq+uint64(uint32(ph.partition)))%uint64(2*h.cfg.Samples) == 0 {
-		h.repack(ph, 0, nil)
+		h.repack(ph, nil)
 	}
 	return lag
 }
@@ -173,22 +180,26 @@ func (h *History) table(ph *partHist) pointTable {
 		h:    h,
 		offs: h.col(ph, secPointOff),
 		seqs: h.col(ph, secPointSeq),
+		top:  ph.ptTop,
 		ring: h.layout[secPointOff],
 		base: int(ph.ptStart),
 		n:    int(ph.ptLen),
 	}
 }
 
-// point returns the i-th oldest time-lag point's offset and poll.
-func (h *History) point(ph *partHist, i int) (off int64, seq uint64) {
-	j := ph.ptSlot(&h.layout, i)
-	return h.col(ph, secPointOff).get(j), uint64(h.col(ph, secPointSeq).get(j))
+// pointSeq is the poll of the i-th oldest time-lag point, whose poll
+// section is seqs.
+func (ph *partHist) pointSeq(l *layout, seqs col, i int) uint64 {
+	if i == int(ph.ptLen)-1 {
+		return ph.ptTop
+	}
+	return uint64(seqs.get(ph.ptSlot(l, i)))
 }
 
-// setPoint stores the i-th oldest point as the log end off at the current
-// poll.
-func (h *History) setPoint(ph *partHist, i int, off int64) {
-	h.store2(ph, ph.ptSlot(&h.layout, i), write{secPointOff, off}, write{secPointSeq, int64(h.seq)})
+// point returns the i-th oldest time-lag point's offset and poll.
+func (h *History) point(ph *partHist, i int) (off int64, seq uint64) {
+	l := &h.layout
+	return h.col(ph, secPointOff).get(ph.ptSlot(l, i)), ph.pointSeq(l, h.col(ph, secPointSeq), i)
 }
 
 // addPoint adds a (log end, time) point for the current poll to the
@@ -200,10 +211,13 @@ func (h *History) setPoint(ph *partHist, i int, off int64) {
 //     adding a point, so a flat run keeps only its first and last point;
 //   - a full table drops its oldest point.
 //
-// A point's time is its poll's (History.timeAt).
+// A point's time is its poll's (History.timeAt). The slab is written only
+// in the ring's spare slot (the new point's offset) and in the previous
+// newest point's poll, which the record held until now (ptTop): a copy of
+// the record taken before this poll reads neither (see CopyFrom). A
+// restarted table begins at the spare slot for the same reason.
 func (h *History) addPoint(ph *partHist, off int64) {
 	l := &h.layout
-	n := int32(l[secPointOff])
 	if ph.ptLen > 0 {
 		offs := h.col(ph, secPointOff)
 		last := offs.get(ph.ptSlot(l, int(ph.ptLen)-1))
@@ -211,20 +225,26 @@ func (h *History) addPoint(ph *partHist, off int64) {
 			if first := offs.get(ph.ptSlot(l, 0)); off >= first {
 				return
 			}
-			ph.ptLen = 0
+			ph.ptStart, ph.ptLen = uint16(ph.ptSlot(l, int(ph.ptLen))), 0
 		} else if off == last && ph.ptLen >= 2 {
 			if prev := offs.get(ph.ptSlot(l, int(ph.ptLen)-2)); prev == off {
-				h.setPoint(ph, int(ph.ptLen)-1, off)
+				ph.ptTop = h.seq
 				return
 			}
 		}
 	}
-	if ph.ptLen == n {
-		ph.ptStart = (ph.ptStart + 1) % n
+	if int(ph.ptLen) == h.cfg.TimePoints {
+		ph.ptStart = uint16(ph.ptSlot(l, 1))
 		ph.ptLen--
 	}
+	at := write{secPointOff, ph.ptSlot(l, int(ph.ptLen)), off}
+	if ph.ptLen > 0 {
+		h.store2(ph, at, write{secPointSeq, ph.ptSlot(l, int(ph.ptLen)-1), int64(ph.ptTop)})
+	} else {
+		h.store2(ph, at, write{secPointSeq, at.i, int64(h.seq)})
+	}
 	ph.ptLen++
-	h.setPoint(ph, int(ph.ptLen)-1, off)
+	ph.ptTop = h.seq
 }
 
 // obs is one commit observation: the poll that made it, and the committed
@@ -263,9 +283,11 @@ func (h *History) observations(ph *partHist, dst []obs) []obs {
 // only while a member owns the partition and at least MinDistance after
 // the previous observation (a live consumer re-commits; polling cannot see
 // it, so time stands in for it).
+//
+// The new observation goes into the ring's spare slot, which a copy of the
+// record taken before this poll does not read (see CopyFrom).
 func (h *History) observe(ph *partHist, c, lag, t int64, owned bool) {
 	l := &h.layout
-	n := int32(l[secObsSeq])
 	if ph.winLen > 0 {
 		j := ph.winSlot(l, int(ph.winLen)-1)
 		if c == h.col(ph, secObsCommitted).get(j) &&
@@ -273,13 +295,13 @@ func (h *History) observe(ph *partHist, c, lag, t int64, owned bool) {
 			return
 		}
 	}
-	if ph.winLen == n {
-		ph.winStart = (ph.winStart + 1) % n
+	if int(ph.winLen) == h.cfg.Window {
+		ph.winStart = uint16(ph.winSlot(l, 1))
 		ph.winLen--
 	}
+	j := ph.winSlot(l, int(ph.winLen))
 	ph.winLen++
-	h.store3(ph, ph.winSlot(l, int(ph.winLen)-1),
-		write{secObsSeq, int64(h.seq)}, write{secObsCommitted, c}, write{secObsLag, lag})
+	h.store3(ph, write{secObsSeq, j, int64(h.seq)}, write{secObsCommitted, j, c}, write{secObsLag, j, lag})
 }
 
 // addKnownLag adds a partition's lag to a group's total, where either may

@@ -76,7 +76,7 @@ func (h *History) sweepOld() {
 			// ascend: stop at the first one in the ring.
 			seqs, at := h.col(ph, secPointSeq), 0
 			for k := range int(ph.ptLen) {
-				s := uint64(seqs.get(ph.ptSlot(l, k)))
+				s := ph.pointSeq(l, seqs, k)
 				if s >= ring {
 					break
 				}

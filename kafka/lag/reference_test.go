@@ -43,7 +43,7 @@ type refHistory struct {
 	resets map[string][]Reset
 	// exact holds the records read at committed offsets (AddExact),
 	// for the commits of the latest poll only.
-	exact exactCache
+	exact refExactCache
 	// order is scratch space for snapshots whose partitions arrive
 	// unsorted or duplicated, which the snapshot contract rules out but
 	// which must not corrupt the history.
@@ -511,8 +511,9 @@ func (ph *refPartHist) observe(c, lag, t int64, owned bool, minDist int64) {
 }
 
 // PartitionSeries appends to dst the partition's samples, oldest first,
-// covering at most the last Samples polls up to the latest poll that saw
-// it. It returns dst unchanged for an unknown group or partition.
+// covering the polls of the last Samples that saw it (a partition missing
+// from the latest polls has fewer). It returns dst unchanged for an
+// unknown group or partition.
 func (h *refHistory) PartitionSeries(group, topic string, partition int32, dst []Sample) []Sample {
 	gh, ok := h.groups[group]
 	if !ok {
@@ -525,7 +526,11 @@ func (h *refHistory) PartitionSeries(group, topic string, partition int32, dst [
 		return dst
 	}
 	ph := &gh.parts[i]
-	for s := h.firstSeq(ph.firstSeq, ph.lastSeq); s <= ph.lastSeq; s++ {
+	from := h.firstSeq(ph.firstSeq, ph.lastSeq)
+	if n := uint64(h.cfg.Samples); h.seq >= n {
+		from = max(from, h.seq-n+1)
+	}
+	for s := from; s <= ph.lastSeq; s++ {
 		j := 2 * h.slot(s)
 		c, end := ph.samples[j], ph.samples[j+1]
 		dst = append(dst, Sample{
@@ -918,7 +923,7 @@ func (h *refHistory) partitionHealth(ph *refPartHist, now int64) PartitionHealth
 // age caps the time lag of every commit on that partition.
 func (h *refHistory) AddExact(recs map[kafka.CommitKey]kafka.RecordTime) int {
 	if h.exact == nil {
-		h.exact = make(exactCache)
+		h.exact = make(refExactCache)
 	}
 	n := 0
 	for k, r := range recs {
@@ -1147,3 +1152,7 @@ func (h *refHistory) resetBehind(group, topic string, partition int32, rw Rewind
 	}
 	return nil
 }
+
+// refExactCache is the reference's record cache: entries by pointer, as
+// the History kept them before its entries became values.
+type refExactCache map[kafka.CommitKey]*exactEntry

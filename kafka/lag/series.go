@@ -14,8 +14,11 @@ type Sample struct {
 }
 
 // PartitionSeries appends to dst the partition's samples, oldest first,
-// covering at most the last Samples polls up to the latest poll that saw
-// it. It returns dst unchanged for an unknown group or partition.
+// covering the polls of the last Samples that saw it (a partition missing
+// from the latest polls has fewer: the History keeps the times of the
+// last Samples polls only, and the next poll may write the ring slots of
+// older ones while a copy is read, see CopyFrom). It returns dst
+// unchanged for an unknown group or partition.
 func (h *History) PartitionSeries(group, topic string, partition int32, dst []Sample) []Sample {
 	gh, ok := h.groups[group]
 	if !ok {
@@ -29,7 +32,11 @@ func (h *History) PartitionSeries(group, topic string, partition int32, dst []Sa
 	}
 	ph := &gh.parts[i]
 	cs, es := h.col(ph, secCommitted), h.col(ph, secLogEnd)
-	for s := h.firstSeq(ph.first(), ph.lastSeq); s <= ph.lastSeq; s++ {
+	from := h.firstSeq(ph.first(), ph.lastSeq)
+	if n := uint64(h.cfg.Samples); h.seq >= n {
+		from = max(from, h.seq-n+1)
+	}
+	for s := from; s <= ph.lastSeq; s++ {
 		c, end := cs.get(h.slot(s)), es.get(h.slot(s))
 		dst = append(dst, Sample{
 			Time:      time.Unix(0, h.times[h.slot(s)]).UTC(),

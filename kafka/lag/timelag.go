@@ -63,6 +63,7 @@ type pointTable struct {
 	// whose times they carry.
 	h          *History
 	offs, seqs col
+	top        uint64 // the newest point's poll (partHist.ptTop)
 	ring, base int
 	n          int
 }
@@ -71,7 +72,11 @@ type pointTable struct {
 func (tb pointTable) at(i int) (off, t int64) {
 	j := (tb.base + i) % tb.ring
 	if tb.h != nil {
-		return tb.offs.get(j), tb.h.timeAt(uint64(tb.seqs.get(j)))
+		seq := tb.top
+		if i < tb.n-1 {
+			seq = uint64(tb.seqs.get(j))
+		}
+		return tb.offs.get(j), tb.h.timeAt(seq)
 	}
 	return tb.pts[2*j], tb.pts[2*j+1]
 }

@@ -13,13 +13,17 @@ import (
 // snapshot's DataMsg, so every screen reads verdicts that match the
 // snapshot it gets. It is not safe for concurrent use while written: the
 // UI keeps two, one its screens read and one a judging job writes off the
-// UI loop, and swaps them when the job ends (tui/judge.go). Reading one
-// from several goroutines while nothing writes it is safe.
+// UI loop, and swaps them when the job ends (tui/judge.go); the one
+// written is first made a copy of the one read (CopyFrom), and the two
+// share the partitions' history. Reading one from several goroutines
+// while nothing writes it is safe, and so is reading it while a copy made
+// of it takes one poll (see History.CopyFrom).
 //
 // Besides the History it keeps, per group, the maximum time lag of
 // every poll in the history's ring (for charts: the History keeps the
 // interpolation table, not past estimates), bounded like the History:
-// Samples values per group, dropped with the group.
+// Samples values per group (a ring of Samples+1, shared by copies like
+// the History's slabs), dropped with the group.
 type Tracker struct {
 	hist *History
 	cfg  Config
@@ -35,9 +39,16 @@ type Tracker struct {
 	series map[string]*timeLagRing
 }
 
-// timeLagRing is one group's maximum time lag per poll.
+// timeLagRing is one group's maximum time lag per poll: the latest poll's
+// (last) in top, the older ones in v, a ring of Samples+1 indexed by seq
+// (vslot). A copy of the tracker (CopyFrom) has a ring of its own that
+// shares v: the next poll writes only the slot of the copied top (which
+// the original reads from its own top) and the slots of polls the
+// original does not read, and re-judging the latest poll (AddExact)
+// changes top alone.
 type timeLagRing struct {
 	first, last uint64
+	top         TimeLag
 	v           []TimeLag
 }
 
@@ -104,53 +115,6 @@ func (l *Tracker) Add(s *kafka.Snapshot) {
 	}
 }
 
-// Follow is Add for a copy of another tracker: it records s in the history
-// as Add does, but takes the verdicts of s from judged instead of judging
-// every group again. judged must have been fed the same writes as l, up to
-// and including s, with s its latest poll; the writes judged had after s
-// (records read at commits, FollowExact) must follow. When judged's latest
-// poll is not s (it was not after the previous one, and both ignored it),
-// Follow is Add and returns false: the records that follow must then be
-// added with AddExact. Its cost is that of History.Add: the copy gives the
-// same answers as judged without judging twice.
-func (l *Tracker) Follow(s *kafka.Snapshot, judged *Tracker) bool {
-	if judged == nil || judged.snap != s || len(judged.health) != len(s.Groups) {
-		l.Add(s)
-		return false
-	}
-	before := l.hist.Polls()
-	l.hist.Add(s)
-	if l.hist.Polls() == before {
-		return false
-	}
-	l.snap = s
-	l.seq++
-	l.times[l.slot(l.seq)] = s.Time.UnixNano()
-	l.health = resize(l.health, len(s.Groups))
-	copy(l.health, judged.health)
-	l.counts, l.judging = judged.counts, judged.judging
-	for i := range s.Groups {
-		l.record(s.Groups[i].Name, &l.health[i])
-	}
-	for name, r := range l.series {
-		if l.seq-r.last >= uint64(l.cfg.EvictAfter) {
-			delete(l.series, name)
-		}
-	}
-	return true
-}
-
-// FollowExact is AddExact for a copy whose latest poll took its verdicts
-// with Follow (which returned true) from a tracker that had the records
-// already: the records go into the history, and the verdicts, which were
-// taken with them, stay.
-func (l *Tracker) FollowExact(recs map[kafka.CommitKey]kafka.RecordTime) {
-	if l == nil || len(recs) == 0 {
-		return
-	}
-	l.hist.AddExact(recs)
-}
-
 // summarize drops the partitions of gh after working out what the verdict
 // needs from them.
 func summarize(gh GroupHealth, window int) Verdict {
@@ -161,20 +125,34 @@ func summarize(gh GroupHealth, window int) Verdict {
 
 func (l *Tracker) slot(seq uint64) int { return int(seq % uint64(l.cfg.Samples)) }
 
+// vslot is the slot of poll seq in a timeLagRing's v.
+func (l *Tracker) vslot(seq uint64) int { return int(seq % uint64(l.cfg.Samples+1)) }
+
 // record stores the group's maximum time lag for this poll.
 func (l *Tracker) record(name string, h *Verdict) {
 	r, ok := l.series[name]
 	if !ok {
-		r = &timeLagRing{first: l.seq, v: make([]TimeLag, l.cfg.Samples)}
+		r = &timeLagRing{first: l.seq, last: l.seq, v: make([]TimeLag, l.cfg.Samples+1)}
 		l.series[name] = r
 	} else if r.last == l.seq {
 		return // the same name twice in one snapshot: the first counts
-	}
-	for s := max(r.last+1, l.seq-min(l.seq, uint64(l.cfg.Samples))+1); s < l.seq; s++ {
-		r.v[l.slot(s)] = TimeLag{} // polls that missed the group
+	} else {
+		r.v[l.vslot(r.last)] = r.top
+		for s := max(r.last+1, l.seq-min(l.seq, uint64(l.cfg.Samples))+1); s < l.seq; s++ {
+			r.v[l.vslot(s)] = TimeLag{} // polls that missed the group
+		}
 	}
 	r.last = l.seq
-	r.v[l.slot(l.seq)] = h.MaxTimeLag
+	r.top = h.MaxTimeLag
+}
+
+// at is the group's maximum time lag at poll seq, which must be at most
+// r.last and in the ring.
+func (l *Tracker) at(r *timeLagRing, seq uint64) TimeLag {
+	if seq == r.last {
+		return r.top
+	}
+	return r.v[l.vslot(seq)]
 }
 
 func resize[T any](s []T, n int) []T {
@@ -250,7 +228,9 @@ func (l *Tracker) GroupLagSeries(group string, dst []int64) []int64 {
 }
 
 // GroupSeries appends the group's total lag and maximum time lag per poll,
-// oldest first, over the history's ring.
+// oldest first, over the history's ring: the polls of the last Samples
+// (a group missing from the latest polls has fewer points, as
+// History.PartitionSeries has).
 func (l *Tracker) GroupSeries(group string, dst []Point) []Point {
 	if l == nil {
 		return dst
@@ -266,9 +246,12 @@ func (l *Tracker) GroupSeries(group string, dst []Point) []Point {
 	last := r.last
 	for k, v := range ls {
 		s := last - uint64(len(ls)-1-k)
+		if s+uint64(l.cfg.Samples) <= l.seq {
+			continue // older than the ring of poll times
+		}
 		p := Point{Time: time.Unix(0, l.times[l.slot(s)]).UTC(), Lag: v}
 		if s >= r.first {
-			p.TimeLag = r.v[l.slot(s)]
+			p.TimeLag = l.at(r, s)
 		}
 		dst = append(dst, p)
 	}
@@ -354,6 +337,6 @@ func (l *Tracker) judgeAgain(i int) {
 		l.counts[sev]++
 	}
 	if r := l.series[name]; r != nil && r.last == l.seq {
-		r.v[l.slot(l.seq)] = h.MaxTimeLag
+		r.top = h.MaxTimeLag
 	}
 }

@@ -353,3 +353,26 @@ func (t *Timeline) Groups() int { return len(t.groups) }
 
 // Config returns the configuration in effect, after defaults.
 func (t *Timeline) Config() TimelineConfig { return t.cfg }
+
+// CopyFrom makes t a copy of src: the same groups, statuses and events,
+// in t's own tracks, so that t can take polls while src is read. The
+// members a track remembers are shared: a poll replaces them, never
+// changes them in place. src must not be written while t copies it.
+func (t *Timeline) CopyFrom(src *Timeline) {
+	t.cfg, t.seq, t.last = src.cfg, src.seq, src.last
+	for name := range t.groups {
+		if _, ok := src.groups[name]; !ok {
+			delete(t.groups, name)
+		}
+	}
+	for name, st := range src.groups {
+		tr := t.groups[name]
+		if tr == nil {
+			tr = &track{}
+			t.groups[name] = tr
+		}
+		ring := append(tr.ring[:0], st.ring...)
+		*tr = *st
+		tr.ring = ring
+	}
+}

@@ -317,3 +317,55 @@ func TestTimelineForgetsGroupsThatDisappear(t *testing.T) {
 		t.Errorf("the evicted group still has %d events", len(got))
 	}
 }
+
+// TestTimelineCopies feeds one timeline every poll, and a pair the way
+// the UI does: each poll goes into a fresh copy of the other
+// (CopyFrom), which then takes its place. The original answers as before
+// the copy took the poll, and the copies answer as the one timeline,
+// through rebalances, member changes and a ring of events that wraps.
+func TestTimelineCopies(t *testing.T) {
+	states := []string{kafka.StateStable, kafka.StatePreparingRebalance, kafka.StateCompletingRebalance, kafka.StateStable, kafka.StateEmpty}
+	members := [][]kafka.Member{
+		{mem("a", "ca", "t:0,1"), mem("b", "cb", "t:2,3")},
+		{mem("a", "ca")},
+		{mem("a", "ca"), mem("c", "cc")},
+		{mem("a", "ca", "t:0,1,2"), mem("c", "cc", "t:3")},
+		nil,
+	}
+	cfg := TimelineConfig{Events: 4}
+	one, front := NewTimeline(cfg), NewTimeline(cfg)
+	type answers struct {
+		events []Event
+		status Status
+		ok     bool
+	}
+	read := func(tl *Timeline) []answers {
+		var as []answers
+		for _, g := range []string{"g", "h"} {
+			st, ok := tl.Status(g)
+			as = append(as, answers{tl.Events(g, nil), st, ok})
+		}
+		return as
+	}
+	for i := range 40 {
+		s := snap(i, classic("g", states[i%len(states)], members[i%len(members)]...))
+		if i%7 < 5 {
+			s.Groups = append(s.Groups, classic("h", states[(i+2)%len(states)], members[(i+1)%len(members)]...))
+		}
+		one.Add(s)
+		before := read(front)
+		back := NewTimeline(cfg)
+		back.CopyFrom(front)
+		back.Add(s)
+		if got := read(front); !reflect.DeepEqual(got, before) {
+			t.Fatalf("poll %d: the original changed when its copy took the poll:\n%+v\nbefore\n%+v", i, got, before)
+		}
+		front = back
+		if got, want := read(front), read(one); !reflect.DeepEqual(got, want) {
+			t.Fatalf("poll %d: the copy answers\n%+v\nthe one timeline\n%+v", i, got, want)
+		}
+	}
+	if len(one.Events("g", nil)) < cfg.Events {
+		t.Fatal("the ring of events never filled")
+	}
+}

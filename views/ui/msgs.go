@@ -18,8 +18,8 @@ type LagHistory interface {
 // is never nil; it, History and Lag are shared and must not be modified.
 // A screen reads History, Lag and Rebalances on the UI loop, and only
 // those of the latest DataMsg: the root judges polls off the UI loop into
-// a second copy, and the copy a previous DataMsg carried is the one the
-// next judging job writes.
+// a second copy that shares the latest one's history, and the copies a
+// previous DataMsg carried share memory the next judging job writes.
 type DataMsg struct {
 	Snapshot *kafka.Snapshot
 	History  LagHistory

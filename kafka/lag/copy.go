@@ -1,0 +1,106 @@
+package lag
+
+import (
+	"maps"
+	"slices"
+)
+
+// CopyFrom makes h a copy of src, as of src's latest poll, that shares
+// src's partition slabs, the bulk of a History's memory: after it, h and
+// src hold the per-partition history once between them. Everything else
+// (the records of groups and partitions, the group lag rings, the poll
+// times, the record cache, the resets) is h's own, copied into the memory
+// h already had where it fits.
+//
+// The point is to write the next poll while src is read. h may then take
+// writes (Add of one poll, AddExact, NoteReset) on one goroutine while
+// other goroutines read src (Evaluate, the series, WantExact), with no
+// lock: the writes change h's own records and maps, and write the shared
+// slabs only where src's answers do not read. A ring of polls has one
+// slot more than the history reads, and the next poll takes the slot of
+// the one that left src's window; a time-lag point or commit observation
+// goes into its ring's spare slot; the newest point's poll, which a flat
+// run moves every poll, is in the record; and a partition whose numbers
+// need new widths is repacked into a new slab, leaving the old one to src.
+// A second poll written before src is copied again would write a slot
+// src reads: the UI copies the front into the back before each poll it
+// judges (tui/judge.go). src must not be written while h copies it. h and
+// src must have the same configuration.
+func (h *History) CopyFrom(src *History) {
+	h.cfg, h.layout, h.starts = src.cfg, src.layout, src.starts
+	h.seq = src.seq
+	h.times = append(h.times[:0], src.times...)
+	h.old = append(h.old[:0], src.old...)
+	h.oldSweep = src.oldSweep
+	if len(h.scratch) != len(src.scratch) {
+		h.scratch = make([]int64, len(src.scratch))
+	}
+	for name := range h.groups {
+		if _, ok := src.groups[name]; !ok {
+			h.groups[name].drop()
+			delete(h.groups, name)
+		}
+	}
+	for name, sg := range src.groups {
+		g := h.groups[name]
+		if g == nil {
+			g = &groupHist{}
+			h.groups[name] = g
+		}
+		parts := append(g.parts[:0], sg.parts...)
+		clear(parts[len(parts):cap(parts)]) // no stale slab stays reachable
+		lag := append(g.lag.b[:0], sg.lag.b...)
+		*g = *sg
+		g.parts, g.lag.b = parts, lag
+	}
+	clear(h.resets)
+	for name, rs := range src.resets {
+		if h.resets == nil {
+			h.resets = make(map[string][]Reset, len(src.resets))
+		}
+		// Clipped: NoteReset appends to a copy, never into src's array.
+		h.resets[name] = slices.Clip(rs)
+	}
+	clear(h.exact)
+	if len(src.exact) > 0 {
+		if h.exact == nil {
+			h.exact = make(exactCache, len(src.exact))
+		}
+		maps.Copy(h.exact, src.exact)
+	}
+	h.shared = true
+}
+
+// drop lets go of a group's records and their slabs.
+func (g *groupHist) drop() {
+	clear(g.parts[:cap(g.parts)])
+	g.parts = nil
+}
+
+// CopyFrom makes l a copy of src, as of src's latest poll: its History
+// shares src's partition slabs (History.CopyFrom, which says what l may
+// be fed while src is read), its groups' time-lag series share src's
+// rings in the same way (timeLagRing), and the verdicts are l's own. src
+// must not be written while l copies it.
+func (l *Tracker) CopyFrom(src *Tracker) {
+	l.hist.CopyFrom(src.hist)
+	l.cfg = src.cfg
+	l.snap = src.snap
+	l.health = append(l.health[:0], src.health...)
+	l.counts, l.judging = src.counts, src.judging
+	l.seq = src.seq
+	l.times = append(l.times[:0], src.times...)
+	for name := range l.series {
+		if _, ok := src.series[name]; !ok {
+			delete(l.series, name)
+		}
+	}
+	for name, sr := range src.series {
+		r := l.series[name]
+		if r == nil {
+			r = &timeLagRing{}
+			l.series[name] = r
+		}
+		*r = *sr // sharing v: see timeLagRing
+	}
+}
