@@ -105,3 +105,17 @@ func TestUnsortedAndDuplicatePartitions(t *testing.T) {
 		t.Fatalf("series = %v, want %v", got, want)
 	}
 }
+
+// TestFillNone fills slabs of every length up to a few kilobytes, odd
+// lengths included, with "none".
+func TestFillNone(t *testing.T) {
+	for n := 0; n <= 4100; n++ {
+		b := make([]byte, n)
+		fillNone(b)
+		for i, v := range b {
+			if v != 0xff {
+				t.Fatalf("length %d: byte %d is %#x, want 0xff", n, i, v)
+			}
+		}
+	}
+}
