@@ -2,6 +2,7 @@ package lag
 
 import (
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/kgroups/kgroups/kafka"
@@ -33,6 +34,9 @@ type Tracker struct {
 	counts  [3]int          // groups by severity, verdicts only
 	judging int             // groups whose verdict is still judging
 	scratch []PartitionHealth
+	// scratch2 is the second half's scratch when a poll is judged in
+	// two (judgeGroups).
+	scratch2 []PartitionHealth
 
 	seq    uint64  // accepted snapshots, as the History counts them
 	times  []int64 // poll times, a ring indexed by seq
@@ -92,27 +96,69 @@ func (l *Tracker) Add(s *kafka.Snapshot) {
 	l.times[l.slot(l.seq)] = s.Time.UnixNano()
 	l.health = resize(l.health, len(s.Groups))
 	l.counts, l.judging = [3]int{}, 0
+	l.judgeGroups(s)
 	for i := range s.Groups {
-		name := s.Groups[i].Name
 		h := &l.health[i]
-		*h = UnknownVerdict
-		gh, ok := l.hist.EvaluateInto(name, s.Time, l.scratch)
-		if ok {
-			l.scratch = gh.Partitions[:0]
-			*h = summarize(gh, l.cfg.Window)
-		}
 		if sev, ok := h.Decided(); ok {
 			l.counts[sev]++
 		} else if h.Judging() {
 			l.judging++
 		}
-		l.record(name, h)
+		l.record(s.Groups[i].Name, h)
 	}
 	for name, r := range l.series {
 		if l.seq-r.last >= uint64(l.cfg.EvictAfter) {
 			delete(l.series, name)
 		}
 	}
+}
+
+// parallelPartitions is how many partitions a poll must have before its
+// groups are judged on two goroutines.
+const parallelPartitions = 20000
+
+// judgeGroups sets l.health[i] to the verdict of s.Groups[i]. Judging only
+// reads the history, so a poll of many partitions is judged in two halves
+// at once, split where half the partitions lie: the first poll of 10,000
+// groups reaches the screen sooner. Each half has its own scratch.
+func (l *Tracker) judgeGroups(s *kafka.Snapshot) {
+	total := 0
+	for i := range s.Groups {
+		total += len(s.Groups[i].Partitions)
+	}
+	n := len(s.Groups)
+	if total < parallelPartitions || n < 2 {
+		l.scratch = l.judgeRange(s, 0, n, l.scratch)
+		return
+	}
+	mid, seen := 0, 0
+	for mid < n-1 && 2*seen < total {
+		seen += len(s.Groups[mid].Partitions)
+		mid++
+	}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		l.scratch2 = l.judgeRange(s, mid, n, l.scratch2)
+	}()
+	l.scratch = l.judgeRange(s, 0, mid, l.scratch)
+	wg.Wait()
+}
+
+// judgeRange judges s.Groups[lo:hi] into l.health[lo:hi] with scratch,
+// which it returns for the next poll.
+func (l *Tracker) judgeRange(s *kafka.Snapshot, lo, hi int, scratch []PartitionHealth) []PartitionHealth {
+	for i := lo; i < hi; i++ {
+		h := &l.health[i]
+		*h = UnknownVerdict
+		gh, ok := l.hist.EvaluateInto(s.Groups[i].Name, s.Time, scratch)
+		if ok {
+			scratch = gh.Partitions[:0]
+			*h = summarize(gh, l.cfg.Window)
+		}
+	}
+	return scratch
 }
 
 // summarize drops the partitions of gh after working out what the verdict
