@@ -35,24 +35,13 @@ func (h *History) CopyFrom(src *History) {
 	if len(h.scratch) != len(src.scratch) {
 		h.scratch = make([]int64, len(src.scratch))
 	}
-	for name := range h.groups {
-		if _, ok := src.groups[name]; !ok {
-			h.groups[name].drop()
-			delete(h.groups, name)
-		}
-	}
-	for name, sg := range src.groups {
-		g := h.groups[name]
-		if g == nil {
-			g = &groupHist{}
-			h.groups[name] = g
-		}
+	mirror(h.groups, src.groups, (*groupHist).drop, func(g, sg *groupHist) {
 		parts := append(g.parts[:0], sg.parts...)
 		clear(parts[len(parts):cap(parts)]) // no stale slab stays reachable
 		lag := append(g.lag.b[:0], sg.lag.b...)
 		*g = *sg
 		g.parts, g.lag.b = parts, lag
-	}
+	})
 	clear(h.resets)
 	for name, rs := range src.resets {
 		if h.resets == nil {
@@ -90,17 +79,29 @@ func (l *Tracker) CopyFrom(src *Tracker) {
 	l.counts, l.judging = src.counts, src.judging
 	l.seq = src.seq
 	l.times = append(l.times[:0], src.times...)
-	for name := range l.series {
-		if _, ok := src.series[name]; !ok {
-			delete(l.series, name)
+	mirror(l.series, src.series, nil, func(r, sr *timeLagRing) {
+		*r = *sr // sharing v: see timeLagRing
+	})
+}
+
+// mirror makes dst hold src's keys: an entry src no longer has is dropped
+// (after drop, when set), one dst lacks is made, and set copies each of
+// src's values into dst's, whose storage it may reuse.
+func mirror[V any](dst, src map[string]*V, drop func(*V), set func(d, s *V)) {
+	for name, d := range dst {
+		if _, ok := src[name]; !ok {
+			if drop != nil {
+				drop(d)
+			}
+			delete(dst, name)
 		}
 	}
-	for name, sr := range src.series {
-		r := l.series[name]
-		if r == nil {
-			r = &timeLagRing{}
-			l.series[name] = r
+	for name, s := range src {
+		d := dst[name]
+		if d == nil {
+			d = new(V)
+			dst[name] = d
 		}
-		*r = *sr // sharing v: see timeLagRing
+		set(d, s)
 	}
 }
