@@ -16,9 +16,9 @@ import (
 	"github.com/kgroups/kgroups/kafka/diagnose"
 	"github.com/kgroups/kgroups/kafka/kafkatest"
 	"github.com/kgroups/kgroups/kafka/lag"
-	"github.com/kgroups/kgroups/views/diagnosis"
-	"github.com/kgroups/kgroups/views/group"
-	"github.com/kgroups/kgroups/views/record"
+	"github.com/kgroups/kgroups/views/screens/diagnosis"
+	"github.com/kgroups/kgroups/views/screens/groupdetail"
+	"github.com/kgroups/kgroups/views/screens/record"
 )
 
 // keyCounter counts the requests a client sends, by key.
@@ -63,7 +63,7 @@ func (p *shiftPoller) Poll(ctx context.Context) (*kafka.Snapshot, error) {
 // diagnosisTab is the Diagnosis tab of the group screen on top.
 func diagnosisTab(t *testing.T, h *harness) *diagnosis.Model {
 	t.Helper()
-	g, ok := h.m.top().(*group.Model)
+	g, ok := h.m.top().(*groupdetail.Model)
 	if !ok {
 		t.Fatalf("top is %T, want a group screen", h.m.top())
 	}

@@ -3,14 +3,14 @@ package tui
 import (
 	tea "github.com/charmbracelet/bubbletea"
 
-	krebalance "github.com/kgroups/kgroups/kafka/rebalance"
-	"github.com/kgroups/kgroups/views/diagnosis"
+	"github.com/kgroups/kgroups/kafka/rebalance"
 	"github.com/kgroups/kgroups/views/format"
-	"github.com/kgroups/kgroups/views/group"
-	rebalanceview "github.com/kgroups/kgroups/views/rebalance"
-	resetview "github.com/kgroups/kgroups/views/reset"
-	"github.com/kgroups/kgroups/views/simulate"
-	"github.com/kgroups/kgroups/views/timeline"
+	"github.com/kgroups/kgroups/views/screens/diagnosis"
+	"github.com/kgroups/kgroups/views/screens/groupdetail"
+	"github.com/kgroups/kgroups/views/screens/removal"
+	"github.com/kgroups/kgroups/views/screens/resetwizard"
+	"github.com/kgroups/kgroups/views/screens/simulate"
+	"github.com/kgroups/kgroups/views/screens/timeline"
 	"github.com/kgroups/kgroups/views/ui"
 )
 
@@ -18,18 +18,18 @@ import (
 // rebalance timeline, read from the root's timeline so it shows what
 // happened before the screen opened, the simulator, and the diagnosis
 // (findings from the same polls and timeline).
-func (m *Model) groupTabs(name string) []group.Extra {
-	tabs := []group.Extra{{Title: "Timeline", Tab: timeline.New(m.base, name, frontTimeline{m})}}
+func (m *Model) groupTabs(name string) []groupdetail.Extra {
+	tabs := []groupdetail.Extra{{Title: "Timeline", Tab: timeline.New(m.base, name, frontTimeline{m})}}
 	dt := diagnosis.New(m.base, name, frontTimeline{m})
 	if len(m.opts.Brokers) > 0 {
 		dt.Bootstrap = m.opts.Brokers[0]
 	}
-	diag := group.Extra{Title: "Diagnosis", Tab: dt}
+	diag := groupdetail.Extra{Title: "Diagnosis", Tab: dt}
 	if st := m.streamsTabs(name); st != nil {
 		// Assignors are not simulated for streams groups.
 		return append(append(tabs, st...), diag)
 	}
-	return append(tabs, group.Extra{Title: "Simulate", Tab: simulate.New(m.base, name)}, diag)
+	return append(tabs, groupdetail.Extra{Title: "Simulate", Tab: simulate.New(m.base, name)}, diag)
 }
 
 // writeRefused says why a write cannot start, or "" when it can. Screens
@@ -56,19 +56,19 @@ func (m *Model) openReset(msg ui.ResetMsg) tea.Cmd {
 		return m.flashError("%s", why)
 	}
 	b := recordResets{Backend: m.writers.Reset, log: m.resets}
-	var w *resetview.Model
+	var w *resetwizard.Model
 	switch msg.Kind {
 	case ui.ResetPartitions:
-		w = resetview.NewPartitions(m.base, b, m.ctx, msg.Group, msg.Partitions)
+		w = resetwizard.NewPartitions(m.base, b, m.ctx, msg.Group, msg.Partitions)
 	case ui.SeekPartition:
 		if len(msg.Partitions) != 1 {
 			return m.flashError("seek: choose one partition")
 		}
-		w = resetview.NewSeek(m.base, b, m.ctx, msg.Group, msg.Partitions[0])
+		w = resetwizard.NewSeek(m.base, b, m.ctx, msg.Group, msg.Partitions[0])
 	case ui.DeleteGroup:
-		w = resetview.NewDelete(m.base, b, m.ctx, msg.Group)
+		w = resetwizard.NewDelete(m.base, b, m.ctx, msg.Group)
 	default:
-		w = resetview.NewGroup(m.base, b, m.ctx, msg.Group)
+		w = resetwizard.NewGroup(m.base, b, m.ctx, msg.Group)
 		if m.snap != nil {
 			w.SetPartitionCounts(m.snap.PartitionCounts)
 		}
@@ -93,8 +93,8 @@ func (m *Model) openRemove(msg ui.RemoveMembersMsg) tea.Cmd {
 	if why := classicOnly(msg.Group); why != "" {
 		return m.flashError("remove members: %s", why)
 	}
-	sel := krebalance.Selection{MemberIDs: msg.MemberIDs, All: msg.All}
-	m.push(rebalanceview.New(m.base, m.writers.Members, m.ctx, msg.Group, sel))
+	sel := rebalance.Selection{MemberIDs: msg.MemberIDs, All: msg.All}
+	m.push(removal.New(m.base, m.writers.Members, m.ctx, msg.Group, sel))
 	return nil
 }
 
@@ -102,7 +102,7 @@ func (m *Model) openRemove(msg ui.RemoveMembersMsg) tea.Cmd {
 // polls at once so every screen shows it, saying what was done.
 func (m *Model) closeDialog(changed bool, text string) tea.Cmd {
 	switch m.top().(type) {
-	case *resetview.Model, *rebalanceview.Model:
+	case *resetwizard.Model, *removal.Model:
 		m.pop()
 	}
 	if !changed {
@@ -119,7 +119,7 @@ func (m *Model) closeDialog(changed bool, text string) tea.Cmd {
 
 // resetClosed words the wizard's outcome for the footer: where the receipt
 // is, for an undo. A long group name is cut so that the receipt shows.
-func (m *Model) resetClosed(msg resetview.ClosedMsg) string {
+func (m *Model) resetClosed(msg resetwizard.ClosedMsg) string {
 	if !msg.Changed {
 		return msg.Note
 	}

@@ -9,13 +9,13 @@ import (
 	"testing"
 
 	"github.com/kgroups/kgroups/kafka"
-	krebalance "github.com/kgroups/kgroups/kafka/rebalance"
-	kreset "github.com/kgroups/kgroups/kafka/reset"
+	"github.com/kgroups/kgroups/kafka/rebalance"
+	"github.com/kgroups/kgroups/kafka/reset"
 	"github.com/kgroups/kgroups/kafka/write"
-	"github.com/kgroups/kgroups/views/group"
-	"github.com/kgroups/kgroups/views/groups"
-	rebalanceview "github.com/kgroups/kgroups/views/rebalance"
-	resetview "github.com/kgroups/kgroups/views/reset"
+	"github.com/kgroups/kgroups/views/screens/groupdetail"
+	"github.com/kgroups/kgroups/views/screens/grouplist"
+	"github.com/kgroups/kgroups/views/screens/removal"
+	"github.com/kgroups/kgroups/views/screens/resetwizard"
 	"github.com/kgroups/kgroups/views/ui"
 )
 
@@ -40,22 +40,22 @@ func (f *fakeReset) Calls() int {
 	return f.calls
 }
 
-func (f *fakeReset) Plan(context.Context, kreset.Request) (*kreset.Plan, error) {
+func (f *fakeReset) Plan(context.Context, reset.Request) (*reset.Plan, error) {
 	f.count()
 	return nil, errNotHere
 }
 
-func (f *fakeReset) Apply(context.Context, *kreset.Plan) (*kreset.Result, error) {
+func (f *fakeReset) Apply(context.Context, *reset.Plan) (*reset.Result, error) {
 	f.count()
 	return nil, errNotHere
 }
 
-func (f *fakeReset) PlanDelete(context.Context, string) (*kreset.GroupDeletion, error) {
+func (f *fakeReset) PlanDelete(context.Context, string) (*reset.GroupDeletion, error) {
 	f.count()
 	return nil, errNotHere
 }
 
-func (f *fakeReset) ApplyDelete(context.Context, *kreset.GroupDeletion) (*kreset.DeleteResult, error) {
+func (f *fakeReset) ApplyDelete(context.Context, *reset.GroupDeletion) (*reset.DeleteResult, error) {
 	f.count()
 	return nil, errNotHere
 }
@@ -65,25 +65,25 @@ func (f *fakeReset) ApplyDelete(context.Context, *kreset.GroupDeletion) (*kreset
 type fakeRemover struct {
 	mu      sync.Mutex
 	refuse  error
-	out     *krebalance.Outcome
+	out     *rebalance.Outcome
 	removes [][]string
 	waits   [][]string
 }
 
-func (f *fakeRemover) Remove(_ context.Context, p *krebalance.Plan) (*krebalance.Removal, error) {
+func (f *fakeRemover) Remove(_ context.Context, p *rebalance.Plan) (*rebalance.Removal, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	var ids []string
-	var rs []krebalance.Result
+	var rs []rebalance.Result
 	for _, t := range p.Targets {
 		ids = append(ids, t.Member.MemberID)
-		rs = append(rs, krebalance.Result{Target: t, Err: write.Refusal(f.refuse), Gone: f.refuse == nil})
+		rs = append(rs, rebalance.Result{Target: t, Err: write.Refusal(f.refuse), Gone: f.refuse == nil})
 	}
 	f.removes = append(f.removes, ids)
-	return &krebalance.Removal{Receipt: "/state/receipts/removal.json", Results: rs}, nil
+	return &rebalance.Removal{Receipt: "/state/receipts/removal.json", Results: rs}, nil
 }
 
-func (f *fakeRemover) Wait(_ context.Context, _ *krebalance.Plan, removed []string, _ krebalance.WaitOptions) (*krebalance.Outcome, error) {
+func (f *fakeRemover) Wait(_ context.Context, _ *rebalance.Plan, removed []string, _ rebalance.WaitOptions) (*rebalance.Outcome, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.waits = append(f.waits, removed)
@@ -103,14 +103,14 @@ const (
 
 // settled is what the fake group looks like after member1 was removed and
 // came back as member3, taking refunds/0 over from member1.
-func settled() *krebalance.Outcome {
+func settled() *rebalance.Outcome {
 	m3 := kafka.Member{MemberID: "orders-app-3-new", ClientID: "orders-app"}
-	return &krebalance.Outcome{
+	return &rebalance.Outcome{
 		After:   &kafka.Group{Name: "orders-app", State: kafka.StateStable, Members: []kafka.Member{{MemberID: member2}, m3}},
 		Settled: true,
 		Left:    []kafka.Member{{MemberID: member1, ClientID: "orders-app"}},
 		Joined:  []kafka.Member{m3},
-		Moves:   []krebalance.Move{{Topic: "refunds", Partition: 0, From: member1, To: "orders-app-3-new"}},
+		Moves:   []rebalance.Move{{Topic: "refunds", Partition: 0, From: member1, To: "orders-app-3-new"}},
 	}
 }
 
@@ -133,7 +133,7 @@ func TestResetWizardOpensAndEscReturns(t *testing.T) {
 	h.press("j") // billing-reconciler
 	before := h.view()
 	h.press("R")
-	w, ok := h.m.top().(*resetview.Model)
+	w, ok := h.m.top().(*resetwizard.Model)
 	if !ok || w.Group() != "billing-reconciler" {
 		t.Fatalf("R opened %T", h.m.top())
 	}
@@ -146,7 +146,7 @@ func TestResetWizardOpensAndEscReturns(t *testing.T) {
 		t.Fatalf("footer under the wizard = %q", got)
 	}
 	h.press("esc")
-	if _, ok := h.m.top().(*groups.Model); !ok {
+	if _, ok := h.m.top().(*grouplist.Model); !ok {
 		t.Fatalf("esc left %T on top", h.m.top())
 	}
 	// The screen is as it was; the footer says nothing changed.
@@ -165,7 +165,7 @@ func TestResetWizardOpensAndEscReturns(t *testing.T) {
 func TestDeleteOpensTheWizardReadingTheGroup(t *testing.T) {
 	h, r, _ := writable(t, Options{})
 	h.press("j", "D")
-	w, ok := h.m.top().(*resetview.Model)
+	w, ok := h.m.top().(*resetwizard.Model)
 	if !ok || w.Group() != "billing-reconciler" {
 		t.Fatalf("D opened %T", h.m.top())
 	}
@@ -174,7 +174,7 @@ func TestDeleteOpensTheWizardReadingTheGroup(t *testing.T) {
 		t.Fatalf("backend calls = %d, want the one read", r.Calls())
 	}
 	h.press("esc")
-	if _, ok := h.m.top().(*groups.Model); !ok {
+	if _, ok := h.m.top().(*grouplist.Model); !ok {
 		t.Fatalf("esc left %T on top", h.m.top())
 	}
 }
@@ -186,7 +186,7 @@ func TestReadOnlyDisablesEveryWrite(t *testing.T) {
 		{"D", "delete the group: the context is read-only"},
 	} {
 		h.press(k.key)
-		if _, ok := h.m.top().(*groups.Model); !ok || footer(h) != k.flash {
+		if _, ok := h.m.top().(*grouplist.Model); !ok || footer(h) != k.flash {
 			t.Fatalf("%s on groups: top %T, footer %q", k.key, h.m.top(), footer(h))
 		}
 	}
@@ -211,7 +211,7 @@ func TestReadOnlyDisablesEveryWrite(t *testing.T) {
 		{[]string{"A"}, "remove all members (rebalance): the context is read-only"},
 	} {
 		h.press(k.keys...)
-		if _, ok := h.m.top().(*group.Model); !ok || footer(h) != k.flash {
+		if _, ok := h.m.top().(*groupdetail.Model); !ok || footer(h) != k.flash {
 			t.Fatalf("%v on the group screen: top %T, footer %q", k.keys, h.m.top(), footer(h))
 		}
 	}
@@ -246,12 +246,12 @@ func TestSelectedPartitionsAreReset(t *testing.T) {
 	}
 	cmd := h.send(keyMsg("R"))
 	msg, ok := cmd().(ui.ResetMsg)
-	want := ui.ResetMsg{Kind: ui.ResetPartitions, Group: "orders-app", Partitions: []kreset.TP{{Topic: "orders", Partition: 1}, {Topic: "orders", Partition: 3}, {Topic: "refunds", Partition: 0}}}
+	want := ui.ResetMsg{Kind: ui.ResetPartitions, Group: "orders-app", Partitions: []reset.TP{{Topic: "orders", Partition: 1}, {Topic: "orders", Partition: 3}, {Topic: "refunds", Partition: 0}}}
 	if !ok || !reflect.DeepEqual(msg, want) {
 		t.Fatalf("R asks for %#v, want %#v", msg, want)
 	}
 	h.run(h.send(msg))
-	if w, ok := h.m.top().(*resetview.Model); !ok || w.Group() != "orders-app" {
+	if w, ok := h.m.top().(*resetwizard.Model); !ok || w.Group() != "orders-app" {
 		t.Fatalf("R opened %T", h.m.top())
 	}
 	if got := lines(h.view())[2]; !strings.HasPrefix(got, "Reset partitions · group orders-app · ") {
@@ -260,8 +260,8 @@ func TestSelectedPartitionsAreReset(t *testing.T) {
 	h.press("esc")
 	// The selection outlives the wizard; space on a selected row drops it.
 	h.press("G", " ")
-	g := h.m.top().(*group.Model)
-	if got, want := g.Selected(), []kreset.TP{{Topic: "orders", Partition: 1}, {Topic: "orders", Partition: 3}}; !reflect.DeepEqual(got, want) {
+	g := h.m.top().(*groupdetail.Model)
+	if got, want := g.Selected(), []reset.TP{{Topic: "orders", Partition: 1}, {Topic: "orders", Partition: 3}}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("selection = %v, want %v", got, want)
 	}
 }
@@ -274,12 +274,12 @@ func TestCursorPartitionIsResetAndSought(t *testing.T) {
 		kind ui.ResetKind
 	}{{"R", ui.ResetPartitions}, {"e", ui.SeekPartition}} {
 		msg, _ := h.send(keyMsg(k.key))().(ui.ResetMsg)
-		want := ui.ResetMsg{Kind: k.kind, Group: "orders-app", Partitions: []kreset.TP{{Topic: "orders", Partition: 2}}}
+		want := ui.ResetMsg{Kind: k.kind, Group: "orders-app", Partitions: []reset.TP{{Topic: "orders", Partition: 2}}}
 		if !reflect.DeepEqual(msg, want) {
 			t.Fatalf("%s asks for %#v, want %#v", k.key, msg, want)
 		}
 	}
-	h.run(h.send(ui.ResetMsg{Kind: ui.SeekPartition, Group: "orders-app", Partitions: []kreset.TP{{Topic: "orders", Partition: 2}}}))
+	h.run(h.send(ui.ResetMsg{Kind: ui.SeekPartition, Group: "orders-app", Partitions: []reset.TP{{Topic: "orders", Partition: 2}}}))
 	if got := lines(h.view())[2]; !strings.HasPrefix(got, "Seek partition · group orders-app · ") {
 		t.Fatalf("wizard title = %q", got)
 	}
@@ -290,7 +290,7 @@ func TestCursorPartitionIsResetAndSought(t *testing.T) {
 func openRemoval(t *testing.T, h *harness) {
 	t.Helper()
 	h.press("j", "j", "j", "j", "j", "enter", "tab", "X")
-	if _, ok := h.m.top().(*rebalanceview.Model); !ok {
+	if _, ok := h.m.top().(*removal.Model); !ok {
 		t.Fatalf("X opened %T; footer %q", h.m.top(), footer(h))
 	}
 }
@@ -331,7 +331,7 @@ func TestRemoveMemberConfirmAndResult(t *testing.T) {
 		}
 	}
 	h.press("enter")
-	if g, ok := h.m.top().(*group.Model); !ok || g.Tab() != group.Members {
+	if g, ok := h.m.top().(*groupdetail.Model); !ok || g.Tab() != groupdetail.Members {
 		t.Fatalf("closing left %T on top", h.m.top())
 	}
 	if got := footer(h); got != "removed 1 member from orders-app; 1 partition changed process; receipt /state/receipts/removal.json" {
@@ -422,7 +422,7 @@ func TestRemoveMemberRefusedShowsTheBroker(t *testing.T) {
 		t.Fatal("waited although nothing was removed")
 	}
 	h.press("esc")
-	if _, ok := h.m.top().(*group.Model); !ok || h.p.Calls() != polls {
+	if _, ok := h.m.top().(*groupdetail.Model); !ok || h.p.Calls() != polls {
 		t.Fatalf("after a refusal: top %T, %d polls", h.m.top(), h.p.Calls()-polls)
 	}
 }
@@ -431,7 +431,7 @@ func TestWritesUnavailableWithoutWriters(t *testing.T) {
 	h := newHarness(t, 120, 40, Options{})
 	h.poll()
 	h.press("R")
-	if _, ok := h.m.top().(*groups.Model); !ok || footer(h) != "reset offsets: not available on this connection" {
+	if _, ok := h.m.top().(*grouplist.Model); !ok || footer(h) != "reset offsets: not available on this connection" {
 		t.Fatalf("top %T, footer %q", h.m.top(), footer(h))
 	}
 }

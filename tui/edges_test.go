@@ -9,7 +9,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/kgroups/kgroups/kafka"
-	kreset "github.com/kgroups/kgroups/kafka/reset"
+	"github.com/kgroups/kgroups/kafka/reset"
 	"github.com/kgroups/kgroups/views/viewtest"
 )
 
@@ -47,9 +47,9 @@ func TestWizardTopicsCheckedAgainstTheSnapshot(t *testing.T) {
 // already at its target.
 type noopReset struct{ fakeReset }
 
-func (f *noopReset) Plan(_ context.Context, req kreset.Request) (*kreset.Plan, error) {
+func (f *noopReset) Plan(_ context.Context, req reset.Request) (*reset.Plan, error) {
 	f.count()
-	return &kreset.Plan{Group: req.Group, Exists: true, State: "Empty", Scenario: req.Scenario, Scope: req.Scope, Rows: []kreset.Row{
+	return &reset.Plan{Group: req.Group, Exists: true, State: "Empty", Scenario: req.Scenario, Scope: req.Scope, Rows: []reset.Row{
 		{Topic: "payments", Partition: 0, Current: 40_010, New: 40_010, LogStart: 0, LogEnd: 40_890},
 		{Topic: "payments", Partition: 1, Current: 39_870, New: 39_870, LogStart: 0, LogEnd: 40_770},
 	}}, nil

@@ -10,9 +10,9 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/kgroups/kgroups/kafka"
-	krebalance "github.com/kgroups/kgroups/kafka/rebalance"
-	kreset "github.com/kgroups/kgroups/kafka/reset"
-	"github.com/kgroups/kgroups/views/group"
+	"github.com/kgroups/kgroups/kafka/rebalance"
+	"github.com/kgroups/kgroups/kafka/reset"
+	"github.com/kgroups/kgroups/views/screens/groupdetail"
 	"github.com/kgroups/kgroups/views/viewtest"
 )
 
@@ -20,44 +20,44 @@ import (
 // all hostile: topics, states, warnings, errors and receipt paths.
 type hostileReset struct{}
 
-func hostileRows() []kreset.Row {
-	var rows []kreset.Row
+func hostileRows() []reset.Row {
+	var rows []reset.Row
 	for i, h := range viewtest.Hostile {
-		rows = append(rows, kreset.Row{Topic: "t-" + h, Partition: int32(i), Current: 5, New: 0, LogStart: 0, LogEnd: 10, Note: h})
+		rows = append(rows, reset.Row{Topic: "t-" + h, Partition: int32(i), Current: 5, New: 0, LogStart: 0, LogEnd: 10, Note: h})
 	}
 	return rows
 }
 
-func (hostileReset) Plan(_ context.Context, req kreset.Request) (*kreset.Plan, error) {
-	return &kreset.Plan{Group: req.Group, Exists: true, State: kafka.StateEmpty, Scenario: req.Scenario, Scope: req.Scope,
+func (hostileReset) Plan(_ context.Context, req reset.Request) (*reset.Plan, error) {
+	return &reset.Plan{Group: req.Group, Exists: true, State: kafka.StateEmpty, Scenario: req.Scenario, Scope: req.Scope,
 		Rows: hostileRows(), Warnings: viewtest.Hostile}, nil
 }
 
-func (hostileReset) Apply(_ context.Context, p *kreset.Plan) (*kreset.Result, error) {
-	res := &kreset.Result{Group: p.Group, ReceiptPath: "/tmp/" + viewtest.Hostile[0]}
+func (hostileReset) Apply(_ context.Context, p *reset.Plan) (*reset.Result, error) {
+	res := &reset.Result{Group: p.Group, ReceiptPath: "/tmp/" + viewtest.Hostile[0]}
 	for _, r := range p.Rows {
-		res.Partitions = append(res.Partitions, kreset.PartitionResult{Topic: r.Topic, Partition: r.Partition, Before: 5, Want: 0, Got: 3, Err: viewtest.ErrHostile})
+		res.Partitions = append(res.Partitions, reset.PartitionResult{Topic: r.Topic, Partition: r.Partition, Before: 5, Want: 0, Got: 3, Err: viewtest.ErrHostile})
 	}
 	return res, nil
 }
 
-func (hostileReset) PlanDelete(_ context.Context, group string) (*kreset.GroupDeletion, error) {
-	return &kreset.GroupDeletion{Group: group, Exists: true, State: kafka.StateEmpty, Offsets: hostileRows()}, nil
+func (hostileReset) PlanDelete(_ context.Context, group string) (*reset.GroupDeletion, error) {
+	return &reset.GroupDeletion{Group: group, Exists: true, State: kafka.StateEmpty, Offsets: hostileRows()}, nil
 }
 
-func (hostileReset) ApplyDelete(_ context.Context, d *kreset.GroupDeletion) (*kreset.DeleteResult, error) {
-	return &kreset.DeleteResult{Group: d.Group, ReceiptPath: "/tmp/" + viewtest.Hostile[1], Err: viewtest.ErrHostile}, nil
+func (hostileReset) ApplyDelete(_ context.Context, d *reset.GroupDeletion) (*reset.DeleteResult, error) {
+	return &reset.DeleteResult{Group: d.Group, ReceiptPath: "/tmp/" + viewtest.Hostile[1], Err: viewtest.ErrHostile}, nil
 }
 
 // hostileOutcome is a settled removal whose members and moves are hostile.
-func hostileOutcome() *krebalance.Outcome {
+func hostileOutcome() *rebalance.Outcome {
 	var ms []kafka.Member
-	var moves []krebalance.Move
+	var moves []rebalance.Move
 	for _, h := range viewtest.Hostile {
 		ms = append(ms, kafka.Member{MemberID: h, ClientID: h})
-		moves = append(moves, krebalance.Move{Topic: "t-" + h, Partition: 1, From: h, To: h + "-new"})
+		moves = append(moves, rebalance.Move{Topic: "t-" + h, Partition: 1, From: h, To: h + "-new"})
 	}
-	return &krebalance.Outcome{
+	return &rebalance.Outcome{
 		After:   &kafka.Group{Name: viewtest.Hostile[0], State: viewtest.Hostile[1], Members: ms},
 		Settled: true, Left: ms, Joined: ms, Moves: moves, Took: 3 * time.Second,
 	}
@@ -124,7 +124,7 @@ func TestHostileStringsStayText(t *testing.T) {
 		check("a completed group name")
 		see("a completed group name", `:group evil\x1b]0;PWNED\x07\x1b[2J█`)
 		h.press("enter")
-		if g, ok := h.m.top().(*group.Model); !ok || g.Name() != viewtest.Hostile[0] {
+		if g, ok := h.m.top().(*groupdetail.Model); !ok || g.Name() != viewtest.Hostile[0] {
 			t.Fatalf("the completed name opened %T", h.m.top())
 		}
 		h.press("esc")

@@ -7,7 +7,7 @@ import (
 
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/lag"
-	krebalance "github.com/kgroups/kgroups/kafka/rebalance"
+	"github.com/kgroups/kgroups/kafka/rebalance"
 	"github.com/kgroups/kgroups/views/ui"
 )
 
@@ -30,7 +30,7 @@ import (
 // is small and copied whole (rebalance.Timeline.CopyFrom).
 type pollData struct {
 	lag      *lag.Tracker
-	timeline *krebalance.Timeline
+	timeline *rebalance.Timeline
 	snap     *kafka.Snapshot // the latest poll added; nil before the first
 	// applied counts the ops of the log this copy has applied, from the
 	// connection's first.
@@ -38,7 +38,7 @@ type pollData struct {
 }
 
 func newPollData(cfg lag.Config) *pollData {
-	return &pollData{lag: lag.NewTracker(cfg), timeline: krebalance.NewTimeline(krebalance.TimelineConfig{})}
+	return &pollData{lag: lag.NewTracker(cfg), timeline: rebalance.NewTimeline(rebalance.TimelineConfig{})}
 }
 
 // op is one write to the poll data: a poll to add, records read at
@@ -73,7 +73,7 @@ func (d *pollData) copyOf(front *pollData) {
 		d.lag = lag.NewTracker(front.lag.Config())
 	}
 	if d.timeline == nil {
-		d.timeline = krebalance.NewTimeline(front.timeline.Config())
+		d.timeline = rebalance.NewTimeline(front.timeline.Config())
 	}
 	d.lag.CopyFrom(front.lag)
 	d.timeline.CopyFrom(front.timeline)
@@ -267,10 +267,10 @@ func (m *Model) broadcastData(prepared map[ui.Component]any) tea.Cmd {
 // only.
 type frontTimeline struct{ m *Model }
 
-func (t frontTimeline) Events(group string, dst []krebalance.Event) []krebalance.Event {
+func (t frontTimeline) Events(group string, dst []rebalance.Event) []rebalance.Event {
 	return t.m.timeline.Events(group, dst)
 }
 
-func (t frontTimeline) Status(group string) (krebalance.Status, bool) {
+func (t frontTimeline) Status(group string) (rebalance.Status, bool) {
 	return t.m.timeline.Status(group)
 }

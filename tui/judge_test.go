@@ -163,7 +163,7 @@ func TestKeysAnsweredWhileJudging(t *testing.T) {
 
 // TestGroupScreenWhileJudging: the same for one group of 50,000
 // partitions with its screen open: its partitions are judged off the UI
-// loop (group.Model.Prepare), a key moves the cursor while the judge is
+// loop (groupdetail.Model.Prepare), a key moves the cursor while the judge is
 // held, and the poll lands with the group's partitions judged.
 func TestGroupScreenWhileJudging(t *testing.T) {
 	s := viewtest.BigGroup(50_000)

@@ -7,7 +7,7 @@ import (
 
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/views/format"
-	"github.com/kgroups/kgroups/views/group"
+	"github.com/kgroups/kgroups/views/screens/groupdetail"
 	"github.com/kgroups/kgroups/views/viewtest"
 )
 
@@ -112,7 +112,7 @@ func TestQGoesBackAndQuits(t *testing.T) {
 		for range tabs {
 			h.press("tab")
 		}
-		if g := h.m.top().(*group.Model); int(g.Tab()) != tabs {
+		if g := h.m.top().(*groupdetail.Model); int(g.Tab()) != tabs {
 			t.Fatalf("on tab %d", g.Tab())
 		}
 		h.press("q")
@@ -122,7 +122,7 @@ func TestQGoesBackAndQuits(t *testing.T) {
 	onGroups("q on the help")
 	h.press(ordersApp...)
 	h.press("?", "q")
-	if _, ok := h.m.top().(*group.Model); !ok || h.quit {
+	if _, ok := h.m.top().(*groupdetail.Model); !ok || h.quit {
 		t.Fatalf("q on the help over the group screen: top %T, quit %v", h.m.top(), h.quit)
 	}
 	h.press("q")
@@ -136,9 +136,9 @@ func TestQGoesBackAndQuits(t *testing.T) {
 	h.press("esc")
 	h.press(ordersApp...)
 	h.press("/", "q")
-	g := h.m.top().(*group.Model)
-	if g.Filter(group.Partitions) != "q" || h.quit {
-		t.Fatalf("q while filtering the partitions: filter %q, quit %v", g.Filter(group.Partitions), h.quit)
+	g := h.m.top().(*groupdetail.Model)
+	if g.Filter(groupdetail.Partitions) != "q" || h.quit {
+		t.Fatalf("q while filtering the partitions: filter %q, quit %v", g.Filter(groupdetail.Partitions), h.quit)
 	}
 	h.press("esc", ":", "q")
 	if !h.m.cmdActive || h.quit || h.m.top() != g {
@@ -275,7 +275,7 @@ func TestDeadKeysSayWhere(t *testing.T) {
 func TestGroupScreenFilter(t *testing.T) {
 	h, _, _ := writable(t, Options{})
 	h.press(ordersApp...)
-	g := h.m.top().(*group.Model)
+	g := h.m.top().(*groupdetail.Model)
 	topics := func() []string {
 		var out []string
 		for _, l := range lines(h.view())[9:] {
@@ -389,12 +389,12 @@ func TestGroupScreenFilter(t *testing.T) {
 	}
 	// Esc clears the kept filter first, then goes back.
 	h.press("esc")
-	if h.m.top() != g || g.Filter(group.Members) != "" || len(members()) != 2 {
-		t.Fatalf("first esc: top %T, filter %q", h.m.top(), g.Filter(group.Members))
+	if h.m.top() != g || g.Filter(groupdetail.Members) != "" || len(members()) != 2 {
+		t.Fatalf("first esc: top %T, filter %q", h.m.top(), g.Filter(groupdetail.Members))
 	}
 	h.press("shift+tab", "esc")
-	if h.m.top() != g || g.Filter(group.Partitions) != "" {
-		t.Fatalf("esc on the Partitions tab: top %T, filter %q", h.m.top(), g.Filter(group.Partitions))
+	if h.m.top() != g || g.Filter(groupdetail.Partitions) != "" {
+		t.Fatalf("esc on the Partitions tab: top %T, filter %q", h.m.top(), g.Filter(groupdetail.Partitions))
 	}
 	h.press("esc")
 	if h.m.top() != h.m.groups {
@@ -477,7 +477,7 @@ func TestGroupCompletion(t *testing.T) {
 		t.Fatalf("third match: %q", got)
 	}
 	h.press("enter")
-	if g, ok := h.m.top().(*group.Model); !ok || g.Name() != "group-00092" {
+	if g, ok := h.m.top().(*groupdetail.Model); !ok || g.Name() != "group-00092" {
 		t.Fatalf("enter opened %T", h.m.top())
 	}
 	// Nothing matches, or another command: Tab leaves the line alone.

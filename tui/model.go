@@ -13,13 +13,13 @@ import (
 
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/lag"
-	krebalance "github.com/kgroups/kgroups/kafka/rebalance"
+	"github.com/kgroups/kgroups/kafka/rebalance"
 	"github.com/kgroups/kgroups/views/format"
-	"github.com/kgroups/kgroups/views/group"
-	"github.com/kgroups/kgroups/views/groups"
-	helpview "github.com/kgroups/kgroups/views/help"
-	rebalanceview "github.com/kgroups/kgroups/views/rebalance"
-	resetview "github.com/kgroups/kgroups/views/reset"
+	"github.com/kgroups/kgroups/views/screens/groupdetail"
+	"github.com/kgroups/kgroups/views/screens/grouplist"
+	"github.com/kgroups/kgroups/views/screens/keyhelp"
+	"github.com/kgroups/kgroups/views/screens/removal"
+	"github.com/kgroups/kgroups/views/screens/resetwizard"
 	"github.com/kgroups/kgroups/views/ui"
 )
 
@@ -46,7 +46,7 @@ type Model struct {
 
 	width, height int
 	stack         []ui.Component
-	groups        *groups.Model
+	groups        *grouplist.Model
 	// requests are the screens' requests in flight, by ID: who asked.
 	requests map[uint64]ui.Component
 
@@ -59,7 +59,7 @@ type Model struct {
 	judge    judging
 	snap     *kafka.Snapshot
 	lag      *lag.Tracker
-	timeline *krebalance.Timeline
+	timeline *rebalance.Timeline
 	exact    exactReads
 	clock    time.Time
 	writers  Writers
@@ -124,7 +124,7 @@ func newModel(ctx context.Context, opts Options, r *lipgloss.Renderer, color boo
 // requests of the screens it drops will find no one.
 func (m *Model) resetStack() {
 	clear(m.requests)
-	m.groups = groups.New(m.base)
+	m.groups = grouplist.New(m.base)
 	m.stack = []ui.Component{m.groups}
 	m.layout()
 }
@@ -148,7 +148,7 @@ func (m *Model) pop() {
 func (m *Model) openGroup(name string) {
 	m.stack = m.stack[:1]
 	m.groups.Update(ui.SelectGroupMsg{Name: name})
-	m.push(group.New(m.base, name, m.snap, m.lag, m.groupTabs(name)...))
+	m.push(groupdetail.New(m.base, name, m.snap, m.lag, m.groupTabs(name)...))
 }
 
 // Chrome around the screens: two status lines and a footer.
@@ -168,7 +168,7 @@ func (m *Model) layout() {
 
 // helpOpen reports whether the help screen is on top.
 func (m *Model) helpOpen() bool {
-	_, ok := m.top().(*helpview.Model)
+	_, ok := m.top().(*keyhelp.Model)
 	return ok
 }
 
@@ -221,11 +221,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onExactRead(msg)
 	case ui.ResetMsg:
 		return m, m.openReset(msg)
-	case resetview.ClosedMsg:
+	case resetwizard.ClosedMsg:
 		return m, m.closeDialog(msg.Changed, m.resetClosed(msg))
 	case ui.RemoveMembersMsg:
 		return m, m.openRemove(msg)
-	case rebalanceview.ClosedMsg:
+	case removal.ClosedMsg:
 		return m, m.closeDialog(msg.Changed, msg.Summary)
 	case ui.Reply:
 		return m, m.deliver(msg)
@@ -311,7 +311,7 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 func (m *Model) openHelp(top ui.Component) {
 	keys := append(slices.Clip(top.Bindings()), m.generalSection(top))
 	extra := append([]ui.Section{commandHelp(), ui.LagLegend(m.base.Glyphs)}, ui.LegendOf(top)...)
-	m.push(helpview.New(m.base, keys, top.Actions(), extra...))
+	m.push(keyhelp.New(m.base, keys, top.Actions(), extra...))
 }
 
 func (m *Model) quit() tea.Cmd {

@@ -14,8 +14,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/kgroups/kgroups/kafka"
-	"github.com/kgroups/kgroups/views/group"
-	"github.com/kgroups/kgroups/views/groups"
+	"github.com/kgroups/kgroups/views/screens/groupdetail"
+	"github.com/kgroups/kgroups/views/screens/grouplist"
 	"github.com/kgroups/kgroups/views/ui"
 	"github.com/kgroups/kgroups/views/viewtest"
 )
@@ -398,7 +398,7 @@ func TestHelpScreen(t *testing.T) {
 	// q closes the help, as Esc does; q on the group screen goes back to
 	// the groups screen, and there q quits.
 	h.press("?", "q")
-	if _, ok := h.m.top().(*group.Model); !ok || h.quit {
+	if _, ok := h.m.top().(*groupdetail.Model); !ok || h.quit {
 		t.Fatalf("q from the help: top %T, quit %v", h.m.top(), h.quit)
 	}
 	h.press("q")
@@ -937,7 +937,7 @@ func TestEscGoesBackUnlessTheScreenBindsIt(t *testing.T) {
 		t.Fatalf("footer over a new screen = %q", got)
 	}
 	h.press("esc")
-	if _, ok := h.m.top().(*groups.Model); !ok {
+	if _, ok := h.m.top().(*grouplist.Model); !ok {
 		t.Fatalf("esc left %T on top", h.m.top())
 	}
 
@@ -951,13 +951,13 @@ func TestEscGoesBackUnlessTheScreenBindsIt(t *testing.T) {
 		t.Fatalf("esc on a screen that binds it: top %T, cleared %d", h.m.top(), e.cleared)
 	}
 	h.press("esc") // nothing left to clear: now it goes back
-	if _, ok := h.m.top().(*groups.Model); !ok || e.cleared != 1 {
+	if _, ok := h.m.top().(*grouplist.Model); !ok || e.cleared != 1 {
 		t.Fatalf("second esc: top %T, cleared %d", h.m.top(), e.cleared)
 	}
 	e.clear.SetEnabled(true)
 	h.m.push(e)
 	h.press("q") // q goes back even while the screen has Esc for itself
-	if _, ok := h.m.top().(*groups.Model); !ok || e.cleared != 1 || h.quit {
+	if _, ok := h.m.top().(*grouplist.Model); !ok || e.cleared != 1 || h.quit {
 		t.Fatalf("q: top %T, cleared %d, quit %v", h.m.top(), e.cleared, h.quit)
 	}
 }

@@ -11,8 +11,8 @@ import (
 
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/lag"
-	rebalanceview "github.com/kgroups/kgroups/views/rebalance"
-	resetview "github.com/kgroups/kgroups/views/reset"
+	"github.com/kgroups/kgroups/views/screens/removal"
+	"github.com/kgroups/kgroups/views/screens/resetwizard"
 )
 
 // Writers are how the UI changes a cluster, bound to one connection (and
@@ -21,9 +21,9 @@ import (
 type Writers struct {
 	// Reset plans and applies offset resets and group deletions
 	// (kafka/reset.Service).
-	Reset resetview.Backend
+	Reset resetwizard.Backend
 	// Members removes members and waits for the group to settle.
-	Members rebalanceview.Backend
+	Members removal.Backend
 }
 
 // Poller takes one snapshot of the cluster. *kafka.Client implements it;

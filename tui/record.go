@@ -7,7 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/kgroups/kgroups/kafka"
-	"github.com/kgroups/kgroups/views/record"
+	"github.com/kgroups/kgroups/views/screens/record"
 	"github.com/kgroups/kgroups/views/ui"
 )
 

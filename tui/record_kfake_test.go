@@ -9,7 +9,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kgroups/kgroups/kafka/kafkatest"
-	"github.com/kgroups/kgroups/views/record"
+	"github.com/kgroups/kgroups/views/screens/record"
 )
 
 // TestRecordViewerOnKfake opens the viewer with v on a real group, through

@@ -11,7 +11,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/kgroups/kgroups/kafka"
-	"github.com/kgroups/kgroups/views/record"
+	"github.com/kgroups/kgroups/views/screens/record"
 	"github.com/kgroups/kgroups/views/ui"
 )
 

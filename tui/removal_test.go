@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	rebalanceview "github.com/kgroups/kgroups/views/rebalance"
+	"github.com/kgroups/kgroups/views/screens/removal"
 	"github.com/kgroups/kgroups/views/viewtest"
 )
 
@@ -28,7 +28,7 @@ func TestRemovalDialogScrollsInTheRealApp(t *testing.T) {
 	if !strings.Contains(v, prompt) {
 		t.Fatalf("the arrows did not scroll to the prompt:\n%s", v)
 	}
-	if _, ok := h.m.top().(*rebalanceview.Model); !ok {
+	if _, ok := h.m.top().(*removal.Model); !ok {
 		t.Fatalf("the arrows left the dialog: %T on top", h.m.top())
 	}
 	// Up scrolls back at once: Down stopped at the end.

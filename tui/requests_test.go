@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kgroups/kgroups/views/simulate"
+	"github.com/kgroups/kgroups/views/screens/simulate"
 	"github.com/kgroups/kgroups/views/ui"
 )
 

@@ -11,7 +11,7 @@ import (
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/lag"
 	kreset "github.com/kgroups/kgroups/kafka/reset"
-	resetview "github.com/kgroups/kgroups/views/reset"
+	"github.com/kgroups/kgroups/views/screens/resetwizard"
 	"github.com/kgroups/kgroups/views/ui"
 )
 
@@ -127,11 +127,11 @@ func (m *Model) onReceipts(msg receiptsMsg) {
 // recordResets is the wizard's backend with every applied reset noted in
 // log. Deletions remove the group and its offsets: nothing rewinds.
 type recordResets struct {
-	resetview.Backend
+	resetwizard.Backend
 	log *resetLog
 }
 
-// Apply implements resetview.Backend.
+// Apply implements resetwizard.Backend.
 func (b recordResets) Apply(ctx context.Context, p *kreset.Plan) (*kreset.Result, error) {
 	res, err := b.Backend.Apply(ctx, p)
 	if res != nil && res.ReceiptPath != "" {

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/kgroups/kgroups/kafka/kafkatest"
-	kreset "github.com/kgroups/kgroups/kafka/reset"
+	"github.com/kgroups/kgroups/kafka/reset"
 	"github.com/kgroups/kgroups/views/ui"
 )
 
@@ -24,7 +24,7 @@ func TestRewindAfterResetNamesTheReceipt(t *testing.T) {
 	c.Commit(t, "g", map[string]map[int32]int64{"orders": {0: 60}})
 	cl := c.Client(t)
 	dir := filepath.Join(t.TempDir(), "receipts")
-	h := newHarness(t, 240, 30, Options{Poller: cl, Writers: Writers{Reset: &kreset.Service{Client: cl, ReceiptDir: dir, Context: "test"}}})
+	h := newHarness(t, 240, 30, Options{Poller: cl, Writers: Writers{Reset: &reset.Service{Client: cl, ReceiptDir: dir, Context: "test"}}})
 	h.poll()
 
 	h.run(h.send(ui.ResetMsg{Kind: ui.ResetGroup, Group: "g"}))
@@ -33,7 +33,7 @@ func TestRewindAfterResetNamesTheReceipt(t *testing.T) {
 	if len(receipts) != 1 {
 		t.Fatalf("receipts %v after the reset; screen:\n%s", receipts, h.view())
 	}
-	rc, err := kreset.LoadReceipt(receipts[0])
+	rc, err := reset.LoadReceipt(receipts[0])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,11 +63,11 @@ func TestRewindAfterAnotherKgroupsReset(t *testing.T) {
 	h.press("enter") // open g, the only group
 
 	ctx := context.Background()
-	p, err := kreset.Prepare(ctx, cl, kreset.Request{Group: "g", Scenario: kreset.Scenario{Kind: kreset.ToEarliest}, Scope: kreset.Scope{AllTopics: true}})
+	p, err := reset.Prepare(ctx, cl, reset.Request{Group: "g", Scenario: reset.Scenario{Kind: reset.ToEarliest}, Scope: reset.Scope{AllTopics: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := kreset.Apply(ctx, cl, p, kreset.ApplyOptions{ReceiptDir: dir, Context: "other"})
+	res, err := reset.Apply(ctx, cl, p, reset.ApplyOptions{ReceiptDir: dir, Context: "other"})
 	if err != nil || !res.OK() {
 		t.Fatalf("reset: %+v, %v", res, err)
 	}

@@ -10,8 +10,8 @@ import (
 
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/kafkatest"
-	"github.com/kgroups/kgroups/views/group"
-	"github.com/kgroups/kgroups/views/streams"
+	"github.com/kgroups/kgroups/views/screens/groupdetail"
+	"github.com/kgroups/kgroups/views/screens/streams"
 	"github.com/kgroups/kgroups/views/viewtest"
 )
 
@@ -82,7 +82,7 @@ func TestStreamsGroupScreen(t *testing.T) {
 	h := newHarness(t, 120, 40, Options{}, withStreams)
 	h.warm()
 	openStreamsGroup(h)
-	gm, ok := h.m.top().(*group.Model)
+	gm, ok := h.m.top().(*groupdetail.Model)
 	if !ok {
 		t.Fatalf("top screen is %T, want the group screen", h.m.top())
 	}
@@ -136,7 +136,7 @@ func TestStreamsGroupScreen(t *testing.T) {
 	h.press(":")
 	h.typeText("group orders-app")
 	h.press("enter")
-	gm = h.m.top().(*group.Model)
+	gm = h.m.top().(*groupdetail.Model)
 	for _, c := range gm.Hosted() {
 		switch c.(type) {
 		case *streams.Tasks, *streams.Topology:

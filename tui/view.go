@@ -10,8 +10,8 @@ import (
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/lag"
 	"github.com/kgroups/kgroups/views/format"
-	"github.com/kgroups/kgroups/views/table"
 	"github.com/kgroups/kgroups/views/ui"
+	"github.com/kgroups/kgroups/views/widgets/table"
 )
 
 // newHints builds the footer's key hints once, with kgroups' styles.

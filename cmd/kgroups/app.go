@@ -12,7 +12,7 @@ import (
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/receipt"
 	"github.com/kgroups/kgroups/views/format"
-	"github.com/kgroups/kgroups/views/output"
+	"github.com/kgroups/kgroups/views/render"
 )
 
 // app holds what every command shares: streams, the global flags and
@@ -181,8 +181,8 @@ func (a *app) atLeast() string { return format.AtLeast(format.UTF8Locale(a.geten
 
 // layout is how tables cut long cells: not at all with --wide (wide), else
 // with "…" in a UTF-8 locale and "..." elsewhere.
-func (a *app) layout(wide bool) output.Layout {
-	return output.LayoutFor(wide, format.UTF8Locale(a.getenv))
+func (a *app) layout(wide bool) render.Layout {
+	return render.LayoutFor(wide, format.UTF8Locale(a.getenv))
 }
 
 // lockNote tells the user that a write took over a group lock left by a
@@ -191,7 +191,7 @@ func (a *app) lockNote(note string) { a.notef("kgroups: note: %s", note) }
 
 // notef writes a note or warning to stderr, terminal-safe.
 func (a *app) notef(layout string, args ...any) {
-	_ = output.Printf(a.stderr, layout, args...)
+	_ = render.Printf(a.stderr, layout, args...)
 }
 
 // pairedStreams buffers a command's stdout and stderr for output written in

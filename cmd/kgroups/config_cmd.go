@@ -11,7 +11,7 @@ import (
 
 	"github.com/kgroups/kgroups/config"
 	"github.com/kgroups/kgroups/views/columns"
-	"github.com/kgroups/kgroups/views/output"
+	"github.com/kgroups/kgroups/views/render"
 )
 
 func init() { register(newConfigCmd) }
@@ -140,7 +140,7 @@ func runConfigContexts(a *app, format string) error {
 		}
 		return ""
 	}
-	return output.WriteTable(a.stdout, []columns.Column[config.Cluster]{
+	return render.WriteTable(a.stdout, []columns.Column[config.Cluster]{
 		{Title: "CURRENT", Value: mark},
 		{Title: "NAME", Value: func(c config.Cluster) string { return c.Name }},
 		{Title: "BROKERS", Value: func(c config.Cluster) string { return strings.Join(c.Brokers, ",") }},
@@ -168,7 +168,7 @@ func writeContextsJSON(a *app, cfg *config.Config, current string) error {
 		}
 		out.Contexts = append(out.Contexts, ctxJSON{Name: c.Name, Brokers: brokers, ReadOnly: c.ReadOnly, Protected: c.Protected, Current: c.Name == current})
 	}
-	return output.EncodeJSON(a.stdout, out)
+	return render.EncodeJSON(a.stdout, out)
 }
 
 func newConfigUseCmd(a *app) *cobra.Command {
@@ -195,7 +195,7 @@ func runConfigUse(a *app, name string) error {
 	if err := config.UseContext(cfg.Path, name); err != nil {
 		return err
 	}
-	if err := output.Printf(a.stdout, "Switched to context %q in %s.", name, cfg.Path); err != nil {
+	if err := render.Printf(a.stdout, "Switched to context %q in %s.", name, cfg.Path); err != nil {
 		return err
 	}
 	if sel := a.selection(); sel.Context != "" && sel.Context != name {

@@ -11,9 +11,9 @@ import (
 	"github.com/kgroups/kgroups/config"
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/receipt"
-	kreset "github.com/kgroups/kgroups/kafka/reset"
+	"github.com/kgroups/kgroups/kafka/reset"
 	"github.com/kgroups/kgroups/kafka/write"
-	"github.com/kgroups/kgroups/views/output"
+	"github.com/kgroups/kgroups/views/render"
 )
 
 func init() {
@@ -30,7 +30,7 @@ type deleteOptions struct {
 // deleteOffsetsOptions is a validated `kgroups delete-offsets`.
 type deleteOffsetsOptions struct {
 	group  string
-	scope  kreset.Scope
+	scope  reset.Scope
 	format string
 	write  writeFlags
 }
@@ -122,12 +122,12 @@ back), then they are deleted and re-read. A read-only context refuses
 func runDelete(ctx context.Context, a *app, o deleteOptions) error {
 	check := func(c config.Cluster) error { return checkWrite(c, "delete", o.write, o.groups...) }
 	return a.connected(ctx, check, func(cl *kafka.Client, c config.Cluster) error {
-		ds, err := kreset.PrepareDeleteGroups(ctx, cl, o.groups, time.Now())
+		ds, err := reset.PrepareDeleteGroups(ctx, cl, o.groups, time.Now())
 		if err != nil {
 			return err
 		}
 		var refused []error
-		var deletable []*kreset.GroupDeletion
+		var deletable []*reset.GroupDeletion
 		for _, d := range ds {
 			if err := d.Blocker(); err != nil {
 				refused = append(refused, err)
@@ -136,7 +136,7 @@ func runDelete(ctx context.Context, a *app, o deleteOptions) error {
 			}
 		}
 		if !o.write.execute {
-			if err := output.Deletions(a.stdout, ds, a.layout(o.write.wide)); err != nil {
+			if err := render.Deletions(a.stdout, ds, a.layout(o.write.wide)); err != nil {
 				return err
 			}
 			for _, err := range refused {
@@ -152,7 +152,7 @@ func runDelete(ctx context.Context, a *app, o deleteOptions) error {
 		failed := refused
 		unknown := false
 		for _, d := range deletable {
-			res, err := kreset.ApplyDeleteGroup(ctx, cl, d, kreset.ApplyOptions{ReceiptDir: dir, Context: c.Name, Now: time.Now, Note: a.lockNote})
+			res, err := reset.ApplyDeleteGroup(ctx, cl, d, reset.ApplyOptions{ReceiptDir: dir, Context: c.Name, Now: time.Now, Note: a.lockNote})
 			if err != nil {
 				failed = append(failed, err)
 				continue
@@ -167,7 +167,7 @@ func runDelete(ctx context.Context, a *app, o deleteOptions) error {
 				if res.Err != nil {
 					line += "\n  " + res.Status()
 				}
-				if err := output.Printf(a.stdout, "%s", line); err != nil {
+				if err := render.Printf(a.stdout, "%s", line); err != nil {
 					return err
 				}
 				a.notef("To undo: %s", undoCommand(c, a.selection(), res.ReceiptPath, d.Group))
@@ -200,7 +200,7 @@ func parseDeleteOffsets(args, topics []string, format string, w writeFlags) (del
 		return o, usageErrorf("delete-offsets needs one or more --topic TOPIC[:P,...]")
 	}
 	var err error
-	if o.scope, err = kreset.ParseScope(false, topics); err != nil {
+	if o.scope, err = reset.ParseScope(false, topics); err != nil {
 		return o, usageError{err}
 	}
 	if o.format, err = parseWriteFormat(format, false, false); err != nil {
@@ -215,7 +215,7 @@ func parseDeleteOffsets(args, topics []string, format string, w writeFlags) (del
 func runDeleteOffsets(ctx context.Context, a *app, o deleteOffsetsOptions) error {
 	check := func(c config.Cluster) error { return checkWrite(c, "delete-offsets", o.write, o.group) }
 	return a.connected(ctx, check, func(cl *kafka.Client, c config.Cluster) error {
-		p, err := kreset.PrepareDeleteOffsets(ctx, cl, o.group, o.scope, time.Now())
+		p, err := reset.PrepareDeleteOffsets(ctx, cl, o.group, o.scope, time.Now())
 		if err != nil {
 			return err
 		}

@@ -11,7 +11,7 @@ import (
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/lag"
 	"github.com/kgroups/kgroups/views/columns"
-	"github.com/kgroups/kgroups/views/output"
+	"github.com/kgroups/kgroups/views/render"
 )
 
 func init() { register(newDescribeCmd) }
@@ -20,7 +20,7 @@ func init() { register(newDescribeCmd) }
 type describeOptions struct {
 	names   []string // the groups asked for, without repeats; nil with all
 	all     bool
-	view    output.View
+	view    render.View
 	wide    bool
 	timeLag bool
 	format  string
@@ -128,9 +128,9 @@ func parseDescribe(args []string, all, members, state, wide, timeLag bool, forma
 	}
 	switch {
 	case members:
-		o.view = output.Members
+		o.view = render.Members
 	case state:
-		o.view = output.State
+		o.view = render.State
 	}
 	return o, nil
 }
@@ -169,7 +169,7 @@ func runDescribe(ctx context.Context, a *app, o describeOptions) error {
 		}
 		groups, unknown := describable(groups)
 
-		opts := output.DescribeOptions{View: o.view, Wide: o.wide, AtLeast: a.atLeast(), Ellipsis: a.layout(o.wide).Ellipsis}
+		opts := render.DescribeOptions{View: o.view, Wide: o.wide, AtLeast: a.atLeast(), Ellipsis: a.layout(o.wide).Ellipsis}
 		var timeLagErrs []string
 		if o.timeLag {
 			opts.TimeLag, timeLagErrs, err = exactTimeLags(ctx, cl, groups)
@@ -179,10 +179,10 @@ func runDescribe(ctx context.Context, a *app, o describeOptions) error {
 		}
 
 		if o.format == formatJSON {
-			err = output.JSONWith(a.stdout, groups, output.JSONOptions{TimeLag: opts.TimeLag})
+			err = render.JSONWith(a.stdout, groups, render.JSONOptions{TimeLag: opts.TimeLag})
 		} else {
 			out, errw, flush := pairedStreams(a.stdout, a.stderr)
-			err = output.Describe(out, errw, groups, opts)
+			err = render.Describe(out, errw, groups, opts)
 			if ferr := flush(); err == nil && ferr != nil {
 				err = fmt.Errorf("write table: %w", ferr)
 			}
@@ -194,7 +194,7 @@ func runDescribe(ctx context.Context, a *app, o describeOptions) error {
 			a.notef("kgroups: group %q not found", name)
 		}
 		for _, g := range unknown {
-			a.notef("%s", output.CannotDescribe(g))
+			a.notef("%s", render.CannotDescribe(g))
 		}
 		for _, e := range timeLagErrs {
 			a.notef("kgroups: %s", e)
@@ -229,7 +229,7 @@ const maxListedErrors = 20
 // when the reads finished. errs name the partitions that could not be read,
 // one line per group and partition, for stderr: the first maxListedErrors,
 // then "and N more".
-func exactTimeLags(ctx context.Context, cl *kafka.Client, groups []*kafka.Group) (output.TimeLagFunc, []string, error) {
+func exactTimeLags(ctx context.Context, cl *kafka.Client, groups []*kafka.Group) (render.TimeLagFunc, []string, error) {
 	var parts []kafka.PartitionOffsets
 	for _, g := range groups {
 		parts = append(parts, g.Partitions...)
@@ -267,7 +267,7 @@ func withTopology(o *describeOptions, members, state, timeLag bool) error {
 	if members || state || timeLag {
 		return usageErrorf("--topology is a view of its own: it does not go with --members, --state or --time-lag")
 	}
-	o.view = output.Topology
+	o.view = render.Topology
 	return nil
 }
 

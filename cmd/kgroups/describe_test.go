@@ -358,7 +358,7 @@ func TestDescribe(t *testing.T) {
 		}
 		// The members' client ids are no client's default: no leader is
 		// identified (LEADER is tested against each client in
-		// views/output's TestDescribeStateLeader).
+		// views/render's TestDescribeStateLeader).
 		want := []string{"g-848 Stable 2 -", "g-coop Stable 2 -", "g-idle Empty 0 -", "g-range Stable 2 -", "g-rr Stable 3 -"}
 		if !slices.Equal(got, want) {
 			t.Errorf("all groups --state rows %q, want %q", got, want)

@@ -13,7 +13,7 @@ import (
 	"github.com/kgroups/kgroups/kafka/lag"
 	"github.com/kgroups/kgroups/kafka/rebalance"
 	"github.com/kgroups/kgroups/views/format"
-	"github.com/kgroups/kgroups/views/output"
+	"github.com/kgroups/kgroups/views/render"
 )
 
 func init() { register(newDiagnoseCmd) }
@@ -190,7 +190,7 @@ func sampleDiagnose(ctx context.Context, a *app, poll func(context.Context) (*ka
 	if len(o.cluster) > 0 {
 		bootstrap = o.cluster[0]
 	}
-	out := make([]output.DiagnosedGroup, len(judged))
+	out := make([]render.DiagnosedGroup, len(judged))
 	var bad []string
 	for i, g := range judged {
 		events := tl.Events(g.Name, nil)
@@ -199,15 +199,15 @@ func sampleDiagnose(ctx context.Context, a *app, poll func(context.Context) (*ka
 			Events: events, Since: first.Time, Now: last.Time, Reads: reads,
 			Config: diagnose.Config{StormRebalances: o.storm}, Bootstrap: bootstrap,
 		})
-		out[i] = output.DiagnosedGroup{Group: g.Name, Findings: fs}
+		out[i] = render.DiagnosedGroup{Group: g.Name, Findings: fs}
 		if w, ok := diagnose.Worst(fs); ok && o.failSet && w >= o.failOn {
 			bad = append(bad, fmt.Sprintf("%s (%s)", format.Sanitize(g.Name), w))
 		}
 	}
 	if o.format == formatJSON {
-		err = output.DiagnoseJSON(a.stdout, out)
+		err = render.DiagnoseJSON(a.stdout, out)
 	} else {
-		err = output.Diagnose(a.stdout, out, a.layout(o.wide))
+		err = render.Diagnose(a.stdout, out, a.layout(o.wide))
 	}
 	if err != nil {
 		return err

@@ -16,7 +16,7 @@ import (
 	"github.com/kgroups/kgroups/kafka/kafkatest"
 	"github.com/kgroups/kgroups/kafka/lag"
 	"github.com/kgroups/kgroups/kafka/rebalance"
-	"github.com/kgroups/kgroups/views/diagnosis"
+	"github.com/kgroups/kgroups/views/screens/diagnosis"
 	"github.com/kgroups/kgroups/views/ui"
 	"github.com/kgroups/kgroups/views/viewtest"
 )

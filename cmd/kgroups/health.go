@@ -16,9 +16,9 @@ import (
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/lag"
 	"github.com/kgroups/kgroups/kafka/receipt"
-	kreset "github.com/kgroups/kgroups/kafka/reset"
+	"github.com/kgroups/kgroups/kafka/reset"
 	"github.com/kgroups/kgroups/views/format"
-	"github.com/kgroups/kgroups/views/output"
+	"github.com/kgroups/kgroups/views/render"
 )
 
 func init() { register(newHealthCmd) }
@@ -395,15 +395,15 @@ func sampleHealth(ctx context.Context, a *app, poll func(context.Context) (*kafk
 		}
 	}
 	if p.format == formatJSON {
-		err = output.HealthJSON(a.stdout, verdicts)
+		err = render.HealthJSON(a.stdout, verdicts)
 	} else {
-		err = output.Health(a.stdout, verdicts, a.atLeast(), a.layout(p.wide))
+		err = render.Health(a.stdout, verdicts, a.atLeast(), a.layout(p.wide))
 	}
 	if err != nil {
 		return err
 	}
 
-	for _, n := range output.HealthResetNotes(verdicts) {
+	for _, n := range render.HealthResetNotes(verdicts) {
 		a.notef("kgroups: %s", n)
 	}
 	failedRead := false
@@ -435,7 +435,7 @@ func noteResets(ctx context.Context, a *app, h *lag.History, cluster []string, s
 	if err != nil {
 		return
 	}
-	rs, err := kreset.RecentResets(ctx, dir, cluster, since)
+	rs, err := reset.RecentResets(ctx, dir, cluster, since)
 	if err != nil {
 		a.notef("kgroups: the receipts folder %s was not read (%v): a REWIND made by a kgroups reset is not told apart", dir, err)
 	}

@@ -12,7 +12,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kgroups/kgroups/kafka/kafkatest"
-	kreset "github.com/kgroups/kgroups/kafka/reset"
+	"github.com/kgroups/kgroups/kafka/reset"
 )
 
 // TestHealthRewindByKgroupsReset resets an Empty group to its earliest
@@ -61,12 +61,12 @@ func TestHealthRewindByKgroupsReset(t *testing.T) {
 		}
 		ctx := context.Background()
 		cl := c.Client(t)
-		p, err := kreset.Prepare(ctx, cl, kreset.Request{Group: "g-reset", Scenario: kreset.Scenario{Kind: kreset.ToEarliest}, Scope: kreset.Scope{AllTopics: true}})
+		p, err := reset.Prepare(ctx, cl, reset.Request{Group: "g-reset", Scenario: reset.Scenario{Kind: reset.ToEarliest}, Scope: reset.Scope{AllTopics: true}})
 		if err != nil {
 			done <- err
 			return
 		}
-		res, err := kreset.Apply(ctx, cl, p, kreset.ApplyOptions{ReceiptDir: dir, Context: "test"})
+		res, err := reset.Apply(ctx, cl, p, reset.ApplyOptions{ReceiptDir: dir, Context: "test"})
 		if err == nil && !res.OK() {
 			err = errors.New("the reset was not verified")
 		}
@@ -79,7 +79,7 @@ func TestHealthRewindByKgroupsReset(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
-	rc, err := kreset.LoadReceipt(receiptPath)
+	rc, err := reset.LoadReceipt(receiptPath)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,7 @@ import (
 	"github.com/kgroups/kgroups/kafka/fixture"
 	"github.com/kgroups/kgroups/kafka/lag"
 	"github.com/kgroups/kgroups/views/format"
-	"github.com/kgroups/kgroups/views/output"
+	"github.com/kgroups/kgroups/views/render"
 )
 
 // verdictPolls are the polls both sides of TestHealthJudgesAsTheUI see: the
@@ -105,7 +105,7 @@ func TestHealthJudgesAsTheUI(t *testing.T) {
 	for i := range ui {
 		rows[i] = &ui[i]
 	}
-	if want := strings.TrimSuffix(output.Table(output.HealthColumns(format.AtLeastUnicode), rows), "\n"); summary != want {
+	if want := strings.TrimSuffix(render.Table(render.HealthColumns(format.AtLeastUnicode), rows), "\n"); summary != want {
 		t.Errorf("health table:\n%s\nthe UI's verdicts:\n%s", summary, want)
 	}
 	// And exactly this, with the UI's time lags (two units at most) and

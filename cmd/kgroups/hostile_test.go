@@ -18,12 +18,12 @@ import (
 	"github.com/kgroups/kgroups/kafka/kafkatest"
 	"github.com/kgroups/kgroups/views/columns"
 	"github.com/kgroups/kgroups/views/format"
-	"github.com/kgroups/kgroups/views/output"
-	"github.com/kgroups/kgroups/views/output/outputtest"
+	"github.com/kgroups/kgroups/views/render"
+	"github.com/kgroups/kgroups/views/render/rendertest"
 )
 
-// hostileNames are ids a consumer may choose (outputtest.Hostile).
-var hostileNames = outputtest.Hostile
+// hostileNames are ids a consumer may choose (rendertest.Hostile).
+var hostileNames = rendertest.Hostile
 
 // hostileLive is the live group's id: hostile too.
 const hostileLive = "live\x1b[31m消费者组\u202e"
@@ -33,18 +33,18 @@ const hostile848 = "k848\x1b]0;x\x07"
 
 func assertTerminalSafe(t *testing.T, what, s string) {
 	t.Helper()
-	if why, bad := outputtest.Unsafe(s); bad {
+	if why, bad := rendertest.Unsafe(s); bad {
 		t.Errorf("%s: %s in %s", what, why, abbreviate(s))
 	}
 }
 
-func abbreviate(s string) string { return outputtest.Short(s) }
+func abbreviate(s string) string { return rendertest.Short(s) }
 
 // assertAligned checks that every table in out is aligned in terminal
-// cells (outputtest.Tables), and returns the number of rows checked.
+// cells (rendertest.Tables), and returns the number of rows checked.
 func assertAligned(t *testing.T, what, out string) int {
 	t.Helper()
-	rows, problems := outputtest.Tables(out)
+	rows, problems := rendertest.Tables(out)
 	for _, p := range problems {
 		t.Errorf("%s: %s", what, p)
 	}
@@ -158,7 +158,7 @@ func cutCell(s string, max int) string {
 	if max == 0 {
 		return s
 	}
-	return format.Truncate(s, max, output.LayoutFor(false, format.UTF8Locale(os.Getenv)).Ellipsis)
+	return format.Truncate(s, max, render.LayoutFor(false, format.UTF8Locale(os.Getenv)).Ellipsis)
 }
 
 func TestHostileNames(t *testing.T) {

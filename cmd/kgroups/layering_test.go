@@ -27,15 +27,21 @@ var floors = []struct {
 	{module + "/cmd", 5},
 }
 
-// screens are the packages that are one screen each.
-var screens = []string{"groups", "group", "help", "reset", "rebalance", "simulate", "timeline", "streams", "record", "diagnosis"}
+// screensDir holds one folder per screen; a screen is whatever lives there,
+// so a new screen is covered by the rules without being listed.
+const screensDir = module + "/views/screens"
+
+// viewsRoles are the folders views may hold, each one role: the UI contract,
+// the leaf formatter, column definitions, the renderers the CLI and screens
+// share, widgets, screens and the screens' test helpers.
+var viewsRoles = []string{"ui", "format", "columns", "render", "widgets", "screens", "viewtest"}
 
 // cliViews are the views packages the command line may import: it writes
 // through the CLI renderers and opens the UI through tui, never a screen.
-var cliViews = []string{module + "/views/output", module + "/views/format", module + "/views/columns"}
+var cliViews = []string{module + "/views/render", module + "/views/format", module + "/views/columns"}
 
 // uiFrameworks may be imported by tui and views only (views/format and
-// views/output excepted: they serve the command line too).
+// views/render excepted: they serve the command line too).
 var uiFrameworks = []string{
 	"github.com/charmbracelet/bubbletea",
 	"github.com/charmbracelet/bubbles",
@@ -56,10 +62,18 @@ func floorOf(path string) int {
 	return 0
 }
 
-func isScreen(path string) bool {
-	rest, ok := strings.CutPrefix(path, module+"/views/")
-	return ok && slices.Contains(screens, rest)
+// screenOf names the screen a package belongs to (its folder under
+// views/screens), or "" for a package that is not part of a screen.
+func screenOf(path string) string {
+	rest, ok := strings.CutPrefix(path, screensDir+"/")
+	if !ok {
+		return ""
+	}
+	name, _, _ := strings.Cut(rest, "/")
+	return name
 }
+
+func isScreen(path string) bool { return screenOf(path) != "" }
 
 func hasPrefixAny(path string, prefixes ...string) bool {
 	for _, p := range prefixes {
@@ -80,13 +94,21 @@ func layeringViolations(pkgs []listedPackage) []string {
 		if from == 0 {
 			continue
 		}
+		if rest, ok := strings.CutPrefix(p.ImportPath, module+"/views/"); ok {
+			role, _, _ := strings.Cut(rest, "/")
+			if !slices.Contains(viewsRoles, role) || p.ImportPath == screensDir || p.ImportPath == module+"/views/widgets" {
+				bad(p.ImportPath, "", "a views package outside the role folders (views/{"+strings.Join(viewsRoles, ",")+"}/...)")
+			}
+		}
 		for _, imp := range p.Imports {
 			if to := floorOf(imp); to > from {
 				bad(p.ImportPath, imp, "imports a package from a higher floor")
 			}
 			switch {
 			case isScreen(imp) && isScreen(p.ImportPath):
-				bad(p.ImportPath, imp, "a screen imports another screen")
+				if screenOf(imp) != screenOf(p.ImportPath) {
+					bad(p.ImportPath, imp, "a screen imports another screen")
+				}
 			case isScreen(imp) && hasPrefixAny(p.ImportPath, module+"/views"):
 				bad(p.ImportPath, imp, "a shared views package imports a screen")
 			case hasPrefixAny(p.ImportPath, module+"/cmd") && hasPrefixAny(imp, module+"/views") &&
@@ -94,7 +116,7 @@ func layeringViolations(pkgs []listedPackage) []string {
 				bad(p.ImportPath, imp, "the command line imports views other than the CLI's renderers")
 			}
 			uiPkg := hasPrefixAny(p.ImportPath, module+"/tui", module+"/views") &&
-				!hasPrefixAny(p.ImportPath, module+"/views/format", module+"/views/output")
+				!hasPrefixAny(p.ImportPath, module+"/views/format", module+"/views/render")
 			if hasPrefixAny(imp, uiFrameworks...) && !uiPkg {
 				bad(p.ImportPath, imp, "a UI framework outside tui and the screens")
 			}
@@ -150,10 +172,13 @@ func TestLayeringRules(t *testing.T) {
 	pkgs := []listedPackage{
 		{m("kafka"), []string{m("views/ui")}},
 		{m("kafka/lag"), []string{"github.com/charmbracelet/lipgloss"}},
-		{m("views/group"), []string{m("views/simulate"), m("tui")}},
-		{m("views/table"), []string{m("views/groups")}},
-		{m("cmd/kgroups"), []string{m("views/reset"), m("views/output"), m("views/table"), m("tui")}},
+		{m("views/screens/groupdetail"), []string{m("views/screens/simulate"), m("tui")}},
+		{m("views/widgets/table"), []string{m("views/screens/grouplist")}},
+		{m("cmd/kgroups"), []string{m("views/screens/resetwizard"), m("views/render"), m("views/widgets/table"), m("tui")}},
 		{m("views/format"), []string{m("views/ui"), m("kafka/lag")}},
+		{m("views/screens/planted"), []string{m("views/screens/grouplist"), m("views/screens/planted/part")}},
+		{m("views/screens/planted/part"), []string{m("views/widgets/table")}},
+		{m("views/stray"), nil},
 		{m("config"), []string{"github.com/spf13/viper"}},
 		{m("kafka/reset"), []string{"github.com/spf13/viper"}},
 		{m("views/ui"), []string{"github.com/charmbracelet/bubbletea", m("kafka")}},
@@ -163,12 +188,14 @@ func TestLayeringRules(t *testing.T) {
 	want := []string{
 		m("kafka") + " -> " + m("views/ui") + ": imports a package from a higher floor",
 		m("kafka/lag") + " -> github.com/charmbracelet/lipgloss: a UI framework outside tui and the screens",
-		m("views/group") + " -> " + m("views/simulate") + ": a screen imports another screen",
-		m("views/group") + " -> " + m("tui") + ": imports a package from a higher floor",
-		m("views/table") + " -> " + m("views/groups") + ": a shared views package imports a screen",
-		m("cmd/kgroups") + " -> " + m("views/reset") + ": the command line imports views other than the CLI's renderers",
-		m("cmd/kgroups") + " -> " + m("views/table") + ": the command line imports views other than the CLI's renderers",
+		m("views/screens/groupdetail") + " -> " + m("views/screens/simulate") + ": a screen imports another screen",
+		m("views/screens/groupdetail") + " -> " + m("tui") + ": imports a package from a higher floor",
+		m("views/widgets/table") + " -> " + m("views/screens/grouplist") + ": a shared views package imports a screen",
+		m("cmd/kgroups") + " -> " + m("views/screens/resetwizard") + ": the command line imports views other than the CLI's renderers",
+		m("cmd/kgroups") + " -> " + m("views/widgets/table") + ": the command line imports views other than the CLI's renderers",
 		m("views/format") + " -> " + m("views/ui") + ": format is a leaf (it may import kafka/lag only)",
+		m("views/screens/planted") + " -> " + m("views/screens/grouplist") + ": a screen imports another screen",
+		m("views/stray") + " -> : a views package outside the role folders (views/{ui,format,columns,render,widgets,screens,viewtest}/...)",
 		m("kafka/reset") + " -> github.com/spf13/viper: viper outside config and cmd",
 		m("cmd/floorbench") + " -> " + m("kafka") + ": floorbench measures kgroups from outside: its floor is bare kadm, it imports no kgroups package",
 	}

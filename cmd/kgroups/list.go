@@ -10,7 +10,7 @@ import (
 
 	"github.com/kgroups/kgroups/config"
 	"github.com/kgroups/kgroups/kafka"
-	"github.com/kgroups/kgroups/views/output"
+	"github.com/kgroups/kgroups/views/render"
 )
 
 func init() { register(newListCmd) }
@@ -107,9 +107,9 @@ func runList(ctx context.Context, a *app, o listOptions) error {
 		}
 		sort.SliceStable(groups, func(i, j int) bool { return groups[i].Name < groups[j].Name })
 		if o.format == formatJSON {
-			err = output.JSON(a.stdout, groups)
+			err = render.JSON(a.stdout, groups)
 		} else {
-			err = output.List(a.stdout, groups, a.layout(o.wide))
+			err = render.List(a.stdout, groups, a.layout(o.wide))
 		}
 		if err != nil {
 			return err
@@ -196,7 +196,7 @@ func reportGroupErrors(stderr io.Writer, groups []*kafka.Group) error {
 	failed := false
 	for _, g := range groups {
 		if g.Err != nil {
-			_ = output.Printf(stderr, "kgroups: group %q: %v", g.Name, g.Err)
+			_ = render.Printf(stderr, "kgroups: group %q: %v", g.Name, g.Err)
 			failed = true
 		}
 	}

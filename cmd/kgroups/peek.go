@@ -11,7 +11,7 @@ import (
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/reset"
 	"github.com/kgroups/kgroups/views/format"
-	"github.com/kgroups/kgroups/views/output"
+	"github.com/kgroups/kgroups/views/render"
 )
 
 func init() { register(newPeekCmd) }
@@ -20,7 +20,7 @@ func init() { register(newPeekCmd) }
 type peekOptions struct {
 	req    kafka.PeekRequest
 	format string
-	show   output.PeekOptions
+	show   render.PeekOptions
 }
 
 func newPeekCmd(a *app) *cobra.Command {
@@ -121,7 +121,7 @@ func parsePeek(args []string, topic string, count int, offset int64, offsetSet b
 	if offsetSet {
 		o.req.Offset = offset
 	}
-	o.show = output.PeekOptions{Format: vf, MaxBytes: maxBytes}
+	o.show = render.PeekOptions{Format: vf, MaxBytes: maxBytes}
 	return o, nil
 }
 
@@ -132,9 +132,9 @@ func runPeek(ctx context.Context, a *app, o peekOptions) error {
 			return err
 		}
 		if o.format == formatJSON {
-			err = output.PeekJSON(a.stdout, res, o.show)
+			err = render.PeekJSON(a.stdout, res, o.show)
 		} else {
-			err = output.PeekText(a.stdout, res, o.show)
+			err = render.PeekText(a.stdout, res, o.show)
 		}
 		if err != nil {
 			return err

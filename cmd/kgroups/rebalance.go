@@ -15,7 +15,7 @@ import (
 	"github.com/kgroups/kgroups/kafka/receipt"
 	"github.com/kgroups/kgroups/kafka/write"
 	"github.com/kgroups/kgroups/views/format"
-	"github.com/kgroups/kgroups/views/output"
+	"github.com/kgroups/kgroups/views/render"
 )
 
 func init() { register(newRebalanceCmd) }
@@ -164,12 +164,12 @@ func runRebalance(ctx context.Context, a *app, o rebalanceOptions) error {
 		}
 		json := o.format == formatJSON
 		if !json {
-			if err := output.RemovalPlan(a.stdout, plan, a.layout(o.write.wide)); err != nil {
+			if err := render.RemovalPlan(a.stdout, plan, a.layout(o.write.wide)); err != nil {
 				return err
 			}
 		}
 		if !o.write.execute && json {
-			return output.RemovalJSON(a.stdout, plan, nil, nil)
+			return render.RemovalJSON(a.stdout, plan, nil, nil)
 		}
 		if !o.write.execute {
 			note := "\nDry run: nothing was sent. Add --execute to remove " + format.Count(len(plan.Targets), "member", "members") + "."
@@ -178,7 +178,7 @@ func runRebalance(ctx context.Context, a *app, o rebalanceOptions) error {
 			} else if c.Protected {
 				note += " The context " + c.Name + " is protected: add " + confirmFlags([]string{o.group}) + " too."
 			}
-			return output.Print(a.stdout, note)
+			return render.Print(a.stdout, note)
 		}
 
 		dir, err := receipt.DefaultDir()
@@ -193,10 +193,10 @@ func runRebalance(ctx context.Context, a *app, o rebalanceOptions) error {
 		// A request that failed as a whole is in each member's result;
 		// the re-read decides what happened.
 		if !json {
-			if werr := output.Printf(a.stdout, "\nReceipt: %s", removal.Receipt); werr != nil {
+			if werr := render.Printf(a.stdout, "\nReceipt: %s", removal.Receipt); werr != nil {
 				return werr
 			}
-			if werr := output.RemovalResults(a.stdout, removal.Results, a.layout(o.write.wide)); werr != nil {
+			if werr := render.RemovalResults(a.stdout, removal.Results, a.layout(o.write.wide)); werr != nil {
 				return werr
 			}
 		}
@@ -204,7 +204,7 @@ func runRebalance(ctx context.Context, a *app, o rebalanceOptions) error {
 		verdict := writeVerdict(c, o.group, removal.Receipt, "members", "RESULT", tally(removal.Results))
 		if len(removed) == 0 {
 			if json {
-				if werr := output.RemovalJSON(a.stdout, plan, removal, nil); werr != nil {
+				if werr := render.RemovalJSON(a.stdout, plan, removal, nil); werr != nil {
 					return werr
 				}
 			}
@@ -222,9 +222,9 @@ func runRebalance(ctx context.Context, a *app, o rebalanceOptions) error {
 			OnSnapshot: tl.Add,
 		})
 		if json {
-			err = output.RemovalJSON(a.stdout, plan, removal, out)
+			err = render.RemovalJSON(a.stdout, plan, removal, out)
 		} else {
-			err = output.RemovalOutcome(a.stdout, plan, out, tl.Events(o.group, nil), a.layout(o.write.wide))
+			err = render.RemovalOutcome(a.stdout, plan, out, tl.Events(o.group, nil), a.layout(o.write.wide))
 		}
 		if err != nil {
 			return err

@@ -14,8 +14,8 @@ import (
 	"github.com/kgroups/kgroups/config"
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/receipt"
-	kreset "github.com/kgroups/kgroups/kafka/reset"
-	"github.com/kgroups/kgroups/views/output"
+	"github.com/kgroups/kgroups/kafka/reset"
+	"github.com/kgroups/kgroups/views/render"
 )
 
 func init() { register(newResetCmd) }
@@ -39,8 +39,8 @@ type resetFlags struct {
 // resetOptions is a validated `kgroups reset`.
 type resetOptions struct {
 	group    string
-	scenario kreset.Scenario
-	scope    kreset.Scope
+	scenario reset.Scenario
+	scope    reset.Scope
 	newGroup bool
 	format   string
 	write    writeFlags
@@ -148,7 +148,7 @@ func parseReset(cmd *cobra.Command, args []string, f *resetFlags, stdin io.Reade
 	if o.scenario, err = parseScenario(cmd, f, stdin); err != nil {
 		return o, err
 	}
-	if o.scope, err = kreset.ParseScope(f.allTopics, f.topics); err != nil {
+	if o.scope, err = reset.ParseScope(f.allTopics, f.topics); err != nil {
 		return o, usageError{err}
 	}
 	if o.scenario.NeedsScope() && o.scope.IsZero() {
@@ -161,7 +161,7 @@ func parseReset(cmd *cobra.Command, args []string, f *resetFlags, stdin io.Reade
 func runReset(ctx context.Context, a *app, o resetOptions) error {
 	check := func(c config.Cluster) error { return checkWrite(c, "reset", o.write, o.group) }
 	return a.connected(ctx, check, func(cl *kafka.Client, c config.Cluster) error {
-		p, err := kreset.Prepare(ctx, cl, kreset.Request{Group: o.group, Scenario: o.scenario, Scope: o.scope, NewGroup: o.newGroup})
+		p, err := reset.Prepare(ctx, cl, reset.Request{Group: o.group, Scenario: o.scenario, Scope: o.scope, NewGroup: o.newGroup})
 		if err != nil {
 			return err
 		}
@@ -171,7 +171,7 @@ func runReset(ctx context.Context, a *app, o resetOptions) error {
 
 // parseScenario checks that exactly one scenario flag was given and reads
 // its value. Every bad value is a usage error that says what is accepted.
-func parseScenario(cmd *cobra.Command, f *resetFlags, stdin io.Reader) (kreset.Scenario, error) {
+func parseScenario(cmd *cobra.Command, f *resetFlags, stdin io.Reader) (reset.Scenario, error) {
 	var given []string
 	for _, name := range scenarioFlags {
 		if cmd.Flags().Changed(name) {
@@ -180,68 +180,68 @@ func parseScenario(cmd *cobra.Command, f *resetFlags, stdin io.Reader) (kreset.S
 	}
 	switch len(given) {
 	case 0:
-		return kreset.Scenario{}, usageErrorf("reset needs a scenario: one of --%s", strings.Join(scenarioFlags, ", --"))
+		return reset.Scenario{}, usageErrorf("reset needs a scenario: one of --%s", strings.Join(scenarioFlags, ", --"))
 	case 1:
 	default:
-		return kreset.Scenario{}, usageErrorf("give exactly one scenario, not %s", strings.Join(given, " and "))
+		return reset.Scenario{}, usageErrorf("give exactly one scenario, not %s", strings.Join(given, " and "))
 	}
-	var sc kreset.Scenario
+	var sc reset.Scenario
 	switch given[0] {
 	case "--to-earliest":
-		sc.Kind = kreset.ToEarliest
+		sc.Kind = reset.ToEarliest
 	case "--to-latest":
-		sc.Kind = kreset.ToLatest
+		sc.Kind = reset.ToLatest
 	case "--to-current":
-		sc.Kind = kreset.ToCurrent
+		sc.Kind = reset.ToCurrent
 	case "--to-offset":
-		n, err := kreset.ParseOffset(f.toOffset)
+		n, err := reset.ParseOffset(f.toOffset)
 		if err != nil {
 			return sc, usageErrorf("invalid --to-offset %q: give a non-negative whole number, e.g. 1500", f.toOffset)
 		}
-		sc.Kind, sc.Offset = kreset.ToOffset, n
+		sc.Kind, sc.Offset = reset.ToOffset, n
 	case "--shift-by":
-		n, err := kreset.ParseShift(f.shiftBy)
+		n, err := reset.ParseShift(f.shiftBy)
 		if err != nil {
 			return sc, usageError{fmt.Errorf("--shift-by: %w", err)}
 		}
-		sc.Kind, sc.Shift = kreset.ShiftBy, n
+		sc.Kind, sc.Shift = reset.ShiftBy, n
 	case "--to-datetime":
-		t, err := kreset.ParseDatetime(f.toDatetime)
+		t, err := reset.ParseDatetime(f.toDatetime)
 		if err != nil {
 			return sc, usageError{fmt.Errorf("--to-datetime: %w", err)}
 		}
-		sc.Kind, sc.Time = kreset.ToDatetime, t
+		sc.Kind, sc.Time = reset.ToDatetime, t
 	case "--by-duration":
-		d, err := kreset.ParseDuration(f.byDuration)
+		d, err := reset.ParseDuration(f.byDuration)
 		if err != nil {
 			return sc, usageError{fmt.Errorf("--by-duration: %w", err)}
 		}
-		sc.Kind, sc.Duration = kreset.ByDuration, d
+		sc.Kind, sc.Duration = reset.ByDuration, d
 	case "--from-file":
 		rows, err := readOffsetsFile(cmd.Context(), f.ff, stdin)
 		if err != nil {
 			return sc, err
 		}
-		sc.Kind, sc.Source, sc.Rows = kreset.FromFile, f.ff, rows
+		sc.Kind, sc.Source, sc.Rows = reset.FromFile, f.ff, rows
 	}
 	return sc, nil
 }
 
 // readOffsetsFile reads --from-file; "-" is standard input. The read is
 // capped (config.MaxCSVBytes) and stops when ctx is done (Ctrl+C, SIGTERM).
-func readOffsetsFile(ctx context.Context, path string, stdin io.Reader) ([]kreset.FileRow, error) {
+func readOffsetsFile(ctx context.Context, path string, stdin io.Reader) ([]reset.FileRow, error) {
 	if path == "" {
 		return nil, usageErrorf("--from-file needs a file name (or - for standard input)")
 	}
-	var rows []kreset.FileRow
+	var rows []reset.FileRow
 	var err error
 	if path == "-" {
-		rows, err = kreset.ReadCSV(ctx, stdin, "standard input")
+		rows, err = reset.ReadCSV(ctx, stdin, "standard input")
 	} else {
-		rows, err = kreset.ReadCSVFile(ctx, path)
+		rows, err = reset.ReadCSVFile(ctx, path)
 	}
 	if err != nil {
-		var ce *kreset.CSVError
+		var ce *reset.CSVError
 		var tl *config.TooLargeError
 		var pe *fs.PathError
 		switch {
@@ -260,7 +260,7 @@ func readOffsetsFile(ctx context.Context, path string, stdin io.Reader) ([]krese
 // showPlan prints a plan and, with execute, applies it and prints the
 // verified result. The table or JSON goes to stdout; notes, the summary and
 // the receipt path go to stderr, so stdout stays parseable.
-func (a *app) showPlan(ctx context.Context, cl *kafka.Client, c config.Cluster, p *kreset.Plan, write writeFlags, format string) error {
+func (a *app) showPlan(ctx context.Context, cl *kafka.Client, c config.Cluster, p *reset.Plan, write writeFlags, format string) error {
 	execute, lay := write.execute, a.layout(write.wide)
 	blocked := p.Blocker()
 	for _, w := range p.Warnings {
@@ -284,17 +284,17 @@ func (a *app) showPlan(ctx context.Context, cl *kafka.Client, c config.Cluster, 
 	if err != nil {
 		return err
 	}
-	res, err := kreset.Apply(ctx, cl, p, kreset.ApplyOptions{ReceiptDir: dir, Context: c.Name, Now: time.Now, Note: a.lockNote})
+	res, err := reset.Apply(ctx, cl, p, reset.ApplyOptions{ReceiptDir: dir, Context: c.Name, Now: time.Now, Note: a.lockNote})
 	if err != nil {
 		return err
 	}
 	switch format {
 	case formatJSON:
-		err = output.PlanJSON(a.stdout, p, false, nil, res)
+		err = render.PlanJSON(a.stdout, p, false, nil, res)
 	case formatCSV:
-		err = output.OffsetsCSV(a.stdout, p)
+		err = render.OffsetsCSV(a.stdout, p)
 	default:
-		err = output.Result(a.stdout, res, lay)
+		err = render.Result(a.stdout, res, lay)
 	}
 	if err != nil {
 		return err
@@ -306,8 +306,8 @@ func (a *app) showPlan(ctx context.Context, cl *kafka.Client, c config.Cluster, 
 }
 
 // summaryLine is the plan's one-line summary for stderr.
-func summaryLine(p *kreset.Plan) string {
-	if p.Scenario.Kind == kreset.DeleteOffsets {
+func summaryLine(p *reset.Plan) string {
+	if p.Scenario.Kind == reset.DeleteOffsets {
 		n, what := len(p.Rows), "committed"
 		if p.Type == kafka.TypeShare {
 			what = "start"
@@ -320,12 +320,12 @@ func summaryLine(p *kreset.Plan) string {
 	return p.Summary().String() + "."
 }
 
-func writeResetPlan(w io.Writer, p *kreset.Plan, format string, blocked error, lay output.Layout) error {
+func writeResetPlan(w io.Writer, p *reset.Plan, format string, blocked error, lay render.Layout) error {
 	switch format {
 	case formatJSON:
-		return output.PlanJSON(w, p, true, blocked, nil)
+		return render.PlanJSON(w, p, true, blocked, nil)
 	case formatCSV:
-		return output.OffsetsCSV(w, p)
+		return render.OffsetsCSV(w, p)
 	}
-	return output.Plan(w, p, lay)
+	return render.Plan(w, p, lay)
 }

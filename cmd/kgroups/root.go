@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/kgroups/kgroups/views/output"
+	"github.com/kgroups/kgroups/views/render"
 )
 
 // Exit codes. Scripts depend on these.
@@ -96,7 +96,7 @@ func exitCode(stderr io.Writer, err error) int {
 	printError(stderr, err)
 	var ue usageError
 	if errors.As(err, &ue) {
-		_ = output.Print(stderr, "Run 'kgroups --help' for usage.")
+		_ = render.Print(stderr, "Run 'kgroups --help' for usage.")
 		return exitUsage
 	}
 	return exitError
@@ -105,7 +105,7 @@ func exitCode(stderr io.Writer, err error) int {
 // printError writes "kgroups: " and the error, each line made terminal-safe:
 // group names and broker error strings end up in errors.
 func printError(w io.Writer, err error) {
-	_ = output.Print(w, "kgroups: "+err.Error())
+	_ = render.Print(w, "kgroups: "+err.Error())
 }
 
 // typeArgErrors makes the argument checks of c and every command under it

@@ -11,7 +11,7 @@ import (
 	"github.com/kgroups/kgroups/config"
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/rebalance"
-	"github.com/kgroups/kgroups/views/output"
+	"github.com/kgroups/kgroups/views/render"
 )
 
 func init() { register(newSimulateCmd) }
@@ -127,9 +127,9 @@ func runSimulate(ctx context.Context, a *app, o simulateOptions) error {
 		}
 		if g.Type == kafka.TypeConsumer {
 			if o.format == formatJSON {
-				return output.TargetsJSON(a.stdout, g, o.change.String())
+				return render.TargetsJSON(a.stdout, g, o.change.String())
 			}
-			return output.Targets(a.stdout, g, o.change.String(), a.layout(o.wide))
+			return render.Targets(a.stdout, g, o.change.String(), a.layout(o.wide))
 		}
 		if g.State != kafka.StateStable {
 			a.notef("kgroups: note: group %q is %s, not Stable: the assignment the prediction starts from may be changing", g.Name, g.State)
@@ -143,9 +143,9 @@ func runSimulate(ctx context.Context, a *app, o simulateOptions) error {
 			return err
 		}
 		if o.format == formatJSON {
-			err = output.SimulationJSON(a.stdout, g, sim)
+			err = render.SimulationJSON(a.stdout, g, sim)
 		} else {
-			err = output.Simulation(a.stdout, g, sim, a.layout(o.wide))
+			err = render.Simulation(a.stdout, g, sim, a.layout(o.wide))
 		}
 		if err != nil {
 			return err

@@ -14,7 +14,7 @@ import (
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/diagnose"
 	"github.com/kgroups/kgroups/kafka/kafkatest"
-	kreset "github.com/kgroups/kgroups/kafka/reset"
+	"github.com/kgroups/kgroups/kafka/reset"
 )
 
 // TestLaterClient: the poller of a UI opened while nothing listened says
@@ -50,7 +50,7 @@ func TestLaterClient(t *testing.T) {
 	if want := "connection refused by " + first + " (tried " + first + "): nothing listens there; check the brokers setting and that Kafka is running"; err == nil || err.Error() != want {
 		t.Fatalf("poll with nothing listening: %v\nwant %s", err, want)
 	}
-	if _, err := w.Reset.Plan(ctx, kreset.Request{Group: "g", Scenario: kreset.Scenario{Kind: kreset.ToEarliest}, Scope: kreset.Scope{AllTopics: true}}); err == nil || !strings.HasPrefix(err.Error(), "connection refused by ") {
+	if _, err := w.Reset.Plan(ctx, reset.Request{Group: "g", Scenario: reset.Scenario{Kind: reset.ToEarliest}, Scope: reset.Scope{AllTopics: true}}); err == nil || !strings.HasPrefix(err.Error(), "connection refused by ") {
 		t.Fatalf("plan with nothing listening: %v", err)
 	}
 
@@ -65,7 +65,7 @@ func TestLaterClient(t *testing.T) {
 	if g, ok := snap.Group("g"); !ok || len(g.Partitions) != 1 || g.Partitions[0].Committed != 3 {
 		t.Fatalf("group g in the snapshot: %+v", g)
 	}
-	p, err := w.Reset.Plan(ctx, kreset.Request{Group: "g", Scenario: kreset.Scenario{Kind: kreset.ToEarliest}, Scope: kreset.Scope{AllTopics: true}})
+	p, err := w.Reset.Plan(ctx, reset.Request{Group: "g", Scenario: reset.Scenario{Kind: reset.ToEarliest}, Scope: reset.Scope{AllTopics: true}})
 	if err != nil {
 		t.Fatalf("plan: %v", err)
 	}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/kgroups/kgroups/config"
 	"github.com/kgroups/kgroups/kafka"
-	kreset "github.com/kgroups/kgroups/kafka/reset"
+	"github.com/kgroups/kgroups/kafka/reset"
 )
 
 func init() { register(newUndoCmd) }
@@ -74,7 +74,7 @@ Receipts over 16 MiB are refused.`,
 }
 
 func runUndo(ctx context.Context, a *app, o undoOptions) error {
-	rc, notes, err := kreset.ReadReceipt(ctx, o.receipt, o.force)
+	rc, notes, err := reset.ReadReceipt(ctx, o.receipt, o.force)
 	if err != nil {
 		return err
 	}
@@ -91,7 +91,7 @@ func runUndo(ctx context.Context, a *app, o undoOptions) error {
 	}
 	check := func(c config.Cluster) error { return checkWrite(c, "undo", o.write, rc.Group) }
 	return a.connectedTo(ctx, c, check, func(cl *kafka.Client, c config.Cluster) error {
-		p, err := kreset.PrepareUndo(ctx, cl, rc, time.Now())
+		p, err := reset.PrepareUndo(ctx, cl, rc, time.Now())
 		if err != nil {
 			return err
 		}

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/kgroups/kgroups/config"
-	kreset "github.com/kgroups/kgroups/kafka/reset"
+	"github.com/kgroups/kgroups/kafka/reset"
 )
 
 // undoCluster is the cluster an undo runs against: the selected context or
@@ -13,7 +13,7 @@ import (
 // brokers the receipt recorded, after saying so on stderr. A receipt
 // records bootstrap brokers only, never credentials: TLS and SASL still
 // come from flags and the environment.
-func (a *app) undoCluster(rc *kreset.Receipt) (config.Cluster, error) {
+func (a *app) undoCluster(rc *reset.Receipt) (config.Cluster, error) {
 	c, err := a.cluster()
 	if err == nil || !errors.Is(err, config.ErrNoContext) || len(rc.Cluster) == 0 {
 		return c, err

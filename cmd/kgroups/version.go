@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/kgroups/kgroups/views/output"
+	"github.com/kgroups/kgroups/views/render"
 )
 
 // Set at link time by release builds:
@@ -52,7 +52,7 @@ func runVersion(a *app, o versionOptions) error {
 	info := resolveBuildInfo(version, commit, date, bi)
 	switch {
 	case o.format == formatJSON:
-		return output.EncodeJSON(a.stdout, info)
+		return render.EncodeJSON(a.stdout, info)
 	case o.short:
 		_, err := fmt.Fprintln(a.stdout, info.Version)
 		return err

@@ -1,8 +1,8 @@
 // Package columns is the column type that the command line's tables
-// (views/output) and the terminal UI's (views/table) are built from, and the
+// (views/render) and the terminal UI's (views/widgets/table) are built from, and the
 // few cell texts both show for the same data: ids with "-" for none, group
 // coordinators and assignments. Each table's own columns are defined by its
-// renderer: views/output for every CLI table, the screens for theirs.
+// renderer: views/render for every CLI table, the screens for theirs.
 // Numbers, spans and rates come from views/format.
 package columns
 

@@ -4,7 +4,7 @@ import (
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/lag"
 	"github.com/kgroups/kgroups/kafka/rebalance"
-	kreset "github.com/kgroups/kgroups/kafka/reset"
+	"github.com/kgroups/kgroups/kafka/reset"
 )
 
 // LagHistory is what screens read from the lag history: a group's total lag
@@ -76,7 +76,7 @@ const (
 type ResetMsg struct {
 	Kind       ResetKind
 	Group      string
-	Partitions []kreset.TP
+	Partitions []reset.TP
 }
 
 // RemoveMembersMsg asks the root to open the member removal dialog. Group

@@ -1,0 +1,165 @@
+package render
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/kgroups/kgroups/kafka/lag"
+)
+
+// Health writes `kgroups health`'s verdicts (lag.Judge's, with their
+// partitions): one summary row per group, then, after a blank line, one row
+// per partition that is not OK, so that an unhealthy group shows where and
+// why without the healthy partitions drowning it. With every partition OK
+// there is no second table. atLeast marks a time lag that is only a lower
+// bound (format.AtLeast for the locale); lay says how long names are cut.
+func Health(w io.Writer, gs []lag.Verdict, atLeast string, lay Layout) error {
+	rows := make([]*lag.Verdict, len(gs))
+	for i := range gs {
+		rows[i] = &gs[i]
+	}
+	out := TableWith(HealthColumns(atLeast), rows, lay)
+	if bad := UnhealthyPartitionRows(gs); len(bad) > 0 {
+		out += "\n" + TableWith(HealthPartitionColumns(atLeast), bad, lay)
+	}
+	if _, err := io.WriteString(w, out); err != nil {
+		return fmt.Errorf("write table: %w", err)
+	}
+	return nil
+}
+
+// The health document, like the describe one, is spelled out field by
+// field: scripts and alerting depend on it. Unknown values are null.
+
+type jsonHealthDocument struct {
+	Groups []jsonHealthGroup `json:"groups"`
+}
+
+type jsonHealthGroup struct {
+	Group       string `json:"group"`
+	GroupBase64 string `json:"groupBase64,omitempty"`
+	// Verdict is the UI's text for the verdict ("OK", "WARN", "WARN
+	// NO-COMMITS", "ERR STALL", "JUDGING 3/10"), null while unknown.
+	Verdict  *string      `json:"verdict"`
+	Status   lag.Status   `json:"status"`
+	Severity lag.Severity `json:"severity"`
+	// Complete is false while a lagging partition has too few commit
+	// observations for STALL and WARN to be detected.
+	Complete bool `json:"complete"`
+	// Judging is how much of the window a verdict still judging has seen,
+	// null once decided (or unknown).
+	Judging           *jsonJudging          `json:"judging"`
+	TotalLag          *int64                `json:"totalLag"`
+	MaxTimeLagSeconds *float64              `json:"maxTimeLagSeconds"`
+	MaxTimeLagKind    lag.TimeLagKind       `json:"maxTimeLagKind"`
+	ProduceRate       *float64              `json:"produceRate"`
+	ConsumeRate       *float64              `json:"consumeRate"`
+	Partitions        []jsonHealthPartition `json:"partitions"`
+}
+
+type jsonHealthPartition struct {
+	Topic           string          `json:"topic"`
+	Partition       int32           `json:"partition"`
+	Status          lag.Status      `json:"status"`
+	CommittedOffset *int64          `json:"committedOffset"`
+	LogEndOffset    *int64          `json:"logEndOffset"`
+	Lag             *int64          `json:"lag"`
+	TimeLagSeconds  *float64        `json:"timeLagSeconds"`
+	TimeLagKind     lag.TimeLagKind `json:"timeLagKind"`
+	ProduceRate     *float64        `json:"produceRate"`
+	ConsumeRate     *float64        `json:"consumeRate"`
+	// Rewind holds the offsets of a REWIND: high was committed, then the
+	// older low.
+	Rewind *jsonRewind `json:"rewind"`
+}
+
+type jsonJudging struct {
+	Observations int `json:"observations"`
+	Window       int `json:"window"`
+}
+
+type jsonRewind struct {
+	High int64 `json:"high"`
+	Low  int64 `json:"low"`
+	// ResetBy is the reset kgroups made that did it, null when none.
+	ResetBy *jsonResetBy `json:"resetBy"`
+}
+
+type jsonResetBy struct {
+	Time    time.Time `json:"time"`
+	Receipt string    `json:"receipt"`
+}
+
+// HealthJSON writes the verdicts as `{"groups":[...]}`, every partition of
+// every group included (OK ones too, so a script sees the whole group).
+func HealthJSON(w io.Writer, gs []lag.Verdict) error {
+	doc := jsonHealthDocument{Groups: make([]jsonHealthGroup, 0, len(gs))}
+	for i := range gs {
+		g := &gs[i]
+		j := jsonHealthGroup{
+			Group:             g.Group,
+			GroupBase64:       groupBase64(g.Group),
+			Verdict:           verdictText(g),
+			Status:            g.Status,
+			Severity:          g.Severity,
+			Complete:          g.Complete,
+			Judging:           judging(g),
+			TotalLag:          offset(HealthTotalLag(g)),
+			MaxTimeLagSeconds: timeLagSeconds(g.MaxTimeLag),
+			MaxTimeLagKind:    g.MaxTimeLag.Kind,
+			ProduceRate:       rate(g.ProduceRate),
+			ConsumeRate:       rate(g.ConsumeRate),
+			Partitions:        make([]jsonHealthPartition, 0, len(g.Partitions)),
+		}
+		for k := range g.Partitions {
+			p := &g.Partitions[k]
+			jp := jsonHealthPartition{
+				Topic:           p.Topic,
+				Partition:       p.Partition,
+				Status:          p.Status,
+				CommittedOffset: offset(p.Committed),
+				LogEndOffset:    offset(p.LogEnd),
+				Lag:             offset(p.Lag),
+				TimeLagSeconds:  timeLagSeconds(p.TimeLag),
+				TimeLagKind:     p.TimeLag.Kind,
+				ProduceRate:     rate(p.ProduceRate),
+				ConsumeRate:     rate(p.ConsumeRate),
+			}
+			if p.Status == lag.StatusRewind {
+				jp.Rewind = &jsonRewind{High: p.Rewind.High, Low: p.Rewind.Low}
+				if r := p.ResetBy; r != nil {
+					jp.Rewind.ResetBy = &jsonResetBy{Time: r.Time, Receipt: r.Receipt}
+				}
+			}
+			j.Partitions = append(j.Partitions, jp)
+		}
+		doc.Groups = append(doc.Groups, j)
+	}
+	return EncodeJSON(w, doc)
+}
+
+// judging is the verdict's progress while it is judging, else null.
+func judging(v *lag.Verdict) *jsonJudging {
+	if !v.Judging() {
+		return nil
+	}
+	return &jsonJudging{Observations: v.Observations, Window: v.Window}
+}
+
+// verdictText is the verdict's text, null for lag.NoVerdict.
+func verdictText(v *lag.Verdict) *string {
+	t := v.Text()
+	if t == lag.NoVerdict {
+		return nil
+	}
+	return &t
+}
+
+// rate maps lag.UnknownRate to null and keeps three decimals.
+func rate(r float64) *float64 {
+	if r < 0 {
+		return nil
+	}
+	return ptr(round3(r))
+}

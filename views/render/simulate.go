@@ -1,0 +1,347 @@
+package render
+
+// What `kgroups simulate` prints: per assignor, which partitions a
+// membership change would move from whom to whom, and the resulting
+// assignment (kafka/rebalance.Simulate); for a KIP-848 group, whose
+// assignment the broker computes, each member's current and target
+// assignment. The simulate tab of the UI shows the same columns.
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/kafka/rebalance"
+	"github.com/kgroups/kgroups/views/columns"
+	"github.com/kgroups/kgroups/views/format"
+)
+
+// SummaryRow is one assignor's line of the summary table.
+type SummaryRow struct {
+	Prediction *rebalance.Prediction
+	Members    int
+}
+
+// SummaryColumns compare the assignors at a glance: how many partitions
+// each would move to another process (a partition handed between two
+// members of one process does not count: rebalance.Reassign) and how many
+// join rounds the group would go through.
+func SummaryColumns() []Column[SummaryRow] {
+	return []Column[SummaryRow]{
+		{Title: "ASSIGNOR", Align: left, Max: idMax, Value: func(r SummaryRow) string { return r.Prediction.Assignor }},
+		{Title: "CONFIDENCE", Align: left, Value: func(r SummaryRow) string { return text(string(r.Prediction.Confidence)) }},
+		{Title: "MOVED", Align: right, Value: func(r SummaryRow) string {
+			if r.Prediction.Err != nil {
+				return format.Missing
+			}
+			return strconv.Itoa(len(r.Prediction.ByProcess.Moves))
+		}},
+		{Title: "ROUNDS", Align: right, Value: func(r SummaryRow) string {
+			if r.Prediction.Err != nil {
+				return format.Missing
+			}
+			return strconv.Itoa(r.Prediction.Rounds)
+		}},
+		{Title: "MEMBERS", Align: right, Value: func(r SummaryRow) string { return strconv.Itoa(r.Members) }},
+		{Title: "NOTE", Align: left, Value: func(r SummaryRow) string { return r.Prediction.Note }},
+		{Title: "ERROR", Align: left, Value: func(r SummaryRow) string {
+			if r.Prediction.Err != nil {
+				return r.Prediction.Err.Error()
+			}
+			return ""
+		}},
+	}
+}
+
+// MoveColumns list moved partitions. FROM or TO is "-" when nobody owned
+// the partition before or owns it after.
+func MoveColumns() []Column[rebalance.Move] {
+	return []Column[rebalance.Move]{
+		{Title: "TOPIC", Align: left, Max: idMax, Value: func(m rebalance.Move) string { return m.Topic }},
+		{Title: "PARTITION", Align: right, Value: func(m rebalance.Move) string { return strconv.Itoa(int(m.Partition)) }},
+		{Title: "FROM", Align: left, Max: idMax, Value: func(m rebalance.Move) string { return text(m.From) }},
+		{Title: "TO", Align: left, Max: idMax, Value: func(m rebalance.Move) string { return text(m.To) }},
+	}
+}
+
+// AssignmentRow is one member's predicted assignment.
+type AssignmentRow struct {
+	MemberID string
+	// ClientID is the member's client id; empty for a simulated joiner.
+	ClientID   string
+	New        bool
+	Assignment []kafka.TopicPartitions
+}
+
+// AssignmentColumns show a predicted assignment per member.
+func AssignmentColumns() []Column[AssignmentRow] {
+	return []Column[AssignmentRow]{
+		{Title: "MEMBER", Align: left, Max: idMax, Value: func(r AssignmentRow) string { return r.MemberID }},
+		{Title: "CLIENT-ID", Align: left, Max: hostMax, Value: func(r AssignmentRow) string {
+			if r.New {
+				return "(new)"
+			}
+			return text(r.ClientID)
+		}},
+		{Title: "#PARTITIONS", Align: right, Value: func(r AssignmentRow) string { return strconv.Itoa(count(r.Assignment)) }},
+		{Title: "ASSIGNMENT", Align: left, Value: func(r AssignmentRow) string { return columns.Assignment(r.Assignment) }},
+	}
+}
+
+// AssignmentRows lists a prediction's members in the order the assignors
+// saw them.
+func AssignmentRows(g *kafka.Group, sim *rebalance.Simulation, p *rebalance.Prediction) []AssignmentRow {
+	rows := make([]AssignmentRow, 0, len(sim.Members))
+	for _, id := range sim.Members {
+		r := AssignmentRow{MemberID: id, Assignment: p.Assignment[id], New: slices.Contains(sim.Joiners, id)}
+		if m, ok := g.Member(id); ok {
+			r.ClientID = m.ClientID
+		}
+		rows = append(rows, r)
+	}
+	return rows
+}
+
+// SummaryRows is one row per assignor, in Assignors order.
+func SummaryRows(sim *rebalance.Simulation) []SummaryRow {
+	rows := make([]SummaryRow, len(sim.Predictions))
+	for i := range sim.Predictions {
+		rows[i] = SummaryRow{Prediction: &sim.Predictions[i], Members: len(sim.Members)}
+	}
+	return rows
+}
+
+// ChangeHeader is the one-line description of the group and the change
+// (what `simulate` and `rebalance` print first), terminal-safe.
+func ChangeHeader(g *kafka.Group, change string) string {
+	return fmt.Sprintf("Group %s (%s, %s, assignor %s, %d members): %s",
+		format.Sanitize(g.Name), format.Sanitize(string(g.Type)), format.Sanitize(g.State), format.Sanitize(text(g.Assignor)), len(g.Members), format.Sanitize(change))
+}
+
+// SimulationHeader is ChangeHeader with the assignor named with the
+// implementation kgroups infers its leader runs ("assignor
+// cooperative-sticky (librdkafka leader)"), terminal-safe.
+func SimulationHeader(g *kafka.Group, sim *rebalance.Simulation) string {
+	return fmt.Sprintf("Group %s (%s, %s, %s, %d members): %s",
+		format.Sanitize(g.Name), format.Sanitize(string(g.Type)), format.Sanitize(g.State), format.Sanitize(sim.Leader.Label()), len(g.Members), format.Sanitize(sim.Change.String()))
+}
+
+// Simulation prints a simulation: a summary per assignor, then each
+// assignor's moves and resulting assignment; lay says how long ids are cut.
+func Simulation(w io.Writer, g *kafka.Group, sim *rebalance.Simulation, lay Layout) error {
+	var b strings.Builder
+	b.WriteString(SimulationHeader(g, sim))
+	b.WriteString("\n\n")
+	b.WriteString(TableWith(summaryColumns(sim), SummaryRows(sim), lay))
+	if note := StaticRejoinNote(sim); note != "" {
+		b.WriteString(note + "\n")
+	}
+	for i := range sim.Predictions {
+		p := &sim.Predictions[i]
+		if p.Err != nil {
+			continue
+		}
+		b.WriteByte('\n')
+		fmt.Fprintf(&b, "%s: %s\n", format.Sanitize(p.Assignor), format.Predicted(len(p.ByProcess.Moves), p.ByProcess.Rejoined))
+		if len(p.Moves) > 0 {
+			b.WriteString(TableWith(MoveColumns(), p.Moves, lay))
+		}
+		b.WriteString(TableWith(AssignmentColumns(), AssignmentRows(g, sim, p), lay))
+	}
+	return Print(w, b.String())
+}
+
+// StaticRejoinNote says, when static members leave, what happens if they
+// come back in time instead: "If the static member that leaves rejoins
+// under its instance id within the session timeout, the coordinator hands
+// back its partitions without a rebalance: 0 partitions change process, 1
+// member rejoins with a new id." "" unless only static members leave.
+func StaticRejoinNote(sim *rebalance.Simulation) string {
+	r := sim.StaticRejoin
+	if r == nil {
+		return ""
+	}
+	who, whose := "the static members that leave rejoin under their instance ids", "their"
+	if r.Rejoined == 1 {
+		who, whose = "the static member that leaves rejoins under its instance id", "its"
+	}
+	return "If " + who + " within the session timeout, the coordinator hands back " + whose + " partitions without a rebalance: " +
+		format.Predicted(len(r.Moves), r.Rejoined) + "."
+}
+
+// summaryColumns drops ERROR when no assignor failed, so that the usual
+// table has no empty column.
+func summaryColumns(sim *rebalance.Simulation) []Column[SummaryRow] {
+	cols := SummaryColumns()
+	for _, p := range sim.Predictions {
+		if p.Err != nil {
+			return cols
+		}
+	}
+	return cols[:len(cols)-1]
+}
+
+// TargetRow is one KIP-848 member with its current and target assignment.
+type TargetRow struct {
+	Member *kafka.Member
+}
+
+// TargetColumns show a KIP-848 group's members: the broker has already
+// decided the target; CURRENT is what the member has reconciled so far.
+func TargetColumns() []Column[TargetRow] {
+	return []Column[TargetRow]{
+		{Title: "MEMBER", Align: left, Max: idMax, Value: func(r TargetRow) string { return r.Member.MemberID }},
+		{Title: "CLIENT-ID", Align: left, Max: hostMax, Value: func(r TargetRow) string { return text(r.Member.ClientID) }},
+		{Title: "EPOCH", Align: right, Value: func(r TargetRow) string { return strconv.Itoa(int(r.Member.MemberEpoch)) }},
+		{Title: "CURRENT", Align: left, Value: func(r TargetRow) string { return columns.Assignment(r.Member.Assignment) }},
+		{Title: "TARGET", Align: left, Value: func(r TargetRow) string { return columns.Assignment(r.Member.Target) }},
+	}
+}
+
+// TargetRows lists a KIP-848 group's members by member id.
+func TargetRows(g *kafka.Group) []TargetRow {
+	rows := make([]TargetRow, len(g.Members))
+	for i := range g.Members {
+		rows[i] = TargetRow{Member: &g.Members[i]}
+	}
+	return rows
+}
+
+// TargetsNote explains why a KIP-848 group shows targets, not predictions.
+const TargetsNote = "The broker assigns partitions for consumer-protocol (KIP-848) groups, so client assignors cannot be simulated. Each member's target assignment is what the broker has decided; CURRENT is what the member has reconciled."
+
+// Targets prints a KIP-848 group's current and target assignments, and the
+// partitions still to move; lay says how long ids are cut.
+func Targets(w io.Writer, g *kafka.Group, change string, lay Layout) error {
+	var b strings.Builder
+	b.WriteString(ChangeHeader(g, change))
+	fmt.Fprintf(&b, "\n%s\nGroup epoch %d, assignment epoch %d, server assignor %s.\n\n", TargetsNote, g.GroupEpoch, g.AssignmentEpoch, format.Sanitize(text(g.Assignor)))
+	b.WriteString(TableWith(TargetColumns(), TargetRows(g), lay))
+	pending := rebalance.Reconciliation(g)
+	if len(pending) == 0 {
+		b.WriteString("\nEvery member holds its target assignment.\n")
+	} else {
+		fmt.Fprintf(&b, "\n%s still to move:\n", format.Count(len(pending), "partition", "partitions"))
+		b.WriteString(TableWith(MoveColumns(), pending, lay))
+	}
+	return Print(w, b.String())
+}
+
+// The JSON documents are a contract with scripts, spelled out field by
+// field. from/to are null when nobody owned or owns the partition.
+
+type jsonSimulation struct {
+	Group       string `json:"group"`
+	GroupBase64 string `json:"groupBase64,omitempty"`
+	Change      string `json:"change"`
+	Type        string `json:"type"`
+	// Leader is the implementation inferred for a classic group's leader.
+	Leader    *jsonLeader    `json:"leader,omitempty"`
+	Assignors []jsonAssignor `json:"assignors"`
+	// Members is set for KIP-848 groups only.
+	Members []jsonTargetMember `json:"members,omitempty"`
+	Pending []jsonMove         `json:"pendingMoves,omitempty"`
+	// StaticRejoin is set when static members leave (see
+	// StaticRejoinNote).
+	StaticRejoin *jsonRejoin `json:"staticRejoin,omitempty"`
+}
+
+type jsonRejoin struct {
+	MovedByProcess int `json:"movedByProcess"`
+	Rejoined       int `json:"rejoined"`
+}
+
+type jsonLeader struct {
+	Impl     string `json:"impl"`
+	Protocol string `json:"protocol"`
+	Partial  bool   `json:"partial"`
+	Label    string `json:"label"`
+}
+
+type jsonAssignor struct {
+	Assignor   string `json:"assignor"`
+	Impl       string `json:"impl"`
+	Confidence string `json:"confidence"`
+	Note       string `json:"note"`
+	Moved      int    `json:"moved"`
+	Rounds     int    `json:"rounds"`
+	// MovedByProcess and Rejoined count the prediction by process (the
+	// rule of the rebalance result and the Timeline).
+	MovedByProcess int                         `json:"movedByProcess"`
+	Rejoined       int                         `json:"rejoined"`
+	Moves          []jsonMove                  `json:"moves"`
+	Assignment     map[string][]jsonAssignment `json:"assignment"`
+	Error          *string                     `json:"error"`
+}
+
+type jsonMove struct {
+	Topic     string  `json:"topic"`
+	Partition int32   `json:"partition"`
+	From      *string `json:"from"`
+	To        *string `json:"to"`
+}
+
+type jsonTargetMember struct {
+	MemberID    string           `json:"memberId"`
+	ClientID    string           `json:"clientId"`
+	MemberEpoch int32            `json:"memberEpoch"`
+	Current     []jsonAssignment `json:"current"`
+	Target      []jsonAssignment `json:"target"`
+}
+
+// SimulationJSON prints a simulation as
+// {"group","change","type","leader":{"impl","protocol","partial","label"},"assignors":[{"assignor","impl","confidence","note","moved","rounds","movedByProcess","rejoined","moves":[{"topic","partition","from","to"}],"assignment":{member:[{"topic","partitions"}]},"error"}],"staticRejoin":{"movedByProcess","rejoined"}}.
+func SimulationJSON(w io.Writer, g *kafka.Group, sim *rebalance.Simulation) error {
+	doc := jsonSimulation{Group: sim.Group, GroupBase64: groupBase64(sim.Group), Change: sim.Change.String(), Type: string(g.Type), Assignors: make([]jsonAssignor, 0, len(sim.Predictions))}
+	if sim.Leader.Impl != "" {
+		doc.Leader = &jsonLeader{Impl: string(sim.Leader.Impl), Protocol: sim.Leader.Protocol, Partial: sim.Leader.Partial, Label: sim.Leader.Label()}
+	}
+	if r := sim.StaticRejoin; r != nil {
+		doc.StaticRejoin = &jsonRejoin{MovedByProcess: len(r.Moves), Rejoined: r.Rejoined}
+	}
+	for _, p := range sim.Predictions {
+		j := jsonAssignor{Assignor: p.Assignor, Impl: string(p.Impl), Confidence: string(p.Confidence), Note: p.Note, Moved: len(p.Moves), Rounds: p.Rounds, Moves: toJSONMoves(p.Moves), Assignment: map[string][]jsonAssignment{}}
+		j.MovedByProcess, j.Rejoined = len(p.ByProcess.Moves), p.ByProcess.Rejoined
+		for id, tps := range p.Assignment {
+			j.Assignment[id] = toJSONAssignment(tps)
+		}
+		if p.Err != nil {
+			s := p.Err.Error()
+			j.Error = &s
+		}
+		doc.Assignors = append(doc.Assignors, j)
+	}
+	return EncodeJSON(w, doc)
+}
+
+// TargetsJSON prints a KIP-848 group in the same document shape as
+// SimulationJSON, with no assignors and each member's current and target
+// assignment.
+func TargetsJSON(w io.Writer, g *kafka.Group, change string) error {
+	doc := jsonSimulation{Group: g.Name, GroupBase64: groupBase64(g.Name), Change: change, Type: string(g.Type), Assignors: []jsonAssignor{}, Members: []jsonTargetMember{}}
+	for _, m := range g.Members {
+		doc.Members = append(doc.Members, jsonTargetMember{MemberID: m.MemberID, ClientID: m.ClientID, MemberEpoch: m.MemberEpoch,
+			Current: toJSONAssignment(m.Assignment), Target: toJSONAssignment(m.Target)})
+	}
+	doc.Pending = toJSONMoves(rebalance.Reconciliation(g))
+	return EncodeJSON(w, doc)
+}
+
+func toJSONMoves(moves []rebalance.Move) []jsonMove {
+	out := make([]jsonMove, 0, len(moves))
+	for _, m := range moves {
+		out = append(out, jsonMove{Topic: m.Topic, Partition: m.Partition, From: nonEmpty(m.From), To: nonEmpty(m.To)})
+	}
+	return out
+}
+
+func count(tps []kafka.TopicPartitions) int {
+	n := 0
+	for _, tp := range tps {
+		n += len(tp.Partitions)
+	}
+	return n
+}
