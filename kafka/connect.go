@@ -69,7 +69,7 @@ func Connect(ctx context.Context, c config.Cluster, extra ...kgo.Opt) (*Client, 
 		kgo.MetadataMinAge(metadataMinAge),
 		kgo.WithHooks(dialErrs),
 	}
-	dial, err := dialOption(c.TLS, timeout)
+	dial, err := dialOption(ctx, c.TLS, timeout)
 	if err != nil {
 		return nil, err
 	}

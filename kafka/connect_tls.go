@@ -16,8 +16,8 @@ import (
 // dialOption dials brokers with a timeout and, when TLS is on, performs the
 // handshake itself so that a handshake failure can be told apart from a
 // failure to reach the broker at all.
-func dialOption(t config.TLSConfig, timeout time.Duration) (kgo.Opt, error) {
-	tlsCfg, err := tlsConfig(t)
+func dialOption(ctx context.Context, t config.TLSConfig, timeout time.Duration) (kgo.Opt, error) {
+	tlsCfg, err := tlsConfig(ctx, t)
 	if err != nil {
 		return nil, err
 	}
@@ -58,8 +58,9 @@ func (e *handshakeError) Error() string { return "TLS handshake with " + e.addr 
 func (e *handshakeError) Unwrap() error { return e.err }
 
 // tlsConfig builds the client TLS configuration, or nil when TLS is off.
-// File problems are reported against the setting's key.
-func tlsConfig(t config.TLSConfig) (*tls.Config, error) {
+// File problems are reported against the setting's key; the files are read
+// within ctx, so a FIFO or a hung network file stops with the run.
+func tlsConfig(ctx context.Context, t config.TLSConfig) (*tls.Config, error) {
 	if !t.Enabled && t.CAFile == "" && t.CertFile == "" && t.KeyFile == "" && t.ServerName == "" && !t.InsecureSkipVerify {
 		return nil, nil
 	}
@@ -69,7 +70,7 @@ func tlsConfig(t config.TLSConfig) (*tls.Config, error) {
 		InsecureSkipVerify: t.InsecureSkipVerify, //nolint:gosec // the user asked for it by name
 	}
 	if t.CAFile != "" {
-		pem, err := config.ReadSecretFile("tls.ca_file", t.CAFile)
+		pem, err := config.ReadSecretFile(ctx, "tls.ca_file", t.CAFile)
 		if err != nil {
 			return nil, fmt.Errorf("connect: %w", err)
 		}
@@ -81,11 +82,11 @@ func tlsConfig(t config.TLSConfig) (*tls.Config, error) {
 	}
 	switch {
 	case t.CertFile != "" && t.KeyFile != "":
-		certPEM, err := config.ReadSecretFile("tls.cert_file", t.CertFile)
+		certPEM, err := config.ReadSecretFile(ctx, "tls.cert_file", t.CertFile)
 		if err != nil {
 			return nil, fmt.Errorf("connect: %w", err)
 		}
-		keyPEM, err := config.ReadSecretFile("tls.key_file", t.KeyFile)
+		keyPEM, err := config.ReadSecretFile(ctx, "tls.key_file", t.KeyFile)
 		if err != nil {
 			return nil, fmt.Errorf("connect: %w", err)
 		}
