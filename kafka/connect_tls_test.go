@@ -30,7 +30,7 @@ func TestTLSFilesReadWithinTheRun(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan error, 1)
 		go func() {
-			_, err := tlsConfig(ctx, tc.cfg)
+			_, err := tlsConfig(ctx, tc.cfg, nil)
 			done <- err
 		}()
 		cancel()
