@@ -6,10 +6,12 @@ package tui
 import (
 	"context"
 	"io"
+	"log/slog"
 	"os"
 	"time"
 
 	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/kafka/debuglog"
 	"github.com/kgroups/kgroups/kafka/lag"
 	"github.com/kgroups/kgroups/views/screens/removal"
 	"github.com/kgroups/kgroups/views/screens/resetwizard"
@@ -103,6 +105,8 @@ type Options struct {
 	Now func() time.Time
 	// Getenv reads NO_COLOR and the locale (default os.Getenv).
 	Getenv func(string) string
+	// Log is the debug trace (nil: none). It never writes to Output.
+	Log *slog.Logger
 	// Input and Output are the terminal (default stdin and stdout).
 	Input  io.Reader
 	Output io.Writer
@@ -133,6 +137,7 @@ func (o Options) withDefaults() Options {
 	if o.Getenv == nil {
 		o.Getenv = os.Getenv
 	}
+	o.Log = debuglog.Or(o.Log)
 	if o.Input == nil {
 		o.Input = os.Stdin
 	}
