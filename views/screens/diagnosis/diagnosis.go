@@ -266,7 +266,7 @@ func (m *Model) View() string {
 		}
 		return b.String()
 	}
-	st := table.Styles{Header: &m.Styles.TableHeader, Selected: &m.Styles.Selected, Cursor: m.Glyphs.Cursor, Ellipsis: m.Glyphs.Ellipsis}
+	st := table.NewStyles(m.Styles, m.Glyphs)
 	fs := m.findings
 	m.tbl.Render(&b, st, m.Width, m.rows()+1, m.win, len(fs), func(i int) diagnose.Finding { return fs[i] }, true)
 	if room := m.Height - 3 - m.rows(); room > 0 && m.win.Cursor < len(fs) {

@@ -185,7 +185,7 @@ func (m *Tasks) View() string {
 		b.WriteString(m.Styles.Dim.Render(table.FitLine("  no member has tasks", m.Width, m.Glyphs.Ellipsis)))
 		return b.String()
 	}
-	st := table.Styles{Header: &m.Styles.TableHeader, Selected: &m.Styles.Selected, Cursor: m.Glyphs.Cursor, Ellipsis: m.Glyphs.Ellipsis}
+	st := table.NewStyles(m.Styles, m.Glyphs)
 	rows := m.rowsData
 	m.tbl.Render(&b, st, m.Width, m.rows()+1, m.win, len(rows), func(i int) TaskRow { return rows[i] }, true)
 	return b.String()
@@ -294,7 +294,7 @@ func (m *Topology) View() string {
 		b.WriteString(m.Styles.Dim.Render(table.FitLine("  the group has no topology yet", m.Width, m.Glyphs.Ellipsis)))
 		return b.String()
 	}
-	st := table.Styles{Header: &m.Styles.TableHeader, Selected: &m.Styles.Selected, Cursor: m.Glyphs.Cursor, Ellipsis: m.Glyphs.Ellipsis}
+	st := table.NewStyles(m.Styles, m.Glyphs)
 	rows := m.rowsData
 	m.tbl.Render(&b, st, m.Width, m.rows()+1, m.win, len(rows), func(i int) TopologyRow { return rows[i] }, true)
 	return b.String()
