@@ -10,6 +10,7 @@ import (
 	"github.com/kgroups/kgroups/config"
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/diagnose"
+	"github.com/kgroups/kgroups/kafka/lag"
 	"github.com/kgroups/kgroups/kafka/rebalance"
 	"github.com/kgroups/kgroups/views/format"
 	"github.com/kgroups/kgroups/views/render"
@@ -22,7 +23,7 @@ func init() { register(newDiagnoseCmd) }
 type diagnoseOptions struct {
 	healthOptions
 	storm   int
-	failOn  diagnose.Severity
+	failOn  lag.Severity
 	failSet bool
 }
 
@@ -104,8 +105,8 @@ func parseDiagnose(args []string, f healthFlags, storm int, failOn string) (diag
 	}
 	o.storm = storm
 	if failOn != "" {
-		var s diagnose.Severity
-		if err := s.UnmarshalText([]byte(strings.TrimSpace(failOn))); err != nil || s == diagnose.SeverityInfo {
+		var s lag.Severity
+		if err := s.UnmarshalText([]byte(strings.TrimSpace(failOn))); err != nil || s == lag.SeverityOK {
 			return o, usageErrorf("invalid --fail-on %q: accepted values are WARN, ERR (any case)", failOn)
 		}
 		o.failOn, o.failSet = s, true

@@ -246,9 +246,9 @@ func (m *Model) View() string {
 	errs, warns := 0, 0
 	for i := range m.findings {
 		switch m.findings[i].Severity {
-		case diagnose.SeverityErr:
+		case lag.SeverityErr:
 			errs++
-		case diagnose.SeverityWarn:
+		case lag.SeverityWarn:
 			warns++
 		}
 	}
@@ -288,9 +288,9 @@ func count(n int, what string) string { return strconv.Itoa(n) + " " + what }
 
 func (m *Model) severityStyle(f diagnose.Finding) *lipgloss.Style {
 	switch f.Severity {
-	case diagnose.SeverityErr:
+	case lag.SeverityErr:
 		return &m.Styles.Error
-	case diagnose.SeverityWarn:
+	case lag.SeverityWarn:
 		return &m.Styles.Warn
 	}
 	return nil
