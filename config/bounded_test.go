@@ -49,8 +49,8 @@ func TestBoundedBlockedReadIsCancellable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer w.Close()
-	defer r.Close()
+	defer func() { _ = w.Close() }()
+	defer func() { _ = r.Close() }()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {

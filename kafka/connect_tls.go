@@ -41,7 +41,7 @@ func dialOption(t config.TLSConfig, timeout time.Duration) (kgo.Opt, error) {
 		defer cancel()
 		conn := tls.Client(raw, c)
 		if err := conn.HandshakeContext(hctx); err != nil {
-			raw.Close()
+			_ = raw.Close()
 			return nil, &handshakeError{addr: host, err: err}
 		}
 		return conn, nil

@@ -133,7 +133,7 @@ func TestHealthProgress(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	if isTerminal(f) {
 		t.Error("a file is not a terminal")
 	}
@@ -268,7 +268,7 @@ func startHealthCluster(t *testing.T) *healthCluster {
 	hc.rewind = c.Join(t, "g-rewind", []string{"t-rw"})
 	c.WaitStable(t, "g-stall", 1, 2)
 	c.WaitStable(t, "g-rewind", 1, 1)
-	hc.commit(t, 30)
+	_ = hc.commit(t, 30) // a failure is reported by commit itself
 	return hc
 }
 
