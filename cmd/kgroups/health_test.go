@@ -274,6 +274,7 @@ func startHealthCluster(t *testing.T) *healthCluster {
 
 // commit makes g-rewind's live member commit offset on t-rw/0.
 func (c *healthCluster) commit(t *testing.T, offset int64) error {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), kafkatest.WaitTimeout)
 	defer cancel()
 	var cerr error
@@ -302,6 +303,7 @@ func (c *healthCluster) commit(t *testing.T, offset int64) error {
 // seen 30, so the sampled window holds the drop from 30 to 25 whatever the
 // timing. It returns a channel that yields the commit's result.
 func (c *healthCluster) rewindDuringWindow(t *testing.T) <-chan error {
+	t.Helper()
 	fetched := make(chan struct{}, 1)
 	var n atomic.Int32
 	c.ControlKey(int16(kmsg.OffsetFetch), func(req kmsg.Request) (kmsg.Response, error, bool) {

@@ -315,11 +315,12 @@ func grow(v, d int64) int64 {
 // come unsorted and duplicated, go missing and get evicted. Some polls read
 // exact records or note a reset, for both.
 func runEquivalence(t testing.TB, data []byte, tally *equivTally) {
+	t.Helper()
 	runEquivalenceOn(t, data, tally, newTwin)
 }
 
 // runEquivalenceOn is runEquivalence on a twin made by newT.
-func runEquivalenceOn(t testing.TB, data []byte, tally *equivTally, newT func(Config) *twin) {
+func runEquivalenceOn(t testing.TB, data []byte, tally *equivTally, newT func(Config) *twin) { //nolint:thelper // the body of the equivalence tests and fuzzers; a failure names its own line
 	r := &byteReader{b: data}
 	cfg := equivConfigs[int(r.next())%len(equivConfigs)]
 	tw := newT(cfg)
@@ -423,6 +424,7 @@ func mutate(r *byteReader, ps *partState) {
 
 // readExact answers some of the exact reads both want, the same way.
 func readExact(t testing.TB, r *byteReader, tw *twin, now time.Time) {
+	t.Helper()
 	want := tw.ref.WantExact(int(r.next()%4)+1, nil)
 	recs := make(map[kafka.CommitKey]kafka.RecordTime, len(want))
 	for _, p := range want {
