@@ -151,14 +151,14 @@ func (c *hostileCluster) liveMembers(t *testing.T) []member {
 	return out
 }
 
-// cutCell is what a table shows of s in a column capped at max cells (0:
+// cutCell is what a table shows of s in a column capped at limit cells (0:
 // whole), with the ellipsis of the test's locale.
-func cutCell(s string, max int) string {
+func cutCell(s string, limit int) string {
 	s = format.Sanitize(s)
-	if max == 0 {
+	if limit == 0 {
 		return s
 	}
-	return format.Truncate(s, max, render.LayoutFor(false, format.UTF8Locale(os.Getenv)).Ellipsis)
+	return format.Truncate(s, limit, render.LayoutFor(false, format.UTF8Locale(os.Getenv)).Ellipsis)
 }
 
 func TestHostileNames(t *testing.T) {

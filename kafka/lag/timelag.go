@@ -7,23 +7,23 @@ package lag
 type TimeLagKind uint8
 
 const (
-	// TimeLagUnknown: no committed offset, no known log end, or fewer
+	// TimeLagUnknown means no committed offset, no known log end, or fewer
 	// than two interpolation points yet.
 	TimeLagUnknown TimeLagKind = iota
-	// TimeLagCaughtUp: the committed offset is at the log end; the time
+	// TimeLagCaughtUp means the committed offset is at the log end; the time
 	// lag is 0.
 	TimeLagCaughtUp
-	// TimeLagInterpolated: the committed offset lies within the table of
+	// TimeLagInterpolated means the committed offset lies within the table of
 	// (log end, time) points and its time was interpolated.
 	TimeLagInterpolated
-	// TimeLagAtLeast: the committed offset is older than the oldest point
+	// TimeLagAtLeast means the committed offset is older than the oldest point
 	// and the record at it has not been read yet: the log end had already
 	// passed it at the oldest point, so Seconds, the age of that point, is
 	// a lower bound. Rates from the points would only guess how much
 	// older it is, and such a guess overshoots whenever the producer was
 	// slower before the points began.
 	TimeLagAtLeast
-	// TimeLagExact: measured from the timestamp of the record at the
+	// TimeLagExact is measured from the timestamp of the record at the
 	// committed offset (see ExactTimeLag), not estimated.
 	TimeLagExact
 )
