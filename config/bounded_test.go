@@ -57,7 +57,7 @@ func TestBoundedBlockedReadIsCancellable(t *testing.T) {
 		_, err := io.ReadAll(NewBounded(ctx, r, 100, errors.New("too large")))
 		done <- err
 	}()
-	if _, err := w.Write([]byte("some")); err != nil {
+	if _, err := w.WriteString("some"); err != nil {
 		t.Fatal(err)
 	}
 	cancel()

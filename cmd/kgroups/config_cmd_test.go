@@ -447,7 +447,7 @@ func TestConfigUse(t *testing.T) {
 		t.Fatalf("use staging: exit %d stdout %q stderr %q", code, stdout, stderr)
 	}
 	after, _ := os.ReadFile(path)
-	if string(after) != string(data) {
+	if !bytes.Equal(after, data) {
 		t.Fatal("a failed use changed the file")
 	}
 

@@ -51,7 +51,7 @@ func TestHealthUsageErrors(t *testing.T) {
 }
 
 func TestHealthFailOnParsing(t *testing.T) {
-	for in, want := range map[string]lag.Severity{"WARN": lag.SeverityWarn, "warn": lag.SeverityWarn, "Err": lag.SeverityErr, " ERR ": lag.SeverityErr} {
+	for in, want := range map[string]lag.Severity{"WARN": lag.SeverityWarn, "warn": lag.SeverityWarn, "Err": lag.SeverityErr, " ERR ": lag.SeverityErr} { //nolint:gocritic // mapKey: " ERR " tests that the flag value is trimmed
 		p, err := parseHealth([]string{"g"}, healthFlags{window: time.Minute, interval: time.Second, format: "table", failOn: in})
 		if err != nil || !p.failSet || p.failOn != want {
 			t.Errorf("--fail-on %q: %+v, %v; want %s", in, p, err, want)

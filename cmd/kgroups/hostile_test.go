@@ -209,7 +209,7 @@ func TestHostileNames(t *testing.T) {
 				code, stdout, stderr := c.kg(t, append([]string{"describe", h}, view...)...)
 				// The Kafka tool's note names the group, made safe.
 				expectRun(t, code, stderr, 0, "Consumer group '"+format.Sanitize(h)+"' has no active members.\n")
-				if view == nil && !strings.HasPrefix(stdout, "GROUP") || (view != nil && view[0] == "--members" && stdout != "") {
+				if len(view) == 0 && !strings.HasPrefix(stdout, "GROUP") || (len(view) > 0 && view[0] == "--members" && stdout != "") {
 					t.Errorf("describe %q %v:\n%s", h, view, abbreviate(stdout))
 				}
 			}

@@ -86,7 +86,7 @@ func retainedHeap(ctx context.Context, c *cluster, cols, rows, polls int, refres
 	}()
 	defer func() {
 		cancel()
-		_ = <-done // the UI ends because it was cancelled
+		<-done //nolint:errcheck // the UI ends because it was cancelled; how it ends is not measured
 		_ = slave.Close()
 	}()
 	deadline := time.Now().Add(time.Duration(polls+10) * (refresh + 10*time.Second))

@@ -139,7 +139,7 @@ func runProcess(ctx context.Context, c *cluster, bin string, cols, rows int, ref
 	stopAt := time.Now()
 
 	// q quits from the groups screen.
-	if _, err := master.Write([]byte("q")); err != nil {
+	if _, err := master.WriteString("q"); err != nil {
 		return nil, fmt.Errorf("send q: %w", err)
 	}
 	select {

@@ -350,7 +350,7 @@ func committed(t *testing.T, adm *kadm.Client, group string) map[string]map[int3
 }
 
 func equalOffsets(a, b map[string]map[int32]int64) bool {
-	return maps.EqualFunc(a, b, func(x, y map[int32]int64) bool { return maps.Equal(x, y) })
+	return maps.EqualFunc(a, b, maps.Equal[map[int32]int64])
 }
 
 // backlog is how many records of topic the group has not consumed: log end

@@ -211,7 +211,7 @@ func (h *refHistory) updateGroup(gh *refGroupHist, g *kafka.Group, t int64) {
 
 	gh.observe(t, int64(h.cfg.MinDistance), h.cfg.Window)
 	fetched := g.Err == nil
-	total := int64(kafka.NoOffset)
+	total := kafka.NoOffset
 	same := len(gh.parts) == n
 	for k := 0; same && k < n; k++ {
 		p := at(k)
@@ -645,8 +645,8 @@ func refTimeLagAt(tb refPointTable, c, end, now int64) TimeLag {
 	r := tb.firstAbove(c)
 	var t float64
 	kind := TimeLagInterpolated
-	switch {
-	case r == n:
+	switch r {
+	case n:
 		// Unreachable while every known log end reaches the table (the
 		// newest point is then at or above the current log end, which is
 		// above c); kept so that a future caller cannot index past it.
@@ -654,7 +654,7 @@ func refTimeLagAt(tb refPointTable, c, end, now int64) TimeLag {
 		// below c.
 		_, nt := tb.at(n - 1)
 		t = float64(nt)
-	case r == 0:
+	case 0:
 		_, t0 := tb.at(0)
 		t, kind = float64(t0), TimeLagAtLeast
 	default:

@@ -135,8 +135,8 @@ func timeLagAt(tb pointTable, c, end, now int64) TimeLag {
 	r := tb.firstAbove(c)
 	var t float64
 	kind := TimeLagInterpolated
-	switch {
-	case r == n:
+	switch r {
+	case n:
 		// Unreachable while every known log end reaches the table (the
 		// newest point is then at or above the current log end, which is
 		// above c); kept so that a future caller cannot index past it.
@@ -144,7 +144,7 @@ func timeLagAt(tb pointTable, c, end, now int64) TimeLag {
 		// below c.
 		_, nt := tb.at(n - 1)
 		t = float64(nt)
-	case r == 0:
+	case 0:
 		_, t0 := tb.at(0)
 		t, kind = float64(t0), TimeLagAtLeast
 	default:
