@@ -219,7 +219,7 @@ func ReadFileBounded(ctx context.Context, path string, limit int64, what, hint s
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // read only: nothing to lose
 	data, err := io.ReadAll(f)
 	if err != nil {
 		var tl *TooLargeError

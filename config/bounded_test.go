@@ -49,15 +49,15 @@ func TestBoundedBlockedReadIsCancellable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer w.Close()
-	defer r.Close()
+	defer func() { _ = w.Close() }()
+	defer func() { _ = r.Close() }()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
 		_, err := io.ReadAll(NewBounded(ctx, r, 100, errors.New("too large")))
 		done <- err
 	}()
-	if _, err := w.Write([]byte("some")); err != nil {
+	if _, err := w.WriteString("some"); err != nil {
 		t.Fatal(err)
 	}
 	cancel()

@@ -388,7 +388,7 @@ func FromFlags(err error) bool {
 	}
 	var walk func(error) bool
 	walk = func(err error) bool {
-		if se, ok := err.(*SettingError); ok {
+		if se, ok := err.(*SettingError); ok { //nolint:errorlint // every error of the joined tree is judged in turn; errors.As would stop at the first
 			return se.Source.Kind == SourceFlag
 		}
 		if j, ok := err.(interface{ Unwrap() []error }); ok {

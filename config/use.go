@@ -127,7 +127,7 @@ func writeFileAtomic(path string, data []byte) error {
 	if err != nil {
 		return fmt.Errorf("config %s: %w", path, err)
 	}
-	defer os.Remove(tmp.Name()) // no-op once renamed
+	defer func() { _ = os.Remove(tmp.Name()) }() // no-op once renamed
 	_, werr := tmp.Write(data)
 	cerr := tmp.Close()
 	if err := errors.Join(werr, cerr); err != nil {

@@ -1,3 +1,8 @@
+// Package kafka is kgroups' connection to a cluster (franz-go kgo and
+// kadm): Connect, the poll that reads every group into one Snapshot with a
+// request count bounded by brokers, the records read at commits (Peek,
+// CommittedTimestamps), and the group types with what each supports. The
+// domain rules built on it live in its sub-packages.
 package kafka
 
 import (

@@ -146,7 +146,7 @@ func TestConnectSASL(t *testing.T) {
 			})
 
 			t.Run("no SASL configured", func(t *testing.T) {
-				mustFail(t, connContext(c), "closed by broker", "SASL (set sasl.mechanism)")
+				_ = mustFail(t, connContext(c), "closed by broker", "SASL (set sasl.mechanism)")
 			})
 		})
 	}
@@ -206,12 +206,12 @@ func TestConnectTLS(t *testing.T) {
 	t.Run("wrong ca_file", func(t *testing.T) {
 		cc := connContext(c)
 		cc.TLS = config.TLSConfig{Enabled: true, CAFile: pki.otherCAFile}
-		mustFail(t, cc, "certificate signed by unknown authority (tls.ca_file "+pki.otherCAFile+" does not hold the CA")
+		_ = mustFail(t, cc, "certificate signed by unknown authority (tls.ca_file "+pki.otherCAFile+" does not hold the CA")
 	})
 	t.Run("wrong server_name", func(t *testing.T) {
 		cc := connContext(c)
 		cc.TLS = config.TLSConfig{Enabled: true, CAFile: pki.caFile, ServerName: "kafka.example.com"}
-		mustFail(t, cc, "kafka.example.com", "set tls.server_name to a name in the certificate")
+		_ = mustFail(t, cc, "kafka.example.com", "set tls.server_name to a name in the certificate")
 	})
 	t.Run("insecure_skip_verify", func(t *testing.T) {
 		cc := connContext(c)
@@ -219,20 +219,20 @@ func TestConnectTLS(t *testing.T) {
 		proveWorks(t, mustConnect(t, cc))
 	})
 	t.Run("TLS not configured", func(t *testing.T) {
-		mustFail(t, connContext(c), "closed by broker: it may require TLS (set tls.enabled)")
+		_ = mustFail(t, connContext(c), "closed by broker: it may require TLS (set tls.enabled)")
 	})
 	t.Run("TLS against a plaintext broker", func(t *testing.T) {
 		plain := connCluster(t)
 		cc := connContext(plain)
 		cc.RequestTimeout = 2 * time.Second
 		cc.TLS = config.TLSConfig{Enabled: true, CAFile: pki.caFile}
-		mustFail(t, cc, "did not complete within 1s: the broker may not use TLS on this port (unset tls.enabled)")
+		_ = mustFail(t, cc, "did not complete within 1s: the broker may not use TLS on this port (unset tls.enabled)")
 	})
 	t.Run("missing ca_file", func(t *testing.T) {
 		cc := connContext(c)
 		missing := filepath.Join(t.TempDir(), "nope.pem")
 		cc.TLS = config.TLSConfig{Enabled: true, CAFile: missing}
-		mustFail(t, cc, "tls.ca_file", missing)
+		_ = mustFail(t, cc, "tls.ca_file", missing)
 	})
 }
 
@@ -254,12 +254,12 @@ func TestConnectMTLS(t *testing.T) {
 	t.Run("without client certificate", func(t *testing.T) {
 		cc := connContext(c)
 		cc.TLS = config.TLSConfig{Enabled: true, CAFile: pki.caFile}
-		mustFail(t, cc, "the broker requires a client certificate (set tls.cert_file and tls.key_file)")
+		_ = mustFail(t, cc, "the broker requires a client certificate (set tls.cert_file and tls.key_file)")
 	})
 	t.Run("client certificate from another CA", func(t *testing.T) {
 		cc := connContext(c)
 		cc.TLS = config.TLSConfig{Enabled: true, CAFile: pki.caFile, CertFile: pki.otherClientCertFile, KeyFile: pki.otherClientKeyFile}
-		mustFail(t, cc, "the broker requires a client certificate signed by a CA it trusts, and tls.cert_file "+pki.otherClientCertFile+" is not")
+		_ = mustFail(t, cc, "the broker requires a client certificate signed by a CA it trusts, and tls.cert_file "+pki.otherClientCertFile+" is not")
 	})
 }
 
@@ -269,7 +269,7 @@ func TestConnectUnreachable(t *testing.T) {
 		t.Fatal(err)
 	}
 	addr := ln.Addr().String()
-	ln.Close() // nothing listens there now
+	_ = ln.Close() // nothing listens there now
 
 	cc := config.Cluster{Name: "gone", Brokers: []string{addr}, RequestTimeout: 2 * time.Second}
 	want := fmt.Sprintf("connection refused by %s (tried %s): nothing listens there; check the brokers setting and that Kafka is running", addr, addr)

@@ -44,7 +44,7 @@ func dialOption(ctx context.Context, t config.TLSConfig, timeout time.Duration, 
 		defer cancel()
 		conn := tls.Client(raw, c)
 		if err := conn.HandshakeContext(hctx); err != nil {
-			raw.Close()
+			_ = raw.Close()
 			return nil, &handshakeError{addr: host, err: err}
 		}
 		return conn, nil

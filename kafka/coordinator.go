@@ -13,11 +13,11 @@ func JavaHashCode(s string) int32 {
 		if r >= 0x10000 {
 			// A supplementary character is two UTF-16 code units.
 			r -= 0x10000
-			h = 31*h + int32(0xD800+(r>>10))
-			h = 31*h + int32(0xDC00+(r&0x3FF))
+			h = 31*h + (0xD800 + r>>10)
+			h = 31*h + (0xDC00 + r&0x3FF)
 			continue
 		}
-		h = 31*h + int32(r)
+		h = 31*h + r
 	}
 	return h
 }

@@ -45,17 +45,17 @@ const OffsetNext int64 = -1
 type TxnState int
 
 const (
-	// TxnNone: the record was not written in a transaction.
+	// TxnNone means the record was not written in a transaction.
 	TxnNone TxnState = iota
-	// TxnCommitted: its transaction committed; every consumer sees it.
+	// TxnCommitted means its transaction committed; every consumer sees it.
 	TxnCommitted
-	// TxnAborted: its transaction aborted; read_committed consumers skip
+	// TxnAborted means its transaction aborted; read_committed consumers skip
 	// it.
 	TxnAborted
-	// TxnOpen: its transaction has not ended; read_committed consumers
+	// TxnOpen means its transaction has not ended; read_committed consumers
 	// cannot pass it until it does.
 	TxnOpen
-	// TxnEnded: its transaction ended, but the marker lies beyond what was
+	// TxnEnded means its transaction ended, but the marker lies beyond what was
 	// read, so the outcome is not known.
 	TxnEnded
 )
@@ -132,7 +132,7 @@ type PeekResult struct {
 	Partitions []PeekPartition
 }
 
-// NoCommitError: the group has no committed offset on the partition.
+// NoCommitError says the group has no committed offset on the partition.
 type NoCommitError struct {
 	Group, Topic string
 	Partition    int32
@@ -142,7 +142,7 @@ func (e *NoCommitError) Error() string {
 	return fmt.Sprintf("group %q has no committed offset on %s/%d: give --offset to read elsewhere", e.Group, e.Topic, e.Partition)
 }
 
-// RecordGoneError: the offset lies below the log start; retention or
+// RecordGoneError says the offset lies below the log start; retention or
 // DeleteRecords removed the record.
 type RecordGoneError struct {
 	Offset, LogStart int64
@@ -152,7 +152,7 @@ func (e *RecordGoneError) Error() string {
 	return fmt.Sprintf("offset %d is below the log start %d: the record is gone (deleted by retention or DeleteRecords)", e.Offset, e.LogStart)
 }
 
-// PastLogEndError: nothing is stored at the offset yet.
+// PastLogEndError says nothing is stored at the offset yet.
 type PastLogEndError struct {
 	Offset, LogEnd int64
 }
@@ -164,7 +164,7 @@ func (e *PastLogEndError) Error() string {
 	return fmt.Sprintf("offset %d is beyond the log end %d", e.Offset, e.LogEnd)
 }
 
-// NoRecordAtError: the offset is inside the log but holds no record.
+// NoRecordAtError says the offset is inside the log but holds no record.
 // Compaction deleted it, or a transaction marker sits there; Next is the
 // offset of the first record after it (NoOffset when only markers follow).
 type NoRecordAtError struct {

@@ -56,6 +56,7 @@ func assignmentStrings(tps []kafka.TopicPartitions) []string {
 
 // produceCounts writes base+p records to partition p of topic.
 func produceCounts(t *testing.T, c *kafkatest.Cluster, topic string, partitions int32, base int) {
+	t.Helper()
 	for p := range partitions {
 		c.Produce(t, topic, p, base+int(p), time.Time{})
 	}

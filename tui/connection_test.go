@@ -52,7 +52,7 @@ func TestStaleErrorAt120(t *testing.T) {
 // fail (the error shown, retried with the backoff), and the screen fills
 // once the cluster answers.
 func TestUnreachableThenUp(t *testing.T) {
-	h := newHarness(t, 120, 40, Options{}, failing(errKgoRefused), failing(errKgoRefused), fixture)
+	h := newHarness(t, 120, 40, Options{}, failing(errKgoRefused), failing(errKgoRefused), fixture) //nolint:gocritic // dupOption: two failed polls in a row, not options
 	h.poll()
 	status := func() string { return lines(h.view())[1] }
 	if got, want := status(), "✖ unreachable · retry 09:26:58 (in 5s) · connection refused by kafka-1.internal:9092"; got != want {

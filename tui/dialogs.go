@@ -60,16 +60,16 @@ func (m *Model) openReset(msg ui.ResetMsg) tea.Cmd {
 	var w *resetwizard.Model
 	switch msg.Kind {
 	case ui.ResetPartitions:
-		w = resetwizard.NewPartitions(m.base, b, m.ctx, msg.Group, msg.Partitions)
+		w = resetwizard.NewPartitions(m.ctx, m.base, b, msg.Group, msg.Partitions)
 	case ui.SeekPartition:
 		if len(msg.Partitions) != 1 {
 			return m.flashError("seek: choose one partition")
 		}
-		w = resetwizard.NewSeek(m.base, b, m.ctx, msg.Group, msg.Partitions[0])
+		w = resetwizard.NewSeek(m.ctx, m.base, b, msg.Group, msg.Partitions[0])
 	case ui.DeleteGroup:
-		w = resetwizard.NewDelete(m.base, b, m.ctx, msg.Group)
+		w = resetwizard.NewDelete(m.ctx, m.base, b, msg.Group)
 	default:
-		w = resetwizard.NewGroup(m.base, b, m.ctx, msg.Group)
+		w = resetwizard.NewGroup(m.ctx, m.base, b, msg.Group)
 		if m.snap != nil {
 			w.SetPartitionCounts(m.snap.PartitionCounts)
 		}
@@ -97,7 +97,7 @@ func (m *Model) openRemove(msg ui.RemoveMembersMsg) tea.Cmd {
 		return m.flashError("remove members: %s", format.Sanitize(err.Error()))
 	}
 	sel := rebalance.Selection{MemberIDs: msg.MemberIDs, All: msg.All}
-	m.push(removal.New(m.base, m.writers.Members, m.ctx, msg.Group, sel))
+	m.push(removal.New(m.ctx, m.base, m.writers.Members, msg.Group, sel))
 	return nil
 }
 

@@ -491,7 +491,7 @@ func TestQuitKeys(t *testing.T) {
 }
 
 func TestStaleDataAndRecovery(t *testing.T) {
-	h := newHarness(t, 80, 24, Options{}, fixture, failing(errRefused), failing(errRefused), failing(errRefused), fixture)
+	h := newHarness(t, 80, 24, Options{}, fixture, failing(errRefused), failing(errRefused), failing(errRefused), fixture) //nolint:gocritic // dupOption: three failed polls in a row, not options
 	h.poll()
 	status := func() string { return lines(h.view())[1] }
 	if got := status(); got != "● connected · 3 brokers · refreshed 0s ago in 42ms · every 5s" {

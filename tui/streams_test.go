@@ -2,6 +2,7 @@ package tui
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -28,7 +29,7 @@ func withStreams(now time.Time) (*kafka.Snapshot, error) {
 	for i := range g.Members {
 		for _, tp := range g.Members[i].Assignment {
 			for _, p := range tp.Partitions {
-				owner[tp.Topic+"/"+string(rune('0'+p))] = &g.Members[i]
+				owner[tp.Topic+"/"+strconv.Itoa(int(p))] = &g.Members[i]
 			}
 		}
 	}
@@ -36,7 +37,7 @@ func withStreams(now time.Time) (*kafka.Snapshot, error) {
 		for p, end := range kafkatest.StreamsLogEnds[topic] {
 			c := kafkatest.StreamsCommits[topic][int32(p)]
 			po := kafka.PartitionOffsets{Topic: topic, Partition: int32(p), Committed: c, LeaderEpoch: -1, LogStart: 0, LogEnd: end, Lag: end - c}
-			if m := owner[topic+"/"+string(rune('0'+p))]; m != nil {
+			if m := owner[topic+"/"+strconv.Itoa(p)]; m != nil {
 				po.MemberID, po.ClientID, po.Host = m.MemberID, m.ClientID, m.Host
 			}
 			g.Partitions = append(g.Partitions, po)

@@ -138,12 +138,13 @@ func (m *Model) statusLine2(b *strings.Builder) {
 		l.WriteString(g.Sep + strconv.Itoa(len(m.snap.Brokers)) + " brokers")
 		l.WriteString(g.Sep + "refreshed " + format.Span(m.clock.Sub(p.lastOK)) + " ago in " + format.Took(p.took))
 	}
-	if p.paused {
+	switch {
+	case p.paused:
 		l.WriteString(g.Sep)
 		l.WriteString(s.Warn.Render("paused"))
-	} else if p.inFlight && p.err == nil && m.clock.Sub(p.started) >= time.Second {
+	case p.inFlight && p.err == nil && m.clock.Sub(p.started) >= time.Second:
 		l.WriteString(g.Sep + "polling " + format.Span(m.clock.Sub(p.started)) + g.Ellipsis)
-	} else if p.err == nil && m.snap != nil && m.switching == "" {
+	case p.err == nil && m.snap != nil && m.switching == "":
 		l.WriteString(g.Sep + "every " + format.Span(m.opts.Refresh))
 	}
 	b.WriteString(table.FitLine(l.String(), m.width, g.Ellipsis))

@@ -47,7 +47,7 @@ func compare(ctx context.Context, s shape, runs int, bin, baseline, extraEnv str
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
+	defer func() { _ = os.RemoveAll(dir) }()
 	if bin == "" {
 		bin = filepath.Join(dir, "kgroups")
 		fmt.Fprintln(os.Stderr, "building kgroups ...")
@@ -160,7 +160,7 @@ func measure(cmd *exec.Cmd) (sample, error) {
 	if err != nil {
 		return sample{}, err
 	}
-	defer null.Close()
+	defer func() { _ = null.Close() }()
 	var stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = null, &stderr
 	start := time.Now()
@@ -309,7 +309,7 @@ func (c *seeded) check(ctx context.Context, s shape, bin string) error {
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
+	defer func() { _ = os.RemoveAll(dir) }()
 	env, err := kgroupsEnv(dir, c.addrs)
 	if err != nil {
 		return err

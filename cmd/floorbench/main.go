@@ -49,7 +49,6 @@ func main() {
 	s.partitions = int32(partitions)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
 	var err error
 	switch {
 	case floor:
@@ -59,6 +58,7 @@ func main() {
 	default:
 		err = compare(ctx, s, runs, keep, baseline, extraEnv)
 	}
+	stop()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "floorbench:", err)
 		os.Exit(1)

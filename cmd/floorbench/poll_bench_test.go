@@ -31,6 +31,7 @@ func BenchmarkPollAgainstFloor(b *testing.B) {
 	defer c.close()
 	var last lastAnswer
 	poll := func(b *testing.B) {
+		b.Helper()
 		cl, err := kafka.Connect(ctx, config.Cluster{Brokers: c.addrs}, kgo.WithHooks(&last))
 		if err != nil {
 			b.Fatal(err)
@@ -109,6 +110,7 @@ func (l *lastAnswer) reset() {
 }
 
 func (l *lastAnswer) report(b *testing.B) {
+	b.Helper()
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.rounds > 0 {

@@ -56,9 +56,9 @@ the environment or a flag:
 		if s.Flag != "" {
 			flag = "--" + s.Flag
 		}
-		fmt.Fprintf(w, "  %s\t%s\t%s\n", s.Env, flag, s.Help())
+		_, _ = fmt.Fprintf(w, "  %s\t%s\t%s\n", s.Env, flag, s.Help())
 	}
-	w.Flush()
+	_ = w.Flush() // into a strings.Builder, which cannot fail
 	return strings.TrimRight(b.String(), "\n")
 }
 

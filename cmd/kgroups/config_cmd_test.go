@@ -27,7 +27,9 @@ func isolateConfig(t *testing.T) string {
 	for _, s := range config.Settings {
 		if s.Env != "" {
 			t.Setenv(s.Env, "")
-			os.Unsetenv(s.Env)
+			if err := os.Unsetenv(s.Env); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 	return filepath.Join(dir, "kgroups", "config.yaml")
@@ -445,7 +447,7 @@ func TestConfigUse(t *testing.T) {
 		t.Fatalf("use staging: exit %d stdout %q stderr %q", code, stdout, stderr)
 	}
 	after, _ := os.ReadFile(path)
-	if string(after) != string(data) {
+	if !bytes.Equal(after, data) {
 		t.Fatal("a failed use changed the file")
 	}
 
@@ -488,7 +490,7 @@ func withConnectCmd(t *testing.T) {
 				if err != nil {
 					return err
 				}
-				fmt.Fprintf(a.stdout, "context %s: %d groups via %s\n", c.Name, len(groups), strings.Join(cl.Brokers(), ","))
+				_, _ = fmt.Fprintf(a.stdout, "context %s: %d groups via %s\n", c.Name, len(groups), strings.Join(cl.Brokers(), ","))
 				return nil
 			},
 		}

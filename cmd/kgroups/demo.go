@@ -78,7 +78,7 @@ func runDemo(ctx context.Context, a *app, o demoOptions) error {
 
 	brokers := c.Addrs()
 	bootstrap := strings.Join(brokers, ",")
-	fmt.Fprintf(a.stdout, "bootstrap: %s\n", bootstrap)
+	_, _ = fmt.Fprintf(a.stdout, "bootstrap: %s\n", bootstrap)
 	if ui != nil {
 		return ui(ctx, a, brokers)
 	}
@@ -88,7 +88,7 @@ func runDemo(ctx context.Context, a *app, o demoOptions) error {
 }
 
 func printDemoHint(w io.Writer, bootstrap string) {
-	fmt.Fprintf(w, `
+	_, _ = fmt.Fprintf(w, `
 Point any Kafka tool at it:
   kgroups -b %[1]s
   kgroups -b %[1]s describe --all-groups

@@ -38,7 +38,7 @@ func startDemo(t *testing.T, ctx context.Context, args ...string) (brokers []str
 	t.Helper()
 	stdout, stderr = new(demoOutput), new(demoOutput)
 	done := make(chan int, 1)
-	go func() { done <- run(ctx, args, strings.NewReader(""), stdout, stderr) }()
+	go func(out, errOut *demoOutput) { done <- run(ctx, args, strings.NewReader(""), out, errOut) }(stdout, stderr)
 	deadline := time.After(60 * time.Second)
 	exited := false
 	for {
@@ -160,7 +160,7 @@ func TestDemoOpensUIUnlessHeadless(t *testing.T) {
 	defer func() { demoUI = saved }()
 
 	var calls [][]string
-	demoUI = func(ctx context.Context, a *app, brokers []string) error {
+	demoUI = func(_ context.Context, a *app, brokers []string) error {
 		calls = append(calls, brokers)
 		if a.stdout == nil {
 			return fmt.Errorf("app without stdout")

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"reflect"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -41,7 +42,7 @@ func independentCommits(t *testing.T, rc *resetCluster, group string) map[string
 	out := make(map[string]int64)
 	resp.Each(func(o kadm.OffsetResponse) {
 		if o.Err == nil && o.At >= 0 {
-			out[o.Topic+"/"+string(rune('0'+o.Partition))] = o.At
+			out[o.Topic+"/"+strconv.Itoa(int(o.Partition))] = o.At
 		}
 	})
 	return out

@@ -304,13 +304,13 @@ func (s *healthSampler) waitUntil(ctx context.Context, t time.Time, tick func())
 
 func (s *healthSampler) show(end time.Time, done int) {
 	if s.progress != nil {
-		fmt.Fprint(s.progress, healthProgress(s.what, time.Until(end), done, s.polls))
+		_, _ = fmt.Fprint(s.progress, healthProgress(s.what, time.Until(end), done, s.polls))
 	}
 }
 
 func (s *healthSampler) clear() {
 	if s.progress != nil {
-		fmt.Fprint(s.progress, "\r\x1b[K")
+		_, _ = fmt.Fprint(s.progress, "\r\x1b[K")
 	}
 }
 

@@ -51,7 +51,7 @@ func TestHealthUsageErrors(t *testing.T) {
 }
 
 func TestHealthFailOnParsing(t *testing.T) {
-	for in, want := range map[string]lag.Severity{"WARN": lag.SeverityWarn, "warn": lag.SeverityWarn, "Err": lag.SeverityErr, " ERR ": lag.SeverityErr} {
+	for in, want := range map[string]lag.Severity{"WARN": lag.SeverityWarn, "warn": lag.SeverityWarn, "Err": lag.SeverityErr, " ERR ": lag.SeverityErr} { //nolint:gocritic // mapKey: " ERR " tests that the flag value is trimmed
 		p, err := parseHealth([]string{"g"}, healthFlags{window: time.Minute, interval: time.Second, format: "table", failOn: in})
 		if err != nil || !p.failSet || p.failOn != want {
 			t.Errorf("--fail-on %q: %+v, %v; want %s", in, p, err, want)
@@ -133,7 +133,7 @@ func TestHealthProgress(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	if isTerminal(f) {
 		t.Error("a file is not a terminal")
 	}
@@ -268,12 +268,13 @@ func startHealthCluster(t *testing.T) *healthCluster {
 	hc.rewind = c.Join(t, "g-rewind", []string{"t-rw"})
 	c.WaitStable(t, "g-stall", 1, 2)
 	c.WaitStable(t, "g-rewind", 1, 1)
-	hc.commit(t, 30)
+	_ = hc.commit(t, 30) // a failure is reported by commit itself
 	return hc
 }
 
 // commit makes g-rewind's live member commit offset on t-rw/0.
 func (c *healthCluster) commit(t *testing.T, offset int64) error {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), kafkatest.WaitTimeout)
 	defer cancel()
 	var cerr error
@@ -302,6 +303,7 @@ func (c *healthCluster) commit(t *testing.T, offset int64) error {
 // seen 30, so the sampled window holds the drop from 30 to 25 whatever the
 // timing. It returns a channel that yields the commit's result.
 func (c *healthCluster) rewindDuringWindow(t *testing.T) <-chan error {
+	t.Helper()
 	fetched := make(chan struct{}, 1)
 	var n atomic.Int32
 	c.ControlKey(int16(kmsg.OffsetFetch), func(req kmsg.Request) (kmsg.Response, error, bool) {

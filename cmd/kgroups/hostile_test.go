@@ -151,14 +151,14 @@ func (c *hostileCluster) liveMembers(t *testing.T) []member {
 	return out
 }
 
-// cutCell is what a table shows of s in a column capped at max cells (0:
+// cutCell is what a table shows of s in a column capped at limit cells (0:
 // whole), with the ellipsis of the test's locale.
-func cutCell(s string, max int) string {
+func cutCell(s string, limit int) string {
 	s = format.Sanitize(s)
-	if max == 0 {
+	if limit == 0 {
 		return s
 	}
-	return format.Truncate(s, max, render.LayoutFor(false, format.UTF8Locale(os.Getenv)).Ellipsis)
+	return format.Truncate(s, limit, render.LayoutFor(false, format.UTF8Locale(os.Getenv)).Ellipsis)
 }
 
 func TestHostileNames(t *testing.T) {
@@ -209,7 +209,7 @@ func TestHostileNames(t *testing.T) {
 				code, stdout, stderr := c.kg(t, append([]string{"describe", h}, view...)...)
 				// The Kafka tool's note names the group, made safe.
 				expectRun(t, code, stderr, 0, "Consumer group '"+format.Sanitize(h)+"' has no active members.\n")
-				if view == nil && !strings.HasPrefix(stdout, "GROUP") || (view != nil && view[0] == "--members" && stdout != "") {
+				if len(view) == 0 && !strings.HasPrefix(stdout, "GROUP") || (len(view) > 0 && view[0] == "--members" && stdout != "") {
 					t.Errorf("describe %q %v:\n%s", h, view, abbreviate(stdout))
 				}
 			}

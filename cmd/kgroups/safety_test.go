@@ -138,7 +138,7 @@ func TestResetRefusedWhileLocked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer held.Unlock()
+	defer func() { _ = held.Unlock() }()
 	code, stdout, stderr := rc.kg(t, "reset", "g", "--to-earliest", "--all-topics", "--execute")
 	want := fmt.Sprintf(`kgroups: group "g" is being changed by another kgroups (pid %d on `, os.Getpid())
 	if code != 1 || !strings.HasPrefix(stderr, want) || !strings.HasSuffix(stderr, "): nothing was changed; try again when it has finished\n") {

@@ -34,7 +34,7 @@ func TestLaterClient(t *testing.T) {
 		if i == 0 {
 			first = ln.Addr().String()
 		}
-		ln.Close()
+		_ = ln.Close()
 	}
 	cc := config.Cluster{Name: config.AdHocContext, Brokers: []string{first}, RequestTimeout: 5 * time.Second}
 	l := &laterClient{cc: cc}

@@ -184,7 +184,7 @@ func TestTUIOpensWhenUnreachable(t *testing.T) {
 		}
 		ports[i] = ln.Addr().(*net.TCPAddr).Port
 		addrs[i] = ln.Addr().String()
-		ln.Close() // nothing listens there now
+		_ = ln.Close() // nothing listens there now
 	}
 	in, keys := io.Pipe()
 	var out, errOut screenBuffer

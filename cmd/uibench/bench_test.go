@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"runtime"
 	"testing"
 	"time"
@@ -23,7 +22,7 @@ func BenchmarkLiveUI(b *testing.B) {
 	if runtime.GOOS != "linux" {
 		b.Skip("the UI runs on a pty: Linux only")
 	}
-	os.Setenv("TERM", "xterm-256color")
+	b.Setenv("TERM", "xterm-256color")
 	for _, groups := range []int{2000, 10000} {
 		b.Run(fmt.Sprintf("groups=%d", groups), func(b *testing.B) {
 			ctx := context.Background()

@@ -45,7 +45,7 @@ func firstFrame(ctx context.Context, c *cluster, cols, rows int) (time.Duration,
 	if err != nil {
 		return 0, err
 	}
-	defer master.Close()
+	defer func() { _ = master.Close() }()
 	term := watch(master, nil, groupMark)
 	tp := &timedPoller{p: cl, first: make(chan time.Time, 1)}
 	rctx, cancel := context.WithCancel(ctx)
@@ -64,15 +64,15 @@ func firstFrame(ctx context.Context, c *cluster, cols, rows int) (time.Duration,
 	stop := func() error {
 		cancel()
 		err := <-done
-		slave.Close()
+		_ = slave.Close()
 		return err
 	}
 	var arrived time.Time
 	select {
 	case arrived = <-tp.first:
 	case err := <-done:
-		slave.Close()
-		return 0, fmt.Errorf("the UI ended before its first poll: %v", err)
+		_ = slave.Close()
+		return 0, fmt.Errorf("the UI ended before its first poll: %w", err)
 	case <-time.After(2 * time.Minute):
 		_ = stop()
 		return 0, errors.New("no poll result within 2m")

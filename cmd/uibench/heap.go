@@ -62,7 +62,7 @@ func retainedHeap(ctx context.Context, c *cluster, cols, rows, polls int, refres
 	if err != nil {
 		return 0, 0, err
 	}
-	defer master.Close()
+	defer func() { _ = master.Close() }()
 	watch(master, nil)
 	// The client's first poll warms its caches; the cluster's heap is
 	// measured after it, so the UI's share is what remains.
@@ -86,15 +86,15 @@ func retainedHeap(ctx context.Context, c *cluster, cols, rows, polls int, refres
 	}()
 	defer func() {
 		cancel()
-		<-done
-		slave.Close()
+		<-done //nolint:errcheck // the UI ends because it was cancelled; how it ends is not measured
+		_ = slave.Close()
 	}()
 	deadline := time.Now().Add(time.Duration(polls+10) * (refresh + 10*time.Second))
 	for cp.n.Load() < int64(polls) {
 		select {
 		case err := <-done:
 			done <- err
-			return 0, 0, fmt.Errorf("the UI ended after %d polls: %v", cp.n.Load(), err)
+			return 0, 0, fmt.Errorf("the UI ended after %d polls: %w", cp.n.Load(), err)
 		case <-time.After(50 * time.Millisecond):
 		}
 		if time.Now().After(deadline) {

@@ -112,14 +112,18 @@ func run() error {
 	defer stop()
 	// The in-process UI picks its colours from the environment, as the
 	// binary does from the one it is given.
-	os.Setenv("TERM", "xterm-256color")
-	os.Unsetenv("NO_COLOR")
+	if err := os.Setenv("TERM", "xterm-256color"); err != nil {
+		return err
+	}
+	if err := os.Unsetenv("NO_COLOR"); err != nil {
+		return err
+	}
 
 	dir, err := os.MkdirTemp("", "uibench-")
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
+	defer func() { _ = os.RemoveAll(dir) }()
 
 	bin := o.bin
 	if bin == "" && !o.skipBinary {
@@ -129,7 +133,7 @@ func run() error {
 		// As released (.goreleaser.yaml): static, no C library mapped.
 		build.Env = append(os.Environ(), "CGO_ENABLED=0")
 		if out, err := build.CombinedOutput(); err != nil {
-			return fmt.Errorf("go build ./cmd/kgroups (run uibench from the repository's root): %v\n%s", err, out)
+			return fmt.Errorf("go build ./cmd/kgroups (run uibench from the repository's root): %w\n%s", err, out)
 		}
 	}
 
@@ -156,7 +160,7 @@ func run() error {
 			if err := pprof.StartCPUProfile(f); err != nil {
 				return err
 			}
-			defer f.Close()
+			defer func() { _ = f.Close() }()
 		}
 		var runs []time.Duration
 		for range o.frames {
@@ -190,7 +194,7 @@ func run() error {
 		if err != nil {
 			return err
 		}
-		defer f.Close()
+		defer func() { _ = f.Close() }()
 		log = f
 	}
 	r, err := runProcess(ctx, c, bin, o.cols, o.rows, o.refresh, o.duration, dir, log, o.env)

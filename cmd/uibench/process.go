@@ -50,7 +50,7 @@ func runProcess(ctx context.Context, c *cluster, bin string, cols, rows int, ref
 	if err != nil {
 		return nil, err
 	}
-	defer master.Close()
+	defer func() { _ = master.Close() }()
 	home := filepath.Join(dir, "home")
 	if err := os.MkdirAll(home, 0o700); err != nil {
 		return nil, err
@@ -59,7 +59,7 @@ func runProcess(ctx context.Context, c *cluster, bin string, cols, rows int, ref
 	if err != nil {
 		return nil, err
 	}
-	defer gcLog.Close()
+	defer func() { _ = gcLog.Close() }()
 	cmd := exec.CommandContext(ctx, bin, "-b", strings.Join(c.addrs, ","), "--refresh", refresh.String())
 	cmd.Env = []string{
 		"PATH=" + os.Getenv("PATH"), "HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, "config"),
@@ -72,10 +72,10 @@ func runProcess(ctx context.Context, c *cluster, bin string, cols, rows int, ref
 	term := watch(master, log, groupMark)
 	r := &processRun{started: time.Now()}
 	if err := cmd.Start(); err != nil {
-		slave.Close()
+		_ = slave.Close()
 		return nil, fmt.Errorf("start %s: %w", bin, err)
 	}
-	slave.Close() // the child holds it
+	_ = slave.Close() // the child holds it
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
 	pid := cmd.Process.Pid
@@ -84,7 +84,7 @@ func runProcess(ctx context.Context, c *cluster, bin string, cols, rows int, ref
 	for drawnAt.IsZero() {
 		select {
 		case err := <-exited:
-			return nil, fmt.Errorf("kgroups ended before it drew the groups: %v (see %s)", err, gcLog.Name())
+			return nil, fmt.Errorf("kgroups ended before it drew the groups: %w (see %s)", err, gcLog.Name())
 		case <-time.After(5 * time.Millisecond):
 		}
 		if at, ok := term.mark(groupMark); ok {
@@ -106,7 +106,7 @@ func runProcess(ctx context.Context, c *cluster, bin string, cols, rows int, ref
 	for time.Now().Before(end) {
 		select {
 		case err := <-exited:
-			return nil, fmt.Errorf("kgroups ended early: %v", err)
+			return nil, fmt.Errorf("kgroups ended early: %w", err)
 		case <-time.After(min(time.Second, time.Until(end))):
 		}
 		if settledAt.IsZero() && time.Since(drawnAt) >= settle && time.Until(end) > 0 {
@@ -139,13 +139,13 @@ func runProcess(ctx context.Context, c *cluster, bin string, cols, rows int, ref
 	stopAt := time.Now()
 
 	// q quits from the groups screen.
-	if _, err := master.Write([]byte("q")); err != nil {
+	if _, err := master.WriteString("q"); err != nil {
 		return nil, fmt.Errorf("send q: %w", err)
 	}
 	select {
 	case err := <-exited:
 		if err != nil {
-			return nil, fmt.Errorf("kgroups exited with %v", err)
+			return nil, fmt.Errorf("kgroups exited with %w", err)
 		}
 	case <-time.After(30 * time.Second):
 		_ = cmd.Process.Kill()
@@ -212,7 +212,7 @@ func statusBytes(pid int, field string) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		rest, ok := strings.CutPrefix(sc.Text(), field+":")

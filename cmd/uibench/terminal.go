@@ -58,7 +58,7 @@ func (t *terminal) read(r io.Reader) {
 			now := time.Now()
 			t.mu.Lock()
 			if t.log != nil {
-				fmt.Fprintf(t.log, "\n=== %s %d bytes\n", now.Format("15:04:05.000"), n)
+				_, _ = fmt.Fprintf(t.log, "\n=== %s %d bytes\n", now.Format("15:04:05.000"), n)
 				_, _ = t.log.Write(buf[:n])
 			}
 			t.chunks = append(t.chunks, chunk{at: now, n: n})

@@ -34,7 +34,7 @@ func TestTerminalAnswersQueries(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	w.Close()
+	_ = w.Close()
 	<-term.done
 	want := "\x1b]11;rgb:0000/0000/0000\x1b\\" + "\x1b[1;1R" + "\x1b[1;1R"
 	if got := p.out.String(); got != want {

@@ -282,7 +282,7 @@ func (l *logger) printf(format string, args ...any) {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	fmt.Fprintf(l.w, "demo: "+format+"\n", args...)
+	_, _ = fmt.Fprintf(l.w, "demo: "+format+"\n", args...)
 }
 
 // benign reports errors that only mean the workload is shutting down.

@@ -137,7 +137,7 @@ func TestDemoWorkload(t *testing.T) {
 		}
 		g := described[shareGroup]
 		if g.Err != nil || g.GroupState != "Stable" || len(g.Members) != shareMembers {
-			return fmt.Errorf("jobs-share %s with %d members (%v), want Stable with %d", g.GroupState, len(g.Members), g.Err, shareMembers)
+			return fmt.Errorf("jobs-share %s with %d members (%w), want Stable with %d", g.GroupState, len(g.Members), g.Err, shareMembers)
 		}
 		offs, err := adm.DescribeShareGroupOffsets(ctx, shareGroup)
 		if err != nil {
@@ -170,7 +170,7 @@ func TestDemoWorkload(t *testing.T) {
 		for name, want := range classicGroups {
 			g := described[name]
 			if g.Err != nil {
-				return fmt.Errorf("%s: %v", name, g.Err)
+				return fmt.Errorf("%s: %w", name, g.Err)
 			}
 			if g.State != "Stable" || g.Protocol != want.protocol || len(g.Members) != want.members {
 				return fmt.Errorf("%s: state %s, protocol %q, %d members; want Stable, %q, %d",
@@ -314,7 +314,7 @@ func TestDemoWorkload(t *testing.T) {
 		if err != nil {
 			t.Fatalf("port of %s still taken after Close: %v", a, err)
 		}
-		ln.Close()
+		_ = ln.Close()
 	}
 	waitFor(t, "goroutines back to the count before Start", 15*time.Second, func() error {
 		if n := runtime.NumGoroutine(); n > before {
@@ -350,7 +350,7 @@ func committed(t *testing.T, adm *kadm.Client, group string) map[string]map[int3
 }
 
 func equalOffsets(a, b map[string]map[int32]int64) bool {
-	return maps.EqualFunc(a, b, func(x, y map[int32]int64) bool { return maps.Equal(x, y) })
+	return maps.EqualFunc(a, b, maps.Equal[map[int32]int64])
 }
 
 // backlog is how many records of topic the group has not consumed: log end
@@ -384,7 +384,7 @@ func freePorts(t *testing.T) int {
 			t.Fatal(err)
 		}
 		p := ln.Addr().(*net.TCPAddr).Port
-		ln.Close()
+		_ = ln.Close()
 		if p > maxFirstPort {
 			continue
 		}
@@ -395,7 +395,7 @@ func freePorts(t *testing.T) int {
 				ok = false
 				break
 			}
-			l.Close()
+			_ = l.Close()
 		}
 		if ok {
 			return p
@@ -504,7 +504,7 @@ func TestCloseDuringStartup(t *testing.T) {
 			if err != nil {
 				t.Fatalf("closed %v after Start: port of %s still taken: %v", d, a, err)
 			}
-			ln.Close()
+			_ = ln.Close()
 		}
 	}
 	waitFor(t, "goroutines back to the count before Start", 15*time.Second, func() error {

@@ -10,11 +10,11 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
+// GroupServer answers ListGroups and StreamsGroupDescribe on the fake
+// cluster with kmsg-built responses, through kfake's control hooks, since
 // kfake implements neither streams groups (KIP-1071) nor any group type a
-// newer Kafka may add, and Go has no Kafka Streams client. GroupServer
-// answers ListGroups and StreamsGroupDescribe on the fake cluster with
-// kmsg-built responses instead, through kfake's control hooks, as a broker
-// would: each group is listed by, and described only on, the broker kfake
+// newer Kafka may add, and Go has no Kafka Streams client. It answers as a
+// broker would: each group is listed by, and described only on, the broker kfake
 // makes its coordinator. Everything else (OffsetCommit, OffsetFetch,
 // ListOffsets, DeleteGroups) is kfake's real handling.
 type GroupServer struct {

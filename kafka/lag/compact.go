@@ -77,7 +77,8 @@ func widthKey(width *[numCls]uint8) uint8 {
 	var k uint8
 	for c, w := range width {
 		var lg uint8
-		for ; 1<<lg < w; lg++ {
+		for 1<<lg < w {
+			lg++
 		}
 		k |= lg << (2 * c)
 	}

@@ -61,9 +61,9 @@ func (h *History) CopyFrom(src *History) {
 }
 
 // drop lets go of a group's records and their slabs.
-func (g *groupHist) drop() {
-	clear(g.parts[:cap(g.parts)])
-	g.parts = nil
+func (gh *groupHist) drop() {
+	clear(gh.parts[:cap(gh.parts)])
+	gh.parts = nil
 }
 
 // CopyFrom makes l a copy of src, as of src's latest poll: its History

@@ -26,8 +26,7 @@ func ExactTimeLag(p *kafka.PartitionOffsets, recs map[kafka.CommitKey]kafka.Reco
 		return TimeLag{Kind: TimeLagCaughtUp}
 	}
 	r, ok := recs[kafka.CommitKey{Topic: p.Topic, Partition: p.Partition, Offset: p.Committed}]
-	switch {
-	case !ok || r.Err != nil:
+	if !ok || r.Err != nil {
 		return TimeLag{}
 	}
 	return exactAt(r, now.UnixNano())

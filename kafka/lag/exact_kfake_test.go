@@ -164,6 +164,7 @@ func (r *fetchCounter) take(key int16) int {
 // the History wants, and returns the Fetch requests of that read and of
 // the read after a second poll of the same, stalled, commits.
 func readRequests(t *testing.T, groups int) (first, second, idle, read int) {
+	t.Helper()
 	c := kafkatest.NewCluster(t)
 	const parts = 12
 	for _, topic := range []string{"a", "b"} {
@@ -295,6 +296,7 @@ func BenchmarkExactReads(b *testing.B) {
 		return rc.take(fetch), read
 	}
 	run := func(b *testing.B, fresh bool) {
+		b.Helper()
 		h := lag.NewHistory(lag.DefaultConfig())
 		if !fresh {
 			for {

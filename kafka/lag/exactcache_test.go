@@ -208,7 +208,7 @@ func FuzzTimeLagNeverOvershoots(f *testing.F) {
 }
 
 // checkNoOvershoot is TestTimeLagNeverOvershoots for one random history.
-func checkNoOvershoot(t *testing.T, seed uint64) {
+func checkNoOvershoot(t *testing.T, seed uint64) { //nolint:thelper // the body of a test and a fuzzer; a failure names its own line
 	const gap = 5 * time.Second
 	r := rand.New(rand.NewPCG(seed, 7))
 	// Record timestamps, nondecreasing, starting up to an hour

@@ -249,7 +249,7 @@ func (h *History) updateGroup(gh *groupHist, g *kafka.Group, t int64) {
 
 	gh.observe(t, int64(h.cfg.MinDistance), h.cfg.Window)
 	fetched := g.Err == nil
-	total := int64(kafka.NoOffset)
+	total := kafka.NoOffset
 	same := len(gh.parts) == n
 	for k := 0; same && k < n; k++ {
 		p := at(k)

@@ -58,6 +58,7 @@ func newScenario(t *testing.T, c *kafkatest.Cluster, group string, opts ...kgo.O
 }
 
 func ctx(t *testing.T) context.Context {
+	t.Helper()
 	c, cancel := context.WithTimeout(context.Background(), kafkatest.WaitTimeout)
 	t.Cleanup(cancel)
 	return c

@@ -52,18 +52,18 @@ func (h *History) consumeRate(ph *partHist) float64 { return h.rate(ph, secCommi
 type CatchUpState uint8
 
 const (
-	// CatchUpUnknown: the lag or a rate is not known yet.
+	// CatchUpUnknown means the lag or a rate is not known yet.
 	CatchUpUnknown CatchUpState = iota
-	// CaughtUp: there is no lag.
+	// CaughtUp means there is no lag.
 	CaughtUp
-	// CatchingUp: consuming faster than producing; Seconds says when the
+	// CatchingUp means consuming faster than producing; Seconds says when the
 	// lag will be gone at the current rates.
 	CatchingUp
-	// FallingBehind: producing at least as fast as consuming, and not
+	// FallingBehind means producing at least as fast as consuming, and not
 	// KeepingUp; Behind says by how many messages per second the lag
 	// grows (0 when it holds).
 	FallingBehind
-	// KeepingUp: a small lag at equal rates: the consumer reads what is
+	// KeepingUp is a small lag at equal rates: the consumer reads what is
 	// produced as it arrives, and the lag is only what is in flight (see
 	// catchUp for the rule).
 	KeepingUp

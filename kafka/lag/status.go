@@ -12,25 +12,25 @@ import (
 type Status uint8
 
 const (
-	// StatusOK: no lag now, lag was zero at some point in the window, or
+	// StatusOK means no lag now, lag was zero at some point in the window, or
 	// nothing below applies.
 	StatusOK Status = iota
-	// StatusWarn: the consumer moves, but its lag never decreased across
+	// StatusWarn means the consumer moves, but its lag never decreased across
 	// a full window: it is slower than the producers.
 	StatusWarn
-	// StatusNoCommits: a live member has owned the partition for a full
+	// StatusNoCommits means a live member has owned the partition for a full
 	// window and nothing was ever committed for it: its lag cannot be
 	// measured, and a restart would start from auto.offset.reset, not
 	// from where it got to.
 	StatusNoCommits
-	// StatusStall: the committed offset did not move across a full window
+	// StatusStall means the committed offset did not move across a full window
 	// while a member owned the partition and lag was above zero.
 	StatusStall
-	// StatusRewind: the committed offset went backwards within the window
+	// StatusRewind means the committed offset went backwards within the window
 	// and has not come back: the consumer re-reads messages it already
 	// processed (an out-of-order async commit retry looks exactly so).
 	StatusRewind
-	// StatusStop: nothing was committed for longer than the window spans
+	// StatusStop means nothing was committed for longer than the window spans
 	// and the consumer never caught up in it: the consumer is gone.
 	StatusStop
 )
@@ -86,6 +86,7 @@ func (s Status) Severity() Severity {
 // (Status.Severity) and a diagnosis finding (kafka/diagnose) both use it.
 type Severity uint8
 
+// The severities, from the mildest.
 const (
 	SeverityOK Severity = iota
 	SeverityWarn

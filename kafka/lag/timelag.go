@@ -7,23 +7,23 @@ package lag
 type TimeLagKind uint8
 
 const (
-	// TimeLagUnknown: no committed offset, no known log end, or fewer
+	// TimeLagUnknown means no committed offset, no known log end, or fewer
 	// than two interpolation points yet.
 	TimeLagUnknown TimeLagKind = iota
-	// TimeLagCaughtUp: the committed offset is at the log end; the time
+	// TimeLagCaughtUp means the committed offset is at the log end; the time
 	// lag is 0.
 	TimeLagCaughtUp
-	// TimeLagInterpolated: the committed offset lies within the table of
+	// TimeLagInterpolated means the committed offset lies within the table of
 	// (log end, time) points and its time was interpolated.
 	TimeLagInterpolated
-	// TimeLagAtLeast: the committed offset is older than the oldest point
+	// TimeLagAtLeast means the committed offset is older than the oldest point
 	// and the record at it has not been read yet: the log end had already
 	// passed it at the oldest point, so Seconds, the age of that point, is
 	// a lower bound. Rates from the points would only guess how much
 	// older it is, and such a guess overshoots whenever the producer was
 	// slower before the points began.
 	TimeLagAtLeast
-	// TimeLagExact: measured from the timestamp of the record at the
+	// TimeLagExact is measured from the timestamp of the record at the
 	// committed offset (see ExactTimeLag), not estimated.
 	TimeLagExact
 )
@@ -135,8 +135,8 @@ func timeLagAt(tb pointTable, c, end, now int64) TimeLag {
 	r := tb.firstAbove(c)
 	var t float64
 	kind := TimeLagInterpolated
-	switch {
-	case r == n:
+	switch r {
+	case n:
 		// Unreachable while every known log end reaches the table (the
 		// newest point is then at or above the current log end, which is
 		// above c); kept so that a future caller cannot index past it.
@@ -144,7 +144,7 @@ func timeLagAt(tb pointTable, c, end, now int64) TimeLag {
 		// below c.
 		_, nt := tb.at(n - 1)
 		t = float64(nt)
-	case r == 0:
+	case 0:
 		_, t0 := tb.at(0)
 		t, kind = float64(t0), TimeLagAtLeast
 	default:

@@ -177,12 +177,13 @@ func (l *Tracker) vslot(seq uint64) int { return int(seq % uint64(l.cfg.Samples+
 // record stores the group's maximum time lag for this poll.
 func (l *Tracker) record(name string, h *Verdict) {
 	r, ok := l.series[name]
-	if !ok {
+	switch {
+	case !ok:
 		r = &timeLagRing{first: l.seq, last: l.seq, v: make([]TimeLag, l.cfg.Samples+1)}
 		l.series[name] = r
-	} else if r.last == l.seq {
+	case r.last == l.seq:
 		return // the same name twice in one snapshot: the first counts
-	} else {
+	default:
 		r.v[l.vslot(r.last)] = r.top
 		for s := max(r.last+1, l.seq-min(l.seq, uint64(l.cfg.Samples))+1); s < l.seq; s++ {
 			r.v[l.vslot(s)] = TimeLag{} // polls that missed the group

@@ -218,7 +218,7 @@ func TestTrackerPartitionSeries(t *testing.T) {
 func TestSampleTimeLags(t *testing.T) {
 	at := func(s int) time.Time { return fixture.Epoch.Add(time.Duration(s) * time.Second) }
 	sample := func(s int, c, end int64) lag.Sample {
-		l := int64(kafka.NoOffset)
+		l := kafka.NoOffset
 		if c >= 0 && end >= 0 {
 			l = max(0, end-c)
 		}

@@ -38,7 +38,7 @@ func TestServiceRemoveRefusedWhileLocked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer held.Unlock()
+	defer func() { _ = held.Unlock() }()
 
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()

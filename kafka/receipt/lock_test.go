@@ -24,10 +24,10 @@ func TestMain(m *testing.M) {
 	if dir := os.Getenv("KGROUPS_TEST_HOLD_LOCK"); dir != "" {
 		l, err := LockGroup(context.Background(), dir, cluster, "g")
 		if err != nil {
-			os.Stdout.WriteString("error: " + err.Error() + "\n")
+			_, _ = os.Stdout.WriteString("error: " + err.Error() + "\n")
 			os.Exit(1)
 		}
-		os.Stdout.WriteString("locked " + l.Path + "\n")
+		_, _ = os.Stdout.WriteString("locked " + l.Path + "\n")
 		time.Sleep(time.Minute)
 		os.Exit(0)
 	}
@@ -131,7 +131,7 @@ func TestLockAcrossProcesses(t *testing.T) {
 	if err != nil {
 		t.Fatalf("after the holder died: %v", err)
 	}
-	defer l.Unlock()
+	defer func() { _ = l.Unlock() }()
 	if !strings.Contains(l.Note, "took over the lock "+l.Path+", left by pid "+strconv.Itoa(child)+" on ") || !strings.HasSuffix(l.Note, "which no longer runs") {
 		t.Fatalf("note = %q", l.Note)
 	}

@@ -268,7 +268,7 @@ func apply(ctx context.Context, cl *kafka.Client, p *Plan, opts ApplyOptions) (*
 	if err != nil {
 		return nil, err
 	}
-	defer lock.Unlock()
+	defer func() { _ = lock.Unlock() }() // best effort, as in rebalance.Service
 	in, err := readGroup(ctx, cl, p.Group)
 	if err != nil {
 		return nil, fmt.Errorf("re-check group before applying: %w", err)

@@ -95,7 +95,7 @@ func ReadCSVFile(ctx context.Context, path string) ([]FileRow, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // read only: nothing to lose
 	return ParseCSV(f)
 }
 

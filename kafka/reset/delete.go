@@ -126,7 +126,7 @@ func applyDeleteGroup(ctx context.Context, cl *kafka.Client, d *GroupDeletion, o
 	if err != nil {
 		return nil, err
 	}
-	defer lock.Unlock()
+	defer func() { _ = lock.Unlock() }() // best effort, as in rebalance.Service
 	in, err := readGroup(ctx, cl, d.Group)
 	if err != nil {
 		return nil, fmt.Errorf("re-check group before deleting: %w", err)

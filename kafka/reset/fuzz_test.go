@@ -27,7 +27,7 @@ func FuzzParseCSV(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in string) {
 		rows, err := ParseCSV(strings.NewReader(in))
 		if err != nil {
-			if len(err.Error()) == 0 {
+			if err.Error() == "" {
 				t.Fatal("empty error")
 			}
 			return

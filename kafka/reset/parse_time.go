@@ -99,7 +99,7 @@ func ParseDuration(s string) (time.Duration, error) {
 	}
 	if in[0] == 'P' || in[0] == 'p' {
 		m := isoDurationRE.FindStringSubmatch(in)
-		if m == nil || (m[1] == "" && m[2] == "" && m[3] == "" && m[4] == "") {
+		if len(m) == 0 || (m[1] == "" && m[2] == "" && m[3] == "" && m[4] == "") {
 			return bad("")
 		}
 		// The regexp already demands a component after T, except for a

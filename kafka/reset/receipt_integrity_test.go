@@ -39,12 +39,12 @@ func sealed(t *testing.T) (string, string) {
 	return path, string(data)
 }
 
-func rewrite(t *testing.T, path, data, old, new string) {
+func rewrite(t *testing.T, path, data, old, repl string) {
 	t.Helper()
 	if !strings.Contains(data, old) {
 		t.Fatalf("%q not in the receipt", old)
 	}
-	if err := os.WriteFile(path, []byte(strings.Replace(data, old, new, 1)), 0o600); err != nil {
+	if err := os.WriteFile(path, []byte(strings.Replace(data, old, repl, 1)), 0o600); err != nil {
 		t.Fatal(err)
 	}
 }

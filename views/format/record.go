@@ -16,9 +16,13 @@ const (
 	// ValueAuto picks: pretty JSON when the bytes parse as JSON, UTF-8
 	// text when they are text, hex with an ASCII gutter otherwise.
 	ValueAuto ValueFormat = iota
+	// ValueText is UTF-8 text (hex when the bytes are not UTF-8).
 	ValueText
+	// ValueJSON is indented JSON (text or hex when it is not valid JSON).
 	ValueJSON
+	// ValueHex is hex with an ASCII gutter.
 	ValueHex
+	// ValueBase64 is standard base64, in lines of 76 characters.
 	ValueBase64
 )
 

@@ -186,7 +186,7 @@ func TestTable(t *testing.T) {
 	cols := []columns.Column[row]{
 		{Title: "NAME", Align: columns.Left, Value: func(r row) string { return r.name }},
 		{Title: "N", Align: columns.Right, Value: func(r row) string { return strings.Repeat("9", r.n) }},
-		{Title: "LAST", Align: columns.Left, Value: func(r row) string { return columns.Text("") }},
+		{Title: "LAST", Align: columns.Left, Value: func(row) string { return columns.Text("") }},
 	}
 	got := render.Table(cols, []row{{"a", 1}, {"long-name", 3}, {"ünï", 0}, {"tab\there\nnl", 2}, {"消费者组", 1}, {"👩‍💻", 1}})
 	// Widths count terminal cells, not bytes or runes (a CJK character

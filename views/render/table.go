@@ -1,4 +1,4 @@
-// Package output writes everything the kgroups command line prints: every
+// Package render writes everything the kgroups command line prints: every
 // command's tables (in kafka-consumer-groups.sh's shape where the Kafka tool
 // has one), its JSON documents and CSV, and the notes that go to stderr. It
 // defines each CLI table's columns once; screens that show the same table

@@ -68,7 +68,6 @@ func TestTableWithMatchesReference(t *testing.T) {
 		n := 1 + r.IntN(6)
 		cols := make([]columns.Column[[]string], n)
 		for j := range cols {
-			j := j
 			cols[j] = columns.Column[[]string]{Title: words[r.IntN(len(words))], Value: func(row []string) string { return row[j] }}
 			if r.IntN(2) == 0 {
 				cols[j].Align = columns.Right

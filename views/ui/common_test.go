@@ -109,16 +109,16 @@ func TestLagLegendASCII(t *testing.T) {
 
 func TestBinds(t *testing.T) {
 	esc := tea.KeyMsg{Type: tea.KeyEsc}
-	clear := key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter"))
+	clearFilter := key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter"))
 	legend := key.NewBinding(key.WithHelp("~12s", "extrapolated"))
 	if Binds([]Section{{Bindings: []key.Binding{legend}}}, nil, esc) {
 		t.Fatal("a legend entry binds Esc")
 	}
-	if !Binds([]Section{{Bindings: []key.Binding{legend, clear}}}, nil, esc) {
+	if !Binds([]Section{{Bindings: []key.Binding{legend, clearFilter}}}, nil, esc) {
 		t.Fatal("a section with Esc does not bind it")
 	}
-	clear.SetEnabled(false)
-	if Binds([]Section{{Bindings: []key.Binding{clear}}}, nil, esc) {
+	clearFilter.SetEnabled(false)
+	if Binds([]Section{{Bindings: []key.Binding{clearFilter}}}, nil, esc) {
 		t.Fatal("a disabled binding binds Esc")
 	}
 	if !Binds(nil, []Action{{Name: "cancel", Key: key.NewBinding(key.WithKeys("esc"))}}, esc) {

@@ -1,4 +1,4 @@
-// Package group is the group screen: one consumer group's state, health and
+// Package groupdetail is the group screen: one consumer group's state, health and
 // coordinator, with a tab of its partitions (offsets, lag, rates, time lag,
 // status, owner), a tab of its members, a tab charting its lag over the
 // history window, and the tabs the root adds (the rebalance timeline and the

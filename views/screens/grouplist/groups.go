@@ -1,4 +1,4 @@
-// Package groups is the groups screen: one row per consumer group in the
+// Package grouplist is the groups screen: one row per consumer group in the
 // cluster, with state, membership, lag and its trend, filtered and sorted as
 // the user asks.
 package grouplist

@@ -1,4 +1,4 @@
-// Package help is the help screen. It is generated from the bindings and the
+// Package keyhelp is the help screen. It is generated from the bindings and the
 // actions of the screen it covers and the root's global keys, so it cannot
 // drift from what the keys do.
 package keyhelp

@@ -1,4 +1,4 @@
-// Package rebalance is the member removal dialog: it says whom it removes
+// Package removal is the member removal dialog: it says whom it removes
 // and what the coordinator will do (kafka/rebalance.Plan.Explain), asks for
 // confirmation (the group's name in a protected context), removes the
 // members, waits for the group to settle and shows who left, who joined and
@@ -121,7 +121,7 @@ type Model struct {
 // New opens the dialog for removing sel from g (the group as the screen
 // showed it). The plan is made here from g alone; nothing is sent before
 // the user confirms.
-func New(c ui.Common, b Backend, ctx context.Context, g *kafka.Group, sel rebalance.Selection) *Model {
+func New(ctx context.Context, c ui.Common, b Backend, g *kafka.Group, sel rebalance.Selection) *Model {
 	m := &Model{Model: dialog.New(c), keys: DefaultKeys(), backend: b, ctx: ctx, group: g.Name}
 	m.plan, m.planErr = rebalance.PlanRemoval(g, sel, "")
 	return m

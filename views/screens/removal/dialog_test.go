@@ -97,7 +97,7 @@ func open(t *testing.T, b Backend, name string, sel rebalance.Selection, protect
 	t.Helper()
 	c := viewtest.Common(100, 30, true)
 	c.Protected = protected
-	return New(c, b, context.Background(), group(t, name), sel)
+	return New(context.Background(), c, b, group(t, name), sel)
 }
 
 func keyMsg(k string) tea.KeyMsg {
@@ -617,7 +617,7 @@ func TestProtectedAcceptsTheShownName(t *testing.T) {
 	g.Name = "orders\x1b]0;x\x07app"
 	c := viewtest.Common(100, 30, true)
 	c.Protected = true
-	m := New(c, f, context.Background(), g, rebalance.Selection{MemberIDs: []string{member1}})
+	m := New(context.Background(), c, f, g, rebalance.Selection{MemberIDs: []string{member1}})
 	shown := `orders\x1b]0;x\x07app`
 	if got := screen(m); !strings.Contains(got, "Protected context: type the group's name (as shown: "+shown+") to confirm: █") {
 		t.Fatalf("prompt:\n%s", got)

@@ -1,4 +1,4 @@
-// Package reset is the reset wizard of the TUI. Its plan and result tables
+// Package resetwizard is the reset wizard of the TUI. Its plan and result tables
 // have the columns of `kgroups reset`, `undo` and `delete-offsets`, defined
 // once in views/render, so that the screen and the command line show a plan
 // the same way.

@@ -16,7 +16,7 @@ func TestWizardTopicsCheckedAsTyped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := NewGroup(testCommon(false, false), f.backend, context.Background(), "g")
+	m := NewGroup(context.Background(), testCommon(false, false), f.backend, "g")
 	m.SetPartitionCounts(snap.PartitionCounts)
 	press(m, "1") // to-earliest: the Topics field has the focus
 	mustContain(t, m, "step 2 of 5: parameters", "Topics: █")
@@ -45,7 +45,7 @@ func TestWizardTopicsCheckedAsTyped(t *testing.T) {
 // note; nothing is written, not even a receipt.
 func TestWizardNoopAsksNothing(t *testing.T) {
 	f := newFixture(t)
-	m := NewGroup(testCommon(false, false), f.backend, context.Background(), "g")
+	m := NewGroup(context.Background(), testCommon(false, false), f.backend, "g")
 	press(m, "3", "enter") // to-current, every partition with a commit
 	mustContain(t, m, "step 3 of 5: preview", "0 of 2 partitions change",
 		"● Nothing to change: every partition already holds its target offset. Enter closes; nothing is written.",
@@ -62,7 +62,7 @@ func TestWizardNoopAsksNothing(t *testing.T) {
 func TestWizardEscSaysCancelled(t *testing.T) {
 	f := newFixture(t)
 	for _, keys := range [][]string{nil, {"4"}, {"1", "enter"}} {
-		m := NewGroup(testCommon(false, false), f.backend, context.Background(), "g")
+		m := NewGroup(context.Background(), testCommon(false, false), f.backend, "g")
 		press(m, keys...)
 		msg := closed(t, press(m, "esc"))
 		if want := (ClosedMsg{Group: "g", Note: NoteCancelled}); msg != want {

@@ -42,7 +42,7 @@ func applyToOffset12(t *testing.T, m *Model) {
 func TestWizardShowsRefused(t *testing.T) {
 	f := newFixture(t)
 	f.c.Fault(kfake.Fault{Keys: []kmsg.Key{kmsg.OffsetCommit}, Topic: "orders", Partitions: []int32{1}, Err: kerr.UnknownMemberID})
-	m := NewGroup(testCommon(false, false), f.backend, context.Background(), "g")
+	m := NewGroup(context.Background(), testCommon(false, false), f.backend, "g")
 	applyToOffset12(t, m)
 	mustContain(t, m, "✖ 1 of 2 partitions refused by the broker (they keep their offset): see STATUS.",
 		"orders         0         10               5            10 ok",
@@ -54,7 +54,7 @@ func TestWizardShowsRefused(t *testing.T) {
 
 func TestWizardShowsUnknown(t *testing.T) {
 	f := newFixture(t)
-	m := NewGroup(testCommon(false, false), lostRead{f.backend}, context.Background(), "g")
+	m := NewGroup(context.Background(), testCommon(false, false), lostRead{f.backend}, "g")
 	applyToOffset12(t, m)
 	mustContain(t, m, "✖ Of 2 partitions, 1 with an outcome unknown: see STATUS. Check what the group holds now on the group screen, or run\nkgroups describe g.",
 		"orders         1         12              10             - outcome unknown: the re-read failed: connection reset by pe…",

@@ -74,7 +74,7 @@ func TestWizardShareGroup(t *testing.T) {
 		return reflect.DeepEqual(f.startOffsets(t), map[string]int64{"jobs/0": 10, "jobs/1": 6})
 	})
 
-	m := NewGroup(testCommon(false, false), f.backend, context.Background(), "sg")
+	m := NewGroup(context.Background(), testCommon(false, false), f.backend, "sg")
 	mustContain(t, m, "3  to-current   the committed offset", "5  shift-by     the committed offset")
 	press(m, "3", "enter") // to-current
 	if m.step != stepScenario {
@@ -99,7 +99,7 @@ func TestWizardShareGroup(t *testing.T) {
 		ds, err := f.c.Admin().DescribeShareGroups(context.Background(), "sg")
 		return err == nil && ds["sg"].GroupState == kafka.StateEmpty
 	})
-	m = NewGroup(testCommon(false, false), f.backend, context.Background(), "sg").ForGroupType(kafka.TypeShare)
+	m = NewGroup(context.Background(), testCommon(false, false), f.backend, "sg").ForGroupType(kafka.TypeShare)
 	mustContain(t, m, "1  to-earliest", "3  to-offset", "6  from-file")
 	press(m, "1")
 	mustContain(t, m, "empty: every partition the group has a start offset for")

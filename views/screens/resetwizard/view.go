@@ -88,11 +88,12 @@ func (m *Model) build() (c dialog.Content, firstChoice int) {
 			if _, err := m.scopeCheck(); err != nil {
 				t.Para(&s.Error, "  "+m.Glyphs.Fail+" "+err.Error())
 			} else if strings.TrimSpace(m.topics.Value()) == "" {
-				if cur.kind == reset.FromFile {
+				switch {
+				case cur.kind == reset.FromFile:
 					t.Para(&s.Dim, "  empty: every row of the file; or TOPIC[:P,...] separated by spaces to keep only those")
-				} else if m.share {
+				case m.share:
 					t.Para(&s.Dim, "  empty: every partition the group has a start offset for; or TOPIC[:P,...] separated by spaces")
-				} else {
+				default:
 					t.Para(&s.Dim, "  empty: every partition the group has a commit for; or TOPIC[:P,...] separated by spaces")
 				}
 			}

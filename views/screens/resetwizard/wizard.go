@@ -178,7 +178,7 @@ type Model struct {
 	resTab   table.Table[ResultRow]
 }
 
-func newModel(c ui.Common, b Backend, ctx context.Context, mode Mode, group string) *Model {
+func newModel(ctx context.Context, c ui.Common, b Backend, mode Mode, group string) *Model {
 	m := &Model{Model: dialog.New(c), keys: DefaultKeys(c.Glyphs), backend: b, ctx: ctx, mode: mode, group: group}
 	m.value.Prompt = ""
 	m.topics.Prompt = ""
@@ -190,8 +190,8 @@ func newModel(c ui.Common, b Backend, ctx context.Context, mode Mode, group stri
 
 // NewGroup opens the wizard to reset group: every partition it has a
 // commit for, or the topics typed on the parameters step.
-func NewGroup(c ui.Common, b Backend, ctx context.Context, group string) *Model {
-	m := newModel(c, b, ctx, ModeGroup, group)
+func NewGroup(ctx context.Context, c ui.Common, b Backend, group string) *Model {
+	m := newModel(ctx, c, b, ModeGroup, group)
 	m.choices = allScenarios
 	return m
 }
@@ -203,8 +203,8 @@ func (m *Model) SetPartitionCounts(counts map[string]int32) { m.counts = counts 
 
 // NewPartitions opens the wizard to reset the given partitions of group
 // (the rows selected on the group screen).
-func NewPartitions(c ui.Common, b Backend, ctx context.Context, group string, tps []reset.TP) *Model {
-	m := newModel(c, b, ctx, ModePartitions, group)
+func NewPartitions(ctx context.Context, c ui.Common, b Backend, group string, tps []reset.TP) *Model {
+	m := newModel(ctx, c, b, ModePartitions, group)
 	m.choices = pick(reset.ToEarliest, reset.ToLatest, reset.ToCurrent, reset.ToOffset, reset.ShiftBy, reset.ToDatetime, reset.ByDuration)
 	var ts []reset.TopicScope
 	for _, tp := range tps {
@@ -216,8 +216,8 @@ func NewPartitions(c ui.Common, b Backend, ctx context.Context, group string, tp
 
 // NewSeek opens the wizard to move one partition of group to an offset or a
 // time.
-func NewSeek(c ui.Common, b Backend, ctx context.Context, group string, tp reset.TP) *Model {
-	m := newModel(c, b, ctx, ModeSeek, group)
+func NewSeek(ctx context.Context, c ui.Common, b Backend, group string, tp reset.TP) *Model {
+	m := newModel(ctx, c, b, ModeSeek, group)
 	m.choices = pick(reset.ToOffset, reset.ToDatetime, reset.ByDuration, reset.ToEarliest, reset.ToLatest)
 	m.fixed = &reset.Scope{Topics: []reset.TopicScope{{Topic: tp.Topic, Partitions: []int32{tp.Partition}}}}
 	return m
@@ -225,8 +225,8 @@ func NewSeek(c ui.Common, b Backend, ctx context.Context, group string, tp reset
 
 // NewDelete opens the wizard to delete group, showing what it holds first.
 // It starts reading the group at once: call Init for the first Cmd.
-func NewDelete(c ui.Common, b Backend, ctx context.Context, group string) *Model {
-	return newModel(c, b, ctx, ModeDelete, group)
+func NewDelete(ctx context.Context, c ui.Common, b Backend, group string) *Model {
+	return newModel(ctx, c, b, ModeDelete, group)
 }
 
 // Init returns the wizard's first Cmd: the delete wizard reads the group

@@ -191,7 +191,7 @@ func closed(t *testing.T, msgs []tea.Msg) ClosedMsg {
 
 func TestWizardResetGroup(t *testing.T) {
 	f := newFixture(t)
-	m := NewGroup(testCommon(false, false), f.backend, context.Background(), "g")
+	m := NewGroup(context.Background(), testCommon(false, false), f.backend, "g")
 	if m.Init() != nil {
 		t.Fatal("the reset wizard must not read before a scenario is chosen")
 	}
@@ -258,7 +258,7 @@ func TestWizardCancelAtEveryStep(t *testing.T) {
 		to   func(m *Model)
 		want step
 	}{
-		{"scenario", func(m *Model) {}, stepScenario},
+		{"scenario", func(*Model) {}, stepScenario},
 		{"parameters", func(m *Model) { press(m, "4"); typeText(m, "3") }, stepParams},
 		{"planning", func(m *Model) {
 			press(m, "1")
@@ -272,7 +272,7 @@ func TestWizardCancelAtEveryStep(t *testing.T) {
 	}
 	for _, s := range steps {
 		t.Run(s.name, func(t *testing.T) {
-			m := NewGroup(testCommon(false, false), f.backend, context.Background(), "g")
+			m := NewGroup(context.Background(), testCommon(false, false), f.backend, "g")
 			s.to(m)
 			if m.step != s.want {
 				t.Fatalf("step = %d, want %d; view:\n%s", m.step, s.want, view(m))
@@ -286,7 +286,7 @@ func TestWizardCancelAtEveryStep(t *testing.T) {
 	}
 
 	// A plan that arrives after the cancel is dropped.
-	m := NewGroup(testCommon(false, false), f.backend, context.Background(), "g")
+	m := NewGroup(context.Background(), testCommon(false, false), f.backend, "g")
 	press(m, "1")
 	planCmd := m.Update(keyMsg("enter"))
 	closed(t, press(m, "esc"))
@@ -297,7 +297,7 @@ func TestWizardCancelAtEveryStep(t *testing.T) {
 
 	// The delete wizard cancels the same way, at each of its steps.
 	for _, keys := range [][]string{nil, {"enter"}} {
-		d := NewDelete(testCommon(false, false), f.backend, context.Background(), "g")
+		d := NewDelete(context.Background(), testCommon(false, false), f.backend, "g")
 		settle(d, d.Init())
 		press(d, keys...)
 		c := closed(t, press(d, "esc"))
@@ -310,7 +310,7 @@ func TestWizardCancelAtEveryStep(t *testing.T) {
 
 func TestWizardBackToParameters(t *testing.T) {
 	f := newFixture(t)
-	m := NewGroup(testCommon(false, false), f.backend, context.Background(), "g")
+	m := NewGroup(context.Background(), testCommon(false, false), f.backend, "g")
 	press(m, "4")
 	typeText(m, "3")
 	press(m, "enter")
@@ -332,7 +332,7 @@ func TestWizardBackToParameters(t *testing.T) {
 
 func TestWizardPlanErrorsShowOnParameters(t *testing.T) {
 	f := newFixture(t)
-	m := NewGroup(testCommon(false, false), f.backend, context.Background(), "g")
+	m := NewGroup(context.Background(), testCommon(false, false), f.backend, "g")
 	press(m, "5") // shift-by
 	typeText(m, "-1")
 	press(m, "tab")
@@ -350,7 +350,7 @@ func TestWizardPlanErrorsShowOnParameters(t *testing.T) {
 
 func TestWizardValidatesTimesAsTyped(t *testing.T) {
 	f := newFixture(t)
-	m := NewGroup(testCommon(false, false), f.backend, context.Background(), "g")
+	m := NewGroup(context.Background(), testCommon(false, false), f.backend, "g")
 	press(m, "6")
 	mustContain(t, m, "Date and time: █", "yyyy-MM-ddTHH:mm:ss.SSS")
 	typeText(m, "2024-01-01")
@@ -358,7 +358,7 @@ func TestWizardValidatesTimesAsTyped(t *testing.T) {
 	typeText(m, "T00:00:03.000+01:00")
 	mustContain(t, m, "● 2023-12-31T23:00:03.000Z")
 
-	m = NewGroup(testCommon(false, false), f.backend, context.Background(), "g")
+	m = NewGroup(context.Background(), testCommon(false, false), f.backend, "g")
 	press(m, "7")
 	typeText(m, "1 day")
 	mustContain(t, m, `✖ invalid duration "1 day"`, "accepted: ISO-8601 such as PT30M or P1DT2H, or Go such as 90m")
@@ -370,7 +370,7 @@ func TestWizardValidatesTimesAsTyped(t *testing.T) {
 
 func TestWizardSeekByTime(t *testing.T) {
 	f := newFixture(t)
-	m := NewSeek(testCommon(false, false), f.backend, context.Background(), "g", reset.TP{Topic: "orders", Partition: 1})
+	m := NewSeek(context.Background(), testCommon(false, false), f.backend, "g", reset.TP{Topic: "orders", Partition: 1})
 	mustContain(t, m, "Seek partition · group g", "Move the offsets of orders:1 to:", "1  to-offset", "2  to-datetime")
 	press(m, "2")
 	mustContain(t, m, "Partitions: orders:1")
@@ -386,7 +386,7 @@ func TestWizardSeekByTime(t *testing.T) {
 
 func TestWizardSelectedPartitions(t *testing.T) {
 	f := newFixture(t)
-	m := NewPartitions(testCommon(false, false), f.backend, context.Background(), "g",
+	m := NewPartitions(context.Background(), testCommon(false, false), f.backend, "g",
 		[]reset.TP{{Topic: "orders", Partition: 2}, {Topic: "orders", Partition: 0}})
 	press(m, "1") // to-earliest: no parameters, straight to the preview
 	if m.step != stepPreview {
@@ -403,7 +403,7 @@ func TestWizardSelectedPartitions(t *testing.T) {
 
 func TestWizardProtectedNeedsTheName(t *testing.T) {
 	f := newFixture(t)
-	m := NewGroup(testCommon(true, false), f.backend, context.Background(), "g")
+	m := NewGroup(context.Background(), testCommon(true, false), f.backend, "g")
 	press(m, "2", "enter", "enter")
 	mustContain(t, m, "The context is protected. Type the group's name to apply: █", "enter apply")
 	press(m, "y") // typed, not a confirmation
@@ -425,7 +425,7 @@ func TestWizardProtectedNeedsTheName(t *testing.T) {
 
 func TestWizardReadOnlyPreviewsOnly(t *testing.T) {
 	f := newFixture(t)
-	m := NewGroup(testCommon(false, true), f.backend, context.Background(), "g")
+	m := NewGroup(context.Background(), testCommon(false, true), f.backend, "g")
 	press(m, "1", "enter")
 	mustContain(t, m, "The context is read-only: preview only.")
 	press(m, "enter")
@@ -445,7 +445,7 @@ func TestWizardRefusesLiveGroup(t *testing.T) {
 	f.c.Commit(t, "live", map[string]map[int32]int64{"orders": {0: 1}})
 	mem := f.c.Join(t, "live", []string{"orders"}, kgo.ClientID("live-app"))
 	f.c.WaitStable(t, "live", 1, 3)
-	m := NewGroup(testCommon(false, false), f.backend, context.Background(), "live")
+	m := NewGroup(context.Background(), testCommon(false, false), f.backend, "live")
 	press(m, "1", "enter")
 	mustContain(t, m, "state Stable · scope --all-topics", `✖ Cannot apply now: cannot reset the offsets of group "live": it is Stable with 1 live member:`,
 		"member "+mem.MemberID()+", client live-app", "kgroups rebalance live --all")
@@ -462,7 +462,7 @@ func TestWizardRefusesLiveGroup(t *testing.T) {
 
 func TestWizardDelete(t *testing.T) {
 	f := newFixture(t)
-	m := NewDelete(testCommon(false, false), f.backend, context.Background(), "g")
+	m := NewDelete(context.Background(), testCommon(false, false), f.backend, "g")
 	mustContain(t, m, "Delete group · group g")
 	settle(m, m.Init())
 	mustContain(t, m, "step 1 of 3: preview", "state Empty · 0 members · 2 committed offsets",
@@ -480,7 +480,7 @@ func TestWizardDelete(t *testing.T) {
 	}
 
 	// A group that does not exist: the wizard says so and closes.
-	m = NewDelete(testCommon(false, false), f.backend, context.Background(), "g")
+	m = NewDelete(context.Background(), testCommon(false, false), f.backend, "g")
 	settle(m, m.Init())
 	mustContain(t, m, "state does not exist", `Cannot apply now: group "g" not found`)
 }
@@ -506,7 +506,7 @@ func TestWizardFitsTheScreen(t *testing.T) {
 		tps = append(tps, reset.TP{Topic: "wide", Partition: p})
 	}
 	c := viewtest.Common(60, 16, false)
-	m := NewPartitions(c, f.backend, context.Background(), "g", tps)
+	m := NewPartitions(context.Background(), c, f.backend, "g", tps)
 	press(m, "2") // to-latest
 	if m.step != stepPreview {
 		t.Fatalf("step = %d: %s", m.step, m.problem)
@@ -550,7 +550,7 @@ func TestWizardFitsTheScreen(t *testing.T) {
 // still work.
 func TestWizardScenarioStaysInSight(t *testing.T) {
 	c := viewtest.Common(80, 8, true)
-	m := NewGroup(c, nil, context.Background(), "g")
+	m := NewGroup(context.Background(), c, nil, "g")
 	lines := func() []string { return strings.Split(view(m), "\n") }
 	if got := lines(); len(got) != 8 || got[0] != "Reset offsets · group g · step 1 of 5: scenario" || got[7] != "↑ up · ↓ down · enter choose · esc cancel" {
 		t.Fatalf("top:\n%s", view(m))
@@ -576,7 +576,7 @@ func TestWizardProtectedAcceptsTheShownName(t *testing.T) {
 	const name = "evil\x1b[31m"
 	f := newFixture(t)
 	f.c.Commit(t, name, map[string]map[int32]int64{"orders": {0: 5, 1: 10}})
-	m := NewGroup(testCommon(true, false), f.backend, context.Background(), name)
+	m := NewGroup(context.Background(), testCommon(true, false), f.backend, name)
 	press(m, "2", "enter", "enter")
 	mustContain(t, m, `The context is protected. Type the group's name (as shown: evil\x1b[31m) to apply: █`)
 	typeText(m, "evil[31m") // what typing the raw name leaves: the escape is dropped
@@ -623,7 +623,7 @@ func TestWizardSaysItTookOverALock(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	m := NewGroup(testCommon(false, false), f.backend, context.Background(), "g")
+	m := NewGroup(context.Background(), testCommon(false, false), f.backend, "g")
 	press(m, "enter") // to-earliest
 	press(m, "enter") // parameters: every partition
 	press(m, "enter") // preview

@@ -137,7 +137,7 @@ func TestParagraphsWrapAndAreSanitized(t *testing.T) {
 
 // rowsTable is a table of n rows "row 0" to "row n-1" under a header.
 func rowsTable(n int) *Table {
-	return &Table{Rows: n, Render: func(b *strings.Builder, width, height, first int) {
+	return &Table{Rows: n, Render: func(b *strings.Builder, _, height, first int) {
 		b.WriteString("HEADER")
 		for i := first; i < min(n, first+height-1); i++ {
 			b.WriteString("\nrow " + strconv.Itoa(i))
@@ -192,7 +192,7 @@ func TestTableCostIsTheWindow(t *testing.T) {
 	d := frame(40, 10)
 	c := numbered(1)
 	asked := 0
-	c.Table = &Table{Rows: 1_000_000, Render: func(b *strings.Builder, width, height, first int) {
+	c.Table = &Table{Rows: 1_000_000, Render: func(b *strings.Builder, _, height, _ int) {
 		asked += height
 		b.WriteString("HEADER")
 		for i := 1; i < height; i++ {

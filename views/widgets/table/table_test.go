@@ -140,7 +140,7 @@ func TestRenderSelectionAndStyles(t *testing.T) {
 	red := r.NewStyle().Foreground(lipgloss.Color("203"))
 	rev := r.NewStyle().Reverse(true)
 	hdr := r.NewStyle()
-	c[1].Style = func(it item) *lipgloss.Style { return &red }
+	c[1].Style = func(item) *lipgloss.Style { return &red }
 	tb := &Table[item]{Cols: c}
 	var b strings.Builder
 	st := Styles{Header: &hdr, Selected: &rev, Cursor: ">", Ellipsis: "~"}
