@@ -13,12 +13,13 @@ import (
 )
 
 // describeStreams describes streams groups with StreamsGroupDescribe, one
-// request per coordinator (the broker that listed the group), sent in
-// parallel. kgo does not shard this request itself.
-func (c *Client) describeStreams(ctx context.Context, names []string, builders map[string]*groupBuilder, brokers map[int32]Broker, coordinators map[string]int32) {
+// request per coordinator (the broker that listed the group, as the
+// listing set the group's Coordinator), sent in parallel. kgo does not
+// shard this request itself.
+func (c *Client) describeStreams(ctx context.Context, names []string, builders map[string]*groupBuilder, brokers map[int32]Broker) {
 	byBroker := make(map[int32][]string)
 	for _, name := range names {
-		id := coordinators[name]
+		id := builders[name].g.Coordinator.ID
 		byBroker[id] = append(byBroker[id], name)
 	}
 	type answer struct {
