@@ -1,6 +1,7 @@
 package kafka
 
 import (
+	"context"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
@@ -16,6 +17,11 @@ type Client struct {
 	timeout time.Duration
 	strs    strTable // broker strings shared from poll to poll
 }
+
+// Connector gives the connection to use, made when it is first asked for
+// if need be, so that a service holding one can be made before any broker
+// answers (the UI opened while none did). Its error is the connection's.
+type Connector func(ctx context.Context) (*Client, error)
 
 // NewClient wraps an existing kgo client (used by tests and the demo, which
 // build their own). timeout bounds each request; 0 means 10s.
