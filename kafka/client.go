@@ -6,6 +6,7 @@
 package kafka
 
 import (
+	"context"
 	"log/slog"
 	"time"
 
@@ -26,6 +27,11 @@ type Client struct {
 	// log is the debug trace (debuglog.Discard without --debug).
 	log *slog.Logger
 }
+
+// Connector gives the connection to use, made when it is first asked for
+// if need be, so that a service holding one can be made before any broker
+// answers (the UI opened while none did). Its error is the connection's.
+type Connector func(ctx context.Context) (*Client, error)
 
 // NewClient wraps an existing kgo client (used by tests and the demo, which
 // build their own). timeout bounds each request; 0 means 10s.

@@ -2,6 +2,25 @@ package kafka
 
 import "fmt"
 
+// GroupType says which rebalance protocol a group runs. Classic groups are
+// described with DescribeGroups; consumer-protocol (KIP-848) groups only with
+// ConsumerGroupDescribe, and classic describe reports them as Dead; share
+// groups with ShareGroupDescribe and streams groups with
+// StreamsGroupDescribe. A type kgroups does not know keeps the name
+// ListGroups gave it.
+type GroupType string
+
+const (
+	// TypeClassic is the JoinGroup/SyncGroup protocol with client-side assignors.
+	TypeClassic GroupType = "classic"
+	// TypeConsumer is the KIP-848 consumer protocol with server-side assignors.
+	TypeConsumer GroupType = "consumer"
+	// TypeShare is a KIP-932 share group (Queues for Kafka).
+	TypeShare GroupType = "share"
+	// TypeStreams is a KIP-1071 streams group.
+	TypeStreams GroupType = "streams"
+)
+
 // Action is something kgroups can do to a group. Not every group type
 // supports every action; GroupType.Check says which.
 type Action string
@@ -19,8 +38,10 @@ const (
 	ActionDelete Action = "delete"
 )
 
-// supported lists, for each known group type, the actions it supports and,
-// for each it does not, why.
+// unsupported lists, for each known group type, the actions it refuses and
+// why; an action listed with no reason is answered another way, not
+// refused. A type absent from it is one kgroups does not know, which
+// supports no action.
 var unsupported = map[GroupType]map[Action]string{
 	TypeClassic: {},
 	TypeConsumer: {

@@ -5,22 +5,6 @@ import (
 	"time"
 )
 
-// GroupType says which rebalance protocol a group runs. Classic groups are
-// described with DescribeGroups; consumer-protocol (KIP-848) groups only with
-// ConsumerGroupDescribe, and classic describe reports them as Dead.
-type GroupType string
-
-const (
-	// TypeClassic is the JoinGroup/SyncGroup protocol with client-side assignors.
-	TypeClassic GroupType = "classic"
-	// TypeConsumer is the KIP-848 consumer protocol with server-side assignors.
-	TypeConsumer GroupType = "consumer"
-	// TypeShare is a KIP-932 share group (Queues for Kafka).
-	TypeShare GroupType = "share"
-	// TypeStreams is a KIP-1071 streams group.
-	TypeStreams GroupType = "streams"
-)
-
 // Group states. Classic groups use Empty, PreparingRebalance,
 // CompletingRebalance, Stable and Dead; KIP-848 groups use Empty, Assigning,
 // Reconciling and Stable.

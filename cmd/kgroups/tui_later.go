@@ -18,8 +18,8 @@ import (
 // laterClient is the connection of a UI opened while no broker answered:
 // each poll tries kafka.Connect again until one succeeds (the UI shows the
 // error and retries with its backoff), then keeps that client. It is the
-// UI's poller, exact-time-lag reader and, through laterReset and
-// laterMembers, its writers.
+// UI's poller, exact-time-lag reader and record reader, and the connector
+// of its writers (laterWriters) and Diagnosis reader.
 type laterClient struct {
 	cc  config.Cluster
 	log *slog.Logger
@@ -107,90 +107,16 @@ func (l *laterClient) Close() {
 	}
 }
 
-// laterWriters are writers on a laterClient: each call uses the
-// connection, made now if there is none yet. Without a receipts folder there
-// are none, as with writers.
+// laterWriters are writers on a laterClient: the services connect through
+// it, made at their first call if there is none yet. Without a receipts
+// folder there are none, as with writers.
 func laterWriters(cc config.Cluster, l *laterClient) tui.Writers {
 	var w tui.Writers
 	if dir, err := receipt.DefaultDir(); err == nil {
-		w.Reset = laterReset{l: l, dir: dir, name: cc.Name}
-		w.Members = laterMembers{l: l, dir: dir, name: cc.Name}
+		w.Reset = &reset.Service{Connect: l.client, ReceiptDir: dir, Context: cc.Name}
+		w.Members = &rebalance.Service{Connect: l.client, ReceiptDir: dir, Context: cc.Name}
 	}
 	return w
-}
-
-type laterReset struct {
-	l         *laterClient
-	dir, name string
-}
-
-func (r laterReset) service(ctx context.Context) (*reset.Service, error) {
-	cl, err := r.l.client(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return &reset.Service{Client: cl, ReceiptDir: r.dir, Context: r.name}, nil
-}
-
-func (r laterReset) Plan(ctx context.Context, req reset.Request) (*reset.Plan, error) {
-	s, err := r.service(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return s.Plan(ctx, req)
-}
-
-func (r laterReset) Apply(ctx context.Context, p *reset.Plan) (*reset.Result, error) {
-	s, err := r.service(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return s.Apply(ctx, p)
-}
-
-func (r laterReset) PlanDelete(ctx context.Context, group string) (*reset.GroupDeletion, error) {
-	s, err := r.service(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return s.PlanDelete(ctx, group)
-}
-
-func (r laterReset) ApplyDelete(ctx context.Context, d *reset.GroupDeletion) (*reset.DeleteResult, error) {
-	s, err := r.service(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return s.ApplyDelete(ctx, d)
-}
-
-type laterMembers struct {
-	l         *laterClient
-	dir, name string
-}
-
-func (r laterMembers) service(ctx context.Context) (*rebalance.Service, error) {
-	cl, err := r.l.client(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return &rebalance.Service{Client: cl, ReceiptDir: r.dir, Context: r.name}, nil
-}
-
-func (r laterMembers) Remove(ctx context.Context, p *rebalance.Plan) (*rebalance.Removal, error) {
-	s, err := r.service(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return s.Remove(ctx, p)
-}
-
-func (r laterMembers) Wait(ctx context.Context, p *rebalance.Plan, removed []string, opts rebalance.WaitOptions) (*rebalance.Outcome, error) {
-	s, err := r.service(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return s.Wait(ctx, p, removed, opts)
 }
 
 // laterDiagnosis is the Diagnosis tab's reader on a laterClient: it

@@ -7,9 +7,13 @@
 // pass "now"), no Kafka client. A History is fed one snapshot per poll and
 // queried by `kgroups health`; the UI holds a Tracker, a History that judges
 // every group as each snapshot arrives and keeps the series its charts draw.
-// The UI keeps two Trackers fed the same writes, one its screens read and
-// one judged off the UI loop; the second takes the verdicts of the first
-// (Tracker.Follow) instead of judging every group again.
+// While a poll is judged the UI keeps its Tracker in two copies: the front,
+// which its screens read, and the back, which a job off the UI loop first
+// makes a copy of the front (Tracker.CopyFrom) and then gives the new poll;
+// the two then swap. The copies share the bulk of the memory, the History's
+// slabs of numbers and the groups' time-lag series, and a ring's spare
+// slot takes the back's one poll ahead, so the front reads on unchanged
+// with no lock (History.CopyFrom says what makes that safe).
 //
 // # History
 //

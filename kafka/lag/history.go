@@ -25,21 +25,16 @@ import (
 // (see compact.go; exact, never rounded), plus a fixed record of 128 bytes
 // on 64-bit (checked by TestPartHistSize). The times of points and
 // observations are poll numbers into one table of poll times the History
-// shares between all partitions. With DefaultConfig a partition whose
-// committed offsets and log ends each span less than 65,535 over its
-// window (about 1,000 a poll) and whose lag stays within 255 of its
-// window's lowest takes a 471-byte slab (480 after the
-// allocator rounds it up), about 620 bytes with its record and the
-// per-group share at 100 partitions a group (BenchmarkHistoryMemory), 650
-// at 12 (BenchmarkHistoryMemoryCluster); a partition whose committed
-// offsets or log ends span up to 4 billion over its window takes at most
-// 1108 + 128, and a wider one 2216 + 128 (an int64 slab without spare
-// slots takes 2160), until the wide values have left its window (it is
-// repacked every 2*Samples polls while a class takes 4 or 8 bytes). Each
+// shares between all partitions. A class whose numbers stay near its base
+// over the window takes 1 or 2 bytes a number; one that needs 4 or 8 is
+// repacked every 2*Samples polls, so it narrows again once the wide values
+// have left its window. BenchmarkHistoryMemory and
+// BenchmarkHistoryMemoryCluster measure what a partition takes; their
+// figures are kept in the documentation ("History memory"), not here. Each
 // group adds Samples+1 numbers for its lag series, stored the same way
-// (lagRing). Only groups and
-// partitions seen in the last EvictAfter polls are kept; a poll that adds
-// or drops partitions reallocates that group's partition records once.
+// (lagRing). Only groups and partitions seen in the last EvictAfter polls
+// are kept; a poll that adds or drops partitions reallocates that group's
+// partition records once.
 type History struct {
 	cfg Config
 	// seq counts accepted snapshots; the latest one is seq (0: none yet).

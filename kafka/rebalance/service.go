@@ -17,7 +17,13 @@ import (
 // removal, then the wait for the group to settle. Its fields are fixed
 // after creation, so Cmds can capture it and call it from any goroutine.
 type Service struct {
+	// Client is the connection, when it is made before the service.
 	Client *kafka.Client
+	// Connect, when set, gives the connection instead of Client, at each
+	// call, before anything is read or written: the UI opened while no
+	// broker answered connects on the first call that needs it. Its
+	// error is the call's.
+	Connect kafka.Connector
 	// ReceiptDir is where receipts go; see receipt.DefaultDir.
 	ReceiptDir string
 	// Context names the configuration context, for receipts.
@@ -61,22 +67,26 @@ func (s *Service) now() time.Time {
 // sends nothing and returns no Removal. Otherwise the Removal names the
 // receipt, with Remove's results and error.
 func (s *Service) Remove(ctx context.Context, p *Plan) (*Removal, error) {
-	unlock, err := s.lock(ctx, p.Group)
+	cl, err := s.client(ctx)
+	if err != nil {
+		return nil, err
+	}
+	unlock, err := s.lock(ctx, cl, p.Group)
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
-	log := s.Client.Log()
+	log := cl.Log()
 	log.Debug("write plan", "what", "remove members", "group", p.Group, "type", string(p.Type), "state", p.State, "members", len(p.Targets))
-	path, err := receipt.Write(s.ReceiptDir, p.Receipt(s.Client.Brokers(), s.Context, s.now()))
+	path, err := receipt.Write(s.ReceiptDir, p.Receipt(cl.Brokers(), s.Context, s.now()))
 	if err != nil {
 		log.Debug("write refused", "group", p.Group, "err", err)
 		return nil, fmt.Errorf("nothing was sent: %w", err)
 	}
 	log.Debug("write receipt", "group", p.Group, "path", path)
-	results, err := Remove(ctx, s.Client, p)
+	results, err := Remove(ctx, cl, p)
 	log.Debug("write apply", "group", p.Group, "members", len(results), "err", err)
-	Verify(ctx, s.Client, p, results)
+	Verify(ctx, cl, p, results)
 	log.Debug("write verify", "group", p.Group, "outcome", WorstOutcome(results).String())
 	return &Removal{Receipt: path, Results: results}, err
 }
@@ -84,17 +94,29 @@ func (s *Service) Remove(ctx context.Context, p *Plan) (*Removal, error) {
 // Wait is Wait on the service's cluster: it polls the group until it has
 // settled after the removal of removed (member ids).
 func (s *Service) Wait(ctx context.Context, p *Plan, removed []string, opts WaitOptions) (*Outcome, error) {
-	out, err := Wait(ctx, s.Client, p, removed, opts)
-	s.Client.Log().Debug("write settle", "group", p.Group, "removed", len(removed), "err", err)
+	cl, err := s.client(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out, err := Wait(ctx, cl, p, removed, opts)
+	cl.Log().Debug("write settle", "group", p.Group, "removed", len(removed), "err", err)
 	return out, err
+}
+
+// client is the service's connection: Connect's when it is set.
+func (s *Service) client(ctx context.Context) (*kafka.Client, error) {
+	if s.Connect != nil {
+		return s.Connect(ctx)
+	}
+	return s.Client, nil
 }
 
 // lock takes the receipts folder's lock on the group while its members are
 // removed, as kafka/reset does for offsets, so that two kgroups on one
 // machine cannot interleave their writes to one group. Another kgroups
 // holding it is a *receipt.LockedError.
-func (s *Service) lock(ctx context.Context, group string) (func(), error) {
-	l, err := receipt.LockGroup(ctx, s.ReceiptDir, s.Client.Brokers(), group)
+func (s *Service) lock(ctx context.Context, cl *kafka.Client, group string) (func(), error) {
+	l, err := receipt.LockGroup(ctx, s.ReceiptDir, cl.Brokers(), group)
 	if err != nil {
 		var le *receipt.LockedError
 		if errors.As(err, &le) {

@@ -3,6 +3,7 @@ package rebalance
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
+	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/kafkatest"
 )
 
@@ -138,5 +140,62 @@ func TestServiceSendsNothingWithoutAReceipt(t *testing.T) {
 	after := c.GroupInfo(group)
 	if after.Epoch != gi.Epoch || len(after.Members) != 1 || after.Members[0].MemberID != a.MemberID() {
 		t.Fatalf("group changed: before %+v after %+v", gi, after)
+	}
+}
+
+// A Service given a Connect asks it for the connection at each call, before
+// it takes the lock or writes a receipt: a failing Connect leaves nothing
+// behind and its error is the call's; once it connects, the removal goes
+// through on that connection.
+func TestServiceConnectsAtEachCall(t *testing.T) {
+	c := kafkatest.NewCluster(t)
+	c.CreateTopic(t, "orders", 2)
+	cl := c.Client(t)
+	const group = "on-demand"
+	a := c.Join(t, group, []string{"orders"}, kgo.Balancers(kgo.RangeBalancer()), kgo.ClientID("client-a"))
+	c.Join(t, group, []string{"orders"}, kgo.Balancers(kgo.RangeBalancer()), kgo.ClientID("client-b"))
+	c.WaitStable(t, group, 2, 2)
+	before := settledGroup(t, cl, group, 2, 2)
+	p, err := PlanRemoval(before, Selection{MemberIDs: []string{a.MemberID()}}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	down := errors.New("no broker answers")
+	calls := 0
+	var give *kafka.Client
+	connect := func(context.Context) (*kafka.Client, error) {
+		calls++
+		if give == nil {
+			return nil, down
+		}
+		return give, nil
+	}
+	dir := filepath.Join(t.TempDir(), "receipts")
+	svc := &Service{Connect: connect, ReceiptDir: dir}
+	ctx := context.Background()
+	if r, err := svc.Remove(ctx, p); !errors.Is(err, down) || r != nil {
+		t.Fatalf("remove while unconnected = %+v, %v; want nil, %v", r, err, down)
+	}
+	if _, err := svc.Wait(ctx, p, []string{a.MemberID()}, WaitOptions{}); !errors.Is(err, down) {
+		t.Fatalf("wait while unconnected: %v, want %v", err, down)
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Fatalf("receipts folder after failed connects: %v, want none made", err)
+	}
+
+	give = cl
+	removal, err := svc.Remove(ctx, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := removal.Removed(); len(got) != 1 || got[0] != a.MemberID() {
+		t.Fatalf("removed = %v, want [%s]", got, a.MemberID())
+	}
+	if _, err := os.Stat(removal.Receipt); err != nil {
+		t.Fatalf("receipt: %v", err)
+	}
+	if calls != 3 {
+		t.Errorf("Connect called %d times, want 3 (once a call)", calls)
 	}
 }

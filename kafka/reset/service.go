@@ -12,7 +12,13 @@ import (
 // needs nothing else. Its fields are fixed after creation, so Cmds can
 // capture it and call it from any goroutine.
 type Service struct {
+	// Client is the connection, when it is made before the service.
 	Client *kafka.Client
+	// Connect, when set, gives the connection instead of Client, at each
+	// call, before anything is read or written: the UI opened while no
+	// broker answered connects on the first call that needs it. Its
+	// error is the call's.
+	Connect kafka.Connector
 	// ReceiptDir is where receipts go; see receipt.DefaultDir.
 	ReceiptDir string
 	// Context names the configuration context, for receipts.
@@ -25,19 +31,39 @@ func (s *Service) options() ApplyOptions {
 	return ApplyOptions{ReceiptDir: s.ReceiptDir, Context: s.Context, Now: s.Now}
 }
 
+// client is the service's connection: Connect's when it is set.
+func (s *Service) client(ctx context.Context) (*kafka.Client, error) {
+	if s.Connect != nil {
+		return s.Connect(ctx)
+	}
+	return s.Client, nil
+}
+
 // Plan is Prepare on the service's cluster.
 func (s *Service) Plan(ctx context.Context, req Request) (*Plan, error) {
-	return Prepare(ctx, s.Client, req)
+	cl, err := s.client(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return Prepare(ctx, cl, req)
 }
 
 // Apply is Apply on the service's cluster, with its receipts directory.
 func (s *Service) Apply(ctx context.Context, p *Plan) (*Result, error) {
-	return Apply(ctx, s.Client, p, s.options())
+	cl, err := s.client(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return Apply(ctx, cl, p, s.options())
 }
 
 // PlanDelete reads one group for deletion.
 func (s *Service) PlanDelete(ctx context.Context, group string) (*GroupDeletion, error) {
-	ds, err := PrepareDeleteGroups(ctx, s.Client, []string{group}, time.Time{})
+	cl, err := s.client(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ds, err := PrepareDeleteGroups(ctx, cl, []string{group}, time.Time{})
 	if err != nil {
 		return nil, err
 	}
@@ -46,5 +72,9 @@ func (s *Service) PlanDelete(ctx context.Context, group string) (*GroupDeletion,
 
 // ApplyDelete deletes one group, with a receipt of its offsets.
 func (s *Service) ApplyDelete(ctx context.Context, d *GroupDeletion) (*DeleteResult, error) {
-	return ApplyDeleteGroup(ctx, s.Client, d, s.options())
+	cl, err := s.client(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return ApplyDeleteGroup(ctx, cl, d, s.options())
 }

@@ -181,7 +181,8 @@ func TestPollUnknownGroupType(t *testing.T) {
 
 // TestPollStreamsRequestsDoNotGrowWithGroups polls 10 and then 200 streams
 // groups spread over the three brokers and requires the same number of
-// requests of every kind: one StreamsGroupDescribe per coordinator.
+// requests of every kind, Metadata included (see countingClient): one
+// StreamsGroupDescribe per coordinator.
 func TestPollStreamsRequestsDoNotGrowWithGroups(t *testing.T) {
 	counts := func(groups int) (cold, warm map[string]int) {
 		c := kafkatest.NewCluster(t)
@@ -200,7 +201,7 @@ func TestPollStreamsRequestsDoNotGrowWithGroups(t *testing.T) {
 			t.Fatalf("%d groups use %d coordinators; the test needs all 3 so the comparison is fair", groups, len(coords))
 		}
 		rc := &requestCounter{n: map[int16]int{}}
-		cl := c.Client(t, kgo.WithHooks(rc))
+		cl := countingClient(t, c, rc)
 		ctx := context.Background()
 		if _, err := cl.Poll(ctx); err != nil {
 			t.Fatal(err)
@@ -228,16 +229,11 @@ func TestPollStreamsRequestsDoNotGrowWithGroups(t *testing.T) {
 	if fmt.Sprint(cold10) != fmt.Sprint(cold200) {
 		t.Errorf("cold poll requests differ: 10 groups %v, 200 groups %v", cold10, cold200)
 	}
-	// kgo refreshes its metadata on its own schedule, which a warm poll
-	// may meet once: one or two Metadata requests say nothing about the
-	// number of groups, more would.
-	for _, w := range []map[string]int{warm10, warm200} {
-		if w["Metadata"] <= 2 {
-			delete(w, "Metadata")
-		}
-	}
 	if fmt.Sprint(warm10) != fmt.Sprint(warm200) {
 		t.Errorf("warm poll requests differ: 10 groups %v, 200 groups %v", warm10, warm200)
+	}
+	if warm200["Metadata"] != 1 {
+		t.Errorf("warm poll sent %d Metadata requests, want the poll's one", warm200["Metadata"])
 	}
 	if warm200["StreamsGroupDescribe"] != 3 {
 		t.Errorf("warm poll sent %d StreamsGroupDescribe requests, want 3 (one per coordinator)", warm200["StreamsGroupDescribe"])

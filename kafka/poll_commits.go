@@ -12,6 +12,44 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
+// startCommits starts the fetch of the named groups' committed offsets in
+// a goroutine of its own and returns a channel closed once it is done.
+func (c *Client) startCommits(ctx context.Context, names []string, builders map[string]*groupBuilder, topics map[string]string) <-chan struct{} {
+	done := make(chan struct{})
+	if len(names) == 0 {
+		close(done)
+		return done
+	}
+	go func() {
+		defer close(done)
+		c.fetchCommits(ctx, names, builders, topics)
+	}()
+	return done
+}
+
+// commitsRead finishes the fetch once the groups are described: each
+// group's fetch error joins its errors, and the rows of a topic the
+// metadata did not name (deleted since the commit) still get the poll's
+// copy of its name.
+func (gs *pollGroups) commitsRead(topics map[string]string, in *interner) {
+	for _, name := range gs.fetch {
+		gb := gs.builders[name]
+		if gb.fetchErr != nil {
+			gb.addErr(fmt.Errorf("fetch offsets: %w", gb.fetchErr))
+		}
+		rows, last, known := gb.rows.rows, "", true
+		for i := range rows {
+			if i == 0 || rows[i].Topic != last {
+				last = rows[i].Topic
+				_, known = topics[last]
+			}
+			if !known {
+				rows[i].Topic = in.get(rows[i].Topic)
+			}
+		}
+	}
+}
+
 // fetchCommits reads the committed offsets of the named groups with one
 // OffsetFetch per coordinator (kgo shards the request, v8+ batching every
 // group of a coordinator in one), and turns each group's answer straight
@@ -189,99 +227,4 @@ func (gb *groupBuilder) commitRows(ts []kmsg.OffsetFetchResponseGroupTopic, topi
 	}
 	gb.rows = rowSet{rows: rows, sorted: len(rows)}
 	return keys
-}
-
-// logBounds are the poll's log start, log end and last stable offsets by
-// topic, each topic's partitions indexed by partition number: every row
-// finds its bounds without a map lookup per partition.
-type logBounds struct {
-	topics           map[string]*topicBounds
-	startErr, endErr error // a whole listing's failure
-}
-
-type topicBounds struct {
-	parts []partBounds
-}
-
-// partBounds is one partition's answers; a nil answer was not given.
-type partBounds struct {
-	start, end, stable *kadm.ListedOffset
-}
-
-func newLogBounds(starts kadm.ListedOffsets, startErr error, ends kadm.ListedOffsets, endErr error, stables kadm.ListedOffsets) *logBounds {
-	lb := &logBounds{topics: make(map[string]*topicBounds, len(ends)), startErr: startErr, endErr: endErr}
-	add := func(los kadm.ListedOffsets, set func(*partBounds, *kadm.ListedOffset)) {
-		for t, ps := range los {
-			tb := lb.topics[t]
-			if tb == nil {
-				tb = &topicBounds{}
-				lb.topics[t] = tb
-			}
-			for p, lo := range ps {
-				if p < 0 {
-					continue
-				}
-				if int(p) >= len(tb.parts) {
-					tb.parts = append(tb.parts, make([]partBounds, int(p)+1-len(tb.parts))...)
-				}
-				lo := lo
-				set(&tb.parts[p], &lo)
-			}
-		}
-	}
-	add(starts, func(pb *partBounds, lo *kadm.ListedOffset) { pb.start = lo })
-	add(ends, func(pb *partBounds, lo *kadm.ListedOffset) { pb.end = lo })
-	add(stables, func(pb *partBounds, lo *kadm.ListedOffset) { pb.stable = lo })
-	return lb
-}
-
-// of is the bounds of tb's partition p (zero when none was listed).
-func (tb *topicBounds) of(p int32) partBounds {
-	if tb == nil || p < 0 || int(p) >= len(tb.parts) {
-		return partBounds{}
-	}
-	return tb.parts[p]
-}
-
-// join sets each row's log bounds, lag and last stable offset, or says
-// why a bound is missing.
-func (gb *groupBuilder) join(lb *logBounds) {
-	rows := gb.g.Partitions
-	var tb *topicBounds
-	topic := ""
-	for i := range rows {
-		r := &rows[i]
-		if i == 0 || r.Topic != topic {
-			topic, tb = r.Topic, lb.topics[r.Topic]
-		}
-		pb := tb.of(r.Partition)
-		if lo := pb.start; lo != nil {
-			if lo.Err != nil {
-				r.Err = errors.Join(r.Err, fmt.Errorf("list log start: %w", lo.Err))
-			} else {
-				r.LogStart = lo.Offset
-			}
-		} else if lb.startErr != nil {
-			r.Err = errors.Join(r.Err, fmt.Errorf("list log start: %w", lb.startErr))
-		}
-		if lo := pb.end; lo != nil {
-			if lo.Err != nil {
-				r.Err = errors.Join(r.Err, fmt.Errorf("list log end: %w", lo.Err))
-			} else {
-				r.LogEnd = lo.Offset
-			}
-		} else if lb.endErr != nil {
-			r.Err = errors.Join(r.Err, fmt.Errorf("list log end: %w", lb.endErr))
-		} else {
-			r.Err = errors.Join(r.Err, fmt.Errorf("topic %q partition %d not found", r.Topic, r.Partition))
-		}
-		if gb.g.Share != nil {
-			gb.shareLag(r)
-		} else if r.Committed >= 0 && r.LogEnd >= 0 {
-			r.Lag = max(r.LogEnd-r.Committed, 0)
-		}
-		if lo := pb.stable; lo != nil && lo.Err == nil && lo.Offset >= 0 && r.LogEnd >= 0 && lo.Offset < r.LogEnd {
-			r.StableTrails, r.LastStable = true, lo.Offset
-		}
-	}
 }

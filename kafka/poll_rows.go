@@ -94,3 +94,59 @@ type byTopicPartition []PartitionOffsets
 func (b byTopicPartition) Len() int           { return len(b) }
 func (b byTopicPartition) Less(i, j int) bool { return b[i].before(b[j].Topic, b[j].Partition) }
 func (b byTopicPartition) Swap(i, j int)      { b[i], b[j] = b[j], b[i] }
+
+// assemble completes the group's rows from its describe: a share group's
+// start offsets, and the partitions members are assigned with nothing
+// committed. The rows stay sorted by topic and partition, in one slice
+// with no spare room, kept in the group.
+func (gb *groupBuilder) assemble() {
+	rows := gb.rows
+	gb.rows = rowSet{}
+	extra := 0
+	for _, ps := range gb.shareOffsets {
+		extra += len(ps)
+	}
+	for i := range gb.g.Members {
+		for _, a := range gb.g.Members[i].Assignment {
+			for _, p := range a.Partitions {
+				_, started := gb.shareOffsets.Lookup(a.Topic, p)
+				if !rows.has(a.Topic, p) && !started {
+					extra++
+				}
+			}
+		}
+	}
+	if extra > 0 {
+		grown := make([]PartitionOffsets, len(rows.rows), len(rows.rows)+extra)
+		copy(grown, rows.rows)
+		rows.rows = grown
+	}
+	if gb.g.Share != nil {
+		gb.shareRows(rows.row)
+	}
+	if len(gb.g.Members) > 0 {
+		// Owners share one array of member ids: a partition with one
+		// owner (every partition outside share groups) gets a one-id
+		// window of it, and a second owner copies it out on append.
+		ids := make([]string, len(gb.g.Members))
+		for i := range gb.g.Members {
+			ids[i] = gb.g.Members[i].MemberID
+		}
+		for i := range gb.g.Members {
+			m := &gb.g.Members[i]
+			for _, a := range m.Assignment {
+				for _, p := range a.Partitions {
+					r := rows.row(a.Topic, p)
+					if r.Owners == nil {
+						r.MemberID, r.ClientID, r.Host = m.MemberID, m.ClientID, m.Host
+						r.Owners = ids[i : i+1 : i+1]
+					} else {
+						r.Owners = append(r.Owners, m.MemberID)
+					}
+				}
+			}
+		}
+	}
+	rows.sort()
+	gb.g.Partitions = rows.rows
+}
