@@ -9,6 +9,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/kgroups/kgroups/config"
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/lag"
 	"github.com/kgroups/kgroups/views/screens/removal"
@@ -59,7 +60,8 @@ type Options struct {
 	// ContextName and Brokers are shown in the status bar.
 	ContextName string
 	Brokers     []string
-	// Refresh is the poll interval (default 5s).
+	// Refresh is the poll interval (default config.DefaultRefresh, the
+	// refresh setting's default).
 	Refresh time.Duration
 	// Timeout bounds one poll (default 30s).
 	Timeout time.Duration
@@ -108,9 +110,6 @@ type Options struct {
 	Output io.Writer
 }
 
-// DefaultRefresh is the poll interval when none is configured.
-const DefaultRefresh = 5 * time.Second
-
 // DefaultTimeout bounds a poll when no timeout is configured.
 const DefaultTimeout = 30 * time.Second
 
@@ -119,7 +118,7 @@ const MaxBackoff = time.Minute
 
 func (o Options) withDefaults() Options {
 	if o.Refresh <= 0 {
-		o.Refresh = DefaultRefresh
+		o.Refresh = config.DefaultRefresh
 	}
 	if o.Timeout <= 0 {
 		o.Timeout = DefaultTimeout
