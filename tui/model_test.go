@@ -350,9 +350,18 @@ func TestHelpScreen(t *testing.T) {
 			t.Fatalf("help lacks %q:\n%s", want, v)
 		}
 	}
-	// At 80x24 the commands are further down.
+	// At 80x24 the commands are further down, before the legends (time
+	// lag and health, the marks, the trend) that end the help.
 	h.press("G")
-	if !strings.Contains(h.view(), ":ctx NAME    switch context (bare :ctx lists them)") {
+	found := false
+	for range 3 {
+		if strings.Contains(h.view(), ":ctx NAME    switch context (bare :ctx lists them)") {
+			found = true
+			break
+		}
+		h.press("pgup")
+	}
+	if !found {
 		t.Fatalf("the end of the help lacks the commands:\n%s", h.view())
 	}
 	h.press("g")

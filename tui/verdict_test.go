@@ -4,8 +4,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kgroups/kgroups/views/screens/grouplist"
 	"github.com/kgroups/kgroups/views/viewtest"
 )
+
+// verdictOf is a HEALTH cell without the cause that may follow the
+// verdict ("ERR STALL · member not committing" is "ERR STALL").
+func verdictOf(cell string) string {
+	v, _, _ := strings.Cut(cell, " · ")
+	return v
+}
 
 // healthCells reads the HEALTH column of the groups screen for the rows of
 // the given groups: group name -> cell text.
@@ -31,7 +39,8 @@ func healthCells(t *testing.T, v string, groups map[string]bool) map[string]stri
 		if len(r) <= start || len(r) < 2 {
 			continue
 		}
-		name := strings.Fields(string(r[2:]))
+		// A group with an ERR finding starts with the finding mark.
+		name := strings.Fields(strings.TrimPrefix(string(r[2:]), grouplist.FindingMark))
 		if len(name) == 0 || !groups[name[0]] {
 			continue
 		}
@@ -75,6 +84,14 @@ func TestScreensShowOneVerdict(t *testing.T) {
 			"search-indexer": "-", "shipping-notifier": "-",
 		},
 	}
+	// Once decided, a WARN or ERR is followed by the cause the poll knows;
+	// a verdict without one ends there.
+	causes := map[int]map[string]string{
+		warmPolls - 1: {
+			"billing-reconciler": " · slower than producers", "fraud-scoring": " · member not committing",
+			"inventory-sync": "", "legacy-audit": "", "orders-app": "",
+		},
+	}
 	for i := range warmPolls {
 		h.poll()
 		names := make(map[string]bool)
@@ -86,11 +103,14 @@ func TestScreensShowOneVerdict(t *testing.T) {
 			t.Fatalf("poll %d: %d rows on the groups screen: %v", i, len(cells), cells)
 		}
 		for name, cell := range cells {
-			if got := h.groupHealth(name); got != cell {
+			if got := h.groupHealth(name); got != verdictOf(cell) {
 				t.Errorf("poll %d: %s is %q on the groups screen, %q on its own", i, name, cell, got)
 			}
-			if w, ok := want[i][name]; ok && cell != w {
+			if w, ok := want[i][name]; ok && verdictOf(cell) != w {
 				t.Errorf("poll %d: %s is %q, want %q", i, name, cell, w)
+			}
+			if c, ok := causes[i][name]; ok && cell != want[i][name]+c {
+				t.Errorf("poll %d: %s is %q, want the cause %q", i, name, cell, c)
 			}
 		}
 		h.clock.Advance(viewtest.PollEvery)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -43,17 +44,26 @@ report findings: one line each, grouped by group, most severe first.
   records-lost-to-retention      ERR   the commit is below the log start
   stuck-behind-open-transaction  ERR   the last stable offset trails the log end and did
                                        not move (WARN while the group still reads below it)
+  member-not-committing          ERR   all or nearly all partitions of a live member stalled
+                                       together: the member is the cause, not a record
   stalled-at-record              ERR   a live member's commit did not move while records wait
+                                       (the record is blamed only when its other partitions advance)
   offset-beyond-log-end          ERR   the commit is past the log end
   unassigned-partitions          WARN  a Stable group subscribes to partitions nobody owns
   lag-skew                       WARN  one member holds >= 80% of the lag, the rest near 0
   rebalance-storm                WARN  more than --storm rebalances in the window
   no-commits                     WARN  a live member owns partitions never committed
   consumer-behind-retention      WARN  the time lag is within 10% of the topic's retention.ms
+  slower-than-producers          WARN  the group consumes >10% slower than records arrive
+                                       with a lag past what is in flight
 
+A group without a finding reads "no findings", or "no findings yet: judging
+3/10" while the window held too few observations for the rules that judge
+a trend. docs/findings.md describes every finding.
 Each finding carries its evidence (the numbers it rests on) and a suggested
-next step: always a read or a dry run (kgroups peek, kgroups reset without
---execute, kafka-transactions.sh describe), never a write. diagnose itself
+next step: always a read or a dry run (kgroups peek, kgroups reset or
+kgroups rebalance without --execute, kafka-transactions.sh describe), never
+a write. diagnose itself
 only reads: it never joins a group, commits or aborts a transaction.
 
 Extra reads, each batched by broker: the polls read the last stable offsets
@@ -150,8 +160,9 @@ func sampleDiagnose(ctx context.Context, a *app, poll pollFunc, rd *diagnose.Rea
 			Group: g, PartitionCounts: last.PartitionCounts, Verdict: verdicts[i],
 			Events: events, Since: first.Time, Now: last.Time, Reads: reads,
 			Config: diagnose.Config{StormRebalances: o.storm}, Bootstrap: bootstrap,
+			Unmoved: unmoved(w.history, g.Name),
 		})
-		out[i] = render.DiagnosedGroup{Group: g.Name, Findings: fs}
+		out[i] = render.DiagnosedGroup{Group: g.Name, Findings: fs, Verdict: verdicts[i]}
 		if w, ok := diagnose.Worst(fs); ok && o.failSet && w >= o.failOn {
 			bad = append(bad, fmt.Sprintf("%s (%s)", format.Sanitize(g.Name), w))
 		}
@@ -174,6 +185,14 @@ func sampleDiagnose(ctx context.Context, a *app, poll pollFunc, rd *diagnose.Rea
 		return exitCodeError{code: exitError}
 	}
 	return nil
+}
+
+// unmoved is the history's CommitUnmovedSince for one group, as the
+// rules take it (diagnose.Input.Unmoved).
+func unmoved(h *lag.History, group string) func(string, int32) (time.Time, bool) {
+	return func(topic string, partition int32) (time.Time, bool) {
+		return h.CommitUnmovedSince(group, topic, partition)
+	}
 }
 
 // selected returns the named groups of snap (every present group when

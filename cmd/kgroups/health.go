@@ -14,6 +14,7 @@ import (
 
 	"github.com/kgroups/kgroups/config"
 	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/kafka/diagnose"
 	"github.com/kgroups/kgroups/kafka/lag"
 	"github.com/kgroups/kgroups/kafka/receipt"
 	"github.com/kgroups/kgroups/kafka/reset"
@@ -107,8 +108,14 @@ outside a UTF-8 locale) marks a lower bound (a commit older than the polls
 not read yet, or a lagging partition whose time lag is not known yet), "-"
 unknown, never 0s for a group that lags. No time lag is ever extrapolated.
 Rates read as in the UI: 0.3, 5.0, 35, 1.2k messages per second.
--o json prints every partition of every group, unknown values as null, and
-"judging": {"observations": n, "window": m} while a verdict is JUDGING.
+When the polls already know why a WARN or ERR group lags, a CAUSE column
+says so in a few words, as the groups screen does: open txn, lost to
+retention, member not committing, slower than producers, past log end, near
+retention, unassigned partitions, rebalance storm ('kgroups diagnose' gives
+the evidence); only a finding at least as severe as the verdict is named.
+-o json prints every partition of every group, unknown values as null,
+"judging": {"observations": n, "window": m} while a verdict is JUDGING, and
+"cause" where a WARN or ERR has one.
 
 While sampling on a terminal, the time left and the polls done are shown on
 stderr; nothing is shown when stderr is not a terminal.
@@ -352,10 +359,11 @@ func sampleHealth(ctx context.Context, a *app, poll pollFunc, p healthOptions) e
 			bad = append(bad, fmt.Sprintf("%s (%s)", format.Sanitize(v.Group), v.Status))
 		}
 	}
+	causes := healthCauses(w, p.names)
 	if p.format == formatJSON {
-		err = render.HealthJSON(a.stdout, verdicts)
+		err = render.HealthJSONWith(a.stdout, verdicts, causes)
 	} else {
-		err = render.Health(a.stdout, verdicts, a.atLeast(), a.layout(p.wide))
+		err = render.HealthWith(a.stdout, verdicts, causes, a.atLeast(), a.layout(p.wide))
 	}
 	if err != nil {
 		return err
@@ -372,6 +380,30 @@ func sampleHealth(ctx context.Context, a *app, poll pollFunc, p healthOptions) e
 		return exitCodeError{code: exitError}
 	}
 	return nil
+}
+
+// healthCauses is the short cause of each judged group's WARN or ERR
+// that the window's polls know (diagnose.GlanceAt, as the groups screen
+// asks it; the stable offsets of the first and last polls tell an open
+// transaction), "" for none.
+func healthCauses(w *sampledWindow, names []string) []string {
+	out := make([]string, len(w.verdicts))
+	var reads *diagnose.Reads
+	for i := range w.verdicts {
+		v := &w.verdicts[i]
+		if sev, ok := v.Decided(); !ok || sev < lag.SeverityWarn {
+			continue
+		}
+		if reads == nil {
+			reads = &diagnose.Reads{Stable: diagnose.Trailing(selected(w.first, names), w.judged)}
+		}
+		g := w.judged[i]
+		out[i] = diagnose.GlanceAt(diagnose.Input{
+			Group: g, PartitionCounts: w.last.PartitionCounts, Verdict: *v,
+			Since: w.first.Time, Now: w.last.Time, Reads: reads, Unmoved: unmoved(w.history, g.Name),
+		}).For(v)
+	}
+	return out
 }
 
 // noteResets tells h of the resets and undos of cluster whose receipts in

@@ -4,29 +4,38 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strconv"
 
 	"github.com/kgroups/kgroups/kafka/lag"
 )
 
 // The finding ids. They are a contract with scripts: never rename one.
 const (
-	IDRecordsLost        = "records-lost-to-retention"
-	IDOpenTransaction    = "stuck-behind-open-transaction"
-	IDStalledAtRecord    = "stalled-at-record"
-	IDBeyondLogEnd       = "offset-beyond-log-end"
-	IDUnassigned         = "unassigned-partitions"
-	IDLagSkew            = "lag-skew"
-	IDRebalanceStorm     = "rebalance-storm"
-	IDNoCommits          = "no-commits"
-	IDBehindRetention    = "consumer-behind-retention"
-	noPartition          = int32(-1)
-	noOffset             = int64(-1)
-	previewBytes         = 64
-	defaultStorm         = 3
-	defaultSkewShare     = 0.8
-	defaultSkewNearZero  = 0.05
-	defaultSkewMinLag    = 100
-	defaultMarginPercent = 10
+	IDRecordsLost     = "records-lost-to-retention"
+	IDOpenTransaction = "stuck-behind-open-transaction"
+	IDStalledAtRecord = "stalled-at-record"
+	IDBeyondLogEnd    = "offset-beyond-log-end"
+	IDUnassigned      = "unassigned-partitions"
+	IDLagSkew         = "lag-skew"
+	IDRebalanceStorm  = "rebalance-storm"
+	IDNoCommits       = "no-commits"
+	IDBehindRetention = "consumer-behind-retention"
+	// IDMemberNotCommitting: all or nearly all partitions a live member
+	// owns stalled together; the member is the cause, not a record.
+	IDMemberNotCommitting = "member-not-committing"
+	// IDSlowerThanProducers: the group consumes slower than its
+	// producers write.
+	IDSlowerThanProducers = "slower-than-producers"
+	noPartition           = int32(-1)
+	noOffset              = int64(-1)
+	previewBytes          = 64
+	defaultStorm          = 3
+	defaultSkewShare      = 0.8
+	defaultSkewNearZero   = 0.05
+	defaultSkewMinLag     = 100
+	defaultMarginPercent  = 10
+	defaultMemberShare    = 0.8
+	defaultSlowerPercent  = 10
 )
 
 // Finding is one cause the rules found for one group.
@@ -44,9 +53,10 @@ type Finding struct {
 	// Offset is the offset of the record the finding concerns (the
 	// record a stalled group is stuck on), or -1.
 	Offset int64
-	// Message is one line, in words; it may hold broker strings, so it
+	// Message is one sentence, in words and values the renderers word
+	// (views/render.DiagnoseMessage); it may hold broker strings, so it
 	// is sanitized where it is shown.
-	Message string
+	Message Message
 	// Evidence is the numbers (and ids) the finding rests on, in a fixed
 	// order.
 	Evidence Evidence
@@ -111,6 +121,77 @@ func Worst(fs []Finding) (lag.Severity, bool) {
 		w = max(w, fs[i].Severity)
 	}
 	return w, true
+}
+
+// Glance is what a list of groups shows of a group's findings at one
+// glance: whether one is ERR, and the short cause of the most severe
+// finding that has one (Cause) with that finding's severity.
+type Glance struct {
+	Err           bool
+	Cause         string
+	CauseSeverity lag.Severity
+}
+
+// For is the cause to show next to the verdict v: the glance's cause
+// when v is a decided WARN or ERR and the finding is at least as severe,
+// so that the words explain the verdict they stand next to (a WARN
+// finding does not explain an ERR REWIND); "" otherwise.
+func (g Glance) For(v *lag.Verdict) string {
+	sev, ok := v.Decided()
+	if !ok || sev < lag.SeverityWarn || g.Cause == "" || g.CauseSeverity < sev {
+		return ""
+	}
+	return g.Cause
+}
+
+// causes are the findings short enough to stand next to a verdict: what
+// the poll or cached reads already know. A stalled-at-record is not one
+// (the record read decides how it is worded), nor no-commits (the
+// verdict, WARN NO-COMMITS, says it already).
+var causes = map[string]string{
+	IDRecordsLost:         "lost to retention",
+	IDOpenTransaction:     "open txn",
+	IDBeyondLogEnd:        "past log end",
+	IDMemberNotCommitting: "member not committing",
+	IDSlowerThanProducers: "slower than producers",
+	IDBehindRetention:     "near retention",
+	IDUnassigned:          "unassigned partitions",
+	IDRebalanceStorm:      "rebalance storm",
+}
+
+// Cause is the short cause of a finding ("open txn", "lost to
+// retention", "member not committing", "slower than producers"), or ""
+// when it has none.
+func Cause(id string) string { return causes[id] }
+
+// GlanceAt applies the rules to in and sums them up for a list: the
+// groups screen at every poll with the poll alone (the tracker's verdict
+// without its partitions, no extra reads), `kgroups health` with its
+// window's verdicts and the stable offsets its polls read. Both call it,
+// so both name the same cause.
+func GlanceAt(in Input) Glance {
+	fs := Diagnose(in)
+	var g Glance
+	for i := range fs {
+		if fs[i].Severity == lag.SeverityErr {
+			g.Err = true
+		}
+		if g.Cause == "" {
+			g.Cause, g.CauseSeverity = Cause(fs[i].ID), fs[i].Severity // fs is most severe first
+		}
+	}
+	return g
+}
+
+// Pending says why the rules cannot have found everything yet, for a
+// group with no finding: "judging 3/10" while the verdict has fewer
+// observations than its window (the rules that judge a trend need all of
+// them), and "" once they have them or nothing can be judged.
+func Pending(v lag.Verdict) string {
+	if !v.Known || v.Window <= 0 || v.Observations >= v.Window {
+		return ""
+	}
+	return "judging " + strconv.Itoa(v.Observations) + "/" + strconv.Itoa(v.Window)
 }
 
 // HasErr reports whether the rules find an ERR finding in in. The groups

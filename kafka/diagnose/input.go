@@ -23,6 +23,15 @@ type Config struct {
 	// margin: a time lag above retention minus the margin is
 	// consumer-behind-retention. Default 10.
 	RetentionMarginPercent int
+	// MemberShare is the share of a member's partitions with lag that
+	// must stall together, two at least, for member-not-committing
+	// instead of stalled-at-record on each. Default 0.8.
+	MemberShare float64
+	// SlowerSharePercent is how far below the produce rate, in percent
+	// of it, the consume rate must be for slower-than-producers: the
+	// noise of rates measured over a few polls of batched commits.
+	// Default 10.
+	SlowerSharePercent int
 }
 
 func (c Config) normalize() Config {
@@ -40,6 +49,12 @@ func (c Config) normalize() Config {
 	}
 	if c.RetentionMarginPercent <= 0 {
 		c.RetentionMarginPercent = defaultMarginPercent
+	}
+	if c.MemberShare <= 0 {
+		c.MemberShare = defaultMemberShare
+	}
+	if c.SlowerSharePercent <= 0 {
+		c.SlowerSharePercent = defaultSlowerPercent
 	}
 	return c
 }
@@ -62,6 +77,10 @@ type Input struct {
 	// need them find nothing).
 	Reads  *Reads
 	Config Config
+	// Unmoved, when set, says since when a partition's committed offset
+	// has stood at its latest value (lag.History.CommitUnmovedSince for
+	// this group): the age of a stalled commit. nil: unknown.
+	Unmoved func(topic string, partition int32) (since time.Time, ok bool)
 	// Bootstrap is a broker address for suggested kafka-*.sh commands.
 	Bootstrap string
 }

@@ -109,10 +109,16 @@ func runDiagnosis(t *testing.T, cl *kafka.Client, names []string, polls int) (ma
 		out[g.Name] = diagnose.Diagnose(diagnose.Input{
 			Group: g, PartitionCounts: s.last.PartitionCounts, Verdict: verdicts[i],
 			Events: s.tl.Events(g.Name, nil), Since: first.Time, Now: s.last.Time, Reads: reads,
-			Bootstrap: "b:9092",
+			Bootstrap: "b:9092", Unmoved: unmovedIn(s.h, g.Name),
 		})
 	}
 	return out, s
+}
+
+func unmovedIn(h *lag.History, group string) func(string, int32) (time.Time, bool) {
+	return func(topic string, partition int32) (time.Time, bool) {
+		return h.CommitUnmovedSince(group, topic, partition)
+	}
 }
 
 func snapMemberOf(s *session, group string) *kafka.Member {
@@ -405,6 +411,9 @@ func TestDiagnoseFixtures(t *testing.T) {
 	wantEvidence(t, f, diagnose.Evidence{
 		{Key: "committedOffset", Value: int64(5)}, {Key: "logEndOffset", Value: int64(10)}, {Key: "lag", Value: int64(5)},
 		{Key: "memberId", Value: sm.MemberID}, {Key: "clientId", Value: "worker-1"}, {Key: "host", Value: sm.Host},
+		// One partition: nothing else of the member's advances, and the
+		// commit has stood since the first poll, milliseconds ago.
+		{Key: "memberPartitions", Value: int64(1)}, {Key: "memberAdvancing", Value: int64(0)}, {Key: "lastCommitAgeSeconds", Value: int64(0)},
 		{Key: "recordOffset", Value: int64(5)}, {Key: "recordTimestamp", Value: base.Add(5 * time.Second).UnixMilli()},
 		{Key: "recordKey", Value: nil}, {Key: "recordKeyEncoding", Value: nil}, {Key: "recordKeySize", Value: int64(0)},
 		{Key: "recordValuePreview", Value: "v5"}, {Key: "recordValueEncoding", Value: "text"}, {Key: "recordValueSize", Value: int64(2)},
@@ -412,7 +421,17 @@ func TestDiagnoseFixtures(t *testing.T) {
 	if id, _ := stallCl.GroupMetadata(); sm.MemberID != id || f.Member != id || f.Offset != 5 {
 		t.Errorf("stalled member %q offset %d, want %q at 5", f.Member, f.Offset, id)
 	}
-	if !reflect.DeepEqual(f.Next, [][]string{{"kgroups", "peek", "g-stall", "--topic", "stall:0"}, {"kgroups", "reset", "g-stall", "--shift-by", "1", "--topic", "stall:0"}}) {
+	// A single partition that stalls: both explanations, the record
+	// shown, no "likely cause" and no skip suggested.
+	wantMsg := diagnose.Message{
+		Format: "the commit of member %s stayed at %d over the window while %d records wait: either it is stuck on the record at offset %d (%s, produced %s), " +
+			"or the member stopped committing; nothing else it owns advances, so the polls cannot tell which",
+		Args: []any{"worker-1", int64(5), int64(5), int64(5), diagnose.Size(2), diagnose.Instant(base.Add(5 * time.Second).UnixMilli())},
+	}
+	if !reflect.DeepEqual(f.Message, wantMsg) {
+		t.Errorf("stalled message %#v\nwant %#v", f.Message, wantMsg)
+	}
+	if !reflect.DeepEqual(f.Next, [][]string{{"kgroups", "peek", "g-stall", "--topic", "stall:0"}, {"kgroups", "describe", "g-stall", "--members"}}) {
 		t.Errorf("stalled next %q", f.Next)
 	}
 

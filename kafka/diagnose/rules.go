@@ -2,10 +2,10 @@ package diagnose
 
 import (
 	"encoding/base64"
-	"fmt"
 	"math"
 	"sort"
 	"strconv"
+	"time"
 	"unicode/utf8"
 
 	"github.com/kgroups/kgroups/kafka"
@@ -31,9 +31,10 @@ func Diagnose(in Input) []Finding {
 		d.recordsLost(p)
 		d.beyondLogEnd(p)
 		d.openTransaction(p)
-		d.stalled(p)
 		d.behindRetention(p)
 	}
+	d.stalls()
+	d.slower()
 	d.noCommits()
 	d.unassigned()
 	d.lagSkew()
@@ -91,8 +92,7 @@ func (d *diagnosis) recordsLost(p *kafka.PartitionOffsets) {
 	lost := p.LogStart - p.Committed
 	d.add(Finding{
 		ID: IDRecordsLost, Severity: lag.SeverityErr, Topic: p.Topic, Partition: p.Partition, Offset: noOffset,
-		Message: fmt.Sprintf("committed offset %d is below the log start %d: %d records were deleted before the group read them "+
-			"(kafka-consumer-groups.sh's lag still counts them); with auto.offset.reset=earliest it restarts at %d, with latest at %d",
+		Message: msg("committed offset %d is below the log start %d: %d records were deleted unread; it restarts at %d (earliest) or %d (latest)",
 			p.Committed, p.LogStart, lost, p.LogStart, p.LogEnd),
 		Evidence: Evidence{
 			{"committedOffset", p.Committed},
@@ -114,8 +114,7 @@ func (d *diagnosis) beyondLogEnd(p *kafka.PartitionOffsets) {
 	}
 	d.add(Finding{
 		ID: IDBeyondLogEnd, Severity: lag.SeverityErr, Topic: p.Topic, Partition: p.Partition, Offset: noOffset,
-		Message: fmt.Sprintf("committed offset %d is %d past the log end %d (topic recreated or truncated): the consumer gets OFFSET_OUT_OF_RANGE "+
-			"and restarts where auto.offset.reset says (earliest %d, latest %d), or fails when it is none",
+		Message: msg("committed offset %d is %d past the log end %d (topic recreated or truncated): it restarts at %d (earliest) or %d (latest), or fails",
 			p.Committed, p.Committed-p.LogEnd, p.LogEnd, max(p.LogStart, 0), p.LogEnd),
 		Evidence: Evidence{
 			{"committedOffset", p.Committed},
@@ -150,10 +149,8 @@ func (d *diagnosis) openTransaction(p *kafka.PartitionOffsets) {
 		{"committedOffset", offsetValue(p.Committed)},
 		{"lagToStable", nullable(p.HasCommit(), LagToStable(p.Committed, st.Last))},
 	}
-	var (
-		txn   *Transaction
-		words = "no producer with an open transaction was listed"
-	)
+	var txn *Transaction
+	words, wargs := "no producer with an open transaction was listed", []any(nil)
 	if prod != nil {
 		if t, ok := d.in.Reads.Transactions[prod.ProducerID]; ok {
 			txn = &t
@@ -167,18 +164,19 @@ func (d *diagnosis) openTransaction(p *kafka.PartitionOffsets) {
 	var open any
 	if txn != nil {
 		ev = append(ev, Field{"transactionalId", txn.TransactionalID}, Field{"transactionState", txn.State})
+		words, wargs = "transaction %q (producer %d, %s)", []any{txn.TransactionalID, txn.ProducerID, txn.State}
 		if txn.StartTimestamp >= 0 {
-			open = max(d.in.Now.UnixMilli()-txn.StartTimestamp, 0) / 1000
+			ms := max(d.in.Now.UnixMilli()-txn.StartTimestamp, 0)
+			open = ms / 1000
+			words += " open %s"
+			wargs = append(wargs, Span(time.Duration(ms)*time.Millisecond))
 		}
-		words = fmt.Sprintf("transaction %q of producer %d (%s) has been open", txn.TransactionalID, txn.ProducerID, txn.State)
-		if open != nil {
-			words += fmt.Sprintf(" %ds", open)
-		}
-		words += fmt.Sprintf(" with a %ds timeout", txn.TimeoutMillis/1000)
+		words += ", timeout %s"
+		wargs = append(wargs, Span(time.Duration(txn.TimeoutMillis)*time.Millisecond))
 	} else {
 		ev = append(ev, Field{"transactionalId", nil}, Field{"transactionState", nil})
 		if prod != nil {
-			words = fmt.Sprintf("producer %d has had a transaction open since offset %d", prod.ProducerID, prod.TxnStartOffset)
+			words, wargs = "producer %d has a transaction open since offset %d", []any{prod.ProducerID, prod.TxnStartOffset}
 		}
 	}
 	if prod == nil {
@@ -203,9 +201,8 @@ func (d *diagnosis) openTransaction(p *kafka.PartitionOffsets) {
 	}
 	d.add(Finding{
 		ID: IDOpenTransaction, Severity: sev, Topic: p.Topic, Partition: p.Partition, Offset: st.Last,
-		Message: fmt.Sprintf("the last stable offset %d trails the log end %d and did not move: read_committed consumers cannot pass it; %s. "+
-			"It ends when the producer commits or aborts or the timeout passes; kafka-transactions.sh abort would end it (kgroups never does)",
-			st.Last, p.LogEnd, words),
+		Message: msg("the last stable offset %d trails the log end %d and did not move: read_committed consumers cannot pass it; "+words,
+			append([]any{st.Last, p.LogEnd}, wargs...)...),
 		Evidence: ev,
 		Next:     [][]string{next},
 	})
@@ -216,50 +213,6 @@ func (d *diagnosis) bootstrap() string {
 		return d.in.Bootstrap
 	}
 	return "BROKER:9092"
-}
-
-// stalled: a live member owns the partition, the commit did not move over
-// a full window, and there is lag (lag's STALL), and no open transaction
-// explains it.
-func (d *diagnosis) stalled(p *kafka.PartitionOffsets) {
-	h := d.health[TP{p.Topic, p.Partition}]
-	if h == nil || h.Status != lag.StatusStall || p.MemberID == "" || !p.HasCommit() || p.Lag <= 0 {
-		return
-	}
-	if st, ok := d.in.Reads.StableOf(p.Topic, p.Partition); ok && p.Committed >= st.Last {
-		return // stuck-behind-open-transaction says why
-	}
-	ev := Evidence{
-		{"committedOffset", p.Committed},
-		{"logEndOffset", p.LogEnd},
-		{"lag", p.Lag},
-		{"memberId", p.MemberID},
-		{"clientId", p.ClientID},
-		{"host", p.Host},
-	}
-	words := "the record at it was not read"
-	if d.in.Reads != nil {
-		if r, ok := d.in.Reads.Records[kafka.CommitKey{Topic: p.Topic, Partition: p.Partition, Offset: p.Committed}]; ok && r.Err == nil {
-			ev = append(ev,
-				Field{"recordOffset", r.Offset},
-				Field{"recordTimestamp", r.Timestamp},
-				Field{"recordKey", bytesValue(r.Key, r.NullKey)},
-				Field{"recordKeyEncoding", encoding(r.Key, r.NullKey)},
-				Field{"recordKeySize", int64(r.KeySize)},
-				Field{"recordValuePreview", bytesValue(r.Value, r.NullValue)},
-				Field{"recordValueEncoding", encoding(r.Value, r.NullValue)},
-				Field{"recordValueSize", int64(r.ValueSize)},
-			)
-			words = fmt.Sprintf("the record at offset %d (%d bytes) is the likely cause", r.Offset, r.ValueSize)
-		}
-	}
-	d.add(Finding{
-		ID: IDStalledAtRecord, Severity: lag.SeverityErr, Topic: p.Topic, Partition: p.Partition, Member: p.MemberID, Offset: p.Committed,
-		Message: fmt.Sprintf("member %s owns the partition but the committed offset %d has not moved over the window while %d records wait: %s",
-			p.ClientID, p.Committed, p.Lag, words),
-		Evidence: ev,
-		Next:     [][]string{d.peek(p.Topic, p.Partition), d.resetDryRun(p.Topic, p.Partition, "--shift-by", "1")},
-	})
 }
 
 // behindRetention: the time lag is within the margin of the topic's
@@ -280,8 +233,8 @@ func (d *diagnosis) behindRetention(p *kafka.PartitionOffsets) {
 	}
 	d.add(Finding{
 		ID: IDBehindRetention, Severity: lag.SeverityWarn, Topic: p.Topic, Partition: p.Partition, Offset: noOffset,
-		Message: fmt.Sprintf("the consumer is %ds behind and the topic keeps records %ds: records will be deleted before they are read if nothing changes",
-			lagMs/1000, ret/1000),
+		Message: msg("the consumer is %s behind and the topic keeps records %s: records will be deleted unread if nothing changes",
+			Span(time.Duration(lagMs)*time.Millisecond), Span(time.Duration(ret)*time.Millisecond)),
 		Evidence: Evidence{
 			{"timeLagSeconds", round3(h.TimeLag.Seconds)},
 			{"timeLagKind", h.TimeLag.Kind.String()},
@@ -323,7 +276,7 @@ func (d *diagnosis) noCommits() {
 		o := by[id]
 		f := Finding{
 			ID: IDNoCommits, Severity: lag.SeverityWarn, Partition: noPartition, Member: id, Offset: noOffset,
-			Message: fmt.Sprintf("member %s owns %s the group never committed for: lag cannot be measured and a restart begins at auto.offset.reset (auto commit is likely off)",
+			Message: msg("member %s owns %s the group never committed for: lag cannot be measured and a restart begins at auto.offset.reset",
 				o.first.ClientID, plural(len(o.parts), "partition", "partitions")),
 			Evidence: Evidence{
 				{"memberId", id},
@@ -386,7 +339,7 @@ func (d *diagnosis) unassigned() {
 		}
 		d.add(Finding{
 			ID: IDUnassigned, Severity: lag.SeverityWarn, Topic: t, Partition: noPartition, Offset: noOffset,
-			Message: fmt.Sprintf("the group is Stable and subscribes to the topic, but %d of its %s no owner: partitions were added since the last rebalance, or no member can take them",
+			Message: msg("the group is Stable and subscribes to the topic, but %d of its %s no owner: added since the last rebalance, or no member can take them",
 				len(missing), plural(int(n), "partition has", "partitions have")),
 			Evidence: Evidence{
 				{"partitions", int64(n)},
@@ -450,7 +403,7 @@ func (d *diagnosis) lagSkew() {
 	share := lags[tm.MemberID] * 100 / total
 	d.add(Finding{
 		ID: IDLagSkew, Severity: lag.SeverityWarn, Partition: noPartition, Member: tm.MemberID, Offset: noOffset,
-		Message: fmt.Sprintf("member %s holds %d%% of the group's lag (%d of %d) while the other %d members are near 0: a slow member, a hot partition or an uneven assignment",
+		Message: msg("member %s holds %d%% of the group's lag (%d of %d) while the other %d members are near 0: a slow member, a hot partition or an uneven assignment",
 			tm.ClientID, share, lags[tm.MemberID], total, len(g.Members)-1),
 		Evidence: Evidence{
 			{"totalLag", total},
@@ -492,8 +445,8 @@ func (d *diagnosis) storm() {
 	window := d.in.Now.Sub(d.in.Since)
 	d.add(Finding{
 		ID: IDRebalanceStorm, Severity: lag.SeverityWarn, Partition: noPartition, Offset: noOffset,
-		Message: fmt.Sprintf("%d rebalances in %s (more than %d): %d members joined and %d left; members that crash, time out or restart keep the group from consuming",
-			n, window.Round(1e9), d.in.Config.StormRebalances, len(joined), len(left)),
+		Message: msg("%d rebalances in %s (more than %d): %d members joined and %d left; members that crash, time out or restart keep the group from consuming",
+			n, Span(window), d.in.Config.StormRebalances, len(joined), len(left)),
 		Evidence: Evidence{
 			{"rebalances", n},
 			{"threshold", int64(d.in.Config.StormRebalances)},

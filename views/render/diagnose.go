@@ -1,10 +1,12 @@
 package render
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/kgroups/kgroups/kafka/diagnose"
 	"github.com/kgroups/kgroups/kafka/lag"
@@ -16,6 +18,10 @@ import (
 type DiagnosedGroup struct {
 	Group    string
 	Findings []diagnose.Finding
+	// Verdict is the group's verdict the findings rest on: while it
+	// judges (diagnose.Pending), a group without a finding is "judging
+	// 3/10", never "no findings".
+	Verdict lag.Verdict
 }
 
 // DiagnoseRow is one finding in `kgroups diagnose`'s table.
@@ -53,6 +59,99 @@ func DiagnoseWhere(f *diagnose.Finding) string {
 	return text("")
 }
 
+// messageMax caps the MESSAGE column of `kgroups diagnose`'s table: a
+// message is one sentence, and --wide or -o json show the longest whole.
+const messageMax = 120
+
+// DiagnoseMessage is a finding's message in words: its spans as
+// format.Span ("1m04s", "8d00h"), its instants as times in the layout of
+// records (RecordTimeLayout, UTC as peek shows them), its sizes in bytes with a unit
+// ("28 B", "1.5 KiB"), its rates as "6.2 msg/s". The table, the JSON
+// document and the Diagnosis tab all show this text.
+func DiagnoseMessage(f *diagnose.Finding) string {
+	args := make([]any, len(f.Message.Args))
+	for i, a := range f.Message.Args {
+		args[i] = messageArg(a)
+	}
+	return fmt.Sprintf(f.Message.Format, args...)
+}
+
+func messageArg(a any) any {
+	switch a := a.(type) {
+	case diagnose.Span:
+		return format.Span(time.Duration(a))
+	case diagnose.Instant:
+		return Instant(int64(a))
+	case diagnose.Size:
+		return Size(int64(a))
+	case diagnose.Rate:
+		return format.Rate(float64(a)) + " msg/s"
+	}
+	return a
+}
+
+// Instant is a Unix millisecond timestamp as a UTC time in
+// RecordTimeLayout.
+func Instant(ms int64) string {
+	return time.UnixMilli(ms).UTC().Format(RecordTimeLayout)
+}
+
+// Size is a size in bytes with its unit: "28 B", then KiB, MiB and GiB
+// with one decimal.
+func Size(n int64) string {
+	if n < 1024 {
+		return strconv.FormatInt(n, 10) + " B"
+	}
+	v := float64(n)
+	for _, u := range []string{"KiB", "MiB", "GiB"} {
+		v /= 1024
+		if v < 1024 || u == "GiB" {
+			return strconv.FormatFloat(v, 'f', 1, 64) + " " + u
+		}
+	}
+	return ""
+}
+
+// DiagnoseEvidence is a piece of evidence in words, as the Diagnosis tab
+// shows it: by the unit its key names, seconds and milliseconds as spans
+// (format.Span: "timeLagSeconds 8d00h", "timeoutMs 1h00m"), timestamps as
+// times (Instant), sizes with "B", rates with "msg/s"; strings bare, null
+// as "null", anything else as in `kgroups diagnose -o json`.
+func DiagnoseEvidence(key string, v any) string {
+	switch n := v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return n
+	case int64:
+		switch {
+		case strings.HasSuffix(key, "Ms"):
+			return format.Span(time.Duration(n) * time.Millisecond)
+		case strings.HasSuffix(key, "Seconds") || key == "secondsLeft":
+			return format.Span(time.Duration(n) * time.Second)
+		case strings.HasSuffix(key, "Timestamp"):
+			return Instant(n)
+		case strings.HasSuffix(key, "Size"):
+			return Size(n)
+		}
+		return strconv.FormatInt(n, 10)
+	case float64:
+		switch {
+		case strings.HasSuffix(key, "GrowthPerSecond") && strings.HasPrefix(key, "timeLag"):
+			return strconv.FormatFloat(n, 'f', 3, 64) + "s/s"
+		case strings.HasSuffix(key, "Seconds"):
+			return format.Span(format.Seconds(n))
+		case strings.HasSuffix(key, "Rate") || strings.HasSuffix(key, "PerSecond"):
+			return format.Rate(n) + " msg/s"
+		}
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "?"
+	}
+	return strings.TrimSpace(string(b))
+}
+
 // DiagnoseColumns are the columns of `kgroups diagnose`'s table, one row a
 // finding.
 func DiagnoseColumns() []Column[DiagnoseRow] {
@@ -61,7 +160,7 @@ func DiagnoseColumns() []Column[DiagnoseRow] {
 		{Title: "SEVERITY", Align: left, Value: func(r DiagnoseRow) string { return r.Finding.Severity.String() }},
 		{Title: "FINDING", Align: left, Value: func(r DiagnoseRow) string { return r.Finding.ID }},
 		{Title: "WHERE", Align: left, Max: idMax, Value: func(r DiagnoseRow) string { return DiagnoseWhere(r.Finding) }},
-		{Title: "MESSAGE", Align: left, Value: func(r DiagnoseRow) string { return r.Finding.Message }},
+		{Title: "MESSAGE", Align: left, Max: messageMax, Value: func(r DiagnoseRow) string { return DiagnoseMessage(r.Finding) }},
 		{Title: "NEXT", Align: left, Value: func(r DiagnoseRow) string { return DiagnoseNext(r.Finding) }},
 	}
 }
@@ -69,13 +168,19 @@ func DiagnoseColumns() []Column[DiagnoseRow] {
 // Diagnose writes the findings, one line each, grouped by group in the
 // order given and, within a group, most severe first. Groups without a
 // finding are named on one line each after the table, so that a healthy
-// run still says what it looked at.
+// run still says what it looked at: "no findings", or "no findings yet:
+// judging 3/10" when the window held too few observations for the rules
+// that judge a trend.
 func Diagnose(w io.Writer, gs []DiagnosedGroup, lay Layout) error {
 	var rows []DiagnoseRow
 	var clean []string
 	for i := range gs {
 		if len(gs[i].Findings) == 0 {
-			clean = append(clean, format.Sanitize(gs[i].Group))
+			line := format.Sanitize(gs[i].Group) + ": no findings"
+			if p := diagnose.Pending(gs[i].Verdict); p != "" {
+				line += " yet: " + p
+			}
+			clean = append(clean, line)
 			continue
 		}
 		for j := range gs[i].Findings {
@@ -86,8 +191,8 @@ func Diagnose(w io.Writer, gs []DiagnosedGroup, lay Layout) error {
 	if len(rows) > 0 {
 		out = TableWith(DiagnoseColumns(), rows, lay)
 	}
-	for _, g := range clean {
-		out += fmt.Sprintf("%s: no findings\n", g)
+	for _, l := range clean {
+		out += l + "\n"
 	}
 	if _, err := io.WriteString(w, out); err != nil {
 		return fmt.Errorf("write table: %w", err)
@@ -100,9 +205,12 @@ type jsonDiagnoseDocument struct {
 }
 
 type jsonDiagnoseGroup struct {
-	Group       string        `json:"group"`
-	GroupBase64 string        `json:"groupBase64,omitempty"`
-	Findings    []jsonFinding `json:"findings"`
+	Group       string `json:"group"`
+	GroupBase64 string `json:"groupBase64,omitempty"`
+	// Judging is how much of the window a verdict still judging has
+	// seen (diagnose.Pending), null once judged.
+	Judging  *jsonJudging  `json:"judging"`
+	Findings []jsonFinding `json:"findings"`
 }
 
 type jsonFinding struct {
@@ -116,16 +224,19 @@ type jsonFinding struct {
 }
 
 // DiagnoseJSON writes the findings as
-// {"groups":[{"group":…,"findings":[{"id","severity","topic","partition","message","evidence","next"}]}]};
+// {"groups":[{"group":…,"judging":…,"findings":[{"id","severity","topic","partition","message","evidence","next"}]}]};
 // topic and partition are null for a finding about the group or a member,
 // and evidence keeps its keys in the rule's order.
 func DiagnoseJSON(w io.Writer, gs []DiagnosedGroup) error {
 	doc := jsonDiagnoseDocument{Groups: make([]jsonDiagnoseGroup, 0, len(gs))}
 	for i := range gs {
 		g := jsonDiagnoseGroup{Group: gs[i].Group, GroupBase64: groupBase64(gs[i].Group), Findings: make([]jsonFinding, 0, len(gs[i].Findings))}
+		if v := &gs[i].Verdict; diagnose.Pending(*v) != "" {
+			g.Judging = &jsonJudging{Observations: v.Observations, Window: v.Window}
+		}
 		for j := range gs[i].Findings {
 			f := &gs[i].Findings[j]
-			jf := jsonFinding{ID: f.ID, Severity: f.Severity, Message: f.Message, Evidence: f.Evidence, Next: DiagnoseNext(f)}
+			jf := jsonFinding{ID: f.ID, Severity: f.Severity, Message: DiagnoseMessage(f), Evidence: f.Evidence, Next: DiagnoseNext(f)}
 			if jf.Evidence == nil {
 				jf.Evidence = diagnose.Evidence{}
 			}

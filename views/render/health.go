@@ -15,11 +15,28 @@ import (
 // there is no second table. atLeast marks a time lag that is only a lower
 // bound (format.AtLeast for the locale); lay says how long names are cut.
 func Health(w io.Writer, gs []lag.Verdict, atLeast string, lay Layout) error {
+	return HealthWith(w, gs, nil, atLeast, lay)
+}
+
+// HealthWith is Health with the short cause of each group's WARN or ERR
+// (causes[i] is gs[i]'s, "" for none; diagnose.GlanceAt): when some group
+// has one, the summary ends with a CAUSE column ("open txn", "lost to
+// retention", "member not committing", "slower than producers"), so the
+// most important answer needs no second command.
+func HealthWith(w io.Writer, gs []lag.Verdict, causes []string, atLeast string, lay Layout) error {
 	rows := make([]*lag.Verdict, len(gs))
+	cause := make(map[*lag.Verdict]string)
 	for i := range gs {
 		rows[i] = &gs[i]
+		if i < len(causes) && causes[i] != "" {
+			cause[rows[i]] = causes[i]
+		}
 	}
-	out := TableWith(HealthColumns(atLeast), rows, lay)
+	cols := HealthColumns(atLeast)
+	if len(cause) > 0 {
+		cols = append(cols, Column[*lag.Verdict]{Title: "CAUSE", Align: left, Value: func(v *lag.Verdict) string { return text(cause[v]) }})
+	}
+	out := TableWith(cols, rows, lay)
 	if bad := UnhealthyPartitionRows(gs); len(bad) > 0 {
 		out += "\n" + TableWith(HealthPartitionColumns(atLeast), bad, lay)
 	}
@@ -41,7 +58,10 @@ type jsonHealthGroup struct {
 	GroupBase64 string `json:"groupBase64,omitempty"`
 	// Verdict is the UI's text for the verdict ("OK", "WARN", "WARN
 	// NO-COMMITS", "ERR STALL", "JUDGING 3/10"), null while unknown.
-	Verdict  *string      `json:"verdict"`
+	Verdict *string `json:"verdict"`
+	// Cause is the short cause of a WARN or ERR when the polls know one
+	// (diagnose.GlanceAt), left out when none.
+	Cause    string       `json:"cause,omitempty"`
 	Status   lag.Status   `json:"status"`
 	Severity lag.Severity `json:"severity"`
 	// Complete is false while a lagging partition has too few commit
@@ -93,7 +113,11 @@ type jsonResetBy struct {
 
 // HealthJSON writes the verdicts as `{"groups":[...]}`, every partition of
 // every group included (OK ones too, so a script sees the whole group).
-func HealthJSON(w io.Writer, gs []lag.Verdict) error {
+func HealthJSON(w io.Writer, gs []lag.Verdict) error { return HealthJSONWith(w, gs, nil) }
+
+// HealthJSONWith is HealthJSON with each group's short cause (causes[i]
+// is gs[i]'s) as "cause", left out where there is none.
+func HealthJSONWith(w io.Writer, gs []lag.Verdict, causes []string) error {
 	doc := jsonHealthDocument{Groups: make([]jsonHealthGroup, 0, len(gs))}
 	for i := range gs {
 		g := &gs[i]
@@ -101,6 +125,7 @@ func HealthJSON(w io.Writer, gs []lag.Verdict) error {
 			Group:             g.Group,
 			GroupBase64:       groupBase64(g.Group),
 			Verdict:           verdictText(g),
+			Cause:             at(causes, i),
 			Status:            g.Status,
 			Severity:          g.Severity,
 			Complete:          g.Complete,
@@ -137,6 +162,13 @@ func HealthJSON(w io.Writer, gs []lag.Verdict) error {
 		doc.Groups = append(doc.Groups, j)
 	}
 	return EncodeJSON(w, doc)
+}
+
+func at(ss []string, i int) string {
+	if i < len(ss) {
+		return ss[i]
+	}
+	return ""
 }
 
 // judging is the verdict's progress while it is judging, else null.

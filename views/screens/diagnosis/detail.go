@@ -1,10 +1,6 @@
 package diagnosis
 
 import (
-	"encoding/json"
-	"strconv"
-	"strings"
-
 	"github.com/kgroups/kgroups/kafka/diagnose"
 	"github.com/kgroups/kgroups/views/format"
 	"github.com/kgroups/kgroups/views/render"
@@ -25,40 +21,21 @@ func (m *Model) rows() int {
 	return max(1, min(len(m.findings), room-1-detailRows))
 }
 
-// detail is the selected finding in full: its message, every piece of
-// evidence (the transaction's names, the record's preview) and the next
-// step, each cut to the width, at most n lines.
+// detail is the selected finding in full: its message wrapped to the
+// width, every piece of evidence in words (spans, times, sizes with units:
+// render.DiagnoseEvidence) and the next step, wrapped too, at most n
+// lines.
 func (m *Model) detail(f *diagnose.Finding, n int) []string {
-	lines := []string{f.Message}
+	width := max(m.Width, 1)
+	lines := format.Wrap(format.Sanitize(render.DiagnoseMessage(f)), width)
 	for _, e := range f.Evidence {
-		lines = append(lines, "  "+e.Key+" "+evidenceValue(e.Value))
+		lines = append(lines, table.FitLine(format.Sanitize("  "+e.Key+" "+render.DiagnoseEvidence(e.Key, e.Value)), m.Width, m.Glyphs.Ellipsis))
 	}
 	if next := render.DiagnoseNext(f); next != "" {
-		lines = append(lines, "next: "+next)
+		lines = append(lines, format.Wrap(format.Sanitize("next: "+next), width)...)
 	}
 	if len(lines) > n {
 		lines = lines[:n]
 	}
-	for i, l := range lines {
-		lines[i] = table.FitLine(format.Sanitize(l), m.Width, m.Glyphs.Ellipsis)
-	}
 	return lines
-}
-
-// evidenceValue writes a piece of evidence as `kgroups diagnose -o json`
-// does, strings bare.
-func evidenceValue(v any) string {
-	switch v := v.(type) {
-	case nil:
-		return "null"
-	case string:
-		return v
-	case int64:
-		return strconv.FormatInt(v, 10)
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return "?"
-	}
-	return strings.TrimSpace(string(b))
 }

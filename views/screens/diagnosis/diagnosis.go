@@ -54,6 +54,9 @@ type Model struct {
 	// at its current value, while it trails the log end.
 	stable map[diagnose.TP]stableSeen
 	known  bool
+	// pending is diagnose.Pending of the group's verdict: "judging 3/10"
+	// while the window is short of what the trend rules need.
+	pending string
 	// snap and lag are the latest poll's, to recompute the findings when
 	// a read answers.
 	snap *kafka.Snapshot
@@ -99,7 +102,7 @@ func Columns() []columns.Column[diagnose.Finding] {
 		{Title: "SEVERITY", Align: columns.Left, Value: func(f diagnose.Finding) string { return f.Severity.String() }},
 		{Title: "FINDING", Align: columns.Left, Value: func(f diagnose.Finding) string { return f.ID }},
 		{Title: "WHERE", Align: columns.Left, Value: func(f diagnose.Finding) string { return render.DiagnoseWhere(&f) }},
-		{Title: "MESSAGE", Align: columns.Left, Value: func(f diagnose.Finding) string { return f.Message }},
+		{Title: "MESSAGE", Align: columns.Left, Value: func(f diagnose.Finding) string { return render.DiagnoseMessage(&f) }},
 	}
 }
 
@@ -209,11 +212,15 @@ func (m *Model) refresh() tea.Cmd {
 		m.events = m.src.Events(m.group, m.events)
 	}
 	verdict := lag.Judge(gh, l.Config().Window)
+	m.pending = diagnose.Pending(verdict)
 	m.want = m.missing(diagnose.Want(reads.Stable, []lag.Verdict{verdict}), reads.Stable, now)
 	m.fill(reads)
 	m.findings = diagnose.Diagnose(diagnose.Input{
 		Group: g, PartitionCounts: snap.PartitionCounts, Verdict: verdict,
 		Events: m.events, Since: now.Add(-Window), Now: now, Reads: reads, Bootstrap: m.Bootstrap,
+		Unmoved: func(topic string, partition int32) (time.Time, bool) {
+			return l.CommitUnmovedSince(m.group, topic, partition)
+		},
 	})
 	m.win.Clamp(len(m.findings), m.rows())
 	return m.ask()
@@ -256,13 +263,17 @@ func (m *Model) View() string {
 	style := &m.Styles.Dim
 	if m.known {
 		style = &m.Styles.Label
-		line = strings.Join(append([]string{count(errs, "ERR"), count(warns, "WARN")}, m.readState()...), m.Glyphs.Sep)
+		parts := []string{count(errs, "ERR"), count(warns, "WARN")}
+		if m.pending != "" {
+			parts = append(parts, m.pending)
+		}
+		line = strings.Join(append(parts, m.readState()...), m.Glyphs.Sep)
 	}
 	b.WriteString(style.Render(table.FitLine(line, m.Width, m.Glyphs.Ellipsis)))
 	b.WriteByte('\n')
 	if len(m.findings) == 0 {
 		if m.known {
-			b.WriteString(m.Styles.Dim.Render(table.FitLine("  no findings: nothing explains a lag from what the polls show", m.Width, m.Glyphs.Ellipsis)))
+			b.WriteString(m.Styles.Dim.Render(table.FitLine("  "+m.noFindings(), m.Width, m.Glyphs.Ellipsis)))
 		}
 		return b.String()
 	}
@@ -282,6 +293,41 @@ func (m *Model) View() string {
 		}
 	}
 	return b.String()
+}
+
+// noFindings is the tab's line while it shows no finding: "no findings"
+// only once the window is full and the reads the rules asked for have
+// answered; before that it says what it waits for.
+func (m *Model) noFindings() string {
+	switch {
+	case m.pending != "":
+		return "no findings yet: " + m.pending + " (the rules that judge a trend need a full window)"
+	case m.shown && m.err == nil && (m.inflight != 0 || !m.want.Empty()):
+		return "no findings yet: " + m.reading() + m.Glyphs.Ellipsis
+	}
+	return "no findings: nothing explains a lag from what the polls show"
+}
+
+// reading names the reads the tab waits for: "reading transactions",
+// "reading retention and records".
+func (m *Model) reading() string {
+	var what []string
+	if len(m.want.Transactions) > 0 {
+		what = append(what, "transactions")
+	}
+	if len(m.want.Retention) > 0 {
+		what = append(what, "retention")
+	}
+	if len(m.want.Records) > 0 {
+		what = append(what, "records")
+	}
+	if len(what) == 0 {
+		return "reading"
+	}
+	if len(what) == 1 {
+		return "reading " + what[0]
+	}
+	return "reading " + strings.Join(what[:len(what)-1], ", ") + " and " + what[len(what)-1]
 }
 
 func count(n int, what string) string { return strconv.Itoa(n) + " " + what }

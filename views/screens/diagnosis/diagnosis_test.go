@@ -13,6 +13,7 @@ import (
 	"github.com/kgroups/kgroups/kafka/diagnose"
 	"github.com/kgroups/kgroups/kafka/lag"
 	"github.com/kgroups/kgroups/kafka/rebalance"
+	"github.com/kgroups/kgroups/views/render"
 	"github.com/kgroups/kgroups/views/ui"
 	"github.com/kgroups/kgroups/views/viewtest"
 )
@@ -95,8 +96,60 @@ func TestDiagnosisTab(t *testing.T) {
 		t.Fatalf("diagnose %d findings, tab %d", len(want), len(m.Findings()))
 	}
 	for i := range want {
-		if want[i].ID != m.Findings()[i].ID || want[i].Message != m.Findings()[i].Message {
+		if want[i].ID != m.Findings()[i].ID || render.DiagnoseMessage(&want[i]) != render.DiagnoseMessage(&m.Findings()[i]) {
 			t.Errorf("finding %d: diagnose %+v, tab %+v", i, want[i], m.Findings()[i])
 		}
+	}
+}
+
+// quiet is one poll of group "h": one partition owned by m, lagging 5
+// with its commit moving a record a second, so no rule finds anything
+// once judged.
+func quiet(sec int) *kafka.Snapshot {
+	m := viewtest.Member("m-1", "", "worker", "/10.0.0.1", "t", 0)
+	m.Subscribed = []string{"t"}
+	p := viewtest.Part("t", 0, int64(sec), 0, int64(sec)+5, &m)
+	g := kafka.Group{Name: "h", Type: kafka.TypeClassic, State: kafka.StateStable, Members: []kafka.Member{m},
+		Partitions: []kafka.PartitionOffsets{p}}
+	return &kafka.Snapshot{Time: viewtest.Epoch.Add(time.Duration(sec) * time.Second), Groups: []kafka.Group{g},
+		PartitionCounts: map[string]int32{"t": 1}}
+}
+
+// TestNoFindingsOnlyOnceJudged: while the window is short the tab says
+// it is judging, never "no findings"; once judged, "no findings".
+func TestNoFindingsOnlyOnceJudged(t *testing.T) {
+	lipgloss.SetColorProfile(termenv.Ascii)
+	tr := lag.NewTracker(lag.DefaultConfig())
+	m := New(viewtest.Common(140, 12, true), "h", nil)
+	feed := func(sec int) string {
+		s := quiet(sec)
+		tr.Add(s)
+		m.Update(ui.DataMsg{Snapshot: s, History: tr, Lag: tr})
+		return viewtest.Strip(m.View())
+	}
+	v := feed(0)
+	if !strings.Contains(v, "0 ERR · 0 WARN · judging 1/10") || !strings.Contains(v, "no findings yet: judging 1/10") || strings.Contains(v, "no findings:") {
+		t.Fatalf("first poll:\n%s", v)
+	}
+	for i := 1; i < 10; i++ {
+		v = feed(i * 5)
+	}
+	if strings.Contains(v, "judging") || !strings.Contains(v, "no findings: nothing explains a lag") {
+		t.Fatalf("after a full window:\n%s", v)
+	}
+}
+
+// TestNoFindingsWhileReading: with the tab on show and reads asked for,
+// it says what it is reading, not "no findings".
+func TestNoFindingsWhileReading(t *testing.T) {
+	m := New(viewtest.Common(140, 12, true), "h", nil)
+	m.known, m.shown = true, true
+	m.want = diagnose.Wants{Transactions: []diagnose.TP{{Topic: "t"}}, Records: []kafka.CommitKey{{Topic: "t"}}}
+	if got, want := m.noFindings(), "no findings yet: reading transactions and records"+m.Glyphs.Ellipsis; got != want {
+		t.Errorf("%q, want %q", got, want)
+	}
+	m.want = diagnose.Wants{}
+	if got := m.noFindings(); got != "no findings: nothing explains a lag from what the polls show" {
+		t.Errorf("nothing to read: %q", got)
 	}
 }

@@ -32,6 +32,6 @@ func (m *Model) Prepare() func(ui.DataMsg) any {
 
 // install takes what a scratch tab worked out.
 func (m *Model) install(s *Model) {
-	m.findings, m.known, m.stable, m.want, m.events = s.findings, s.known, s.stable, s.want, s.events
+	m.findings, m.known, m.pending, m.stable, m.want, m.events = s.findings, s.known, s.pending, s.stable, s.want, s.events
 	m.win.Clamp(len(m.findings), m.rows())
 }

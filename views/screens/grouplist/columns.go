@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/kafka/diagnose"
 	"github.com/kgroups/kgroups/kafka/lag"
 	"github.com/kgroups/kgroups/kafka/rebalance"
 	"github.com/kgroups/kgroups/views/columns"
@@ -24,21 +25,42 @@ type row struct {
 	lag int64 // total lag, kafka.NoOffset when no partition has a known lag
 	h   *lag.Verdict
 	reb *rebStatus
-	// diagErr: the Diagnosis rules find an ERR (diagnose.HasErr); the
-	// NAME cell starts with FindingMark.
-	diagErr bool
+	// glance: the Diagnosis rules at a glance (diagnose.GlanceAt): with
+	// an ERR finding the NAME cell starts with FindingMark, and a WARN or
+	// ERR verdict is followed by the short cause.
+	glance diagnose.Glance
 }
 
 // FindingMark starts the NAME cell of a group with an ERR diagnosis
-// finding (records lost to retention, a commit past the log end), so the
-// HEALTH column keeps its width.
+// finding (records lost to retention, a commit past the log end, a member
+// that stopped committing), so the HEALTH column keeps its width.
 const FindingMark = "! "
 
 func nameText(r row) string {
-	if r.diagErr {
+	if r.glance.Err {
 		return FindingMark + r.g.Name
 	}
 	return r.g.Name
+}
+
+// healthText is the verdict, and after a WARN or ERR the short cause the
+// poll already knows ("ERR STALL · member not committing", "WARN · slower
+// than producers"; diagnose.Cause), so the answer is one glance.
+func healthText(r row, sep string) string {
+	t := r.h.Text()
+	if c := r.glance.For(r.h); c != "" {
+		return t + sep + c
+	}
+	return t
+}
+
+// marksLegend says, for the help screen, what the groups screen marks.
+func marksLegend() ui.Section {
+	entry := func(mark, desc string) key.Binding { return key.NewBinding(key.WithHelp(mark, desc)) }
+	return ui.Section{Title: "Marks", Bindings: []key.Binding{
+		entry(strings.TrimSpace(FindingMark)+" NAME", "an ERR finding: see the group's Diagnosis tab"),
+		entry("ERR · cause", "why a WARN or ERR, when the poll knows it"),
+	}}
 }
 
 // rebStatus is what the rebalance timeline knew of a group at the poll.
@@ -75,7 +97,7 @@ func (m *Model) newColumns() []table.Col[row] {
 		{Column: col("NAME", columns.Left, nameText), Flex: true, Min: 24},
 		{Column: col("TYPE", columns.Left, func(r row) string { return string(r.g.Type) }), Drop: 4},
 		{Column: col("STATE", columns.Left, stateText), Reserve: stateWidth, Style: func(r row) *lipgloss.Style { return m.Styles.State(r.g.State, r.g.Err != nil) }},
-		{Column: col("HEALTH", columns.Left, func(r row) string { return r.h.Text() }), Reserve: healthWidth, Style: func(r row) *lipgloss.Style { return m.Styles.Health(r.h) }},
+		{Column: col("HEALTH", columns.Left, func(r row) string { return healthText(r, m.Glyphs.Sep) }), Reserve: healthWidth, Min: healthWidth, ShrinkAfter: 3, Style: func(r row) *lipgloss.Style { return m.Styles.Health(r.h) }},
 		{Column: col("ASSIGNOR", columns.Left, func(r row) string { return columns.Text(r.g.Assignor) }), Drop: 5},
 		{Column: col("MEMBERS", columns.Right, func(r row) string { return strconv.Itoa(len(r.g.Members)) }), Drop: 3},
 		{Column: col("TOPICS", columns.Right, func(r row) string { return strconv.Itoa(topicCount(r.g)) }), Drop: 6},

@@ -8,7 +8,7 @@ import (
 )
 
 // BenchmarkTakePoll10000 is the groups screen taking one poll of 10,000
-// groups, the diagnosis mark (diagnose.HasErr per group) included.
+// groups, the diagnosis mark and cause (diagnose.GlanceAt per group) included.
 func BenchmarkTakePoll10000(b *testing.B) {
 	m := New(viewtest.Common(120, 40, true))
 	s := viewtest.ManyGroups(10000)

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -47,14 +48,15 @@ type Model struct {
 	ui.Common
 	keys keyMap
 
-	snap    *kafka.Snapshot
-	hist    ui.LagHistory
-	lower   []string      // lower-cased names, for the filter
-	lags    []int64       // total lag per group, kafka.NoOffset when unknown
-	health  []lag.Verdict // verdict per group
-	reb     []rebStatus   // rebalance status per group
-	diagErr []bool        // an ERR diagnosis finding per group (diagnose.HasErr)
-	rows    []int         // indices into snap.Groups after filter and sort
+	snap   *kafka.Snapshot
+	hist   ui.LagHistory
+	lower  []string          // lower-cased names, for the filter
+	lags   []int64           // total lag per group, kafka.NoOffset when unknown
+	health []lag.Verdict     // verdict per group
+	reb    []rebStatus       // rebalance status per group
+	glance []diagnose.Glance // the findings at a glance per group (diagnose.GlanceAt)
+	buf    []lag.PartitionHealth
+	rows   []int // indices into snap.Groups after filter and sort
 
 	filter    ui.Input
 	filtering bool
@@ -104,8 +106,11 @@ func (m *Model) Bindings() []ui.Section {
 	return []ui.Section{m.Move.Section(), {Title: "Groups", Bindings: bs}}
 }
 
-// Legend implements ui.Legender: what the TREND column draws.
-func (m *Model) Legend() []ui.Section { return []ui.Section{trendLegend(m.Glyphs)} }
+// Legend implements ui.Legender: what the NAME marks and the causes next
+// to a verdict mean, and what the TREND column draws.
+func (m *Model) Legend() []ui.Section {
+	return []ui.Section{marksLegend(), trendLegend(m.Glyphs)}
+}
 
 // ShortHelp implements ui.Component: most important first, as the footer
 // cuts from the end on a narrow terminal. While the filter is typed its
@@ -307,12 +312,12 @@ func (m *Model) setData(s *kafka.Snapshot, h ui.LagHistory, l *lag.Tracker, rs u
 	m.lags = resize(m.lags, n)
 	m.health = resize(m.health, n)
 	m.reb = resize(m.reb, n)
-	m.diagErr = resize(m.diagErr, n)
+	m.glance = resize(m.glance, n)
 	for i := range s.Groups {
 		m.lower[i] = strings.ToLower(s.Groups[i].Name)
 		m.lags[i] = columns.GroupLag(&s.Groups[i])
 		m.health[i] = l.Group(s, i)
-		m.diagErr[i] = diagnose.HasErr(diagnose.Input{Group: &s.Groups[i], PartitionCounts: s.PartitionCounts, Verdict: m.health[i], Since: s.Time, Now: s.Time})
+		m.glance[i] = m.glanceAt(s, l, i)
 		m.reb[i] = rebStatus{}
 		if rs != nil {
 			m.reb[i].Status, m.reb[i].known = rs.Status(s.Groups[i].Name)
@@ -320,6 +325,26 @@ func (m *Model) setData(s *kafka.Snapshot, h ui.LagHistory, l *lag.Tracker, rs u
 	}
 	m.count()
 	m.rebuild()
+}
+
+// glanceAt is group i's findings at a glance, from the poll alone (no
+// extra reads): for a group whose verdict is WARN or ERR the rules get its
+// partitions too (Tracker.Evaluate, so the few unhealthy groups cost a
+// judging each, the healthy thousands none), which lets them tell a member
+// that stopped committing or a consumer slower than its producers.
+func (m *Model) glanceAt(s *kafka.Snapshot, l *lag.Tracker, i int) diagnose.Glance {
+	g := &s.Groups[i]
+	in := diagnose.Input{Group: g, PartitionCounts: s.PartitionCounts, Verdict: m.health[i], Since: s.Time, Now: s.Time}
+	if sev, ok := m.health[i].Decided(); ok && sev >= lag.SeverityWarn && l != nil {
+		if gh, ok := l.Evaluate(g.Name, m.buf); ok {
+			m.buf = gh.Partitions[:0]
+			in.Verdict = lag.Judge(gh, l.Config().Window)
+			in.Unmoved = func(topic string, partition int32) (time.Time, bool) {
+				return l.CommitUnmovedSince(g.Name, topic, partition)
+			}
+		}
+	}
+	return diagnose.GlanceAt(in)
 }
 
 // stateCount is one item of the summary line.
@@ -462,7 +487,7 @@ func (m *Model) View() string {
 
 func (m *Model) row(i int) row {
 	gi := m.rows[i]
-	return row{g: &m.snap.Groups[gi], lag: m.lags[gi], h: &m.health[gi], reb: &m.reb[gi], diagErr: m.diagErr[gi]}
+	return row{g: &m.snap.Groups[gi], lag: m.lags[gi], h: &m.health[gi], reb: &m.reb[gi], glance: m.glance[gi]}
 }
 
 // stateOrder lists states in the order the summary counts them.

@@ -30,6 +30,10 @@ type Col[T any] struct {
 	// Drop orders the columns that disappear on narrow terminals: the
 	// highest goes first; 0 is never dropped.
 	Drop int
+	// ShrinkAfter, when above 0, keeps the column (one with a Min) from
+	// shrinking while a column with a Drop above it is still shown: the
+	// column's whole cells matter more than those columns.
+	ShrinkAfter int
 	// Style colours a cell (nil: plain). It returns a pointer to a style
 	// built once, so rendering allocates no styles.
 	Style func(T) *lipgloss.Style
@@ -271,7 +275,7 @@ func (t *Table[T]) layout(width, gutter int) {
 		for pass := 0; pass < 2 && over > 0; pass++ {
 			for _, ci := range t.show {
 				c := &t.Cols[ci]
-				if c.Min <= 0 || c.Flex != (pass == 0) {
+				if c.Min <= 0 || c.Flex != (pass == 0) || t.shownAbove(c.ShrinkAfter) {
 					continue
 				}
 				take := min(over, max(0, t.widths[ci]-c.Min))
@@ -294,4 +298,18 @@ func (t *Table[T]) layout(width, gutter int) {
 		}
 		t.show = append(t.show[:at], t.show[at+1:]...)
 	}
+}
+
+// shownAbove reports whether a column with a Drop above drop is shown
+// (false for drop 0).
+func (t *Table[T]) shownAbove(drop int) bool {
+	if drop <= 0 {
+		return false
+	}
+	for _, ci := range t.show {
+		if t.Cols[ci].Drop > drop {
+			return true
+		}
+	}
+	return false
 }

@@ -240,3 +240,31 @@ func TestNewStyles(t *testing.T) {
 		t.Errorf("styles %+v, glyphs %+v", st, c.Glyphs)
 	}
 }
+
+// TestShrinkAfter: a column with ShrinkAfter keeps its whole cells while
+// a more expendable column is shown, and shrinks (to its Min) before the
+// less expendable ones go.
+func TestShrinkAfter(t *testing.T) {
+	rows := []item{{"alpha", 1, "a long note here"}}
+	mk := func(after int) *Table[item] {
+		return &Table[item]{Cols: []Col[item]{
+			{Column: columns.Column[item]{Title: "NAME", Value: func(it item) string { return it.name }}},
+			{Column: columns.Column[item]{Title: "NOTE", Value: func(it item) string { return it.note }}, Min: 4, ShrinkAfter: after},
+			{Column: columns.Column[item]{Title: "N", Align: columns.Right, Value: func(it item) string { return strconv.Itoa(it.n) }}, Drop: 1},
+			{Column: columns.Column[item]{Title: "X", Value: func(item) string { return "xxxxx" }}, Drop: 2},
+		}}
+	}
+	// Without ShrinkAfter the note shrinks and X stays.
+	if got, want := render(mk(0), 25, 10, Window{}, rows), "  NAME  NOTE      N X\n> alpha a long n~ 1 xxxxx"; got != want {
+		t.Errorf("no ShrinkAfter:\n%s\nwant\n%s", got, want)
+	}
+	// With ShrinkAfter 1, X (Drop 2) goes first and the note stays whole.
+	if got, want := render(mk(1), 26, 10, Window{}, rows), "  NAME  NOTE             N\n> alpha a long note here 1"; got != want {
+		t.Errorf("ShrinkAfter 1:\n%s\nwant\n%s", got, want)
+	}
+	// Narrower, with nothing above 1 left to drop, the note shrinks
+	// before N goes.
+	if got, want := render(mk(1), 16, 10, Window{}, rows), "  NAME  NOTE   N\n> alpha a lon~ 1"; got != want {
+		t.Errorf("ShrinkAfter 1, narrow:\n%s\nwant\n%s", got, want)
+	}
+}
