@@ -22,7 +22,7 @@ import (
 // partition holds one slab of 2*(Samples+1) + 2*(TimePoints+1) +
 // 3*(Window+1) numbers (every ring has a spare slot, see compact.go),
 // each stored in 1, 2, 4 or 8 bytes as a distance from a per-partition base
-// (see compact.go; exact, never rounded), plus a fixed record of 128 bytes
+// (see compact.go; exact, never rounded), plus a fixed record of 136 bytes
 // on 64-bit (checked by TestPartHistSize). The times of points and
 // observations are poll numbers into one table of poll times the History
 // shares between all partitions. With DefaultConfig a partition whose
@@ -33,7 +33,7 @@ import (
 // per-group share at 100 partitions a group (BenchmarkHistoryMemory), 650
 // at 12 (BenchmarkHistoryMemoryCluster); a partition whose committed
 // offsets or log ends span up to 4 billion over its window takes at most
-// 1108 + 128, and a wider one 2216 + 128 (an int64 slab without spare
+// 1108 + 136, and a wider one 2216 + 136 (an int64 slab without spare
 // slots takes 2160), until the wide values have left its window (it is
 // repacked every 2*Samples polls while a class takes 4 or 8 bytes). Each
 // group adds Samples+1 numbers for its lag series, stored the same way
