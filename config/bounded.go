@@ -21,10 +21,11 @@ const (
 )
 
 // ReadSecretFile reads a password, token, CA, certificate or key file named
-// by the setting key, within MaxSecretBytes. Its errors name the setting and
-// the path, never the contents.
-func ReadSecretFile(key, path string) ([]byte, error) {
-	data, err := ReadFileBounded(context.Background(), path, MaxSecretBytes, key, "is this the right file?")
+// by the setting key, within MaxSecretBytes, stopping when ctx is done (a
+// FIFO that never gets a writer, a hung network file). Its errors name the
+// setting and the path, never the contents.
+func ReadSecretFile(ctx context.Context, key, path string) ([]byte, error) {
+	data, err := ReadFileBounded(ctx, path, MaxSecretBytes, key, "is this the right file?")
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", key, err)
 	}

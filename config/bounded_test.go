@@ -169,7 +169,7 @@ func TestSecretFilesAreCapped(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, path := range []string{"/dev/zero", big} {
-		_, err := ReadSecretFile("tls.ca_file", path)
+		_, err := ReadSecretFile(context.Background(), "tls.ca_file", path)
 		var tl *TooLargeError
 		if !errors.As(err, &tl) || !strings.HasPrefix(err.Error(), "tls.ca_file: ") {
 			t.Errorf("ReadSecretFile(%s) = %v, want a TooLargeError naming tls.ca_file", path, err)
@@ -178,5 +178,53 @@ func TestSecretFilesAreCapped(t *testing.T) {
 	s := SASLConfig{Mechanism: "PLAIN", Username: "u", PasswordFile: "/dev/zero"}
 	if _, err := s.ResolvePassword(context.Background()); err == nil || !strings.HasPrefix(err.Error(), "sasl.password_file: ") {
 		t.Errorf("password_file /dev/zero: %v", err)
+	}
+}
+
+// TestSecretFileReadStopsWithTheRun: a password, token, CA, certificate or
+// key file that is a FIFO nobody writes to would block its read for good;
+// the read stops when the run's context is cancelled (Ctrl+C, SIGTERM).
+func TestSecretFileReadStopsWithTheRun(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "fifo")
+	if err := syscall.Mkfifo(path, 0o600); err != nil {
+		t.Skip(err)
+	}
+	reads := map[string]func(context.Context) error{
+		"ReadSecretFile": func(ctx context.Context) error {
+			_, err := ReadSecretFile(ctx, "tls.key_file", path)
+			return err
+		},
+		"password_file": func(ctx context.Context) error {
+			_, err := SASLConfig{Mechanism: "PLAIN", Username: "u", PasswordFile: path}.ResolvePassword(ctx)
+			return err
+		},
+		"token_file": func(ctx context.Context) error {
+			_, err := SASLConfig{Mechanism: "OAUTHBEARER", TokenFile: path}.ResolveToken(ctx)
+			return err
+		},
+	}
+	for name, read := range reads {
+		t.Run(name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan error, 1)
+			started := make(chan struct{})
+			go func() {
+				close(started)
+				done <- read(ctx)
+			}()
+			<-started
+			cancel()
+			// Without the run's context the read waits for a writer
+			// that never comes, and this receive never returns.
+			if err := <-done; !errors.Is(err, context.Canceled) {
+				t.Fatalf("read of a FIFO without a writer after cancel: %v, want context.Canceled", err)
+			}
+		})
+	}
+	// Let the opening goroutines finish.
+	for range reads {
+		if w, err := os.OpenFile(path, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+			_ = w.Close()
+		}
 	}
 }

@@ -61,6 +61,10 @@ func (c *CommandLine) ConfigPath() (string, bool) {
 	return c.v.GetString(KeyConfig), c.v.IsSet(KeyConfig)
 }
 
+// DebugPath is the debug log named by --debug or KGROUPS_DEBUG, "" for
+// none.
+func (c *CommandLine) DebugPath() string { return c.v.GetString(KeyDebug) }
+
 // Selection gathers the context choice and the overrides from the flags and
 // the environment, each with its source.
 func (c *CommandLine) Selection() Selection {
@@ -78,7 +82,7 @@ func (c *CommandLine) Selection() Selection {
 		}
 		val := c.v.GetString(s.Key)
 		switch s.Key {
-		case KeyConfig:
+		case KeyConfig, KeyDebug:
 		case KeyContext:
 			sel.Context, sel.ContextSource = val, src
 		default:

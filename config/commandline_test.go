@@ -17,12 +17,16 @@ func TestCommandLine(t *testing.T) {
 	t.Setenv("KGROUPS_BROKERS", "env:1")
 	t.Setenv("KGROUPS_CONTEXT", "from-env")
 	t.Setenv("KGROUPS_CONFIG", "/etc/kg.yaml")
+	t.Setenv("KGROUPS_DEBUG", "/tmp/from-env.log")
 	cl := NewCommandLine()
 	if err := cl.Flags().Parse([]string{"-b", "flag:1,flag:2", "--read-only", "--tls-ca-file", "/ca.pem"}); err != nil {
 		t.Fatal(err)
 	}
 	if path, given := cl.ConfigPath(); path != "/etc/kg.yaml" || !given {
 		t.Errorf("config path %q given %v", path, given)
+	}
+	if path := cl.DebugPath(); path != "/tmp/from-env.log" {
+		t.Errorf("debug path %q, want the variable's", path)
 	}
 	sel := cl.Selection()
 	want := Selection{

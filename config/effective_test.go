@@ -85,7 +85,7 @@ func TestSettingsTable(t *testing.T) {
 			t.Errorf("%s: a secret must not be a flag", s.Key)
 		}
 		if s.field == nil {
-			if s.Key != KeyConfig && s.Key != KeyContext {
+			if s.Key != KeyConfig && s.Key != KeyContext && s.Key != KeyDebug {
 				t.Errorf("%s has no field", s.Key)
 			}
 			continue

@@ -36,7 +36,7 @@ func (s SASLConfig) ResolvePassword(ctx context.Context) (string, error) {
 		}
 		return v, nil
 	case s.PasswordFile != "":
-		return readSecretFile("sasl.password_file", s.PasswordFile)
+		return readSecretFile(ctx, "sasl.password_file", s.PasswordFile)
 	case s.PasswordCmd != "":
 		return runSecretCmd(ctx, "sasl.password_cmd", s.PasswordCmd)
 	}
@@ -45,18 +45,18 @@ func (s SASLConfig) ResolvePassword(ctx context.Context) (string, error) {
 
 // ResolveToken returns the OAUTHBEARER token from token or token_file
 // (whitespace trimmed). Like ResolvePassword, errors never contain it.
-func (s SASLConfig) ResolveToken(context.Context) (string, error) {
+func (s SASLConfig) ResolveToken(ctx context.Context) (string, error) {
 	switch {
 	case s.Token != "":
 		return s.Token, nil
 	case s.TokenFile != "":
-		return readSecretFile("sasl.token_file", s.TokenFile)
+		return readSecretFile(ctx, "sasl.token_file", s.TokenFile)
 	}
 	return "", errors.New("sasl: no token set (set token or token_file)")
 }
 
-func readSecretFile(key, path string) (string, error) {
-	data, err := ReadSecretFile(key, path)
+func readSecretFile(ctx context.Context, key, path string) (string, error) {
+	data, err := ReadSecretFile(ctx, key, path)
 	if err != nil {
 		return "", err
 	}

@@ -28,7 +28,8 @@ const (
 type Setting struct {
 	// Key is the setting's key under a context in the file ("brokers",
 	// "tls.ca_file", ...), or KeyConfig / KeyContext for the two that
-	// choose the file and the context.
+	// choose the file and the context, or KeyDebug for the debug log
+	// (none of the three is a field of a context).
 	Key string
 	// Flag is the long flag name, empty for settings that must not be
 	// flags (a password on the command line shows up in ps) or that only
@@ -65,8 +66,8 @@ type Setting struct {
 	Guard string
 
 	// field points at the setting's value in a Cluster: *string,
-	// *[]string, *bool or *time.Duration as Kind says. Nil for KeyConfig
-	// and KeyContext.
+	// *[]string, *bool or *time.Duration as Kind says. Nil for KeyConfig,
+	// KeyContext and KeyDebug.
 	field func(*Cluster) any
 	// check validates the value on its own (given what field returns),
 	// after defaults and overrides; rules across settings are in
@@ -75,10 +76,14 @@ type Setting struct {
 	check func(field any) []string
 }
 
-// Keys of the two settings that are not fields of a context.
+// Keys of the settings that are not fields of a context.
 const (
 	KeyConfig  = "config"
 	KeyContext = "context"
+	// KeyDebug names the file the debug trace is appended to. It belongs
+	// to the run, not to a context: no file sets it, and it stays when
+	// the UI switches context.
+	KeyDebug = "debug"
 )
 
 // Settings lists every setting, in the order of the file (and so of `config
@@ -86,6 +91,7 @@ const (
 var Settings = []Setting{
 	{Key: KeyConfig, Flag: "config", Env: "KGROUPS_CONFIG", Usage: "configuration file (default $XDG_CONFIG_HOME/kgroups/config.yaml)"},
 	{Key: KeyContext, Flag: "context", Env: "KGROUPS_CONTEXT", Usage: "context to use (default: current-context from the file)"},
+	{Key: KeyDebug, Flag: "debug", Env: "KGROUPS_DEBUG", Usage: "append a debug trace of this run to FILE (created 0600; secrets are masked), to send with a bug report"},
 	{Key: "brokers", Flag: "brokers", Short: "b", Env: "KGROUPS_BROKERS", Kind: KindList, Connection: true,
 		Usage: "bootstrap brokers host:port,... (works without a configuration file)",
 		field: func(c *Cluster) any { return &c.Brokers }, check: checkBrokers},

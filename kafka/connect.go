@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -19,6 +21,7 @@ import (
 	"github.com/twmb/franz-go/pkg/sasl/scram"
 
 	"github.com/kgroups/kgroups/config"
+	"github.com/kgroups/kgroups/kafka/debuglog"
 )
 
 // metadataMinAge is short because kgroups is a long-running inspector: new
@@ -31,6 +34,31 @@ const metadataMinAge = 2 * time.Second
 // hang or an opaque error on the first screen. extra options are appended
 // (tests add hooks). The client never joins a group.
 func Connect(ctx context.Context, c config.Cluster, extra ...kgo.Opt) (*Client, error) {
+	return ConnectLogged(ctx, c, nil, extra...)
+}
+
+// ConnectLogged is Connect with the debug trace log (nil for none): the
+// attempt and its outcome are logged, every secret the context resolves is
+// registered with log's redactor before anything is dialled, franz-go logs
+// there through kgo.WithLogger, and the client keeps log for its polls and
+// reads.
+func ConnectLogged(ctx context.Context, c config.Cluster, log *slog.Logger, extra ...kgo.Opt) (cl *Client, err error) {
+	log = debuglog.Or(log)
+	debuglog.Redact(log, c.SASL.Password, c.SASL.Token, c.SASL.PasswordCmd)
+	start := time.Now()
+	log.Debug("connect", "context", c.Name, "brokers", c.Brokers, "tls", c.TLS.Enabled, "sasl", c.SASL.Mechanism, "client_id", c.ClientID)
+	defer func() {
+		if err != nil {
+			log.Debug("connect failed", "context", c.Name, "duration", time.Since(start), "err", err)
+			return
+		}
+		cl.log = log
+		log.Debug("connected", "context", c.Name, "duration", time.Since(start))
+	}()
+	return connect(ctx, c, log, extra)
+}
+
+func connect(ctx context.Context, c config.Cluster, log *slog.Logger, extra []kgo.Opt) (*Client, error) {
 	timeout := c.RequestTimeout
 	if timeout <= 0 {
 		timeout = config.DefaultRequestTimeout
@@ -46,7 +74,7 @@ func Connect(ctx context.Context, c config.Cluster, extra ...kgo.Opt) (*Client, 
 	// Secrets first, within the request timeout: a password command that
 	// outlives it is killed (with its process group).
 	sctx, scancel := context.WithTimeout(ctx, timeout)
-	mech, err := saslMechanism(sctx, c.SASL)
+	mech, err := saslMechanism(sctx, c.SASL, log)
 	scancel()
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) {
@@ -60,7 +88,7 @@ func Connect(ctx context.Context, c config.Cluster, extra ...kgo.Opt) (*Client, 
 	pingCtx, stopPing := context.WithCancel(ctx)
 	defer stopPing()
 
-	dialErrs := &connErrors{stop: stopPing, sasl: c.SASL.Mechanism != ""}
+	dialErrs := &connErrors{stop: stopPing, sasl: c.SASL.Mechanism != "", log: log}
 	opts := []kgo.Opt{
 		kgo.SeedBrokers(c.Brokers...),
 		kgo.ClientID(clientID),
@@ -69,13 +97,16 @@ func Connect(ctx context.Context, c config.Cluster, extra ...kgo.Opt) (*Client, 
 		kgo.MetadataMinAge(metadataMinAge),
 		kgo.WithHooks(dialErrs),
 	}
-	dial, err := dialOption(c.TLS, timeout)
+	dial, err := dialOption(ctx, c.TLS, timeout, log)
 	if err != nil {
 		return nil, err
 	}
 	opts = append(opts, dial)
 	if mech != nil {
 		opts = append(opts, kgo.SASL(mech))
+	}
+	if kl := debuglog.Kgo(log); kl != nil {
+		opts = append(opts, kgo.WithLogger(kl))
 	}
 	opts = append(opts, extra...)
 
@@ -104,7 +135,9 @@ func ping(ctx context.Context, cl *kgo.Client) error {
 	return nil
 }
 
-func saslMechanism(ctx context.Context, s config.SASLConfig) (sasl.Mechanism, error) {
+// saslMechanism resolves the context's SASL secret and registers it with
+// log's redactor.
+func saslMechanism(ctx context.Context, s config.SASLConfig, log *slog.Logger) (sasl.Mechanism, error) {
 	switch strings.ToUpper(s.Mechanism) {
 	case "":
 		return nil, nil
@@ -113,6 +146,7 @@ func saslMechanism(ctx context.Context, s config.SASLConfig) (sasl.Mechanism, er
 		if err != nil {
 			return nil, fmt.Errorf("connect: %w", err)
 		}
+		debuglog.Redact(log, pass)
 		switch strings.ToUpper(s.Mechanism) {
 		case config.MechanismPlain:
 			return plain.Auth{User: s.Username, Pass: pass}.AsMechanism(), nil
@@ -126,14 +160,20 @@ func saslMechanism(ctx context.Context, s config.SASLConfig) (sasl.Mechanism, er
 		if err != nil {
 			return nil, fmt.Errorf("connect: %w", err)
 		}
+		debuglog.Redact(log, token)
 		return oauth.Auth{Token: token}.AsMechanism(), nil
 	case config.MechanismAWSMSKIAM:
-		if _, err := awsAuthFromEnv(ctx); err != nil {
+		auth := func(ctx context.Context) (aws.Auth, error) {
+			a, err := awsAuthFromEnv(ctx)
+			debuglog.Redact(log, a.SecretKey, a.SessionToken)
+			return a, err
+		}
+		if _, err := auth(ctx); err != nil {
 			return nil, fmt.Errorf("connect: %w", err)
 		}
 		// Read the environment per connection so refreshed session
 		// credentials are picked up by new connections.
-		return aws.ManagedStreamingIAM(awsAuthFromEnv), nil
+		return aws.ManagedStreamingIAM(auth), nil
 	}
 	return nil, fmt.Errorf("connect: unknown SASL mechanism %q (accepted: %s)", s.Mechanism, strings.Join(config.Mechanisms, ", "))
 }
@@ -162,6 +202,8 @@ func awsAuthFromEnv(context.Context) (aws.Auth, error) {
 type connErrors struct {
 	stop context.CancelFunc
 	sasl bool
+	// log hears every connection attempt; nil for none.
+	log *slog.Logger
 
 	mu     sync.Mutex
 	err    error
@@ -173,7 +215,10 @@ type connErrors struct {
 // just hang up instead of answering with an error code).
 const closedLimit = 3
 
-func (h *connErrors) OnBrokerConnect(_ kgo.BrokerMetadata, _ time.Duration, _ net.Conn, err error) {
+func (h *connErrors) OnBrokerConnect(meta kgo.BrokerMetadata, dialed time.Duration, _ net.Conn, err error) {
+	if h.log != nil {
+		h.log.Debug("broker connection", "broker", meta.NodeID, "addr", net.JoinHostPort(meta.Host, strconv.Itoa(int(meta.Port))), "duration", dialed, "err", err)
+	}
 	if err == nil {
 		return
 	}

@@ -19,7 +19,7 @@ func TestOAuthBearerFirstMessage(t *testing.T) {
 	if err := os.WriteFile(file, []byte("  tok.en.sig\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	mech, err := saslMechanism(context.Background(), config.SASLConfig{Mechanism: config.MechanismOAuthBearer, TokenFile: file})
+	mech, err := saslMechanism(context.Background(), config.SASLConfig{Mechanism: config.MechanismOAuthBearer, TokenFile: file}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +39,7 @@ func TestAWSMSKIAMFirstMessage(t *testing.T) {
 	const secret = "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY"
 	t.Setenv("AWS_ACCESS_KEY_ID", "")
 	t.Setenv("AWS_SECRET_ACCESS_KEY", "")
-	_, err := saslMechanism(context.Background(), config.SASLConfig{Mechanism: config.MechanismAWSMSKIAM})
+	_, err := saslMechanism(context.Background(), config.SASLConfig{Mechanism: config.MechanismAWSMSKIAM}, nil)
 	if err == nil || !strings.Contains(err.Error(), "AWS_MSK_IAM needs AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY in the environment") {
 		t.Fatalf("without credentials: err = %v", err)
 	}
@@ -47,7 +47,7 @@ func TestAWSMSKIAMFirstMessage(t *testing.T) {
 	t.Setenv("AWS_ACCESS_KEY_ID", "AKIDEXAMPLE")
 	t.Setenv("AWS_SECRET_ACCESS_KEY", secret)
 	t.Setenv("AWS_SESSION_TOKEN", "session-tok")
-	mech, err := saslMechanism(context.Background(), config.SASLConfig{Mechanism: config.MechanismAWSMSKIAM})
+	mech, err := saslMechanism(context.Background(), config.SASLConfig{Mechanism: config.MechanismAWSMSKIAM}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

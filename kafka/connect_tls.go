@@ -5,19 +5,22 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"fmt"
+	"log/slog"
 	"net"
+	"strings"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kgroups/kgroups/config"
+	"github.com/kgroups/kgroups/kafka/debuglog"
 )
 
 // dialOption dials brokers with a timeout and, when TLS is on, performs the
 // handshake itself so that a handshake failure can be told apart from a
 // failure to reach the broker at all.
-func dialOption(t config.TLSConfig, timeout time.Duration) (kgo.Opt, error) {
-	tlsCfg, err := tlsConfig(t)
+func dialOption(ctx context.Context, t config.TLSConfig, timeout time.Duration, log *slog.Logger) (kgo.Opt, error) {
+	tlsCfg, err := tlsConfig(ctx, t, log)
 	if err != nil {
 		return nil, err
 	}
@@ -58,8 +61,10 @@ func (e *handshakeError) Error() string { return "TLS handshake with " + e.addr 
 func (e *handshakeError) Unwrap() error { return e.err }
 
 // tlsConfig builds the client TLS configuration, or nil when TLS is off.
-// File problems are reported against the setting's key.
-func tlsConfig(t config.TLSConfig) (*tls.Config, error) {
+// File problems are reported against the setting's key; the files are read
+// within ctx, so a FIFO or a hung network file stops with the run.
+// The client key is registered with log's redactor as it is read.
+func tlsConfig(ctx context.Context, t config.TLSConfig, log *slog.Logger) (*tls.Config, error) {
 	if !t.Enabled && t.CAFile == "" && t.CertFile == "" && t.KeyFile == "" && t.ServerName == "" && !t.InsecureSkipVerify {
 		return nil, nil
 	}
@@ -69,7 +74,7 @@ func tlsConfig(t config.TLSConfig) (*tls.Config, error) {
 		InsecureSkipVerify: t.InsecureSkipVerify, //nolint:gosec // the user asked for it by name
 	}
 	if t.CAFile != "" {
-		pem, err := config.ReadSecretFile("tls.ca_file", t.CAFile)
+		pem, err := config.ReadSecretFile(ctx, "tls.ca_file", t.CAFile)
 		if err != nil {
 			return nil, fmt.Errorf("connect: %w", err)
 		}
@@ -81,14 +86,15 @@ func tlsConfig(t config.TLSConfig) (*tls.Config, error) {
 	}
 	switch {
 	case t.CertFile != "" && t.KeyFile != "":
-		certPEM, err := config.ReadSecretFile("tls.cert_file", t.CertFile)
+		certPEM, err := config.ReadSecretFile(ctx, "tls.cert_file", t.CertFile)
 		if err != nil {
 			return nil, fmt.Errorf("connect: %w", err)
 		}
-		keyPEM, err := config.ReadSecretFile("tls.key_file", t.KeyFile)
+		keyPEM, err := config.ReadSecretFile(ctx, "tls.key_file", t.KeyFile)
 		if err != nil {
 			return nil, fmt.Errorf("connect: %w", err)
 		}
+		redactKey(log, keyPEM)
 		cert, err := tls.X509KeyPair(certPEM, keyPEM)
 		if err != nil {
 			return nil, fmt.Errorf("connect: tls.cert_file/tls.key_file: load client certificate %s and key %s: %w", t.CertFile, t.KeyFile, err)
@@ -100,4 +106,20 @@ func tlsConfig(t config.TLSConfig) (*tls.Config, error) {
 		return nil, fmt.Errorf("connect: tls.key_file is set without tls.cert_file")
 	}
 	return cfg, nil
+}
+
+// redactKey registers a PEM key with log's redactor: the whole text and
+// each line of its base64 body, so that no piece of it can reach the log.
+func redactKey(log *slog.Logger, pem []byte) {
+	if !debuglog.On(log) {
+		return
+	}
+	text := strings.TrimSpace(string(pem))
+	secrets := []string{text}
+	for line := range strings.SplitSeq(text, "\n") {
+		if line = strings.TrimSpace(line); len(line) >= 16 && !strings.HasPrefix(line, "-----") {
+			secrets = append(secrets, line)
+		}
+	}
+	debuglog.Redact(log, secrets...)
 }

@@ -29,7 +29,9 @@ const offsetsTopic = "__consumer_offsets"
 // that cannot be described or whose offsets cannot be fetched carries its own
 // Err in the snapshot.
 func (c *Client) Poll(ctx context.Context) (*Snapshot, error) {
-	return c.poll(ctx, nil)
+	snap, err := c.poll(ctx, nil)
+	c.logPoll(ctx, nil, snap, err)
+	return snap, err
 }
 
 // PollGroups is Poll restricted to the named groups. Groups that do not exist
@@ -38,7 +40,9 @@ func (c *Client) PollGroups(ctx context.Context, groups ...string) (*Snapshot, e
 	if len(groups) == 0 {
 		return &Snapshot{Time: time.Now()}, nil
 	}
-	return c.poll(ctx, groups)
+	snap, err := c.poll(ctx, groups)
+	c.logPoll(ctx, groups, snap, err)
+	return snap, err
 }
 
 func (c *Client) phase(ctx context.Context) (context.Context, context.CancelFunc) {

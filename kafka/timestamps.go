@@ -62,6 +62,13 @@ const maxTimestampReaders = 4
 // that could not be read carries its own Err; the error returned is only for
 // a read that could not start at all.
 func (c *Client) CommittedTimestamps(ctx context.Context, parts []PartitionOffsets) (map[CommitKey]RecordTime, error) {
+	start := time.Now()
+	got, err := c.committedTimestamps(ctx, parts)
+	c.logExact(ctx, len(parts), start, got, err)
+	return got, err
+}
+
+func (c *Client) committedTimestamps(ctx context.Context, parts []PartitionOffsets) (map[CommitKey]RecordTime, error) {
 	rounds := readRounds(parts)
 	out := make(map[CommitKey]RecordTime)
 	if len(rounds) == 0 {

@@ -112,6 +112,7 @@ func commonPrefix(a, b string) string {
 
 func (m *Model) flashError(format string, args ...any) tea.Cmd {
 	m.flash = ui.FlashMsg{Text: fmt.Sprintf(format, args...), Error: true}
+	m.logError(m.flash.Text)
 	return nil
 }
 
@@ -235,6 +236,7 @@ func (m *Model) onSwitch(msg switchMsg) tea.Cmd {
 		info.Name = msg.name
 	}
 	m.opts.ContextName, m.opts.Brokers = info.Name, info.Brokers
+	m.opts.Log.Debug("ui context switch", "context", info.Name, "brokers", info.Brokers)
 	m.opts.ReadOnly, m.opts.Protected = info.ReadOnly, info.Protected
 	if info.Refresh > 0 {
 		m.opts.Refresh = info.Refresh

@@ -3,6 +3,7 @@ package tui
 import (
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/rebalance"
 	"github.com/kgroups/kgroups/views/format"
 	"github.com/kgroups/kgroups/views/screens/diagnosis"
@@ -82,7 +83,9 @@ func (m *Model) openReset(msg ui.ResetMsg) tea.Cmd {
 	return w.Init()
 }
 
-// openRemove pushes the member removal dialog.
+// openRemove pushes the member removal dialog, unless the group's type
+// refuses removal: kafka.GroupType.Check words why, as it does for cmd's
+// rebalance.
 func (m *Model) openRemove(msg ui.RemoveMembersMsg) tea.Cmd {
 	if why := m.writeRefused(m.writers.Members != nil, "remove members"); why != "" {
 		return m.flashError("%s", why)
@@ -90,8 +93,8 @@ func (m *Model) openRemove(msg ui.RemoveMembersMsg) tea.Cmd {
 	if msg.Group == nil {
 		return m.flashError("remove members: the group is not known yet")
 	}
-	if why := classicOnly(msg.Group); why != "" {
-		return m.flashError("remove members: %s", why)
+	if err := msg.Group.Type.Check(msg.Group.Name, kafka.ActionRebalance); err != nil {
+		return m.flashError("remove members: %s", format.Sanitize(err.Error()))
 	}
 	sel := rebalance.Selection{MemberIDs: msg.MemberIDs, All: msg.All}
 	m.push(removal.New(m.base, m.writers.Members, m.ctx, msg.Group, sel))

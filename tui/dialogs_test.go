@@ -12,6 +12,7 @@ import (
 	"github.com/kgroups/kgroups/kafka/rebalance"
 	"github.com/kgroups/kgroups/kafka/reset"
 	"github.com/kgroups/kgroups/kafka/write"
+	"github.com/kgroups/kgroups/views/format"
 	"github.com/kgroups/kgroups/views/screens/groupdetail"
 	"github.com/kgroups/kgroups/views/screens/grouplist"
 	"github.com/kgroups/kgroups/views/screens/removal"
@@ -433,5 +434,30 @@ func TestWritesUnavailableWithoutWriters(t *testing.T) {
 	h.press("R")
 	if _, ok := h.m.top().(*grouplist.Model); !ok || footer(h) != "reset offsets: not available on this connection" {
 		t.Fatalf("top %T, footer %q", h.m.top(), footer(h))
+	}
+}
+
+// TestRemoveRefusedThroughCheck: a removal asked for a group whose type
+// cannot remove members (a streams or share group, or a type kgroups does
+// not know) opens nothing and says what kafka.GroupType.Check says for
+// the CLI's rebalance, sanitized for the terminal.
+func TestRemoveRefusedThroughCheck(t *testing.T) {
+	for _, g := range []kafka.Group{
+		{Name: "order-enricher", Type: kafka.TypeStreams},
+		{Name: "jobs\x1b[2J\u202e", Type: kafka.TypeShare},
+		{Name: "future", Type: "quantum\x07"},
+	} {
+		h, _, rm := writable(t, Options{})
+		h.run(h.send(ui.RemoveMembersMsg{Group: &g, All: true}))
+		if _, ok := h.m.top().(*removal.Model); ok {
+			t.Fatalf("%s group: a removal dialog opened", g.Type)
+		}
+		want := "remove members: " + format.Sanitize(g.Type.Check(g.Name, kafka.ActionRebalance).Error())
+		if !h.m.flash.Error || h.m.flash.Text != want {
+			t.Errorf("%s group: flash %+v, want the error %q", g.Type, h.m.flash, want)
+		}
+		if n, _ := rm.calls(); n != 0 {
+			t.Errorf("%s group: %d removals sent", g.Type, n)
+		}
 	}
 }

@@ -133,11 +133,13 @@ func (m *Model) top() ui.Component { return m.stack[len(m.stack)-1] }
 
 func (m *Model) push(c ui.Component) {
 	m.stack = append(m.stack, c)
+	m.logScreen("screen push", c)
 	m.layout()
 }
 
 func (m *Model) pop() {
 	if len(m.stack) > 1 {
+		m.logScreen("screen pop", m.top())
 		m.stack = m.stack[:len(m.stack)-1]
 	}
 	m.layout()
@@ -208,6 +210,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.openRecord(msg)
 	case ui.FlashMsg:
 		m.flash = msg
+		if msg.Error {
+			m.logError(msg.Text)
+		}
 		return m, nil
 	case ui.Request:
 		return m, m.ask(msg)

@@ -6,10 +6,13 @@ package tui
 import (
 	"context"
 	"io"
+	"log/slog"
 	"os"
 	"time"
 
+	"github.com/kgroups/kgroups/config"
 	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/kafka/debuglog"
 	"github.com/kgroups/kgroups/kafka/lag"
 	"github.com/kgroups/kgroups/views/screens/removal"
 	"github.com/kgroups/kgroups/views/screens/resetwizard"
@@ -59,7 +62,8 @@ type Options struct {
 	// ContextName and Brokers are shown in the status bar.
 	ContextName string
 	Brokers     []string
-	// Refresh is the poll interval (default 5s).
+	// Refresh is the poll interval (default config.DefaultRefresh, the
+	// refresh setting's default).
 	Refresh time.Duration
 	// Timeout bounds one poll (default 30s).
 	Timeout time.Duration
@@ -103,13 +107,12 @@ type Options struct {
 	Now func() time.Time
 	// Getenv reads NO_COLOR and the locale (default os.Getenv).
 	Getenv func(string) string
+	// Log is the debug trace (nil: none). It never writes to Output.
+	Log *slog.Logger
 	// Input and Output are the terminal (default stdin and stdout).
 	Input  io.Reader
 	Output io.Writer
 }
-
-// DefaultRefresh is the poll interval when none is configured.
-const DefaultRefresh = 5 * time.Second
 
 // DefaultTimeout bounds a poll when no timeout is configured.
 const DefaultTimeout = 30 * time.Second
@@ -119,7 +122,7 @@ const MaxBackoff = time.Minute
 
 func (o Options) withDefaults() Options {
 	if o.Refresh <= 0 {
-		o.Refresh = DefaultRefresh
+		o.Refresh = config.DefaultRefresh
 	}
 	if o.Timeout <= 0 {
 		o.Timeout = DefaultTimeout
@@ -133,6 +136,7 @@ func (o Options) withDefaults() Options {
 	if o.Getenv == nil {
 		o.Getenv = os.Getenv
 	}
+	o.Log = debuglog.Or(o.Log)
 	if o.Input == nil {
 		o.Input = os.Stdin
 	}

@@ -131,6 +131,7 @@ func (m *Model) onPollResult(msg pollResultMsg) tea.Cmd {
 			p.err = errNoSnapshot
 		}
 		wait = backoff(m.opts.Refresh, p.failures)
+		m.logPollFailed(p.err, p.failures, wait)
 	} else {
 		p.failures, p.err = 0, nil
 		p.lastOK = m.clock

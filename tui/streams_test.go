@@ -10,6 +10,7 @@ import (
 
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/kafkatest"
+	"github.com/kgroups/kgroups/views/format"
 	"github.com/kgroups/kgroups/views/screens/groupdetail"
 	"github.com/kgroups/kgroups/views/screens/streams"
 	"github.com/kgroups/kgroups/views/viewtest"
@@ -123,12 +124,21 @@ func TestStreamsGroupScreen(t *testing.T) {
 	if n := len(topo.Rows()); n != 6 {
 		t.Errorf("%d topology rows, want 6", n)
 	}
+	// On the Members tab, removal is unavailable with the reason
+	// kafka.GroupType.Check gives the CLI's rebalance.
+	h.press("tab")
+	want := format.Sanitize(kafka.TypeStreams.Check("order-enricher", kafka.ActionRebalance).Error())
+	removes := 0
 	for _, a := range gm.Actions() {
 		if strings.HasPrefix(a.Name, "remove") {
-			if why := a.Unavailable(); why != "rebalance works on classic and consumer groups only; this is a streams group" {
-				t.Errorf("%s: unavailable %q", a.Name, why)
+			removes++
+			if why := a.Unavailable(); why != want {
+				t.Errorf("%s: unavailable %q, want %q", a.Name, why, want)
 			}
 		}
+	}
+	if removes != 2 {
+		t.Errorf("%d remove actions on the Members tab, want 2", removes)
 	}
 
 	// A classic group keeps Simulate and gets no streams tabs.

@@ -6,10 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
+	"time"
 
 	"github.com/kgroups/kgroups/config"
 	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/kafka/debuglog"
 	"github.com/kgroups/kgroups/kafka/receipt"
 	"github.com/kgroups/kgroups/views/format"
 	"github.com/kgroups/kgroups/views/render"
@@ -40,10 +43,17 @@ type app struct {
 	// ctx is the run's context (cancelled by Ctrl+C and SIGTERM); reading
 	// the configuration file stops when it is done.
 	ctx context.Context
+
+	// log is the debug trace of --debug or KGROUPS_DEBUG (debug.go),
+	// debuglog.Discard without one; logFile is its file, closed when the
+	// run ends.
+	log     *slog.Logger
+	logFile io.Closer
+	started time.Time
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) *app {
-	return &app{stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv, globals: config.NewCommandLine(), ctx: context.Background()}
+	return &app{stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv, globals: config.NewCommandLine(), ctx: context.Background(), log: debuglog.Discard}
 }
 
 // config loads the configuration file named by --config or KGROUPS_CONFIG,
@@ -93,6 +103,7 @@ func (a *app) cluster() (config.Cluster, error) {
 	}
 	a.noteOnce(c.Notes()...)
 	a.tightenReceipts()
+	a.log.Debug("context", "name", c.Name, "brokers", c.Brokers, "read_only", c.ReadOnly, "protected", c.Protected)
 	return c, nil
 }
 
@@ -127,7 +138,7 @@ func (a *app) noteOnce(notes ...string) {
 
 // dial connects to c; the caller closes the client.
 func (a *app) dial(ctx context.Context, c config.Cluster) (*kafka.Client, error) {
-	cl, err := kafka.Connect(ctx, c)
+	cl, err := kafka.ConnectLogged(ctx, c, a.log)
 	if err != nil {
 		if c.Name == config.AdHocContext {
 			return nil, err

@@ -23,7 +23,7 @@ func init() { register(newDiagnoseCmd) }
 type diagnoseOptions struct {
 	healthOptions
 	storm   int
-	failOn  diagnose.Severity
+	failOn  lag.Severity
 	failSet bool
 }
 
@@ -105,8 +105,8 @@ func parseDiagnose(args []string, f healthFlags, storm int, failOn string) (diag
 	}
 	o.storm = storm
 	if failOn != "" {
-		var s diagnose.Severity
-		if err := s.UnmarshalText([]byte(strings.TrimSpace(failOn))); err != nil || s == diagnose.SeverityInfo {
+		var s lag.Severity
+		if err := s.UnmarshalText([]byte(strings.TrimSpace(failOn))); err != nil || s == lag.SeverityOK {
 			return o, usageErrorf("invalid --fail-on %q: accepted values are WARN, ERR (any case)", failOn)
 		}
 		o.failOn, o.failSet = s, true
@@ -116,71 +116,23 @@ func parseDiagnose(args []string, f healthFlags, storm int, failOn string) (diag
 
 func runDiagnose(ctx context.Context, a *app, o diagnoseOptions) error {
 	return a.connected(ctx, nil, func(cl *kafka.Client, _ config.Cluster) error {
-		poll := func(ctx context.Context) (*kafka.Snapshot, error) {
-			if o.all {
-				return cl.Poll(ctx)
-			}
-			return cl.PollGroups(ctx, o.names...)
-		}
 		o.cluster = cl.Brokers()
 		o.read = cl.CommittedTimestamps
-		return sampleDiagnose(ctx, a, poll, diagnose.NewReader(cl), o)
+		return sampleDiagnose(ctx, a, windowPoll(cl, o.healthOptions), diagnose.NewReader(cl), o)
 	})
 }
 
 // sampleDiagnose samples as health does, feeding the rebalance timeline
 // too, then gathers the extra reads and applies the rules.
-func sampleDiagnose(ctx context.Context, a *app, poll func(context.Context) (*kafka.Snapshot, error), rd *diagnose.Reader, o diagnoseOptions) error {
+func sampleDiagnose(ctx context.Context, a *app, poll pollFunc, rd *diagnose.Reader, o diagnoseOptions) error {
 	tl := rebalance.NewTimeline(rebalance.TimelineConfig{})
-	first, err := poll(ctx)
+	w, err := sampleWindow(ctx, a, "diagnose", poll, o.healthOptions, tl.Add)
 	if err != nil {
-		return fmt.Errorf("diagnose: %w", err)
+		return err
 	}
-	var missing []string
-	for _, name := range o.names {
-		if g, ok := first.Group(name); !ok || absent(g) {
-			missing = append(missing, name)
-		}
-	}
-	if len(missing) > 0 {
-		for _, name := range missing[:len(missing)-1] {
-			a.notef("kgroups: group %q not found", name)
-		}
-		return fmt.Errorf("group %q not found", missing[len(missing)-1])
-	}
-	tl.Add(first)
+	first, last, verdicts, judged := w.first, w.last, w.verdicts, w.judged
 	firstGroups := selected(first, o.names)
 	failedRead := false
-
-	h := lag.NewHistory(o.cfg)
-	s := &healthSampler{polls: o.polls, interval: o.interval, what: "all groups", read: o.read}
-	s.poll = func(ctx context.Context) (*kafka.Snapshot, error) {
-		snap, err := poll(ctx)
-		if err == nil {
-			tl.Add(snap)
-		}
-		return snap, err
-	}
-	if !o.all {
-		s.what = groupCount(len(o.names))
-	}
-	if isTerminal(a.stderr) {
-		s.progress = a.stderr
-	}
-	last, failed, lastErr, err := s.sample(ctx, h, first)
-	if err != nil {
-		return fmt.Errorf("diagnose: sampling stopped: %w", err)
-	}
-	noteResets(ctx, a, h, o.cluster, first.Time)
-
-	var names []string
-	for _, g := range selected(last, o.names) {
-		names = append(names, g.Name)
-	}
-	if !o.all {
-		names = o.names
-	}
-	verdicts, judged, gone := judgeHealth(h, last, names)
 	reads, err := rd.Gather(ctx, firstGroups, judged, verdicts)
 	if err != nil {
 		a.notef("kgroups: %v", err)
@@ -212,15 +164,7 @@ func sampleDiagnose(ctx context.Context, a *app, poll func(context.Context) (*ka
 	if err != nil {
 		return err
 	}
-	for _, name := range gone {
-		a.notef("kgroups: group %q not found at the end of the window", name)
-		failedRead = true
-	}
-	if failed > 0 {
-		a.notef("kgroups: %d of %d polls failed, the last with: %v", failed, o.polls, lastErr)
-		failedRead = true
-	}
-	if reportGroupErrors(a.stderr, judged) != nil {
+	if w.noteFailures(a, o.polls) {
 		failedRead = true
 	}
 	if len(bad) > 0 {

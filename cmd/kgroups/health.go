@@ -204,7 +204,7 @@ func healthConfig(window, interval time.Duration) (lag.Config, int) {
 
 // healthSampler polls on a fixed schedule and feeds a History.
 type healthSampler struct {
-	poll     func(context.Context) (*kafka.Snapshot, error)
+	poll     pollFunc
 	polls    int
 	interval time.Duration
 	// progress, when not nil (stderr is a terminal), shows the time left
@@ -214,6 +214,9 @@ type healthSampler struct {
 	// read, when not nil, reads after every poll the records the
 	// History wants for exact time lags, as the UI does (see readExact).
 	read readRecords
+	// added, when not nil, is given every snapshot after the History
+	// took it.
+	added func(*kafka.Snapshot)
 }
 
 // readExact reads the records at the commits the History cannot place
@@ -265,6 +268,9 @@ func (s *healthSampler) sample(ctx context.Context, h *lag.History, first *kafka
 			continue
 		}
 		h.Add(snap)
+		if s.added != nil {
+			s.added(snap)
+		}
 		s.readExact(ctx, h)
 		last = snap
 		next = snap.Time
@@ -327,68 +333,20 @@ func isTerminal(w io.Writer) bool {
 
 func runHealth(ctx context.Context, a *app, o healthOptions) error {
 	return a.connected(ctx, nil, func(cl *kafka.Client, _ config.Cluster) error {
-		poll := func(ctx context.Context) (*kafka.Snapshot, error) {
-			if o.all {
-				return cl.Poll(ctx)
-			}
-			return cl.PollGroups(ctx, o.names...)
-		}
 		o.cluster = cl.Brokers()
 		o.read = cl.CommittedTimestamps
-		return sampleHealth(ctx, a, poll, o)
+		return sampleHealth(ctx, a, windowPoll(cl, o), o)
 	})
 }
 
 // sampleHealth samples with poll (the cluster's groups, or the named ones),
 // judges and prints.
-func sampleHealth(ctx context.Context, a *app, poll func(context.Context) (*kafka.Snapshot, error), p healthOptions) error {
-	first, err := poll(ctx)
+func sampleHealth(ctx context.Context, a *app, poll pollFunc, p healthOptions) error {
+	w, err := sampleWindow(ctx, a, "health", poll, p, nil)
 	if err != nil {
-		return fmt.Errorf("health: %w", err)
+		return err
 	}
-	// A group that does not exist fails now, not after the window.
-	var missing []string
-	for _, name := range p.names {
-		if g, ok := first.Group(name); !ok || absent(g) {
-			missing = append(missing, name)
-		}
-	}
-	if len(missing) > 0 {
-		for _, name := range missing[:len(missing)-1] {
-			a.notef("kgroups: group %q not found", name)
-		}
-		return fmt.Errorf("group %q not found", missing[len(missing)-1])
-	}
-
-	h := lag.NewHistory(p.cfg)
-	s := &healthSampler{poll: poll, polls: p.polls, interval: p.interval, what: "all groups", read: p.read}
-	if !p.all {
-		s.what = groupCount(len(p.names))
-	}
-	if isTerminal(a.stderr) {
-		s.progress = a.stderr
-	}
-	last, failed, lastErr, err := s.sample(ctx, h, first)
-	if err != nil {
-		return fmt.Errorf("health: sampling stopped: %w", err)
-	}
-
-	// A REWIND that a kgroups reset or undo made while the polls ran
-	// names its receipt instead of reading as a consumer's fault.
-	noteResets(ctx, a, h, p.cluster, first.Time)
-
-	// Judge as of the last poll, so that the verdict depends only on
-	// what the polls saw and when.
-	names := p.names
-	if p.all {
-		names = nil
-		for i := range last.Groups {
-			if !absent(&last.Groups[i]) {
-				names = append(names, last.Groups[i].Name)
-			}
-		}
-	}
-	verdicts, judged, gone := judgeHealth(h, last, names)
+	verdicts := w.verdicts
 	var bad []string
 	for i := range verdicts {
 		if v := &verdicts[i]; p.failSet && v.Severity >= p.failOn {
@@ -407,18 +365,7 @@ func sampleHealth(ctx context.Context, a *app, poll func(context.Context) (*kafk
 	for _, n := range render.HealthResetNotes(verdicts) {
 		a.notef("kgroups: %s", n)
 	}
-	failedRead := false
-	for _, name := range gone {
-		a.notef("kgroups: group %q not found at the end of the window", name)
-		failedRead = true
-	}
-	if failed > 0 {
-		a.notef("kgroups: %d of %d polls failed, the last with: %v", failed, p.polls, lastErr)
-		failedRead = true
-	}
-	if reportGroupErrors(a.stderr, judged) != nil {
-		failedRead = true
-	}
+	failedRead := w.noteFailures(a, p.polls)
 	if len(bad) > 0 {
 		return exitCodeError{code: exitUnhealthy, err: fmt.Errorf("%s at or above %s: %s", groupCount(len(bad)), p.failOn, strings.Join(bad, ", "))}
 	}

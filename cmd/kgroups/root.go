@@ -78,7 +78,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	root.InitDefaultHelpCmd()
 	root.InitDefaultCompletionCmd(args...)
 	typeArgErrors(root)
-	return exitCode(stderr, root.ExecuteContext(ctx))
+	err := root.ExecuteContext(ctx)
+	code := exitCode(stderr, err)
+	a.endDebug(code, err)
+	return code
 }
 
 // exitCode prints err, terminal-safe, and says which exit code it means.
@@ -148,6 +151,9 @@ func newRootCmd(a *app) *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return openTUI(cmd.Context(), a, openOptions{})
 		},
+		// Every command (no other sets a PersistentPreRunE) starts the
+		// debug trace first.
+		PersistentPreRunE: a.startDebug,
 	}
 	root.PersistentFlags().AddFlagSet(a.globals.Flags())
 	return root

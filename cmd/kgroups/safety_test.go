@@ -170,7 +170,7 @@ func TestSwitcherKeepsGuards(t *testing.T) {
 		{Key: "read_only", Value: "false", Source: config.Flag("read-only")},
 		{Key: "protected", Value: "false", Source: config.Env("KGROUPS_PROTECTED")},
 	}}
-	p, info, err := switcher(cfg, sel)(context.Background(), "prod")
+	p, info, err := switcher(cfg, sel, nil)(context.Background(), "prod")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,7 +184,7 @@ func TestSwitcherKeepsGuards(t *testing.T) {
 	if cfg, err = config.Load(path, true); err != nil {
 		t.Fatal(err)
 	}
-	p2, info, err := switcher(cfg, sel)(context.Background(), "dev")
+	p2, info, err := switcher(cfg, sel, nil)(context.Background(), "dev")
 	if err != nil {
 		t.Fatal(err)
 	}

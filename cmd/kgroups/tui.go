@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -77,7 +78,7 @@ func openTUI(ctx context.Context, a *app, o openOptions) error {
 	case err == nil:
 		opts = tuiOptions(cc, cl)
 	case errors.Is(err, kafka.ErrUnreachable) && ctx.Err() == nil:
-		later := &laterClient{cc: cc}
+		later := &laterClient{cc: cc, log: a.log}
 		opts = tuiOptions(cc, nil)
 		opts.Poller, opts.Writers, opts.Diagnosis = later, laterWriters(cc, later), &laterDiagnosis{l: later}
 	default:
@@ -86,7 +87,7 @@ func openTUI(ctx context.Context, a *app, o openOptions) error {
 	opts.InitialGroup = o.group
 	if cfg, err := a.config(); err == nil && len(cfg.Contexts) > 0 {
 		opts.Contexts = cfg.Names()
-		opts.Switch = switcher(cfg, a.selection())
+		opts.Switch = switcher(cfg, a.selection(), a.log)
 	}
 	return runTUI(ctx, a, opts)
 }
@@ -95,7 +96,7 @@ func openTUI(ctx context.Context, a *app, o openOptions) error {
 // cluster.
 func openDemoUI(ctx context.Context, a *app, brokers []string) error {
 	cc := config.Cluster{Name: "demo", Brokers: brokers, Refresh: config.DefaultRefresh}
-	cl, err := kafka.Connect(ctx, cc)
+	cl, err := kafka.ConnectLogged(ctx, cc, a.log)
 	if err != nil {
 		return err
 	}
@@ -116,6 +117,7 @@ func runTUI(ctx context.Context, a *app, opts tui.Options) error {
 	if opts.Output == nil {
 		opts.Output = a.stdout
 	}
+	opts.Log = a.log
 	mctx, stop := context.WithCancel(ctx)
 	defer stop()
 	keepMemoryNearLive(mctx, a.getenv)
@@ -178,8 +180,9 @@ func pollTimeout(request time.Duration) time.Duration {
 // switcher connects to another context of cfg for `:ctx NAME`. The
 // command line's settings still apply, except the connection settings
 // (config.Setting.Connection: brokers, TLS and SASL), which only make sense
-// for the cluster they were given for.
-func switcher(cfg *config.Config, sel config.Selection) func(context.Context, string) (tui.Poller, tui.ContextInfo, error) {
+// for the cluster they were given for. The new connection logs to log (nil:
+// nowhere).
+func switcher(cfg *config.Config, sel config.Selection, log *slog.Logger) func(context.Context, string) (tui.Poller, tui.ContextInfo, error) {
 	var keep []config.Override
 	for _, o := range sel.Overrides {
 		if s, ok := config.Lookup(o.Key); ok && s.Connection {
@@ -192,7 +195,7 @@ func switcher(cfg *config.Config, sel config.Selection) func(context.Context, st
 		if err != nil {
 			return nil, tui.ContextInfo{}, err
 		}
-		cl, err := kafka.Connect(ctx, cc)
+		cl, err := kafka.ConnectLogged(ctx, cc, log)
 		if err != nil {
 			return nil, tui.ContextInfo{}, err
 		}

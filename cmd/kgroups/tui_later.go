@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"sync"
 
 	"github.com/kgroups/kgroups/config"
@@ -20,7 +21,8 @@ import (
 // UI's poller, exact-time-lag reader and, through laterReset and
 // laterMembers, its writers.
 type laterClient struct {
-	cc config.Cluster
+	cc  config.Cluster
+	log *slog.Logger
 
 	mu     sync.Mutex
 	cl     *kafka.Client
@@ -43,7 +45,7 @@ func (l *laterClient) client(ctx context.Context) (*kafka.Client, error) {
 	case cl != nil:
 		return cl, nil
 	}
-	cl, err := kafka.Connect(ctx, l.cc)
+	cl, err := kafka.ConnectLogged(ctx, l.cc, l.log)
 	if err != nil {
 		return nil, err
 	}

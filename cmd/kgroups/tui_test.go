@@ -150,7 +150,7 @@ func TestSwitcher(t *testing.T) {
 		// A connection setting: it would make the switch fail if kept.
 		{Key: "tls.ca_file", Value: "/nonexistent/ca.pem", Source: config.Flag("tls-ca-file")},
 	}}
-	sw := switcher(cfg, sel)
+	sw := switcher(cfg, sel, nil)
 	p, info, err := sw(context.Background(), "b")
 	if err != nil {
 		t.Fatalf("switch to b: %v", err)

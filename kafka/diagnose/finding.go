@@ -4,47 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"strings"
+
+	"github.com/kgroups/kgroups/kafka/lag"
 )
-
-// Severity ranks a finding. The values are ordered, so a threshold such as
-// --fail-on compares with >=.
-type Severity uint8
-
-// The severities, least severe first.
-const (
-	SeverityInfo Severity = iota
-	SeverityWarn
-	SeverityErr
-)
-
-var severityNames = [...]string{"INFO", "WARN", "ERR"}
-
-func (s Severity) String() string {
-	if int(s) < len(severityNames) {
-		return severityNames[s]
-	}
-	return fmt.Sprintf("Severity(%d)", uint8(s))
-}
-
-// MarshalText writes the severity by name.
-func (s Severity) MarshalText() ([]byte, error) {
-	if int(s) >= len(severityNames) {
-		return nil, fmt.Errorf("invalid severity %d", uint8(s))
-	}
-	return []byte(severityNames[s]), nil
-}
-
-// UnmarshalText reads INFO, WARN or ERR in any case.
-func (s *Severity) UnmarshalText(b []byte) error {
-	for i, n := range severityNames {
-		if strings.EqualFold(string(b), n) {
-			*s = Severity(i)
-			return nil
-		}
-	}
-	return fmt.Errorf("invalid severity %q: accepted values are INFO, WARN, ERR", b)
-}
 
 // The finding ids. They are a contract with scripts: never rename one.
 const (
@@ -69,8 +31,9 @@ const (
 
 // Finding is one cause the rules found for one group.
 type Finding struct {
-	ID       string
-	Severity Severity
+	ID string
+	// Severity is WARN or ERR, on the scale of a group's verdict.
+	Severity lag.Severity
 	// Topic and Partition locate the finding; Topic is empty and
 	// Partition -1 for a finding about the group or a member, and
 	// Partition is -1 for one about a whole topic.
@@ -139,11 +102,11 @@ func (e Evidence) MarshalJSON() ([]byte, error) {
 }
 
 // Worst returns the highest severity among fs, and false when fs is empty.
-func Worst(fs []Finding) (Severity, bool) {
+func Worst(fs []Finding) (lag.Severity, bool) {
 	if len(fs) == 0 {
-		return SeverityInfo, false
+		return lag.SeverityOK, false
 	}
-	w := SeverityInfo
+	w := lag.SeverityOK
 	for i := range fs {
 		w = max(w, fs[i].Severity)
 	}
@@ -157,5 +120,5 @@ func Worst(fs []Finding) (Severity, bool) {
 // log end; a STALL already reads ERR in the group's health.
 func HasErr(in Input) bool {
 	w, ok := Worst(Diagnose(in))
-	return ok && w == SeverityErr
+	return ok && w == lag.SeverityErr
 }

@@ -90,7 +90,7 @@ func (d *diagnosis) recordsLost(p *kafka.PartitionOffsets) {
 	}
 	lost := p.LogStart - p.Committed
 	d.add(Finding{
-		ID: IDRecordsLost, Severity: SeverityErr, Topic: p.Topic, Partition: p.Partition, Offset: noOffset,
+		ID: IDRecordsLost, Severity: lag.SeverityErr, Topic: p.Topic, Partition: p.Partition, Offset: noOffset,
 		Message: fmt.Sprintf("committed offset %d is below the log start %d: %d records were deleted before the group read them "+
 			"(kafka-consumer-groups.sh's lag still counts them); with auto.offset.reset=earliest it restarts at %d, with latest at %d",
 			p.Committed, p.LogStart, lost, p.LogStart, p.LogEnd),
@@ -113,7 +113,7 @@ func (d *diagnosis) beyondLogEnd(p *kafka.PartitionOffsets) {
 		return
 	}
 	d.add(Finding{
-		ID: IDBeyondLogEnd, Severity: SeverityErr, Topic: p.Topic, Partition: p.Partition, Offset: noOffset,
+		ID: IDBeyondLogEnd, Severity: lag.SeverityErr, Topic: p.Topic, Partition: p.Partition, Offset: noOffset,
 		Message: fmt.Sprintf("committed offset %d is %d past the log end %d (topic recreated or truncated): the consumer gets OFFSET_OUT_OF_RANGE "+
 			"and restarts where auto.offset.reset says (earliest %d, latest %d), or fails when it is none",
 			p.Committed, p.Committed-p.LogEnd, p.LogEnd, max(p.LogStart, 0), p.LogEnd),
@@ -192,10 +192,10 @@ func (d *diagnosis) openTransaction(p *kafka.PartitionOffsets) {
 		ev = append(ev, Field{"timeoutMs", nil})
 	}
 	ev = append(ev, Field{"openForSeconds", open})
-	sev := SeverityErr
+	sev := lag.SeverityErr
 	if p.HasCommit() && p.Committed < st.Last {
 		// Still records to read before the barrier: not stuck yet.
-		sev = SeverityWarn
+		sev = lag.SeverityWarn
 	}
 	next := []string{"kafka-transactions.sh", "--bootstrap-server", d.bootstrap(), "describe-producers", "--topic", p.Topic, "--partition", strconv.FormatInt(int64(p.Partition), 10)}
 	if txn != nil {
@@ -254,7 +254,7 @@ func (d *diagnosis) stalled(p *kafka.PartitionOffsets) {
 		}
 	}
 	d.add(Finding{
-		ID: IDStalledAtRecord, Severity: SeverityErr, Topic: p.Topic, Partition: p.Partition, Member: p.MemberID, Offset: p.Committed,
+		ID: IDStalledAtRecord, Severity: lag.SeverityErr, Topic: p.Topic, Partition: p.Partition, Member: p.MemberID, Offset: p.Committed,
 		Message: fmt.Sprintf("member %s owns the partition but the committed offset %d has not moved over the window while %d records wait: %s",
 			p.ClientID, p.Committed, p.Lag, words),
 		Evidence: ev,
@@ -279,7 +279,7 @@ func (d *diagnosis) behindRetention(p *kafka.PartitionOffsets) {
 		return
 	}
 	d.add(Finding{
-		ID: IDBehindRetention, Severity: SeverityWarn, Topic: p.Topic, Partition: p.Partition, Offset: noOffset,
+		ID: IDBehindRetention, Severity: lag.SeverityWarn, Topic: p.Topic, Partition: p.Partition, Offset: noOffset,
 		Message: fmt.Sprintf("the consumer is %ds behind and the topic keeps records %ds: records will be deleted before they are read if nothing changes",
 			lagMs/1000, ret/1000),
 		Evidence: Evidence{
@@ -322,7 +322,7 @@ func (d *diagnosis) noCommits() {
 	for _, id := range order {
 		o := by[id]
 		f := Finding{
-			ID: IDNoCommits, Severity: SeverityWarn, Partition: noPartition, Member: id, Offset: noOffset,
+			ID: IDNoCommits, Severity: lag.SeverityWarn, Partition: noPartition, Member: id, Offset: noOffset,
 			Message: fmt.Sprintf("member %s owns %s the group never committed for: lag cannot be measured and a restart begins at auto.offset.reset (auto commit is likely off)",
 				o.first.ClientID, plural(len(o.parts), "partition", "partitions")),
 			Evidence: Evidence{
@@ -385,7 +385,7 @@ func (d *diagnosis) unassigned() {
 			continue
 		}
 		d.add(Finding{
-			ID: IDUnassigned, Severity: SeverityWarn, Topic: t, Partition: noPartition, Offset: noOffset,
+			ID: IDUnassigned, Severity: lag.SeverityWarn, Topic: t, Partition: noPartition, Offset: noOffset,
 			Message: fmt.Sprintf("the group is Stable and subscribes to the topic, but %d of its %s no owner: partitions were added since the last rebalance, or no member can take them",
 				len(missing), plural(int(n), "partition has", "partitions have")),
 			Evidence: Evidence{
@@ -449,7 +449,7 @@ func (d *diagnosis) lagSkew() {
 	}
 	share := lags[tm.MemberID] * 100 / total
 	d.add(Finding{
-		ID: IDLagSkew, Severity: SeverityWarn, Partition: noPartition, Member: tm.MemberID, Offset: noOffset,
+		ID: IDLagSkew, Severity: lag.SeverityWarn, Partition: noPartition, Member: tm.MemberID, Offset: noOffset,
 		Message: fmt.Sprintf("member %s holds %d%% of the group's lag (%d of %d) while the other %d members are near 0: a slow member, a hot partition or an uneven assignment",
 			tm.ClientID, share, lags[tm.MemberID], total, len(g.Members)-1),
 		Evidence: Evidence{
@@ -491,7 +491,7 @@ func (d *diagnosis) storm() {
 	}
 	window := d.in.Now.Sub(d.in.Since)
 	d.add(Finding{
-		ID: IDRebalanceStorm, Severity: SeverityWarn, Partition: noPartition, Offset: noOffset,
+		ID: IDRebalanceStorm, Severity: lag.SeverityWarn, Partition: noPartition, Offset: noOffset,
 		Message: fmt.Sprintf("%d rebalances in %s (more than %d): %d members joined and %d left; members that crash, time out or restart keep the group from consuming",
 			n, window.Round(1e9), d.in.Config.StormRebalances, len(joined), len(left)),
 		Evidence: Evidence{

@@ -21,16 +21,18 @@ func TestEvidenceKeepsKeyOrder(t *testing.T) {
 	}
 }
 
-func TestSeverityText(t *testing.T) {
-	for in, want := range map[string]Severity{"info": SeverityInfo, "WARN": SeverityWarn, "Err": SeverityErr} {
-		var s Severity
-		if err := s.UnmarshalText([]byte(in)); err != nil || s != want {
-			t.Errorf("%q: %v %v", in, s, err)
-		}
+// TestSeverityOfFindings: findings rank on the scale of a group's verdict
+// (lag.Severity), WARN below ERR, and Worst of no findings is none.
+func TestSeverityOfFindings(t *testing.T) {
+	fs := []Finding{{ID: IDLagSkew, Severity: lag.SeverityWarn}, {ID: IDRecordsLost, Severity: lag.SeverityErr}, {ID: IDNoCommits, Severity: lag.SeverityWarn}}
+	if w, ok := Worst(fs); !ok || w != lag.SeverityErr || w.String() != "ERR" {
+		t.Errorf("worst %v %v, want ERR", w, ok)
 	}
-	var s Severity
-	if err := s.UnmarshalText([]byte("STALL")); err == nil || err.Error() != `invalid severity "STALL": accepted values are INFO, WARN, ERR` {
-		t.Errorf("STALL: %v", err)
+	if w, ok := Worst(fs[:1]); !ok || w != lag.SeverityWarn || w.String() != "WARN" {
+		t.Errorf("worst %v %v, want WARN", w, ok)
+	}
+	if w, ok := Worst(nil); ok || w != lag.SeverityOK {
+		t.Errorf("worst of none %v %v", w, ok)
 	}
 }
 
@@ -53,7 +55,7 @@ func TestRebalanceStorm(t *testing.T) {
 	}
 	in.Events = append(ev, rebalance.Event{Time: t0.Add(6 * time.Second), Kind: rebalance.EventRebalance})
 	fs := Diagnose(in)
-	if len(fs) != 1 || fs[0].ID != IDRebalanceStorm || fs[0].Severity != SeverityWarn {
+	if len(fs) != 1 || fs[0].ID != IDRebalanceStorm || fs[0].Severity != lag.SeverityWarn {
 		t.Fatalf("findings %+v", fs)
 	}
 	b, _ := json.Marshal(fs[0].Evidence)
@@ -78,7 +80,7 @@ func TestOpenTransactionThatMoved(t *testing.T) {
 	}
 	in.Reads.Stable[TP{"t", 0}] = StableOffsets{First: 5, Last: 5}
 	fs := Diagnose(in)
-	if len(fs) != 1 || fs[0].Severity != SeverityWarn {
+	if len(fs) != 1 || fs[0].Severity != lag.SeverityWarn {
 		t.Fatalf("not reached: %+v", fs)
 	}
 	if v, _ := fs[0].Evidence.Get("lagToStable"); v != int64(3) {

@@ -175,6 +175,15 @@ func widthMax(w uint8) uint64 {
 	return math.MaxUint64
 }
 
+// widthFor is the width a History stores span in: 8 bytes in a wide one,
+// otherwise the narrowest that holds it.
+func (h *History) widthFor(span uint64) uint8 {
+	if h.wide {
+		return 8
+	}
+	return widthFor(span)
+}
+
 // widthFor is the narrowest width that stores every distance up to span.
 func widthFor(span uint64) uint8 {
 	switch {
@@ -287,7 +296,7 @@ func (h *History) repack(ph *partHist, ws []write) {
 	var width [numCls]uint8
 	var base [numCls]int64
 	for c := range numCls {
-		width[c] = widthFor(uint64(hi[c] - lo[c]))
+		width[c] = h.widthFor(uint64(hi[c] - lo[c]))
 		if width[c] < 8 {
 			base[c] = lo[c]
 		}
@@ -313,11 +322,12 @@ type lagRing struct {
 	w    uint8
 }
 
-func newLagRing(n int) lagRing {
+func (h *History) newLagRing(n int) lagRing {
 	r := lagRing{b: make([]byte, n), w: 1}
-	for i := range r.b {
-		r.b[i] = math.MaxUint8
+	if h.wide {
+		r = lagRing{b: make([]byte, 8*n), w: 8}
 	}
+	fillNone(r.b) // none at every width
 	return r
 }
 
@@ -357,7 +367,7 @@ func (h *History) setGroupLag(gh *groupHist, v int64) {
 		}
 		seen = true
 	}
-	r := lagRing{b: gh.lag.b, w: widthFor(uint64(hi - lo))}
+	r := lagRing{b: gh.lag.b, w: h.widthFor(uint64(hi - lo))}
 	if r.w < 8 {
 		r.base = lo
 	}

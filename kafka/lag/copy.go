@@ -27,7 +27,7 @@ import (
 // judges (tui/judge.go). src must not be written while h copies it. h and
 // src must have the same configuration.
 func (h *History) CopyFrom(src *History) {
-	h.cfg, h.layout, h.starts = src.cfg, src.layout, src.starts
+	h.cfg, h.layout, h.starts, h.wide = src.cfg, src.layout, src.starts, src.wide
 	h.seq = src.seq
 	h.times = append(h.times[:0], src.times...)
 	h.old = append(h.old[:0], src.old...)

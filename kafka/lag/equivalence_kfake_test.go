@@ -20,7 +20,7 @@ import (
 // with a live kgo member committing through its own client, and exact
 // reads of the records at their commits. Every poll is stamped 5s after
 // the previous one. After every poll the compact History must answer
-// exactly as the reference.
+// exactly as a wide one (newWideHistory).
 func TestHistoryEquivalenceKfake(t *testing.T) {
 	if testing.Short() {
 		t.Skip("drives a kfake cluster")
@@ -111,14 +111,14 @@ func TestHistoryEquivalenceKfake(t *testing.T) {
 			t.Fatalf("poll %d ignored", i)
 		}
 		if i%3 == 1 {
-			want := tw.ref.WantExact(8, nil)
+			want := tw.wide.WantExact(8, nil)
 			if len(want) > 0 {
 				recs, err := cl.CommittedTimestamps(ctx, want)
 				if err != nil {
 					t.Fatalf("exact reads: %v", err)
 				}
-				if n, rn := tw.h.AddExact(recs), tw.ref.AddExact(recs); n != rn {
-					t.Fatalf("AddExact stored %d, reference %d", n, rn)
+				if n, wn := tw.h.AddExact(recs), tw.wide.AddExact(recs); n != wn {
+					t.Fatalf("AddExact stored %d, wide %d", n, wn)
 				}
 			}
 		}

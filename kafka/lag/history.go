@@ -70,6 +70,11 @@ type History struct {
 	// shared is set by CopyFrom: the partitions' slabs are another
 	// History's too, so a repack writes a new slab (see CopyFrom).
 	shared bool
+	// wide stores every number in 8 bytes: the encoding without its
+	// compaction, whose widths never change. Only the tests set it, to hold the
+	// compact History's answers to a wide one's, bit for bit (see
+	// equivalence_test.go).
+	wide bool
 }
 
 // NewHistory returns an empty history. Zero or invalid fields of cfg take
@@ -136,7 +141,7 @@ func (h *History) Add(s *kafka.Snapshot) {
 		g := &s.Groups[i]
 		gh, ok := h.groups[g.Name]
 		if !ok {
-			gh = &groupHist{firstSeq: h.seq, lag: newLagRing(h.cfg.Samples + 1)}
+			gh = &groupHist{firstSeq: h.seq, lag: h.newLagRing(h.cfg.Samples + 1)}
 			h.groups[g.Name] = gh
 		} else if gh.lastSeq == h.seq {
 			continue // the same name twice in one snapshot: keep the first

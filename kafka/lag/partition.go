@@ -62,7 +62,10 @@ type partHist struct {
 
 func (h *History) newPartition(topic string, partition int32) partHist {
 	ph := partHist{topic: topic, partition: partition, sinceZero: noZero}
-	ph.data = make([]byte, h.starts[0][numSec])
+	if h.wide {
+		ph.wkey = math.MaxUint8 // 8 bytes for every class
+	}
+	ph.data = make([]byte, h.starts[ph.wkey][numSec])
 	fillNone(ph.data)
 	return ph
 }

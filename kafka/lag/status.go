@@ -81,8 +81,9 @@ func (s Status) Severity() Severity {
 	}
 }
 
-// Severity is a group-level alert level, ordered OK < WARN < ERR so that
-// `--fail-on WARN` can compare with >=.
+// Severity is an alert level, ordered OK < WARN < ERR so that
+// `--fail-on WARN` can compare with >=: a group's verdict
+// (Status.Severity) and a diagnosis finding (kafka/diagnose) both use it.
 type Severity uint8
 
 const (

@@ -66,19 +66,27 @@ func (s *Service) Remove(ctx context.Context, p *Plan) (*Removal, error) {
 		return nil, err
 	}
 	defer unlock()
+	log := s.Client.Log()
+	log.Debug("write plan", "what", "remove members", "group", p.Group, "type", string(p.Type), "state", p.State, "members", len(p.Targets))
 	path, err := receipt.Write(s.ReceiptDir, p.Receipt(s.Client.Brokers(), s.Context, s.now()))
 	if err != nil {
+		log.Debug("write refused", "group", p.Group, "err", err)
 		return nil, fmt.Errorf("nothing was sent: %w", err)
 	}
+	log.Debug("write receipt", "group", p.Group, "path", path)
 	results, err := Remove(ctx, s.Client, p)
+	log.Debug("write apply", "group", p.Group, "members", len(results), "err", err)
 	Verify(ctx, s.Client, p, results)
+	log.Debug("write verify", "group", p.Group, "outcome", WorstOutcome(results).String())
 	return &Removal{Receipt: path, Results: results}, err
 }
 
 // Wait is Wait on the service's cluster: it polls the group until it has
 // settled after the removal of removed (member ids).
 func (s *Service) Wait(ctx context.Context, p *Plan, removed []string, opts WaitOptions) (*Outcome, error) {
-	return Wait(ctx, s.Client, p, removed, opts)
+	out, err := Wait(ctx, s.Client, p, removed, opts)
+	s.Client.Log().Debug("write settle", "group", p.Group, "removed", len(removed), "err", err)
+	return out, err
 }
 
 // lock takes the receipts folder's lock on the group while its members are

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"regexp"
 	"sort"
 	"time"
@@ -250,6 +251,16 @@ func topicSubscribed(members []kafka.Member, topic string) bool {
 // An error means nothing was changed. Once changes were sent, the Result
 // says partition by partition what now holds; check Result.OK.
 func Apply(ctx context.Context, cl *kafka.Client, p *Plan, opts ApplyOptions) (*Result, error) {
+	res, err := apply(ctx, cl, p, opts)
+	group := ""
+	if p != nil {
+		group = p.Group
+	}
+	logApplied(ctx, cl, group, res, err)
+	return res, err
+}
+
+func apply(ctx context.Context, cl *kafka.Client, p *Plan, opts ApplyOptions) (*Result, error) {
 	if p == nil || len(p.Rows) == 0 {
 		return nil, errors.New("the plan has no partitions: nothing to apply")
 	}
@@ -309,6 +320,8 @@ func Apply(ctx context.Context, cl *kafka.Client, p *Plan, opts ApplyOptions) (*
 		return nil, fmt.Errorf("%w: nothing was changed, because no change is made without a receipt", err)
 	}
 
+	logStep(ctx, cl, "write receipt", p.Group, slog.String("path", path))
+
 	res := &Result{Group: p.Group, Type: p.Type, ReceiptPath: path, Time: rc.Time, LockNote: lock.Note}
 	var errs map[TP]error
 	if p.Type == kafka.TypeShare {
@@ -316,6 +329,7 @@ func Apply(ctx context.Context, cl *kafka.Client, p *Plan, opts ApplyOptions) (*
 	} else {
 		errs = commitAndDelete(ctx, cl, p.Group, p.Rows)
 	}
+	logStep(ctx, cl, "write apply", p.Group, slog.Int("partitions", len(p.Rows)), slog.Int("refused", countErrs(errs)))
 	got, readErr := committed(ctx, cl, p.Group, p.Type)
 	for _, r := range p.Rows {
 		pr := PartitionResult{Topic: r.Topic, Partition: r.Partition, Before: r.Current, Want: r.New, Got: kafka.NoOffset}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"sort"
 	"strings"
 	"time"
@@ -59,6 +60,8 @@ func PrepareDeleteGroups(ctx context.Context, cl *kafka.Client, groups []string,
 		for _, tp := range sortedTPs(in.Committed) {
 			d.Offsets = append(d.Offsets, Row{Topic: tp.Topic, Partition: tp.Partition, Current: in.Committed[tp], New: kafka.NoOffset, LogStart: kafka.NoOffset, LogEnd: kafka.NoOffset})
 		}
+		logStep(ctx, cl, "write plan", name, slog.String("what", "delete group"), slog.Bool("exists", d.Exists),
+			slog.String("type", string(d.Type)), slog.String("state", d.State), slog.Int("offsets", len(d.Offsets)))
 		out = append(out, d)
 	}
 	return out, nil
@@ -111,6 +114,14 @@ func (r *DeleteResult) Status() string {
 // then re-read to verify that the group is gone. An error means nothing was
 // changed.
 func ApplyDeleteGroup(ctx context.Context, cl *kafka.Client, d *GroupDeletion, opts ApplyOptions) (*DeleteResult, error) {
+	res, err := applyDeleteGroup(ctx, cl, d, opts)
+	if err != nil {
+		logStep(ctx, cl, "write refused", d.Group, slog.Any("err", err))
+	}
+	return res, err
+}
+
+func applyDeleteGroup(ctx context.Context, cl *kafka.Client, d *GroupDeletion, opts ApplyOptions) (*DeleteResult, error) {
 	lock, err := lockGroup(ctx, cl, d.Group, opts)
 	if err != nil {
 		return nil, err
@@ -160,6 +171,7 @@ func ApplyDeleteGroup(ctx context.Context, cl *kafka.Client, d *GroupDeletion, o
 	if err != nil {
 		return nil, fmt.Errorf("%w: nothing was changed, because no change is made without a receipt", err)
 	}
+	logStep(ctx, cl, "write receipt", d.Group, slog.String("path", path))
 	res := &DeleteResult{Group: d.Group, ReceiptPath: path, LockNote: lock.Note}
 	dctx, cancel := context.WithTimeout(ctx, cl.Timeout())
 	_, derr := cl.Admin().DeleteGroup(dctx, d.Group)
@@ -167,6 +179,7 @@ func ApplyDeleteGroup(ctx context.Context, cl *kafka.Client, d *GroupDeletion, o
 	if derr != nil {
 		res.Err = explain(derr)
 	}
+	logStep(ctx, cl, "write apply", d.Group, slog.String("what", "delete group"), slog.Any("err", res.Err))
 	after, rerr := readGroup(ctx, cl, d.Group)
 	switch {
 	case rerr != nil:
@@ -178,6 +191,7 @@ func ApplyDeleteGroup(ctx context.Context, cl *kafka.Client, d *GroupDeletion, o
 			res.Back = true
 		}
 	}
+	logStep(ctx, cl, "write verify", d.Group, slog.String("outcome", res.Outcome().String()), slog.Any("read_err", res.ReadErr))
 	return res, nil
 }
 
@@ -196,6 +210,12 @@ func hasRow(rows []Row, tp TP, off int64) bool {
 // Topics need not exist any more: removing the commits of a deleted topic is
 // what this is most often for. The plan applies with Apply.
 func PrepareDeleteOffsets(ctx context.Context, cl *kafka.Client, group string, scope Scope, now time.Time) (*Plan, error) {
+	p, err := prepareDeleteOffsets(ctx, cl, group, scope, now)
+	logPlan(ctx, cl, "delete offsets", p, err)
+	return p, err
+}
+
+func prepareDeleteOffsets(ctx context.Context, cl *kafka.Client, group string, scope Scope, now time.Time) (*Plan, error) {
 	if group == "" {
 		return nil, errors.New("a group name cannot be empty")
 	}

@@ -36,6 +36,12 @@ type Request struct {
 // offsets. It never joins the group or talks to its members, so a dry run
 // disturbs nothing.
 func Prepare(ctx context.Context, cl *kafka.Client, req Request) (*Plan, error) {
+	p, err := prepare(ctx, cl, req)
+	logPlan(ctx, cl, "reset", p, err)
+	return p, err
+}
+
+func prepare(ctx context.Context, cl *kafka.Client, req Request) (*Plan, error) {
 	if req.Group == "" {
 		return nil, errors.New("a group name cannot be empty")
 	}

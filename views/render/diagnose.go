@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/kgroups/kgroups/kafka/diagnose"
+	"github.com/kgroups/kgroups/kafka/lag"
 	"github.com/kgroups/kgroups/views/format"
 )
 
@@ -106,7 +107,7 @@ type jsonDiagnoseGroup struct {
 
 type jsonFinding struct {
 	ID        string            `json:"id"`
-	Severity  diagnose.Severity `json:"severity"`
+	Severity  lag.Severity      `json:"severity"`
 	Topic     *string           `json:"topic"`
 	Partition *int32            `json:"partition"`
 	Message   string            `json:"message"`

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/kgroups/kgroups/kafka/diagnose"
+	"github.com/kgroups/kgroups/kafka/lag"
 )
 
 // TestDiagnoseHostile: broker strings in a finding reach the terminal
@@ -14,7 +15,7 @@ import (
 func TestDiagnoseHostile(t *testing.T) {
 	g := "x;rm -rf /\x1b[2J"
 	f := diagnose.Finding{
-		ID: diagnose.IDStalledAtRecord, Severity: diagnose.SeverityErr, Topic: "t\x1b]0;p\x07", Partition: 2, Offset: 5,
+		ID: diagnose.IDStalledAtRecord, Severity: lag.SeverityErr, Topic: "t\x1b]0;p\x07", Partition: 2, Offset: 5,
 		Message:  "member \x1b[31mred owns it",
 		Evidence: diagnose.Evidence{{Key: "clientId", Value: "\x1b[31mred"}},
 		Next:     [][]string{{"kgroups", "peek", g, "--topic", "t\x1b]0;p\x07:2"}, {"kgroups", "reset", g, "--shift-by", "1"}},

@@ -246,9 +246,9 @@ func (m *Model) View() string {
 	errs, warns := 0, 0
 	for i := range m.findings {
 		switch m.findings[i].Severity {
-		case diagnose.SeverityErr:
+		case lag.SeverityErr:
 			errs++
-		case diagnose.SeverityWarn:
+		case lag.SeverityWarn:
 			warns++
 		}
 	}
@@ -266,7 +266,7 @@ func (m *Model) View() string {
 		}
 		return b.String()
 	}
-	st := table.Styles{Header: &m.Styles.TableHeader, Selected: &m.Styles.Selected, Cursor: m.Glyphs.Cursor, Ellipsis: m.Glyphs.Ellipsis}
+	st := table.NewStyles(m.Styles, m.Glyphs)
 	fs := m.findings
 	m.tbl.Render(&b, st, m.Width, m.rows()+1, m.win, len(fs), func(i int) diagnose.Finding { return fs[i] }, true)
 	if room := m.Height - 3 - m.rows(); room > 0 && m.win.Cursor < len(fs) {
@@ -288,9 +288,9 @@ func count(n int, what string) string { return strconv.Itoa(n) + " " + what }
 
 func (m *Model) severityStyle(f diagnose.Finding) *lipgloss.Style {
 	switch f.Severity {
-	case diagnose.SeverityErr:
+	case lag.SeverityErr:
 		return &m.Styles.Error
-	case diagnose.SeverityWarn:
+	case lag.SeverityWarn:
 		return &m.Styles.Warn
 	}
 	return nil

@@ -651,7 +651,7 @@ func (m *Model) View() string {
 		return b.String()
 	}
 	b.WriteByte('\n')
-	st := table.Styles{Header: &m.Styles.TableHeader, Selected: &m.Styles.Selected, Cursor: m.Glyphs.Cursor, Ellipsis: m.Glyphs.Ellipsis}
+	st := table.NewStyles(m.Styles, m.Glyphs)
 	h := m.tableRows() + 1
 	if e := m.active(); e != nil {
 		b.WriteString(e.View())

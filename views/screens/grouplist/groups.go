@@ -447,7 +447,7 @@ func (m *Model) View() string {
 		b.WriteString(m.Styles.Dim.Render("  waiting for the first poll" + m.Glyphs.Ellipsis))
 		return b.String()
 	}
-	st := table.Styles{Header: &m.Styles.TableHeader, Selected: &m.Styles.Selected, Cursor: m.Glyphs.Cursor, Ellipsis: m.Glyphs.Ellipsis}
+	st := table.NewStyles(m.Styles, m.Glyphs)
 	m.table.Render(&b, st, m.Width, m.tableRows()+1, m.win, len(m.rows), m.row, true)
 	if len(m.rows) == 0 {
 		b.WriteByte('\n')

@@ -142,7 +142,7 @@ func (m *Model) build() (c dialog.Content, firstChoice int) {
 // table is the plan's, the deletion's or the result's table, if the step
 // has one.
 func (m *Model) table() *dialog.Table {
-	st := table.Styles{Header: &m.Styles.TableHeader, Selected: &m.Styles.Selected, Cursor: m.Glyphs.Cursor, Ellipsis: m.Glyphs.Ellipsis}
+	st := table.NewStyles(m.Styles, m.Glyphs)
 	window := func(first int) table.Window { return table.Window{Cursor: first, Offset: first} }
 	switch {
 	case m.step == stepResult && m.res != nil:

@@ -359,7 +359,7 @@ func (m *Model) clamp() {
 func (m *Model) View() string {
 	var b strings.Builder
 	fit := func(s string) string { return table.FitLine(s, m.Width, m.Glyphs.Ellipsis) }
-	st := table.Styles{Header: &m.Styles.TableHeader, Selected: &m.Styles.Selected, Cursor: m.Glyphs.Cursor, Ellipsis: m.Glyphs.Ellipsis}
+	st := table.NewStyles(m.Styles, m.Glyphs)
 	if m.g == nil {
 		b.WriteString(m.Styles.Dim.Render(fit("waiting for a poll that lists group " + format.Sanitize(strconv.Quote(m.group)) + m.Glyphs.Ellipsis)))
 		return b.String()

@@ -122,16 +122,64 @@ func (b *base) summary() (*lipgloss.Style, string) {
 	return &b.Styles.Label, line
 }
 
-// Tasks is the Tasks tab of one streams group.
-type Tasks struct {
+// tab is what both tabs are: the summary line, then a table of the rows
+// rowsOf gives for the group's streams information, or empty when there
+// are none.
+type tab[T any] struct {
 	base
-	rowsData []TaskRow
-	tbl      table.Table[TaskRow]
+	rowsData []T
+	tbl      table.Table[T]
+	rowsOf   func(*kafka.StreamsInfo) []T
+	empty    string
 }
+
+// Rows are the rows on show.
+func (m *tab[T]) Rows() []T { return m.rowsData }
+
+// SetSize implements ui.Component.
+func (m *tab[T]) SetSize(w, h int) {
+	m.Common.SetSize(w, h)
+	m.win.Clamp(len(m.rowsData), m.rows())
+}
+
+// Update implements ui.Component.
+func (m *tab[T]) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case ui.DataMsg:
+		m.setGroup(msg.Snapshot)
+		m.rowsData = nil
+		if m.g != nil {
+			m.rowsData = m.rowsOf(m.g.Streams)
+		}
+		m.win.Clamp(len(m.rowsData), m.rows())
+	case tea.KeyMsg:
+		m.win.Navigate(msg, &m.Move, len(m.rowsData), m.rows())
+	}
+	return nil
+}
+
+// View implements ui.Component.
+func (m *tab[T]) View() string {
+	var b strings.Builder
+	style, line := m.summary()
+	b.WriteString(style.Render(table.FitLine(line, m.Width, m.Glyphs.Ellipsis)))
+	b.WriteByte('\n')
+	if len(m.rowsData) == 0 {
+		b.WriteString(m.Styles.Dim.Render(table.FitLine(m.empty, m.Width, m.Glyphs.Ellipsis)))
+		return b.String()
+	}
+	st := table.NewStyles(m.Styles, m.Glyphs)
+	rows := m.rowsData
+	m.tbl.Render(&b, st, m.Width, m.rows()+1, m.win, len(rows), func(i int) T { return rows[i] }, true)
+	return b.String()
+}
+
+// Tasks is the Tasks tab of one streams group.
+type Tasks struct{ tab[TaskRow] }
 
 // NewTasks returns the Tasks tab for group.
 func NewTasks(c ui.Common, group string) *Tasks {
-	m := &Tasks{base: base{Common: c, group: group}}
+	m := &Tasks{tab[TaskRow]{base: base{Common: c, group: group}, rowsOf: TaskRows, empty: "  no member has tasks"}}
 	for _, col := range TaskColumns() {
 		tc := table.Col[TaskRow]{Column: col}
 		switch col.Title {
@@ -148,47 +196,6 @@ func NewTasks(c ui.Common, group string) *Tasks {
 		m.tbl.Cols = append(m.tbl.Cols, tc)
 	}
 	return m
-}
-
-// Rows are the rows on show.
-func (m *Tasks) Rows() []TaskRow { return m.rowsData }
-
-// SetSize implements ui.Component.
-func (m *Tasks) SetSize(w, h int) {
-	m.Common.SetSize(w, h)
-	m.win.Clamp(len(m.rowsData), m.rows())
-}
-
-// Update implements ui.Component.
-func (m *Tasks) Update(msg tea.Msg) tea.Cmd {
-	switch msg := msg.(type) {
-	case ui.DataMsg:
-		m.setGroup(msg.Snapshot)
-		m.rowsData = nil
-		if m.g != nil {
-			m.rowsData = TaskRows(m.g.Streams)
-		}
-		m.win.Clamp(len(m.rowsData), m.rows())
-	case tea.KeyMsg:
-		m.win.Navigate(msg, &m.Move, len(m.rowsData), m.rows())
-	}
-	return nil
-}
-
-// View implements ui.Component.
-func (m *Tasks) View() string {
-	var b strings.Builder
-	style, line := m.summary()
-	b.WriteString(style.Render(table.FitLine(line, m.Width, m.Glyphs.Ellipsis)))
-	b.WriteByte('\n')
-	if len(m.rowsData) == 0 {
-		b.WriteString(m.Styles.Dim.Render(table.FitLine("  no member has tasks", m.Width, m.Glyphs.Ellipsis)))
-		return b.String()
-	}
-	st := table.Styles{Header: &m.Styles.TableHeader, Selected: &m.Styles.Selected, Cursor: m.Glyphs.Cursor, Ellipsis: m.Glyphs.Ellipsis}
-	rows := m.rowsData
-	m.tbl.Render(&b, st, m.Width, m.rows()+1, m.win, len(rows), func(i int) TaskRow { return rows[i] }, true)
-	return b.String()
 }
 
 // TopologyRow is one topic of the topology: a row of the Topology tab.
@@ -240,15 +247,11 @@ func TopologyColumns() []columns.Column[TopologyRow] {
 }
 
 // Topology is the Topology tab of one streams group.
-type Topology struct {
-	base
-	rowsData []TopologyRow
-	tbl      table.Table[TopologyRow]
-}
+type Topology struct{ tab[TopologyRow] }
 
 // NewTopology returns the Topology tab for group.
 func NewTopology(c ui.Common, group string) *Topology {
-	m := &Topology{base: base{Common: c, group: group}}
+	m := &Topology{tab[TopologyRow]{base: base{Common: c, group: group}, rowsOf: TopologyRows, empty: "  the group has no topology yet"}}
 	for _, col := range TopologyColumns() {
 		tc := table.Col[TopologyRow]{Column: col}
 		if col.Title == "TOPIC" {
@@ -257,45 +260,4 @@ func NewTopology(c ui.Common, group string) *Topology {
 		m.tbl.Cols = append(m.tbl.Cols, tc)
 	}
 	return m
-}
-
-// Rows are the rows on show.
-func (m *Topology) Rows() []TopologyRow { return m.rowsData }
-
-// SetSize implements ui.Component.
-func (m *Topology) SetSize(w, h int) {
-	m.Common.SetSize(w, h)
-	m.win.Clamp(len(m.rowsData), m.rows())
-}
-
-// Update implements ui.Component.
-func (m *Topology) Update(msg tea.Msg) tea.Cmd {
-	switch msg := msg.(type) {
-	case ui.DataMsg:
-		m.setGroup(msg.Snapshot)
-		m.rowsData = nil
-		if m.g != nil {
-			m.rowsData = TopologyRows(m.g.Streams)
-		}
-		m.win.Clamp(len(m.rowsData), m.rows())
-	case tea.KeyMsg:
-		m.win.Navigate(msg, &m.Move, len(m.rowsData), m.rows())
-	}
-	return nil
-}
-
-// View implements ui.Component.
-func (m *Topology) View() string {
-	var b strings.Builder
-	style, line := m.summary()
-	b.WriteString(style.Render(table.FitLine(line, m.Width, m.Glyphs.Ellipsis)))
-	b.WriteByte('\n')
-	if len(m.rowsData) == 0 {
-		b.WriteString(m.Styles.Dim.Render(table.FitLine("  the group has no topology yet", m.Width, m.Glyphs.Ellipsis)))
-		return b.String()
-	}
-	st := table.Styles{Header: &m.Styles.TableHeader, Selected: &m.Styles.Selected, Cursor: m.Glyphs.Cursor, Ellipsis: m.Glyphs.Ellipsis}
-	rows := m.rowsData
-	m.tbl.Render(&b, st, m.Width, m.rows()+1, m.win, len(rows), func(i int) TopologyRow { return rows[i] }, true)
-	return b.String()
 }

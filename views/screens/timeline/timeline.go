@@ -146,7 +146,7 @@ func (m *Model) View() string {
 		return b.String()
 	}
 	b.WriteByte('\n')
-	st := table.Styles{Header: &m.Styles.TableHeader, Selected: &m.Styles.Selected, Cursor: m.Glyphs.Cursor, Ellipsis: m.Glyphs.Ellipsis}
+	st := table.NewStyles(m.Styles, m.Glyphs)
 	ev := m.events
 	m.tbl.Render(&b, st, m.Width, m.rows()+1, m.win, len(ev), func(i int) rebalance.Event { return ev[i] }, true)
 	return b.String()

@@ -7,6 +7,7 @@ import (
 
 	"github.com/kgroups/kgroups/views/columns"
 	"github.com/kgroups/kgroups/views/format"
+	"github.com/kgroups/kgroups/views/ui"
 )
 
 // Col is a column on screen: the shared definition (title, alignment, cell
@@ -45,6 +46,13 @@ type Styles struct {
 	// that Marked reports, so a selection shows without moving a column.
 	Mark   string
 	Marked func(row int) bool
+}
+
+// NewStyles are the styles every screen's table draws with: the UI's
+// table header and selection, and its cursor and ellipsis glyphs. Mark and
+// Marked are left for a screen that marks rows.
+func NewStyles(s *ui.Styles, g ui.Glyphs) Styles {
+	return Styles{Header: &s.TableHeader, Selected: &s.Selected, Cursor: g.Cursor, Ellipsis: g.Ellipsis}
 }
 
 // Table renders rows of type T. It keeps buffers between renders so that a

@@ -1,15 +1,18 @@
 package table
 
 import (
+	"io"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/kgroups/kgroups/views/columns"
 	"github.com/kgroups/kgroups/views/format"
+	"github.com/kgroups/kgroups/views/ui"
 )
 
 func TestWindow(t *testing.T) {
@@ -222,5 +225,18 @@ func TestCellsAreSanitized(t *testing.T) {
 		if drawn(r) && format.Sanitize(string(r)) != string(r) {
 			t.Errorf("%U passes unsanitized but format.Sanitize escapes it", r)
 		}
+	}
+}
+
+// TestNewStyles: the screens' table styles are the UI's own, by
+// reference, so a theme change reaches every table.
+func TestNewStyles(t *testing.T) {
+	c := ui.NewCommon(lipgloss.NewRenderer(io.Discard), true, true, time.Now)
+	st := NewStyles(c.Styles, c.Glyphs)
+	if st.Header != &c.Styles.TableHeader || st.Selected != &c.Styles.Selected {
+		t.Error("the header and selection are not the UI's styles")
+	}
+	if st.Cursor != c.Glyphs.Cursor || st.Ellipsis != c.Glyphs.Ellipsis || st.Mark != "" || st.Marked != nil {
+		t.Errorf("styles %+v, glyphs %+v", st, c.Glyphs)
 	}
 }
