@@ -24,19 +24,19 @@ func (h *History) commitPoints(ph *partHist, dst []commitPoint) []commitPoint {
 	}
 	cs, es := h.col(ph, secCommitted), h.col(ph, secLogEnd)
 	next := int64(-1) // the committed offset of the poll after s
-	var nextPoint commitPoint
+	var nextSeq uint64
 	for s := ph.lastSeq; ; s-- {
-		i := h.slot(s)
-		c, end := cs.get(i), es.get(i)
-		if c >= 0 && next >= 0 && next > c {
-			dst = append(dst, nextPoint)
+		c := cs.get(h.slot(s))
+		if c >= 0 && next > c {
+			// Poll nextSeq saw the commit move forward; its log end is
+			// read only now, for the commits alone.
+			dst = append(dst, commitPoint{committed: next, lag: lagOf(next, es.get(h.slot(nextSeq))), seq: nextSeq})
 			if len(dst) == want {
 				return dst
 			}
 		}
 		if c >= 0 {
-			next = c
-			nextPoint = commitPoint{committed: c, lag: lagOf(c, end), seq: s}
+			next, nextSeq = c, s
 		}
 		if s == from {
 			return dst
@@ -75,6 +75,10 @@ func (h *History) fallingBehind(ph *partHist, c, end, now int64) bool {
 	if lagOf(c, end) <= KeepUpMessages {
 		return false
 	}
+	nowLag := h.timeLagOf(ph, c, end, now)
+	if nowLag.Known() && nowLag.Seconds <= KeepUpSeconds {
+		return false // checked first: it needs no scan of the polls
+	}
 	var buf [maxCommitPoints]commitPoint
 	pts := h.commitPoints(ph, buf[:0])
 	if len(pts) < 3 {
@@ -97,7 +101,7 @@ func (h *History) fallingBehind(ph *partHist, c, end, now int64) bool {
 	if grew <= noise || consumed >= (1-EqualRateShare)*produced || float64(b.lag-m.lag) < -noise {
 		return false
 	}
-	if tl := h.timeLagOf(ph, c, end, now); tl.Known() && tl.Seconds <= max(KeepUpSeconds, gapSec) {
+	if nowLag.Known() && nowLag.Seconds <= gapSec {
 		return false
 	}
 	tb2 := h.table(ph)

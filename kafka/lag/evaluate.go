@@ -211,7 +211,11 @@ func (h *History) partitionHealth(ph *partHist, now int64) PartitionHealth {
 	}
 	p.CatchUp = catchUp(p.Lag, p.ProduceRate, p.ConsumeRate)
 	var raw Status
-	raw, p.Rewind = h.rawStatus(ph, c, end, now)
+	if now == h.timeAt(h.seq) && ph.raw != StatusRewind {
+		raw = ph.raw // judged as the poll was added (updateHold)
+	} else {
+		raw, p.Rewind = h.rawStatus(ph, c, end, now)
+	}
 	p.Status = ph.hold(raw, p.Lag)
 	if ph.unLen > 0 {
 		p.Uncommitted = true

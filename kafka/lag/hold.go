@@ -23,6 +23,7 @@ func holdPolls(window int) int { return max(2, (window+2)/3) }
 // the held status by the hold rule.
 func (h *History) updateHold(ph *partHist, c, end, t int64) {
 	raw, _ := h.rawStatus(ph, c, end, t)
+	ph.raw = raw
 	lag := lagOf(c, end)
 	switch {
 	case !ph.decided:

@@ -56,6 +56,10 @@ type partHist struct {
 	held, next Status
 	holdRun    uint8
 	decided    bool
+	// raw is the rules' status at the latest poll, as updateHold found
+	// it: an evaluation as of that poll's time reads it instead of
+	// applying the rules again.
+	raw Status
 	// owned reports whether a member owned the partition at the latest poll.
 	owned bool
 }
