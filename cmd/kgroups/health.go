@@ -201,6 +201,7 @@ func healthConfig(window, interval time.Duration) (lag.Config, int) {
 	polls := int(min(window/interval, math.MaxInt32)) + 1
 	cfg := lag.DefaultConfig()
 	cfg.Window = min(cfg.Window, polls)
+	cfg.Hold = min(cfg.Hold, cfg.Window)
 	cfg.MinDistance = max(interval/2, time.Nanosecond)
 	cfg.Samples = min(max(polls, 2), healthMaxSamples)
 	cfg.RatePolls = cfg.Samples

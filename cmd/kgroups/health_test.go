@@ -71,15 +71,15 @@ func TestHealthConfig(t *testing.T) {
 		want             lag.Config
 	}{
 		// The defaults: 13 polls, Burrow's window of 10.
-		{time.Minute, 5 * time.Second, 13, lag.Config{Window: 10, MinDistance: 2500 * time.Millisecond, Samples: 13, TimePoints: 60, RatePolls: 13, EvictAfter: d.EvictAfter}},
-		{2 * time.Second, 200 * time.Millisecond, 11, lag.Config{Window: 10, MinDistance: 100 * time.Millisecond, Samples: 11, TimePoints: 60, RatePolls: 11, EvictAfter: d.EvictAfter}},
+		{time.Minute, 5 * time.Second, 13, lag.Config{Window: 10, MinDistance: 2500 * time.Millisecond, Samples: 13, TimePoints: 60, RatePolls: 13, EvictAfter: d.EvictAfter, Hold: 4}},
+		{2 * time.Second, 200 * time.Millisecond, 11, lag.Config{Window: 10, MinDistance: 100 * time.Millisecond, Samples: 11, TimePoints: 60, RatePolls: 11, EvictAfter: d.EvictAfter, Hold: 4}},
 		// Fewer polls than W: the window shrinks to fit.
-		{30 * time.Second, 10 * time.Second, 4, lag.Config{Window: 4, MinDistance: 5 * time.Second, Samples: 4, TimePoints: 60, RatePolls: 4, EvictAfter: d.EvictAfter}},
-		{time.Second, time.Second, 2, lag.Config{Window: 2, MinDistance: 500 * time.Millisecond, Samples: 2, TimePoints: 60, RatePolls: 2, EvictAfter: d.EvictAfter}},
+		{30 * time.Second, 10 * time.Second, 4, lag.Config{Window: 4, MinDistance: 5 * time.Second, Samples: 4, TimePoints: 60, RatePolls: 4, EvictAfter: d.EvictAfter, Hold: 4}},
+		{time.Second, time.Second, 2, lag.Config{Window: 2, MinDistance: 500 * time.Millisecond, Samples: 2, TimePoints: 60, RatePolls: 2, EvictAfter: d.EvictAfter, Hold: 2}},
 		// An interval that does not divide the window: whole polls only.
-		{time.Minute, 7 * time.Second, 9, lag.Config{Window: 9, MinDistance: 3500 * time.Millisecond, Samples: 9, TimePoints: 60, RatePolls: 9, EvictAfter: d.EvictAfter}},
+		{time.Minute, 7 * time.Second, 9, lag.Config{Window: 9, MinDistance: 3500 * time.Millisecond, Samples: 9, TimePoints: 60, RatePolls: 9, EvictAfter: d.EvictAfter, Hold: 4}},
 		// Many polls: memory is capped.
-		{time.Hour, time.Second, 3601, lag.Config{Window: 10, MinDistance: 500 * time.Millisecond, Samples: 600, TimePoints: 600, RatePolls: 600, EvictAfter: d.EvictAfter}},
+		{time.Hour, time.Second, 3601, lag.Config{Window: 10, MinDistance: 500 * time.Millisecond, Samples: 600, TimePoints: 600, RatePolls: 600, EvictAfter: d.EvictAfter, Hold: 4}},
 	} {
 		cfg, polls := healthConfig(tc.window, tc.interval)
 		if polls != tc.polls || cfg != tc.want {

@@ -37,11 +37,16 @@ type Config struct {
 	// coordinator that did not answer one poll) keep the history; longer
 	// ones free its memory.
 	EvictAfter int
+	// Hold is how many polls in a row the rules must give a partition a
+	// new status before it is reported (see hold.go): 0 means a third of
+	// Window, at least 2.
+	Hold int
 }
 
 // DefaultConfig returns the defaults: W=10 commit observations, 5s minimum
 // distance between repeated observations, 60 samples, 60 time points, rates
-// over 10 polls, eviction after 5 missing polls.
+// over 10 polls, eviction after 5 missing polls, a status change held for
+// 4 polls.
 func DefaultConfig() Config {
 	return Config{
 		Window:      10,
@@ -50,6 +55,7 @@ func DefaultConfig() Config {
 		TimePoints:  60,
 		RatePolls:   10,
 		EvictAfter:  5,
+		Hold:        holdPolls(10),
 	}
 }
 
@@ -96,5 +102,9 @@ func (c Config) normalize() Config {
 	if c.EvictAfter <= 0 {
 		c.EvictAfter = d.EvictAfter
 	}
+	if c.Hold <= 0 {
+		c.Hold = holdPolls(c.Window)
+	}
+	c.Hold = min(c.Hold, c.Window, 255)
 	return c
 }

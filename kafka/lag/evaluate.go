@@ -210,13 +210,27 @@ func (h *History) partitionHealth(ph *partHist, now int64) PartitionHealth {
 		p.LogStart = kafka.NoOffset
 	}
 	p.CatchUp = catchUp(p.Lag, p.ProduceRate, p.ConsumeRate)
-	p.Status, p.Rewind = h.verdict(ph, c, end, now)
+	var raw Status
+	if now == h.timeAt(h.seq) && ph.raw != StatusRewind {
+		raw = ph.raw // judged as the poll was added (updateHold)
+	} else {
+		raw, p.Rewind = h.rawStatus(ph, c, end, now)
+	}
+	p.Status = ph.hold(raw, p.Lag)
 	if ph.unLen > 0 {
 		p.Uncommitted = true
 		p.Observations = int(ph.unLen)
-		if p.Observations >= h.cfg.Window {
-			p.Status = StatusNoCommits
-		}
 	}
 	return p
+}
+
+// rawStatus is the partition's status under the rules alone, as of now:
+// the verdict of its commit observations, or NO-COMMITS for a live owner
+// that has committed nothing for a full window.
+func (h *History) rawStatus(ph *partHist, c, end, now int64) (Status, Rewind) {
+	st, rw := h.verdict(ph, c, end, now)
+	if ph.unLen > 0 && int(ph.unLen) >= h.cfg.Window {
+		st = StatusNoCommits
+	}
+	return st, rw
 }

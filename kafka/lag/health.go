@@ -16,9 +16,10 @@ type Rewind struct {
 // the partition's commit observations (at most Window of them, oldest
 // first):
 //
-//  0. Only a partition with lag > 0 now is judged, and it is OK if its lag
-//     was zero at any poll since the oldest observation (it caught up to
-//     a recent log end).
+//  0. Only a partition with lag > 0 now is judged, and it is neither
+//     STOP, REWIND nor STALL if its lag was zero at any poll since the
+//     oldest observation (it caught up to a recent log end); it can still
+//     have fallen behind since (rule 4).
 //  1. STOP: the time from the newest observation to now exceeds the
 //     window's span (newest minus oldest observation time), with the span
 //     taken as at least (Window-1) x MinDistance: the span a full window
@@ -29,8 +30,13 @@ type Rewind struct {
 //  2. REWIND: some observation is below the highest one before it, and the
 //     current offset is still below that high (needs 2 observations).
 //  3. STALL: the window is full and every observation has the same offset.
-//  4. WARN: the window is full and the lag never decreased from one
-//     observation to the next.
+//  4. WARN: the window is full and the consumer falls behind
+//     (fallingBehind): it consumed less than was produced, beyond noise,
+//     between its commits in the window, and its time lag grew. Burrow's
+//     "the lag never decreased" is not used: commits in batches make the
+//     lag dip at some poll of every window of a slow consumer (a
+//     sawtooth), and a consumer that keeps up with a constant delay never
+//     decreases a lag that is never zero.
 //
 // STALL and WARN judge a trend and so wait for a full window: until then a
 // partition that is neither stopped nor rewound is OK, and
@@ -44,14 +50,21 @@ func (h *History) verdict(ph *partHist, c, end, now int64) (Status, Rewind) {
 	var buf [32]obs
 	os := h.observations(ph, buf[:0])
 	oldest, newest := os[0], os[n-1]
+	caughtUp := false
 	for _, o := range os {
 		if o.lag == 0 {
-			return StatusOK, Rewind{}
+			caughtUp = true
+			break
 		}
 	}
 	// Poll times grow with the poll, so the polls at or after the oldest
 	// observation are those from its poll on.
-	if ph.zeroSince(max(h.firstSeq(ph.first(), ph.lastSeq), oldest.seq)) {
+	if caughtUp || ph.zeroSince(max(h.firstSeq(ph.first(), ph.lastSeq), oldest.seq)) {
+		// Caught up within the window: neither stopped, rewound nor
+		// stalled, but it may have fallen behind since.
+		if n == h.cfg.Window && h.fallingBehind(ph, c, end, now) {
+			return StatusWarn, Rewind{}
+		}
 		return StatusOK, Rewind{}
 	}
 
@@ -79,18 +92,10 @@ func (h *History) verdict(ph *partHist, c, end, now int64) (Status, Rewind) {
 	if stalled {
 		return StatusStall, Rewind{}
 	}
-	prev := oldest.lag
-	for i := 1; i < n; i++ {
-		l := os[i].lag
-		if l < 0 {
-			continue
-		}
-		if prev >= 0 && l < prev {
-			return StatusOK, Rewind{}
-		}
-		prev = l
+	if h.fallingBehind(ph, c, end, now) {
+		return StatusWarn, Rewind{}
 	}
-	return StatusWarn, Rewind{}
+	return StatusOK, Rewind{}
 }
 
 // rewind finds the latest drop of the committed offset within the window

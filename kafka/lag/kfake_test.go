@@ -387,3 +387,78 @@ func b2i(b bool) int {
 	}
 	return 0
 }
+
+// TestVerdictsOnRealGroupsAsAHumanWould: the cases Burrow's rules get
+// wrong, on real members committing real offsets, judged over many
+// windows: each verdict must be the one an on-call engineer agrees with
+// at every poll once the window is full, and must not move.
+func TestVerdictsOnRealGroupsAsAHumanWould(t *testing.T) {
+	c := kafkatest.NewCluster(t)
+	window := lag.DefaultConfig().Window
+
+	t.Run("half the production, commits in batches: WARN", func(t *testing.T) {
+		s := newScenario(t, c, "sawtooth")
+		// Twenty records in per poll; the member processes ten a poll
+		// and commits every third poll, so the lag rises 20, 20, then
+		// dips by 10: it decreases in every window, which Burrow's
+		// WARN rule takes for a healthy consumer.
+		var committed int64
+		s.commit(t, 0)
+		for k := range 3 * window {
+			end := s.produce(t, 20)
+			if k%3 == 2 {
+				committed = int64(10 * (k + 1))
+				s.commit(t, committed)
+			}
+			gh := s.poll(t, committed, end, true)
+			if k >= window-1 {
+				expectStatus(t, fmt.Sprintf("poll %d", k), gh, lag.StatusWarn, true)
+			}
+		}
+	})
+
+	t.Run("forty records behind at the producer's pace: OK", func(t *testing.T) {
+		s := newScenario(t, c, "steady-delay")
+		// The member handles every record four polls (20s) after it
+		// was written and commits each poll: the lag is 40 at every
+		// poll and never zero, which Burrow's rules call WARN.
+		for k := range 3 * window {
+			end := s.produce(t, 10)
+			committed := max(0, end-40)
+			s.commit(t, committed)
+			gh := s.poll(t, committed, end, true)
+			if k >= window+4 {
+				expectStatus(t, fmt.Sprintf("poll %d", k), gh, lag.StatusOK, true)
+				if p := gh.Partitions[0]; p.Lag != 40 || p.TimeLag != (lag.TimeLag{Seconds: 20, Kind: lag.TimeLagInterpolated}) {
+					t.Fatalf("poll %d: lag %d, time lag %+v; want 40 and 20s interpolated", k, p.Lag, p.TimeLag)
+				}
+			}
+		}
+	})
+
+	t.Run("one record behind on a quiet partition: OK", func(t *testing.T) {
+		s := newScenario(t, c, "lag-one")
+		// A record every third poll, consumed and committed all but
+		// the newest: the lag is 1 at every poll.
+		var end int64
+		for k := range 3 * window {
+			if k%3 == 0 {
+				end = s.produce(t, 1)
+				if end > 1 {
+					s.commit(t, end-1)
+				}
+			}
+			committed := int64(0)
+			if end > 1 {
+				committed = end - 1
+			}
+			if committed == 0 {
+				continue // nothing committed yet
+			}
+			gh := s.poll(t, committed, end, true)
+			if s.polls >= window {
+				expectStatus(t, fmt.Sprintf("poll %d", k), gh, lag.StatusOK, true)
+			}
+		}
+	})
+}

@@ -49,6 +49,17 @@ type partHist struct {
 	// without an owner, ends the run.
 	unLen int16
 	wkey  uint8
+	// held is the status the partition is reported with between polls
+	// that change it (see hold); next is a different status seen at the
+	// latest polls, holdRun how many polls in a row saw it, and decided
+	// whether held was ever set from a full window.
+	held, next Status
+	holdRun    uint8
+	decided    bool
+	// raw is the rules' status at the latest poll, as updateHold found
+	// it: an evaluation as of that poll's time reads it instead of
+	// applying the rules again.
+	raw Status
 	// owned reports whether a member owned the partition at the latest poll.
 	owned bool
 }
@@ -140,6 +151,7 @@ func (h *History) updatePartition(ph *partHist, p *kafka.PartitionOffsets, t int
 		h.observe(ph, c, lag, t, ph.owned)
 	}
 	ph.observeUncommitted(fetched && c < 0 && ph.owned, t, int64(h.cfg.MinDistance), h.cfg.Window)
+	h.updateHold(ph, c, end, t)
 	// A repack happens when a number does not fit, which never happens to
 	// a class stored in 8 bytes: once every 2*Samples polls (at a phase
 	// set by the partition number, to spread the work), a partition with

@@ -1,0 +1,186 @@
+package lag
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"time"
+)
+
+// feed adds one poll of partition t/0 of group g at sec.
+func feed(h *History, sec float64, committed, end int64) {
+	h.Add(snap(at(sec), grp("g", po("t", 0, committed, end))))
+}
+
+// statusAt is the group's status at the latest poll, as of sec.
+func statusAt(t *testing.T, h *History, sec float64) Status {
+	t.Helper()
+	g, ok := h.Evaluate("g", at(sec))
+	if !ok {
+		t.Fatal("group not found")
+	}
+	return g.Status
+}
+
+// TestHoldKeepsAStatusThroughOddPolls: once judged on a full window, a
+// status moves only after the rules gave the new one Hold polls in a
+// row.
+func TestHoldKeepsAStatusThroughOddPolls(t *testing.T) {
+	cfg := Config{Window: 4, MinDistance: time.Second, Samples: 20, TimePoints: 20, RatePolls: 3, EvictAfter: 3, Hold: 3}
+	h := NewHistory(cfg)
+	// Stuck at 50 for a full window: STALL at once (the first decision
+	// waits for nothing more).
+	for i := range 4 {
+		feed(h, float64(i), 50, 100+int64(10*i))
+	}
+	if got := statusAt(t, h, 3); got != StatusStall {
+		t.Fatalf("after a full window stuck: %v, want STALL", got)
+	}
+	// One commit, then stuck again: the rules say OK for three polls,
+	// but the held status needs Hold=3 polls in a row to move.
+	feed(h, 4, 60, 140)
+	if got := statusAt(t, h, 4); got != StatusStall {
+		t.Errorf("one poll after a commit: %v, want STALL held", got)
+	}
+	feed(h, 5, 60, 150)
+	if got := statusAt(t, h, 5); got != StatusStall {
+		t.Errorf("two polls after a commit: %v, want STALL held", got)
+	}
+	feed(h, 6, 60, 160)
+	if got := statusAt(t, h, 6); got != StatusOK {
+		t.Errorf("three polls after a commit: %v, want OK", got)
+	}
+	// Catching up is a fact: lag 0 is OK at once.
+	h2 := NewHistory(cfg)
+	for i := range 4 {
+		feed(h2, float64(i), 50, 100+int64(10*i))
+	}
+	feed(h2, 4, 140, 140)
+	if got := statusAt(t, h2, 4); got != StatusOK {
+		t.Errorf("caught up after a stall: %v, want OK at once", got)
+	}
+	// A rewind is a fact: reported at once, and dropped once recovered.
+	h3 := NewHistory(cfg)
+	for i := range 4 {
+		feed(h3, float64(i), 50, 100+int64(10*i))
+	}
+	feed(h3, 4, 20, 150)
+	if got := statusAt(t, h3, 4); got != StatusRewind {
+		t.Errorf("offset went back: %v, want REWIND at once", got)
+	}
+}
+
+// consumerSim is one partition's producer and consumer: the producer
+// writes about rate records a second, with noise and bursts; the consumer
+// commits every commitEvery polls (a sawtooth when above 1) what it
+// processed, in one of three ways a phase sets: at share x the mean
+// production rate (bounded by what there is), following the producer
+// (the records of each poll interval, a backlog kept as it is), or a
+// fixed delay after each record was written.
+type consumerSim struct {
+	rng         *rand.Rand
+	rate        float64
+	end         float64
+	processed   float64
+	committed   int64
+	commitEvery int
+	polls       int
+	sec         float64
+	ends        []endAt // log end by time, for the delayed consumer
+}
+
+type endAt struct {
+	t   time.Time
+	end float64
+}
+
+// meanBurst is the mean production over rate x interval: noise of mean 1 (0.4 to 1.6)
+// and one poll in 20 with four times the records.
+const meanBurst = 1 + 3.0/20
+
+type phase struct {
+	share  float64       // > 0: at share x the mean rate
+	follow bool          // the records of each interval
+	delay  time.Duration // > 0: each record this long after it was written
+	want   Status
+}
+
+func (c *consumerSim) step(ph phase) {
+	gap := 5 + (c.rng.Float64()*2 - 1) // polls 4s to 6s apart
+	c.sec += gap
+	produced := c.rate * gap * (0.4 + 1.2*c.rng.Float64())
+	if c.rng.IntN(20) == 0 {
+		produced *= 4 // a burst
+	}
+	c.end += produced
+	c.ends = append(c.ends, endAt{t: at(c.sec), end: c.end})
+	switch {
+	case ph.follow:
+		c.processed = min(c.end, c.processed+produced)
+	case ph.delay > 0:
+		c.processed = max(c.processed, c.endAt(at(c.sec).Add(-ph.delay)))
+	default:
+		c.processed = min(c.end, c.processed+ph.share*meanBurst*c.rate*gap)
+	}
+	c.polls++
+	if c.polls%c.commitEvery == 0 {
+		c.committed = int64(c.processed)
+	}
+}
+
+// endAt is the log end at time t, interpolated between polls (the
+// producer writes evenly within a poll interval).
+func (c *consumerSim) endAt(t time.Time) float64 {
+	prevT, prevEnd := t0, 0.0
+	for _, p := range c.ends {
+		if !p.t.Before(t) {
+			f := float64(t.Sub(prevT)) / float64(p.t.Sub(prevT))
+			return prevEnd + max(0, f)*(p.end-prevEnd)
+		}
+		prevT, prevEnd = p.t, p.end
+	}
+	return prevEnd
+}
+
+// TestVerdictsDoNotFlap is the no-flapping property: over generated
+// polls of consumers whose speed changes in phases (a fixed delay behind
+// the producer, slower than the producer, following it with the backlog
+// kept, slower again, catching up, a long fixed delay), with noisy and
+// bursty production and commits in batches, the reported status does not
+// change once it has settled (three windows into a phase), and it is what
+// a careful human would say: WARN for a slow consumer, never WARN for one
+// that keeps pace, whatever its lag.
+func TestVerdictsDoNotFlap(t *testing.T) {
+	phases := []phase{
+		{delay: 400 * time.Millisecond, want: StatusOK},
+		{share: 0.4, want: StatusWarn},
+		{follow: true, want: StatusOK},
+		{share: 0.6, want: StatusWarn},
+		{share: 3, want: StatusOK},
+		{delay: 30 * time.Second, want: StatusOK},
+	}
+	const phasePolls = 60
+	settle := 3 * DefaultConfig().Window
+	for seed := range uint64(300) {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(seed, 7))
+			sim := &consumerSim{rng: rng, rate: 1 + 49*rng.Float64(), commitEvery: 1 + rng.IntN(4)}
+			h := NewHistory(DefaultConfig())
+			for pi, ph := range phases {
+				var trace []Status
+				for range phasePolls {
+					sim.step(ph)
+					feed(h, sim.sec, sim.committed, int64(sim.end))
+					trace = append(trace, statusAt(t, h, sim.sec))
+				}
+				for i := settle; i < len(trace); i++ {
+					if trace[i] != ph.want {
+						t.Errorf("phase %d %+v (rate %.1f, commits every %d polls): poll %d is %v, want %v from poll %d on; trace %v",
+							pi, ph, sim.rate, sim.commitEvery, i, trace[i], ph.want, settle, trace)
+						break
+					}
+				}
+			}
+		})
+	}
+}
