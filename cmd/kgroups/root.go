@@ -150,5 +150,6 @@ func newRootCmd(a *app) *cobra.Command {
 		},
 	}
 	root.PersistentFlags().AddFlagSet(a.globals.Flags())
+	addVersionFlag(root, a)
 	return root
 }

@@ -90,6 +90,20 @@ func newVersionCmd(a *app) *cobra.Command {
 	return cmd
 }
 
+// addVersionFlag gives the root command --version, which prints what
+// `kgroups version` prints, as gh and kubectl users expect.
+func addVersionFlag(root *cobra.Command, a *app) {
+	var show bool
+	root.Flags().BoolVar(&show, "version", false, "print the version, commit and build date (as kgroups version does)")
+	next := root.RunE
+	root.RunE = func(cmd *cobra.Command, args []string) error {
+		if show {
+			return runVersion(a, versionOptions{format: "text"})
+		}
+		return next(cmd, args)
+	}
+}
+
 // resolveBuildInfo combines the link-time values with the toolchain's build
 // information, field by field: a value set with -ldflags always wins, then
 // what the toolchain recorded, then a placeholder. bi may be nil.
