@@ -261,7 +261,7 @@ func (c *Client) peekOffsets(ctx context.Context, req PeekRequest) ([]PeekPartit
 		}
 		g, ok := snap.Group(req.Group)
 		if !ok || g.State == StateDead && len(g.Members) == 0 && len(g.Partitions) == 0 && g.Err == nil {
-			return nil, fmt.Errorf("group %q does not exist", req.Group)
+			return nil, &GroupNotFoundError{Group: req.Group}
 		}
 		if g.Err != nil {
 			return nil, fmt.Errorf("read group %q: %w", req.Group, g.Err)

@@ -135,6 +135,7 @@ func runDelete(ctx context.Context, a *app, o deleteOptions) error {
 				deletable = append(deletable, d)
 			}
 		}
+		fillSimilar(ctx, cl, refused)
 		if !o.write.execute {
 			if err := render.Deletions(a.stdout, ds, a.layout(o.write.wide)); err != nil {
 				return err
@@ -217,7 +218,7 @@ func runDeleteOffsets(ctx context.Context, a *app, o deleteOffsetsOptions) error
 	return a.connected(ctx, check, func(cl *kafka.Client, c config.Cluster) error {
 		p, err := reset.PrepareDeleteOffsets(ctx, cl, o.group, o.scope, time.Now())
 		if err != nil {
-			return err
+			return withSimilar(ctx, cl, err)
 		}
 		return a.showPlan(ctx, cl, c, p, o.write, o.format)
 	})

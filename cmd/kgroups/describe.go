@@ -190,8 +190,9 @@ func runDescribe(ctx context.Context, a *app, o describeOptions) error {
 		if err != nil {
 			return err
 		}
+		similar := similarGroups(ctx, cl, missing)
 		for _, name := range missing {
-			a.notef("kgroups: group %q not found", name)
+			a.notef("kgroups: %s", kafka.GroupNotFound(name, similar[name]))
 		}
 		for _, g := range unknown {
 			a.notef("%s", render.CannotDescribe(g))

@@ -124,7 +124,7 @@ func runDiagnose(ctx context.Context, a *app, o diagnoseOptions) error {
 		}
 		o.cluster = cl.Brokers()
 		o.read = cl.CommittedTimestamps
-		return sampleDiagnose(ctx, a, poll, diagnose.NewReader(cl), o)
+		return explainMissing(ctx, a, cl, sampleDiagnose(ctx, a, poll, diagnose.NewReader(cl), o))
 	})
 }
 
@@ -143,10 +143,7 @@ func sampleDiagnose(ctx context.Context, a *app, poll func(context.Context) (*ka
 		}
 	}
 	if len(missing) > 0 {
-		for _, name := range missing[:len(missing)-1] {
-			a.notef("kgroups: group %q not found", name)
-		}
-		return fmt.Errorf("group %q not found", missing[len(missing)-1])
+		return missingGroupsError{missing}
 	}
 	tl.Add(first)
 	firstGroups := selected(first, o.names)

@@ -14,7 +14,7 @@ import (
 
 func TestDiagnoseUsageErrors(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	const help = "Run 'kgroups --help' for usage.\n"
+	const help = "Run 'kgroups diagnose --help' for usage.\n"
 	for _, tc := range []struct {
 		args   []string
 		stderr string

@@ -334,7 +334,7 @@ func runHealth(ctx context.Context, a *app, o healthOptions) error {
 		}
 		o.cluster = cl.Brokers()
 		o.read = cl.CommittedTimestamps
-		return sampleHealth(ctx, a, poll, o)
+		return explainMissing(ctx, a, cl, sampleHealth(ctx, a, poll, o))
 	})
 }
 
@@ -353,10 +353,7 @@ func sampleHealth(ctx context.Context, a *app, poll func(context.Context) (*kafk
 		}
 	}
 	if len(missing) > 0 {
-		for _, name := range missing[:len(missing)-1] {
-			a.notef("kgroups: group %q not found", name)
-		}
-		return fmt.Errorf("group %q not found", missing[len(missing)-1])
+		return missingGroupsError{missing}
 	}
 
 	h := lag.NewHistory(p.cfg)

@@ -163,7 +163,7 @@ func runReset(ctx context.Context, a *app, o resetOptions) error {
 	return a.connected(ctx, check, func(cl *kafka.Client, c config.Cluster) error {
 		p, err := reset.Prepare(ctx, cl, reset.Request{Group: o.group, Scenario: o.scenario, Scope: o.scope, NewGroup: o.newGroup})
 		if err != nil {
-			return err
+			return withSimilar(ctx, cl, err)
 		}
 		return a.showPlan(ctx, cl, c, p, o.write, o.format)
 	})
@@ -262,7 +262,7 @@ func readOffsetsFile(ctx context.Context, path string, stdin io.Reader) ([]reset
 // the receipt path go to stderr, so stdout stays parseable.
 func (a *app) showPlan(ctx context.Context, cl *kafka.Client, c config.Cluster, p *reset.Plan, write writeFlags, format string) error {
 	execute, lay := write.execute, a.layout(write.wide)
-	blocked := p.Blocker()
+	blocked := withSimilar(ctx, cl, p.Blocker())
 	for _, w := range p.Warnings {
 		a.notef("Warning: %s", w)
 	}

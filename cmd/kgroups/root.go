@@ -72,17 +72,22 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.SetFlagErrorFunc(flagError)
 	// cobra adds these when it runs; added now, their argument checks are
 	// typed too.
 	root.InitDefaultHelpCmd()
 	root.InitDefaultCompletionCmd(args...)
 	typeArgErrors(root)
-	return exitCode(stderr, root.ExecuteContext(ctx))
+	cmd, err := root.ExecuteContextC(ctx)
+	return exitCodeFor(stderr, cmd, err)
 }
 
 // exitCode prints err, terminal-safe, and says which exit code it means.
-func exitCode(stderr io.Writer, err error) int {
+func exitCode(stderr io.Writer, err error) int { return exitCodeFor(stderr, nil, err) }
+
+// exitCodeFor is exitCode for an error of cmd, whose help a usage error
+// points at.
+func exitCodeFor(stderr io.Writer, cmd *cobra.Command, err error) int {
 	if err == nil {
 		return exitOK
 	}
@@ -96,7 +101,7 @@ func exitCode(stderr io.Writer, err error) int {
 	printError(stderr, err)
 	var ue usageError
 	if errors.As(err, &ue) {
-		_ = render.Print(stderr, "Run 'kgroups --help' for usage.")
+		_ = render.Print(stderr, usageHint(cmd))
 		return exitUsage
 	}
 	return exitError
@@ -117,10 +122,10 @@ func typeArgErrors(c *cobra.Command) {
 	c.Args = func(cmd *cobra.Command, args []string) error {
 		var err error
 		switch {
+		case !cmd.HasParent() && cmd.HasSubCommands() && len(args) > 0:
+			err = unknownCommand(cmd, args[0])
 		case check != nil:
 			err = check(cmd, args)
-		case !cmd.HasParent() && cmd.HasSubCommands() && len(args) > 0:
-			err = fmt.Errorf("unknown command %q for %q", args[0], cmd.CommandPath())
 		}
 		if err != nil {
 			return usageError{err}

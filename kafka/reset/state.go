@@ -101,13 +101,21 @@ type GroupNotFoundError struct {
 	// Deleting says the request was a delete, for which --new-group
 	// makes no sense.
 	Deleting bool
+	// Similar are the listed names closest to Group (kafka.SimilarNames),
+	// offered instead of the advice to check the list; nil for none.
+	Similar []string
 }
 
 func (e *GroupNotFoundError) Error() string {
-	if e.Deleting {
-		return fmt.Sprintf("group %q not found: check the name with 'kgroups list'", e.Group)
+	switch {
+	case len(e.Similar) > 0 && e.Deleting:
+		return kafka.GroupNotFound(e.Group, e.Similar)
+	case len(e.Similar) > 0:
+		return kafka.GroupNotFound(e.Group, e.Similar) + " To give a new group its first offsets, pass --new-group"
+	case e.Deleting:
+		return kafka.GroupNotFound(e.Group, nil) + ": check the name with 'kgroups list'"
 	}
-	return fmt.Sprintf("group %q not found: check the name with 'kgroups list'; to give a new group its first offsets, pass --new-group", e.Group)
+	return kafka.GroupNotFound(e.Group, nil) + ": check the name with 'kgroups list'; to give a new group its first offsets, pass --new-group"
 }
 
 // OffsetsChangedError refuses to apply a plan whose "before" no longer holds:
