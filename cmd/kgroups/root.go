@@ -62,6 +62,7 @@ func register(f func(*app) *cobra.Command) { subcommands = append(subcommands, f
 // run executes kgroups with args and returns the process exit code. It is the
 // whole program apart from os.Exit, so tests drive it in-process.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	stderr = silenceCompletion(args, stderr)
 	a := newApp(stdin, stdout, stderr, os.Getenv)
 	a.ctx = ctx
 	root := newRootCmd(a)
@@ -78,6 +79,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	root.InitDefaultHelpCmd()
 	root.InitDefaultCompletionCmd(args...)
 	typeArgErrors(root)
+	addCompletions(root, a)
 	cmd, err := root.ExecuteContextC(ctx)
 	return exitCodeFor(stderr, cmd, err)
 }

@@ -174,3 +174,22 @@ func (c *Client) ListedGroups(ctx context.Context) ([]ListedGroup, error) {
 	}
 	return out, nil
 }
+
+// TopicPartitions lists every topic the metadata names with its partition
+// count (internal topics included), from one metadata request: what shell
+// completion of --topic needs.
+func (c *Client) TopicPartitions(ctx context.Context) (map[string]int32, error) {
+	mctx, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
+	meta, err := c.adm.Metadata(mctx)
+	if err != nil {
+		return nil, fmt.Errorf("metadata: %w", err)
+	}
+	out := make(map[string]int32, len(meta.Topics))
+	for name, td := range meta.Topics {
+		if td.Err == nil {
+			out[name] = int32(len(td.Partitions))
+		}
+	}
+	return out, nil
+}
