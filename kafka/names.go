@@ -2,9 +2,11 @@ package kafka
 
 import (
 	"context"
+	"encoding/base64"
 	"fmt"
 	"sort"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -192,4 +194,26 @@ func (c *Client) TopicPartitions(ctx context.Context) (map[string]int32, error) 
 		}
 	}
 	return out, nil
+}
+
+// GroupArgs names a group on a suggested kgroups command line: the name as
+// one argument, or "--group-base64" and its bytes when the name cannot be
+// typed or pasted as it is (Typable).
+func GroupArgs(name string) []string {
+	if Typable(name) {
+		return []string{name}
+	}
+	return []string{"--group-base64", base64.StdEncoding.EncodeToString([]byte(name))}
+}
+
+// Typable reports whether a name can stand as itself in a command line a
+// user pastes: valid UTF-8 with no control, format (bidi, zero-width) or
+// unassigned characters, not empty, and not read as a flag (a leading "-").
+func Typable(name string) bool {
+	if name == "" || strings.HasPrefix(name, "-") || !utf8.ValidString(name) {
+		return false
+	}
+	return !strings.ContainsFunc(name, func(r rune) bool {
+		return unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || !unicode.In(r, unicode.L, unicode.M, unicode.N, unicode.P, unicode.S, unicode.Zs)
+	})
 }

@@ -48,3 +48,23 @@ func TestGroupNotFoundWording(t *testing.T) {
 		}
 	}
 }
+
+func TestGroupArgs(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		want []string
+	}{
+		{"orders", []string{"orders"}},
+		{"x;touch /tmp/p", []string{"x;touch /tmp/p"}}, // quoting is the renderer's
+		{"café", []string{"café"}},
+		{"evil\x1b]0;x\x07", []string{"--group-base64", "ZXZpbBtdMDt4Bw=="}},
+		{"bad\xff", []string{"--group-base64", "YmFk/w=="}},
+		{"rtl\u202egnp", []string{"--group-base64", "cnRs4oCuZ25w"}},
+		{"zero\u200bwidth", []string{"--group-base64", "emVyb+KAi3dpZHRo"}},
+		{"-looks-like-a-flag", []string{"--group-base64", "LWxvb2tzLWxpa2UtYS1mbGFn"}},
+	} {
+		if got := GroupArgs(tc.name); !slices.Equal(got, tc.want) {
+			t.Errorf("GroupArgs(%q) = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}

@@ -25,6 +25,8 @@ type diagnoseOptions struct {
 	storm   int
 	failOn  diagnose.Severity
 	failSet bool
+	// conn names the cluster in the suggested commands (connectionArgs).
+	conn []string
 }
 
 func newDiagnoseCmd(a *app) *cobra.Command {
@@ -115,7 +117,7 @@ func parseDiagnose(args []string, f healthFlags, storm int, failOn string) (diag
 }
 
 func runDiagnose(ctx context.Context, a *app, o diagnoseOptions) error {
-	return a.connected(ctx, nil, func(cl *kafka.Client, _ config.Cluster) error {
+	return a.connected(ctx, nil, func(cl *kafka.Client, c config.Cluster) error {
 		poll := func(ctx context.Context) (*kafka.Snapshot, error) {
 			if o.all {
 				return cl.Poll(ctx)
@@ -124,6 +126,7 @@ func runDiagnose(ctx context.Context, a *app, o diagnoseOptions) error {
 		}
 		o.cluster = cl.Brokers()
 		o.read = cl.CommittedTimestamps
+		o.conn = connectionArgs(c, a.selection())
 		return explainMissing(ctx, a, cl, sampleDiagnose(ctx, a, poll, diagnose.NewReader(cl), o))
 	})
 }
@@ -195,6 +198,7 @@ func sampleDiagnose(ctx context.Context, a *app, poll func(context.Context) (*ka
 			Group: g, PartitionCounts: last.PartitionCounts, Verdict: verdicts[i],
 			Events: events, Since: first.Time, Now: last.Time, Reads: reads,
 			Config: diagnose.Config{StormRebalances: o.storm}, Bootstrap: bootstrap,
+			Connection: o.conn,
 		})
 		out[i] = render.DiagnosedGroup{Group: g.Name, Findings: fs}
 		if w, ok := diagnose.Worst(fs); ok && o.failSet && w >= o.failOn {

@@ -55,7 +55,7 @@ func TestDiagnoseCommand(t *testing.T) {
 	code, stdout, stderr := kg(t, "-b", b, "diagnose", "g-lost", "g-fine", "--window", "200ms", "--interval", "100ms", "-o", "json", "--fail-on", "ERR")
 	want := `{"groups":[{"group":"g-lost","findings":[{"id":"records-lost-to-retention","severity":"ERR","topic":"lost","partition":0,"message":"` + msg + `",` +
 		`"evidence":{"committedOffset":3,"logStartOffset":7,"logEndOffset":10,"recordsLost":4,"restartEarliest":7,"restartLatest":10},` +
-		`"next":"kgroups reset g-lost --to-earliest --topic lost:0"}]},{"group":"g-fine","findings":[]}]}` + "\n"
+		`"next":"kgroups -b ` + b + ` reset g-lost --to-earliest --topic lost:0"}]},{"group":"g-fine","findings":[]}]}` + "\n"
 	var compact bytes.Buffer
 	if err := json.Compact(&compact, []byte(stdout)); err != nil {
 		t.Fatalf("json: %v\n%s", err, stdout)
@@ -67,7 +67,7 @@ func TestDiagnoseCommand(t *testing.T) {
 	code, stdout, stderr = kg(t, "-b", b, "diagnose", "g-lost", "g-fine", "--window", "200ms", "--interval", "100ms")
 	wantTable := lines(
 		"GROUP   SEVERITY  FINDING                    WHERE   MESSAGE"+sp(len(msg)-7)+"  NEXT",
-		"g-lost  ERR       records-lost-to-retention  lost:0  "+msg+"  kgroups reset g-lost --to-earliest --topic lost:0",
+		"g-lost  ERR       records-lost-to-retention  lost:0  "+msg+"  kgroups -b "+b+" reset g-lost --to-earliest --topic lost:0",
 		"g-fine: no findings",
 	)
 	if code != 0 || stdout != wantTable || stderr != "" {

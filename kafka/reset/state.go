@@ -24,6 +24,10 @@ type LiveGroupError struct {
 	// Type is the group's type; share and streams groups get their own
 	// advice (their members cannot be removed by kgroups rebalance).
 	Type kafka.GroupType
+	// Connection are the words that name the cluster on a kgroups command
+	// line ("--context", NAME or "-b", HOSTS), put in the suggested
+	// command so that it runs pasted as it is; nil for none.
+	Connection []string
 }
 
 func (e *LiveGroupError) Error() string {
@@ -60,7 +64,11 @@ func (e *LiveGroupError) Error() string {
 	}
 	// The suggested command ends the message, with nothing around it, so
 	// that it can be pasted as printed; the name is shell-quoted.
-	fmt.Fprintf(&b, "Nothing was changed. %s while the group is Empty: stop its consumers, or remove them (then try again) with: kgroups rebalance %s --all", what, shellQuote(e.Group))
+	words := append(append(append([]string{"kgroups"}, e.Connection...), "rebalance"), kafka.GroupArgs(e.Group)...)
+	for i, w := range words {
+		words[i] = shellQuote(w)
+	}
+	fmt.Fprintf(&b, "Nothing was changed. %s while the group is Empty: stop its consumers, or remove them (then try again) with: %s --all", what, strings.Join(words, " "))
 	return b.String()
 }
 
