@@ -38,7 +38,11 @@ with the same columns and row order, so eyes and scripts carry over:
 
   (default)  GROUP TOPIC PARTITION CURRENT-OFFSET LOG-END-OFFSET LAG CONSUMER-ID HOST CLIENT-ID
   --members  GROUP CONSUMER-ID GROUP-INSTANCE-ID HOST CLIENT-ID #PARTITIONS
-  --state    GROUP COORDINATOR (ID) ASSIGNMENT-STRATEGY STATE #MEMBERS
+  --state    GROUP COORDINATOR (ID) ASSIGNMENT-STRATEGY STATE #MEMBERS LEADER
+
+--state adds LEADER after the Kafka tool's columns: the client implementation
+kgroups infers a classic group's leader runs, which decides how its assignor
+breaks ties ("-" when unknown, or when the broker assigns).
 
 Streams groups (KIP-1071) follow kafka-streams-groups.sh instead:
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/kgroups/kgroups/views/render"
 )
@@ -85,6 +86,7 @@ func newVersionCmd(a *app) *cobra.Command {
 			return runVersion(a, o)
 		},
 	}
+	hideGlobalFlags(cmd)
 	cmd.Flags().BoolVar(&short, "short", false, "print the version number only")
 	cmd.Flags().StringVarP(&format, "output", "o", "text", "output format: text or json")
 	return cmd
@@ -163,4 +165,14 @@ func moduleVersion(v string) string {
 		return ""
 	}
 	return strings.TrimPrefix(v, "v")
+}
+
+// hideGlobalFlags keeps the global flags (brokers, TLS, timeouts) out of
+// cmd's help: cmd connects to nothing, so none of them changes what it
+// does. They are still accepted.
+func hideGlobalFlags(cmd *cobra.Command) {
+	cmd.SetHelpFunc(func(c *cobra.Command, args []string) {
+		c.Root().PersistentFlags().VisitAll(func(f *pflag.Flag) { f.Hidden = true })
+		c.Parent().HelpFunc()(c, args)
+	})
 }
