@@ -91,6 +91,7 @@ at or above it (WARN or ERR), 1 when the cluster or a group could not be read
 	addFormatFlag(cmd, &f.format)
 	addWideFlag(cmd, &f.wide)
 	addGroupBase64Flag(cmd, &f.b64, true)
+	addQuietFlag(cmd, &f.quiet)
 	return cmd
 }
 
@@ -164,9 +165,7 @@ func sampleDiagnose(ctx context.Context, a *app, poll func(context.Context) (*ka
 	if !o.all {
 		s.what = groupCount(len(o.names))
 	}
-	if isTerminal(a.stderr) {
-		s.progress = a.stderr
-	}
+	s.progress = windowProgress(a.stderr, isTerminal(a.stderr), o.quiet, s.what, o.window, o.interval, o.polls)
 	last, failed, lastErr, err := s.sample(ctx, h, first)
 	if err != nil {
 		return fmt.Errorf("diagnose: sampling stopped: %w", err)

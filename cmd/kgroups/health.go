@@ -40,6 +40,7 @@ type healthFlags struct {
 	format, failOn   string
 	wide             bool
 	b64              []string
+	quiet            bool
 }
 
 // healthOptions is a validated `kgroups health`.
@@ -56,6 +57,8 @@ type healthOptions struct {
 	failSet bool
 	// wide shows long names whole (--wide).
 	wide bool
+	// quiet turns the progress line off (--quiet).
+	quiet bool
 	// cluster is the connection's bootstrap brokers: only its receipts
 	// explain a REWIND.
 	cluster []string
@@ -110,8 +113,9 @@ Rates read as in the UI: 0.3, 5.0, 35, 1.2k messages per second.
 -o json prints every partition of every group, unknown values as null, and
 "judging": {"observations": n, "window": m} while a verdict is JUDGING.
 
-While sampling on a terminal, the time left and the polls done are shown on
-stderr; nothing is shown when stderr is not a terminal.
+While sampling on a terminal, kgroups first says how long the window will
+take, then shows the time left and the polls done on stderr, cleared at the
+end; nothing is shown when stderr is not a terminal, or with --quiet.
 
 Exit codes: 0 healthy (or no --fail-on), 3 when a group's severity is at or
 above --fail-on (WARN or ERR), 1 when the cluster or a group could not be read
@@ -139,13 +143,14 @@ above --fail-on (WARN or ERR), 1 when the cluster or a group could not be read
 	addFormatFlag(cmd, &f.format)
 	addWideFlag(cmd, &f.wide)
 	addGroupBase64Flag(cmd, &f.b64, true)
+	addQuietFlag(cmd, &f.quiet)
 	return cmd
 }
 
 // parseHealth validates the arguments before anything connects, so a typo
 // costs nothing and exits 2.
 func parseHealth(args []string, f healthFlags) (healthOptions, error) {
-	p := healthOptions{all: f.all, window: f.window, interval: f.interval, wide: f.wide}
+	p := healthOptions{all: f.all, window: f.window, interval: f.interval, wide: f.wide, quiet: f.quiet}
 	switch {
 	case f.all && len(args) > 0:
 		return p, usageErrorf("give either group names or --all-groups, not both")
@@ -361,9 +366,7 @@ func sampleHealth(ctx context.Context, a *app, poll func(context.Context) (*kafk
 	if !p.all {
 		s.what = groupCount(len(p.names))
 	}
-	if isTerminal(a.stderr) {
-		s.progress = a.stderr
-	}
+	s.progress = windowProgress(a.stderr, isTerminal(a.stderr), p.quiet, s.what, p.window, p.interval, p.polls)
 	last, failed, lastErr, err := s.sample(ctx, h, first)
 	if err != nil {
 		return fmt.Errorf("health: sampling stopped: %w", err)
