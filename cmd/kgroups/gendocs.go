@@ -66,7 +66,7 @@ func genDocs(root *cobra.Command, dir string) error {
 		}
 	}
 	date := time.Now()
-	if epoch, err := strconv.ParseInt(os.Getenv("SOURCE_DATE_EPOCH"), 10, 64); err == nil {
+	if epoch, err := strconv.ParseInt(os.Getenv("SOURCE_DATE_EPOCH"), 10, 64); err == nil && epoch > 0 {
 		date = time.Unix(epoch, 0)
 	}
 	date = date.UTC()
