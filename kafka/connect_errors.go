@@ -65,19 +65,53 @@ func explain(reqErr, connErr error, c config.Cluster, timeout time.Duration) err
 	if addr := refusedBy(cause); addr != "" {
 		return unreachableError{fmt.Errorf("connection refused by %s (tried %s): nothing listens there; check the brokers setting and that Kafka is running", addr, tried)}
 	}
+	if host, why := lookupFailed(cause); host != "" {
+		return unreachableError{fmt.Errorf("DNS lookup of %s failed: %s (tried %s): check the brokers setting and the name server", host, why, tried)}
+	}
+	if tooOld(cause) {
+		return fmt.Errorf("broker too old (tried %s): it does not support the request versions kgroups needs (Kafka 2.4 or later): %w", tried, cause)
+	}
 	if isDialErr(cause) || errors.Is(reqErr, context.DeadlineExceeded) || errors.Is(cause, context.DeadlineExceeded) {
-		return unreachableError{fmt.Errorf("cannot reach Kafka within %s (tried %s): %w", timeout, tried, cause)}
+		return unreachableError{fmt.Errorf("no answer from %s within %s: the brokers may be down, or a firewall may drop the connection: %w", tried, timeout, cause)}
 	}
 	return fmt.Errorf("connect to %s: %w", tried, cause)
 }
 
+// lookupFailed is the host name whose DNS lookup failed in err and why
+// ("no such host"), or "" when err is no lookup failure.
+func lookupFailed(err error) (host, why string) {
+	var dns *net.DNSError
+	if !errors.As(err, &dns) {
+		return "", ""
+	}
+	why = dns.Err
+	if dns.IsNotFound {
+		why = "no such host"
+	}
+	return dns.Name, why
+}
+
+// tooOld reports whether a broker refused a request version kgroups needs.
+func tooOld(err error) bool {
+	return errors.Is(err, kerr.UnsupportedVersion) || strings.Contains(err.Error(), "broker is too old")
+}
+
 // Headline is err said briefly, for a status line that shows the brokers
-// already: a connection refused anywhere in err, whichever request it
-// failed, is "connection refused by HOST:PORT"; any other error is its own
-// text.
+// already, cause and host first so that they fit: a connection refused
+// anywhere in err, whichever request it failed, is "connection refused by
+// HOST:PORT", a failed DNS lookup "DNS lookup of HOST failed: no such
+// host", a connection that timed out "no answer from HOST:PORT (connection
+// timed out)"; any other error is its own text.
 func Headline(err error) string {
 	if addr := refusedBy(err); addr != "" {
 		return "connection refused by " + addr
+	}
+	if host, why := lookupFailed(err); host != "" {
+		return "DNS lookup of " + host + " failed: " + why
+	}
+	var op *net.OpError
+	if errors.As(err, &op) && op.Op == "dial" && op.Addr != nil && isTimeout(err) {
+		return "no answer from " + op.Addr.String() + " (connection timed out)"
 	}
 	return err.Error()
 }

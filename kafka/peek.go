@@ -253,20 +253,28 @@ func (c *Client) peekOffsets(ctx context.Context, req PeekRequest) ([]PeekPartit
 	// Where the group resumes, read as a poll reads it, so that every
 	// group type answers: a consumer or streams group's committed offset,
 	// a share group's start offset.
+	// A read at a given offset still shows the group's committed offset
+	// when the group answers (the viewer opened from a finding shows it
+	// as the one opened at the commit does); only a read from the commit
+	// needs it.
 	var next map[int32]int64
-	if req.Offset == OffsetNext {
+	if req.Offset == OffsetNext || req.Group != "" {
 		snap, err := c.PollGroups(ctx, req.Group)
-		if err != nil {
-			return nil, fmt.Errorf("read group %q: %w", req.Group, err)
-		}
 		g, ok := snap.Group(req.Group)
-		if !ok || g.State == StateDead && len(g.Members) == 0 && len(g.Partitions) == 0 && g.Err == nil {
-			return nil, fmt.Errorf("group %q does not exist", req.Group)
-		}
-		if g.Err != nil {
+		switch {
+		case req.Offset != OffsetNext && (err != nil || !ok || g.Err != nil):
+			ok = false
+		case err != nil:
+			return nil, fmt.Errorf("read group %q: %w", req.Group, err)
+		case !ok || g.State == StateDead && len(g.Members) == 0 && len(g.Partitions) == 0 && g.Err == nil:
+			return nil, &GroupNotFoundError{Group: req.Group}
+		case g.Err != nil:
 			return nil, fmt.Errorf("read group %q: %w", req.Group, g.Err)
 		}
 		next = make(map[int32]int64)
+		if !ok {
+			g = &Group{}
+		}
 		for _, gp := range g.Partitions {
 			if gp.Topic != req.Topic {
 				continue
@@ -304,6 +312,8 @@ func (c *Client) peekOffsets(ctx context.Context, req PeekRequest) ([]PeekPartit
 				continue
 			}
 			pp.Committed, pp.Start = off, off
+		} else if off, ok := next[p]; ok {
+			pp.Committed = off
 		}
 		switch {
 		case pp.Start < pp.LogStart:

@@ -130,6 +130,14 @@ func TestPeekAtOffset(t *testing.T) {
 	if len(p.Records) != 2 || p.Records[0].Offset != 6 || p.Records[1].Offset != 7 {
 		t.Fatalf("records %+v, want offsets 6 and 7 (the log ends at 8)", p.Records)
 	}
+
+	// A group that has committed: a read at another offset still says
+	// where the group stands, as a read at its commit does.
+	c.Commit(t, "billing", map[string]map[int32]int64{"orders": {0: 2}})
+	res = peek(t, cl, kafka.PeekRequest{Group: "billing", Topic: "orders", Partitions: []int32{0}, Offset: 5, Count: 1})
+	if p := res.Partitions[0]; p.Err != nil || p.Committed != 2 || p.Start != 5 || len(p.Records) != 1 || p.Records[0].Offset != 5 {
+		t.Fatalf("at 5 for billing: err %v committed %d start %d records %+v, want committed 2 and the record at 5", p.Err, p.Committed, p.Start, p.Records)
+	}
 }
 
 // TestPeekErrors: no commit, a commit below the log start after

@@ -11,7 +11,7 @@ import (
 // Values out of range exit 2 when given as flags and say what is accepted;
 // the same values from the environment or the file exit 1.
 func TestOutOfRangeSettings(t *testing.T) {
-	const help = "\nRun 'kgroups --help' for usage.\n"
+	const help = "\nRun 'kgroups config view --help' for usage.\n"
 	long := strings.Repeat("x", 40000)
 	tests := []struct {
 		name   string
@@ -71,7 +71,7 @@ func TestResetFromFileOverTheCap(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, _, stderr := runKgroups(t, "-b", "k:1", "reset", "g", "--from-file", path)
-	want := "kgroups: --from-file: offsets file " + path + " is larger than 256 MiB, the most kgroups reads from one: split it into files of fewer partitions, or check that it is an offsets file\nRun 'kgroups --help' for usage.\n"
+	want := "kgroups: --from-file: offsets file " + path + " is larger than 256 MiB, the most kgroups reads from one: split it into files of fewer partitions, or check that it is an offsets file\nRun 'kgroups reset --help' for usage.\n"
 	if code != exitUsage || stderr != want {
 		t.Fatalf("exit %d, stderr %q\nwant exit 2 and %q", code, stderr, want)
 	}

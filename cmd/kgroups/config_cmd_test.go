@@ -218,14 +218,14 @@ func TestConfigErrors(t *testing.T) {
 			name:   "bad -b address is a usage error",
 			args:   []string{"-b", "localhost"},
 			code:   2,
-			stderr: `kgroups: --brokers: bad broker address "localhost": want host:port, e.g. kafka-1:9092` + "\nRun 'kgroups --help' for usage.\n",
+			stderr: `kgroups: --brokers: bad broker address "localhost": want host:port, e.g. kafka-1:9092` + "\nRun 'kgroups config view --help' for usage.\n",
 		},
 		{
 			name:   "unknown --context",
 			file:   "current-context: prod\ncontexts:\n  - name: prod\n    brokers: [k:1]\n  - name: dev\n    brokers: [k:1]\n",
 			args:   []string{"--context", "stage"},
 			code:   2,
-			stderr: `kgroups: --context: unknown context "stage" in FILE (known: dev, prod)` + "\nRun 'kgroups --help' for usage.\n",
+			stderr: `kgroups: --context: unknown context "stage" in FILE (known: dev, prod)` + "\nRun 'kgroups config view --help' for usage.\n",
 		},
 		{
 			name:   "unknown KGROUPS_CONTEXT",
@@ -245,7 +245,7 @@ func TestConfigErrors(t *testing.T) {
 			name:   "bad --timeout is a usage error",
 			args:   []string{"-b", "k:1", "--timeout", "fast"},
 			code:   2,
-			stderr: `kgroups: invalid argument "fast" for "--timeout" flag: time: invalid duration "fast"` + "\nRun 'kgroups --help' for usage.\n",
+			stderr: `kgroups: invalid argument "fast" for "--timeout" flag: time: invalid duration "fast"` + "\nRun 'kgroups config view --help' for usage.\n",
 		},
 		{
 			name:   "two password sources",
@@ -257,7 +257,7 @@ func TestConfigErrors(t *testing.T) {
 			name:   "cert without key on the command line",
 			args:   []string{"-b", "k:1", "--tls-cert-file", "/c.pem"},
 			code:   2,
-			stderr: "kgroups: --tls-cert-file: set without tls.key_file: mTLS needs both the certificate and its key\nRun 'kgroups --help' for usage.\n",
+			stderr: "kgroups: --tls-cert-file: set without tls.key_file: mTLS needs both the certificate and its key\nRun 'kgroups config view --help' for usage.\n",
 		},
 	}
 	withConnectCmd(t)

@@ -135,6 +135,10 @@ func runDelete(ctx context.Context, a *app, o deleteOptions) error {
 				deletable = append(deletable, d)
 			}
 		}
+		fillSimilar(ctx, cl, refused)
+		for _, err := range refused {
+			a.withConnection(c, err)
+		}
 		if !o.write.execute {
 			if err := render.Deletions(a.stdout, ds, a.layout(o.write.wide)); err != nil {
 				return err
@@ -154,7 +158,7 @@ func runDelete(ctx context.Context, a *app, o deleteOptions) error {
 		for _, d := range deletable {
 			res, err := reset.ApplyDeleteGroup(ctx, cl, d, reset.ApplyOptions{ReceiptDir: dir, Context: c.Name, Now: time.Now, Note: a.lockNote})
 			if err != nil {
-				failed = append(failed, err)
+				failed = append(failed, a.withConnection(c, err))
 				continue
 			}
 			switch res.Outcome() {
@@ -175,7 +179,7 @@ func runDelete(ctx context.Context, a *app, o deleteOptions) error {
 				failed = append(failed, fmt.Errorf("delete group %q: %s (its receipt: %s)", d.Group, res.Status(), res.ReceiptPath))
 			default:
 				unknown = true
-				failed = append(failed, fmt.Errorf("delete group %q: %s. Check with: %s (the receipt of this change: %s)", d.Group, res.Status(), describeCommand(c, d.Group), shellQuote(res.ReceiptPath)))
+				failed = append(failed, fmt.Errorf("delete group %q: %s. Check with: %s (the receipt of this change: %s)", d.Group, res.Status(), a.describeCommand(c, d.Group), shellQuote(res.ReceiptPath)))
 			}
 		}
 		switch {
@@ -217,7 +221,7 @@ func runDeleteOffsets(ctx context.Context, a *app, o deleteOffsetsOptions) error
 	return a.connected(ctx, check, func(cl *kafka.Client, c config.Cluster) error {
 		p, err := reset.PrepareDeleteOffsets(ctx, cl, o.group, o.scope, time.Now())
 		if err != nil {
-			return err
+			return a.withConnection(c, withSimilar(ctx, cl, err))
 		}
 		return a.showPlan(ctx, cl, c, p, o.write, o.format)
 	})

@@ -38,7 +38,11 @@ with the same columns and row order, so eyes and scripts carry over:
 
   (default)  GROUP TOPIC PARTITION CURRENT-OFFSET LOG-END-OFFSET LAG CONSUMER-ID HOST CLIENT-ID
   --members  GROUP CONSUMER-ID GROUP-INSTANCE-ID HOST CLIENT-ID #PARTITIONS
-  --state    GROUP COORDINATOR (ID) ASSIGNMENT-STRATEGY STATE #MEMBERS
+  --state    GROUP COORDINATOR (ID) ASSIGNMENT-STRATEGY STATE #MEMBERS LEADER
+
+--state adds LEADER after the Kafka tool's columns: the client implementation
+kgroups infers a classic group's leader runs, which decides how its assignor
+breaks ties ("-" when unknown, or when the broker assigns).
 
 Streams groups (KIP-1071) follow kafka-streams-groups.sh instead:
 
@@ -190,8 +194,9 @@ func runDescribe(ctx context.Context, a *app, o describeOptions) error {
 		if err != nil {
 			return err
 		}
+		similar := similarGroups(ctx, cl, missing)
 		for _, name := range missing {
-			a.notef("kgroups: group %q not found", name)
+			a.notef("kgroups: %s", kafka.GroupNotFound(name, similar[name]))
 		}
 		for _, g := range unknown {
 			a.notef("%s", render.CannotDescribe(g))

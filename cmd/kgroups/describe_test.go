@@ -705,7 +705,7 @@ func TestDescribeGroupError(t *testing.T) {
 
 func TestDescribeUsageErrors(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	const help = "Run 'kgroups --help' for usage.\n"
+	const help = "Run 'kgroups describe --help' for usage.\n"
 	for _, tc := range []struct {
 		args   []string
 		stderr string

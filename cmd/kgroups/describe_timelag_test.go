@@ -89,7 +89,7 @@ func TestDescribeTimeLag(t *testing.T) {
 	t.Run("usage", func(t *testing.T) {
 		for _, view := range []string{"--members", "--state"} {
 			code, stdout, stderr := kg(t, "-b", brokers, "describe", "g-a", "--time-lag", view)
-			if code != 2 || stdout != "" || stderr != "kgroups: --time-lag is per partition: it does not go with --members or --state\nRun 'kgroups --help' for usage.\n" {
+			if code != 2 || stdout != "" || stderr != "kgroups: --time-lag is per partition: it does not go with --members or --state\nRun 'kgroups describe --help' for usage.\n" {
 				t.Errorf("%s: exit %d stdout %q stderr %q", view, code, stdout, stderr)
 			}
 		}

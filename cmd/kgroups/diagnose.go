@@ -26,6 +26,8 @@ type diagnoseOptions struct {
 	storm   int
 	failOn  lag.Severity
 	failSet bool
+	// conn names the cluster in the suggested commands (connectionArgs).
+	conn []string
 }
 
 func newDiagnoseCmd(a *app) *cobra.Command {
@@ -99,6 +101,7 @@ at or above it (WARN or ERR), 1 when the cluster or a group could not be read
 	addFormatFlag(cmd, &f.format)
 	addWideFlag(cmd, &f.wide)
 	addGroupBase64Flag(cmd, &f.b64, true)
+	addQuietFlag(cmd, &f.quiet)
 	return cmd
 }
 
@@ -125,10 +128,11 @@ func parseDiagnose(args []string, f healthFlags, storm int, failOn string) (diag
 }
 
 func runDiagnose(ctx context.Context, a *app, o diagnoseOptions) error {
-	return a.connected(ctx, nil, func(cl *kafka.Client, _ config.Cluster) error {
+	return a.connected(ctx, nil, func(cl *kafka.Client, c config.Cluster) error {
 		o.cluster = cl.Brokers()
 		o.read = cl.CommittedTimestamps
-		return sampleDiagnose(ctx, a, windowPoll(cl, o.healthOptions), diagnose.NewReader(cl), o)
+		o.conn = connectionArgs(c, a.selection())
+		return explainMissing(ctx, a, cl, sampleDiagnose(ctx, a, windowPoll(cl, o.healthOptions), diagnose.NewReader(cl), o))
 	})
 }
 
@@ -161,6 +165,7 @@ func sampleDiagnose(ctx context.Context, a *app, poll pollFunc, rd *diagnose.Rea
 			Events: events, Since: first.Time, Now: last.Time, Reads: reads,
 			Config: diagnose.Config{StormRebalances: o.storm}, Bootstrap: bootstrap,
 			Unmoved: unmoved(w.history, g.Name),
+			Connection: o.conn,
 		})
 		out[i] = render.DiagnosedGroup{Group: g.Name, Findings: fs, Verdict: verdicts[i]}
 		if w, ok := diagnose.Worst(fs); ok && o.failSet && w >= o.failOn {

@@ -14,7 +14,7 @@ import (
 
 func TestDiagnoseUsageErrors(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	const help = "Run 'kgroups --help' for usage.\n"
+	const help = "Run 'kgroups diagnose --help' for usage.\n"
 	for _, tc := range []struct {
 		args   []string
 		stderr string
@@ -58,7 +58,7 @@ func TestDiagnoseCommand(t *testing.T) {
 	// judged it yet. g-fine has no lag: nothing waits.
 	want := `{"groups":[{"group":"g-lost","judging":{"observations":1,"window":3},"findings":[{"id":"records-lost-to-retention","severity":"ERR","topic":"lost","partition":0,"message":"` + msg + `",` +
 		`"evidence":{"committedOffset":3,"logStartOffset":7,"logEndOffset":10,"recordsLost":4,"restartEarliest":7,"restartLatest":10},` +
-		`"next":"kgroups reset g-lost --to-earliest --topic lost:0"}]},{"group":"g-fine","judging":null,"findings":[]}]}` + "\n"
+		`"next":"kgroups -b ` + b + ` reset g-lost --to-earliest --topic lost:0"}]},{"group":"g-fine","judging":null,"findings":[]}]}` + "\n"
 	var compact bytes.Buffer
 	if err := json.Compact(&compact, []byte(stdout)); err != nil {
 		t.Fatalf("json: %v\n%s", err, stdout)
@@ -70,7 +70,7 @@ func TestDiagnoseCommand(t *testing.T) {
 	code, stdout, stderr = kg(t, "-b", b, "diagnose", "g-lost", "g-fine", "--window", "200ms", "--interval", "100ms")
 	wantTable := lines(
 		"GROUP   SEVERITY  FINDING                    WHERE   MESSAGE"+sp(len(msg)-7)+"  NEXT",
-		"g-lost  ERR       records-lost-to-retention  lost:0  "+msg+"  kgroups reset g-lost --to-earliest --topic lost:0",
+		"g-lost  ERR       records-lost-to-retention  lost:0  "+msg+"  kgroups -b "+b+" reset g-lost --to-earliest --topic lost:0",
 		"g-fine: no findings",
 	)
 	if code != 0 || stdout != wantTable || stderr != "" {

@@ -41,6 +41,7 @@ type healthFlags struct {
 	format, failOn   string
 	wide             bool
 	b64              []string
+	quiet            bool
 }
 
 // healthOptions is a validated `kgroups health`.
@@ -57,6 +58,8 @@ type healthOptions struct {
 	failSet bool
 	// wide shows long names whole (--wide).
 	wide bool
+	// quiet turns the progress line off (--quiet).
+	quiet bool
 	// cluster is the connection's bootstrap brokers: only its receipts
 	// explain a REWIND.
 	cluster []string
@@ -117,8 +120,9 @@ the evidence); only a finding at least as severe as the verdict is named.
 "judging": {"observations": n, "window": m} while a verdict is JUDGING, and
 "cause" where a WARN or ERR has one.
 
-While sampling on a terminal, the time left and the polls done are shown on
-stderr; nothing is shown when stderr is not a terminal.
+While sampling on a terminal, kgroups first says how long the window will
+take, then shows the time left and the polls done on stderr, cleared at the
+end; nothing is shown when stderr is not a terminal, or with --quiet.
 
 Exit codes: 0 healthy (or no --fail-on), 3 when a group's severity is at or
 above --fail-on (WARN or ERR), 1 when the cluster or a group could not be read
@@ -146,13 +150,14 @@ above --fail-on (WARN or ERR), 1 when the cluster or a group could not be read
 	addFormatFlag(cmd, &f.format)
 	addWideFlag(cmd, &f.wide)
 	addGroupBase64Flag(cmd, &f.b64, true)
+	addQuietFlag(cmd, &f.quiet)
 	return cmd
 }
 
 // parseHealth validates the arguments before anything connects, so a typo
 // costs nothing and exits 2.
 func parseHealth(args []string, f healthFlags) (healthOptions, error) {
-	p := healthOptions{all: f.all, window: f.window, interval: f.interval, wide: f.wide}
+	p := healthOptions{all: f.all, window: f.window, interval: f.interval, wide: f.wide, quiet: f.quiet}
 	switch {
 	case f.all && len(args) > 0:
 		return p, usageErrorf("give either group names or --all-groups, not both")
@@ -342,7 +347,7 @@ func runHealth(ctx context.Context, a *app, o healthOptions) error {
 	return a.connected(ctx, nil, func(cl *kafka.Client, _ config.Cluster) error {
 		o.cluster = cl.Brokers()
 		o.read = cl.CommittedTimestamps
-		return sampleHealth(ctx, a, windowPoll(cl, o), o)
+		return explainMissing(ctx, a, cl, sampleHealth(ctx, a, windowPoll(cl, o), o))
 	})
 }
 

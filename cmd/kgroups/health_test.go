@@ -25,7 +25,7 @@ import (
 
 func TestHealthUsageErrors(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	const help = "Run 'kgroups --help' for usage.\n"
+	const help = "Run 'kgroups health --help' for usage.\n"
 	for _, tc := range []struct {
 		args   []string
 		stderr string

@@ -112,3 +112,43 @@ func TestRootHelpNamesTLSAndSASLFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpMatchesOutput: describe --help names the LEADER column that
+// --state prints, and version --help lists none of the connection flags
+// version never uses.
+func TestHelpMatchesOutput(t *testing.T) {
+	isolateConfig(t)
+	code, stdout, stderr := runKgroups(t, "describe", "--help")
+	if code != 0 {
+		t.Fatalf("describe --help: exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{
+		"  --state    GROUP COORDINATOR (ID) ASSIGNMENT-STRATEGY STATE #MEMBERS LEADER\n",
+		"--state adds LEADER after the Kafka tool's columns: the client implementation\n" +
+			"kgroups infers a classic group's leader runs, which decides how its assignor\n" +
+			"breaks ties (\"-\" when unknown, or when the broker assigns).\n",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("describe --help lacks %q", want)
+		}
+	}
+	code, stdout, stderr = runKgroups(t, "version", "--help")
+	if code != 0 {
+		t.Fatalf("version --help: exit %d: %s", code, stderr)
+	}
+	if !strings.HasSuffix(stdout, "Flags:\n"+
+		"  -h, --help            help for version\n"+
+		"  -o, --output string   output format: text or json (default \"text\")\n"+
+		"      --short           print the version number only\n") {
+		t.Errorf("version --help does not end with its own flags:\n%s", stdout)
+	}
+	for _, f := range []string{"--brokers", "--tls", "--timeout", "--context", "Global Flags"} {
+		if strings.Contains(stdout, f) {
+			t.Errorf("version --help lists %s:\n%s", f, stdout)
+		}
+	}
+	// Other commands still list them.
+	if _, stdout, _ = runKgroups(t, "list", "--help"); !strings.Contains(stdout, "--brokers") {
+		t.Errorf("list --help lost the global flags:\n%s", stdout)
+	}
+}

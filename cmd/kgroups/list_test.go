@@ -83,7 +83,7 @@ func TestList(t *testing.T) {
 
 func TestListUsageErrors(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	const help = "Run 'kgroups --help' for usage.\n"
+	const help = "Run 'kgroups list --help' for usage.\n"
 	const states = "Stable, Empty, PreparingRebalance, CompletingRebalance, Assigning, Reconciling, NotReady, Dead, Unknown"
 	for _, tc := range []struct {
 		args   []string

@@ -90,7 +90,7 @@ func TestSuggestionsQuoteNames(t *testing.T) {
 	defer m.Close()
 	rc.WaitStable(t, name, 1, 3)
 	code, _, stderr = rc.kg(t, "reset", name, "--to-earliest", "--all-topics", "--execute")
-	if code != 1 || !strings.Contains(stderr, "remove them (then try again) with: kgroups rebalance 'x;touch /tmp/p' --all\n") {
+	if code != 1 || !strings.Contains(stderr, "remove them (then try again) with: kgroups -b "+rc.brokers+" rebalance 'x;touch /tmp/p' --all\n") {
 		t.Errorf("live group: exit %d: %s", code, stderr)
 	}
 

@@ -129,7 +129,7 @@ func runPeek(ctx context.Context, a *app, o peekOptions) error {
 	return a.connected(ctx, nil, func(cl *kafka.Client, _ config.Cluster) error {
 		res, err := cl.Peek(ctx, o.req)
 		if err != nil {
-			return err
+			return withSimilar(ctx, cl, err)
 		}
 		if o.format == formatJSON {
 			err = render.PeekJSON(a.stdout, res, o.show)

@@ -254,14 +254,14 @@ func TestPeekCommand(t *testing.T) {
 			stderr string
 		}{
 			{[]string{"peek", "other", "--topic", "orders:0"}, 1, `kgroups: orders/0: group "other" has no committed offset on orders/0: give --offset to read elsewhere` + "\n"},
-			{[]string{"peek", "nobody", "--topic", "orders:0"}, 1, `kgroups: group "nobody" does not exist` + "\n"},
+			{[]string{"peek", "nobody", "--topic", "orders:0"}, 1, `kgroups: group "nobody" not found` + "\n"},
 			{[]string{"peek", "billing", "--topic", "gone:0"}, 1, "kgroups: gone/0: offset 1 is below the log start 3: the record is gone (deleted by retention or DeleteRecords)\n"},
 			{[]string{"peek", "billing", "--topic", "orders:0", "--offset", "9"}, 1, "kgroups: orders/0: offset 9 is beyond the log end 5\n"},
-			{[]string{"peek", "billing", "--topic", "orders"}, 2, "kgroups: invalid --topic \"orders\": name the partitions to read, e.g. orders:0 or orders:0,2\nRun 'kgroups --help' for usage.\n"},
-			{[]string{"peek", "billing", "--topic", "orders:0", "-n", "0"}, 2, "kgroups: invalid -n 0: give 1 to 100 records\nRun 'kgroups --help' for usage.\n"},
-			{[]string{"peek", "billing", "--topic", "orders:0", "--format", "yaml"}, 2, "kgroups: invalid --format: unknown value format \"yaml\": use text, json, hex or base64\nRun 'kgroups --help' for usage.\n"},
-			{[]string{"peek", "billing", "--topic", "orders:0", "--max-bytes", "0"}, 2, "kgroups: invalid --max-bytes 0: give 1 or more bytes\nRun 'kgroups --help' for usage.\n"},
-			{[]string{"peek", "--topic", "orders:0"}, 2, "kgroups: peek needs exactly one group: kgroups peek GROUP --topic TOPIC:P\nRun 'kgroups --help' for usage.\n"},
+			{[]string{"peek", "billing", "--topic", "orders"}, 2, "kgroups: invalid --topic \"orders\": name the partitions to read, e.g. orders:0 or orders:0,2\nRun 'kgroups peek --help' for usage.\n"},
+			{[]string{"peek", "billing", "--topic", "orders:0", "-n", "0"}, 2, "kgroups: invalid -n 0: give 1 to 100 records\nRun 'kgroups peek --help' for usage.\n"},
+			{[]string{"peek", "billing", "--topic", "orders:0", "--format", "yaml"}, 2, "kgroups: invalid --format: unknown value format \"yaml\": use text, json, hex or base64\nRun 'kgroups peek --help' for usage.\n"},
+			{[]string{"peek", "billing", "--topic", "orders:0", "--max-bytes", "0"}, 2, "kgroups: invalid --max-bytes 0: give 1 or more bytes\nRun 'kgroups peek --help' for usage.\n"},
+			{[]string{"peek", "--topic", "orders:0"}, 2, "kgroups: peek needs exactly one group: kgroups peek GROUP --topic TOPIC:P\nRun 'kgroups peek --help' for usage.\n"},
 		}
 		for _, tc := range cases {
 			code, out, errOut := c.kg(t, tc.args...)

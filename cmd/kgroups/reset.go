@@ -163,7 +163,7 @@ func runReset(ctx context.Context, a *app, o resetOptions) error {
 	return a.connected(ctx, check, func(cl *kafka.Client, c config.Cluster) error {
 		p, err := reset.Prepare(ctx, cl, reset.Request{Group: o.group, Scenario: o.scenario, Scope: o.scope, NewGroup: o.newGroup})
 		if err != nil {
-			return err
+			return a.withConnection(c, withSimilar(ctx, cl, err))
 		}
 		return a.showPlan(ctx, cl, c, p, o.write, o.format)
 	})
@@ -262,7 +262,7 @@ func readOffsetsFile(ctx context.Context, path string, stdin io.Reader) ([]reset
 // the receipt path go to stderr, so stdout stays parseable.
 func (a *app) showPlan(ctx context.Context, cl *kafka.Client, c config.Cluster, p *reset.Plan, write writeFlags, format string) error {
 	execute, lay := write.execute, a.layout(write.wide)
-	blocked := p.Blocker()
+	blocked := a.withConnection(c, withSimilar(ctx, cl, p.Blocker()))
 	for _, w := range p.Warnings {
 		a.notef("Warning: %s", w)
 	}
@@ -286,7 +286,7 @@ func (a *app) showPlan(ctx context.Context, cl *kafka.Client, c config.Cluster, 
 	}
 	res, err := reset.Apply(ctx, cl, p, reset.ApplyOptions{ReceiptDir: dir, Context: c.Name, Now: time.Now, Note: a.lockNote})
 	if err != nil {
-		return err
+		return a.withConnection(c, err)
 	}
 	switch format {
 	case formatJSON:
@@ -302,7 +302,7 @@ func (a *app) showPlan(ctx context.Context, cl *kafka.Client, c config.Cluster, 
 	a.notef("%s", summaryLine(p))
 	a.notef("Receipt: %s", res.ReceiptPath)
 	a.notef("To undo: %s", undoCommand(c, a.selection(), res.ReceiptPath, p.Group))
-	return writeVerdict(c, p.Group, res.ReceiptPath, "partitions", "STATUS", res.Tally())
+	return a.writeVerdict(c, p.Group, res.ReceiptPath, "partitions", "STATUS", res.Tally())
 }
 
 // summaryLine is the plan's one-line summary for stderr.

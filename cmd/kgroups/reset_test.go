@@ -458,7 +458,7 @@ func TestResetLiveGroupRefused(t *testing.T) {
 	for _, w := range []string{
 		`kgroups: cannot reset the offsets of group "live": it is Stable with 1 live member:`,
 		"  member " + m.MemberID() + ", client live-app, host ",
-		"Stop its consumers, or remove them (then try again) with: kgroups rebalance live --all\n",
+		"Stop its consumers, or remove them (then try again) with: kgroups -b " + rc.brokers + " rebalance live --all\n",
 	} {
 		if !strings.Contains(stderr, w) && !strings.Contains(stderr, strings.Replace(w, "Stop", "stop", 1)) {
 			t.Errorf("stderr does not say %q:\n%s", w, stderr)

@@ -62,6 +62,7 @@ func register(f func(*app) *cobra.Command) { subcommands = append(subcommands, f
 // run executes kgroups with args and returns the process exit code. It is the
 // whole program apart from os.Exit, so tests drive it in-process.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	stderr = silenceCompletion(args, stderr)
 	a := newApp(stdin, stdout, stderr, os.Getenv)
 	a.ctx = ctx
 	root := newRootCmd(a)
@@ -72,20 +73,25 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.SetFlagErrorFunc(flagError)
 	// cobra adds these when it runs; added now, their argument checks are
 	// typed too.
 	root.InitDefaultHelpCmd()
 	root.InitDefaultCompletionCmd(args...)
 	typeArgErrors(root)
-	err := root.ExecuteContext(ctx)
-	code := exitCode(stderr, err)
+	addCompletions(root, a)
+	cmd, err := root.ExecuteContextC(ctx)
+	code := exitCodeFor(stderr, cmd, err)
 	a.endDebug(code, err)
 	return code
 }
 
 // exitCode prints err, terminal-safe, and says which exit code it means.
-func exitCode(stderr io.Writer, err error) int {
+func exitCode(stderr io.Writer, err error) int { return exitCodeFor(stderr, nil, err) }
+
+// exitCodeFor is exitCode for an error of cmd, whose help a usage error
+// points at.
+func exitCodeFor(stderr io.Writer, cmd *cobra.Command, err error) int {
 	if err == nil {
 		return exitOK
 	}
@@ -99,7 +105,7 @@ func exitCode(stderr io.Writer, err error) int {
 	printError(stderr, err)
 	var ue usageError
 	if errors.As(err, &ue) {
-		_ = render.Print(stderr, "Run 'kgroups --help' for usage.")
+		_ = render.Print(stderr, usageHint(cmd))
 		return exitUsage
 	}
 	return exitError
@@ -120,10 +126,10 @@ func typeArgErrors(c *cobra.Command) {
 	c.Args = func(cmd *cobra.Command, args []string) error {
 		var err error
 		switch {
+		case !cmd.HasParent() && cmd.HasSubCommands() && len(args) > 0:
+			err = unknownCommand(cmd, args[0])
 		case check != nil:
 			err = check(cmd, args)
-		case !cmd.HasParent() && cmd.HasSubCommands() && len(args) > 0:
-			err = fmt.Errorf("unknown command %q for %q", args[0], cmd.CommandPath())
 		}
 		if err != nil {
 			return usageError{err}
@@ -156,5 +162,6 @@ func newRootCmd(a *app) *cobra.Command {
 		PersistentPreRunE: a.startDebug,
 	}
 	root.PersistentFlags().AddFlagSet(a.globals.Flags())
+	addVersionFlag(root, a)
 	return root
 }

@@ -8,27 +8,29 @@ import (
 )
 
 // TestUsageErrorsAreTyped: every way of calling kgroups wrongly exits 2
-// with "Run 'kgroups --help'", whichever part of cobra finds the mistake.
+// with "Run 'kgroups COMMAND --help'" for the command called, whichever
+// part of cobra finds the mistake.
 func TestUsageErrorsAreTyped(t *testing.T) {
 	isolateConfig(t)
-	const help = "Run 'kgroups --help' for usage.\n"
 	for _, tc := range []struct {
 		args   []string
 		stderr string
+		help   string
 	}{
-		{[]string{"bogus"}, `kgroups: unknown command "bogus" for "kgroups"` + "\n"},
-		{[]string{"version", "extra"}, `kgroups: unknown command "extra" for "kgroups version"` + "\n"},
-		{[]string{"config", "use"}, "kgroups: accepts 1 arg(s), received 0\n"},
-		{[]string{"config", "use", "a", "b"}, "kgroups: accepts 1 arg(s), received 2\n"},
-		{[]string{"completion", "bash", "extra"}, `kgroups: unknown command "extra" for "kgroups completion bash"` + "\n"},
-		{[]string{"list", "--bogus"}, "kgroups: unknown flag: --bogus\n"},
-		{[]string{"--bogus", "list"}, "kgroups: unknown flag: --bogus\n"},
-		{[]string{"list", "-o"}, "kgroups: flag needs an argument: 'o' in -o\n"},
-		{[]string{"health", "g", "--window", "soon"}, `kgroups: invalid argument "soon" for "--window" flag: time: invalid duration "soon"` + "\n"},
+		{[]string{"bogus"}, `kgroups: unknown command "bogus" for "kgroups"` + "\n", "kgroups"},
+		{[]string{"version", "extra"}, `kgroups: unknown command "extra" for "kgroups version"` + "\n", "kgroups version"},
+		{[]string{"config", "use"}, "kgroups: accepts 1 arg(s), received 0\n", "kgroups config use"},
+		{[]string{"config", "use", "a", "b"}, "kgroups: accepts 1 arg(s), received 2\n", "kgroups config use"},
+		{[]string{"completion", "bash", "extra"}, `kgroups: unknown command "extra" for "kgroups completion bash"` + "\n", "kgroups completion bash"},
+		{[]string{"list", "--bogus"}, "kgroups: unknown flag: --bogus\n", "kgroups list"},
+		{[]string{"--bogus", "list"}, "kgroups: unknown flag: --bogus\n", "kgroups"},
+		{[]string{"list", "-o"}, "kgroups: flag needs an argument: 'o' in -o\n", "kgroups list"},
+		{[]string{"health", "g", "--window", "soon"}, `kgroups: invalid argument "soon" for "--window" flag: time: invalid duration "soon"` + "\n", "kgroups health"},
 	} {
+		want := tc.stderr + "Run '" + tc.help + " --help' for usage.\n"
 		code, stdout, stderr := runKgroups(t, tc.args...)
-		if code != exitUsage || stdout != "" || stderr != tc.stderr+help {
-			t.Errorf("%q: exit %d stdout %q stderr %q, want exit 2 and %q", tc.args, code, stdout, stderr, tc.stderr+help)
+		if code != exitUsage || stdout != "" || stderr != want {
+			t.Errorf("%q: exit %d stdout %q stderr %q, want exit 2 and %q", tc.args, code, stdout, stderr, want)
 		}
 	}
 }

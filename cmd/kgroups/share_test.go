@@ -145,7 +145,7 @@ func TestShareGroupCLI(t *testing.T) {
 			t.Errorf("--type classic,consumer: %v", got)
 		}
 		code, stdout, stderr = c.kg(t, "list", "--type", "bogus")
-		if code != 2 || stdout != "" || stderr != "kgroups: invalid --type \"bogus\": accepted values are classic, consumer, share, streams (any case)\nRun 'kgroups --help' for usage.\n" {
+		if code != 2 || stdout != "" || stderr != "kgroups: invalid --type \"bogus\": accepted values are classic, consumer, share, streams (any case)\nRun 'kgroups list --help' for usage.\n" {
 			t.Errorf("--type bogus: exit %d stdout %q stderr %q", code, stdout, stderr)
 		}
 	})

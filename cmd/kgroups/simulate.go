@@ -173,7 +173,7 @@ func readGroup(ctx context.Context, cl *kafka.Client, name string) (*kafka.Group
 	}
 	g, ok := snap.Group(name)
 	if !ok || absent(g) {
-		return nil, fmt.Errorf("group %q not found", name)
+		return nil, groupNotFound(ctx, cl, name)
 	}
 	if g.Err != nil {
 		return nil, fmt.Errorf("read group %q: %w", name, g.Err)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/kgroups/kgroups/views/render"
 )
@@ -85,9 +86,24 @@ func newVersionCmd(a *app) *cobra.Command {
 			return runVersion(a, o)
 		},
 	}
+	hideGlobalFlags(cmd)
 	cmd.Flags().BoolVar(&short, "short", false, "print the version number only")
 	cmd.Flags().StringVarP(&format, "output", "o", "text", "output format: text or json")
 	return cmd
+}
+
+// addVersionFlag gives the root command --version, which prints what
+// `kgroups version` prints, as gh and kubectl users expect.
+func addVersionFlag(root *cobra.Command, a *app) {
+	var show bool
+	root.Flags().BoolVar(&show, "version", false, "print the version, commit and build date (as kgroups version does)")
+	next := root.RunE
+	root.RunE = func(cmd *cobra.Command, args []string) error {
+		if show {
+			return runVersion(a, versionOptions{format: "text"})
+		}
+		return next(cmd, args)
+	}
 }
 
 // resolveBuildInfo combines the link-time values with the toolchain's build
@@ -149,4 +165,14 @@ func moduleVersion(v string) string {
 		return ""
 	}
 	return strings.TrimPrefix(v, "v")
+}
+
+// hideGlobalFlags keeps the global flags (brokers, TLS, timeouts) out of
+// cmd's help: cmd connects to nothing, so none of them changes what it
+// does. They are still accepted.
+func hideGlobalFlags(cmd *cobra.Command) {
+	cmd.SetHelpFunc(func(c *cobra.Command, args []string) {
+		c.Root().PersistentFlags().VisitAll(func(f *pflag.Flag) { f.Hidden = true })
+		c.Parent().HelpFunc()(c, args)
+	})
 }

@@ -199,3 +199,30 @@ func goVersionForTest() string {
 	}
 	return runtime.Version()
 }
+
+// TestRootVersionFlag: kgroups --version prints what kgroups version
+// prints, and connects to nothing.
+func TestRootVersionFlag(t *testing.T) {
+	setLinkerValues(t, "1.4.2", "abc1234", "2026-03-04T05:06:07Z")
+	t.Setenv("KGROUPS_BROKERS", "127.0.0.1:1")
+
+	code, want, stderr := runVersionCmd(t, "version")
+	if code != exitOK || stderr != "" {
+		t.Fatalf("version: exit %d, stderr %q", code, stderr)
+	}
+	code, got, stderr := runVersionCmd(t, "--version")
+	if code != exitOK || stderr != "" {
+		t.Fatalf("--version: exit %d, stderr %q", code, stderr)
+	}
+	if got != want {
+		t.Errorf("kgroups --version:\n%s\nkgroups version:\n%s", got, want)
+	}
+	if !strings.HasPrefix(got, "kgroups 1.4.2\ncommit:   abc1234\n") {
+		t.Errorf("kgroups --version = %q", got)
+	}
+	// Only the root has it, as with gh.
+	code, _, stderr = runVersionCmd(t, "list", "--version")
+	if code != exitUsage || !strings.Contains(stderr, "unknown flag: --version") {
+		t.Errorf("list --version: exit %d, stderr %q", code, stderr)
+	}
+}

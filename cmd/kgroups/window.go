@@ -60,10 +60,7 @@ func sampleWindow(ctx context.Context, a *app, cmd string, poll pollFunc, o heal
 		}
 	}
 	if len(missing) > 0 {
-		for _, name := range missing[:len(missing)-1] {
-			a.notef("kgroups: group %q not found", name)
-		}
-		return nil, fmt.Errorf("group %q not found", missing[len(missing)-1])
+		return nil, missingGroupsError{missing} // explainMissing words it
 	}
 	if added != nil {
 		added(first)
@@ -74,9 +71,7 @@ func sampleWindow(ctx context.Context, a *app, cmd string, poll pollFunc, o heal
 	if !o.all {
 		s.what = groupCount(len(o.names))
 	}
-	if isTerminal(a.stderr) {
-		s.progress = a.stderr
-	}
+	s.progress = windowProgress(a.stderr, isTerminal(a.stderr), o.quiet, s.what, o.window, o.interval, o.polls)
 	w.last, w.failed, w.lastErr, err = s.sample(ctx, w.history, first)
 	if err != nil {
 		return nil, fmt.Errorf("%s: sampling stopped: %w", cmd, err)

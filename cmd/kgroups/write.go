@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kgroups/kgroups/config"
+	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/write"
 	"github.com/kgroups/kgroups/views/format"
 )
@@ -93,17 +94,8 @@ func shellQuote(s string) string { return format.ShellQuote(s) }
 
 // describeCommand is the exact command that shows group's offsets and
 // members now, on the same cluster, shell-quoted for pasting.
-func describeCommand(c config.Cluster, group string) string {
-	var b strings.Builder
-	b.WriteString("kgroups ")
-	switch {
-	case c.Name != "" && c.Name != config.AdHocContext:
-		b.WriteString("--context " + shellQuote(c.Name) + " ")
-	case len(c.Brokers) > 0:
-		b.WriteString("-b " + shellQuote(strings.Join(c.Brokers, ",")) + " ")
-	}
-	b.WriteString("describe " + shellQuote(group))
-	return b.String()
+func (a *app) describeCommand(c config.Cluster, group string) string {
+	return commandLine(c, a.selection(), "describe", kafka.GroupArgs(group)...)
 }
 
 // writeVerdict turns the outcome of a write into the command's error and
@@ -112,7 +104,7 @@ func describeCommand(c config.Cluster, group string) string {
 // unknown or was changed by another writer after ours, with the receipt and
 // the command to check. what counts the parts ("partitions", "members");
 // see names where the details are ("STATUS").
-func writeVerdict(c config.Cluster, group, receiptPath, what, see string, t write.Tally) error {
+func (a *app) writeVerdict(c config.Cluster, group, receiptPath, what, see string, t write.Tally) error {
 	var parts []string
 	if t.Refused > 0 {
 		parts = append(parts, fmt.Sprintf("%d of %d %s refused by the broker", t.Refused, t.Total(), what))
@@ -130,5 +122,5 @@ func writeVerdict(c config.Cluster, group, receiptPath, what, see string, t writ
 		return fmt.Errorf("%s; see %s above", strings.Join(parts, ", "), see)
 	}
 	return exitCodeError{code: exitUnknown, err: fmt.Errorf("%s; see %s above. Check what the group holds now with: %s (the receipt of this change: %s)",
-		strings.Join(parts, ", "), see, describeCommand(c, group), shellQuote(receiptPath))}
+		strings.Join(parts, ", "), see, a.describeCommand(c, group), shellQuote(receiptPath))}
 }

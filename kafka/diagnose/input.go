@@ -83,6 +83,11 @@ type Input struct {
 	Unmoved func(topic string, partition int32) (since time.Time, ok bool)
 	// Bootstrap is a broker address for suggested kafka-*.sh commands.
 	Bootstrap string
+	// Connection are the words that name the cluster on a kgroups command
+	// line ("--context", NAME or "-b", HOSTS), put after "kgroups" in the
+	// suggested commands so that they run pasted as they are; nil for
+	// none.
+	Connection []string
 }
 
 // TP names a partition.

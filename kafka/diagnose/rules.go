@@ -3,6 +3,7 @@ package diagnose
 import (
 	"encoding/base64"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"time"
@@ -72,16 +73,24 @@ func tpArg(topic string, partition int32) string {
 	return topic + ":" + strconv.FormatInt(int64(partition), 10)
 }
 
+// kgroups is a suggested kgroups command: the connection, the command, the
+// group (by --group-base64 when its name cannot be pasted) and the rest.
+func (d *diagnosis) kgroups(command string, rest ...string) []string {
+	words := append([]string{"kgroups"}, d.in.Connection...)
+	words = append(append(words, command), kafka.GroupArgs(d.group())...)
+	return append(words, rest...)
+}
+
 func (d *diagnosis) describe(extra ...string) []string {
-	return append([]string{"kgroups", "describe", d.group()}, extra...)
+	return d.kgroups("describe", extra...)
 }
 
 func (d *diagnosis) resetDryRun(topic string, partition int32, scenario ...string) []string {
-	return append(append([]string{"kgroups", "reset", d.group()}, scenario...), "--topic", tpArg(topic, partition))
+	return d.kgroups("reset", slices.Concat(scenario, []string{"--topic", tpArg(topic, partition)})...)
 }
 
 func (d *diagnosis) peek(topic string, partition int32) []string {
-	return []string{"kgroups", "peek", d.group(), "--topic", tpArg(topic, partition)}
+	return d.kgroups("peek", "--topic", tpArg(topic, partition))
 }
 
 // recordsLost: the commit is below the log start.

@@ -24,6 +24,10 @@ type LiveGroupError struct {
 	// Type is the group's type; share and streams groups get their own
 	// advice (their members cannot be removed by kgroups rebalance).
 	Type kafka.GroupType
+	// Connection are the words that name the cluster on a kgroups command
+	// line ("--context", NAME or "-b", HOSTS), put in the suggested
+	// command so that it runs pasted as it is; nil for none.
+	Connection []string
 }
 
 func (e *LiveGroupError) Error() string {
@@ -60,7 +64,11 @@ func (e *LiveGroupError) Error() string {
 	}
 	// The suggested command ends the message, with nothing around it, so
 	// that it can be pasted as printed; the name is shell-quoted.
-	fmt.Fprintf(&b, "Nothing was changed. %s while the group is Empty: stop its consumers, or remove them (then try again) with: kgroups rebalance %s --all", what, shellQuote(e.Group))
+	words := append(append(append([]string{"kgroups"}, e.Connection...), "rebalance"), kafka.GroupArgs(e.Group)...)
+	for i, w := range words {
+		words[i] = shellQuote(w)
+	}
+	fmt.Fprintf(&b, "Nothing was changed. %s while the group is Empty: stop its consumers, or remove them (then try again) with: %s --all", what, strings.Join(words, " "))
 	return b.String()
 }
 
@@ -101,13 +109,21 @@ type GroupNotFoundError struct {
 	// Deleting says the request was a delete, for which --new-group
 	// makes no sense.
 	Deleting bool
+	// Similar are the listed names closest to Group (kafka.SimilarNames),
+	// offered instead of the advice to check the list; nil for none.
+	Similar []string
 }
 
 func (e *GroupNotFoundError) Error() string {
-	if e.Deleting {
-		return fmt.Sprintf("group %q not found: check the name with 'kgroups list'", e.Group)
+	switch {
+	case len(e.Similar) > 0 && e.Deleting:
+		return kafka.GroupNotFound(e.Group, e.Similar)
+	case len(e.Similar) > 0:
+		return kafka.GroupNotFound(e.Group, e.Similar) + " To give a new group its first offsets, pass --new-group"
+	case e.Deleting:
+		return kafka.GroupNotFound(e.Group, nil) + ": check the name with 'kgroups list'"
 	}
-	return fmt.Sprintf("group %q not found: check the name with 'kgroups list'; to give a new group its first offsets, pass --new-group", e.Group)
+	return kafka.GroupNotFound(e.Group, nil) + ": check the name with 'kgroups list'; to give a new group its first offsets, pass --new-group"
 }
 
 // OffsetsChangedError refuses to apply a plan whose "before" no longer holds:

@@ -3,6 +3,7 @@ package groupdetail
 import (
 	"github.com/charmbracelet/bubbles/key"
 
+	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/views/ui"
 )
 
@@ -132,7 +133,12 @@ func (m *Model) ShortHelp() []key.Binding {
 	case Partitions:
 		out = append(out, h.reset, h.sel, h.seek, h.view, h.exact, h.filter, h.scope)
 	case Members:
-		out = append(out, h.removeOne, h.removeAll, h.exact, h.filter, h.scope)
+		// Only a type whose members can be removed offers X and A (a
+		// share group's cannot: each key would only say so).
+		if m.g == nil || m.g.Type.Supports(kafka.ActionRebalance) {
+			out = append(out, h.removeOne, h.removeAll)
+		}
+		out = append(out, h.exact, h.filter, h.scope)
 	case Chart:
 		out = append(out, h.scope, h.exact)
 	}

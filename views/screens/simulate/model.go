@@ -165,7 +165,9 @@ func (m *Model) Bindings() []ui.Section {
 // ShortHelp implements ui.Component: leave and join for a classic group,
 // and the next assignor once something is simulated.
 func (m *Model) ShortHelp() []key.Binding {
-	if m.g == nil || m.g.Type == kafka.TypeConsumer {
+	// A type with nothing to simulate (a share group) offers no keys:
+	// each would only say so.
+	if m.g == nil || m.g.Type == kafka.TypeConsumer || absentWhy(m.g) != "" {
 		return nil
 	}
 	h := m.keys.hints
