@@ -17,9 +17,14 @@ const maxCommitPoints = 32
 // windows are long enough for the production noise of a few polls to
 // even out, and short enough that a change of pace shows within them.
 func (h *History) commitPoints(ph *partHist, dst []commitPoint) []commitPoint {
+	return h.commitMoves(ph, uint64(2*h.cfg.Window), dst)
+}
+
+// commitMoves is commitPoints over the last reach polls.
+func (h *History) commitMoves(ph *partHist, reach uint64, dst []commitPoint) []commitPoint {
 	want := maxCommitPoints
 	from := h.firstSeq(ph.first(), ph.lastSeq)
-	if reach := uint64(2 * h.cfg.Window); ph.lastSeq > reach && ph.lastSeq-reach > from {
+	if ph.lastSeq > reach && ph.lastSeq-reach > from {
 		from = ph.lastSeq - reach
 	}
 	cs, es := h.col(ph, secCommitted), h.col(ph, secLogEnd)
@@ -112,4 +117,28 @@ func (h *History) fallingBehind(ph *partHist, c, end, now int64) bool {
 		return false
 	}
 	return true
+}
+
+// RhythmFactor is how many times its longest earlier gap between commits
+// a consumer's commit must stand before the commit counts as stalled.
+const RhythmFactor = 1.5
+
+// inRhythm reports whether a commit that has not moved for a full window
+// is still within the consumer's own rhythm: the partition's ring of
+// polls shows at least two earlier moves of its commit, and the time
+// since the latest is at most RhythmFactor times the longest gap between
+// them. A consumer that commits every 20s is not stalled 15s after its
+// last commit, however short the window; one whose commits stop is
+// stalled once the silence outlasts that rhythm.
+func (h *History) inRhythm(ph *partHist, now int64) bool {
+	var buf [maxCommitPoints]commitPoint
+	pts := h.commitMoves(ph, uint64(h.cfg.Samples), buf[:0])
+	if len(pts) < 2 {
+		return false
+	}
+	var longest int64
+	for i := 1; i < len(pts); i++ {
+		longest = max(longest, h.timeAt(pts[i-1].seq)-h.timeAt(pts[i].seq))
+	}
+	return float64(now-h.timeAt(pts[0].seq)) <= RhythmFactor*float64(longest)
 }

@@ -29,7 +29,10 @@ type Rewind struct {
 //     consumes from reach STOP without a second observation.
 //  2. REWIND: some observation is below the highest one before it, and the
 //     current offset is still below that high (needs 2 observations).
-//  3. STALL: the window is full and every observation has the same offset.
+//  3. STALL: the window is full, every observation has the same offset,
+//     and the silence is longer than the consumer's own rhythm (inRhythm:
+//     RhythmFactor times the longest gap between its earlier commits in
+//     the ring of polls, when it shows two or more).
 //  4. WARN: the window is full and the consumer falls behind
 //     (fallingBehind): it consumed less than was produced, beyond noise,
 //     between its commits in the window, and its time lag grew. Burrow's
@@ -89,7 +92,7 @@ func (h *History) verdict(ph *partHist, c, end, now int64) (Status, Rewind) {
 	for i := 1; i < n && stalled; i++ {
 		stalled = os[i].committed == oldest.committed
 	}
-	if stalled {
+	if stalled && !h.inRhythm(ph, now) {
 		return StatusStall, Rewind{}
 	}
 	if h.fallingBehind(ph, c, end, now) {

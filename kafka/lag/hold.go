@@ -1,15 +1,17 @@
 package lag
 
 // The hold rule keeps a partition's status from flapping: once the
-// partition has been judged on a full window, its status changes only
-// when the rules have given the new status at Config.Hold polls in a
-// row, so one odd poll (a commit that lands just after a poll, a burst of
-// production) does not flip a verdict. Facts change it at once, both ways:
-// STOP, REWIND and NO-COMMITS (the consumer is gone, the offset went
-// back, nothing was ever committed) and a
-// caught-up partition (lag 0 is OK whatever came before). Before the
-// window is full the status is the rules' own, so the first decision, the
-// one `kgroups health` gives at the end of its window, is not delayed.
+// partition has been judged on a full window, a change between OK and
+// WARN (a trend: falling behind or not) is reported only when the rules
+// have given the new status at Config.Hold polls in a row, so one odd
+// poll (a commit that lands just after a poll, a burst of production)
+// does not flip a verdict. Facts change it at once, both ways: STOP,
+// REWIND, STALL and NO-COMMITS (the consumer is gone, the offset went
+// back, the offset stood still past the consumer's rhythm, nothing was
+// ever committed) and a caught-up partition (lag 0 is OK whatever came
+// before). Before the window is full the status is the rules' own, so the
+// first decision, the one `kgroups health` gives at the end of its
+// window, is not delayed.
 //
 // The rule runs once a poll, as the poll is added (updateHold), so that
 // every reader of the history, the UI's tracker and `kgroups health`,
@@ -48,9 +50,11 @@ func (h *History) updateHold(ph *partHist, c, end, t int64) {
 
 // isFact reports the statuses that stand on a fact rather than a trend:
 // they are reported as soon as the rules find them and dropped as soon
-// as the rules no longer do. NO-COMMITS is one: it already waited a full
-// window, and the first commit ends it.
-func isFact(s Status) bool { return s == StatusStop || s == StatusRewind || s == StatusNoCommits }
+// as the rules no longer do. Only WARN, falling behind, is a trend: the
+// others already waited for what they need (a full window and more for
+// STALL and NO-COMMITS), and a commit that moves, or a first commit, ends
+// them.
+func isFact(s Status) bool { return s != StatusOK && s != StatusWarn }
 
 // hold is the status a reader reports for a partition whose rules say
 // raw now (lag is its lag now): raw itself when it is a fact or the

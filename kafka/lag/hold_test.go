@@ -23,50 +23,92 @@ func statusAt(t *testing.T, h *History, sec float64) Status {
 }
 
 // TestHoldKeepsAStatusThroughOddPolls: once judged on a full window, a
-// status moves only after the rules gave the new one Hold polls in a
-// row.
+// partition moves between WARN and OK only after the rules gave the new
+// status Hold polls in a row; facts (STALL, REWIND, caught up) move it at
+// once.
 func TestHoldKeepsAStatusThroughOddPolls(t *testing.T) {
 	cfg := Config{Window: 4, MinDistance: time.Second, Samples: 20, TimePoints: 20, RatePolls: 3, EvictAfter: 3, Hold: 3}
-	h := NewHistory(cfg)
-	// Stuck at 50 for a full window: STALL at once (the first decision
-	// waits for nothing more).
+	// Polls 10s apart; the consumer takes 10 of every 40 records: WARN
+	// as soon as the window is full (the first decision is not held).
+	behind := func() *History {
+		h := NewHistory(cfg)
+		for i := range 5 {
+			feed(h, float64(10*i), int64(10*i), 100+int64(40*i))
+		}
+		if got := statusAt(t, h, 40); got != StatusWarn {
+			t.Fatalf("falling behind over a full window: %v, want WARN", got)
+		}
+		return h
+	}
+	h := behind()
+	// Then it keeps pace: the rules say OK at once (the lag no longer
+	// grows), but WARN is held until they have said so three polls in a
+	// row.
+	for i, want := range []Status{StatusWarn, StatusWarn, StatusOK, StatusOK} {
+		sec := float64(50 + 10*i)
+		feed(h, sec, 140+int64(40*i), 300+int64(40*i))
+		if got := statusAt(t, h, sec); got != want {
+			t.Errorf("%d polls at the producer's pace: %v, want %v", i+1, got, want)
+		}
+	}
+	// Caught up is a fact: OK at once.
+	h = behind()
+	feed(h, 50, 300, 300)
+	if got := statusAt(t, h, 50); got != StatusOK {
+		t.Errorf("caught up: %v, want OK at once", got)
+	}
+	// A rewind is a fact: reported at once.
+	h = behind()
+	feed(h, 50, 5, 300)
+	if got := statusAt(t, h, 50); got != StatusRewind {
+		t.Errorf("offset went back: %v, want REWIND at once", got)
+	}
+	// A stall is a fact too, and so is its end: stuck for a full window,
+	// STALL; the commit moves, and it is no longer stalled.
+	h = NewHistory(cfg)
 	for i := range 4 {
 		feed(h, float64(i), 50, 100+int64(10*i))
 	}
 	if got := statusAt(t, h, 3); got != StatusStall {
-		t.Fatalf("after a full window stuck: %v, want STALL", got)
+		t.Fatalf("stuck for a full window: %v, want STALL", got)
 	}
-	// One commit, then stuck again: the rules say OK for three polls,
-	// but the held status needs Hold=3 polls in a row to move.
 	feed(h, 4, 60, 140)
-	if got := statusAt(t, h, 4); got != StatusStall {
-		t.Errorf("one poll after a commit: %v, want STALL held", got)
+	if got := statusAt(t, h, 4); got != StatusOK {
+		t.Errorf("the commit moved after a stall: %v, want OK at once", got)
 	}
-	feed(h, 5, 60, 150)
-	if got := statusAt(t, h, 5); got != StatusStall {
-		t.Errorf("two polls after a commit: %v, want STALL held", got)
+}
+
+// TestStallWaitsForTheConsumersRhythm: a consumer that commits every
+// 20s is not stalled 15s after a commit, whatever the window; once its
+// silence passes one and a half of its longest gap, it is.
+func TestStallWaitsForTheConsumersRhythm(t *testing.T) {
+	cfg := Config{Window: 3, MinDistance: time.Second, Samples: 30, TimePoints: 30, RatePolls: 3, EvictAfter: 3, Hold: 1}
+	h := NewHistory(cfg)
+	// Polls 5s apart, a commit every fourth poll (20s).
+	var c int64
+	sec := 0.0
+	for i := range 13 {
+		if i%4 == 0 {
+			c += 40
+		}
+		sec = float64(5 * i)
+		feed(h, sec, c, c+20+int64(5*i))
 	}
-	feed(h, 6, 60, 160)
-	if got := statusAt(t, h, 6); got != StatusOK {
-		t.Errorf("three polls after a commit: %v, want OK", got)
+	// Poll 12 committed; polls 13-15 see no move: 15s, within 1.5 x 20s.
+	for i := 13; i <= 15; i++ {
+		sec = float64(5 * i)
+		feed(h, sec, c, c+20+int64(5*i))
+		if got := statusAt(t, h, sec); got == StatusStall {
+			t.Errorf("poll %d, %gs after a commit every 20s: STALL", i, sec-60)
+		}
 	}
-	// Catching up is a fact: lag 0 is OK at once.
-	h2 := NewHistory(cfg)
-	for i := range 4 {
-		feed(h2, float64(i), 50, 100+int64(10*i))
+	// 35s without a commit: past 30s, one and a half of its rhythm.
+	for i := 16; i <= 19; i++ {
+		sec = float64(5 * i)
+		feed(h, sec, c, c+20+int64(5*i))
 	}
-	feed(h2, 4, 140, 140)
-	if got := statusAt(t, h2, 4); got != StatusOK {
-		t.Errorf("caught up after a stall: %v, want OK at once", got)
-	}
-	// A rewind is a fact: reported at once, and dropped once recovered.
-	h3 := NewHistory(cfg)
-	for i := range 4 {
-		feed(h3, float64(i), 50, 100+int64(10*i))
-	}
-	feed(h3, 4, 20, 150)
-	if got := statusAt(t, h3, 4); got != StatusRewind {
-		t.Errorf("offset went back: %v, want REWIND at once", got)
+	if got := statusAt(t, h, sec); got != StatusStall {
+		t.Errorf("%gs after the last commit: %v, want STALL", sec-60, got)
 	}
 }
 
