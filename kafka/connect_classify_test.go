@@ -71,11 +71,11 @@ func blackHole(t *testing.T) string {
 		}
 	}()
 	t.Cleanup(func() {
-		ln.Close()
+		_ = ln.Close()
 		mu.Lock()
 		defer mu.Unlock()
 		for _, c := range conns {
-			c.Close()
+			_ = c.Close()
 		}
 	})
 	return ln.Addr().String()

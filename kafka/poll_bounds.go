@@ -114,7 +114,6 @@ func newLogBounds(starts kadm.ListedOffsets, startErr error, ends kadm.ListedOff
 				if int(p) >= len(tb.parts) {
 					tb.parts = append(tb.parts, make([]partBounds, int(p)+1-len(tb.parts))...)
 				}
-				lo := lo
 				set(&tb.parts[p], &lo)
 			}
 		}

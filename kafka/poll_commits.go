@@ -125,6 +125,7 @@ func (c *Client) fetchCommits(ctx context.Context, names []string, builders map[
 // authErr is the error of an authorization failure code, as kadm gives
 // it (a *kadm.AuthError), or nil for any other code.
 func authErr(code int16) error {
+	//nolint:errorlint // kerr.ErrorForCode returns the sentinel itself, never a wrapped one
 	switch err := kerr.ErrorForCode(code); err {
 	case kerr.ClusterAuthorizationFailed,
 		kerr.TopicAuthorizationFailed,

@@ -26,28 +26,28 @@ func (c *Client) readMetadata(ctx context.Context) (kadm.Metadata, error) {
 // into the poll's maps: brokers by id and topic names by id. It returns
 // each topic name mapped to the poll's copy of it, for the offset fetch,
 // which reads it while the describes intern theirs.
-func (snap *Snapshot) setMetadata(meta kadm.Metadata, in *interner, brokers map[int32]Broker, topicNames map[kadm.TopicID]string) map[string]string {
+func (s *Snapshot) setMetadata(meta kadm.Metadata, in *interner, brokers map[int32]Broker, topicNames map[kadm.TopicID]string) map[string]string {
 	for _, b := range meta.Brokers {
 		br := Broker{ID: b.NodeID, Host: b.Host, Port: b.Port}
 		if b.Rack != nil {
 			br.Rack = *b.Rack
 		}
 		brokers[b.NodeID] = br
-		snap.Brokers = append(snap.Brokers, br)
+		s.Brokers = append(s.Brokers, br)
 	}
-	sort.Slice(snap.Brokers, func(i, j int) bool { return snap.Brokers[i].ID < snap.Brokers[j].ID })
-	snap.OffsetsTopicPartitions = DefaultOffsetsTopicPartitions
+	sort.Slice(s.Brokers, func(i, j int) bool { return s.Brokers[i].ID < s.Brokers[j].ID })
+	s.OffsetsTopicPartitions = DefaultOffsetsTopicPartitions
 	if td, ok := meta.Topics[offsetsTopic]; ok && td.Err == nil && len(td.Partitions) > 0 {
-		snap.OffsetsTopicPartitions = int32(len(td.Partitions))
+		s.OffsetsTopicPartitions = int32(len(td.Partitions))
 	}
 	topics := make(map[string]string, len(meta.Topics))
-	snap.PartitionCounts = make(map[string]int32, len(meta.Topics))
+	s.PartitionCounts = make(map[string]int32, len(meta.Topics))
 	for name, td := range meta.Topics {
 		name = in.get(name)
 		topicNames[td.ID] = name
 		topics[name] = name
 		if td.Err == nil {
-			snap.PartitionCounts[name] = int32(len(td.Partitions))
+			s.PartitionCounts[name] = int32(len(td.Partitions))
 		}
 	}
 	return topics

@@ -81,11 +81,11 @@ func (s *rowSet) sort() {
 }
 
 // before reports whether r sorts before (t, p).
-func (r *PartitionOffsets) before(t string, p int32) bool {
-	if r.Topic != t {
-		return r.Topic < t
+func (p *PartitionOffsets) before(topic string, partition int32) bool {
+	if p.Topic != topic {
+		return p.Topic < topic
 	}
-	return r.Partition < p
+	return p.Partition < partition
 }
 
 // byTopicPartition sorts rows in place, comparing them where they lie.

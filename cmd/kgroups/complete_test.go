@@ -206,11 +206,11 @@ func TestCompletionOfAnUnansweringCluster(t *testing.T) {
 		}
 	}()
 	t.Cleanup(func() {
-		ln.Close()
+		_ = ln.Close()
 		mu.Lock()
 		defer mu.Unlock()
 		for _, c := range conns {
-			c.Close()
+			_ = c.Close()
 		}
 	})
 	for _, brokers := range []string{ln.Addr().String(), "no-such-host.invalid:9092", "127.0.0.1:1"} {

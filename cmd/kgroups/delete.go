@@ -137,7 +137,7 @@ func runDelete(ctx context.Context, a *app, o deleteOptions) error {
 		}
 		fillSimilar(ctx, cl, refused)
 		for _, err := range refused {
-			a.withConnection(c, err)
+			_ = a.withConnection(c, err) // fills the refusal's suggestion in place
 		}
 		if !o.write.execute {
 			if err := render.Deletions(a.stdout, ds, a.layout(o.write.wide)); err != nil {

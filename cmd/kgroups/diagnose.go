@@ -164,7 +164,7 @@ func sampleDiagnose(ctx context.Context, a *app, poll pollFunc, rd *diagnose.Rea
 			Group: g, PartitionCounts: last.PartitionCounts, Verdict: verdicts[i],
 			Events: events, Since: first.Time, Now: last.Time, Reads: reads,
 			Config: diagnose.Config{StormRebalances: o.storm}, Bootstrap: bootstrap,
-			Unmoved: unmoved(w.history, g.Name),
+			Unmoved:    unmoved(w.history, g.Name),
 			Connection: o.conn,
 		})
 		out[i] = render.DiagnosedGroup{Group: g.Name, Findings: fs, Verdict: verdicts[i]}

@@ -12,6 +12,7 @@ package debuglog
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -71,7 +72,8 @@ func Open(path string) (*os.File, error) {
 // unwrapPath drops the *os.PathError around err, whose path the caller's
 // message already names.
 func unwrapPath(err error) error {
-	if pe, ok := err.(*os.PathError); ok {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
 		return pe.Err
 	}
 	return err

@@ -130,8 +130,12 @@ func TestOpen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fmt.Fprintln(f, "one")
-	f.Close()
+	if _, err := fmt.Fprintln(f, "one"); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
 	st, err := os.Stat(path)
 	if err != nil || st.Mode().Perm() != 0o600 {
 		t.Fatalf("mode %v (%v), want 0600", st.Mode().Perm(), err)
@@ -144,8 +148,12 @@ func TestOpen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fmt.Fprintln(f, "two")
-	f.Close()
+	if _, err := fmt.Fprintln(f, "two"); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
 	if b, _ := os.ReadFile(path); string(b) != "one\ntwo\n" {
 		t.Fatalf("content %q", b)
 	}

@@ -322,11 +322,13 @@ func grow(v, d int64) int64 {
 // runEquivalence decodes a history from data (generate) and checks the
 // History against a wide one after every poll.
 func runEquivalence(t testing.TB, data []byte, tally *equivTally) {
+	t.Helper()
 	runEquivalenceOn(t, data, tally, newTwin)
 }
 
 // runEquivalenceOn is runEquivalence on a twin made by newT.
 func runEquivalenceOn(t testing.TB, data []byte, tally *equivTally, newT func(Config) *twin) {
+	t.Helper()
 	generate(t, data, func(cfg Config) historySink {
 		tw := newT(cfg)
 		tw.tally = tally
@@ -346,12 +348,14 @@ type historySink interface {
 }
 
 func (tw *twin) noteReset(t testing.TB, group string, r Reset) {
+	t.Helper()
 	tw.write(t, func(h *History) { h.NoteReset(group, r) })
 	tw.wide.NoteReset(group, r)
 }
 
 // readExact answers some of the exact reads both want, the same way.
 func (tw *twin) readExact(t testing.TB, r *byteReader, now time.Time) {
+	t.Helper()
 	want := tw.wide.WantExact(int(r.next()%4)+1, nil)
 	recs := exactAnswers(r, want, now)
 	var n int
@@ -362,6 +366,7 @@ func (tw *twin) readExact(t testing.TB, r *byteReader, now time.Time) {
 }
 
 func (tw *twin) check(t testing.TB, now time.Time) {
+	t.Helper()
 	tw.compare(t, now, now.Add(90*time.Second), now.Add(-time.Second))
 }
 
@@ -375,6 +380,7 @@ func (tw *twin) check(t testing.TB, now time.Time) {
 // and duplicated, go missing and get evicted. Some polls read exact
 // records or note a reset.
 func generate(t testing.TB, data []byte, newSink func(Config) historySink) {
+	t.Helper()
 	r := &byteReader{b: data}
 	cfg := equivConfigs[int(r.next())%len(equivConfigs)]
 	sink := newSink(cfg)
