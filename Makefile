@@ -39,8 +39,9 @@ test: ## run the tests once, without the race detector
 race: ## run the tests with the race detector (the README's test command)
 	$(GO) test -race -count=1 ./...
 
-golden: ## rewrite every golden file from the current output
+golden: ## rewrite every golden file and the recorded verdicts from the current output
 	$(GO) test -count=1 $(GOLDEN_PKGS) -update
+	$(GO) test -count=1 ./kafka/lag -run TestHistoryAnswers -update
 
 lint: ## gofmt, go vet, staticcheck and golangci-lint, as CI runs them
 	@unformatted="$$(gofmt -l .)"; \
