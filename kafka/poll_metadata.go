@@ -42,12 +42,19 @@ func (s *Snapshot) setMetadata(meta kadm.Metadata, in *interner, brokers map[int
 	}
 	topics := make(map[string]string, len(meta.Topics))
 	s.PartitionCounts = make(map[string]int32, len(meta.Topics))
+	s.ClusterID = meta.Cluster
 	for name, td := range meta.Topics {
 		name = in.get(name)
 		topicNames[td.ID] = name
 		topics[name] = name
 		if td.Err == nil {
 			s.PartitionCounts[name] = int32(len(td.Partitions))
+		}
+		if td.ID != (kadm.TopicID{}) {
+			if s.TopicIDs == nil {
+				s.TopicIDs = make(map[string]TopicID, len(meta.Topics))
+			}
+			s.TopicIDs[name] = TopicID(td.ID)
 		}
 	}
 	return topics

@@ -41,7 +41,17 @@ type Snapshot struct {
 	// metadata the poll read (topics whose metadata failed are absent);
 	// nil when unknown. The reset wizard checks typed partitions with it.
 	PartitionCounts map[string]int32
+	// ClusterID is the cluster id the metadata gave ("" from a broker
+	// before Kafka 0.10.1, or one that sends none).
+	ClusterID string
+	// TopicIDs are the topics' ids from the metadata (Kafka 2.8 and
+	// later; absent from older brokers): a topic deleted and created again
+	// under its name gets a new one.
+	TopicIDs map[string]TopicID
 }
+
+// TopicID is a topic's id (KIP-516); the zero value means none was given.
+type TopicID [16]byte
 
 // Group finds a group by name.
 func (s *Snapshot) Group(name string) (*Group, bool) {

@@ -26,6 +26,10 @@ const (
 	// IDSlowerThanProducers: the group consumes slower than its
 	// producers write.
 	IDSlowerThanProducers = "slower-than-producers"
+	// IDLogReplaced: a partition's log was replaced within the history
+	// (the topic recreated, another cluster at the address); its history
+	// started again there.
+	IDLogReplaced = "log-replaced"
 	noPartition           = int32(-1)
 	noOffset              = int64(-1)
 	previewBytes          = 64
@@ -157,6 +161,7 @@ var causes = map[string]string{
 	IDBehindRetention:     "near retention",
 	IDUnassigned:          "unassigned partitions",
 	IDRebalanceStorm:      "rebalance storm",
+	IDLogReplaced:         "topic recreated",
 }
 
 // Cause is the short cause of a finding ("open txn", "lost to

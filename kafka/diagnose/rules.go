@@ -34,6 +34,7 @@ func Diagnose(in Input) []Finding {
 		d.openTransaction(p)
 		d.behindRetention(p)
 	}
+	d.replaced()
 	d.stalls()
 	d.slower()
 	d.noCommits()
@@ -522,3 +523,43 @@ func encoding(b []byte, null bool) any {
 }
 
 func round3(s float64) float64 { return math.Round(s*1000) / 1000 }
+
+// replaced: partitions whose log kgroups saw replaced within the history
+// (lag.PartitionHealth.Restarted: the topic recreated, or another cluster
+// at the address), one finding a topic. Their history started again, so
+// no REWIND compares the new log's offsets with the old one's, and the
+// verdict waits for a window of the new log; the consumer may have
+// restarted from auto.offset.reset.
+func (d *diagnosis) replaced() {
+	byTopic := map[string][]int32{}
+	at := map[string]time.Time{}
+	var topics []string
+	for i := range d.in.Verdict.Partitions {
+		p := &d.in.Verdict.Partitions[i]
+		if p.Restarted.IsZero() {
+			continue
+		}
+		if _, ok := byTopic[p.Topic]; !ok {
+			topics = append(topics, p.Topic)
+		}
+		byTopic[p.Topic] = append(byTopic[p.Topic], p.Partition)
+		if p.Restarted.After(at[p.Topic]) {
+			at[p.Topic] = p.Restarted
+		}
+	}
+	sort.Strings(topics)
+	for _, topic := range topics {
+		parts := byTopic[topic]
+		d.add(Finding{
+			ID: IDLogReplaced, Severity: lag.SeverityWarn, Topic: topic, Partition: noPartition, Offset: noOffset,
+			Message: msg("the log of %s was replaced at %s (topic recreated, or another cluster at the address): its history starts again there, "+
+				"and its offsets are not compared across it; the consumer restarted from its auto.offset.reset if its commits went with the topic",
+				plural(len(parts), "partition of "+topic, "partitions of "+topic), Instant(at[topic].UnixMilli())),
+			Evidence: Evidence{
+				{"partitions", int64(len(parts))},
+				{"replacedTimestamp", at[topic].UnixMilli()},
+			},
+			Next: [][]string{d.describe()},
+		})
+	}
+}

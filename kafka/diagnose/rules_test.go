@@ -2,6 +2,7 @@ package diagnose
 
 import (
 	"encoding/json"
+	"reflect"
 	"testing"
 	"time"
 
@@ -121,5 +122,43 @@ func TestRecordPreviewBytes(t *testing.T) {
 	}
 	if v, e := bytesValue(nil, true), encoding(nil, true); v != nil || e != nil {
 		t.Errorf("null: %v %v", v, e)
+	}
+}
+
+// TestLogReplaced: partitions whose history restarted because their log
+// was replaced get one finding a topic, with the latest time, and are
+// worded as a replacement, not a rewind.
+func TestLogReplaced(t *testing.T) {
+	at := time.Date(2026, 12, 1, 21, 40, 0, 0, time.UTC)
+	g := &kafka.Group{Name: "g", State: kafka.StateEmpty, Partitions: []kafka.PartitionOffsets{
+		{Topic: "t", Partition: 0, Committed: 3, LogStart: 0, LogEnd: 3},
+		{Topic: "t", Partition: 1, Committed: 5, LogStart: 0, LogEnd: 5},
+		{Topic: "u", Partition: 0, Committed: 9, LogStart: 0, LogEnd: 9},
+	}}
+	v := lag.Verdict{GroupHealth: lag.GroupHealth{Partitions: []lag.PartitionHealth{
+		{Topic: "t", Partition: 0, Committed: 3, LogEnd: 3, Restarted: at.Add(-5 * time.Second)},
+		{Topic: "t", Partition: 1, Committed: 5, LogEnd: 5, Restarted: at},
+		{Topic: "u", Partition: 0, Committed: 9, LogEnd: 9},
+	}}}
+	fs := Diagnose(Input{Group: g, Verdict: v, PartitionCounts: map[string]int32{"t": 2, "u": 1},
+		Reads: &Reads{Retention: map[string]int64{"t": 604800000, "u": 604800000}, Stable: map[TP]StableOffsets{}}})
+	if len(fs) != 1 {
+		t.Fatalf("findings %+v, want one log-replaced", fs)
+	}
+	f := fs[0]
+	if f.ID != IDLogReplaced || f.Severity != lag.SeverityWarn || f.Topic != "t" || f.Partition != noPartition {
+		t.Fatalf("finding %+v", f)
+	}
+	if v, _ := f.Evidence.Get("partitions"); v != int64(2) {
+		t.Errorf("partitions %v, want 2", v)
+	}
+	if v, _ := f.Evidence.Get("replacedTimestamp"); v != at.UnixMilli() {
+		t.Errorf("replacedTimestamp %v, want %d", v, at.UnixMilli())
+	}
+	if want := []any{"2 partitions of t", Instant(at.UnixMilli())}; !reflect.DeepEqual(f.Message.Args, want) {
+		t.Errorf("message args %#v, want %#v", f.Message.Args, want)
+	}
+	if Cause(IDLogReplaced) != "topic recreated" {
+		t.Errorf("cause %q", Cause(IDLogReplaced))
 	}
 }

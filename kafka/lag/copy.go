@@ -57,6 +57,21 @@ func (h *History) CopyFrom(src *History) {
 		}
 		maps.Copy(h.exact, src.exact)
 	}
+	h.clusterID = src.clusterID
+	clear(h.topicIDs)
+	if len(src.topicIDs) > 0 {
+		if h.topicIDs == nil {
+			h.topicIDs = make(map[string]seenID, len(src.topicIDs))
+		}
+		maps.Copy(h.topicIDs, src.topicIDs)
+	}
+	clear(h.restarts)
+	if len(src.restarts) > 0 {
+		if h.restarts == nil {
+			h.restarts = make(map[restartKey]int64, len(src.restarts))
+		}
+		maps.Copy(h.restarts, src.restarts)
+	}
 	h.shared = true
 }
 

@@ -37,6 +37,12 @@ type PartitionHealth struct {
 	// messages per second over the last RatePolls polls, or UnknownRate.
 	ProduceRate, ConsumeRate float64
 	CatchUp                  CatchUp
+	// Restarted is when kgroups saw the partition's log replaced (its
+	// topic recreated, another cluster at the address) and started its
+	// history again, while the history still spans that poll; the zero
+	// time otherwise. Nothing is judged across it: the verdict waits for
+	// a window of the new log.
+	Restarted time.Time
 	// Observations is how many commit observations the health rules saw
 	// (at most Window); STALL and WARN need Window of them. For a
 	// partition a member owns without a commit (Committed is
@@ -209,6 +215,7 @@ func (h *History) partitionHealth(ph *partHist, now int64) PartitionHealth {
 	if p.LogStart < 0 {
 		p.LogStart = kafka.NoOffset
 	}
+	p.Restarted = h.restartedAt(ph.topic, ph.partition)
 	p.CatchUp = catchUp(p.Lag, p.ProduceRate, p.ConsumeRate)
 	var raw Status
 	if now == h.timeAt(h.seq) && ph.raw != StatusRewind {

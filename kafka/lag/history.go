@@ -58,6 +58,12 @@ type History struct {
 	// exact holds the records read at committed offsets (AddExact),
 	// for the commits of the latest poll only.
 	exact exactCache
+	// clusterID and topicIDs are the latest ids the snapshots gave, and
+	// restarts when a replacement of the cluster, a topic or a partition's
+	// log restarted histories (replaced.go).
+	clusterID string
+	topicIDs  map[string]seenID
+	restarts  map[restartKey]int64
 	// order is scratch space for snapshots whose partitions arrive
 	// unsorted or duplicated, which the snapshot contract rules out but
 	// which must not corrupt the history.
@@ -132,6 +138,7 @@ func (h *History) Add(s *kafka.Snapshot) {
 	h.seq++
 	h.retire()
 	h.times[h.slot(h.seq)] = t
+	h.noteReplacements(s, t)
 	for i := range s.Groups {
 		g := &s.Groups[i]
 		gh, ok := h.groups[g.Name]

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
@@ -461,4 +462,64 @@ func TestVerdictsOnRealGroupsAsAHumanWould(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestRecreatedTopicRestartsItsHistory: a topic deleted and created again
+// under its name while a group's history runs. The new log's offsets start
+// below the old commit; they are not a REWIND, and the time lag is read
+// off the new log only: the history of the partition starts again, and
+// says when.
+func TestRecreatedTopicRestartsItsHistory(t *testing.T) {
+	c := kafkatest.NewCluster(t)
+	s := newScenario(t, c, "recreated")
+	var end int64
+	for range lag.DefaultConfig().Window {
+		end = s.produce(t, 50)
+		s.commit(t, end-10)
+		gh := s.poll(t, end-10, end, true)
+		expectStatus(t, "before", gh, lag.StatusOK, gh.Partitions[0].Observations >= lag.DefaultConfig().Window)
+	}
+	// The member leaves (its client holds the old topic's id); the new
+	// log's offsets are committed by an admin, as a reset would.
+	s.member.Close()
+	kafkatest.Eventually(t, "the group empty", func() bool {
+		gs, err := c.Admin().DescribeGroups(ctx(t), s.group)
+		return err == nil && gs[s.group].State == "Empty"
+	})
+	if _, err := c.Admin().DeleteTopics(ctx(t), s.topic); err != nil {
+		t.Fatal(err)
+	}
+	kafkatest.Eventually(t, "the topic gone", func() bool {
+		md, err := c.Admin().Metadata(ctx(t), s.topic)
+		return err == nil && md.Topics[s.topic].Err != nil
+	})
+	c.CreateTopic(t, s.topic, 1)
+	// A producer of the new topic (the old one keeps the old topic's id).
+	prod, err := kgo.NewClient(kgo.SeedBrokers(c.Addrs...), kgo.RecordPartitioner(kgo.ManualPartitioner()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(prod.Close)
+	s.prod = prod
+	adm := kadm.NewClient(prod) // a fresh admin too: no old topic id cached
+	restartedAt := base.Add(time.Duration(s.polls) * pollGap)
+	for k := range 3 {
+		end = s.produce(t, 20)
+		var os kadm.Offsets = make(kadm.Offsets)
+		os.AddOffset(s.topic, 0, end-5, -1)
+		if resp, err := adm.CommitOffsets(ctx(t), s.group, os); err != nil || resp.Error() != nil {
+			t.Fatalf("commit the new log: %v, %v", err, resp.Error())
+		}
+		gh := s.poll(t, end-5, end, false)
+		p := gh.Partitions[0]
+		if p.Status != lag.StatusOK || !p.Restarted.Equal(restartedAt) || p.Observations != k+1 {
+			t.Fatalf("poll %d of the new log: %s, restarted %v, %d observations; want OK, restarted %v, %d observations",
+				k, p.Status, p.Restarted, p.Observations, restartedAt, k+1)
+		}
+		// The five records behind were written since the new log began:
+		// its time lag is never more than the polls since.
+		if p.TimeLag.Known() && p.TimeLag.Seconds > float64(k)*pollGap.Seconds() {
+			t.Fatalf("poll %d of the new log: time lag %+v, above the %v the new log has existed", k, p.TimeLag, time.Duration(k)*pollGap)
+		}
+	}
 }

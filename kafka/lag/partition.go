@@ -120,6 +120,7 @@ func (h *History) updatePartition(ph *partHist, p *kafka.PartitionOffsets, t int
 			es.set(h.slot(s), kafka.NoOffset)
 		}
 	}
+	h.restartIfReplaced(ph, p, t)
 	if ph.lastSeq > 0 {
 		ph.span = uint32(min(uint64(ph.span)+h.seq-ph.lastSeq, uint64(h.cfg.Samples-1)))
 		if ph.sinceZero != noZero {
