@@ -29,17 +29,17 @@ const (
 	// IDLogReplaced: a partition's log was replaced within the history
 	// (the topic recreated, another cluster at the address); its history
 	// started again there.
-	IDLogReplaced = "log-replaced"
-	noPartition           = int32(-1)
-	noOffset              = int64(-1)
-	previewBytes          = 64
-	defaultStorm          = 3
-	defaultSkewShare      = 0.8
-	defaultSkewNearZero   = 0.05
-	defaultSkewMinLag     = 100
-	defaultMarginPercent  = 10
-	defaultMemberShare    = 0.8
-	defaultSlowerPercent  = 10
+	IDLogReplaced        = "log-replaced"
+	noPartition          = int32(-1)
+	noOffset             = int64(-1)
+	previewBytes         = 64
+	defaultStorm         = 3
+	defaultSkewShare     = 0.8
+	defaultSkewNearZero  = 0.05
+	defaultSkewMinLag    = 100
+	defaultMarginPercent = 10
+	defaultMemberShare   = 0.8
+	defaultSlowerPercent = 10
 )
 
 // Finding is one cause the rules found for one group.

@@ -505,7 +505,7 @@ func TestRecreatedTopicRestartsItsHistory(t *testing.T) {
 	restartedAt := base.Add(time.Duration(s.polls) * pollGap)
 	for k := range 3 {
 		end = s.produce(t, 20)
-		var os kadm.Offsets = make(kadm.Offsets)
+		os := make(kadm.Offsets)
 		os.AddOffset(s.topic, 0, end-5, -1)
 		if resp, err := adm.CommitOffsets(ctx(t), s.group, os); err != nil || resp.Error() != nil {
 			t.Fatalf("commit the new log: %v, %v", err, resp.Error())
