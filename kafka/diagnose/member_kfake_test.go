@@ -287,3 +287,32 @@ func TestSlowerThanProducersOnKfake(t *testing.T) {
 		t.Errorf("the member handles a third: %v of %v", fieldOf(t, f, "consumeRate"), fieldOf(t, f, "produceRate"))
 	}
 }
+
+// TestSteadyDelayHasNoFindingOnKfake: a member that handles each record
+// 20s after it was written and commits at every poll keeps pace with a
+// lag that is never zero: OK, and nothing to find.
+func TestSteadyDelayHasNoFindingOnKfake(t *testing.T) {
+	c := kafkatest.NewCluster(t)
+	c.CreateTopic(t, "steady", 1)
+	t0 := time.Now().Add(-time.Hour).Truncate(time.Millisecond)
+	// Two records a second from t0-20s: 40 written before the first poll.
+	produceAt(t, c, "steady", 0, 40, t0.Add(-20*time.Second), 500*time.Millisecond)
+	m := c.Join(t, "g-steady", []string{"steady"}, kgo.ClientID("steady-worker"))
+	c.WaitStable(t, "g-steady", 1, 1)
+	commitAs(t, m, "steady", map[int32]int64{0: 0})
+	end := int64(40)
+	fs, v, last := clocked(t, c, "g-steady", t0, 5*time.Second, 12, func(k int) {
+		produceAt(t, c, "steady", 0, 10, t0.Add(time.Duration(k-1)*5*time.Second), 500*time.Millisecond)
+		end += 10
+		commitAs(t, m, "steady", map[int32]int64{0: end - 40})
+	})
+	if len(fs) != 0 {
+		t.Fatalf("findings %v, want none", ids(fs))
+	}
+	if got := v.Text(); got != "OK" {
+		t.Fatalf("verdict %s, want OK", got)
+	}
+	if g, _ := last.Group("g-steady"); g.Partitions[0].Lag != 40 {
+		t.Fatalf("lag %d, want 40", g.Partitions[0].Lag)
+	}
+}
