@@ -76,13 +76,15 @@ func newHealthCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "health (GROUP... | --all-groups) [--window 1m] [--interval 5s] [--wide] [-o table|json] [--fail-on WARN|ERR]",
 		Short: "Judge groups' lag health over a sampling window, for cron and CI",
-		Long: `Poll the groups every --interval for --window, then judge each one the way
-Burrow does, from how its committed offsets and lag moved:
+		Long: `Poll the groups every --interval for --window, then judge each one with
+Burrow's statuses, from how its committed offsets, lag and time lag moved:
 
-  OK          no lag, lag that reached zero in the window, or none of the below
-  WARN        the consumer moves but its lag never decreased: slower than the producers
+  OK          no lag, keeping up with the producers, or none of the below
+  WARN        falling behind: consuming slower than produced, time lag growing
+              (never for a lag of at most 10 records or 10 seconds)
   NO-COMMITS  a live member owned the partition all window and never committed
-  STALL       the committed offset never moved while a member owned the partition
+  STALL       the committed offset never moved while a member owned the partition,
+              for longer than 1.5 times the consumer's longest gap between commits
   REWIND      the committed offset went backwards and has not recovered (an older
               commit overwrote a newer one; the messages between are consumed twice)
   STOP        nothing was committed for longer than the window spans: the consumer is gone

@@ -1,7 +1,8 @@
 // Package lag turns a stream of kafka.Snapshots into lag intelligence: a
 // bounded per-partition history, produce and consume rates, time to catch
-// up, time lag in seconds and Burrow-style health verdicts (OK, WARN, STALL,
-// REWIND, STOP, and NO-COMMITS for a live consumer that never commits).
+// up, time lag in seconds and health verdicts with Burrow's names (OK, WARN,
+// STALL, REWIND, STOP, and NO-COMMITS for a live consumer that never
+// commits).
 //
 // Everything here is pure logic over snapshots: no I/O, no clock (callers
 // pass "now"), no Kafka client. A History is fed one snapshot per poll and
@@ -75,17 +76,41 @@
 // therefore fills its window with one offset (STALL); one whose member is
 // gone, or that nobody consumes for, stops adding observations and reaches
 // STOP once its silence outlasts its window. The rules, in order, only for
-// a partition with lag > 0 now and with no zero lag at any poll since its
-// oldest observation:
+// a partition with lag > 0 now (one whose lag was zero at a poll since its
+// oldest observation can be WARN, and nothing worse):
 //
 //   - STOP: now minus the newest observation exceeds the window's span,
 //     taken as at least (W-1) x MinDistance;
 //   - REWIND: an observation is below the highest one before it and the
 //     current offset has not recovered to that high (the Rewind carries
 //     both offsets);
-//   - STALL: a full window of W observations, all the same offset;
-//   - WARN: a full window in which the lag never decreased;
+//   - STALL: a full window of W observations, all the same offset, and a
+//     silence longer than RhythmFactor times the longest gap between the
+//     consumer's earlier commits in the ring of polls, when it shows two
+//     or more (inRhythm);
+//   - WARN: a full window, and the consumer falls behind (fallingBehind):
+//     over its polls that saw a new commit in the last 2 x W polls (at
+//     least three), the lag seen at them grew by more than noise (one poll
+//     interval's production, KeepUpMessages, EqualRateShare of
+//     production), it consumed less than 1-EqualRateShare of what was
+//     produced, the lag did not shrink beyond noise over the newer half,
+//     and the time lag grew by more than one poll interval and
+//     EqualRateShare of the span (when both ends are interpolated); a lag
+//     of at most KeepUpMessages, or a time lag of at most KeepUpSeconds or
+//     one poll interval, is never WARN;
 //   - otherwise OK.
+//
+// Burrow's WARN, a lag that never decreased over the window, is not used:
+// it calls a lag of a few records that ticks up WARN, misses a slow
+// consumer whose batched commits make its lag dip in every window (a
+// sawtooth), and calls a consumer that keeps pace a fixed delay behind
+// WARN because its lag never reaches zero.
+//
+// The hold rule (hold.go) keeps a status from flapping: once a partition
+// was judged on a full window, a change between OK and WARN is reported
+// only after the rules gave it Config.Hold polls in a row; STOP, REWIND,
+// STALL, NO-COMMITS and a lag of 0 are facts and change it at once, and
+// the first decision is not held.
 //
 // A REWIND that a reset made by kgroups explains (History.NoteReset: the
 // reset took the partition from at least the high to at most the low)
@@ -97,9 +122,9 @@
 // that has lasted W observations (polls at least MinDistance apart), WARN
 // severity, between WARN and STALL in the order of statuses.
 //
-// STOP and REWIND are facts and apply to a window of any size; STALL,
-// WARN and NO-COMMITS judge a trend and wait for a full window
-// (GroupHealth.Complete says whether every partition that waits has one).
+// STOP and REWIND apply to a window of any size; STALL, WARN and
+// NO-COMMITS wait for a full window (GroupHealth.Complete says whether
+// every partition that waits has one).
 // A group's status is its worst partition's; STALL, REWIND and STOP are
 // SeverityErr, WARN and NO-COMMITS SeverityWarn.
 //

@@ -11,10 +11,10 @@ type Rewind struct {
 	At time.Time
 }
 
-// verdict applies Burrow's rules to one partition whose committed offset is
-// c and log end is end at the latest poll. The rules, checked in order over
-// the partition's commit observations (at most Window of them, oldest
-// first):
+// verdict applies the health rules (Burrow's, with WARN and STALL of their
+// own) to one partition whose committed offset is c and log end is end at
+// the latest poll. The rules, checked in order over the partition's commit
+// observations (at most Window of them, oldest first):
 //
 //  0. Only a partition with lag > 0 now is judged, and it is neither
 //     STOP, REWIND nor STALL if its lag was zero at any poll since the

@@ -5,7 +5,8 @@ import (
 	"strings"
 )
 
-// Status is a partition's health verdict under Burrow's rules. The values
+// Status is a partition's health verdict, with Burrow's names and rules of
+// its own where Burrow's fail (see verdict and fallingBehind). The values
 // are ordered by how bad they are, so a group's status is its partitions'
 // maximum: OK < WARN < NO-COMMITS < STALL < REWIND < STOP (the rules are
 // checked in the reverse of that order, worst first).
@@ -15,8 +16,10 @@ const (
 	// StatusOK means no lag now, lag was zero at some point in the window, or
 	// nothing below applies.
 	StatusOK Status = iota
-	// StatusWarn means the consumer moves, but its lag never decreased across
-	// a full window: it is slower than the producers.
+	// StatusWarn means the consumer is falling behind (fallingBehind): over
+	// a full window and its polls that saw a new commit, it consumed less
+	// than was produced beyond noise, its lag grew past what is in flight
+	// (KeepUpMessages, KeepUpSeconds) and its time lag grew.
 	StatusWarn
 	// StatusNoCommits means a live member has owned the partition for a full
 	// window and nothing was ever committed for it: its lag cannot be
@@ -24,7 +27,9 @@ const (
 	// from where it got to.
 	StatusNoCommits
 	// StatusStall means the committed offset did not move across a full window
-	// while a member owned the partition and lag was above zero.
+	// while a member owned the partition and lag was above zero, and its
+	// silence outlasted the consumer's own rhythm (inRhythm: RhythmFactor
+	// times the longest gap between its earlier commits).
 	StatusStall
 	// StatusRewind means the committed offset went backwards within the window
 	// and has not come back: the consumer re-reads messages it already

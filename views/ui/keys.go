@@ -77,8 +77,8 @@ func LagLegend(g Glyphs) Section {
 		entry(g.AtLeast+"12s", "at least: older than the polls, not read yet"),
 		entry("=12s", "read from the record at the commit"),
 		entry("-", "unknown, or too few polls to judge"),
-		entry("OK", "lag shrinks, or none"),
-		entry("WARN", "lag never shrank over the window"),
+		entry("OK", "keeping up, or no lag"),
+		entry("WARN", "falling behind: slower than producers, time lag grows"),
 		entry("ERR", "STALL, STOP or REWIND: see the group"),
 	}}
 }
