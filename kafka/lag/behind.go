@@ -131,6 +131,9 @@ const RhythmFactor = 1.5
 // last commit, however short the window; one whose commits stop is
 // stalled once the silence outlasts that rhythm.
 func (h *History) inRhythm(ph *partHist, now int64) bool {
+	if ph.sinceMove == noMove || int(ph.sinceMove) >= h.cfg.Samples-1 {
+		return false // no move in the ring: no rhythm to wait for
+	}
 	var buf [maxCommitPoints]commitPoint
 	pts := h.commitMoves(ph, uint64(h.cfg.Samples), buf[:0])
 	if len(pts) < 2 {

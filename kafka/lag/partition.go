@@ -60,12 +60,17 @@ type partHist struct {
 	// it: an evaluation as of that poll's time reads it instead of
 	// applying the rules again.
 	raw Status
+	// sinceMove is how many polls before lastSeq the committed offset
+	// last moved forward (noMove: not since the partition was first
+	// seen, or too long ago to matter), so that the rhythm rule need not
+	// scan a ring in which the commit never moved.
+	sinceMove uint16
 	// owned reports whether a member owned the partition at the latest poll.
 	owned bool
 }
 
 func (h *History) newPartition(topic string, partition int32) partHist {
-	ph := partHist{topic: topic, partition: partition, sinceZero: noZero}
+	ph := partHist{topic: topic, partition: partition, sinceZero: noZero, sinceMove: noMove}
 	if h.wide {
 		ph.wkey = math.MaxUint8 // 8 bytes for every class
 	}
@@ -86,6 +91,9 @@ func fillNone(b []byte) {
 		copy(b[n:], b[:n])
 	}
 }
+
+// noMove is partHist.sinceMove when the commit was not seen to move.
+const noMove = math.MaxUint16
 
 // noZero is partHist.sinceZero when the lag was not zero at any poll
 // remembered.
@@ -120,11 +128,21 @@ func (h *History) updatePartition(ph *partHist, p *kafka.PartitionOffsets, t int
 			es.set(h.slot(s), kafka.NoOffset)
 		}
 	}
-	h.restartIfReplaced(ph, p, t)
+	prevC, prevEnd := int64(kafka.NoOffset), int64(kafka.NoOffset)
+	if ph.lastSeq > 0 {
+		prevC, prevEnd = h.sample(ph, ph.lastSeq)
+		h.restartIfReplaced(ph, p, t, prevC, prevEnd)
+	}
 	if ph.lastSeq > 0 {
 		ph.span = uint32(min(uint64(ph.span)+h.seq-ph.lastSeq, uint64(h.cfg.Samples-1)))
 		if ph.sinceZero != noZero {
 			ph.sinceZero = uint32(min(uint64(ph.sinceZero)+h.seq-ph.lastSeq, noZero))
+		}
+		switch {
+		case p.Committed >= 0 && prevC >= 0 && p.Committed > prevC:
+			ph.sinceMove = 0
+		case ph.sinceMove != noMove:
+			ph.sinceMove = uint16(min(uint64(ph.sinceMove)+h.seq-ph.lastSeq, noMove))
 		}
 	}
 	ph.lastSeq = h.seq

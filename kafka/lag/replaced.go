@@ -94,11 +94,8 @@ func (h *History) restartTopic(topic string, t, since int64) {
 // restartIfReplaced starts the partition's history again when the poll's
 // offsets p cannot come from the log it has seen (see the top of this
 // file), for brokers that give no topic ids.
-func (h *History) restartIfReplaced(ph *partHist, p *kafka.PartitionOffsets, t int64) {
-	if ph.lastSeq == 0 {
-		return
-	}
-	prevC, prevEnd := h.sample(ph, ph.lastSeq)
+// prevC and prevEnd are its commit and log end at its latest poll.
+func (h *History) restartIfReplaced(ph *partHist, p *kafka.PartitionOffsets, t, prevC, prevEnd int64) {
 	backStart := p.LogStart >= 0 && ph.logStart > 0 && p.LogStart < ph.logStart
 	backEnd := p.LogEnd >= 0 && prevC > p.LogEnd && p.LogEnd < prevEnd/2
 	if !backStart && !backEnd {
