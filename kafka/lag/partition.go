@@ -128,8 +128,9 @@ func (h *History) updatePartition(ph *partHist, p *kafka.PartitionOffsets, t int
 			es.set(h.slot(s), kafka.NoOffset)
 		}
 	}
-	prevC, prevEnd := int64(kafka.NoOffset), int64(kafka.NoOffset)
+	var prevC int64 // the commit at the partition's latest poll
 	if ph.lastSeq > 0 {
+		var prevEnd int64
 		prevC, prevEnd = h.sample(ph, ph.lastSeq)
 		h.restartIfReplaced(ph, p, t, prevC, prevEnd)
 	}
