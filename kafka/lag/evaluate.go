@@ -219,7 +219,7 @@ func (h *History) partitionHealth(ph *partHist, now int64) PartitionHealth {
 	p.CatchUp = catchUp(p.Lag, p.ProduceRate, p.ConsumeRate)
 	var raw Status
 	if now == h.timeAt(h.seq) && ph.raw != StatusRewind {
-		raw = ph.raw // judged as the poll was added (updateHold)
+		raw = ph.raw // judged as the poll was added (judgeGroup)
 	} else {
 		raw, p.Rewind = h.rawStatus(ph, c, end, now)
 	}

@@ -64,6 +64,10 @@ type History struct {
 	clusterID string
 	topicIDs  map[string]seenID
 	restarts  map[restartKey]int64
+	// moved and grew are judgeGroup's scratch: the members that
+	// committed, and how much the lag of what they moved grew.
+	moved []string
+	grew  []int64
 	// order is scratch space for snapshots whose partitions arrive
 	// unsorted or duplicated, which the snapshot contract rules out but
 	// which must not corrupt the history.
@@ -262,6 +266,7 @@ func (h *History) updateGroup(gh *groupHist, g *kafka.Group, t int64) {
 			total = addKnownLag(total, h.updatePartition(&gh.parts[k], at(k), t, fetched))
 		}
 		h.setGroupLag(gh, total)
+		h.judgeGroup(gh, at, n, t)
 		return
 	}
 
@@ -327,6 +332,7 @@ func (h *History) updateGroup(gh *groupHist, g *kafka.Group, t int64) {
 	}
 	gh.parts = out
 	h.setGroupLag(gh, total)
+	h.judgeGroup(gh, at, n, t)
 }
 
 // gapStart is the first poll after last whose ring slot must be marked

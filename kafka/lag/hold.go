@@ -1,5 +1,11 @@
 package lag
 
+import (
+	"slices"
+
+	"github.com/kgroups/kgroups/kafka"
+)
+
 // The hold rule keeps a partition's status from flapping: once the
 // partition has been judged on a full window, a change between OK and
 // WARN (a trend: falling behind or not) is reported only when the rules
@@ -13,7 +19,7 @@ package lag
 // first decision, the one `kgroups health` gives at the end of its
 // window, is not delayed.
 //
-// The rule runs once a poll, as the poll is added (updateHold), so that
+// The rule runs once a poll, as the poll is added (judgeGroup), so that
 // every reader of the history, the UI's tracker and `kgroups health`,
 // sees the same held status whenever it evaluates.
 
@@ -21,12 +27,100 @@ package lag
 // least 2 polls.
 func holdPolls(window int) int { return max(2, (window+2)/3) }
 
-// updateHold applies the rules at the poll just added (time t) and moves
-// the held status by the hold rule.
-func (h *History) updateHold(ph *partHist, c, end, t int64) {
-	raw, _ := h.rawStatus(ph, c, end, t)
-	ph.raw = raw
-	lag := lagOf(c, end)
+// judgeGroup applies the rules to the group's partitions of the poll just
+// added (time t; at(k) for k < n are the snapshot's partitions in order)
+// and moves their held statuses by the hold rule. A partition the rules
+// call STALL is starved rather than stuck when its owner committed on
+// other partitions of the group within the window and their lag grew over
+// it by more than KeepUpMessages (lagGrowth): the member is alive and
+// busy, slower than its producers, and reaches this partition in turn, as a slow
+// consumer working through a batch of other partitions' records does. It
+// is judged as falling behind (WARN), not STALL, so that such a group
+// reads WARN throughout instead of flipping between ERR STALL and WARN
+// as its partitions take turns.
+func (h *History) judgeGroup(gh *groupHist, at func(int) *kafka.PartitionOffsets, n int, t int64) {
+	stalls := 0
+	for i := range gh.parts {
+		ph := &gh.parts[i]
+		if ph.lastSeq != h.seq {
+			continue
+		}
+		c, end := h.sample(ph, h.seq)
+		ph.raw, _ = h.rawStatus(ph, c, end, t)
+		if ph.raw == StatusStall {
+			stalls++
+		}
+	}
+	if stalls > 0 {
+		// Per member that committed within the window, how much the lag
+		// of the partitions it keeps moving grew over it.
+		moved, grew := h.moved[:0], h.grew[:0]
+		h.eachOwned(gh, at, n, func(ph *partHist, member string) {
+			if int(ph.sinceMove) >= h.cfg.Window {
+				return
+			}
+			j := slices.Index(moved, member)
+			if j < 0 {
+				moved, grew = append(moved, member), append(grew, 0)
+				j = len(moved) - 1
+			}
+			grew[j] += h.lagGrowth(ph)
+		})
+		h.moved, h.grew = moved, grew
+		if len(moved) > 0 {
+			h.eachOwned(gh, at, n, func(ph *partHist, member string) {
+				if j := slices.Index(moved, member); ph.raw == StatusStall && j >= 0 && grew[j] > KeepUpMessages {
+					ph.raw = StatusWarn
+				}
+			})
+		}
+	}
+	for i := range gh.parts {
+		if ph := &gh.parts[i]; ph.lastSeq == h.seq {
+			c, end := h.sample(ph, h.seq)
+			h.hold1(ph, lagOf(c, end))
+		}
+	}
+}
+
+// lagGrowth is how much the partition's lag grew over the last Window
+// polls (0 when either end is unknown or out of its ring).
+func (h *History) lagGrowth(ph *partHist) int64 {
+	w := uint64(h.cfg.Window)
+	if w > uint64(ph.span) {
+		return 0
+	}
+	c1, e1 := h.sample(ph, h.seq)
+	c0, e0 := h.sample(ph, h.seq-w)
+	l1, l0 := lagOf(c1, e1), lagOf(c0, e0)
+	if l1 < 0 || l0 < 0 {
+		return 0
+	}
+	return l1 - l0
+}
+
+// eachOwned calls f for each of the group's partitions in the snapshot
+// that a member owns, with the owner's member id.
+func (h *History) eachOwned(gh *groupHist, at func(int) *kafka.PartitionOffsets, n int, f func(*partHist, string)) {
+	i := 0
+	for k := range n {
+		p := at(k)
+		if p.MemberID == "" {
+			continue
+		}
+		for i < len(gh.parts) && compareKey(gh.parts[i].topic, gh.parts[i].partition, p.Topic, p.Partition) < 0 {
+			i++
+		}
+		if i < len(gh.parts) && gh.parts[i].topic == p.Topic && gh.parts[i].partition == p.Partition {
+			f(&gh.parts[i], p.MemberID)
+		}
+	}
+}
+
+// hold1 moves the partition's held status by the hold rule, given the
+// rules' status of this poll (ph.raw) and its lag now.
+func (h *History) hold1(ph *partHist, lag int64) {
+	raw := ph.raw
 	switch {
 	case !ph.decided:
 		ph.held, ph.next, ph.holdRun = raw, raw, 0

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"testing"
 	"time"
+
+	"github.com/kgroups/kgroups/kafka"
 )
 
 // feed adds one poll of partition t/0 of group g at sec.
@@ -224,5 +226,68 @@ func TestVerdictsDoNotFlap(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestStarvedPartitionOfASlowMemberIsBehindNotStalled: one member on three
+// partitions. While it works through two of them slower than they fill,
+// the third waits its turn with a commit that stands a full window: the
+// group is falling behind (WARN), not stalled. The same standing commit
+// beside partitions the member keeps up with is a STALL: something holds
+// that partition.
+func TestStarvedPartitionOfASlowMemberIsBehindNotStalled(t *testing.T) {
+	cfg := Config{Window: 4, MinDistance: time.Second, Samples: 20, TimePoints: 20, RatePolls: 3, EvictAfter: 3, Hold: 1}
+	run := func(busy func(i int) (c, end int64)) Verdict {
+		h := NewHistory(cfg)
+		var g GroupHealth
+		for i := range 8 {
+			sec := float64(10 * i)
+			c0, e0 := busy(i)
+			h.Add(snap(at(sec), grp("g",
+				po("t", 0, c0, e0),
+				po("t", 1, c0, e0),
+				po("t", 2, 50, 100+int64(20*i)), // waits its turn
+			)))
+			g, _ = h.Evaluate("g", at(sec))
+		}
+		return Judge(g, cfg.Window)
+	}
+	slow := run(func(i int) (int64, int64) { return int64(10 * i), 100 + int64(40*i) })
+	if p := slow.Partitions[2]; p.Status != StatusWarn || slow.Text() != "WARN" {
+		t.Errorf("a slow member's waiting partition: %v, group %s; want WARN, WARN", p.Status, slow.Text())
+	}
+	keeping := run(func(i int) (int64, int64) { return 100 + int64(40*i), 100 + int64(40*i) })
+	if p := keeping.Partitions[2]; p.Status != StatusStall || keeping.Text() != "ERR STALL" {
+		t.Errorf("a standing commit beside caught-up partitions: %v, group %s; want STALL, ERR STALL", p.Status, keeping.Text())
+	}
+}
+
+// TestStarvationIsJudgedPerMember: member a is slow on its partitions;
+// member b keeps up on t/3 and stands still on t/2. b's standing commit is
+// a STALL: a's slowness explains nothing of b's.
+func TestStarvationIsJudgedPerMember(t *testing.T) {
+	cfg := Config{Window: 4, MinDistance: time.Second, Samples: 20, TimePoints: 20, RatePolls: 3, EvictAfter: 3, Hold: 1}
+	owned := func(p kafka.PartitionOffsets, member string) kafka.PartitionOffsets {
+		p.MemberID = member
+		return p
+	}
+	h := NewHistory(cfg)
+	var g GroupHealth
+	for i := range 8 {
+		sec := float64(10 * i)
+		n := int64(i)
+		h.Add(snap(at(sec), grp("g",
+			owned(po("t", 0, 10*n, 100+40*n), "a"),
+			owned(po("t", 1, 10*n, 100+40*n), "a"),
+			owned(po("t", 2, 50, 100+20*n), "b"),
+			owned(po("t", 3, 100+40*n, 100+40*n), "b"),
+		)))
+		g, _ = h.Evaluate("g", at(sec))
+	}
+	want := []Status{StatusWarn, StatusWarn, StatusStall, StatusOK}
+	for i, w := range want {
+		if got := g.Partitions[i].Status; got != w {
+			t.Errorf("t/%d: %v, want %v", i, got, w)
+		}
 	}
 }

@@ -56,8 +56,8 @@ type partHist struct {
 	held, next Status
 	holdRun    uint8
 	decided    bool
-	// raw is the rules' status at the latest poll, as updateHold found
-	// it: an evaluation as of that poll's time reads it instead of
+	// raw is the rules' status at the latest poll, as judgeGroup found
+	// it (judgeGroup): an evaluation as of that poll's time reads it instead of
 	// applying the rules again.
 	raw Status
 	// sinceMove is how many polls before lastSeq the committed offset
@@ -171,7 +171,6 @@ func (h *History) updatePartition(ph *partHist, p *kafka.PartitionOffsets, t int
 		h.observe(ph, c, lag, t, ph.owned)
 	}
 	ph.observeUncommitted(fetched && c < 0 && ph.owned, t, int64(h.cfg.MinDistance), h.cfg.Window)
-	h.updateHold(ph, c, end, t)
 	// A repack happens when a number does not fit, which never happens to
 	// a class stored in 8 bytes: once every 2*Samples polls (at a phase
 	// set by the partition number, to spread the work), a partition with
