@@ -8,8 +8,10 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
+	"github.com/twmb/franz-go/pkg/kversion"
 
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/kafkatest"
@@ -469,8 +471,18 @@ func TestVerdictsOnRealGroupsAsAHumanWould(t *testing.T) {
 // below the old commit; they are not a REWIND, and the time lag is read
 // off the new log only: the history of the partition starts again, and
 // says when.
+//
+// On a broker before Kafka 2.8 (no topic ids in metadata) the new log is
+// told from the old by its offsets alone: its log end below the old
+// commit.
 func TestRecreatedTopicRestartsItsHistory(t *testing.T) {
-	c := kafkatest.NewCluster(t)
+	t.Run("newest", func(t *testing.T) { recreatedTopic(t) })
+	t.Run("kafka 2.1", func(t *testing.T) { recreatedTopic(t, kfake.MaxVersions(kversion.V2_1_0())) })
+}
+
+func recreatedTopic(t *testing.T, opts ...kfake.Opt) {
+	t.Helper()
+	c := kafkatest.NewCluster(t, opts...)
 	s := newScenario(t, c, "recreated")
 	var end int64
 	for range lag.DefaultConfig().Window {
