@@ -235,7 +235,7 @@ func (m *Model) onSwitch(msg switchMsg) tea.Cmd {
 	if info.Name == "" {
 		info.Name = msg.name
 	}
-	m.opts.ContextName, m.opts.Brokers = info.Name, info.Brokers
+	m.opts.ContextName, m.opts.Brokers, m.opts.Connection = info.Name, info.Brokers, info.Connection
 	m.opts.Log.Debug("ui context switch", "context", info.Name, "brokers", info.Brokers)
 	m.opts.ReadOnly, m.opts.Protected = info.ReadOnly, info.Protected
 	if info.Refresh > 0 {

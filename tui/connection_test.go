@@ -152,3 +152,36 @@ func TestGoldenConnection(t *testing.T) {
 		}
 	}
 }
+
+// timeoutErr is a dial that timed out, as the net package reports it.
+type timeoutErr struct{}
+
+func (timeoutErr) Error() string   { return "i/o timeout" }
+func (timeoutErr) Timeout() bool   { return true }
+func (timeoutErr) Temporary() bool { return true }
+
+// TestUnreachableCauseAt120: whatever failed first (a DNS lookup, a dial
+// that timed out), the status line at 120 columns names the cause and the
+// host whole, before anything is cut.
+func TestUnreachableCauseAt120(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"dns", fmt.Errorf("list groups: request ListGroups has 1 separate shard errors, first: unable to dial: %w",
+			&net.OpError{Op: "dial", Net: "tcp", Err: &net.DNSError{Err: "no such host", Name: "no-such-host.invalid", IsNotFound: true}}),
+			"✖ unreachable · retry 09:26:58 (in 5s) · DNS lookup of no-such-host.invalid failed: no such host"},
+		{"timeout", fmt.Errorf("describe groups: request DescribeGroups has 1 separate shard errors, first: unable to dial: %w",
+			&net.OpError{Op: "dial", Net: "tcp", Addr: hostAddr("kafka-3.internal:9092"), Err: timeoutErr{}}),
+			"✖ unreachable · retry 09:26:58 (in 5s) · no answer from kafka-3.internal:9092 (connection timed out)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, 120, 40, Options{}, failing(tc.err))
+			h.poll()
+			if got := lines(h.view())[1]; got != tc.want {
+				t.Errorf("status at 120 columns =\n%q\nwant\n%q", got, tc.want)
+			}
+		})
+	}
+}

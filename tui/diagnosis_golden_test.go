@@ -140,3 +140,31 @@ func TestDiagnosisTabAsksWhenShown(t *testing.T) {
 		t.Errorf("polls with nothing new read again: %+v", r.asked[1:])
 	}
 }
+
+// TestDiagnosisTabConnection: the Diagnosis tab's suggested commands carry
+// the words that name the cluster (Options.Connection), and a context
+// switch replaces them with the new context's.
+func TestDiagnosisTabConnection(t *testing.T) {
+	staging := &seqPoller{steps: []func(time.Time) (*kafka.Snapshot, error){fixture}}
+	h := newHarness(t, 120, 30, Options{
+		Connection: []string{"-b", "prod-1:9092"},
+		Contexts:   []string{"prod", "staging"},
+		Switch: func(context.Context, string) (Poller, ContextInfo, error) {
+			return staging, ContextInfo{Name: "staging", Connection: []string{"--context", "staging"}}, nil
+		},
+	}, fixture)
+	staging.clock = h.clock
+	h.poll()
+	h.press("enter")
+	if got := diagnosisTab(t, h).Connection; !equal(got, []string{"-b", "prod-1:9092"}) {
+		t.Fatalf("Diagnosis tab connection = %q, want [-b prod-1:9092]", got)
+	}
+	h.press("esc", ":")
+	h.typeText("ctx staging")
+	h.run(h.send(keyMsg("enter")))
+	h.poll()
+	h.press("enter")
+	if got := diagnosisTab(t, h).Connection; !equal(got, []string{"--context", "staging"}) {
+		t.Fatalf("after :ctx staging, Diagnosis tab connection = %q, want [--context staging]", got)
+	}
+}

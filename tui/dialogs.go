@@ -25,6 +25,7 @@ func (m *Model) groupTabs(name string) []groupdetail.Extra {
 	if len(m.opts.Brokers) > 0 {
 		dt.Bootstrap = m.opts.Brokers[0]
 	}
+	dt.Connection = m.opts.Connection
 	diag := groupdetail.Extra{Title: "Diagnosis", Tab: dt}
 	if st := m.streamsTabs(name); st != nil {
 		// Assignors are not simulated for streams groups.

@@ -44,10 +44,13 @@ type TimestampReader interface {
 
 // ContextInfo describes the context a Switch connected to.
 type ContextInfo struct {
-	Name      string
-	Brokers   []string
-	ReadOnly  bool
-	Protected bool
+	Name    string
+	Brokers []string
+	// Connection are the words that name the context on a kgroups
+	// command line (Options.Connection).
+	Connection []string
+	ReadOnly   bool
+	Protected  bool
 	// Refresh and Timeout replace the current ones when set.
 	Refresh time.Duration
 	Timeout time.Duration
@@ -62,6 +65,11 @@ type Options struct {
 	// ContextName and Brokers are shown in the status bar.
 	ContextName string
 	Brokers     []string
+	// Connection are the words that name the cluster on a kgroups
+	// command line ("--context", NAME, or "-b", HOSTS, and the connection
+	// flags given; never a secret), put into the commands the Diagnosis
+	// tab suggests so that they run pasted into the same shell.
+	Connection []string
 	// Refresh is the poll interval (default config.DefaultRefresh, the
 	// refresh setting's default).
 	Refresh time.Duration

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/kafka/rebalance"
 	"github.com/kgroups/kgroups/kafka/receipt"
 	"github.com/kgroups/kgroups/views/format"
 )
@@ -74,6 +75,11 @@ func addCompletions(root *cobra.Command, a *app) {
 			c.ValidArgsFunction = a.completeGroups(supports(kafka.ActionSimulate), false)
 			flag(c, "leave", a.completeMembers(leavingField))
 			flag(c, "join", fixed("1", "2", "3"))
+			flag(c, "assignor", fixed(
+				rebalance.AssignorRange+"\teager: a contiguous range of each topic per member",
+				rebalance.AssignorRoundRobin+"\teager: partitions dealt out one by one",
+				rebalance.AssignorSticky+"\teager: keeps owners where balance allows",
+				rebalance.AssignorCooperativeSticky+"\tincremental: moves only what balance needs"))
 		case "tui":
 			flag(c, "group", a.completeGroups(anyGroup, false))
 		case "list":

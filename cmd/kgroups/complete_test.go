@@ -146,6 +146,8 @@ func TestCompletionOnKfake(t *testing.T) {
 			{[]string{"reset", "g", "-o", ""}, []string{"table", "json", "csv"}},
 			{[]string{"describe", "g", "-o", ""}, []string{"table", "json"}},
 			{[]string{"version", "-o", ""}, []string{"text", "json"}},
+			{[]string{"simulate", "g", "--assignor", ""}, []string{"range", "roundrobin", "sticky", "cooperative-sticky"}},
+			{[]string{"simulate", "g", "--assignor", "r"}, []string{"range", "roundrobin"}},
 		} {
 			if got, _ := complete(t, tc.args...); !slices.Equal(names(got), tc.want) {
 				t.Errorf("%q: %q, want %q", tc.args, got, tc.want)

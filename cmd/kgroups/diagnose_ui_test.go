@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/kgroups/kgroups/kafka/kafkatest"
 	"github.com/kgroups/kgroups/kafka/lag"
 	"github.com/kgroups/kgroups/kafka/rebalance"
+	"github.com/kgroups/kgroups/views/render"
 	"github.com/kgroups/kgroups/views/screens/diagnosis"
 	"github.com/kgroups/kgroups/views/ui"
 	"github.com/kgroups/kgroups/views/viewtest"
@@ -89,7 +91,8 @@ func TestDiagnoseAgreesWithTab(t *testing.T) {
 	}
 	var stdout, stderr bytes.Buffer
 	a := newApp(nil, &stdout, &stderr, func(string) string { return "" })
-	o := diagnoseOptions{healthOptions: healthOptions{names: names, polls: polls, interval: time.Nanosecond, cfg: cfg, format: formatJSON}}
+	conn := []string{"--context", "prod eu"}
+	o := diagnoseOptions{healthOptions: healthOptions{names: names, polls: polls, interval: time.Nanosecond, cfg: cfg, format: formatJSON}, conn: conn}
 	if err := sampleDiagnose(ctx, a, replay, diagnose.NewReader(cl), o); err != nil {
 		t.Fatalf("diagnose: %v\n%s", err, stderr.String())
 	}
@@ -100,6 +103,7 @@ func TestDiagnoseAgreesWithTab(t *testing.T) {
 				ID       string          `json:"id"`
 				Severity string          `json:"severity"`
 				Evidence json.RawMessage `json:"evidence"`
+				Next     string          `json:"next"`
 			} `json:"findings"`
 		} `json:"groups"`
 	}
@@ -115,6 +119,7 @@ func TestDiagnoseAgreesWithTab(t *testing.T) {
 	tabs := make(map[string]*diagnosis.Model)
 	for _, n := range names {
 		tabs[n] = diagnosis.New(viewtest.Common(120, 40, true), n, tl)
+		tabs[n].Connection = conn
 		tabs[n].Update(ui.TabShownMsg{})
 	}
 	for _, snap := range snaps {
@@ -156,7 +161,13 @@ func TestDiagnoseAgreesWithTab(t *testing.T) {
 			if fs[i].ID != f.ID || fs[i].Severity.String() != f.Severity || !bytes.Equal(ev, cli.Bytes()) {
 				t.Errorf("%s finding %d:\n tab      %s %s %s\n diagnose %s %s %s", g.Group, i, fs[i].ID, fs[i].Severity, ev, f.ID, f.Severity, cli.Bytes())
 			}
+			if got := render.DiagnoseNext(&fs[i]); got != f.Next {
+				t.Errorf("%s finding %d NEXT:\n tab      %s\n diagnose %s", g.Group, i, got, f.Next)
+			}
 			found = found || f.ID == want[g.Group]
+			if f.ID == want[g.Group] && f.ID != diagnose.IDOpenTransaction && !strings.HasPrefix(f.Next, "kgroups --context 'prod eu' ") {
+				t.Errorf("%s: NEXT %q does not name the context first", g.Group, f.Next)
+			}
 		}
 		if !found {
 			t.Errorf("%s: no %s finding in %s", g.Group, want[g.Group], stdout.String())

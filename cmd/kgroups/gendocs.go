@@ -73,7 +73,8 @@ func genDocs(root *cobra.Command, dir string) error {
 	bi := resolveBuildInfo(version, commit, date.Format(time.RFC3339), nil)
 	root.DisableAutoGenTag = true
 	return doc.GenManTree(root, &doc.GenManHeader{
-		Title:   "KGROUPS",
+		// No Title: each page is titled by its command
+		// (KGROUPS-SIMULATE), as man -k and the page header show.
 		Section: "1",
 		Date:    &date,
 		Source:  "kgroups " + bi.Version,

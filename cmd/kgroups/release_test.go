@@ -56,3 +56,62 @@ func TestReleaseInstallsEveryManPage(t *testing.T) {
 		}
 	}
 }
+
+// TestReleasePackagesCarryDocs: the deb and the rpm each install the
+// README and the pages it links to (nfpm drops type: doc files from debs,
+// so an entry kept for both packagers must not be one), and the archives
+// carry the pages too.
+func TestReleasePackagesCarryDocs(t *testing.T) {
+	body, err := os.ReadFile("../../.goreleaser.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rel struct {
+		Archives []struct {
+			// A file is a path, or a map with src and dst.
+			Files []any `yaml:"files"`
+		} `yaml:"archives"`
+		Nfpms []struct {
+			Contents []struct {
+				Src      string `yaml:"src"`
+				Dst      string `yaml:"dst"`
+				Packager string `yaml:"packager"`
+				Type     string `yaml:"type"`
+			} `yaml:"contents"`
+		} `yaml:"nfpms"`
+	}
+	if err := yaml.Unmarshal(body, &rel); err != nil {
+		t.Fatal(err)
+	}
+	if len(rel.Nfpms) != 1 || len(rel.Archives) != 1 {
+		t.Fatalf("%d nfpms, %d archives", len(rel.Nfpms), len(rel.Archives))
+	}
+	for _, pkg := range []string{"deb", "rpm"} {
+		for _, want := range []struct{ src, dst string }{
+			{"README.md", "/usr/share/doc/kgroups/README.md"},
+			{"docs/*.md", "/usr/share/doc/kgroups/docs/"},
+		} {
+			found := false
+			for _, c := range rel.Nfpms[0].Contents {
+				if c.Src != want.src || c.Dst != want.dst || (c.Packager != "" && c.Packager != pkg) {
+					continue
+				}
+				if c.Type == "doc" && pkg == "deb" {
+					t.Errorf("%s: %s is type doc, which the deb leaves out", pkg, c.Src)
+				}
+				found = true
+			}
+			if !found {
+				t.Errorf("the %s does not install %s at %s", pkg, want.src, want.dst)
+			}
+		}
+	}
+	found := false
+	for _, f := range rel.Archives[0].Files {
+		m, ok := f.(map[string]any)
+		found = found || (ok && m["src"] == "docs/*.md" && m["dst"] == "docs")
+	}
+	if !found {
+		t.Error("the archives do not carry docs/*.md in docs/")
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -23,6 +24,9 @@ type simulateOptions struct {
 	format string
 	// wide shows long ids whole (--wide).
 	wide bool
+	// assignors keeps only the predictions of these assignors
+	// (--assignor); none keeps every one.
+	assignors []string
 }
 
 func newSimulateCmd(a *app) *cobra.Command {
@@ -30,9 +34,9 @@ func newSimulateCmd(a *app) *cobra.Command {
 	var join int
 	var format string
 	var wide bool
-	var b64 []string
+	var b64, assignors []string
 	cmd := &cobra.Command{
-		Use:   "simulate GROUP (--leave MEMBER... | --join N) [--wide] [-o table|json]",
+		Use:   "simulate GROUP (--leave MEMBER... | --join N) [--assignor NAME...] [--wide] [-o table|json]",
 		Short: "Predict what each assignor would move if members left or joined",
 		Long: `Predict a classic consumer group's next assignment if the named members
 leave (--leave) or N new members join (--join), under each of
@@ -60,7 +64,8 @@ so simulate shows each member's current and target assignment instead.
 [{"topic","partitions"}]},"error"}]}.`,
 		Example: `  kgroups simulate orders-app --leave consumer-1-4f9c0e
   kgroups simulate orders-app --leave billing-worker-3     # a client id or instance id
-  kgroups simulate orders-app --join 2 -o json | jq '.assignors[] | {assignor, moved}'`,
+  kgroups simulate orders-app --join 2 -o json | jq '.assignors[] | {assignor, moved}'
+  kgroups simulate orders-app --join 1 --assignor cooperative-sticky`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			args, err := withGroupBase64(args, b64)
@@ -72,16 +77,46 @@ so simulate shows each member's current and target assignment instead.
 				return err
 			}
 			o.wide = wide
+			if o.assignors, err = parseAssignors(assignors); err != nil {
+				return err
+			}
 			return runSimulate(cmd.Context(), a, o)
 		},
 	}
 	fs := cmd.Flags()
 	fs.StringSliceVar(&leave, "leave", nil, "members that leave, by member id, or by a client id or instance id that names one member; comma-separated or repeated")
 	fs.IntVar(&join, "join", 0, fmt.Sprintf("number of new members that join (1 to %d)", rebalance.MaxJoin))
+	fs.StringSliceVar(&assignors, "assignor", nil, "show only these assignors' predictions ("+strings.Join(rebalance.Assignors, ", ")+"); comma-separated or repeated")
 	addFormatFlag(cmd, &format)
 	addWideFlag(cmd, &wide)
 	addGroupBase64Flag(cmd, &b64, false)
 	return cmd
+}
+
+// parseAssignors validates --assignor: each name one of the assignors
+// simulate predicts, each once.
+func parseAssignors(names []string) ([]string, error) {
+	out := make([]string, 0, len(names))
+	for _, n := range names {
+		if !slices.Contains(rebalance.Assignors, n) {
+			return nil, usageErrorf("invalid --assignor %q: give one of %s", n, strings.Join(rebalance.Assignors, ", "))
+		}
+		if !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out, nil
+}
+
+// keepAssignors drops the predictions of assignors not in names (all are
+// kept when names is empty), the group's own rows included.
+func keepAssignors(sim *rebalance.Simulation, names []string) {
+	if len(names) == 0 {
+		return
+	}
+	sim.Predictions = slices.DeleteFunc(sim.Predictions, func(p rebalance.Prediction) bool {
+		return !slices.Contains(names, p.Assignor)
+	})
 }
 
 // parseSimulate validates simulate's arguments; every mistake is a usage
@@ -142,6 +177,7 @@ func runSimulate(ctx context.Context, a *app, o simulateOptions) error {
 		if err != nil {
 			return err
 		}
+		keepAssignors(sim, o.assignors)
 		if o.format == formatJSON {
 			err = render.SimulationJSON(a.stdout, g, sim)
 		} else {

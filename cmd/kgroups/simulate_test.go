@@ -240,6 +240,29 @@ func TestSimulateCLI(t *testing.T) {
 		}
 	})
 
+	t.Run("assignor filter", func(t *testing.T) {
+		code, stdout, stderr := runKgroups(t, "-b", c.brokers, "simulate", simRange, "--leave", m1, "--assignor", "sticky,range", "--assignor", "range", "-o", "json")
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		var doc simJSON
+		if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+			t.Fatalf("%v\n%s", err, stdout)
+		}
+		var names []string
+		for _, a := range doc.Assignors {
+			names = append(names, a.Assignor)
+		}
+		if want := []string{"range", "sticky"}; !reflect.DeepEqual(names, want) || doc.Assignors[0].Moved != 2 {
+			t.Errorf("--assignor sticky,range: assignors %v (range moved %d), want %v in output order, range moving 2", names, doc.Assignors[0].Moved, want)
+		}
+		code, stdout, stderr = runKgroups(t, "-b", c.brokers, "simulate", simRange, "--leave", m1, "--assignor", "uniform")
+		want := "kgroups: invalid --assignor \"uniform\": give one of range, roundrobin, sticky, cooperative-sticky\nRun 'kgroups simulate --help' for usage.\n"
+		if code != exitUsage || stdout != "" || stderr != want {
+			t.Errorf("--assignor uniform: exit %d, stdout %q, stderr\n%q\nwant\n%q", code, stdout, stderr, want)
+		}
+	})
+
 	t.Run("leave by client id", func(t *testing.T) {
 		// r2 is the client id of the middle member: the same simulation
 		// as --leave with its member id.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -85,6 +86,7 @@ func openTUI(ctx context.Context, a *app, o openOptions) error {
 		return err
 	}
 	opts.InitialGroup = o.group
+	opts.Connection = connectionArgs(cc, a.selection())
 	if cfg, err := a.config(); err == nil && len(cfg.Contexts) > 0 {
 		opts.Contexts = cfg.Names()
 		opts.Switch = switcher(cfg, a.selection(), a.log)
@@ -101,6 +103,8 @@ func openDemoUI(ctx context.Context, a *app, brokers []string) error {
 		return err
 	}
 	opts := tuiOptions(cc, cl)
+	// The demo's cluster is no context: its suggestions name the brokers.
+	opts.Connection = []string{"-b", strings.Join(brokers, ",")}
 	opts.NoSwitch = demoNoSwitch
 	return runTUI(ctx, a, opts)
 }
@@ -200,7 +204,8 @@ func switcher(cfg *config.Config, sel config.Selection, log *slog.Logger) func(c
 			return nil, tui.ContextInfo{}, err
 		}
 		return cl, tui.ContextInfo{
-			Name: cc.Name, Brokers: cc.Brokers, ReadOnly: cc.ReadOnly, Protected: cc.Protected,
+			Name: cc.Name, Brokers: cc.Brokers, Connection: connectionArgs(cc, config.Selection{Overrides: keep}),
+			ReadOnly: cc.ReadOnly, Protected: cc.Protected,
 			Refresh: cc.Refresh, Timeout: pollTimeout(cc.RequestTimeout), Writers: writers(cc, cl), Diagnosis: diagnosisReader(cl),
 		}, nil
 	}

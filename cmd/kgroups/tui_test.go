@@ -156,8 +156,9 @@ func TestSwitcher(t *testing.T) {
 		t.Fatalf("switch to b: %v", err)
 	}
 	defer p.(interface{ Close() }).Close()
-	want := tui.ContextInfo{Name: "b", Brokers: c.Addrs, ReadOnly: true, Protected: true, Refresh: 7 * time.Second, Timeout: 8 * time.Second}
+	want := tui.ContextInfo{Name: "b", Brokers: c.Addrs, Connection: []string{"--context", "b"}, ReadOnly: true, Protected: true, Refresh: 7 * time.Second, Timeout: 8 * time.Second}
 	if strings.Join(info.Brokers, ",") != strings.Join(want.Brokers, ",") || info.Name != want.Name || info.ReadOnly != want.ReadOnly ||
+		strings.Join(info.Connection, " ") != strings.Join(want.Connection, " ") ||
 		info.Protected != want.Protected || info.Refresh != want.Refresh || info.Timeout != want.Timeout {
 		t.Fatalf("info = %+v\nwant %+v", info, want)
 	}

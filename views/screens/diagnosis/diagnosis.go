@@ -44,6 +44,10 @@ type Model struct {
 	// Bootstrap is a broker address for the suggested kafka-*.sh
 	// commands, as `kgroups diagnose` names the first of its brokers.
 	Bootstrap string
+	// Connection are the words that name the cluster on the suggested
+	// kgroups commands (diagnose.Input.Connection), as `kgroups diagnose`
+	// gives them, so that NEXT runs pasted into the same shell.
+	Connection []string
 
 	group string
 	src   Source
@@ -218,6 +222,7 @@ func (m *Model) refresh() tea.Cmd {
 	m.findings = diagnose.Diagnose(diagnose.Input{
 		Group: g, PartitionCounts: snap.PartitionCounts, Verdict: verdict,
 		Events: m.events, Since: now.Add(-Window), Now: now, Reads: reads, Bootstrap: m.Bootstrap,
+		Connection: m.Connection,
 		Unmoved: func(topic string, partition int32) (time.Time, bool) {
 			return l.CommitUnmovedSince(m.group, topic, partition)
 		},

@@ -18,7 +18,7 @@ type prepared struct {
 // that has copies of what the tab has read and of the stable offsets it
 // saw, and reads the events from the poll's own timeline.
 func (m *Model) Prepare() func(ui.DataMsg) any {
-	s := &Model{Common: m.Common, Bootstrap: m.Bootstrap, group: m.group, stable: maps.Clone(m.stable), reads: m.reads.clone()}
+	s := &Model{Common: m.Common, Bootstrap: m.Bootstrap, Connection: m.Connection, group: m.group, stable: maps.Clone(m.stable), reads: m.reads.clone()}
 	p := &prepared{answers: m.answers, m: s}
 	return func(d ui.DataMsg) any {
 		if src, ok := d.Rebalances.(Source); ok {
