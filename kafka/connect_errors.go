@@ -101,7 +101,10 @@ func tooOld(err error) bool {
 // anywhere in err, whichever request it failed, is "connection refused by
 // HOST:PORT", a failed DNS lookup "DNS lookup of HOST failed: no such
 // host", a connection that timed out "no answer from HOST:PORT (connection
-// timed out)"; any other error is its own text.
+// timed out)", a rejected login "SASL authentication failed: ...", a
+// certificate or handshake problem "TLS handshake failed: ...", a request
+// the broker is too old for "broker too old ..."; any other error is its
+// own text.
 func Headline(err error) string {
 	if addr := refusedBy(err); addr != "" {
 		return "connection refused by " + addr
@@ -112,6 +115,18 @@ func Headline(err error) string {
 	var op *net.OpError
 	if errors.As(err, &op) && op.Op == "dial" && op.Addr != nil && isTimeout(err) {
 		return "no answer from " + op.Addr.String() + " (connection timed out)"
+	}
+	switch {
+	case errors.Is(err, kerr.SaslAuthenticationFailed), errors.Is(err, kerr.IllegalSaslState):
+		return "SASL authentication failed: check the credentials (" + scrubCause(err) + ")"
+	case errors.Is(err, kerr.UnsupportedSaslMechanism):
+		return "SASL mechanism not enabled on the broker: check sasl.mechanism"
+	}
+	if why := explainTLS(err, config.Cluster{}); why != "" {
+		return "TLS handshake failed: " + why
+	}
+	if tooOld(err) {
+		return "broker too old for a request kgroups sent (" + scrubCause(err) + ")"
 	}
 	return err.Error()
 }

@@ -2,6 +2,8 @@ package tui
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"fmt"
 	"io"
 	"net"
@@ -15,6 +17,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/muesli/termenv"
+	"github.com/twmb/franz-go/pkg/kerr"
 
 	"github.com/kgroups/kgroups/kafka"
 )
@@ -175,6 +178,10 @@ func TestUnreachableCauseAt120(t *testing.T) {
 		{"timeout", fmt.Errorf("describe groups: request DescribeGroups has 1 separate shard errors, first: unable to dial: %w",
 			&net.OpError{Op: "dial", Net: "tcp", Addr: hostAddr("kafka-3.internal:9092"), Err: timeoutErr{}}),
 			"✖ unreachable · retry 09:26:58 (in 5s) · no answer from kafka-3.internal:9092 (connection timed out)"},
+		{"sasl", fmt.Errorf("list groups: request ListGroups has 1 separate shard errors, first: %w", kerr.SaslAuthenticationFailed),
+			"✖ unreachable · retry 09:26:58 (in 5s) · SASL authentication failed: check the credentials (list groups: request ListGr…"},
+		{"tls", fmt.Errorf("list groups: unable to dial: %w", &tls.CertificateVerificationError{Err: x509.UnknownAuthorityError{}}),
+			"✖ unreachable · retry 09:26:58 (in 5s) · TLS handshake failed: certificate signed by unknown authority (set tls.ca_file)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newHarness(t, 120, 40, Options{}, failing(tc.err))
