@@ -80,7 +80,7 @@ func (f *clientFixture) changed(t *testing.T) []simMember {
 	var members []simMember
 	for _, m := range f.Before {
 		if m.MemberID != f.Leave {
-			members = append(members, rdkSimMember(t, m, false))
+			members = append(members, clientSimMember(t, m, false))
 		}
 	}
 	if f.Join != "" {
@@ -88,7 +88,7 @@ func (f *clientFixture) changed(t *testing.T) []simMember {
 		if i < 0 {
 			t.Fatalf("joiner %s not in the group after", f.Join)
 		}
-		members = append(members, rdkSimMember(t, f.After[i], true))
+		members = append(members, clientSimMember(t, f.After[i], true))
 	}
 	if len(members) != len(f.After) {
 		t.Fatalf("%d members after the change, the group reported %d", len(members), len(f.After))
@@ -130,4 +130,19 @@ func decodeAssignment(t *testing.T, m rdkMember) map[string][]int32 {
 // topics.
 func equalPlans(a, b map[string]map[string][]int32) bool {
 	return reflect.DeepEqual(normalize(a), normalize(b))
+}
+
+// clientSimMember is rdkSimMember for any client: its subscription read
+// as readMemberMetadata reads it.
+func clientSimMember(t *testing.T, m rdkMember, joiner bool) simMember {
+	t.Helper()
+	meta, _, err := readMemberMetadata(m.Metadata)
+	if err != nil {
+		t.Fatalf("member %s metadata: %v", m.MemberID, err)
+	}
+	sm := simMember{id: m.MemberID, instance: m.InstanceID, topics: uniqueSorted(meta.Topics), joiner: joiner}
+	if !joiner && len(m.Assigned) > 0 {
+		sm.owned = m.Assigned
+	}
+	return sm
 }

@@ -1,0 +1,97 @@
+package rebalance
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/twmb/franz-go/pkg/kmsg"
+)
+
+// TestClientEvidence checks every member of every recorded fixture
+// against its library's entry in ClientEvidence: the metadata version,
+// user data and owned partitions it sent, the user data in the
+// assignment it was given, and whether its client id is its library's
+// default exactly when the fixture kept the defaults.
+func TestClientEvidence(t *testing.T) {
+	for dir, impl := range map[string]Impl{
+		"sarama":                 ImplSarama,
+		"kafka-go":               ImplKafkaGo,
+		"kafka-python":           ImplKafkaPython,
+		"confluent-kafka-python": ImplLibrdkafka,
+	} {
+		i := slices.IndexFunc(ClientEvidence, func(e Evidence) bool { return e.Impl == impl })
+		if i < 0 {
+			t.Fatalf("no evidence for %s", impl)
+		}
+		ev := ClientEvidence[i]
+		ownedSeen := map[string]bool{}
+		for name, f := range loadClientFixtures(t, dir) {
+			if !slices.Contains(ev.Protocols, f.Protocol) {
+				t.Errorf("%s/%s: protocol %s not among %s's %v", dir, name, f.Protocol, impl, ev.Protocols)
+			}
+			if f.Static && !ev.Static {
+				t.Errorf("%s/%s: static members, but %s has no static membership", dir, name, impl)
+			}
+			want := ev.Metadata[f.Protocol]
+			for _, m := range append(slices.Clone(f.Before), f.After...) {
+				if got := ev.DefaultClientID(m.ClientID); got != (f.ClientIDs == "default") {
+					t.Errorf("%s/%s: member %s client id %q: default %v, fixture kept defaults: %v", dir, name, m.MemberID, m.ClientID, got, f.ClientIDs == "default")
+				}
+				if f.Static != (m.InstanceID != "") {
+					t.Errorf("%s/%s: member %s instance id %q", dir, name, m.MemberID, m.InstanceID)
+				}
+				meta, truncated, err := readMemberMetadata(m.Metadata)
+				if err != nil {
+					t.Fatalf("%s/%s: member %s metadata: %v", dir, name, m.MemberID, err)
+				}
+				if truncated != want.Truncated {
+					t.Errorf("%s/%s: member %s metadata truncated: %v, want %v", dir, name, m.MemberID, truncated, want.Truncated)
+				}
+				if meta.Version != want.Version {
+					t.Errorf("%s/%s: member %s sent metadata v%d, want v%d", dir, name, m.MemberID, meta.Version, want.Version)
+				}
+				checkUserData(t, dir+"/"+name+": member "+m.MemberID+" subscription", meta.UserData, want.UserData)
+				if len(meta.OwnedPartitions) > 0 {
+					ownedSeen[f.Protocol] = true
+					if !want.OwnedPartitions {
+						t.Errorf("%s/%s: member %s lists owned partitions %v", dir, name, m.MemberID, meta.OwnedPartitions)
+					}
+				}
+				a := kmsg.NewConsumerMemberAssignment()
+				if err := a.ReadFrom(m.Assignment); err != nil {
+					t.Fatalf("%s/%s: member %s assignment: %v", dir, name, m.MemberID, err)
+				}
+				checkUserData(t, dir+"/"+name+": member "+m.MemberID+" assignment", a.UserData, want.AssignmentUserData)
+				if a.Version != want.AssignmentVersion {
+					t.Errorf("%s/%s: member %s assignment v%d, want v%d", dir, name, m.MemberID, a.Version, want.AssignmentVersion)
+				}
+			}
+		}
+		for protocol, want := range ev.Metadata {
+			if want.OwnedPartitions && !ownedSeen[protocol] {
+				t.Errorf("%s %s: no recorded member listed owned partitions", impl, protocol)
+			}
+		}
+	}
+}
+
+// checkUserData requires b to be empty for UserDataNone and otherwise to
+// decode as format when set: a member with no previous assignment (a
+// joiner's first join) sends none.
+func checkUserData(t *testing.T, what string, b []byte, format UserDataFormat) {
+	t.Helper()
+	switch format {
+	case UserDataNone:
+		if len(b) > 0 {
+			t.Errorf("%s: user data %x, want none", what, b)
+		}
+	case UserDataStickyV1:
+		if len(b) == 0 {
+			return
+		}
+		ud := kmsg.NewStickyMemberMetadata()
+		if err := ud.ReadFrom(b); err != nil || ud.Generation < 0 {
+			t.Errorf("%s: user data %x is not sticky v1 (generation %d): %v", what, b, ud.Generation, err)
+		}
+	}
+}
