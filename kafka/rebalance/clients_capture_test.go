@@ -89,7 +89,9 @@ func TestCaptureClients(t *testing.T) {
 			versions: goModuleVersion("github.com/IBM/sarama", "sarama"), command: goMember("sarama")},
 		"kafka-go": {dir: "kafka-go", assignors: []string{"range", "roundrobin"},
 			versions: goModuleVersion("github.com/segmentio/kafka-go", "kafka-go"), command: goMember("kafka-go")},
-		"kafka-python": {dir: "kafka-python", assignors: []string{"range", "roundrobin", "sticky"},
+		// kafka-python 2.0.2's sticky assignor fails on Python 3 at the
+		// first rejoin (TypeError encoding its user data): not captured.
+		"kafka-python": {dir: "kafka-python", assignors: []string{"range", "roundrobin"},
 			versions: pyVersions("kafka-python"), command: pyMember("kafka-python")},
 		"confluent-kafka-python": {dir: "confluent-kafka-python", assignors: []string{"range", "roundrobin", "cooperative-sticky"}, static: true,
 			versions: pyVersions("confluent"), command: pyMember("confluent")},
@@ -234,16 +236,32 @@ func startMember(t *testing.T, cmd *exec.Cmd) *exec.Cmd {
 
 // settleGroup waits for the group to be Stable with n members and every
 // partition assigned, then for the same generation to hold for three
-// seconds, and returns the members as DescribeGroups reports them.
+// seconds, and returns the members as DescribeGroups reports them. The
+// partitions are counted from the assignments as members decodes them:
+// kfake's own count takes a topic listed twice in one assignment (as
+// librdkafka's cooperative-sticky leader writes them) once.
 func settleGroup(t *testing.T, c *kafkatest.Cluster, cl *kgo.Client, group string, n int) []rdkMember {
 	t.Helper()
+	deadline := time.Now().Add(kafkatest.WaitTimeout)
 	for {
-		c.WaitStable(t, group, n, captureTotal)
+		c.WaitStable(t, group, n, 0)
 		g1 := describe(t, cl, group)
 		time.Sleep(3 * time.Second)
 		g2 := describe(t, cl, group)
-		if g2.State == "Stable" && reflect.DeepEqual(g1, g2) {
-			return members(t, g2)
+		if g2.State == "Stable" && len(g2.Members) == n && reflect.DeepEqual(g1, g2) {
+			ms := members(t, g2)
+			assigned := 0
+			for _, m := range ms {
+				for _, ps := range m.Assigned {
+					assigned += len(ps)
+				}
+			}
+			if assigned == captureTotal {
+				return ms
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("group %s holds Stable with %d of %d partitions assigned", group, assigned, captureTotal)
+			}
 		}
 	}
 }

@@ -13,8 +13,7 @@ import (
 // Their replays require what the model does know: every member's
 // partition count and the partitions each member kept.
 var notExact = map[Impl]map[string]string{
-	ImplSarama:      {AssignorSticky: "sarama's sticky strategy walks Go maps: which of equally good partitions moves is random"},
-	ImplKafkaPython: {AssignorSticky: "kafka-python's sticky assignor walks Python sets: which of equally good partitions moves differs per process"},
+	ImplSarama: {AssignorSticky: "sarama's sticky strategy walks Go maps: which of equally good partitions moves is random"},
 }
 
 // replayClientFixtures replays every fixture in testdata/dir through

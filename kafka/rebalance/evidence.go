@@ -1,6 +1,7 @@
 package rebalance
 
 import (
+	"encoding/binary"
 	"slices"
 	"strings"
 
@@ -38,6 +39,9 @@ type MetadataEvidence struct {
 	// UserData is the subscription's user data: UserDataNone (null or
 	// empty) or one of the formats below.
 	UserData UserDataFormat
+	// NullUserData reports user data written as null (length -1) rather
+	// than empty (length 0), when there is none.
+	NullUserData bool
 	// OwnedPartitions reports that members list the partitions they own
 	// (version 1 and later): false means a v1+ member sends the field
 	// empty even while it owns partitions.
@@ -63,14 +67,10 @@ const (
 	UserDataNone UserDataFormat = ""
 	// UserDataStickyV1 is the Java client's original sticky layout,
 	// version 1: the member's previous assignment (topics, each with its
-	// partitions) and the generation it was made in. sarama and
-	// kafka-python's sticky assignors send it in the subscription; sarama's
-	// leader sends it in each assignment too.
+	// partitions) and the generation it was made in. sarama's sticky
+	// and librdkafka's cooperative-sticky assignors send it in the
+	// subscription, and their leaders in each assignment too.
 	UserDataStickyV1 UserDataFormat = "sticky-v1"
-	// UserDataLibrdkafkaSticky is librdkafka's sticky user data: the
-	// member's previous assignment and generation, as its cooperative-
-	// sticky assignor sends it.
-	UserDataLibrdkafkaSticky UserDataFormat = "librdkafka-sticky"
 )
 
 // ClientEvidence is the evidence of every implementation kgroups models
@@ -82,9 +82,9 @@ var ClientEvidence = []Evidence{
 		ClientIDs:       `"sarama"`,
 		Protocols:       []string{AssignorRange, AssignorRoundRobin, AssignorSticky},
 		Metadata: map[string]MetadataEvidence{
-			AssignorRange:      {Version: 1},
-			AssignorRoundRobin: {Version: 1},
-			AssignorSticky:     {Version: 1, UserData: UserDataStickyV1, AssignmentUserData: UserDataStickyV1},
+			AssignorRange:      {Version: 1, NullUserData: true},
+			AssignorRoundRobin: {Version: 1, NullUserData: true},
+			AssignorSticky:     {Version: 1, UserData: UserDataStickyV1, NullUserData: true, AssignmentUserData: UserDataStickyV1},
 		},
 		Static: true,
 	},
@@ -96,8 +96,8 @@ var ClientEvidence = []Evidence{
 		ClientIDs: `"<program>@<host> (github.com/segmentio/kafka-go)"`,
 		Protocols: []string{AssignorRange, AssignorRoundRobin},
 		Metadata: map[string]MetadataEvidence{
-			AssignorRange:      {Version: 1, Truncated: true, AssignmentVersion: 1},
-			AssignorRoundRobin: {Version: 1, Truncated: true, AssignmentVersion: 1},
+			AssignorRange:      {Version: 1, NullUserData: true, Truncated: true, AssignmentVersion: 1},
+			AssignorRoundRobin: {Version: 1, NullUserData: true, Truncated: true, AssignmentVersion: 1},
 		},
 	},
 	{
@@ -108,7 +108,6 @@ var ClientEvidence = []Evidence{
 		Metadata: map[string]MetadataEvidence{
 			AssignorRange:      {Version: 0},
 			AssignorRoundRobin: {Version: 0},
-			AssignorSticky:     {Version: 0, UserData: UserDataStickyV1},
 		},
 	},
 	{
@@ -117,9 +116,9 @@ var ClientEvidence = []Evidence{
 		ClientIDs:       `"rdkafka" (kcat, confluent-kafka-go, -python, -dotnet)`,
 		Protocols:       []string{AssignorRange, AssignorRoundRobin, AssignorCooperativeSticky},
 		Metadata: map[string]MetadataEvidence{
-			AssignorRange:             {Version: 1, OwnedPartitions: true},
-			AssignorRoundRobin:        {Version: 1, OwnedPartitions: true},
-			AssignorCooperativeSticky: {Version: 1, UserData: UserDataLibrdkafkaSticky, OwnedPartitions: true},
+			AssignorRange:             {Version: 1},
+			AssignorRoundRobin:        {Version: 1},
+			AssignorCooperativeSticky: {Version: 1, UserData: UserDataStickyV1, OwnedPartitions: true, AssignmentUserData: UserDataStickyV1},
 		},
 		Static: true,
 	},
@@ -144,4 +143,24 @@ func readMemberMetadata(b []byte) (meta kmsg.ConsumerMemberMetadata, truncated b
 	}
 	meta.Version = 1
 	return meta, true, nil
+}
+
+// userDataLength is the length a ConsumerMemberMetadata's user data was
+// written with: -1 for null; ok is false when b is too short to hold it.
+func userDataLength(b []byte) (n int32, ok bool) {
+	if len(b) < 6 {
+		return 0, false
+	}
+	topics := int32(binary.BigEndian.Uint32(b[2:6]))
+	off := 6
+	for range max(topics, 0) {
+		if len(b) < off+2 {
+			return 0, false
+		}
+		off += 2 + int(int16(binary.BigEndian.Uint16(b[off:])))
+	}
+	if len(b) < off+4 {
+		return 0, false
+	}
+	return int32(binary.BigEndian.Uint32(b[off:])), true
 }

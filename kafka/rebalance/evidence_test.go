@@ -51,6 +51,11 @@ func TestClientEvidence(t *testing.T) {
 					t.Errorf("%s/%s: member %s sent metadata v%d, want v%d", dir, name, m.MemberID, meta.Version, want.Version)
 				}
 				checkUserData(t, dir+"/"+name+": member "+m.MemberID+" subscription", meta.UserData, want.UserData)
+				if n, ok := userDataLength(m.Metadata); !ok {
+					t.Errorf("%s/%s: member %s: cannot read the user data length", dir, name, m.MemberID)
+				} else if n <= 0 && (n < 0) != want.NullUserData {
+					t.Errorf("%s/%s: member %s wrote no user data with length %d, want null: %v", dir, name, m.MemberID, n, want.NullUserData)
+				}
 				if len(meta.OwnedPartitions) > 0 {
 					ownedSeen[f.Protocol] = true
 					if !want.OwnedPartitions {

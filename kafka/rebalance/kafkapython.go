@@ -4,11 +4,13 @@ import "slices"
 
 // kafka-python's assignors, as a kafka-python 2.0 group leader runs
 // them; testdata/kafka-python holds assignments recorded from real
-// kafka-python groups (TestKafkaPythonFixtures).
+// kafka-python groups (TestKafkaPythonFixtures). Its sticky assignor is
+// not modelled: in kafka-python 2.0.2 on Python 3 a member that has had an
+// assignment fails to encode its sticky user data (TypeError) on every
+// rejoin, so no such group survives its first rebalance.
 func init() {
 	register(model{impl: ImplKafkaPython, protocol: AssignorRange, plan: kafkaPythonRange})
 	register(model{impl: ImplKafkaPython, protocol: AssignorRoundRobin, plan: kafkaPythonRoundRobin})
-	register(model{impl: ImplKafkaPython, protocol: AssignorSticky, plan: kafkaPythonSticky})
 }
 
 // kafkaPythonRange is kafka-python's RangePartitionAssignor: per topic,
@@ -48,18 +50,4 @@ func kafkaPythonRoundRobin(members []simMember, _ map[string]map[string][]int32,
 	slices.SortFunc(tps, tpCompare)
 	dealSkipping(out, idOrder(members), tps)
 	return out, nil
-}
-
-// kafkaPythonSticky is kafka-python's StickyPartitionAssignor, a port of
-// the Java client's original (eager) sticky algorithm like sarama's:
-// members report their previous assignment and generation in user data
-// (version 1 of the Java layout), the leader keeps what is still valid
-// and balances by moving from the most- to the least-loaded. It walks
-// Python sets of partitions while doing so, whose order changes from
-// process to process (string hashing is randomised), so the model gives
-// one balanced sticky outcome with the same per-member counts and kept
-// partitions, not necessarily the same partitions. A joiner owns nothing
-// and is placed by load.
-func kafkaPythonSticky(members []simMember, owned map[string]map[string][]int32, counts map[string]int32) (map[string]map[string][]int32, error) {
-	return eagerSticky(members, owned, counts)
 }
