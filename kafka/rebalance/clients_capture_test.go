@@ -73,6 +73,7 @@ func TestCaptureClients(t *testing.T) {
 	}
 	pyVersions := func(lib string) func(t *testing.T) map[string]string {
 		return func(t *testing.T) map[string]string {
+			t.Helper()
 			out, err := exec.Command(py, script, "--lib", lib, "--versions").Output()
 			if err != nil {
 				t.Fatalf("%s versions: %v", lib, err)
@@ -275,7 +276,7 @@ func lastLeaderInput(t *testing.T, path string) *leaderInput {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	var last *leaderInput
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
@@ -306,6 +307,7 @@ func buildCaptureProgram(t *testing.T) string {
 // goModuleVersion reads a module's version from testdata/capture/go.mod.
 func goModuleVersion(module, key string) func(t *testing.T) map[string]string {
 	return func(t *testing.T) map[string]string {
+		t.Helper()
 		cmd := exec.Command("go", "list", "-m", "-f", "{{.Version}}", module)
 		cmd.Dir = filepath.Join("testdata", "capture")
 		out, err := cmd.Output()

@@ -133,10 +133,10 @@ func equalPlans(a, b map[string]map[string][]int32) bool {
 }
 
 // clientSimMember is rdkSimMember for any client: its subscription read
-// as readMemberMetadata reads it.
+// as ReadMemberMetadata reads it.
 func clientSimMember(t *testing.T, m rdkMember, joiner bool) simMember {
 	t.Helper()
-	meta, _, err := readMemberMetadata(m.Metadata)
+	meta, _, err := ReadMemberMetadata(m.Metadata)
 	if err != nil {
 		t.Fatalf("member %s metadata: %v", m.MemberID, err)
 	}

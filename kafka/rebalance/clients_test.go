@@ -20,9 +20,10 @@ var notExact = map[Impl]map[string]string{
 // impl's model for the fixture's protocol: from the members before, less
 // the one that left, plus the one that joined (with its real member id),
 // the model's settled assignment must be exactly the recorded one, or,
-// for the models in notExact, agree in counts and kept partitions.
-// partitions, when set, gives the order the model lists each topic's
-// partitions in for a fixture (kafka-go takes the broker's order).
+// for the models in notExact, agree in counts and kept partitions. The
+// joiner's real member id is given: where a joiner lands among members
+// whose ids share a prefix is decided by its random suffix, which a
+// prediction cannot know (Simulate's concern, not the model's).
 func replayClientFixtures(t *testing.T, impl Impl, dir string, want []string) map[string]*clientFixture {
 	t.Helper()
 	fixtures := loadClientFixtures(t, dir)

@@ -51,7 +51,7 @@ type MetadataEvidence struct {
 	AssignmentUserData UserDataFormat
 	// Truncated reports version 1 metadata that stops after the user
 	// data, without the owned partitions field (kafka-go): no other
-	// client writes it, and kmsg refuses it (readMemberMetadata reads it).
+	// client writes it, and kmsg refuses it (ReadMemberMetadata reads it).
 	Truncated bool
 	// AssignmentVersion is the ConsumerMemberAssignment version its leader
 	// writes.
@@ -124,12 +124,12 @@ var ClientEvidence = []Evidence{
 	},
 }
 
-// readMemberMetadata decodes a member's ConsumerMemberMetadata as the
+// ReadMemberMetadata decodes a member's ConsumerMemberMetadata as the
 // clients write it. kafka-go writes version 1 but stops after the user
 // data, without the owned partitions version 1 adds: that is decoded as
 // what it holds (topics and user data), with truncated set, rather than
 // refused.
-func readMemberMetadata(b []byte) (meta kmsg.ConsumerMemberMetadata, truncated bool, err error) {
+func ReadMemberMetadata(b []byte) (meta kmsg.ConsumerMemberMetadata, truncated bool, err error) {
 	meta = kmsg.NewConsumerMemberMetadata()
 	err = meta.ReadFrom(b)
 	if err == nil || len(b) < 2 || b[0] != 0 || b[1] != 1 {
@@ -145,9 +145,9 @@ func readMemberMetadata(b []byte) (meta kmsg.ConsumerMemberMetadata, truncated b
 	return meta, true, nil
 }
 
-// userDataLength is the length a ConsumerMemberMetadata's user data was
+// UserDataLength is the length a ConsumerMemberMetadata's user data was
 // written with: -1 for null; ok is false when b is too short to hold it.
-func userDataLength(b []byte) (n int32, ok bool) {
+func UserDataLength(b []byte) (n int32, ok bool) {
 	if len(b) < 6 {
 		return 0, false
 	}

@@ -40,7 +40,7 @@ func TestClientEvidence(t *testing.T) {
 				if f.Static != (m.InstanceID != "") {
 					t.Errorf("%s/%s: member %s instance id %q", dir, name, m.MemberID, m.InstanceID)
 				}
-				meta, truncated, err := readMemberMetadata(m.Metadata)
+				meta, truncated, err := ReadMemberMetadata(m.Metadata)
 				if err != nil {
 					t.Fatalf("%s/%s: member %s metadata: %v", dir, name, m.MemberID, err)
 				}
@@ -51,7 +51,7 @@ func TestClientEvidence(t *testing.T) {
 					t.Errorf("%s/%s: member %s sent metadata v%d, want v%d", dir, name, m.MemberID, meta.Version, want.Version)
 				}
 				checkUserData(t, dir+"/"+name+": member "+m.MemberID+" subscription", meta.UserData, want.UserData)
-				if n, ok := userDataLength(m.Metadata); !ok {
+				if n, ok := UserDataLength(m.Metadata); !ok {
 					t.Errorf("%s/%s: member %s: cannot read the user data length", dir, name, m.MemberID)
 				} else if n <= 0 && (n < 0) != want.NullUserData {
 					t.Errorf("%s/%s: member %s wrote no user data with length %d, want null: %v", dir, name, m.MemberID, n, want.NullUserData)
@@ -98,5 +98,33 @@ func checkUserData(t *testing.T, what string, b []byte, format UserDataFormat) {
 		if err := ud.ReadFrom(b); err != nil || ud.Generation < 0 {
 			t.Errorf("%s: user data %x is not sticky v1 (generation %d): %v", what, b, ud.Generation, err)
 		}
+	}
+}
+
+// TestReadMemberMetadataTruncated: kafka-go's v1 metadata, which stops
+// after the user data, is refused by kmsg and read by ReadMemberMetadata;
+// complete v1 metadata is read as it is.
+func TestReadMemberMetadataTruncated(t *testing.T) {
+	// v1, topics [t5 t7], null user data, and nothing after.
+	kafkago := []byte{0, 1, 0, 0, 0, 2, 0, 2, 't', '5', 0, 2, 't', '7', 0xff, 0xff, 0xff, 0xff}
+	if m := kmsg.NewConsumerMemberMetadata(); m.ReadFrom(kafkago) == nil {
+		t.Fatal("kmsg reads the truncated metadata: ReadMemberMetadata's fallback is not needed")
+	}
+	meta, truncated, err := ReadMemberMetadata(kafkago)
+	if err != nil || !truncated || meta.Version != 1 || !slices.Equal(meta.Topics, []string{"t5", "t7"}) || len(meta.UserData) != 0 {
+		t.Fatalf("got %+v truncated %v err %v", meta, truncated, err)
+	}
+	if n, ok := UserDataLength(kafkago); !ok || n != -1 {
+		t.Errorf("user data length %d %v, want -1", n, ok)
+	}
+	full := append(slices.Clone(kafkago), 0, 0, 0, 0) // no owned partitions
+	if meta, truncated, err := ReadMemberMetadata(full); err != nil || truncated || meta.Version != 1 {
+		t.Errorf("complete v1: %+v truncated %v err %v", meta, truncated, err)
+	}
+	if _, _, err := ReadMemberMetadata([]byte{0, 1, 0}); err == nil {
+		t.Error("garbage read without error")
+	}
+	if _, ok := UserDataLength([]byte{0, 0, 0, 0, 0, 1, 0, 9, 'x'}); ok {
+		t.Error("a topic name running past the end read as ok")
 	}
 }

@@ -90,6 +90,7 @@ func TestCaptureLibrdkafka(t *testing.T) {
 
 // kcatVersion returns kcat's and librdkafka's versions from kcat -V.
 func kcatVersion(t *testing.T, kcat string) [2]string {
+	t.Helper()
 	out, err := exec.Command(kcat, "-V").CombinedOutput()
 	if err != nil {
 		t.Fatal(err)
