@@ -9,7 +9,10 @@ func init() {
 }
 
 // kafkagoRange is kafka-go's RangeGroupBalancer with each topic's
-// partitions listed by id, as a Kafka broker's metadata lists them.
+// partitions listed by id. The leader takes the order its metadata
+// response gave, which the model cannot see: by id is an assumption
+// (kfake lists them in map order, and the recorded groups differ from
+// the by-id result in every case).
 func kafkagoRange(members []simMember, _ map[string]map[string][]int32, counts map[string]int32) (map[string]map[string][]int32, error) {
 	return kafkagoAssign(members, counts, byIDOrder(members, counts), kafkagoRangeTopic), nil
 }

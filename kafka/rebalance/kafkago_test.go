@@ -11,7 +11,7 @@ import (
 // the order the broker's metadata lists them; kfake lists them in map
 // order, which the capture recorded (the fixture's leader input), so the
 // replay feeds the model that order. The registered models assume the
-// order of a Kafka broker, by id; where the recorded order was not by id
+// order by id; where the recorded order was not by id
 // the test requires that it made a difference, so the recorded order is
 // seen to matter rather than assumed.
 func TestKafkaGoFixtures(t *testing.T) {
