@@ -82,7 +82,7 @@ func (i Impl) Name() string {
 	switch i {
 	case ImplJava:
 		return "Java/franz-go"
-	case ImplLibrdkafka, ImplKafkaJS, ImplMixed:
+	case ImplLibrdkafka, ImplKafkaJS, ImplMixed, ImplSarama, ImplKafkaGo, ImplKafkaPython:
 		return string(i)
 	}
 	return "unknown"

@@ -90,6 +90,7 @@ func TestCaptureLibrdkafka(t *testing.T) {
 
 // kcatVersion returns kcat's and librdkafka's versions from kcat -V.
 func kcatVersion(t *testing.T, kcat string) [2]string {
+	t.Helper()
 	out, err := exec.Command(kcat, "-V").CombinedOutput()
 	if err != nil {
 		t.Fatal(err)
@@ -150,9 +151,11 @@ func members(t *testing.T, g kmsg.DescribeGroupsResponseGroup) []rdkMember {
 		}
 		assigned := map[string][]int32{}
 		for _, tp := range a.Topics {
-			ps := slices.Clone(tp.Partitions)
+			// A topic may be listed more than once (librdkafka's
+			// cooperative-sticky leader does): merge.
+			ps := append(assigned[tp.Topic], tp.Partitions...)
 			slices.Sort(ps)
-			assigned[tp.Topic] = ps
+			assigned[tp.Topic] = slices.Compact(ps)
 		}
 		rm := rdkMember{MemberID: m.MemberID, ClientID: m.ClientID, Host: m.ClientHost,
 			Metadata: m.ProtocolMetadata, Assignment: m.MemberAssignment, Assigned: assigned}

@@ -15,6 +15,13 @@ const (
 	ImplLibrdkafka Impl = "librdkafka"
 	// ImplKafkaJS is kafkajs.
 	ImplKafkaJS Impl = "kafkajs"
+	// ImplSarama is IBM/sarama (formerly Shopify/sarama), Go.
+	ImplSarama Impl = "sarama"
+	// ImplKafkaGo is segmentio/kafka-go, Go.
+	ImplKafkaGo Impl = "kafka-go"
+	// ImplKafkaPython is kafka-python (dpkp/kafka-python), pure Python.
+	// confluent-kafka-python is librdkafka (ImplLibrdkafka).
+	ImplKafkaPython Impl = "kafka-python"
 	// ImplUnknown is a leader kgroups cannot identify.
 	ImplUnknown Impl = "unknown"
 )
