@@ -457,27 +457,60 @@ func explain(err error) error {
 }
 
 // committed re-reads the group's committed offsets, or a share group's
-// start offsets.
+// start offsets, for a verdict: only a re-read that succeeded shows what
+// holds. A partition the broker answers with an error fails the whole
+// re-read (its absence would otherwise read as "no commit", which a
+// deletion wants). GROUP_ID_NOT_FOUND proves that there are no commits
+// only when a second, independent read agrees that the group is gone (no
+// broker lists it); otherwise the re-read failed.
 func committed(ctx context.Context, cl *kafka.Client, group string, typ kafka.GroupType) (map[TP]int64, error) {
+	var out map[TP]int64
+	var notFound bool
+	var err error
 	if typ == kafka.TypeShare {
-		return shareStartOffsets(ctx, cl, group)
+		out, notFound, err = readShareStartOffsets(ctx, cl, group)
+	} else {
+		out, notFound, err = fetchCommitted(ctx, cl, group)
 	}
+	if err != nil || !notFound {
+		return out, err
+	}
+	in, err := readGroup(ctx, cl, group)
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("the offsets re-read answered %v, and the group could not be read to confirm it: %w", kerr.GroupIDNotFound, err)
+	case in.Exists:
+		return nil, fmt.Errorf("the offsets re-read answered %v, but the group is still there (state %s)", kerr.GroupIDNotFound, in.State)
+	}
+	return map[TP]int64{}, nil
+}
+
+// fetchCommitted is one OffsetFetch of every commit of a consumer group;
+// notFound reports GROUP_ID_NOT_FOUND, for committed to confirm.
+func fetchCommitted(ctx context.Context, cl *kafka.Client, group string) (out map[TP]int64, notFound bool, err error) {
 	fctx, cancel := context.WithTimeout(ctx, cl.Timeout())
 	defer cancel()
 	resp, err := cl.Admin().FetchOffsets(fctx, group)
 	if errors.Is(err, kerr.GroupIDNotFound) {
-		return map[TP]int64{}, nil
+		return nil, true, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	out := make(map[TP]int64)
+	out = make(map[TP]int64)
+	var errs errList
 	resp.Each(func(o kadm.OffsetResponse) {
-		if o.Err == nil && o.At >= 0 {
+		switch {
+		case o.Err != nil:
+			errs.add(fmt.Errorf("offset of %s: %w", TP{o.Topic, o.Partition}, o.Err))
+		case o.At >= 0:
 			out[TP{o.Topic, o.Partition}] = o.At
 		}
 	})
-	return out, nil
+	if err := errs.err(); err != nil {
+		return nil, false, err
+	}
+	return out, false, nil
 }
 
 // sortedTPs returns the keys of m in order.

@@ -125,19 +125,30 @@ func readShareGroup(ctx context.Context, cl *kafka.Client, group string) (Inputs
 // shareStartOffsets reads a share group's initialized start offsets. A
 // group that is gone has none.
 func shareStartOffsets(ctx context.Context, cl *kafka.Client, group string) (map[TP]int64, error) {
+	out, notFound, err := readShareStartOffsets(ctx, cl, group)
+	if notFound {
+		return map[TP]int64{}, nil
+	}
+	return out, err
+}
+
+// readShareStartOffsets is shareStartOffsets saying whether the group was
+// not found (no answer for it, or GROUP_ID_NOT_FOUND), which a re-read
+// after a write must confirm.
+func readShareStartOffsets(ctx context.Context, cl *kafka.Client, group string) (out map[TP]int64, notFound bool, err error) {
 	octx, cancel := context.WithTimeout(ctx, cl.Timeout())
 	defer cancel()
 	resp, err := cl.Admin().DescribeShareGroupOffsets(octx, group)
 	d, ok := resp[group]
 	switch {
 	case !ok && err != nil:
-		return nil, fmt.Errorf("describe start offsets of share group %q: %w", group, err)
+		return nil, false, fmt.Errorf("describe start offsets of share group %q: %w", group, err)
 	case !ok, errors.Is(d.Err, kerr.GroupIDNotFound):
-		return map[TP]int64{}, nil
+		return nil, true, nil
 	case d.Err != nil:
-		return nil, fmt.Errorf("describe start offsets of share group %q: %w", group, d.Err)
+		return nil, false, fmt.Errorf("describe start offsets of share group %q: %w", group, d.Err)
 	}
-	out := make(map[TP]int64)
+	out = make(map[TP]int64)
 	var errs errList
 	d.Offsets.Each(func(o kadm.ShareOffset) {
 		switch {
@@ -148,9 +159,9 @@ func shareStartOffsets(ctx context.Context, cl *kafka.Client, group string) (map
 		}
 	})
 	if err := errs.err(); err != nil {
-		return nil, fmt.Errorf("describe start offsets of share group %q: %w", group, err)
+		return nil, false, fmt.Errorf("describe start offsets of share group %q: %w", group, err)
 	}
-	return out, nil
+	return out, false, nil
 }
 
 // checkSharePlan refuses what a share group cannot do: a scenario without
