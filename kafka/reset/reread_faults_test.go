@@ -40,6 +40,14 @@ var rereadFaults = []rereadFault{
 		}
 	}},
 	{"partition UNKNOWN_TOPIC_OR_PARTITION", nil},
+	// The credentials may no longer describe the topic: a fetch of all
+	// topics leaves it out without a word, which reads as "no commit".
+	{"topic TOPIC_AUTHORIZATION_FAILED", func(_ *testing.T, _ *env, armed *atomic.Bool) []kfake.Fault {
+		when := func(kmsg.Request) bool { return armed.Load() }
+		return []kfake.Fault{
+			{Keys: []kmsg.Key{kmsg.OffsetFetch}, Topic: "orders", Err: kerr.TopicAuthorizationFailed, Count: -1, When: when},
+		}
+	}},
 	// The group is listed only by its coordinator: when that broker's
 	// listing fails and the others answer, the group is missing from a
 	// listing that is incomplete, which is no proof that it is gone.
@@ -225,6 +233,47 @@ func TestDeleteGroupUnknownWhenTheReReadFails(t *testing.T) {
 			armed.Store(false)
 			if got := e.adminCommits(t, "g"); !e.groupListed(t, "g") || !reflect.DeepEqual(got, map[string]int64{"orders/0": 5, "orders/1": 10}) {
 				t.Errorf("independent re-read = %v (listed %v)", got, e.groupListed(t, "g"))
+			}
+		})
+	}
+}
+
+// A share group's start offsets: the AlterShareGroupOffsets answer is
+// lost and the write dropped; the re-read answers GROUP_ID_NOT_FOUND
+// (the group is still there) or UNKNOWN_TOPIC_OR_PARTITION for each
+// partition. Unknown, and the start offsets are as they were.
+func TestShareResetUnknownWhenTheReReadFails(t *testing.T) {
+	for _, fault := range []*kerr.Error{kerr.GroupIDNotFound, kerr.UnknownTopicOrPartition} {
+		t.Run(fault.Message, func(t *testing.T) {
+			e, m := newShareEnv(t)
+			m.Close()
+			waitShareEmpty(t, e)
+			cl := e.shortClient(t)
+			ctx := context.Background()
+			p, err := reset.Prepare(ctx, cl, reset.Request{Group: "sg", Scenario: reset.Scenario{Kind: reset.ToEarliest}, Scope: allTopics()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var armed atomic.Bool
+			fl := kfake.Fault{Keys: []kmsg.Key{kmsg.DescribeShareGroupOffsets}, Group: "sg", Err: fault, Count: -1, When: func(kmsg.Request) bool { return armed.Load() }}
+			if fault == kerr.UnknownTopicOrPartition {
+				fl.Group, fl.Topic = "", "jobs"
+			}
+			h := e.c.Fault(fl)
+			dropWrites(e, kmsg.AlterShareGroupOffsets, &armed)
+			res, err := reset.Apply(ctx, cl, p, e.opts())
+			armed.Store(false)
+			h.Remove()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, pr := range res.Partitions {
+				if pr.Outcome() != write.Unknown || !strings.HasPrefix(pr.Status(), "outcome unknown: no answer (") || !strings.Contains(pr.Status(), ") and the re-read failed (") {
+					t.Errorf("%s: %v, %q", pr.TP(), pr.Outcome(), pr.Status())
+				}
+			}
+			if got := startOffsets(t, e.c, "sg"); !reflect.DeepEqual(got, map[string]int64{"jobs/0": 10, "jobs/1": 6}) {
+				t.Errorf("independent re-read = %v", got)
 			}
 		})
 	}
