@@ -189,14 +189,14 @@ func TestUndoSendsNoCredentialsToAPlantedReceiptsBrokers(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Cleanup(c.Close)
-			real := c.ListenAddrs()
+			addrs := c.ListenAddrs()
 			var auth kgo.Opt
 			if mech == config.MechanismPlain {
 				auth = kgo.SASL(plain.Auth{User: plantedUser, Pass: plantedPass}.AsMechanism())
 			} else {
 				auth = kgo.SASL(scram.Auth{User: plantedUser, Pass: plantedPass}.AsSha256Mechanism())
 			}
-			kc, err := kgo.NewClient(kgo.SeedBrokers(real...), auth)
+			kc, err := kgo.NewClient(kgo.SeedBrokers(addrs...), auth)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -219,11 +219,11 @@ func TestUndoSendsNoCredentialsToAPlantedReceiptsBrokers(t *testing.T) {
 			t.Setenv("KGROUPS_SASL_USERNAME", plantedUser)
 			t.Setenv("KGROUPS_SASL_PASSWORD", plantedPass)
 
-			code, _, stderr := runKgroups(t, "-b", strings.Join(real, ","), "reset", "g", "--to-earliest", "--topic", "orders", "--execute")
+			code, _, stderr := runKgroups(t, "-b", strings.Join(addrs, ","), "reset", "g", "--to-earliest", "--topic", "orders", "--execute")
 			if code != 0 {
 				t.Fatalf("reset: exit %d: %s", code, stderr)
 			}
-			relay := startRecordingRelay(t, real[0])
+			relay := startRecordingRelay(t, addrs[0])
 			planted := plantReceipt(t, receiptPath(t, stderr), []string{relay.addr})
 
 			leaked := func(when string) {
@@ -268,11 +268,11 @@ func TestUndoSendsNoCredentialsToAPlantedReceiptsBrokers(t *testing.T) {
 			// the receipt is shown as not signed, and --execute is refused
 			// without --force and --confirm.
 			before, _ := relay.received()
-			code, _, stderr = runKgroups(t, "-b", strings.Join(real, ","), "undo", planted)
+			code, _, stderr = runKgroups(t, "-b", strings.Join(addrs, ","), "undo", planted)
 			if code != 0 || !strings.Contains(stderr, "Warning: receipt "+planted+": its signature is not your kgroups' (it was changed after it was written, or written with another key)\n") {
 				t.Fatalf("dry run on the named cluster: exit %d: %s", code, stderr)
 			}
-			code, _, stderr = runKgroups(t, "-b", strings.Join(real, ","), "undo", planted, "--execute")
+			code, _, stderr = runKgroups(t, "-b", strings.Join(addrs, ","), "undo", planted, "--execute")
 			want := "kgroups: receipt " + planted + " is not signed by your kgroups: its signature is not your kgroups' (it was changed after it was written, or written with another key). Nothing was changed; check the group and offsets it records, then add --force and --confirm g to apply it\n"
 			if code != 2 || !strings.Contains(stderr, want) {
 				t.Fatalf("--execute of the planted receipt: exit %d\n%s\nwant %s", code, stderr, want)

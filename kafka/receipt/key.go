@@ -144,13 +144,13 @@ func mac(r Record, key []byte) (string, error) {
 type Signature int
 
 const (
-	// Unsigned: the receipt has no signature (another user's kgroups
+	// Unsigned is a receipt without a signature (another user's kgroups
 	// that does not sign, one before signatures, or a file made by hand).
 	Unsigned Signature = iota
-	// Foreign: a signature this user's key did not make: the receipt
+	// Foreign is a signature this user's key did not make: the receipt
 	// was changed after it was signed, or signed with another key.
 	Foreign
-	// Signed: this user's kgroups wrote it, and it was not changed.
+	// Signed is a receipt this user's kgroups wrote, unchanged since.
 	Signed
 )
 

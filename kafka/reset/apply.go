@@ -492,9 +492,9 @@ func committed(ctx context.Context, cl *kafka.Client, group string, typ kafka.Gr
 	in, err := readGroup(ctx, cl, group)
 	switch {
 	case err != nil:
-		return nil, fmt.Errorf("the offsets re-read answered %v, and the group could not be read to confirm it: %w", kerr.GroupIDNotFound, err)
+		return nil, fmt.Errorf("the offsets re-read answered %s, and the group could not be read to confirm it: %w", kerr.GroupIDNotFound.Message, err)
 	case in.Exists:
-		return nil, fmt.Errorf("the offsets re-read answered %v, but the group is still there (state %s)", kerr.GroupIDNotFound, in.State)
+		return nil, fmt.Errorf("the offsets re-read answered %w, but the group is still there (state %s)", kerr.GroupIDNotFound, in.State)
 	}
 	return map[TP]int64{}, nil
 }

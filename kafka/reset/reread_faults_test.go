@@ -52,6 +52,7 @@ var rereadFaults = []rereadFault{
 	// listing fails and the others answer, the group is missing from a
 	// listing that is incomplete, which is no proof that it is gone.
 	{"listing without the coordinator", func(t *testing.T, e *env, armed *atomic.Bool) []kfake.Fault {
+		t.Helper()
 		for _, g := range []string{"x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7"} {
 			e.c.Commit(t, g, map[string]map[int32]int64{"audit": {0: 1}})
 		}
