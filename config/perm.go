@@ -23,7 +23,13 @@ func permissionWarnings(path string, cfg *Config) []string {
 		return nil
 	}
 	var out []string
-	if st, err := os.Stat(target); err == nil {
+	st, err := os.Stat(target)
+	if err == nil && !st.Mode().IsRegular() {
+		// A device, a pipe, a socket: what it gives is not a file's
+		// content, and its mode says nothing about who can change that.
+		return []string{fmt.Sprintf("config %s is not a regular file (it is %s): kgroups read what it gave, but cannot tell who can change that; give the path of a regular file", path, modeKind(st.Mode()))}
+	}
+	if err == nil {
 		mode := st.Mode().Perm()
 		if mode&0o022 != 0 {
 			out = append(out, fmt.Sprintf("config %s can be written by %s (mode %04o): they could change what kgroups runs and where it connects; chmod 600 %s", path, whom(mode, 0o020, 0o002), mode, path))
@@ -65,4 +71,21 @@ func (c *Config) hasInlineSecret() bool {
 		}
 	}
 	return false
+}
+
+// modeKind names what a file that is not a regular file is.
+func modeKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a block device"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m.IsDir():
+		return "a folder"
+	}
+	return "not a plain file"
 }

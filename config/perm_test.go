@@ -5,6 +5,7 @@ package config
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -65,5 +66,22 @@ func TestPermissionWarnings(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestPermissionWarningsDeviceFile: --config /dev/null (or any file that
+// is not a regular file) gets no chmod advice, which would change the
+// device for everyone, but a warning that says what is wrong.
+func TestPermissionWarningsDeviceFile(t *testing.T) {
+	if _, err := os.Stat(os.DevNull); err != nil {
+		t.Skip(err)
+	}
+	cfg, err := Load(os.DevNull, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"config /dev/null is not a regular file (it is a character device): kgroups read what it gave, but cannot tell who can change that; give the path of a regular file"}
+	if !reflect.DeepEqual(cfg.Warnings, want) {
+		t.Fatalf("warnings = %q\nwant %q", cfg.Warnings, want)
 	}
 }

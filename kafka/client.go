@@ -7,7 +7,9 @@ package kafka
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
@@ -26,6 +28,10 @@ type Client struct {
 	strs    strTable // broker strings shared from poll to poll
 	// log is the debug trace (debuglog.Discard without --debug).
 	log *slog.Logger
+	// clusterID is the cluster id the connection's first metadata gave;
+	// ClusterID reads it when the client was not made by Connect.
+	idMu      sync.Mutex
+	clusterID string
 }
 
 // Connector gives the connection to use, made when it is first asked for
@@ -59,6 +65,26 @@ func (c *Client) Kgo() *kgo.Client { return c.cl }
 
 // Admin exposes the kadm client for packages under kafka/.
 func (c *Client) Admin() *kadm.Client { return c.adm }
+
+// ClusterID is the id of the cluster the client is connected to, as its
+// metadata says ("" from a broker before Kafka 0.10.1, which has none): the
+// cluster's identity, however its brokers are spelled. It is read once,
+// when Connect proves the cluster answers, or on first use.
+func (c *Client) ClusterID(ctx context.Context) (string, error) {
+	c.idMu.Lock()
+	defer c.idMu.Unlock()
+	if c.clusterID != "" {
+		return c.clusterID, nil
+	}
+	mctx, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
+	id, err := ping(mctx, c.cl)
+	if err != nil {
+		return "", fmt.Errorf("read the cluster id: %w", err)
+	}
+	c.clusterID = id
+	return id, nil
+}
 
 // Close releases the connection.
 func (c *Client) Close() { c.cl.Close() }

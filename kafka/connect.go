@@ -114,25 +114,32 @@ func connect(ctx context.Context, c config.Cluster, log *slog.Logger, extra []kg
 	if err != nil {
 		return nil, fmt.Errorf("connect: %w", err)
 	}
-	if err := ping(pingCtx, cl); err != nil {
+	id, err := ping(pingCtx, cl)
+	if err != nil {
 		cl.Close()
 		return nil, explain(err, dialErrs.last(), c, timeout)
 	}
-	return NewClient(cl, append([]string(nil), c.Brokers...), timeout), nil
+	out := NewClient(cl, append([]string(nil), c.Brokers...), timeout)
+	out.clusterID = id
+	return out, nil
 }
 
-// ping sends one metadata request (no topics) to any broker.
-func ping(ctx context.Context, cl *kgo.Client) error {
+// ping sends one metadata request (no topics) to any broker and returns
+// the cluster id it gives ("" from a broker before Kafka 0.10.1).
+func ping(ctx context.Context, cl *kgo.Client) (string, error) {
 	req := kmsg.NewPtrMetadataRequest()
 	req.Topics = []kmsg.MetadataRequestTopic{}
 	resp, err := req.RequestWith(ctx, cl)
 	if err != nil {
-		return err
+		return "", err
 	}
 	if len(resp.Brokers) == 0 {
-		return errors.New("metadata lists no brokers")
+		return "", errors.New("metadata lists no brokers")
 	}
-	return nil
+	if resp.ClusterID == nil {
+		return "", nil
+	}
+	return *resp.ClusterID, nil
 }
 
 // saslMechanism resolves the context's SASL secret and registers it with

@@ -73,6 +73,7 @@ func (c *Client) poll(ctx context.Context, only []string) (*Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
+	snap.ListErr = listErr
 	gs := newPollGroups(snap, listed, only, brokers, in)
 
 	// The committed offsets do not depend on the describes: read them,

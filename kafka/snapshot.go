@@ -37,6 +37,11 @@ type Snapshot struct {
 	OffsetsTopicPartitions int32
 	// Groups are every group the cluster listed, sorted by name.
 	Groups []Group
+	// ListErr is set when some brokers did not answer the group listing:
+	// a group absent from Groups may then exist (each listed group
+	// carries the error too). A write's re-read must not take such an
+	// absence for a group that is gone.
+	ListErr error
 	// PartitionCounts is how many partitions each topic has, from the
 	// metadata the poll read (topics whose metadata failed are absent);
 	// nil when unknown. The reset wizard checks typed partitions with it.

@@ -148,8 +148,17 @@ func TestUndoRefusesAnEditedReceipt(t *testing.T) {
 func TestUndoOldReceiptNotes(t *testing.T) {
 	rc := startResetCluster(t)
 	path := writeReceipt(t)
+	notes := "Note: receipt " + path + ": no checksum (written by an older kgroups)\n" +
+		"Warning: receipt " + path + ": it is unsigned: not written by your kgroups (another user's, a kgroups before signed receipts, or made by hand)\n"
+	// It records other brokers and no cluster id: refused, then used
+	// with --force.
 	code, _, stderr := rc.kg(t, "undo", path)
-	if code != 0 || !strings.Contains(stderr, "Note: receipt "+path+": no checksum (written by an older kgroups)\n") {
+	want := notes + "kgroups: receipt " + path + " was written for another cluster: it records brokers x:1, this connection's are " + rc.brokers + ". Nothing was changed; connect to the cluster it was written for (-b or --context), or add --force if this is that cluster\n"
+	if code != 1 || stderr != want {
+		t.Fatalf("exit %d, stderr\n%s\nwant\n%s", code, stderr, want)
+	}
+	code, _, stderr = rc.kg(t, "undo", path, "--force")
+	if code != 0 || !strings.HasPrefix(stderr, notes+"Warning: receipt "+path+" was written for another cluster (it records brokers x:1, this connection's are "+rc.brokers+"); going ahead because of --force\n") {
 		t.Fatalf("exit %d, stderr %s", code, stderr)
 	}
 }

@@ -546,3 +546,17 @@ func TestConnectUnreachableAdHoc(t *testing.T) {
 		t.Fatalf("exit %d stdout %q stderr %q\nwant prefix %q", code, stdout, stderr, want)
 	}
 }
+
+// TestConfigDevNull: --config /dev/null is read (as no contexts) with a
+// warning that says what is wrong, and no advice to chmod the device.
+func TestConfigDevNull(t *testing.T) {
+	isolateConfig(t)
+	if _, err := os.Stat(os.DevNull); err != nil || os.DevNull != "/dev/null" {
+		t.Skip("no /dev/null")
+	}
+	code, _, stderr := runKgroups(t, "--config", "/dev/null", "-b", "127.0.0.1:1", "config", "view")
+	want := "kgroups: warning: config /dev/null is not a regular file (it is a character device): kgroups read what it gave, but cannot tell who can change that; give the path of a regular file\n"
+	if code != 0 || stderr != want || strings.Contains(stderr, "chmod") {
+		t.Fatalf("exit %d\nstderr %q\nwant   %q", code, stderr, want)
+	}
+}

@@ -40,9 +40,9 @@ func TestUsageLinesListWideAndNewGroup(t *testing.T) {
 	}
 	walk(allCommands())
 	// describe, diagnose, health, list, simulate, rebalance, reset
-	// (twice), undo, delete, delete-offsets.
-	if seen != 11 {
-		t.Errorf("%d commands with --wide or --new-group, want 11", seen)
+	// (twice), undo (twice), delete, delete-offsets.
+	if seen != 12 {
+		t.Errorf("%d commands with --wide or --new-group, want 12", seen)
 	}
 }
 

@@ -232,6 +232,9 @@ func runRebalance(ctx context.Context, a *app, o rebalanceOptions) error {
 		if verdict != nil {
 			return verdict
 		}
+		if errors.Is(werr, rebalance.ErrInterrupted) {
+			return fmt.Errorf("%w. The removal itself was sent and verified (RESULT above); the receipt: %s. See what the group does now with: %s", werr, shellQuote(removal.Receipt), a.describeCommand(c, o.group))
+		}
 		if werr != nil {
 			return werr
 		}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -134,7 +135,7 @@ func TestPermissionWarningsOnce(t *testing.T) {
 // naming the holder's pid, and changes nothing.
 func TestResetRefusedWhileLocked(t *testing.T) {
 	rc := startResetCluster(t)
-	held, err := receipt.LockGroup(context.Background(), rc.receipts, strings.Split(rc.brokers, ","), "g")
+	held, err := receipt.LockGroup(context.Background(), rc.receipts, rc.lockCluster(t), "g")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,4 +193,45 @@ func TestSwitcherKeepsGuards(t *testing.T) {
 	if info.ReadOnly || info.Protected {
 		t.Fatalf("dev info = %+v", info)
 	}
+}
+
+// lockCluster is the cluster as the writers' locks name it: by its id,
+// read with an independent client.
+func (rc *resetCluster) lockCluster(t *testing.T) receipt.Cluster {
+	t.Helper()
+	m, err := rc.Admin().Metadata(context.Background())
+	if err != nil || m.Cluster == "" {
+		t.Fatalf("cluster id %q: %v", m.Cluster, err)
+	}
+	return receipt.Cluster{ID: m.Cluster, Brokers: strings.Split(rc.brokers, ",")}
+}
+
+// TestLockSameForEverySpellingOfTheBrokers: the lock another kgroups took
+// with -b localhost:P holds off a reset with -b 127.0.0.1:P, because the
+// lock is keyed by the cluster's id.
+func TestLockSameForEverySpellingOfTheBrokers(t *testing.T) {
+	rc := startResetCluster(t)
+	lc := rc.lockCluster(t)
+	var localhost []string
+	for _, b := range lc.Brokers {
+		_, port, err := net.SplitHostPort(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		localhost = append(localhost, net.JoinHostPort("localhost", port))
+	}
+	held, err := receipt.LockGroup(context.Background(), rc.receipts, receipt.Cluster{ID: lc.ID, Brokers: localhost}, "g")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = held.Unlock() }()
+	if !strings.HasPrefix(rc.brokers, "127.0.0.1:") {
+		t.Fatalf("brokers %s", rc.brokers)
+	}
+	code, _, stderr := rc.kg(t, "reset", "g", "--to-earliest", "--all-topics", "--execute")
+	want := fmt.Sprintf(`kgroups: group "g" is being changed by another kgroups (pid %d on `, os.Getpid())
+	if code != 1 || !strings.HasPrefix(stderr, want) || !strings.Contains(stderr, "lock "+held.Path+"): nothing was changed; try again when it has finished\n") {
+		t.Fatalf("exit %d\nstderr %q", code, stderr)
+	}
+	rc.assertCommits(t, "g", initialCommits)
 }

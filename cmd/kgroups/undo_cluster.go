@@ -1,42 +1,155 @@
 package main
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/kgroups/kgroups/config"
+	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/kafka/receipt"
 	"github.com/kgroups/kgroups/kafka/reset"
+	"github.com/kgroups/kgroups/views/format"
 )
 
-// undoCluster is the cluster an undo runs against: the selected context or
-// -b/--brokers as for every command, else, when neither was given, the
-// brokers the receipt recorded, after saying so on stderr. A receipt
-// records bootstrap brokers only, never credentials: TLS and SASL still
-// come from flags and the environment.
-func (a *app) undoCluster(rc *reset.Receipt) (config.Cluster, error) {
-	c, err := a.cluster()
-	if err == nil || !errors.Is(err, config.ErrNoContext) || len(rc.Cluster) == 0 {
-		return c, err
+// A receipt is a file, and a file can come from anywhere (a ticket, a
+// shared folder, a colleague): the cluster it names is a suggestion, never
+// a destination for credentials. undo connects only to the cluster the
+// user names (-b/--brokers, --context, current-context). With
+// --receipt-brokers it connects to the receipt's brokers without any
+// credentials (no SASL, no TLS client certificate), reads the cluster id,
+// and only when the receipt is signed by this user's kgroups and records
+// that same id does it connect again with the context's credentials.
+
+// errNoUndoCluster is the refusal of an undo with no cluster named.
+func errNoUndoCluster(rc *reset.Receipt) error {
+	ctx := ""
+	if rc.Context != "" && rc.Context != config.AdHocContext {
+		ctx = fmt.Sprintf(" (context %q)", rc.Context)
 	}
-	cfg, cerr := a.config()
-	if cerr != nil {
-		return config.Cluster{}, cerr
+	return usageErrorf("no -b/--brokers or context given: undo connects only to a cluster you name, and sends credentials nowhere a file alone names. Receipt %s records the brokers %s%s: to undo there, add -b BROKERS or --context NAME; or add --receipt-brokers to connect to the receipt's brokers without credentials",
+		rc.Path, strings.Join(rc.Cluster, ","), ctx)
+}
+
+// brokersNamed reports whether the user gave brokers with -b/--brokers or
+// KGROUPS_BROKERS.
+func (a *app) brokersNamed() bool {
+	for _, o := range a.selection().Overrides {
+		if o.Key == "brokers" && (o.Source.Kind == config.SourceFlag || o.Source.Kind == config.SourceEnv) {
+			return true
+		}
+	}
+	return false
+}
+
+// undoConnect resolves the cluster an undo runs against, lets check
+// refuse the command before anything is sent, and connects: see above.
+// The caller closes the client.
+func (a *app) undoConnect(ctx context.Context, rc *reset.Receipt, useReceipt bool, check func(config.Cluster) error) (*kafka.Client, config.Cluster, error) {
+	if !useReceipt {
+		c, err := a.cluster()
+		if errors.Is(err, config.ErrNoContext) && len(rc.Cluster) > 0 {
+			return nil, c, errNoUndoCluster(rc)
+		}
+		if err != nil {
+			return nil, c, err
+		}
+		if err := check(c); err != nil {
+			return nil, c, err
+		}
+		cl, err := a.dial(ctx, c)
+		return cl, c, err
+	}
+	if len(rc.Cluster) == 0 {
+		return nil, config.Cluster{}, usageErrorf("--receipt-brokers: receipt %s records no brokers; name the cluster with -b or --context", rc.Path)
+	}
+	if a.brokersNamed() {
+		return nil, config.Cluster{}, usageErrorf("--receipt-brokers and -b/--brokers (or KGROUPS_BROKERS) name two clusters: give one")
+	}
+	c, err := a.receiptCluster(rc)
+	if err != nil {
+		return nil, c, err
+	}
+	if err := check(c); err != nil {
+		return nil, c, err
 	}
 	brokers := strings.Join(rc.Cluster, ",")
-	sel := a.selection()
-	sel.Overrides = append(sel.Overrides, config.Override{
-		Key:    "brokers",
-		Value:  brokers,
-		Source: config.Source{Kind: config.SourceFile, Name: "receipt " + rc.Path + ": cluster"},
-	})
-	c, err = cfg.Effective(sel)
+	bare := withoutCredentials(c)
+	a.notef("kgroups: connecting to the brokers recorded in the receipt, without credentials: %s", brokers)
+	cl, err := a.dial(ctx, bare)
+	if err != nil {
+		return nil, c, fmt.Errorf("%w. kgroups sends credentials only to a cluster you name (-b or --context), or to one that proves to be the receipt's (a receipt signed by your kgroups recording that cluster id)", err)
+	}
+	id, err := cl.ClusterID(ctx)
+	if err != nil {
+		cl.Close()
+		return nil, c, err
+	}
+	withheld := ""
+	switch {
+	case !hasCredentials(c):
+		return cl, c, nil
+	case rc.Authenticity != receipt.Signed:
+		withheld = "the receipt is not signed by your kgroups"
+	case rc.ClusterID == "":
+		withheld = "the receipt records no cluster id to compare"
+	case id != rc.ClusterID:
+		withheld = fmt.Sprintf("the cluster's id is %q, the receipt's %q", format.Sanitize(id), format.Sanitize(rc.ClusterID))
+	}
+	if withheld != "" {
+		a.notef("kgroups: the context's credentials were not sent: %s", withheld)
+		return cl, bare, nil
+	}
+	cl.Close()
+	a.notef("kgroups: the cluster has the id the signed receipt records (%s): connecting again with the context's credentials", format.Sanitize(id))
+	cl, err = a.dial(ctx, c)
+	if err != nil {
+		return nil, c, err
+	}
+	if again, err := cl.ClusterID(ctx); err != nil || again != id {
+		cl.Close()
+		if err == nil {
+			err = fmt.Errorf("the cluster's id changed from %q to %q between two connections; nothing was changed", format.Sanitize(id), format.Sanitize(again))
+		}
+		return nil, c, err
+	}
+	return cl, c, nil
+}
+
+// receiptCluster is the effective cluster (a context's settings, or an
+// ad-hoc one) with the receipt's brokers.
+func (a *app) receiptCluster(rc *reset.Receipt) (config.Cluster, error) {
+	cfg, err := a.config()
 	if err != nil {
 		return config.Cluster{}, err
 	}
-	a.notef("kgroups: no -b/--brokers or context given: using the brokers recorded in the receipt: %s", brokers)
+	sel := a.selection()
+	sel.Overrides = append(sel.Overrides, config.Override{
+		Key:    "brokers",
+		Value:  strings.Join(rc.Cluster, ","),
+		Source: config.Source{Kind: config.SourceFile, Name: "receipt " + rc.Path + ": cluster"},
+	})
+	c, err := cfg.Effective(sel)
+	if err != nil {
+		return config.Cluster{}, err
+	}
 	a.noteOnce(c.Notes()...)
 	a.tightenReceipts()
 	return c, nil
+}
+
+// withoutCredentials is c with nothing that proves who the user is: no
+// SASL, no TLS client certificate. TLS itself, and the CA it trusts, stay.
+func withoutCredentials(c config.Cluster) config.Cluster {
+	c.SASL = config.SASLConfig{}
+	c.TLS.CertFile, c.TLS.KeyFile = "", ""
+	return c
+}
+
+// hasCredentials reports whether c would prove who the user is.
+func hasCredentials(c config.Cluster) bool {
+	return c.SASL.Mechanism != "" || c.TLS.CertFile != "" || c.TLS.KeyFile != ""
 }
 
 // undoCommand is the complete command that puts back what the receipt at

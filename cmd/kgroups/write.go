@@ -102,7 +102,8 @@ func (a *app) describeCommand(c config.Cluster, group string) string {
 // exit code: nil when every part was verified; exit 1 when the broker
 // refused some and the rest were verified; exit 4 when any outcome is
 // unknown or was changed by another writer after ours, with the receipt and
-// the command to check. what counts the parts ("partitions", "members");
+// the command to check, and "interrupted" first when Ctrl+C or SIGTERM
+// ended the run's context. what counts the parts ("partitions", "members");
 // see names where the details are ("STATUS").
 func (a *app) writeVerdict(c config.Cluster, group, receiptPath, what, see string, t write.Tally) error {
 	var parts []string
@@ -121,6 +122,11 @@ func (a *app) writeVerdict(c config.Cluster, group, receiptPath, what, see strin
 	case write.Refused:
 		return fmt.Errorf("%s; see %s above", strings.Join(parts, ", "), see)
 	}
+	lead := strings.Join(parts, ", ")
+	if a.ctx != nil && a.ctx.Err() != nil {
+		// Ctrl+C or SIGTERM cut the write or its re-read short.
+		lead = "interrupted before the write was verified: " + lead
+	}
 	return exitCodeError{code: exitUnknown, err: fmt.Errorf("%s; see %s above. Check what the group holds now with: %s (the receipt of this change: %s)",
-		strings.Join(parts, ", "), see, a.describeCommand(c, group), shellQuote(receiptPath))}
+		lead, see, a.describeCommand(c, group), shellQuote(receiptPath))}
 }

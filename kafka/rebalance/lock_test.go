@@ -14,6 +14,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
+	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/kafkatest"
 	"github.com/kgroups/kgroups/kafka/receipt"
 )
@@ -34,7 +35,7 @@ func TestServiceRemoveRefusedWhileLocked(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), "receipts")
-	held, err := receipt.LockGroup(context.Background(), dir, cl.Brokers(), group)
+	held, err := receipt.LockGroup(context.Background(), dir, lockCluster(t, cl), group)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,4 +58,14 @@ func TestServiceRemoveRefusedWhileLocked(t *testing.T) {
 	if after := c.GroupInfo(group); after.Epoch != gi.Epoch {
 		t.Fatalf("group changed: before %+v after %+v", gi, after)
 	}
+}
+
+// lockCluster is the cluster as the writers' locks name it: by its id.
+func lockCluster(t *testing.T, cl *kafka.Client) receipt.Cluster {
+	t.Helper()
+	id, err := cl.ClusterID(context.Background())
+	if err != nil || id == "" {
+		t.Fatalf("cluster id %q: %v", id, err)
+	}
+	return receipt.Cluster{ID: id, Brokers: cl.Brokers()}
 }

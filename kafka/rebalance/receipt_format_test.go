@@ -1,8 +1,14 @@
 package rebalance
 
 import (
+	"bytes"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -21,7 +27,12 @@ func TestRemovalReceiptBytes(t *testing.T) {
 	}
 	r := p.Receipt([]string{"kafka-1:9092"}, "prod", time.Date(2026, 3, 1, 9, 30, 0, 0, time.UTC))
 	r.User = "alice"
-	dir := t.TempDir()
+	state := t.TempDir()
+	dir := filepath.Join(state, "receipts")
+	key := bytes.Repeat([]byte{0x5a}, 32)
+	if err := os.WriteFile(filepath.Join(state, receipt.KeyFile), []byte(hex.EncodeToString(key)+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	path, err := receipt.Write(dir, r)
 	if err != nil {
 		t.Fatal(err)
@@ -44,6 +55,7 @@ func TestRemovalReceiptBytes(t *testing.T) {
   "time": "2026-03-01T09:30:00Z",
   "user": "alice",
   "checksum": "sha256:3e40f7f4435730583a26e82a1ea0c0d20d4ba325582aaa902de50132bce54838",
+  "signature": "SIG",
   "reason": "stuck",
   "groupType": "classic",
   "groupState": "Stable",
@@ -100,6 +112,15 @@ func TestRemovalReceiptBytes(t *testing.T) {
   ]
 }
 `
+	// The signature is the HMAC-SHA256 with the key of the rest,
+	// compacted.
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, []byte(strings.Replace(want, "  \"signature\": \"SIG\",\n", "", 1))); err != nil {
+		t.Fatal(err)
+	}
+	m := hmac.New(sha256.New, key)
+	m.Write(compact.Bytes())
+	want = strings.Replace(want, "SIG", "hmac-sha256:"+hex.EncodeToString(m.Sum(nil)), 1)
 	if string(got) != want {
 		t.Fatalf("receipt =\n%s\nwant\n%s", got, want)
 	}

@@ -228,7 +228,9 @@ func Removed(results []Result) []string {
 }
 
 // Verify re-reads the group and marks each result Gone or not, or sets
-// ReadErr when the group cannot be read.
+// ReadErr when the group cannot be read: a member is verified removed
+// only by a re-read that succeeded (a group that is not listed is gone
+// only when every broker answered the listing).
 func Verify(ctx context.Context, cl *kafka.Client, p *Plan, results []Result) {
 	snap, err := cl.PollGroups(ctx, p.Group)
 	g := &kafka.Group{}
@@ -238,6 +240,11 @@ func Verify(ctx context.Context, cl *kafka.Client, p *Plan, results []Result) {
 			if g.Err != nil {
 				err = g.Err
 			}
+		} else if snap.ListErr != nil {
+			// Not listed by a listing that some brokers did not
+			// answer: no proof that the group, or its members, are
+			// gone.
+			err = fmt.Errorf("it is not listed, but the listing is incomplete: %w", snap.ListErr)
 		}
 	}
 	for i := range results {

@@ -71,14 +71,16 @@ func (s *Service) Remove(ctx context.Context, p *Plan) (*Removal, error) {
 	if err != nil {
 		return nil, err
 	}
-	unlock, err := s.lock(ctx, cl, p.Group)
+	unlock, clusterID, err := s.lock(ctx, cl, p.Group)
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
 	log := cl.Log()
 	log.Debug("write plan", "what", "remove members", "group", p.Group, "type", string(p.Type), "state", p.State, "members", len(p.Targets))
-	path, err := receipt.Write(s.ReceiptDir, p.Receipt(cl.Brokers(), s.Context, s.now()))
+	rc := p.Receipt(cl.Brokers(), s.Context, s.now())
+	rc.ClusterID = clusterID
+	path, err := receipt.Write(s.ReceiptDir, rc)
 	if err != nil {
 		log.Debug("write refused", "group", p.Group, "err", err)
 		return nil, fmt.Errorf("nothing was sent: %w", err)
@@ -115,17 +117,21 @@ func (s *Service) client(ctx context.Context) (*kafka.Client, error) {
 // removed, as kafka/reset does for offsets, so that two kgroups on one
 // machine cannot interleave their writes to one group. Another kgroups
 // holding it is a *receipt.LockedError.
-func (s *Service) lock(ctx context.Context, cl *kafka.Client, group string) (func(), error) {
-	l, err := receipt.LockGroup(ctx, s.ReceiptDir, cl.Brokers(), group)
+func (s *Service) lock(ctx context.Context, cl *kafka.Client, group string) (unlock func(), clusterID string, err error) {
+	id, err := cl.ClusterID(ctx)
+	if err != nil {
+		return nil, "", fmt.Errorf("nothing was sent: %w", err)
+	}
+	l, err := receipt.LockGroup(ctx, s.ReceiptDir, receipt.Cluster{ID: id, Brokers: cl.Brokers()}, group)
 	if err != nil {
 		var le *receipt.LockedError
 		if errors.As(err, &le) {
-			return nil, err
+			return nil, "", err
 		}
-		return nil, fmt.Errorf("nothing was sent: %w", err)
+		return nil, "", fmt.Errorf("nothing was sent: %w", err)
 	}
 	if l.Note != "" && s.Note != nil {
 		s.Note(l.Note)
 	}
-	return func() { _ = l.Unlock() }, nil
+	return func() { _ = l.Unlock() }, id, nil
 }

@@ -52,6 +52,11 @@ func (o WaitOptions) normalize() WaitOptions {
 // within the timeout.
 var ErrNotSettled = errors.New("the group did not settle")
 
+// ErrInterrupted is wrapped by Wait's error when the caller's context
+// ended (Ctrl+C, SIGTERM) before the group settled: the timeout did not
+// pass, the wait was stopped.
+var ErrInterrupted = errors.New("interrupted")
+
 // Outcome is what the group looks like after a removal: the re-read that
 // verifies it.
 type Outcome struct {
@@ -95,6 +100,7 @@ type Outcome struct {
 func Wait(ctx context.Context, cl *kafka.Client, p *Plan, removed []string, opts WaitOptions) (*Outcome, error) {
 	opts = opts.normalize()
 	start := time.Now()
+	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
 	defer cancel()
 
@@ -153,6 +159,9 @@ func Wait(ctx context.Context, cl *kafka.Client, p *Plan, removed []string, opts
 		case <-ctx.Done():
 			out.finish(p, start)
 			out.Settled = false
+			if parent.Err() != nil {
+				return out, interrupted(p.Group, out, lastErr)
+			}
 			return out, notSettled(p.Group, opts.Timeout, out, lastErr)
 		case <-tick.C:
 		}
@@ -183,6 +192,20 @@ func (o *Outcome) finish(p *Plan, start time.Time) *Outcome {
 }
 
 func notSettled(group string, timeout time.Duration, o *Outcome, lastErr error) error {
+	return fmt.Errorf("group %q: %w within %s (%s)", group, ErrNotSettled, timeout, lastSeen(o, lastErr))
+}
+
+// interrupted is Wait's error when its caller stopped it.
+func interrupted(group string, o *Outcome, lastErr error) error {
+	if errors.Is(lastErr, context.Canceled) {
+		// The poll that the interruption cut short says nothing.
+		lastErr = nil
+	}
+	return fmt.Errorf("%w while waiting for group %q to settle (%s)", ErrInterrupted, group, lastSeen(o, lastErr))
+}
+
+// lastSeen says how the group was last seen by Wait.
+func lastSeen(o *Outcome, lastErr error) string {
 	var last string
 	switch {
 	case o.After == nil && lastErr != nil:
@@ -198,7 +221,7 @@ func notSettled(group string, timeout time.Duration, o *Outcome, lastErr error) 
 			last += "; the last poll failed: " + lastErr.Error()
 		}
 	}
-	return fmt.Errorf("group %q: %w within %s (%s)", group, ErrNotSettled, timeout, last)
+	return last
 }
 
 func present(g *kafka.Group, ids []string) []string {

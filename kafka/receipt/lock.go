@@ -58,8 +58,11 @@ type Lock struct {
 	Path string
 	// Note is set when the lock was taken over from a process that died
 	// holding it: it names that process.
-	Note   string
-	unlock func() error
+	Note string
+	// ClusterID is the id of the cluster the lock was taken for ("" for
+	// a cluster without one): what the receipt of the write records.
+	ClusterID string
+	unlock    func() error
 }
 
 // Unlock releases the lock; a nil Lock is fine.
@@ -72,19 +75,40 @@ func (l *Lock) Unlock() error {
 	return u()
 }
 
-// LockGroup takes the lock on group of the cluster with the bootstrap
-// brokers cluster, in dir (the receipts directory). While another process
+// Cluster is how a lock names the cluster: by its id when the cluster has
+// one (every Kafka since 0.10.1), so that two spellings of its brokers
+// (localhost:9092 and 127.0.0.1:9092, one broker or another) take the same
+// lock; by its bootstrap brokers, sorted, only when it has none.
+type Cluster struct {
+	ID      string
+	Brokers []string
+}
+
+// key is the cluster's part of a lock's name.
+func (c Cluster) key() string {
+	if c.ID != "" {
+		return "id:" + c.ID
+	}
+	bs := make([]string, len(c.Brokers))
+	for i, b := range c.Brokers {
+		bs[i] = strings.ToLower(strings.TrimSpace(b))
+	}
+	slices.Sort(bs)
+	return "brokers:" + strings.Join(bs, ",")
+}
+
+// LockGroup takes the lock on group of cluster, in dir (the receipts
+// directory). While another process
 // holds it, LockGroup tries again until LockWait has passed (or ctx's
 // deadline, if sooner) and then returns a *LockedError naming the holder.
 // A lock whose holder is gone is taken over, and Lock.Note says so.
-func LockGroup(ctx context.Context, dir string, cluster []string, group string) (*Lock, error) {
+func LockGroup(ctx context.Context, dir string, cluster Cluster, group string) (*Lock, error) {
 	if dir == "" {
 		return nil, errors.New("no receipts directory for the lock")
 	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("create receipts directory: %w", err)
+	if err := prepareDir(dir); err != nil {
+		return nil, err
 	}
-	_, _ = Tighten(dir) // best effort, as in WriteRecord
 	path := filepath.Join(dir, lockName(cluster, group))
 	deadline := time.Now().Add(LockWait)
 	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
@@ -92,10 +116,14 @@ func LockGroup(ctx context.Context, dir string, cluster []string, group string) 
 	}
 	for {
 		l, holder, err := tryLock(path)
+		if IsUnsafe(err) {
+			return nil, err
+		}
 		if err != nil {
 			return nil, fmt.Errorf("lock %s: %w", path, err)
 		}
 		if l != nil {
+			l.ClusterID = cluster.ID
 			return l, nil
 		}
 		wait := time.Until(deadline)
@@ -117,15 +145,10 @@ func LockGroup(ctx context.Context, dir string, cluster []string, group string) 
 
 // lockName is the lock file's name for group on the cluster: hidden, then
 // the group (made file-safe and short, for people looking) and a hash of
-// the brokers and the exact group (so that names that look alike do not
-// share a lock).
-func lockName(cluster []string, group string) string {
-	bs := make([]string, len(cluster))
-	for i, b := range cluster {
-		bs[i] = strings.ToLower(strings.TrimSpace(b))
-	}
-	slices.Sort(bs)
-	sum := sha256.Sum256([]byte(strings.Join(bs, ",") + "\x00" + group))
+// the cluster's identity and the exact group (so that names that look
+// alike do not share a lock).
+func lockName(cluster Cluster, group string) string {
+	sum := sha256.Sum256([]byte(cluster.key() + "\x00" + group))
 	name := fileSafe(group)
 	if len(name) > 40 {
 		name = name[:40]

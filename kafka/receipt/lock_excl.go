@@ -2,6 +2,7 @@ package receipt
 
 import (
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"time"
@@ -14,7 +15,7 @@ import (
 func tryLockExcl(path string) (*Lock, Holder, error) {
 	note := ""
 	for try := 0; try < 2; try++ {
-		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL|oNoFollow, 0o600)
 		if err == nil {
 			_, werr := f.Write(me().encode())
 			serr := f.Sync()
@@ -28,7 +29,7 @@ func tryLockExcl(path string) (*Lock, Holder, error) {
 		if !errors.Is(err, fs.ErrExist) {
 			return nil, Holder{}, err
 		}
-		data, err := os.ReadFile(path)
+		data, err := readSafe(path)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue // released meanwhile
 		}
@@ -54,9 +55,19 @@ func tryLockExcl(path string) (*Lock, Holder, error) {
 
 // unsaidFor is how long ago the lock file at path was last written.
 func unsaidFor(path string) time.Duration {
-	st, err := os.Stat(path)
+	st, err := os.Lstat(path)
 	if err != nil {
 		return 0
 	}
 	return time.Since(st.ModTime())
+}
+
+// readSafe reads a lock file of the state directory with openSafe.
+func readSafe(path string) ([]byte, error) {
+	f, err := openSafe(path, os.O_RDONLY, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = f.Close() }()
+	return io.ReadAll(io.LimitReader(f, 4096))
 }

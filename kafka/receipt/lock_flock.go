@@ -19,7 +19,7 @@ var tryLock = tryLockFlock
 // or nil and the holder.
 func tryLockFlock(path string) (*Lock, Holder, error) {
 	for range 3 {
-		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+		f, err := openSafe(path, os.O_RDWR|os.O_CREATE, 0o600)
 		if err != nil {
 			return nil, Holder{}, err
 		}
@@ -66,7 +66,7 @@ func samePath(f *os.File, path string) bool {
 	if err != nil {
 		return false
 	}
-	b, err := os.Stat(path)
+	b, err := os.Lstat(path)
 	return err == nil && os.SameFile(a, b)
 }
 

@@ -16,7 +16,7 @@ import (
 	"time"
 )
 
-var cluster = []string{"k1:9092", "k2:9092"}
+var cluster = Cluster{Brokers: []string{"k1:9092", "k2:9092"}}
 
 // TestMain lets the test binary play a second kgroups that takes a lock and
 // holds it until it is killed.
@@ -42,9 +42,9 @@ func TestLockRefusesSecondWriter(t *testing.T) {
 	}
 	// Another group, or the same group of another cluster, is not held.
 	for _, other := range []struct {
-		cluster []string
+		cluster Cluster
 		group   string
-	}{{cluster, "h"}, {[]string{"other:9092"}, "g"}} {
+	}{{cluster, "h"}, {Cluster{Brokers: []string{"other:9092"}}, "g"}, {Cluster{ID: "other-id", Brokers: cluster.Brokers}, "g"}} {
 		o, err := LockGroup(context.Background(), dir, other.cluster, other.group)
 		if err != nil {
 			t.Fatalf("%v: %v", other, err)
@@ -56,7 +56,7 @@ func TestLockRefusesSecondWriter(t *testing.T) {
 	// The brokers' order and case do not matter.
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
-	_, err = LockGroup(ctx, dir, []string{"K2:9092", "k1:9092"}, "g")
+	_, err = LockGroup(ctx, dir, Cluster{Brokers: []string{"K2:9092", "k1:9092"}}, "g")
 	var le *LockedError
 	if !errors.As(err, &le) || le.Holder.PID != os.Getpid() || le.Path != l.Path {
 		t.Fatalf("second lock: %v (%#v)", err, le)

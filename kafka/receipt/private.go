@@ -18,7 +18,7 @@ func Tighten(dir string) (string, error) {
 	if dir == "" || runtime.GOOS == "windows" {
 		return "", nil
 	}
-	st, err := os.Stat(dir)
+	st, err := os.Lstat(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", nil
 	}

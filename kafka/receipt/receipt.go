@@ -52,15 +52,21 @@ func KnownAction(action string) bool {
 }
 
 // Header is how every receipt begins. It holds no credentials: the cluster
-// is identified by its bootstrap brokers and context name only. A receipt
+// is identified by its bootstrap brokers, its cluster id and the context
+// name only. A receipt
 // type embeds it first, so that its JSON starts with these fields in this
 // order.
 type Header struct {
 	Version int      `json:"version"`
 	Action  string   `json:"action"`
 	Cluster []string `json:"cluster"`
-	Context string   `json:"context,omitempty"`
-	Group   string   `json:"group"`
+	// ClusterID is the id of the cluster the change was made on, from its
+	// metadata: what undo compares with the cluster it connects to. Empty
+	// in receipts from a kgroups before it was recorded, and from brokers
+	// before Kafka 0.10.1.
+	ClusterID string `json:"clusterId,omitempty"`
+	Context   string `json:"context,omitempty"`
+	Group     string `json:"group"`
 	// GroupBase64 holds the exact bytes of a group id that is not valid
 	// UTF-8 (Group then has U+FFFD in their place, as JSON cannot carry
 	// them); empty otherwise. ExactGroup gives the id to act on.
@@ -70,6 +76,10 @@ type Header struct {
 	// Checksum is Sum of the receipt, set by Write: "sha256:" and 64 hex
 	// digits. Receipts written by kgroups before it existed have none.
 	Checksum string `json:"checksum,omitempty"`
+	// Signature is the HMAC of the receipt with this user's key (see
+	// Verify), set by Write after the checksum: "hmac-sha256:" and 64
+	// hex digits.
+	Signature string `json:"signature,omitempty"`
 }
 
 // ExactGroup is the group id the receipt was written for, byte for byte:
@@ -124,17 +134,19 @@ const ChecksumPrefix = "sha256:"
 
 // Sum is r's checksum: ChecksumPrefix and the hex SHA-256 of r encoded as
 // compact JSON (encoding/json: fields in the order the file has them, no
-// spaces or line breaks) with its checksum field empty, and so left out.
+// spaces or line breaks) with its checksum and signature fields empty, and
+// so left out. Anyone can recompute it: it catches accidental edits, not
+// deliberate ones, which the signature does.
 // For a receipt as kgroups wrote it, that is the file with the "checksum"
 // line taken out and every space between tokens removed. A receipt read back
 // into its type encodes to the same bytes, so Sum of what was read equals the
 // recorded checksum unless the file was changed.
 func Sum(r Record) (string, error) {
 	h := r.ReceiptHeader()
-	saved := h.Checksum
-	h.Checksum = ""
+	saved, sig := h.Checksum, h.Signature
+	h.Checksum, h.Signature = "", ""
 	data, err := json.Marshal(r)
-	h.Checksum = saved
+	h.Checksum, h.Signature = saved, sig
 	if err != nil {
 		return "", fmt.Errorf("encode receipt: %w", err)
 	}
@@ -173,8 +185,11 @@ func Check(r Record) (note string, err error) {
 	return "", nil
 }
 
-// Write seals r (sets its checksum to Sum(r)) and writes it with
-// WriteRecord, named after its header's time, action and group.
+// Write seals r (sets its checksum to Sum(r), then signs it with this
+// user's key, in the state directory that holds dir, made on first use)
+// and writes it with WriteRecord, named after its header's time, action
+// and group. A key that cannot be made, read or trusted is an error, and
+// no receipt is written.
 //
 // A group id that is not valid UTF-8 is recorded twice: in GroupBase64,
 // exactly, and in Group with U+FFFD in place of each run of bad bytes, so that the JSON (and
@@ -191,7 +206,30 @@ func Write(dir string, r Record) (string, error) {
 		return "", err
 	}
 	h.Checksum = sum
+	if dir == "" {
+		return "", errors.New("no receipts directory")
+	}
+	key, err := loadKey(StateDirOf(dir), true)
+	if err != nil {
+		return "", fmt.Errorf("sign receipt: %w", err)
+	}
+	if h.Signature, err = mac(r, key); err != nil {
+		return "", err
+	}
 	return WriteRecord(dir, h.Time, h.Action, h.Group, r)
+}
+
+// prepareDir makes the receipts folder dir (0700) if it is missing,
+// tightens one open to others, and refuses one that is a link or not this
+// user's (checkDir).
+func prepareDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("create receipts directory: %w", err)
+	}
+	// Best effort: the command line warns when it cannot tighten, and a
+	// file system without modes must not stop every write.
+	_, _ = Tighten(dir)
+	return checkDir(dir)
 }
 
 // WriteRecord writes v as indented JSON into dir (created 0700 if missing)
@@ -205,12 +243,9 @@ func WriteRecord(dir string, at time.Time, action, group string, v any) (string,
 	if dir == "" {
 		return "", errors.New("no receipts directory")
 	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", fmt.Errorf("create receipts directory: %w", err)
+	if err := prepareDir(dir); err != nil {
+		return "", err
 	}
-	// Best effort: the command line warns when it cannot tighten, and a
-	// file system without modes must not stop every write.
-	_, _ = Tighten(dir)
 	data, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return "", fmt.Errorf("encode receipt: %w", err)
@@ -223,7 +258,7 @@ func WriteRecord(dir string, at time.Time, action, group string, v any) (string,
 			name = fmt.Sprintf("%s-%d.json", base, i)
 		}
 		path := filepath.Join(dir, name)
-		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|oNoFollow, 0o600)
 		if errors.Is(err, fs.ErrExist) && i < 1000 {
 			continue
 		}

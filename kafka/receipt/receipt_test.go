@@ -2,6 +2,7 @@ package receipt
 
 import (
 	"bytes"
+	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -24,6 +25,7 @@ var at = time.Date(2026, 3, 1, 9, 30, 0, 123_000_000, time.FixedZone("CET", 3600
 
 func TestWrite(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "state", "receipts")
+	key := plantKey(t, filepath.Dir(dir))
 	r := &note{Header: Header{Version: Version, Action: ActionReset, Cluster: []string{"k1:9092"}, Group: "orders app", Time: at, User: "alice"}, Text: "x"}
 	path, err := Write(dir, r)
 	if err != nil {
@@ -47,9 +49,11 @@ func TestWrite(t *testing.T) {
   "time": "2026-03-01T09:30:00.123+01:00",
   "user": "alice",
   "checksum": "sha256:c1ec75b56e17ddd969a7a96b53a8b09fc7723af9d8c415cc350bedc3469f3a38",
+  "signature": "SIG",
   "text": "x"
 }
 `
+	want = strings.Replace(want, "SIG", compactMAC(t, key, []byte(want)), 1)
 	if string(data) != want {
 		t.Fatalf("receipt =\n%s\nwant\n%s", data, want)
 	}
@@ -71,6 +75,42 @@ func TestWrite(t *testing.T) {
 	if note, err := Check(&back); note != "" || err != nil {
 		t.Fatalf("Check of the receipt as written: %q, %v", note, err)
 	}
+	if sig, err := Verify(&back, filepath.Dir(dir)); sig != Signed || err != nil {
+		t.Fatalf("Verify of the receipt as written: %v, %v", sig, err)
+	}
+}
+
+// plantKey writes a known signing key into the state directory dir.
+func plantKey(t *testing.T, dir string) []byte {
+	t.Helper()
+	key := bytes.Repeat([]byte{0x5a}, 32)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, KeyFile), []byte(hex.EncodeToString(key)+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return key
+}
+
+// compactMAC is the signature README.md describes, computed from a
+// receipt file's text: drop the "signature" line, compact, HMAC-SHA256
+// with the key.
+func compactMAC(t *testing.T, key, file []byte) string {
+	t.Helper()
+	var kept []string
+	for _, line := range strings.Split(string(file), "\n") {
+		if !strings.HasPrefix(strings.TrimSpace(line), `"signature":`) {
+			kept = append(kept, line)
+		}
+	}
+	var b bytes.Buffer
+	if err := json.Compact(&b, []byte(strings.Join(kept, "\n"))); err != nil {
+		t.Fatal(err)
+	}
+	m := hmac.New(sha256.New, key)
+	m.Write(b.Bytes())
+	return "hmac-sha256:" + hex.EncodeToString(m.Sum(nil))
 }
 
 // compactSum is the checksum README.md describes, computed from a receipt
@@ -79,7 +119,7 @@ func compactSum(t *testing.T, file []byte) string {
 	t.Helper()
 	var kept []string
 	for _, line := range strings.Split(string(file), "\n") {
-		if !strings.HasPrefix(strings.TrimSpace(line), `"checksum":`) {
+		if l := strings.TrimSpace(line); !strings.HasPrefix(l, `"checksum":`) && !strings.HasPrefix(l, `"signature":`) {
 			kept = append(kept, line)
 		}
 	}

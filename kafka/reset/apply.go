@@ -11,6 +11,7 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/receipt"
@@ -192,6 +193,14 @@ func blocker(p *Plan, exists bool, state string, members []kafka.Member) error {
 	return e
 }
 
+func rowTPs(rows []Row) []TP {
+	tps := make([]TP, len(rows))
+	for i, r := range rows {
+		tps[i] = r.TP()
+	}
+	return tps
+}
+
 func rowTopics(rows []Row) []string {
 	var ts []string
 	for _, r := range rows {
@@ -300,13 +309,14 @@ func apply(ctx context.Context, cl *kafka.Client, p *Plan, opts ApplyOptions) (*
 	rc := &Receipt{
 		GroupType: receiptType(p.Type),
 		Header: receipt.Header{
-			Version: receipt.Version,
-			Action:  receiptAction(p.Scenario.Kind),
-			Cluster: cl.Brokers(),
-			Context: opts.Context,
-			Group:   p.Group,
-			Time:    opts.now().UTC(),
-			User:    opts.user(),
+			Version:   receipt.Version,
+			Action:    receiptAction(p.Scenario.Kind),
+			Cluster:   cl.Brokers(),
+			ClusterID: lock.ClusterID,
+			Context:   opts.Context,
+			Group:     p.Group,
+			Time:      opts.now().UTC(),
+			User:      opts.user(),
 		},
 		Scenario:   p.Scenario.String(),
 		Scope:      p.Scope.String(),
@@ -330,7 +340,7 @@ func apply(ctx context.Context, cl *kafka.Client, p *Plan, opts ApplyOptions) (*
 		errs = commitAndDelete(ctx, cl, p.Group, p.Rows)
 	}
 	logStep(ctx, cl, "write apply", p.Group, slog.Int("partitions", len(p.Rows)), slog.Int("refused", countErrs(errs)))
-	got, readErr := committed(ctx, cl, p.Group, p.Type)
+	got, readErr := committed(ctx, cl, p.Group, p.Type, rowTPs(p.Rows))
 	for _, r := range p.Rows {
 		pr := PartitionResult{Topic: r.Topic, Partition: r.Partition, Before: r.Current, Want: r.New, Got: kafka.NoOffset}
 		pr.Err = errs[r.TP()]
@@ -362,7 +372,11 @@ func recheck(ctx context.Context, cl *kafka.Client, res *Result) {
 		return
 	}
 	afterVerify()
-	again, err := committed(ctx, cl, res.Group, res.Type)
+	tps := make([]TP, len(res.Partitions))
+	for i, p := range res.Partitions {
+		tps[i] = p.TP()
+	}
+	again, err := committed(ctx, cl, res.Group, res.Type, tps)
 	if err != nil {
 		return
 	}
@@ -456,28 +470,107 @@ func explain(err error) error {
 	return err
 }
 
-// committed re-reads the group's committed offsets, or a share group's
-// start offsets.
-func committed(ctx context.Context, cl *kafka.Client, group string, typ kafka.GroupType) (map[TP]int64, error) {
+// committed re-reads the group's committed offsets of the partitions tps,
+// or a share group's start offsets, for a verdict: only a re-read that
+// succeeded shows what holds. A partition the broker answers with an error fails the whole
+// re-read (its absence would otherwise read as "no commit", which a
+// deletion wants). GROUP_ID_NOT_FOUND proves that there are no commits
+// only when a second, independent read agrees that the group is gone (no
+// broker lists it); otherwise the re-read failed.
+func committed(ctx context.Context, cl *kafka.Client, group string, typ kafka.GroupType, tps []TP) (map[TP]int64, error) {
+	var out map[TP]int64
+	var notFound bool
+	var err error
 	if typ == kafka.TypeShare {
-		return shareStartOffsets(ctx, cl, group)
+		out, notFound, err = rereadShareStartOffsets(ctx, cl, group, tps)
+	} else {
+		out, notFound, err = fetchCommitted(ctx, cl, group, tps)
 	}
+	if err != nil || !notFound {
+		return out, err
+	}
+	in, err := readGroup(ctx, cl, group)
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("the offsets re-read answered %s, and the group could not be read to confirm it: %w", kerr.GroupIDNotFound.Message, err)
+	case in.Exists:
+		return nil, fmt.Errorf("the offsets re-read answered %w, but the group is still there (state %s)", kerr.GroupIDNotFound, in.State)
+	}
+	return map[TP]int64{}, nil
+}
+
+// fetchCommitted is one OffsetFetch of the commits of a consumer group
+// for exactly the partitions tps, named in the request, so that every one
+// of them is answered, with its offset (-1: no commit) or its error: a
+// fetch of all topics leaves out, without a word, the topics the
+// credentials may not describe, which would read as "no commit". A
+// partition the answer leaves out fails the read. notFound reports
+// GROUP_ID_NOT_FOUND, for committed to confirm.
+func fetchCommitted(ctx context.Context, cl *kafka.Client, group string, tps []TP) (out map[TP]int64, notFound bool, err error) {
 	fctx, cancel := context.WithTimeout(ctx, cl.Timeout())
 	defer cancel()
-	resp, err := cl.Admin().FetchOffsets(fctx, group)
-	if errors.Is(err, kerr.GroupIDNotFound) {
-		return map[TP]int64{}, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	out := make(map[TP]int64)
-	resp.Each(func(o kadm.OffsetResponse) {
-		if o.Err == nil && o.At >= 0 {
-			out[TP{o.Topic, o.Partition}] = o.At
+	req := kmsg.NewPtrOffsetFetchRequest()
+	req.Group = group
+	byTopic := make(map[string][]int32)
+	var order []string
+	for _, tp := range tps {
+		if _, ok := byTopic[tp.Topic]; !ok {
+			order = append(order, tp.Topic)
 		}
-	})
-	return out, nil
+		byTopic[tp.Topic] = append(byTopic[tp.Topic], tp.Partition)
+	}
+	for _, t := range order {
+		rt := kmsg.NewOffsetFetchRequestTopic()
+		rt.Topic, rt.Partitions = t, byTopic[t]
+		req.Topics = append(req.Topics, rt)
+	}
+	resp, err := req.RequestWith(fctx, cl.Kgo())
+	if err != nil {
+		return nil, false, err
+	}
+	type answer struct {
+		offset int64
+		err    error
+	}
+	answers := make(map[TP]answer)
+	groupCode := resp.ErrorCode
+	if len(resp.Groups) > 0 {
+		g := resp.Groups[0]
+		groupCode = g.ErrorCode
+		for _, t := range g.Topics {
+			for _, p := range t.Partitions {
+				answers[TP{t.Topic, p.Partition}] = answer{p.Offset, kerr.ErrorForCode(p.ErrorCode)}
+			}
+		}
+	} else {
+		for _, t := range resp.Topics {
+			for _, p := range t.Partitions {
+				answers[TP{t.Topic, p.Partition}] = answer{p.Offset, kerr.ErrorForCode(p.ErrorCode)}
+			}
+		}
+	}
+	if gerr := kerr.ErrorForCode(groupCode); errors.Is(gerr, kerr.GroupIDNotFound) {
+		return nil, true, nil
+	} else if gerr != nil {
+		return nil, false, gerr
+	}
+	out = make(map[TP]int64)
+	var errs errList
+	for _, tp := range tps {
+		a, ok := answers[tp]
+		switch {
+		case !ok:
+			errs.add(fmt.Errorf("offset of %s: no answer for this partition", tp))
+		case a.err != nil:
+			errs.add(fmt.Errorf("offset of %s: %w", tp, a.err))
+		case a.offset >= 0:
+			out[tp] = a.offset
+		}
+	}
+	if err := errs.err(); err != nil {
+		return nil, false, err
+	}
+	return out, false, nil
 }
 
 // sortedTPs returns the keys of m in order.

@@ -62,7 +62,21 @@ func newEnv(t *testing.T) *env {
 		t.Fatalf("delete records: %v", err)
 	}
 	c.Commit(t, "g", map[string]map[int32]int64{"orders": {0: 5, 1: 10}})
-	return &env{c: c, cl: c.Client(t), dir: filepath.Join(t.TempDir(), "state", "receipts")}
+	// The receipts go where kgroups keeps them, so that the key they are
+	// signed with is the one undo checks them with.
+	state := t.TempDir()
+	t.Setenv("XDG_STATE_HOME", state)
+	return &env{c: c, cl: c.Client(t), dir: filepath.Join(state, "kgroups", "receipts")}
+}
+
+// clusterID is the kfake cluster's id, read with an independent client.
+func (e *env) clusterID(t *testing.T) string {
+	t.Helper()
+	m, err := e.c.Admin().Metadata(context.Background())
+	if err != nil || m.Cluster == "" {
+		t.Fatalf("cluster id %q: %v", m.Cluster, err)
+	}
+	return m.Cluster
 }
 
 func (e *env) opts() reset.ApplyOptions {
@@ -270,7 +284,7 @@ func TestApplyReceiptAndUndo(t *testing.T) {
 	five, ten, zero, two := int64(5), int64(10), int64(0), int64(2)
 	want := &reset.Receipt{
 		Header: receipt.Header{
-			Version: 1, Action: "reset", Cluster: e.c.Addrs, Context: "test", Group: "g",
+			Version: 1, Action: "reset", Cluster: e.c.Addrs, ClusterID: e.clusterID(t), Context: "test", Group: "g",
 			Time: base.Add(time.Hour), User: "tester",
 		},
 		Scenario: "--to-earliest", Scope: "--topic orders", GroupState: "Empty",
@@ -285,12 +299,18 @@ func TestApplyReceiptAndUndo(t *testing.T) {
 	if want.Checksum, err = receipt.Sum(want); err != nil {
 		t.Fatal(err)
 	}
+	// and signed with this user's key (TestReceiptBytes checks the
+	// signature's bytes).
+	if rc.Authenticity != receipt.Signed || !strings.HasPrefix(rc.Signature, receipt.SignaturePrefix) {
+		t.Fatalf("receipt signature %q: %v", rc.Signature, rc.Authenticity)
+	}
+	want.Signature, want.Authenticity = rc.Signature, receipt.Signed
 	if !reflect.DeepEqual(rc, want) {
 		t.Fatalf("receipt =\n%+v\nwant\n%+v", rc, want)
 	}
 
 	// Undo restores 5 and 10 and removes the commit orders/2 did not have.
-	up, err := reset.PrepareUndo(ctx, e.cl, rc, time.Time{})
+	up, err := reset.PrepareUndo(ctx, e.cl, rc, reset.UndoOptions{Context: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -336,16 +356,52 @@ func TestUndoNotesMovesAndOtherCluster(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Other brokers of the same cluster (its id says so): no warning.
 	rc.Cluster = []string{"elsewhere:9092"}
-	up, err := reset.PrepareUndo(ctx, e.cl, rc, time.Time{})
+	up, err := reset.PrepareUndo(ctx, e.cl, rc, reset.UndoOptions{Context: "other"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := notes(up); !reflect.DeepEqual(got, []string{"orders/0: moved since the receipt (8 after it)"}) {
 		t.Errorf("notes = %q", got)
 	}
-	if len(up.Warnings) != 1 || !strings.Contains(up.Warnings[0], "the receipt was written for brokers elsewhere:9092") {
+	if len(up.Warnings) != 0 {
 		t.Errorf("warnings = %q", up.Warnings)
+	}
+	id, err := e.cl.ClusterID(ctx)
+	if err != nil || id == "" || rc.ClusterID != id {
+		t.Fatalf("receipt's cluster id %q, cluster's %q (%v)", rc.ClusterID, id, err)
+	}
+	brokers := strings.Join(e.c.Addrs, ",")
+	// Another cluster is refused, not just warned about; --force goes
+	// ahead with the warning.
+	for _, c := range []struct {
+		name            string
+		clusterID, cctx string
+		brokers         []string
+		why             string
+	}{
+		{"another cluster id", "other-cluster", "test", e.c.Addrs, `its cluster id is "other-cluster", this cluster's is "` + id + `"`},
+		{"no id, another context", "", "prod", e.c.Addrs, `it records context "test", this is context "prod"`},
+		{"no id, other brokers", "", "test", []string{"elsewhere:9092"}, "it records brokers elsewhere:9092, this connection's are " + brokers},
+		{"no id, both", "", "prod", []string{"elsewhere:9092"}, `it records context "test", this is context "prod"; it records brokers elsewhere:9092, this connection's are ` + brokers},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			rc := *rc
+			rc.ClusterID, rc.Cluster = c.clusterID, c.brokers
+			_, err := reset.PrepareUndo(ctx, e.cl, &rc, reset.UndoOptions{Context: c.cctx})
+			want := "receipt " + rc.Path + " was written for another cluster: " + c.why + ". Nothing was changed; connect to the cluster it was written for (-b or --context), or add --force if this is that cluster"
+			if err == nil || err.Error() != want {
+				t.Fatalf("err = %v\nwant %s", err, want)
+			}
+			up, err := reset.PrepareUndo(ctx, e.cl, &rc, reset.UndoOptions{Context: c.cctx, Force: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if w := []string{"receipt " + rc.Path + " was written for another cluster (" + c.why + "); going ahead because of --force"}; !reflect.DeepEqual(up.Warnings, w) {
+				t.Errorf("warnings = %q\nwant %q", up.Warnings, w)
+			}
+		})
 	}
 }
 
@@ -537,7 +593,7 @@ func TestDeleteGroupAndUndo(t *testing.T) {
 	if err != nil || rc.Action != "delete-group" || len(rc.Offsets) != 2 || rc.Offsets[0].After != nil {
 		t.Fatalf("receipt = %+v, %v", rc, err)
 	}
-	up, err := reset.PrepareUndo(ctx, e.cl, rc, time.Time{})
+	up, err := reset.PrepareUndo(ctx, e.cl, rc, reset.UndoOptions{Context: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -619,7 +675,7 @@ func TestDeleteOffsets(t *testing.T) {
 		t.Fatalf("commits = %v", got)
 	}
 	rc, _ := reset.LoadReceipt(res.ReceiptPath)
-	up, err := reset.PrepareUndo(ctx, e.cl, rc, time.Time{})
+	up, err := reset.PrepareUndo(ctx, e.cl, rc, reset.UndoOptions{Context: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}

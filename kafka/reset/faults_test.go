@@ -281,7 +281,7 @@ func TestUndoAfterAPartialFailure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	up, err := reset.PrepareUndo(ctx, cl, rc, time.Time{})
+	up, err := reset.PrepareUndo(ctx, cl, rc, reset.UndoOptions{Context: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}

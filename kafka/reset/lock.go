@@ -15,7 +15,11 @@ import (
 // holding it is a *receipt.LockedError; a lock taken over from a process
 // that died holding it is noted through opts.Note.
 func lockGroup(ctx context.Context, cl *kafka.Client, group string, opts ApplyOptions) (*receipt.Lock, error) {
-	l, err := receipt.LockGroup(ctx, opts.ReceiptDir, cl.Brokers(), group)
+	id, err := cl.ClusterID(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("%w: nothing was changed, because the group's lock is keyed by the cluster's id", err)
+	}
+	l, err := receipt.LockGroup(ctx, opts.ReceiptDir, receipt.Cluster{ID: id, Brokers: cl.Brokers()}, group)
 	if err != nil {
 		var le *receipt.LockedError
 		if errors.As(err, &le) {

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/receipt"
 	"github.com/kgroups/kgroups/kafka/reset"
 )
@@ -81,7 +82,7 @@ func TestConcurrentResetsCannotBothSucceed(t *testing.T) {
 func TestWritesRefusedWhileLocked(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
-	held, err := receipt.LockGroup(ctx, e.dir, e.cl.Brokers(), "g")
+	held, err := receipt.LockGroup(ctx, e.dir, lockCluster(t, e.cl), "g")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +139,7 @@ func TestStaleLockTakenOver(t *testing.T) {
 	}
 	e := newEnv(t)
 	ctx := context.Background()
-	l, err := receipt.LockGroup(ctx, e.dir, e.cl.Brokers(), "g")
+	l, err := receipt.LockGroup(ctx, e.dir, lockCluster(t, e.cl), "g")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,4 +178,14 @@ func TestStaleLockTakenOver(t *testing.T) {
 	if _, err := os.Stat(path); !os.IsNotExist(err) {
 		t.Fatalf("the lock file outlived the write: %v", err)
 	}
+}
+
+// lockCluster is the cluster as the writers' locks name it: by its id.
+func lockCluster(t *testing.T, cl *kafka.Client) receipt.Cluster {
+	t.Helper()
+	id, err := cl.ClusterID(context.Background())
+	if err != nil || id == "" {
+		t.Fatalf("cluster id %q: %v", id, err)
+	}
+	return receipt.Cluster{ID: id, Brokers: cl.Brokers()}
 }

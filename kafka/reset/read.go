@@ -125,6 +125,9 @@ func readGroup(ctx context.Context, cl *kafka.Client, group string) (Inputs, err
 		return in, fmt.Errorf("read group %q: %w", group, err)
 	}
 	g, ok := snap.Group(group)
+	if !ok && snap.ListErr != nil {
+		return in, fmt.Errorf("read group %q: it is not listed, but the listing is incomplete: %w", group, snap.ListErr)
+	}
 	if !ok || g.Type == kafka.TypeShare {
 		// The poll describes consumer groups; a share group is read
 		// on its own path.

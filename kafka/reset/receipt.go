@@ -33,6 +33,10 @@ type Receipt struct {
 
 	// Path is where the receipt was written or read from.
 	Path string `json:"-"`
+	// Authenticity is what ReadReceipt found of its signature: only a
+	// receipt receipt.Signed was written, unchanged, by this user's
+	// kgroups.
+	Authenticity receipt.Signature `json:"-"`
 }
 
 // ReceiptOffset is one partition's offset before and after the change; null
@@ -88,7 +92,9 @@ type ReceiptNote struct {
 // whose action is not one kgroups writes, is refused unless force; with
 // force it is accepted and the notes say what is wrong with it. A receipt
 // without a checksum (from a kgroups before checksums) is accepted with the
-// note receipt.NoChecksumNote.
+// note receipt.NoChecksumNote. Its signature is checked with this user's
+// key (receipt.Verify) into Authenticity; one not receipt.Signed is read,
+// with a warning, and applying it is for the caller to guard.
 func ReadReceipt(ctx context.Context, path string, force bool) (*Receipt, []ReceiptNote, error) {
 	data, err := config.ReadFileBounded(ctx, path, config.MaxReceiptBytes, "receipt", receiptTooLargeHint)
 	if err != nil {
@@ -131,6 +137,18 @@ func ReadReceipt(ctx context.Context, path string, force bool) (*Receipt, []Rece
 		return bad("%v", err)
 	case note != "":
 		notes = append(notes, ReceiptNote{false, fmt.Sprintf("receipt %s: %s", path, note)})
+	}
+	// The signature covers the file as written, so it is checked before
+	// anything is decoded further.
+	stateDir, err := receipt.DefaultStateDir()
+	if err != nil {
+		return bad("%v", err)
+	}
+	if r.Authenticity, err = receipt.Verify(&r, stateDir); err != nil {
+		return bad("check its signature: %v", err)
+	}
+	if n := r.Authenticity.Note(); n != "" {
+		notes = append(notes, ReceiptNote{true, fmt.Sprintf("receipt %s: %s", path, n)})
 	}
 	// A group id that is not UTF-8 is acted on by its exact bytes.
 	exact, err := r.ExactGroup()

@@ -3,10 +3,12 @@ package reset_test
 import (
 	"bytes"
 	"context"
+	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -38,11 +40,13 @@ func TestReceiptBytes(t *testing.T) {
   "version": 1,
   "action": "reset",
   "cluster": ` + string(cluster) + `,
+  "clusterId": "` + e.clusterID(t) + `",
   "context": "test",
   "group": "g",
   "time": "2024-01-01T01:00:00Z",
   "user": "tester",
   "checksum": "SUM",
+  "signature": "SIG",
   "scenario": "--to-earliest",
   "scope": "--topic orders",
   "groupState": "Empty",
@@ -71,11 +75,29 @@ func TestReceiptBytes(t *testing.T) {
 	// The checksum (SUM above) is the SHA-256 of the rest, compacted, as
 	// README.md says.
 	var compact bytes.Buffer
-	if err := json.Compact(&compact, []byte(strings.Replace(want, "  \"checksum\": \"SUM\",\n", "", 1))); err != nil {
+	unsealed := strings.Replace(want, "  \"checksum\": \"SUM\",\n", "", 1)
+	if err := json.Compact(&compact, []byte(strings.Replace(unsealed, "  \"signature\": \"SIG\",\n", "", 1))); err != nil {
 		t.Fatal(err)
 	}
 	sum := sha256.Sum256(compact.Bytes())
 	want = strings.Replace(want, "SUM", "sha256:"+hex.EncodeToString(sum[:]), 1)
+	// The signature (SIG) is the HMAC-SHA256, with the key in the state
+	// directory, of the rest with the checksum, compacted.
+	keyText, err := os.ReadFile(filepath.Join(filepath.Dir(e.dir), "receipts.key"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, err := hex.DecodeString(strings.TrimSpace(string(keyText)))
+	if err != nil || len(key) != 32 {
+		t.Fatalf("key %q: %v", keyText, err)
+	}
+	compact.Reset()
+	if err := json.Compact(&compact, []byte(strings.Replace(want, "  \"signature\": \"SIG\",\n", "", 1))); err != nil {
+		t.Fatal(err)
+	}
+	m := hmac.New(sha256.New, key)
+	m.Write(compact.Bytes())
+	want = strings.Replace(want, "SIG", "hmac-sha256:"+hex.EncodeToString(m.Sum(nil)), 1)
 	if string(got) != want {
 		t.Fatalf("receipt =\n%s\nwant\n%s", got, want)
 	}

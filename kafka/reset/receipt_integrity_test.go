@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +14,16 @@ import (
 	"github.com/kgroups/kgroups/kafka/receipt"
 	"github.com/kgroups/kgroups/kafka/reset"
 )
+
+// receiptsDir is the receipts folder of a state directory of the test's
+// own (XDG_STATE_HOME), so that receipts are signed and verified with its
+// key.
+func receiptsDir(t *testing.T) string {
+	t.Helper()
+	state := t.TempDir()
+	t.Setenv("XDG_STATE_HOME", state)
+	return filepath.Join(state, "kgroups", "receipts")
+}
 
 // sealed writes a reset receipt as kgroups does and returns its path and
 // text.
@@ -25,7 +36,7 @@ func sealed(t *testing.T) (string, string) {
 		Scenario: "--to-earliest", Scope: "--topic t", GroupState: "Empty",
 		Offsets: []reset.ReceiptOffset{{Topic: "t", Partition: 0, Before: &five, After: &zero}},
 	}
-	path, err := reset.WriteReceipt(t.TempDir(), r)
+	path, err := reset.WriteReceipt(receiptsDir(t), r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +63,7 @@ func rewrite(t *testing.T, path, data, old, repl string) {
 func TestReceiptAsWrittenLoadsWithoutNotes(t *testing.T) {
 	path, _ := sealed(t)
 	r, notes, err := reset.ReadReceipt(context.Background(), path, false)
-	if err != nil || len(notes) != 0 || r.Group != "orders" {
+	if err != nil || len(notes) != 0 || r.Group != "orders" || r.Authenticity != receipt.Signed {
 		t.Fatalf("ReadReceipt = %+v, %v, %v", r, notes, err)
 	}
 }
@@ -74,8 +85,11 @@ func TestTamperedReceiptIsRefused(t *testing.T) {
 	if err != nil || r.Group != "payments" {
 		t.Fatalf("ReadReceipt with force: %+v, %v", r, err)
 	}
-	if len(notes) != 1 || !notes[0].Warning || !strings.Contains(notes[0].Text, "checksum does not match") || !strings.HasSuffix(notes[0].Text, "going ahead because of --force") {
-		t.Fatalf("notes %+v, want one warning about the checksum", notes)
+	if len(notes) != 2 || !notes[0].Warning || !strings.Contains(notes[0].Text, "checksum does not match") || !strings.HasSuffix(notes[0].Text, "going ahead because of --force") {
+		t.Fatalf("notes %+v, want a warning about the checksum, then the signature", notes)
+	}
+	if want := (reset.ReceiptNote{Warning: true, Text: "receipt " + path + ": its signature is not your kgroups' (it was changed after it was written, or written with another key)"}); notes[1] != want || r.Authenticity != receipt.Foreign {
+		t.Fatalf("signature note %+v (%v), want %+v", notes[1], r.Authenticity, want)
 	}
 }
 
@@ -89,7 +103,7 @@ func TestUnknownActionIsRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	resealed, err := receipt.Write(t.TempDir(), edited)
+	resealed, err := receipt.Write(filepath.Dir(path), edited)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,13 +120,17 @@ func TestUnknownActionIsRefused(t *testing.T) {
 
 // A receipt written before checksums loads, with a note saying so.
 func TestOldReceiptLoadsWithANote(t *testing.T) {
+	receiptsDir(t)
 	path := "testdata/20240101T010000.000Z-reset-g.json"
 	r, notes, err := reset.ReadReceipt(context.Background(), path, false)
 	if err != nil || r.Group != "g" {
 		t.Fatalf("ReadReceipt(%s) = %+v, %v", path, r, err)
 	}
-	want := reset.ReceiptNote{Text: "receipt " + path + ": no checksum (written by an older kgroups)"}
-	if len(notes) != 1 || notes[0] != want {
+	want := []reset.ReceiptNote{
+		{Text: "receipt " + path + ": no checksum (written by an older kgroups)"},
+		{Warning: true, Text: "receipt " + path + ": it is unsigned: not written by your kgroups (another user's, a kgroups before signed receipts, or made by hand)"},
+	}
+	if !reflect.DeepEqual(notes, want) || r.Authenticity != receipt.Unsigned {
 		t.Fatalf("notes %+v, want %+v", notes, want)
 	}
 }
@@ -151,7 +169,7 @@ func TestReceiptKeepsAGroupIDThatIsNotUTF8(t *testing.T) {
 		Scenario: "--to-earliest", Scope: "--topic t", GroupState: "Empty",
 		Offsets: []reset.ReceiptOffset{{Topic: "t", Partition: 0, Before: &five, After: &zero}},
 	}
-	path, err := reset.WriteReceipt(t.TempDir(), r)
+	path, err := reset.WriteReceipt(receiptsDir(t), r)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kgroups/kgroups/kafka"
 )
@@ -125,19 +126,30 @@ func readShareGroup(ctx context.Context, cl *kafka.Client, group string) (Inputs
 // shareStartOffsets reads a share group's initialized start offsets. A
 // group that is gone has none.
 func shareStartOffsets(ctx context.Context, cl *kafka.Client, group string) (map[TP]int64, error) {
+	out, notFound, err := readShareStartOffsets(ctx, cl, group)
+	if notFound {
+		return map[TP]int64{}, nil
+	}
+	return out, err
+}
+
+// readShareStartOffsets is shareStartOffsets saying whether the group was
+// not found (no answer for it, or GROUP_ID_NOT_FOUND), which a re-read
+// after a write must confirm.
+func readShareStartOffsets(ctx context.Context, cl *kafka.Client, group string) (out map[TP]int64, notFound bool, err error) {
 	octx, cancel := context.WithTimeout(ctx, cl.Timeout())
 	defer cancel()
 	resp, err := cl.Admin().DescribeShareGroupOffsets(octx, group)
 	d, ok := resp[group]
 	switch {
 	case !ok && err != nil:
-		return nil, fmt.Errorf("describe start offsets of share group %q: %w", group, err)
+		return nil, false, fmt.Errorf("describe start offsets of share group %q: %w", group, err)
 	case !ok, errors.Is(d.Err, kerr.GroupIDNotFound):
-		return map[TP]int64{}, nil
+		return nil, true, nil
 	case d.Err != nil:
-		return nil, fmt.Errorf("describe start offsets of share group %q: %w", group, d.Err)
+		return nil, false, fmt.Errorf("describe start offsets of share group %q: %w", group, d.Err)
 	}
-	out := make(map[TP]int64)
+	out = make(map[TP]int64)
 	var errs errList
 	d.Offsets.Each(func(o kadm.ShareOffset) {
 		switch {
@@ -148,9 +160,9 @@ func shareStartOffsets(ctx context.Context, cl *kafka.Client, group string) (map
 		}
 	})
 	if err := errs.err(); err != nil {
-		return nil, fmt.Errorf("describe start offsets of share group %q: %w", group, err)
+		return nil, false, fmt.Errorf("describe start offsets of share group %q: %w", group, err)
 	}
-	return out, nil
+	return out, false, nil
 }
 
 // checkSharePlan refuses what a share group cannot do: a scenario without
@@ -282,4 +294,79 @@ func typeName(t kafka.GroupType) string {
 		return "consumer"
 	}
 	return string(t)
+}
+
+// rereadShareStartOffsets is the re-read after a write of a share group's
+// start offsets: one DescribeShareGroupOffsets naming exactly the
+// partitions tps, so that each is answered with its start offset (-1:
+// none) or its error. A describe of all topics leaves out the topics the
+// credentials may not describe, which would read as "no start offset".
+// notFound reports GROUP_ID_NOT_FOUND, for committed to confirm.
+func rereadShareStartOffsets(ctx context.Context, cl *kafka.Client, group string, tps []TP) (out map[TP]int64, notFound bool, err error) {
+	octx, cancel := context.WithTimeout(ctx, cl.Timeout())
+	defer cancel()
+	req := kmsg.NewPtrDescribeShareGroupOffsetsRequest()
+	rg := kmsg.NewDescribeShareGroupOffsetsRequestGroup()
+	rg.GroupID = group
+	byTopic := make(map[string]int)
+	for _, tp := range tps {
+		i, ok := byTopic[tp.Topic]
+		if !ok {
+			rt := kmsg.NewDescribeShareGroupOffsetsRequestGroupTopic()
+			rt.Topic = tp.Topic
+			rg.Topics = append(rg.Topics, rt)
+			i = len(rg.Topics) - 1
+			byTopic[tp.Topic] = i
+		}
+		rg.Topics[i].Partitions = append(rg.Topics[i].Partitions, tp.Partition)
+	}
+	req.Groups = append(req.Groups, rg)
+	resp, err := req.RequestWith(octx, cl.Kgo())
+	if err != nil {
+		return nil, false, fmt.Errorf("describe start offsets of share group %q: %w", group, err)
+	}
+	type answer struct {
+		offset int64
+		err    error
+	}
+	answers := make(map[TP]answer)
+	found := false
+	for _, g := range resp.Groups {
+		if g.GroupID != group {
+			continue
+		}
+		found = true
+		gerr := kerr.ErrorForCode(g.ErrorCode)
+		if errors.Is(gerr, kerr.GroupIDNotFound) {
+			return nil, true, nil
+		}
+		if gerr != nil {
+			return nil, false, fmt.Errorf("describe start offsets of share group %q: %w", group, gerr)
+		}
+		for _, t := range g.Topics {
+			for _, p := range t.Partitions {
+				answers[TP{t.Topic, p.Partition}] = answer{p.StartOffset, kerr.ErrorForCode(p.ErrorCode)}
+			}
+		}
+	}
+	if !found {
+		return nil, false, fmt.Errorf("describe start offsets of share group %q: no answer for the group", group)
+	}
+	out = make(map[TP]int64)
+	var errs errList
+	for _, tp := range tps {
+		a, ok := answers[tp]
+		switch {
+		case !ok:
+			errs.add(fmt.Errorf("start offset of %s: no answer for this partition", tp))
+		case a.err != nil:
+			errs.add(fmt.Errorf("start offset of %s: %w", tp, a.err))
+		case a.offset >= 0:
+			out[tp] = a.offset
+		}
+	}
+	if err := errs.err(); err != nil {
+		return nil, false, fmt.Errorf("describe start offsets of share group %q: %w", group, err)
+	}
+	return out, false, nil
 }

@@ -241,7 +241,7 @@ func TestShareResetRefusedLiveThenAppliedAndUndone(t *testing.T) {
 
 	// Undo restores the start offsets before the reset, through the share
 	// path.
-	up, err := reset.PrepareUndo(ctx, e.cl, rc, time.Time{})
+	up, err := reset.PrepareUndo(ctx, e.cl, rc, reset.UndoOptions{Context: "test"})
 	if err != nil {
 		t.Fatalf("prepare undo: %v", err)
 	}
@@ -377,7 +377,7 @@ func TestShareDeleteOffsetsAndDeleteGroup(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	up, err := reset.PrepareUndo(ctx, e.cl, rc, time.Time{})
+	up, err := reset.PrepareUndo(ctx, e.cl, rc, reset.UndoOptions{Context: "test"})
 	if err != nil {
 		t.Fatalf("prepare undo: %v", err)
 	}
@@ -408,7 +408,7 @@ func TestShareDeleteOffsetsAndDeleteGroup(t *testing.T) {
 	if drc.GroupType != "share" || len(drc.Offsets) != 2 || *drc.Offsets[0].Before != 10 || *drc.Offsets[1].Before != 6 {
 		t.Fatalf("delete receipt = %+v", drc)
 	}
-	up, err = reset.PrepareUndo(ctx, e.cl, drc, time.Time{})
+	up, err = reset.PrepareUndo(ctx, e.cl, drc, reset.UndoOptions{Context: "test"})
 	if err != nil {
 		t.Fatalf("prepare undo of delete: %v", err)
 	}

@@ -606,7 +606,12 @@ func TestWizardSaysItTookOverALock(t *testing.T) {
 		t.Skip("needs a pid that has exited")
 	}
 	f := newFixture(t)
-	l, err := receipt.LockGroup(context.Background(), f.dir, f.backend.Service.Client.Brokers(), "g")
+	cl := f.backend.Service.Client
+	id, err := cl.ClusterID(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := receipt.LockGroup(context.Background(), f.dir, receipt.Cluster{ID: id, Brokers: cl.Brokers()}, "g")
 	if err != nil {
 		t.Fatal(err)
 	}
