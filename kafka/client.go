@@ -8,10 +8,12 @@ package kafka
 import (
 	"context"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kversion"
 
 	"github.com/kgroups/kgroups/kafka/debuglog"
 )
@@ -26,6 +28,9 @@ type Client struct {
 	strs    strTable // broker strings shared from poll to poll
 	// log is the debug trace (debuglog.Discard without --debug).
 	log *slog.Logger
+	// versions is what every broker answers (BrokerVersions), read once.
+	versionsMu sync.Mutex
+	versions   *kversion.Versions
 }
 
 // Connector gives the connection to use, made when it is first asked for
