@@ -161,6 +161,9 @@ func (d *diagnosis) openTransaction(p *kafka.PartitionOffsets) {
 	}
 	var txn *Transaction
 	words, wargs := "no producer with an open transaction was listed", []any(nil)
+	if d.in.Reads.Lacks(kafka.FeatureProducers) {
+		words = "its producer was not read"
+	}
 	if prod != nil {
 		if t, ok := d.in.Reads.Transactions[prod.ProducerID]; ok {
 			txn = &t
