@@ -153,3 +153,45 @@ func TestNoFindingsWhileReading(t *testing.T) {
 		t.Errorf("nothing to read: %q", got)
 	}
 }
+
+// TestOldBrokersSayWhatIsMissing: brokers older than Kafka 2.8 cannot
+// name the producer behind a trailing stable offset. The tab still finds
+// the open transaction, says on its first line what is missing and why,
+// and keeps saying it on later answers.
+func TestOldBrokersSayWhatIsMissing(t *testing.T) {
+	lipgloss.SetColorProfile(termenv.Ascii)
+	tr := lag.NewTracker(lag.DefaultConfig())
+	m := New(viewtest.Common(200, 12, true), "g", nil)
+	var cmd tea.Cmd
+	for _, sec := range []int{0, 30, 61} {
+		s := poll(sec)
+		tr.Add(s)
+		cmd = m.Update(ui.DataMsg{Snapshot: s, History: tr, Lag: tr})
+	}
+	if c := m.Update(ui.TabShownMsg{}); c != nil {
+		cmd = c
+	}
+	req, ok := viewtest.Do(cmd).(ui.DiagnosisRequestMsg)
+	if !ok || len(req.Wants.Transactions) != 1 {
+		t.Fatalf("the tab asked %#v, want the producers of t/1", req)
+	}
+	missing := kafka.Missing{Feature: kafka.FeatureProducers, Reason: kafka.Unsupported}
+	m.Update(ui.DiagnosisMsg{ID: req.ID, Group: "g", Wants: req.Wants, Reads: &diagnose.Reads{Missing: []kafka.Missing{missing}}})
+	view := viewtest.Strip(m.View())
+	first := strings.SplitN(view, "\n", 2)[0]
+	if want := "2 ERR · 1 WARN · judging 1/10 · from the polls and reads · producers behind a trailing stable offset not named: the brokers are older than Kafka 2.8 (DescribeProducers)"; first != want {
+		t.Errorf("first line %q, want %q", first, want)
+	}
+	var txn *diagnose.Finding
+	for i, f := range m.Findings() {
+		if f.ID == diagnose.IDOpenTransaction {
+			txn = &m.Findings()[i]
+		}
+	}
+	if txn == nil || !strings.HasSuffix(render.DiagnoseMessage(txn), "read_committed consumers cannot pass it; its producer was not read") {
+		t.Errorf("open transaction finding %+v", txn)
+	}
+	if strings.Contains(view, "read failed") || strings.Contains(view, "too old") {
+		t.Errorf("a raw protocol error on the tab:\n%s", view)
+	}
+}
