@@ -178,9 +178,15 @@ func TestOldBrokersSayWhatIsMissing(t *testing.T) {
 	missing := kafka.Missing{Feature: kafka.FeatureProducers, Reason: kafka.Unsupported}
 	m.Update(ui.DiagnosisMsg{ID: req.ID, Group: "g", Wants: req.Wants, Reads: &diagnose.Reads{Missing: []kafka.Missing{missing}}})
 	view := viewtest.Strip(m.View())
-	first := strings.SplitN(view, "\n", 2)[0]
-	if want := "2 ERR · 1 WARN · judging 1/10 · from the polls and reads · producers behind a trailing stable offset not named: the brokers are older than Kafka 2.8 (DescribeProducers)"; first != want {
-		t.Errorf("first line %q, want %q", first, want)
+	top := strings.SplitN(view, "\n", 3)
+	if want := "2 ERR · 1 WARN · judging 1/10 · from the polls and reads"; top[0] != want {
+		t.Errorf("first line %q, want %q", top[0], want)
+	}
+	if want := "  note: producers behind a trailing stable offset not named: the brokers are older than Kafka 2.8 (DescribeProducers)"; top[1] != want {
+		t.Errorf("second line %q, want %q", top[1], want)
+	}
+	if n := strings.Count(view, "\n") + 1; n > 12 {
+		t.Errorf("the view is %d lines high, in a tab 12 high:\n%s", n, view)
 	}
 	var txn *diagnose.Finding
 	for i, f := range m.Findings() {

@@ -175,9 +175,24 @@ func (m *Model) readState() []string {
 	case !m.shown:
 		return []string{"from the polls"}
 	}
-	out := []string{"from the polls and reads"}
+	return []string{"from the polls and reads"}
+}
+
+// notes are the lines under the tab's first line for each read the
+// brokers cannot answer, what is missing and why, wrapped to the width.
+func (m *Model) notes() []string {
+	if !m.known || len(m.lacking) == 0 {
+		return nil
+	}
+	var out []string
 	for _, l := range m.lacking {
-		out = append(out, l.Text())
+		for i, line := range format.Wrap("note: "+l.Text(), max(m.Width-4, 20)) {
+			if i == 0 {
+				out = append(out, "  "+line)
+			} else {
+				out = append(out, "    "+line)
+			}
+		}
 	}
 	return out
 }
