@@ -112,7 +112,7 @@ var (
 
 var (
 	receiptStamp = regexp.MustCompile(`\d{8}T\d{6}\.\d{3}Z`)
-	recordStamp   = regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z`)
+	recordStamp  = regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z`)
 )
 
 // kg runs kgroups on the cluster and puts placeholders where a run's
