@@ -21,6 +21,8 @@ import (
 // Feature is something kgroups does that needs a request some brokers do
 // not answer.
 type Feature struct {
+	// Name is the feature in the support table.
+	Name string
 	// ID names the feature in JSON ("transactions").
 	ID string
 	// What is the feature in a user's words, the subject of a note:
@@ -37,37 +39,37 @@ type Feature struct {
 
 // The features old brokers may lack, in the order of the support table.
 var (
-	FeatureStaticMembers = Feature{ID: "static-members", What: "group.instance.id of static members not shown",
+	FeatureStaticMembers = Feature{Name: "static members' group.instance.id", ID: "static-members", What: "group.instance.id of static members not shown",
 		Key: kmsg.DescribeGroups, Version: 4,
-		Below: "GROUP-INSTANCE-ID reads - and members are removed by member id"}
-	FeatureRemoveMembers = Feature{ID: "remove-members", What: "members not removed",
+		Below: "GROUP-INSTANCE-ID reads -"}
+	FeatureRemoveMembers = Feature{Name: "member removal (rebalance)", ID: "remove-members", What: "members not removed",
 		Key: kmsg.LeaveGroup, Version: 3,
 		Below: "rebalance --execute and the UI's removal refuse before sending anything; no receipt is written"}
-	FeatureOffsetDelete = Feature{ID: "delete-offsets", What: "offsets not deleted",
+	FeatureOffsetDelete = Feature{Name: "offset deletion (delete-offsets)", ID: "delete-offsets", What: "offsets not deleted",
 		Key: kmsg.OffsetDelete, Version: 0,
 		Below: "delete-offsets --execute refuses before sending anything; no receipt is written (delete the whole Empty group instead)"}
-	FeatureListStates = Feature{ID: "list-states", What: "group states not filtered by the brokers",
+	FeatureListStates = Feature{Name: "listing groups by state", ID: "list-states", What: "group states not filtered by the brokers",
 		Key: kmsg.ListGroups, Version: 4,
-		Below: "groups are listed unfiltered and filtered by kgroups: same result"}
-	FeatureProducers = Feature{ID: "producers", What: "producers behind a trailing stable offset not named",
+		Below: "none: kgroups lists every group and filters states itself on every release"}
+	FeatureProducers = Feature{Name: "the producer behind an open transaction", ID: "producers", What: "producers behind a trailing stable offset not named",
 		Key: kmsg.DescribeProducers, Version: 0,
 		Below: "diagnose still reports stuck-behind-open-transaction from the stable offsets, without the producer"}
-	FeatureTopicIDs = Feature{ID: "topic-ids", What: "topic ids not read",
+	FeatureTopicIDs = Feature{Name: "topic ids", ID: "topic-ids", What: "topic ids not read",
 		Key: kmsg.Metadata, Version: 10,
 		Below: "a recreated topic is recognised by its partitions' offsets alone"}
-	FeatureTransactions = Feature{ID: "transactions", What: "transactions not checked",
+	FeatureTransactions = Feature{Name: "the open transaction's transactional id and state", ID: "transactions", What: "transactions not checked",
 		Key: kmsg.ListTransactions, Version: 0,
 		Below: "diagnose names the producer id but not the transactional id, state or age"}
-	FeatureTransactionDetails = Feature{ID: "transaction-details", What: "transactions not described",
+	FeatureTransactionDetails = Feature{Name: "the open transaction's timeout and age", ID: "transaction-details", What: "transactions not described",
 		Key: kmsg.DescribeTransactions, Version: 0,
 		Below: "diagnose names the transactional id but not its timeout or age"}
-	FeatureOffsetFetchBatch = Feature{ID: "offset-fetch-batch", What: "offsets not fetched in batches",
+	FeatureOffsetFetchBatch = Feature{Name: "committed offsets of many groups in one request", ID: "offset-fetch-batch", What: "offsets not fetched in batches",
 		Key: kmsg.OffsetFetch, Version: 8,
 		Below: "one OffsetFetch per group instead of one per coordinator: same numbers, more requests"}
-	FeatureConsumerGroups = Feature{ID: "consumer-groups", What: "consumer-protocol (KIP-848) groups not described",
+	FeatureConsumerGroups = Feature{Name: "KIP-848 consumer groups", ID: "consumer-groups", What: "consumer-protocol (KIP-848) groups not described",
 		Key: kmsg.ConsumerGroupDescribe, Version: 0,
 		Below: "no such groups exist on these brokers (KIP-848 is early access before Kafka 4.0); classic groups are unaffected"}
-	FeatureRetention = Feature{ID: "retention", What: "retention not checked",
+	FeatureRetention = Feature{Name: "topics' retention.ms (consumer-behind-retention)", ID: "retention", What: "retention not checked",
 		Key: kmsg.DescribeConfigs, Version: 0,
 		Below: "always answered; when ACLs deny it, consumer-behind-retention is not judged and a note says so"}
 )

@@ -19,6 +19,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kversion"
 
+	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/kafkatest"
 )
 
@@ -48,6 +49,7 @@ type versionCluster struct {
 	brokers string
 	state   string // XDG_STATE_HOME, where receipts go
 	live    *kafkatest.Member
+	vs      *kversion.Versions // what the brokers advertise (lacks)
 }
 
 func startVersionCluster(t *testing.T, name string, v *kversion.Versions) *versionCluster {
@@ -83,15 +85,49 @@ func startVersionCluster(t *testing.T, name string, v *kversion.Versions) *versi
 	return vc
 }
 
-// older reports whether the release is older than Kafka major.minor.
-func (c *versionCluster) older(major, minor int) bool {
+// olderThan reports whether the release is older than Kafka release
+// ("2.8"); the newest is older than none.
+func (c *versionCluster) olderThan(release string) bool {
 	if c.v == nil {
 		return false
 	}
-	ma, mi, _ := strings.Cut(c.name, ".")
-	a, _ := strconv.Atoi(ma)
-	b, _ := strconv.Atoi(mi)
-	return a < major || (a == major && b < minor)
+	return compareReleases(c.name, release) < 0
+}
+
+func compareReleases(a, b string) int {
+	as, bs := strings.Split(a, "."), strings.Split(b, ".")
+	for i := range max(len(as), len(bs)) {
+		var x, y int
+		if i < len(as) {
+			x, _ = strconv.Atoi(as[i])
+		}
+		if i < len(bs) {
+			y, _ = strconv.Atoi(bs[i])
+		}
+		if x != y {
+			return x - y
+		}
+	}
+	return 0
+}
+
+// lacks reports whether the cluster's brokers lack f, as they advertise
+// it, and checks that the support table says the same: f's first Kafka
+// release is newer than this one exactly when the brokers lack it.
+func (c *versionCluster) lacks(t *testing.T, f kafka.Feature) bool {
+	t.Helper()
+	if c.vs == nil {
+		vs, err := c.Client(t).BrokerVersions(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.vs = vs
+	}
+	lacks := !f.SupportedBy(c.vs)
+	if lacks != c.olderThan(f.Kafka()) {
+		t.Errorf("Kafka %s brokers lack %s (%s): %v, but the support table says it needs Kafka %s", c.name, f.ID, f.Request(), lacks, f.Kafka())
+	}
+	return lacks
 }
 
 // placeholder is name padded with dots to the width of what it stands
@@ -185,6 +221,11 @@ func TestVersionMatrix(t *testing.T) {
 				v = mv.v()
 			}
 			c := startVersionCluster(t, mv.name, v)
+			t.Run("support table", func(t *testing.T) {
+				for _, f := range kafka.Features() {
+					c.lacks(t, f)
+				}
+			})
 			matrixReads(t, c)
 			matrixWrites(t, c)
 		})
@@ -245,10 +286,10 @@ func matrixReads(t *testing.T, c *versionCluster) {
 		// Kafka 2.8 names the producer; 3.0 its transaction too.
 		var note, notes string
 		switch {
-		case c.older(2, 8):
+		case c.lacks(t, kafka.FeatureProducers):
 			note = "producers behind a trailing stable offset not named: the brokers are older than Kafka 2.8 (DescribeProducers)"
 			notes = "DescribeProducers v0 (Kafka 2.8) unsupported: " + note + "\n"
-		case c.older(3, 0):
+		case c.lacks(t, kafka.FeatureTransactions):
 			note = "transactions not checked: the brokers are older than Kafka 3.0 (ListTransactions)"
 			notes = "ListTransactions v0 (Kafka 3.0) unsupported: " + note + "\n"
 		}
@@ -332,7 +373,7 @@ func matrixWrites(t *testing.T, c *versionCluster) {
 		)
 		expectText(t, "dry run", stdout, plan)
 		refusal := "offsets not deleted: the brokers are older than Kafka 2.4 (OffsetDelete)"
-		if c.older(2, 4) {
+		if c.lacks(t, kafka.FeatureOffsetDelete) {
 			expectRun(t, code, stderr, 0, lines("1 committed offset will be deleted.", "Note: --execute would be refused now: "+refusal, "Dry run: nothing was changed. Add --execute to apply."))
 			code, stdout, stderr = c.kg(t, "delete-offsets", "g-idle", "--topic", "orders:1", "--execute")
 			expectRun(t, code, stderr, 1, "kgroups: "+refusal+"\n")
@@ -377,7 +418,7 @@ func matrixWrites(t *testing.T, c *versionCluster) {
 			"  - A removed dynamic member learns it was removed at its next heartbeat and rejoins with a new member id; if its process is gone, its partitions go to the other members.",
 			`Reason sent to the broker: "removed by kgroups"`,
 		)
-		if c.older(2, 4) {
+		if c.lacks(t, kafka.FeatureRemoveMembers) {
 			expectRun(t, code, stderr, 1, "kgroups: members not removed: the brokers are older than Kafka 2.4 (LeaveGroup v3): nothing was sent and no receipt was written\n")
 			expectText(t, "stdout", stdout, plan)
 			expectText(t, "receipts", strings.Join(c.receipts(t), " "), strings.Join(before, " "))
@@ -533,9 +574,9 @@ func matrixTUI(t *testing.T, c *versionCluster) {
 	}
 	waitScreen(t, &out, "[Diagnosis]")
 	switch {
-	case c.older(2, 8):
+	case c.lacks(t, kafka.FeatureProducers):
 		waitScreen(t, &out, "note: producers behind a trailing stable offset not named: the")
-	case c.older(3, 0):
+	case c.lacks(t, kafka.FeatureTransactions):
 		waitScreen(t, &out, "note: transactions not checked: the brokers are older than Kafka 3.0")
 	default:
 		waitScreen(t, &out, "from the polls and reads")
