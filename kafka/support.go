@@ -137,10 +137,10 @@ func (f Feature) SupportedBy(vs *kversion.Versions) bool {
 type Reason string
 
 const (
-	// Unsupported: the brokers do not answer the request at the version
+	// Unsupported is a request the brokers do not answer at the version
 	// the feature needs.
 	Unsupported Reason = "unsupported"
-	// Denied: the brokers' ACLs deny the principal the request.
+	// Denied is a request the brokers' ACLs deny the principal.
 	Denied Reason = "denied"
 )
 
@@ -163,8 +163,11 @@ func (m Missing) Text() string {
 	return fmt.Sprintf("%s: the brokers are older than Kafka %s (%s)", m.Feature.What, m.Feature.Kafka(), m.Feature.Request())
 }
 
-// Error makes a Missing an error, for a write refused before it was sent.
-func (m Missing) Error() string { return m.Text() }
+// MissingError is a write refused before it was sent because the
+// brokers lack its feature (Require).
+type MissingError struct{ Missing }
+
+func (e MissingError) Error() string { return e.Text() }
 
 // Classify says whether err, the failure of a request made for f, is one
 // the brokers will give every time: the version is not supported or the
@@ -245,7 +248,7 @@ func (c *Client) BrokerVersions(ctx context.Context) (*kversion.Versions, error)
 }
 
 // Require checks that every broker answers f before a write is sent. It
-// returns a Missing (Unsupported) when some broker does not, and an error
+// returns a MissingError (Unsupported) when some broker does not, and an error
 // when the versions could not be read; nil when the write may go ahead.
 func (c *Client) Require(ctx context.Context, f Feature) error {
 	vs, err := c.BrokerVersions(ctx)
@@ -253,7 +256,7 @@ func (c *Client) Require(ctx context.Context, f Feature) error {
 		return err
 	}
 	if !f.SupportedBy(vs) {
-		return Missing{Feature: f, Reason: Unsupported}
+		return MissingError{Missing{Feature: f, Reason: Unsupported}}
 	}
 	return nil
 }

@@ -80,7 +80,7 @@ func TestBrokerVersions(t *testing.T) {
 			var missing []string
 			for _, f := range kafka.Features() {
 				err := cl.Require(context.Background(), f)
-				var m kafka.Missing
+				var m kafka.MissingError
 				switch {
 				case err == nil:
 				case errors.As(err, &m) && m.Reason == kafka.Unsupported:

@@ -233,6 +233,7 @@ func TestVersionMatrix(t *testing.T) {
 }
 
 func matrixReads(t *testing.T, c *versionCluster) {
+	t.Helper()
 	t.Run("list", func(t *testing.T) {
 		code, stdout, stderr := c.kg(t, "list")
 		expectRun(t, code, stderr, 0, "")
@@ -344,6 +345,7 @@ func matrixReads(t *testing.T, c *versionCluster) {
 }
 
 func matrixWrites(t *testing.T, c *versionCluster) {
+	t.Helper()
 	t.Run("reset", func(t *testing.T) {
 		code, stdout, stderr := c.kg(t, "reset", "g-idle", "--to-earliest", "--topic", "orders")
 		expectRun(t, code, stderr, 0, lines("3 of 3 partitions change; 26 records will be consumed again, 0 skipped.", "Dry run: nothing was changed. Add --execute to apply."))
@@ -554,6 +556,7 @@ func simulateSummary(t *testing.T, stdout string) string {
 // on brokers that cannot name the producer or the transaction the tab
 // says so, never a raw protocol error.
 func matrixTUI(t *testing.T, c *versionCluster) {
+	t.Helper()
 	t.Setenv("LC_ALL", "C")
 	in, keys := io.Pipe()
 	var out, errOut screenBuffer

@@ -128,11 +128,11 @@ func (a *app) writeVerdict(c config.Cluster, group, receiptPath, what, see strin
 }
 
 // unsupported is the refusal a write of f would meet because the brokers
-// are too old for it (a kafka.Missing), for a dry run to say before
+// are too old for it (a kafka.MissingError), for a dry run to say before
 // --execute; nil when they answer it or their versions could not be read
 // (the write checks again before sending anything).
 func unsupported(ctx context.Context, cl *kafka.Client, f kafka.Feature) error {
-	var m kafka.Missing
+	var m kafka.MissingError
 	if err := cl.Require(ctx, f); errors.As(err, &m) {
 		return m
 	}

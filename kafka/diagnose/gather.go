@@ -92,7 +92,7 @@ func (r *Reader) Read(ctx context.Context, w Wants) (*Reads, error) {
 	var errs []error
 	reads := &Reads{}
 	keep := func(err error) {
-		var fe featureErr
+		var fe featureError
 		if errors.As(err, &fe) {
 			if m, ok := kafka.Classify(fe.f, fe.err); ok {
 				reads.Missing = kafka.AddMissing(reads.Missing, m)

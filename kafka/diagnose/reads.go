@@ -102,7 +102,7 @@ func (r *Reader) Transactions(ctx context.Context, tps []TP) (map[TP][]Producer,
 	}
 	described, err := r.cl.Admin().DescribeProducers(ctx, set)
 	if err != nil && len(described) == 0 {
-		return prods, txns, featureErr{kafka.FeatureProducers, fmt.Errorf("describe producers: %w", err)}
+		return prods, txns, featureError{kafka.FeatureProducers, fmt.Errorf("describe producers: %w", err)}
 	}
 	var ids []int64
 	seen := make(map[int64]bool)
@@ -125,7 +125,7 @@ func (r *Reader) Transactions(ctx context.Context, tps []TP) (map[TP][]Producer,
 	}
 	listed, err := r.cl.Admin().ListTransactions(ctx, ids, nil)
 	if err != nil && len(listed) == 0 {
-		return prods, txns, featureErr{kafka.FeatureTransactions, fmt.Errorf("list transactions: %w", err)}
+		return prods, txns, featureError{kafka.FeatureTransactions, fmt.Errorf("list transactions: %w", err)}
 	}
 	var names []string
 	for _, l := range listed.Sorted() {
@@ -137,13 +137,13 @@ func (r *Reader) Transactions(ctx context.Context, tps []TP) (map[TP][]Producer,
 	}
 	dts, err := r.cl.Admin().DescribeTransactions(ctx, names...)
 	if err != nil && len(dts) == 0 {
-		return prods, txns, featureErr{kafka.FeatureTransactionDetails, fmt.Errorf("describe transactions: %w", err)}
+		return prods, txns, featureError{kafka.FeatureTransactionDetails, fmt.Errorf("describe transactions: %w", err)}
 	}
 	var derr error
 	for _, d := range dts.Sorted() {
 		if d.Err != nil {
 			if _, ok := kafka.Classify(kafka.FeatureTransactionDetails, d.Err); ok && derr == nil {
-				derr = featureErr{kafka.FeatureTransactionDetails, fmt.Errorf("describe transaction %q: %w", d.TxnID, d.Err)}
+				derr = featureError{kafka.FeatureTransactionDetails, fmt.Errorf("describe transaction %q: %w", d.TxnID, d.Err)}
 			}
 			continue
 		}
@@ -155,16 +155,16 @@ func (r *Reader) Transactions(ctx context.Context, tps []TP) (map[TP][]Producer,
 	return prods, txns, derr
 }
 
-// featureErr is a failed read with the feature it was made for, so that
+// featureError is a failed read with the feature it was made for, so that
 // Read can tell a read the brokers will never answer (kafka.Classify)
 // from one that failed this time.
-type featureErr struct {
+type featureError struct {
 	f   kafka.Feature
 	err error
 }
 
-func (e featureErr) Error() string { return e.err.Error() }
-func (e featureErr) Unwrap() error { return e.err }
+func (e featureError) Error() string { return e.err.Error() }
+func (e featureError) Unwrap() error { return e.err }
 
 // Retention returns retention.ms of topics (-1 for unlimited), reading
 // with DescribeConfigs only the topics this Reader has not read before
@@ -185,12 +185,12 @@ func (r *Reader) Retention(ctx context.Context, topics []string) (map[string]int
 		sort.Strings(want)
 		rcs, err := r.cl.Admin().DescribeTopicConfigs(ctx, want...)
 		if err != nil && len(rcs) == 0 {
-			rerr = featureErr{kafka.FeatureRetention, fmt.Errorf("describe topic configs: %w", err)}
+			rerr = featureError{kafka.FeatureRetention, fmt.Errorf("describe topic configs: %w", err)}
 		}
 		for _, rc := range rcs {
 			if rc.Err != nil {
 				if _, ok := kafka.Classify(kafka.FeatureRetention, rc.Err); ok && rerr == nil {
-					rerr = featureErr{kafka.FeatureRetention, fmt.Errorf("describe configs of topic %q: %w", rc.Name, rc.Err)}
+					rerr = featureError{kafka.FeatureRetention, fmt.Errorf("describe configs of topic %q: %w", rc.Name, rc.Err)}
 				}
 				continue
 			}
