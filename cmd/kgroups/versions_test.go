@@ -355,6 +355,22 @@ func matrixWrites(t *testing.T, c *versionCluster) {
 			"g-idle  orders          1           0              11          0       11    -11  -",
 			"g-idle  orders          2           0              12          0       12    -12  -",
 		))
+		// ListOffsets by timestamp: before every record is the log start,
+		// after every record the log end.
+		code, stdout, stderr = c.kg(t, "reset", "g-idle", "--to-datetime", "2020-01-01T00:00:00.000", "--topic", "orders")
+		expectRun(t, code, stderr, 0, lines("3 of 3 partitions change; 26 records will be consumed again, 0 skipped.", "Dry run: nothing was changed. Add --execute to apply."))
+		expectText(t, "to-datetime before the records", stdout, lines(
+			"GROUP   TOPIC   PARTITION  NEW-OFFSET  CURRENT-OFFSET  LOG-START  LOG-END  DELTA  NOTE",
+			"g-idle  orders          0           0               3          0       11     -3  -",
+			"g-idle  orders          1           0              11          0       11    -11  -",
+			"g-idle  orders          2           0              12          0       12    -12  -",
+		))
+		code, stdout, stderr = c.kg(t, "reset", "g-idle", "--to-datetime", "2999-01-01T00:00:00.000", "--topic", "orders:0")
+		expectRun(t, code, stderr, 0, lines("1 of 1 partition change; 0 records will be consumed again, 8 skipped.", "Dry run: nothing was changed. Add --execute to apply."))
+		expectText(t, "to-datetime after the records", stdout, lines(
+			"GROUP   TOPIC   PARTITION  NEW-OFFSET  CURRENT-OFFSET  LOG-START  LOG-END  DELTA  NOTE",
+			"g-idle  orders          0          11               3          0       11     +8  no record at or after TIME: log end",
+		))
 		code, stdout, stderr = c.kg(t, "reset", "g-idle", "--to-offset", "4", "--topic", "orders:0", "--execute")
 		rc := "STATE/kgroups/receipts/TS-reset-g-idle.json"
 		expectRun(t, code, stderr, 0, lines("1 of 1 partition change; 0 records will be consumed again, 1 skipped.", "Receipt: "+rc, "To undo: kgroups -b BOOT undo "+rc+" --execute"))
@@ -584,11 +600,14 @@ func matrixTUI(t *testing.T, c *versionCluster) {
 	default:
 		waitScreen(t, &out, "from the polls and reads")
 	}
-	for _, k := range []string{"q", "q"} {
-		if _, err := keys.Write([]byte(k)); err != nil {
-			t.Fatal(err)
-		}
-		time.Sleep(100 * time.Millisecond)
+	// q goes back to the groups screen, which lists both groups; q again
+	// quits.
+	if _, err := keys.Write([]byte("q")); err != nil {
+		t.Fatal(err)
+	}
+	waitScreen(t, &out, "2 groups")
+	if _, err := keys.Write([]byte("q")); err != nil {
+		t.Fatal(err)
 	}
 	select {
 	case code := <-done:
