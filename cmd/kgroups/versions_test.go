@@ -286,21 +286,29 @@ func matrixReads(t *testing.T, c *versionCluster) {
 	t.Run("diagnose", func(t *testing.T) {
 		// Kafka 2.8 names the producer; 3.0 its transaction too.
 		var note, notes string
+		addr := c.norm(c.Addrs[0])
+		next := func(group string) string {
+			return "kafka-transactions.sh --bootstrap-server " + addr + " describe --transactional-id matrix-txn"
+		}
 		switch {
 		case c.lacks(t, kafka.FeatureProducers):
 			note = "producers behind a trailing stable offset not named: the brokers are older than Kafka 2.8 (DescribeProducers)"
 			notes = "DescribeProducers v0 (Kafka 2.8) unsupported: " + note + "\n"
+			next = func(group string) string { return "kgroups -b BOOT peek " + group + " --topic orders:0 --offset 10" }
 		case c.lacks(t, kafka.FeatureTransactions):
 			note = "transactions not checked: the brokers are older than Kafka 3.0 (ListTransactions)"
 			notes = "ListTransactions v0 (Kafka 3.0) unsupported: " + note + "\n"
+			next = func(string) string {
+				return "kafka-transactions.sh --bootstrap-server " + addr + " describe-producers --topic orders --partition 0"
+			}
 		}
 		code, stdout, stderr := c.kg(t, "diagnose", "g-idle", "g-live", "--window", "300ms", "--interval", "100ms", "-o", "json")
 		expectRun(t, code, stderr, 0, "")
 		findings, gotNotes := diagnoseSummary(t, stdout)
 		expectText(t, "findings", findings, lines(
-			"g-idle WARN stuck-behind-open-transaction orders:0",
+			"g-idle WARN stuck-behind-open-transaction orders:0 next: "+next("g-idle"),
 			"g-live ERR member-not-committing",
-			"g-live WARN stuck-behind-open-transaction orders:0",
+			"g-live WARN stuck-behind-open-transaction orders:0 next: "+next("g-live"),
 		))
 		expectText(t, "notes", gotNotes, notes)
 		code, _, stderr = c.kg(t, "diagnose", "g-idle", "g-live", "--window", "300ms", "--interval", "100ms")
@@ -519,6 +527,7 @@ func diagnoseSummary(t *testing.T, stdout string) (findings, notes string) {
 				Severity  string `json:"severity"`
 				Topic     *string
 				Partition *int32
+				Next      string `json:"next"`
 			} `json:"findings"`
 		} `json:"groups"`
 		Notes []struct {
@@ -539,6 +548,9 @@ func diagnoseSummary(t *testing.T, stdout string) (findings, notes string) {
 			fmt.Fprintf(&f, "%s %s %s", g.Group, x.Severity, x.ID)
 			if x.Topic != nil && x.Partition != nil {
 				fmt.Fprintf(&f, " %s:%d", *x.Topic, *x.Partition)
+			}
+			if x.ID == "stuck-behind-open-transaction" {
+				f.WriteString(" next: " + x.Next)
 			}
 			f.WriteByte('\n')
 		}

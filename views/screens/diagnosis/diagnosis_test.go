@@ -1,6 +1,7 @@
 package diagnosis
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -196,6 +197,9 @@ func TestOldBrokersSayWhatIsMissing(t *testing.T) {
 	}
 	if txn == nil || !strings.HasSuffix(render.DiagnoseMessage(txn), "read_committed consumers cannot pass it; its producer was not read") {
 		t.Errorf("open transaction finding %+v", txn)
+	}
+	if want := [][]string{{"kgroups", "peek", "g", "--topic", "t:1", "--offset", "4"}}; txn != nil && !reflect.DeepEqual(txn.Next, want) {
+		t.Errorf("next %q, want %q: kafka-transactions.sh cannot list producers on these brokers either", txn.Next, want)
 	}
 	if strings.Contains(view, "read failed") || strings.Contains(view, "too old") {
 		t.Errorf("a raw protocol error on the tab:\n%s", view)
