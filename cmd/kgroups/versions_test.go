@@ -153,8 +153,8 @@ var (
 
 // kg runs kgroups on the cluster and puts placeholders where a run's
 // values differ: BOOT for the brokers, ADDRn for each broker, MEMBER and
-// HOST for g-live's member, STATE for the state folder, TS for a
-// receipt's time stamp.
+// HOST for the members of g-live (and g-static), STATE for the state
+// folder, TS for a receipt's time stamp.
 func (c *versionCluster) kg(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
 	t.Setenv("XDG_STATE_HOME", c.state)
@@ -164,9 +164,11 @@ func (c *versionCluster) kg(t *testing.T, args ...string) (int, string, string) 
 
 func (c *versionCluster) norm(s string) string {
 	r := []string{c.brokers, "BOOT", c.state, "STATE"}
-	if gi := c.GroupInfo("g-live"); gi != nil {
-		for _, m := range gi.Members {
-			r = append(r, m.MemberID, placeholder("MEMBER", m.MemberID), m.ClientHost, placeholder("HOST", m.ClientHost))
+	for _, g := range []string{"g-live", "g-static"} {
+		if gi := c.GroupInfo(g); gi != nil {
+			for _, m := range gi.Members {
+				r = append(r, m.MemberID, placeholder("MEMBER", m.MemberID), m.ClientHost, placeholder("HOST", m.ClientHost))
+			}
 		}
 	}
 	for i, a := range c.Addrs {
@@ -287,7 +289,7 @@ func matrixReads(t *testing.T, c *versionCluster) {
 		// Kafka 2.8 names the producer; 3.0 its transaction too.
 		var note, notes string
 		addr := c.norm(c.Addrs[0])
-		next := func(group string) string {
+		next := func(string) string {
 			return "kafka-transactions.sh --bootstrap-server " + addr + " describe --transactional-id matrix-txn"
 		}
 		switch {
