@@ -14,6 +14,7 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kversion"
 
 	"github.com/kgroups/kgroups/kafka/debuglog"
 )
@@ -32,6 +33,9 @@ type Client struct {
 	// ClusterID reads it when the client was not made by Connect.
 	idMu      sync.Mutex
 	clusterID string
+	// versions is what every broker answers (BrokerVersions), read once.
+	versionsMu sync.Mutex
+	versions   *kversion.Versions
 }
 
 // Connector gives the connection to use, made when it is first asked for

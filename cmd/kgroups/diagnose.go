@@ -152,6 +152,10 @@ func sampleDiagnose(ctx context.Context, a *app, poll pollFunc, rd *diagnose.Rea
 		a.notef("kgroups: %v", err)
 		failedRead = true
 	}
+	// A read the brokers cannot answer (too old, denied) drops only the
+	// rules that need it: a note says so, and the exit code stays the
+	// findings'.
+	missing := reads.Missing
 	bootstrap := ""
 	if len(o.cluster) > 0 {
 		bootstrap = o.cluster[0]
@@ -173,9 +177,12 @@ func sampleDiagnose(ctx context.Context, a *app, poll pollFunc, rd *diagnose.Rea
 		}
 	}
 	if o.format == formatJSON {
-		err = render.DiagnoseJSON(a.stdout, out)
+		err = render.DiagnoseJSON(a.stdout, out, missing...)
 	} else {
 		err = render.Diagnose(a.stdout, out, a.layout(o.wide))
+		if err == nil {
+			err = render.MissingNotes(a.stderr, missing)
+		}
 	}
 	if err != nil {
 		return err

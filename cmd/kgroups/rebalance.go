@@ -173,7 +173,9 @@ func runRebalance(ctx context.Context, a *app, o rebalanceOptions) error {
 		}
 		if !o.write.execute {
 			note := "\nDry run: nothing was sent. Add --execute to remove " + format.Count(len(plan.Targets), "member", "members") + "."
-			if c.ReadOnly {
+			if err := unsupported(ctx, cl, kafka.FeatureRemoveMembers); err != nil {
+				note += " (It would be refused: " + err.Error() + ".)"
+			} else if c.ReadOnly {
 				note += " (The context " + c.Name + " is read-only and would refuse.)"
 			} else if c.Protected {
 				note += " The context " + c.Name + " is protected: add " + confirmFlags([]string{o.group}) + " too."

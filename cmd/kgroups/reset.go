@@ -263,6 +263,9 @@ func readOffsetsFile(ctx context.Context, path string, stdin io.Reader) ([]reset
 func (a *app) showPlan(ctx context.Context, cl *kafka.Client, c config.Cluster, p *reset.Plan, write writeFlags, format string) error {
 	execute, lay := write.execute, a.layout(write.wide)
 	blocked := a.withConnection(c, withSimilar(ctx, cl, p.Blocker()))
+	if blocked == nil && p.Scenario.Kind == reset.DeleteOffsets && p.Type != kafka.TypeShare {
+		blocked = unsupported(ctx, cl, kafka.FeatureOffsetDelete)
+	}
 	for _, w := range p.Warnings {
 		a.notef("Warning: %s", w)
 	}

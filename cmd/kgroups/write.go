@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -129,4 +131,16 @@ func (a *app) writeVerdict(c config.Cluster, group, receiptPath, what, see strin
 	}
 	return exitCodeError{code: exitUnknown, err: fmt.Errorf("%s; see %s above. Check what the group holds now with: %s (the receipt of this change: %s)",
 		lead, see, a.describeCommand(c, group), shellQuote(receiptPath))}
+}
+
+// unsupported is the refusal a write of f would meet because the brokers
+// are too old for it (a kafka.MissingError), for a dry run to say before
+// --execute; nil when they answer it or their versions could not be read
+// (the write checks again before sending anything).
+func unsupported(ctx context.Context, cl *kafka.Client, f kafka.Feature) error {
+	var m kafka.MissingError
+	if err := cl.Require(ctx, f); errors.As(err, &m) {
+		return m
+	}
+	return nil
 }

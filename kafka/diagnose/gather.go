@@ -84,23 +84,31 @@ func Want(stable map[TP]StableOffsets, verdicts []lag.Verdict) Wants {
 }
 
 // Read makes the reads w asks for (Reads.Stable is left nil). A read that
-// fails leaves its part of Reads empty and is returned, joined, with
-// whatever could be read.
+// fails leaves its part of Reads empty. One the brokers will never answer
+// (too old, or denied by ACLs: kafka.Classify) is a note in Reads.Missing
+// and no error; any other failure is returned, joined, with whatever
+// could be read.
 func (r *Reader) Read(ctx context.Context, w Wants) (*Reads, error) {
 	var errs []error
 	reads := &Reads{}
+	keep := func(err error) {
+		var fe featureError
+		if errors.As(err, &fe) {
+			if m, ok := kafka.Classify(fe.f, fe.err); ok {
+				reads.Missing = kafka.AddMissing(reads.Missing, m)
+				return
+			}
+		}
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
 	var err error
 	reads.Producers, reads.Transactions, err = r.Transactions(ctx, w.Transactions)
-	if err != nil {
-		errs = append(errs, err)
-	}
+	keep(err)
 	reads.Retention, err = r.Retention(ctx, w.Retention)
-	if err != nil {
-		errs = append(errs, err)
-	}
+	keep(err)
 	reads.Records, err = r.Records(ctx, w.Records)
-	if err != nil {
-		errs = append(errs, err)
-	}
+	keep(err)
 	return reads, errors.Join(errs...)
 }

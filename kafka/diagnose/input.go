@@ -152,6 +152,23 @@ type Reads struct {
 	Retention map[string]int64
 	// Records are the records at the commits of stalled partitions.
 	Records map[kafka.CommitKey]Record
+	// Missing are the reads the brokers cannot answer (too old, or
+	// denied by ACLs), each once: the rules that need them find
+	// nothing, and the output says what is missing and why.
+	Missing []kafka.Missing
+}
+
+// Lacks reports whether the reads of f could not be made.
+func (r *Reads) Lacks(f kafka.Feature) bool {
+	if r == nil {
+		return false
+	}
+	for _, m := range r.Missing {
+		if m.Feature.ID == f.ID {
+			return true
+		}
+	}
+	return false
 }
 
 // StableOf returns the partition's last stable offset when it trails the

@@ -102,7 +102,7 @@ func (r *Reader) Transactions(ctx context.Context, tps []TP) (map[TP][]Producer,
 	}
 	described, err := r.cl.Admin().DescribeProducers(ctx, set)
 	if err != nil && len(described) == 0 {
-		return prods, txns, fmt.Errorf("describe producers: %w", err)
+		return prods, txns, featureError{kafka.FeatureProducers, fmt.Errorf("describe producers: %w", err)}
 	}
 	var ids []int64
 	seen := make(map[int64]bool)
@@ -125,7 +125,7 @@ func (r *Reader) Transactions(ctx context.Context, tps []TP) (map[TP][]Producer,
 	}
 	listed, err := r.cl.Admin().ListTransactions(ctx, ids, nil)
 	if err != nil && len(listed) == 0 {
-		return prods, txns, fmt.Errorf("list transactions: %w", err)
+		return prods, txns, featureError{kafka.FeatureTransactions, fmt.Errorf("list transactions: %w", err)}
 	}
 	var names []string
 	for _, l := range listed.Sorted() {
@@ -137,10 +137,14 @@ func (r *Reader) Transactions(ctx context.Context, tps []TP) (map[TP][]Producer,
 	}
 	dts, err := r.cl.Admin().DescribeTransactions(ctx, names...)
 	if err != nil && len(dts) == 0 {
-		return prods, txns, fmt.Errorf("describe transactions: %w", err)
+		return prods, txns, featureError{kafka.FeatureTransactionDetails, fmt.Errorf("describe transactions: %w", err)}
 	}
+	var derr error
 	for _, d := range dts.Sorted() {
 		if d.Err != nil {
+			if _, ok := kafka.Classify(kafka.FeatureTransactionDetails, d.Err); ok && derr == nil {
+				derr = featureError{kafka.FeatureTransactionDetails, fmt.Errorf("describe transaction %q: %w", d.TxnID, d.Err)}
+			}
 			continue
 		}
 		txns[d.ProducerID] = Transaction{
@@ -148,8 +152,19 @@ func (r *Reader) Transactions(ctx context.Context, tps []TP) (map[TP][]Producer,
 			TimeoutMillis: d.TimeoutMillis, StartTimestamp: d.StartTimestamp,
 		}
 	}
-	return prods, txns, nil
+	return prods, txns, derr
 }
+
+// featureError is a failed read with the feature it was made for, so that
+// Read can tell a read the brokers will never answer (kafka.Classify)
+// from one that failed this time.
+type featureError struct {
+	f   kafka.Feature
+	err error
+}
+
+func (e featureError) Error() string { return e.err.Error() }
+func (e featureError) Unwrap() error { return e.err }
 
 // Retention returns retention.ms of topics (-1 for unlimited), reading
 // with DescribeConfigs only the topics this Reader has not read before
@@ -170,10 +185,13 @@ func (r *Reader) Retention(ctx context.Context, topics []string) (map[string]int
 		sort.Strings(want)
 		rcs, err := r.cl.Admin().DescribeTopicConfigs(ctx, want...)
 		if err != nil && len(rcs) == 0 {
-			rerr = fmt.Errorf("describe topic configs: %w", err)
+			rerr = featureError{kafka.FeatureRetention, fmt.Errorf("describe topic configs: %w", err)}
 		}
 		for _, rc := range rcs {
 			if rc.Err != nil {
+				if _, ok := kafka.Classify(kafka.FeatureRetention, rc.Err); ok && rerr == nil {
+					rerr = featureError{kafka.FeatureRetention, fmt.Errorf("describe configs of topic %q: %w", rc.Name, rc.Err)}
+				}
 				continue
 			}
 			for _, c := range rc.Configs {

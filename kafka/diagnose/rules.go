@@ -161,6 +161,9 @@ func (d *diagnosis) openTransaction(p *kafka.PartitionOffsets) {
 	}
 	var txn *Transaction
 	words, wargs := "no producer with an open transaction was listed", []any(nil)
+	if d.in.Reads.Lacks(kafka.FeatureProducers) {
+		words = "its producer was not read"
+	}
 	if prod != nil {
 		if t, ok := d.in.Reads.Transactions[prod.ProducerID]; ok {
 			txn = &t
@@ -206,8 +209,14 @@ func (d *diagnosis) openTransaction(p *kafka.PartitionOffsets) {
 		sev = lag.SeverityWarn
 	}
 	next := []string{"kafka-transactions.sh", "--bootstrap-server", d.bootstrap(), "describe-producers", "--topic", p.Topic, "--partition", strconv.FormatInt(int64(p.Partition), 10)}
-	if txn != nil {
+	switch {
+	case txn != nil:
 		next = []string{"kafka-transactions.sh", "--bootstrap-server", d.bootstrap(), "describe", "--transactional-id", txn.TransactionalID}
+	case d.in.Reads.Lacks(kafka.FeatureProducers):
+		// Brokers before Kafka 2.8 cannot list producers, for
+		// kafka-transactions.sh either: the record at the barrier is
+		// what can be read.
+		next = d.kgroups("peek", "--topic", tpArg(p.Topic, p.Partition), "--offset", strconv.FormatInt(st.Last, 10))
 	}
 	d.add(Finding{
 		ID: IDOpenTransaction, Severity: sev, Topic: p.Topic, Partition: p.Partition, Offset: st.Last,

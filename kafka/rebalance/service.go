@@ -71,6 +71,9 @@ func (s *Service) Remove(ctx context.Context, p *Plan) (*Removal, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := cl.Require(ctx, kafka.FeatureRemoveMembers); err != nil {
+		return nil, refused(err)
+	}
 	unlock, clusterID, err := s.lock(ctx, cl, p.Group)
 	if err != nil {
 		return nil, err
@@ -134,4 +137,10 @@ func (s *Service) lock(ctx context.Context, cl *kafka.Client, group string) (unl
 		s.Note(l.Note)
 	}
 	return func() { _ = l.Unlock() }, id, nil
+}
+
+// refused is a write that brokers too old for it refuse before anything
+// is sent.
+func refused(err error) error {
+	return fmt.Errorf("%w: nothing was sent and no receipt was written", err)
 }

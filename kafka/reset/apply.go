@@ -273,6 +273,11 @@ func apply(ctx context.Context, cl *kafka.Client, p *Plan, opts ApplyOptions) (*
 	if p == nil || len(p.Rows) == 0 {
 		return nil, errors.New("the plan has no partitions: nothing to apply")
 	}
+	if p.Scenario.Kind == DeleteOffsets && p.Type != kafka.TypeShare {
+		if err := cl.Require(ctx, kafka.FeatureOffsetDelete); err != nil {
+			return nil, fmt.Errorf("%w: nothing was sent and no receipt was written", err)
+		}
+	}
 	lock, err := lockGroup(ctx, cl, p.Group, opts)
 	if err != nil {
 		return nil, err

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/diagnose"
 	"github.com/kgroups/kgroups/kafka/lag"
 	"github.com/kgroups/kgroups/views/format"
@@ -202,6 +203,8 @@ func Diagnose(w io.Writer, gs []DiagnosedGroup, lay Layout) error {
 
 type jsonDiagnoseDocument struct {
 	Groups []jsonDiagnoseGroup `json:"groups"`
+	// Notes are the reads the brokers cannot answer, when there are any.
+	Notes []jsonMissing `json:"notes,omitempty"`
 }
 
 type jsonDiagnoseGroup struct {
@@ -226,9 +229,11 @@ type jsonFinding struct {
 // DiagnoseJSON writes the findings as
 // {"groups":[{"group":…,"judging":…,"findings":[{"id","severity","topic","partition","message","evidence","next"}]}]};
 // topic and partition are null for a finding about the group or a member,
-// and evidence keeps its keys in the rule's order.
-func DiagnoseJSON(w io.Writer, gs []DiagnosedGroup) error {
-	doc := jsonDiagnoseDocument{Groups: make([]jsonDiagnoseGroup, 0, len(gs))}
+// and evidence keeps its keys in the rule's order. missing, when there is
+// any, adds "notes": [{"feature","api","minVersion","minKafka","reason",
+// "code","message"}], the reads the brokers cannot answer.
+func DiagnoseJSON(w io.Writer, gs []DiagnosedGroup, missing ...kafka.Missing) error {
+	doc := jsonDiagnoseDocument{Groups: make([]jsonDiagnoseGroup, 0, len(gs)), Notes: missingJSON(missing)}
 	for i := range gs {
 		g := jsonDiagnoseGroup{Group: gs[i].Group, GroupBase64: groupBase64(gs[i].Group), Findings: make([]jsonFinding, 0, len(gs[i].Findings))}
 		if v := &gs[i].Verdict; diagnose.Pending(*v) != "" {

@@ -14,7 +14,7 @@ const detailRows = 6
 // rows is the number of findings the table shows at once: all of them
 // when they leave room for the detail, else what does.
 func (m *Model) rows() int {
-	room := m.Height - 2 // the first line and the table's header
+	room := m.Height - 2 - len(m.notes()) // the first line, the notes and the table's header
 	if len(m.findings) == 0 {
 		return max(1, room)
 	}

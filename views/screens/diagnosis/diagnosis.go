@@ -276,6 +276,11 @@ func (m *Model) View() string {
 	}
 	b.WriteString(style.Render(table.FitLine(line, m.Width, m.Glyphs.Ellipsis)))
 	b.WriteByte('\n')
+	notes := m.notes()
+	for _, n := range notes {
+		b.WriteString(m.Styles.Warn.Render(table.FitLine(n, m.Width, m.Glyphs.Ellipsis)))
+		b.WriteByte('\n')
+	}
 	if len(m.findings) == 0 {
 		if m.known {
 			b.WriteString(m.Styles.Dim.Render(table.FitLine("  "+m.noFindings(), m.Width, m.Glyphs.Ellipsis)))
@@ -285,7 +290,7 @@ func (m *Model) View() string {
 	st := table.NewStyles(m.Styles, m.Glyphs)
 	fs := m.findings
 	m.tbl.Render(&b, st, m.Width, m.rows()+1, m.win, len(fs), func(i int) diagnose.Finding { return fs[i] }, true)
-	if room := m.Height - 3 - m.rows(); room > 0 && m.win.Cursor < len(fs) {
+	if room := m.Height - 3 - len(notes) - m.rows(); room > 0 && m.win.Cursor < len(fs) {
 		out := strings.TrimRight(b.String(), "\n")
 		b.Reset()
 		b.WriteString(out)

@@ -1,6 +1,7 @@
 package diagnosis
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -151,5 +152,56 @@ func TestNoFindingsWhileReading(t *testing.T) {
 	m.want = diagnose.Wants{}
 	if got := m.noFindings(); got != "no findings: nothing explains a lag from what the polls show" {
 		t.Errorf("nothing to read: %q", got)
+	}
+}
+
+// TestOldBrokersSayWhatIsMissing: brokers older than Kafka 2.8 cannot
+// name the producer behind a trailing stable offset. The tab still finds
+// the open transaction, says on its first line what is missing and why,
+// and keeps saying it on later answers.
+func TestOldBrokersSayWhatIsMissing(t *testing.T) {
+	lipgloss.SetColorProfile(termenv.Ascii)
+	tr := lag.NewTracker(lag.DefaultConfig())
+	m := New(viewtest.Common(200, 12, true), "g", nil)
+	var cmd tea.Cmd
+	for _, sec := range []int{0, 30, 61} {
+		s := poll(sec)
+		tr.Add(s)
+		cmd = m.Update(ui.DataMsg{Snapshot: s, History: tr, Lag: tr})
+	}
+	if c := m.Update(ui.TabShownMsg{}); c != nil {
+		cmd = c
+	}
+	req, ok := viewtest.Do(cmd).(ui.DiagnosisRequestMsg)
+	if !ok || len(req.Wants.Transactions) != 1 {
+		t.Fatalf("the tab asked %#v, want the producers of t/1", req)
+	}
+	missing := kafka.Missing{Feature: kafka.FeatureProducers, Reason: kafka.Unsupported}
+	m.Update(ui.DiagnosisMsg{ID: req.ID, Group: "g", Wants: req.Wants, Reads: &diagnose.Reads{Missing: []kafka.Missing{missing}}})
+	view := viewtest.Strip(m.View())
+	top := strings.SplitN(view, "\n", 3)
+	if want := "2 ERR · 1 WARN · judging 1/10 · from the polls and reads"; top[0] != want {
+		t.Errorf("first line %q, want %q", top[0], want)
+	}
+	if want := "  note: producers behind a trailing stable offset not named: the brokers are older than Kafka 2.8 (DescribeProducers)"; top[1] != want {
+		t.Errorf("second line %q, want %q", top[1], want)
+	}
+	if n := strings.Count(view, "\n") + 1; n > 12 {
+		t.Errorf("the view is %d lines high, in a tab 12 high:\n%s", n, view)
+	}
+	var txn *diagnose.Finding
+	for i, f := range m.Findings() {
+		if f.ID == diagnose.IDOpenTransaction {
+			txn = &m.Findings()[i]
+		}
+	}
+	if txn == nil || !strings.HasSuffix(render.DiagnoseMessage(txn), "read_committed consumers cannot pass it; its producer was not read") {
+		t.Errorf("open transaction finding %+v", txn)
+	}
+	if want := [][]string{{"kgroups", "peek", "g", "--topic", "t:1", "--offset", "4"}}; txn != nil && !reflect.DeepEqual(txn.Next, want) {
+		t.Errorf("next %q, want %q: kafka-transactions.sh cannot list producers on these brokers either", txn.Next, want)
+	}
+	if strings.Contains(view, "read failed") || strings.Contains(view, "too old") {
+		t.Errorf("a raw protocol error on the tab:\n%s", view)
 	}
 }

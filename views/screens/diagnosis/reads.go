@@ -3,6 +3,7 @@ package diagnosis
 import (
 	"errors"
 	"maps"
+	"slices"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -44,6 +45,10 @@ type reads struct {
 	retention map[string]retentionRead
 	records   map[kafka.CommitKey]diagnose.Record
 	err       error
+	// lacking are the reads the brokers cannot answer (too old, denied),
+	// said on the tab's first line; kept, as the brokers will say so
+	// again.
+	lacking []kafka.Missing
 }
 
 type txnRead struct {
@@ -90,6 +95,7 @@ func (r *reads) fill(rs *diagnose.Reads) {
 	rs.Producers = make(map[diagnose.TP][]diagnose.Producer)
 	rs.Transactions = r.producers
 	rs.Records = r.records
+	rs.Missing = r.lacking
 	rs.Retention = make(map[string]int64, len(r.retention))
 	for tp, s := range rs.Stable {
 		if t, ok := r.txns[tp]; ok && t.stable == s.Last {
@@ -130,6 +136,9 @@ func (m *Model) answer(msg ui.DiagnosisMsg) bool {
 	if rs == nil {
 		rs = &diagnose.Reads{}
 	}
+	for _, l := range rs.Missing {
+		m.lacking = kafka.AddMissing(m.lacking, l)
+	}
 	for _, tp := range msg.Wants.Transactions {
 		m.txns[tp] = txnRead{stable: m.asked[tp], producers: rs.Producers[tp]}
 	}
@@ -169,11 +178,31 @@ func (m *Model) readState() []string {
 	return []string{"from the polls and reads"}
 }
 
+// notes are the lines under the tab's first line for each read the
+// brokers cannot answer, what is missing and why, wrapped to the width.
+func (m *Model) notes() []string {
+	if !m.known || len(m.lacking) == 0 {
+		return nil
+	}
+	var out []string
+	for _, l := range m.lacking {
+		for i, line := range format.Wrap("note: "+l.Text(), max(m.Width-4, 20)) {
+			if i == 0 {
+				out = append(out, "  "+line)
+			} else {
+				out = append(out, "    "+line)
+			}
+		}
+	}
+	return out
+}
+
 // clone copies what the tab holds, for a scratch tab off the UI loop; the
 // request in flight stays the tab's.
 func (r *reads) clone() reads {
 	return reads{
 		want: r.want, txns: maps.Clone(r.txns), producers: maps.Clone(r.producers),
 		retention: maps.Clone(r.retention), records: maps.Clone(r.records), err: r.err,
+		lacking: slices.Clone(r.lacking),
 	}
 }
