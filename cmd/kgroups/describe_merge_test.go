@@ -42,7 +42,9 @@ func (repeatBalancer) MemberBalancer(members []kmsg.JoinGroupResponseMember) (kg
 	return repeatPlan{members: members}, map[string]struct{}{"t5": {}, "t7": {}}, nil
 }
 
-type repeatPlan struct{ members []kmsg.JoinGroupResponseMember }
+type repeatPlan struct {
+	members []kmsg.JoinGroupResponseMember
+}
 
 func (p repeatPlan) Balance(map[string]int32) kgo.IntoSyncAssignment { return p }
 

@@ -129,8 +129,9 @@ func TestSimulateRecordedKafkaJSLeave(t *testing.T) {
 }
 
 // TestSimulateRecordedKafkaJSJoin: a joiner's real member id is random and
-// decides its place in kafkajs's order, so a join is approximate; the
-// simulated joiner's id sorts after the kafkajs- ids.
+// decides its place in kafkajs's order: before 0212…, between the two, or
+// after a621…; the three places give three results, so the join is a
+// range, approximate. The best place (after a621…) moves 6 partitions, the worst 8.
 func TestSimulateRecordedKafkaJSJoin(t *testing.T) {
 	g := loadKafkaJSFixture(t, "3-second-leaves").group(t)
 	sim, err := Simulate(g, map[string]int32{"js-orders": 6, "js-events": 4}, Change{Join: 1})
@@ -138,7 +139,7 @@ func TestSimulateRecordedKafkaJSJoin(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := sim.Predictions[0]
-	if p.Assignor != ProtocolKafkaJSRoundRobin || p.Confidence != ConfidenceApproximate || p.Note != "the group's assignor; joiners' real member ids decide their place" {
+	if p.Assignor != ProtocolKafkaJSRoundRobin || p.Confidence != ConfidenceApproximate || p.Note != "the group's assignor; joiners' member ids decide their place: 3 places differ" {
 		t.Fatalf("first row %s %s %q", p.Assignor, p.Confidence, p.Note)
 	}
 	wantA := map[string][]kafka.TopicPartitions{
@@ -148,6 +149,9 @@ func TestSimulateRecordedKafkaJSJoin(t *testing.T) {
 	}
 	if !reflect.DeepEqual(p.Assignment, wantA) {
 		t.Fatalf("assignment %v, want %v", p.Assignment, wantA)
+	}
+	if p.Worst == nil || len(p.ByProcess.Moves) != 6 || len(p.Worst.ByProcess.Moves) != 8 {
+		t.Fatalf("worst place %+v, best moves %d; want moves 6 to 8", p.Worst, len(p.ByProcess.Moves))
 	}
 }
 
