@@ -104,7 +104,9 @@ type simJSON struct {
 
 // TestSimulateCLIIdentifiesTheLeader: a group of franz-go members with
 // kgo's default client id is identified as a Java/franz-go leader, and the
-// franz-go balancers' predictions are exact, in the table and the JSON.
+// franz-go balancers' predictions are exact where every place of the
+// joiner gives one result (the sticky assignors), approximate where its
+// member id decides (range, roundrobin), in the table and the JSON.
 func TestSimulateCLIIdentifiesTheLeader(t *testing.T) {
 	isolateConfig(t)
 	c := kafkatest.NewCluster(t)
@@ -123,20 +125,21 @@ func TestSimulateCLIIdentifiesTheLeader(t *testing.T) {
 	})
 	for _, want := range []string{
 		"Group sim-coop (classic, Stable, assignor cooperative-sticky (Java/franz-go leader), 2 members): join 1\n",
-		"ASSIGNOR            CONFIDENCE  MOVED  ROUNDS  MEMBERS  NOTE\n",
+		"ASSIGNOR            CONFIDENCE   MOVED  ROUNDS  MEMBERS  NOTE\n",
 		// The sticky assignors give the joiner two partitions; what
 		// range and roundrobin move depends on the layout the members
 		// settled into, so only their confidence is checked.
-		"sticky              exact           2       1        3  if the group used sticky\n",
-		"cooperative-sticky  exact           2       2        3  the group's assignor\n",
+		"sticky              exact            2       1        3  if the group used sticky\n",
+		"cooperative-sticky  exact            2       2        3  the group's assignor\n",
 	} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("output lacks %q:\n%s", want, stdout)
 		}
 	}
 	for _, want := range []string{
-		"range               exact      ",
-		"roundrobin          exact      ",
+		"range               approximate",
+		"roundrobin          approximate",
+		"  if the group used range; joiners' member ids decide the result: 3 places run\n",
 	} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("output lacks %q:\n%s", want, stdout)
@@ -167,8 +170,8 @@ func TestSimulateCLIIdentifiesTheLeader(t *testing.T) {
 		got = append(got, a.Assignor+"/"+a.Impl+"/"+a.Confidence+"/"+a.Note)
 	}
 	want := []string{
-		"range/java/exact/if the group used range",
-		"roundrobin/java/exact/if the group used roundrobin",
+		"range/java/approximate/if the group used range; joiners' member ids decide the result: 3 places run",
+		"roundrobin/java/approximate/if the group used roundrobin; joiners' member ids decide the result: 3 places run",
 		"sticky/java/exact/if the group used sticky",
 		"cooperative-sticky/java/exact/the group's assignor",
 	}
@@ -337,11 +340,14 @@ func TestSimulateCLI(t *testing.T) {
 			// identified, so even the group's own range is approximate.
 			"Group sim-range (classic, Stable, assignor range (leader unknown), 3 members): join 3\n",
 			"ASSIGNOR            CONFIDENCE   MOVED  ROUNDS  MEMBERS  NOTE\n",
-			"range               approximate      5       1        6  the group's assignor, if its leader runs the Java or franz-go one\n",
-			"roundrobin          approximate      5       1        6  if the group used roundrobin\n",
+			// Three joiners among three members: 20 places of their
+			// member ids, giving range and roundrobin 3 to 5 moves.
+			"range               approximate    3–5       1        6  the group's assignor, if its leader runs the Java or franz-go one; joiners' member ids decide the result: 20 places run\n",
+			"roundrobin          approximate    3–5       1        6  if the group used roundrobin; joiners' member ids decide the result: 20 places run\n",
 			"sticky              approximate      3       1        6  if the group used sticky\n",
 			"cooperative-sticky  approximate      3       2        6  if the group used cooperative-sticky\n",
-			"range: 5 partitions change process\n",
+			"range, best place of the joiners: 3 partitions change process\n",
+			"range, worst place of the joiners: 5 partitions change process\n",
 		} {
 			if !strings.Contains(stdout, want) {
 				t.Errorf("output lacks %q:\n%s", want, stdout)
@@ -353,8 +359,9 @@ func TestSimulateCLI(t *testing.T) {
 				joiners++
 			}
 		}
-		if joiners != 3*4 {
-			t.Errorf("%d joiner rows with one partition each, want 3 per assignor (12):\n%s", joiners, stdout)
+		// Range and roundrobin show their best and worst place.
+		if joiners != 3*6 {
+			t.Errorf("%d joiner rows with one partition each, want 3 per outcome (18):\n%s", joiners, stdout)
 		}
 	})
 

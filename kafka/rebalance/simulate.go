@@ -365,9 +365,9 @@ func Simulate(g *kafka.Group, partitions map[string]int32, change Change) (*Simu
 		}
 		switch {
 		case !all:
-			p.Note += fmt.Sprintf("; joiners' member ids decide their place: %d of %d places run", len(places), total)
+			p.Note += fmt.Sprintf("; joiners' member ids decide the result: %d of %d places run", len(places), total)
 		case !same:
-			p.Note += fmt.Sprintf("; joiners' member ids decide their place: %d places differ", len(places))
+			p.Note += fmt.Sprintf("; joiners' member ids decide the result: %d places run", len(places))
 		}
 	}
 	if own, ok := ownPrediction(g, sim.Leader); ok {
