@@ -150,9 +150,11 @@ func members(t *testing.T, g kmsg.DescribeGroupsResponseGroup) []rdkMember {
 		}
 		assigned := map[string][]int32{}
 		for _, tp := range a.Topics {
-			ps := slices.Clone(tp.Partitions)
+			// A topic may come twice (librdkafka's cooperative-sticky
+			// after a leave): keep both entries' partitions.
+			ps := append(assigned[tp.Topic], tp.Partitions...)
 			slices.Sort(ps)
-			assigned[tp.Topic] = ps
+			assigned[tp.Topic] = slices.Compact(ps)
 		}
 		rm := rdkMember{MemberID: m.MemberID, ClientID: m.ClientID, Host: m.ClientHost,
 			Metadata: m.ProtocolMetadata, Assignment: m.MemberAssignment, Assigned: assigned}

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/twmb/franz-go/pkg/kmsg"
+
 	"github.com/kgroups/kgroups/kafka"
 )
 
@@ -149,4 +151,86 @@ func assignmentKey(tps []kafka.TopicPartitions) string {
 		fmt.Fprintf(&b, "%s%v;", tp.Topic, tp.Partitions)
 	}
 	return b.String()
+}
+
+// joinPlace is one place of the joiners: a stand-in member id for each,
+// and for static joiners a stand-in instance id.
+type joinPlace struct {
+	ids       []string
+	instances []string
+}
+
+// joinPlaces lists the places of n joiners among members. Joiners are
+// taken to be like the members: dynamic in a group of dynamic members,
+// placed anywhere among the member ids; static in a group of static
+// members, placed anywhere among the instance ids (static members sort by
+// instance id); in a group of both, both, which is never every
+// combination (all is false, how says so).
+func joinPlaces(members []simMember, n int) (places []joinPlace, total int, all bool, how string) {
+	var ids, instances []string
+	for _, m := range members {
+		ids = append(ids, m.id)
+		if m.instance != "" {
+			instances = append(instances, m.instance)
+		}
+	}
+	dynamic := len(instances) < len(members) || len(members) == 0
+	static := len(instances) > 0
+	all = true
+	if dynamic {
+		stand, t, a := placements(ids, n)
+		for _, s := range stand {
+			places = append(places, joinPlace{ids: s})
+		}
+		total, all = t, a
+	}
+	if static {
+		stand, t, a := placements(instances, n)
+		last := slices.Max(append(ids, ""))
+		for _, s := range stand {
+			pl := joinPlace{instances: s}
+			for j := range n {
+				pl.ids = append(pl.ids, fmt.Sprintf("%s\x00%06d", last, j))
+			}
+			places = append(places, pl)
+		}
+		total, all = total+t, all && a
+	}
+	if n > 0 && dynamic && static {
+		all, how = false, " (as static members and as dynamic ones)"
+	}
+	return places, total, all, how
+}
+
+// stickyTrials is how many times the sticky balancers run each place of
+// the joiners: franz-go's break ties at random, and a tie shows as runs
+// that disagree.
+func stickyTrials(places int) int {
+	return max(2, 8/max(places, 1))
+}
+
+// eagerWithoutHistory reports whether the members of an eager sticky
+// group sent sticky user data naming no partitions although they own
+// some: franz-go's eager sticky, which revokes before it rejoins.
+func eagerWithoutHistory(g *kafka.Group) bool {
+	for i := range g.Members {
+		m := &g.Members[i]
+		if m.PartitionCount() == 0 {
+			continue
+		}
+		l := layoutOf(m.JoinMetadata)
+		s := kmsg.NewStickyMemberMetadata()
+		if !l.OK || len(l.UserData) == 0 || s.ReadFrom(l.UserData) != nil || len(s.CurrentAssignment) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func forgetOwned(members []simMember) []simMember {
+	out := slices.Clone(members)
+	for i := range out {
+		out[i].owned = nil
+	}
+	return out
 }

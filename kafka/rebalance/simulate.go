@@ -109,6 +109,10 @@ type Prediction struct {
 	// many there are (1 and 1 without joiners); fewer run than there are
 	// (see MaxPlaces) makes the prediction approximate.
 	Places, PlacesOf int
+
+	// distinct are the different outcomes the places run gave, in the
+	// order first met.
+	distinct []PlaceOutcome
 }
 
 // Best is the outcome the prediction's own fields hold: with joiners whose
@@ -312,78 +316,111 @@ func Simulate(g *kafka.Group, partitions map[string]int32, change Change) (*Simu
 		return nil, fmt.Errorf("partition count unknown for subscribed topic(s) %s", strings.Join(missing, ", "))
 	}
 
-	places, total, all := placements(remaining, len(sim.Joiners))
+	places, total, all, how := joinPlaces(members, len(sim.Joiners))
 	// withJoiners is the members as one place of the joiners has them,
 	// in kgo's leader order.
-	withJoiners := func(stand []string) []simMember {
-		out := slices.Clone(members)
-		for _, id := range stand {
-			out = append(out, simMember{id: id, topics: union, ordered: shared, joiner: true})
+	withJoiners := func(pl joinPlace, base []simMember) []simMember {
+		out := slices.Clone(base)
+		for j, id := range pl.ids {
+			jm := simMember{id: id, topics: union, ordered: shared, joiner: true}
+			if pl.instances != nil {
+				jm.instance = pl.instances[j]
+			}
+			out = append(out, jm)
 		}
 		sort.SliceStable(out, func(i, j int) bool { return memberLess(out[i], out[j]) })
 		return out
 	}
 	before := ownersOf(g.Members)
 	sim.Leader = Identify(g)
-	settle := func(p *Prediction, runPlace func([]simMember) (map[string]map[string][]int32, int, error)) {
+	// settle runs one assignor over every place of the joiners, trials
+	// times each, from the members base. ties says the assignor breaks
+	// ties between members in a way kgroups does not model: franz-go's
+	// sticky balancers at random (one input may give several results),
+	// the Java client's by its own iteration orders.
+	settle := func(p *Prediction, base []simMember, trials int, ties bool, runPlace func([]simMember) (map[string]map[string][]int32, int, error)) {
 		p.Places, p.PlacesOf = len(places), total
 		var best, worst *PlaceOutcome
-		same := true
-		for _, stand := range places {
-			final, rounds, err := runPlace(withJoiners(stand))
-			if err != nil {
-				p.Err = err
-				return
-			}
-			final = renamed(final, stand, sim.Joiners)
-			o := PlaceOutcome{Rounds: rounds, Assignment: make(map[string][]kafka.TopicPartitions, len(sim.Members))}
-			for _, id := range sim.Members {
-				o.Assignment[id] = topicPartitions(final[id])
-			}
-			o.Moves = diff(before, ownersOfAssignment(o.Assignment))
-			o.ByProcess = predictedReassign(g, o.Assignment)
-			switch {
-			case best == nil:
-				best, worst = &o, &o
-				continue
-			case !sameOutcome(*best, o, sim.Joiners):
-				same = false
-			}
-			if placeLess(o, *best) {
-				best = &o
-			}
-			if placeLess(*worst, o) {
-				worst = &o
+		runs := 0
+		for _, pl := range places {
+			for range trials {
+				runs++
+				final, rounds, err := runPlace(withJoiners(pl, base))
+				if err != nil {
+					p.Err = err
+					return
+				}
+				final = renamed(final, pl.ids, sim.Joiners)
+				o := PlaceOutcome{Rounds: rounds, Assignment: make(map[string][]kafka.TopicPartitions, len(sim.Members))}
+				for _, id := range sim.Members {
+					o.Assignment[id] = topicPartitions(final[id])
+				}
+				o.Moves = diff(before, ownersOfAssignment(o.Assignment))
+				o.ByProcess = predictedReassign(g, o.Assignment)
+				if !slices.ContainsFunc(p.distinct, func(d PlaceOutcome) bool { return sameOutcome(d, o, sim.Joiners) }) {
+					p.distinct = append(p.distinct, o)
+				}
+				switch {
+				case best == nil:
+					best, worst = &o, &o
+				case placeLess(o, *best):
+					best = &o
+				case placeLess(*worst, o):
+					worst = &o
+				}
 			}
 		}
+		same := len(p.distinct) == 1
 		p.Moves, p.ByProcess, p.Assignment, p.Rounds = best.Moves, best.ByProcess, best.Assignment, best.Rounds
 		if !same {
 			p.Worst = worst
 		}
-		if (!same || !all) && p.Confidence == ConfidenceExact {
+		// With one member left there is nothing to break a tie between.
+		ties = ties && len(sim.Members) > 1
+		if (!same || !all || ties) && p.Confidence == ConfidenceExact {
 			p.Confidence = ConfidenceApproximate
 		}
 		switch {
+		case ties:
+			p.Note += fmt.Sprintf("; the leader breaks ties its own way (franz-go's at random): %s in %d runs", countOf(len(p.distinct), "result", "results"), runs)
 		case !all:
-			p.Note += fmt.Sprintf("; joiners' member ids decide the result: %d of %d places run", len(places), total)
+			p.Note += fmt.Sprintf("; joiners' member ids decide the result: %d of %d places run%s", len(places), total, how)
 		case !same:
-			p.Note += fmt.Sprintf("; joiners' member ids decide the result: %d places run", len(places))
+			p.Note += fmt.Sprintf("; joiners' member ids decide the result: %d places run%s", len(places), how)
 		}
 	}
 	if own, ok := ownPrediction(g, sim.Leader); ok {
 		if md, ok := lookupModel(sim.Leader.Impl, g.Assignor); ok {
-			settle(&own, func(ms []simMember) (map[string]map[string][]int32, int, error) { return runModel(md, ms, counts) })
+			settle(&own, members, 1, false, func(ms []simMember) (map[string]map[string][]int32, int, error) { return runModel(md, ms, counts) })
 		}
 		sim.Predictions = append(sim.Predictions, own)
 	}
 	for _, name := range Assignors {
 		p := javaPrediction(g, sim.Leader, name)
-		settle(&p, func(ms []simMember) (map[string]map[string][]int32, int, error) {
+		base, trials, ties := members, 1, false
+		if name == AssignorSticky || name == AssignorCooperativeSticky {
+			trials, ties = stickyTrials(len(places)), true
+		}
+		if name == AssignorSticky && g.Assignor == AssignorSticky && eagerWithoutHistory(g) {
+			// franz-go's eager sticky members revoke everything before
+			// they rejoin and send no previous assignment: the leader
+			// balances from nothing.
+			base = forgetOwned(members)
+			p.Note += "; members rejoin without their previous assignment"
+		}
+		settle(&p, base, trials, ties, func(ms []simMember) (map[string]map[string][]int32, int, error) {
 			return run(balancer(name), ms, counts, gen)
 		})
 		sim.Predictions = append(sim.Predictions, p)
 	}
 	return sim, nil
+}
+
+func countOf(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
 }
 
 // placeLess orders the outcomes of two places of the joiners from best to
@@ -421,6 +458,7 @@ func ownPrediction(g *kafka.Group, leader Identification) (Prediction, bool) {
 		p.Confidence = ConfidenceApproximate
 		p.Note += "; some members' clients are not identified"
 	}
+	p.Note += conflictNote(leader)
 	return p, true
 }
 
@@ -432,7 +470,7 @@ func javaPrediction(g *kafka.Group, leader Identification, name string) Predicti
 	p := Prediction{Assignor: name, Impl: ImplJava, Confidence: ConfidenceExact}
 	switch {
 	case g.Assignor == name && leader.Impl == ImplJava:
-		p.Note = "the group's assignor"
+		p.Note = "the group's assignor" + conflictNote(leader)
 	case g.Assignor == name && (leader.Impl == ImplUnknown || leader.Impl == ImplMixed):
 		p.Note = "the group's assignor, if its leader runs the Java or franz-go one"
 	default:
@@ -446,6 +484,15 @@ func javaPrediction(g *kafka.Group, leader Identification, name string) Predicti
 		p.Note += "; members sent no sticky user data"
 	}
 	return p
+}
+
+// conflictNote says that the leader was identified by its metadata
+// against what a client id suggested.
+func conflictNote(leader Identification) string {
+	if len(leader.Conflicts) == 0 {
+		return ""
+	}
+	return "; identified by metadata: " + leader.Conflicts[0]
 }
 
 // allUserData reports whether every member's join metadata carries user

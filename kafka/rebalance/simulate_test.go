@@ -125,7 +125,7 @@ func TestSimulateJoin(t *testing.T) {
 	// (first, the first of the two worst places), so it is approximate.
 	rng, _ := sim.Prediction(AssignorRange)
 	if rng.Places != 3 || rng.PlacesOf != 3 || rng.Confidence != ConfidenceApproximate ||
-		rng.Note != "the group's assignor, if its leader runs the Java or franz-go one; joiners' member ids decide the result: 3 places run" {
+		rng.Note != "the group's assignor; joiners' member ids decide the result: 3 places run" {
 		t.Errorf("range: places %d of %d, %s %q", rng.Places, rng.PlacesOf, rng.Confidence, rng.Note)
 	}
 	wantRange := map[string][]kafka.TopicPartitions{"a": tps("t:0,1"), "new-1": tps("t:2,3"), "b": tps("t:4,5")}
