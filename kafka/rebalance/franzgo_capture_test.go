@@ -13,9 +13,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
-	"runtime/debug"
+	"strings"
 	"testing"
 	"time"
 
@@ -40,14 +41,7 @@ type franzgoFixture struct {
 const franzgoFixtureDir = "testdata/franzgo"
 
 func TestCaptureFranzGo(t *testing.T) {
-	version := "franz-go"
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		for _, d := range bi.Deps {
-			if d.Path == "github.com/twmb/franz-go" {
-				version += " " + d.Version
-			}
-		}
-	}
+	version := "franz-go " + moduleVersion(t, "github.com/twmb/franz-go")
 	c := kafkatest.NewCluster(t)
 	counts := map[string]int32{"t5": 5, "t7": 7}
 	for topic, n := range counts {
@@ -132,3 +126,12 @@ func settleGroup(t *testing.T, c *kafkatest.Cluster, cl *kgo.Client, group strin
 	return nil
 }
 
+// moduleVersion is the version of a module kgroups builds with (go list).
+func moduleVersion(t *testing.T, path string) string {
+	t.Helper()
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Version}}", path).Output()
+	if err != nil {
+		t.Fatalf("go list -m %s: %v", path, err)
+	}
+	return strings.TrimSpace(string(out))
+}

@@ -221,4 +221,3 @@ func assignmentsOf(g *kafka.Group) map[string][]kafka.TopicPartitions {
 	}
 	return out
 }
-
