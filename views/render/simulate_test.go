@@ -17,7 +17,8 @@ import (
 )
 
 // simRangeGroup is a Stable classic group on the range assignor: members a,
-// b and c own orders 0-1, 2-3 and 4-5, with the join metadata kgo sends.
+// b and c own orders 0-1, 2-3 and 4-5, with the join metadata kgo sends
+// (which identifies them as franz-go, whatever their client ids).
 func simRangeGroup() *kafka.Group {
 	g := &kafka.Group{Name: "orders-app", Type: kafka.TypeClassic, ProtocolType: "consumer", State: kafka.StateStable, Assignor: "range"}
 	for i, id := range []string{"a", "b", "c"} {
@@ -45,17 +46,17 @@ func TestSimulationJSON(t *testing.T) {
   "change": "leave b",
   "type": "classic",
   "leader": {
-    "impl": "unknown",
+    "impl": "java",
     "protocol": "range",
     "partial": false,
-    "label": "assignor range (leader unknown)"
+    "label": "assignor range (Java/franz-go leader)"
   },
   "assignors": [
     {
       "assignor": "range",
       "impl": "java",
-      "confidence": "approximate",
-      "note": "the group's assignor, if its leader runs the Java or franz-go one",
+      "confidence": "exact",
+      "note": "the group's assignor",
       "moved": 2,
       "rounds": 1,
       "movedByProcess": 2,
@@ -120,10 +121,10 @@ func TestSimulation(t *testing.T) {
 	if err := render.Simulation(&buf, g, sim, render.Layout{}); err != nil {
 		t.Fatal(err)
 	}
-	want := `Group orders-app (classic, Stable, assignor range (leader unknown), 3 members): join 1
+	want := `Group orders-app (classic, Stable, assignor range (Java/franz-go leader), 3 members): join 1
 
 ASSIGNOR    CONFIDENCE   MOVED  ROUNDS  MEMBERS  NOTE
-range       approximate    1–5       1        4  the group's assignor, if its leader runs the Java or franz-go one; joiners' member ids decide the result: 4 places run
+range       approximate    1–5       1        4  the group's assignor; joiners' member ids decide the result: 4 places run
 roundrobin  approximate    4–5       1        4  if the group used roundrobin; joiners' member ids decide the result: 4 places run
 
 range, best place of the joiners: 1 partition changes process
