@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -116,7 +117,7 @@ func TestDescribeMergesRepeatedTopics(t *testing.T) {
 	var owned []string
 	for _, p := range doc.Groups[0].Partitions {
 		if p.MemberID != nil && *p.MemberID == id {
-			owned = append(owned, p.Topic+"/"+string(rune('0'+p.Partition)))
+			owned = append(owned, fmt.Sprintf("%s/%d", p.Topic, p.Partition))
 		}
 	}
 	if wantOwned := []string{"t5/0", "t5/1", "t5/2", "t5/4", "t7/1", "t7/2"}; !reflect.DeepEqual(owned, wantOwned) {

@@ -140,15 +140,13 @@ func Identify(g *kafka.Group) Identification {
 // default; with no claim, a client's default client id decides when the
 // metadata does not rule that client out. Anything else is unknown.
 func identifyMember(ev Evidence) (impl Impl, conflict string) {
-	var byMeta, byID, possible []Impl
+	var byMeta, byID []Impl
 	for _, r := range recognisers {
 		switch r.recognise(ev) {
 		case ByMetadata:
 			byMeta = append(byMeta, r.impl)
 		case ByClientID:
 			byID = append(byID, r.impl)
-		case Possible:
-			possible = append(possible, r.impl)
 		}
 	}
 	idOf := func() Impl {
@@ -181,14 +179,14 @@ func identifyMember(ev Evidence) (impl Impl, conflict string) {
 type Recognition int
 
 const (
-	// RuledOut: the member sent what this client never sends.
+	// RuledOut is evidence against: the member sent what this client never sends.
 	RuledOut Recognition = iota
-	// Possible: nothing for or against.
+	// Possible is nothing for or against.
 	Possible
-	// ByClientID: the client id is this client's default and the
+	// ByClientID is a default client id: the client id is this client's default and the
 	// metadata fits it.
 	ByClientID
-	// ByMetadata: the metadata's layout is this client's (another client
+	// ByMetadata is the layout: the metadata's layout is this client's (another client
 	// may share it; Identify then asks the client id).
 	ByMetadata
 )

@@ -109,11 +109,11 @@ func recordedGroup(t *testing.T, name, protocol string, ms []rdkMember) *kafka.G
 }
 
 // matches reports whether an outcome is what the group really settled on:
-// every member that stayed has its real partitions, and the joiners
-// between them hold the real joiners' sets.
-func matches(o PlaceOutcome, real *kafka.Group, joiners []string) bool {
+// every member that stayed has its settled partitions, and the joiners
+// between them hold the settled joiners' sets.
+func matches(o PlaceOutcome, settled *kafka.Group, joiners []string) bool {
 	var want, got []string
-	for _, m := range real.Members {
+	for _, m := range settled.Members {
 		k := assignmentKey(nonEmpty(m.Assignment))
 		if _, ok := o.Assignment[m.MemberID]; ok {
 			if assignmentKey(nonEmpty(o.Assignment[m.MemberID])) != k {
@@ -128,7 +128,7 @@ func matches(o PlaceOutcome, real *kafka.Group, joiners []string) bool {
 	}
 	slices.Sort(want)
 	slices.Sort(got)
-	return len(o.Assignment) == len(real.Members) && slices.Equal(want, got)
+	return len(o.Assignment) == len(settled.Members) && slices.Equal(want, got)
 }
 
 func nonEmpty(tps []kafka.TopicPartitions) []kafka.TopicPartitions {
@@ -150,14 +150,14 @@ func TestScoreRecordedFixtures(t *testing.T) {
 	counts := map[Confidence]*tally{ConfidenceExact: {}, ConfidenceApproximate: {}, ConfidenceUnknown: {}}
 	for _, c := range cases {
 		g := recordedGroup(t, c.name, c.protocol, c.before)
-		real := recordedGroup(t, c.name, c.protocol, c.after)
+		settled := recordedGroup(t, c.name, c.protocol, c.after)
 		var change Change
 		for _, m := range g.Members {
-			if _, ok := real.Member(m.MemberID); !ok {
+			if _, ok := settled.Member(m.MemberID); !ok {
 				change.Leave = append(change.Leave, m.MemberID)
 			}
 		}
-		for _, m := range real.Members {
+		for _, m := range settled.Members {
 			if _, ok := g.Member(m.MemberID); !ok {
 				change.Join++
 			}
@@ -179,7 +179,7 @@ func TestScoreRecordedFixtures(t *testing.T) {
 			// Right: the group settled on the outcome of one of the
 			// joiners' places that were run (the only one, without
 			// joiners or when every place agrees).
-			right := slices.ContainsFunc(p.distinct, func(o PlaceOutcome) bool { return matches(o, real, sim.Joiners) })
+			right := slices.ContainsFunc(p.distinct, func(o PlaceOutcome) bool { return matches(o, settled, sim.Joiners) })
 			if right {
 				counts[p.Confidence].right++
 				verdict = "right"
@@ -192,7 +192,7 @@ func TestScoreRecordedFixtures(t *testing.T) {
 		}
 		t.Logf("%-40s %-20s %-9s %-11s %-5s %s (%s)", c.name, c.protocol, sim.Leader.Short(), p.Confidence, verdict, movedSpan(p), p.Note)
 		if p.Confidence == ConfidenceExact && verdict != "right" {
-			t.Errorf("%s: exact %s prediction is wrong:\npredicted %v\nreal %v", c.name, c.protocol, p.Assignment, assignmentsOf(real))
+			t.Errorf("%s: exact %s prediction is wrong:\npredicted %v\nreal %v", c.name, c.protocol, p.Assignment, assignmentsOf(settled))
 		}
 	}
 	var parts []string
