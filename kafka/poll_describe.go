@@ -56,9 +56,9 @@ func (c *Client) describeClassic(ctx context.Context, names []string, builders m
 			}
 			if ca, ok := dm.Assigned.AsConsumer(); ok {
 				for _, t := range ca.Topics {
-					m.Assignment = append(m.Assignment, TopicPartitions{Topic: in.get(t.Topic), Partitions: sortedInt32s(t.Partitions)})
+					m.Assignment = append(m.Assignment, TopicPartitions{Topic: in.get(t.Topic), Partitions: t.Partitions})
 				}
-				sortTopicPartitions(m.Assignment)
+				m.Assignment = MergeAssignment(m.Assignment)
 			}
 			gb.g.Members = append(gb.g.Members, m)
 		}
@@ -154,18 +154,13 @@ func resolveAssignment(tps []kmsg.AssignmentTopicPartition, topicNames map[kadm.
 		if name == "" {
 			name = kadm.TopicID(tp.TopicID).String()
 		}
-		out = append(out, TopicPartitions{Topic: name, Partitions: sortedInt32s(tp.Partitions)})
+		out = append(out, TopicPartitions{Topic: name, Partitions: tp.Partitions})
 	}
-	sortTopicPartitions(out)
-	return out
+	return MergeAssignment(out)
 }
 
 func sortedInt32s(ps []int32) []int32 {
 	out := append([]int32(nil), ps...)
 	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
 	return out
-}
-
-func sortTopicPartitions(tps []TopicPartitions) {
-	sort.Slice(tps, func(i, j int) bool { return tps[i].Topic < tps[j].Topic })
 }

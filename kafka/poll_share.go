@@ -57,9 +57,9 @@ func (c *Client) describeShare(ctx context.Context, names []string, builders map
 				for p := range ps {
 					parts = append(parts, p)
 				}
-				m.Assignment = append(m.Assignment, TopicPartitions{Topic: t, Partitions: sortedInt32s(parts)})
+				m.Assignment = append(m.Assignment, TopicPartitions{Topic: t, Partitions: parts})
 			}
-			sortTopicPartitions(m.Assignment)
+			m.Assignment = MergeAssignment(m.Assignment)
 			gb.g.Members = append(gb.g.Members, m)
 		}
 		sort.Slice(gb.g.Members, func(i, j int) bool { return gb.g.Members[i].MemberID < gb.g.Members[j].MemberID })

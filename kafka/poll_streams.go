@@ -230,10 +230,9 @@ func taskPartitions(tasks []TaskIDs, sources map[string][]string) []TopicPartiti
 	}
 	var out []TopicPartitions
 	for topic, ps := range byTopic {
-		out = append(out, TopicPartitions{Topic: topic, Partitions: sortedInt32s(ps)})
+		out = append(out, TopicPartitions{Topic: topic, Partitions: ps})
 	}
-	sortTopicPartitions(out)
-	return out
+	return MergeAssignment(out)
 }
 
 // ApplyStreamsDescribe fills g from one group of a StreamsGroupDescribe

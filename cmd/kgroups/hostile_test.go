@@ -358,7 +358,7 @@ func TestHostileNames(t *testing.T) {
 		if rows := assertAligned(t, "simulate", stdout); rows < 4+4*9 {
 			t.Errorf("simulate: %d rows:\n%s", rows, abbreviate(stdout))
 		}
-		if !strings.HasPrefix(stdout, "Group "+format.Sanitize(hostileLive)+" (classic, Stable, assignor roundrobin (leader unknown), 8 members): join 1\n") {
+		if !strings.HasPrefix(stdout, "Group "+format.Sanitize(hostileLive)+" (classic, Stable, assignor roundrobin (Java/franz-go leader), 8 members): join 1\n") {
 			t.Errorf("simulate header: %s", abbreviate(stdout))
 		}
 		leave := members[0].id

@@ -49,19 +49,40 @@ assignor makes is there in numbers.
 one member of the group; a name that fits several members is refused with
 the list of them (exit 2), so nothing is simulated for the wrong member.
 
-The prediction runs franz-go's own assignor code offline on the members' real
-subscription metadata, as the group leader would; each remaining member keeps
-its current partitions as "owned". New members subscribe to the topics the
-group consumes and are placed after the existing members (their real ids are
-random, so range and roundrobin may order them differently). Nothing is sent
-to the group: simulate only reads.
+The prediction runs the assignor code the group's leader runs, offline, on
+the members' real subscription metadata: franz-go's own balancers for the
+Java client and franz-go, kgroups' models for librdkafka and kafkajs. Each
+remaining member keeps its current partitions as "owned". Nothing is sent to
+the group: simulate only reads.
+
+Joiners: a new member's id is issued by the coordinator when it joins (its
+client id, a dash and a random suffix) and every modelled assignor orders
+members by id, so simulate runs every place a joiner's id can sort to among
+the remaining members' ids (a group of static members: every place among
+their instance ids; a group of both: both, never every combination), at most
+` + fmt.Sprint(rebalance.MaxPlaces) + ` places spread from first to last. Joiners subscribe to the topics
+the group consumes and own nothing. When the places give different results
+the row reads as a range (MOVED "3–5"), the best and the worst place are
+both shown, and it is never exact.
+
+CONFIDENCE: exact only when every input that decides the outcome is known:
+the leader's implementation is identified and modelled, every place of the
+joiners gives one result, and no tie is left to the leader (the Java
+client's and franz-go's sticky assignors break ties their own way, franz-go's
+at random, so those rows are approximate). The leader's implementation is
+read from each member's evidence: its metadata's layout first, then a
+client's default client id; a group with any member not identified has an
+unknown leader. NOTE says why a row is not exact.
 
 For a consumer-protocol (KIP-848) group the broker computes the assignment,
 so simulate shows each member's current and target assignment instead.
 
--o json prints {"group","change","type","assignors":[{"assignor","moved",
-"rounds","moves":[{"topic","partition","from","to"}],"assignment":{member:
-[{"topic","partitions"}]},"error"}]}.`,
+-o json prints {"group","change","type","leader","assignors":[{"assignor",
+"impl","confidence","note","moved","rounds","movedByProcess","rejoined",
+"moves":[{"topic","partition","from","to"}],"assignment":{member:
+[{"topic","partitions"}]},"places","placesOf","worst","error"}]}: the
+figures are the joiners' best place, "worst" the worst one's (null when
+every place agrees).`,
 		Example: `  kgroups simulate orders-app --leave consumer-1-4f9c0e
   kgroups simulate orders-app --leave billing-worker-3     # a client id or instance id
   kgroups simulate orders-app --join 2 -o json | jq '.assignors[] | {assignor, moved}'

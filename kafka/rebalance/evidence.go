@@ -8,13 +8,13 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
-// Evidence is what one client implementation shows of itself in a classic
+// ImplEvidence is what one client implementation shows of itself in a classic
 // consumer group, as DescribeGroups reports each member: its default
 // client id, the ConsumerMemberMetadata it sends for each protocol and
 // what the leader puts in each assignment. The entries are what the
 // recorded fixtures (testdata/<library>) hold; TestClientEvidence checks
 // every recorded member against its library's entry.
-type Evidence struct {
+type ImplEvidence struct {
 	Impl Impl
 	// DefaultClientID reports whether a client id is this implementation's
 	// default; a member given its own client id (client.id) shows nothing
@@ -75,7 +75,7 @@ const (
 
 // ClientEvidence is the evidence of every implementation kgroups models
 // beside Java/franz-go and kafkajs, as recorded.
-var ClientEvidence = []Evidence{
+var ClientEvidence = []ImplEvidence{
 	{
 		Impl:            ImplSarama,
 		DefaultClientID: func(id string) bool { return id == "sarama" },

@@ -19,7 +19,7 @@ func TestClientEvidence(t *testing.T) {
 		"kafka-python":           ImplKafkaPython,
 		"confluent-kafka-python": ImplLibrdkafka,
 	} {
-		i := slices.IndexFunc(ClientEvidence, func(e Evidence) bool { return e.Impl == impl })
+		i := slices.IndexFunc(ClientEvidence, func(e ImplEvidence) bool { return e.Impl == impl })
 		if i < 0 {
 			t.Fatalf("no evidence for %s", impl)
 		}

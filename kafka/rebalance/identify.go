@@ -1,8 +1,9 @@
 package rebalance
 
 import (
+	"encoding/binary"
+	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/twmb/franz-go/pkg/kmsg"
 
@@ -15,18 +16,26 @@ const ImplMixed Impl = "mixed"
 
 // Identification is what kgroups infers about the implementation a
 // classic group's leader runs. DescribeGroups does not name the leader,
-// so the inference rests on what all members share.
+// so the inference rests on what all members share: each member is
+// identified from the evidence of its join (see Evidence), and the leader
+// is known only when every member is identified as one implementation.
 type Identification struct {
-	// Impl is the implementation every identified member runs, ImplMixed
-	// when they differ, ImplUnknown when none could be identified.
+	// Impl is the implementation every member runs; ImplMixed when the
+	// identified members differ, ImplUnknown when some member (or every
+	// one) could not be identified: the leader may be that member.
 	Impl Impl
 	// Protocol is the group's chosen assignor (protocol name).
 	Protocol string
-	// Partial reports that some members could not be identified, so the
-	// leader may run something else than Impl.
+	// Partial reports that some members were identified and others not.
 	Partial bool
 	// ByMember is each member's implementation, by member id.
 	ByMember map[string]Impl
+	// Unidentified counts the members no evidence identifies.
+	Unidentified int
+	// Conflicts say, for members whose client id is another client's
+	// default, which implementation their metadata showed instead
+	// (kgroups trusts the metadata); not sanitized.
+	Conflicts []string
 }
 
 // Label is the header form: "assignor cooperative-sticky (librdkafka
@@ -40,32 +49,33 @@ func (id Identification) Label() string {
 }
 
 // Leader is the parenthesised leader part of Label: "(librdkafka
-// leader)", "(leader unknown)".
+// leader)", "(leader unknown)", "(leader unknown: 1 of 3 members not
+// identified)", "(librdkafka leader, by metadata against client ids)".
 func (id Identification) Leader() string {
-	switch id.Impl {
-	case ImplMixed:
+	switch {
+	case id.Impl == ImplMixed:
 		return "(mixed clients: leader unknown)"
-	case ImplUnknown, "":
+	case id.Partial:
+		return fmt.Sprintf("(leader unknown: %d of %d members not identified)", id.Unidentified, len(id.ByMember))
+	case id.Impl == ImplUnknown || id.Impl == "":
 		return "(leader unknown)"
-	}
-	if id.Partial {
-		return "(probably " + id.Impl.Name() + " leader)"
+	case len(id.Conflicts) > 0:
+		return "(" + id.Impl.Name() + " leader, by metadata against client ids)"
 	}
 	return "(" + id.Impl.Name() + " leader)"
 }
 
 // Short is the one-word form for a table column: "librdkafka",
-// "Java/franz-go", "kafkajs", "mixed", with "?" when some members are
-// not identified, and "-" when nothing is known.
+// "Java/franz-go", "kafkajs", "mixed", "?" when some members are not
+// identified, and "-" when nothing is known.
 func (id Identification) Short() string {
-	switch id.Impl {
-	case ImplUnknown, "":
-		return "-"
-	case ImplMixed:
+	switch {
+	case id.Impl == ImplMixed:
 		return "mixed"
-	}
-	if id.Partial {
-		return id.Impl.Name() + "?"
+	case id.Partial:
+		return "?"
+	case id.Impl == ImplUnknown || id.Impl == "":
+		return "-"
 	}
 	return id.Impl.Name()
 }
@@ -82,90 +92,205 @@ func (i Impl) Name() string {
 	switch i {
 	case ImplJava:
 		return "Java/franz-go"
-	case ImplLibrdkafka, ImplKafkaJS, ImplMixed, ImplSarama, ImplKafkaGo, ImplKafkaPython:
-		return string(i)
+	case ImplUnknown, "":
+		return "unknown"
 	}
-	return "unknown"
+	return string(i)
 }
 
 // javaProtocols are the assignor names the Java client and franz-go share.
 var javaProtocols = []string{AssignorRange, AssignorRoundRobin, AssignorSticky, AssignorCooperativeSticky, "uniform"}
 
-// Identify infers the implementation of a classic group's leader from the
-// chosen protocol, each member's client id and its join metadata.
+// Identify infers the implementation of a classic group's leader from
+// each member's evidence: its join metadata's layout, the group's chosen
+// protocol and the member's client id.
 func Identify(g *kafka.Group) Identification {
 	id := Identification{Impl: ImplUnknown, Protocol: g.Assignor, ByMember: make(map[string]Impl, len(g.Members))}
 	var seen []Impl
 	for i := range g.Members {
 		m := &g.Members[i]
-		impl := identifyMember(g.Assignor, m)
+		impl, conflict := identifyMember(EvidenceOf(g.Assignor, m))
 		id.ByMember[m.MemberID] = impl
+		if conflict != "" && !slices.Contains(id.Conflicts, conflict) {
+			id.Conflicts = append(id.Conflicts, conflict)
+		}
 		if impl == ImplUnknown {
-			id.Partial = true
+			id.Unidentified++
 			continue
 		}
 		if !slices.Contains(seen, impl) {
 			seen = append(seen, impl)
 		}
 	}
-	switch len(seen) {
-	case 0:
-		id.Partial = false
-	case 1:
-		id.Impl = seen[0]
-	default:
+	switch {
+	case len(seen) > 1:
 		id.Impl = ImplMixed
+	case len(seen) == 1 && id.Unidentified == 0:
+		id.Impl = seen[0]
+	case len(seen) == 1:
+		id.Partial = true
 	}
 	return id
 }
 
-// identifyMember reads one member's implementation. The protocol name
-// RoundRobinAssigner is kafkajs's alone; otherwise the client id decides
-// when it is a client's default (librdkafka and kcat "rdkafka", kafkajs
-// "kafkajs", franz-go "kgo", Java "consumer-<group>-<n>"), checked against
-// the metadata: kafkajs sends version 0 without user data, and the
-// cooperative protocol needs version 1 or later (owned partitions).
-func identifyMember(protocol string, m *kafka.Member) Impl {
-	version, userData, ok := metadataVersion(m.JoinMetadata)
-	if protocol == ProtocolKafkaJSRoundRobin {
-		if ok && (version != 0 || userData) {
-			return ImplUnknown
+// identifyMember weighs every implementation's recogniser on one member:
+// the metadata's layout decides when exactly one implementation claims it
+// (whatever the client id says: conflict then names the disagreement); a
+// layout several claim is decided by the client id being one of theirs'
+// default; with no claim, a client's default client id decides when the
+// metadata does not rule that client out. Anything else is unknown.
+func identifyMember(ev Evidence) (impl Impl, conflict string) {
+	var byMeta, byID []Impl
+	for _, r := range recognisers {
+		switch r.recognise(ev) {
+		case ByMetadata:
+			byMeta = append(byMeta, r.impl)
+		case ByClientID:
+			byID = append(byID, r.impl)
 		}
-		return ImplKafkaJS
 	}
-	cid := strings.ToLower(m.ClientID)
-	var impl Impl
-	switch {
-	case cid == "rdkafka" || strings.HasPrefix(cid, "rdkafka-") || strings.HasPrefix(cid, "kcat") || strings.HasPrefix(cid, "kafkacat"):
-		impl = ImplLibrdkafka
-	case cid == "kafkajs" || strings.HasPrefix(cid, "kafkajs-"):
-		impl = ImplKafkaJS
-	case cid == "kgo" || strings.HasPrefix(cid, "consumer-"):
-		impl = ImplJava
-	default:
+	idOf := func() Impl {
+		for _, r := range recognisers {
+			if r.defaultID != nil && r.defaultID(ev.ClientID) {
+				return r.impl
+			}
+		}
 		return ImplUnknown
 	}
 	switch {
-	case impl == ImplKafkaJS:
-		// kafkajs with a protocol other than its own is a custom assignor.
-		return ImplKafkaJS
-	case !slices.Contains(javaProtocols, protocol):
-		return impl // a custom assignor: the client is still known
-	case ok && protocol == AssignorCooperativeSticky && version < 1:
-		return ImplUnknown // no client sends cooperative metadata at v0
+	case len(byMeta) == 1:
+		if owner := idOf(); owner != ImplUnknown && owner != byMeta[0] {
+			conflict = "client id " + ev.ClientID + " is " + owner.Name() + "'s default form, but its metadata is " + byMeta[0].Name() + "'s"
+		}
+		return byMeta[0], conflict
+	case len(byMeta) > 1:
+		if owner := idOf(); slices.Contains(byMeta, owner) {
+			return owner, ""
+		}
+		return ImplUnknown, ""
+	case len(byID) == 1:
+		return byID[0], ""
 	}
-	return impl
+	return ImplUnknown, ""
+}
+
+// Recognition grades how well one implementation accounts for one
+// member's evidence.
+type Recognition int
+
+const (
+	// RuledOut is evidence against: the member sent what this client never sends.
+	RuledOut Recognition = iota
+	// Possible is nothing for or against.
+	Possible
+	// ByClientID is a default client id: the client id is this client's default and the
+	// metadata fits it.
+	ByClientID
+	// ByMetadata is the layout: the metadata's layout is this client's (another client
+	// may share it; Identify then asks the client id).
+	ByMetadata
+)
+
+// Evidence is what one member's join shows about the client that sent it.
+type Evidence struct {
+	// Protocol is the group's chosen assignor.
+	Protocol string
+	// ClientID is the member's client id, as the member set it.
+	ClientID string
+	// Metadata is the member's ConsumerMemberMetadata as laid out on the
+	// wire; OK is false when it did not decode.
+	Metadata Layout
+}
+
+// Layout is a ConsumerMemberMetadata as a client wrote it, with what
+// decoding into kmsg's struct hides: whether user data was null or empty.
+type Layout struct {
+	OK      bool
+	Version int16
+	Topics  []string
+	// UserDataNull is a null user data (length -1), as the Java client
+	// and franz-go write for range and roundrobin; UserData is empty
+	// and not null when a client writes length 0.
+	UserDataNull bool
+	UserData     []byte
+	// Owned is how many owned partitions the member reported (version
+	// 1 and later).
+	Owned int
+	// Generation is the member's generation (version 2 and later), -1
+	// when absent.
+	Generation int32
+	// Rack is the member's rack (version 3 and later), nil when absent.
+	Rack *string
+}
+
+// EvidenceOf reads one member's evidence.
+func EvidenceOf(protocol string, m *kafka.Member) Evidence {
+	return Evidence{Protocol: protocol, ClientID: m.ClientID, Metadata: layoutOf(m.JoinMetadata)}
+}
+
+func layoutOf(b []byte) Layout {
+	meta := kmsg.NewConsumerMemberMetadata()
+	if len(b) == 0 || meta.ReadFrom(b) != nil {
+		return Layout{}
+	}
+	l := Layout{OK: true, Version: meta.Version, Topics: meta.Topics, UserData: meta.UserData, Generation: -1, Rack: meta.Rack}
+	// Version, topic count, topics: then the user data's length.
+	at := 2 + 4
+	for _, t := range meta.Topics {
+		at += 2 + len(t)
+	}
+	if len(b) >= at+4 {
+		l.UserDataNull = int32(binary.BigEndian.Uint32(b[at:])) < 0
+	}
+	for _, o := range meta.OwnedPartitions {
+		l.Owned += len(o.Partitions)
+	}
+	if meta.Version >= 2 {
+		l.Generation = meta.Generation
+	}
+	return l
+}
+
+// stickyUserData reports whether b decodes as the sticky assignors' user
+// data (StickyAssignorUserData: the previous assignment, and from version
+// 1 a generation), as the Java client's and franz-go's sticky, and
+// librdkafka's cooperative-sticky, write it.
+func stickyUserData(b []byte) bool {
+	if len(b) == 0 {
+		return false
+	}
+	s := kmsg.NewStickyMemberMetadata()
+	return s.ReadFrom(b) == nil
+}
+
+// recogniser is one implementation's reading of evidence, and its default
+// client ids.
+type recogniser struct {
+	impl      Impl
+	recognise func(Evidence) Recognition
+	defaultID func(clientID string) bool
+}
+
+var recognisers []recogniser
+
+// registerRecogniser adds an implementation's recogniser (from an init
+// function of the file that models it).
+func registerRecogniser(impl Impl, defaultID func(string) bool, recognise func(Evidence) Recognition) {
+	recognisers = append(recognisers, recogniser{impl: impl, recognise: recognise, defaultID: defaultID})
+}
+
+// fromClientID is the common ending of a recogniser: with nothing in the
+// metadata for or against, a default client id identifies.
+func fromClientID(ev Evidence, defaultID func(string) bool) Recognition {
+	if defaultID(ev.ClientID) {
+		return ByClientID
+	}
+	return Possible
 }
 
 // metadataVersion decodes the version of a member's ConsumerMemberMetadata
 // and whether it carries user data.
 func metadataVersion(b []byte) (version int16, userData, ok bool) {
-	if len(b) == 0 {
-		return 0, false, false
-	}
-	meta := kmsg.NewConsumerMemberMetadata()
-	if err := meta.ReadFrom(b); err != nil {
-		return 0, false, false
-	}
-	return meta.Version, len(meta.UserData) > 0, true
+	l := layoutOf(b)
+	return l.Version, len(l.UserData) > 0, l.OK
 }

@@ -2,7 +2,9 @@ package rebalance
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -25,6 +27,9 @@ func TestIdentify(t *testing.T) {
 	kgoCoop := kgo.CooperativeStickyBalancer().JoinGroupMetadata([]string{"t"}, nil, 3)
 	v0 := metadata(0, nil, "t")
 	v1 := metadata(1, nil, "t")
+	rdkRange := metadata(1, []byte{}, "t")
+	v0empty := metadata(0, []byte{}, "t")
+	kgoRange := kgo.RangeBalancer().JoinGroupMetadata([]string{"t"}, nil, 3)
 	for _, c := range []struct {
 		name     string
 		protocol string
@@ -53,8 +58,20 @@ func TestIdentify(t *testing.T) {
 			ImplUnknown, false, "assignor range (leader unknown)"},
 		{"mixed clients", "range", []kafka.Member{member("a", "rdkafka", v1), member("b", "kgo", v1)},
 			ImplMixed, false, "assignor range (mixed clients: leader unknown)"},
+		// The unidentified member may be the leader: never "probably".
 		{"one member unidentified", "range", []kafka.Member{member("a", "rdkafka", v1), member("b", "orders-svc", v1)},
-			ImplLibrdkafka, true, "assignor range (probably librdkafka leader)"},
+			ImplUnknown, true, "assignor range (leader unknown: 1 of 2 members not identified)"},
+		// librdkafka writes empty, not null, user data at version 1.
+		{"librdkafka by metadata, custom client ids", "range", []kafka.Member{member("a", "billing-1", rdkRange), member("b", "billing-2", rdkRange)},
+			ImplLibrdkafka, false, "assignor range (librdkafka leader)"},
+		{"librdkafka metadata under Java's default client id", "roundrobin", []kafka.Member{member("a", "consumer-billing-1", rdkRange), member("b", "consumer-billing-2", rdkRange)},
+			ImplLibrdkafka, false, "assignor roundrobin (librdkafka leader, by metadata against client ids)"},
+		{"franz-go's version 3 layout, custom client ids", "range", []kafka.Member{member("a", "orders-svc", kgoRange), member("b", "orders-svc", kgoRange)},
+			ImplJava, false, "assignor range (Java/franz-go leader)"},
+		// kafka-python's layout (version 0, empty user data) is no
+		// modelled client's: two librdkafka members and one unknown.
+		{"one unknown and two librdkafka members", "range", []kafka.Member{member("a", "kafka-python-2.0.2", v0empty), member("b", "rdkafka", rdkRange), member("c", "rdkafka", rdkRange)},
+			ImplUnknown, true, "assignor range (leader unknown: 1 of 3 members not identified)"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			g := &kafka.Group{Name: "g", Assignor: c.protocol, Members: c.members}
@@ -83,14 +100,17 @@ func TestSimulateRecordedKafkaJSLeave(t *testing.T) {
 	}
 	var names []string
 	for _, p := range sim.Predictions {
-		names = append(names, p.Assignor+"/"+string(p.Impl)+"/"+string(p.Confidence)+"/"+p.Note)
+		// How many results franz-go's sticky balancers gave varies
+		// from run to run: they break ties at random.
+		note, _, _ := strings.Cut(p.Note, ": ")
+		names = append(names, p.Assignor+"/"+string(p.Impl)+"/"+string(p.Confidence)+"/"+note)
 	}
 	want := []string{
 		"RoundRobinAssigner/kafkajs/exact/the group's assignor",
 		"range/java/approximate/if the group used range",
 		"roundrobin/java/approximate/if the group used roundrobin",
-		"sticky/java/approximate/if the group used sticky",
-		"cooperative-sticky/java/approximate/if the group used cooperative-sticky",
+		"sticky/java/approximate/if the group used sticky; the leader breaks ties its own way (franz-go's at random)",
+		"cooperative-sticky/java/approximate/if the group used cooperative-sticky; the leader breaks ties its own way (franz-go's at random)",
 	}
 	if !reflect.DeepEqual(names, want) {
 		t.Fatalf("predictions\n%v\nwant\n%v", names, want)
@@ -129,8 +149,9 @@ func TestSimulateRecordedKafkaJSLeave(t *testing.T) {
 }
 
 // TestSimulateRecordedKafkaJSJoin: a joiner's real member id is random and
-// decides its place in kafkajs's order, so a join is approximate; the
-// simulated joiner's id sorts after the kafkajs- ids.
+// decides its place in kafkajs's order: before 0212…, between the two, or
+// after a621…; the three places give three results, so the join is a
+// range, approximate. The best place (after a621…) moves 6 partitions, the worst 8.
 func TestSimulateRecordedKafkaJSJoin(t *testing.T) {
 	g := loadKafkaJSFixture(t, "3-second-leaves").group(t)
 	sim, err := Simulate(g, map[string]int32{"js-orders": 6, "js-events": 4}, Change{Join: 1})
@@ -138,7 +159,7 @@ func TestSimulateRecordedKafkaJSJoin(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := sim.Predictions[0]
-	if p.Assignor != ProtocolKafkaJSRoundRobin || p.Confidence != ConfidenceApproximate || p.Note != "the group's assignor; joiners' real member ids decide their place" {
+	if p.Assignor != ProtocolKafkaJSRoundRobin || p.Confidence != ConfidenceApproximate || p.Note != "the group's assignor; joiners' member ids decide the result: 3 places run" {
 		t.Fatalf("first row %s %s %q", p.Assignor, p.Confidence, p.Note)
 	}
 	wantA := map[string][]kafka.TopicPartitions{
@@ -149,30 +170,34 @@ func TestSimulateRecordedKafkaJSJoin(t *testing.T) {
 	if !reflect.DeepEqual(p.Assignment, wantA) {
 		t.Fatalf("assignment %v, want %v", p.Assignment, wantA)
 	}
+	if p.Worst == nil || len(p.ByProcess.Moves) != 6 || len(p.Worst.ByProcess.Moves) != 8 {
+		t.Fatalf("worst place %+v, best moves %d; want moves 6 to 8", p.Worst, len(p.ByProcess.Moves))
+	}
 }
 
 // TestSimulateUnmodelledAssignor: a custom assignor, and librdkafka's
 // cooperative-sticky where no librdkafka model is registered, get a
 // counts-only row first; the Java rows stay as what-ifs.
 func TestSimulateUnmodelledAssignor(t *testing.T) {
-	meta := metadata(1, nil, "t")
 	for _, c := range []struct {
 		protocol, client, want string
 		java                   Confidence
+		meta                   []byte
 	}{
 		// A franz-go leader with a custom assignor: franz-go's range is
 		// exactly what it would run if the group used range.
-		{"my-assignor", "kgo", "counts only: this group's leader runs my-assignor, which kgroups does not model", ConfidenceExact},
+		{"my-assignor", "kgo", "counts only: this group's leader runs my-assignor, which kgroups does not model", ConfidenceExact, metadata(1, nil, "t")},
 		// kafkajs configured with a range assignor of its own: kgroups
 		// models only kafkajs's RoundRobinAssigner.
-		{"range", "kafkajs", "counts only: this group's leader runs kafkajs's range, which kgroups does not model", ConfidenceApproximate},
+		// (kafkajs writes version 0 with empty user data.)
+		{"range", "kafkajs", "counts only: this group's leader runs kafkajs's range, which kgroups does not model", ConfidenceApproximate, metadata(0, []byte{}, "t")},
 		// A librdkafka leader with a custom assignor.
-		{"my-assignor", "rdkafka", "counts only: this group's leader runs my-assignor, which kgroups does not model", ConfidenceApproximate},
+		{"my-assignor", "rdkafka", "counts only: this group's leader runs my-assignor, which kgroups does not model", ConfidenceApproximate, metadata(1, nil, "t")},
 	} {
 		g := &kafka.Group{Name: "g", Type: kafka.TypeClassic, ProtocolType: "consumer", State: kafka.StateStable, Assignor: c.protocol}
-		a := member("a", c.client, meta)
+		a := member("a", c.client, c.meta)
 		a.Assignment = tps("t:0,1")
-		b := member("b", c.client, meta)
+		b := member("b", c.client, c.meta)
 		b.Assignment = tps("t:2,3")
 		g.Members = []kafka.Member{a, b}
 		sim, err := Simulate(g, map[string]int32{"t": 4}, Change{Leave: []string{"b"}})
@@ -187,5 +212,26 @@ func TestSimulateUnmodelledAssignor(t *testing.T) {
 		if len(sim.Predictions) != 5 || sim.Predictions[1].Note != "if the group used range" || sim.Predictions[1].Confidence != c.java || len(sim.Predictions[1].Moves) != 2 {
 			t.Fatalf("%s: Java rows %+v", c.protocol, sim.Predictions[1])
 		}
+	}
+}
+
+// TestSimulateSaysMetadataOutweighsClientID: librdkafka members with the
+// Java client's default client id get the librdkafka model, and the row
+// says why.
+func TestSimulateSaysMetadataOutweighsClientID(t *testing.T) {
+	g := &kafka.Group{Name: "g", Type: kafka.TypeClassic, ProtocolType: "consumer", State: kafka.StateStable, Assignor: AssignorRoundRobin}
+	for i, id := range []string{"a", "b"} {
+		m := member(id, "consumer-billing-"+id, metadata(1, []byte{}, "t"))
+		m.Assignment = tps(fmt.Sprintf("t:%d,%d", 2*i, 2*i+1))
+		g.Members = append(g.Members, m)
+	}
+	sim, err := Simulate(g, map[string]int32{"t": 4}, Change{Leave: []string{"b"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := sim.Predictions[0]
+	want := "the group's assignor; identified by metadata: client id consumer-billing-a is Java/franz-go's default form, but its metadata is librdkafka's"
+	if p.Impl != ImplLibrdkafka || p.Confidence != ConfidenceExact || p.Note != want {
+		t.Fatalf("first row %s %s %q, want librdkafka exact %q", p.Impl, p.Confidence, p.Note, want)
 	}
 }

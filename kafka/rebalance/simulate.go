@@ -96,9 +96,42 @@ type Prediction struct {
 	// Confidence is how far the prediction can be trusted.
 	Confidence Confidence
 	// Note says what the row is ("the group's assignor", "if the group
-	// used range"), for humans; not sanitized.
+	// used range") and why it is not exact, for humans; not sanitized.
 	Note string
+
+	// Worst is set when the joiners' places (their member ids, which the
+	// coordinator issues only when they join) lead to different results:
+	// the place that changes the most partitions' process. Moves,
+	// ByProcess, Assignment and Rounds above are then the place that
+	// changes the fewest. Nil when every place run gives one result.
+	Worst *PlaceOutcome
+	// Places is how many places of the joiners were run, PlacesOf how
+	// many there are (1 and 1 without joiners); fewer run than there are
+	// (see MaxPlaces) makes the prediction approximate.
+	Places, PlacesOf int
+
+	// distinct are the different outcomes the places run gave, in the
+	// order first met.
+	distinct []PlaceOutcome
 }
+
+// Best is the outcome the prediction's own fields hold: with joiners whose
+// place matters, the place that changes the fewest partitions' process.
+func (p *Prediction) Best() PlaceOutcome {
+	return PlaceOutcome{Moves: p.Moves, ByProcess: p.ByProcess, Assignment: p.Assignment, Rounds: p.Rounds}
+}
+
+// Outcome is the best place's outcome, or the worst one's when worst is
+// set and the places differ.
+func (p *Prediction) Outcome(worst bool) PlaceOutcome {
+	if worst && p.Worst != nil {
+		return *p.Worst
+	}
+	return p.Best()
+}
+
+// Ranged reports whether the joiners' places give different results.
+func (p *Prediction) Ranged() bool { return p.Worst != nil }
 
 // Confidence grades a prediction.
 type Confidence string
@@ -245,17 +278,18 @@ func Simulate(g *kafka.Group, partitions map[string]int32, change Change) (*Simu
 	for _, m := range g.Members {
 		taken[m.MemberID] = true
 	}
+	remaining := make([]string, 0, len(members))
+	for _, m := range members {
+		remaining = append(remaining, m.id)
+	}
 	for n := 1; len(sim.Joiners) < change.Join; n++ {
 		id := "new-" + strconv.Itoa(n)
 		if taken[id] {
 			continue
 		}
 		sim.Joiners = append(sim.Joiners, id)
-		members = append(members, simMember{id: id, topics: union, ordered: shared, joiner: true})
 	}
-	for _, m := range members {
-		sim.Members = append(sim.Members, m.id)
-	}
+	sim.Members = append(slices.Clone(remaining), sim.Joiners...)
 
 	counts := make(map[string]int32, len(union))
 	var missing []string
@@ -269,45 +303,143 @@ func Simulate(g *kafka.Group, partitions map[string]int32, change Change) (*Simu
 			counts[t] = n
 		}
 	}
+	if len(sim.Joiners) > 0 {
+		for _, t := range union {
+			if n, ok := partitions[t]; ok && n > 0 {
+				counts[t] = n
+			} else {
+				missing = append(missing, t)
+			}
+		}
+	}
 	if missing = uniqueSorted(missing); len(missing) > 0 {
 		return nil, fmt.Errorf("partition count unknown for subscribed topic(s) %s", strings.Join(missing, ", "))
 	}
 
+	places, total, all, how := joinPlaces(members, len(sim.Joiners))
+	// withJoiners is the members as one place of the joiners has them,
+	// in kgo's leader order.
+	withJoiners := func(pl joinPlace, base []simMember) []simMember {
+		out := slices.Clone(base)
+		for j, id := range pl.ids {
+			jm := simMember{id: id, topics: union, ordered: shared, joiner: true}
+			if pl.instances != nil {
+				jm.instance = pl.instances[j]
+			}
+			out = append(out, jm)
+		}
+		sort.SliceStable(out, func(i, j int) bool { return memberLess(out[i], out[j]) })
+		return out
+	}
 	before := ownersOf(g.Members)
 	sim.Leader = Identify(g)
-	settle := func(p *Prediction, final map[string]map[string][]int32, rounds int, err error) {
-		if err != nil {
-			p.Err = err
-			return
+	// settle runs one assignor over every place of the joiners, trials
+	// times each, from the members base. ties says the assignor breaks
+	// ties between members in a way kgroups does not model: franz-go's
+	// sticky balancers at random (one input may give several results),
+	// the Java client's by its own iteration orders.
+	settle := func(p *Prediction, base []simMember, trials int, ties bool, runPlace func([]simMember) (map[string]map[string][]int32, int, error)) {
+		p.Places, p.PlacesOf = len(places), total
+		var best, worst *PlaceOutcome
+		runs := 0
+		for _, pl := range places {
+			for range trials {
+				runs++
+				final, rounds, err := runPlace(withJoiners(pl, base))
+				if err != nil {
+					p.Err = err
+					return
+				}
+				final = renamed(final, pl.ids, sim.Joiners)
+				o := PlaceOutcome{Rounds: rounds, Assignment: make(map[string][]kafka.TopicPartitions, len(sim.Members))}
+				for _, id := range sim.Members {
+					o.Assignment[id] = topicPartitions(final[id])
+				}
+				o.Moves = diff(before, ownersOfAssignment(o.Assignment))
+				o.ByProcess = predictedReassign(g, o.Assignment)
+				if !slices.ContainsFunc(p.distinct, func(d PlaceOutcome) bool { return sameOutcome(d, o, sim.Joiners) }) {
+					p.distinct = append(p.distinct, o)
+				}
+				switch {
+				case best == nil:
+					best, worst = &o, &o
+				case placeLess(o, *best):
+					best = &o
+				case placeLess(*worst, o):
+					worst = &o
+				}
+			}
 		}
-		p.Rounds = rounds
-		p.Assignment = make(map[string][]kafka.TopicPartitions, len(members))
-		for _, m := range members {
-			p.Assignment[m.id] = topicPartitions(final[m.id])
+		same := len(p.distinct) == 1
+		p.Moves, p.ByProcess, p.Assignment, p.Rounds = best.Moves, best.ByProcess, best.Assignment, best.Rounds
+		if !same {
+			p.Worst = worst
 		}
-		p.Moves = diff(before, ownersOfAssignment(p.Assignment))
-		p.ByProcess = predictedReassign(g, p.Assignment)
+		// With one member left there is nothing to break a tie between.
+		ties = ties && len(sim.Members) > 1
+		if (!same || !all || ties) && p.Confidence == ConfidenceExact {
+			p.Confidence = ConfidenceApproximate
+		}
+		switch {
+		case ties:
+			p.Note += fmt.Sprintf("; the leader breaks ties its own way (franz-go's at random): %s in %d runs", countOf(len(p.distinct), "result", "results"), runs)
+		case !all:
+			p.Note += fmt.Sprintf("; joiners' member ids decide the result: %d of %d places run%s", len(places), total, how)
+		case !same:
+			p.Note += fmt.Sprintf("; joiners' member ids decide the result: %d places run%s", len(places), how)
+		}
 	}
-	if own, ok := ownPrediction(g, sim.Leader, change); ok {
+	if own, ok := ownPrediction(g, sim.Leader); ok {
 		if md, ok := lookupModel(sim.Leader.Impl, g.Assignor); ok {
-			final, rounds, err := runModel(md, members, counts)
-			settle(&own, final, rounds, err)
+			settle(&own, members, 1, false, func(ms []simMember) (map[string]map[string][]int32, int, error) { return runModel(md, ms, counts) })
 		}
 		sim.Predictions = append(sim.Predictions, own)
 	}
 	for _, name := range Assignors {
 		p := javaPrediction(g, sim.Leader, name)
-		final, rounds, err := run(balancer(name), members, counts, gen)
-		settle(&p, final, rounds, err)
+		base, trials, ties := members, 1, false
+		if name == AssignorSticky || name == AssignorCooperativeSticky {
+			trials, ties = stickyTrials(len(places)), true
+		}
+		if name == AssignorSticky && g.Assignor == AssignorSticky && eagerWithoutHistory(g) {
+			// franz-go's eager sticky members revoke everything before
+			// they rejoin and send no previous assignment: the leader
+			// balances from nothing.
+			base = forgetOwned(members)
+			p.Note += "; members rejoin without their previous assignment"
+		}
+		settle(&p, base, trials, ties, func(ms []simMember) (map[string]map[string][]int32, int, error) {
+			return run(balancer(name), ms, counts, gen)
+		})
 		sim.Predictions = append(sim.Predictions, p)
 	}
 	return sim, nil
 }
 
+func countOf(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+// placeLess orders the outcomes of two places of the joiners from best to
+// worst: fewer partitions changing process, then fewer moves, then fewer
+// rounds.
+func placeLess(a, b PlaceOutcome) bool {
+	if x, y := len(a.ByProcess.Moves), len(b.ByProcess.Moves); x != y {
+		return x < y
+	}
+	if x, y := len(a.Moves), len(b.Moves); x != y {
+		return x < y
+	}
+	return a.Rounds < b.Rounds
+}
+
 // ownPrediction is the row for the group's own assignor when the Java rows
 // do not already run it: the leader's model when kgroups has one, else a
 // counts-only row. ok is false when a Java row is the group's own.
-func ownPrediction(g *kafka.Group, leader Identification, change Change) (Prediction, bool) {
+func ownPrediction(g *kafka.Group, leader Identification) (Prediction, bool) {
 	// A Java name under a Java, unidentified or mixed leader is the Java
 	// row itself (approximate unless the leader is Java).
 	javaOwn := slices.Contains(Assignors, g.Assignor) &&
@@ -322,16 +454,11 @@ func ownPrediction(g *kafka.Group, leader Identification, change Change) (Predic
 		return p, true
 	}
 	p.Confidence = ConfidenceExact
-	switch {
-	case leader.Partial:
+	if leader.Partial {
 		p.Confidence = ConfidenceApproximate
 		p.Note += "; some members' clients are not identified"
-	case change.Join > 0:
-		// The order the model sorts members in is by member id, and a
-		// joiner's real id is random.
-		p.Confidence = ConfidenceApproximate
-		p.Note += "; joiners' real member ids decide their place"
 	}
+	p.Note += conflictNote(leader)
 	return p, true
 }
 
@@ -343,7 +470,7 @@ func javaPrediction(g *kafka.Group, leader Identification, name string) Predicti
 	p := Prediction{Assignor: name, Impl: ImplJava, Confidence: ConfidenceExact}
 	switch {
 	case g.Assignor == name && leader.Impl == ImplJava:
-		p.Note = "the group's assignor"
+		p.Note = "the group's assignor" + conflictNote(leader)
 	case g.Assignor == name && (leader.Impl == ImplUnknown || leader.Impl == ImplMixed):
 		p.Note = "the group's assignor, if its leader runs the Java or franz-go one"
 	default:
@@ -357,6 +484,15 @@ func javaPrediction(g *kafka.Group, leader Identification, name string) Predicti
 		p.Note += "; members sent no sticky user data"
 	}
 	return p
+}
+
+// conflictNote says that the leader was identified by its metadata
+// against what a client id suggested.
+func conflictNote(leader Identification) string {
+	if len(leader.Conflicts) == 0 {
+		return ""
+	}
+	return "; identified by metadata: " + leader.Conflicts[0]
 }
 
 // allUserData reports whether every member's join metadata carries user

@@ -37,13 +37,13 @@ func SummaryColumns() []Column[SummaryRow] {
 			if r.Prediction.Err != nil {
 				return format.Missing
 			}
-			return strconv.Itoa(len(r.Prediction.ByProcess.Moves))
+			return span(len(r.Prediction.ByProcess.Moves), worstOf(r.Prediction, func(o rebalance.PlaceOutcome) int { return len(o.ByProcess.Moves) }))
 		}},
 		{Title: "ROUNDS", Align: right, Value: func(r SummaryRow) string {
 			if r.Prediction.Err != nil {
 				return format.Missing
 			}
-			return strconv.Itoa(r.Prediction.Rounds)
+			return span(r.Prediction.Rounds, worstOf(r.Prediction, func(o rebalance.PlaceOutcome) int { return o.Rounds }))
 		}},
 		{Title: "MEMBERS", Align: right, Value: func(r SummaryRow) string { return strconv.Itoa(r.Members) }},
 		{Title: "NOTE", Align: left, Value: func(r SummaryRow) string { return r.Prediction.Note }},
@@ -54,6 +54,36 @@ func SummaryColumns() []Column[SummaryRow] {
 			return ""
 		}},
 	}
+}
+
+// span is "5" or, when the joiners' places give different figures,
+// "5–7" (lowest first).
+func span(a, b int) string {
+	if a == b {
+		return strconv.Itoa(a)
+	}
+	return strconv.Itoa(min(a, b)) + "–" + strconv.Itoa(max(a, b))
+}
+
+// worstOf is f of the worst place of the joiners, or of the prediction
+// itself when every place gives one result.
+func worstOf(p *rebalance.Prediction, f func(rebalance.PlaceOutcome) int) int {
+	return f(p.Outcome(true))
+}
+
+// PlaceTitle is the heading of one outcome of a prediction: "range: 5
+// partitions change process", and, when the joiners' places differ, which
+// place it is ("range, best place of the joiners: …"); not sanitized.
+func PlaceTitle(p *rebalance.Prediction, worst bool) string {
+	o := p.Outcome(worst)
+	name := p.Assignor
+	switch {
+	case p.Ranged() && worst:
+		name += ", worst place of the joiners"
+	case p.Ranged():
+		name += ", best place of the joiners"
+	}
+	return name + ": " + format.Predicted(len(o.ByProcess.Moves), o.ByProcess.Rejoined)
 }
 
 // MoveColumns list moved partitions. FROM or TO is "-" when nobody owned
@@ -92,11 +122,13 @@ func AssignmentColumns() []Column[AssignmentRow] {
 }
 
 // AssignmentRows lists a prediction's members in the order the assignors
-// saw them.
-func AssignmentRows(g *kafka.Group, sim *rebalance.Simulation, p *rebalance.Prediction) []AssignmentRow {
+// saw them (joiners last), with the best place's assignment, or the worst
+// one's when worst is set.
+func AssignmentRows(g *kafka.Group, sim *rebalance.Simulation, p *rebalance.Prediction, worst bool) []AssignmentRow {
+	o := p.Outcome(worst)
 	rows := make([]AssignmentRow, 0, len(sim.Members))
 	for _, id := range sim.Members {
-		r := AssignmentRow{MemberID: id, Assignment: p.Assignment[id], New: slices.Contains(sim.Joiners, id)}
+		r := AssignmentRow{MemberID: id, Assignment: o.Assignment[id], New: slices.Contains(sim.Joiners, id)}
 		if m, ok := g.Member(id); ok {
 			r.ClientID = m.ClientID
 		}
@@ -144,12 +176,18 @@ func Simulation(w io.Writer, g *kafka.Group, sim *rebalance.Simulation, lay Layo
 		if p.Err != nil {
 			continue
 		}
-		b.WriteByte('\n')
-		fmt.Fprintf(&b, "%s: %s\n", format.Sanitize(p.Assignor), format.Predicted(len(p.ByProcess.Moves), p.ByProcess.Rejoined))
-		if len(p.Moves) > 0 {
-			b.WriteString(TableWith(MoveColumns(), p.Moves, lay))
+		for _, worst := range []bool{false, true} {
+			if worst && !p.Ranged() {
+				break
+			}
+			o := p.Outcome(worst)
+			b.WriteByte('\n')
+			b.WriteString(format.Sanitize(PlaceTitle(p, worst)) + "\n")
+			if len(o.Moves) > 0 {
+				b.WriteString(TableWith(MoveColumns(), o.Moves, lay))
+			}
+			b.WriteString(TableWith(AssignmentColumns(), AssignmentRows(g, sim, p, worst), lay))
 		}
-		b.WriteString(TableWith(AssignmentColumns(), AssignmentRows(g, sim, p), lay))
 	}
 	return Print(w, b.String())
 }
@@ -274,7 +312,31 @@ type jsonAssignor struct {
 	Rejoined       int                         `json:"rejoined"`
 	Moves          []jsonMove                  `json:"moves"`
 	Assignment     map[string][]jsonAssignment `json:"assignment"`
-	Error          *string                     `json:"error"`
+	// Places and PlacesOf are how many places of the joiners were run
+	// and how many there are; Worst is the place that moves most when
+	// they differ (the fields above are then the best place), else null.
+	Places   int        `json:"places"`
+	PlacesOf int        `json:"placesOf"`
+	Worst    *jsonPlace `json:"worst"`
+	Error    *string    `json:"error"`
+}
+
+type jsonPlace struct {
+	Moved          int                         `json:"moved"`
+	Rounds         int                         `json:"rounds"`
+	MovedByProcess int                         `json:"movedByProcess"`
+	Rejoined       int                         `json:"rejoined"`
+	Moves          []jsonMove                  `json:"moves"`
+	Assignment     map[string][]jsonAssignment `json:"assignment"`
+}
+
+func toJSONPlace(o rebalance.PlaceOutcome) *jsonPlace {
+	j := &jsonPlace{Moved: len(o.Moves), Rounds: o.Rounds, MovedByProcess: len(o.ByProcess.Moves), Rejoined: o.ByProcess.Rejoined,
+		Moves: toJSONMoves(o.Moves), Assignment: map[string][]jsonAssignment{}}
+	for id, tps := range o.Assignment {
+		j.Assignment[id] = toJSONAssignment(tps)
+	}
+	return j
 }
 
 type jsonMove struct {
@@ -293,7 +355,7 @@ type jsonTargetMember struct {
 }
 
 // SimulationJSON prints a simulation as
-// {"group","change","type","leader":{"impl","protocol","partial","label"},"assignors":[{"assignor","impl","confidence","note","moved","rounds","movedByProcess","rejoined","moves":[{"topic","partition","from","to"}],"assignment":{member:[{"topic","partitions"}]},"error"}],"staticRejoin":{"movedByProcess","rejoined"}}.
+// {"group","change","type","leader":{"impl","protocol","partial","label"},"assignors":[{"assignor","impl","confidence","note","moved","rounds","movedByProcess","rejoined","moves":[{"topic","partition","from","to"}],"assignment":{member:[{"topic","partitions"}]},"places","placesOf","worst":null|{"moved","rounds","movedByProcess","rejoined","moves","assignment"},"error"}],"staticRejoin":{"movedByProcess","rejoined"}}.
 func SimulationJSON(w io.Writer, g *kafka.Group, sim *rebalance.Simulation) error {
 	doc := jsonSimulation{Group: sim.Group, GroupBase64: groupBase64(sim.Group), Change: sim.Change.String(), Type: string(g.Type), Assignors: make([]jsonAssignor, 0, len(sim.Predictions))}
 	if sim.Leader.Impl != "" {
@@ -305,6 +367,10 @@ func SimulationJSON(w io.Writer, g *kafka.Group, sim *rebalance.Simulation) erro
 	for _, p := range sim.Predictions {
 		j := jsonAssignor{Assignor: p.Assignor, Impl: string(p.Impl), Confidence: string(p.Confidence), Note: p.Note, Moved: len(p.Moves), Rounds: p.Rounds, Moves: toJSONMoves(p.Moves), Assignment: map[string][]jsonAssignment{}}
 		j.MovedByProcess, j.Rejoined = len(p.ByProcess.Moves), p.ByProcess.Rejoined
+		j.Places, j.PlacesOf = p.Places, p.PlacesOf
+		if p.Worst != nil {
+			j.Worst = toJSONPlace(*p.Worst)
+		}
 		for id, tps := range p.Assignment {
 			j.Assignment[id] = toJSONAssignment(tps)
 		}

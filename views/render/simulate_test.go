@@ -17,7 +17,8 @@ import (
 )
 
 // simRangeGroup is a Stable classic group on the range assignor: members a,
-// b and c own orders 0-1, 2-3 and 4-5, with the join metadata kgo sends.
+// b and c own orders 0-1, 2-3 and 4-5, with the join metadata kgo sends
+// (which identifies them as franz-go, whatever their client ids).
 func simRangeGroup() *kafka.Group {
 	g := &kafka.Group{Name: "orders-app", Type: kafka.TypeClassic, ProtocolType: "consumer", State: kafka.StateStable, Assignor: "range"}
 	for i, id := range []string{"a", "b", "c"} {
@@ -45,17 +46,17 @@ func TestSimulationJSON(t *testing.T) {
   "change": "leave b",
   "type": "classic",
   "leader": {
-    "impl": "unknown",
+    "impl": "java",
     "protocol": "range",
     "partial": false,
-    "label": "assignor range (leader unknown)"
+    "label": "assignor range (Java/franz-go leader)"
   },
   "assignors": [
     {
       "assignor": "range",
       "impl": "java",
-      "confidence": "approximate",
-      "note": "the group's assignor, if its leader runs the Java or franz-go one",
+      "confidence": "exact",
+      "note": "the group's assignor",
       "moved": 2,
       "rounds": 1,
       "movedByProcess": 2,
@@ -96,6 +97,9 @@ func TestSimulationJSON(t *testing.T) {
           }
         ]
       },
+      "places": 1,
+      "placesOf": 1,
+      "worst": null,
       "error": null
     }
   ]
@@ -117,33 +121,58 @@ func TestSimulation(t *testing.T) {
 	if err := render.Simulation(&buf, g, sim, render.Layout{}); err != nil {
 		t.Fatal(err)
 	}
-	want := `Group orders-app (classic, Stable, assignor range (leader unknown), 3 members): join 1
+	want := `Group orders-app (classic, Stable, assignor range (Java/franz-go leader), 3 members): join 1
 
 ASSIGNOR    CONFIDENCE   MOVED  ROUNDS  MEMBERS  NOTE
-range       approximate      1       1        4  the group's assignor, if its leader runs the Java or franz-go one
-roundrobin  approximate      5       1        4  if the group used roundrobin
+range       approximate    1–5       1        4  the group's assignor; joiners' member ids decide the result: 4 places run
+roundrobin  approximate    4–5       1        4  if the group used roundrobin; joiners' member ids decide the result: 4 places run
 
-range: 1 partition changes process
+range, best place of the joiners: 1 partition changes process
 TOPIC   PARTITION  FROM  TO
-orders          5  c     new-1
+orders          4  c     new-1
 MEMBER  CLIENT-ID  #PARTITIONS  ASSIGNMENT
 a       client-a             2  orders(0,1)
 b       client-b             2  orders(2,3)
-c       client-c             1  orders(4)
-new-1   (new)                1  orders(5)
+c       client-c             1  orders(5)
+new-1   (new)                1  orders(4)
 
-roundrobin: 5 partitions change process
+range, worst place of the joiners: 5 partitions change process
+TOPIC   PARTITION  FROM  TO
+orders          0  a     new-1
+orders          1  a     new-1
+orders          2  b     a
+orders          3  b     a
+orders          4  c     b
+MEMBER  CLIENT-ID  #PARTITIONS  ASSIGNMENT
+a       client-a             2  orders(2,3)
+b       client-b             1  orders(4)
+c       client-c             1  orders(5)
+new-1   (new)                2  orders(0,1)
+
+roundrobin, best place of the joiners: 4 partitions change process
+TOPIC   PARTITION  FROM  TO
+orders          0  a     new-1
+orders          3  b     c
+orders          4  c     new-1
+orders          5  c     a
+MEMBER  CLIENT-ID  #PARTITIONS  ASSIGNMENT
+a       client-a             2  orders(1,5)
+b       client-b             1  orders(2)
+c       client-c             1  orders(3)
+new-1   (new)                2  orders(0,4)
+
+roundrobin, worst place of the joiners: 5 partitions change process
 TOPIC   PARTITION  FROM  TO
 orders          1  a     b
-orders          2  b     c
-orders          3  b     new-1
+orders          2  b     new-1
+orders          3  b     c
 orders          4  c     a
 orders          5  c     b
 MEMBER  CLIENT-ID  #PARTITIONS  ASSIGNMENT
 a       client-a             2  orders(0,4)
 b       client-b             2  orders(1,5)
-c       client-c             1  orders(2)
-new-1   (new)                1  orders(3)
+c       client-c             1  orders(3)
+new-1   (new)                1  orders(2)
 `
 	if got := buf.String(); got != want {
 		t.Fatalf("table:\n%s\nwant\n%s", got, want)
@@ -264,5 +293,40 @@ func TestSimulationStaticRejoin(t *testing.T) {
 	}
 	if strings.Contains(text.String(), "static member") || strings.Contains(doc.String(), "staticRejoin") {
 		t.Fatalf("a dynamic member's leave mentions a static rejoin:\n%s\n%s", text.String(), doc.String())
+	}
+}
+
+// TestSimulationJSONRange: a joiner whose place decides the result gives
+// the best place's figures and the worst place's beside them.
+func TestSimulationJSONRange(t *testing.T) {
+	g := simRangeGroup()
+	sim, err := rebalance.Simulate(g, map[string]int32{"orders": 6}, rebalance.Change{Join: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := render.SimulationJSON(&buf, g, sim); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Assignors []struct {
+			Assignor       string `json:"assignor"`
+			Confidence     string `json:"confidence"`
+			MovedByProcess int    `json:"movedByProcess"`
+			Places         int    `json:"places"`
+			PlacesOf       int    `json:"placesOf"`
+			Worst          *struct {
+				MovedByProcess int                                 `json:"movedByProcess"`
+				Assignment     map[string][]struct{ Topic string } `json:"assignment"`
+			} `json:"worst"`
+		} `json:"assignors"`
+	}
+	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	r := doc.Assignors[0]
+	if r.Assignor != "range" || r.Confidence != "approximate" || r.MovedByProcess != 1 || r.Places != 4 || r.PlacesOf != 4 ||
+		r.Worst == nil || r.Worst.MovedByProcess != 5 || len(r.Worst.Assignment) != 4 {
+		t.Fatalf("range row %+v (worst %+v)", r, r.Worst)
 	}
 }

@@ -400,7 +400,7 @@ func (m *Model) setData(s *kafka.Snapshot, l *lag.Tracker) {
 	m.judge(l)
 	m.leader = ""
 	if rebalance.Leads(g) {
-		if id := rebalance.Identify(g); id.Impl != rebalance.ImplUnknown {
+		if id := rebalance.Identify(g); id.Impl != rebalance.ImplUnknown || id.Partial {
 			m.leader = id.Leader()
 		}
 	}

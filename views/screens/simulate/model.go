@@ -13,6 +13,7 @@ import (
 	"github.com/kgroups/kgroups/kafka/rebalance"
 	"github.com/kgroups/kgroups/views/columns"
 	"github.com/kgroups/kgroups/views/format"
+	"github.com/kgroups/kgroups/views/render"
 	"github.com/kgroups/kgroups/views/ui"
 	"github.com/kgroups/kgroups/views/widgets/table"
 )
@@ -24,9 +25,12 @@ type KeyMap struct {
 	Leave        key.Binding
 	Join         key.Binding
 	NextAssignor key.Binding
+	// Worst switches the moves between the best and the worst place of
+	// the joiners, when their places give different results.
+	Worst key.Binding
 
 	// hints are the footer's short words for the same keys.
-	hints [3]key.Binding
+	hints [4]key.Binding
 }
 
 // DefaultKeyMap returns the tab's keys.
@@ -35,10 +39,12 @@ func DefaultKeyMap() KeyMap {
 		Leave:        key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "simulate the selected member leaving")),
 		Join:         key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "simulate one more member joining")),
 		NextAssignor: key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "show the next assignor's moves")),
-		hints: [3]key.Binding{
+		Worst:        key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "switch between the joiners' best and worst place")),
+		hints: [4]key.Binding{
 			key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "leave")),
 			key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "join")),
 			key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "next assignor")),
+			key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "best/worst")),
 		},
 	}
 }
@@ -72,7 +78,8 @@ type Model struct {
 	reqID   uint64
 	pending bool
 	res     *ResultMsg
-	pick    int // the prediction whose moves are shown
+	pick    int  // the prediction whose moves are shown
+	worst   bool // show the joiners' worst place, not their best
 
 	summary  table.Table[SummaryRow]
 	moves    table.Table[rebalance.Move]
@@ -171,8 +178,11 @@ func (m *Model) ShortHelp() []key.Binding {
 		return nil
 	}
 	h := m.keys.hints
-	if m.predictions() > 0 {
+	switch {
+	case m.ranged():
 		return h[:]
+	case m.predictions() > 0:
+		return h[:3]
 	}
 	return h[:2]
 }
@@ -215,7 +225,23 @@ func (m *Model) Actions() []ui.Action {
 			m.movesWin.Top()
 			return nil
 		}},
+		{Name: "switch between the joiners' best and worst place", Key: m.keys.Worst, Unavailable: func() string {
+			if !m.ranged() {
+				return "every place of the joiners gives the same result"
+			}
+			return ""
+		}, Run: func() tea.Cmd {
+			m.worst = !m.worst
+			m.movesWin.Top()
+			return nil
+		}},
 	}
+}
+
+// ranged reports whether the picked prediction's joiners' places give
+// different results, so there is a best and a worst to switch between.
+func (m *Model) ranged() bool {
+	return m.predictions() > 0 && m.res.Sim.Predictions[m.pick].Ranged()
 }
 
 func (m *Model) leave() tea.Cmd {
@@ -315,7 +341,7 @@ func (m *Model) shownMoves() []rebalance.Move {
 	if m.predictions() == 0 {
 		return nil
 	}
-	return m.res.Sim.Predictions[m.pick].Moves
+	return m.res.Sim.Predictions[m.pick].Outcome(m.worst).Moves
 }
 
 // Layout. Classic, with a result: status line, members (header + rows),
@@ -414,9 +440,12 @@ func (m *Model) View() string {
 	case p.Err != nil:
 		title = p.Assignor + ": " + p.Err.Error()
 	default:
-		title = p.Assignor + ": " + format.Predicted(len(p.ByProcess.Moves), p.ByProcess.Rejoined)
+		title = render.PlaceTitle(p, m.worst)
 	}
 	title = safe(title) + m.Glyphs.Sep + "a: next assignor"
+	if p.Ranged() {
+		title += m.Glyphs.Sep + "w: best/worst"
+	}
 	if r := m.res.Sim.StaticRejoin; r != nil {
 		// A static member that comes back in time keeps its partitions.
 		who := "if it rejoins in time: "
@@ -426,9 +455,8 @@ func (m *Model) View() string {
 		title += m.Glyphs.Sep + who + format.Predicted(len(r.Moves), r.Rejoined)
 	}
 	b.WriteString(m.Styles.Title.Render(fit(title)))
-	if p.Err == nil && len(p.Moves) > 0 {
+	if mv := p.Outcome(m.worst).Moves; p.Err == nil && len(mv) > 0 {
 		b.WriteByte('\n')
-		mv := p.Moves
 		m.moves.Render(&b, st, m.Width, m.moveRows()+1, m.movesWin, len(mv), func(i int) rebalance.Move { return mv[i] }, false)
 	}
 	return b.String()

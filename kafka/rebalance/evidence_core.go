@@ -1,0 +1,102 @@
+package rebalance
+
+import (
+	"slices"
+	"strings"
+)
+
+// The recognisers of the implementations modelled from the start: what
+// each one's members send, as recorded in testdata (franz-go, librdkafka,
+// kafkajs) and as the Java client's protocol code writes it.
+func init() {
+	registerRecogniser(ImplJava, javaDefaultID, recogniseJava)
+	registerRecogniser(ImplLibrdkafka, librdkafkaDefaultID, recogniseLibrdkafka)
+	registerRecogniser(ImplKafkaJS, kafkajsDefaultID, recogniseKafkaJS)
+}
+
+// javaDefaultID: franz-go's "kgo", the Java client's
+// "consumer-<group>-<n>" (and the older "consumer-<n>").
+func javaDefaultID(id string) bool {
+	id = strings.ToLower(id)
+	return id == "kgo" || strings.HasPrefix(id, "consumer-")
+}
+
+// librdkafkaDefaultID: librdkafka's "rdkafka" (confluent-kafka-go,
+// -python, -dotnet keep it), and kcat's.
+func librdkafkaDefaultID(id string) bool {
+	id = strings.ToLower(id)
+	return id == "rdkafka" || strings.HasPrefix(id, "rdkafka-") || strings.HasPrefix(id, "kcat") || strings.HasPrefix(id, "kafkacat")
+}
+
+func kafkajsDefaultID(id string) bool {
+	id = strings.ToLower(id)
+	return id == "kafkajs" || strings.HasPrefix(id, "kafkajs-")
+}
+
+// recogniseJava: the Java client (2.4 and later) and franz-go write null
+// user data for range and roundrobin, sticky user data for the eager
+// sticky, and owned partitions (version 1 and later) for
+// cooperative-sticky; franz-go and the Java client since 3.5 write
+// version 3 (generation, rack). Version 3 with null user data under range
+// or roundrobin is their layout.
+func recogniseJava(ev Evidence) Recognition {
+	l := ev.Metadata
+	if !l.OK || !slices.Contains(javaProtocols, ev.Protocol) {
+		return fromClientID(ev, javaDefaultID)
+	}
+	switch ev.Protocol {
+	case AssignorRange, AssignorRoundRobin:
+		if !l.UserDataNull {
+			return RuledOut
+		}
+		if l.Version >= 3 {
+			return ByMetadata
+		}
+	case AssignorCooperativeSticky:
+		if l.Version < 1 {
+			return RuledOut
+		}
+	}
+	return fromClientID(ev, javaDefaultID)
+}
+
+// recogniseLibrdkafka: librdkafka (1.x and 2.x, as recorded with 2.0.2)
+// writes version 1 or later with user data that is never null: empty for
+// range and roundrobin, its sticky user data for cooperative-sticky.
+func recogniseLibrdkafka(ev Evidence) Recognition {
+	l := ev.Metadata
+	if !l.OK {
+		return fromClientID(ev, librdkafkaDefaultID)
+	}
+	switch ev.Protocol {
+	case AssignorRange, AssignorRoundRobin:
+		if l.Version >= 1 && !l.UserDataNull && len(l.UserData) == 0 {
+			return ByMetadata
+		}
+	case AssignorCooperativeSticky:
+		if l.Version < 1 {
+			return RuledOut
+		}
+		if l.Version == 1 && stickyUserData(l.UserData) {
+			return ByMetadata
+		}
+	}
+	return fromClientID(ev, librdkafkaDefaultID)
+}
+
+// recogniseKafkaJS: kafkajs (2.x) writes version 0 with empty, not null,
+// user data; its own assignor is RoundRobinAssigner, a name no other
+// client uses.
+func recogniseKafkaJS(ev Evidence) Recognition {
+	l := ev.Metadata
+	fits := !l.OK || (l.Version == 0 && len(l.UserData) == 0)
+	switch {
+	case ev.Protocol == ProtocolKafkaJSRoundRobin && fits:
+		return ByMetadata
+	case ev.Protocol == ProtocolKafkaJSRoundRobin:
+		return RuledOut
+	case l.OK && l.Version != 0:
+		return RuledOut
+	}
+	return fromClientID(ev, kafkajsDefaultID)
+}
