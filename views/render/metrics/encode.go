@@ -85,7 +85,7 @@ type Exporter struct {
 	// Stats is the latest rendering's.
 	Stats Stats
 	// MaxSeries is the series cap in force.
-	MaxSeries   int
+	MaxSeries int
 }
 
 // ErrorKinds are the kinds of kgroups_poll_errors_total, each always

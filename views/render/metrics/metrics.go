@@ -352,7 +352,9 @@ func Groups(snap *kafka.Snapshot, l *lag.Tracker, o Options) ([]*dto.MetricFamil
 			}
 			counts[kk]++
 		}
-		sort.Slice(keys, func(a, b int) bool { return keys[a][0] < keys[b][0] || keys[a][0] == keys[b][0] && keys[a][1] < keys[b][1] })
+		sort.Slice(keys, func(a, b int) bool {
+			return keys[a][0] < keys[b][0] || keys[a][0] == keys[b][0] && keys[a][1] < keys[b][1]
+		})
 		for _, k := range keys {
 			fams.findings.add(float64(counts[k]), name, k[0], k[1])
 		}
