@@ -1,0 +1,312 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"math"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
+	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/kgroups/kgroups/kafka/kafkatest"
+)
+
+// freeAddr is a loopback address with a port nothing listens on now.
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	_ = ln.Close()
+	return addr
+}
+
+// lockedBuffer is a buffer two goroutines can share.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
+}
+
+// servedKgroups runs `kgroups serve` with args in the background until
+// the test ends, and returns its address and its stderr.
+func servedKgroups(t *testing.T, args ...string) (addr string, stderr *lockedBuffer, stop func() (int, time.Duration)) {
+	t.Helper()
+	addr = freeAddr(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	stderr = &lockedBuffer{}
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, append(args, "serve", "--listen", addr), strings.NewReader(""), io.Discard, stderr)
+	}()
+	var once sync.Once
+	code, took := -1, time.Duration(0)
+	stop = func() (int, time.Duration) {
+		once.Do(func() {
+			start := time.Now()
+			cancel()
+			select {
+			case code = <-done:
+			case <-time.After(kafkatest.WaitTimeout):
+				t.Error("kgroups serve did not stop")
+			}
+			took = time.Since(start)
+		})
+		return code, took
+	}
+	t.Cleanup(func() { stop() })
+	kafkatest.Eventually(t, "kgroups serve answering /healthz", func() bool {
+		code, _ := get(addr, "/healthz", "")
+		return code == http.StatusOK
+	})
+	return addr, stderr, stop
+}
+
+// get fetches path from addr with the Accept header given.
+func get(addr, path, accept string) (int, []byte) {
+	req, err := http.NewRequest(http.MethodGet, "http://"+addr+path, nil)
+	if err != nil {
+		return 0, nil
+	}
+	if accept != "" {
+		req.Header.Set("Accept", accept)
+	}
+	resp, err := (&http.Client{Timeout: 10 * time.Second}).Do(req)
+	if err != nil {
+		return 0, nil
+	}
+	defer func() { _ = resp.Body.Close() }()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, b
+}
+
+// scrape reads /metrics in the text format.
+func scrape(t *testing.T, addr string) map[string]*dto.MetricFamily {
+	t.Helper()
+	code, body := get(addr, "/metrics", "")
+	if code != http.StatusOK {
+		t.Fatalf("/metrics: %d", code)
+	}
+	p := expfmt.NewTextParser(model.UTF8Validation)
+	fams, err := p.TextToMetricFamilies(bytes.NewReader(body))
+	if err != nil {
+		t.Fatalf("/metrics does not parse: %v\n%s", err, body)
+	}
+	return fams
+}
+
+// series are a family's samples by the value of one label.
+func series(fams map[string]*dto.MetricFamily, name, by string) map[string]*dto.Metric {
+	out := map[string]*dto.Metric{}
+	f := fams[name]
+	if f == nil {
+		return out
+	}
+	for _, m := range f.Metric {
+		key := ""
+		for _, l := range m.Label {
+			if l.GetName() == by {
+				key = l.GetValue()
+			}
+		}
+		out[key] = m
+	}
+	return out
+}
+
+func value(m *dto.Metric) float64 {
+	if m == nil {
+		return math.NaN()
+	}
+	if m.Counter != nil {
+		return m.GetCounter().GetValue()
+	}
+	return m.GetGauge().GetValue()
+}
+
+func labelOf(m *dto.Metric, name string) string {
+	for _, l := range m.GetLabel() {
+		if l.GetName() == name {
+			return l.GetValue()
+		}
+	}
+	return ""
+}
+
+// single is the value of a family without labels.
+func single(fams map[string]*dto.MetricFamily, name string) float64 {
+	return value(series(fams, name, "")[""])
+}
+
+var healthGroups = []string{"g-ok", "g-stop", "g-stall", "g-rewind"}
+
+// decided reports whether every group of healthGroups has a decided
+// verdict in fams.
+func decided(fams map[string]*dto.MetricFamily) bool {
+	vs := series(fams, "kgroups_group_verdict", "group")
+	for _, g := range healthGroups {
+		m := vs[g]
+		if m == nil {
+			return false
+		}
+		if s := labelOf(m, "status"); s == "JUDGING" || s == "UNKNOWN" {
+			return false
+		}
+	}
+	return true
+}
+
+// compareWithHealth runs `kgroups health -o json` over healthGroups with
+// the window serve judges by (10 polls of --refresh) and checks that
+// serve's values, scraped from the page get returns, are health's: lag
+// exactly, time lag within one poll (the two commands poll at different
+// moments), verdicts exactly.
+func compareWithHealth(t *testing.T, brokers string, interval time.Duration, read func() (map[string]*dto.MetricFamily, float64)) {
+	t.Helper()
+	code, stdout, stderr := kg(t, append([]string{"-b", brokers, "health", "-o", "json", "--window", (10 * interval).String(), "--interval", interval.String()}, healthGroups...)...)
+	if code != 0 {
+		t.Fatalf("health: exit %d\n%s", code, stderr)
+	}
+	fams, age := read()
+	var doc healthJSON
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+		t.Fatalf("health json: %v\n%s", err, stdout)
+	}
+	verdicts := series(fams, "kgroups_group_verdict", "group")
+	lags := series(fams, "kgroups_group_lag_records", "group")
+	times := series(fams, "kgroups_group_time_lag_seconds", "group")
+	sources := series(fams, "kgroups_group_time_lag_source", "group")
+	kinds := map[string]float64{"unknown": 0, "caught-up": 1, "interpolated": 2, "at-least": 3, "exact": 4}
+	sev := map[string]float64{"OK": 0, "WARN": 1, "ERR": 2}
+	if len(doc.Groups) != len(healthGroups) {
+		t.Fatalf("health judged %d groups:\n%s", len(doc.Groups), stdout)
+	}
+	for _, g := range doc.Groups {
+		v := verdicts[g.Group]
+		if v == nil {
+			t.Errorf("%s: no verdict served", g.Group)
+			continue
+		}
+		if labelOf(v, "status") != g.Status || value(v) != sev[g.Severity] {
+			t.Errorf("%s: serve says %s (%v), health %s (%s)", g.Group, labelOf(v, "status"), value(v), g.Status, g.Severity)
+		}
+		if g.TotalLag == nil || value(lags[g.Group]) != float64(*g.TotalLag) {
+			t.Errorf("%s: serve's lag %v, health's %v", g.Group, value(lags[g.Group]), g.TotalLag)
+		}
+		if value(sources[g.Group]) != kinds[g.MaxTimeLagKind] {
+			t.Errorf("%s: serve's time-lag source %v, health's %s", g.Group, value(sources[g.Group]), g.MaxTimeLagKind)
+		}
+		// One poll apart at most, plus the age of serve's values.
+		if g.MaxTimeLagSeconds != nil {
+			tol := interval.Seconds() + age + 0.25
+			if d := math.Abs(value(times[g.Group]) - *g.MaxTimeLagSeconds); !(d <= tol) {
+				t.Errorf("%s: serve's time lag %v, health's %v (tolerance %v)", g.Group, value(times[g.Group]), *g.MaxTimeLagSeconds, tol)
+			}
+		}
+	}
+}
+
+// TestServeAgreesWithHealth: `kgroups serve` over the kfake cluster of
+// the health tests serves what `kgroups health -o json` says, it is ready
+// once the first poll is judged, keeps serving with kgroups_poll_success
+// 0 when the cluster stops answering, and stops within a second.
+func TestServeAgreesWithHealth(t *testing.T) {
+	c := startHealthCluster(t)
+	const interval = 200 * time.Millisecond
+	addr, stderr, stop := servedKgroups(t, "-b", c.brokers, "--refresh", interval.String(), "--timeout", "500ms")
+	kafkatest.Eventually(t, "/readyz ready", func() bool {
+		code, _ := get(addr, "/readyz", "")
+		return code == http.StatusOK
+	})
+	kafkatest.Eventually(t, "every verdict decided", func() bool { return decided(scrape(t, addr)) })
+	compareWithHealth(t, c.brokers, interval, func() (map[string]*dto.MetricFamily, float64) {
+		fams := scrape(t, addr)
+		return fams, single(fams, "kgroups_last_poll_age_seconds")
+	})
+
+	fams := scrape(t, addr)
+	if single(fams, "kgroups_poll_success") != 1 || single(fams, "kgroups_polls_total") < 2 {
+		t.Errorf("exporter health: success %v polls %v", single(fams, "kgroups_poll_success"), single(fams, "kgroups_polls_total"))
+	}
+	if bi := series(fams, "kgroups_build_info", "version"); len(bi) != 1 {
+		t.Errorf("build info %v", bi)
+	}
+	if fams["process_resident_memory_bytes"] == nil || fams["go_goroutines"] == nil {
+		t.Error("the process and Go runtime metrics are missing")
+	}
+	// OpenMetrics on request, ending with # EOF.
+	code, om := get(addr, "/metrics", "application/openmetrics-text;version=1.0.0")
+	if code != http.StatusOK || !bytes.HasSuffix(om, []byte("# EOF\n")) || !bytes.Contains(om, []byte("# TYPE kgroups_polls counter\nkgroups_polls_total")) {
+		t.Errorf("OpenMetrics: %d\n%s", code, om)
+	}
+
+	// The cluster stops answering: scrapes still answer, with the last
+	// values, kgroups_poll_success 0 and their age; then it comes back.
+	lagBefore := value(series(fams, "kgroups_group_lag_records", "group")["g-stop"])
+	var down atomic.Bool
+	c.ControlKey(int16(kmsg.ListGroups), func(kmsg.Request) (kmsg.Response, error, bool) {
+		c.KeepControl()
+		if down.Load() {
+			return nil, errors.New("the cluster stops answering"), true
+		}
+		return nil, nil, false
+	})
+	down.Store(true)
+	kafkatest.Eventually(t, "kgroups_poll_success 0", func() bool {
+		return single(scrape(t, addr), "kgroups_poll_success") == 0
+	})
+	fams = scrape(t, addr)
+	errs := series(fams, "kgroups_poll_errors_total", "kind")
+	if value(errs["poll"])+value(errs["timeout"]) < 1 {
+		t.Errorf("no poll error counted: %v", errs)
+	}
+	if got := value(series(fams, "kgroups_group_lag_records", "group")["g-stop"]); got != lagBefore {
+		t.Errorf("g-stop's lag while the cluster is down: %v, want the last value %v", got, lagBefore)
+	}
+	if age := single(fams, "kgroups_last_poll_age_seconds"); !(age > 0) {
+		t.Errorf("age of the served values %v", age)
+	}
+	if code, _ := get(addr, "/readyz", ""); code != http.StatusOK {
+		t.Errorf("/readyz %d while polls fail: the last values are still served", code)
+	}
+	down.Store(false)
+	kafkatest.Eventually(t, "kgroups_poll_success 1 again", func() bool {
+		return single(scrape(t, addr), "kgroups_poll_success") == 1
+	})
+	if !strings.Contains(stderr.String(), "poll failed") {
+		t.Errorf("no poll failure logged:\n%s", stderr.String())
+	}
+
+	stopCode, took := stop()
+	if stopCode != 0 || took > 5*time.Second {
+		t.Errorf("serve stopped with %d after %s; stderr:\n%s", stopCode, took, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "kgroups serve: listening on http://"+addr+"/metrics") {
+		t.Errorf("stderr:\n%s", stderr.String())
+	}
+}
