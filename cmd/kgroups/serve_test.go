@@ -112,6 +112,12 @@ func scrape(t *testing.T, addr string) map[string]*dto.MetricFamily {
 	if code != http.StatusOK {
 		t.Fatalf("/metrics: %d", code)
 	}
+	return parseExposition(t, body)
+}
+
+// parseExposition parses the text format.
+func parseExposition(t *testing.T, body []byte) map[string]*dto.MetricFamily {
+	t.Helper()
 	p := expfmt.NewTextParser(model.UTF8Validation)
 	fams, err := p.TextToMetricFamilies(bytes.NewReader(body))
 	if err != nil {
