@@ -116,7 +116,7 @@ func scrape(t *testing.T, addr string) map[string]*dto.MetricFamily {
 }
 
 // parseExposition parses the text format.
-func parseExposition(t *testing.T, body []byte) map[string]*dto.MetricFamily {
+func parseExposition(t testing.TB, body []byte) map[string]*dto.MetricFamily {
 	t.Helper()
 	p := expfmt.NewTextParser(model.UTF8Validation)
 	fams, err := p.TextToMetricFamilies(bytes.NewReader(body))
