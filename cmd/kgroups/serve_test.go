@@ -61,8 +61,9 @@ func servedKgroups(t *testing.T, args ...string) (addr string, stderr *lockedBuf
 	ctx, cancel := context.WithCancel(context.Background())
 	stderr = &lockedBuffer{}
 	done := make(chan int, 1)
+	argv, errOut := append(args, "serve", "--listen", addr), stderr
 	go func() {
-		done <- run(ctx, append(args, "serve", "--listen", addr), strings.NewReader(""), io.Discard, stderr)
+		done <- run(ctx, argv, strings.NewReader(""), io.Discard, errOut)
 	}()
 	var once sync.Once
 	code, took := -1, time.Duration(0)

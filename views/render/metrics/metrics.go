@@ -81,7 +81,7 @@ func CompileFilter(allow, deny []string, skipEmpty bool) (Filter, error) {
 		for _, p := range list.in {
 			re, err := regexp.Compile("^(?:" + p + ")$")
 			if err != nil {
-				return Filter{}, fmt.Errorf("invalid %s pattern %q: %v (a Go regular expression, matched against the whole group id)", list.name, p, err)
+				return Filter{}, fmt.Errorf("invalid %s pattern %q: %w (a Go regular expression, matched against the whole group id)", list.name, p, err)
 			}
 			*list.out = append(*list.out, re)
 		}
