@@ -18,8 +18,10 @@ import (
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
+	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
+	"github.com/kgroups/kgroups/config"
 	"github.com/kgroups/kgroups/kafka/kafkatest"
 )
 
@@ -315,5 +317,45 @@ func TestServeAgreesWithHealth(t *testing.T) {
 	}
 	if !strings.Contains(stderr.String(), "kgroups serve: listening on http://"+addr+"/metrics") {
 		t.Errorf("stderr:\n%s", stderr.String())
+	}
+}
+
+// TestServeShowsNoSecret: over a SASL cluster, the password appears in no
+// metric, label, page or log line of kgroups serve, running or refused.
+func TestServeShowsNoSecret(t *testing.T) {
+	const user, pass = "svc", "S3rve-secret-pw"
+	cluster, err := kfake.NewCluster(kfake.NumBrokers(3), kfake.EnableSASL(), kfake.Superuser(config.MechanismScramSHA256, user, pass))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cluster.Close)
+	isolateConfig(t)
+	brokers := strings.Join(cluster.ListenAddrs(), ",")
+	t.Setenv("KGROUPS_SASL_PASSWORD", pass)
+	addr, stderr, stop := servedKgroups(t, "-b", brokers, "--sasl-mechanism", "SCRAM-SHA-256", "--sasl-username", user, "--refresh", "200ms")
+	kafkatest.Eventually(t, "/readyz ready", func() bool {
+		code, _ := get(addr, "/readyz", "")
+		return code == http.StatusOK
+	})
+	for _, path := range []string{"/metrics", "/", "/healthz", "/readyz", "/nothing"} {
+		for _, accept := range []string{"", "application/openmetrics-text;version=1.0.0"} {
+			if _, body := get(addr, path, accept); bytes.Contains(body, []byte(pass)) {
+				t.Errorf("%s (%q) shows the password", path, accept)
+			}
+		}
+	}
+	if code, _ := stop(); code != 0 {
+		t.Errorf("exit %d:\n%s", code, stderr.String())
+	}
+	if strings.Contains(stderr.String(), pass) {
+		t.Errorf("stderr shows the password:\n%s", stderr.String())
+	}
+
+	// A wrong password is refused at connect, and not shown either.
+	const wrong = "Wr0ng-serve-pw"
+	t.Setenv("KGROUPS_SASL_PASSWORD", wrong)
+	code, _, errOut := kg(t, "-b", brokers, "--sasl-mechanism", "SCRAM-SHA-256", "--sasl-username", user, "--timeout", "2s", "serve", "--listen", freeAddr(t))
+	if code != 1 || !strings.Contains(errOut, "SASL authentication failed") || strings.Contains(errOut, wrong) || strings.Contains(errOut, pass) {
+		t.Errorf("wrong password: exit %d, stderr %q", code, errOut)
 	}
 }
