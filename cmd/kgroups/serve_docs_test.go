@@ -28,7 +28,7 @@ func TestServeDocsNameRealMetrics(t *testing.T) {
 	}
 	fams, _ := metrics.Groups(s, l, metrics.Options{Granularity: metrics.ByPartition})
 	e := metrics.Exporter{}
-	for _, f := range append(fams, e.Families()...) {
+	for _, f := range append(fams.DTO(), e.Families()...) {
 		known[f.GetName()] = true
 	}
 	dir := filepath.Join("..", "..", "docs")

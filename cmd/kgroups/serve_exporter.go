@@ -44,7 +44,7 @@ type exporter struct {
 	// groupText and groupOM are the groups' families of the latest
 	// successful poll, encoded; a failed poll keeps them.
 	groupText, groupOM []byte
-	groupFams          []*dto.MetricFamily
+	groupFams          *metrics.Families
 	lastDropped        int
 
 	// page is what the handlers serve, swapped whole after each poll.
@@ -183,10 +183,10 @@ func (e *exporter) render(snap *kafka.Snapshot) {
 		e.lastDropped = st.DroppedGroups
 	}
 	e.groupFams = fams
-	e.groupText = encode(metrics.TextFormat, fams)
+	e.groupText = fams.AppendText(nil)
 	e.groupOM = nil
 	if e.wantOM.Load() {
-		e.groupOM = encode(metrics.OpenMetricsFormat, fams)
+		e.groupOM = fams.AppendOpenMetrics(nil)
 	}
 }
 
@@ -202,8 +202,8 @@ func (e *exporter) publish(lastPoll time.Time) {
 	groupOM, fams := e.groupOM, e.groupFams
 	build := func() []byte {
 		g := groupOM
-		if g == nil {
-			g = encode(metrics.OpenMetricsFormat, fams)
+		if g == nil && fams != nil {
+			g = fams.AppendOpenMetrics(nil)
 		}
 		return append(append([]byte(nil), g...), encode(metrics.OpenMetricsFormat, own)...)
 	}

@@ -171,12 +171,14 @@ func Status(v *lag.Verdict) string {
 	return "UNKNOWN"
 }
 
-// family is one metric family being built.
+// family is one metric family being built: its samples' label values
+// flattened (len(labels) a sample) and their values.
 type family struct {
 	name, help string
 	typ        dto.MetricType
 	labels     []string
-	metrics    []*dto.Metric
+	vals       []string
+	samples    []float64
 }
 
 func newFamily(name, help string, typ dto.MetricType, labels ...string) *family {
@@ -186,21 +188,38 @@ func newFamily(name, help string, typ dto.MetricType, labels ...string) *family 
 // add appends a sample with the family's labels set to values (in the
 // order the family names them).
 func (f *family) add(v float64, values ...string) {
-	m := &dto.Metric{Label: make([]*dto.LabelPair, len(f.labels))}
-	for i := range f.labels {
-		m.Label[i] = &dto.LabelPair{Name: &f.labels[i], Value: ptr(labelValue(values[i]))}
+	for _, x := range values {
+		f.vals = append(f.vals, labelValue(x))
 	}
-	switch f.typ {
-	case dto.MetricType_COUNTER:
-		m.Counter = &dto.Counter{Value: &v}
-	default:
-		m.Gauge = &dto.Gauge{Value: &v}
-	}
-	f.metrics = append(f.metrics, m)
+	f.samples = append(f.samples, v)
 }
 
+func (f *family) len() int { return len(f.samples) }
+
+func (f *family) truncate(n int) {
+	f.samples = f.samples[:n]
+	clear(f.vals[n*len(f.labels):])
+	f.vals = f.vals[:n*len(f.labels)]
+}
+
+// dto is the family as client_model holds it.
 func (f *family) dto() *dto.MetricFamily {
-	return &dto.MetricFamily{Name: &f.name, Help: &f.help, Type: f.typ.Enum(), Metric: f.metrics}
+	out := &dto.MetricFamily{Name: &f.name, Help: &f.help, Type: f.typ.Enum()}
+	k := len(f.labels)
+	for i := range f.samples {
+		m := &dto.Metric{Label: make([]*dto.LabelPair, k)}
+		for j := range f.labels {
+			m.Label[j] = &dto.LabelPair{Name: &f.labels[j], Value: &f.vals[i*k+j]}
+		}
+		v := f.samples[i]
+		if f.typ == dto.MetricType_COUNTER {
+			m.Counter = &dto.Counter{Value: &v}
+		} else {
+			m.Gauge = &dto.Gauge{Value: &v}
+		}
+		out.Metric = append(out.Metric, m)
+	}
+	return out
 }
 
 func ptr[T any](v T) *T { return &v }
@@ -280,7 +299,7 @@ func (f *groupFamilies) all() []*family {
 func (f *groupFamilies) count() int {
 	n := 0
 	for _, x := range f.all() {
-		n += len(x.metrics)
+		n += x.len()
 	}
 	return n
 }
@@ -289,27 +308,41 @@ func (f *groupFamilies) count() int {
 // them): the series of a group that does not fit.
 func (f *groupFamilies) truncate(n []int) {
 	for i, x := range f.all() {
-		clear(x.metrics[n[i]:])
-		x.metrics = x.metrics[:n[i]]
+		x.truncate(n[i])
 	}
 }
 
 func (f *groupFamilies) lens(dst []int) []int {
 	dst = dst[:0]
 	for _, x := range f.all() {
-		dst = append(dst, len(x.metrics))
+		dst = append(dst, x.len())
 	}
 	return dst
 }
 
+// Families are the groups' families of one rendering, in exposition
+// order.
+type Families struct{ fams []*family }
+
+// DTO is the families as client_model holds them (empty ones included).
+func (f *Families) DTO() []*dto.MetricFamily { return toDTO(f.fams) }
+
+// AppendText appends the families with samples in the Prometheus text
+// format, byte for byte what expfmt writes for DTO (held by
+// TestWriterMatchesExpfmt), without building it.
+func (f *Families) AppendText(b []byte) []byte { return appendFamilies(b, f.fams, false) }
+
+// AppendOpenMetrics is AppendText in OpenMetrics 1.0, without "# EOF".
+func (f *Families) AppendOpenMetrics(b []byte) []byte { return appendFamilies(b, f.fams, true) }
+
 // Groups renders the groups of snap, the latest poll l judged (its
 // verdicts, l.Evaluate's partitions at topic and partition granularity,
 // watch.Findings), that o.Filter keeps, up to o.MaxSeries series.
-func Groups(snap *kafka.Snapshot, l *lag.Tracker, o Options) ([]*dto.MetricFamily, Stats) {
+func Groups(snap *kafka.Snapshot, l *lag.Tracker, o Options) (*Families, Stats) {
 	var st Stats
 	fams := newGroupFamilies(o.Granularity)
 	if snap == nil {
-		return toDTO(fams.all()), st
+		return &Families{fams.all()}, st
 	}
 	var (
 		buf    []lag.PartitionHealth
@@ -377,7 +410,7 @@ func Groups(snap *kafka.Snapshot, l *lag.Tracker, o Options) ([]*dto.MetricFamil
 		st.Groups++
 	}
 	st.Series = fams.count()
-	return toDTO(fams.all()), st
+	return &Families{fams.all()}, st
 }
 
 // groupSeries estimates the series a group left out by the cap would

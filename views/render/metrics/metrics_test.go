@@ -74,7 +74,7 @@ func TestHostileGroupIDs(t *testing.T) {
 	if st.Groups != len(names) {
 		t.Fatalf("rendered %d groups, want %d", st.Groups, len(names))
 	}
-	got := parse(t, encodeText(t, fams))
+	got := parse(t, fams.AppendText(nil))
 	if _, ok := got["fake_metric"]; ok {
 		t.Fatal("a group id injected a metric")
 	}
@@ -100,10 +100,7 @@ func TestHostileGroupIDs(t *testing.T) {
 	// OpenMetrics too: the same values parse from its bytes (the text
 	// parser reads OpenMetrics's sample lines; only the counters'
 	// naming differs, and there are none among the groups' families).
-	var om bytes.Buffer
-	if err := Encode(&om, OpenMetricsFormat, fams); err != nil {
-		t.Fatal(err)
-	}
+	om := bytes.NewBuffer(fams.AppendOpenMetrics(nil))
 	if !strings.Contains(om.String(), `group="a\"quote"`) || !strings.Contains(om.String(), `group="new\nline"`) {
 		t.Errorf("OpenMetrics did not escape the label values:\n%s", om.String())
 	}
@@ -134,7 +131,7 @@ func TestSeriesCap(t *testing.T) {
 	if st.DroppedSeries != 7*per {
 		t.Errorf("dropped %d series, want %d", st.DroppedSeries, 7*per)
 	}
-	got := parse(t, encodeText(t, fams))
+	got := parse(t, fams.AppendText(nil))
 	for _, m := range got["kgroups_group_info"].Metric {
 		if g := label(m, "group"); g > "group-00002" {
 			t.Errorf("group %s rendered past the cap", g)
@@ -155,7 +152,7 @@ func TestFilterAndGranularity(t *testing.T) {
 	if st.Groups != 4 {
 		t.Fatalf("%d groups, want 4 (0, 3, 4, 5)", st.Groups)
 	}
-	got := parse(t, encodeText(t, fams))
+	got := parse(t, fams.AppendText(nil))
 	var groups []string
 	for _, m := range got["kgroups_group_info"].Metric {
 		groups = append(groups, label(m, "group"))
@@ -192,7 +189,7 @@ func TestVerdictAndTimeLag(t *testing.T) {
 	}
 	s, l := judged(polls...)
 	fams, _ := Groups(s, l, Options{})
-	got := parse(t, encodeText(t, fams))
+	got := parse(t, fams.AppendText(nil))
 	verdicts := map[string]*dto.Metric{}
 	for _, m := range got["kgroups_group_verdict"].Metric {
 		verdicts[label(m, "group")] = m
@@ -265,5 +262,45 @@ func TestExporterFamiliesAndTail(t *testing.T) {
 	}
 	if Negotiate("application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5") != OpenMetricsFormat || Negotiate("") != TextFormat {
 		t.Error("negotiation")
+	}
+}
+
+// TestWriterMatchesExpfmt: the groups' writer gives, byte for byte, what
+// expfmt's encoders give for the same families, in both formats, with
+// every value and label value the renderer can meet.
+func TestWriterMatchesExpfmt(t *testing.T) {
+	var polls []*kafka.Snapshot
+	for i := range 12 {
+		polls = append(polls, fixture.Evolving(i))
+	}
+	s, l := judged(polls...)
+	fams, _ := Groups(s, l, Options{Granularity: ByPartition})
+	odd := newFamily("kgroups_test_values", "help with \\ back\nslash and \"quotes\"", dto.MetricType_GAUGE, "group", "x")
+	for i, v := range []float64{0, 1, -1, 0.5, 1e21, 123456789, 1.0e-7, -3, math.NaN(), math.Inf(1), math.Inf(-1), 42, 3.14159, float64(1 << 53)} {
+		odd.add(v, "a\"b\\c\nd\te}{,=", strings.Repeat("é", i))
+	}
+	counter := newFamily("kgroups_test_total", "a counter", dto.MetricType_COUNTER)
+	counter.add(7)
+	fams.fams = append(fams.fams, odd, counter, newFamily("kgroups_test_empty", "no samples", dto.MetricType_GAUGE, "group"))
+	for _, format := range []expfmt.Format{TextFormat, OpenMetricsFormat} {
+		var want bytes.Buffer
+		if err := Encode(&want, format, fams.DTO()); err != nil {
+			t.Fatal(err)
+		}
+		var got []byte
+		if format == TextFormat {
+			got = fams.AppendText(nil)
+		} else {
+			got = fams.AppendOpenMetrics(nil)
+		}
+		if !bytes.Equal(got, want.Bytes()) {
+			gl, wl := strings.Split(string(got), "\n"), strings.Split(want.String(), "\n")
+			for i := range min(len(gl), len(wl)) {
+				if gl[i] != wl[i] {
+					t.Fatalf("%s: line %d is %q, expfmt writes %q", format, i+1, gl[i], wl[i])
+				}
+			}
+			t.Fatalf("%s: %d lines, expfmt writes %d", format, len(gl), len(wl))
+		}
 	}
 }
