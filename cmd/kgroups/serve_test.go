@@ -9,6 +9,7 @@ import (
 	"math"
 	"net"
 	"net/http"
+	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -22,6 +23,8 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kgroups/kgroups/config"
+	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/kafka/fixture"
 	"github.com/kgroups/kgroups/kafka/kafkatest"
 )
 
@@ -357,5 +360,51 @@ func TestServeShowsNoSecret(t *testing.T) {
 	code, _, errOut := kg(t, "-b", brokers, "--sasl-mechanism", "SCRAM-SHA-256", "--sasl-username", user, "--timeout", "2s", "serve", "--listen", freeAddr(t))
 	if code != 1 || !strings.Contains(errOut, "SASL authentication failed") || strings.Contains(errOut, wrong) || strings.Contains(errOut, pass) {
 		t.Errorf("wrong password: exit %d, stderr %q", code, errOut)
+	}
+}
+
+// TestServeOneBadGroupFailsNothing: a group whose offsets could not be
+// read (the fixture's shipping-notifier) is exported with what was read
+// and counted as a group error; every other group is exported, and so
+// are share and streams groups, each with its type.
+func TestServeOneBadGroupFailsNothing(t *testing.T) {
+	base := fixture.Snapshot(fixture.Epoch, 0)
+	base.Groups = append(base.Groups,
+		kafka.Group{Name: "jobs-share", Type: kafka.TypeShare, ProtocolType: "share", State: kafka.StateStable,
+			Partitions: []kafka.PartitionOffsets{fixture.Part("jobs", 0, 40, 0, 50, nil)}},
+		kafka.Group{Name: "wordcount-streams", Type: kafka.TypeStreams, ProtocolType: "streams", State: kafka.StateStable,
+			Partitions: []kafka.PartitionOffsets{fixture.Part("words", 0, 7, 0, 7, nil)}})
+	sort.Slice(base.Groups, func(i, j int) bool { return base.Groups[i].Name < base.Groups[j].Name })
+	n := 0
+	poll := func(context.Context) (*kafka.Snapshot, error) {
+		s := *base
+		s.Time = fixture.Epoch.Add(time.Duration(n) * time.Second)
+		n++
+		return &s, nil
+	}
+	e := newExporter(serveOptions{interval: time.Second, timeout: time.Minute}, poll, nil, [2]string{"test", "go"})
+	e.pollOnce(context.Background())
+	e.pollOnce(context.Background())
+	fams := parseExposition(t, e.page.Load().text)
+	info := series(fams, "kgroups_group_info", "group")
+	if len(info) != len(base.Groups) {
+		t.Errorf("%d groups exported, want %d", len(info), len(base.Groups))
+	}
+	if m := info["shipping-notifier"]; m == nil {
+		t.Error("the group with an error is not exported")
+	}
+	for name, typ := range map[string]string{"jobs-share": "share", "wordcount-streams": "streams", "analytics-etl": "consumer", "orders-app": "classic"} {
+		if got := labelOf(info[name], "type"); got != typ {
+			t.Errorf("%s: type %q, want %q", name, got, typ)
+		}
+	}
+	if got := value(series(fams, "kgroups_group_lag_records", "group")["jobs-share"]); got != 10 {
+		t.Errorf("jobs-share's lag %v, want 10", got)
+	}
+	if got := value(series(fams, "kgroups_poll_errors_total", "kind")["group"]); got != 2 {
+		t.Errorf("group errors %v, want 2 (one a poll)", got)
+	}
+	if single(fams, "kgroups_poll_success") != 1 {
+		t.Error("one bad group failed the poll")
 	}
 }
