@@ -5,9 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"os"
+	"os/signal"
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -60,7 +63,10 @@ the patterns are Go regular expressions matched against the whole group
 id. Past --max-series series of groups, whole groups are left out in name
 order, counted in kgroups_series_dropped_total and logged on stderr.
 
-SIGTERM or Ctrl+C stops the server within a second.`,
+SIGHUP reads the configuration file again and applies its group filters,
+granularity and series cap from the next poll (flags and variables still
+win; the address and the connection stay). SIGTERM or Ctrl+C stops the
+server within a second.`,
 		Example: `  kgroups serve -b kafka-1:9092
   kgroups serve --context prod --listen :9308 --granularity topic --deny-groups 'console-consumer-.*'
   KGROUPS_SERVE_LISTEN=0.0.0.0:9308 kgroups serve --context prod`,
@@ -140,6 +146,20 @@ func runServe(ctx context.Context, a *app, o serveOptions, poll func(context.Con
 	}
 	e := newExporter(o, poll, read, buildVersion())
 	e.note = func(msg string) { a.notef("kgroups serve: %s", msg) }
+	// SIGHUP reads the configuration file again for the group filters,
+	// the granularity and the cap; flags and variables still win.
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+	e.hup = hup
+	e.reload = func() (serveOptions, error) {
+		a.cfg = nil // read the file again
+		cc, err := a.cluster()
+		if err != nil {
+			return serveOptions{}, err
+		}
+		return parseServe(cc)
+	}
 	a.notef("kgroups serve: listening on http://%s/metrics", ln.Addr())
 	return e.run(ctx, ln)
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -38,6 +39,11 @@ type exporter struct {
 	// note logs a line on stderr.
 	note func(string)
 	now  func() time.Time
+
+	// hup, when not nil, asks for reload: the filters, granularity and
+	// cap it returns apply from the next poll.
+	hup    <-chan os.Signal
+	reload func() (serveOptions, error)
 
 	// state is the exporter's own, written by the poll loop only.
 	state metrics.Exporter
@@ -125,13 +131,38 @@ func (e *exporter) pollLoop(ctx context.Context) {
 			wait = 0
 		}
 		t := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return
-		case <-t.C:
+	waiting:
+		for {
+			select {
+			case <-ctx.Done():
+				t.Stop()
+				return
+			case <-e.hup:
+				e.applyReload()
+			case <-t.C:
+				break waiting
+			}
 		}
 	}
+}
+
+// applyReload takes the filters, granularity and cap reload reads; a
+// configuration that does not load keeps the ones in force.
+func (e *exporter) applyReload() {
+	if e.reload == nil {
+		return
+	}
+	o, err := e.reload()
+	if err != nil {
+		e.note(fmt.Sprintf("SIGHUP: the configuration was not reloaded, the settings in force stay: %v", err))
+		return
+	}
+	e.o.filter, e.o.granularity, e.o.maxSeries = o.filter, o.granularity, o.maxSeries
+	e.state.MaxSeries = o.maxSeries
+	if o.listen != e.o.listen {
+		e.note(fmt.Sprintf("SIGHUP: listen %s is not applied until a restart", o.listen))
+	}
+	e.note(fmt.Sprintf("SIGHUP: reloaded the group filters (granularity %s, series cap %d); they apply from the next poll", o.granularity, o.maxSeries))
 }
 
 // pollOnce is one judged poll and its rendering.

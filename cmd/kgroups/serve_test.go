@@ -9,10 +9,12 @@ import (
 	"math"
 	"net"
 	"net/http"
+	"os"
 	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -406,5 +408,47 @@ func TestServeOneBadGroupFailsNothing(t *testing.T) {
 	}
 	if single(fams, "kgroups_poll_success") != 1 {
 		t.Error("one bad group failed the poll")
+	}
+}
+
+// TestServeReloadsFilters: a SIGHUP (here its channel) applies the group
+// filters the configuration gives from the next poll; a configuration
+// that does not load keeps the filters in force.
+func TestServeReloadsFilters(t *testing.T) {
+	poll := func(context.Context) (*kafka.Snapshot, error) {
+		s := fixture.Snapshot(time.Now(), 0)
+		return s, nil
+	}
+	e := newExporter(serveOptions{interval: 20 * time.Millisecond, timeout: time.Minute, listen: "127.0.0.1:9308"}, poll, nil, [2]string{"test", "go"})
+	var notes lockedBuffer
+	e.note = func(s string) { _, _ = notes.Write([]byte(s + "\n")) }
+	hup := make(chan os.Signal, 1)
+	e.hup = hup
+	cc := config.Cluster{Serve: config.ServeConfig{Listen: "127.0.0.1:9308", AllowGroups: []string{"orders-.*"}, MaxSeries: "500"}}
+	fail := false
+	e.reload = func() (serveOptions, error) {
+		if fail {
+			return serveOptions{}, errors.New("config /etc/kg.yaml: line 3: bad")
+		}
+		return parseServe(cc)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { e.pollLoop(ctx); close(done) }()
+	defer func() { cancel(); <-done }()
+	groups := func() int {
+		return len(series(parseExposition(t, e.page.Load().text), "kgroups_group_info", "group"))
+	}
+	kafkatest.Eventually(t, "every group exported", func() bool { return groups() == len(fixture.Snapshot(fixture.Epoch, 0).Groups) })
+	hup <- syscall.SIGHUP
+	kafkatest.Eventually(t, "only orders-app exported", func() bool { return groups() == 1 })
+	fail = true
+	hup <- syscall.SIGHUP
+	kafkatest.Eventually(t, "the failed reload noted", func() bool { return strings.Contains(notes.String(), "was not reloaded") })
+	if groups() != 1 {
+		t.Errorf("a failed reload changed the filters: %d groups", groups())
+	}
+	if !strings.Contains(notes.String(), "SIGHUP: reloaded the group filters (granularity group, series cap 500)") {
+		t.Errorf("notes:\n%s", notes.String())
 	}
 }
