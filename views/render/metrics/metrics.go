@@ -222,7 +222,6 @@ func (f *family) dto() *dto.MetricFamily {
 	return out
 }
 
-
 // labelValue is s as an exposition carries it: unchanged when it is UTF-8
 // (the encoder escapes it), its bytes that are not made U+FFFD otherwise.
 func labelValue(s string) string {
