@@ -452,3 +452,50 @@ func TestServeReloadsFilters(t *testing.T) {
 		t.Errorf("notes:\n%s", notes.String())
 	}
 }
+
+// TestServeSettings: the serve section of the file, the KGROUPS_SERVE_*
+// variables and the flags reach serve in that order of precedence, and a
+// bad value stops it before it connects, saying what is accepted.
+func TestServeSettings(t *testing.T) {
+	path := isolateConfig(t)
+	writeFile(t, path, `current-context: p
+contexts:
+  - name: p
+    brokers: [127.0.0.1:1]
+    serve:
+      listen: 127.0.0.1:9400
+      granularity: partition
+      allow_groups: ["orders-.*", "a{1,3}"]
+      skip_empty: true
+      max_series: 2000
+`)
+	cc := effective(t)
+	o, err := parseServe(cc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.listen != "127.0.0.1:9400" || o.granularity.String() != "partition" || len(o.filter.Allow) != 2 || !o.filter.SkipEmpty || o.maxSeries != 2000 {
+		t.Errorf("from the file: %+v", o)
+	}
+	t.Setenv("KGROUPS_SERVE_GRANULARITY", "topic")
+	if o, _ = parseServe(effective(t)); o.granularity.String() != "topic" {
+		t.Errorf("the variable did not win over the file: %s", o.granularity)
+	}
+	if o, _ = parseServe(effective(t, "--granularity", "group", "--max-series", "0")); o.granularity.String() != "group" || o.maxSeries != 0 {
+		t.Errorf("the flags did not win: %s %d", o.granularity, o.maxSeries)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--granularity", "cluster"}, `unknown granularity "cluster" (accepted: group, topic, partition)`},
+		{[]string{"--deny-groups", "("}, `invalid pattern "("`},
+		{[]string{"--max-series", "-5"}, `bad series cap "-5": want a whole number, 0 for no cap`},
+		{[]string{"--listen", "nowhere"}, `bad listen address "nowhere": want host:port`},
+	} {
+		code, _, stderr := runKgroups(t, append([]string{"serve"}, c.args...)...)
+		if code != 2 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q, want %q", c.args, code, stderr, c.want)
+		}
+	}
+}
