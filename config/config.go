@@ -64,6 +64,8 @@ type Cluster struct {
 	// Protected keeps writes possible but makes each one ask for the name
 	// of the group it changes to be typed as confirmation.
 	Protected bool
+	// Serve is how `kgroups serve` exports the context's groups.
+	Serve ServeConfig
 
 	// origin maps a setting key ("brokers", "sasl.mechanism", ...) to where
 	// its value came from, so that validation errors name the file and key,
@@ -110,6 +112,22 @@ type TLSConfig struct {
 	// against (by default the host being dialed).
 	ServerName         string
 	InsecureSkipVerify bool
+}
+
+// ServeConfig is the serve section: what `kgroups serve` listens on and
+// which groups it exports how finely.
+type ServeConfig struct {
+	// Listen is host:port.
+	Listen string
+	// Granularity is group, topic or partition.
+	Granularity string
+	// AllowGroups and DenyGroups are regular expressions matched against
+	// whole group ids.
+	AllowGroups, DenyGroups []string
+	// SkipEmpty leaves out Empty and Dead groups.
+	SkipEmpty bool
+	// MaxSeries is the series cap, a whole number ("0": none).
+	MaxSeries string
 }
 
 // SASLConfig says how to authenticate. Passwords and tokens can be given
@@ -180,6 +198,8 @@ func (c Cluster) normalize() Cluster {
 // origins leaves the original alone.
 func (c Cluster) clone() Cluster {
 	c.Brokers = append([]string(nil), c.Brokers...)
+	c.Serve.AllowGroups = append([]string(nil), c.Serve.AllowGroups...)
+	c.Serve.DenyGroups = append([]string(nil), c.Serve.DenyGroups...)
 	if c.origin != nil {
 		o := make(map[string]Source, len(c.origin))
 		for k, v := range c.origin {

@@ -2,6 +2,8 @@ package config
 
 import (
 	"fmt"
+	"net"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -133,6 +135,68 @@ var Settings = []Setting{
 		field: func(c *Cluster) any { return &c.ReadOnly }},
 	{Key: "protected", Flag: "protected", Env: "KGROUPS_PROTECTED", Kind: KindBool, Guard: "protected", Usage: "make every write ask for the group name to be typed as confirmation (can only tighten: a file's protected: true stays)",
 		field: func(c *Cluster) any { return &c.Protected }},
+	{Key: "serve.listen", Flag: "listen", Env: "KGROUPS_SERVE_LISTEN", Default: DefaultServeListen, Usage: "address kgroups serve listens on, host:port (a host other than loopback is your explicit choice)",
+		field: func(c *Cluster) any { return &c.Serve.Listen }, check: checkListen},
+	{Key: "serve.granularity", Flag: "granularity", Env: "KGROUPS_SERVE_GRANULARITY", Default: "group", Usage: "how finely kgroups serve exports lag: group, topic or partition",
+		field: func(c *Cluster) any { return &c.Serve.Granularity }, check: checkGranularity},
+	{Key: "serve.allow_groups", Flag: "allow-groups", Env: "KGROUPS_SERVE_ALLOW_GROUPS", Kind: KindList, Usage: "kgroups serve exports only the groups one of these regular expressions matches whole (comma-separated; a YAML list in the file)",
+		field: func(c *Cluster) any { return &c.Serve.AllowGroups }, check: checkPatterns},
+	{Key: "serve.deny_groups", Flag: "deny-groups", Env: "KGROUPS_SERVE_DENY_GROUPS", Kind: KindList, Usage: "kgroups serve leaves out the groups one of these regular expressions matches whole (comma-separated; a YAML list in the file)",
+		field: func(c *Cluster) any { return &c.Serve.DenyGroups }, check: checkPatterns},
+	{Key: "serve.skip_empty", Flag: "skip-empty", Env: "KGROUPS_SERVE_SKIP_EMPTY", Kind: KindBool, Usage: "kgroups serve leaves out the groups in state Empty or Dead",
+		field: func(c *Cluster) any { return &c.Serve.SkipEmpty }},
+	{Key: "serve.max_series", Flag: "max-series", Env: "KGROUPS_SERVE_MAX_SERIES", Default: DefaultServeMaxSeries, Usage: "most series of groups kgroups serve exports; past it whole groups are left out, counted and logged (0: no cap)",
+		field: func(c *Cluster) any { return &c.Serve.MaxSeries }, check: checkMaxSeries},
+}
+
+// Defaults of the serve section.
+const (
+	DefaultServeListen    = "127.0.0.1:9308"
+	DefaultServeMaxSeries = "100000"
+)
+
+func checkListen(field any) []string {
+	s := *field.(*string)
+	if s == "" {
+		return nil
+	}
+	_, port, err := net.SplitHostPort(s)
+	if err != nil {
+		return []string{fmt.Sprintf("bad listen address %q: want host:port, e.g. 127.0.0.1:9308 or :9308 for every interface", s)}
+	}
+	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
+		return []string{fmt.Sprintf("bad listen address %q: port must be a number from 0 to 65535", s)}
+	}
+	return nil
+}
+
+func checkGranularity(field any) []string {
+	switch strings.ToLower(strings.TrimSpace(*field.(*string))) {
+	case "", "group", "topic", "partition":
+		return nil
+	}
+	return []string{fmt.Sprintf("unknown granularity %q (accepted: group, topic, partition)", *field.(*string))}
+}
+
+func checkPatterns(field any) []string {
+	var out []string
+	for _, p := range *field.(*[]string) {
+		if _, err := regexp.Compile("^(?:" + p + ")$"); err != nil {
+			out = append(out, fmt.Sprintf("invalid pattern %q: %v (a Go regular expression, matched against the whole group id)", p, err))
+		}
+	}
+	return out
+}
+
+func checkMaxSeries(field any) []string {
+	s := strings.TrimSpace(*field.(*string))
+	if s == "" {
+		return nil
+	}
+	if n, err := strconv.Atoi(s); err != nil || n < 0 {
+		return []string{fmt.Sprintf("bad series cap %q: want a whole number, 0 for no cap", s)}
+	}
+	return nil
 }
 
 // Lookup finds a setting by key.

@@ -339,6 +339,10 @@ contexts:
     refresh: 5s
     read_only: false
     protected: false
+    serve:
+      listen: 127.0.0.1:9308
+      granularity: group
+      max_series: "100000"
   - name: oauth
     brokers:
       - k2:9093
@@ -350,6 +354,10 @@ contexts:
     refresh: 5s
     read_only: false
     protected: false
+    serve:
+      listen: 127.0.0.1:9308
+      granularity: group
+      max_series: "100000"
 `
 	if code != 0 || stdout != want {
 		t.Fatalf("config view =\n%s\nwant\n%s", stdout, want)
@@ -360,7 +368,7 @@ func TestConfigViewWithoutSelection(t *testing.T) {
 	path := isolateConfig(t)
 	writeFile(t, path, "contexts:\n  - name: a\n    brokers: [a:1]\n")
 	code, stdout, stderr := runKgroups(t, "config", "view")
-	want := "# file: " + path + "\ncontexts:\n  - name: a\n    brokers:\n      - a:1\n    client_id: kgroups\n    request_timeout: 10s\n    refresh: 5s\n    read_only: false\n    protected: false\n"
+	want := "# file: " + path + "\ncontexts:\n  - name: a\n    brokers:\n      - a:1\n    client_id: kgroups\n    request_timeout: 10s\n    refresh: 5s\n    read_only: false\n    protected: false\n    serve:\n      listen: 127.0.0.1:9308\n      granularity: group\n      max_series: \"100000\"\n"
 	if code != 0 || stdout != want || stderr != "" {
 		t.Fatalf("exit %d\nstdout\n%s\nstderr %q", code, stdout, stderr)
 	}

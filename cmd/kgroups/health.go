@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"strings"
 	"time"
@@ -18,6 +17,7 @@ import (
 	"github.com/kgroups/kgroups/kafka/lag"
 	"github.com/kgroups/kgroups/kafka/receipt"
 	"github.com/kgroups/kgroups/kafka/reset"
+	"github.com/kgroups/kgroups/kafka/watch"
 	"github.com/kgroups/kgroups/views/format"
 	"github.com/kgroups/kgroups/views/render"
 )
@@ -27,11 +27,9 @@ func init() { register(newHealthCmd) }
 const (
 	defaultHealthWindow   = time.Minute
 	defaultHealthInterval = 5 * time.Second
-	// healthMaxSamples caps the polls each partition's history keeps, so
-	// that a long --window at a short --interval over many partitions
-	// cannot exhaust memory: rates then cover the last healthMaxSamples
-	// polls. The verdicts need far fewer (the last W observations).
-	healthMaxSamples = 600
+	// healthMaxSamples caps the polls each partition's history keeps
+	// (watch.MaxSamples).
+	healthMaxSamples = watch.MaxSamples
 )
 
 // healthFlags are `kgroups health`'s flags as given.
@@ -195,25 +193,16 @@ func parseHealth(args []string, f healthFlags) (healthOptions, error) {
 }
 
 // healthConfig derives the history's configuration from the sampling
-// flags. The window holds window/interval+1 polls (one at each end). Every
-// poll of a partition a live member owns should count as a commit
-// observation, so MinDistance is half the interval: polls are never closer
-// than one interval, and the half absorbs clock jitter. W stays Burrow's 10
-// unless the window holds fewer polls; then it is the number of polls, so
-// that STALL and WARN can still be reached. Rates cover the whole window
-// (up to healthMaxSamples polls).
+// flags (watch.Config, which `kgroups serve` uses too). The window holds
+// window/interval+1 polls (one at each end). Every poll of a partition a
+// live member owns should count as a commit observation, so MinDistance
+// is half the interval: polls are never closer than one interval, and the
+// half absorbs clock jitter. W stays Burrow's 10 unless the window holds
+// fewer polls; then it is the number of polls, so that STALL and WARN can
+// still be reached. Rates cover the whole window (up to
+// watch.MaxSamples polls).
 func healthConfig(window, interval time.Duration) (lag.Config, int) {
-	// More polls than this would take years at the shortest interval;
-	// the cap only keeps the count from overflowing.
-	polls := int(min(window/interval, math.MaxInt32)) + 1
-	cfg := lag.DefaultConfig()
-	cfg.Window = min(cfg.Window, polls)
-	cfg.Hold = min(cfg.Hold, cfg.Window)
-	cfg.MinDistance = max(interval/2, time.Nanosecond)
-	cfg.Samples = min(max(polls, 2), healthMaxSamples)
-	cfg.RatePolls = cfg.Samples
-	cfg.TimePoints = max(cfg.TimePoints, cfg.Samples)
-	return cfg, polls
+	return watch.Config(window, interval)
 }
 
 // healthSampler polls on a fixed schedule and feeds a History.
@@ -234,22 +223,16 @@ type healthSampler struct {
 }
 
 // readExact reads the records at the commits the History cannot place
-// within its points (lag.History.WantExact, at most
-// lag.DefaultExactBudget a poll, as in the UI) and stores them, so that
-// the command and the UI show the same time lag for the same polls. A read
+// within its points (watch.ReadExact: at most lag.DefaultExactBudget a
+// poll, as in the UI and `kgroups serve`) and stores them, so that the
+// command and the UI show the same time lag for the same polls. A read
 // that fails leaves lower bounds, never an error: the verdicts do not
 // depend on it.
 func (s *healthSampler) readExact(ctx context.Context, h *lag.History) {
 	if s.read == nil {
 		return
 	}
-	want := h.WantExact(lag.DefaultExactBudget, nil)
-	if len(want) == 0 {
-		return
-	}
-	if recs, err := s.read(ctx, want); err == nil {
-		h.AddExact(recs)
-	}
+	_ = watch.ReadExact(ctx, watch.ForHistory(h), watch.Reader(s.read), lag.DefaultExactBudget)
 }
 
 // sample feeds first and polls-1 more snapshots, interval apart, to h. The

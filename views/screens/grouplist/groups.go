@@ -7,7 +7,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -16,6 +15,7 @@ import (
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/diagnose"
 	"github.com/kgroups/kgroups/kafka/lag"
+	"github.com/kgroups/kgroups/kafka/watch"
 	"github.com/kgroups/kgroups/views/columns"
 	"github.com/kgroups/kgroups/views/format"
 	"github.com/kgroups/kgroups/views/ui"
@@ -333,17 +333,8 @@ func (m *Model) setData(s *kafka.Snapshot, h ui.LagHistory, l *lag.Tracker, rs u
 // judging each, the healthy thousands none), which lets them tell a member
 // that stopped committing or a consumer slower than its producers.
 func (m *Model) glanceAt(s *kafka.Snapshot, l *lag.Tracker, i int) diagnose.Glance {
-	g := &s.Groups[i]
-	in := diagnose.Input{Group: g, PartitionCounts: s.PartitionCounts, Verdict: m.health[i], Since: s.Time, Now: s.Time}
-	if sev, ok := m.health[i].Decided(); ok && sev >= lag.SeverityWarn && l != nil {
-		if gh, ok := l.Evaluate(g.Name, m.buf); ok {
-			m.buf = gh.Partitions[:0]
-			in.Verdict = lag.Judge(gh, l.Config().Window)
-			in.Unmoved = func(topic string, partition int32) (time.Time, bool) {
-				return l.CommitUnmovedSince(g.Name, topic, partition)
-			}
-		}
-	}
+	var in diagnose.Input
+	in, m.buf = watch.Input(s, l, i, m.buf)
 	return diagnose.GlanceAt(in)
 }
 

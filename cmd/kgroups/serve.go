@@ -1,0 +1,181 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kgroups/kgroups/config"
+	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/views/render/metrics"
+)
+
+func init() { register(newServeCmd) }
+
+// serveOptions is a validated `kgroups serve`.
+type serveOptions struct {
+	listen      string
+	granularity metrics.Granularity
+	filter      metrics.Filter
+	maxSeries   int
+	// interval is the time between polls (the refresh setting); timeout
+	// bounds one poll.
+	interval, timeout time.Duration
+}
+
+func newServeCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:   "serve [--listen 127.0.0.1:9308] [--granularity group|topic|partition] [--allow-groups RE,...] [--deny-groups RE,...] [--skip-empty] [--max-series N]",
+		Short: "Export the groups' lag, time lag and verdicts to Prometheus",
+		Long: `Poll the cluster every --refresh (5s by default) and serve what the polls
+judge on HTTP, for Prometheus:
+
+  /metrics   the Prometheus text format, or OpenMetrics when the scraper asks
+  /healthz   200 while the process runs
+  /readyz    200 once the first poll is in and judged, 503 before
+
+The polls, the history, the exact time-lag reads, the verdicts and the
+findings are those of the UI and 'kgroups health': the same code judges
+them. A scrape never polls: it is served the bytes rendered once per poll,
+so scraping more often costs nothing and a slow cluster cannot time a
+scrape out. When a poll fails, the last values stay served with
+kgroups_poll_success 0, and kgroups_last_poll_age_seconds says how old
+they are. docs/serve.md lists every metric, the alert rules and the
+dashboard.
+
+Settings (flags, KGROUPS_SERVE_* variables, or the serve section of a
+context in the configuration file):
+
+` + serveSettingsHelp() + `
+The groups exported are those --allow-groups match (all without it), less
+those --deny-groups match, less Empty and Dead ones with --skip-empty;
+the patterns are Go regular expressions matched against the whole group
+id. Past --max-series series of groups, whole groups are left out in name
+order, counted in kgroups_series_dropped_total and logged on stderr.
+
+SIGHUP reads the configuration file again and applies its group filters,
+granularity and series cap from the next poll (flags and variables still
+win; the address and the connection stay). SIGTERM or Ctrl+C stops the
+server within a second.`,
+		Example: `  kgroups serve -b kafka-1:9092
+  kgroups serve --context prod --listen :9308 --granularity topic --deny-groups 'console-consumer-.*'
+  KGROUPS_SERVE_LISTEN=0.0.0.0:9308 kgroups serve --context prod`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return a.connected(cmd.Context(), checkServe, func(cl *kafka.Client, cc config.Cluster) error {
+				o, err := parseServe(cc)
+				if err != nil {
+					return err
+				}
+				return runServe(cmd.Context(), a, o, cl.Poll, cl.CommittedTimestamps)
+			})
+		},
+	}
+}
+
+// serveSettingsHelp lists the serve section's settings from
+// config.Settings, as flag help would.
+func serveSettingsHelp() string {
+	var b strings.Builder
+	for i := range config.Settings {
+		s := &config.Settings[i]
+		if s.Section() != "serve" {
+			continue
+		}
+		fmt.Fprintf(&b, "  --%s  %s [$%s]\n", s.Flag, s.Help(), s.Env)
+	}
+	return b.String()
+}
+
+// checkServe refuses bad serve settings before anything connects.
+func checkServe(cc config.Cluster) error {
+	_, err := parseServe(cc)
+	return err
+}
+
+// parseServe reads the serve section of the effective context (which
+// config already validated, so errors here are rare).
+func parseServe(cc config.Cluster) (serveOptions, error) {
+	o := serveOptions{listen: cc.Serve.Listen, interval: cc.Refresh, timeout: pollTimeout(cc.RequestTimeout)}
+	if o.listen == "" {
+		o.listen = config.DefaultServeListen
+	}
+	if o.interval <= 0 {
+		o.interval = config.DefaultRefresh
+	}
+	g, err := metrics.ParseGranularity(orDefault(cc.Serve.Granularity, "group"))
+	if err != nil {
+		return o, usageErrorf("invalid granularity: %v", err)
+	}
+	o.granularity = g
+	o.filter, err = metrics.CompileFilter(cc.Serve.AllowGroups, cc.Serve.DenyGroups, cc.Serve.SkipEmpty)
+	if err != nil {
+		return o, usageErrorf("%v", err)
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(orDefault(cc.Serve.MaxSeries, config.DefaultServeMaxSeries)))
+	if err != nil || n < 0 {
+		return o, usageErrorf("invalid series cap %q: want a whole number, 0 for no cap", cc.Serve.MaxSeries)
+	}
+	o.maxSeries = n
+	return o, nil
+}
+
+func orDefault(s, d string) string {
+	if strings.TrimSpace(s) == "" {
+		return d
+	}
+	return s
+}
+
+// runServe listens, then polls until ctx ends; it returns nil on a
+// signal, once the server has shut down.
+func runServe(ctx context.Context, a *app, o serveOptions, poll func(context.Context) (*kafka.Snapshot, error), read func(context.Context, []kafka.PartitionOffsets) (map[kafka.CommitKey]kafka.RecordTime, error)) error {
+	ln, err := net.Listen("tcp", o.listen)
+	if err != nil {
+		return fmt.Errorf("serve: cannot listen on %s: %w", o.listen, err)
+	}
+	e := newExporter(o, poll, read, buildVersion())
+	e.note = func(msg string) { a.notef("kgroups serve: %s", msg) }
+	// SIGHUP reads the configuration file again for the group filters,
+	// the granularity and the cap; flags and variables still win.
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+	e.hup = hup
+	e.reload = func() (serveOptions, error) {
+		a.cfg = nil // read the file again
+		cc, err := a.cluster()
+		if err != nil {
+			return serveOptions{}, err
+		}
+		return parseServe(cc)
+	}
+	a.notef("kgroups serve: listening on http://%s/metrics", ln.Addr())
+	return e.run(ctx, ln)
+}
+
+// buildVersion is the version kgroups_build_info carries.
+func buildVersion() [2]string {
+	bi, _ := debug.ReadBuildInfo()
+	info := resolveBuildInfo(version, commit, date, bi)
+	return [2]string{info.Version, info.GoVersion}
+}
+
+// pollErrorKind is the kind of kgroups_poll_errors_total a failed poll
+// counts as.
+func pollErrorKind(err error) string {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return "timeout"
+	}
+	return "poll"
+}
