@@ -107,4 +107,3 @@ func (g *guard) report(sig os.Signal) int {
 	}
 	return exitUnknown
 }
-
