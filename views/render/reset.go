@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/reset"
@@ -140,8 +141,23 @@ func Deletions(w io.Writer, ds []*reset.GroupDeletion, lay Layout) error {
 }
 
 // OffsetsCSV writes a plan's new offsets as the CSV that --from-file reads
-// (topic,partition,offset; no header). CSV is data: it keeps the exact
-// bytes.
-func OffsetsCSV(w io.Writer, p *reset.Plan) error {
-	return reset.WriteCSV(w, p.Offsets(), false)
+// (topic,partition,offset; no header; a field with a comma, a quote or a
+// line break quoted as RFC 4180 says). CSV is data: it keeps the exact
+// bytes, except on a terminal, where each row is made safe with
+// format.Sanitize (a line break inside a quoted field shows as "\n").
+func OffsetsCSV(w io.Writer, p *reset.Plan, terminal bool) error {
+	if !terminal {
+		return reset.WriteCSV(w, p.Offsets(), false)
+	}
+	var b strings.Builder
+	if err := reset.WriteCSV(&b, p.Offsets(), false); err != nil {
+		return err
+	}
+	var out strings.Builder
+	for _, row := range reset.SplitCSVRecords(b.String()) {
+		out.WriteString(format.Sanitize(row))
+		out.WriteByte('\n')
+	}
+	_, err := io.WriteString(w, out.String())
+	return err
 }
