@@ -61,7 +61,11 @@ func TestGroupArgs(t *testing.T) {
 		{"bad\xff", []string{"--group-base64", "YmFk/w=="}},
 		{"rtl\u202egnp", []string{"--group-base64", "cnRs4oCuZ25w"}},
 		{"zero\u200bwidth", []string{"--group-base64", "emVyb+KAi3dpZHRo"}},
-		{"-looks-like-a-flag", []string{"--group-base64", "LWxvb2tzLWxpa2UtYS1mbGFn"}},
+		{"-looks-like-a-flag", []string{"--", "-looks-like-a-flag"}},
+		{"--execute", []string{"--", "--execute"}},
+		{"-\x1b", []string{"--group-base64", "LRs="}},
+		{"ev\u034fil", []string{"--group-base64", "ZXbNj2ls"}},
+		{"a\u3164b", []string{"--group-base64", "YeOFpGI="}},
 	} {
 		if got := GroupArgs(tc.name); !slices.Equal(got, tc.want) {
 			t.Errorf("GroupArgs(%q) = %q, want %q", tc.name, got, tc.want)

@@ -48,7 +48,7 @@ func Delta(r reset.Row) string {
 // extras. NEW-OFFSET shows Missing where the plan removes a commit.
 func PlanColumns() []Column[PlanRow] {
 	return []Column[PlanRow]{
-		{Title: "GROUP", Align: left, Max: idMax, Value: func(r PlanRow) string { return text(r.Group) }},
+		{Title: "GROUP", Align: left, Max: idMax, Value: func(r PlanRow) string { return groupCell(r.Group) }},
 		{Title: "TOPIC", Align: left, Max: idMax, Value: func(r PlanRow) string { return text(r.Row.Topic) }},
 		{Title: "PARTITION", Align: right, Value: func(r PlanRow) string { return strconv.Itoa(int(r.Row.Partition)) }},
 		{Title: "NEW-OFFSET", Align: right, Value: func(r PlanRow) string { return format.Offset(r.Row.New) }},
@@ -80,7 +80,7 @@ func ResultRows(res *reset.Result) []ResultRow {
 // then the offset before, the offset re-read afterwards and the verdict.
 func ResultColumns() []Column[ResultRow] {
 	return []Column[ResultRow]{
-		{Title: "GROUP", Align: left, Max: idMax, Value: func(r ResultRow) string { return text(r.Group) }},
+		{Title: "GROUP", Align: left, Max: idMax, Value: func(r ResultRow) string { return groupCell(r.Group) }},
 		{Title: "TOPIC", Align: left, Max: idMax, Value: func(r ResultRow) string { return text(r.Partition.Topic) }},
 		{Title: "PARTITION", Align: right, Value: func(r ResultRow) string { return strconv.Itoa(int(r.Partition.Partition)) }},
 		{Title: "NEW-OFFSET", Align: right, Value: func(r ResultRow) string { return format.Offset(r.Partition.Want) }},
@@ -95,7 +95,7 @@ func ResultColumns() []Column[ResultRow] {
 // now.
 func DeletionColumns() []Column[*reset.GroupDeletion] {
 	return []Column[*reset.GroupDeletion]{
-		{Title: "GROUP", Align: left, Max: idMax, Value: func(d *reset.GroupDeletion) string { return text(d.Group) }},
+		{Title: "GROUP", Align: left, Max: idMax, Value: func(d *reset.GroupDeletion) string { return groupCell(d.Group) }},
 		{Title: "STATE", Align: left, Value: func(d *reset.GroupDeletion) string {
 			if !d.Exists {
 				return "(not found)"
