@@ -32,6 +32,9 @@ func main() {
 	if !g.finish() {
 		select {} // the guard is ending the process
 	}
+	if code == exitOK {
+		code = g.signalCode() // ended by a signal: 130 or 143, as shells expect
+	}
 	signal.Stop(sigs)
 	cancel()
 	os.Exit(code)

@@ -31,6 +31,18 @@ type guard struct {
 	mu       sync.Mutex
 	done     bool // run returned: the command reports for itself
 	stopping bool // the guard is ending the process
+	got      os.Signal
+}
+
+// signalCode is 128 plus the number of the signal that ended the command,
+// or 0 when none came.
+func (g *guard) signalCode() int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if s, ok := g.got.(syscall.Signal); ok {
+		return 128 + int(s)
+	}
+	return exitOK
 }
 
 func newGuard(stdin, stdout, stderr *os.File) *guard {
@@ -58,6 +70,9 @@ func (g *guard) finish() bool {
 // signal ends the process.
 func (g *guard) watch(sigs <-chan os.Signal, cancel context.CancelFunc, grace time.Duration) {
 	first := <-sigs
+	g.mu.Lock()
+	g.got = first
+	g.mu.Unlock()
 	cancel()
 	select {
 	case <-sigs:
