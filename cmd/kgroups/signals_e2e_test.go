@@ -175,7 +175,9 @@ func TestSignalsEndTheUIInEveryState(t *testing.T) {
 			hang(t, c, kmsg.OffsetFetch)
 			hang(t, c, kmsg.DescribeGroups)
 			// At --refresh 1s the next poll now waits on the cluster.
-			r.waitFor("a poll waiting", func(sc string) bool { return regexp.MustCompile(`refreshed [3-9]s ago|refreshed \d\d+s ago`).MatchString(sc) })
+			r.waitFor("a poll waiting", func(sc string) bool {
+				return regexp.MustCompile(`refreshed [3-9]s ago|refreshed \d\d+s ago`).MatchString(sc)
+			})
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
