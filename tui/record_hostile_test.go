@@ -71,8 +71,7 @@ func TestRecordViewerLaysOutLargeRecordsOffTheLoop(t *testing.T) {
 
 	// Leaving the viewer drops every reference to it: the stack's array
 	// and the requests in flight no longer hold it.
-	w := weak.Make(v)
-	v = nil
+	w := weak.Make(v) // v is not used after this
 	h.press("esc")
 	if _, still := h.m.top().(*record.Model); still {
 		t.Fatal("esc did not leave the viewer")

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -36,6 +37,7 @@ func buildKgroups(t *testing.T, dir string) string {
 // ends (each one waits outside the cluster's loop), like a broker that
 // accepted a connection and then hung.
 func hang(t *testing.T, c *kafkatest.Cluster, key kmsg.Key) {
+	t.Helper()
 	release := make(chan struct{})
 	var once sync.Once
 	t.Cleanup(func() { once.Do(func() { close(release) }) })
@@ -232,7 +234,11 @@ func TestSignalEndsAWriteInFlight(t *testing.T) {
 		t.Fatal(err)
 	}
 	select {
-	case <-done:
+	case err := <-done:
+		var exit *exec.ExitError
+		if err != nil && !errors.As(err, &exit) {
+			t.Fatalf("wait: %v", err)
+		}
 	case <-time.After(e2eWait):
 		_ = cmd.Process.Kill()
 		t.Fatalf("kgroups did not end after SIGTERM; stderr:\n%s", stderr.String())

@@ -192,7 +192,7 @@ func prettyJSON(b []byte) ([]string, string) {
 			i = j
 		}
 	}
-	if !stopped && len(strings.TrimSpace(string(cur))) > 0 {
+	if !stopped && strings.TrimSpace(string(cur)) != "" {
 		sink.add(string(cur), len(b))
 	}
 	var notes []string

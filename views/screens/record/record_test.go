@@ -61,7 +61,7 @@ func TestViewerWrapsAndDropsLateAnswers(t *testing.T) {
 // newer layout makes the older answer moot.
 func TestViewerCloseCancelsLayout(t *testing.T) {
 	value := []byte(strings.Repeat("[", 9999) + strings.Repeat("]", 9999))
-	read := func(req kafka.PeekRequest) (kafka.PeekResult, error) {
+	read := func(kafka.PeekRequest) (kafka.PeekResult, error) {
 		return kafka.PeekResult{Partitions: []kafka.PeekPartition{{Topic: "t", Partition: 0, Committed: 3, Start: 3, LogEnd: 9,
 			Records: []kafka.PeekRecord{{Offset: 3, Value: value}}}}}, nil
 	}
