@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 )
@@ -224,6 +225,14 @@ func Command(words []string, group string, rest ...string) []string {
 	return append(append(out, g...), rest...)
 }
 
+// asciiNames is set outside UTF-8 locales (SetASCIINames).
+var asciiNames atomic.Bool
+
+// SetASCIINames says that the terminal shows only ASCII as it is (a
+// locale that is not UTF-8): a name beyond ASCII is then shown escaped,
+// and so is not Typable. The command sets it once at start.
+func SetASCIINames(ascii bool) { asciiNames.Store(ascii) }
+
 // Typable reports whether a name can stand as itself in a command line a
 // user pastes: valid UTF-8 with no control, format (bidi, zero-width),
 // other default-ignorable (U+034F, the Hangul fillers), variation selector
@@ -232,6 +241,9 @@ func Command(words []string, group string, rest ...string) []string {
 // escape would name another group.
 func Typable(name string) bool {
 	if name == "" || strings.HasPrefix(name, "-") || !utf8.ValidString(name) {
+		return false
+	}
+	if asciiNames.Load() && strings.ContainsFunc(name, func(r rune) bool { return r >= utf8.RuneSelf }) {
 		return false
 	}
 	return !strings.ContainsFunc(name, func(r rune) bool {

@@ -49,6 +49,20 @@ func TestGroupNotFoundWording(t *testing.T) {
 	}
 }
 
+// TestGroupArgsOutsideUTF8: where the terminal shows only ASCII as it is,
+// a name beyond ASCII is shown escaped, so a suggestion names it in
+// base64.
+func TestGroupArgsOutsideUTF8(t *testing.T) {
+	SetASCIINames(true)
+	defer SetASCIINames(false)
+	if got, want := GroupArgs("café"), []string{"--group-base64", "Y2Fmw6k="}; !slices.Equal(got, want) {
+		t.Errorf("GroupArgs(café) = %q, want %q", got, want)
+	}
+	if got := GroupArgs("orders"); !slices.Equal(got, []string{"orders"}) {
+		t.Errorf("GroupArgs(orders) = %q", got)
+	}
+}
+
 func TestGroupArgs(t *testing.T) {
 	for _, tc := range []struct {
 		name string

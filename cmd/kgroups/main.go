@@ -11,6 +11,7 @@ import (
 
 	"github.com/charmbracelet/x/term"
 
+	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/views/format"
 )
 
@@ -22,7 +23,9 @@ const signalGrace = 700 * time.Millisecond
 func main() {
 	// Outside a UTF-8 locale every non-ASCII character of a broker's
 	// string is escaped (format.SetUTF8).
-	format.SetUTF8(format.UTF8Locale(os.Getenv))
+	utf8 := format.UTF8Locale(os.Getenv)
+	format.SetUTF8(utf8)
+	kafka.SetASCIINames(!utf8) // and suggestions name such groups in base64
 	ctx, cancel := context.WithCancel(context.Background())
 	g := newGuard(os.Stdin, os.Stdout, os.Stderr)
 	sigs := make(chan os.Signal, 2)
