@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 )
@@ -197,23 +199,55 @@ func (c *Client) TopicPartitions(ctx context.Context) (map[string]int32, error) 
 }
 
 // GroupArgs names a group on a suggested kgroups command line: the name as
-// one argument, or "--group-base64" and its bytes when the name cannot be
+// one argument; "--" and the name when it would read as a flag (a group
+// named "--execute"), which must then end the command line (Command puts
+// it there); or "--group-base64" and its bytes when the name cannot be
 // typed or pasted as it is (Typable).
 func GroupArgs(name string) []string {
-	if Typable(name) {
+	switch {
+	case Typable(name):
 		return []string{name}
+	case strings.HasPrefix(name, "-") && Typable("x"+name):
+		return []string{"--", name}
 	}
 	return []string{"--group-base64", base64.StdEncoding.EncodeToString([]byte(name))}
 }
 
+// Command is a suggested kgroups command line: words, the group (GroupArgs)
+// and rest, the group last when it is given after "--", so that no flag
+// follows the "--".
+func Command(words []string, group string, rest ...string) []string {
+	g := GroupArgs(group)
+	out := slices.Clone(words)
+	if g[0] == "--" {
+		return append(append(out, rest...), g...)
+	}
+	return append(append(out, g...), rest...)
+}
+
+// asciiNames is set outside UTF-8 locales (SetASCIINames).
+var asciiNames atomic.Bool
+
+// SetASCIINames says that the terminal shows only ASCII as it is (a
+// locale that is not UTF-8): a name beyond ASCII is then shown escaped,
+// and so is not Typable. The command sets it once at start.
+func SetASCIINames(ascii bool) { asciiNames.Store(ascii) }
+
 // Typable reports whether a name can stand as itself in a command line a
-// user pastes: valid UTF-8 with no control, format (bidi, zero-width) or
-// unassigned characters, not empty, and not read as a flag (a leading "-").
+// user pastes: valid UTF-8 with no control, format (bidi, zero-width),
+// other default-ignorable (U+034F, the Hangul fillers), variation selector
+// or unassigned characters, not empty, and not read as a flag (a leading
+// "-"). What a terminal would show escaped is not typable: pasted back, the
+// escape would name another group.
 func Typable(name string) bool {
 	if name == "" || strings.HasPrefix(name, "-") || !utf8.ValidString(name) {
 		return false
 	}
+	if asciiNames.Load() && strings.ContainsFunc(name, func(r rune) bool { return r >= utf8.RuneSelf }) {
+		return false
+	}
 	return !strings.ContainsFunc(name, func(r rune) bool {
-		return unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || !unicode.In(r, unicode.L, unicode.M, unicode.N, unicode.P, unicode.S, unicode.Zs)
+		return unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r) ||
+			unicode.Is(unicode.Variation_Selector, r) || !unicode.In(r, unicode.L, unicode.M, unicode.N, unicode.P, unicode.S, unicode.Zs)
 	})
 }

@@ -49,6 +49,20 @@ func TestGroupNotFoundWording(t *testing.T) {
 	}
 }
 
+// TestGroupArgsOutsideUTF8: where the terminal shows only ASCII as it is,
+// a name beyond ASCII is shown escaped, so a suggestion names it in
+// base64.
+func TestGroupArgsOutsideUTF8(t *testing.T) {
+	SetASCIINames(true)
+	defer SetASCIINames(false)
+	if got, want := GroupArgs("café"), []string{"--group-base64", "Y2Fmw6k="}; !slices.Equal(got, want) {
+		t.Errorf("GroupArgs(café) = %q, want %q", got, want)
+	}
+	if got := GroupArgs("orders"); !slices.Equal(got, []string{"orders"}) {
+		t.Errorf("GroupArgs(orders) = %q", got)
+	}
+}
+
 func TestGroupArgs(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -61,7 +75,11 @@ func TestGroupArgs(t *testing.T) {
 		{"bad\xff", []string{"--group-base64", "YmFk/w=="}},
 		{"rtl\u202egnp", []string{"--group-base64", "cnRs4oCuZ25w"}},
 		{"zero\u200bwidth", []string{"--group-base64", "emVyb+KAi3dpZHRo"}},
-		{"-looks-like-a-flag", []string{"--group-base64", "LWxvb2tzLWxpa2UtYS1mbGFn"}},
+		{"-looks-like-a-flag", []string{"--", "-looks-like-a-flag"}},
+		{"--execute", []string{"--", "--execute"}},
+		{"-\x1b", []string{"--group-base64", "LRs="}},
+		{"ev\u034fil", []string{"--group-base64", "ZXbNj2ls"}},
+		{"a\u3164b", []string{"--group-base64", "YeOFpGI="}},
 	} {
 		if got := GroupArgs(tc.name); !slices.Equal(got, tc.want) {
 			t.Errorf("GroupArgs(%q) = %q, want %q", tc.name, got, tc.want)

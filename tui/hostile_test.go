@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -119,7 +120,7 @@ func TestHostileStringsStayText(t *testing.T) {
 		// Tab completes a hostile group name: the command line shows it
 		// as text, and Enter opens the group of the exact name.
 		h.press(":")
-		h.typeText("group e")
+		h.typeText("group evi") // "e" alone would also complete ev\u034fil
 		h.press("tab")
 		check("a completed group name")
 		see("a completed group name", `:group evil\x1b]0;PWNED\x07\x1b[2J█`)
@@ -213,7 +214,7 @@ func TestHostileStringsStayText(t *testing.T) {
 			h.press("enter")
 			check(where + " flash after the removal")
 			if i%2 == 1 {
-				see(where+" flash after the removal", "removed 1 member from ", "; 7 partitions changed process")
+				see(where+" flash after the removal", "removed 1 member from ", fmt.Sprintf("; %d partitions changed process", len(viewtest.Hostile)))
 			}
 			h.press("A")
 			check(where + " removal of every member")

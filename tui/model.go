@@ -140,14 +140,40 @@ func (m *Model) push(c ui.Component) {
 func (m *Model) pop() {
 	if len(m.stack) > 1 {
 		m.logScreen("screen pop", m.top())
+		closeScreens(m.stack[len(m.stack)-1:])
 		m.stack = m.stack[:len(m.stack)-1]
 	}
 	m.layout()
 }
 
+// closeScreens lets go of screens taken off the stack: a screen with a
+// Close method (the record viewer) stops its work, and the stack's array
+// no longer holds them, so their memory returns.
+func closeScreens(cs []ui.Component) {
+	for i, c := range cs {
+		if cl, ok := c.(interface{ Close() }); ok {
+			cl.Close()
+		}
+		cs[i] = nil
+	}
+}
+
+// resized asks the screens that lay out off the loop (a Resized method)
+// to do so for the new size.
+func (m *Model) resized() tea.Cmd {
+	var cmds []tea.Cmd
+	for _, c := range m.stack {
+		if r, ok := c.(interface{ Resized() tea.Cmd }); ok {
+			cmds = append(cmds, r.Resized())
+		}
+	}
+	return tea.Batch(cmds...)
+}
+
 // openGroup shows the group screen for name on top of the groups list,
 // replacing any group or help screen already open.
 func (m *Model) openGroup(name string) {
+	closeScreens(m.stack[1:])
 	m.stack = m.stack[:1]
 	m.groups.Update(ui.SelectGroupMsg{Name: name})
 	m.push(groupdetail.New(m.base, name, m.snap, m.lag, m.groupTabs(name)...))
@@ -187,7 +213,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = max(1, msg.Width), max(1, msg.Height)
 		m.layout()
-		return m, nil
+		return m, m.resized()
 	case tea.KeyMsg:
 		return m, m.onKeys(msg)
 	case pollResultMsg:

@@ -295,7 +295,7 @@ func (a *app) showPlan(ctx context.Context, cl *kafka.Client, c config.Cluster, 
 	case formatJSON:
 		err = render.PlanJSON(a.stdout, p, false, nil, res)
 	case formatCSV:
-		err = render.OffsetsCSV(a.stdout, p)
+		err = render.OffsetsCSV(a.stdout, p, isTerminal(a.stdout))
 	default:
 		err = render.Result(a.stdout, res, lay)
 	}
@@ -328,7 +328,7 @@ func writeResetPlan(w io.Writer, p *reset.Plan, format string, blocked error, la
 	case formatJSON:
 		return render.PlanJSON(w, p, true, blocked, nil)
 	case formatCSV:
-		return render.OffsetsCSV(w, p)
+		return render.OffsetsCSV(w, p, isTerminal(w))
 	}
 	return render.Plan(w, p, lay)
 }

@@ -77,9 +77,8 @@ func tpArg(topic string, partition int32) string {
 // kgroups is a suggested kgroups command: the connection, the command, the
 // group (by --group-base64 when its name cannot be pasted) and the rest.
 func (d *diagnosis) kgroups(command string, rest ...string) []string {
-	words := append([]string{"kgroups"}, d.in.Connection...)
-	words = append(append(words, command), kafka.GroupArgs(d.group())...)
-	return append(words, rest...)
+	words := append(append([]string{"kgroups"}, d.in.Connection...), command)
+	return kafka.Command(words, d.group(), rest...)
 }
 
 func (d *diagnosis) describe(extra ...string) []string {

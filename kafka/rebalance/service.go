@@ -89,6 +89,7 @@ func (s *Service) Remove(ctx context.Context, p *Plan) (*Removal, error) {
 		return nil, fmt.Errorf("nothing was sent: %w", err)
 	}
 	log.Debug("write receipt", "group", p.Group, "path", path)
+	defer write.Begin("member removal from group "+p.Group, path)()
 	results, err := Remove(ctx, cl, p)
 	log.Debug("write apply", "group", p.Group, "members", len(results), "err", err)
 	Verify(ctx, cl, p, results)

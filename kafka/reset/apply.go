@@ -336,6 +336,7 @@ func apply(ctx context.Context, cl *kafka.Client, p *Plan, opts ApplyOptions) (*
 	}
 
 	logStep(ctx, cl, "write receipt", p.Group, slog.String("path", path))
+	defer write.Begin("reset of group "+p.Group, path)()
 
 	res := &Result{Group: p.Group, Type: p.Type, ReceiptPath: path, Time: rc.Time, LockNote: lock.Note}
 	var errs map[TP]error

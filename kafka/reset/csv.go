@@ -124,71 +124,95 @@ func ParseCSV(r io.Reader) ([]FileRow, error) {
 			bad.More++
 		}
 	}
+	// record checks the fields of the record that starts on line.
+	record := func(line int, fields []string) {
+		if len(fields) != 3 && len(fields) != 4 {
+			fail(line, "%d fields; expected 3 (topic,partition,offset) or 4 (group,topic,partition,offset)", len(fields))
+			return
+		}
+		if width == 0 {
+			width, widthAt = len(fields), line
+		} else if len(fields) != width {
+			fail(line, "%d fields, but line %d has %d: a file is either all topic,partition,offset or all group,topic,partition,offset", len(fields), widthAt, width)
+			return
+		}
+		row := FileRow{Line: line}
+		if len(fields) == 4 {
+			row.Group = fields[0]
+			fields = fields[1:]
+			if row.Group == "" {
+				fail(line, "the group is empty")
+				return
+			}
+		}
+		row.Topic = fields[0]
+		if why := ValidTopicName(row.Topic); why != "" {
+			fail(line, "%s", why)
+			return
+		}
+		p, err := parsePartition(fields[1])
+		if err != nil {
+			msg := err.Error()
+			if line == 1 && !isDigits(fields[1]) && !isDigits(fields[2]) {
+				msg += " (offsets files have no header line)"
+			}
+			fail(line, "%s", msg)
+			return
+		}
+		row.Partition = p
+		off, err := parseOffset(fields[2])
+		if err != nil {
+			fail(line, "%s", err.Error())
+			return
+		}
+		row.Offset = off
+		key := row.Group + "\x00" + row.TP().String()
+		if prev, dup := seenKeys[key]; dup {
+			if row.Group != "" {
+				fail(line, "group %s partition %s repeats line %d", row.Group, row.TP(), prev)
+			} else {
+				fail(line, "partition %s repeats line %d", row.TP(), prev)
+			}
+			return
+		}
+		seenKeys[key] = line
+		rows = append(rows, row)
+	}
+	var pending strings.Builder // a record whose quoted field goes on past its line
+	startLine := 0
 	for sc.Scan() {
 		lineNo++
 		line := sc.Bytes()
 		if lineNo == 1 {
 			line = bytes.TrimPrefix(line, utf8BOM)
 		}
-		text := strings.TrimSpace(string(line))
-		if text == "" {
-			continue
-		}
-		fields := strings.Split(text, ",")
-		for i := range fields {
-			fields[i] = strings.TrimSpace(fields[i])
-		}
-		if len(fields) != 3 && len(fields) != 4 {
-			fail(lineNo, "%d fields; expected 3 (topic,partition,offset) or 4 (group,topic,partition,offset)", len(fields))
-			continue
-		}
-		if width == 0 {
-			width, widthAt = len(fields), lineNo
-		} else if len(fields) != width {
-			fail(lineNo, "%d fields, but line %d has %d: a file is either all topic,partition,offset or all group,topic,partition,offset", len(fields), widthAt, width)
-			continue
-		}
-		row := FileRow{Line: lineNo}
-		if len(fields) == 4 {
-			row.Group = fields[0]
-			fields = fields[1:]
-			if row.Group == "" {
-				fail(lineNo, "the group is empty")
+		if pending.Len() > 0 {
+			pending.WriteByte('\n')
+			pending.Write(bytes.TrimSuffix(line, []byte("\r")))
+		} else {
+			if strings.TrimSpace(string(line)) == "" {
 				continue
 			}
+			startLine = lineNo
+			pending.Write(bytes.TrimSuffix(line, []byte("\r")))
 		}
-		row.Topic = fields[0]
-		if why := ValidTopicName(row.Topic); why != "" {
-			fail(lineNo, "%s", why)
-			continue
-		}
-		p, err := parsePartition(fields[1])
-		if err != nil {
-			msg := err.Error()
-			if lineNo == 1 && !isDigits(fields[1]) && !isDigits(fields[2]) {
-				msg += " (offsets files have no header line)"
-			}
-			fail(lineNo, "%s", msg)
-			continue
-		}
-		row.Partition = p
-		off, err := parseOffset(fields[2])
-		if err != nil {
-			fail(lineNo, "%s", err.Error())
-			continue
-		}
-		row.Offset = off
-		key := row.Group + "\x00" + row.TP().String()
-		if prev, dup := seenKeys[key]; dup {
-			if row.Group != "" {
-				fail(lineNo, "group %s partition %s repeats line %d", row.Group, row.TP(), prev)
-			} else {
-				fail(lineNo, "partition %s repeats line %d", row.TP(), prev)
+		fields, open, why := splitFields(strings.TrimSpace(pending.String()))
+		if open {
+			if pending.Len() > maxCSVLine {
+				fail(startLine, "a quoted field runs on past %d bytes; is its closing quote missing?", maxCSVLine)
+				pending.Reset()
 			}
 			continue
 		}
-		seenKeys[key] = lineNo
-		rows = append(rows, row)
+		pending.Reset()
+		if why != "" {
+			fail(startLine, "%s", why)
+			continue
+		}
+		record(startLine, fields)
+	}
+	if pending.Len() > 0 && sc.Err() == nil {
+		fail(startLine, "a quoted field is never closed")
 	}
 	if err := sc.Err(); err != nil {
 		var tooLarge *config.TooLargeError
@@ -208,6 +232,97 @@ func ParseCSV(r io.Reader) ([]FileRow, error) {
 		return nil, fmt.Errorf("the offsets file has no offsets; %s", CSVFormat)
 	}
 	return rows, nil
+}
+
+// csvField is s as one CSV field: quoted when it holds a comma, a double
+// quote, a line break or spaces at its ends (which the reader would trim).
+func csvField(s string) string {
+	if !strings.ContainsAny(s, ",\"\r\n") && strings.TrimSpace(s) == s {
+		return s
+	}
+	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+}
+
+// splitFields splits one CSV record into its fields, RFC 4180 style: a
+// field may be quoted, a quote inside doubled; spaces around a field are
+// dropped. open reports a quote still open at the end of text (the record
+// goes on on the next line); bad says what is wrong with the quoting.
+func splitFields(text string) (fields []string, open bool, bad string) {
+	i := 0
+	for {
+		for i < len(text) && (text[i] == ' ' || text[i] == '\t') {
+			i++
+		}
+		if i < len(text) && text[i] == '"' {
+			var f strings.Builder
+			j := i + 1
+			for {
+				k := strings.IndexByte(text[j:], '"')
+				if k < 0 {
+					return nil, true, ""
+				}
+				f.WriteString(text[j : j+k])
+				j += k + 1
+				if j < len(text) && text[j] == '"' {
+					f.WriteByte('"')
+					j++
+					continue
+				}
+				break
+			}
+			for j < len(text) && (text[j] == ' ' || text[j] == '\t') {
+				j++
+			}
+			fields = append(fields, f.String())
+			if j == len(text) {
+				return fields, false, ""
+			}
+			if text[j] != ',' {
+				return nil, false, fmt.Sprintf("text after the closing quote of field %d; quote a whole field, and double a quote inside it", len(fields))
+			}
+			i = j + 1
+			continue
+		}
+		k := strings.IndexByte(text[i:], ',')
+		end := len(text)
+		if k >= 0 {
+			end = i + k
+		}
+		f := strings.TrimSpace(text[i:end])
+		if strings.Contains(f, `"`) {
+			return nil, false, fmt.Sprintf("a quote inside the unquoted field %d; quote the whole field and double the quote", len(fields)+1)
+		}
+		fields = append(fields, f)
+		if k < 0 {
+			return fields, false, ""
+		}
+		i = end + 1
+	}
+}
+
+// SplitCSVRecords splits CSV text as WriteCSV writes it into its records,
+// a line break inside a quoted field kept in its record.
+func SplitCSVRecords(s string) []string {
+	var out []string
+	var cur strings.Builder
+	quoted := false
+	for _, line := range strings.SplitAfter(s, "\n") {
+		if line == "" {
+			continue
+		}
+		cur.WriteString(line)
+		if strings.Count(line, `"`)%2 == 1 {
+			quoted = !quoted
+		}
+		if !quoted {
+			out = append(out, strings.TrimSuffix(cur.String(), "\n"))
+			cur.Reset()
+		}
+	}
+	if cur.Len() > 0 {
+		out = append(out, strings.TrimSuffix(cur.String(), "\n"))
+	}
+	return out
 }
 
 func isDigits(s string) bool {
@@ -301,8 +416,11 @@ func quoteList(ss []string, limit int) string {
 
 // WriteCSV writes rows in kafka-consumer-groups.sh --export's format:
 // topic,partition,offset, or with withGroup group,topic,partition,offset.
-// Rows without an offset (NoOffset) cannot be expressed and are an error, as
-// is a group name containing a comma, which the format cannot quote.
+// A name with a comma, a double quote, a line break or spaces at its ends
+// is quoted as RFC 4180 says ("a,b" and "say ""hi"""), so that it reads
+// back as the one field it is and can never forge a row; other names are
+// written bare, as the Kafka tool writes them. Rows without an offset
+// (NoOffset) cannot be expressed and are an error.
 func WriteCSV(w io.Writer, rows []FileRow, withGroup bool) error {
 	var b strings.Builder
 	for _, r := range rows {
@@ -310,13 +428,10 @@ func WriteCSV(w io.Writer, rows []FileRow, withGroup bool) error {
 			return fmt.Errorf("partition %s has no offset to export", r.TP())
 		}
 		if withGroup {
-			if strings.ContainsAny(r.Group, ",\r\n") {
-				return fmt.Errorf("group %q contains a comma or line break, which the offsets file format cannot hold", r.Group)
-			}
-			b.WriteString(r.Group)
+			b.WriteString(csvField(r.Group))
 			b.WriteByte(',')
 		}
-		fmt.Fprintf(&b, "%s,%d,%d\n", r.Topic, r.Partition, r.Offset)
+		fmt.Fprintf(&b, "%s,%d,%d\n", csvField(r.Topic), r.Partition, r.Offset)
 	}
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return fmt.Errorf("write offsets: %w", err)

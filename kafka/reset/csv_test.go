@@ -158,8 +158,25 @@ func TestWriteCSVRoundTrip(t *testing.T) {
 	if err := WriteCSV(&b, grouped, true); err != nil || b.String() != "g1,t,0,1\n" {
 		t.Fatalf("WriteCSV with groups = %q, %v", b.String(), err)
 	}
-	if err := WriteCSV(&b, []FileRow{{Group: "a,b", Topic: "t"}}, true); err == nil {
-		t.Error("a group with a comma was written")
+	// A group with a comma, a quote or a line break is quoted (RFC 4180)
+	// and reads back as the one field it is.
+	b.Reset()
+	odd := []FileRow{{Group: "a,b", Topic: "t", Offset: 1}, {Group: "say \"hi\"", Topic: "t", Offset: 2}, {Group: "l1\nl2,t,0,9", Topic: "t", Offset: 3}, {Group: " pad ", Topic: "t", Offset: 4}}
+	if err := WriteCSV(&b, odd, true); err != nil {
+		t.Fatal(err)
+	}
+	if want := "\"a,b\",t,0,1\n\"say \"\"hi\"\"\",t,0,2\n\"l1\nl2,t,0,9\",t,0,3\n\" pad \",t,0,4\n"; b.String() != want {
+		t.Fatalf("WriteCSV of odd groups = %q, want %q", b.String(), want)
+	}
+	back, err = ParseCSV(&b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range back {
+		back[i].Line = 0
+	}
+	if !reflect.DeepEqual(back, odd) {
+		t.Fatalf("odd groups round trip = %+v", back)
 	}
 	if err := WriteCSV(&b, []FileRow{{Topic: "t", Offset: -1}}, false); err == nil {
 		t.Error("a row without an offset was written")
@@ -184,5 +201,40 @@ func TestParseOffsetAndShift(t *testing.T) {
 		if _, err := ParseShift(s); err == nil || !strings.HasPrefix(err.Error(), "invalid shift ") {
 			t.Errorf("ParseShift(%q) = %v", s, err)
 		}
+	}
+}
+
+// TestCSVForgedRow: a topic named "inj\nplain,0,0" (a hostile broker can
+// name one) is written as one quoted field and reads back as one row,
+// refused for its name on its own line, never as a forged second row.
+func TestCSVForgedRow(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteCSV(&b, []FileRow{{Topic: "inj\nplain,0,0", Partition: 1, Offset: 5}, {Topic: "orders", Partition: 0, Offset: 7}}, false); err != nil {
+		t.Fatal(err)
+	}
+	if want := "\"inj\nplain,0,0\",1,5\norders,0,7\n"; b.String() != want {
+		t.Fatalf("WriteCSV = %q, want %q", b.String(), want)
+	}
+	_, err := ParseCSV(bytes.NewReader(b.Bytes()))
+	want := "1 bad line (" + CSVFormat + "):\n  line 1: the topic name contains '\\n'; topic names use only letters, digits, '.', '_' and '-'"
+	if err == nil || err.Error() != want {
+		t.Fatalf("ParseCSV = %v, want %q", err, want)
+	}
+	if got := SplitCSVRecords(b.String()); len(got) != 2 || got[0] != "\"inj\nplain,0,0\",1,5" {
+		t.Fatalf("SplitCSVRecords = %q", got)
+	}
+	for _, tc := range []struct{ in, want string }{
+		{"\"orders\"x,0,1\n", "line 1: text after the closing quote of field 1; quote a whole field, and double a quote inside it"},
+		{"or\"ders,0,1\n", "line 1: a quote inside the unquoted field 1; quote the whole field and double the quote"},
+		{"orders,0,1\n\"open,0,1\n", "line 2: a quoted field is never closed"},
+	} {
+		_, err := ParseCSV(strings.NewReader(tc.in))
+		if err == nil || !strings.HasSuffix(err.Error(), tc.want) {
+			t.Errorf("ParseCSV(%q) = %v, want %q", tc.in, err, tc.want)
+		}
+	}
+	rows, err := ParseCSV(strings.NewReader(" \"orders\" , 0 , 1 \r\n"))
+	if err != nil || len(rows) != 1 || rows[0].Topic != "orders" || rows[0].Offset != 1 {
+		t.Fatalf("a quoted plain name: %+v, %v", rows, err)
 	}
 }

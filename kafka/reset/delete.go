@@ -173,6 +173,7 @@ func applyDeleteGroup(ctx context.Context, cl *kafka.Client, d *GroupDeletion, o
 		return nil, fmt.Errorf("%w: nothing was changed, because no change is made without a receipt", err)
 	}
 	logStep(ctx, cl, "write receipt", d.Group, slog.String("path", path))
+	defer write.Begin("deletion of group "+d.Group, path)()
 	res := &DeleteResult{Group: d.Group, ReceiptPath: path, LockNote: lock.Note}
 	dctx, cancel := context.WithTimeout(ctx, cl.Timeout())
 	_, derr := cl.Admin().DeleteGroup(dctx, d.Group)

@@ -64,11 +64,11 @@ func (e *LiveGroupError) Error() string {
 	}
 	// The suggested command ends the message, with nothing around it, so
 	// that it can be pasted as printed; the name is shell-quoted.
-	words := append(append(append([]string{"kgroups"}, e.Connection...), "rebalance"), kafka.GroupArgs(e.Group)...)
+	words := kafka.Command(append(append([]string{"kgroups"}, e.Connection...), "rebalance"), e.Group, "--all")
 	for i, w := range words {
 		words[i] = shellQuote(w)
 	}
-	fmt.Fprintf(&b, "Nothing was changed. %s while the group is Empty: stop its consumers, or remove them (then try again) with: %s --all", what, strings.Join(words, " "))
+	fmt.Fprintf(&b, "Nothing was changed. %s while the group is Empty: stop its consumers, or remove them (then try again) with: %s", what, strings.Join(words, " "))
 	return b.String()
 }
 

@@ -79,6 +79,9 @@ type RenderedValue struct {
 	// Note says why a forced format could not be used ("not valid
 	// JSON"), or is empty.
 	Note string
+	// Elided says what the bounds left out (MaxJSONDepth, MaxValueLines,
+	// MaxValueOutput) and how many bytes the lines stand for, or is empty.
+	Elided string
 }
 
 // Truncated reports whether only the start of the value is shown.
@@ -96,6 +99,9 @@ const NullMark = "(null)"
 // in format f: the one rendering of record values for the CLI and the UI.
 // Text and JSON lines are sanitized, so an escape sequence, a bidi override
 // or a zero-width character in a value shows as an escape and never acts.
+// The work is linear in the input and the output bounded (MaxJSONDepth,
+// MaxValueLines, MaxValueOutput); what the bounds leave out is named in
+// Elided.
 func RenderValue(b []byte, f ValueFormat, maxBytes int) RenderedValue {
 	v := RenderedValue{Total: len(b)}
 	if b == nil {
@@ -146,19 +152,24 @@ func RenderValue(b []byte, f ValueFormat, maxBytes int) RenderedValue {
 	v.Format = f
 	switch f {
 	case ValueJSON:
-		var buf bytes.Buffer
-		if err := json.Indent(&buf, bytes.TrimSpace(cut), "", "  "); err != nil {
-			buf.Reset()
-			buf.Write(cut)
-		}
-		v.Lines = textLines(buf.String())
+		v.Lines, v.Elided = prettyJSON(bytes.TrimSpace(cut))
 	case ValueText:
 		v.Shown = len(textCut)
-		v.Lines = textLines(string(textCut))
+		v.Lines, v.Elided = boundedText(string(textCut))
 	case ValueHex:
-		v.Lines = HexDump(cut)
+		dump := cut
+		if len(dump) > MaxValueLines*16 {
+			dump = dump[:MaxValueLines*16]
+			v.Elided = elision("more than "+Count(MaxValueLines, "line", "lines"), len(dump), len(cut))
+		}
+		v.Lines = HexDump(dump)
 	case ValueBase64:
-		s := base64.StdEncoding.EncodeToString(cut)
+		enc := cut
+		if len(enc) > MaxValueLines*57 {
+			enc = enc[:MaxValueLines*57]
+			v.Elided = elision("more than "+Count(MaxValueLines, "line", "lines"), len(enc), len(cut))
+		}
+		s := base64.StdEncoding.EncodeToString(enc)
 		for len(s) > 76 {
 			v.Lines = append(v.Lines, s[:76])
 			s = s[76:]
@@ -193,16 +204,6 @@ func looksLikeText(b []byte) bool {
 		}
 	}
 	return controls*10 <= len(b)
-}
-
-// textLines splits text at newlines and sanitizes each line.
-func textLines(s string) []string {
-	s = strings.TrimSuffix(s, "\n")
-	parts := strings.Split(s, "\n")
-	for i, p := range parts {
-		parts[i] = Sanitize(p)
-	}
-	return parts
 }
 
 // HexDump is b as 16 bytes a line: offset, the bytes in hex in two groups
@@ -243,11 +244,26 @@ func HexDump(b []byte) []string {
 }
 
 // InlineBytes shows a key or header value on one line: NullMark for nil,
-// the sanitized text when it is UTF-8, else "0x" and its hex.
+// the sanitized text when it is UTF-8, else "0x" and its hex; at most
+// MaxInlineBytes of it, with the byte counts when cut.
 func InlineBytes(b []byte) string {
 	if b == nil {
 		return NullMark
 	}
+	return boundedInline(b)
+}
+
+// InlineText is a header key (or any string) on one line, cut as
+// InlineBytes cuts.
+func InlineText(s string) string {
+	if len(s) <= MaxInlineBytes {
+		return Sanitize(s)
+	}
+	head := cutUTF8(s, MaxInlineBytes)
+	return Sanitize(head) + fmt.Sprintf(" … (%d of %s shown)", len(head), Count(len(s), "byte", "bytes"))
+}
+
+func inline(b []byte) string {
 	if utf8.Valid(b) && bytes.IndexByte(b, 0) < 0 {
 		return Sanitize(string(b))
 	}

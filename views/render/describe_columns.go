@@ -29,6 +29,19 @@ const (
 // text shows format.Missing for an empty string.
 func text(s string) string { return columns.Text(s) }
 
+// EmptyGroup is how a table shows the group whose id is the empty string
+// (a broker accepts one): a pair of quotes, never the missing mark "-",
+// which says there is no group.
+const EmptyGroup = `""`
+
+// groupCell is a group id in a GROUP column.
+func groupCell(name string) string {
+	if name == "" {
+		return EmptyGroup
+	}
+	return name
+}
+
 // PartitionRow is one row of `describe`: a group's partition.
 type PartitionRow struct {
 	Group     *kafka.Group
@@ -47,7 +60,7 @@ type MemberRow struct {
 // after them, never between them, so field positions stay put.
 func PartitionColumns(wide bool) []Column[PartitionRow] {
 	cols := []Column[PartitionRow]{
-		{Title: "GROUP", Align: left, Max: idMax, Value: func(r PartitionRow) string { return text(r.Group.Name) }},
+		{Title: "GROUP", Align: left, Max: idMax, Value: func(r PartitionRow) string { return groupCell(r.Group.Name) }},
 		{Title: "TOPIC", Align: left, Max: idMax, Value: func(r PartitionRow) string { return text(r.Partition.Topic) }},
 		{Title: "PARTITION", Align: right, Value: func(r PartitionRow) string { return strconv.Itoa(int(r.Partition.Partition)) }},
 		{Title: "CURRENT-OFFSET", Align: right, Value: func(r PartitionRow) string { return format.Offset(r.Partition.Committed) }},
@@ -86,7 +99,7 @@ func TimeLagColumn(f TimeLagFunc, atLeast string) Column[PartitionRow] {
 // the Kafka tool's --verbose does.
 func MemberColumns(wide bool) []Column[MemberRow] {
 	cols := []Column[MemberRow]{
-		{Title: "GROUP", Align: left, Max: idMax, Value: func(r MemberRow) string { return text(r.Group.Name) }},
+		{Title: "GROUP", Align: left, Max: idMax, Value: func(r MemberRow) string { return groupCell(r.Group.Name) }},
 		{Title: "CONSUMER-ID", Align: left, Max: idMax, Value: func(r MemberRow) string { return text(r.Member.MemberID) }},
 		{Title: "GROUP-INSTANCE-ID", Align: left, Max: idMax, Value: func(r MemberRow) string { return text(r.Member.InstanceID) }},
 		{Title: "HOST", Align: left, Max: hostMax, Value: func(r MemberRow) string { return text(r.Member.Host) }},
@@ -239,7 +252,7 @@ func sortedAssignment(tps []kafka.TopicPartitions) []kafka.TopicPartitions {
 // "which groups are unhealthy and where do they live".
 func GroupColumns() []Column[*kafka.Group] {
 	return []Column[*kafka.Group]{
-		{Title: "GROUP", Align: left, Max: idMax, Value: func(g *kafka.Group) string { return text(g.Name) }},
+		{Title: "GROUP", Align: left, Max: idMax, Value: func(g *kafka.Group) string { return groupCell(g.Name) }},
 		{Title: "TYPE", Align: left, Value: func(g *kafka.Group) string { return text(string(g.Type)) }},
 		{Title: "STATE", Align: left, Value: func(g *kafka.Group) string { return text(g.State) }},
 		{Title: "ASSIGNOR", Align: left, Max: idMax, Value: func(g *kafka.Group) string { return text(g.Assignor) }},
@@ -258,7 +271,7 @@ func GroupColumns() []Column[*kafka.Group] {
 // decides how the assignor breaks ties; "-" when unknown or brokers assign).
 func StateColumns() []Column[*kafka.Group] {
 	return []Column[*kafka.Group]{
-		{Title: "GROUP", Align: left, Max: idMax, Value: func(g *kafka.Group) string { return text(g.Name) }},
+		{Title: "GROUP", Align: left, Max: idMax, Value: func(g *kafka.Group) string { return groupCell(g.Name) }},
 		{Title: "COORDINATOR (ID)", Align: left, Value: func(g *kafka.Group) string { return columns.Coordinator(g.Coordinator) }},
 		{Title: "ASSIGNMENT-STRATEGY", Align: left, Max: idMax, Value: func(g *kafka.Group) string { return text(g.Assignor) }},
 		{Title: "STATE", Align: left, Value: func(g *kafka.Group) string { return text(g.State) }},

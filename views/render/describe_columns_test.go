@@ -100,7 +100,7 @@ func TestPartitionRowsMemberWins(t *testing.T) {
 		t.Fatalf("got %d rows, want 1", len(rows))
 	}
 	got := columns.Cells(PartitionColumns(false), rows[0])
-	want := []string{"-", "t", "0", "4", "6", "2", "new", "/h-new", "c-new"}
+	want := []string{`""`, "t", "0", "4", "6", "2", "new", "/h-new", "c-new"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("cells = %q, want %q", got, want)
 	}

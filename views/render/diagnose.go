@@ -46,6 +46,23 @@ func DiagnoseNext(f *diagnose.Finding) string {
 	return strings.Join(cmds, "; ")
 }
 
+// CommandLine is a suggested command's words, each quoted for a POSIX
+// shell (format.ShellQuote), joined by spaces.
+func CommandLine(words []string) string {
+	q := make([]string, len(words))
+	for i, w := range words {
+		q[i] = format.ShellQuote(w)
+	}
+	return strings.Join(q, " ")
+}
+
+// DescribeCommand is "kgroups describe GROUP" as it can be pasted: the
+// group named as kafka.Command names it ("--" before a name that reads as
+// a flag, --group-base64 for one that cannot be typed).
+func DescribeCommand(group string, rest ...string) string {
+	return CommandLine(kafka.Command([]string{"kgroups", "describe"}, group, rest...))
+}
+
 // DiagnoseWhere is where a finding points: "topic:partition", a topic, a
 // member id, or "-" for the group as a whole.
 func DiagnoseWhere(f *diagnose.Finding) string {
@@ -157,7 +174,7 @@ func DiagnoseEvidence(key string, v any) string {
 // finding.
 func DiagnoseColumns() []Column[DiagnoseRow] {
 	return []Column[DiagnoseRow]{
-		{Title: "GROUP", Align: left, Max: idMax, Value: func(r DiagnoseRow) string { return text(r.Group) }},
+		{Title: "GROUP", Align: left, Max: idMax, Value: func(r DiagnoseRow) string { return groupCell(r.Group) }},
 		{Title: "SEVERITY", Align: left, Value: func(r DiagnoseRow) string { return r.Finding.Severity.String() }},
 		{Title: "FINDING", Align: left, Value: func(r DiagnoseRow) string { return r.Finding.ID }},
 		{Title: "WHERE", Align: left, Max: idMax, Value: func(r DiagnoseRow) string { return DiagnoseWhere(r.Finding) }},

@@ -54,7 +54,8 @@ func terminalSafeJSON(b []byte) []byte {
 			continue
 		}
 		r, size := utf8.DecodeRune(b[i:])
-		if c != 0x7f && format.Safe(string(b[i:i+size])) {
+		lo, hi := max(0, i-utf8.UTFMax), min(len(b), i+size+utf8.UTFMax)
+		if c != 0x7f && format.SafeAt(string(b[lo:hi]), i-lo) {
 			out = append(out, b[i:i+size]...)
 		} else {
 			out = appendEscape(out, r)

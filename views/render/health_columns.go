@@ -15,7 +15,7 @@ import (
 // format.Rate).
 func HealthColumns(atLeast string) []Column[*lag.Verdict] {
 	return []Column[*lag.Verdict]{
-		{Title: "GROUP", Align: left, Max: idMax, Value: func(v *lag.Verdict) string { return text(v.Group) }},
+		{Title: "GROUP", Align: left, Max: idMax, Value: func(v *lag.Verdict) string { return groupCell(v.Group) }},
 		{Title: "STATUS", Align: left, Value: func(v *lag.Verdict) string { return v.Text() }},
 		{Title: "TOTAL-LAG", Align: right, Value: func(v *lag.Verdict) string { return format.Offset(HealthTotalLag(v)) }},
 		{Title: "MAX-TIME-LAG", Align: right, Value: func(v *lag.Verdict) string { return format.TimeLag(v.MaxTimeLag, atLeast) }},
@@ -61,7 +61,7 @@ func UnhealthyPartitionRows(gs []lag.Verdict) []HealthPartitionRow {
 // and the older one committed after it), and how far behind.
 func HealthPartitionColumns(atLeast string) []Column[HealthPartitionRow] {
 	return []Column[HealthPartitionRow]{
-		{Title: "GROUP", Align: left, Max: idMax, Value: func(r HealthPartitionRow) string { return text(r.Group.Group) }},
+		{Title: "GROUP", Align: left, Max: idMax, Value: func(r HealthPartitionRow) string { return groupCell(r.Group.Group) }},
 		{Title: "TOPIC", Align: left, Max: idMax, Value: func(r HealthPartitionRow) string { return text(r.Partition.Topic) }},
 		{Title: "PARTITION", Align: right, Value: func(r HealthPartitionRow) string { return strconv.Itoa(int(r.Partition.Partition)) }},
 		{Title: "STATUS", Align: left, Value: func(r HealthPartitionRow) string { return r.Partition.Status.String() }},

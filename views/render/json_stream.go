@@ -391,7 +391,7 @@ func appendJSONString(b []byte, v string) []byte {
 		switch {
 		case r == utf8.RuneError && size == 1:
 			b = append(b, `\ufffd`...)
-		case r == '\u2028' || r == '\u2029' || !format.Safe(v[i:i+size]):
+		case r == '\u2028' || r == '\u2029' || !format.SafeAt(v, i):
 			b = appendEscape(b, r)
 		default:
 			b = append(b, v[i:i+size]...)

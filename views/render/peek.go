@@ -61,6 +61,9 @@ func RecordLines(r *kafka.PeekRecord, opts PeekOptions) []string {
 	for _, l := range v.Lines {
 		lines = append(lines, "  "+l)
 	}
+	if v.Elided != "" {
+		lines = append(lines, "  "+v.Elided)
+	}
 	if v.Truncated() {
 		lines = append(lines, "  "+v.TruncationMark())
 	}
@@ -78,11 +81,15 @@ func RecordFields(r *kafka.PeekRecord) []string {
 		lines = append(lines, "headers      "+format.Missing)
 	}
 	for i, h := range r.Headers {
+		if i == format.MaxHeaders {
+			lines = append(lines, "             … elided: "+format.Count(len(r.Headers)-i, "more header", "more headers"))
+			break
+		}
 		label := "             "
 		if i == 0 {
 			label = "headers      "
 		}
-		lines = append(lines, label+format.Sanitize(h.Key)+"="+format.InlineBytes(h.Value))
+		lines = append(lines, label+format.InlineText(h.Key)+"="+format.InlineBytes(h.Value))
 	}
 	lines = append(lines, "size         "+format.Count(r.Size, "byte", "bytes"))
 	if s := r.Txn.String(); s != "" {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/reset"
@@ -47,7 +48,7 @@ func Delta(r reset.Row) string {
 // extras. NEW-OFFSET shows Missing where the plan removes a commit.
 func PlanColumns() []Column[PlanRow] {
 	return []Column[PlanRow]{
-		{Title: "GROUP", Align: left, Max: idMax, Value: func(r PlanRow) string { return text(r.Group) }},
+		{Title: "GROUP", Align: left, Max: idMax, Value: func(r PlanRow) string { return groupCell(r.Group) }},
 		{Title: "TOPIC", Align: left, Max: idMax, Value: func(r PlanRow) string { return text(r.Row.Topic) }},
 		{Title: "PARTITION", Align: right, Value: func(r PlanRow) string { return strconv.Itoa(int(r.Row.Partition)) }},
 		{Title: "NEW-OFFSET", Align: right, Value: func(r PlanRow) string { return format.Offset(r.Row.New) }},
@@ -79,7 +80,7 @@ func ResultRows(res *reset.Result) []ResultRow {
 // then the offset before, the offset re-read afterwards and the verdict.
 func ResultColumns() []Column[ResultRow] {
 	return []Column[ResultRow]{
-		{Title: "GROUP", Align: left, Max: idMax, Value: func(r ResultRow) string { return text(r.Group) }},
+		{Title: "GROUP", Align: left, Max: idMax, Value: func(r ResultRow) string { return groupCell(r.Group) }},
 		{Title: "TOPIC", Align: left, Max: idMax, Value: func(r ResultRow) string { return text(r.Partition.Topic) }},
 		{Title: "PARTITION", Align: right, Value: func(r ResultRow) string { return strconv.Itoa(int(r.Partition.Partition)) }},
 		{Title: "NEW-OFFSET", Align: right, Value: func(r ResultRow) string { return format.Offset(r.Partition.Want) }},
@@ -94,7 +95,7 @@ func ResultColumns() []Column[ResultRow] {
 // now.
 func DeletionColumns() []Column[*reset.GroupDeletion] {
 	return []Column[*reset.GroupDeletion]{
-		{Title: "GROUP", Align: left, Max: idMax, Value: func(d *reset.GroupDeletion) string { return text(d.Group) }},
+		{Title: "GROUP", Align: left, Max: idMax, Value: func(d *reset.GroupDeletion) string { return groupCell(d.Group) }},
 		{Title: "STATE", Align: left, Value: func(d *reset.GroupDeletion) string {
 			if !d.Exists {
 				return "(not found)"
@@ -140,8 +141,23 @@ func Deletions(w io.Writer, ds []*reset.GroupDeletion, lay Layout) error {
 }
 
 // OffsetsCSV writes a plan's new offsets as the CSV that --from-file reads
-// (topic,partition,offset; no header). CSV is data: it keeps the exact
-// bytes.
-func OffsetsCSV(w io.Writer, p *reset.Plan) error {
-	return reset.WriteCSV(w, p.Offsets(), false)
+// (topic,partition,offset; no header; a field with a comma, a quote or a
+// line break quoted as RFC 4180 says). CSV is data: it keeps the exact
+// bytes, except on a terminal, where each row is made safe with
+// format.Sanitize (a line break inside a quoted field shows as "\n").
+func OffsetsCSV(w io.Writer, p *reset.Plan, terminal bool) error {
+	if !terminal {
+		return reset.WriteCSV(w, p.Offsets(), false)
+	}
+	var b strings.Builder
+	if err := reset.WriteCSV(&b, p.Offsets(), false); err != nil {
+		return err
+	}
+	var out strings.Builder
+	for _, row := range reset.SplitCSVRecords(b.String()) {
+		out.WriteString(format.Sanitize(row))
+		out.WriteByte('\n')
+	}
+	_, err := io.WriteString(w, out.String())
+	return err
 }

@@ -18,7 +18,7 @@ import (
 // partition is assigned to.
 func SharePartitionColumns(wide bool) []Column[PartitionRow] {
 	cols := []Column[PartitionRow]{
-		{Title: "GROUP", Align: left, Max: idMax, Value: func(r PartitionRow) string { return text(r.Group.Name) }},
+		{Title: "GROUP", Align: left, Max: idMax, Value: func(r PartitionRow) string { return groupCell(r.Group.Name) }},
 		{Title: "TOPIC", Align: left, Max: idMax, Value: func(r PartitionRow) string { return text(r.Partition.Topic) }},
 		{Title: "PARTITION", Align: right, Value: func(r PartitionRow) string { return strconv.Itoa(int(r.Partition.Partition)) }},
 		{Title: "START-OFFSET", Align: right, Value: func(r PartitionRow) string { return format.Offset(r.Partition.Committed) }},
@@ -39,7 +39,7 @@ func SharePartitionColumns(wide bool) []Column[PartitionRow] {
 // partition may be in several members' assignments.
 func ShareMemberColumns() []Column[MemberRow] {
 	return []Column[MemberRow]{
-		{Title: "GROUP", Align: left, Max: idMax, Value: func(r MemberRow) string { return text(r.Group.Name) }},
+		{Title: "GROUP", Align: left, Max: idMax, Value: func(r MemberRow) string { return groupCell(r.Group.Name) }},
 		{Title: "CONSUMER-ID", Align: left, Max: idMax, Value: func(r MemberRow) string { return text(r.Member.MemberID) }},
 		{Title: "HOST", Align: left, Max: hostMax, Value: func(r MemberRow) string { return text(r.Member.Host) }},
 		{Title: "CLIENT-ID", Align: left, Max: hostMax, Value: func(r MemberRow) string { return text(r.Member.ClientID) }},
@@ -52,7 +52,7 @@ func ShareMemberColumns() []Column[MemberRow] {
 // share group: kafka-share-groups.sh --describe --state --verbose's.
 func ShareStateColumns() []Column[*kafka.Group] {
 	return []Column[*kafka.Group]{
-		{Title: "GROUP", Align: left, Max: idMax, Value: func(g *kafka.Group) string { return text(g.Name) }},
+		{Title: "GROUP", Align: left, Max: idMax, Value: func(g *kafka.Group) string { return groupCell(g.Name) }},
 		{Title: "COORDINATOR (ID)", Align: left, Value: func(g *kafka.Group) string { return columns.Coordinator(g.Coordinator) }},
 		{Title: "STATE", Align: left, Value: func(g *kafka.Group) string { return text(g.State) }},
 		{Title: "GROUP-EPOCH", Align: right, Value: func(g *kafka.Group) string { return strconv.Itoa(int(g.GroupEpoch)) }},

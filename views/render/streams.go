@@ -20,7 +20,7 @@ const Topology View = 100
 // appends LEADER-EPOCH (the Kafka tool's --verbose) and LOG-START-OFFSET.
 func StreamsPartitionColumns(wide bool) []Column[PartitionRow] {
 	cols := []Column[PartitionRow]{
-		{Title: "GROUP", Align: left, Max: idMax, Value: func(r PartitionRow) string { return text(r.Group.Name) }},
+		{Title: "GROUP", Align: left, Max: idMax, Value: func(r PartitionRow) string { return groupCell(r.Group.Name) }},
 		{Title: "TOPIC", Align: left, Max: idMax, Value: func(r PartitionRow) string { return text(r.Partition.Topic) }},
 		{Title: "PARTITION", Align: right, Value: func(r PartitionRow) string { return strconv.Itoa(int(r.Partition.Partition)) }},
 		{Title: "CURRENT-OFFSET", Align: right, Value: func(r PartitionRow) string { return format.Offset(r.Partition.Committed) }},
@@ -76,7 +76,7 @@ func StreamsMemberRows(g *kafka.Group) []StreamsMemberRow {
 // wide appends HOST, INSTANCE-ID, RACK, ENDPOINT and CLIENT-TAGS.
 func StreamsMemberColumns(wide bool) []Column[StreamsMemberRow] {
 	cols := []Column[StreamsMemberRow]{
-		{Title: "GROUP", Align: left, Max: idMax, Value: func(r StreamsMemberRow) string { return text(r.Group.Name) }},
+		{Title: "GROUP", Align: left, Max: idMax, Value: func(r StreamsMemberRow) string { return groupCell(r.Group.Name) }},
 		{Title: "MEMBER", Align: left, Max: idMax, Value: func(r StreamsMemberRow) string { return text(r.Member.MemberID) }},
 		{Title: "PROCESS", Align: left, Max: idMax, Value: func(r StreamsMemberRow) string { return text(r.Member.ProcessID) }},
 		{Title: "CLIENT-ID", Align: left, Max: idMax, Value: func(r StreamsMemberRow) string { return text(r.Member.ClientID) }},
@@ -129,7 +129,7 @@ func StreamsStateColumns() []Column[*kafka.Group] {
 		return strconv.Itoa(int(f(g.Streams)))
 	}
 	return []Column[*kafka.Group]{
-		{Title: "GROUP", Align: left, Max: idMax, Value: func(g *kafka.Group) string { return text(g.Name) }},
+		{Title: "GROUP", Align: left, Max: idMax, Value: func(g *kafka.Group) string { return groupCell(g.Name) }},
 		{Title: "COORDINATOR (ID)", Align: left, Value: func(g *kafka.Group) string { return columns.Coordinator(g.Coordinator) }},
 		{Title: "STATE", Align: left, Value: func(g *kafka.Group) string { return text(g.State) }},
 		{Title: "GROUP-EPOCH", Align: right, Value: func(g *kafka.Group) string {
@@ -196,7 +196,7 @@ func TopologyRows(g *kafka.Group) []TopologyRow {
 // TopologyColumns are the columns of `describe --topology`.
 func TopologyColumns() []Column[TopologyRow] {
 	return []Column[TopologyRow]{
-		{Title: "GROUP", Align: left, Max: idMax, Value: func(r TopologyRow) string { return text(r.Group.Name) }},
+		{Title: "GROUP", Align: left, Max: idMax, Value: func(r TopologyRow) string { return groupCell(r.Group.Name) }},
 		{Title: "SUBTOPOLOGY", Align: left, Max: idMax, Value: func(r TopologyRow) string { return text(r.Subtopology) }},
 		{Title: "ROLE", Align: left, Value: func(r TopologyRow) string { return r.Role }},
 		{Title: "TOPIC", Align: left, Max: idMax, Value: func(r TopologyRow) string { return text(r.Topic) }},
@@ -255,7 +255,7 @@ func streamsStateNote(g *kafka.Group) string {
 // CannotDescribe is the refusal for a group of a type kgroups does not know:
 // listed, but not described.
 func CannotDescribe(g *kafka.Group) string {
-	return fmt.Sprintf("kgroups cannot describe groups of type %s yet (group %q is %s)", format.Sanitize(string(g.Type)), format.Sanitize(g.Name), format.Sanitize(g.State))
+	return fmt.Sprintf("kgroups cannot describe groups of type %s yet (group %s is %s)", format.Sanitize(string(g.Type)), format.Sanitize(strconv.Quote(g.Name)), format.Sanitize(g.State))
 }
 
 // The JSON additions of a streams group and its members. They are embedded

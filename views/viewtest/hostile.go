@@ -19,7 +19,8 @@ import (
 // and instance ids and its host name, and that brokers pass on verbatim,
 // errors included: terminal escapes (a title, the clipboard, a clear
 // screen), a 10,000-character name, wide CJK and emoji, and invisible and
-// bidirectional characters.
+// bidirectional characters, default-ignorable look-alikes (U+034F, the
+// Hangul filler, a lone joiner) and a newline.
 var Hostile = []string{
 	"evil\x1b]0;PWNED\x07\x1b[2J",
 	"\x1b]52;c;Y2xpcGJvYXJk\x07",
@@ -28,6 +29,10 @@ var Hostile = []string{
 	"👩\u200d💻",
 	"pay\u200bments",
 	"user\u202etxt",
+	"ev\u034fil",
+	"han\u3164gul\u115f\uffa0",
+	"lone\u200dzwj",
+	"cid-nl-line1\nline2",
 }
 
 // ErrHostile is an error whose text is every hostile string, over lines.

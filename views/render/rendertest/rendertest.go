@@ -10,7 +10,20 @@ import (
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/kgroups/kgroups/views/format"
 )
+
+// Invisible are the look-alikes and line breaks the one sanitizer rule
+// escapes (format.Sanitize): a combining grapheme joiner, the Hangul
+// fillers, a lone joiner, a newline, and a name that reads as a flag.
+var Invisible = []string{
+	"ev\u034fil",
+	"han\u3164gul\u115f\u1160\uffa0",
+	"lone\u200dzwj",
+	"cid-nl-line1\nline2",
+	"--execute",
+}
 
 // Hostile are strings a broker may hand kgroups as any id, host, topic or
 // error text, which a terminal would obey, hide or mis-measure if they were
@@ -44,6 +57,14 @@ func Unsafe(s string) (why string, found bool) {
 			return fmt.Sprintf("bidi or invisible %U at byte %d", r, i), true
 		}
 		i += size
+	}
+	// Every line as Sanitize would leave it: no default-ignorable
+	// character outside its sequence, nothing beyond ASCII outside a
+	// UTF-8 locale.
+	for n, line := range strings.Split(s, "\n") {
+		if !format.Safe(line) {
+			return fmt.Sprintf("line %d is not as format.Sanitize leaves it: %q", n+1, Short(line)), true
+		}
 	}
 	return "", false
 }

@@ -5,10 +5,13 @@
 //
 // Records are read off the UI loop: each read is a request (ui.Ask) whose
 // work, a Reader the root gives the screen, runs in a Cmd; a late answer
-// to an older read is dropped.
+// to an older read is dropped. A record larger than syncRender is laid out
+// off the loop too (a request again, cancelled when a newer layout or
+// leaving the screen makes it moot), so keys are answered while it works.
 package record
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -33,6 +36,12 @@ type Reader func(req kafka.PeekRequest) (kafka.PeekResult, error)
 // reads, to step over offsets that hold no record (markers, compaction).
 const prevWindow = 20
 
+// syncRender is the largest record (key, value and headers) laid out on
+// the UI loop; a larger one is laid out in a Cmd. The rendering is bounded
+// (format.RenderValue), but wrapping a megabyte of escapes still takes
+// longer than a key may wait.
+const syncRender = 16 << 10
+
 // formats are the value formats `f` cycles through.
 var formats = []format.ValueFormat{format.ValueAuto, format.ValueText, format.ValueJSON, format.ValueHex}
 
@@ -55,6 +64,11 @@ type Model struct {
 
 	offset int      // the first line on show
 	lines  []string // laid out for the current width
+
+	body      []string // the record's lines, wrapped for bodyWidth
+	bodyWidth int      // the width body was laid out for; -1 for none
+	rendering uint64   // the layout request awaited; 0 for none
+	cancel    context.CancelFunc
 }
 
 type keyMap struct {
@@ -64,10 +78,11 @@ type keyMap struct {
 // New builds the viewer on target and returns it with its first read.
 func New(c ui.Common, target ui.OpenRecordMsg, read Reader) (*Model, tea.Cmd) {
 	m := &Model{
-		Common: c,
-		target: target,
-		read:   read,
-		wrap:   true,
+		Common:    c,
+		target:    target,
+		read:      read,
+		wrap:      true,
+		bodyWidth: -1,
 		keys: keyMap{
 			Next:   key.NewBinding(key.WithKeys("n", "right"), key.WithHelp("n", "next record")),
 			Prev:   key.NewBinding(key.WithKeys("N", "left"), key.WithHelp("N", "previous record")),
@@ -105,6 +120,103 @@ func (m *Model) load(req kafka.PeekRequest, back bool) tea.Cmd {
 	return cmd
 }
 
+// renderMsg answers one layout of the record.
+type renderMsg struct {
+	id   uint64
+	body []string
+}
+
+func (r renderMsg) RequestID() uint64 { return r.id }
+
+// bodyKey is what a layout of the record depends on.
+type bodyKey struct {
+	rec   *kafka.PeekRecord
+	fmtIx int
+	wrap  bool
+	width int
+}
+
+// renderBody lays out the record: its lines (render.RecordLines, bounded)
+// wrapped to width when wrap is on. It stops early, returning false, when
+// ctx ends.
+func renderBody(ctx context.Context, k bodyKey) ([]string, bool) {
+	var out []string
+	for i, l := range render.RecordLines(k.rec, render.PeekOptions{Format: formats[k.fmtIx], MaxBytes: format.DefaultMaxValueBytes}) {
+		if i%64 == 0 && ctx.Err() != nil {
+			return nil, false
+		}
+		if k.wrap {
+			out = append(out, hardWrap(l, k.width)...)
+		} else {
+			out = append(out, l)
+		}
+	}
+	return out, true
+}
+
+// recordSize is the bytes of rec a layout reads.
+func recordSize(rec *kafka.PeekRecord) int {
+	n := len(rec.Key) + len(rec.Value)
+	for _, h := range rec.Headers {
+		n += len(h.Key) + len(h.Value)
+	}
+	return n
+}
+
+// rerender lays the record out again for the current format, wrap and
+// width: at once for a small record, else in a Cmd, cancelling any layout
+// still running. The answer goes to Update as a renderMsg.
+func (m *Model) rerender() tea.Cmd {
+	m.stopRender()
+	m.body, m.bodyWidth = nil, -1
+	if m.rec == nil {
+		m.layout()
+		return nil
+	}
+	k := bodyKey{rec: m.rec, fmtIx: m.fmtIx, wrap: m.wrap, width: m.Width}
+	if recordSize(m.rec) <= syncRender {
+		m.body, _ = renderBody(context.Background(), k)
+		m.bodyWidth = k.width
+		m.layout()
+		return nil
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	id, cmd := ui.Ask(m, func(id uint64) ui.Reply {
+		defer cancel()
+		body, ok := renderBody(ctx, k)
+		if !ok {
+			body = nil
+		}
+		return renderMsg{id: id, body: body}
+	})
+	m.rendering, m.cancel = id, cancel
+	m.layout()
+	return cmd
+}
+
+func (m *Model) stopRender() {
+	if m.cancel != nil {
+		m.cancel()
+	}
+	m.rendering, m.cancel = 0, nil
+}
+
+// Close implements the root's hook for a screen taken off the stack: it
+// cancels a layout still running and lets go of the record.
+func (m *Model) Close() {
+	m.stopRender()
+	m.rec, m.part, m.body, m.lines = nil, nil, nil, nil
+}
+
+// Resized implements the root's hook after a resize: a large record is
+// laid out again for the new width off the loop.
+func (m *Model) Resized() tea.Cmd {
+	if m.rec == nil || !m.wrap || m.bodyWidth == m.Width || m.rendering != 0 {
+		return nil
+	}
+	return m.rerender()
+}
+
 // Target is what the viewer was opened on.
 func (m *Model) Target() ui.OpenRecordMsg { return m.target }
 
@@ -137,9 +249,14 @@ func (m *Model) ShortHelp() []key.Binding {
 	}
 }
 
-// SetSize implements ui.Component.
+// SetSize implements ui.Component. A small record is laid out again at
+// once; a large one when the root calls Resized.
 func (m *Model) SetSize(w, h int) {
 	m.Common.SetSize(w, h)
+	if m.rec != nil && m.wrap && m.bodyWidth != w && recordSize(m.rec) <= syncRender {
+		m.rerender()
+		return
+	}
 	m.layout()
 }
 
@@ -147,7 +264,14 @@ func (m *Model) SetSize(w, h int) {
 func (m *Model) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case readMsg:
-		m.onRead(msg)
+		return m.onRead(msg)
+	case renderMsg:
+		if msg.id != m.rendering {
+			return nil
+		}
+		m.rendering, m.cancel = 0, nil
+		m.body, m.bodyWidth = msg.body, m.Width
+		m.layout()
 		return nil
 	case tea.KeyMsg:
 		return m.onKey(msg)
@@ -155,21 +279,21 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-func (m *Model) onRead(msg readMsg) {
+func (m *Model) onRead(msg readMsg) tea.Cmd {
 	if msg.id != m.pending {
-		return
+		return nil
 	}
 	m.pending, m.loading = 0, false
 	m.note = ""
 	if msg.err != nil {
 		m.err = msg.err
 		m.layout()
-		return
+		return nil
 	}
 	if len(msg.res.Partitions) != 1 {
 		m.err = errors.New("the partition was not read")
 		m.layout()
-		return
+		return nil
 	}
 	p := msg.res.Partitions[0]
 	recs := p.Records
@@ -185,11 +309,10 @@ func (m *Model) onRead(msg readMsg) {
 		if best == nil {
 			m.note = fmt.Sprintf("no record in the %d offsets before %d", prevWindow, msg.prev)
 			m.layout()
-			return
+			return nil
 		}
 		m.part, m.rec, m.err, m.offset = &p, best, nil, 0
-		m.layout()
-		return
+		return m.rerender()
 	}
 	var gap *kafka.NoRecordAtError
 	switch {
@@ -199,6 +322,7 @@ func (m *Model) onRead(msg readMsg) {
 		if errors.As(p.Err, &gap) {
 			m.note = p.Err.Error()
 		}
+		return m.rerender()
 	case m.rec != nil:
 		// A step forward found nothing: keep the record on show.
 		m.note = p.Err.Error()
@@ -206,6 +330,7 @@ func (m *Model) onRead(msg readMsg) {
 		m.part, m.err = &p, p.Err
 	}
 	m.layout()
+	return nil
 }
 
 func (m *Model) onKey(km tea.KeyMsg) tea.Cmd {
@@ -229,10 +354,10 @@ func (m *Model) onKey(km tea.KeyMsg) tea.Cmd {
 		return m.load(kafka.PeekRequest{Group: m.target.Group, Topic: m.target.Topic, Partitions: []int32{m.target.Partition}, Offset: start, Count: int(m.rec.Offset - start)}, true)
 	case key.Matches(km, k.Wrap):
 		m.wrap = !m.wrap
-		m.layout()
+		return m.rerender()
 	case key.Matches(km, k.Format):
 		m.fmtIx = (m.fmtIx + 1) % len(formats)
-		m.layout()
+		return m.rerender()
 	default:
 		m.scroll(km)
 	}
@@ -288,8 +413,9 @@ func (m *Model) title() string {
 	return b.String()
 }
 
-// layout renders the record into lines for the current width: plain,
-// terminal-safe text wrapped (or not) first, styled after.
+// layout puts the lines on show together for the current width: the
+// notes, plain terminal-safe text wrapped (or not) first and styled
+// after, then the record's body as last laid out (rerender).
 func (m *Model) layout() {
 	type line struct {
 		text  string
@@ -310,8 +436,8 @@ func (m *Model) layout() {
 		if m.part != nil && m.rec.Offset == m.part.Committed {
 			raw = append(raw, line{"the record at the group's committed offset: the next one it will process", &st.Dim})
 		}
-		for _, l := range render.RecordLines(m.rec, render.PeekOptions{Format: formats[m.fmtIx], MaxBytes: format.DefaultMaxValueBytes}) {
-			raw = append(raw, line{text: l})
+		if m.rendering != 0 {
+			raw = append(raw, line{fmt.Sprintf("laying out the record (%s)…", format.Count(recordSize(m.rec), "byte", "bytes")), &st.Dim})
 		}
 	}
 	m.lines = m.lines[:0]
@@ -327,6 +453,7 @@ func (m *Model) layout() {
 			m.lines = append(m.lines, p)
 		}
 	}
+	m.lines = append(m.lines, m.body...)
 	m.offset = min(max(m.offset, 0), max(0, len(m.lines)-m.rows()))
 }
 

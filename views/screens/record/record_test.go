@@ -55,3 +55,31 @@ func TestViewerWrapsAndDropsLateAnswers(t *testing.T) {
 		t.Errorf("the stale answer replaced the latest:\n%s", body)
 	}
 }
+
+// TestViewerCloseCancelsLayout: a large record's layout runs as a request;
+// closing the viewer before it runs cancels it (it gives no lines), and a
+// newer layout makes the older answer moot.
+func TestViewerCloseCancelsLayout(t *testing.T) {
+	value := []byte(strings.Repeat("[", 9999) + strings.Repeat("]", 9999))
+	read := func(kafka.PeekRequest) (kafka.PeekResult, error) {
+		return kafka.PeekResult{Partitions: []kafka.PeekPartition{{Topic: "t", Partition: 0, Committed: 3, Start: 3, LogEnd: 9,
+			Records: []kafka.PeekRecord{{Offset: 3, Value: value}}}}}, nil
+	}
+	m, cmd := New(viewtest.Common(80, 20, true), ui.OpenRecordMsg{Group: "g", Topic: "t", Offset: 3}, read)
+	layout := m.Update(viewtest.Do(cmd))
+	if layout == nil {
+		t.Fatal("no layout request for a 19,998-byte record")
+	}
+	older := layout().(ui.Request)
+	newer := m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("f")})().(ui.Request)
+	if r := older.Run().(renderMsg); r.body != nil {
+		t.Errorf("the older layout was not cancelled: %d lines", len(r.body))
+	}
+	m.Close()
+	if r := newer.Run().(renderMsg); r.body != nil {
+		t.Errorf("the layout ran on after Close: %d lines", len(r.body))
+	}
+	if m.rec != nil || m.lines != nil {
+		t.Error("Close kept the record")
+	}
+}

@@ -19,6 +19,7 @@ import (
 	"github.com/kgroups/kgroups/kafka/write"
 	"github.com/kgroups/kgroups/views/columns"
 	"github.com/kgroups/kgroups/views/format"
+	"github.com/kgroups/kgroups/views/render"
 	"github.com/kgroups/kgroups/views/ui"
 	"github.com/kgroups/kgroups/views/widgets/dialog"
 )
@@ -412,7 +413,7 @@ func (m *Model) result(t *dialog.Text) {
 	}
 	if unknown > 0 {
 		t.Para(&s.Error, m.Glyphs.Fail+" The outcome is unknown for "+format.Count(unknown, "member", "members")+": check the group screen, or run "+
-			"kgroups describe "+format.ShellQuote(m.group)+", to see whether they were removed.")
+			render.DescribeCommand(m.group)+", to see whether they were removed.")
 	}
 	if len(m.removed) == 0 {
 		if unknown == 0 {

@@ -8,6 +8,7 @@ import (
 	"github.com/kgroups/kgroups/kafka/reset"
 	"github.com/kgroups/kgroups/kafka/write"
 	"github.com/kgroups/kgroups/views/format"
+	"github.com/kgroups/kgroups/views/render"
 	"github.com/kgroups/kgroups/views/widgets/dialog"
 	"github.com/kgroups/kgroups/views/widgets/table"
 )
@@ -316,5 +317,5 @@ func (m *Model) result(t *dialog.Text) {
 
 // describeCommand is the command that shows the group as it is now.
 func (m *Model) describeCommand() string {
-	return "kgroups describe " + format.ShellQuote(m.group)
+	return render.DescribeCommand(m.group)
 }
