@@ -156,12 +156,12 @@ func TestGoldenConnection(t *testing.T) {
 	}
 }
 
-// timeoutErr is a dial that timed out, as the net package reports it.
-type timeoutErr struct{}
+// dialTimeoutError is a dial that timed out, as the net package reports it.
+type dialTimeoutError struct{}
 
-func (timeoutErr) Error() string   { return "i/o timeout" }
-func (timeoutErr) Timeout() bool   { return true }
-func (timeoutErr) Temporary() bool { return true }
+func (dialTimeoutError) Error() string   { return "i/o timeout" }
+func (dialTimeoutError) Timeout() bool   { return true }
+func (dialTimeoutError) Temporary() bool { return true }
 
 // TestUnreachableCauseAt120: whatever failed first (a DNS lookup, a dial
 // that timed out), the status line at 120 columns names the cause and the
@@ -176,7 +176,7 @@ func TestUnreachableCauseAt120(t *testing.T) {
 			&net.OpError{Op: "dial", Net: "tcp", Err: &net.DNSError{Err: "no such host", Name: "no-such-host.invalid", IsNotFound: true}}),
 			"✖ unreachable · retry 09:26:58 (in 5s) · DNS lookup of no-such-host.invalid failed: no such host"},
 		{"timeout", fmt.Errorf("describe groups: request DescribeGroups has 1 separate shard errors, first: unable to dial: %w",
-			&net.OpError{Op: "dial", Net: "tcp", Addr: hostAddr("kafka-3.internal:9092"), Err: timeoutErr{}}),
+			&net.OpError{Op: "dial", Net: "tcp", Addr: hostAddr("kafka-3.internal:9092"), Err: dialTimeoutError{}}),
 			"✖ unreachable · retry 09:26:58 (in 5s) · no answer from kafka-3.internal:9092 (connection timed out)"},
 		{"sasl", fmt.Errorf("list groups: request ListGroups has 1 separate shard errors, first: %w", kerr.SaslAuthenticationFailed),
 			"✖ unreachable · retry 09:26:58 (in 5s) · SASL authentication failed: check the credentials (list groups: request ListGr…"},
