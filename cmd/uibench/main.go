@@ -68,7 +68,7 @@ func parseFlags() (options, error) {
 	flag.BoolVar(&o.skipBinary, "skip-binary", false, "skip the run of the binary")
 	flag.IntVar(&o.heapPolls, "heap-polls", 12, "polls of the in-process UI before its retained heap is measured (0: skip)")
 	flag.StringVar(&o.heapFile, "heapprofile", "", "write the in-process UI's heap profile here after -heap-polls polls")
-	flag.StringVar(&o.cpuFile, "cpuprofile", "", "write a CPU profile of the in-process first-frame runs here")
+	flag.StringVar(&o.cpuFile, "cpuprofile", "", "write a CPU profile of the in-process runs (first frames and -heap-polls polls) here")
 	flag.StringVar(&o.ttyLog, "ttylog", "", "copy everything the binary writes to its terminal to this file")
 	var env string
 	flag.StringVar(&env, "env", "", "extra environment for the binary, comma-separated NAME=VALUE pairs (GOMEMLIMIT=1GiB, for example)")
@@ -151,17 +151,17 @@ func run() error {
 		o.groups, o.topics, o.partitions, o.groups*o.partitions, lagging, time.Since(t0).Round(time.Millisecond))
 	fmt.Printf("terminal: %dx%d, xterm-256color, UTF-8\n", o.cols, o.rows)
 
-	if !o.skipFrame {
-		if o.cpuFile != "" {
-			f, err := os.Create(o.cpuFile)
-			if err != nil {
-				return err
-			}
-			if err := pprof.StartCPUProfile(f); err != nil {
-				return err
-			}
-			defer func() { _ = f.Close() }()
+	if o.cpuFile != "" && (!o.skipFrame || o.heapPolls > 0) {
+		f, err := os.Create(o.cpuFile)
+		if err != nil {
+			return err
 		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer func() { _ = f.Close() }()
+	}
+	if !o.skipFrame {
 		var runs []time.Duration
 		for range o.frames {
 			d, err := firstFrame(ctx, c, o.cols, o.rows)
@@ -170,7 +170,6 @@ func run() error {
 			}
 			runs = append(runs, d)
 		}
-		pprof.StopCPUProfile()
 		fmt.Printf("first frame after the first poll result (in process, median of %d): %s  runs %s  target <= 150ms\n",
 			len(runs), medianDuration(runs).Round(100*time.Microsecond), durations(runs))
 	}
@@ -183,6 +182,7 @@ func run() error {
 		fmt.Printf("live heap the UI keeps after %d polls (in process, every %s; the cluster's excluded): %.1f MiB = %d bytes a committed partition; %d of the polls' snapshots alive\n",
 			o.heapPolls, every, mib(int64(b)), int64(b)/int64(o.groups*o.partitions), snaps)
 	}
+	pprof.StopCPUProfile()
 	if o.skipBinary {
 		return nil
 	}

@@ -48,10 +48,12 @@ type History struct {
 	oldSweep int
 	oldMark  []bool
 	// layout is the section lengths of every partition's slab, and
-	// scratch holds one slab's numbers decoded while it is repacked.
+	// scratch holds one slab's numbers decoded while it is repacked, held
+	// which of them the history reads.
 	layout  layout
 	starts  *sectionStarts
 	scratch []int64
+	held    []bool
 	groups  map[string]*groupHist
 	// resets are the offset changes kgroups made, per group (NoteReset).
 	resets map[string][]Reset
@@ -94,6 +96,7 @@ func NewHistory(cfg Config) *History {
 		layout:   l,
 		starts:   l.starts(),
 		scratch:  make([]int64, l.total()),
+		held:     make([]bool, l.total()),
 		old:      make([]oldTime, 0, 2*cfg.Samples),
 		groups:   make(map[string]*groupHist),
 	}
