@@ -41,6 +41,7 @@ type options struct {
 	cols, rows int
 	refresh    time.Duration
 	duration   time.Duration
+	curve      time.Duration
 	env        []string // extra environment for the binary (-env)
 	frames     int
 	bin        string
@@ -62,6 +63,7 @@ func parseFlags() (options, error) {
 	flag.StringVar(&size, "size", "120x40", "terminal size, COLSxROWS")
 	flag.DurationVar(&o.refresh, "refresh", 2*time.Second, "the binary's --refresh")
 	flag.DurationVar(&o.duration, "duration", 90*time.Second, "how long the binary runs after its first frame (refreshes are counted from 60s on)")
+	flag.DurationVar(&o.curve, "curve", 0, "print the binary's RSS, peak RSS and CPU this often over the run (0: not)")
 	flag.IntVar(&o.frames, "frames", 3, "in-process first-frame runs (the median is reported)")
 	flag.StringVar(&o.bin, "kgroups", "", "kgroups binary to measure (default: go build ./cmd/kgroups)")
 	flag.BoolVar(&o.skipFrame, "skip-frame", false, "skip the in-process first-frame runs")
@@ -197,7 +199,7 @@ func run() error {
 		defer func() { _ = f.Close() }()
 		log = f
 	}
-	r, err := runProcess(ctx, c, bin, o.cols, o.rows, o.refresh, o.duration, dir, log, o.env)
+	r, err := runProcess(ctx, c, bin, o.cols, o.rows, o.refresh, o.duration, o.curve, dir, log, o.env)
 	if err != nil {
 		return err
 	}
@@ -219,6 +221,15 @@ func run() error {
 	}
 	fmt.Printf("  peak RSS (VmHWM): %.1f MiB  final RSS: %.1f MiB (anonymous %.1f, the binary's pages %.1f)  target <= 64 MiB\n",
 		mib(r.peakRSS), mib(r.finalRSS), mib(r.anonRSS), mib(r.fileRSS))
+	if len(r.curve) > 0 {
+		fmt.Println("  over the run (since the first frame): RSS, peak RSS, CPU in the last interval")
+		var prev curvePoint
+		for _, p := range r.curve {
+			fmt.Printf("    %8s  RSS %6.1f MiB  peak %6.1f MiB  CPU %5.2f%% of a core\n",
+				p.at, mib(p.rss), mib(p.hwm), 100*(p.cpu-prev.cpu).Seconds()/(p.at-prev.at).Seconds())
+			prev = p
+		}
+	}
 	if len(r.liveHeap) > 0 {
 		fmt.Printf("  live heap after GC: last %.0f MiB, max %.0f MiB (%d collections)\n",
 			mib(r.liveHeap[len(r.liveHeap)-1]), mib(slices.Max(r.liveHeap)), len(r.liveHeap))
