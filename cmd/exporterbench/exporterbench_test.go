@@ -75,3 +75,10 @@ func TestFlags(t *testing.T) {
 		}
 	}
 }
+
+func TestFamilies(t *testing.T) {
+	got := families([]byte("# TYPE a gauge\na{x=\"1\"} 1\na{x=\"2\"} 2\nb 3\n"))
+	if len(got) != 2 || got["a"] != 2 || got["b"] != 1 {
+		t.Errorf("families %v, want a: 2, b: 1", got)
+	}
+}

@@ -27,6 +27,8 @@ type result struct {
 	wall    time.Duration
 	peakRSS int64 // VmHWM over the whole run, bytes
 	rss     []int64
+	// families is the series of each metric in the last scrape.
+	families map[string]int
 }
 
 // scrape is one scrape of the metrics URL.
@@ -36,6 +38,7 @@ type scrape struct {
 	series      int           // sample lines
 	groupSeries int           // of them, series of the group metric
 	status      int
+	body        []byte
 }
 
 // measure runs the exporter, waits until it is ready (a scrape holds a
@@ -134,6 +137,8 @@ func measure(ctx context.Context, o options, argv, env []string) (*result, error
 		if err != nil {
 			return nil, failed(fmt.Errorf("scrape %d: %w", len(r.scrapes)+1, err))
 		}
+		r.families = families(s.body)
+		s.body = nil
 		r.scrapes = append(r.scrapes, s)
 		rss, err := statusBytes(pid, "VmRSS")
 		if err != nil {
@@ -168,7 +173,7 @@ func get(ctx context.Context, client *http.Client, url string, groupMetric *rege
 	}
 	defer func() { _ = resp.Body.Close() }()
 	body, err := io.ReadAll(resp.Body)
-	s := scrape{took: time.Since(t), bytes: int64(len(body)), status: resp.StatusCode}
+	s := scrape{took: time.Since(t), bytes: int64(len(body)), status: resp.StatusCode, body: body}
 	if err != nil {
 		return s, err
 	}
@@ -179,21 +184,41 @@ func get(ctx context.Context, client *http.Client, url string, groupMetric *rege
 // countSeries counts the sample lines of a text exposition, and those of
 // the metrics whose name matches groupMetric.
 func countSeries(body []byte, groupMetric *regexp.Regexp) (series, group int) {
-	for line := range bytes.Lines(body) {
-		line = bytes.TrimSpace(line)
-		if len(line) == 0 || line[0] == '#' {
-			continue
-		}
+	for name := range sampleNames(body) {
 		series++
-		name := line
-		if i := bytes.IndexAny(line, "{ "); i >= 0 {
-			name = line[:i]
-		}
 		if groupMetric.Match(name) {
 			group++
 		}
 	}
 	return series, group
+}
+
+// families counts the sample lines of each metric name.
+func families(body []byte) map[string]int {
+	n := make(map[string]int)
+	for name := range sampleNames(body) {
+		n[string(name)]++
+	}
+	return n
+}
+
+// sampleNames yields the metric name of every sample line.
+func sampleNames(body []byte) func(yield func([]byte) bool) {
+	return func(yield func([]byte) bool) {
+		for line := range bytes.Lines(body) {
+			line = bytes.TrimSpace(line)
+			if len(line) == 0 || line[0] == '#' {
+				continue
+			}
+			name := line
+			if i := bytes.IndexAny(line, "{ "); i >= 0 {
+				name = line[:i]
+			}
+			if !yield(name) {
+				return
+			}
+		}
+	}
 }
 
 func (r *result) print(w io.Writer, o options) {
@@ -208,6 +233,23 @@ func (r *result) print(w io.Writer, o options) {
 	fmt.Fprintf(w, "  %d scrapes every %s over %s: time median %s, p99 %s, max %s\n",
 		len(r.scrapes), o.interval, r.wall.Round(time.Second), percentile(took, 50), percentile(took, 99), took[len(took)-1].Round(100*time.Microsecond))
 	fmt.Fprintf(w, "  series a scrape: %d (%d of the group metric), %d bytes\n", last.series, last.groupSeries, last.bytes)
+	names := make([]string, 0, len(r.families))
+	for name := range r.families {
+		names = append(names, name)
+	}
+	slices.SortFunc(names, func(a, b string) int {
+		if d := r.families[b] - r.families[a]; d != 0 {
+			return d
+		}
+		return strings.Compare(a, b)
+	})
+	for i, name := range names {
+		if i == 12 {
+			fmt.Fprintf(w, "    ... and %d metrics more\n", len(names)-i)
+			break
+		}
+		fmt.Fprintf(w, "    %7d %s\n", r.families[name], name)
+	}
 	fmt.Fprintf(w, "  CPU: %s in %s = %.2f s a minute = %.2f%% of one core\n",
 		r.cpu, r.wall.Round(time.Second), r.cpu.Seconds()/r.wall.Minutes(), 100*r.cpu.Seconds()/r.wall.Seconds())
 	fmt.Fprintf(w, "  RSS: peak (VmHWM) %.1f MiB; after each scrape min %.1f, max %.1f, last %.1f MiB\n",
