@@ -148,6 +148,6 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	r.print(os.Stdout, o)
+	r.print(o)
 	return nil
 }

@@ -72,13 +72,17 @@ func measure(ctx context.Context, o options, argv, env []string) (*result, error
 	}
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
+	// How the exporter ends once measured is not measured: an interrupt,
+	// then a kill after 10 s.
 	defer func() {
 		_ = cmd.Process.Signal(os.Interrupt)
 		select {
-		case <-exited:
+		case err := <-exited:
+			_ = err
 		case <-time.After(10 * time.Second):
 			_ = cmd.Process.Kill()
-			<-exited
+			err := <-exited
+			_ = err
 		}
 	}()
 	pid := cmd.Process.Pid
@@ -99,7 +103,7 @@ func measure(ctx context.Context, o options, argv, env []string) (*result, error
 		select {
 		case err := <-exited:
 			exited <- err
-			return nil, failed(fmt.Errorf("the exporter ended before it was ready: %v", err))
+			return nil, failed(fmt.Errorf("the exporter ended before it was ready: %w", exitErr(err)))
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		case <-time.After(time.Second):
@@ -112,8 +116,10 @@ func measure(ctx context.Context, o options, argv, env []string) (*result, error
 			last = s
 		}
 		if time.Since(start) > o.readyTimeout {
-			return nil, failed(fmt.Errorf("not ready within %s: the last scrape answered %d with %d series of the group metric, want %d (err %v)",
-				o.readyTimeout, last.status, last.groupSeries, o.readySeries, err))
+			if err == nil {
+				err = fmt.Errorf("the last scrape answered %d with %d series of the group metric, want %d", last.status, last.groupSeries, o.readySeries)
+			}
+			return nil, failed(fmt.Errorf("not ready within %s: %w", o.readyTimeout, err))
 		}
 	}
 	r.ready = time.Since(start)
@@ -128,7 +134,7 @@ func measure(ctx context.Context, o options, argv, env []string) (*result, error
 		select {
 		case err := <-exited:
 			exited <- err
-			return nil, failed(fmt.Errorf("the exporter ended while it was measured: %v", err))
+			return nil, failed(fmt.Errorf("the exporter ended while it was measured: %w", exitErr(err)))
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		case <-time.After(time.Until(next)):
@@ -156,6 +162,14 @@ func measure(ctx context.Context, o options, argv, env []string) (*result, error
 		return nil, err
 	}
 	return r, nil
+}
+
+// exitErr is the error of an exporter that ended, err from its Wait.
+func exitErr(err error) error {
+	if err == nil {
+		return errors.New("it exited with status 0")
+	}
+	return err
 }
 
 // get scrapes url once, as Prometheus does (text format, gzip), and
@@ -221,18 +235,18 @@ func sampleNames(body []byte) func(yield func([]byte) bool) {
 	}
 }
 
-func (r *result) print(w io.Writer, o options) {
-	fmt.Fprintf(w, "exporter: %s\n", strings.Join(o.exporter, " "))
-	fmt.Fprintf(w, "  ready (a %s series for every group) after %s\n", o.metricName, r.ready.Round(time.Millisecond))
+func (r *result) print(o options) {
+	fmt.Printf("exporter: %s\n", strings.Join(o.exporter, " "))
+	fmt.Printf("  ready (a %s series for every group) after %s\n", o.metricName, r.ready.Round(time.Millisecond))
 	took := make([]time.Duration, len(r.scrapes))
 	for i, s := range r.scrapes {
 		took[i] = s.took
 	}
 	slices.Sort(took)
 	last := r.scrapes[len(r.scrapes)-1]
-	fmt.Fprintf(w, "  %d scrapes every %s over %s: time median %s, p99 %s, max %s\n",
+	fmt.Printf("  %d scrapes every %s over %s: time median %s, p99 %s, max %s\n",
 		len(r.scrapes), o.interval, r.wall.Round(time.Second), percentile(took, 50), percentile(took, 99), took[len(took)-1].Round(100*time.Microsecond))
-	fmt.Fprintf(w, "  series a scrape: %d (%d of the group metric), %d bytes\n", last.series, last.groupSeries, last.bytes)
+	fmt.Printf("  series a scrape: %d (%d of the group metric), %d bytes\n", last.series, last.groupSeries, last.bytes)
 	names := make([]string, 0, len(r.families))
 	for name := range r.families {
 		names = append(names, name)
@@ -245,14 +259,14 @@ func (r *result) print(w io.Writer, o options) {
 	})
 	for i, name := range names {
 		if i == 12 {
-			fmt.Fprintf(w, "    ... and %d metrics more\n", len(names)-i)
+			fmt.Printf("    ... and %d metrics more\n", len(names)-i)
 			break
 		}
-		fmt.Fprintf(w, "    %7d %s\n", r.families[name], name)
+		fmt.Printf("    %7d %s\n", r.families[name], name)
 	}
-	fmt.Fprintf(w, "  CPU: %s in %s = %.2f s a minute = %.2f%% of one core\n",
+	fmt.Printf("  CPU: %s in %s = %.2f s a minute = %.2f%% of one core\n",
 		r.cpu, r.wall.Round(time.Second), r.cpu.Seconds()/r.wall.Minutes(), 100*r.cpu.Seconds()/r.wall.Seconds())
-	fmt.Fprintf(w, "  RSS: peak (VmHWM) %.1f MiB; after each scrape min %.1f, max %.1f, last %.1f MiB\n",
+	fmt.Printf("  RSS: peak (VmHWM) %.1f MiB; after each scrape min %.1f, max %.1f, last %.1f MiB\n",
 		mib(r.peakRSS), mib(slices.Min(r.rss)), mib(slices.Max(r.rss)), mib(r.rss[len(r.rss)-1]))
 }
 
