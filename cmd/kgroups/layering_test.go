@@ -129,6 +129,9 @@ func layeringViolations(pkgs []listedPackage) []string {
 			if hasPrefixAny(p.ImportPath, module+"/cmd/floorbench") && strings.HasPrefix(imp, module+"/") {
 				bad(p.ImportPath, imp, "floorbench measures kgroups from outside: its floor is bare kadm, it imports no kgroups package")
 			}
+			if hasPrefixAny(p.ImportPath, module+"/cmd/exporterbench") && strings.HasPrefix(imp, module+"/") {
+				bad(p.ImportPath, imp, "exporterbench measures exporters from outside, kgroups as any other: it imports no kgroups package")
+			}
 			if hasPrefixAny(p.ImportPath, module+"/views/format") && strings.HasPrefix(imp, module+"/") && imp != module+"/kafka/lag" {
 				bad(p.ImportPath, imp, "format is a leaf (it may import kafka/lag only)")
 			}
@@ -183,6 +186,7 @@ func TestLayeringRules(t *testing.T) {
 		{m("kafka/reset"), []string{"github.com/spf13/viper"}},
 		{m("views/ui"), []string{"github.com/charmbracelet/bubbletea", m("kafka")}},
 		{m("cmd/floorbench"), []string{"github.com/twmb/franz-go/pkg/kadm", m("kafka")}},
+		{m("cmd/exporterbench"), []string{"github.com/twmb/franz-go/pkg/kfake", m("kafka/lag")}},
 	}
 	got := layeringViolations(pkgs)
 	want := []string{
@@ -198,6 +202,7 @@ func TestLayeringRules(t *testing.T) {
 		m("views/stray") + " -> : a views package outside the role folders (views/{ui,format,columns,render,widgets,screens,viewtest}/...)",
 		m("kafka/reset") + " -> github.com/spf13/viper: viper outside config and cmd",
 		m("cmd/floorbench") + " -> " + m("kafka") + ": floorbench measures kgroups from outside: its floor is bare kadm, it imports no kgroups package",
+		m("cmd/exporterbench") + " -> " + m("kafka/lag") + ": exporterbench measures exporters from outside, kgroups as any other: it imports no kgroups package",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("violations:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

@@ -41,6 +41,7 @@ type options struct {
 	cols, rows int
 	refresh    time.Duration
 	duration   time.Duration
+	curve      time.Duration
 	env        []string // extra environment for the binary (-env)
 	frames     int
 	bin        string
@@ -62,13 +63,14 @@ func parseFlags() (options, error) {
 	flag.StringVar(&size, "size", "120x40", "terminal size, COLSxROWS")
 	flag.DurationVar(&o.refresh, "refresh", 2*time.Second, "the binary's --refresh")
 	flag.DurationVar(&o.duration, "duration", 90*time.Second, "how long the binary runs after its first frame (refreshes are counted from 60s on)")
+	flag.DurationVar(&o.curve, "curve", 0, "print the binary's RSS, peak RSS and CPU this often over the run (0: not)")
 	flag.IntVar(&o.frames, "frames", 3, "in-process first-frame runs (the median is reported)")
 	flag.StringVar(&o.bin, "kgroups", "", "kgroups binary to measure (default: go build ./cmd/kgroups)")
 	flag.BoolVar(&o.skipFrame, "skip-frame", false, "skip the in-process first-frame runs")
 	flag.BoolVar(&o.skipBinary, "skip-binary", false, "skip the run of the binary")
 	flag.IntVar(&o.heapPolls, "heap-polls", 12, "polls of the in-process UI before its retained heap is measured (0: skip)")
 	flag.StringVar(&o.heapFile, "heapprofile", "", "write the in-process UI's heap profile here after -heap-polls polls")
-	flag.StringVar(&o.cpuFile, "cpuprofile", "", "write a CPU profile of the in-process first-frame runs here")
+	flag.StringVar(&o.cpuFile, "cpuprofile", "", "write a CPU profile of the in-process runs (first frames and -heap-polls polls) here")
 	flag.StringVar(&o.ttyLog, "ttylog", "", "copy everything the binary writes to its terminal to this file")
 	var env string
 	flag.StringVar(&env, "env", "", "extra environment for the binary, comma-separated NAME=VALUE pairs (GOMEMLIMIT=1GiB, for example)")
@@ -151,17 +153,17 @@ func run() error {
 		o.groups, o.topics, o.partitions, o.groups*o.partitions, lagging, time.Since(t0).Round(time.Millisecond))
 	fmt.Printf("terminal: %dx%d, xterm-256color, UTF-8\n", o.cols, o.rows)
 
-	if !o.skipFrame {
-		if o.cpuFile != "" {
-			f, err := os.Create(o.cpuFile)
-			if err != nil {
-				return err
-			}
-			if err := pprof.StartCPUProfile(f); err != nil {
-				return err
-			}
-			defer func() { _ = f.Close() }()
+	if o.cpuFile != "" && (!o.skipFrame || o.heapPolls > 0) {
+		f, err := os.Create(o.cpuFile)
+		if err != nil {
+			return err
 		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer func() { _ = f.Close() }()
+	}
+	if !o.skipFrame {
 		var runs []time.Duration
 		for range o.frames {
 			d, err := firstFrame(ctx, c, o.cols, o.rows)
@@ -170,7 +172,6 @@ func run() error {
 			}
 			runs = append(runs, d)
 		}
-		pprof.StopCPUProfile()
 		fmt.Printf("first frame after the first poll result (in process, median of %d): %s  runs %s  target <= 150ms\n",
 			len(runs), medianDuration(runs).Round(100*time.Microsecond), durations(runs))
 	}
@@ -183,6 +184,7 @@ func run() error {
 		fmt.Printf("live heap the UI keeps after %d polls (in process, every %s; the cluster's excluded): %.1f MiB = %d bytes a committed partition; %d of the polls' snapshots alive\n",
 			o.heapPolls, every, mib(int64(b)), int64(b)/int64(o.groups*o.partitions), snaps)
 	}
+	pprof.StopCPUProfile()
 	if o.skipBinary {
 		return nil
 	}
@@ -197,7 +199,7 @@ func run() error {
 		defer func() { _ = f.Close() }()
 		log = f
 	}
-	r, err := runProcess(ctx, c, bin, o.cols, o.rows, o.refresh, o.duration, dir, log, o.env)
+	r, err := runProcess(ctx, c, bin, o.cols, o.rows, o.refresh, o.duration, o.curve, dir, log, o.env)
 	if err != nil {
 		return err
 	}
@@ -219,6 +221,15 @@ func run() error {
 	}
 	fmt.Printf("  peak RSS (VmHWM): %.1f MiB  final RSS: %.1f MiB (anonymous %.1f, the binary's pages %.1f)  target <= 64 MiB\n",
 		mib(r.peakRSS), mib(r.finalRSS), mib(r.anonRSS), mib(r.fileRSS))
+	if len(r.curve) > 0 {
+		fmt.Println("  over the run (since the first frame): RSS, peak RSS, CPU in the last interval")
+		var prev curvePoint
+		for _, p := range r.curve {
+			fmt.Printf("    %8s  RSS %6.1f MiB  peak %6.1f MiB  CPU %5.2f%% of a core\n",
+				p.at, mib(p.rss), mib(p.hwm), 100*(p.cpu-prev.cpu).Seconds()/(p.at-prev.at).Seconds())
+			prev = p
+		}
+	}
 	if len(r.liveHeap) > 0 {
 		fmt.Printf("  live heap after GC: last %.0f MiB, max %.0f MiB (%d collections)\n",
 			mib(r.liveHeap[len(r.liveHeap)-1]), mib(slices.Max(r.liveHeap)), len(r.liveHeap))

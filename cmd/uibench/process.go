@@ -36,6 +36,16 @@ type processRun struct {
 	fileRSS     int64 // RssFile at the end: the binary's pages
 	liveHeap    []int64
 	totalBytes  int64
+	// curve is RSS and CPU sampled every curveEvery after the first
+	// frame (empty when it is 0).
+	curve []curvePoint
+}
+
+// curvePoint is one sample of the binary's memory and CPU over a run.
+type curvePoint struct {
+	at       time.Duration // since the first frame
+	rss, hwm int64
+	cpu      time.Duration // since the first frame
 }
 
 // clockTicks is the kernel's USER_HZ, the unit of /proc/PID/stat times.
@@ -45,7 +55,7 @@ const clockTicks = 100
 // d with the given refresh, and measures it from outside: bytes written to
 // the terminal, CPU time and RSS from /proc, and the live heap after each
 // collection from GODEBUG=gctrace=1.
-func runProcess(ctx context.Context, c *cluster, bin string, cols, rows int, refresh, d time.Duration, dir string, log io.Writer, extraEnv []string) (*processRun, error) {
+func runProcess(ctx context.Context, c *cluster, bin string, cols, rows int, refresh, d, curveEvery time.Duration, dir string, log io.Writer, extraEnv []string) (*processRun, error) {
 	master, slave, err := openPTY(cols, rows)
 	if err != nil {
 		return nil, err
@@ -103,11 +113,25 @@ func runProcess(ctx context.Context, c *cluster, bin string, cols, rows int, ref
 	end := drawnAt.Add(d)
 	var settledAt time.Time
 	var cpuSettled time.Duration
+	nextCurve := drawnAt.Add(curveEvery)
 	for time.Now().Before(end) {
 		select {
 		case err := <-exited:
 			return nil, fmt.Errorf("kgroups ended early: %w", err)
 		case <-time.After(min(time.Second, time.Until(end))):
+		}
+		if curveEvery > 0 && !time.Now().Before(nextCurve) {
+			p := curvePoint{at: time.Since(drawnAt).Round(time.Second)}
+			var err1, err2, err3 error
+			p.rss, err1 = statusBytes(pid, "VmRSS")
+			p.hwm, err2 = statusBytes(pid, "VmHWM")
+			p.cpu, err3 = cpuTime(pid)
+			if err := errors.Join(err1, err2, err3); err != nil {
+				return nil, err
+			}
+			p.cpu -= cpu0
+			r.curve = append(r.curve, p)
+			nextCurve = nextCurve.Add(curveEvery)
 		}
 		if settledAt.IsZero() && time.Since(drawnAt) >= settle && time.Until(end) > 0 {
 			if cpuSettled, err = cpuTime(pid); err != nil {

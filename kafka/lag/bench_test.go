@@ -139,6 +139,41 @@ func clusterSnapshot() *kafka.Snapshot {
 	return s
 }
 
+// BenchmarkHistoryMemoryAtRest is BenchmarkHistoryMemory on the
+// reference cluster's shape at 10,000 groups (120,000 partitions, 12 for
+// each group on topic i%20), every group Empty and nothing moving: the
+// slabs take no bytes, and what remains is the records and the groups.
+func BenchmarkHistoryMemoryAtRest(b *testing.B) {
+	benchHistoryMemory(b, false, restSnapshot, advanceTime)
+}
+
+// BenchmarkHistoryMemoryAtRestWide is BenchmarkHistoryMemoryAtRest on a
+// wide History.
+func BenchmarkHistoryMemoryAtRestWide(b *testing.B) {
+	benchHistoryMemory(b, true, restSnapshot, advanceTime)
+}
+
+// restSnapshot builds 10,000 Empty groups of 12 partitions, group i
+// committed at the log end of topic i%20.
+func restSnapshot() *kafka.Snapshot {
+	s := &kafka.Snapshot{Time: t0}
+	for g := range 10000 {
+		grp := kafka.Group{Name: fmt.Sprintf("group-%05d", g), State: kafka.StateEmpty, Partitions: make([]kafka.PartitionOffsets, 0, 12)}
+		for p := range 12 {
+			grp.Partitions = append(grp.Partitions, kafka.PartitionOffsets{
+				Topic: fmt.Sprintf("topic-%02d", g%20), Partition: int32(p), Committed: 100, LogEnd: 100, Lag: 0,
+			})
+		}
+		s.Groups = append(s.Groups, grp)
+	}
+	return s
+}
+
+// advanceTime moves the snapshot one poll on with nothing else changed.
+func advanceTime(s *kafka.Snapshot, poll int) {
+	s.Time = t0.Add(time.Duration(poll) * 5 * time.Second)
+}
+
 // BenchmarkHistoryMemoryBusy is BenchmarkHistoryMemory with busy
 // partitions: 5,000 records produced per poll, a consumer 1,000,000
 // behind reading 4,990 per poll, so that offsets and lags need 4 bytes.

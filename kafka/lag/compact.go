@@ -9,12 +9,16 @@ import (
 
 // A partition's history is one slab of bytes cut into sections, each an
 // array of numbers of one class. Every class has, per partition, a base
-// and a width of 1, 2, 4 or 8 bytes: a number is stored as its distance
+// and a width of 0, 1, 2, 4 or 8 bytes: a number is stored as its distance
 // from the base in that many bytes, with all bits set for kafka.NoOffset
-// (a width of 8 stores the number itself). The numbers of a class stay
-// close together over a window (offsets grow by what was produced or
-// consumed in a few minutes, polls by their count), so most partitions
-// keep every class in one or two bytes. A number that does not fit its
+// (a width of 8 stores the number itself). A width of 0 stores nothing: every
+// number the history reads of that class is the base, and none is
+// kafka.NoOffset, so a partition at rest (its commit and log end the same
+// over the window, as on an idle topic, or for a group long gone) keeps
+// its rings in no bytes at all, or only its polls' numbers. The numbers of
+// a class stay close together over a window (offsets grow by what was
+// produced or consumed in a few minutes, polls by their count), so most
+// partitions keep every class in one or two bytes. A number that does not fit its
 // class repacks the partition (repack): the bases move to the smallest
 // value held and the widths grow or shrink to what the values need, so an
 // encoding is never lossy; it only costs memory where the values of one
@@ -53,37 +57,73 @@ var secClass = [numSec]uint8{clsCommitted, clsLogEnd, clsLogEnd, clsSeq, clsSeq,
 // layout is the length of each section in numbers, from the Config.
 type layout [numSec]int
 
-// A partition's widths are packed in one byte, two bits per class: the
-// width of class c is 1 << (wkey >> (2*c) & 3). sectionStarts are the byte
-// offsets of the sections for every such byte, the last one the slab's
+// A partition's widths are packed in one number, a digit in base
+// numWidths per class (widthCodes: 0 for 1 byte, 1 for 2, 2 for 4, 3 for
+// 8, 4 for none), so that there are numKeys keys. sectionStarts are the
+// byte offsets of the sections for every key, the last one the slab's
 // size.
-type sectionStarts [256][numSec + 1]int32
+type sectionStarts [numKeys][numSec + 1]int32
+
+const (
+	numWidths = 5
+	numKeys   = numWidths * numWidths * numWidths * numWidths // numWidths^numCls
+)
+
+// widthCodes are the widths a digit of a key stands for.
+var widthCodes = [numWidths]uint8{1, 2, 4, 8, 0}
+
+// keyWidths is the width of every class in every key, and keyWide
+// reports the keys with a class in 4 or 8 bytes.
+var (
+	keyWidths [numKeys][numCls]uint8
+	keyWide   [numKeys]bool
+)
+
+func init() {
+	for k := range numKeys {
+		d := k
+		for c := range numCls {
+			w := widthCodes[d%numWidths]
+			keyWidths[k][c] = w
+			keyWide[k] = keyWide[k] || w >= 4
+			d /= numWidths
+		}
+	}
+}
 
 func (l *layout) starts() *sectionStarts {
 	var st sectionStarts
 	for k := range st {
 		for s := range numSec {
-			st[k][s+1] = st[k][s] + int32(l[s]*int(keyWidth(uint8(k), secClass[s])))
+			st[k][s+1] = st[k][s] + int32(l[s]*int(keyWidth(uint16(k), secClass[s])))
 		}
 	}
 	return &st
 }
 
 // keyWidth is the width of class c in the packed widths k.
-func keyWidth(k, c uint8) uint8 { return 1 << (k >> (2 * c) & 3) }
+func keyWidth(k uint16, c uint8) uint8 { return keyWidths[k][c] }
 
-// widthKey packs widths of 1, 2, 4 or 8 bytes.
-func widthKey(width *[numCls]uint8) uint8 {
-	var k uint8
-	for c, w := range width {
-		var lg uint8
-		for 1<<lg < w {
-			lg++
+// widthKey packs widths of 0, 1, 2, 4 or 8 bytes.
+func widthKey(width *[numCls]uint8) uint16 {
+	var k, digit uint16 = 0, 1
+	for _, w := range width {
+		var code uint16
+		for widthCodes[code] != w {
+			code++
 		}
-		k |= lg << (2 * c)
+		k += code * digit
+		digit *= numWidths
 	}
 	return k
 }
+
+// wideKey is the key of 8 bytes for every class, and zeroKey that of 0
+// bytes for every class.
+var (
+	wideKey = widthKey(&[numCls]uint8{8, 8, 8, 8})
+	zeroKey = widthKey(&[numCls]uint8{0, 0, 0, 0})
+)
 
 func newLayout(cfg Config) layout {
 	s, p, w := cfg.Samples+1, cfg.TimePoints+1, cfg.Window+1
@@ -116,6 +156,8 @@ func (h *History) col(ph *partHist, sec int) col {
 // get decodes the i-th number, kafka.NoOffset for none.
 func (c col) get(i int) int64 {
 	switch c.w {
+	case 0:
+		return c.base
 	case 1:
 		if u := c.b[i]; u != math.MaxUint8 {
 			return c.base + int64(u)
@@ -134,13 +176,22 @@ func (c col) get(i int) int64 {
 	return kafka.NoOffset
 }
 
-// fits reports whether v can be stored: a negative v is stored as none.
+// fits reports whether v can be stored: a negative v is stored as none,
+// except in 0 bytes, which store only the base.
 func (c col) fits(v int64) bool {
+	if c.w == 0 {
+		return v == c.base && v >= 0
+	}
 	return v < 0 || c.w == 8 || v >= c.base && uint64(v-c.base) < widthMax(c.w)
 }
 
-// set stores v, which must fit; a negative v is stored as none.
+// set stores v, which must fit; a negative v is stored as none. In 0
+// bytes it stores nothing: v is the base, or a slot the history no longer
+// reads is cleared by a repack.
 func (c col) set(i int, v int64) {
+	if c.w == 0 {
+		return
+	}
 	if c.w == 8 {
 		if v < 0 {
 			v = kafka.NoOffset
@@ -235,24 +286,27 @@ func (h *History) store3(ph *partHist, a, b, c write) {
 // every number the history still reads (the samples of the polls in the
 // ring, the points and the observations held; the newest point's poll is
 // in the record), sets each class's base to its smallest value and its
-// width to the narrowest that holds them all, and encodes them again.
-// Numbers no longer read are set to none. The slab is reallocated only
+// width to the narrowest that holds them all (0 bytes when they are all
+// one number, or there are none, and none is none), and encodes them again. Numbers no longer
+// read are set to none. The slab is reallocated only
 // when its size changes, so a partition whose offsets keep growing at the
 // same pace rebases in place, except in a History whose slabs another
 // copy may be reading (CopyFrom): there a repack always writes a new slab
 // and leaves the old one to its readers.
 func (h *History) repack(ph *partHist, ws []write) {
 	l := &h.layout
-	vals := h.scratch
+	vals, held := h.scratch, h.held
 	for k := range vals {
 		vals[k] = kafka.NoOffset
 	}
+	clear(held)
 	var start [numSec + 1]int
 	for s := range numSec {
 		start[s+1] = start[s] + l[s]
 	}
 	decode := func(s, j int) {
 		vals[start[s]+j] = h.col(ph, s).get(j)
+		held[start[s]+j] = true
 	}
 	if ph.lastSeq > 0 {
 		for q := h.firstSeq(ph.first(), ph.lastSeq); q <= ph.lastSeq; q++ {
@@ -275,14 +329,16 @@ func (h *History) repack(ph *partHist, ws []write) {
 	}
 	for _, w := range ws {
 		vals[start[w.sec]+w.i] = w.v
+		held[start[w.sec]+w.i] = true
 	}
 
 	var lo, hi [numCls]int64
-	var seen [numCls]bool
+	var seen, none [numCls]bool
 	for s := range numSec {
 		c := secClass[s]
-		for _, x := range vals[start[s]:start[s+1]] {
+		for j, x := range vals[start[s]:start[s+1]] {
 			if x < 0 {
+				none[c] = none[c] || held[start[s]+j]
 				continue
 			}
 			if !seen[c] || x < lo[c] {
@@ -298,6 +354,9 @@ func (h *History) repack(ph *partHist, ws []write) {
 	var base [numCls]int64
 	for c := range numCls {
 		width[c] = h.widthFor(uint64(hi[c] - lo[c]))
+		if !none[c] && lo[c] == hi[c] && !h.wide {
+			width[c] = 0
+		}
 		if width[c] < 8 {
 			base[c] = lo[c]
 		}

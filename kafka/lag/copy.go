@@ -34,6 +34,7 @@ func (h *History) CopyFrom(src *History) {
 	h.oldSweep = src.oldSweep
 	if len(h.scratch) != len(src.scratch) {
 		h.scratch = make([]int64, len(src.scratch))
+		h.held = make([]bool, len(src.scratch))
 	}
 	mirror(h.groups, src.groups, (*groupHist).drop, func(g, sg *groupHist) {
 		parts := append(g.parts[:0], sg.parts...)

@@ -218,7 +218,7 @@ func (tw *twin) compare(t testing.TB, nows ...time.Time) {
 // observations, and that the wide one holds every class in 8 bytes.
 func comparePartition(t testing.TB, where string, h *History, p *partHist, wide *History, wp *partHist) {
 	t.Helper()
-	if wp.wkey != 0xff {
+	if wp.wkey != wideKey {
 		t.Fatalf("%s: the wide History holds widths %#x", where, wp.wkey)
 	}
 	if p.logStart != wp.logStart || p.owned != wp.owned || p.unLen != wp.unLen || p.unLen > 0 && p.unLast != wp.unLast {
@@ -576,7 +576,7 @@ func TestHistoryEquivalenceSeeded(t *testing.T) {
 		}
 	}
 	for c := range tally.width {
-		for _, w := range []int{1, 2, 4, 8} {
+		for _, w := range []int{0, 1, 2, 4, 8} {
 			// Polls 255 apart take TestHistoryEquivalenceLongFlat.
 			if c == clsSeq && w > 1 {
 				continue
@@ -706,5 +706,54 @@ func TestHistoryReadsConcurrently(t *testing.T) {
 	}
 	if wgh, _ := tw.wide.Evaluate("g", now); !reflect.DeepEqual(want, wgh) {
 		t.Fatalf("%+v, wide %+v", want, wgh)
+	}
+}
+
+// TestHistoryAtRest holds the slab sizes of partitions at rest, and their
+// answers to the wide History's: a partition whose commit and log end do
+// not move keeps no bytes when no member owns it, lagging or not (every
+// class holds one number: one commit, one log end, one lag, and the one
+// poll of its observation and of its first time-lag point), only its
+// polls' numbers when a member owns it (an observation every
+// MinDistance); one whose commit moved once keeps bytes for the
+// observations of the move, which stay until newer ones replace them.
+func TestHistoryAtRest(t *testing.T) {
+	tw := newTwin(DefaultConfig())
+	cfg := tw.h.Config()
+	seqBytes := cfg.TimePoints + 1 + cfg.Window + 1 // the polls' sections in 1 byte
+	now := t0
+	slab := func(g string) (int, *partHist) {
+		ph := &tw.h.groups[g].parts[0]
+		if want := int(tw.h.starts[ph.wkey][numSec]); len(ph.data) != want {
+			t.Fatalf("%s: slab of %d bytes, its widths want %d", g, len(ph.data), want)
+		}
+		return len(ph.data), ph
+	}
+	for i := range 4 * cfg.Samples {
+		now = now.Add(5 * time.Second)
+		moved := int64(0)
+		if i == 10 {
+			moved = 1 // one commit moves, and moves back at the next poll
+		}
+		tw.add(t, snap(now,
+			grp("empty", unowned(po("t", 0, 100, 100))),
+			grp("owned", po("t", 0, 100, 100)),
+			grp("lagging", unowned(po("t", 1, 97, 100))),
+			grp("moved", unowned(po("t", 2, 100+moved, 110))),
+		))
+		tw.compare(t, now)
+		for _, g := range []string{"empty", "lagging"} {
+			if n, ph := slab(g); n != 0 {
+				t.Fatalf("poll %d: %s keeps a slab of %d bytes (widths %v), want none", i, g, n, keyWidths[ph.wkey])
+			}
+		}
+		// Its first observation is at one poll; from the second on the
+		// polls take a byte.
+		if n, ph := slab("owned"); n != min(i, 1)*seqBytes {
+			t.Fatalf("poll %d: owned keeps a slab of %d bytes (widths %v), want %d", i, n, keyWidths[ph.wkey], min(i, 1)*seqBytes)
+		}
+		if n, ph := slab("moved"); i >= 10 && keyWidths[ph.wkey][clsCommitted] != 1 {
+			t.Fatalf("poll %d: moved keeps a slab of %d bytes, its commits in %d bytes, want 1 after its move", i, n, keyWidths[ph.wkey][clsCommitted])
+		}
 	}
 }

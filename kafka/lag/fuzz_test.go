@@ -144,7 +144,7 @@ func checkInvariants(t *testing.T, h *History, cfg Config, s *kafka.Snapshot, se
 				t.Fatalf("group %q partitions out of order at %d", name, i)
 			}
 			if want := int(h.starts[ph.wkey][numSec]); len(ph.data) != want {
-				t.Fatalf("partition slab of %d bytes, its widths %08b want %d", len(ph.data), ph.wkey, want)
+				t.Fatalf("partition slab of %d bytes, its widths key %d want %d", len(ph.data), ph.wkey, want)
 			}
 			if int(ph.ptLen) > cfg.TimePoints || int(ph.winLen) > cfg.Window {
 				t.Fatalf("partition holds %d points and %d observations", ph.ptLen, ph.winLen)

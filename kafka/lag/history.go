@@ -21,8 +21,9 @@ import (
 // Memory is O(partitions x ring sizes) however long kgroups runs. Each
 // partition holds one slab of 2*(Samples+1) + 2*(TimePoints+1) +
 // 3*(Window+1) numbers (every ring has a spare slot, see compact.go),
-// each stored in 1, 2, 4 or 8 bytes as a distance from a per-partition base
-// (see compact.go; exact, never rounded), plus a fixed record of 136 bytes
+// each stored in 1, 2, 4 or 8 bytes as a distance from a per-partition base,
+// or in none when a class holds one number (a partition at rest; see
+// compact.go; exact, never rounded), plus a fixed record of 136 bytes
 // on 64-bit (checked by TestPartHistSize). The times of points and
 // observations are poll numbers into one table of poll times the History
 // shares between all partitions. A class whose numbers stay near its base
@@ -48,10 +49,12 @@ type History struct {
 	oldSweep int
 	oldMark  []bool
 	// layout is the section lengths of every partition's slab, and
-	// scratch holds one slab's numbers decoded while it is repacked.
+	// scratch holds one slab's numbers decoded while it is repacked, held
+	// which of them the history reads.
 	layout  layout
 	starts  *sectionStarts
 	scratch []int64
+	held    []bool
 	groups  map[string]*groupHist
 	// resets are the offset changes kgroups made, per group (NoteReset).
 	resets map[string][]Reset
@@ -94,6 +97,7 @@ func NewHistory(cfg Config) *History {
 		layout:   l,
 		starts:   l.starts(),
 		scratch:  make([]int64, l.total()),
+		held:     make([]bool, l.total()),
 		old:      make([]oldTime, 0, 2*cfg.Samples),
 		groups:   make(map[string]*groupHist),
 	}

@@ -48,7 +48,8 @@ type partHist struct {
 	// the partition and nothing was committed for it. A commit, or a poll
 	// without an owner, ends the run.
 	unLen int16
-	wkey  uint8
+	// wkey is the widths of the classes (see widthKey).
+	wkey uint16
 	// held is the status the partition is reported with between polls
 	// that change it (see hold); next is a different status seen at the
 	// latest polls, holdRun how many polls in a row saw it, and decided
@@ -60,22 +61,25 @@ type partHist struct {
 	// it (judgeGroup): an evaluation as of that poll's time reads it instead of
 	// applying the rules again.
 	raw Status
+	// owned reports whether a member owned the partition at the latest poll.
+	owned bool
 	// sinceMove is how many polls before lastSeq the committed offset
 	// last moved forward (noMove: not since the partition was first
 	// seen, or too long ago to matter), so that the rhythm rule need not
 	// scan a ring in which the commit never moved.
 	sinceMove uint16
-	// owned reports whether a member owned the partition at the latest poll.
-	owned bool
 }
 
+// newPartition is a partition with nothing recorded: every class in 0
+// bytes, so its first poll repacks it to what its numbers need (nothing,
+// for a partition at rest), and a wide History's in 8 bytes.
 func (h *History) newPartition(topic string, partition int32) partHist {
-	ph := partHist{topic: topic, partition: partition, sinceZero: noZero, sinceMove: noMove}
+	ph := partHist{topic: topic, partition: partition, sinceZero: noZero, sinceMove: noMove, wkey: zeroKey}
 	if h.wide {
-		ph.wkey = math.MaxUint8 // 8 bytes for every class
+		ph.wkey = wideKey
+		ph.data = make([]byte, h.starts[ph.wkey][numSec])
+		fillNone(ph.data)
 	}
-	ph.data = make([]byte, h.starts[ph.wkey][numSec])
-	fillNone(ph.data)
 	return ph
 }
 
@@ -123,9 +127,19 @@ func (h *History) sample(ph *partHist, seq uint64) (c, end int64) {
 func (h *History) updatePartition(ph *partHist, p *kafka.PartitionOffsets, t int64, fetched bool) int64 {
 	if gap := h.gapStart(ph.lastSeq); gap < h.seq {
 		cs, es := h.col(ph, secCommitted), h.col(ph, secLogEnd)
-		for s := gap; s < h.seq; s++ {
-			cs.set(h.slot(s), kafka.NoOffset)
-			es.set(h.slot(s), kafka.NoOffset)
+		if cs.w == 0 || es.w == 0 {
+			// None takes a byte: the polls that missed the partition
+			// are written by a repack.
+			ws := make([]write, 0, 2*(h.seq-gap))
+			for s := gap; s < h.seq; s++ {
+				ws = append(ws, write{secCommitted, h.slot(s), kafka.NoOffset}, write{secLogEnd, h.slot(s), kafka.NoOffset})
+			}
+			h.repack(ph, ws)
+		} else {
+			for s := gap; s < h.seq; s++ {
+				cs.set(h.slot(s), kafka.NoOffset)
+				es.set(h.slot(s), kafka.NoOffset)
+			}
 		}
 	}
 	var prevC int64 // the commit at the partition's latest poll
@@ -177,7 +191,7 @@ func (h *History) updatePartition(ph *partHist, p *kafka.PartitionOffsets, t int
 	// a class in 4 or 8 bytes is repacked to the widths its numbers need
 	// now, so that one huge value does not keep it wide after the value
 	// has left the window.
-	if ph.wkey&0xaa != 0 && (h.seq+uint64(uint32(ph.partition)))%uint64(2*h.cfg.Samples) == 0 {
+	if keyWide[ph.wkey] && (h.seq+uint64(uint32(ph.partition)))%uint64(2*h.cfg.Samples) == 0 {
 		h.repack(ph, nil)
 	}
 	return lag

@@ -49,11 +49,28 @@ type Tracker struct {
 // shares v: the next poll writes only the slot of the copied top (which
 // the original reads from its own top) and the slots of polls the
 // original does not read, and re-judging the latest poll (AddExact)
-// changes top alone.
+// changes top alone. While every older poll's time lag is one value, rest
+// (a group at rest, or caught up), v is nil and holds no memory; the
+// first poll with another value makes it, every slot rest, in the copy
+// that writes it, and the original keeps reading rest.
 type timeLagRing struct {
 	first, last uint64
-	top         TimeLag
+	top, rest   TimeLag
 	v           []TimeLag
+}
+
+// set stores t as the time lag of the poll in slot i of v.
+func (r *timeLagRing) set(i int, t TimeLag, n int) {
+	if r.v == nil {
+		if t == r.rest {
+			return
+		}
+		r.v = make([]TimeLag, n)
+		for k := range r.v {
+			r.v[k] = r.rest
+		}
+	}
+	r.v[i] = t
 }
 
 // NewTracker returns an empty tracker with cfg (zero fields take their
@@ -179,14 +196,15 @@ func (l *Tracker) record(name string, h *Verdict) {
 	r, ok := l.series[name]
 	switch {
 	case !ok:
-		r = &timeLagRing{first: l.seq, last: l.seq, v: make([]TimeLag, l.cfg.Samples+1)}
+		r = &timeLagRing{first: l.seq, last: l.seq, rest: h.MaxTimeLag}
 		l.series[name] = r
 	case r.last == l.seq:
 		return // the same name twice in one snapshot: the first counts
 	default:
-		r.v[l.vslot(r.last)] = r.top
+		n := l.cfg.Samples + 1
+		r.set(l.vslot(r.last), r.top, n)
 		for s := max(r.last+1, l.seq-min(l.seq, uint64(l.cfg.Samples))+1); s < l.seq; s++ {
-			r.v[l.vslot(s)] = TimeLag{} // polls that missed the group
+			r.set(l.vslot(s), TimeLag{}, n) // polls that missed the group
 		}
 	}
 	r.last = l.seq
@@ -198,6 +216,9 @@ func (l *Tracker) record(name string, h *Verdict) {
 func (l *Tracker) at(r *timeLagRing, seq uint64) TimeLag {
 	if seq == r.last {
 		return r.top
+	}
+	if r.v == nil {
+		return r.rest
 	}
 	return r.v[l.vslot(seq)]
 }

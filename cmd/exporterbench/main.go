@@ -1,0 +1,153 @@
+// Command exporterbench measures a Prometheus exporter of consumer-group
+// metrics against an in-process cluster: how long a scrape takes, how many
+// series it returns, and the exporter's RSS and CPU while it is scraped
+// as Prometheus would. It is a measuring tool kept with the code, not part
+// of the kgroups binary, and it measures any exporter from outside, given
+// its command line and the URL of its metrics, so that kgroups and other
+// exporters are measured the same way on the same cluster:
+//
+//	go run ./cmd/exporterbench -exporter /path/to/kminion \
+//	    -env KAFKA_BROKERS={brokers} -env EXPORTER_HOST=127.0.0.1 -env EXPORTER_PORT=9308 \
+//	    -url http://127.0.0.1:9308/metrics -group-metric kminion_kafka_consumer_group_info
+//
+// The cluster is three kfake brokers in this process, seeded as
+// cmd/uibench and cmd/floorbench seed theirs. {brokers} in the command
+// line and in -env is replaced by the brokers' addresses, separated by
+// commas. Linux only: it
+// reads /proc. It imports no kgroups package.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"regexp"
+	"strings"
+	"time"
+)
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "exporterbench:", err)
+		os.Exit(1)
+	}
+}
+
+type options struct {
+	layout
+	exporter     []string
+	env          []string
+	url          string
+	groupMetric  *regexp.Regexp
+	metricName   string // -group-metric as given
+	readySeries  int
+	readyTimeout time.Duration
+	interval     time.Duration
+	duration     time.Duration
+	logFile      string
+}
+
+func parseFlags(args []string) (options, error) {
+	var o options
+	fs := flag.NewFlagSet("exporterbench", flag.ContinueOnError)
+	fs.IntVar(&o.groups, "groups", 10000, "Empty groups in the cluster")
+	fs.IntVar(&o.topics, "topics", 20, "topics; group i commits every partition of topic i mod topics")
+	fs.IntVar(&o.partitions, "partitions", 12, "partitions a topic")
+	fs.IntVar(&o.lagEvery, "lag-every", 0, "every nth group lags 3 records a partition (0: none lags)")
+	var exporter, groupMetric string
+	fs.StringVar(&exporter, "exporter", "", "the exporter's command line, split at spaces; {brokers} is replaced by the cluster's addresses")
+	fs.Func("env", "NAME=VALUE in the exporter's environment besides PATH and HOME (repeat the flag for more); {brokers} is replaced", func(kv string) error {
+		if k, _, ok := strings.Cut(kv, "="); !ok || k == "" {
+			return fmt.Errorf("want NAME=VALUE, got %q", kv)
+		}
+		o.env = append(o.env, kv)
+		return nil
+	})
+	fs.StringVar(&o.url, "url", "", "the exporter's metrics URL, e.g. http://127.0.0.1:9308/metrics")
+	fs.StringVar(&groupMetric, "group-metric", "", "regexp of the metric with one series a group (e.g. kminion_kafka_consumer_group_info): the exporter is ready once it has one for every group")
+	fs.IntVar(&o.readySeries, "ready-series", 0, "series of -group-metric that make the exporter ready (default -groups)")
+	fs.DurationVar(&o.readyTimeout, "ready-timeout", 5*time.Minute, "how long the exporter may take to be ready")
+	fs.DurationVar(&o.interval, "interval", 15*time.Second, "scrape interval once ready (Prometheus' default is 15s)")
+	fs.DurationVar(&o.duration, "duration", 5*time.Minute, "how long the exporter is measured once ready")
+	fs.StringVar(&o.logFile, "log", "", "write the exporter's output to this file (default: a temporary file, named on failure)")
+	if err := fs.Parse(args); err != nil {
+		return o, err
+	}
+	if fs.NArg() > 0 {
+		return o, fmt.Errorf("unexpected arguments %q: every setting is a flag (-h lists them)", fs.Args())
+	}
+	o.exporter = strings.Fields(exporter)
+	var err error
+	switch {
+	case len(o.exporter) == 0:
+		return o, errors.New("-exporter is required: the exporter's command line, e.g. -exporter '/tmp/kminion/kminion'")
+	case !strings.HasPrefix(o.url, "http://") && !strings.HasPrefix(o.url, "https://"):
+		return o, fmt.Errorf("-url %q: want the exporter's metrics URL, http://HOST:PORT/PATH", o.url)
+	case groupMetric == "":
+		return o, errors.New("-group-metric is required: the regexp of a metric with one series a group, e.g. kminion_kafka_consumer_group_info")
+	case o.groups < 1 || o.topics < 1 || o.partitions < 1:
+		return o, fmt.Errorf("-groups, -topics and -partitions must be at least 1 (got %d, %d, %d)", o.groups, o.topics, o.partitions)
+	case o.groups > 99999 || o.topics > 99:
+		return o, fmt.Errorf("-groups goes up to 99999 and -topics to 99 (got %d, %d)", o.groups, o.topics)
+	case o.lagEvery < 0:
+		return o, fmt.Errorf("-lag-every must be 0 (no group lags) or more (got %d)", o.lagEvery)
+	case o.interval <= 0 || o.duration < o.interval || o.readyTimeout <= 0:
+		return o, fmt.Errorf("-interval and -ready-timeout must be positive and -duration at least -interval (got %s, %s, %s)", o.interval, o.readyTimeout, o.duration)
+	case o.readySeries < 0:
+		return o, fmt.Errorf("-ready-series must be 0 (as many as -groups) or more (got %d)", o.readySeries)
+	}
+	o.metricName = groupMetric
+	if o.groupMetric, err = regexp.Compile("^(?:" + groupMetric + ")$"); err != nil {
+		return o, fmt.Errorf("-group-metric %q: %w", groupMetric, err)
+	}
+	if o.readySeries == 0 {
+		o.readySeries = o.groups
+	}
+	return o, nil
+}
+
+// substitute replaces {brokers} in each of ss with the brokers' addresses,
+// separated by commas.
+func substitute(ss []string, brokers []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = strings.ReplaceAll(s, "{brokers}", strings.Join(brokers, ","))
+	}
+	return out
+}
+
+func run() error {
+	o, err := parseFlags(os.Args[1:])
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+
+	t0 := time.Now()
+	kc, err := startCluster(ctx, o.layout)
+	if err != nil {
+		return err
+	}
+	defer kc.Close()
+	lagging := "every group caught up"
+	if o.lagEvery > 0 {
+		lagging = fmt.Sprintf("every %dth group 3 records behind", o.lagEvery)
+	}
+	fmt.Printf("cluster: 3 kfake brokers, %d Empty groups, %d topics x %d partitions, %d committed partitions, %s (filled in %s)\n",
+		o.groups, o.topics, o.partitions, o.groups*o.partitions, lagging, time.Since(t0).Round(time.Millisecond))
+
+	addrs := kc.ListenAddrs()
+	r, err := measure(ctx, o, substitute(o.exporter, addrs), substitute(o.env, addrs))
+	if err != nil {
+		return err
+	}
+	r.print(o)
+	return nil
+}
