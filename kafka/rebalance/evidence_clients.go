@@ -36,8 +36,8 @@ func (e ImplEvidence) truncates() bool {
 // recognise grades a member's evidence against the implementation's
 // recorded layouts: a member whose metadata has exactly the layout the
 // implementation sends for the group's protocol is recognised by its
-// metadata; truncated metadata where the implementation never truncates,
-// or full metadata where it always does, rules it out; anything else
+// metadata; truncated metadata where the implementation never truncates
+// rules it out; anything else
 // (another version, which other releases may write, or a protocol it was
 // not recorded with) leaves the client id to say; the recorded version
 // laid out otherwise rules it out.
@@ -46,8 +46,15 @@ func (e ImplEvidence) recognise(ev Evidence) Recognition {
 	if !l.OK {
 		return fromClientID(ev, e.defaultID)
 	}
-	if l.Truncated != e.truncates() {
+	switch {
+	case l.Truncated && !e.truncates():
 		return RuledOut
+	case !l.Truncated && e.truncates():
+		// The poll's DescribeGroups decoder re-encodes kafka-go's
+		// truncated metadata in full (owned partitions empty), so a
+		// snapshot's kafka-go member looks like sarama's: only its
+		// client id can say.
+		return fromClientID(ev, e.defaultID)
 	}
 	me, ok := e.Metadata[ev.Protocol]
 	switch {

@@ -63,6 +63,10 @@ func TestIdentify(t *testing.T) {
 		// is neither's default leaves it sarama, in doubt.
 		{"sarama's layout, custom client ids", "range", []kafka.Member{member("a", "orders-svc", v1)},
 			ImplSarama, false, "assignor range (sarama leader, by metadata the Java client 2.4 to 3.3 also sends)"},
+		// The poll's decoder re-encodes kafka-go's truncated metadata in
+		// full: kafka-go's default client id still says kafka-go.
+		{"kafka-go's metadata as the poll re-encodes it", "range", []kafka.Member{member("a", "svc@host (github.com/segmentio/kafka-go)", v1)},
+			ImplKafkaGo, false, "assignor range (kafka-go leader)"},
 		{"sarama's layout, sarama's client id", "range", []kafka.Member{member("a", "sarama", v1)},
 			ImplSarama, false, "assignor range (sarama leader)"},
 		// "consumer-billing-1" in a group not named billing is a chosen id.
