@@ -59,7 +59,9 @@ Joiners: a new member's id is issued by the coordinator when it joins (its
 client id, a dash and a random suffix) and every modelled assignor orders
 members by id, so simulate runs every place a joiner's id can sort to among
 the remaining members' ids (a group of static members: every place among
-their instance ids; a group of both: both, never every combination), at most
+their instance ids, except for sarama, kafka-go and kafka-python, which order
+static members by member id too; a group of both: both, never every
+combination), at most
 ` + fmt.Sprint(rebalance.MaxPlaces) + ` places spread from first to last. Joiners subscribe to the topics
 the group consumes and own nothing. When the places give different results
 the row reads as a range (MOVED "3–5"), the best and the worst place are
@@ -71,8 +73,13 @@ joiners gives one result, and no tie is left to the leader (the Java
 client's and franz-go's sticky assignors break ties their own way, franz-go's
 at random, so those rows are approximate). The leader's implementation is
 read from each member's evidence: its metadata's layout first, then a
-client's default client id; a group with any member not identified has an
-unknown leader. NOTE says why a row is not exact.
+client's default client id (the Java client's names the group:
+consumer-<group>-<n>); a group with any member not identified has an
+unknown leader. sarama's layout is also the Java client 2.4 to 3.3's, so a
+group identified as sarama by it alone, without sarama's client id, has an
+approximate own row; kafka-go rows are approximate (its leader takes
+partitions in the order the broker lists them), and so are sarama sticky
+rows (it walks Go maps). NOTE says why a row is not exact.
 
 For a consumer-protocol (KIP-848) group the broker computes the assignment,
 so simulate shows each member's current and target assignment instead.

@@ -15,21 +15,40 @@ func init() {
 }
 
 // javaDefaultID: franz-go's "kgo", the Java client's
-// "consumer-<group>-<n>" (and the older "consumer-<n>").
-func javaDefaultID(id string) bool {
-	id = strings.ToLower(id)
-	return id == "kgo" || strings.HasPrefix(id, "consumer-")
+// "consumer-<group>-<n>" for the member's own group (and the "consumer-<n>"
+// of clients before 2.2). "consumer-billing-1" in a group not named
+// billing is a client id someone chose, not the Java client's default.
+func javaDefaultID(ev Evidence) bool {
+	id := ev.ClientID
+	if id == "kgo" {
+		return true
+	}
+	rest, ok := strings.CutPrefix(id, "consumer-")
+	if !ok {
+		return false
+	}
+	if ev.Group != "" {
+		if n, ok := strings.CutPrefix(rest, ev.Group+"-"); ok && digits(n) {
+			return true
+		}
+	}
+	return digits(rest)
+}
+
+// digits reports whether s is a non-empty run of ASCII digits.
+func digits(s string) bool {
+	return s != "" && strings.Trim(s, "0123456789") == ""
 }
 
 // librdkafkaDefaultID: librdkafka's "rdkafka" (confluent-kafka-go,
 // -python, -dotnet keep it), and kcat's.
-func librdkafkaDefaultID(id string) bool {
-	id = strings.ToLower(id)
+func librdkafkaDefaultID(ev Evidence) bool {
+	id := strings.ToLower(ev.ClientID)
 	return id == "rdkafka" || strings.HasPrefix(id, "rdkafka-") || strings.HasPrefix(id, "kcat") || strings.HasPrefix(id, "kafkacat")
 }
 
-func kafkajsDefaultID(id string) bool {
-	id = strings.ToLower(id)
+func kafkajsDefaultID(ev Evidence) bool {
+	id := strings.ToLower(ev.ClientID)
 	return id == "kafkajs" || strings.HasPrefix(id, "kafkajs-")
 }
 

@@ -1,7 +1,6 @@
 package rebalance
 
 import (
-	"encoding/binary"
 	"fmt"
 	"slices"
 
@@ -36,6 +35,12 @@ type Identification struct {
 	// default, which implementation their metadata showed instead
 	// (kgroups trusts the metadata); not sanitized.
 	Conflicts []string
+	// Doubts name, for members identified by metadata that another
+	// client also sends, with a client id that is neither's default, that
+	// other client ("the Java client 2.4 to 3.3"): the identification is
+	// the likelier reading, not a certain one, and the leader's own row
+	// is approximate; not sanitized.
+	Doubts []string
 }
 
 // Label is the header form: "assignor cooperative-sticky (librdkafka
@@ -61,6 +66,8 @@ func (id Identification) Leader() string {
 		return "(leader unknown)"
 	case len(id.Conflicts) > 0:
 		return "(" + id.Impl.Name() + " leader, by metadata against client ids)"
+	case len(id.Doubts) > 0:
+		return "(" + id.Impl.Name() + " leader, by metadata " + id.Doubts[0] + " also sends)"
 	}
 	return "(" + id.Impl.Name() + " leader)"
 }
@@ -109,10 +116,13 @@ func Identify(g *kafka.Group) Identification {
 	var seen []Impl
 	for i := range g.Members {
 		m := &g.Members[i]
-		impl, conflict := identifyMember(EvidenceOf(g.Assignor, m))
+		impl, conflict, doubt := identifyMember(EvidenceOf(g.Name, g.Assignor, m))
 		id.ByMember[m.MemberID] = impl
 		if conflict != "" && !slices.Contains(id.Conflicts, conflict) {
 			id.Conflicts = append(id.Conflicts, conflict)
+		}
+		if doubt != "" && !slices.Contains(id.Doubts, doubt) {
+			id.Doubts = append(id.Doubts, doubt)
 		}
 		if impl == ImplUnknown {
 			id.Unidentified++
@@ -134,15 +144,23 @@ func Identify(g *kafka.Group) Identification {
 }
 
 // identifyMember weighs every implementation's recogniser on one member:
-// the metadata's layout decides when exactly one implementation claims it
-// (whatever the client id says: conflict then names the disagreement); a
-// layout several claim is decided by the client id being one of theirs'
-// default; with no claim, a client's default client id decides when the
-// metadata does not rule that client out. Anything else is unknown.
-func identifyMember(ev Evidence) (impl Impl, conflict string) {
+// the metadata's layout decides when exactly one implementation claims it,
+// unless the client id is another implementation's default and that
+// implementation's metadata fits too (the client id then decides); when
+// the client id's owner is ruled out, the metadata wins and conflict names
+// the disagreement. A layout several claim is decided by the client id
+// being one of theirs' default; with no claim, a client's default client
+// id decides when the metadata does not rule that client out. Anything
+// else is unknown. doubt is set when the layout that decided is one
+// another client (one without a recogniser claiming it, such as the Java
+// client's older releases) also sends and the client id does not settle it.
+func identifyMember(ev Evidence) (impl Impl, conflict, doubt string) {
 	var byMeta, byID []Impl
+	graded := make(map[Impl]Recognition, len(recognisers))
 	for _, r := range recognisers {
-		switch r.recognise(ev) {
+		g := r.recognise(ev)
+		graded[r.impl] = g
+		switch g {
 		case ByMetadata:
 			byMeta = append(byMeta, r.impl)
 		case ByClientID:
@@ -151,7 +169,7 @@ func identifyMember(ev Evidence) (impl Impl, conflict string) {
 	}
 	idOf := func() Impl {
 		for _, r := range recognisers {
-			if r.defaultID != nil && r.defaultID(ev.ClientID) {
+			if r.defaultID != nil && r.defaultID(ev) {
 				return r.impl
 			}
 		}
@@ -159,19 +177,35 @@ func identifyMember(ev Evidence) (impl Impl, conflict string) {
 	}
 	switch {
 	case len(byMeta) == 1:
-		if owner := idOf(); owner != ImplUnknown && owner != byMeta[0] {
+		owner := idOf()
+		switch {
+		case owner != ImplUnknown && owner != byMeta[0] && graded[owner] == ByClientID:
+			return owner, "", ""
+		case owner != ImplUnknown && owner != byMeta[0]:
 			conflict = "client id " + ev.ClientID + " is " + owner.Name() + "'s default form, but its metadata is " + byMeta[0].Name() + "'s"
 		}
-		return byMeta[0], conflict
+		if r := recogniserOf(byMeta[0]); r.sharedWith != "" && owner != byMeta[0] {
+			doubt = r.sharedWith
+		}
+		return byMeta[0], conflict, doubt
 	case len(byMeta) > 1:
 		if owner := idOf(); slices.Contains(byMeta, owner) {
-			return owner, ""
+			return owner, "", ""
 		}
-		return ImplUnknown, ""
+		return ImplUnknown, "", ""
 	case len(byID) == 1:
-		return byID[0], ""
+		return byID[0], "", ""
 	}
-	return ImplUnknown, ""
+	return ImplUnknown, "", ""
+}
+
+func recogniserOf(impl Impl) recogniser {
+	for _, r := range recognisers {
+		if r.impl == impl {
+			return r
+		}
+	}
+	return recogniser{}
 }
 
 // Recognition grades how well one implementation accounts for one
@@ -193,6 +227,9 @@ const (
 
 // Evidence is what one member's join shows about the client that sent it.
 type Evidence struct {
+	// Group is the group's name: the Java client's default client id
+	// names it.
+	Group string
 	// Protocol is the group's chosen assignor.
 	Protocol string
 	// ClientID is the member's client id, as the member set it.
@@ -221,26 +258,30 @@ type Layout struct {
 	Generation int32
 	// Rack is the member's rack (version 3 and later), nil when absent.
 	Rack *string
+	// Truncated is version 1 metadata that stops after the user data,
+	// without the owned partitions version 1 adds: kafka-go's layout
+	// (see ReadMemberMetadata).
+	Truncated bool
 }
 
-// EvidenceOf reads one member's evidence.
-func EvidenceOf(protocol string, m *kafka.Member) Evidence {
-	return Evidence{Protocol: protocol, ClientID: m.ClientID, Metadata: layoutOf(m.JoinMetadata)}
+// EvidenceOf reads one member's evidence in group.
+func EvidenceOf(group, protocol string, m *kafka.Member) Evidence {
+	return Evidence{Group: group, Protocol: protocol, ClientID: m.ClientID, Metadata: layoutOf(m.JoinMetadata)}
 }
 
+// layoutOf decodes join metadata as ReadMemberMetadata does (kafka-go's
+// truncated version 1 included), keeping what kmsg's struct hides.
 func layoutOf(b []byte) Layout {
-	meta := kmsg.NewConsumerMemberMetadata()
-	if len(b) == 0 || meta.ReadFrom(b) != nil {
+	if len(b) == 0 {
 		return Layout{}
 	}
-	l := Layout{OK: true, Version: meta.Version, Topics: meta.Topics, UserData: meta.UserData, Generation: -1, Rack: meta.Rack}
-	// Version, topic count, topics: then the user data's length.
-	at := 2 + 4
-	for _, t := range meta.Topics {
-		at += 2 + len(t)
+	meta, truncated, err := ReadMemberMetadata(b)
+	if err != nil {
+		return Layout{}
 	}
-	if len(b) >= at+4 {
-		l.UserDataNull = int32(binary.BigEndian.Uint32(b[at:])) < 0
+	l := Layout{OK: true, Version: meta.Version, Topics: meta.Topics, UserData: meta.UserData, Generation: -1, Rack: meta.Rack, Truncated: truncated}
+	if n, ok := UserDataLength(b); ok {
+		l.UserDataNull = n < 0
 	}
 	for _, o := range meta.OwnedPartitions {
 		l.Owned += len(o.Partitions)
@@ -268,21 +309,25 @@ func stickyUserData(b []byte) bool {
 type recogniser struct {
 	impl      Impl
 	recognise func(Evidence) Recognition
-	defaultID func(clientID string) bool
+	defaultID func(Evidence) bool
+	// sharedWith names a client that sends the layouts this recogniser
+	// claims by metadata, though they cannot be claimed for it: the Java
+	// client 2.4 to 3.3 sends what sarama sends.
+	sharedWith string
 }
 
 var recognisers []recogniser
 
 // registerRecogniser adds an implementation's recogniser (from an init
 // function of the file that models it).
-func registerRecogniser(impl Impl, defaultID func(string) bool, recognise func(Evidence) Recognition) {
+func registerRecogniser(impl Impl, defaultID func(Evidence) bool, recognise func(Evidence) Recognition) {
 	recognisers = append(recognisers, recogniser{impl: impl, recognise: recognise, defaultID: defaultID})
 }
 
 // fromClientID is the common ending of a recogniser: with nothing in the
 // metadata for or against, a default client id identifies.
-func fromClientID(ev Evidence, defaultID func(string) bool) Recognition {
-	if defaultID(ev.ClientID) {
+func fromClientID(ev Evidence, defaultID func(Evidence) bool) Recognition {
+	if defaultID(ev) {
 		return ByClientID
 	}
 	return Possible

@@ -27,6 +27,7 @@ func TestIdentify(t *testing.T) {
 	kgoCoop := kgo.CooperativeStickyBalancer().JoinGroupMetadata([]string{"t"}, nil, 3)
 	v0 := metadata(0, nil, "t")
 	v1 := metadata(1, nil, "t")
+	v2 := metadata(2, nil, "t")
 	rdkRange := metadata(1, []byte{}, "t")
 	v0empty := metadata(0, []byte{}, "t")
 	kgoRange := kgo.RangeBalancer().JoinGroupMetadata([]string{"t"}, nil, 3)
@@ -40,7 +41,8 @@ func TestIdentify(t *testing.T) {
 	}{
 		{"franz-go members", "cooperative-sticky", []kafka.Member{member("a", "kgo", kgoCoop), member("b", "kgo", kgoCoop)},
 			ImplJava, false, "assignor cooperative-sticky (Java/franz-go leader)"},
-		{"Java default client ids", "range", []kafka.Member{member("a", "consumer-app-1", v1), member("b", "consumer-app-2", v1)},
+		// The Java client's default client id names the group ("g").
+		{"Java default client ids", "range", []kafka.Member{member("a", "consumer-g-1", v1), member("b", "consumer-g-2", v1)},
 			ImplJava, false, "assignor range (Java/franz-go leader)"},
 		{"librdkafka default client id", "cooperative-sticky", []kafka.Member{member("a", "rdkafka", v1), member("b", "rdkafka", v1)},
 			ImplLibrdkafka, false, "assignor cooperative-sticky (librdkafka leader)"},
@@ -54,24 +56,41 @@ func TestIdentify(t *testing.T) {
 			ImplUnknown, false, "assignor RoundRobinAssigner (leader unknown)"},
 		{"cooperative metadata at version 0 is no known client", "cooperative-sticky", []kafka.Member{member("a", "rdkafka", v0)},
 			ImplUnknown, false, "assignor cooperative-sticky (leader unknown)"},
-		{"custom client ids", "range", []kafka.Member{member("a", "orders-svc", v1)},
+		{"custom client ids", "range", []kafka.Member{member("a", "orders-svc", v2)},
 			ImplUnknown, false, "assignor range (leader unknown)"},
+		// Version 1, null user data, no owned partitions: sarama's
+		// layout, and the Java client's from 2.4 to 3.3; a client id that
+		// is neither's default leaves it sarama, in doubt.
+		{"sarama's layout, custom client ids", "range", []kafka.Member{member("a", "orders-svc", v1)},
+			ImplSarama, false, "assignor range (sarama leader, by metadata the Java client 2.4 to 3.3 also sends)"},
+		// The poll's decoder re-encodes kafka-go's truncated metadata in
+		// full: kafka-go's default client id still says kafka-go.
+		{"kafka-go's metadata as the poll re-encodes it", "range", []kafka.Member{member("a", "svc@host (github.com/segmentio/kafka-go)", v1)},
+			ImplKafkaGo, false, "assignor range (kafka-go leader)"},
+		{"sarama's layout, sarama's client id", "range", []kafka.Member{member("a", "sarama", v1)},
+			ImplSarama, false, "assignor range (sarama leader)"},
+		// "consumer-billing-1" in a group not named billing is a chosen id.
+		{"sarama's layout, consumer- id of another group", "roundrobin", []kafka.Member{member("a", "consumer-billing-1", v1)},
+			ImplSarama, false, "assignor roundrobin (sarama leader, by metadata the Java client 2.4 to 3.3 also sends)"},
 		{"mixed clients", "range", []kafka.Member{member("a", "rdkafka", v1), member("b", "kgo", v1)},
 			ImplMixed, false, "assignor range (mixed clients: leader unknown)"},
 		// The unidentified member may be the leader: never "probably".
-		{"one member unidentified", "range", []kafka.Member{member("a", "rdkafka", v1), member("b", "orders-svc", v1)},
+		{"one member unidentified", "range", []kafka.Member{member("a", "rdkafka", v1), member("b", "orders-svc", v2)},
 			ImplUnknown, true, "assignor range (leader unknown: 1 of 2 members not identified)"},
 		// librdkafka writes empty, not null, user data at version 1.
 		{"librdkafka by metadata, custom client ids", "range", []kafka.Member{member("a", "billing-1", rdkRange), member("b", "billing-2", rdkRange)},
 			ImplLibrdkafka, false, "assignor range (librdkafka leader)"},
-		{"librdkafka metadata under Java's default client id", "roundrobin", []kafka.Member{member("a", "consumer-billing-1", rdkRange), member("b", "consumer-billing-2", rdkRange)},
+		{"librdkafka metadata under Java's default client id", "roundrobin", []kafka.Member{member("a", "consumer-g-1", rdkRange), member("b", "consumer-g-2", rdkRange)},
 			ImplLibrdkafka, false, "assignor roundrobin (librdkafka leader, by metadata against client ids)"},
 		{"franz-go's version 3 layout, custom client ids", "range", []kafka.Member{member("a", "orders-svc", kgoRange), member("b", "orders-svc", kgoRange)},
 			ImplJava, false, "assignor range (Java/franz-go leader)"},
-		// kafka-python's layout (version 0, empty user data) is no
-		// modelled client's: two librdkafka members and one unknown.
-		{"one unknown and two librdkafka members", "range", []kafka.Member{member("a", "kafka-python-2.0.2", v0empty), member("b", "rdkafka", rdkRange), member("c", "rdkafka", rdkRange)},
-			ImplUnknown, true, "assignor range (leader unknown: 1 of 3 members not identified)"},
+		// kafka-python's layout (version 0, empty user data): one
+		// kafka-python member and two librdkafka members are mixed,
+		// never "probably librdkafka".
+		{"one kafka-python and two librdkafka members", "range", []kafka.Member{member("a", "kafka-python-2.0.2", v0empty), member("b", "rdkafka", rdkRange), member("c", "rdkafka", rdkRange)},
+			ImplMixed, false, "assignor range (mixed clients: leader unknown)"},
+		{"kafka-python by metadata, custom client ids", "roundrobin", []kafka.Member{member("a", "consumer-billing-1", v0empty), member("b", "consumer-billing-2", v0empty)},
+			ImplKafkaPython, false, "assignor roundrobin (kafka-python leader)"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			g := &kafka.Group{Name: "g", Assignor: c.protocol, Members: c.members}
@@ -219,9 +238,9 @@ func TestSimulateUnmodelledAssignor(t *testing.T) {
 // Java client's default client id get the librdkafka model, and the row
 // says why.
 func TestSimulateSaysMetadataOutweighsClientID(t *testing.T) {
-	g := &kafka.Group{Name: "g", Type: kafka.TypeClassic, ProtocolType: "consumer", State: kafka.StateStable, Assignor: AssignorRoundRobin}
+	g := &kafka.Group{Name: "billing", Type: kafka.TypeClassic, ProtocolType: "consumer", State: kafka.StateStable, Assignor: AssignorRoundRobin}
 	for i, id := range []string{"a", "b"} {
-		m := member(id, "consumer-billing-"+id, metadata(1, []byte{}, "t"))
+		m := member(id, fmt.Sprintf("consumer-billing-%d", i+1), metadata(1, []byte{}, "t"))
 		m.Assignment = tps(fmt.Sprintf("t:%d,%d", 2*i, 2*i+1))
 		g.Members = append(g.Members, m)
 	}
@@ -230,7 +249,7 @@ func TestSimulateSaysMetadataOutweighsClientID(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := sim.Predictions[0]
-	want := "the group's assignor; identified by metadata: client id consumer-billing-a is Java/franz-go's default form, but its metadata is librdkafka's"
+	want := "the group's assignor; identified by metadata: client id consumer-billing-1 is Java/franz-go's default form, but its metadata is librdkafka's"
 	if p.Impl != ImplLibrdkafka || p.Confidence != ConfidenceExact || p.Note != want {
 		t.Fatalf("first row %s %s %q, want librdkafka exact %q", p.Impl, p.Confidence, p.Note, want)
 	}

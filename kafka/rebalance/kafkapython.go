@@ -9,8 +9,8 @@ import "slices"
 // assignment fails to encode its sticky user data (TypeError) on every
 // rejoin, so no such group survives its first rebalance.
 func init() {
-	register(model{impl: ImplKafkaPython, protocol: AssignorRange, plan: kafkaPythonRange})
-	register(model{impl: ImplKafkaPython, protocol: AssignorRoundRobin, plan: kafkaPythonRoundRobin})
+	register(model{impl: ImplKafkaPython, protocol: AssignorRange, idOnly: true, plan: kafkaPythonRange})
+	register(model{impl: ImplKafkaPython, protocol: AssignorRoundRobin, idOnly: true, plan: kafkaPythonRoundRobin})
 }
 
 // kafkaPythonRange is kafka-python's RangePartitionAssignor: per topic,

@@ -36,7 +36,14 @@ type model struct {
 	impl        Impl
 	protocol    string
 	cooperative bool
-	plan        func(members []simMember, owned map[string]map[string][]int32, counts map[string]int32) (map[string]map[string][]int32, error)
+	// inexact is why the model cannot be exact for any input (an input
+	// kgroups cannot see decides the library's result); empty when it is
+	// exact for the inputs it is given.
+	inexact string
+	// idOnly is a model that orders members by member id alone, ignoring
+	// instance ids: joiners, static or not, are placed among member ids.
+	idOnly bool
+	plan   func(members []simMember, owned map[string]map[string][]int32, counts map[string]int32) (map[string]map[string][]int32, error)
 }
 
 // models are the modelled implementations' assignors, registered by the

@@ -202,6 +202,22 @@ func joinPlaces(members []simMember, n int) (places []joinPlace, total int, all 
 	return places, total, all, how
 }
 
+// idPlaces lists the places of n joiners for an assignor that orders
+// members by member id alone, static or not (sarama, kafka-go,
+// kafka-python): anywhere among the member ids. A static joiner's member id
+// starts with its instance id, which is not known before it joins either.
+func idPlaces(members []simMember, n int) (places []joinPlace, total int, all bool, how string) {
+	ids := make([]string, 0, len(members))
+	for _, m := range members {
+		ids = append(ids, m.id)
+	}
+	stand, total, all := placements(ids, n)
+	for _, s := range stand {
+		places = append(places, joinPlace{ids: s})
+	}
+	return places, total, all, ""
+}
+
 // stickyTrials is how many times the sticky balancers run each place of
 // the joiners: franz-go's break ties at random, and a tie shows as runs
 // that disagree.

@@ -4,8 +4,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/twmb/franz-go/pkg/kmsg"
-
 	"github.com/kgroups/kgroups/kafka"
 )
 
@@ -170,12 +168,9 @@ func Generation(g *kafka.Group) (int32, bool) {
 	}
 	best, ok := int32(-1), false
 	for i := range g.Members {
-		meta := kmsg.NewConsumerMemberMetadata()
-		if len(g.Members[i].JoinMetadata) == 0 || meta.ReadFrom(g.Members[i].JoinMetadata) != nil {
-			continue
-		}
-		if meta.Version >= 2 && meta.Generation >= 0 && meta.Generation >= best {
-			best, ok = meta.Generation, true
+		l := layoutOf(g.Members[i].JoinMetadata)
+		if l.OK && l.Version >= 2 && l.Generation >= 0 && l.Generation >= best {
+			best, ok = l.Generation, true
 		}
 	}
 	return best + 1, ok

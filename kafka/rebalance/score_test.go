@@ -34,6 +34,7 @@ type recorded struct {
 // scoreCase is one recorded membership change to predict.
 type scoreCase struct {
 	name          string
+	group         string
 	protocol      string
 	partitions    map[string]int32
 	before, after []rdkMember
@@ -70,10 +71,10 @@ func loadScoreCases(t *testing.T) []scoreCase {
 			name := filepath.Join(filepath.Base(dir), filepath.Base(p))
 			switch {
 			case len(f.Before) > 0 && len(f.After) > 0:
-				out = append(out, scoreCase{name: name, protocol: f.Protocol, partitions: f.Partitions, before: f.Before, after: f.After})
+				out = append(out, scoreCase{name: name, group: f.Group, protocol: f.Protocol, partitions: f.Partitions, before: f.Before, after: f.After})
 			case len(f.Members) > 0:
 				if prev != nil && prev.Group == f.Group {
-					out = append(out, scoreCase{name: name, protocol: f.Protocol, partitions: f.Partitions, before: prev.Members, after: f.Members})
+					out = append(out, scoreCase{name: name, group: f.Group, protocol: f.Protocol, partitions: f.Partitions, before: prev.Members, after: f.Members})
 				}
 				prev = f
 			default:
@@ -84,14 +85,15 @@ func loadScoreCases(t *testing.T) []scoreCase {
 	return out
 }
 
-// recordedGroup is the members as kgroups' snapshot holds them.
-func recordedGroup(t *testing.T, name, protocol string, ms []rdkMember) *kafka.Group {
+// recordedGroup is the members of group as kgroups' snapshot holds them;
+// name (the fixture) is for errors.
+func recordedGroup(t *testing.T, name, group, protocol string, ms []rdkMember) *kafka.Group {
 	t.Helper()
-	g := &kafka.Group{Name: name, Type: kafka.TypeClassic, ProtocolType: "consumer", State: kafka.StateStable, Assignor: protocol}
+	g := &kafka.Group{Name: group, Type: kafka.TypeClassic, ProtocolType: "consumer", State: kafka.StateStable, Assignor: protocol}
 	for _, rm := range ms {
 		m := kafka.Member{MemberID: rm.MemberID, InstanceID: rm.InstanceID, ClientID: rm.ClientID, Host: rm.Host, JoinMetadata: rm.Metadata}
-		meta := kmsg.NewConsumerMemberMetadata()
-		if err := meta.ReadFrom(rm.Metadata); err != nil {
+		meta, _, err := ReadMemberMetadata(rm.Metadata)
+		if err != nil {
 			t.Fatalf("%s: member %s metadata: %v", name, rm.MemberID, err)
 		}
 		m.Subscribed = uniqueSorted(meta.Topics)
@@ -149,8 +151,8 @@ func TestScoreRecordedFixtures(t *testing.T) {
 	type tally struct{ right, wrong int }
 	counts := map[Confidence]*tally{ConfidenceExact: {}, ConfidenceApproximate: {}, ConfidenceUnknown: {}}
 	for _, c := range cases {
-		g := recordedGroup(t, c.name, c.protocol, c.before)
-		settled := recordedGroup(t, c.name, c.protocol, c.after)
+		g := recordedGroup(t, c.name, c.group, c.protocol, c.before)
+		settled := recordedGroup(t, c.name, c.group, c.protocol, c.after)
 		var change Change
 		for _, m := range g.Members {
 			if _, ok := settled.Member(m.MemberID); !ok {

@@ -316,7 +316,7 @@ func Simulate(g *kafka.Group, partitions map[string]int32, change Change) (*Simu
 		return nil, fmt.Errorf("partition count unknown for subscribed topic(s) %s", strings.Join(missing, ", "))
 	}
 
-	places, total, all, how := joinPlaces(members, len(sim.Joiners))
+	javaPlaces, javaTotal, javaAll, javaHow := joinPlaces(members, len(sim.Joiners))
 	// withJoiners is the members as one place of the joiners has them,
 	// in kgo's leader order.
 	withJoiners := func(pl joinPlace, base []simMember) []simMember {
@@ -338,7 +338,11 @@ func Simulate(g *kafka.Group, partitions map[string]int32, change Change) (*Simu
 	// ties between members in a way kgroups does not model: franz-go's
 	// sticky balancers at random (one input may give several results),
 	// the Java client's by its own iteration orders.
-	settle := func(p *Prediction, base []simMember, trials int, ties bool, runPlace func([]simMember) (map[string]map[string][]int32, int, error)) {
+	settle := func(p *Prediction, idOnly bool, base []simMember, trials int, ties bool, runPlace func([]simMember) (map[string]map[string][]int32, int, error)) {
+		places, total, all, how := javaPlaces, javaTotal, javaAll, javaHow
+		if idOnly {
+			places, total, all, how = idPlaces(members, len(sim.Joiners))
+		}
 		p.Places, p.PlacesOf = len(places), total
 		var best, worst *PlaceOutcome
 		runs := 0
@@ -391,7 +395,7 @@ func Simulate(g *kafka.Group, partitions map[string]int32, change Change) (*Simu
 	}
 	if own, ok := ownPrediction(g, sim.Leader); ok {
 		if md, ok := lookupModel(sim.Leader.Impl, g.Assignor); ok {
-			settle(&own, members, 1, false, func(ms []simMember) (map[string]map[string][]int32, int, error) { return runModel(md, ms, counts) })
+			settle(&own, md.idOnly, members, 1, false, func(ms []simMember) (map[string]map[string][]int32, int, error) { return runModel(md, ms, counts) })
 		}
 		sim.Predictions = append(sim.Predictions, own)
 	}
@@ -399,7 +403,7 @@ func Simulate(g *kafka.Group, partitions map[string]int32, change Change) (*Simu
 		p := javaPrediction(g, sim.Leader, name)
 		base, trials, ties := members, 1, false
 		if name == AssignorSticky || name == AssignorCooperativeSticky {
-			trials, ties = stickyTrials(len(places)), true
+			trials, ties = stickyTrials(len(javaPlaces)), true
 		}
 		if name == AssignorSticky && g.Assignor == AssignorSticky && eagerWithoutHistory(g) {
 			// franz-go's eager sticky members revoke everything before
@@ -408,7 +412,7 @@ func Simulate(g *kafka.Group, partitions map[string]int32, change Change) (*Simu
 			base = forgetOwned(members)
 			p.Note += "; members rejoin without their previous assignment"
 		}
-		settle(&p, base, trials, ties, func(ms []simMember) (map[string]map[string][]int32, int, error) {
+		settle(&p, false, base, trials, ties, func(ms []simMember) (map[string]map[string][]int32, int, error) {
 			return run(balancer(name), ms, counts, gen)
 		})
 		sim.Predictions = append(sim.Predictions, p)
@@ -457,6 +461,14 @@ func ownPrediction(g *kafka.Group, leader Identification) (Prediction, bool) {
 	if leader.Partial {
 		p.Confidence = ConfidenceApproximate
 		p.Note += "; some members' clients are not identified"
+	}
+	if len(leader.Doubts) > 0 {
+		p.Confidence = ConfidenceApproximate
+		p.Note += "; " + leader.Doubts[0] + " sends the same metadata, and the client ids are neither's default"
+	}
+	if md, _ := lookupModel(leader.Impl, g.Assignor); md.inexact != "" {
+		p.Confidence = ConfidenceApproximate
+		p.Note += "; " + md.inexact
 	}
 	p.Note += conflictNote(leader)
 	return p, true
@@ -646,13 +658,14 @@ func balanceOnce(bal kgo.GroupBalancer, members []simMember, owned map[string]ma
 	return plan, nil
 }
 
-// decodeMetadata reads the member's real ConsumerMemberMetadata.
+// decodeMetadata reads the member's real ConsumerMemberMetadata, as
+// ReadMemberMetadata does (kafka-go's truncated version 1 included).
 func decodeMetadata(m *kafka.Member) (*kmsg.ConsumerMemberMetadata, error) {
 	if len(m.JoinMetadata) == 0 {
 		return nil, fmt.Errorf("member %q sent no subscription metadata that kgroups could read (is the group rebalancing? try again when it is Stable)", m.MemberID)
 	}
-	meta := kmsg.NewConsumerMemberMetadata()
-	if err := meta.ReadFrom(m.JoinMetadata); err != nil {
+	meta, _, err := ReadMemberMetadata(m.JoinMetadata)
+	if err != nil {
 		return nil, fmt.Errorf("member %q: decode its subscription metadata: %w", m.MemberID, err)
 	}
 	if len(meta.Topics) == 0 {
