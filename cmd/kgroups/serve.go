@@ -160,6 +160,12 @@ func runServe(ctx context.Context, a *app, o serveOptions, poll func(context.Con
 		}
 		return parseServe(cc)
 	}
+	// Like the UI, the exporter keeps one poll, the history and the
+	// page, and makes a poll's worth of garbage each refresh: hold the
+	// heap near what it keeps (GOMEMLIMIT still wins).
+	mctx, stop := context.WithCancel(ctx)
+	defer stop()
+	keepMemoryNearLive(mctx, a.getenv)
 	a.notef("kgroups serve: listening on http://%s/metrics", ln.Addr())
 	return e.run(ctx, ln)
 }
