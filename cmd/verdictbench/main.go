@@ -34,7 +34,9 @@ func main() {
 			for k := range s.Examples {
 				keys = append(keys, k)
 			}
-			sort.Slice(keys, func(i, j int) bool { return keys[i][0] < keys[j][0] || keys[i][0] == keys[j][0] && keys[i][1] < keys[j][1] })
+			sort.Slice(keys, func(i, j int) bool {
+				return keys[i][0] < keys[j][0] || keys[i][0] == keys[j][0] && keys[i][1] < keys[j][1]
+			})
 			for _, k := range keys {
 				for _, e := range s.Examples[k] {
 					fmt.Printf("%s %s as %s: %s\n", verdictbench.Observer(o), verdictbench.Truth(k[0]), verdictbench.Col(k[1]), e)

@@ -19,7 +19,7 @@ type Scenario struct {
 	Name       string
 	Partitions int
 	Members    int
-	Spread      Spread
+	Spread     Spread
 	Rhythm     Rhythm
 	Production Production
 	// Poll is the time between polls (the UI's refresh, serve's and
@@ -130,7 +130,7 @@ var (
 		{Kind: Interval, Every: 5 * time.Minute, External: true},
 		{Kind: Never},
 	}
-	productions = []ProductionKind{Steady, Steady, Bursty, Ramp, Pauses, Trickle}
+	productions     = []ProductionKind{Steady, Steady, Bursty, Ramp, Pauses, Trickle}
 	partitionCounts = []int{1, 3, 6, 12, 48, 200}
 	serves          = []Spread{Even, Even, InTurn, Hot}
 	polls           = []time.Duration{time.Second, 5 * time.Second, 5 * time.Second, 10 * time.Second, 30 * time.Second}
@@ -156,7 +156,7 @@ func Scenarios(seed uint64, n int, length time.Duration) []Scenario {
 		sc := Scenario{
 			Partitions: parts,
 			Members:    1 + rng.IntN(min(parts, 4)),
-			Spread:      serves[rng.IntN(len(serves))],
+			Spread:     serves[rng.IntN(len(serves))],
 			Rhythm:     r,
 			Production: Production{Kind: productions[rng.IntN(len(productions))], Rate: 0.5 + 49.5*rng.Float64()*rng.Float64()},
 			Poll:       polls[rng.IntN(len(polls))],
