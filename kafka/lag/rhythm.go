@@ -217,24 +217,25 @@ func (h *History) trend(r *rhythm) (behind, enough bool) {
 	if span < h.floor() {
 		return false, false
 	}
-	// The floors of the sawtooth: the least time lag and lag of the older
-	// half and of the newer half of the commits.
-	tl1, tl2 := float32(math.Inf(1)), float32(math.Inf(1))
-	lag1, lag2 := float32(math.Inf(1)), float32(math.Inf(1))
+	// The floors of the sawtooth: the least time lag and lag of the
+	// oldest, middle and newest third of the commits. Falling behind
+	// climbs through all three; a step (a consumer that paused once and
+	// keeps pace since) climbs from the first third and then holds.
+	var tl, lag [3]float32
+	for k := range tl {
+		tl[k], lag[k] = float32(math.Inf(1)), float32(math.Inf(1))
+	}
 	for i, p := range pts[:n] {
-		if i < n/2 {
-			tl1, lag1 = min(tl1, p.tl), min(lag1, p.lag)
-		} else {
-			tl2, lag2 = min(tl2, p.tl), min(lag2, p.lag)
-		}
+		k := i * 3 / n
+		tl[k], lag[k] = min(tl[k], p.tl), min(lag[k], p.lag)
 	}
 	noise := max(KeepUpSeconds, 2*float64(h.pollGap())/1e9)
-	grew := float64(tl2 - tl1)
-	// The lag in records must not fall: a consumer working off records
-	// written faster than it reads them sees its time lag climb while its
-	// lag falls, and is catching up.
-	return grew > noise && grew > EqualRateShare*float64(span)/1e9 && float64(last.tl) > float64(tl1)+noise &&
-		lag2 > lag1, true
+	grew := float64(tl[2] - tl[0])
+	// The lag in records must not fall either: a consumer working off
+	// records written faster than it reads them sees its time lag climb
+	// while its lag falls, and is catching up.
+	return grew > noise && grew > EqualRateShare*float64(span)/1e9 && float64(tl[2]-tl[1]) > noise/2 &&
+		float64(last.tl) > float64(tl[0])+noise && lag[2] > lag[0], true
 }
 
 // fillTrend gives the partitions whose newest trend point waits for the
