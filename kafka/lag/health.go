@@ -84,16 +84,22 @@ func (h *History) verdict(ph *partHist, c, end, now, every int64) (Status, Rewin
 		}
 	}
 
-	behind, enough := h.trend(r)
-	if behind && lag > KeepUpMessages {
+	behind, enough := h.trend(ph)
+	if behind {
 		return StatusWarn, Rewind{}, WaitNone
 	}
-	if !enough {
-		tl := h.timeLagOf(ph, c, end, now)
-		bound := float64(KeepUpSeconds) + RhythmFactor*float64(max(every, floor))/1e9
-		if tl.Known() && tl.Seconds > bound {
-			return StatusOK, Rewind{}, WaitTrend
-		}
+	tl := h.timeLagOf(ph, c, end, now)
+	if !tl.Known() {
+		return StatusOK, Rewind{}, WaitNone
+	}
+	if !enough && tl.Seconds > float64(KeepUpSeconds)+RhythmFactor*float64(max(every, floor))/1e9 {
+		return StatusOK, Rewind{}, WaitTrend
+	}
+	if r.grewSince(now, tl.Seconds, max(floor, 2*every)) {
+		// The time lag grew by more than half the time since a commit
+		// at least two rhythms old: more than a sawtooth of that rhythm
+		// explains. Not OK, whatever the trend of the commits says yet.
+		return StatusOK, Rewind{}, WaitTrend
 	}
 	return StatusOK, Rewind{}, WaitNone
 }

@@ -137,7 +137,15 @@ func (h *History) hold1(ph *partHist, lag int64) {
 	switch {
 	case !ph.decided:
 		ph.held, ph.next, ph.holdRun = raw, raw, 0
-		ph.decided = int(ph.winLen) >= h.cfg.Window || int(ph.unLen) >= h.cfg.Window
+		// The first decision is the one a full window supports: for a
+		// lagging partition, once its trend has the commits to tell
+		// (trend), so that the hold does not delay the verdict those
+		// commits give.
+		full := int(ph.winLen) >= h.cfg.Window || int(ph.unLen) >= h.cfg.Window
+		if full && raw == StatusOK && lag > 0 && ph.unLen == 0 {
+			_, full = h.trend(ph)
+		}
+		ph.decided = full
 	case isFact(raw) || isFact(ph.held) || lag == 0:
 		ph.held, ph.next, ph.holdRun = raw, raw, 0
 	case raw == ph.held:

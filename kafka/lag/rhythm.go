@@ -195,47 +195,68 @@ func (h *History) pollGap() int64 {
 
 // trend reports whether the time lags at the partition's commits climb
 // (falling behind), and whether there are enough of them to tell: at
-// least three, spanning at least the floor. The climb must beat the
+// least three, spanning at least the floor; where their time lags are not
+// known, the lags in records at them. The climb must beat the
 // noise of sampling (a poll sees a commit up to one interval late, and
 // KeepUpSeconds), be more than EqualRateShare of the span (a consumer
 // keeping pace holds its time lag), and not be undone over the newer
 // half (a burst already being worked off).
-func (h *History) trend(r *rhythm) (behind, enough bool) {
-	var pts [trendPoints]trendPoint
-	n := 0
+func (h *History) trend(ph *partHist) (behind, enough bool) {
+	r := &ph.rh
+	var all, known [trendPoints]trendPoint
+	n, nk := 0, 0
 	for i := range int(r.ntrend) {
-		if p := r.point(i); p.tl >= 0 {
-			pts[n] = p
-			n++
+		p := r.point(i)
+		all[n] = p
+		n++
+		if p.tl >= 0 {
+			known[nk] = p
+			nk++
 		}
 	}
-	if n < 3 {
+	floor := h.floor()
+	if nk >= 3 && known[nk-1].at-known[0].at >= floor {
+		tl, lag, span := thirds(known[:nk])
+		noise := max(KeepUpSeconds, 2*float64(h.pollGap())/1e9)
+		grew := float64(tl[2] - tl[0])
+		// The lag in records must not fall either: a consumer working
+		// off records written faster than it reads them sees its time
+		// lag climb while its lag falls, and is catching up.
+		return grew > noise && grew > EqualRateShare*span && float64(tl[2]-tl[1]) > noise/2 &&
+			float64(known[nk-1].tl) > float64(tl[0])+noise && lag[2] > lag[0], true
+	}
+	if n < 3 || all[n-1].at-all[0].at < floor {
 		return false, false
 	}
-	first, last := pts[0], pts[n-1]
-	span := last.at - first.at
-	if span < h.floor() {
-		return false, false
-	}
-	// The floors of the sawtooth: the least time lag and lag of the
-	// oldest, middle and newest third of the commits. Falling behind
-	// climbs through all three; a step (a consumer that paused once and
-	// keeps pace since) climbs from the first third and then holds.
-	var tl, lag [3]float32
+	// The time lags at the commits are not known (the commits are older
+	// than the points and their records were not read): the lag in
+	// records stands in, its climb beyond what a poll's production, a
+	// few records and EqualRateShare of the span's production explain.
+	_, lag, span := thirds(all[:n])
+	rate := max(0, h.produceRate(ph))
+	noise := max(KeepUpMessages, EqualRateShare*rate*span, rate*2*float64(h.pollGap())/1e9)
+	return float64(lag[2]-lag[0]) > noise && float64(lag[2]-lag[1]) > noise/2, true
+}
+
+// thirds is the least time lag and lag of the points in the oldest,
+// middle and newest third of their span (in seconds): the floors of a
+// sawtooth. Falling behind climbs through all three; a step (a consumer
+// that paused once and keeps pace since) climbs from the first third and
+// then holds. An empty middle third is taken halfway.
+func thirds(pts []trendPoint) (tl, lag [3]float32, span float64) {
+	first := pts[0].at
+	d := pts[len(pts)-1].at - first
 	for k := range tl {
 		tl[k], lag[k] = float32(math.Inf(1)), float32(math.Inf(1))
 	}
-	for i, p := range pts[:n] {
-		k := i * 3 / n
+	for _, p := range pts {
+		k := min(2, int(3*(p.at-first)/d))
 		tl[k], lag[k] = min(tl[k], p.tl), min(lag[k], p.lag)
 	}
-	noise := max(KeepUpSeconds, 2*float64(h.pollGap())/1e9)
-	grew := float64(tl[2] - tl[0])
-	// The lag in records must not fall either: a consumer working off
-	// records written faster than it reads them sees its time lag climb
-	// while its lag falls, and is catching up.
-	return grew > noise && grew > EqualRateShare*float64(span)/1e9 && float64(tl[2]-tl[1]) > noise/2 &&
-		float64(last.tl) > float64(tl[0])+noise && lag[2] > lag[0], true
+	if math.IsInf(float64(tl[1]), 1) {
+		tl[1], lag[1] = (tl[0]+tl[2])/2, (lag[0]+lag[2])/2
+	}
+	return tl, lag, float64(d) / 1e9
 }
 
 // fillTrend gives the partitions whose newest trend point waits for the
@@ -321,3 +342,18 @@ func groupRhythm(gh *groupHist, seq uint64) int64 {
 // consumer a fifth slower than its producers to climb past the noise
 // whatever the poll interval.
 const trendSpacing = 15 * time.Second
+
+// grewSince reports whether the time lag now (tl seconds) exceeds the
+// time lag at the newest trend point at least span old by more than half
+// the time since that point: a consumer keeping up on any rhythm shorter
+// than half of span cannot show that.
+func (r *rhythm) grewSince(now int64, tl float64, span int64) bool {
+	for i := int(r.ntrend) - 1; i >= 0; i-- {
+		p := r.point(i)
+		if p.tl < 0 || now-p.at < span {
+			continue
+		}
+		return tl-float64(p.tl) > float64(now-p.at)/2e9
+	}
+	return false
+}

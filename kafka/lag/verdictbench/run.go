@@ -105,11 +105,18 @@ type Score struct {
 	// whose last commit is within its own rhythm (the longest gap between
 	// its commits so far).
 	StallInRhythm int
-	// Examples holds a few polls of each wrong settled cell, for reading.
-	Examples map[[2]uint8][]string
+	// Wrong counts, per wrong settled cell, its polls by scenario (the
+	// scenario's Describe), for reading.
+	Wrong map[[2]uint8]map[string]int
 }
 
-func newScore() *Score { return &Score{Examples: make(map[[2]uint8][]string)} }
+// The keys of Wrong that list the targets' polls rather than a cell.
+var (
+	growingKey = [2]uint8{255, 0}
+	stallKey   = [2]uint8{255, 1}
+)
+
+func newScore() *Score { return &Score{Wrong: make(map[[2]uint8]map[string]int)} }
 
 // Add merges o into s.
 func (s *Score) Add(o *Score) {
@@ -128,9 +135,12 @@ func (s *Score) Add(o *Score) {
 	s.Excess += o.Excess
 	s.OKWhileGrowing += o.OKWhileGrowing
 	s.StallInRhythm += o.StallInRhythm
-	for k, v := range o.Examples {
-		if len(s.Examples[k]) < 3 {
-			s.Examples[k] = append(s.Examples[k], v[:min(len(v), 3-len(s.Examples[k]))]...)
+	for k, v := range o.Wrong {
+		if s.Wrong[k] == nil {
+			s.Wrong[k] = make(map[string]int)
+		}
+		for d, n := range v {
+			s.Wrong[k][d] += n
 		}
 	}
 }
@@ -251,7 +261,7 @@ func (o *observer) record(w *world, v *lag.Verdict, parts func() (lag.GroupHealt
 					continue
 				}
 				wp := &w.parts[p.Partition]
-				if wp.maxGap > 0 && w.t-wp.lastMove <= wp.maxGap {
+				if wp.maxGap > 0 && w.t-max(wp.lastMove, wp.lastZero) <= wp.maxGap {
 					j.stall = true
 				}
 			}
@@ -380,9 +390,10 @@ func (o *observer) score(sc *Scenario, w *world) *Score {
 			s.Settled[j.truth][j.col]++
 			if j.col.decided() && j.col != j.truth.Want() {
 				k := [2]uint8{uint8(j.truth), uint8(j.col)}
-				if len(s.Examples[k]) < 3 {
-					s.Examples[k] = append(s.Examples[k], sc.Describe()+" @"+shortDur(time.Duration(j.t)*time.Second))
+				if s.Wrong[k] == nil {
+					s.Wrong[k] = make(map[string]int)
 				}
+				s.Wrong[k][sc.Describe()]++
 			}
 		}
 		if first < 0 && j.col.decided() {
@@ -391,13 +402,21 @@ func (o *observer) score(sc *Scenario, w *world) *Score {
 		if first >= 0 && i > first && j.col != o.out[i-1].col {
 			s.Changes++
 		}
+		note := func(k [2]uint8) {
+			if s.Wrong[k] == nil {
+				s.Wrong[k] = make(map[string]int)
+			}
+			s.Wrong[k][sc.Describe()]++
+		}
 		if j.stall {
 			s.StallInRhythm++
+			note(stallKey)
 		}
 		if j.col == ColOK && j.tl >= 0 {
 			e := max(o.span, 2*period(j.t))
 			if old, ok := tlAt(o.out[:i], j.t-e); ok && old >= 0 && j.tl-old > e/2 {
 				s.OKWhileGrowing++
+				note(growingKey)
 			}
 		}
 	}

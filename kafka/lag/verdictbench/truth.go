@@ -79,6 +79,10 @@ func (w *world) partTruth(i int, fade float64) (Truth, bool) {
 	switch {
 	case w.away:
 		return Stopped, true
+	case w.stalled && w.sc.Rhythm.External:
+		// A job without members that stopped making progress looks,
+		// from the cluster, exactly like one that stopped.
+		return Stopped, true
 	case w.stalled:
 		return Stalled, true
 	}

@@ -143,9 +143,10 @@ type part struct {
 	pos       int64 // the next offset the consumer processes
 	committed int64 // -1: none
 	stamps    []stamp
-	// lastMove is when the committed offset last moved forward, maxGap
-	// the longest time between two such moves so far (-1: fewer than two).
-	lastMove, maxGap float64
+	// lastMove is when the committed offset last moved forward, lastZero
+	// when it last stood at the log end (nothing to wait for), maxGap the
+	// longest wait that ended with a move so far (-1: none).
+	lastMove, lastZero, maxGap float64
 	moves            int
 	// phase staggers a bursty partition's cycle.
 	phase float64
@@ -161,6 +162,8 @@ type member struct {
 	// (AfterBatch); next is its next commit time (Interval).
 	done int64
 	next float64
+	// carry is the fraction of a record processed but not finished.
+	carry float64
 }
 
 // world is one scenario's state, advanced in steps of dt seconds.
@@ -181,6 +184,7 @@ type world struct {
 	resetDue  float64 // when a Reset moves the offsets (+Inf: none due)
 	resetAt   float64 // the latest reset (-Inf: none)
 	pauseTill float64 // a rebalance's pause
+	carry     float64 // an external job's fraction of a record
 }
 
 const dt = 0.5
@@ -198,7 +202,7 @@ func newWorld(sc *Scenario) *world {
 	for i := range w.parts {
 		p := &w.parts[i]
 		p.committed = -1
-		p.lastMove, p.maxGap = math.Inf(-1), -1
+		p.lastMove, p.lastZero, p.maxGap = math.Inf(-1), math.Inf(-1), -1
 		p.phase = w.rng.Float64() * 40
 		// A backlog of production before the scenario starts, so that
 		// commits start inside the log and records have timestamps.
@@ -206,9 +210,18 @@ func newWorld(sc *Scenario) *world {
 		if sc.Spread == Hot && i == 0 && sc.Partitions > 1 {
 			rate *= float64(sc.Partitions) / 2
 		}
-		warm := int64(math.Round(rate * 60))
-		p.end = warm
-		p.stamps = append(p.stamps, stamp{end: warm, t: 0})
+		if sc.Production.Kind == Trickle {
+			rate = 1.0 / 60
+		}
+		// A minute of production before the scenario starts, written
+		// second by second, so that every record has its own time.
+		for s := -59; s <= 0; s++ {
+			p.end = int64(math.Round(rate * float64(s+60)))
+			if len(p.stamps) == 0 || p.stamps[len(p.stamps)-1].end < p.end {
+				p.stamps = append(p.stamps, stamp{end: p.end, t: float64(s)})
+			}
+		}
+		warm := p.end
 		if sc.Rhythm.Kind != Never {
 			p.pos, p.committed = warm, warm
 		}
@@ -419,6 +432,11 @@ func (w *world) step() {
 	}
 	w.t = t1
 	w.commit()
+	for i := range w.parts {
+		if p := &w.parts[i]; p.committed >= p.end {
+			p.lastZero = w.t
+		}
+	}
 }
 
 // process spends budget records of processing on m's partitions (all of
@@ -436,10 +454,17 @@ func (w *world) process(m *member, budget float64) {
 	if len(ps) == 0 {
 		return
 	}
-	whole := int64(budget)
-	if w.rng.Float64() < budget-float64(whole) {
-		whole++
+	// Fractions of a record carry over to the next step: a slow
+	// consumer takes the same time over each record.
+	var carry *float64
+	if m != nil {
+		carry = &m.carry
+	} else {
+		carry = &w.carry
 	}
+	*carry += budget
+	whole := int64(*carry)
+	*carry -= float64(whole)
 	if w.sc.Spread == InTurn && m != nil {
 		const fetch = 500
 		for whole > 0 {
@@ -560,8 +585,8 @@ func (w *world) commitParts(ps []int) {
 			}
 		}
 		if p.pos > p.committed {
-			if !math.IsInf(p.lastMove, -1) {
-				p.maxGap = max(p.maxGap, w.t-p.lastMove)
+			if from := max(p.lastMove, p.lastZero); !math.IsInf(from, -1) {
+				p.maxGap = max(p.maxGap, w.t-from)
 			}
 			p.lastMove = w.t
 			p.moves++
