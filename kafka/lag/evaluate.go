@@ -136,7 +136,7 @@ func (h *History) EvaluateInto(group string, now time.Time, buf []PartitionHealt
 		if ph.lastSeq != h.seq {
 			continue // missing from the latest poll, kept until evicted
 		}
-		p := h.partitionHealth(ph, gh.every, nowNs)
+		p := h.partitionHealth(ph, gh.pace, nowNs)
 		if p.Status == StatusRewind {
 			p.ResetBy = h.resetBehind(group, p.Topic, p.Partition, p.Rewind)
 		}
@@ -207,7 +207,7 @@ func addRate(sum, r float64) float64 {
 	return sum + r
 }
 
-func (h *History) partitionHealth(ph *partHist, every, now int64) PartitionHealth {
+func (h *History) partitionHealth(ph *partHist, g groupPace, now int64) PartitionHealth {
 	c, end := h.sample(ph, h.seq)
 	p := PartitionHealth{
 		Topic:        ph.topic,
@@ -235,11 +235,19 @@ func (h *History) partitionHealth(ph *partHist, every, now int64) PartitionHealt
 	if now == h.timeAt(h.seq) && ph.raw != StatusRewind {
 		raw, wait = ph.raw, ph.wait // judged as the poll was added (judgeGroup)
 	} else {
-		raw, p.Rewind, wait = h.rawStatus(ph, c, end, now, every)
+		raw, p.Rewind, wait = h.rawStatus(ph, c, end, now, g)
 	}
 	p.Status = ph.hold(raw, p.Lag)
+	if p.Status == StatusOK && wait == WaitNone && !ph.decided && p.Lag > 0 && int(ph.winLen) >= h.cfg.Window &&
+		p.TimeLag.Known() && p.TimeLag.Seconds > KeepUpSeconds {
+		// A full window, a time lag past what is in flight, and too few
+		// commits yet for the trend that decides between OK and WARN
+		// (see hold1): the first decision waits for them, so that it is
+		// not OK and then WARN.
+		wait = WaitTrend
+	}
 	if p.Status == StatusOK && wait != WaitNone {
-		p.Wait = h.waitOf(ph, wait, every, now)
+		p.Wait = h.waitOf(ph, wait, g.every, now)
 	}
 	if ph.unLen > 0 {
 		p.Uncommitted = true
@@ -251,8 +259,8 @@ func (h *History) partitionHealth(ph *partHist, every, now int64) PartitionHealt
 // rawStatus is the partition's status under the rules alone, as of now:
 // the verdict of its commit observations, or NO-COMMITS for a live owner
 // that has committed nothing for a full window.
-func (h *History) rawStatus(ph *partHist, c, end, now, every int64) (Status, Rewind, WaitKind) {
-	st, rw, wait := h.verdict(ph, c, end, now, every)
+func (h *History) rawStatus(ph *partHist, c, end, now int64, g groupPace) (Status, Rewind, WaitKind) {
+	st, rw, wait := h.verdict(ph, c, end, now, g)
 	if ph.unLen > 0 && int(ph.unLen) >= h.cfg.Window {
 		st, wait = StatusNoCommits, WaitNone
 	}

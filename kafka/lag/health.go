@@ -39,7 +39,7 @@ type Rewind struct {
 //     what keeping up explains, it waits (WaitTrend): never OK on a
 //     time lag nobody can say is bounded.
 //  4. Otherwise OK.
-func (h *History) verdict(ph *partHist, c, end, now, every int64) (Status, Rewind, WaitKind) {
+func (h *History) verdict(ph *partHist, c, end, now int64, g groupPace) (Status, Rewind, WaitKind) {
 	lag := lagOf(c, end)
 	n := int(ph.winLen)
 	if lag <= 0 || n == 0 {
@@ -54,17 +54,23 @@ func (h *History) verdict(ph *partHist, c, end, now, every int64) (Status, Rewin
 
 	r := &ph.rh
 	silence := now - r.since
-	own := r.every()
-	if own > 0 {
+	every := g.every
+	if own := r.every(); own > 0 {
 		every = own
 	}
 	limit := max(floor, int64(RhythmFactor*float64(every)))
+	// Without members, a group whose commits still move on other
+	// partitions, well after this one's last, is served by a job that
+	// assigns them itself: its standing partition is judged as a live
+	// member's is. (A group whose members left stops committing on every
+	// partition within about one rhythm.)
+	owned := ph.owned || g.last != 0 && now-g.last <= limit && g.last-r.last > limit/2
 	switch {
-	case !ph.owned && every > 0 || !ph.owned && r.moves == 0:
+	case !owned && every > 0 || !owned && r.moves == 0:
 		if silence > limit {
 			return StatusStop, Rewind{}, WaitNone
 		}
-	case !ph.owned:
+	case !owned:
 		if silence > max(floor, int64(RhythmCeiling)) {
 			return StatusStop, Rewind{}, WaitNone
 		}

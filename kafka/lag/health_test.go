@@ -55,6 +55,7 @@ func TestPartitionStatus(t *testing.T) {
 		want   Status
 		obs    int
 		rewind Rewind
+		wait   WaitKind
 	}{
 		{
 			name:  "lag decreasing is OK",
@@ -81,8 +82,17 @@ func TestPartitionStatus(t *testing.T) {
 			now:   30, want: StatusOK, obs: 4,
 		},
 		{
-			name:  "a growing lag of a few records is OK",
+			// A few records, but a third of the production: the time
+			// lag at the commits climbs from 20s to 33s in 20s.
+			name:  "a lag of a few records whose time lag climbs is WARN",
 			steps: every(10, true, 0, 2, 1, 5, 2, 8, 3, 11, 4, 14),
+			now:   40, want: StatusWarn, obs: 4,
+		},
+		{
+			// Burrow's WARN for a tiny lag (linkedin/Burrow#223): two
+			// records behind at the producer's pace is OK.
+			name:  "a constant lag of a few records is OK",
+			steps: every(10, true, 0, 2, 2, 4, 4, 6, 6, 8, 8, 10),
 			now:   40, want: StatusOK, obs: 4,
 		},
 		{
@@ -96,9 +106,26 @@ func TestPartitionStatus(t *testing.T) {
 			now:   20, want: StatusOK, obs: 3,
 		},
 		{
-			name:  "owned offset that never moves is STALL",
-			steps: seq(true, 50, 100, 50, 110, 50, 120, 50, 130),
-			now:   3, want: StatusStall, obs: 4,
+			// Commits every second (its rhythm), then none for 5s while
+			// records arrive: longer than the window (3s) and twice the
+			// rhythm.
+			name:  "a commit standing past twice its rhythm is STALL",
+			steps: seq(true, 30, 100, 40, 110, 50, 120, 50, 130, 50, 140, 50, 150, 50, 160),
+			now:   6, want: StatusStall, obs: 4,
+		},
+		{
+			// No commit moved while it was watched: the consumer may
+			// commit rarely (checkpoints) or be stuck. It waits.
+			name:  "a live member's commit that never moved waits for a rhythm",
+			steps: seq(true, 50, 100, 50, 110, 50, 120, 50, 130, 50, 140, 50, 150),
+			now:   5, want: StatusOK, obs: 4, wait: WaitRhythm,
+		},
+		{
+			// Polls a minute apart: 6m without a commit is past
+			// RhythmCeiling, whatever the consumer's rhythm.
+			name:  "a commit that never moved is STALL past the ceiling",
+			steps: every(60, true, 50, 100, 50, 110, 50, 120, 50, 130, 50, 140, 50, 150, 50, 160),
+			now:   360, want: StatusStall, obs: 4,
 		},
 		{
 			name:  "STALL waits for a full window",
@@ -107,8 +134,8 @@ func TestPartitionStatus(t *testing.T) {
 		},
 		{
 			name:  "STALL with flat production",
-			steps: seq(true, 50, 100, 50, 100, 50, 100, 50, 100),
-			now:   3, want: StatusStall, obs: 4,
+			steps: seq(true, 30, 100, 40, 100, 50, 100, 50, 100, 50, 100, 50, 100, 50, 100),
+			now:   6, want: StatusStall, obs: 4,
 		},
 		{
 			name:  "zero lag within the window is OK even when stuck",
@@ -116,9 +143,19 @@ func TestPartitionStatus(t *testing.T) {
 			now:   3, want: StatusOK, obs: 4,
 		},
 		{
+			// Caught up at 0s, then 4s of records and no commit: the
+			// wait began at the caught-up poll; with no rhythm seen it
+			// waits up to RhythmCeiling.
 			name:  "zero lag that left the window no longer excuses",
 			steps: seq(true, 50, 50, 50, 60, 50, 70, 50, 80, 50, 90),
-			now:   4, want: StatusStall, obs: 4,
+			now:   4, want: StatusOK, obs: 4, wait: WaitRhythm,
+		},
+		{
+			// The same with a rhythm: caught up at 0s, commits at 1s and
+			// 2s (waits of 1s), then none for 4s.
+			name:  "zero lag, then a commit standing past its rhythm is STALL",
+			steps: seq(true, 50, 50, 55, 60, 60, 70, 60, 80, 60, 90, 60, 100, 60, 110),
+			now:   6, want: StatusStall, obs: 4,
 		},
 		{
 			name:  "unowned offset not moving: not yet past the span floor",
@@ -139,12 +176,23 @@ func TestPartitionStatus(t *testing.T) {
 			now: 12.5, want: StatusStop, obs: 4,
 		},
 		{
-			name: "silence exactly the window span is not STOP",
+			// Commits 2s apart (its rhythm), the last at 6s: STOP once
+			// the silence passes twice the rhythm (4s) and the floor
+			// (two polls, 4s).
+			name: "silence exactly twice the rhythm is not STOP",
 			steps: []step{
 				{0, 0, 100, false}, {2, 10, 110, false}, {4, 20, 120, false}, {6, 30, 125, false},
-				{8, 30, 125, false}, {10, 30, 125, false}, {12, 30, 125, false},
+				{8, 30, 125, false}, {10, 30, 125, false},
 			},
-			now: 12, want: StatusOK, obs: 4,
+			now: 10, want: StatusOK, obs: 4,
+		},
+		{
+			name: "silence longer than twice the rhythm is STOP",
+			steps: []step{
+				{0, 0, 100, false}, {2, 10, 110, false}, {4, 20, 120, false}, {6, 30, 125, false},
+				{8, 30, 125, false}, {10, 30, 125, false},
+			},
+			now: 10.5, want: StatusStop, obs: 4,
 		},
 		{
 			name: "a caught-up stopped consumer is OK",
@@ -154,11 +202,14 @@ func TestPartitionStatus(t *testing.T) {
 			now: 60, want: StatusOK, obs: 2,
 		},
 		{
-			name: "a stopped consumer that caught up to a recent log end is OK",
+			// It committed without members once (a job that assigns its
+			// partitions itself, committing on checkpoints): it waits for
+			// a second commit to show its rhythm, up to RhythmCeiling.
+			name: "a job without members that committed once waits for its rhythm",
 			steps: []step{
 				{0, 0, 100, false}, {1, 100, 100, false}, {2, 100, 105, false}, {3, 100, 110, false},
 			},
-			now: 30, want: StatusOK, obs: 2,
+			now: 30, want: StatusOK, obs: 2, wait: WaitRhythm,
 		},
 		{
 			name:  "an offset that went backwards is REWIND",
@@ -258,6 +309,9 @@ func TestPartitionStatus(t *testing.T) {
 			if p.Status != tc.want {
 				t.Errorf("status = %v, want %v", p.Status, tc.want)
 			}
+			if p.Wait.Kind != tc.wait {
+				t.Errorf("wait = %v, want %v", p.Wait.Kind, tc.wait)
+			}
 			if p.Observations != tc.obs {
 				t.Errorf("observations = %d, want %d", p.Observations, tc.obs)
 			}
@@ -272,7 +326,7 @@ func TestPartitionStatus(t *testing.T) {
 }
 
 // A consumer that stops committing but stays a member is STALL; once its
-// member leaves, the silence outgrows the window and it is STOP.
+// member leaves, it is STOP: its silence already outgrew its rhythm.
 func TestStallThenStop(t *testing.T) {
 	h := NewHistory(testConfig())
 	add := func(sec float64, c, end int64, owned bool) {
@@ -298,16 +352,11 @@ func TestStallThenStop(t *testing.T) {
 	if s := status(7); s != StatusStall {
 		t.Fatalf("stuck member = %v, want STALL", s)
 	}
-	// Member gone at 8s; the newest observation is at 7s and the window
-	// spans 4s..7s.
+	// Member gone at 8s: the commit has stood since 3s, past twice its
+	// 1s rhythm and the 3s floor.
 	add(8, 60, 180, false)
-	add(10, 60, 200, false)
-	if s := status(10); s != StatusStall {
-		t.Fatalf("3s of silence = %v, want STALL", s)
-	}
-	add(11, 60, 210, false)
-	if s := status(11); s != StatusStop {
-		t.Fatalf("4s of silence = %v, want STOP", s)
+	if s := status(8); s != StatusStop {
+		t.Fatalf("member gone after 5s of silence = %v, want STOP", s)
 	}
 	// Committing again ends the STOP.
 	add(12, 200, 220, true)
@@ -347,19 +396,19 @@ func TestPartitionHealthFields(t *testing.T) {
 
 func TestGroupHealth(t *testing.T) {
 	h := NewHistory(testConfig())
-	for i := range 4 {
+	for i := range 5 {
 		sec := float64(i)
 		h.Add(snap(at(sec),
 			grp("g",
 				po("t", 0, int64(10*i), 100+int64(10*i)), // lag flat: keeps up, OK
-				po("t", 1, 50, 100+int64(20*i)),          // stuck: STALL
+				po("t", 1, 50, 100+int64(20*i)),          // stuck: STALL past t/0's 1s rhythm
 				po("t", 2, kafka.NoOffset, 7),            // owned, no commit: NO-COMMITS
 				po("u", 0, 40+int64(20*i), 100),          // catching up: OK
 			),
 			grp("ok", po("t", 0, int64(10*i), int64(10*i))),
 		))
 	}
-	g, ok := h.Evaluate("g", at(3))
+	g, ok := h.Evaluate("g", at(4))
 	if !ok {
 		t.Fatal("group not found")
 	}
@@ -375,9 +424,9 @@ func TestGroupHealth(t *testing.T) {
 	if g.Group != "g" || g.Status != StatusStall || g.Severity != SeverityErr {
 		t.Errorf("group %q = %v/%v, want g STALL/ERR", g.Group, g.Status, g.Severity)
 	}
-	// Lags at 3s: 100 + 110 + unknown + 0.
-	if g.TotalLag != 210 {
-		t.Errorf("total lag = %d, want 210", g.TotalLag)
+	// Lags at 4s: 100 + 130 + unknown + 0.
+	if g.TotalLag != 230 {
+		t.Errorf("total lag = %d, want 230", g.TotalLag)
 	}
 	if !g.Complete {
 		t.Error("full windows reported incomplete")
@@ -391,12 +440,12 @@ func TestGroupHealth(t *testing.T) {
 		t.Errorf("catch-up = %+v, want falling behind by 0", g.CatchUp)
 	}
 	// Both commits are older than the first point (log end 100 at 0s):
-	// each is at least 3s behind, however fast the log grew before.
-	if g.MaxTimeLag != (TimeLag{Seconds: 3, Kind: TimeLagAtLeast}) {
-		t.Errorf("max time lag = %+v, want at least 3s", g.MaxTimeLag)
+	// each is at least 4s behind, however fast the log grew before.
+	if g.MaxTimeLag != (TimeLag{Seconds: 4, Kind: TimeLagAtLeast}) {
+		t.Errorf("max time lag = %+v, want at least 4s", g.MaxTimeLag)
 	}
-	if tl := g.Partitions[1].TimeLag; tl != (TimeLag{Seconds: 3, Kind: TimeLagAtLeast}) {
-		t.Errorf("t/1 time lag = %+v, want at least 3s", tl)
+	if tl := g.Partitions[1].TimeLag; tl != (TimeLag{Seconds: 4, Kind: TimeLagAtLeast}) {
+		t.Errorf("t/1 time lag = %+v, want at least 4s", tl)
 	}
 
 	ok2, _ := h.Evaluate("ok", at(3))

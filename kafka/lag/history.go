@@ -71,8 +71,7 @@ type History struct {
 	// committed, and how much the lag of what they moved grew.
 	moved []string
 	grew  []int64
-	busy  []bool
-	total []int64
+	behind []float64
 	// order is scratch space for snapshots whose partitions arrive
 	// unsorted or duplicated, which the snapshot contract rules out but
 	// which must not corrupt the history.
@@ -229,8 +228,9 @@ type groupHist struct {
 	// of a window the group itself has been watched for (see Verdict).
 	obsLen  int
 	obsLast int64
-	// every is the group's rhythm at the latest poll (groupRhythm).
-	every int64
+	// pace is the group's rhythm and latest commit at the latest poll
+	// (groupRhythm).
+	pace groupPace
 }
 
 // observe counts a poll that saw the group, spaced like commit

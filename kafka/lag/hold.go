@@ -1,6 +1,7 @@
 package lag
 
 import (
+	"math"
 	"slices"
 
 	"github.com/kgroups/kgroups/kafka"
@@ -40,51 +41,63 @@ func holdPolls(window int) int { return max(2, (window+2)/3) }
 // as its partitions take turns.
 func (h *History) judgeGroup(gh *groupHist, at func(int) *kafka.PartitionOffsets, n int, t int64) {
 	stalls := 0
-	gh.every = groupRhythm(gh, h.seq)
+	gh.pace = groupRhythm(gh, h.seq)
 	for i := range gh.parts {
 		ph := &gh.parts[i]
 		if ph.lastSeq != h.seq {
 			continue
 		}
 		c, end := h.sample(ph, h.seq)
-		ph.raw, _, ph.wait = h.rawStatus(ph, c, end, t, gh.every)
+		ph.raw, _, ph.wait = h.rawStatus(ph, c, end, t, gh.pace)
 		if ph.raw == StatusStall {
 			stalls++
 		}
 	}
 	if stalls > 0 {
-		// Per member: whether it committed within the window on a
-		// partition with a backlog (it is alive and busy), and how much
-		// the lag of all its partitions grew over the window.
-		moved, grew, busy := h.moved[:0], h.grew[:0], h.busy[:0]
-		total := h.total[:0]
+		// Per member: the time lag of the partitions it committed on
+		// within the window (how far behind it is where it works), and
+		// how much the lag of all its partitions grew over the window.
+		moved, grew, behind := h.moved[:0], h.grew[:0], h.behind[:0]
+		// Within the window, or twice the group's rhythm when that is
+		// longer (a job committing on checkpoints).
+		recent := max(h.floor(), int64(RhythmFactor*float64(gh.pace.every)))
 		h.eachOwned(gh, at, n, func(ph *partHist, member string) {
 			j := slices.Index(moved, member)
 			if j < 0 {
-				moved, grew, busy, total = append(moved, member), append(grew, 0), append(busy, false), append(total, 0)
+				moved, grew, behind = append(moved, member), append(grew, 0), append(behind, -1)
 				j = len(moved) - 1
 			}
-			grew[j] += h.lagGrowth(ph)
-			c, end := h.sample(ph, h.seq)
-			total[j] += max(0, lagOf(c, end))
-			busy[j] = busy[j] || ph.rh.last != 0 && t-ph.rh.last <= h.floor()
+			g := h.lagGrowth(ph)
+			grew[j] += g
+			if ph.rh.last != 0 && t-ph.rh.last <= recent {
+				behind[j] = max(behind[j], 0)
+				c, end := h.sample(ph, h.seq)
+				if tl := h.timeLagOf(ph, c, end, t); tl.Kind == TimeLagInterpolated || tl.Kind == TimeLagExact {
+					behind[j] = max(behind[j], tl.Seconds)
+				}
+				if g > KeepUpMessages {
+					// Falling behind where it works: it is busy.
+					behind[j] = math.Inf(1)
+				}
+			}
 		})
-		for j := range busy {
-			busy[j] = busy[j] && total[j] > KeepUpMessages
-		}
-		h.total = total
-		h.moved, h.grew, h.busy = moved, grew, busy
+		h.moved, h.grew, h.behind = moved, grew, behind
 		h.eachOwned(gh, at, n, func(ph *partHist, member string) {
 			j := slices.Index(moved, member)
-			if ph.raw != StatusStall || j < 0 || !busy[j] {
+			if ph.raw != StatusStall || j < 0 || behind[j] < 0 {
 				return
 			}
-			// Waiting its turn behind a busy member's other partitions:
-			// falling behind when the member's lag grows, catching up
-			// otherwise.
-			ph.raw = StatusOK
-			if grew[j] > KeepUpMessages {
-				ph.raw = StatusWarn
+			// A member that falls behind on the partitions it commits
+			// on, or reads records there at least half as old as this
+			// partition's silence, is busy there: the partition waits
+			// its turn (falling behind when the member's lag grows,
+			// catching up otherwise). One that keeps up with its other
+			// partitions is not: something holds this one.
+			if silence := float64(t-ph.rh.since) / 1e9; behind[j] >= silence/2 {
+				ph.raw = StatusOK
+				if grew[j] > KeepUpMessages {
+					ph.raw = StatusWarn
+				}
 			}
 		})
 	}
@@ -113,14 +126,13 @@ func (h *History) lagGrowth(ph *partHist) int64 {
 }
 
 // eachOwned calls f for each of the group's partitions in the snapshot
-// that a member owns, with the owner's member id.
+// with the owner's member id: "" for the partitions no member owns, which
+// a job without members (one that assigns its partitions itself) serves
+// together.
 func (h *History) eachOwned(gh *groupHist, at func(int) *kafka.PartitionOffsets, n int, f func(*partHist, string)) {
 	i := 0
 	for k := range n {
 		p := at(k)
-		if p.MemberID == "" {
-			continue
-		}
 		for i < len(gh.parts) && compareKey(gh.parts[i].topic, gh.parts[i].partition, p.Topic, p.Partition) < 0 {
 			i++
 		}

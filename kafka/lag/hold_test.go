@@ -65,24 +65,25 @@ func TestHoldKeepsAStatusThroughOddPolls(t *testing.T) {
 	if got := statusAt(t, h, 50); got != StatusRewind {
 		t.Errorf("offset went back: %v, want REWIND at once", got)
 	}
-	// A stall is a fact too, and so is its end: stuck for a full window,
-	// STALL; the commit moves, and it is no longer stalled.
+	// A stall is a fact too, and so is its end: commits a second apart,
+	// then stuck past the window and twice that rhythm, STALL; the commit
+	// moves, and it is no longer stalled.
 	h = NewHistory(cfg)
-	for i := range 4 {
-		feed(h, float64(i), 50, 100+int64(10*i))
+	for i := range 7 {
+		feed(h, float64(i), 50+10*int64(min(i, 2)), 100+int64(10*i))
 	}
-	if got := statusAt(t, h, 3); got != StatusStall {
-		t.Fatalf("stuck for a full window: %v, want STALL", got)
+	if got := statusAt(t, h, 6); got != StatusStall {
+		t.Fatalf("stuck past its rhythm: %v, want STALL", got)
 	}
-	feed(h, 4, 60, 140)
-	if got := statusAt(t, h, 4); got != StatusOK {
+	feed(h, 7, 80, 170)
+	if got := statusAt(t, h, 7); got != StatusOK {
 		t.Errorf("the commit moved after a stall: %v, want OK at once", got)
 	}
 }
 
 // TestStallWaitsForTheConsumersRhythm: a consumer that commits every
-// 20s is not stalled 15s after a commit, whatever the window; once its
-// silence passes one and a half of its longest gap, it is.
+// 20s is not stalled 35s after a commit, whatever the window; once its
+// silence passes twice its longest wait, it is.
 func TestStallWaitsForTheConsumersRhythm(t *testing.T) {
 	cfg := Config{Window: 3, MinDistance: time.Second, Samples: 30, TimePoints: 30, RatePolls: 3, EvictAfter: 3, Hold: 1}
 	h := NewHistory(cfg)
@@ -96,19 +97,18 @@ func TestStallWaitsForTheConsumersRhythm(t *testing.T) {
 		sec = float64(5 * i)
 		feed(h, sec, c, c+20+int64(5*i))
 	}
-	// Poll 12 committed; polls 13-15 see no move: 15s, within 1.5 x 20s.
-	for i := 13; i <= 15; i++ {
+	// Poll 12 committed; polls 13-20 see no move: up to 40s, within
+	// twice 20s.
+	for i := 13; i <= 20; i++ {
 		sec = float64(5 * i)
 		feed(h, sec, c, c+20+int64(5*i))
 		if got := statusAt(t, h, sec); got == StatusStall {
 			t.Errorf("poll %d, %gs after a commit every 20s: STALL", i, sec-60)
 		}
 	}
-	// 35s without a commit: past 30s, one and a half of its rhythm.
-	for i := 16; i <= 19; i++ {
-		sec = float64(5 * i)
-		feed(h, sec, c, c+20+int64(5*i))
-	}
+	// 45s without a commit: past 40s, twice its rhythm.
+	sec = float64(5 * 21)
+	feed(h, sec, c, c+20+5*21)
 	if got := statusAt(t, h, sec); got != StatusStall {
 		t.Errorf("%gs after the last commit: %v, want STALL", sec-60, got)
 	}
@@ -186,12 +186,41 @@ func (c *consumerSim) endAt(t time.Time) float64 {
 	return prevEnd
 }
 
+// writtenAt is when the producer wrote offset o (the inverse of endAt).
+func (c *consumerSim) writtenAt(o float64) time.Time {
+	prevT, prevEnd := t0, 0.0
+	for _, p := range c.ends {
+		if p.end > o {
+			f := (o - prevEnd) / (p.end - prevEnd)
+			return prevT.Add(time.Duration(f * float64(p.t.Sub(prevT))))
+		}
+		prevT, prevEnd = p.t, p.end
+	}
+	return prevT
+}
+
+// readExact answers the history's exact reads with the records'
+// timestamps, as the UI, serve and health do after each poll.
+func (c *consumerSim) readExact(h *History) {
+	want := h.WantExact(0, nil)
+	if len(want) == 0 {
+		return
+	}
+	recs := make(map[kafka.CommitKey]kafka.RecordTime, len(want))
+	for _, p := range want {
+		recs[kafka.CommitKey{Topic: p.Topic, Partition: p.Partition, Offset: p.Committed}] = kafka.RecordTime{Offset: p.Committed, Timestamp: c.writtenAt(float64(p.Committed))}
+	}
+	h.AddExact(recs)
+}
+
 // TestVerdictsDoNotFlap is the no-flapping property: over generated
 // polls of consumers whose speed changes in phases (a fixed delay behind
 // the producer, slower than the producer, following it with the backlog
 // kept, slower again, catching up, a long fixed delay), with noisy and
-// bursty production and commits in batches, the reported status does not
-// change once it has settled (three windows into a phase), and it is what
+// bursty production and commits in batches, and the records at the
+// commits read after each poll as the UI, serve and health read them,
+// the reported status does not change once it has settled (three windows
+// into a phase), and it is what
 // a careful human would say: WARN for a slow consumer, never WARN for one
 // that keeps pace, whatever its lag.
 func TestVerdictsDoNotFlap(t *testing.T) {
@@ -215,6 +244,7 @@ func TestVerdictsDoNotFlap(t *testing.T) {
 				for range phasePolls {
 					sim.step(ph)
 					feed(h, sim.sec, sim.committed, int64(sim.end))
+					sim.readExact(h)
 					trace = append(trace, statusAt(t, h, sim.sec))
 				}
 				for i := settle; i < len(trace); i++ {

@@ -215,34 +215,85 @@ func (h *History) trend(ph *partHist) (behind, enough bool) {
 		}
 	}
 	floor := h.floor()
-	if nk >= 3 && known[nk-1].at-known[0].at >= floor {
+	if nk >= 3 && known[nk-1].at-known[0].at >= floor && known[nk-1].at == all[n-1].at {
 		tl, lag, span := thirds(known[:nk])
-		noise := max(KeepUpSeconds, 2*float64(h.pollGap())/1e9)
+		noise := max(KeepUpSeconds, float64(h.pollGap())/1e9)
 		grew := float64(tl[2] - tl[0])
-		// The lag in records must not fall either: a consumer working
-		// off records written faster than it reads them sees its time
-		// lag climb while its lag falls, and is catching up.
-		return grew > noise && grew > EqualRateShare*span && float64(tl[2]-tl[1]) > noise/2 &&
-			float64(known[nk-1].tl) > float64(tl[0])+noise && lag[2] > lag[0], true
+		// The lag in records must climb too, beyond a poll's production
+		// and EqualRateShare of the span's: a consumer working off
+		// records written faster than it reads them sees its time lag
+		// climb while its lag falls (it is catching up), and one that
+		// keeps pace with a backlog sees its time lag wander as the
+		// density of the records it reads changes (bursts) while its lag
+		// holds.
+		rate := max(0, h.produceRate(ph))
+		lagNoise := max(1, rate*float64(h.pollGap())/1e9, EqualRateShare*rate*span)
+		// And it must still climb at the newest commit, in time lag or in
+		// records (a burst of records read makes the time lag pause while
+		// the lag grows): a consumer that fell behind once, in a step,
+		// and keeps pace since, does not.
+		still := stillClimbing(known[:nk], floor, noise, 2*lagNoise)
+		// The time lag climbs slowly while the consumer reads records that
+		// were written faster than they are written now (after a burst),
+		// though the lag in records climbs past its noise: half the noise
+		// in time lag then suffices. (A lag in records that climbs while
+		// the time lag holds is production growing under a consumer that
+		// keeps pace.)
+		lagGrew := float64(lag[2] - lag[0])
+		climbs := grew > noise || grew > noise/2 && lagGrew > lagNoise
+		return climbs && grew > EqualRateShare*span && still && lagGrew > lagNoise, true
 	}
 	if n < 3 || all[n-1].at-all[0].at < floor {
 		return false, false
 	}
-	// The time lags at the commits are not known (the commits are older
-	// than the points and their records were not read): the lag in
-	// records stands in, its climb beyond what a poll's production, a
+	// The time lags at the commits are not known, or not the newest's
+	// (the commits are older than the points and their records were not
+	// read): the lag in records stands in, its climb beyond what a poll's production, a
 	// few records and EqualRateShare of the span's production explain.
 	_, lag, span := thirds(all[:n])
 	rate := max(0, h.produceRate(ph))
-	noise := max(KeepUpMessages, EqualRateShare*rate*span, rate*2*float64(h.pollGap())/1e9)
-	return float64(lag[2]-lag[0]) > noise && float64(lag[2]-lag[1]) > noise/2, true
+	noise := max(KeepUpMessages, EqualRateShare*rate*span, rate*float64(h.pollGap())/1e9)
+	return float64(lag[2]-lag[0]) > noise && float64(all[n-1].lag-lag[1]) > noise/2, true
+}
+
+// stillClimbing reports whether pts still climb at their newest: over
+// the commits of the last span of time against those of the span before,
+// the least or the greatest time lag rose by more than half the noise
+// (a burst of records read can hold one of them for a while), or the
+// least lag in records rose by more than lagNoise while the least time
+// lag did not fall by half the noise (reading records written faster
+// than they are written now holds the time lag for a while, although the
+// lag climbs on). A step, a consumer that fell behind once and keeps
+// pace since, climbs no more two spans after it.
+func stillClimbing(pts []trendPoint, span int64, noise, lagNoise float64) bool {
+	last := pts[len(pts)-1].at
+	inf := float32(math.Inf(1))
+	oldLo, newLo, oldHi, newHi, oldLag, newLag := inf, inf, -inf, -inf, inf, inf
+	for _, p := range pts {
+		switch age := last - p.at; {
+		case age < span:
+			newLo, newHi, newLag = min(newLo, p.tl), max(newHi, p.tl), min(newLag, p.lag)
+		case age < 2*span:
+			oldLo, oldHi, oldLag = min(oldLo, p.tl), max(oldHi, p.tl), min(oldLag, p.lag)
+		}
+	}
+	if math.IsInf(float64(oldLo), 1) {
+		// Commits further apart than the span: the newest against the
+		// one before.
+		prev, cur := pts[len(pts)-2], pts[len(pts)-1]
+		oldLo, newLo, oldLag, newLag = prev.tl, cur.tl, prev.lag, cur.lag
+		oldHi, newHi = oldLo, newLo
+	}
+	return float64(newLo-oldLo) > noise/2 || float64(newHi-oldHi) > noise/2 ||
+		float64(newLo-oldLo) > -noise/2 && float64(newLag-oldLag) > lagNoise
 }
 
 // thirds is the least time lag and lag of the points in the oldest,
 // middle and newest third of their span (in seconds): the floors of a
-// sawtooth. Falling behind climbs through all three; a step (a consumer
-// that paused once and keeps pace since) climbs from the first third and
-// then holds. An empty middle third is taken halfway.
+// sawtooth. Falling behind climbs from the first to the last, and the
+// newest point is above the middle one; a step (a consumer that paused
+// once and keeps pace since) climbs from the first third and then holds.
+// An empty middle third is taken halfway.
 func thirds(pts []trendPoint) (tl, lag [3]float32, span float64) {
 	first := pts[0].at
 	d := pts[len(pts)-1].at - first
@@ -295,7 +346,8 @@ func (h *History) noteRhythm(ph *partHist, c, end, prevC, t int64) {
 		}
 		return
 	}
-	if c >= 0 && prevC >= 0 && c > prevC {
+	if c >= 0 && c > prevC {
+		// A move forward, or a first commit.
 		tl := -1.0
 		if l := h.timeLagOf(ph, c, end, t); l.Kind == TimeLagInterpolated || l.Kind == TimeLagExact || l.Kind == TimeLagCaughtUp {
 			tl = l.Seconds
@@ -323,18 +375,25 @@ func (h *History) waitOf(ph *partHist, k WaitKind, every, now int64) Wait {
 	return w
 }
 
-// groupRhythm is the rhythm a partition of the group that showed none of
-// its own is judged by: the longest its sibling partitions showed (0:
-// none did). Members commit their partitions together (autocommit, a
-// commit after each batch), so a sibling's rhythm is the consumer's.
-func groupRhythm(gh *groupHist, seq uint64) int64 {
-	var every int64
+// groupPace is what a group's partitions show together: the longest
+// rhythm any of them showed (0: none did), and the latest commit on any
+// of them (0: none seen). A partition that showed no rhythm of its own is
+// judged by its group's: members commit their partitions together
+// (autocommit, a commit after each batch), so a sibling's rhythm is the
+// consumer's. And a group whose commits still move is not gone, though a
+// partition without members stands: a job that assigns its partitions
+// itself commits them without members.
+type groupPace struct{ every, last int64 }
+
+func groupRhythm(gh *groupHist, seq uint64) groupPace {
+	var g groupPace
 	for i := range gh.parts {
 		if ph := &gh.parts[i]; ph.lastSeq == seq {
-			every = max(every, ph.rh.every())
+			g.every = max(g.every, ph.rh.every())
+			g.last = max(g.last, ph.rh.last)
 		}
 	}
-	return every
+	return g
 }
 
 // trendSpacing is the least time between two trend points (besides half

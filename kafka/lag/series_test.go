@@ -77,7 +77,8 @@ func TestConfigNormalize(t *testing.T) {
 
 // A log truncated past the commit: retention deleted unread messages. The
 // lag still counts from the commit, as kafka-consumer-groups.sh does, and
-// the rules judge it like any other.
+// the rules judge it like any other: a commit a live member never moved
+// while it was watched waits for a rhythm (up to RhythmCeiling).
 func TestTruncatedLog(t *testing.T) {
 	h := NewHistory(testConfig())
 	for i := range 5 {
@@ -87,8 +88,8 @@ func TestTruncatedLog(t *testing.T) {
 	}
 	g, _ := h.Evaluate("g", at(4))
 	p := g.Partitions[0]
-	if !p.Truncated || p.Lag != 940 || p.LogStart != 400 || p.Status != StatusStall {
-		t.Errorf("truncated = %v lag %d start %d %v, want true 940 400 STALL", p.Truncated, p.Lag, p.LogStart, p.Status)
+	if !p.Truncated || p.Lag != 940 || p.LogStart != 400 || p.Status != StatusOK || p.Wait.Kind != WaitRhythm {
+		t.Errorf("truncated = %v lag %d start %d %v wait %v, want true 940 400 OK waiting for a rhythm", p.Truncated, p.Lag, p.LogStart, p.Status, p.Wait.Kind)
 	}
 	// Below the first point (1000, 0s): at least 4s behind.
 	if p.TimeLag != (TimeLag{Seconds: 4, Kind: TimeLagAtLeast}) {

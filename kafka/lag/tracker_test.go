@@ -112,10 +112,13 @@ func TestVerdictsLeaveJudgingOnce(t *testing.T) {
 			}
 		}
 	}
-	// REWIND is a fact and shows as soon as it happens; the trends (OK,
-	// WARN, STALL, NO-COMMITS) need ten observations, 45s at one poll
-	// every 5s; STOP needs a silence longer than the window spans.
-	want := "inventory-sync@8=ERR REWIND analytics-etl@9=OK billing-reconciler@9=WARN fraud-scoring@9=ERR STALL orders-app@9=WARN NO-COMMITS legacy-audit@10=ERR STOP"
+	// REWIND is a fact and shows as soon as it happens; the rest needs
+	// ten observations, 45s at one poll every 5s; WARN, and OK on a time
+	// lag past what is in flight, a trend of commits spanning the window
+	// as well (billing-reconciler's do at poll 10); STOP and STALL a
+	// silence longer than the window spans (fraud-scoring's last commit
+	// was at poll 1).
+	want := "inventory-sync@8=ERR REWIND analytics-etl@9=OK orders-app@9=WARN NO-COMMITS billing-reconciler@10=WARN legacy-audit@10=ERR STOP fraud-scoring@11=ERR STALL"
 	if got := strings.Join(seen, " "); got != want {
 		t.Errorf("decided:\n got %s\nwant %s", got, want)
 	}

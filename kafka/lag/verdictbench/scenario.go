@@ -115,6 +115,7 @@ var stories = []story{
 	mkStory("restarts", 0.0, 1.3, Consume, 0.5, 0, Restart),
 	mkStory("members join and leave", 0.0, 1.4, Consume, 0.3, 0, Join, 0.6, 0, Leave),
 	mkStory("slow, then scaled out", 0.0, 0.6, Consume, 0.5, 1.6, Join),
+	mkStory("one partition stuck", 0.0, 1.5, Consume, 0.4, 0, StuckOne, 0.7, 0, Consume),
 }
 
 // The dimensions scenarios are drawn from.

@@ -83,7 +83,7 @@ func (w *world) partTruth(i int, fade float64) (Truth, bool) {
 		// A job without members that stopped making progress looks,
 		// from the cluster, exactly like one that stopped.
 		return Stopped, true
-	case w.stalled:
+	case w.stalled, w.stuck && i == 0:
 		return Stalled, true
 	}
 	// The trend: the capacity of whoever consumes the partition against

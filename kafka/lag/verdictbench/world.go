@@ -116,9 +116,12 @@ const (
 	Join
 	// Leave: one member leaves, the others take its partitions.
 	Leave
+	// StuckOne: partition 0 stops making progress (a record its
+	// consumer cannot get past) while the others go on.
+	StuckOne
 )
 
-var eventNames = [...]string{"consume", "stall", "stop", "restart", "reset", "join", "leave"}
+var eventNames = [...]string{"consume", "stall", "stop", "restart", "reset", "join", "leave", "one partition stuck"}
 
 func (e Event) String() string { return eventNames[e] }
 
@@ -177,6 +180,8 @@ type world struct {
 	speed   float64
 	phase   int
 	stalled bool
+	// stuck: partition 0 makes no progress (StuckOne).
+	stuck bool
 	// away is true while the members are gone (Stop, or the gap of a
 	// Restart or Reset); back is when they return (+Inf: not this phase).
 	away      bool
@@ -281,9 +286,10 @@ func (w *world) startPhase(i int) {
 		w.speed = ph.Speed
 	}
 	w.stalled = ph.Event == Stall
+	w.stuck = ph.Event == StuckOne
 	w.back, w.resetDue = math.Inf(1), math.Inf(1)
 	switch ph.Event {
-	case Consume, Stall:
+	case Consume, Stall, StuckOne:
 		if w.away {
 			w.comeBack()
 		}
@@ -450,6 +456,15 @@ func (w *world) process(m *member, budget float64) {
 		for i := range ps {
 			ps[i] = i
 		}
+	}
+	if w.stuck {
+		kept := make([]int, 0, len(ps))
+		for _, i := range ps {
+			if i != 0 {
+				kept = append(kept, i)
+			}
+		}
+		ps = kept
 	}
 	if len(ps) == 0 {
 		return
