@@ -91,7 +91,11 @@ func (h *History) verdict(ph *partHist, c, end, now int64, g groupPace) (Status,
 	}
 
 	behind, enough := h.trend(ph)
-	if behind {
+	if behind || ph.decided && ph.held == StatusWarn && enough && h.fallingBehind(ph, c, end, now) {
+		// Held at WARN, the commits' lag also says falling behind
+		// (fallingBehind: consumed less than produced beyond noise, the
+		// lag grew): a consumer reading records written faster than now
+		// holds its time lag for a while, and stays WARN.
 		return StatusWarn, Rewind{}, WaitNone
 	}
 	tl := h.timeLagOf(ph, c, end, now)

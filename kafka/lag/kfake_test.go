@@ -202,7 +202,17 @@ func TestHealthOnRealGroups(t *testing.T) {
 				if n := gh.Partitions[0].Observations; n != k+1 {
 					t.Fatalf("poll %d: %d observations, want %d", k, n, k+1)
 				}
+			case k == 9:
+				// A full window, but the commits kept for the trend
+				// (22.5s apart at least) span 40s of the 45s it needs,
+				// with a time lag of 25s: it waits (JUDGING).
+				expectStatus(t, fmt.Sprintf("poll %d", k), gh, lag.StatusOK, true)
+				if w := gh.Partitions[0].Wait; w.Kind != lag.WaitTrend {
+					t.Fatalf("poll %d: wait %+v, want a wait for the trend", k, w)
+				}
 			default:
+				// The time lag at the commits climbed from 2.5s to 25s in
+				// 45s: falling behind.
 				expectStatus(t, fmt.Sprintf("poll %d", k), gh, lag.StatusWarn, true)
 			}
 		}
@@ -270,28 +280,37 @@ func TestHealthOnRealGroups(t *testing.T) {
 			}
 			s := newScenario(t, c, group, proto.opts...)
 			end := s.produce(t, 50)
-			s.commit(t, 10)
-			// The member lives (heartbeats, owns the partition) but
+			// The member commits at every poll (a 5s rhythm) for three
+			// polls, then lives on (heartbeats, owns the partition) but
 			// never commits again while records keep arriving.
 			var gh lag.GroupHealth
-			for k := range 10 {
+			committed := int64(10)
+			for k := range 13 {
 				if k > 0 {
 					end = s.produce(t, 5)
 				}
-				gh = s.poll(t, 10, end, true)
-				if k < 9 {
+				if k < 3 {
+					committed = int64(10 + 5*k)
+					s.commit(t, committed)
+				}
+				gh = s.poll(t, committed, end, true)
+				switch {
+				case k < 9:
 					expectStatus(t, fmt.Sprintf("poll %d", k), gh, lag.StatusOK, false)
+				case k < 12:
+					// A full window; the commit (last moved at 10s) has
+					// not stood longer than the window (45s) yet.
+					expectStatus(t, fmt.Sprintf("poll %d", k), gh, lag.StatusOK, true)
 				}
 			}
-			expectStatus(t, "a full window on one offset", gh, lag.StatusStall, true)
-			if p := gh.Partitions[0]; !p.Owned || p.Lag != 85 {
-				t.Fatalf("owned %v, lag %d; want owned, 85", p.Owned, p.Lag)
+			// 50s on one commit: past the window and twice its rhythm.
+			expectStatus(t, "a commit standing past its rhythm", gh, lag.StatusStall, true)
+			if p := gh.Partitions[0]; !p.Owned || p.Lag != 90 {
+				t.Fatalf("owned %v, lag %d; want owned, 90", p.Owned, p.Lag)
 			}
 
-			// The member leaves. Without an owner the unchanged offset
-			// adds no observations; the last one was at 45s and the
-			// window spans 45s, so the partition is STOPped once the
-			// silence passes 45s: at 95s, not at 90s.
+			// The member leaves. The commit has stood past its rhythm
+			// already: without an owner that is STOP at once.
 			s.member.Close()
 			kafkatest.Eventually(t, "the group to be empty", func() bool {
 				snap, err := s.cl.PollGroups(ctx(t), group)
@@ -301,17 +320,13 @@ func TestHealthOnRealGroups(t *testing.T) {
 				g, ok := snap.Group(group)
 				return ok && g.State == kafka.StateEmpty && len(g.Members) == 0 && len(g.Partitions) == 1 && g.Partitions[0].MemberID == ""
 			})
-			for k := 10; k < 20; k++ {
+			for k := 13; k < 20; k++ {
 				end = s.produce(t, 5)
-				gh = s.poll(t, 10, end, false)
-				want := lag.StatusStall
-				if k == 19 {
-					want = lag.StatusStop
-				}
-				expectStatus(t, fmt.Sprintf("poll %d, %s after the last observation", k, time.Duration(k-9)*pollGap), gh, want, true)
+				gh = s.poll(t, committed, end, false)
+				expectStatus(t, fmt.Sprintf("poll %d, %s after the last commit", k, time.Duration(k-2)*pollGap), gh, lag.StatusStop, true)
 			}
-			if p := gh.Partitions[0]; p.Owned || p.Lag != 135 || p.ConsumeRate != 0 || p.ProduceRate != 1 {
-				t.Fatalf("owned %v, lag %d, consume %v, produce %v; want unowned, 135, 0, 1", p.Owned, p.Lag, p.ConsumeRate, p.ProduceRate)
+			if p := gh.Partitions[0]; p.Owned || p.Lag != 125 || p.ConsumeRate != 0 || p.ProduceRate != 1 {
+				t.Fatalf("owned %v, lag %d, consume %v, produce %v; want unowned, 125, 0, 1", p.Owned, p.Lag, p.ConsumeRate, p.ProduceRate)
 			}
 		})
 	}
@@ -404,7 +419,8 @@ func TestVerdictsOnRealGroupsAsAHumanWould(t *testing.T) {
 		// Twenty records in per poll; the member processes ten a poll
 		// and commits every third poll, so the lag rises 20, 20, then
 		// dips by 10: it decreases in every window, which Burrow's
-		// WARN rule takes for a healthy consumer.
+		// WARN rule takes for a healthy consumer. The time lag at its
+		// commits climbs 2.5s every 5s.
 		var committed int64
 		s.commit(t, 0)
 		for k := range 3 * window {
@@ -414,8 +430,18 @@ func TestVerdictsOnRealGroupsAsAHumanWould(t *testing.T) {
 				s.commit(t, committed)
 			}
 			gh := s.poll(t, committed, end, true)
-			if k >= window-1 {
+			switch {
+			case k >= window+1:
+				// The commits kept for the trend span the window from
+				// poll 11: their time lag climbs, WARN at every poll.
 				expectStatus(t, fmt.Sprintf("poll %d", k), gh, lag.StatusWarn, true)
+			case k >= window-1:
+				// A full window of observations, too few commits (one a
+				// 15s) for the trend yet: JUDGING, never OK.
+				expectStatus(t, fmt.Sprintf("poll %d", k), gh, lag.StatusOK, true)
+				if gh.Wait.Kind != lag.WaitTrend {
+					t.Fatalf("poll %d: wait %+v, want a wait for the trend", k, gh.Wait)
+				}
 			}
 		}
 	})
