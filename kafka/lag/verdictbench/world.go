@@ -150,7 +150,7 @@ type part struct {
 	// when it last stood at the log end (nothing to wait for), maxGap the
 	// longest wait that ended with a move so far (-1: none).
 	lastMove, lastZero, maxGap float64
-	moves            int
+	moves                      int
 	// phase staggers a bursty partition's cycle.
 	phase float64
 }
