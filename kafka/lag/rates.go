@@ -7,11 +7,15 @@ import "math"
 const UnknownRate = -1.0
 
 // rate measures how fast one column of a partition's samples grew over the
-// last RatePolls polls, in offsets per second. It adds up every forward step
-// between consecutive known samples and ignores steps backwards, so a reset
-// or a rewind does not turn the rate negative and the messages re-read after
-// it count as consumed.
-func (h *History) rate(ph *partHist, sec int) float64 {
+// last RatePolls polls, in offsets per second, and returns with it how
+// many polls of that span had a known value (the evidence it rests on).
+// It adds up every forward step between consecutive known samples and
+// ignores steps backwards, so a reset or a rewind does not turn the rate
+// negative and the messages re-read after it count as consumed. A step
+// that skip refuses (a commit that moved while the group had no members,
+// see History.consumeRate) is left out of the sum, though its span still
+// counts: the rate is what the consumer did over the whole span.
+func (h *History) rate(ph *partHist, sec int, skip func(from, to uint64) bool) (float64, int) {
 	from := h.firstSeq(ph.first(), ph.lastSeq)
 	if n := uint64(h.cfg.RatePolls); ph.lastSeq >= n && ph.lastSeq-n+1 > from {
 		from = ph.lastSeq - n + 1
@@ -19,6 +23,7 @@ func (h *History) rate(ph *partHist, sec int) float64 {
 	var (
 		first, last int64
 		prev        int64 = -1
+		prevSeq     uint64
 		sum         float64
 		known       int
 	)
@@ -31,22 +36,28 @@ func (h *History) rate(ph *partHist, sec int) float64 {
 		t := h.times[h.slot(s)]
 		if known == 0 {
 			first = t
-		} else if v > prev {
+		} else if v > prev && (skip == nil || !skip(prevSeq, s)) {
 			sum += float64(v - prev)
 		}
-		prev, last = v, t
+		prev, last, prevSeq = v, t, s
 		known++
 	}
 	if known < 2 || last <= first {
-		return UnknownRate
+		return UnknownRate, known
 	}
-	return sum / ((float64(last) - float64(first)) / 1e9)
+	return sum / ((float64(last) - float64(first)) / 1e9), known
 }
 
 // produceRate is log-end growth per second; consumeRate committed growth
-// per second.
-func (h *History) produceRate(ph *partHist) float64 { return h.rate(ph, secLogEnd) }
-func (h *History) consumeRate(ph *partHist) float64 { return h.rate(ph, secCommitted) }
+// per second, leaving out the commits that moved while gh had no members
+// (a reset, an undo, another tool's write: never consumption).
+func (h *History) produceRate(ph *partHist) (float64, int) { return h.rate(ph, secLogEnd, nil) }
+func (h *History) consumeRate(gh *groupHist, ph *partHist) (float64, int) {
+	if len(gh.memberless) == 0 {
+		return h.rate(ph, secCommitted, nil)
+	}
+	return h.rate(ph, secCommitted, gh.memberlessStep)
+}
 
 // CatchUpState says whether a consumer is closing its lag.
 type CatchUpState uint8
@@ -85,12 +96,21 @@ func (s CatchUpState) MarshalText() ([]byte, error) { return []byte(s.String()),
 // kept as data so the TUI and the CLI can word and colour it their own way.
 type CatchUp struct {
 	State CatchUpState
-	// Seconds to catch up at the current rates (CatchingUp only).
+	// Seconds to catch up at the current rates (CatchingUp only), at
+	// most MaxCatchUpSeconds: Capped says the estimate was longer.
 	Seconds float64
+	// Capped reports an estimate longer than MaxCatchUpSeconds, which
+	// Seconds then holds: at rates measured over a minute, a day is
+	// already a guess, and more is none ("more than a day").
+	Capped bool
 	// Behind is produce minus consume rate in messages per second
 	// (FallingBehind only).
 	Behind float64
 }
+
+// MaxCatchUpSeconds is the longest catch-up estimate given as a time: a
+// day. A longer one is CatchUp.Capped.
+const MaxCatchUpSeconds = 24 * 60 * 60
 
 // The keeping-up rule's bounds: a lag is "in flight" when it is at most
 // KeepUpMessages, or at most what the producers write in KeepUpSeconds (a
@@ -110,23 +130,35 @@ const (
 )
 
 // catchUp applies lag / (consume - produce), and tells a consumer that
-// keeps pace from one that falls behind: with messages being produced, a
-// lag within KeepUpMessages or KeepUpSeconds of production at equal rates
-// (see EqualRateMsgs) is KeepingUp; the same rates with a larger lag are
-// FallingBehind by the difference (the lag holds, but does not shrink).
+// keeps pace from one that falls behind. Rates within the noise of each
+// other (EqualRateMsgs, EqualRateShare of the produce rate) are equal,
+// whichever is ahead: a lag within KeepUpMessages or KeepUpSeconds of
+// production is then KeepingUp when messages are produced, and a larger
+// one FallingBehind by the difference, at least 0 (the lag holds but
+// does not measurably shrink). Only a consume rate ahead beyond the noise
+// is CatchingUp, so that the noise of equal rates never reads as an
+// estimate ("catching up in 3m00s" at 7.0/s in and 7.0/s out), and the
+// estimate is capped at MaxCatchUpSeconds.
 func catchUp(lag int64, produce, consume float64) CatchUp {
 	switch {
 	case lag == 0:
 		return CatchUp{State: CaughtUp}
 	case lag < 0 || produce < 0 || consume < 0:
 		return CatchUp{State: CatchUpUnknown}
-	case consume > produce:
-		return CatchUp{State: CatchingUp, Seconds: float64(lag) / (consume - produce)}
-	case produce > 0 && produce-consume < max(EqualRateMsgs, produce*EqualRateShare) &&
-		float64(lag) <= max(KeepUpMessages, produce*KeepUpSeconds):
+	}
+	diff := consume - produce
+	noise := max(EqualRateMsgs, produce*EqualRateShare)
+	switch {
+	case diff >= noise:
+		s := float64(lag) / diff
+		if s > MaxCatchUpSeconds || !finite(s) {
+			return CatchUp{State: CatchingUp, Seconds: MaxCatchUpSeconds, Capped: true}
+		}
+		return CatchUp{State: CatchingUp, Seconds: s}
+	case -diff < noise && produce > 0 && float64(lag) <= max(KeepUpMessages, produce*KeepUpSeconds):
 		return CatchUp{State: KeepingUp}
 	default:
-		return CatchUp{State: FallingBehind, Behind: produce - consume}
+		return CatchUp{State: FallingBehind, Behind: max(0, -diff)}
 	}
 }
 

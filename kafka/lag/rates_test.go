@@ -30,9 +30,33 @@ func TestRates(t *testing.T) {
 			// A lag of 100 at 10 msg/s in and out is 10s of
 			// production in flight: the consumer keeps pace.
 			name:    "holding steady",
-			steps:   []step{{0, 0, 100, true}, {1, 10, 110, true}},
+			steps:   []step{{0, 0, 100, true}, {1, 10, 110, true}, {2, 20, 120, true}},
 			produce: 10, consume: 10,
 			catchUp: CatchUp{State: KeepingUp},
+		},
+		{
+			// The same two polls are no evidence yet: keeping up
+			// needs rates over min(RatePolls, Window) = 3 polls.
+			name:    "keeping up needs evidence",
+			steps:   []step{{0, 0, 100, true}, {1, 10, 110, true}},
+			produce: 10, consume: 10,
+			catchUp: CatchUp{State: CatchUpUnknown},
+		},
+		{
+			// 7.0/s in, 7.2/s out (noise at 7/s is 0.35/s), lag 3
+			// to 6: keeping up, never "catching up in 3m00s".
+			name:    "equal rates within noise keep up",
+			steps:   []step{{0, 100, 103, true}, {5, 137, 138, true}, {10, 172, 173, true}},
+			produce: 7, consume: 7.2,
+			catchUp: CatchUp{State: KeepingUp},
+		},
+		{
+			// Lag 1,000,000 closing at 1/s is 11.6 days: capped
+			// at a day, said so.
+			name:    "a catch-up longer than a day is capped",
+			steps:   []step{{0, 0, 1000000, true}, {10, 20, 1000010, true}},
+			produce: 1, consume: 2,
+			catchUp: CatchUp{State: CatchingUp, Seconds: MaxCatchUpSeconds, Capped: true},
 		},
 		{
 			// Lag 3, 2, 4 while 10 msg/s go in and out, give or

@@ -175,7 +175,7 @@ func TestHealthHeader(t *testing.T) {
 		group, health, notice string
 	}{
 		// refunds/0 has had a live owner and no commit for a full window.
-		{"orders-app", "health WARN NO-COMMITS · lag 85 · time lag 17s · catching up in 1m46s · produce 35/s · consume 31/s", "[Partitions 7]  Members 2   Chart"},
+		{"orders-app", "health WARN NO-COMMITS · lag 85 · time lag 17s · catching up in 2m21s · produce 35/s · consume 31/s", "[Partitions 7]  Members 2   Chart"},
 		{"billing-reconciler", "health WARN · lag 1209 · time lag ≥55s · falling behind 8.0 msg/s · produce 20/s · consume 12/s", "[Partitions 4]  Members 2   Chart"},
 		{"fraud-scoring", "health ERR STALL · lag 3445 · time lag ≥55s · falling behind 15 msg/s · produce 15/s · consume 0.0/s", "[Partitions 3]  Members 3   Chart"},
 		{"inventory-sync", "health ERR REWIND · lag 546 · time lag 27s · falling behind 7.6 msg/s · produce 20/s · consume 12/s", "! stock/1 committed 5513 after 5563: 50 messages are consumed twice"},
