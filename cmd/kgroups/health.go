@@ -392,6 +392,7 @@ func healthCauses(w *sampledWindow, names []string) []string {
 		out[i] = diagnose.GlanceAt(diagnose.Input{
 			Group: g, PartitionCounts: w.last.PartitionCounts, Verdict: *v,
 			Since: w.first.Time, Now: w.last.Time, Reads: reads, Unmoved: unmoved(w.history, g.Name),
+			Series: commitSeries(w.history, g.Name),
 		}).For(v)
 	}
 	return out

@@ -121,6 +121,14 @@ func unmovedIn(h *lag.History, group string) func(string, int32) (time.Time, boo
 	}
 }
 
+// seriesIn is the history's PartitionSeries for one group, as the rules
+// take it (diagnose.Input.Series).
+func seriesIn(h *lag.History, group string) func(string, int32, []lag.Sample) []lag.Sample {
+	return func(topic string, partition int32, dst []lag.Sample) []lag.Sample {
+		return h.PartitionSeries(group, topic, partition, dst)
+	}
+}
+
 func snapMemberOf(s *session, group string) *kafka.Member {
 	g, _ := s.last.Group(group)
 	return &g.Members[0]

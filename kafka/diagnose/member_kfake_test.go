@@ -64,7 +64,7 @@ func clocked(t *testing.T, c *kafkatest.Cluster, group string, t0 time.Time, ste
 	fs := diagnose.Diagnose(diagnose.Input{
 		Group: g, PartitionCounts: last.PartitionCounts, Verdict: v,
 		Events: tl.Events(group, nil), Since: first.Time, Now: last.Time, Reads: reads,
-		Bootstrap: "b:9092", Unmoved: unmovedIn(h, group),
+		Bootstrap: "b:9092", Unmoved: unmovedIn(h, group), Series: seriesIn(h, group),
 	})
 	return fs, v, last
 }
@@ -152,6 +152,8 @@ func TestMemberNotCommittingOnKfake(t *testing.T) {
 		{Key: "stalledPartitions", Value: []string{"many:0", "many:1", "many:2", "many:3", "many:4", "many:5"}},
 		// The commit stood at every poll: 4 steps of 5s.
 		{Key: "lastCommitAgeSeconds", Value: int64(20)},
+		// No commit moved in the history: no rhythm to show.
+		{Key: "commitRhythmSeconds", Value: nil},
 	})
 	want := diagnose.Message{
 		Format: "member %s on %s stopped committing on %d of its %s while %d records wait; last commit at least %s ago: " +
@@ -314,5 +316,59 @@ func TestSteadyDelayHasNoFindingOnKfake(t *testing.T) {
 	}
 	if g, _ := last.Group("g-steady"); g.Partitions[0].Lag != 40 {
 		t.Fatalf("lag %d, want 40", g.Partitions[0].Lag)
+	}
+}
+
+// TestSlowMemberInTurnOnKfake is the demo's analytics-slow on real
+// members: one member owns three partitions that each get 10 records a
+// step, and reads 15 a step, one partition at a time, four steps on each
+// before the next. At the last poll it serves partition 2; partitions 0
+// and 1 wait their turn, their commits standing past their own rhythm,
+// so the verdict's rules call them STALL. The group falls behind (the
+// header's catch-up says so), and the findings agree: one
+// slower-than-producers counting every partition, never
+// member-not-committing (the member commits) nor a record to blame on
+// the waiting partitions (the member is behind on the one it serves too).
+func TestSlowMemberInTurnOnKfake(t *testing.T) {
+	c := kafkatest.NewCluster(t)
+	c.CreateTopic(t, "turns", 3)
+	t0 := time.Now().Add(-time.Hour).Truncate(time.Millisecond)
+	for p := range int32(3) {
+		produceAt(t, c, "turns", p, 50, t0.Add(-50*time.Second), time.Second)
+	}
+	m := c.Join(t, "g-turns", []string{"turns"}, kgo.ClientID("slow-worker"))
+	c.WaitStable(t, "g-turns", 1, 3)
+	committed := map[int32]int64{0: 0, 1: 0, 2: 0}
+	commitAs(t, m, "turns", committed)
+
+	fs, v, _ := clocked(t, c, "g-turns", t0, 5*time.Second, 12, func(k int) {
+		for p := range int32(3) {
+			produceAt(t, c, "turns", p, 10, t0.Add(time.Duration(k)*5*time.Second-5*time.Second), 500*time.Millisecond)
+		}
+		p := int32((k - 1) / 4 % 3)
+		committed[p] += 15
+		commitAs(t, m, "turns", map[int32]int64{p: committed[p]})
+	})
+	stalled := 0
+	for _, p := range v.Partitions {
+		if p.Status == lag.StatusStall {
+			stalled++
+		}
+	}
+	if stalled == 0 {
+		t.Fatalf("no partition STALL in the verdict (%+v): the test no longer exercises waiting partitions", v.Partitions)
+	}
+	if got := ids(fs); !reflect.DeepEqual(got, []string{"WARN slower-than-producers"}) {
+		t.Fatalf("findings %v, want slower-than-producers alone", got)
+	}
+	// 30 records a step produced over the three, 15 read: 6/s and 3/s.
+	if got, want := fieldOf(t, fs[0], "produceRate"), 6.0; got != want {
+		t.Errorf("produceRate %v, want %v", got, want)
+	}
+	if got, want := fieldOf(t, fs[0], "consumeRate"), 3.0; got != want {
+		t.Errorf("consumeRate %v, want %v", got, want)
+	}
+	if v.CatchUp.State != lag.FallingBehind || v.CatchUp.Behind != 3 {
+		t.Errorf("catch-up %+v, want falling behind 3/s", v.CatchUp)
 	}
 }

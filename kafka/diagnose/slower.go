@@ -11,7 +11,9 @@ import "github.com/kgroups/kgroups/kafka/lag"
 //     still counts every record it passed), summed over the partitions a
 //     member owns with a commit whose status is not STALL (a stalled
 //     member is member-not-committing's, and its zero rate would blame
-//     the whole group);
+//     the whole group), or whose STALL is a slow member's partition
+//     waiting its turn (stalls: the member still commits, and is behind
+//     on its other partitions too);
 //   - it needs a full window of observations, a produce rate above 0, a
 //     consume rate below it by more than Config.SlowerSharePercent of it
 //     (and more than lag.EqualRateMsgs), and a lag above what is in
@@ -37,7 +39,7 @@ func (d *diagnosis) slower() {
 	for i := range d.in.Group.Partitions {
 		p := &d.in.Group.Partitions[i]
 		h := d.health[TP{p.Topic, p.Partition}]
-		if h == nil || p.MemberID == "" || !p.HasCommit() || h.Status == lag.StatusStall || h.ProduceRate < 0 || h.ConsumeRate < 0 {
+		if h == nil || p.MemberID == "" || !p.HasCommit() || h.Status == lag.StatusStall && !d.waiting[TP{p.Topic, p.Partition}] || h.ProduceRate < 0 || h.ConsumeRate < 0 {
 			continue
 		}
 		parts++
