@@ -505,6 +505,44 @@ func TestHealthCLI(t *testing.T) {
 		}
 	})
 
+	// The groups settings serve uses choose among all groups: archived
+	// groups (Empty, no members, commits kept: g-ok and g-stop) are left
+	// out with --skip-empty, so --fail-on ERR does not fail on g-stop's
+	// STOP; and a pattern holding a comma inside braces is one pattern.
+	t.Run("all groups, filtered as serve filters them", func(t *testing.T) {
+		groups := func(args ...string) []string {
+			t.Helper()
+			code, stdout, stderr := kg(t, append([]string{"-b", c.brokers, "health", "--all-groups", "-o", "json", "--window", "400ms", "--interval", "200ms"}, args...)...)
+			expectRun(t, code, stderr, 0, "")
+			var doc healthJSON
+			if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+				t.Fatalf("json: %v\n%s", err, stdout)
+			}
+			var names []string
+			for _, g := range doc.Groups {
+				names = append(names, g.Group)
+			}
+			return names
+		}
+		if got, want := groups("--skip-empty"), []string{"g-rewind", "g-stall"}; !reflect.DeepEqual(got, want) {
+			t.Errorf("--skip-empty: groups %q, want %q", got, want)
+		}
+		if got, want := groups("--allow-groups", "g-[a-z]{2,4}", "--deny-groups", "g-s.{1,3}"), []string{"g-ok"}; !reflect.DeepEqual(got, want) {
+			t.Errorf("allow and deny with braces: groups %q, want %q", got, want)
+		}
+		// The serve section's older name, as a variable, applies too.
+		t.Setenv("KGROUPS_SERVE_SKIP_EMPTY", "true")
+		if got, want := groups(), []string{"g-rewind", "g-stall"}; !reflect.DeepEqual(got, want) {
+			t.Errorf("KGROUPS_SERVE_SKIP_EMPTY: groups %q, want %q", got, want)
+		}
+	})
+
+	t.Run("filters as flags need --all-groups", func(t *testing.T) {
+		code, stdout, stderr := kg(t, "-b", c.brokers, "health", "g-ok", "--skip-empty")
+		expectRun(t, code, stderr, 2, "kgroups: --skip-empty chooses among all groups: give --all-groups with it, or name the groups without it\nRun 'kgroups health --help' for usage.\n")
+		expectText(t, "stdout", stdout, "")
+	})
+
 	t.Run("unknown group: exit 1 before sampling", func(t *testing.T) {
 		// A ten-minute window would outlast the test's deadline: the
 		// command must fail at the first poll.
