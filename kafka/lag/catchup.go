@@ -26,7 +26,7 @@ import "github.com/kgroups/kgroups/kafka"
 // another tool's commit) are not consumption: the polls at which the
 // group was Empty or Dead without members are remembered (memberless),
 // and a commit step from or to one of them is left out of the consume
-// rate (History.consumeRate).
+// rate (History.rates).
 
 // pollRun is a run of consecutive polls of a group, from and to included.
 type pollRun struct{ from, to uint64 }
@@ -207,8 +207,7 @@ func (h *History) catchUpPoll(gh *groupHist) {
 		}
 		c, end := h.sample(ph, h.seq)
 		lag := lagOf(c, end)
-		prod, pn := h.produceRate(ph)
-		cons, cn := h.consumeRate(gh, ph)
+		prod, pn, cons, cn := h.rates(gh, ph)
 		s.add(lag, prod, cons, catchUp(lag, prod, cons), min(pn, cn), need)
 	}
 	gh.cu.move(s.answer(), h.cfg.Hold)

@@ -167,8 +167,7 @@ func addRate(sum, r float64) float64 {
 
 func (h *History) partitionHealth(gh *groupHist, ph *partHist, now int64) PartitionHealth {
 	c, end := h.sample(ph, h.seq)
-	prod, pn := h.produceRate(ph)
-	cons, cn := h.consumeRate(gh, ph)
+	prod, pn, cons, cn := h.rates(gh, ph)
 	p := PartitionHealth{
 		Topic:        ph.topic,
 		Partition:    ph.partition,

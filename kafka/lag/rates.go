@@ -6,57 +6,69 @@ import "math"
 // with a known value in the rate window.
 const UnknownRate = -1.0
 
-// rate measures how fast one column of a partition's samples grew over the
-// last RatePolls polls, in offsets per second, and returns with it how
-// many polls of that span had a known value (the evidence it rests on).
-// It adds up every forward step between consecutive known samples and
-// ignores steps backwards, so a reset or a rewind does not turn the rate
-// negative and the messages re-read after it count as consumed. A step
-// that skip refuses (a commit that moved while the group had no members,
-// see History.consumeRate) is left out of the sum, though its span still
-// counts: the rate is what the consumer did over the whole span.
-func (h *History) rate(ph *partHist, sec int, skip func(from, to uint64) bool) (float64, int) {
+// rateSum is one column's running sum for rates: the forward steps
+// between consecutive known samples, the times of the first and last
+// known ones, and how many there were.
+type rateSum struct {
+	first, last int64
+	prev        int64
+	prevSeq     uint64
+	sum         float64
+	known       int
+}
+
+// add takes the column's value v at poll s (time t); skip, when not nil,
+// refuses a step (see rates).
+func (r *rateSum) add(v int64, s uint64, t int64, skip func(from, to uint64) bool) {
+	if v < 0 {
+		return
+	}
+	if r.known == 0 {
+		r.first = t
+	} else if v > r.prev && (skip == nil || !skip(r.prevSeq, s)) {
+		r.sum += float64(v - r.prev)
+	}
+	r.prev, r.last, r.prevSeq = v, t, s
+	r.known++
+}
+
+// rate is the sum per second over the span of the known samples, or
+// UnknownRate with fewer than two of them.
+func (r *rateSum) rate() float64 {
+	if r.known < 2 || r.last <= r.first {
+		return UnknownRate
+	}
+	return r.sum / ((float64(r.last) - float64(r.first)) / 1e9)
+}
+
+// rates measures how fast the partition's log end (produce) and committed
+// offset (consume) grew over the last RatePolls polls, in offsets per
+// second, in one pass, and how many polls of that span had a known value
+// of each (the evidence each rests on). It adds up every forward step
+// between consecutive known samples and ignores steps backwards, so a
+// reset or a rewind does not turn the rate negative and the messages
+// re-read after it count as consumed. A commit step from or to a poll at
+// which the group had no members (gh.memberless: a reset, an undo,
+// another tool's write) is left out of the consume sum, though its span
+// still counts: the rate is what the consumer did over the whole span.
+func (h *History) rates(gh *groupHist, ph *partHist) (prod float64, pn int, cons float64, cn int) {
 	from := h.firstSeq(ph.first(), ph.lastSeq)
 	if n := uint64(h.cfg.RatePolls); ph.lastSeq >= n && ph.lastSeq-n+1 > from {
 		from = ph.lastSeq - n + 1
 	}
-	var (
-		first, last int64
-		prev        int64 = -1
-		prevSeq     uint64
-		sum         float64
-		known       int
-	)
-	vs := h.col(ph, sec)
+	var skip func(from, to uint64) bool
+	if len(gh.memberless) > 0 {
+		skip = gh.memberlessStep
+	}
+	var p, c rateSum
+	ends, commits := h.col(ph, secLogEnd), h.col(ph, secCommitted)
 	for s := from; s <= ph.lastSeq; s++ {
-		v := vs.get(h.slot(s))
-		if v < 0 {
-			continue
-		}
-		t := h.times[h.slot(s)]
-		if known == 0 {
-			first = t
-		} else if v > prev && (skip == nil || !skip(prevSeq, s)) {
-			sum += float64(v - prev)
-		}
-		prev, last, prevSeq = v, t, s
-		known++
+		i := h.slot(s)
+		t := h.times[i]
+		p.add(ends.get(i), s, t, nil)
+		c.add(commits.get(i), s, t, skip)
 	}
-	if known < 2 || last <= first {
-		return UnknownRate, known
-	}
-	return sum / ((float64(last) - float64(first)) / 1e9), known
-}
-
-// produceRate is log-end growth per second; consumeRate committed growth
-// per second, leaving out the commits that moved while gh had no members
-// (a reset, an undo, another tool's write: never consumption).
-func (h *History) produceRate(ph *partHist) (float64, int) { return h.rate(ph, secLogEnd, nil) }
-func (h *History) consumeRate(gh *groupHist, ph *partHist) (float64, int) {
-	if len(gh.memberless) == 0 {
-		return h.rate(ph, secCommitted, nil)
-	}
-	return h.rate(ph, secCommitted, gh.memberlessStep)
+	return p.rate(), p.known, c.rate(), c.known
 }
 
 // CatchUpState says whether a consumer is closing its lag.
