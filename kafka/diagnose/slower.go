@@ -25,10 +25,23 @@ import "github.com/kgroups/kgroups/kafka/lag"
 //     figure given as timeLagGrowthPerSecond;
 //   - with at least as many members as partitions adding members cannot
 //     help, and the finding says so; at these rates the group never
-//     catches up, so catchUpSeconds is null.
+//     catches up, so catchUpSeconds is null;
+//   - never while the group's catch-up answer (lag.CatchUp, held against
+//     flapping, which the group screen's header and health's JSON show)
+//     says caught up, keeping up or catching up: the two never
+//     contradict each other.
 func (d *diagnosis) slower() {
 	v := &d.in.Verdict
 	if v.Window <= 0 || v.Observations < v.Window {
+		return
+	}
+	switch v.CatchUp.State {
+	case lag.CaughtUp, lag.KeepingUp, lag.CatchingUp:
+		// The header (the held catch-up answer, from the same rates)
+		// says the group keeps up or closes its lag: a finding that
+		// says it never catches up would contradict it on the same
+		// screen. The answer changes once the rates held the new
+		// trend; the finding follows it.
 		return
 	}
 	var (

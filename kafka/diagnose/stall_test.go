@@ -201,6 +201,18 @@ func TestSlowerThanProducers(t *testing.T) {
 		{"nothing produced", tableInput(three(one, 500, 0, 0)...), false, false},
 		{"stalled partitions are the member's", tableInput(stall(0, "m1"), stall(1, "m1")), false, false},
 	}
+	// The header's held catch-up says the group closes its lag: the
+	// finding waits until it says otherwise, never contradicting it.
+	catching := tableInput(three(one, 500, 10, 10.0/3)...)
+	catching.Verdict.CatchUp = lag.CatchUp{State: lag.CatchingUp, Seconds: 300}
+	behind := tableInput(three(one, 500, 10, 10.0/3)...)
+	behind.Verdict.CatchUp = lag.CatchUp{State: lag.FallingBehind, Behind: 20}
+	tests = append(tests, []struct {
+		name    string
+		in      Input
+		want    bool
+		canHelp bool
+	}{{"the header says catching up", catching, false, false}, {"the header says falling behind", behind, true, true}}...)
 	short := tableInput(three(one, 500, 10, 1)...)
 	short.Verdict.Observations = 9
 	tests = append(tests, struct {
