@@ -306,7 +306,7 @@ func TestPending(t *testing.T) {
 // moved at the offsets (seconds from Since) given.
 func withMoves(in Input, moves ...int) Input {
 	since := in.Since
-	in.Series = func(topic string, partition int32, dst []lag.Sample) []lag.Sample {
+	in.Series = func(_ string, _ int32, dst []lag.Sample) []lag.Sample {
 		c := int64(0)
 		for at := -120; !since.Add(time.Duration(at) * time.Second).After(in.Now); at += 10 {
 			if slices.Contains(moves, at) {
