@@ -120,8 +120,11 @@ retention, member not committing, slower than producers, past log end, near
 retention, unassigned partitions, rebalance storm ('kgroups diagnose' gives
 the evidence); only a finding at least as severe as the verdict is named.
 -o json prints every partition of every group, unknown values as null,
-"judging": {"observations": n, "window": m} while a verdict is JUDGING, and
-"cause" where a WARN or ERR has one.
+"judging": {"observations": n, "window": m} while a verdict is JUDGING,
+"cause" where a WARN or ERR has one, and "catchUp" ({state, seconds,
+capped, behindRate}: caught-up, keeping-up, catching-up with the seconds
+to go, at most a day, or falling-behind by so many records a second; null
+while unknown), the group screen's header's answer.
 
 With --all-groups, the groups judged are chosen as 'kgroups serve' chooses
 the groups it exports, from the same settings (flags, variables, or the

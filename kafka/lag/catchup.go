@@ -98,11 +98,14 @@ type catchUpSum struct {
 	catching         int     // lagging partitions catching up
 	slowest          CatchUp // the catching-up one that takes longest
 	thin             bool    // a lagging partition keeps up on too few polls
+	span             float64 // the longest span of the partitions' rates
 }
 
 // add counts one partition: its lag and rates, and its own answer (raw:
 // before the evidence rule) with how many polls its rates rest on.
-func (s *catchUpSum) add(lag int64, prod, cons float64, raw CatchUp, polls, need int) {
+func (s *catchUpSum) add(lag int64, r partRates, raw CatchUp, need int) {
+	prod, cons, polls := r.prod, r.cons, r.polls
+	s.span = max(s.span, r.span)
 	if lag >= 0 {
 		s.lagKnown = true
 	}
@@ -148,7 +151,7 @@ func (s *catchUpSum) answer() CatchUp {
 	case !s.known:
 		return CatchUp{}
 	}
-	c := catchUp(s.lag, s.prod, s.cons)
+	c := catchUp(s.lag, s.prod, s.cons, s.span)
 	if c.State == KeepingUp {
 		switch {
 		case s.keeping+s.catching < s.lagging:
@@ -207,8 +210,8 @@ func (h *History) catchUpPoll(gh *groupHist) {
 		}
 		c, end := h.sample(ph, h.seq)
 		lag := lagOf(c, end)
-		prod, pn, cons, cn := h.rates(gh, ph)
-		s.add(lag, prod, cons, catchUp(lag, prod, cons), min(pn, cn), need)
+		r := h.rates(gh, ph)
+		s.add(lag, r, catchUp(lag, r.prod, r.cons, r.span), need)
 	}
 	gh.cu.move(s.answer(), h.cfg.Hold)
 }

@@ -167,7 +167,7 @@ func addRate(sum, r float64) float64 {
 
 func (h *History) partitionHealth(gh *groupHist, ph *partHist, now int64) PartitionHealth {
 	c, end := h.sample(ph, h.seq)
-	prod, pn, cons, cn := h.rates(gh, ph)
+	r := h.rates(gh, ph)
 	p := PartitionHealth{
 		Topic:        ph.topic,
 		Partition:    ph.partition,
@@ -178,15 +178,15 @@ func (h *History) partitionHealth(gh *groupHist, ph *partHist, now int64) Partit
 		Truncated:    c >= 0 && ph.logStart > c,
 		Owned:        ph.owned,
 		TimeLag:      h.timeLagOf(ph, c, end, now),
-		ProduceRate:  prod,
-		ConsumeRate:  cons,
+		ProduceRate:  r.prod,
+		ConsumeRate:  r.cons,
 		Observations: int(ph.winLen),
 	}
 	if p.LogStart < 0 {
 		p.LogStart = kafka.NoOffset
 	}
 	p.Restarted = h.restartedAt(ph.topic, ph.partition)
-	p.CatchUp = withEvidence(catchUp(p.Lag, p.ProduceRate, p.ConsumeRate), min(pn, cn), h.catchUpEvidence())
+	p.CatchUp = withEvidence(catchUp(p.Lag, p.ProduceRate, p.ConsumeRate, r.span), r.polls, h.catchUpEvidence())
 	var raw Status
 	if now == h.timeAt(h.seq) && ph.raw != StatusRewind {
 		raw = ph.raw // judged as the poll was added (judgeGroup)

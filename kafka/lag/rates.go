@@ -43,15 +43,16 @@ func (r *rateSum) rate() float64 {
 
 // rates measures how fast the partition's log end (produce) and committed
 // offset (consume) grew over the last RatePolls polls, in offsets per
-// second, in one pass, and how many polls of that span had a known value
-// of each (the evidence each rests on). It adds up every forward step
+// second, in one pass, with the fewest polls of that span either had a
+// known value at (the evidence they rest on) and the seconds the consume
+// rate spans. It adds up every forward step
 // between consecutive known samples and ignores steps backwards, so a
 // reset or a rewind does not turn the rate negative and the messages
 // re-read after it count as consumed. A commit step from or to a poll at
 // which the group had no members (gh.memberless: a reset, an undo,
 // another tool's write) is left out of the consume sum, though its span
 // still counts: the rate is what the consumer did over the whole span.
-func (h *History) rates(gh *groupHist, ph *partHist) (prod float64, pn int, cons float64, cn int) {
+func (h *History) rates(gh *groupHist, ph *partHist) partRates {
 	from := h.firstSeq(ph.first(), ph.lastSeq)
 	if n := uint64(h.cfg.RatePolls); ph.lastSeq >= n && ph.lastSeq-n+1 > from {
 		from = ph.lastSeq - n + 1
@@ -68,7 +69,20 @@ func (h *History) rates(gh *groupHist, ph *partHist) (prod float64, pn int, cons
 		p.add(ends.get(i), s, t, nil)
 		c.add(commits.get(i), s, t, skip)
 	}
-	return p.rate(), p.known, c.rate(), c.known
+	r := partRates{prod: p.rate(), cons: c.rate(), polls: min(p.known, c.known)}
+	if c.known >= 2 {
+		r.span = (float64(c.last) - float64(c.first)) / 1e9
+	}
+	return r
+}
+
+// partRates are a partition's rates over the rate window: produce and
+// consume (UnknownRate when not known), the fewest polls either rests
+// on, and the seconds the consume rate spans (0 when unknown).
+type partRates struct {
+	prod, cons float64
+	polls      int
+	span       float64
 }
 
 // CatchUpState says whether a consumer is closing its lag.
@@ -142,16 +156,22 @@ const (
 )
 
 // catchUp applies lag / (consume - produce), and tells a consumer that
-// keeps pace from one that falls behind. Rates within the noise of each
-// other (EqualRateMsgs, EqualRateShare of the produce rate) are equal,
-// whichever is ahead: a lag within KeepUpMessages or KeepUpSeconds of
-// production is then KeepingUp when messages are produced, and a larger
-// one FallingBehind by the difference, at least 0 (the lag holds but
-// does not measurably shrink). Only a consume rate ahead beyond the noise
-// is CatchingUp, so that the noise of equal rates never reads as an
-// estimate ("catching up in 3m00s" at 7.0/s in and 7.0/s out), and the
-// estimate is capped at MaxCatchUpSeconds.
-func catchUp(lag int64, produce, consume float64) CatchUp {
+// keeps pace from one that falls behind; span is how many seconds the
+// rates were measured over (0 when unknown).
+//
+// A lag within what is in flight (KeepUpMessages, or KeepUpSeconds of
+// production) while messages are produced is KeepingUp unless the
+// consumer falls behind beyond the noise: the rates' own (EqualRateMsgs,
+// EqualRateShare of the produce rate), or KeepUpMessages over the span,
+// since a lag in flight wobbles by that much between the two ends of the
+// span (a commit just before one poll, just after the other). Consuming
+// faster with such a lag is keeping up too: an estimate of when a lag in
+// flight is gone is noise ("catching up in 3m00s" at 7.0/s in and 7.0/s
+// out). A larger lag is CatchingUp when the consumer is ahead beyond the
+// rates' noise, with the estimate capped at MaxCatchUpSeconds, and
+// otherwise FallingBehind by the difference, at least 0 (the lag holds
+// but does not measurably shrink).
+func catchUp(lag int64, produce, consume, span float64) CatchUp {
 	switch {
 	case lag == 0:
 		return CatchUp{State: CaughtUp}
@@ -160,6 +180,15 @@ func catchUp(lag int64, produce, consume float64) CatchUp {
 	}
 	diff := consume - produce
 	noise := max(EqualRateMsgs, produce*EqualRateShare)
+	if produce > 0 && float64(lag) <= max(KeepUpMessages, produce*KeepUpSeconds) {
+		jitter := noise
+		if span > 0 {
+			jitter = max(noise, KeepUpMessages/span)
+		}
+		if diff > -jitter {
+			return CatchUp{State: KeepingUp}
+		}
+	}
 	switch {
 	case diff >= noise:
 		s := float64(lag) / diff
@@ -167,8 +196,6 @@ func catchUp(lag int64, produce, consume float64) CatchUp {
 			return CatchUp{State: CatchingUp, Seconds: MaxCatchUpSeconds, Capped: true}
 		}
 		return CatchUp{State: CatchingUp, Seconds: s}
-	case -diff < noise && produce > 0 && float64(lag) <= max(KeepUpMessages, produce*KeepUpSeconds):
-		return CatchUp{State: KeepingUp}
 	default:
 		return CatchUp{State: FallingBehind, Behind: max(0, -diff)}
 	}

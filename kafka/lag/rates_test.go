@@ -51,6 +51,25 @@ func TestRates(t *testing.T) {
 			catchUp: CatchUp{State: KeepingUp},
 		},
 		{
+			// 0.7 records a second on a partition, lag 1, 1, 3: the
+			// rates differ by 10%, but the lag moved by 2 records over
+			// 30s, within what is in flight (10 records over the
+			// span): keeping up, not falling behind.
+			name:    "a lag in flight wobbles",
+			steps:   []step{{0, 100, 101, true}, {15, 110, 111, true}, {30, 119, 122, true}},
+			produce: 21.0 / 30, consume: 19.0 / 30,
+			catchUp: CatchUp{State: KeepingUp},
+		},
+		{
+			// At 10 records a second 100 are in flight, but a lag
+			// that grew from 5 to 60 over 30s (55 records, past the
+			// 10 a lag in flight wobbles by) is falling behind.
+			name:    "a lag in flight that grows past the wobble",
+			steps:   []step{{0, 1000, 1005, true}, {15, 1130, 1155, true}, {30, 1245, 1305, true}},
+			produce: 10, consume: 245.0 / 30,
+			catchUp: CatchUp{State: FallingBehind, Behind: -sub(245.0/30, 10)},
+		},
+		{
 			// Lag 1,000,000 closing at 1/s is 11.6 days: capped
 			// at a day, said so.
 			name:    "a catch-up longer than a day is capped",
@@ -216,3 +235,7 @@ func TestGroupKeepingUp(t *testing.T) {
 		t.Fatalf("lag %d, rates %v/%v, catch-up %+v, want 54 at 20/20 falling behind by 0", g.TotalLag, g.ProduceRate, g.ConsumeRate, g.CatchUp)
 	}
 }
+
+// sub is a - b in float64 at run time, as the rules compute it (a
+// constant expression would be exact).
+func sub(a, b float64) float64 { return a - b }
