@@ -323,6 +323,9 @@ func withMoves(in Input, moves ...int) Input {
 // stand still are its fault only once they stood longer than 1.5 times
 // its own rhythm, the longest gap between its commits in the history.
 func TestMemberNotCommittingWaitsForItsRhythm(t *testing.T) {
+	if lag.RhythmFactor < 1 || lag.RhythmFactor >= 3 {
+		t.Fatalf("the cases below assume a rhythm factor from 1 to 3, not %v", lag.RhythmFactor)
+	}
 	base := tableInput(stall(0, "m1"), stall(1, "m1")) // Now is Since + 60s
 	for _, tt := range []struct {
 		name  string
@@ -331,8 +334,9 @@ func TestMemberNotCommittingWaitsForItsRhythm(t *testing.T) {
 		// rhythm is the evidence's commitRhythmSeconds.
 		rhythm any
 	}{
-		// Every 30s until Since: silent 60s, past 45s.
-		{"commits every 30s, silent 60s", []int{-90, -60, -30, 0}, []string{"member-not-committing@m1"}, int64(30)},
+		// Every 30s until 30s before Since: silent 90s, three times
+		// its rhythm, past lag.RhythmFactor times it.
+		{"commits every 30s, silent 90s", []int{-90, -60, -30}, []string{"member-not-committing@m1"}, int64(30)},
 		// Every 50s: silent 50s, within 75s.
 		{"commits every 50s, silent 50s", []int{-90, -40, 10}, nil, nil},
 		// Once, 100s after the history began: at least 100s apart,
