@@ -121,7 +121,7 @@ func (h *History) fallingBehind(ph *partHist, c, end, now int64) bool {
 
 // RhythmFactor is how many times its longest earlier gap between commits
 // a consumer's commit must stand before the commit counts as stalled.
-const RhythmFactor = 1.5
+const RhythmFactor = 2
 
 // inRhythm reports whether a commit that has not moved for a full window
 // is still within the consumer's own rhythm: the partition's ring of

@@ -43,6 +43,10 @@ type PartitionHealth struct {
 	// time otherwise. Nothing is judged across it: the verdict waits for
 	// a window of the new log.
 	Restarted time.Time
+	// Wait says why an OK status waits for evidence although the window
+	// is full (Kind WaitNone when it does not): the verdict is JUDGING
+	// with Wait.Reason.
+	Wait Wait
 	// Observations is how many commit observations the health rules saw
 	// (at most Window); STALL and WARN need Window of them. For a
 	// partition a member owns without a commit (Committed is
@@ -86,6 +90,10 @@ type GroupHealth struct {
 	// so that STALL and WARN could have been detected, and every partition
 	// owned without a commit too (NO-COMMITS).
 	Complete bool
+	// Wait is why the verdict waits for evidence though every window is
+	// full: the wait of the partition that has waited longest (Kind
+	// WaitNone when none waits).
+	Wait Wait
 	// Observations is how many polls, at least MinDistance apart and at
 	// most Window, have seen the group: Judge decides nothing but ERR and
 	// WARN before the group itself was watched for a full window.
@@ -128,6 +136,9 @@ func (h *History) EvaluateInto(group string, now time.Time, buf []PartitionHealt
 			p.ResetBy = h.resetBehind(group, p.Topic, p.Partition, p.Rewind)
 		}
 		g.Partitions = append(g.Partitions, p)
+		if p.Wait.Kind != WaitNone && (g.Wait.Kind == WaitNone || p.Wait.Silence > g.Wait.Silence) {
+			g.Wait = p.Wait
+		}
 
 		if p.Status > g.Status {
 			g.Status = p.Status
@@ -166,6 +177,7 @@ func addRate(sum, r float64) float64 {
 }
 
 func (h *History) partitionHealth(gh *groupHist, ph *partHist, now int64) PartitionHealth {
+	every := gh.every
 	c, end := h.sample(ph, h.seq)
 	r := h.rates(gh, ph)
 	p := PartitionHealth{
@@ -187,13 +199,19 @@ func (h *History) partitionHealth(gh *groupHist, ph *partHist, now int64) Partit
 	}
 	p.Restarted = h.restartedAt(ph.topic, ph.partition)
 	p.CatchUp = withEvidence(catchUp(p.Lag, p.ProduceRate, p.ConsumeRate, r.span), r.polls, h.catchUpEvidence())
-	var raw Status
+	var (
+		raw  Status
+		wait WaitKind
+	)
 	if now == h.timeAt(h.seq) && ph.raw != StatusRewind {
-		raw = ph.raw // judged as the poll was added (judgeGroup)
+		raw, wait = ph.raw, ph.wait // judged as the poll was added (judgeGroup)
 	} else {
-		raw, p.Rewind = h.rawStatus(ph, c, end, now)
+		raw, p.Rewind, wait = h.rawStatus(ph, c, end, now, every)
 	}
 	p.Status = ph.hold(raw, p.Lag)
+	if p.Status == StatusOK && wait != WaitNone {
+		p.Wait = h.waitOf(ph, wait, every, now)
+	}
 	if ph.unLen > 0 {
 		p.Uncommitted = true
 		p.Observations = int(ph.unLen)
@@ -204,10 +222,10 @@ func (h *History) partitionHealth(gh *groupHist, ph *partHist, now int64) Partit
 // rawStatus is the partition's status under the rules alone, as of now:
 // the verdict of its commit observations, or NO-COMMITS for a live owner
 // that has committed nothing for a full window.
-func (h *History) rawStatus(ph *partHist, c, end, now int64) (Status, Rewind) {
-	st, rw := h.verdict(ph, c, end, now)
+func (h *History) rawStatus(ph *partHist, c, end, now, every int64) (Status, Rewind, WaitKind) {
+	st, rw, wait := h.verdict(ph, c, end, now, every)
 	if ph.unLen > 0 && int(ph.unLen) >= h.cfg.Window {
-		st = StatusNoCommits
+		st, wait = StatusNoCommits, WaitNone
 	}
-	return st, rw
+	return st, rw, wait
 }

@@ -69,6 +69,9 @@ func (h *History) AddExact(recs map[kafka.CommitKey]kafka.RecordTime) int {
 			}
 		}
 	}
+	if n > 0 {
+		h.fillTrend()
+	}
 	return n
 }
 

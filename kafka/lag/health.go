@@ -11,94 +11,97 @@ type Rewind struct {
 	At time.Time
 }
 
-// verdict applies the health rules (Burrow's, with WARN and STALL of their
-// own) to one partition whose committed offset is c and log end is end at
-// the latest poll. The rules, checked in order over the partition's commit
-// observations (at most Window of them, oldest first):
+// verdict applies the health rules to one partition whose committed
+// offset is c and log end is end at the latest poll, as of now; every
+// is the rhythm to judge its silence by when it showed none of its own
+// (its group's, see judgeGroup; 0: none). The rules, in order, for a
+// partition with lag > 0 now and at least one commit observation (a
+// caught-up partition is OK: nothing waits):
 //
-//  0. Only a partition with lag > 0 now is judged, and it is neither
-//     STOP, REWIND nor STALL if its lag was zero at any poll since the
-//     oldest observation (it caught up to a recent log end); it can still
-//     have fallen behind since (rule 4).
-//  1. STOP: the time from the newest observation to now exceeds the
-//     window's span (newest minus oldest observation time), with the span
-//     taken as at least (Window-1) x MinDistance: the span a full window
-//     of a live consumer re-committing every MinDistance would have. The
-//     floor keeps the first, arbitrarily close, observations of a fresh
-//     history from raising false alarms, and lets a partition nobody
-//     consumes from reach STOP without a second observation.
-//  2. REWIND: some observation is below the highest one before it, and the
-//     current offset is still below that high (needs 2 observations).
-//  3. STALL: the window is full, every observation has the same offset,
-//     and the silence is longer than the consumer's own rhythm (inRhythm:
-//     RhythmFactor times the longest gap between its earlier commits in
-//     the ring of polls, when it shows two or more).
-//  4. WARN: the window is full and the consumer falls behind
-//     (fallingBehind): it consumed less than was produced, beyond noise,
-//     between its commits in the window, and its time lag grew. Burrow's
-//     "the lag never decreased" is not used: commits in batches make the
-//     lag dip at some poll of every window of a slow consumer (a
-//     sawtooth), and a consumer that keeps up with a constant delay never
-//     decreases a lag that is never zero.
-//
-// STALL and WARN judge a trend and so wait for a full window: until then a
-// partition that is neither stopped nor rewound is OK, and
-// PartitionHealth.Observations says how full its window is.
-func (h *History) verdict(ph *partHist, c, end, now int64) (Status, Rewind) {
+//  1. REWIND: an observation is below the highest one before it, the
+//     current offset is still below that high, and the drop is at most
+//     one floor old (see History.floor): an event holds for one window,
+//     then the verdict follows the partition's state, so two observers
+//     that started at different times agree within one window.
+//  2. The silence: how long the commit has stood while records waited
+//     (since its latest forward move or caught-up poll, or the first
+//     poll). Without a member owning the partition, a silence longer
+//     than the floor and RhythmFactor times the consumer's rhythm is
+//     STOP; a consumer that commits without members (a job that assigns
+//     partitions itself and commits on checkpoints) shows it with its
+//     commits, and waits (WaitRhythm) until its rhythm is known or
+//     RhythmCeiling passes. With a member owning it, the same silence is
+//     STALL; with no rhythm seen yet, it waits up to RhythmCeiling
+//     (WaitRhythm), since the consumer may commit rarely.
+//  3. WARN: the time lag at the partition's commits climbs (trend):
+//     falling behind, whatever the rhythm and the lag's sequence look
+//     like. With too few commits for a trend while the time lag is above
+//     what keeping up explains, it waits (WaitTrend): never OK on a
+//     time lag nobody can say is bounded.
+//  4. Otherwise OK.
+func (h *History) verdict(ph *partHist, c, end, now, every int64) (Status, Rewind, WaitKind) {
 	lag := lagOf(c, end)
 	n := int(ph.winLen)
 	if lag <= 0 || n == 0 {
-		return StatusOK, Rewind{}
+		return StatusOK, Rewind{}, WaitNone
 	}
+	floor := h.floor()
 	var buf [32]obs
 	os := h.observations(ph, buf[:0])
-	oldest, newest := os[0], os[n-1]
-	caughtUp := false
-	for _, o := range os {
-		if o.lag == 0 {
-			caughtUp = true
-			break
+	if rw, ok := h.rewind(os, c); ok && now-rw.At.UnixNano() <= floor {
+		return StatusRewind, rw, WaitNone
+	}
+
+	r := &ph.rh
+	silence := now - r.since
+	own := r.every()
+	if own > 0 {
+		every = own
+	}
+	limit := max(floor, int64(RhythmFactor*float64(every)))
+	switch {
+	case !ph.owned && every > 0 || !ph.owned && r.moves == 0:
+		if silence > limit {
+			return StatusStop, Rewind{}, WaitNone
+		}
+	case !ph.owned:
+		if silence > max(floor, int64(RhythmCeiling)) {
+			return StatusStop, Rewind{}, WaitNone
+		}
+		if silence > floor {
+			return StatusOK, Rewind{}, WaitRhythm
+		}
+	case every > 0:
+		if silence > limit {
+			return StatusStall, Rewind{}, WaitNone
+		}
+	default:
+		if silence > max(floor, int64(RhythmCeiling)) {
+			return StatusStall, Rewind{}, WaitNone
+		}
+		if silence > floor {
+			return StatusOK, Rewind{}, WaitRhythm
 		}
 	}
-	// Poll times grow with the poll, so the polls at or after the oldest
-	// observation are those from its poll on.
-	if caughtUp || ph.zeroSince(max(h.firstSeq(ph.first(), ph.lastSeq), oldest.seq)) {
-		// Caught up within the window: neither stopped, rewound nor
-		// stalled, but it may have fallen behind since.
-		if n == h.cfg.Window && h.fallingBehind(ph, c, end, now) {
-			return StatusWarn, Rewind{}
-		}
-		return StatusOK, Rewind{}
-	}
 
-	oldestT, newestT := h.timeAt(oldest.seq), h.timeAt(newest.seq)
-	span := float64(newestT) - float64(oldestT)
-	if floor := float64(h.cfg.Window-1) * float64(h.cfg.MinDistance); span < floor {
-		span = floor
+	behind, enough := h.trend(ph)
+	if behind {
+		return StatusWarn, Rewind{}, WaitNone
 	}
-	if float64(now)-float64(newestT) > span {
-		return StatusStop, Rewind{}
+	tl := h.timeLagOf(ph, c, end, now)
+	if !tl.Known() {
+		return StatusOK, Rewind{}, WaitNone
 	}
-
-	if rw, ok := h.rewind(os, c); ok {
-		return StatusRewind, rw
+	if !enough && tl.Seconds > float64(KeepUpSeconds)+RhythmFactor*float64(max(every, floor))/1e9 {
+		return StatusOK, Rewind{}, WaitTrend
 	}
-
-	full := n == h.cfg.Window
-	if !full {
-		return StatusOK, Rewind{}
+	if r.grewSince(now, tl.Seconds, max(floor, 2*every)) {
+		// The time lag grew by more than half the time since a commit
+		// at least two rhythms old: more than a sawtooth of that rhythm
+		// explains. Not OK, whatever the trend of the commits says yet.
+		return StatusOK, Rewind{}, WaitTrend
 	}
-	stalled := true
-	for i := 1; i < n && stalled; i++ {
-		stalled = os[i].committed == oldest.committed
-	}
-	if stalled && !h.inRhythm(ph, now) {
-		return StatusStall, Rewind{}
-	}
-	if h.fallingBehind(ph, c, end, now) {
-		return StatusWarn, Rewind{}
-	}
-	return StatusOK, Rewind{}
+	return StatusOK, Rewind{}, WaitNone
 }
 
 // rewind finds the latest drop of the committed offset within the window

@@ -71,6 +71,8 @@ type History struct {
 	// committed, and how much the lag of what they moved grew.
 	moved []string
 	grew  []int64
+	busy  []bool
+	total []int64
 	// order is scratch space for snapshots whose partitions arrive
 	// unsorted or duplicated, which the snapshot contract rules out but
 	// which must not corrupt the history.
@@ -236,6 +238,8 @@ type groupHist struct {
 	// cu is the group's catch-up answer, held against flapping
 	// (catchup.go).
 	cu catchUpHold
+	// every is the group's rhythm at the latest poll (groupRhythm).
+	every int64
 }
 
 // observe counts a poll that saw the group, spaced like commit

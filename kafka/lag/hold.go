@@ -40,40 +40,53 @@ func holdPolls(window int) int { return max(2, (window+2)/3) }
 // as its partitions take turns.
 func (h *History) judgeGroup(gh *groupHist, at func(int) *kafka.PartitionOffsets, n int, t int64) {
 	stalls := 0
+	gh.every = groupRhythm(gh, h.seq)
 	for i := range gh.parts {
 		ph := &gh.parts[i]
 		if ph.lastSeq != h.seq {
 			continue
 		}
 		c, end := h.sample(ph, h.seq)
-		ph.raw, _ = h.rawStatus(ph, c, end, t)
+		ph.raw, _, ph.wait = h.rawStatus(ph, c, end, t, gh.every)
 		if ph.raw == StatusStall {
 			stalls++
 		}
 	}
 	if stalls > 0 {
-		// Per member that committed within the window, how much the lag
-		// of the partitions it keeps moving grew over it.
-		moved, grew := h.moved[:0], h.grew[:0]
+		// Per member: whether it committed within the window on a
+		// partition with a backlog (it is alive and busy), and how much
+		// the lag of all its partitions grew over the window.
+		moved, grew, busy := h.moved[:0], h.grew[:0], h.busy[:0]
+		total := h.total[:0]
 		h.eachOwned(gh, at, n, func(ph *partHist, member string) {
-			if int(ph.sinceMove) >= h.cfg.Window {
-				return
-			}
 			j := slices.Index(moved, member)
 			if j < 0 {
-				moved, grew = append(moved, member), append(grew, 0)
+				moved, grew, busy, total = append(moved, member), append(grew, 0), append(busy, false), append(total, 0)
 				j = len(moved) - 1
 			}
 			grew[j] += h.lagGrowth(ph)
+			c, end := h.sample(ph, h.seq)
+			total[j] += max(0, lagOf(c, end))
+			busy[j] = busy[j] || ph.rh.last != 0 && t-ph.rh.last <= h.floor()
 		})
-		h.moved, h.grew = moved, grew
-		if len(moved) > 0 {
-			h.eachOwned(gh, at, n, func(ph *partHist, member string) {
-				if j := slices.Index(moved, member); ph.raw == StatusStall && j >= 0 && grew[j] > KeepUpMessages {
-					ph.raw = StatusWarn
-				}
-			})
+		for j := range busy {
+			busy[j] = busy[j] && total[j] > KeepUpMessages
 		}
+		h.total = total
+		h.moved, h.grew, h.busy = moved, grew, busy
+		h.eachOwned(gh, at, n, func(ph *partHist, member string) {
+			j := slices.Index(moved, member)
+			if ph.raw != StatusStall || j < 0 || !busy[j] {
+				return
+			}
+			// Waiting its turn behind a busy member's other partitions:
+			// falling behind when the member's lag grows, catching up
+			// otherwise.
+			ph.raw = StatusOK
+			if grew[j] > KeepUpMessages {
+				ph.raw = StatusWarn
+			}
+		})
 	}
 	for i := range gh.parts {
 		if ph := &gh.parts[i]; ph.lastSeq == h.seq {
@@ -124,7 +137,15 @@ func (h *History) hold1(ph *partHist, lag int64) {
 	switch {
 	case !ph.decided:
 		ph.held, ph.next, ph.holdRun = raw, raw, 0
-		ph.decided = int(ph.winLen) >= h.cfg.Window || int(ph.unLen) >= h.cfg.Window
+		// The first decision is the one a full window supports: for a
+		// lagging partition, once its trend has the commits to tell
+		// (trend), so that the hold does not delay the verdict those
+		// commits give.
+		full := int(ph.winLen) >= h.cfg.Window || int(ph.unLen) >= h.cfg.Window
+		if full && raw == StatusOK && lag > 0 && ph.unLen == 0 {
+			_, full = h.trend(ph)
+		}
+		ph.decided = full
 	case isFact(raw) || isFact(ph.held) || lag == 0:
 		ph.held, ph.next, ph.holdRun = raw, raw, 0
 	case raw == ph.held:

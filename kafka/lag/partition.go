@@ -65,9 +65,13 @@ type partHist struct {
 	owned bool
 	// sinceMove is how many polls before lastSeq the committed offset
 	// last moved forward (noMove: not since the partition was first
-	// seen, or too long ago to matter), so that the rhythm rule need not
-	// scan a ring in which the commit never moved.
+	// seen, or too long ago to matter).
 	sinceMove uint16
+	// wait is why the rules' status of the latest poll waits (judgeGroup).
+	wait WaitKind
+	// rh is the commit rhythm and trend the partition has shown
+	// (rhythm.go), kept beyond the ring of polls.
+	rh rhythm
 }
 
 // newPartition is a partition with nothing recorded: every class in 0
@@ -181,6 +185,7 @@ func (h *History) updatePartition(ph *partHist, p *kafka.PartitionOffsets, t int
 	if end >= 0 {
 		h.addPoint(ph, end)
 	}
+	h.noteRhythm(ph, c, end, prevC, t)
 	if c >= 0 {
 		h.observe(ph, c, lag, t, ph.owned)
 	}

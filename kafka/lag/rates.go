@@ -76,6 +76,22 @@ func (h *History) rates(gh *groupHist, ph *partHist) partRates {
 	return r
 }
 
+// produceRate is the partition's log-end growth per second over the rate
+// window, as rates measures it, for rules that need no other rate.
+func (h *History) produceRate(ph *partHist) float64 {
+	from := h.firstSeq(ph.first(), ph.lastSeq)
+	if n := uint64(h.cfg.RatePolls); ph.lastSeq >= n && ph.lastSeq-n+1 > from {
+		from = ph.lastSeq - n + 1
+	}
+	var p rateSum
+	ends := h.col(ph, secLogEnd)
+	for s := from; s <= ph.lastSeq; s++ {
+		i := h.slot(s)
+		p.add(ends.get(i), s, h.times[i], nil)
+	}
+	return p.rate()
+}
+
 // partRates are a partition's rates over the rate window: produce and
 // consume (UnknownRate when not known), the fewest polls either rests
 // on, and the seconds the consume rate spans (0 when unknown).

@@ -86,7 +86,20 @@ func Judge(gh GroupHealth, window int) Verdict {
 // Judging reports a verdict that waits for more observations: known, no
 // ERR or WARN found, and fewer than Window observations.
 func (v *Verdict) Judging() bool {
-	return v.Known && v.Severity == SeverityOK && v.Observations < v.Window
+	return v.Known && v.Severity == SeverityOK && (v.Observations < v.Window || v.Wait.Kind != WaitNone)
+}
+
+// Reason says why a judging verdict waits, in words for a CAUSE column:
+// the partitions' Wait.Reason, or how many observations of the window it
+// has; "" for a verdict that does not wait.
+func (v *Verdict) Reason() string {
+	switch {
+	case !v.Judging():
+		return ""
+	case v.Observations < v.Window:
+		return "watched " + strconv.Itoa(v.Observations) + " of the " + strconv.Itoa(v.Window) + " observations a verdict needs"
+	}
+	return v.Wait.Reason()
 }
 
 // Decided is what a screen shows: ERR and WARN as soon as the rules find
@@ -118,8 +131,10 @@ func (v *Verdict) Text() string {
 		return "WARN " + v.Status.String()
 	case ok:
 		return sev.String()
-	case v.Judging():
+	case v.Judging() && v.Observations < v.Window:
 		return JudgingText + " " + strconv.Itoa(v.Observations) + "/" + strconv.Itoa(v.Window)
+	case v.Judging():
+		return JudgingText
 	}
 	return NoVerdict
 }

@@ -1,0 +1,63 @@
+// Command verdictbench scores kgroups' lag verdicts against ground truth
+// (kafka/lag/verdictbench) and prints the report docs/lag-health.md
+// publishes:
+//
+//	go run ./cmd/verdictbench [-seed 1] [-n 240] [-length 1h] [-v]
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"sort"
+	"time"
+
+	"github.com/kgroups/kgroups/kafka/lag/verdictbench"
+)
+
+func main() {
+	seed := flag.Uint64("seed", verdictbench.DefaultSeed, "the scenarios' seed")
+	n := flag.Int("n", verdictbench.DefaultScenarios, "how many scenarios")
+	length := flag.Duration("length", verdictbench.DefaultLength, "each scenario's length")
+	verbose := flag.Bool("v", false, "list the scenarios behind each wrong settled cell")
+	examples := flag.Int("examples", 3, "with -v, how many scenarios per cell")
+	flag.Parse()
+	if *n <= 0 || *length < time.Minute {
+		fmt.Fprintln(os.Stderr, "verdictbench: -n must be above 0 and -length at least 1m")
+		os.Exit(2)
+	}
+	start := time.Now()
+	r := verdictbench.RunAll(*seed, verdictbench.Scenarios(*seed, *n, *length))
+	r.Markdown(os.Stdout)
+	if *verbose {
+		for o, s := range r.Scores {
+			keys := make([][2]uint8, 0, len(s.Wrong))
+			for k := range s.Wrong {
+				keys = append(keys, k)
+			}
+			sort.Slice(keys, func(i, j int) bool { return keys[i][0] < keys[j][0] || keys[i][0] == keys[j][0] && keys[i][1] < keys[j][1] })
+			for _, k := range keys {
+				type sn struct {
+					d string
+					n int
+				}
+				var top []sn
+				for d, n := range s.Wrong[k] {
+					top = append(top, sn{d, n})
+				}
+				sort.Slice(top, func(i, j int) bool { return top[i].n > top[j].n || top[i].n == top[j].n && top[i].d < top[j].d })
+				what := fmt.Sprintf("%s as %s", verdictbench.Truth(k[0]), verdictbench.Col(k[1]))
+				switch k {
+				case [2]uint8{255, 0}:
+					what = "OK while the time lag grew"
+				case [2]uint8{255, 1}:
+					what = "STALL within the rhythm"
+				}
+				for _, e := range top[:min(len(top), *examples)] {
+					fmt.Printf("%s %s: %d polls: %s\n", verdictbench.Observer(o), what, e.n, e.d)
+				}
+			}
+		}
+	}
+	fmt.Fprintf(os.Stderr, "verdictbench: %d scenarios in %s\n", *n, time.Since(start).Round(time.Millisecond))
+}

@@ -1,0 +1,359 @@
+package lag
+
+import (
+	"math"
+	"time"
+)
+
+// The rules judge a consumer on its own commit rhythm. Consumers commit on
+// rhythms orders of magnitude apart: per record, every 5 s (autocommit),
+// after each fetched batch (seconds to minutes when processing is slow),
+// every 30 s (Kafka Streams), on checkpoints minutes apart, or never. A
+// rule that needs several commits inside a fixed window judges some of
+// them on nothing, so each partition keeps, beyond its ring of polls, what
+// its commits have shown (rhythm):
+//
+//   - when its current wait began: the latest poll that saw the commit
+//     move forward, or saw the partition caught up (nothing to consume is
+//     not a silence), or first saw the partition;
+//   - the longest of its last four waits that ended with a commit: its
+//     rhythm. A commit that stands longer than RhythmFactor times its
+//     rhythm (and longer than the window) has stopped; one that stands
+//     less is the consumer's way of committing, however long;
+//   - its time lag at up to eight of its commits, spaced half the window
+//     apart at least: the trend. A consumer keeping up shows a
+//     time lag at its commits that holds (a sawtooth whose floor does not
+//     climb), whatever its rhythm; one falling behind a time lag that
+//     climbs, by about one second a second times the share it cannot
+//     keep up with; one catching up a time lag that falls.
+//
+// Where the evidence cannot decide, the verdict says so (Wait): a commit
+// that stands beyond the window with no rhythm seen yet waits up to
+// RhythmCeiling before it is called stalled, and a time lag above what
+// keeping up explains waits for three commits before it is called OK or
+// falling behind.
+
+// RhythmCeiling is how long a commit may stand under a live member before
+// it is STALL when the consumer never showed a rhythm: the slowest common
+// rhythm (checkpoints every few minutes) fits under it.
+const RhythmCeiling = 5 * time.Minute
+
+// trendPoints is how many commits' time lags a partition keeps.
+const trendPoints = 8
+
+// rhythm is a partition's commit rhythm and trend (see above). Times are
+// Unix nanoseconds; time lags seconds (negative: unknown).
+type rhythm struct {
+	// since is when the current wait began; last the latest forward move
+	// (0: none seen).
+	since, last int64
+	// gaps are the latest waits that ended in a commit, in milliseconds.
+	gaps [4]uint32
+	// trend are time lags at commits, oldest first from head.
+	trend [trendPoints]trendPoint
+	// ngaps, gapAt, ntrend and head index the rings; moves counts forward
+	// moves seen (saturating).
+	ngaps, gapAt, ntrend, head, moves uint8
+	// pending reports that the newest trend point's time lag waits for
+	// the record read after its poll (History.fillTrend).
+	pending bool
+	// fromKnown reports that the current wait began at a commit or a
+	// caught-up poll, not at the first poll that saw the partition (when
+	// the commit may have stood for any time already).
+	fromKnown bool
+}
+
+// trendPoint is a commit's poll time, and the partition's time lag
+// (seconds; negative until known) and lag then.
+type trendPoint struct {
+	at      int64
+	tl, lag float32
+}
+
+// every is the rhythm: the longest recent wait that ended in a commit (0:
+// none seen).
+func (r *rhythm) every() int64 {
+	var m uint32
+	for i := range r.ngaps {
+		m = max(m, r.gaps[i])
+	}
+	return int64(m) * int64(time.Millisecond)
+}
+
+// point is the i-th oldest trend point.
+func (r *rhythm) point(i int) trendPoint {
+	return r.trend[(int(r.head)+i)%trendPoints]
+}
+
+// start begins the history of a partition first seen at t.
+func (r *rhythm) start(t int64) { r.since = t }
+
+// caughtUp notes a poll at t that saw the partition with nothing to
+// consume: a wait begins afresh.
+func (r *rhythm) caughtUp(t int64) { r.since, r.fromKnown = t, true }
+
+// moved notes a poll at t that saw the commit move forward, with the
+// partition's time lag then (tl seconds, negative when unknown). A wait
+// counts towards the rhythm only when it began at a known point: a
+// previous commit or a caught-up poll, not the first poll.
+func (r *rhythm) moved(t int64, tl float64, lag int64, spacing int64) {
+	if r.fromKnown && t > r.since {
+		r.gaps[r.gapAt] = uint32(min((t-r.since)/int64(time.Millisecond), math.MaxUint32))
+		r.gapAt = (r.gapAt + 1) % uint8(len(r.gaps))
+		r.ngaps = min(r.ngaps+1, uint8(len(r.gaps)))
+	}
+	r.since, r.last, r.fromKnown = t, t, true
+	r.moves = min(r.moves+1, math.MaxUint8)
+	r.pending = tl < 0
+	p := trendPoint{at: t, tl: float32(tl), lag: float32(lag)}
+	switch {
+	case r.ntrend >= 2 && t-r.point(int(r.ntrend)-2).at < spacing:
+		// Too close to the one before the newest: the newest moves on.
+		r.trend[(int(r.head)+int(r.ntrend)-1)%trendPoints] = p
+	case r.ntrend == trendPoints:
+		r.trend[r.head] = p
+		r.head = (r.head + 1) % trendPoints
+	default:
+		r.trend[(int(r.head)+int(r.ntrend))%trendPoints] = p
+		r.ntrend++
+	}
+}
+
+// WaitKind says why a verdict waits for evidence although its window is
+// full.
+type WaitKind uint8
+
+// The reasons a verdict waits.
+const (
+	// WaitNone: the verdict does not wait.
+	WaitNone WaitKind = iota
+	// WaitRhythm: a commit stands under a live member longer than the
+	// window, and the consumer has not shown how often it commits: it
+	// may commit rarely (checkpoints), or be stuck.
+	WaitRhythm
+	// WaitTrend: the time lag is above what keeping up explains, and too
+	// few commits were seen to tell falling behind from catching up.
+	WaitTrend
+)
+
+// Wait says why a verdict waits, and what would decide it.
+type Wait struct {
+	Kind WaitKind
+	// Silence is how long the commit has stood; Every the consumer's
+	// rhythm where one was seen (0: none).
+	Silence, Every time.Duration
+	// Need is how long the evidence must span to decide: a window of
+	// that length, or that much more watching.
+	Need time.Duration
+}
+
+// Reason words the wait for a CAUSE column and the header: "no commit
+// in 1m10s and none seen before: STALL after 5m unless it commits",
+// "commits every ~45s: a trend needs 2m15s of them".
+func (w Wait) Reason() string {
+	switch w.Kind {
+	case WaitRhythm:
+		return "no commit in " + span(w.Silence) + " and no rhythm seen yet: STALL after " + span(w.Need) + " unless it commits"
+	case WaitTrend:
+		if w.Every > 0 {
+			return "commits every ~" + span(w.Every) + ": a trend needs " + span(w.Need) + " of them"
+		}
+		return "too few commits for a trend: needs " + span(w.Need)
+	}
+	return ""
+}
+
+// span words a duration in whole seconds, minutes and hours.
+func span(d time.Duration) string {
+	d = d.Round(time.Second)
+	switch {
+	case d >= time.Hour:
+		return d.Truncate(time.Minute).String()
+	case d >= time.Minute && d%time.Minute == 0:
+		return (d / time.Minute).String() + "m"
+	}
+	s := d.String()
+	return s
+}
+
+// floor is the shortest evidence span the rules judge a trend or a
+// silence on: (Window-1) x MinDistance, the span a full window of a live
+// consumer re-committing every MinDistance would have, and at least two
+// poll intervals.
+func (h *History) floor() int64 {
+	return max(int64(h.cfg.Window-1)*int64(h.cfg.MinDistance), 2*h.pollGap())
+}
+
+// pollGap is the mean time between the latest polls (0 before two).
+func (h *History) pollGap() int64 {
+	k := min(h.seq-1, uint64(h.cfg.Samples-1), 10)
+	if k == 0 {
+		return 0
+	}
+	return (h.timeAt(h.seq) - h.timeAt(h.seq-k)) / int64(k)
+}
+
+// trend reports whether the time lags at the partition's commits climb
+// (falling behind), and whether there are enough of them to tell: at
+// least three, spanning at least the floor; where their time lags are not
+// known, the lags in records at them. The climb must beat the
+// noise of sampling (a poll sees a commit up to one interval late, and
+// KeepUpSeconds), be more than EqualRateShare of the span (a consumer
+// keeping pace holds its time lag), and not be undone over the newer
+// half (a burst already being worked off).
+func (h *History) trend(ph *partHist) (behind, enough bool) {
+	r := &ph.rh
+	var all, known [trendPoints]trendPoint
+	n, nk := 0, 0
+	for i := range int(r.ntrend) {
+		p := r.point(i)
+		all[n] = p
+		n++
+		if p.tl >= 0 {
+			known[nk] = p
+			nk++
+		}
+	}
+	floor := h.floor()
+	if nk >= 3 && known[nk-1].at-known[0].at >= floor {
+		tl, lag, span := thirds(known[:nk])
+		noise := max(KeepUpSeconds, 2*float64(h.pollGap())/1e9)
+		grew := float64(tl[2] - tl[0])
+		// The lag in records must not fall either: a consumer working
+		// off records written faster than it reads them sees its time
+		// lag climb while its lag falls, and is catching up.
+		return grew > noise && grew > EqualRateShare*span && float64(tl[2]-tl[1]) > noise/2 &&
+			float64(known[nk-1].tl) > float64(tl[0])+noise && lag[2] > lag[0], true
+	}
+	if n < 3 || all[n-1].at-all[0].at < floor {
+		return false, false
+	}
+	// The time lags at the commits are not known (the commits are older
+	// than the points and their records were not read): the lag in
+	// records stands in, its climb beyond what a poll's production, a
+	// few records and EqualRateShare of the span's production explain.
+	_, lag, span := thirds(all[:n])
+	rate := max(0, h.produceRate(ph))
+	noise := max(KeepUpMessages, EqualRateShare*rate*span, rate*2*float64(h.pollGap())/1e9)
+	return float64(lag[2]-lag[0]) > noise && float64(lag[2]-lag[1]) > noise/2, true
+}
+
+// thirds is the least time lag and lag of the points in the oldest,
+// middle and newest third of their span (in seconds): the floors of a
+// sawtooth. Falling behind climbs through all three; a step (a consumer
+// that paused once and keeps pace since) climbs from the first third and
+// then holds. An empty middle third is taken halfway.
+func thirds(pts []trendPoint) (tl, lag [3]float32, span float64) {
+	first := pts[0].at
+	d := pts[len(pts)-1].at - first
+	for k := range tl {
+		tl[k], lag[k] = float32(math.Inf(1)), float32(math.Inf(1))
+	}
+	for _, p := range pts {
+		k := min(2, int(3*(p.at-first)/d))
+		tl[k], lag[k] = min(tl[k], p.tl), min(lag[k], p.lag)
+	}
+	if math.IsInf(float64(tl[1]), 1) {
+		tl[1], lag[1] = (tl[0]+tl[2])/2, (lag[0]+lag[2])/2
+	}
+	return tl, lag, float64(d) / 1e9
+}
+
+// fillTrend gives the partitions whose newest trend point waits for the
+// record read after its poll (rhythm.pending) their time lag, once
+// AddExact stored the records.
+func (h *History) fillTrend() {
+	now := h.timeAt(h.seq)
+	for _, gh := range h.groups {
+		for i := range gh.parts {
+			ph := &gh.parts[i]
+			r := &ph.rh
+			if !r.pending || r.ntrend == 0 || ph.lastSeq != h.seq {
+				continue
+			}
+			k := (int(r.head) + int(r.ntrend) - 1) % trendPoints
+			if r.trend[k].at != now {
+				r.pending = false
+				continue
+			}
+			c, end := h.sample(ph, h.seq)
+			if l := h.timeLagOf(ph, c, end, now); l.Kind == TimeLagExact || l.Kind == TimeLagInterpolated {
+				r.trend[k].tl = float32(l.Seconds)
+				r.pending = false
+			}
+		}
+	}
+}
+
+// noteRhythm updates the partition's rhythm with the poll at t, which saw
+// commit c and log end end; prevC is the commit at its previous poll.
+func (h *History) noteRhythm(ph *partHist, c, end, prevC, t int64) {
+	if ph.rh.since == 0 {
+		ph.rh.start(t)
+		if c >= 0 && lagOf(c, end) == 0 {
+			ph.rh.caughtUp(t)
+		}
+		return
+	}
+	if c >= 0 && prevC >= 0 && c > prevC {
+		tl := -1.0
+		if l := h.timeLagOf(ph, c, end, t); l.Kind == TimeLagInterpolated || l.Kind == TimeLagExact || l.Kind == TimeLagCaughtUp {
+			tl = l.Seconds
+		}
+		ph.rh.moved(t, tl, lagOf(c, end), max(h.floor()/2, int64(trendSpacing)))
+	}
+	if c >= 0 && lagOf(c, end) == 0 {
+		ph.rh.caughtUp(t)
+	}
+}
+
+// waitOf is the Wait of kind k for the partition as of now; every is its
+// group's rhythm (for a partition that showed none of its own).
+func (h *History) waitOf(ph *partHist, k WaitKind, every, now int64) Wait {
+	if own := ph.rh.every(); own > 0 {
+		every = own
+	}
+	w := Wait{Kind: k, Silence: time.Duration(now - ph.rh.since), Every: time.Duration(every)}
+	switch k {
+	case WaitRhythm:
+		w.Need = max(time.Duration(h.floor()), RhythmCeiling)
+	case WaitTrend:
+		w.Need = max(time.Duration(h.floor()), 2*w.Every)
+	}
+	return w
+}
+
+// groupRhythm is the rhythm a partition of the group that showed none of
+// its own is judged by: the longest its sibling partitions showed (0:
+// none did). Members commit their partitions together (autocommit, a
+// commit after each batch), so a sibling's rhythm is the consumer's.
+func groupRhythm(gh *groupHist, seq uint64) int64 {
+	var every int64
+	for i := range gh.parts {
+		if ph := &gh.parts[i]; ph.lastSeq == seq {
+			every = max(every, ph.rh.every())
+		}
+	}
+	return every
+}
+
+// trendSpacing is the least time between two trend points (besides half
+// the floor): eight of them span two minutes at least, long enough for a
+// consumer a fifth slower than its producers to climb past the noise
+// whatever the poll interval.
+const trendSpacing = 15 * time.Second
+
+// grewSince reports whether the time lag now (tl seconds) exceeds the
+// time lag at the newest trend point at least span old by more than half
+// the time since that point: a consumer keeping up on any rhythm shorter
+// than half of span cannot show that.
+func (r *rhythm) grewSince(now int64, tl float64, span int64) bool {
+	for i := int(r.ntrend) - 1; i >= 0; i-- {
+		p := r.point(i)
+		if p.tl < 0 || now-p.at < span {
+			continue
+		}
+		return tl-float64(p.tl) > float64(now-p.at)/2e9
+	}
+	return false
+}

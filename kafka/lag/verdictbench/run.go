@@ -1,0 +1,476 @@
+package verdictbench
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"time"
+
+	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/kafka/lag"
+	"github.com/kgroups/kgroups/kafka/watch"
+)
+
+// Col is a column of the confusion matrix: the verdict shown.
+type Col uint8
+
+// The verdicts, as kgroups words them.
+const (
+	ColOK Col = iota
+	ColWarn
+	ColNoCommits
+	ColStall
+	ColRewind
+	ColStop
+	ColJudging
+	ColUnknown
+	numCols
+)
+
+var colNames = [...]string{"OK", "WARN", "NO-COMMITS", "STALL", "REWIND", "STOP", "JUDGING", "-"}
+
+func (c Col) String() string { return colNames[c] }
+
+// decided reports a verdict that claims something (not JUDGING or -).
+func (c Col) decided() bool { return c < ColJudging }
+
+func colOf(v *lag.Verdict) Col {
+	sev, ok := v.Decided()
+	switch {
+	case ok && sev == lag.SeverityOK:
+		return ColOK
+	case ok:
+		switch v.Status {
+		case lag.StatusWarn:
+			return ColWarn
+		case lag.StatusNoCommits:
+			return ColNoCommits
+		case lag.StatusStall:
+			return ColStall
+		case lag.StatusRewind:
+			return ColRewind
+		case lag.StatusStop:
+			return ColStop
+		}
+	case v.Judging():
+		return ColJudging
+	}
+	return ColUnknown
+}
+
+// Observer is who watches the group: the UI, serve or `kgroups health`.
+type Observer uint8
+
+// The observers, each with the configuration kgroups gives it.
+const (
+	// UI is the terminal UI: a Tracker with lag.DefaultConfig polled at
+	// the scenario's interval for its whole length.
+	UI Observer = iota
+	// Serve is `kgroups serve --interval POLL`: a Tracker with the
+	// configuration serve derives (watch.Config over ten intervals).
+	Serve
+	// Health is `kgroups health --window W --interval POLL` run back to
+	// back: a fresh History over each window, judged at its end.
+	Health
+	numObservers
+)
+
+var observerNames = [...]string{"ui", "serve", "health"}
+
+func (o Observer) String() string { return observerNames[o] }
+
+// Score is what one observer's verdicts scored over scenarios.
+type Score struct {
+	// Settled counts judged polls by truth and verdict, once the truth
+	// has held for the grace a careful human needs (see grace); All
+	// counts every judged poll.
+	Settled, All [numTruths][numCols]int
+	// TTR are the seconds from each change of truth to the first poll
+	// from which the verdict is right and stays right until the next
+	// change; Missed counts changes never followed by that.
+	TTR    []float64
+	Missed int
+	// Changes counts verdict changes after the first decided verdict, and
+	// TruthChanges changes of the right verdict; Hours is the time judged.
+	Changes, DecidedChanges, TruthChanges int
+	Hours                                 float64
+	// Excess sums, over scenarios, the verdict changes beyond one per
+	// change of truth.
+	Excess int
+	// OKWhileGrowing counts polls judged OK while the true time lag grew
+	// over the evidence span (the window, or two commit periods when
+	// longer) by more than half that span.
+	OKWhileGrowing int
+	// StallInRhythm counts polls whose verdict calls a partition STALL
+	// whose last commit is within its own rhythm (the longest gap between
+	// its commits so far).
+	StallInRhythm int
+	// Wrong counts, per wrong settled cell, its polls by scenario (the
+	// scenario's Describe), for reading.
+	Wrong map[[2]uint8]map[string]int
+}
+
+// The keys of Wrong that list the targets' polls rather than a cell.
+var (
+	growingKey = [2]uint8{255, 0}
+	stallKey   = [2]uint8{255, 1}
+)
+
+func newScore() *Score { return &Score{Wrong: make(map[[2]uint8]map[string]int)} }
+
+// Add merges o into s.
+func (s *Score) Add(o *Score) {
+	for t := range s.Settled {
+		for c := range s.Settled[t] {
+			s.Settled[t][c] += o.Settled[t][c]
+			s.All[t][c] += o.All[t][c]
+		}
+	}
+	s.TTR = append(s.TTR, o.TTR...)
+	s.Missed += o.Missed
+	s.Changes += o.Changes
+	s.DecidedChanges += o.DecidedChanges
+	s.TruthChanges += o.TruthChanges
+	s.Hours += o.Hours
+	s.Excess += o.Excess
+	s.OKWhileGrowing += o.OKWhileGrowing
+	s.StallInRhythm += o.StallInRhythm
+	for k, v := range o.Wrong {
+		if s.Wrong[k] == nil {
+			s.Wrong[k] = make(map[string]int)
+		}
+		for d, n := range v {
+			s.Wrong[k][d] += n
+		}
+	}
+}
+
+var base = time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
+
+// judged is one judged poll.
+type judged struct {
+	t     float64
+	truth Truth
+	col   Col
+	tl    float64
+	stall bool // the verdict calls a partition STALL within its rhythm
+}
+
+// observer is one watcher's state during a run.
+type observer struct {
+	kind    Observer
+	tracker *lag.Tracker
+	cfg     lag.Config
+	hist    *lag.History // Health: the current window's
+	started float64
+	polls   int // Health: polls in a window
+	taken   int
+	span    float64 // the evidence window, seconds
+	out     []judged
+}
+
+// Run simulates sc and scores each observer's verdicts.
+func Run(sc *Scenario) [numObservers]*Score {
+	w := newWorld(sc)
+	poll := sc.Poll.Seconds()
+	var obs [numObservers]*observer
+	{
+		cfg := lag.DefaultConfig()
+		tr := lag.NewTracker(cfg)
+		obs[UI] = &observer{kind: UI, tracker: tr, cfg: tr.Config(),
+			span: float64(cfg.Window-1) * max(cfg.MinDistance.Seconds(), poll)}
+	}
+	{
+		cfg, _ := watch.Config(time.Duration(lag.DefaultConfig().Window)*sc.Poll, sc.Poll)
+		tr := lag.NewTracker(cfg)
+		obs[Serve] = &observer{kind: Serve, tracker: tr, cfg: tr.Config(), span: float64(cfg.Window-1) * poll}
+	}
+	{
+		cfg, polls := watch.Config(sc.Window, sc.Poll)
+		obs[Health] = &observer{kind: Health, cfg: cfg, polls: polls, span: sc.Window.Seconds()}
+	}
+
+	rng := newJitter(sc.Seed)
+	next, n := 0.0, 0
+	for w.t < sc.Length.Seconds() {
+		w.step()
+		if w.t+1e-9 < next {
+			continue
+		}
+		n++
+		next += poll
+		if j := sc.Jitter * poll; j > 0 {
+			next += (rng.Float64()*2 - 1) * j
+			next = max(next, w.t+dt)
+		}
+		if sc.MissEvery > 0 && n%sc.MissEvery == 0 {
+			continue
+		}
+		snap := w.snapshot()
+		for _, o := range obs {
+			o.poll(w, snap)
+		}
+	}
+	var out [numObservers]*Score
+	for i, o := range obs {
+		out[i] = o.score(sc, w)
+	}
+	return out
+}
+
+func (o *observer) poll(w *world, snap *kafka.Snapshot) {
+	if o.kind != Health {
+		o.tracker.Add(snap)
+		if want := o.tracker.WantExact(lag.DefaultExactBudget, nil); len(want) > 0 {
+			o.tracker.AddExact(w.records(want))
+		}
+		v := o.tracker.Group(snap, 0)
+		o.record(w, &v, func() (lag.GroupHealth, bool) { return o.tracker.Evaluate(snap.Groups[0].Name, nil) })
+		return
+	}
+	if o.hist == nil {
+		o.hist = lag.NewHistory(o.cfg)
+		o.taken = 0
+	}
+	o.hist.Add(snap)
+	if want := o.hist.WantExact(lag.DefaultExactBudget, nil); len(want) > 0 {
+		o.hist.AddExact(w.records(want))
+	}
+	o.taken++
+	if o.taken < o.polls {
+		return
+	}
+	h := o.hist
+	o.hist = nil
+	gh, ok := h.Evaluate(snap.Groups[0].Name, snap.Time)
+	if !ok {
+		return
+	}
+	v := lag.Judge(gh, h.Config().Window)
+	o.record(w, &v, func() (lag.GroupHealth, bool) { return gh, true })
+}
+
+// record scores one judged poll.
+func (o *observer) record(w *world, v *lag.Verdict, parts func() (lag.GroupHealth, bool)) {
+	truth, tl := w.groupTruth(o.span)
+	j := judged{t: w.t, truth: truth, col: colOf(v), tl: tl}
+	if j.col == ColStall {
+		if gh, ok := parts(); ok {
+			for _, p := range gh.Partitions {
+				if p.Status != lag.StatusStall {
+					continue
+				}
+				wp := &w.parts[p.Partition]
+				if wp.maxGap > 0 && w.t-max(wp.lastMove, wp.lastZero) <= wp.maxGap {
+					j.stall = true
+				}
+			}
+		}
+	}
+	o.out = append(o.out, j)
+}
+
+// records answers an exact read with the simulation's record timestamps.
+func (w *world) records(want []kafka.PartitionOffsets) map[kafka.CommitKey]kafka.RecordTime {
+	recs := make(map[kafka.CommitKey]kafka.RecordTime, len(want))
+	for _, p := range want {
+		i := int(p.Partition)
+		if i < 0 || i >= len(w.parts) || p.Committed < 0 || p.Committed >= w.parts[i].end {
+			continue
+		}
+		ts := base.Add(time.Duration(w.writtenAt(i, p.Committed) * float64(time.Second)))
+		recs[kafka.CommitKey{Topic: p.Topic, Partition: p.Partition, Offset: p.Committed}] = kafka.RecordTime{Offset: p.Committed, Timestamp: ts}
+	}
+	return recs
+}
+
+// snapshot is what a poll of the cluster sees.
+func (w *world) snapshot() *kafka.Snapshot {
+	g := kafka.Group{
+		Name:             w.sc.Name,
+		Type:             kafka.TypeClassic,
+		ProtocolType:     "consumer",
+		State:            kafka.StateEmpty,
+		OffsetsPartition: -1,
+	}
+	if len(w.members) > 0 {
+		g.State = kafka.StateStable
+		g.Assignor = "range"
+		for k := range w.members {
+			m := &w.members[k]
+			mem := kafka.Member{MemberID: m.id, ClientID: "consumer", Host: "/10.0.0.1"}
+			ps := make([]int32, 0, len(m.parts))
+			for _, p := range m.parts {
+				ps = append(ps, int32(p))
+			}
+			slices.Sort(ps)
+			mem.Assignment = []kafka.TopicPartitions{{Topic: "t", Partitions: ps}}
+			g.Members = append(g.Members, mem)
+		}
+		slices.SortFunc(g.Members, func(a, b kafka.Member) int {
+			switch {
+			case a.MemberID < b.MemberID:
+				return -1
+			case a.MemberID > b.MemberID:
+				return 1
+			}
+			return 0
+		})
+	}
+	owner := make([]string, len(w.parts))
+	for k := range w.members {
+		for _, p := range w.members[k].parts {
+			owner[p] = w.members[k].id
+		}
+	}
+	for i := range w.parts {
+		p := &w.parts[i]
+		c := p.committed
+		if c < 0 {
+			c = kafka.NoOffset
+		}
+		po := kafka.PartitionOffsets{Topic: "t", Partition: int32(i), Committed: c, LogStart: 0, LogEnd: p.end, Lag: kafka.NoOffset, MemberID: owner[i]}
+		if c >= 0 {
+			po.Lag = max(0, p.end-c)
+		}
+		if po.MemberID != "" {
+			po.ClientID, po.Host = "consumer", "/10.0.0.1"
+		}
+		if c < 0 && po.MemberID == "" {
+			continue // neither committed nor assigned: not the group's
+		}
+		g.Partitions = append(g.Partitions, po)
+	}
+	return &kafka.Snapshot{
+		Time:      base.Add(time.Duration(w.t * float64(time.Second))),
+		ClusterID: "verdictbench",
+		Groups:    []kafka.Group{g},
+	}
+}
+
+// grace is how long a truth must have held before a careful human, with
+// the observer's evidence span, could give it: the span itself plus the
+// longer of the span and three commit periods (a trend needs a few
+// commits to show).
+func grace(span, period float64) float64 { return span + max(span, 3*period) }
+
+func (o *observer) score(sc *Scenario, w *world) *Score {
+	s := newScore()
+	if len(o.out) == 0 {
+		return s
+	}
+	// The commit period in effect at each poll: the phase's speed.
+	period := func(t float64) float64 {
+		speed := 1.0
+		for _, p := range sc.Phases {
+			if p.At.Seconds() <= t && p.Speed > 0 {
+				speed = p.Speed
+			}
+		}
+		return sc.commitPeriod(speed)
+	}
+	changeAt := o.out[0].t
+	want := o.out[0].truth.Want()
+	var changes []float64 // times the right verdict changed
+	changes = append(changes, changeAt)
+	first := -1
+	for i, j := range o.out {
+		if j.truth.Want() != want {
+			want = j.truth.Want()
+			changeAt = j.t
+			changes = append(changes, j.t)
+		}
+		s.All[j.truth][j.col]++
+		g := grace(o.span, period(j.t))
+		if j.truth == Rewound {
+			// A fact the next polls show: two polls to see it.
+			g = 2 * sc.Poll.Seconds()
+		}
+		if j.t-changeAt >= g {
+			s.Settled[j.truth][j.col]++
+			if j.col.decided() && j.col != j.truth.Want() {
+				k := [2]uint8{uint8(j.truth), uint8(j.col)}
+				if s.Wrong[k] == nil {
+					s.Wrong[k] = make(map[string]int)
+				}
+				s.Wrong[k][sc.Describe()]++
+			}
+		}
+		if first < 0 && j.col.decided() {
+			first = i
+		}
+		if first >= 0 && i > first && j.col != o.out[i-1].col {
+			s.Changes++
+		}
+		note := func(k [2]uint8) {
+			if s.Wrong[k] == nil {
+				s.Wrong[k] = make(map[string]int)
+			}
+			s.Wrong[k][sc.Describe()]++
+		}
+		if j.stall {
+			s.StallInRhythm++
+			note(stallKey)
+		}
+		if j.col == ColOK && j.tl >= 0 {
+			e := max(o.span, 2*period(j.t))
+			if old, ok := tlAt(o.out[:i], j.t-e); ok && old >= 0 && j.tl-old > e/2 {
+				s.OKWhileGrowing++
+				note(growingKey)
+			}
+		}
+	}
+	// Decided changes: between decided verdicts, skipping JUDGING and -.
+	last := ColUnknown
+	for _, j := range o.out {
+		if !j.col.decided() {
+			continue
+		}
+		if last != ColUnknown && j.col != last {
+			s.DecidedChanges++
+		}
+		last = j.col
+	}
+	s.TruthChanges = len(changes) - 1
+	s.Excess = max(0, s.DecidedChanges-s.TruthChanges)
+	s.Hours = (o.out[len(o.out)-1].t - o.out[0].t) / 3600
+	// Time to the right verdict after each change.
+	for k, at := range changes {
+		end := math.Inf(1)
+		if k+1 < len(changes) {
+			end = changes[k+1]
+		}
+		var from = -1.0
+		for _, j := range o.out {
+			if j.t < at || j.t >= end {
+				continue
+			}
+			switch {
+			case j.col == j.truth.Want():
+				if from < 0 {
+					from = j.t
+				}
+			default:
+				from = -1
+			}
+		}
+		if from < 0 {
+			s.Missed++
+			continue
+		}
+		s.TTR = append(s.TTR, from-at)
+	}
+	return s
+}
+
+// tlAt is the true time lag at the latest judged poll at or before t.
+func tlAt(js []judged, t float64) (float64, bool) {
+	for i := len(js) - 1; i >= 0; i-- {
+		if js[i].t <= t {
+			return js[i].tl, true
+		}
+	}
+	return 0, false
+}
+
+func newJitter(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0x717)) }

@@ -1,0 +1,146 @@
+package verdictbench
+
+// Truth is what a careful human who knows the simulation's state says of a
+// group at a poll.
+type Truth uint8
+
+// The truths, from the mildest to the worst (a group takes its worst
+// partition's, in the order of kgroups' statuses).
+const (
+	// Idle: nothing to consume and nothing arriving.
+	Idle Truth = iota
+	// KeepsUp: consuming as fast as records arrive, a bounded delay behind.
+	KeepsUp
+	// CatchingUp: faster than the producers, working off a backlog.
+	CatchingUp
+	// FallingBehind: slower than the producers; the time lag grows.
+	FallingBehind
+	// NeverCommits: live members consume and commit nothing.
+	NeverCommits
+	// Stalled: members are in the group and make no progress while
+	// records wait.
+	Stalled
+	// Rewound: the committed offsets were moved back within the last
+	// window (a reset, a replay): records are consumed again.
+	Rewound
+	// Stopped: nothing consumes and records wait.
+	Stopped
+	numTruths
+)
+
+var truthNames = [...]string{"idle", "keeps up", "catching up", "falling behind", "never commits", "stalled", "rewound", "stopped"}
+
+func (t Truth) String() string { return truthNames[t] }
+
+// Want is the verdict a truth deserves: the column of the confusion
+// matrix that is right for its row.
+func (t Truth) Want() Col {
+	switch t {
+	case FallingBehind:
+		return ColWarn
+	case NeverCommits:
+		return ColNoCommits
+	case Stalled:
+		return ColStall
+	case Rewound:
+		return ColRewind
+	case Stopped:
+		return ColStop
+	}
+	return ColOK
+}
+
+// fallingShare is the capacity, as a share of the records arriving, below
+// which a consumer falls behind in truth. Scenarios keep speeds away from
+// the band between it and 1 (see Scenarios), where a human could not tell
+// either from a chart in an hour.
+const fallingShare = 0.9
+
+// partTruth labels partition i at the world's time. fade is how long a
+// reset stays a REWIND (one window of the observer, the time kgroups
+// states for an event verdict).
+func (w *world) partTruth(i int, fade float64) (Truth, bool) {
+	p := &w.parts[i]
+	if p.committed < 0 {
+		if w.live() && !w.away {
+			return NeverCommits, true
+		}
+		return Idle, false // nothing to judge
+	}
+	if w.t-w.resetAt <= fade && p.committed < p.end {
+		return Rewound, true
+	}
+	if p.committed >= p.end {
+		if w.meanRate(i, w.t) == 0 {
+			return Idle, true
+		}
+		return KeepsUp, true
+	}
+	switch {
+	case w.away:
+		return Stopped, true
+	case w.stalled && w.sc.Rhythm.External:
+		// A job without members that stopped making progress looks,
+		// from the cluster, exactly like one that stopped.
+		return Stopped, true
+	case w.stalled:
+		return Stalled, true
+	}
+	// The trend: the capacity of whoever consumes the partition against
+	// what arrives on the partitions it serves.
+	var in float64
+	var n int
+	if w.sc.Rhythm.External {
+		for k := range w.parts {
+			in += w.meanRate(k, w.t)
+		}
+		n = 1
+	} else {
+		for k := range w.members {
+			for _, q := range w.members[k].parts {
+				if q == i {
+					for _, r := range w.members[k].parts {
+						in += w.meanRate(r, w.t)
+					}
+					n = 1
+				}
+			}
+		}
+	}
+	if n == 0 {
+		return Stopped, true
+	}
+	capacity := w.capacity()
+	if capacity < fallingShare*in {
+		return FallingBehind, true
+	}
+	if w.timeLag(i) > w.keepUpBound() {
+		return CatchingUp, true
+	}
+	return KeepsUp, true
+}
+
+// keepUpBound is the time lag below which a consumer that keeps pace is
+// simply keeping up: its commit period plus a fetch's worth.
+func (w *world) keepUpBound() float64 {
+	return 10 + 2*w.sc.commitPeriod(w.speed)
+}
+
+// groupTruth is the worst of the partitions' truths, and the group's true
+// time lag (the largest, -1 when no partition has a commit).
+func (w *world) groupTruth(fade float64) (Truth, float64) {
+	worst, any := Idle, false
+	tl := -1.0
+	for i := range w.parts {
+		tr, ok := w.partTruth(i, fade)
+		if !ok {
+			continue
+		}
+		if !any || tr > worst {
+			worst = tr
+		}
+		any = true
+		tl = max(tl, w.timeLag(i))
+	}
+	return worst, tl
+}

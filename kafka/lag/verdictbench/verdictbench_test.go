@@ -1,0 +1,143 @@
+package verdictbench
+
+import (
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/baseline.json from this run")
+
+// The guard's scenarios: a quarter of the published report's, shorter,
+// so that the README's test command runs them in seconds.
+const (
+	guardScenarios = 60
+	guardLength    = 30 * time.Minute
+)
+
+// baseline is what testdata/baseline.json records per observer: the
+// settled confusion matrix and the targets' counts.
+type baseline struct {
+	Settled        [numTruths][numCols]int
+	OKWhileGrowing int
+	StallInRhythm  int
+	Excess         int
+}
+
+// TestBenchmarkHolds runs the guard's scenarios and fails when a cell of
+// the settled confusion matrix got worse than the recorded baseline: a
+// right cell (truth's own verdict) that lost polls, or a wrong decided
+// cell that gained some; or when a target's count grew. JUDGING and "-"
+// may move either way as long as no decided cell gets worse. After an
+// intended improvement, rewrite the baseline with -update and review the
+// diff.
+func TestBenchmarkHolds(t *testing.T) {
+	r := RunAll(DefaultSeed, Scenarios(DefaultSeed, guardScenarios, guardLength))
+	var got [numObservers]baseline
+	for o, s := range r.Scores {
+		got[o] = baseline{Settled: s.Settled, OKWhileGrowing: s.OKWhileGrowing, StallInRhythm: s.StallInRhythm, Excess: s.Excess}
+	}
+	path := filepath.Join("testdata", "baseline.json")
+	if *update {
+		b, err := json.MarshalIndent(got, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./kafka/lag/verdictbench -run TestBenchmarkHolds -update)", err)
+	}
+	var want [numObservers]baseline
+	if err := json.Unmarshal(b, &want); err != nil {
+		t.Fatal(err)
+	}
+	for o := range got {
+		g, w := &got[o], &want[o]
+		for tr := range numTruths {
+			for c := range numCols {
+				col, truth := Col(c), Truth(tr)
+				switch {
+				case col == truth.Want() && g.Settled[tr][c] < w.Settled[tr][c]:
+					t.Errorf("%s: %s judged %s on %d settled polls, %d in the baseline", Observer(o), truth, col, g.Settled[tr][c], w.Settled[tr][c])
+				case col != truth.Want() && col.decided() && g.Settled[tr][c] > w.Settled[tr][c]:
+					t.Errorf("%s: %s judged %s (wrong) on %d settled polls, %d in the baseline", Observer(o), truth, col, g.Settled[tr][c], w.Settled[tr][c])
+				}
+			}
+		}
+		if g.OKWhileGrowing > w.OKWhileGrowing {
+			t.Errorf("%s: OK while the time lag grew on %d polls, %d in the baseline", Observer(o), g.OKWhileGrowing, w.OKWhileGrowing)
+		}
+		if g.StallInRhythm > w.StallInRhythm {
+			t.Errorf("%s: STALL within the consumer's rhythm on %d polls, %d in the baseline", Observer(o), g.StallInRhythm, w.StallInRhythm)
+		}
+		if g.Excess > w.Excess {
+			t.Errorf("%s: %d verdict changes beyond one per change of truth, %d in the baseline", Observer(o), g.Excess, w.Excess)
+		}
+	}
+}
+
+// TestScenariosAreReproducible: the same seed gives the same scores.
+func TestScenariosAreReproducible(t *testing.T) {
+	scs := Scenarios(7, 6, 10*time.Minute)
+	a, b := RunAll(7, scs), RunAll(7, Scenarios(7, 6, 10*time.Minute))
+	for o := range a.Scores {
+		if a.Scores[o].Settled != b.Scores[o].Settled || a.Scores[o].All != b.Scores[o].All {
+			t.Errorf("%s: two runs of seed 7 differ", Observer(o))
+		}
+	}
+}
+
+// TestTruthFromTheSimulation pins the labels on hand-checked worlds: a
+// consumer at half speed falls behind, one at 1.5x keeps up, a stalled
+// one with records waiting is stalled, and one whose members left is
+// stopped.
+func TestTruthFromTheSimulation(t *testing.T) {
+	mk := func(story story) *world {
+		sc := Scenario{Name: "g", Partitions: 3, Members: 1, Rhythm: Rhythm{Kind: Interval, Every: 5 * time.Second},
+			Production: Production{Kind: Steady, Rate: 10}, Poll: 5 * time.Second, Window: time.Minute, Length: 20 * time.Minute, Seed: 1}
+		for _, p := range story.phases {
+			sc.Phases = append(sc.Phases, Phase{At: time.Duration(p.at * float64(sc.Length)), Speed: p.speed, Event: p.event})
+		}
+		w := newWorld(&sc)
+		for w.t < 600 {
+			w.step()
+		}
+		return w
+	}
+	for _, c := range []struct {
+		story story
+		want  Truth
+	}{
+		{mkStory("slow", 0.0, 0.5, Consume), FallingBehind},
+		{mkStory("fast", 0.0, 1.5, Consume), KeepsUp},
+		{mkStory("stall", 0.0, 1.5, Consume, 0.25, 0, Stall), Stalled},
+		{mkStory("stop", 0.0, 1.5, Consume, 0.25, 0, Stop), Stopped},
+	} {
+		w := mk(c.story)
+		if got, _ := w.groupTruth(45); got != c.want {
+			t.Errorf("%s: truth %s, want %s", c.story.name, got, c.want)
+		}
+	}
+	// At half speed for 600 s, 10 records/s on each of 3 partitions: the
+	// consumer read 15 of every 30 records written, so about 9,000
+	// records wait and the oldest is about 300 s old.
+	w := mk(mkStory("slow", 0.0, 0.5, Consume))
+	var lag int64
+	for i := range w.parts {
+		lag += w.parts[i].end - w.parts[i].committed
+	}
+	if lag < 8900 || lag > 9100 {
+		t.Errorf("half speed for 600s: lag %d, want about 9000", lag)
+	}
+	if tl := w.timeLag(0); tl < 290 || tl > 310 {
+		t.Errorf("half speed for 600s: time lag %.0fs, want about 300s", tl)
+	}
+}
