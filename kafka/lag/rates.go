@@ -160,7 +160,9 @@ const (
 // rates were measured over (0 when unknown).
 //
 // A lag within what is in flight (KeepUpMessages, or KeepUpSeconds of
-// production) while messages are produced is KeepingUp unless the
+// production) while messages are produced and the consumer commits past
+// some of them (a consumer that committed nothing while records arrived
+// is not keeping up, however small its lag) is KeepingUp unless the
 // consumer falls behind beyond the noise: the rates' own (EqualRateMsgs,
 // EqualRateShare of the produce rate), or KeepUpMessages over the span,
 // since a lag in flight wobbles by that much between the two ends of the
@@ -180,7 +182,7 @@ func catchUp(lag int64, produce, consume, span float64) CatchUp {
 	}
 	diff := consume - produce
 	noise := max(EqualRateMsgs, produce*EqualRateShare)
-	if produce > 0 && float64(lag) <= max(KeepUpMessages, produce*KeepUpSeconds) {
+	if produce > 0 && consume > 0 && float64(lag) <= max(KeepUpMessages, produce*KeepUpSeconds) {
 		jitter := noise
 		if span > 0 {
 			jitter = max(noise, KeepUpMessages/span)
