@@ -45,13 +45,13 @@ func (r *rateSum) rate() float64 {
 // offset (consume) grew over the last RatePolls polls, in offsets per
 // second, in one pass, with the fewest polls of that span either had a
 // known value at (the evidence they rest on) and the seconds the consume
-// rate spans. It adds up every forward step
-// between consecutive known samples and ignores steps backwards, so a
-// reset or a rewind does not turn the rate negative and the messages
-// re-read after it count as consumed. A commit step from or to a poll at
-// which the group had no members (gh.memberless: a reset, an undo,
-// another tool's write) is left out of the consume sum, though its span
-// still counts: the rate is what the consumer did over the whole span.
+// rate spans. It adds up every forward step between consecutive known
+// samples and ignores steps backwards, so a reset or a rewind does not
+// turn the rate negative and the messages re-read after it count as
+// consumed. A commit step from or to a poll at which the group had no
+// members (gh.memberless: a reset, an undo, another tool's write) is left
+// out of the consume sum, though its span still counts: the rate is what
+// the consumer did over the whole span.
 func (h *History) rates(gh *groupHist, ph *partHist) partRates {
 	from := h.firstSeq(ph.first(), ph.lastSeq)
 	if n := uint64(h.cfg.RatePolls); ph.lastSeq >= n && ph.lastSeq-n+1 > from {
