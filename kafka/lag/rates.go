@@ -45,13 +45,13 @@ func (r *rateSum) rate() float64 {
 // offset (consume) grew over the last RatePolls polls, in offsets per
 // second, in one pass, with the fewest polls of that span either had a
 // known value at (the evidence they rest on) and the seconds the consume
-// rate spans. It adds up every forward step
-// between consecutive known samples and ignores steps backwards, so a
-// reset or a rewind does not turn the rate negative and the messages
-// re-read after it count as consumed. A commit step from or to a poll at
-// which the group had no members (gh.memberless: a reset, an undo,
-// another tool's write) is left out of the consume sum, though its span
-// still counts: the rate is what the consumer did over the whole span.
+// rate spans. It adds up every forward step between consecutive known
+// samples and ignores steps backwards, so a reset or a rewind does not
+// turn the rate negative and the messages re-read after it count as
+// consumed. A commit step from or to a poll at which the group had no
+// members (gh.memberless: a reset, an undo, another tool's write) is left
+// out of the consume sum, though its span still counts: the rate is what
+// the consumer did over the whole span.
 func (h *History) rates(gh *groupHist, ph *partHist) partRates {
 	from := h.firstSeq(ph.first(), ph.lastSeq)
 	if n := uint64(h.cfg.RatePolls); ph.lastSeq >= n && ph.lastSeq-n+1 > from {
@@ -176,7 +176,9 @@ const (
 // rates were measured over (0 when unknown).
 //
 // A lag within what is in flight (KeepUpMessages, or KeepUpSeconds of
-// production) while messages are produced is KeepingUp unless the
+// production) while messages are produced and the consumer commits past
+// some of them (a consumer that committed nothing while records arrived
+// is not keeping up, however small its lag) is KeepingUp unless the
 // consumer falls behind beyond the noise: the rates' own (EqualRateMsgs,
 // EqualRateShare of the produce rate), or KeepUpMessages over the span,
 // since a lag in flight wobbles by that much between the two ends of the
@@ -196,7 +198,7 @@ func catchUp(lag int64, produce, consume, span float64) CatchUp {
 	}
 	diff := consume - produce
 	noise := max(EqualRateMsgs, produce*EqualRateShare)
-	if produce > 0 && float64(lag) <= max(KeepUpMessages, produce*KeepUpSeconds) {
+	if produce > 0 && consume > 0 && float64(lag) <= max(KeepUpMessages, produce*KeepUpSeconds) {
 		jitter := noise
 		if span > 0 {
 			jitter = max(noise, KeepUpMessages/span)

@@ -61,6 +61,16 @@ func TestRates(t *testing.T) {
 			catchUp: CatchUp{State: KeepingUp},
 		},
 		{
+			// A trickle of 0.1 records a second, lag 1 to 3, but
+			// nothing committed over the window: a small lag of a
+			// consumer that does not consume is not keeping up (a
+			// stuck consumer on a quiet topic), whatever the wobble.
+			name:    "a small lag nobody consumes",
+			steps:   []step{{0, 100, 101, true}, {10, 100, 102, true}, {20, 100, 103, true}},
+			produce: 0.1, consume: 0,
+			catchUp: CatchUp{State: FallingBehind, Behind: 0.1},
+		},
+		{
 			// At 10 records a second 100 are in flight, but a lag
 			// that grew from 5 to 60 over 30s (55 records, past the
 			// 10 a lag in flight wobbles by) is falling behind.
