@@ -210,7 +210,13 @@ type healthJSON struct {
 		MaxTimeLagKind    string   `json:"maxTimeLagKind"`
 		ProduceRate       *float64 `json:"produceRate"`
 		ConsumeRate       *float64 `json:"consumeRate"`
-		Partitions        []struct {
+		CatchUp           *struct {
+			State      string   `json:"state"`
+			Seconds    *float64 `json:"seconds"`
+			Capped     bool     `json:"capped"`
+			BehindRate *float64 `json:"behindRate"`
+		} `json:"catchUp"`
+		Partitions []struct {
 			Topic           string   `json:"topic"`
 			Partition       int32    `json:"partition"`
 			Status          string   `json:"status"`
@@ -502,6 +508,21 @@ func TestHealthCLI(t *testing.T) {
 		}
 		if want := []string{"g-ok", "g-rewind", "g-stall", "g-stop"}; !reflect.DeepEqual(names, want) {
 			t.Errorf("groups %q, want %q", names, want)
+		}
+		// The catch-up as the header words it: g-ok caught up; g-stop,
+		// 5 behind with nothing produced or consumed, not catching up
+		// (falling behind by 0 a second).
+		for _, g := range doc.Groups {
+			switch c := g.CatchUp; g.Group {
+			case "g-ok":
+				if c == nil || c.State != "caught-up" || c.Seconds != nil || c.BehindRate != nil {
+					t.Errorf("g-ok catchUp %+v, want caught-up", c)
+				}
+			case "g-stop":
+				if c == nil || c.State != "falling-behind" || c.BehindRate == nil || *c.BehindRate != 0 || c.Seconds != nil || c.Capped {
+					t.Errorf("g-stop catchUp %+v, want falling-behind by 0", c)
+				}
+			}
 		}
 	})
 
