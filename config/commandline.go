@@ -34,6 +34,8 @@ func NewCommandLine() *CommandLine {
 				fs.BoolP(s.Flag, s.Short, false, usage)
 			case KindDuration:
 				fs.DurationP(s.Flag, s.Short, 0, usage)
+			case KindPatterns:
+				fs.VarP(&patternsFlag{}, s.Flag, s.Short, usage)
 			default:
 				fs.StringP(s.Flag, s.Short, "", usage)
 			}

@@ -66,6 +66,9 @@ type Cluster struct {
 	Protected bool
 	// Serve is how `kgroups serve` exports the context's groups.
 	Serve ServeConfig
+	// Groups chooses the groups `kgroups serve` exports and `kgroups
+	// health --all-groups` judges: one definition for both.
+	Groups GroupsConfig
 
 	// origin maps a setting key ("brokers", "sasl.mechanism", ...) to where
 	// its value came from, so that validation errors name the file and key,
@@ -121,13 +124,20 @@ type ServeConfig struct {
 	Listen string
 	// Granularity is group, topic or partition.
 	Granularity string
-	// AllowGroups and DenyGroups are regular expressions matched against
-	// whole group ids.
-	AllowGroups, DenyGroups []string
-	// SkipEmpty leaves out Empty and Dead groups.
-	SkipEmpty bool
 	// MaxSeries is the series cap, a whole number ("0": none).
 	MaxSeries string
+}
+
+// GroupsConfig is the groups section: which groups `kgroups serve`
+// exports and `kgroups health --all-groups` judges. The serve section's
+// allow_groups, deny_groups and skip_empty are its older names.
+type GroupsConfig struct {
+	// Allow and Deny are regular expressions matched against whole
+	// group ids: a group is taken when one of Allow matches (any group
+	// without Allow) and none of Deny does.
+	Allow, Deny []string
+	// SkipEmpty leaves out Empty and Dead groups.
+	SkipEmpty bool
 }
 
 // SASLConfig says how to authenticate. Passwords and tokens can be given
@@ -198,8 +208,8 @@ func (c Cluster) normalize() Cluster {
 // origins leaves the original alone.
 func (c Cluster) clone() Cluster {
 	c.Brokers = append([]string(nil), c.Brokers...)
-	c.Serve.AllowGroups = append([]string(nil), c.Serve.AllowGroups...)
-	c.Serve.DenyGroups = append([]string(nil), c.Serve.DenyGroups...)
+	c.Groups.Allow = append([]string(nil), c.Groups.Allow...)
+	c.Groups.Deny = append([]string(nil), c.Groups.Deny...)
 	if c.origin != nil {
 		o := make(map[string]Source, len(c.origin))
 		for k, v := range c.origin {

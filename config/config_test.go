@@ -113,7 +113,7 @@ func TestParseErrors(t *testing.T) {
 		{"contexts not a list", "contexts: {a: 1}\n", "config /etc/kg.yaml: line 1: contexts: must be a list of contexts, each with a name"},
 		{"missing name", "contexts:\n  - brokers: [a:1]\n", "config /etc/kg.yaml: line 2: contexts[0].name: missing: every context needs a name"},
 		{"duplicate name", "contexts:\n  - name: a\n  - name: b\n  - name: a\n", `config /etc/kg.yaml: line 4: contexts[2].name: duplicate context name "a" (also contexts[0])`},
-		{"unknown context key", "contexts:\n  - name: p\n    pasword: x\n", "config /etc/kg.yaml: line 3: contexts[p].pasword: unknown key (known: name, brokers, tls, sasl, client_id, request_timeout, refresh, read_only, protected, serve)"},
+		{"unknown context key", "contexts:\n  - name: p\n    pasword: x\n", "config /etc/kg.yaml: line 3: contexts[p].pasword: unknown key (known: name, brokers, tls, sasl, client_id, request_timeout, refresh, read_only, protected, serve, groups)"},
 		{"unknown sasl key", "contexts:\n  - name: p\n    sasl:\n      passwd: hunter2\n", "config /etc/kg.yaml: line 4: contexts[p].sasl.passwd: unknown key (known: mechanism, username, password, password_env, password_file, password_cmd, token, token_file)"},
 		{"bad bool", "contexts:\n  - name: p\n    read_only: sometimes\n", `config /etc/kg.yaml: line 3: contexts[p].read_only: want true or false, got "sometimes"`},
 		{"bad duration", "contexts:\n  - name: p\n    request_timeout: 10\n", `config /etc/kg.yaml: line 3: contexts[p].request_timeout: want a duration like 500ms, 10s or 1m, got "10"`},

@@ -97,6 +97,10 @@ func hasOverride(os []Override, key string) bool {
 // so that messages about a setting tell the user what to edit.
 func (c Cluster) Where(key string) string { return c.source(key).Name }
 
+// FromFlag reports whether the setting key was given as a command-line
+// flag.
+func (c Cluster) FromFlag(key string) bool { return c.source(key).Kind == SourceFlag }
+
 // source is where the setting key came from; for one given nowhere, its
 // name says how it can be given.
 func (c Cluster) source(key string) Source {

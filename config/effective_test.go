@@ -100,7 +100,7 @@ func TestSettingsTable(t *testing.T) {
 			}
 		}
 	}
-	if got := sectionKeys(""); strings.Join(got, ",") != "name,brokers,tls,sasl,client_id,request_timeout,refresh,read_only,protected,serve" {
+	if got := sectionKeys(""); strings.Join(got, ",") != "name,brokers,tls,sasl,client_id,request_timeout,refresh,read_only,protected,serve,groups" {
 		t.Errorf("context keys %q", got)
 	}
 	c := Cluster{}.withDefaults()

@@ -211,12 +211,22 @@ func (p parser) context(n *yaml.Node, idx int) (Cluster, error) {
 // setting parses one setting's value from the file into c.
 func (p parser) setting(c *Cluster, base string, s *Setting, v *yaml.Node) error {
 	full := base + s.Key
-	c.setOrigin(s.Key, Source{Kind: SourceFile, Name: fmt.Sprintf("config %s: %s", p.file, full)})
+	// An older name and the new one set one value: once per context.
+	key := s.canonical().Key
+	if prev, ok := c.origin[key]; ok {
+		return p.errAt(v, full, fmt.Sprintf("set twice: also as %s (%s is the older name of %s; keep %s)",
+			strings.TrimPrefix(prev.Name, fmt.Sprintf("config %s: ", p.file)), aliasName(s, key), key, key))
+	}
+	c.setOrigin(key, Source{Kind: SourceFile, Name: fmt.Sprintf("config %s: %s", p.file, full)})
 	var err error
 	switch f := s.field(c).(type) {
 	case *string:
 		*f, err = p.str(v, full)
 	case *[]string:
+		if s.Kind == KindPatterns {
+			*f, err = p.patterns(v, full)
+			break
+		}
 		*f, err = p.list(v, full)
 	case *bool:
 		*f, err = p.boolean(v, full)
@@ -258,6 +268,48 @@ func (p parser) list(n *yaml.Node, key string) ([]string, error) {
 		return out, nil
 	}
 	return nil, p.errAt(n, key, "must be a list of host:port, or one comma-separated string")
+}
+
+// aliasName is the older name among s and the setting key it sets.
+func aliasName(s *Setting, key string) string {
+	if s.AliasOf != "" {
+		return s.Key
+	}
+	for i := range Settings {
+		if Settings[i].AliasOf == key {
+			return Settings[i].Key
+		}
+	}
+	return s.Key
+}
+
+// patterns accepts a YAML list of regular expressions, each item whole,
+// or one string split as a flag's value is (splitPatterns).
+func (p parser) patterns(n *yaml.Node, key string) ([]string, error) {
+	switch n.Kind {
+	case yaml.ScalarNode:
+		if n.Tag == "!!null" {
+			return nil, nil
+		}
+		ps, err := splitPatterns(n.Value)
+		if err != nil {
+			return nil, p.errAt(n, key, err.Error())
+		}
+		return ps, nil
+	case yaml.SequenceNode:
+		var out []string
+		for i, item := range n.Content {
+			item = resolveAlias(item)
+			if item.Kind != yaml.ScalarNode {
+				return nil, p.errAt(item, fmt.Sprintf("%s[%d]", key, i), "must be a regular expression as a string")
+			}
+			if v := strings.TrimSpace(item.Value); v != "" {
+				out = append(out, v)
+			}
+		}
+		return out, nil
+	}
+	return nil, p.errAt(n, key, "must be a list of regular expressions, or one string of them separated by commas")
 }
 
 func (p parser) boolean(n *yaml.Node, key string) (bool, error) {

@@ -85,8 +85,8 @@ func contextNode(c Cluster) *yaml.Node {
 	sections := map[string]*yaml.Node{}
 	for i := range Settings {
 		s := &Settings[i]
-		if s.field == nil {
-			continue
+		if s.field == nil || s.AliasOf != "" {
+			continue // an older name shows under the new one
 		}
 		sec := s.Section()
 		if sec == "" {
@@ -115,7 +115,7 @@ func contextNode(c Cluster) *yaml.Node {
 // sectionSet reports whether any setting of the section has a value.
 func sectionSet(c *Cluster, section string) bool {
 	for i := range Settings {
-		if s := &Settings[i]; s.field != nil && s.Section() == section && !s.isZero(c) {
+		if s := &Settings[i]; s.field != nil && s.AliasOf == "" && s.Section() == section && !s.isZero(c) {
 			return true
 		}
 	}

@@ -19,6 +19,11 @@ const (
 	KindList        // comma-separated, or a YAML list in the file
 	KindBool
 	KindDuration // a positive Go duration: 500ms, 10s, 1m
+	// KindPatterns is a list of regular expressions: a repeatable flag,
+	// and in a flag, a variable or a string in the file, split at the
+	// commas outside (), [] and {} (splitPatterns), so that "undo.{1,3}"
+	// stays one pattern; a YAML list in the file.
+	KindPatterns
 )
 
 // Setting is one configurable value, declared once: its key in the file,
@@ -66,6 +71,11 @@ type Setting struct {
 	// turns it on, so a stray exported variable cannot drop a production
 	// guard. Guard is the word messages use for it.
 	Guard string
+	// AliasOf names the setting this key is an older name of: its key
+	// in the file and its variable still work and set the same value
+	// (both in one file is an error), it has no flag of its own, and
+	// `config view` shows the value under the new key.
+	AliasOf string
 
 	// field points at the setting's value in a Cluster: *string,
 	// *[]string, *bool or *time.Duration as Kind says. Nil for KeyConfig,
@@ -139,14 +149,31 @@ var Settings = []Setting{
 		field: func(c *Cluster) any { return &c.Serve.Listen }, check: checkListen},
 	{Key: "serve.granularity", Flag: "granularity", Env: "KGROUPS_SERVE_GRANULARITY", Default: "group", Usage: "how finely kgroups serve exports lag: group, topic or partition",
 		field: func(c *Cluster) any { return &c.Serve.Granularity }, check: checkGranularity},
-	{Key: "serve.allow_groups", Flag: "allow-groups", Env: "KGROUPS_SERVE_ALLOW_GROUPS", Kind: KindList, Usage: "kgroups serve exports only the groups one of these regular expressions matches whole (comma-separated; a YAML list in the file)",
-		field: func(c *Cluster) any { return &c.Serve.AllowGroups }, check: checkPatterns},
-	{Key: "serve.deny_groups", Flag: "deny-groups", Env: "KGROUPS_SERVE_DENY_GROUPS", Kind: KindList, Usage: "kgroups serve leaves out the groups one of these regular expressions matches whole (comma-separated; a YAML list in the file)",
-		field: func(c *Cluster) any { return &c.Serve.DenyGroups }, check: checkPatterns},
-	{Key: "serve.skip_empty", Flag: "skip-empty", Env: "KGROUPS_SERVE_SKIP_EMPTY", Kind: KindBool, Usage: "kgroups serve leaves out the groups in state Empty or Dead",
-		field: func(c *Cluster) any { return &c.Serve.SkipEmpty }},
+	{Key: "serve.allow_groups", Env: "KGROUPS_SERVE_ALLOW_GROUPS", Kind: KindPatterns, AliasOf: "groups.allow", Usage: "older name of groups.allow",
+		field: func(c *Cluster) any { return &c.Groups.Allow }},
+	{Key: "serve.deny_groups", Env: "KGROUPS_SERVE_DENY_GROUPS", Kind: KindPatterns, AliasOf: "groups.deny", Usage: "older name of groups.deny",
+		field: func(c *Cluster) any { return &c.Groups.Deny }},
+	{Key: "serve.skip_empty", Env: "KGROUPS_SERVE_SKIP_EMPTY", Kind: KindBool, AliasOf: "groups.skip_empty", Usage: "older name of groups.skip_empty",
+		field: func(c *Cluster) any { return &c.Groups.SkipEmpty }},
 	{Key: "serve.max_series", Flag: "max-series", Env: "KGROUPS_SERVE_MAX_SERIES", Default: DefaultServeMaxSeries, Usage: "most series of groups kgroups serve exports; past it whole groups are left out, counted and logged (0: no cap)",
 		field: func(c *Cluster) any { return &c.Serve.MaxSeries }, check: checkMaxSeries},
+	{Key: "groups.allow", Flag: "allow-groups", Env: "KGROUPS_ALLOW_GROUPS", Kind: KindPatterns, Usage: "kgroups serve and health --all-groups take only the groups one of these regular expressions matches whole (repeat the flag, or separate with commas outside (), [] and {}; a YAML list in the file)",
+		field: func(c *Cluster) any { return &c.Groups.Allow }, check: checkPatterns},
+	{Key: "groups.deny", Flag: "deny-groups", Env: "KGROUPS_DENY_GROUPS", Kind: KindPatterns, Usage: "kgroups serve and health --all-groups leave out the groups one of these regular expressions matches whole (repeat the flag, or separate with commas outside (), [] and {}; a YAML list in the file)",
+		field: func(c *Cluster) any { return &c.Groups.Deny }, check: checkPatterns},
+	{Key: "groups.skip_empty", Flag: "skip-empty", Env: "KGROUPS_SKIP_EMPTY", Kind: KindBool, Usage: "kgroups serve and health --all-groups leave out the groups in state Empty or Dead (archived groups: no members, commits kept)",
+		field: func(c *Cluster) any { return &c.Groups.SkipEmpty }},
+}
+
+// canonical is the setting whose value s sets: the setting it is an older
+// name of (AliasOf), or itself.
+func (s *Setting) canonical() *Setting {
+	if s.AliasOf != "" {
+		if t, ok := Lookup(s.AliasOf); ok {
+			return t
+		}
+	}
+	return s
 }
 
 // Defaults of the serve section.
@@ -246,6 +273,14 @@ func (s *Setting) set(c *Cluster, text string) error {
 	case *string:
 		*p = text
 	case *[]string:
+		if s.Kind == KindPatterns {
+			ps, err := splitPatterns(text)
+			if err != nil {
+				return err
+			}
+			*p = ps
+			return nil
+		}
 		*p = splitList(text)
 	case *bool:
 		b, err := strconv.ParseBool(strings.TrimSpace(text))
@@ -492,14 +527,15 @@ func (c *Cluster) apply(o Override) error {
 	for _, alt := range s.alternatives() {
 		alt.clear(c)
 		delete(c.origin, alt.Key)
+		delete(c.origin, alt.canonical().Key)
 	}
 	if err := s.set(c, o.Value); err != nil {
 		msg := err.Error()
 		if s.Secret {
 			msg = "invalid value"
 		}
-		return &SettingError{Key: o.Key, Source: o.Source, Msg: msg}
+		return &SettingError{Key: s.canonical().Key, Source: o.Source, Msg: msg}
 	}
-	c.setOrigin(o.Key, o.Source)
+	c.setOrigin(s.canonical().Key, o.Source)
 	return nil
 }

@@ -169,6 +169,7 @@ func sampleDiagnose(ctx context.Context, a *app, poll pollFunc, rd *diagnose.Rea
 			Events: events, Since: first.Time, Now: last.Time, Reads: reads,
 			Config: diagnose.Config{StormRebalances: o.storm}, Bootstrap: bootstrap,
 			Unmoved:    unmoved(w.history, g.Name),
+			Series:     commitSeries(w.history, g.Name),
 			Connection: o.conn,
 		})
 		out[i] = render.DiagnosedGroup{Group: g.Name, Findings: fs, Verdict: verdicts[i]}
@@ -204,6 +205,14 @@ func sampleDiagnose(ctx context.Context, a *app, poll pollFunc, rd *diagnose.Rea
 func unmoved(h *lag.History, group string) func(string, int32) (time.Time, bool) {
 	return func(topic string, partition int32) (time.Time, bool) {
 		return h.CommitUnmovedSince(group, topic, partition)
+	}
+}
+
+// commitSeries is the history's PartitionSeries for one group, as the rules
+// take it (diagnose.Input.Series): the commits' rhythm.
+func commitSeries(h *lag.History, group string) func(string, int32, []lag.Sample) []lag.Sample {
+	return func(topic string, partition int32, dst []lag.Sample) []lag.Sample {
+		return h.PartitionSeries(group, topic, partition, dst)
 	}
 }
 

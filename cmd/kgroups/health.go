@@ -64,6 +64,9 @@ type healthOptions struct {
 	// read reads the records at committed offsets for exact time lags
 	// (the client's CommittedTimestamps); nil reads nothing.
 	read readRecords
+	// filter chooses among all groups (--all-groups) those judged: the
+	// context's groups settings, which kgroups serve applies too.
+	filter kafka.GroupFilter
 }
 
 // readRecords reads the records at the committed offsets of parts.
@@ -72,7 +75,7 @@ type readRecords func(ctx context.Context, parts []kafka.PartitionOffsets) (map[
 func newHealthCmd(a *app) *cobra.Command {
 	var f healthFlags
 	cmd := &cobra.Command{
-		Use:   "health (GROUP... | --all-groups) [--window 1m] [--interval 5s] [--wide] [-o table|json] [--fail-on WARN|ERR]",
+		Use:   "health (GROUP... | --all-groups [--skip-empty] [--allow-groups RE] [--deny-groups RE]) [--window 1m] [--interval 5s] [--wide] [-o table|json] [--fail-on WARN|ERR]",
 		Short: "Judge groups' lag health over a sampling window, for cron and CI",
 		Long: `Poll the groups every --interval for --window, then judge each one with
 Burrow's statuses, from how its committed offsets, lag and time lag moved:
@@ -117,8 +120,21 @@ retention, member not committing, slower than producers, past log end, near
 retention, unassigned partitions, rebalance storm ('kgroups diagnose' gives
 the evidence); only a finding at least as severe as the verdict is named.
 -o json prints every partition of every group, unknown values as null,
-"judging": {"observations": n, "window": m} while a verdict is JUDGING, and
-"cause" where a WARN or ERR has one.
+"judging": {"observations": n, "window": m} while a verdict is JUDGING,
+"cause" where a WARN or ERR has one, and "catchUp" ({state, seconds,
+capped, behindRate}: caught-up, keeping-up, catching-up with the seconds
+to go, at most a day, or falling-behind by so many records a second; null
+while unknown), the group screen's header's answer.
+
+With --all-groups, the groups judged are chosen as 'kgroups serve' chooses
+the groups it exports, from the same settings (flags, variables, or the
+groups section of the context in the configuration file):
+
+` + sectionsHelp("groups") + `
+so that --all-groups --skip-empty --fail-on ERR leaves out archived groups
+(Empty, no members, their commits kept) instead of failing on their ERR
+STOP, and --allow-groups names the groups that must be running. Named
+groups are always judged: the filters as flags need --all-groups.
 
 While sampling on a terminal, kgroups first says how long the window will
 take, then shows the time left and the polls done on stderr, cleared at the
@@ -129,6 +145,7 @@ above --fail-on (WARN or ERR), 1 when the cluster or a group could not be read
 (3 wins when both apply), 2 for bad flags.`,
 		Example: `  kgroups health orders payments
   kgroups health --all-groups --fail-on ERR
+  kgroups health --all-groups --skip-empty --deny-groups 'console-consumer-.*' --fail-on ERR
   kgroups health orders --window 2m --interval 10s -o json | jq '.groups[].status'`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			args, err := withGroupBase64(args, f.b64)
@@ -328,8 +345,37 @@ func isTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(f.Fd())
 }
 
+// groupFilterKeys are the settings of the groups section, with their
+// flags, for the check that named groups take none of them as a flag.
+var groupFilterKeys = []struct{ key, flag string }{
+	{"groups.allow", "--allow-groups"}, {"groups.deny", "--deny-groups"}, {"groups.skip_empty", "--skip-empty"},
+}
+
+// healthFilter compiles the groups settings of cc into o.filter for
+// --all-groups. Named groups are judged as named: a filter given as a
+// flag with them is a usage error rather than a flag silently ignored
+// (one from the file or a variable is the context's, and does not apply
+// to groups the user names).
+func healthFilter(o *healthOptions, cc config.Cluster) error {
+	if !o.all {
+		for _, k := range groupFilterKeys {
+			if cc.FromFlag(k.key) {
+				return usageErrorf("%s chooses among all groups: give --all-groups with it, or name the groups without it", k.flag)
+			}
+		}
+		return nil
+	}
+	f, err := kafka.CompileGroupFilter(cc.Groups.Allow, cc.Groups.Deny, cc.Groups.SkipEmpty)
+	if err != nil {
+		return usageErrorf("%v", err)
+	}
+	o.filter = f
+	return nil
+}
+
 func runHealth(ctx context.Context, a *app, o healthOptions) error {
-	return a.connected(ctx, nil, func(cl *kafka.Client, _ config.Cluster) error {
+	check := func(cc config.Cluster) error { return healthFilter(&o, cc) }
+	return a.connected(ctx, check, func(cl *kafka.Client, _ config.Cluster) error {
 		o.cluster = cl.Brokers()
 		o.read = cl.CommittedTimestamps
 		return explainMissing(ctx, a, cl, sampleHealth(ctx, a, windowPoll(cl, o), o))
@@ -392,6 +438,7 @@ func healthCauses(w *sampledWindow, names []string) []string {
 		out[i] = diagnose.GlanceAt(diagnose.Input{
 			Group: g, PartitionCounts: w.last.PartitionCounts, Verdict: *v,
 			Since: w.first.Time, Now: w.last.Time, Reads: reads, Unmoved: unmoved(w.history, g.Name),
+			Series: commitSeries(w.history, g.Name),
 		}).For(v)
 	}
 	return out

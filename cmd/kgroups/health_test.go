@@ -210,7 +210,13 @@ type healthJSON struct {
 		MaxTimeLagKind    string   `json:"maxTimeLagKind"`
 		ProduceRate       *float64 `json:"produceRate"`
 		ConsumeRate       *float64 `json:"consumeRate"`
-		Partitions        []struct {
+		CatchUp           *struct {
+			State      string   `json:"state"`
+			Seconds    *float64 `json:"seconds"`
+			Capped     bool     `json:"capped"`
+			BehindRate *float64 `json:"behindRate"`
+		} `json:"catchUp"`
+		Partitions []struct {
 			Topic           string   `json:"topic"`
 			Partition       int32    `json:"partition"`
 			Status          string   `json:"status"`
@@ -503,6 +509,59 @@ func TestHealthCLI(t *testing.T) {
 		if want := []string{"g-ok", "g-rewind", "g-stall", "g-stop"}; !reflect.DeepEqual(names, want) {
 			t.Errorf("groups %q, want %q", names, want)
 		}
+		// The catch-up as the header words it: g-ok caught up; g-stop,
+		// 5 behind with nothing produced or consumed, not catching up
+		// (falling behind by 0 a second).
+		for _, g := range doc.Groups {
+			switch c := g.CatchUp; g.Group {
+			case "g-ok":
+				if c == nil || c.State != "caught-up" || c.Seconds != nil || c.BehindRate != nil {
+					t.Errorf("g-ok catchUp %+v, want caught-up", c)
+				}
+			case "g-stop":
+				if c == nil || c.State != "falling-behind" || c.BehindRate == nil || *c.BehindRate != 0 || c.Seconds != nil || c.Capped {
+					t.Errorf("g-stop catchUp %+v, want falling-behind by 0", c)
+				}
+			}
+		}
+	})
+
+	// The groups settings serve uses choose among all groups: archived
+	// groups (Empty, no members, commits kept: g-ok and g-stop) are left
+	// out with --skip-empty, so --fail-on ERR does not fail on g-stop's
+	// STOP; and a pattern holding a comma inside braces is one pattern.
+	t.Run("all groups, filtered as serve filters them", func(t *testing.T) {
+		groups := func(args ...string) []string {
+			t.Helper()
+			code, stdout, stderr := kg(t, append([]string{"-b", c.brokers, "health", "--all-groups", "-o", "json", "--window", "400ms", "--interval", "200ms"}, args...)...)
+			expectRun(t, code, stderr, 0, "")
+			var doc healthJSON
+			if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+				t.Fatalf("json: %v\n%s", err, stdout)
+			}
+			var names []string
+			for _, g := range doc.Groups {
+				names = append(names, g.Group)
+			}
+			return names
+		}
+		if got, want := groups("--skip-empty"), []string{"g-rewind", "g-stall"}; !reflect.DeepEqual(got, want) {
+			t.Errorf("--skip-empty: groups %q, want %q", got, want)
+		}
+		if got, want := groups("--allow-groups", "g-[a-z]{2,4}", "--deny-groups", "g-s.{1,3}"), []string{"g-ok"}; !reflect.DeepEqual(got, want) {
+			t.Errorf("allow and deny with braces: groups %q, want %q", got, want)
+		}
+		// The serve section's older name, as a variable, applies too.
+		t.Setenv("KGROUPS_SERVE_SKIP_EMPTY", "true")
+		if got, want := groups(), []string{"g-rewind", "g-stall"}; !reflect.DeepEqual(got, want) {
+			t.Errorf("KGROUPS_SERVE_SKIP_EMPTY: groups %q, want %q", got, want)
+		}
+	})
+
+	t.Run("filters as flags need --all-groups", func(t *testing.T) {
+		code, stdout, stderr := kg(t, "-b", c.brokers, "health", "g-ok", "--skip-empty")
+		expectRun(t, code, stderr, 2, "kgroups: --skip-empty chooses among all groups: give --all-groups with it, or name the groups without it\nRun 'kgroups health --help' for usage.\n")
+		expectText(t, "stdout", stdout, "")
 	})
 
 	t.Run("unknown group: exit 1 before sampling", func(t *testing.T) {

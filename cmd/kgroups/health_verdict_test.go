@@ -25,7 +25,7 @@ import (
 //
 //	grown    events/0 caught up at every poll: a History's maximum time lag
 //	         is that partition's 0s, which must not pass for the group's.
-//	widened  events/0 50 behind at every poll, consuming as fast as the
+//	widened  events/0 50 behind at every poll, committing as fast as the
 //	         producer writes (keeping up with a delay, never WARN): its
 //	         known time lag is only a lower bound of the group's.
 func verdictPolls(n int) []*kafka.Snapshot {
@@ -124,17 +124,20 @@ func TestHealthJudgesAsTheUI(t *testing.T) {
 	// consumes 12/s of 20/s with a lag past what is in flight;
 	// fraud-scoring's first member stopped committing on both its
 	// partitions. inventory-sync's REWIND has no cause as severe as itself.
+	// grown and widened are Empty with no members: their commits move,
+	// but a move nobody consumed (a reset, another tool's write) is not
+	// consumption, so they consume 0.0/s.
 	expectText(t, "summary", summary+"\n", lines(
 		"GROUP               STATUS           TOTAL-LAG  MAX-TIME-LAG  PRODUCE/S  CONSUME/S  CAUSE",
 		"analytics-etl       OK                       0            0s         20         20  -",
 		"billing-reconciler  WARN                  1249        ≥1m00s         20         12  slower than producers",
 		"fraud-scoring       ERR STALL             3520        ≥1m00s         15        0.0  member not committing",
-		"grown               JUDGING 1/10           500             -        5.0        5.0  -",
+		"grown               JUDGING 1/10           500             -        5.0        0.0  -",
 		"inventory-sync      ERR REWIND             626           31s         20         13  -",
 		"legacy-audit        ERR STOP            498150        ≥1m00s        5.0        0.0  -",
 		"orders-app          WARN NO-COMMITS         82           16s         35         31  -",
 		"shipping-notifier   -                        -             -         10          -  -",
-		"widened             JUDGING 1/10           550          ≥10s        5.0        5.0  -",
+		"widened             JUDGING 1/10           550          ≥10s        5.0        0.0  -",
 	))
 
 	// The JSON says the same, with null for what is unknown.

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -26,7 +27,7 @@ func init() { register(newServeCmd) }
 type serveOptions struct {
 	listen      string
 	granularity metrics.Granularity
-	filter      metrics.Filter
+	filter      kafka.GroupFilter
 	maxSeries   int
 	// interval is the time between polls (the refresh setting); timeout
 	// bounds one poll.
@@ -53,14 +54,16 @@ kgroups_poll_success 0, and kgroups_last_poll_age_seconds says how old
 they are. docs/serve.md lists every metric, the alert rules and the
 dashboard.
 
-Settings (flags, KGROUPS_SERVE_* variables, or the serve section of a
-context in the configuration file):
+Settings (flags, KGROUPS_* variables, or the serve and groups sections of
+a context in the configuration file; the groups section is shared with
+'kgroups health --all-groups'):
 
 ` + serveSettingsHelp() + `
 The groups exported are those --allow-groups match (all without it), less
 those --deny-groups match, less Empty and Dead ones with --skip-empty;
 the patterns are Go regular expressions matched against the whole group
-id. Past --max-series series of groups, whole groups are left out in name
+id, and a list is split at the commas outside (), [] and {} (or repeat the
+flag). Past --max-series series of groups, whole groups are left out in name
 order, counted in kgroups_series_dropped_total and logged on stderr.
 
 SIGHUP reads the configuration file again and applies its group filters,
@@ -83,13 +86,17 @@ server within a second.`,
 	}
 }
 
-// serveSettingsHelp lists the serve section's settings from
+// serveSettingsHelp lists the serve and groups sections' settings from
 // config.Settings, as flag help would.
-func serveSettingsHelp() string {
+func serveSettingsHelp() string { return sectionsHelp("serve", "groups") }
+
+// sectionsHelp lists the settings of the sections named from
+// config.Settings, as flag help would, older names left out.
+func sectionsHelp(sections ...string) string {
 	var b strings.Builder
 	for i := range config.Settings {
 		s := &config.Settings[i]
-		if s.Section() != "serve" {
+		if !slices.Contains(sections, s.Section()) || s.AliasOf != "" || s.Flag == "" {
 			continue
 		}
 		fmt.Fprintf(&b, "  --%s  %s [$%s]\n", s.Flag, s.Help(), s.Env)
@@ -118,7 +125,7 @@ func parseServe(cc config.Cluster) (serveOptions, error) {
 		return o, usageErrorf("invalid granularity: %v", err)
 	}
 	o.granularity = g
-	o.filter, err = metrics.CompileFilter(cc.Serve.AllowGroups, cc.Serve.DenyGroups, cc.Serve.SkipEmpty)
+	o.filter, err = kafka.CompileGroupFilter(cc.Groups.Allow, cc.Groups.Deny, cc.Groups.SkipEmpty)
 	if err != nil {
 		return o, usageErrorf("%v", err)
 	}

@@ -424,7 +424,7 @@ func TestServeReloadsFilters(t *testing.T) {
 	e.note = func(s string) { _, _ = notes.Write([]byte(s + "\n")) }
 	hup := make(chan os.Signal, 1)
 	e.hup = hup
-	cc := config.Cluster{Serve: config.ServeConfig{Listen: "127.0.0.1:9308", AllowGroups: []string{"orders-.*"}, MaxSeries: "500"}}
+	cc := config.Cluster{Serve: config.ServeConfig{Listen: "127.0.0.1:9308", MaxSeries: "500"}, Groups: config.GroupsConfig{Allow: []string{"orders-.*"}}}
 	fail := false
 	e.reload = func() (serveOptions, error) {
 		if fail {
@@ -484,12 +484,22 @@ contexts:
 	if o, _ = parseServe(effective(t, "--granularity", "group", "--max-series", "0")); o.granularity.String() != "group" || o.maxSeries != 0 {
 		t.Errorf("the flags did not win: %s %d", o.granularity, o.maxSeries)
 	}
+	// A comma inside braces stays in its pattern (issue 33), and the flag
+	// repeats.
+	o, err = parseServe(effective(t, "--deny-groups", "undo.{1,3}", "--deny-groups", "tmp-.*"))
+	if err != nil || len(o.filter.Deny) != 2 || !o.filter.Deny[0].MatchString("undo12") || o.filter.Deny[0].MatchString("undo1234") {
+		t.Errorf("--deny-groups 'undo.{1,3}' --deny-groups 'tmp-.*': %v %v", o.filter.Deny, err)
+	}
 	for _, c := range []struct {
 		args []string
 		want string
 	}{
 		{[]string{"--granularity", "cluster"}, `unknown granularity "cluster" (accepted: group, topic, partition)`},
-		{[]string{"--deny-groups", "("}, `invalid pattern "("`},
+		{[]string{"--deny-groups", "("}, `--deny-groups: a (, [ or { is not closed in "("`},
+		{[]string{"--deny-groups", "a)"}, `invalid pattern "a)"`},
+		// A comma inside braces is the pattern's (issue 33): no split,
+		// and a pattern that compiles.
+		{[]string{"--deny-groups", "undo.{1,3", "--max-series", "-1"}, `is not closed in "undo.{1,3": patterns are split at the commas outside (), [] and {}`},
 		{[]string{"--max-series", "-5"}, `bad series cap "-5": want a whole number, 0 for no cap`},
 		{[]string{"--listen", "nowhere"}, `bad listen address "nowhere": want host:port`},
 	} {

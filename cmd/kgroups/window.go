@@ -87,7 +87,9 @@ func sampleWindow(ctx context.Context, a *app, cmd string, poll pollFunc, o heal
 	if o.all {
 		names = nil
 		for _, g := range selected(w.last, nil) {
-			names = append(names, g.Name)
+			if o.filter.Keep(g) {
+				names = append(names, g.Name)
+			}
 		}
 	}
 	w.verdicts, w.judged, w.gone = judgeHealth(w.history, w.last, names)

@@ -38,7 +38,6 @@ const (
 	defaultSkewNearZero  = 0.05
 	defaultSkewMinLag    = 100
 	defaultMarginPercent = 10
-	defaultMemberShare   = 0.8
 	defaultSlowerPercent = 10
 )
 

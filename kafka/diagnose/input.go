@@ -23,10 +23,6 @@ type Config struct {
 	// margin: a time lag above retention minus the margin is
 	// consumer-behind-retention. Default 10.
 	RetentionMarginPercent int
-	// MemberShare is the share of a member's partitions with lag that
-	// must stall together, two at least, for member-not-committing
-	// instead of stalled-at-record on each. Default 0.8.
-	MemberShare float64
 	// SlowerSharePercent is how far below the produce rate, in percent
 	// of it, the consume rate must be for slower-than-producers: the
 	// noise of rates measured over a few polls of batched commits.
@@ -49,9 +45,6 @@ func (c Config) normalize() Config {
 	}
 	if c.RetentionMarginPercent <= 0 {
 		c.RetentionMarginPercent = defaultMarginPercent
-	}
-	if c.MemberShare <= 0 {
-		c.MemberShare = defaultMemberShare
 	}
 	if c.SlowerSharePercent <= 0 {
 		c.SlowerSharePercent = defaultSlowerPercent
@@ -81,6 +74,12 @@ type Input struct {
 	// has stood at its latest value (lag.History.CommitUnmovedSince for
 	// this group): the age of a stalled commit. nil: unknown.
 	Unmoved func(topic string, partition int32) (since time.Time, ok bool)
+	// Series, when set, appends to dst the partition's polls in the
+	// history, oldest first (lag.History.PartitionSeries for this
+	// group): the commits' rhythm, which member-not-committing waits
+	// for. nil: unknown, and a member still commits when one of its
+	// partitions advanced over the rate window.
+	Series func(topic string, partition int32, dst []lag.Sample) []lag.Sample
 	// Bootstrap is a broker address for suggested kafka-*.sh commands.
 	Bootstrap string
 	// Connection are the words that name the cluster on a kgroups command

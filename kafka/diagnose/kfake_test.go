@@ -62,6 +62,10 @@ func runDiagnosis(t *testing.T, cl *kafka.Client, names []string, polls int) (ma
 	cfg := lag.DefaultConfig()
 	cfg.Window = 3
 	cfg.MinDistance = time.Nanosecond
+	// The polls are milliseconds apart and the consumers stuck from the
+	// start show no rhythm: a commit that stood past the window is
+	// STALL at once, as after RhythmCeiling in a session of minutes.
+	cfg.RhythmCeiling = time.Nanosecond
 	s := &session{cl: cl, rd: diagnose.NewReader(cl), h: lag.NewHistory(cfg), tl: rebalance.NewTimeline(rebalance.TimelineConfig{})}
 	poll := func() *kafka.Snapshot {
 		snap, err := cl.PollGroups(ctx, names...)
@@ -118,6 +122,14 @@ func runDiagnosis(t *testing.T, cl *kafka.Client, names []string, polls int) (ma
 func unmovedIn(h *lag.History, group string) func(string, int32) (time.Time, bool) {
 	return func(topic string, partition int32) (time.Time, bool) {
 		return h.CommitUnmovedSince(group, topic, partition)
+	}
+}
+
+// seriesIn is the history's PartitionSeries for one group, as the rules
+// take it (diagnose.Input.Series).
+func seriesIn(h *lag.History, group string) func(string, int32, []lag.Sample) []lag.Sample {
+	return func(topic string, partition int32, dst []lag.Sample) []lag.Sample {
+		return h.PartitionSeries(group, topic, partition, dst)
 	}
 }
 

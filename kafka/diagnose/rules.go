@@ -22,7 +22,7 @@ func Diagnose(in Input) []Finding {
 		return nil
 	}
 	in.Config = in.Config.normalize()
-	d := diagnosis{in: in, health: make(map[TP]*lag.PartitionHealth, len(in.Verdict.Partitions))}
+	d := diagnosis{in: in, health: make(map[TP]*lag.PartitionHealth, len(in.Verdict.Partitions)), waiting: map[TP]bool{}}
 	for i := range in.Verdict.Partitions {
 		p := &in.Verdict.Partitions[i]
 		d.health[TP{p.Topic, p.Partition}] = p
@@ -63,7 +63,11 @@ func Diagnose(in Input) []Finding {
 type diagnosis struct {
 	in     Input
 	health map[TP]*lag.PartitionHealth
-	out    []Finding
+	// waiting are the STALL partitions of a slow member that still
+	// commits: they wait their turn (stalls), and count in
+	// slower-than-producers.
+	waiting map[TP]bool
+	out     []Finding
 }
 
 func (d *diagnosis) add(f Finding) { d.out = append(d.out, f) }

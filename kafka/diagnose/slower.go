@@ -11,7 +11,9 @@ import "github.com/kgroups/kgroups/kafka/lag"
 //     still counts every record it passed), summed over the partitions a
 //     member owns with a commit whose status is not STALL (a stalled
 //     member is member-not-committing's, and its zero rate would blame
-//     the whole group);
+//     the whole group), or whose STALL is a slow member's partition
+//     waiting its turn (stalls: the member still commits, and is behind
+//     on its other partitions too);
 //   - it needs a full window of observations, a produce rate above 0, a
 //     consume rate below it by more than Config.SlowerSharePercent of it
 //     (and more than lag.EqualRateMsgs), and a lag above what is in
@@ -23,10 +25,23 @@ import "github.com/kgroups/kgroups/kafka/lag"
 //     figure given as timeLagGrowthPerSecond;
 //   - with at least as many members as partitions adding members cannot
 //     help, and the finding says so; at these rates the group never
-//     catches up, so catchUpSeconds is null.
+//     catches up, so catchUpSeconds is null;
+//   - never while the group's catch-up answer (lag.CatchUp, held against
+//     flapping, which the group screen's header and health's JSON show)
+//     says caught up, keeping up or catching up: the two never
+//     contradict each other.
 func (d *diagnosis) slower() {
 	v := &d.in.Verdict
 	if v.Window <= 0 || v.Observations < v.Window {
+		return
+	}
+	switch v.CatchUp.State {
+	case lag.CaughtUp, lag.KeepingUp, lag.CatchingUp:
+		// The header (the held catch-up answer, from the same rates)
+		// says the group keeps up or closes its lag: a finding that
+		// says it never catches up would contradict it on the same
+		// screen. The answer changes once the rates held the new
+		// trend; the finding follows it.
 		return
 	}
 	var (
@@ -37,7 +52,7 @@ func (d *diagnosis) slower() {
 	for i := range d.in.Group.Partitions {
 		p := &d.in.Group.Partitions[i]
 		h := d.health[TP{p.Topic, p.Partition}]
-		if h == nil || p.MemberID == "" || !p.HasCommit() || h.Status == lag.StatusStall || h.ProduceRate < 0 || h.ConsumeRate < 0 {
+		if h == nil || p.MemberID == "" || !p.HasCommit() || h.Status == lag.StatusStall && !d.waiting[TP{p.Topic, p.Partition}] || h.ProduceRate < 0 || h.ConsumeRate < 0 {
 			continue
 		}
 		parts++

@@ -1,6 +1,7 @@
 package diagnose
 
 import (
+	"slices"
 	"time"
 
 	"github.com/kgroups/kgroups/kafka"
@@ -11,24 +12,114 @@ import (
 type owner struct {
 	id, client, host string
 	owned            int
-	// stalled are its STALL partitions that no open transaction
-	// explains; advancing counts its other partitions whose commit moved
-	// (a consume rate above 0), lagging its other partitions with lag.
+	// parts are every partition it owns; stalled are its STALL
+	// partitions that no open transaction explains; advancing counts
+	// its other partitions whose commit moved (a consume rate above 0),
+	// lagging its other partitions with lag, and behind their lag and
+	// produce rate summed.
+	parts              []*kafka.PartitionOffsets
 	stalled            []*kafka.PartitionOffsets
 	advancing, lagging int
+	behind             int64
+	produce            float64
+}
+
+// activity is what the history shows of a member's commits, all its
+// partitions taken together: when one of them last moved, and the
+// member's rhythm, the longest gap between such moves (at least the
+// time from the first poll to the first move, which a commit before the
+// polls began makes longer still).
+type activity struct {
+	// known is false when the input has no history (Input.Series).
+	known bool
+	// moved is false when no partition of the member moved in the
+	// history; last is the latest move and rhythm as above.
+	moved  bool
+	last   time.Time
+	rhythm time.Duration
+}
+
+// activity reads the member's moves from the partitions' series.
+func (d *diagnosis) activity(o *owner) activity {
+	if d.in.Series == nil {
+		return activity{}
+	}
+	var (
+		moves []time.Time
+		start time.Time
+		buf   []lag.Sample
+	)
+	for _, p := range o.parts {
+		buf = d.in.Series(p.Topic, p.Partition, buf[:0])
+		for i, s := range buf {
+			if i == 0 {
+				if start.IsZero() || s.Time.Before(start) {
+					start = s.Time
+				}
+				continue
+			}
+			if prev := buf[i-1].Committed; prev >= 0 && s.Committed > prev {
+				moves = append(moves, s.Time)
+			}
+		}
+	}
+	a := activity{known: true}
+	if len(moves) == 0 {
+		return a
+	}
+	slices.SortFunc(moves, func(x, y time.Time) int { return x.Compare(y) })
+	a.moved, a.last = true, moves[len(moves)-1]
+	a.rhythm = moves[0].Sub(start)
+	for i := 1; i < len(moves); i++ {
+		a.rhythm = max(a.rhythm, moves[i].Sub(moves[i-1]))
+	}
+	return a
+}
+
+// committing reports whether the member still commits: with a history,
+// one of its partitions moved within lag.RhythmFactor times its rhythm;
+// without one, one of its partitions advanced over the rate window.
+func (d *diagnosis) committing(o *owner, a activity) bool {
+	if !a.known {
+		return o.advancing > 0
+	}
+	if !a.moved {
+		return false
+	}
+	return float64(d.in.Now.Sub(a.last)) <= lag.RhythmFactor*float64(a.rhythm)
+}
+
+// slowMember reports whether the member's partitions that are not
+// stalled hold a backlog beyond what is in flight (more than
+// lag.KeepUpMessages and lag.KeepUpSeconds of their production): a
+// member behind everywhere, working through its partitions in turn,
+// rather than one that keeps up but for a record it cannot pass.
+func slowMember(o *owner) bool {
+	return o.behind > lag.KeepUpMessages && float64(o.behind) > o.produce*lag.KeepUpSeconds
 }
 
 // stalls judges the STALL partitions member by member, since what the
-// member's other partitions do tells the member from the record:
+// member's commits over the history, and its other partitions, tell the
+// member from the record:
 //
-//   - all, or at least Config.MemberShare, of the member's partitions with
-//     lag stalled, two or more of them: one member-not-committing on the
-//     member (its loop or its commits stopped; no record is to blame);
-//   - a stalled partition while the same member's other partitions
-//     advance: stalled-at-record there, blaming the record at the commit;
-//   - a single stalled partition and nothing else of the member's that
-//     advances: stalled-at-record worded with both explanations (the
-//     record, or the member), since the polls cannot tell them apart.
+//   - a member none of whose partitions moved for longer than
+//     lag.RhythmFactor times its own rhythm (its longest gap between
+//     commits in the history; without a history, none of them advanced
+//     over the rate window), with two or more stalled partitions: one
+//     member-not-committing on the member (its loop or its commits
+//     stopped; no record is to blame). Never while one of its partitions
+//     commits within its rhythm;
+//   - a member that still commits, whose other partitions hold a backlog
+//     too: one slow member working through its partitions in turn. Its
+//     stalled partitions wait their turn: no finding of their own, and
+//     they count in slower-than-producers;
+//   - a member that still commits and keeps its other partitions within
+//     what is in flight: stalled-at-record on each stalled partition,
+//     blaming the record at the commit, when one of those partitions
+//     advanced; none when none did (its silence is within its rhythm);
+//   - a single stalled partition of a member that does not commit:
+//     stalled-at-record worded with both explanations (the record, or
+//     the member), since the polls cannot tell them apart.
 func (d *diagnosis) stalls() {
 	by := make(map[string]*owner)
 	var order []string
@@ -44,6 +135,7 @@ func (d *diagnosis) stalls() {
 			order = append(order, p.MemberID)
 		}
 		o.owned++
+		o.parts = append(o.parts, p)
 		h := d.health[TP{p.Topic, p.Partition}]
 		if h == nil {
 			continue
@@ -54,6 +146,10 @@ func (d *diagnosis) stalls() {
 		}
 		if p.Lag > 0 {
 			o.lagging++
+			o.behind += p.Lag
+		}
+		if h.ProduceRate > 0 {
+			o.produce += h.ProduceRate
 		}
 		if h.ConsumeRate > 0 {
 			o.advancing++
@@ -62,18 +158,27 @@ func (d *diagnosis) stalls() {
 	for _, id := range order {
 		o := by[id]
 		n := len(o.stalled)
+		if n == 0 {
+			continue
+		}
+		a := d.activity(o)
 		switch {
-		case n == 0:
-		case n >= 2 && (o.advancing == 0 || float64(n) >= d.in.Config.MemberShare*float64(n+o.lagging)):
-			d.memberNotCommitting(o)
+		case !d.committing(o, a) && n >= 2:
+			d.memberNotCommitting(o, a)
+		case !d.committing(o, a):
+			d.stalledAtRecord(o.stalled[0], o, false)
+		case slowMember(o):
+			for _, p := range o.stalled {
+				d.waiting[TP{p.Topic, p.Partition}] = true
+			}
 		case o.advancing > 0:
 			for _, p := range o.stalled {
 				d.stalledAtRecord(p, o, true)
 			}
 		default:
-			for _, p := range o.stalled {
-				d.stalledAtRecord(p, o, false)
-			}
+			// Nothing else of the member's advances, and its silence
+			// is within its own rhythm: it is not stuck, and no other
+			// partition shows a record it cannot pass.
 		}
 	}
 }
@@ -105,8 +210,9 @@ func (d *diagnosis) commitAge(p *kafka.PartitionOffsets) (time.Duration, bool) {
 }
 
 // memberNotCommitting: one finding on the member, with its stalled
-// partitions; NEXT points at the member, never at skipping records.
-func (d *diagnosis) memberNotCommitting(o *owner) {
+// partitions and, when the history shows it, the rhythm it committed at
+// before; NEXT points at the member, never at skipping records.
+func (d *diagnosis) memberNotCommitting(o *owner, a activity) {
 	var (
 		parts []string
 		total int64
@@ -138,6 +244,13 @@ func (d *diagnosis) memberNotCommitting(o *owner) {
 		args = append(args, Span(age))
 	} else {
 		ev = append(ev, Field{"lastCommitAgeSeconds", nil})
+	}
+	if a.moved {
+		ev = append(ev, Field{"commitRhythmSeconds", int64(a.rhythm / time.Second)})
+		format += " (it committed at least every %s before)"
+		args = append(args, Span(a.rhythm))
+	} else {
+		ev = append(ev, Field{"commitRhythmSeconds", nil})
 	}
 	format += ": the member is stuck or its commits are off, not a record; read its logs and commit settings"
 	d.add(Finding{

@@ -2,6 +2,7 @@ package diagnose
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -86,8 +87,17 @@ func TestStallsByMember(t *testing.T) {
 	}{
 		{"all six stalled", []part{stall(0, "m1"), stall(1, "m1"), stall(2, "m1"), stall(3, "m1"), stall(4, "m1"), stall(5, "m1")},
 			[]string{"member-not-committing@m1"}, nil},
-		{"five of six lagging stalled (at least 80%)", []part{stall(0, "m1"), stall(1, "m1"), stall(2, "m1"), stall(3, "m1"), stall(4, "m1"), moving(5, "m1", 3)},
-			[]string{"member-not-committing@m1"}, nil},
+		// The member still commits on its sixth partition, which keeps
+		// up: the member is not stuck, so each stalled commit is its
+		// record's (never member-not-committing while it commits).
+		{"five of six stalled, the sixth committing and keeping up", []part{stall(0, "m1"), stall(1, "m1"), stall(2, "m1"), stall(3, "m1"), stall(4, "m1"), moving(5, "m1", 3)},
+			[]string{"stalled-at-record@t:0", "stalled-at-record@t:1", "stalled-at-record@t:2", "stalled-at-record@t:3", "stalled-at-record@t:4"},
+			[]bool{true, true, true, true, true}},
+		// The same member with a backlog on the partition it commits:
+		// one slow member working through its partitions in turn.
+		// Its waiting partitions have no finding of their own.
+		{"two stalled, the third committing with a backlog", []part{stall(0, "m1"), stall(1, "m1"), moving(2, "m1", 500)},
+			[]string{"slower-than-producers@"}, nil},
 		{"two stalled, three advancing with lag", []part{stall(0, "m1"), stall(1, "m1"), moving(2, "m1", 2), moving(3, "m1", 2), moving(4, "m1", 2)},
 			[]string{"stalled-at-record@t:0", "stalled-at-record@t:1"}, []bool{true, true}},
 		{"one stalled, two advancing caught up", []part{stall(0, "m1"), moving(1, "m1", 0), moving(2, "m1", 0)},
@@ -151,6 +161,7 @@ func TestMemberNotCommittingEvidence(t *testing.T) {
 	want := Evidence{
 		{"memberId", "m1"}, {"clientId", "c-m1"}, {"host", "/h-m1"}, {"partitions", int64(3)}, {"stalled", int64(2)},
 		{"advancing", int64(0)}, {"lag", int64(60)}, {"stalledPartitions", []string{"t:0", "t:1"}}, {"lastCommitAgeSeconds", int64(300)},
+		{"commitRhythmSeconds", nil},
 	}
 	if !reflect.DeepEqual(fs[0].Evidence, want) {
 		t.Errorf("evidence %#v\nwant %#v", fs[0].Evidence, want)
@@ -190,6 +201,18 @@ func TestSlowerThanProducers(t *testing.T) {
 		{"nothing produced", tableInput(three(one, 500, 0, 0)...), false, false},
 		{"stalled partitions are the member's", tableInput(stall(0, "m1"), stall(1, "m1")), false, false},
 	}
+	// The header's held catch-up says the group closes its lag: the
+	// finding waits until it says otherwise, never contradicting it.
+	catching := tableInput(three(one, 500, 10, 10.0/3)...)
+	catching.Verdict.CatchUp = lag.CatchUp{State: lag.CatchingUp, Seconds: 300}
+	behind := tableInput(three(one, 500, 10, 10.0/3)...)
+	behind.Verdict.CatchUp = lag.CatchUp{State: lag.FallingBehind, Behind: 20}
+	tests = append(tests, []struct {
+		name    string
+		in      Input
+		want    bool
+		canHelp bool
+	}{{"the header says catching up", catching, false, false}, {"the header says falling behind", behind, true, true}}...)
 	short := tableInput(three(one, 500, 10, 1)...)
 	short.Verdict.Observations = 9
 	tests = append(tests, struct {
@@ -276,4 +299,107 @@ func TestPending(t *testing.T) {
 			t.Errorf("Pending(%+v) = %q, want %q", tt.v, got, tt.want)
 		}
 	}
+}
+
+// withMoves gives in a history (Input.Series) of polls every 10s from
+// two minutes before Since to Now, in which every partition's commit
+// moved at the offsets (seconds from Since) given.
+func withMoves(in Input, moves ...int) Input {
+	since := in.Since
+	in.Series = func(_ string, _ int32, dst []lag.Sample) []lag.Sample {
+		c := int64(0)
+		for at := -120; !since.Add(time.Duration(at) * time.Second).After(in.Now); at += 10 {
+			if slices.Contains(moves, at) {
+				c += 5
+			}
+			dst = append(dst, lag.Sample{Time: since.Add(time.Duration(at) * time.Second), Committed: c, LogEnd: 40, Lag: 40 - c})
+		}
+		return dst
+	}
+	return in
+}
+
+// TestMemberNotCommittingWaitsForItsRhythm: a member's partitions that
+// stand still are its fault only once they stood longer than 1.5 times
+// its own rhythm, the longest gap between its commits in the history.
+func TestMemberNotCommittingWaitsForItsRhythm(t *testing.T) {
+	if lag.RhythmFactor < 1 || lag.RhythmFactor >= 3 {
+		t.Fatalf("the cases below assume a rhythm factor from 1 to 3, not %v", lag.RhythmFactor)
+	}
+	base := tableInput(stall(0, "m1"), stall(1, "m1")) // Now is Since + 60s
+	for _, tt := range []struct {
+		name  string
+		moves []int
+		want  []string
+		// rhythm is the evidence's commitRhythmSeconds.
+		rhythm any
+	}{
+		// Every 30s until 30s before Since: silent 90s, three times
+		// its rhythm, past lag.RhythmFactor times it.
+		{"commits every 30s, silent 90s", []int{-90, -60, -30}, []string{"member-not-committing@m1"}, int64(30)},
+		// Every 50s: silent 50s, within 75s.
+		{"commits every 50s, silent 50s", []int{-90, -40, 10}, nil, nil},
+		// Once, 100s after the history began: at least 100s apart,
+		// silent 80s.
+		{"one commit in the history", []int{-20}, nil, nil},
+		// Nothing moved in three minutes of history.
+		{"no commit in the history", nil, []string{"member-not-committing@m1"}, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			fs := Diagnose(withMoves(base, tt.moves...))
+			var got []string
+			for _, f := range fs {
+				got = append(got, f.ID+"@"+f.Member)
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Fatalf("findings %v, want %v", got, tt.want)
+			}
+			if len(fs) == 0 {
+				return
+			}
+			if v, _ := fs[0].Evidence.Get("commitRhythmSeconds"); v != tt.rhythm {
+				t.Errorf("commitRhythmSeconds %v, want %v", v, tt.rhythm)
+			}
+			if tt.rhythm != nil && !strings.Contains(fs[0].Message.Format, "it committed at least every %s before") {
+				t.Errorf("message %q does not give the rhythm", fs[0].Message.Format)
+			}
+		})
+	}
+}
+
+// TestSlowMemberInTurnIsSlowerThanProducers is the demo's analytics-slow:
+// one member working through its partitions in turn, the one it serves
+// committing, the others standing with lag. The header says falling
+// behind; the findings say the same (slower-than-producers, counting the
+// waiting partitions), never member-not-committing nor a record to blame,
+// and the CAUSE next to a WARN verdict is "slower than producers".
+func TestSlowMemberInTurnIsSlowerThanProducers(t *testing.T) {
+	waiting := func(p int32) part {
+		return part{p: p, member: "m1", committed: 10, end: 310, status: lag.StatusStall, produce: 2, consume: 0}
+	}
+	served := part{p: 2, member: "m1", committed: 400, end: 700, status: lag.StatusOK, produce: 2, consume: 2.0}
+	in := withMoves(tableInput(waiting(0), waiting(1), served), -110, -80, -50, -20, 50)
+	fs := Diagnose(in)
+	if got := ids2(fs); !reflect.DeepEqual(got, []string{"WARN slower-than-producers"}) {
+		t.Fatalf("findings %v, want slower-than-producers alone", got)
+	}
+	if v, _ := fs[0].Evidence.Get("produceRate"); v != 6.0 {
+		t.Errorf("produceRate %v, want 6 (the waiting partitions count)", v)
+	}
+	warn := lag.Verdict{GroupHealth: lag.GroupHealth{Status: lag.StatusWarn, Severity: lag.SeverityWarn}, Known: true, Window: 10, Observations: 10}
+	if c := GlanceAt(in).For(&warn); c != "slower than producers" {
+		t.Errorf("cause next to WARN %q, want slower than producers", c)
+	}
+	stallV := lag.Verdict{GroupHealth: lag.GroupHealth{Status: lag.StatusStall, Severity: lag.SeverityErr}, Known: true, Window: 10, Observations: 10}
+	if c := GlanceAt(in).For(&stallV); c == "member not committing" {
+		t.Errorf("cause next to ERR STALL %q while the member commits", c)
+	}
+}
+
+func ids2(fs []Finding) []string {
+	var out []string
+	for _, f := range fs {
+		out = append(out, f.Severity.String()+" "+f.ID)
+	}
+	return out
 }

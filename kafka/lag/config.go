@@ -41,6 +41,12 @@ type Config struct {
 	// new status before it is reported (see hold.go): 0 means a third of
 	// Window, at least 2.
 	Hold int
+	// RhythmCeiling is how long a commit may stand under a live member,
+	// or after one commit without members, before it is STALL (or STOP)
+	// when the consumer has shown no rhythm of its own or through its
+	// group (rhythm.go): until then the verdict waits (JUDGING). 0 means
+	// the RhythmCeiling constant, 5 minutes.
+	RhythmCeiling time.Duration
 }
 
 // DefaultConfig returns the defaults: W=10 commit observations, 5s minimum
@@ -49,13 +55,14 @@ type Config struct {
 // 4 polls.
 func DefaultConfig() Config {
 	return Config{
-		Window:      10,
-		MinDistance: 5 * time.Second,
-		Samples:     60,
-		TimePoints:  60,
-		RatePolls:   10,
-		EvictAfter:  5,
-		Hold:        holdPolls(10),
+		Window:        10,
+		MinDistance:   5 * time.Second,
+		Samples:       60,
+		TimePoints:    60,
+		RatePolls:     10,
+		EvictAfter:    5,
+		Hold:          holdPolls(10),
+		RhythmCeiling: RhythmCeiling,
 	}
 }
 
@@ -106,5 +113,8 @@ func (c Config) normalize() Config {
 		c.Hold = holdPolls(c.Window)
 	}
 	c.Hold = min(c.Hold, c.Window, 255)
+	if c.RhythmCeiling <= 0 {
+		c.RhythmCeiling = d.RhythmCeiling
+	}
 	return c
 }

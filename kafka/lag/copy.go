@@ -40,8 +40,12 @@ func (h *History) CopyFrom(src *History) {
 		parts := append(g.parts[:0], sg.parts...)
 		clear(parts[len(parts):cap(parts)]) // no stale slab stays reachable
 		lag := append(g.lag.b[:0], sg.lag.b...)
+		var memberless []pollRun
+		if len(sg.memberless) > 0 {
+			memberless = append(g.memberless[:0], sg.memberless...)
+		}
 		*g = *sg
-		g.parts, g.lag.b = parts, lag
+		g.parts, g.lag.b, g.memberless = parts, lag, memberless
 	})
 	clear(h.resets)
 	for name, rs := range src.resets {

@@ -28,13 +28,18 @@
 // The produce rate is the log end's growth per second and the consume rate
 // the committed offset's, both over the last Config.RatePolls polls, adding
 // up the forward steps between consecutive known samples (a reset or rewind
-// never makes a rate negative). When consuming faster than producing, the
-// lag is gone in lag / (consume - produce) seconds. At equal rates (see
-// EqualRateMsgs and EqualRateShare) with messages being produced, a lag of
-// at most KeepUpMessages, or KeepUpSeconds of production, is only what is
-// in flight: the consumer is keeping up. Otherwise it falls behind by
-// produce - consume messages per second (0: the lag holds but does not
-// shrink). A group keeps up only when every lagging partition does.
+// never makes a rate negative); a commit step from or to a poll at which
+// the group had no members is not consumption and is left out. When
+// consuming faster than producing beyond the rates' noise, the lag is
+// gone in lag / (consume - produce) seconds, at most MaxCatchUpSeconds
+// (CatchUp.Capped beyond). At equal rates (within EqualRateMsgs or
+// EqualRateShare, whichever is ahead) with messages being produced, a lag
+// of at most KeepUpMessages, or KeepUpSeconds of production, is only what
+// is in flight: the consumer is keeping up, given rates over enough polls.
+// Otherwise it falls behind by produce - consume messages per second (0:
+// the lag holds but does not shrink). A group keeps up only when every
+// lagging partition does. The group's answer is worked out as each poll is
+// added and held against flapping like the verdicts (catchup.go).
 //
 // # Time lag
 //

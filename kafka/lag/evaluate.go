@@ -81,8 +81,10 @@ type GroupHealth struct {
 	// CatchUp applies lag / (consume - produce) to the totals of the
 	// partitions whose lag and rates are both known; it is unknown while
 	// a lagging partition has no rates yet. The group is KeepingUp only
-	// when every lagging partition is: totals at equal rates would hide
-	// a stuck partition behind busy ones.
+	// when every lagging partition is, each on rates of enough polls:
+	// totals at equal rates would hide a stuck partition behind busy
+	// ones. It is worked out as each poll is added and held against
+	// flapping (catchup.go), so every reader gives the same answer.
 	CatchUp CatchUp
 	// Complete reports whether every lagging partition has a full window,
 	// so that STALL and WARN could have been detected, and every partition
@@ -124,19 +126,12 @@ func (h *History) EvaluateInto(group string, now time.Time, buf []PartitionHealt
 		Observations: gh.obsLen,
 		Partitions:   buf[:0],
 	}
-	var (
-		cuLag              int64
-		cuProd, cuCons     float64
-		cuKnown, cuUnknown bool
-		lagKnown           bool
-		lagging, keeping   int
-	)
 	for i := range gh.parts {
 		ph := &gh.parts[i]
 		if ph.lastSeq != h.seq {
 			continue // missing from the latest poll, kept until evicted
 		}
-		p := h.partitionHealth(ph, gh.pace, nowNs)
+		p := h.partitionHealth(gh, ph, nowNs)
 		if p.Status == StatusRewind {
 			p.ResetBy = h.resetBehind(group, p.Topic, p.Partition, p.Rewind)
 		}
@@ -147,9 +142,6 @@ func (h *History) EvaluateInto(group string, now time.Time, buf []PartitionHealt
 
 		if p.Status > g.Status {
 			g.Status = p.Status
-		}
-		if p.Lag >= 0 {
-			lagKnown = true
 		}
 		if p.Lag > 0 {
 			g.TotalLag = addLag(g.TotalLag, p.Lag)
@@ -169,34 +161,11 @@ func (h *History) EvaluateInto(group string, now time.Time, buf []PartitionHealt
 		if p.ConsumeRate >= 0 {
 			g.ConsumeRate = addRate(g.ConsumeRate, p.ConsumeRate)
 		}
-		if p.Lag > 0 {
-			lagging++
-			if p.CatchUp.State == KeepingUp {
-				keeping++
-			}
-		}
-		if p.Lag >= 0 && p.ProduceRate >= 0 && p.ConsumeRate >= 0 {
-			cuKnown = true
-			cuLag = addLag(cuLag, p.Lag)
-			cuProd += p.ProduceRate
-			cuCons += p.ConsumeRate
-		} else if p.Lag > 0 {
-			cuUnknown = true
-		}
 	}
 	g.Severity = g.Status.Severity()
-	switch {
-	case cuUnknown:
-		// A lagging partition without rates: the group's answer would
-		// leave it out.
-	case lagKnown && g.TotalLag == 0:
-		g.CatchUp = CatchUp{State: CaughtUp}
-	case cuKnown:
-		g.CatchUp = catchUp(cuLag, cuProd, cuCons)
-		if g.CatchUp.State == KeepingUp && keeping < lagging {
-			g.CatchUp = CatchUp{State: FallingBehind, Behind: max(0, cuProd-cuCons)}
-		}
-	}
+	// The group's catch-up answer was worked out as the poll was added,
+	// and held (catchup.go): it depends on the polls alone, not on now.
+	g.CatchUp = gh.cu.shown
 	return g, true
 }
 
@@ -207,8 +176,10 @@ func addRate(sum, r float64) float64 {
 	return sum + r
 }
 
-func (h *History) partitionHealth(ph *partHist, g groupPace, now int64) PartitionHealth {
+func (h *History) partitionHealth(gh *groupHist, ph *partHist, now int64) PartitionHealth {
+	g := gh.pace
 	c, end := h.sample(ph, h.seq)
+	r := h.rates(gh, ph)
 	p := PartitionHealth{
 		Topic:        ph.topic,
 		Partition:    ph.partition,
@@ -219,15 +190,15 @@ func (h *History) partitionHealth(ph *partHist, g groupPace, now int64) Partitio
 		Truncated:    c >= 0 && ph.logStart > c,
 		Owned:        ph.owned,
 		TimeLag:      h.timeLagOf(ph, c, end, now),
-		ProduceRate:  h.produceRate(ph),
-		ConsumeRate:  h.consumeRate(ph),
+		ProduceRate:  r.prod,
+		ConsumeRate:  r.cons,
 		Observations: int(ph.winLen),
 	}
 	if p.LogStart < 0 {
 		p.LogStart = kafka.NoOffset
 	}
 	p.Restarted = h.restartedAt(ph.topic, ph.partition)
-	p.CatchUp = catchUp(p.Lag, p.ProduceRate, p.ConsumeRate)
+	p.CatchUp = withEvidence(catchUp(p.Lag, p.ProduceRate, p.ConsumeRate, r.span), r.polls, h.catchUpEvidence())
 	var (
 		raw  Status
 		wait WaitKind

@@ -30,8 +30,8 @@ type Rewind struct {
 //     STOP; a consumer that commits without members (a job that assigns
 //     partitions itself and commits on checkpoints) shows it with its
 //     commits, and waits (WaitRhythm) until its rhythm is known or
-//     RhythmCeiling passes. With a member owning it, the same silence is
-//     STALL; with no rhythm seen yet, it waits up to RhythmCeiling
+//     Config.RhythmCeiling passes. With a member owning it, the same
+//     silence is STALL; with no rhythm seen yet, it waits up to the ceiling
 //     (WaitRhythm), since the consumer may commit rarely.
 //  3. WARN: the time lag at the partition's commits climbs (trend):
 //     falling behind, whatever the rhythm and the lag's sequence look
@@ -71,7 +71,7 @@ func (h *History) verdict(ph *partHist, c, end, now int64, g groupPace) (Status,
 			return StatusStop, Rewind{}, WaitNone
 		}
 	case !owned:
-		if silence > max(floor, int64(RhythmCeiling)) {
+		if silence > max(floor, int64(h.cfg.RhythmCeiling)) {
 			return StatusStop, Rewind{}, WaitNone
 		}
 		if silence > floor {
@@ -82,7 +82,7 @@ func (h *History) verdict(ph *partHist, c, end, now int64, g groupPace) (Status,
 			return StatusStall, Rewind{}, WaitNone
 		}
 	default:
-		if silence > max(floor, int64(RhythmCeiling)) {
+		if silence > max(floor, int64(h.cfg.RhythmCeiling)) {
 			return StatusStall, Rewind{}, WaitNone
 		}
 		if silence > floor {

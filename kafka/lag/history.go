@@ -157,7 +157,9 @@ func (h *History) Add(s *kafka.Snapshot) {
 		} else if gh.lastSeq == h.seq {
 			continue // the same name twice in one snapshot: keep the first
 		}
+		h.noteMembers(gh, g)
 		h.updateGroup(gh, g, t)
+		h.catchUpPoll(gh)
 	}
 	for name, gh := range h.groups {
 		switch {
@@ -231,6 +233,13 @@ type groupHist struct {
 	// pace is the group's rhythm and latest commit at the latest poll
 	// (groupRhythm).
 	pace groupPace
+	// memberless are the runs of polls, within the ring, at which the
+	// group had no members (noteMembers): commits that moved then are
+	// not consumption. Most groups have none.
+	memberless []pollRun
+	// cu is the group's catch-up answer, held against flapping
+	// (catchup.go).
+	cu catchUpHold
 }
 
 // observe counts a poll that saw the group, spaced like commit

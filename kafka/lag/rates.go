@@ -6,47 +6,100 @@ import "math"
 // with a known value in the rate window.
 const UnknownRate = -1.0
 
-// rate measures how fast one column of a partition's samples grew over the
-// last RatePolls polls, in offsets per second. It adds up every forward step
-// between consecutive known samples and ignores steps backwards, so a reset
-// or a rewind does not turn the rate negative and the messages re-read after
-// it count as consumed.
-func (h *History) rate(ph *partHist, sec int) float64 {
+// rateSum is one column's running sum for rates: the forward steps
+// between consecutive known samples, the times of the first and last
+// known ones, and how many there were.
+type rateSum struct {
+	first, last int64
+	prev        int64
+	prevSeq     uint64
+	sum         float64
+	known       int
+}
+
+// add takes the column's value v at poll s (time t); skip, when not nil,
+// refuses a step (see rates).
+func (r *rateSum) add(v int64, s uint64, t int64, skip func(from, to uint64) bool) {
+	if v < 0 {
+		return
+	}
+	if r.known == 0 {
+		r.first = t
+	} else if v > r.prev && (skip == nil || !skip(r.prevSeq, s)) {
+		r.sum += float64(v - r.prev)
+	}
+	r.prev, r.last, r.prevSeq = v, t, s
+	r.known++
+}
+
+// rate is the sum per second over the span of the known samples, or
+// UnknownRate with fewer than two of them.
+func (r *rateSum) rate() float64 {
+	if r.known < 2 || r.last <= r.first {
+		return UnknownRate
+	}
+	return r.sum / ((float64(r.last) - float64(r.first)) / 1e9)
+}
+
+// rates measures how fast the partition's log end (produce) and committed
+// offset (consume) grew over the last RatePolls polls, in offsets per
+// second, in one pass, with the fewest polls of that span either had a
+// known value at (the evidence they rest on) and the seconds the consume
+// rate spans. It adds up every forward step between consecutive known
+// samples and ignores steps backwards, so a reset or a rewind does not
+// turn the rate negative and the messages re-read after it count as
+// consumed. A commit step from or to a poll at which the group had no
+// members (gh.memberless: a reset, an undo, another tool's write) is left
+// out of the consume sum, though its span still counts: the rate is what
+// the consumer did over the whole span.
+func (h *History) rates(gh *groupHist, ph *partHist) partRates {
 	from := h.firstSeq(ph.first(), ph.lastSeq)
 	if n := uint64(h.cfg.RatePolls); ph.lastSeq >= n && ph.lastSeq-n+1 > from {
 		from = ph.lastSeq - n + 1
 	}
-	var (
-		first, last int64
-		prev        int64 = -1
-		sum         float64
-		known       int
-	)
-	vs := h.col(ph, sec)
+	var skip func(from, to uint64) bool
+	if len(gh.memberless) > 0 {
+		skip = gh.memberlessStep
+	}
+	var p, c rateSum
+	ends, commits := h.col(ph, secLogEnd), h.col(ph, secCommitted)
 	for s := from; s <= ph.lastSeq; s++ {
-		v := vs.get(h.slot(s))
-		if v < 0 {
-			continue
-		}
-		t := h.times[h.slot(s)]
-		if known == 0 {
-			first = t
-		} else if v > prev {
-			sum += float64(v - prev)
-		}
-		prev, last = v, t
-		known++
+		i := h.slot(s)
+		t := h.times[i]
+		p.add(ends.get(i), s, t, nil)
+		c.add(commits.get(i), s, t, skip)
 	}
-	if known < 2 || last <= first {
-		return UnknownRate
+	r := partRates{prod: p.rate(), cons: c.rate(), polls: min(p.known, c.known)}
+	if c.known >= 2 {
+		r.span = (float64(c.last) - float64(c.first)) / 1e9
 	}
-	return sum / ((float64(last) - float64(first)) / 1e9)
+	return r
 }
 
-// produceRate is log-end growth per second; consumeRate committed growth
-// per second.
-func (h *History) produceRate(ph *partHist) float64 { return h.rate(ph, secLogEnd) }
-func (h *History) consumeRate(ph *partHist) float64 { return h.rate(ph, secCommitted) }
+// produceRate is the partition's log-end growth per second over the rate
+// window, as rates measures it, for rules that need no other rate.
+func (h *History) produceRate(ph *partHist) float64 {
+	from := h.firstSeq(ph.first(), ph.lastSeq)
+	if n := uint64(h.cfg.RatePolls); ph.lastSeq >= n && ph.lastSeq-n+1 > from {
+		from = ph.lastSeq - n + 1
+	}
+	var p rateSum
+	ends := h.col(ph, secLogEnd)
+	for s := from; s <= ph.lastSeq; s++ {
+		i := h.slot(s)
+		p.add(ends.get(i), s, h.times[i], nil)
+	}
+	return p.rate()
+}
+
+// partRates are a partition's rates over the rate window: produce and
+// consume (UnknownRate when not known), the fewest polls either rests
+// on, and the seconds the consume rate spans (0 when unknown).
+type partRates struct {
+	prod, cons float64
+	polls      int
+	span       float64
+}
 
 // CatchUpState says whether a consumer is closing its lag.
 type CatchUpState uint8
@@ -85,12 +138,21 @@ func (s CatchUpState) MarshalText() ([]byte, error) { return []byte(s.String()),
 // kept as data so the TUI and the CLI can word and colour it their own way.
 type CatchUp struct {
 	State CatchUpState
-	// Seconds to catch up at the current rates (CatchingUp only).
+	// Seconds to catch up at the current rates (CatchingUp only), at
+	// most MaxCatchUpSeconds: Capped says the estimate was longer.
 	Seconds float64
+	// Capped reports an estimate longer than MaxCatchUpSeconds, which
+	// Seconds then holds: at rates measured over a minute, a day is
+	// already a guess, and more is none ("more than a day").
+	Capped bool
 	// Behind is produce minus consume rate in messages per second
 	// (FallingBehind only).
 	Behind float64
 }
+
+// MaxCatchUpSeconds is the longest catch-up estimate given as a time: a
+// day. A longer one is CatchUp.Capped.
+const MaxCatchUpSeconds = 24 * 60 * 60
 
 // The keeping-up rule's bounds: a lag is "in flight" when it is at most
 // KeepUpMessages, or at most what the producers write in KeepUpSeconds (a
@@ -110,23 +172,50 @@ const (
 )
 
 // catchUp applies lag / (consume - produce), and tells a consumer that
-// keeps pace from one that falls behind: with messages being produced, a
-// lag within KeepUpMessages or KeepUpSeconds of production at equal rates
-// (see EqualRateMsgs) is KeepingUp; the same rates with a larger lag are
-// FallingBehind by the difference (the lag holds, but does not shrink).
-func catchUp(lag int64, produce, consume float64) CatchUp {
+// keeps pace from one that falls behind; span is how many seconds the
+// rates were measured over (0 when unknown).
+//
+// A lag within what is in flight (KeepUpMessages, or KeepUpSeconds of
+// production) while messages are produced and the consumer commits past
+// some of them (a consumer that committed nothing while records arrived
+// is not keeping up, however small its lag) is KeepingUp unless the
+// consumer falls behind beyond the noise: the rates' own (EqualRateMsgs,
+// EqualRateShare of the produce rate), or KeepUpMessages over the span,
+// since a lag in flight wobbles by that much between the two ends of the
+// span (a commit just before one poll, just after the other). Consuming
+// faster with such a lag is keeping up too: an estimate of when a lag in
+// flight is gone is noise ("catching up in 3m00s" at 7.0/s in and 7.0/s
+// out). A larger lag is CatchingUp when the consumer is ahead beyond the
+// rates' noise, with the estimate capped at MaxCatchUpSeconds, and
+// otherwise FallingBehind by the difference, at least 0 (the lag holds
+// but does not measurably shrink).
+func catchUp(lag int64, produce, consume, span float64) CatchUp {
 	switch {
 	case lag == 0:
 		return CatchUp{State: CaughtUp}
 	case lag < 0 || produce < 0 || consume < 0:
 		return CatchUp{State: CatchUpUnknown}
-	case consume > produce:
-		return CatchUp{State: CatchingUp, Seconds: float64(lag) / (consume - produce)}
-	case produce > 0 && produce-consume < max(EqualRateMsgs, produce*EqualRateShare) &&
-		float64(lag) <= max(KeepUpMessages, produce*KeepUpSeconds):
-		return CatchUp{State: KeepingUp}
+	}
+	diff := consume - produce
+	noise := max(EqualRateMsgs, produce*EqualRateShare)
+	if produce > 0 && consume > 0 && float64(lag) <= max(KeepUpMessages, produce*KeepUpSeconds) {
+		jitter := noise
+		if span > 0 {
+			jitter = max(noise, KeepUpMessages/span)
+		}
+		if diff > -jitter {
+			return CatchUp{State: KeepingUp}
+		}
+	}
+	switch {
+	case diff >= noise:
+		s := float64(lag) / diff
+		if s > MaxCatchUpSeconds || !finite(s) {
+			return CatchUp{State: CatchingUp, Seconds: MaxCatchUpSeconds, Capped: true}
+		}
+		return CatchUp{State: CatchingUp, Seconds: s}
 	default:
-		return CatchUp{State: FallingBehind, Behind: produce - consume}
+		return CatchUp{State: FallingBehind, Behind: max(0, -diff)}
 	}
 }
 

@@ -30,9 +30,62 @@ func TestRates(t *testing.T) {
 			// A lag of 100 at 10 msg/s in and out is 10s of
 			// production in flight: the consumer keeps pace.
 			name:    "holding steady",
-			steps:   []step{{0, 0, 100, true}, {1, 10, 110, true}},
+			steps:   []step{{0, 0, 100, true}, {1, 10, 110, true}, {2, 20, 120, true}},
 			produce: 10, consume: 10,
 			catchUp: CatchUp{State: KeepingUp},
+		},
+		{
+			// The same two polls are no evidence yet: keeping up
+			// needs rates over min(RatePolls, Window) = 3 polls.
+			name:    "keeping up needs evidence",
+			steps:   []step{{0, 0, 100, true}, {1, 10, 110, true}},
+			produce: 10, consume: 10,
+			catchUp: CatchUp{State: CatchUpUnknown},
+		},
+		{
+			// 7.0/s in, 7.2/s out (noise at 7/s is 0.35/s), lag 3
+			// to 6: keeping up, never "catching up in 3m00s".
+			name:    "equal rates within noise keep up",
+			steps:   []step{{0, 100, 103, true}, {5, 137, 138, true}, {10, 172, 173, true}},
+			produce: 7, consume: 7.2,
+			catchUp: CatchUp{State: KeepingUp},
+		},
+		{
+			// 0.7 records a second on a partition, lag 1, 1, 3: the
+			// rates differ by 10%, but the lag moved by 2 records over
+			// 30s, within what is in flight (10 records over the
+			// span): keeping up, not falling behind.
+			name:    "a lag in flight wobbles",
+			steps:   []step{{0, 100, 101, true}, {15, 110, 111, true}, {30, 119, 122, true}},
+			produce: 21.0 / 30, consume: 19.0 / 30,
+			catchUp: CatchUp{State: KeepingUp},
+		},
+		{
+			// A trickle of 0.1 records a second, lag 1 to 3, but
+			// nothing committed over the window: a small lag of a
+			// consumer that does not consume is not keeping up (a
+			// stuck consumer on a quiet topic), whatever the wobble.
+			name:    "a small lag nobody consumes",
+			steps:   []step{{0, 100, 101, true}, {10, 100, 102, true}, {20, 100, 103, true}},
+			produce: 0.1, consume: 0,
+			catchUp: CatchUp{State: FallingBehind, Behind: 0.1},
+		},
+		{
+			// At 10 records a second 100 are in flight, but a lag
+			// that grew from 5 to 60 over 30s (55 records, past the
+			// 10 a lag in flight wobbles by) is falling behind.
+			name:    "a lag in flight that grows past the wobble",
+			steps:   []step{{0, 1000, 1005, true}, {15, 1130, 1155, true}, {30, 1245, 1305, true}},
+			produce: 10, consume: 245.0 / 30,
+			catchUp: CatchUp{State: FallingBehind, Behind: -sub(245.0/30, 10)},
+		},
+		{
+			// Lag 1,000,000 closing at 1/s is 11.6 days: capped
+			// at a day, said so.
+			name:    "a catch-up longer than a day is capped",
+			steps:   []step{{0, 0, 1000000, true}, {10, 20, 1000010, true}},
+			produce: 1, consume: 2,
+			catchUp: CatchUp{State: CatchingUp, Seconds: MaxCatchUpSeconds, Capped: true},
 		},
 		{
 			// Lag 3, 2, 4 while 10 msg/s go in and out, give or
@@ -192,3 +245,7 @@ func TestGroupKeepingUp(t *testing.T) {
 		t.Fatalf("lag %d, rates %v/%v, catch-up %+v, want 54 at 20/20 falling behind by 0", g.TotalLag, g.ProduceRate, g.ConsumeRate, g.CatchUp)
 	}
 }
+
+// sub is a - b in float64 at run time, as the rules compute it (a
+// constant expression would be exact).
+func sub(a, b float64) float64 { return a - b }

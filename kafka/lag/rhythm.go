@@ -33,9 +33,10 @@ import (
 // keeping up explains waits for three commits before it is called OK or
 // falling behind.
 
-// RhythmCeiling is how long a commit may stand under a live member before
-// it is STALL when the consumer never showed a rhythm: the slowest common
-// rhythm (checkpoints every few minutes) fits under it.
+// RhythmCeiling is the default of Config.RhythmCeiling: how long a
+// commit may stand under a live member before it is STALL when the
+// consumer never showed a rhythm. The slowest common rhythm (checkpoints
+// every few minutes) fits under it.
 const RhythmCeiling = 5 * time.Minute
 
 // trendPoints is how many commits' time lags a partition keeps.
@@ -368,7 +369,7 @@ func (h *History) waitOf(ph *partHist, k WaitKind, every, now int64) Wait {
 	w := Wait{Kind: k, Silence: time.Duration(now - ph.rh.since), Every: time.Duration(every)}
 	switch k {
 	case WaitRhythm:
-		w.Need = max(time.Duration(h.floor()), RhythmCeiling)
+		w.Need = max(time.Duration(h.floor()), h.cfg.RhythmCeiling)
 	case WaitTrend:
 		w.Need = max(time.Duration(h.floor()), 2*w.Every)
 	}

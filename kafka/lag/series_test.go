@@ -66,7 +66,7 @@ func TestConfigNormalize(t *testing.T) {
 		t.Errorf("zero config = %+v, want defaults %+v", got, DefaultConfig())
 	}
 	got := NewHistory(Config{Window: 1, MinDistance: -1, Samples: 1, TimePoints: 1, RatePolls: 1, EvictAfter: -3}).Config()
-	want := Config{Window: 2, MinDistance: DefaultConfig().MinDistance, Samples: 2, TimePoints: 2, RatePolls: 2, EvictAfter: 5, Hold: 2}
+	want := Config{Window: 2, MinDistance: DefaultConfig().MinDistance, Samples: 2, TimePoints: 2, RatePolls: 2, EvictAfter: 5, Hold: 2, RhythmCeiling: RhythmCeiling}
 	if got != want {
 		t.Errorf("tiny config = %+v, want %+v", got, want)
 	}

@@ -29,3 +29,14 @@ func (l *Tracker) CommitUnmovedSince(group, topic string, partition int32) (time
 	}
 	return l.hist.CommitUnmovedSince(group, topic, partition)
 }
+
+// Samples is History.PartitionSeries over the Tracker's history: the
+// partition's committed offsets and log ends at each poll the history
+// keeps, oldest first (the diagnosis rules read a member's commit rhythm
+// from it). It returns dst unchanged for an unknown partition.
+func (l *Tracker) Samples(group, topic string, partition int32, dst []Sample) []Sample {
+	if l == nil {
+		return dst
+	}
+	return l.hist.PartitionSeries(group, topic, partition, dst)
+}

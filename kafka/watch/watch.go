@@ -138,6 +138,9 @@ func Input(snap *kafka.Snapshot, l *lag.Tracker, i int, buf []lag.PartitionHealt
 			in.Unmoved = func(topic string, partition int32) (time.Time, bool) {
 				return l.CommitUnmovedSince(name, topic, partition)
 			}
+			in.Series = func(topic string, partition int32, dst []lag.Sample) []lag.Sample {
+				return l.Samples(name, topic, partition, dst)
+			}
 		}
 	}
 	return in, buf

@@ -108,6 +108,10 @@ func TestCatchUpText(t *testing.T) {
 		{lag.CatchUp{State: lag.CaughtUp}, "caught up"},
 		{lag.CatchUp{State: lag.KeepingUp}, "keeping up"},
 		{lag.CatchUp{State: lag.CatchingUp, Seconds: 245}, "catching up in 4m05s"},
+		{lag.CatchUp{State: lag.CatchingUp, Seconds: lag.MaxCatchUpSeconds}, "catching up in 1d00h"},
+		{lag.CatchUp{State: lag.CatchingUp, Seconds: lag.MaxCatchUpSeconds, Capped: true}, "catching up in more than a day"},
+		// Never Go's largest duration (106751d23h), whatever the figure.
+		{lag.CatchUp{State: lag.CatchingUp, Seconds: 1e300}, "catching up in more than a day"},
 		{lag.CatchUp{State: lag.FallingBehind, Behind: 12}, "falling behind 12 msg/s"},
 		{lag.CatchUp{State: lag.FallingBehind}, "not catching up"},
 		{lag.CatchUp{State: lag.FallingBehind, Behind: 0.04}, "not catching up"},

@@ -61,9 +61,10 @@ func Rate(r float64) string {
 }
 
 // CatchUp words a consumer's race with its producers: "caught up",
-// "keeping up" (a small lag at equal rates), "catching up in 4m05s",
-// "falling behind 12 msg/s" or "not catching up" (a larger lag at equal
-// rates); "" when unknown.
+// "keeping up" (a small lag at equal rates), "catching up in 4m05s"
+// ("catching up in more than a day" past lag.MaxCatchUpSeconds: an
+// estimate that long is no estimate), "falling behind 12 msg/s" or "not
+// catching up" (a larger lag at equal rates); "" when unknown.
 func CatchUp(c lag.CatchUp) string {
 	switch c.State {
 	case lag.CaughtUp:
@@ -71,6 +72,9 @@ func CatchUp(c lag.CatchUp) string {
 	case lag.KeepingUp:
 		return "keeping up"
 	case lag.CatchingUp:
+		if c.Capped || c.Seconds > lag.MaxCatchUpSeconds || math.IsNaN(c.Seconds) {
+			return "catching up in more than a day"
+		}
 		return "catching up in " + Span(Seconds(c.Seconds))
 	case lag.FallingBehind:
 		// Below what Rate can show (it would read "falling behind

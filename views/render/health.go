@@ -69,13 +69,43 @@ type jsonHealthGroup struct {
 	Complete bool `json:"complete"`
 	// Judging is how much of the window a verdict still judging has seen,
 	// null once decided (or unknown).
-	Judging           *jsonJudging          `json:"judging"`
-	TotalLag          *int64                `json:"totalLag"`
-	MaxTimeLagSeconds *float64              `json:"maxTimeLagSeconds"`
-	MaxTimeLagKind    lag.TimeLagKind       `json:"maxTimeLagKind"`
-	ProduceRate       *float64              `json:"produceRate"`
-	ConsumeRate       *float64              `json:"consumeRate"`
-	Partitions        []jsonHealthPartition `json:"partitions"`
+	Judging           *jsonJudging    `json:"judging"`
+	TotalLag          *int64          `json:"totalLag"`
+	MaxTimeLagSeconds *float64        `json:"maxTimeLagSeconds"`
+	MaxTimeLagKind    lag.TimeLagKind `json:"maxTimeLagKind"`
+	ProduceRate       *float64        `json:"produceRate"`
+	ConsumeRate       *float64        `json:"consumeRate"`
+	// CatchUp is the group's race with its producers, as the group
+	// screen's header words it; null while unknown.
+	CatchUp    *jsonCatchUp          `json:"catchUp"`
+	Partitions []jsonHealthPartition `json:"partitions"`
+}
+
+// jsonCatchUp is lag.CatchUp: a state ("caught-up", "keeping-up",
+// "catching-up", "falling-behind"), the seconds to catch up (catching-up
+// only; at most lag.MaxCatchUpSeconds, with capped true when the estimate
+// was longer, never an absurd figure) and how many messages a second the
+// lag grows by (falling-behind only).
+type jsonCatchUp struct {
+	State      lag.CatchUpState `json:"state"`
+	Seconds    *float64         `json:"seconds"`
+	Capped     bool             `json:"capped"`
+	BehindRate *float64         `json:"behindRate"`
+}
+
+// catchUpJSON is c for the health document, nil while unknown.
+func catchUpJSON(c lag.CatchUp) *jsonCatchUp {
+	j := &jsonCatchUp{State: c.State}
+	switch c.State {
+	case lag.CatchUpUnknown:
+		return nil
+	case lag.CatchingUp:
+		j.Seconds = ptr(round3(min(c.Seconds, lag.MaxCatchUpSeconds)))
+		j.Capped = c.Capped || c.Seconds > lag.MaxCatchUpSeconds
+	case lag.FallingBehind:
+		j.BehindRate = ptr(round3(max(c.Behind, 0)))
+	}
+	return j
 }
 
 type jsonHealthPartition struct {
@@ -135,6 +165,7 @@ func HealthJSONWith(w io.Writer, gs []lag.Verdict, causes []string) error {
 			MaxTimeLagKind:    g.MaxTimeLag.Kind,
 			ProduceRate:       rate(g.ProduceRate),
 			ConsumeRate:       rate(g.ConsumeRate),
+			CatchUp:           catchUpJSON(g.CatchUp),
 			Partitions:        make([]jsonHealthPartition, 0, len(g.Partitions)),
 		}
 		for k := range g.Partitions {

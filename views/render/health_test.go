@@ -2,6 +2,7 @@ package render_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"testing"
 	"time"
 
@@ -126,6 +127,7 @@ func TestHealthJSON(t *testing.T) {
       "maxTimeLagKind": "interpolated",
       "produceRate": 0.333,
       "consumeRate": null,
+      "catchUp": null,
       "partitions": [
         {
           "topic": "a",
@@ -184,6 +186,7 @@ func TestHealthJSON(t *testing.T) {
       "maxTimeLagKind": "unknown",
       "produceRate": null,
       "consumeRate": null,
+      "catchUp": null,
       "partitions": [
         {
           "topic": "t",
@@ -215,6 +218,7 @@ func TestHealthJSON(t *testing.T) {
       "maxTimeLagKind": "unknown",
       "produceRate": 1,
       "consumeRate": 1,
+      "catchUp": null,
       "partitions": [
         {
           "topic": "t",
@@ -256,6 +260,7 @@ func TestHealthJSON(t *testing.T) {
       "maxTimeLagKind": "unknown",
       "produceRate": 4,
       "consumeRate": null,
+      "catchUp": null,
       "partitions": [
         {
           "topic": "t",
@@ -281,4 +286,42 @@ func TestHealthJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	assertText(t, "empty", b.String(), "{\n  \"groups\": []\n}\n")
+}
+
+// TestHealthJSONCatchUp: the group's catch-up in the JSON keeps numbers,
+// never an absurd one: an estimate past a day is a day, marked capped.
+func TestHealthJSONCatchUp(t *testing.T) {
+	vs := []lag.Verdict{
+		{GroupHealth: lag.GroupHealth{Group: "slow", CatchUp: lag.CatchUp{State: lag.CatchingUp, Seconds: lag.MaxCatchUpSeconds, Capped: true}}},
+		{GroupHealth: lag.GroupHealth{Group: "soon", CatchUp: lag.CatchUp{State: lag.CatchingUp, Seconds: 245.12345}}},
+		{GroupHealth: lag.GroupHealth{Group: "behind", CatchUp: lag.CatchUp{State: lag.FallingBehind, Behind: 5.9}}},
+		{GroupHealth: lag.GroupHealth{Group: "pace", CatchUp: lag.CatchUp{State: lag.KeepingUp}}},
+	}
+	var b bytes.Buffer
+	if err := render.HealthJSON(&b, vs); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Groups []struct {
+			CatchUp json.RawMessage `json:"catchUp"`
+		} `json:"groups"`
+	}
+	if err := json.Unmarshal(b.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		`{"state":"catching-up","seconds":86400,"capped":true,"behindRate":null}`,
+		`{"state":"catching-up","seconds":245.123,"capped":false,"behindRate":null}`,
+		`{"state":"falling-behind","seconds":null,"capped":false,"behindRate":5.9}`,
+		`{"state":"keeping-up","seconds":null,"capped":false,"behindRate":null}`,
+	}
+	for i, g := range doc.Groups {
+		var c bytes.Buffer
+		if err := json.Compact(&c, g.CatchUp); err != nil {
+			t.Fatal(err)
+		}
+		if c.String() != want[i] {
+			t.Errorf("group %d catchUp = %s, want %s", i, c.String(), want[i])
+		}
+	}
 }

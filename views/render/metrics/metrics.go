@@ -13,7 +13,6 @@ package metrics
 import (
 	"fmt"
 	"math"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -59,54 +58,13 @@ func ParseGranularity(s string) (Granularity, error) {
 	return ByGroup, fmt.Errorf("unknown granularity %q (accepted: group, topic, partition)", s)
 }
 
-// Filter chooses the groups that are exported.
-type Filter struct {
-	// Allow, when not empty, keeps only the groups one of them matches;
-	// Deny then drops the groups one of them matches.
-	Allow, Deny []*regexp.Regexp
-	// SkipEmpty drops the groups in state Empty or Dead.
-	SkipEmpty bool
-}
+// Filter chooses the groups that are exported: kafka.GroupFilter, which
+// `kgroups health --all-groups` applies too.
+type Filter = kafka.GroupFilter
 
-// CompileFilter compiles allow and deny patterns (Go regexp syntax,
-// matched against the whole group id: "orders-.*" keeps orders-eu, not
-// legacy-orders-eu). Its error names the pattern that does not compile.
+// CompileFilter is kafka.CompileGroupFilter.
 func CompileFilter(allow, deny []string, skipEmpty bool) (Filter, error) {
-	f := Filter{SkipEmpty: skipEmpty}
-	for _, list := range []struct {
-		name string
-		in   []string
-		out  *[]*regexp.Regexp
-	}{{"allow", allow, &f.Allow}, {"deny", deny, &f.Deny}} {
-		for _, p := range list.in {
-			re, err := regexp.Compile("^(?:" + p + ")$")
-			if err != nil {
-				return Filter{}, fmt.Errorf("invalid %s pattern %q: %w (a Go regular expression, matched against the whole group id)", list.name, p, err)
-			}
-			*list.out = append(*list.out, re)
-		}
-	}
-	return f, nil
-}
-
-// Keep reports whether g is exported.
-func (f *Filter) Keep(g *kafka.Group) bool {
-	if f.SkipEmpty && (g.State == kafka.StateEmpty || g.State == kafka.StateDead) {
-		return false
-	}
-	if len(f.Allow) > 0 && !matchAny(f.Allow, g.Name) {
-		return false
-	}
-	return !matchAny(f.Deny, g.Name)
-}
-
-func matchAny(res []*regexp.Regexp, s string) bool {
-	for _, re := range res {
-		if re.MatchString(s) {
-			return true
-		}
-	}
-	return false
+	return kafka.CompileGroupFilter(allow, deny, skipEmpty)
 }
 
 // Options say what Groups renders.

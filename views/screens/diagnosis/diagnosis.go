@@ -226,6 +226,9 @@ func (m *Model) refresh() tea.Cmd {
 		Unmoved: func(topic string, partition int32) (time.Time, bool) {
 			return l.CommitUnmovedSince(m.group, topic, partition)
 		},
+		Series: func(topic string, partition int32, dst []lag.Sample) []lag.Sample {
+			return l.Samples(m.group, topic, partition, dst)
+		},
 	})
 	m.win.Clamp(len(m.findings), m.rows())
 	return m.ask()

@@ -131,7 +131,7 @@ func TestHealthAndTimeLag(t *testing.T) {
 		"  NAME↑              TYPE     STATE       HEALTH                            MEMBERS    LAG TIME-LAG TREND",
 		"▶ analytics-etl      consumer Stable      OK                                      2     29       3s ▁▃▁▃▁▃▁▃▁▃",
 		"  billing-reconciler classic  Stable      WARN · slower than producers            2   1209     ≥55s ▄▄▄▄▅▅▅▅▅▅",
-		"  ! fraud-scoring    classic  rebalancing ERR STALL · member not committing       3   3445     ≥55s ▅▅▅▅▅▅▅▅▅▅",
+		"  ! fraud-scoring    classic  rebalancing ERR STALL · member not committing       3    750      50s ▃▄▄▄▄▄▄▄▄▄",
 		"  inventory-sync     consumer rebalancing ERR REWIND                              2    546      27s ▂▂▂▂▂▂▄▄▄▄",
 		"  legacy-audit       classic  Empty       ERR STOP                                0 498125     ≥55s ▇▇▇▇▇▇▇▇▇▇",
 		"  orders-app         classic  Stable      WARN NO-COMMITS                         2     85      17s ▄▄▄▄▄▃▃▃▃▃",
@@ -192,11 +192,11 @@ func TestSortByHealthLagAndTimeLag(t *testing.T) {
 		{"H", "analytics-etl billing-reconciler search-indexer shipping-notifier orders-app fraud-scoring inventory-sync legacy-audit", "HEALTH↑"},
 		// Unmeasured lags (NO-COMMITS, unknown) first, by name, then the
 		// largest lag.
-		{"L", "orders-app search-indexer shipping-notifier legacy-audit fraud-scoring billing-reconciler inventory-sync analytics-etl", "LAG↓"},
-		{"L", "analytics-etl inventory-sync billing-reconciler fraud-scoring legacy-audit orders-app search-indexer shipping-notifier", "LAG↑"},
+		{"L", "orders-app search-indexer shipping-notifier legacy-audit billing-reconciler fraud-scoring inventory-sync analytics-etl", "LAG↓"},
+		{"L", "analytics-etl inventory-sync fraud-scoring billing-reconciler legacy-audit orders-app search-indexer shipping-notifier", "LAG↑"},
 		// Furthest behind first; unknown last.
-		{"T", "billing-reconciler fraud-scoring legacy-audit inventory-sync orders-app analytics-etl search-indexer shipping-notifier", "TIME-LAG↓"},
-		{"T", "search-indexer shipping-notifier analytics-etl orders-app inventory-sync billing-reconciler fraud-scoring legacy-audit", "TIME-LAG↑"},
+		{"T", "billing-reconciler legacy-audit fraud-scoring inventory-sync orders-app analytics-etl search-indexer shipping-notifier", "TIME-LAG↓"},
+		{"T", "search-indexer shipping-notifier analytics-etl orders-app inventory-sync fraud-scoring billing-reconciler legacy-audit", "TIME-LAG↑"},
 	}
 	for _, tt := range tests {
 		press(tt.key)
