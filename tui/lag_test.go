@@ -49,17 +49,18 @@ func TestStatusBarCountsHealth(t *testing.T) {
 	}
 }
 
-// TestLagOptions: the health window comes from Options.Lag. The fixture's
-// five lagging groups with members are stuck; with a window of three
-// commits they are judged (STALL) after three polls, with the default
-// window of ten they are not yet: they and legacy-audit (nobody commits,
-// one observation, not yet stopped) are still judging.
+// TestLagOptions: the health window comes from Options.Lag. After three
+// polls 5s apart, with a window of three observations, orders-app is WARN
+// NO-COMMITS (refunds/0 owned without a commit for three observations),
+// three groups are OK and two are still judging (legacy-audit: one
+// observation, not yet stopped); with the default window of ten nothing
+// is decided yet.
 func TestLagOptions(t *testing.T) {
 	for _, tt := range []struct {
 		cfg    lag.Config
 		counts string
 	}{
-		{lag.Config{Window: 3}, "0 OK 0 WARN 5 ERR 1 judging"},
+		{lag.Config{Window: 3}, "3 OK 1 WARN 0 ERR 2 judging"},
 		{lag.Config{}, "0 OK 0 WARN 0 ERR 6 judging"},
 	} {
 		h := newHarness(t, 120, 40, Options{Lag: tt.cfg})

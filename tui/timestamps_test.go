@@ -116,8 +116,9 @@ func TestRootReadsExactTimeLags(t *testing.T) {
 	h.m.poll.poller = rp
 	h.warm()
 	asked := rp.Asked()
-	// The first poll: every lagging commit is older than it.
-	if got := strings.Join(asked[0], " "); got != "audit-log/0 audit-log/1 payments/1 payments/0 payments/2 invoices/1 orders/2 orders/4 orders/0 stock/1 stock/2" {
+	// The first poll: every lagging commit is older than it
+	// (fraud-scoring's payments/* are caught up at the first poll).
+	if got := strings.Join(asked[0], " "); got != "audit-log/0 audit-log/1 invoices/1 orders/2 orders/4 orders/0 stock/1 stock/2" {
 		t.Fatalf("first read %s", got)
 	}
 	row := func(v, prefix string) string {

@@ -81,30 +81,36 @@ func newHealthCmd(a *app) *cobra.Command {
 Burrow's statuses, from how its committed offsets, lag and time lag moved:
 
   OK          no lag, keeping up with the producers, or none of the below
-  WARN        falling behind: consuming slower than produced, time lag growing
-              (never for a lag of at most 10 records or 10 seconds)
+  WARN        falling behind: the time lag at its commits climbs, and its lag
+              in records too, over at least three commits spanning the window
   NO-COMMITS  a live member owned the partition all window and never committed
-  STALL       the committed offset never moved while a member owned the partition,
-              for longer than 1.5 times the consumer's longest gap between commits
-  REWIND      the committed offset went backwards and has not recovered (an older
-              commit overwrote a newer one; the messages between are consumed twice)
-  STOP        nothing was committed for longer than the window spans: the consumer is gone
+  STALL       the committed offset stood while a member owned the partition and
+              records waited, longer than the window and twice the consumer's
+              own rhythm (the longest wait between its commits; with no rhythm
+              seen, 5 minutes)
+  REWIND      the committed offset went backwards within the window and has not
+              recovered (the messages between are consumed twice)
+  STOP        no member and no commit, longer than the window and twice the
+              consumer's rhythm: the consumer is gone
 
 A group takes its worst partition's status; STALL, REWIND and STOP count as
-ERR, WARN and NO-COMMITS as WARN. The rules look at the last 10 observations
-(fewer when the window holds fewer polls); while a live member owns a
-partition every poll counts as one, as its periodic commits would. STALL,
-WARN and NO-COMMITS need a full set of observations, and no group is OK
-before it was seen that many times, so give the window at least ten
-intervals.
+ERR, WARN and NO-COMMITS as WARN. Each consumer is judged on its own commit
+rhythm: one that commits every 30s or on checkpoints minutes apart is not
+stalled between commits. Where the window cannot decide (it is shorter than
+the consumer's rhythm, or holds too few commits for a trend), the verdict is
+JUDGING and the CAUSE column says why and how long a window would decide.
+The rules look at the last 10 observations (fewer when the window holds
+fewer polls); no group is OK before it was seen that many times, so give
+the window at least ten intervals.
 
 The output has one row per group (status, total lag, maximum time lag, produce
 and consume rates in messages per second), then the partitions that are not OK
 with their status; a REWIND shows the offsets involved as high->low. The
 group's status reads as in the UI: OK, WARN, WARN NO-COMMITS, or ERR and
 the worst partition status (ERR STALL); "JUDGING n/m" while the verdict
-rests on n of the m observations it needs (severity OK: it never trips
---fail-on), and "-" while nothing can be judged (no member and nothing
+rests on n of the m observations it needs and "JUDGING" while the window
+cannot decide (severity OK: it never trips --fail-on), and "-" while
+nothing can be judged (no member and nothing
 committed, or offsets that could not be read). Time lag is estimated
 from how the log end grew while sampling, in at most two units (12s, 3m04s,
 2h05m). A commit older than the first poll is read instead: the record at
@@ -120,7 +126,8 @@ retention, member not committing, slower than producers, past log end, near
 retention, unassigned partitions, rebalance storm ('kgroups diagnose' gives
 the evidence); only a finding at least as severe as the verdict is named.
 -o json prints every partition of every group, unknown values as null,
-"judging": {"observations": n, "window": m} while a verdict is JUDGING,
+"judging": {"observations": n, "window": m, "reason": "..."} while a
+verdict is JUDGING,
 "cause" where a WARN or ERR has one, and "catchUp" ({state, seconds,
 capped, behindRate}: caught-up, keeping-up, catching-up with the seconds
 to go, at most a day, or falling-behind by so many records a second; null
@@ -428,6 +435,10 @@ func healthCauses(w *sampledWindow, names []string) []string {
 	var reads *diagnose.Reads
 	for i := range w.verdicts {
 		v := &w.verdicts[i]
+		if v.Judging() {
+			out[i] = judgingCause(v, w.history.Config())
+			continue
+		}
 		if sev, ok := v.Decided(); !ok || sev < lag.SeverityWarn {
 			continue
 		}
@@ -483,3 +494,20 @@ func judgeHealth(h *lag.History, last *kafka.Snapshot, names []string) (verdicts
 
 // groupCount is "1 group" or "n groups".
 func groupCount(n int) string { return format.Count(n, "group", "groups") }
+
+// judgingCause is why a JUDGING verdict waits, and, when a longer window
+// would decide it, the --window to give: "no commit in 55s and no rhythm
+// seen yet: STALL after 5m unless it commits; widen --window to 6m".
+func judgingCause(v *lag.Verdict, cfg lag.Config) string {
+	r := v.Reason()
+	if need := v.Wait.Need; v.Wait.Kind != lag.WaitNone && need > 0 {
+		// The verdict needs the evidence to span need, and the window
+		// spans (Window-1) polls: a window of need and a poll more.
+		window := (need + cfg.MinDistance*2).Round(time.Minute)
+		if window < need {
+			window += time.Minute
+		}
+		r += "; widen --window to " + format.Span(window)
+	}
+	return r
+}

@@ -83,8 +83,7 @@ func (p *page) openMetrics() []byte {
 }
 
 func newExporter(o serveOptions, poll func(context.Context) (*kafka.Snapshot, error), read watch.Reader, ver [2]string) *exporter {
-	window := time.Duration(lag.DefaultConfig().Window) * o.interval
-	cfg, _ := watch.Config(window, o.interval)
+	cfg := watch.ServeConfig(o.interval)
 	self := prometheus.NewRegistry()
 	self.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	e := &exporter{

@@ -35,7 +35,9 @@ func main() {
 			for k := range s.Wrong {
 				keys = append(keys, k)
 			}
-			sort.Slice(keys, func(i, j int) bool { return keys[i][0] < keys[j][0] || keys[i][0] == keys[j][0] && keys[i][1] < keys[j][1] })
+			sort.Slice(keys, func(i, j int) bool {
+				return keys[i][0] < keys[j][0] || keys[i][0] == keys[j][0] && keys[i][1] < keys[j][1]
+			})
 			for _, k := range keys {
 				type sn struct {
 					d string

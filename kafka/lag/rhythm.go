@@ -1,7 +1,9 @@
 package lag
 
 import (
+	"fmt"
 	"math"
+	"strconv"
 	"time"
 )
 
@@ -164,17 +166,20 @@ func (w Wait) Reason() string {
 	return ""
 }
 
-// span words a duration in whole seconds, minutes and hours.
+// span words a duration in at most two units of whole seconds, minutes
+// and hours, as the screens do: 55s, 1m10s, 5m, 1h05m.
 func span(d time.Duration) string {
-	d = d.Round(time.Second)
+	s := int64(d.Round(time.Second) / time.Second)
 	switch {
-	case d >= time.Hour:
-		return d.Truncate(time.Minute).String()
-	case d >= time.Minute && d%time.Minute == 0:
-		return (d / time.Minute).String() + "m"
+	case s < 60:
+		return strconv.FormatInt(s, 10) + "s"
+	case s < 3600 && s%60 == 0:
+		return strconv.FormatInt(s/60, 10) + "m"
+	case s < 3600:
+		return strconv.FormatInt(s/60, 10) + "m" + fmt.Sprintf("%02ds", s%60)
 	}
-	s := d.String()
-	return s
+	m := (s + 30) / 60
+	return strconv.FormatInt(m/60, 10) + "h" + fmt.Sprintf("%02dm", m%60)
 }
 
 // floor is the shortest evidence span the rules judge a trend or a

@@ -3,6 +3,7 @@ package lag
 import (
 	"encoding/json"
 	"testing"
+	"time"
 )
 
 func TestStatusText(t *testing.T) {
@@ -88,6 +89,26 @@ func TestGroupHealthJSON(t *testing.T) {
 	} {
 		if s.String() != want {
 			t.Errorf("catch-up state %d = %q, want %q", s, s.String(), want)
+		}
+	}
+}
+
+// TestWaitReason words the waits as the screens and health show them.
+func TestWaitReason(t *testing.T) {
+	for _, c := range []struct {
+		w    Wait
+		want string
+	}{
+		{Wait{Kind: WaitRhythm, Silence: 55 * time.Second, Need: 5 * time.Minute}, "no commit in 55s and no rhythm seen yet: STALL after 5m unless it commits"},
+		{Wait{Kind: WaitRhythm, Silence: 70 * time.Second, Need: 5 * time.Minute}, "no commit in 1m10s and no rhythm seen yet: STALL after 5m unless it commits"},
+		{Wait{Kind: WaitTrend, Every: 45 * time.Second, Need: 90 * time.Second}, "commits every ~45s: a trend needs 1m30s of them"},
+		{Wait{Kind: WaitTrend, Every: 10 * time.Minute, Need: 20 * time.Minute}, "commits every ~10m: a trend needs 20m of them"},
+		{Wait{Kind: WaitTrend, Need: 45 * time.Second}, "too few commits for a trend: needs 45s"},
+		{Wait{Kind: WaitTrend, Every: 2 * time.Hour, Need: 245 * time.Minute}, "commits every ~2h00m: a trend needs 4h05m of them"},
+		{Wait{}, ""},
+	} {
+		if got := c.w.Reason(); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.w, got, c.want)
 		}
 	}
 }

@@ -127,6 +127,8 @@ type jsonHealthPartition struct {
 type jsonJudging struct {
 	Observations int `json:"observations"`
 	Window       int `json:"window"`
+	// Reason says why the verdict waits (lag.Verdict.Reason).
+	Reason string `json:"reason,omitempty"`
 }
 
 type jsonRewind struct {
@@ -207,7 +209,7 @@ func judging(v *lag.Verdict) *jsonJudging {
 	if !v.Judging() {
 		return nil
 	}
-	return &jsonJudging{Observations: v.Observations, Window: v.Window}
+	return &jsonJudging{Observations: v.Observations, Window: v.Window, Reason: v.Reason()}
 }
 
 // verdictText is the verdict's text, null for lag.NoVerdict.

@@ -211,7 +211,8 @@ func TestHealthJSON(t *testing.T) {
       "complete": false,
       "judging": {
         "observations": 1,
-        "window": 10
+        "window": 10,
+        "reason": "watched 1 of the 10 observations a verdict needs"
       },
       "totalLag": 500,
       "maxTimeLagSeconds": null,

@@ -181,9 +181,9 @@ func Run(sc *Scenario) [numObservers]*Score {
 			span: float64(cfg.Window-1) * max(cfg.MinDistance.Seconds(), poll)}
 	}
 	{
-		cfg, _ := watch.Config(time.Duration(lag.DefaultConfig().Window)*sc.Poll, sc.Poll)
-		tr := lag.NewTracker(cfg)
-		obs[Serve] = &observer{kind: Serve, tracker: tr, cfg: tr.Config(), span: float64(cfg.Window-1) * poll}
+		tr := lag.NewTracker(watch.ServeConfig(sc.Poll))
+		cfg := tr.Config()
+		obs[Serve] = &observer{kind: Serve, tracker: tr, cfg: cfg, span: float64(cfg.Window-1) * max(cfg.MinDistance.Seconds(), poll)}
 	}
 	{
 		cfg, polls := watch.Config(sc.Window, sc.Poll)

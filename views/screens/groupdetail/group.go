@@ -624,7 +624,15 @@ func (m *Model) notice() string {
 	case m.g.Err != nil:
 		return m.g.Err.Error()
 	}
-	return m.rewind()
+	if r := m.rewind(); r != "" {
+		return r
+	}
+	// A verdict that waits for evidence says why, once its window is
+	// full (before, "JUDGING 3/10" says it).
+	if h := &m.health; h.Judging() && h.Wait.Kind != lag.WaitNone && h.Observations >= h.Window {
+		return "judging: " + h.Wait.Reason()
+	}
+	return ""
 }
 
 // noticeLine is the notice made one safe line: it holds the broker's
