@@ -83,7 +83,8 @@ func (p *page) openMetrics() []byte {
 }
 
 func newExporter(o serveOptions, poll func(context.Context) (*kafka.Snapshot, error), read watch.Reader, ver [2]string) *exporter {
-	cfg := watch.ServeConfig(o.interval)
+	window := time.Duration(lag.DefaultConfig().Window) * o.interval
+	cfg, _ := watch.Config(window, o.interval)
 	self := prometheus.NewRegistry()
 	self.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	e := &exporter{

@@ -47,6 +47,12 @@ type Config struct {
 	// group (rhythm.go): until then the verdict waits (JUDGING). 0 means
 	// the RhythmCeiling constant, 5 minutes.
 	RhythmCeiling time.Duration
+	// EventHold is how long an event the rules found (a REWIND: an
+	// offset moved back) is reported after the poll that saw it, before
+	// the verdict follows the partition's state again: 0 means the
+	// window's span, (Window-1) x MinDistance and at least two polls.
+	// `kgroups health` holds it for its whole sampling window.
+	EventHold time.Duration
 }
 
 // DefaultConfig returns the defaults: W=10 commit observations, 5s minimum

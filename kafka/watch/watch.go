@@ -72,19 +72,10 @@ func Config(window, interval time.Duration) (lag.Config, int) {
 	cfg.Samples = min(max(polls, 2), MaxSamples)
 	cfg.RatePolls = cfg.Samples
 	cfg.TimePoints = max(cfg.TimePoints, cfg.Samples)
+	// An event (REWIND) found in the window is reported for the whole
+	// window: health judges the window at its end.
+	cfg.EventHold = window
 	return cfg, polls
-}
-
-// ServeConfig is the history's configuration for a process that polls
-// unattended every interval (`kgroups serve`): Config over ten intervals,
-// with observations at least lag's default MinDistance apart, so that the
-// window the verdicts judge a silence or a trend on spans what the UI's
-// does (45s) however short the interval: a second-long interval would
-// otherwise judge a consumer that commits every 5s on 4.5s of evidence.
-func ServeConfig(interval time.Duration) lag.Config {
-	cfg, _ := Config(time.Duration(lag.DefaultConfig().Window)*interval, interval)
-	cfg.MinDistance = max(cfg.MinDistance, lag.DefaultConfig().MinDistance)
-	return cfg
 }
 
 // MaxSamples caps the polls each partition's history keeps, so that a long

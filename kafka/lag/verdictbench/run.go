@@ -181,7 +181,9 @@ func Run(sc *Scenario) [numObservers]*Score {
 			span: float64(cfg.Window-1) * max(cfg.MinDistance.Seconds(), poll)}
 	}
 	{
-		tr := lag.NewTracker(watch.ServeConfig(sc.Poll))
+		// serve's configuration (cmd/kgroups newExporter).
+		c, _ := watch.Config(time.Duration(lag.DefaultConfig().Window)*sc.Poll, sc.Poll)
+		tr := lag.NewTracker(c)
 		cfg := tr.Config()
 		obs[Serve] = &observer{kind: Serve, tracker: tr, cfg: cfg, span: float64(cfg.Window-1) * max(cfg.MinDistance.Seconds(), poll)}
 	}
