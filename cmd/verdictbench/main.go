@@ -28,7 +28,10 @@ func main() {
 	}
 	start := time.Now()
 	r := verdictbench.RunAll(*seed, verdictbench.Scenarios(*seed, *n, *length))
-	r.Markdown(os.Stdout)
+	if err := r.Markdown(os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "verdictbench:", err)
+		os.Exit(1)
+	}
 	if *verbose {
 		for o, s := range r.Scores {
 			keys := make([][2]uint8, 0, len(s.Wrong))

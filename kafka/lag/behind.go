@@ -119,29 +119,8 @@ func (h *History) fallingBehind(ph *partHist, c, end, now int64) bool {
 	return true
 }
 
-// RhythmFactor is how many times its longest earlier gap between commits
-// a consumer's commit must stand before the commit counts as stalled.
+// RhythmFactor is how many times its rhythm (the longest of its recent
+// waits that ended in a commit, rhythm.go) a consumer's commit must stand,
+// and longer than the window, before the commit counts as stalled (STALL)
+// or, without members, stopped (STOP).
 const RhythmFactor = 2
-
-// inRhythm reports whether a commit that has not moved for a full window
-// is still within the consumer's own rhythm: the partition's ring of
-// polls shows at least two earlier moves of its commit, and the time
-// since the latest is at most RhythmFactor times the longest gap between
-// them. A consumer that commits every 20s is not stalled 15s after its
-// last commit, however short the window; one whose commits stop is
-// stalled once the silence outlasts that rhythm.
-func (h *History) inRhythm(ph *partHist, now int64) bool {
-	if ph.sinceMove == noMove || int(ph.sinceMove) >= h.cfg.Samples-1 {
-		return false // no move in the ring: no rhythm to wait for
-	}
-	var buf [maxCommitPoints]commitPoint
-	pts := h.commitMoves(ph, uint64(h.cfg.Samples), buf[:0])
-	if len(pts) < 2 {
-		return false
-	}
-	var longest int64
-	for i := 1; i < len(pts); i++ {
-		longest = max(longest, h.timeAt(pts[i-1].seq)-h.timeAt(pts[i].seq))
-	}
-	return float64(now-h.timeAt(pts[0].seq)) <= RhythmFactor*float64(longest)
-}

@@ -72,38 +72,37 @@
 //
 // # Health
 //
-// Burrow judges the last W commits, with their commit times. Polling sees
-// neither commit times nor a consumer re-committing the same offset, so a
-// commit observation here is a poll that saw a new committed offset, or the
-// same offset again at least Config.MinDistance after the previous
-// observation while a member owns the partition: a live owner is taken to
-// re-commit, as auto-commit does. A consumer stuck while its member lives
-// therefore fills its window with one offset (STALL); one whose member is
-// gone, or that nobody consumes for, stops adding observations and reaches
-// STOP once its silence outlasts its window. The rules, in order, only for
-// a partition with lag > 0 now (one whose lag was zero at a poll since its
-// oldest observation can be WARN, and nothing worse):
+// Each partition is judged on its own commit rhythm (rhythm.go): consumers
+// commit per record, every few seconds, after slow batches, on
+// checkpoints minutes apart or never, so a rule over a fixed number of
+// commits would judge some of them on nothing. A partition keeps, beyond
+// its rings, when its current wait began (its latest commit move or
+// caught-up poll), its rhythm (the longest of its last waits that ended in
+// a commit; its group's when it showed none) and its trend (time lag and
+// lag at up to eight of its commits). The window below is
+// History.floor: (W-1) x MinDistance, at least two poll intervals. The
+// rules (History.verdict), only for a partition with lag > 0 now:
 //
-//   - STOP: now minus the newest observation exceeds the window's span,
-//     taken as at least (W-1) x MinDistance;
-//   - REWIND: an observation is below the highest one before it and the
-//     current offset has not recovered to that high (the Rewind carries
-//     both offsets);
-//   - STALL: a full window of W observations, all the same offset, and a
-//     silence longer than RhythmFactor times the longest gap between the
-//     consumer's earlier commits in the ring of polls, when it shows two
-//     or more (inRhythm);
-//   - WARN: a full window, and the consumer falls behind (fallingBehind):
-//     over its polls that saw a new commit in the last 2 x W polls (at
-//     least three), the lag seen at them grew by more than noise (one poll
-//     interval's production, KeepUpMessages, EqualRateShare of
-//     production), it consumed less than 1-EqualRateShare of what was
-//     produced, the lag did not shrink beyond noise over the newer half,
-//     and the time lag grew by more than one poll interval and
-//     EqualRateShare of the span (when both ends are interpolated); a lag
-//     of at most KeepUpMessages, or a time lag of at most KeepUpSeconds or
-//     one poll interval, is never WARN;
+//   - REWIND: an observation is below the highest one before it, the
+//     current offset has not recovered to that high, and the drop is at
+//     most Config.EventHold (at least the window) old;
+//   - STOP: no member owns it and its commit stood longer than the
+//     window and RhythmFactor times its rhythm (never moved while
+//     watched: the window); a group whose commits still move elsewhere is
+//     a job without members and is judged as a member's;
+//   - STALL: a member owns it and its commit stood as long; with no
+//     rhythm seen it waits (Wait, JUDGING) until Config.RhythmCeiling;
+//   - WARN: the trend climbs (History.trend: the floors of the time lag
+//     and the lag at the commits, by thirds of their span, climb beyond
+//     noise and still climb over the last window; the lag in records
+//     stands in where time lags are unknown); held at WARN, the
+//     records-based rule of behind.go keeps it; too few commits while the
+//     time lag is above what keeping up explains waits (JUDGING);
 //   - otherwise OK.
+//
+// judgeGroup (hold.go) then excuses the partitions that wait their turn
+// behind a busy member of the group (WARN or OK by the member's lag).
+// kafka/lag/verdictbench scores the rules against simulated ground truth.
 //
 // Burrow's WARN, a lag that never decreased over the window, is not used:
 // it calls a lag of a few records that ticks up WARN, misses a slow
@@ -112,10 +111,11 @@
 // WARN because its lag never reaches zero.
 //
 // The hold rule (hold.go) keeps a status from flapping: once a partition
-// was judged on a full window, a change between OK and WARN is reported
-// only after the rules gave it Config.Hold polls in a row; STOP, REWIND,
-// STALL, NO-COMMITS and a lag of 0 are facts and change it at once, and
-// the first decision is not held.
+// was decided (a full window and, when it lags, a trend with the commits
+// to tell), a change between OK and WARN is reported only after the rules
+// gave it Config.Hold polls in a row; STOP, REWIND, STALL, NO-COMMITS and
+// a lag of 0 are facts and change it at once, and the first decision is
+// not held.
 //
 // A REWIND that a reset made by kgroups explains (History.NoteReset: the
 // reset took the partition from at least the high to at most the low)

@@ -431,7 +431,7 @@ func TestVerdictsOnRealGroupsAsAHumanWould(t *testing.T) {
 			}
 			gh := s.poll(t, committed, end, true)
 			switch {
-			case k >= window+1:
+			case k > window:
 				// The commits kept for the trend span the window from
 				// poll 11: their time lag climbs, WARN at every poll.
 				expectStatus(t, fmt.Sprintf("poll %d", k), gh, lag.StatusWarn, true)

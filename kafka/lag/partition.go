@@ -107,12 +107,6 @@ const noMove = math.MaxUint16
 // remembered.
 const noZero = math.MaxUint32
 
-// zeroSince reports whether the partition's lag was zero at some poll from
-// seq to its latest. The verdict asks only for polls still in the ring.
-func (ph *partHist) zeroSince(seq uint64) bool {
-	return ph.sinceZero != noZero && ph.lastSeq-uint64(ph.sinceZero) >= seq
-}
-
 // first is the first poll that saw the partition, or the oldest poll of
 // the ring when that is later.
 func (ph *partHist) first() uint64 { return ph.lastSeq - uint64(ph.span) }

@@ -28,7 +28,7 @@ const (
 	StatusNoCommits
 	// StatusStall means the committed offset did not move across a full window
 	// while a member owned the partition and lag was above zero, and its
-	// silence outlasted the consumer's own rhythm (inRhythm: RhythmFactor
+	// silence outlasted the consumer's own rhythm (RhythmFactor
 	// times the longest gap between its earlier commits).
 	StatusStall
 	// StatusRewind means the committed offset went backwards within the window

@@ -87,31 +87,33 @@ func quantile(xs []float64, q float64) float64 {
 }
 
 // Markdown writes the report as docs/lag-health.md publishes it.
-func (r *Report) Markdown(w io.Writer) {
-	fmt.Fprintf(w, "%d scenarios of %s each, seed %d.\n", r.Scenarios, shortDur(r.Length), r.Seed)
+func (r *Report) Markdown(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d scenarios of %s each, seed %d.\n", r.Scenarios, shortDur(r.Length), r.Seed)
 	for o, s := range r.Scores {
 		correct, judged, wrong := s.Correct()
-		fmt.Fprintf(w, "\n#### %s\n\n", Observer(o))
-		fmt.Fprintf(w, "Settled polls (truth held past its grace), truth × verdict:\n\n")
-		matrix(w, &s.Settled)
-		fmt.Fprintf(w, "\n- right verdict on %.1f%% of settled polls; %.1f%% decided (not JUDGING or -); %d settled polls with a wrong decided verdict\n", 100*correct, 100*judged, wrong)
-		fmt.Fprintf(w, "- time to the right verdict after a change of truth: median %s, p90 %s, max %s; %d of %d changes never got it before the next\n",
+		fmt.Fprintf(&b, "\n#### %s\n\n", Observer(o))
+		b.WriteString("Settled polls (truth held past its grace), truth × verdict:\n\n")
+		matrix(&b, &s.Settled)
+		fmt.Fprintf(&b, "\n- right verdict on %.1f%% of settled polls; %.1f%% decided (not JUDGING or -); %d settled polls with a wrong decided verdict\n", 100*correct, 100*judged, wrong)
+		fmt.Fprintf(&b, "- time to the right verdict after a change of truth: median %s, p90 %s, max %s; %d of %d changes never got it before the next\n",
 			secs(quantile(s.TTR, 0.5)), secs(quantile(s.TTR, 0.9)), secs(quantile(s.TTR, 1)), s.Missed, len(s.TTR)+s.Missed)
 		perHour := 0.0
 		if s.Hours > 0 {
 			perHour = float64(s.DecidedChanges) / s.Hours
 		}
-		fmt.Fprintf(w, "- verdict changes: %d between decided verdicts (%.2f per group-hour) for %d changes of truth; %d beyond one per change; %d counting JUDGING\n",
+		fmt.Fprintf(&b, "- verdict changes: %d between decided verdicts (%.2f per group-hour) for %d changes of truth; %d beyond one per change; %d counting JUDGING\n",
 			s.DecidedChanges, perHour, s.TruthChanges, s.Excess, s.Changes)
-		fmt.Fprintf(w, "- OK while the time lag grew by more than half the evidence span: %d polls; STALL within the consumer's own rhythm: %d polls\n", s.OKWhileGrowing, s.StallInRhythm)
+		fmt.Fprintf(&b, "- OK while the time lag grew by more than half the evidence span: %d polls; STALL within the consumer's own rhythm: %d polls\n", s.OKWhileGrowing, s.StallInRhythm)
 	}
+	_, err := io.WriteString(w, b.String())
+	return err
 }
 
-func matrix(w io.Writer, m *[numTruths][numCols]int) {
-	var b strings.Builder
+func matrix(b *strings.Builder, m *[numTruths][numCols]int) {
 	b.WriteString("| truth \\ verdict |")
 	for c := range numCols {
-		fmt.Fprintf(&b, " %s |", Col(c))
+		fmt.Fprintf(b, " %s |", c)
 	}
 	b.WriteString("\n|---|")
 	for range numCols {
@@ -119,21 +121,20 @@ func matrix(w io.Writer, m *[numTruths][numCols]int) {
 	}
 	b.WriteString("\n")
 	for t := range numTruths {
-		fmt.Fprintf(&b, "| %s |", Truth(t))
+		fmt.Fprintf(b, "| %s |", t)
 		for c := range numCols {
 			n := m[t][c]
 			switch {
 			case n == 0:
 				b.WriteString(" · |")
-			case Col(c) == Truth(t).Want():
-				fmt.Fprintf(&b, " **%d** |", n)
+			case c == t.Want():
+				fmt.Fprintf(b, " **%d** |", n)
 			default:
-				fmt.Fprintf(&b, " %d |", n)
+				fmt.Fprintf(b, " %d |", n)
 			}
 		}
 		b.WriteString("\n")
 	}
-	io.WriteString(w, b.String())
 }
 
 func secs(s float64) string {

@@ -162,8 +162,7 @@ type observer struct {
 	tracker *lag.Tracker
 	cfg     lag.Config
 	hist    *lag.History // Health: the current window's
-	started float64
-	polls   int // Health: polls in a window
+	polls   int          // Health: polls in a window
 	taken   int
 	span    float64 // the evidence window, seconds
 	out     []judged
@@ -215,7 +214,7 @@ func Run(sc *Scenario) [numObservers]*Score {
 	}
 	var out [numObservers]*Score
 	for i, o := range obs {
-		out[i] = o.score(sc, w)
+		out[i] = o.score(sc)
 	}
 	return out
 }
@@ -356,7 +355,7 @@ func (w *world) snapshot() *kafka.Snapshot {
 // commits to show).
 func grace(span, period float64) float64 { return span + max(span, 3*period) }
 
-func (o *observer) score(sc *Scenario, w *world) *Score {
+func (o *observer) score(sc *Scenario) *Score {
 	s := newScore()
 	if len(o.out) == 0 {
 		return s

@@ -42,9 +42,8 @@ type Scenario struct {
 // while the consumer runs at speed: the rhythm, stretched for a member
 // that serves its partitions in turn or commits after slow batches.
 func (sc *Scenario) commitPeriod(speed float64) float64 {
-	cap := speed * sc.Production.Rate * float64(sc.Partitions) / float64(max(1, sc.Members))
+	capacity := speed * sc.Production.Rate * float64(sc.Partitions) / float64(max(1, sc.Members))
 	if sc.Production.Kind == Trickle {
-		cap = speed * float64(sc.Partitions) / 60 / float64(max(1, sc.Members))
 		// A record a minute: a commit moves when one arrives.
 		return max(60, sc.Rhythm.Every.Seconds())
 	}
@@ -56,15 +55,15 @@ func (sc *Scenario) commitPeriod(speed float64) float64 {
 	case Interval:
 		p = sc.Rhythm.Every.Seconds()
 	case AfterBatch:
-		if cap > 0 {
-			p = float64(sc.Rhythm.Batch) / cap
+		if capacity > 0 {
+			p = float64(sc.Rhythm.Batch) / capacity
 		}
 		if speed >= 1 {
 			p = min(p, 5)
 		}
 	}
-	if sc.Spread == InTurn && speed < 1 && cap > 0 {
-		p = max(p, float64(per)*500/cap)
+	if sc.Spread == InTurn && speed < 1 && capacity > 0 {
+		p = max(p, float64(per)*500/capacity)
 	}
 	return p
 }

@@ -129,17 +129,17 @@ func (w *world) keepUpBound() float64 {
 // groupTruth is the worst of the partitions' truths, and the group's true
 // time lag (the largest, -1 when no partition has a commit).
 func (w *world) groupTruth(fade float64) (Truth, float64) {
-	worst, any := Idle, false
+	worst, found := Idle, false
 	tl := -1.0
 	for i := range w.parts {
 		tr, ok := w.partTruth(i, fade)
 		if !ok {
 			continue
 		}
-		if !any || tr > worst {
+		if !found || tr > worst {
 			worst = tr
 		}
-		any = true
+		found = true
 		tl = max(tl, w.timeLag(i))
 	}
 	return worst, tl

@@ -63,7 +63,7 @@ func TestBenchmarkHolds(t *testing.T) {
 		g, w := &got[o], &want[o]
 		for tr := range numTruths {
 			for c := range numCols {
-				col, truth := Col(c), Truth(tr)
+				col, truth := c, tr
 				switch {
 				case col == truth.Want() && g.Settled[tr][c] < w.Settled[tr][c]:
 					t.Errorf("%s: %s judged %s on %d settled polls, %d in the baseline", Observer(o), truth, col, g.Settled[tr][c], w.Settled[tr][c])

@@ -642,18 +642,6 @@ func (w *world) timeLag(i int) float64 {
 	return w.t - w.writtenAt(i, p.committed)
 }
 
-// owner is the member id owning partition i ("" when none).
-func (w *world) owner(i int) string {
-	for k := range w.members {
-		for _, p := range w.members[k].parts {
-			if p == i {
-				return w.members[k].id
-			}
-		}
-	}
-	return ""
-}
-
 func shortDur(d time.Duration) string {
 	switch {
 	case d%time.Minute == 0:
