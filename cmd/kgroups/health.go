@@ -442,6 +442,14 @@ func healthCauses(w *sampledWindow, names []string) []string {
 		if sev, ok := v.Decided(); !ok || sev < lag.SeverityWarn {
 			continue
 		}
+		if v.Status == lag.StatusStop {
+			if since, whole, ok := w.history.NoMembersSince(v.Group); ok {
+				// An Empty group: how long it has had no members says
+				// whether it stopped or was never running while watched.
+				out[i] = noMembersCause(since, whole)
+				continue
+			}
+		}
 		if reads == nil {
 			reads = &diagnose.Reads{Stable: diagnose.Trailing(selected(w.first, names), w.judged)}
 		}
@@ -510,4 +518,15 @@ func judgingCause(v *lag.Verdict, cfg lag.Config) string {
 		r += "; widen --window to " + format.Span(window)
 	}
 	return r
+}
+
+// noMembersCause is a STOP's cause for a group without members: "no
+// members since 09:14:05", or "no members while watched" when it had
+// none at any poll of the window (an archived group; --skip-empty leaves
+// Empty groups out).
+func noMembersCause(since time.Time, whole bool) string {
+	if whole {
+		return "no members while watched"
+	}
+	return "no members since " + since.Local().Format("15:04:05")
 }

@@ -1,6 +1,10 @@
 package lag
 
-import "github.com/kgroups/kgroups/kafka"
+import (
+	"time"
+
+	"github.com/kgroups/kgroups/kafka"
+)
 
 // A group's catch-up answer (caught up, keeping up, catching up in 4m05s,
 // falling behind 12 msg/s) is worked out once a poll, as the poll is
@@ -233,4 +237,31 @@ func (c *catchUpHold) move(raw CatchUp, hold int) {
 			c.shown, c.run = raw, 0
 		}
 	}
+}
+
+// NoMembersSince reports, for a group that had no members at the latest
+// poll (Empty or Dead, none listed), the time of the first poll of that
+// run that the history still holds, and whether the run covers every
+// poll the history holds of the group (it had none while watched). ok is
+// false for a group with members, or one the latest poll did not see.
+func (h *History) NoMembersSince(group string) (since time.Time, whole, ok bool) {
+	gh, found := h.groups[group]
+	if !found || gh.lastSeq != h.seq || len(gh.memberless) == 0 {
+		return time.Time{}, false, false
+	}
+	r := gh.memberless[len(gh.memberless)-1]
+	if r.to != h.seq {
+		return time.Time{}, false, false
+	}
+	first := h.firstSeq(gh.firstSeq, gh.lastSeq)
+	from := max(r.from, first)
+	return time.Unix(0, h.timeAt(from)).UTC(), from == first, true
+}
+
+// NoMembersSince is History.NoMembersSince over the Tracker's history.
+func (l *Tracker) NoMembersSince(group string) (since time.Time, whole, ok bool) {
+	if l == nil {
+		return time.Time{}, false, false
+	}
+	return l.hist.NoMembersSince(group)
 }
