@@ -263,3 +263,33 @@ func TestRealParity(t *testing.T) {
 			[]string{"--list", "--type", "classic", "--state", "Empty"}, byGroup)
 	})
 }
+
+// TestRealOldBrokers runs the parity comparisons that old brokers can
+// answer (describe, --members, --state, list by state) and a reset read
+// back by kafka-consumer-groups.sh, on a real Kafka 3.9 (KRaft) and a real
+// Kafka 2.8 (ZooKeeper) cluster, with the 4.2 tool and Java clients, as a
+// user with current tools on an old cluster runs them. They have no
+// KIP-848 groups, and 2.8 no group types (ListGroups v5).
+func TestRealOldBrokers(t *testing.T) {
+	for _, v := range []string{"3.9.1", "2.8.2"} {
+		t.Run(v, func(t *testing.T) {
+			c := startParity(t, v)
+			byMember := how{sortBy: []string{"GROUP", "CONSUMER-ID"}}
+			all := []string{"--describe", "--all-groups"}
+			c.compare(t, "describe", []string{"describe", "--all-groups", "--verbose"}, append(all, "--verbose"), how{})
+			c.compare(t, "members", []string{"describe", "--all-groups", "--members", "--verbose"}, append(all, "--members", "--verbose"), byMember)
+			c.compare(t, "state", []string{"describe", "--all-groups", "--state"}, append(all, "--state"), how{})
+			c.compare(t, "list", []string{"list", "--state", "Empty,Stable"}, []string{"--list", "--state"}, how{sortBy: []string{"GROUP"}})
+
+			group, orders := c.Name("e-admin"), c.Name("orders")
+			if code, out, errOut := kg(t, "-b", c.Bootstrap, "reset", group, "--to-earliest", "--all-topics", "--execute"); code != 0 {
+				t.Fatalf("kgroups reset exited %d:\n%s%s", code, out, errOut)
+			}
+			expectOffsets(t, "reset to earliest", committed(t, c.Cluster, group), map[string]int64{orders + "/0": 0, orders + "/2": 0})
+			if code, out, errOut := kg(t, "-b", c.Bootstrap, "reset", group, "--shift-by", "3", "--topic", orders+":0", "--execute"); code != 0 {
+				t.Fatalf("kgroups reset exited %d:\n%s%s", code, out, errOut)
+			}
+			expectOffsets(t, "shift by 3", committed(t, c.Cluster, group), map[string]int64{orders + "/0": 3, orders + "/2": 0})
+		})
+	}
+}

@@ -138,8 +138,9 @@ func (r Row) Get(col string) (string, bool) {
 // Rows parses kgroups' tables into rows, each with its block's header,
 // splitting lines at runs of spaces: kgroups right-aligns numbers and never
 // leaves a cell empty ("-" stands for none). The header COORDINATOR (ID)
-// and its cells ("host:port (1)") are one column. A row with another
-// number of cells than its header is an error.
+// and its cells ("host:port (1)") are one column; the last column takes
+// the rest of a longer row (free text, such as a reset plan's NOTE). A row
+// with fewer cells than its header is an error.
 func Rows(out string) ([]Row, error) {
 	var rows []Row
 	var header []string
@@ -158,6 +159,10 @@ func Rows(out string) ([]Row, error) {
 		default:
 			if coord > 0 && len(f) > coord {
 				f = joinAt(f, coord)
+			}
+			if len(f) > len(header) {
+				// Free text in the last column (a reset plan's NOTE).
+				f = append(f[:len(header)-1], strings.Join(f[len(header)-1:], " "))
 			}
 			if len(f) != len(header) {
 				return nil, fmt.Errorf("row %q has %d cells under %d columns %v", line, len(f), len(header), header)
