@@ -98,7 +98,7 @@ func TestRealResets(t *testing.T) {
 	if err := os.WriteFile(csv, fmt.Appendf(nil, "%s,0,7\n%s,1,2\n", topic, topic), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	at3 := writesBase.Add(3 * time.Minute).Format("2006-01-02T15:04:05.000") + "+00:00"
+	at3 := writesBase.Add(3*time.Minute).Format("2006-01-02T15:04:05.000") + "+00:00"
 	for _, tc := range []struct {
 		name     string
 		scenario []string
