@@ -217,13 +217,17 @@ func (c *Cluster) Groups(t testing.TB, args ...string) string {
 }
 
 // CreateTopic creates topic with partitions partitions (replication
-// factor: every node, at most 3).
+// factor: every node, at most 3) and no time retention: the tests write
+// records with timestamps in the past, which the broker's retention check
+// (its first runs 30 s after the start) would otherwise delete, moving the
+// log start to the log end under a running test.
 func (c *Cluster) CreateTopic(t testing.TB, topic string, partitions int32) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), Wait)
 	defer cancel()
 	rf := int16(min(len(c.Brokers()), 3))
-	resp, err := c.adm.CreateTopic(ctx, partitions, rf, nil, topic)
+	forever := "-1"
+	resp, err := c.adm.CreateTopic(ctx, partitions, rf, map[string]*string{"retention.ms": &forever}, topic)
 	if err == nil {
 		err = resp.Err
 	}
