@@ -1,0 +1,115 @@
+//go:build realkafka
+
+package main
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kgroups/kgroups/kafka/realkafka"
+)
+
+// Kafka's other group tools.
+const (
+	shareGroupCommand   = "org.apache.kafka.tools.consumer.group.ShareGroupCommand"
+	streamsGroupCommand = "org.apache.kafka.tools.streams.StreamsGroupCommand"
+	configCommand       = "kafka.admin.ConfigCommand"
+)
+
+// tool runs one of Kafka's tools against c and fails the test unless it
+// exits 0.
+func tool(t *testing.T, c *realkafka.Cluster, class string, args ...string) string {
+	t.Helper()
+	out, errOut, code := c.Tool(t, class, append([]string{"--bootstrap-server", c.Bootstrap}, args...)...)
+	if code != 0 {
+		t.Fatalf("%s %v: exit %d\n%s%s", class, args, code, out, errOut)
+	}
+	return out
+}
+
+// stillRows runs a Kafka tool until two runs in a row print the same and
+// ready accepts the rows, and returns them.
+func stillRows(t *testing.T, what string, run func() string, ready func([]realkafka.Row) bool) []realkafka.Row {
+	t.Helper()
+	deadline := time.Now().Add(realkafka.Wait)
+	prev := ""
+	for time.Now().Before(deadline) {
+		out := run()
+		rows, err := realkafka.KafkaRows(out)
+		if err == nil && out == prev && ready(rows) {
+			return rows
+		}
+		prev = out
+	}
+	t.Fatalf("%s never held still:\n%s", what, prev)
+	return nil
+}
+
+// compareRows holds kgroups' rows (from kgArgs) to Kafka's rows, column
+// by column under Kafka's header, with rename mapping a Kafka column to
+// kgroups' name for it.
+func compareRows(t *testing.T, what string, c *realkafka.Cluster, kgArgs []string, want []realkafka.Row, rename map[string]string, sortBy ...string) {
+	t.Helper()
+	code, out, errOut := kg(t, append([]string{"-b", c.Bootstrap}, kgArgs...)...)
+	if code != 0 {
+		t.Fatalf("%s: kgroups %v exited %d:\n%s%s", what, kgArgs, code, out, errOut)
+	}
+	got, err := realkafka.Rows(out)
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", what, err, out)
+	}
+	for i := range got {
+		h := make([]string, len(got[i].Header))
+		for j, col := range got[i].Header {
+			h[j] = col
+			for k, v := range rename {
+				if v == col {
+					h[j] = k
+				}
+			}
+		}
+		got[i].Header = h
+	}
+	if sortBy != nil {
+		got, want = realkafka.SortRows(got, sortBy...), realkafka.SortRows(want, sortBy...)
+	}
+	if d := realkafka.Same(got, want, exact); d != "" {
+		t.Errorf("%s: kgroups %s differs from Kafka's tool:\n%s", what, strings.Join(kgArgs, " "), d)
+	}
+}
+
+// TestRealShareGroup holds kgroups' describe of a share group (KIP-932)
+// with two Java share consumers to kafka-share-groups.sh's, once every
+// record is acknowledged.
+func TestRealShareGroup(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	c := realkafka.Start(t, "", 1)
+	topic, group := c.Name("s"), c.Name("sg")
+	c.CreateTopic(t, topic, 3)
+	tool(t, c, configCommand, "--alter", "--entity-type", "groups", "--entity-name", group,
+		"--add-config", "share.auto.offset.reset=earliest")
+	c.Produce(t, topic, 0, 7, time.Time{})
+	c.Produce(t, topic, 1, 4, time.Time{})
+	j := c.StartClients(t)
+	j.Share(t, "s1", []string{topic}, "group.id="+group)
+	j.Share(t, "s2", []string{topic}, "group.id="+group)
+
+	offsets := stillRows(t, "kafka-share-groups.sh --describe", func() string {
+		return tool(t, c, shareGroupCommand, "--describe", "--group", group, "--verbose")
+	}, func(rows []realkafka.Row) bool { return len(rows) == 3 })
+	// Kafka 4.2 keeps a share partition's start offset where it was until
+	// its state is written again, and counts acknowledged records out of
+	// the lag: the numbers are the broker's, and kgroups must show them.
+	compareRows(t, "share describe", c, []string{"describe", group, "--verbose"}, offsets, nil)
+
+	membersRows := stillRows(t, "kafka-share-groups.sh --members", func() string {
+		return tool(t, c, shareGroupCommand, "--describe", "--group", group, "--members", "--verbose")
+	}, func(rows []realkafka.Row) bool { return len(rows) == 2 })
+	compareRows(t, "share members", c, []string{"describe", group, "--members", "--verbose"}, membersRows, nil, "CONSUMER-ID")
+
+	state := stillRows(t, "kafka-share-groups.sh --state", func() string {
+		return tool(t, c, shareGroupCommand, "--describe", "--group", group, "--state", "--verbose")
+	}, func(rows []realkafka.Row) bool { return len(rows) == 1 })
+	compareRows(t, "share state", c, []string{"describe", group, "--state", "--verbose"}, state, nil)
+}
