@@ -79,6 +79,20 @@ func compareRows(t *testing.T, what string, c *realkafka.Cluster, kgArgs []strin
 	}
 }
 
+// dropColumn is rows without column col.
+func dropColumn(rows []realkafka.Row, col string) []realkafka.Row {
+	out := make([]realkafka.Row, len(rows))
+	for i, r := range rows {
+		for j, h := range r.Header {
+			if h != col {
+				out[i].Header = append(out[i].Header, h)
+				out[i].Cells = append(out[i].Cells, r.Cells[j])
+			}
+		}
+	}
+	return out
+}
+
 // TestRealShareGroup holds kgroups' describe of a share group (KIP-932)
 // with two Java share consumers to kafka-share-groups.sh's, once every
 // record is acknowledged.
@@ -112,4 +126,47 @@ func TestRealShareGroup(t *testing.T) {
 		return tool(t, c, shareGroupCommand, "--describe", "--group", group, "--state", "--verbose")
 	}, func(rows []realkafka.Row) bool { return len(rows) == 1 })
 	compareRows(t, "share state", c, []string{"describe", group, "--state", "--verbose"}, state, nil)
+}
+
+// TestRealStreamsGroup holds kgroups' describe of a streams group
+// (KIP-1071) run by a Kafka Streams app (group.protocol=streams, counting
+// records by key) to kafka-streams-groups.sh's, once the app has committed
+// its input up to the log end.
+func TestRealStreamsGroup(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	c := realkafka.Start(t, "", 1)
+	in, out, app := c.Name("words"), c.Name("counts"), c.Name("wc")
+	c.CreateTopic(t, in, 2)
+	c.CreateTopic(t, out, 1)
+	c.Produce(t, in, 0, 6, time.Time{})
+	c.Produce(t, in, 1, 3, time.Time{})
+	j := c.StartClients(t)
+	j.Streams(t, app, in, out, "application.id="+app, "group.protocol=streams", "commit.interval.ms=100",
+		"state.dir="+t.TempDir(), "num.stream.threads=2")
+
+	offsets := stillRows(t, "kafka-streams-groups.sh --describe", func() string {
+		return tool(t, c, streamsGroupCommand, "--describe", "--group", app, "--verbose")
+	}, func(rows []realkafka.Row) bool {
+		if len(rows) != 2 {
+			return false
+		}
+		for _, r := range rows {
+			if lag, _ := r.Get("OFFSET-LAG"); lag != "0" {
+				return false
+			}
+		}
+		return true
+	})
+	compareRows(t, "streams describe", c, []string{"describe", app, "--verbose"}, offsets, nil, "TOPIC", "PARTITION")
+	// Without --verbose, kgroups prints the same offsets under LAG.
+	compareRows(t, "streams describe", c, []string{"describe", app}, dropColumn(offsets, "LEADER-EPOCH"),
+		map[string]string{"OFFSET-LAG": "LAG"}, "TOPIC", "PARTITION")
+	members := stillRows(t, "kafka-streams-groups.sh --members", func() string {
+		return tool(t, c, streamsGroupCommand, "--describe", "--group", app, "--members", "--verbose")
+	}, func(rows []realkafka.Row) bool { return len(rows) == 2 })
+	compareRows(t, "streams members", c, []string{"describe", app, "--members", "--verbose"}, members, nil, "MEMBER")
+	state := stillRows(t, "kafka-streams-groups.sh --state", func() string {
+		return tool(t, c, streamsGroupCommand, "--describe", "--group", app, "--state", "--verbose")
+	}, func(rows []realkafka.Row) bool { return len(rows) == 1 })
+	compareRows(t, "streams state", c, []string{"describe", app, "--state", "--verbose"}, state, nil)
 }

@@ -84,3 +84,27 @@ func join(rows [][]string) []string {
 	}
 	return out
 }
+
+// A streams member's --verbose ASSIGNMENTS are kafka-streams-groups.sh's:
+// every kind it has, then every kind of its target, each task followed by
+// "; ".
+func TestKafkaStreamsAssignments(t *testing.T) {
+	m := &kafka.StreamsMember{
+		Tasks:       kafka.StreamsTasks{Active: []kafka.TaskIDs{{Subtopology: "0", Partitions: []int32{0, 1}}, {Subtopology: "1", Partitions: []int32{0}}}},
+		TargetTasks: kafka.StreamsTasks{Active: []kafka.TaskIDs{{Subtopology: "0", Partitions: []int32{0}}}, Standby: []kafka.TaskIDs{{Subtopology: "1", Partitions: []int32{2}}}},
+	}
+	want := "ACTIVE: 0:[0,1]; 1:[0]; TARGET-ACTIVE: 0:[0]; TARGET-STANDBY: 1:[2];"
+	if got := render.KafkaStreamsAssignments(m); got != want {
+		t.Errorf("KafkaStreamsAssignments = %q, want %q", got, want)
+	}
+	if got := render.KafkaStreamsAssignments(&kafka.StreamsMember{}); got != "-" {
+		t.Errorf("no tasks: %q, want -", got)
+	}
+	var titles []string
+	for _, c := range render.StreamsVerbosePartitionColumns(false) {
+		titles = append(titles, c.Title)
+	}
+	if got := strings.Join(titles, " "); got != "GROUP TOPIC PARTITION CURRENT-OFFSET LEADER-EPOCH LOG-END-OFFSET OFFSET-LAG" {
+		t.Errorf("streams --verbose columns %q", got)
+	}
+}
