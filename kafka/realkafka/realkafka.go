@@ -270,6 +270,13 @@ func (c *Cluster) Produce(t testing.TB, topic string, partition int32, n int, ts
 	}
 }
 
+// ProduceAsync writes one record (timestamped now) to topic's partition
+// without waiting: for a steady load while brokers come and go, whose
+// failures the producer retries and the test does not judge.
+func (c *Cluster) ProduceAsync(topic string, partition int32) {
+	c.cl.Produce(context.Background(), &kgo.Record{Topic: topic, Partition: partition, Value: []byte("v")}, nil)
+}
+
 // Commit commits offsets for group from outside it (the group must be
 // Empty or unknown), as an admin would: offsets maps topic to partition
 // to offset.
