@@ -277,6 +277,35 @@ func (c *Cluster) ProduceAsync(topic string, partition int32) {
 	c.cl.Produce(context.Background(), &kgo.Record{Topic: topic, Partition: partition, Value: []byte("v")}, nil)
 }
 
+// RecordTime is the timestamp of the record at offset of topic's
+// partition, read without joining a group.
+func (c *Cluster) RecordTime(t testing.TB, topic string, partition int32, offset int64) time.Time {
+	t.Helper()
+	cl, err := kgo.NewClient(kgo.SeedBrokers(c.Brokers()...),
+		kgo.ConsumePartitions(map[string]map[int32]kgo.Offset{topic: {partition: kgo.NewOffset().At(offset)}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), Wait)
+	defer cancel()
+	for {
+		fs := cl.PollFetches(ctx)
+		if err := ctx.Err(); err != nil {
+			t.Fatalf("no record at %s/%d@%d: %v", topic, partition, offset, err)
+		}
+		var found *kgo.Record
+		fs.EachRecord(func(r *kgo.Record) {
+			if found == nil && r.Offset == offset {
+				found = r
+			}
+		})
+		if found != nil {
+			return found.Timestamp
+		}
+	}
+}
+
 // Commit commits offsets for group from outside it (the group must be
 // Empty or unknown), as an admin would: offsets maps topic to partition
 // to offset.

@@ -11,6 +11,8 @@
 //	consumer NAME TOPICS [key=value...]   a KafkaConsumer subscribed to TOPICS
 //	                                      (comma-separated) that polls and
 //	                                      commits as its properties say
+//	                                      (sleep.ms=N: N ms a record, to be
+//	                                      slower than the producers)
 //	share NAME TOPICS [key=value...]      a KafkaShareConsumer
 //	streams NAME IN OUT [key=value...]    a Kafka Streams app counting IN's
 //	                                      records by key into OUT
@@ -76,6 +78,10 @@ public class Clients {
     }
 
     static void consumer(String name, List<String> topics, Properties p) {
+        // sleep.ms is ours, not Kafka's: the time the consumer takes over
+        // each record, to make a consumer slower than its producers.
+        long sleepMs = Long.parseLong((String) p.getOrDefault("sleep.ms", "0"));
+        p.remove("sleep.ms");
         p.put("key.deserializer", ByteArrayDeserializer.class.getName());
         p.put("value.deserializer", ByteArrayDeserializer.class.getName());
         KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(p);
@@ -93,9 +99,12 @@ public class Clients {
                     }
                 });
                 while (!stop.get()) {
-                    c.poll(Duration.ofMillis(100));
+                    int n = c.poll(Duration.ofMillis(100)).count();
+                    if (sleepMs > 0 && n > 0) {
+                        Thread.sleep(sleepMs * n);
+                    }
                 }
-            } catch (WakeupException e) {
+            } catch (WakeupException | InterruptedException e) {
                 // closing
             } catch (Exception e) {
                 say("failed " + name + " " + e);
