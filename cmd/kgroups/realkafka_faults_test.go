@@ -3,6 +3,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"strconv"
@@ -41,10 +42,11 @@ func coordinatorOf(t *testing.T, c *realkafka.Cluster, group string) int {
 
 // TestRealCoordinatorMove runs kgroups health over a window in which the
 // broker coordinating the groups of a three-node Kafka 4.2 cluster stops
-// and starts again, with Java consumers (classic and KIP-848) keeping up
-// with a steady producer all along. kgroups describe must follow the
-// coordinator to another node, as kafka-consumer-groups.sh does, and health
-// must judge no group ERR: no STALL, STOP or REWIND from the move.
+// and starts again, then every node restarts in turn, with Java consumers
+// (classic and KIP-848) keeping up with a steady producer all along.
+// kgroups describe must follow the coordinator to another node, as
+// kafka-consumer-groups.sh does, and keep answering while a node is down;
+// health must judge no group ERR: no STALL, STOP or REWIND from the moves.
 func TestRealCoordinatorMove(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	t.Setenv("XDG_STATE_HOME", t.TempDir())
@@ -87,9 +89,12 @@ func TestRealCoordinatorMove(t *testing.T) {
 	}
 	health := make(chan result, 1)
 	go func() {
-		code, out, errOut := kg(t, "-b", c.Bootstrap, "health", classic, k848,
-			"--window", "40s", "--interval", "2s", "-o", "json", "--fail-on", "ERR")
-		health <- result{code, out, errOut}
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+		defer cancel()
+		var out, errOut bytes.Buffer
+		code := run(ctx, []string{"-b", c.Bootstrap, "health", classic, k848,
+			"--window", "75s", "--interval", "2s", "-o", "json", "--fail-on", "ERR"}, strings.NewReader(""), &out, &errOut)
+		health <- result{code, out.String(), errOut.String()}
 	}()
 
 	before := coordinatorOf(t, c, classic)
@@ -122,6 +127,15 @@ func TestRealCoordinatorMove(t *testing.T) {
 		t.Errorf("kgroups describe with node %d down exited %d:\n%s%s", before, code, out, errOut)
 	}
 	c.StartNode(t, before)
+	// Then a rolling restart: every node, one at a time, each back
+	// before the next goes.
+	for n := 1; n <= 3; n++ {
+		c.StopNode(t, n)
+		if code, out, errOut := kg(t, "-b", c.Bootstrap, "describe", classic, k848, "--state"); code != 0 {
+			t.Errorf("kgroups describe --state with node %d down exited %d:\n%s%s", n, code, out, errOut)
+		}
+		c.StartNode(t, n)
+	}
 
 	r := <-health
 	var doc struct {
