@@ -126,6 +126,47 @@ func TestRealShareGroup(t *testing.T) {
 		return tool(t, c, shareGroupCommand, "--describe", "--group", group, "--state", "--verbose")
 	}, func(rows []realkafka.Row) bool { return len(rows) == 1 })
 	compareRows(t, "share state", c, []string{"describe", group, "--state", "--verbose"}, state, nil)
+
+	// Resets, once the group is Empty: kgroups plans what
+	// kafka-share-groups.sh --reset-offsets --dry-run plans, and the Kafka
+	// tool reads back what kgroups wrote.
+	j.Close(t, "s1")
+	j.Close(t, "s2")
+	stillRows(t, "kafka-share-groups.sh --state", func() string {
+		return tool(t, c, shareGroupCommand, "--describe", "--group", group, "--state")
+	}, func(rows []realkafka.Row) bool {
+		st, _ := rows[0].Get("STATE")
+		return len(rows) == 1 && st == "Empty"
+	})
+	for _, tc := range []struct {
+		name     string
+		scenario []string
+		want     []string // START-OFFSET of partitions 0, 1, 2 afterwards
+	}{
+		{"to-latest", []string{"--to-latest", "--all-topics"}, []string{"7", "4", "0"}},
+		{"to-earliest", []string{"--to-earliest", "--topic", topic + ":0,1"}, []string{"0", "0", "0"}},
+	} {
+		plan, err := realkafka.KafkaRows(tool(t, c, shareGroupCommand, append([]string{"--reset-offsets", "--group", group, "--dry-run"}, tc.scenario...)...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		compareRows(t, "share reset "+tc.name+" (dry run)", c, append([]string{"reset", group}, tc.scenario...), plan, nil, "TOPIC", "PARTITION")
+		if code, out, errOut := kg(t, append([]string{"-b", c.Bootstrap, "reset", group, "--execute"}, tc.scenario...)...); code != 0 {
+			t.Fatalf("kgroups reset %s exited %d:\n%s%s", tc.name, code, out, errOut)
+		}
+		after, err := realkafka.KafkaRows(tool(t, c, shareGroupCommand, "--describe", "--group", group))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, r := range after {
+			v, _ := r.Get("START-OFFSET")
+			got = append(got, v)
+		}
+		if strings.Join(got, " ") != strings.Join(tc.want, " ") {
+			t.Errorf("after kgroups reset %s kafka-share-groups.sh reads START-OFFSET %v, want %v", tc.name, got, tc.want)
+		}
+	}
 }
 
 // TestRealStreamsGroup holds kgroups' describe of a streams group
@@ -169,4 +210,37 @@ func TestRealStreamsGroup(t *testing.T) {
 		return tool(t, c, streamsGroupCommand, "--describe", "--group", app, "--state", "--verbose")
 	}, func(rows []realkafka.Row) bool { return len(rows) == 1 })
 	compareRows(t, "streams state", c, []string{"describe", app, "--state", "--verbose"}, state, nil)
+
+	// A reset of the input topic once the app is stopped: kgroups plans
+	// what kafka-streams-groups.sh --reset-offsets --dry-run plans, and the
+	// Kafka tool's --to-current reads back what kgroups wrote.
+	j.Close(t, app)
+	stillRows(t, "kafka-streams-groups.sh --state", func() string {
+		return tool(t, c, streamsGroupCommand, "--describe", "--group", app, "--state")
+	}, func(rows []realkafka.Row) bool {
+		st, _ := rows[0].Get("STATE")
+		return len(rows) == 1 && st == "Empty"
+	})
+	plan, err := realkafka.KafkaRows(tool(t, c, streamsGroupCommand, "--reset-offsets", "--group", app,
+		"--input-topic", in, "--to-offset", "2", "--dry-run"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	compareRows(t, "streams reset (dry run)", c, []string{"reset", app, "--to-offset", "2", "--topic", in}, plan, nil, "TOPIC", "PARTITION")
+	if code, out, errOut := kg(t, "-b", c.Bootstrap, "reset", app, "--to-offset", "2", "--topic", in, "--execute"); code != 0 {
+		t.Fatalf("kgroups reset of the streams group exited %d:\n%s%s", code, out, errOut)
+	}
+	current, err := realkafka.KafkaRows(tool(t, c, streamsGroupCommand, "--reset-offsets", "--group", app,
+		"--input-topic", in, "--to-current", "--dry-run"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range realkafka.SortRows(current, "PARTITION") {
+		v, _ := r.Get("NEW-OFFSET")
+		got = append(got, v)
+	}
+	if strings.Join(got, " ") != "2 2" {
+		t.Errorf("after kgroups reset --to-offset 2, kafka-streams-groups.sh --to-current reads %v, want [2 2]", got)
+	}
 }

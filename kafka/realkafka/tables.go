@@ -195,6 +195,9 @@ func KafkaRows(out string) ([]Row, error) {
 			header = nil
 			continue
 		}
+		if header == nil && isNote(line) {
+			continue
+		}
 		if header == nil {
 			header, starts = nil, nil
 			for i := 0; i < len(line); {
@@ -233,6 +236,18 @@ func KafkaRows(out string) ([]Row, error) {
 		rows = append(rows, Row{Header: header, Cells: cells})
 	}
 	return rows, nil
+}
+
+// isNote reports a line the Kafka tools print about a group instead of,
+// or before, a table ("Error: Streams group 'x' has no active members.",
+// "Consumer group 'x' has no active members.", "Warning: ...").
+func isNote(line string) bool {
+	for _, p := range []string{"Error: ", "Warning: ", "Consumer group '", "Share group '", "Streams group '"} {
+		if strings.HasPrefix(strings.TrimSpace(line), p) {
+			return true
+		}
+	}
+	return false
 }
 
 // FilterRows keeps the rows whose GROUP is one of groups.
