@@ -160,6 +160,9 @@ rootLogger.appenderRef.err.ref = STDERR
 // Name is name made unique on a cluster the tier did not start.
 func (c *Cluster) Name(name string) string { return name + c.Suffix }
 
+// Client is the kgo client under Admin, closed when the test ends.
+func (c *Cluster) Client() *kgo.Client { return c.cl }
+
 // Admin is a kadm client on the cluster, closed when the test ends.
 func (c *Cluster) Admin() *kadm.Client { return c.adm }
 
