@@ -6,6 +6,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
+	"net"
+	"net/http"
 	"strconv"
 	"strings"
 	"sync"
@@ -46,7 +49,9 @@ func coordinatorOf(t *testing.T, c *realkafka.Cluster, group string) int {
 // (classic and KIP-848) keeping up with a steady producer all along.
 // kgroups describe must follow the coordinator to another node, as
 // kafka-consumer-groups.sh does, and keep answering while a node is down;
-// health must judge no group ERR: no STALL, STOP or REWIND from the moves.
+// health must judge no group ERR: no STALL, STOP or REWIND from the moves;
+// kgroups serve, polling all along, must show the new coordinator and no
+// ERR either.
 func TestRealCoordinatorMove(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	t.Setenv("XDG_STATE_HOME", t.TempDir())
@@ -97,6 +102,51 @@ func TestRealCoordinatorMove(t *testing.T) {
 		health <- result{code, out.String(), errOut.String()}
 	}()
 
+	// kgroups serve polls all along, as a Prometheus exporter would.
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	listen := l.Addr().String()
+	_ = l.Close()
+	sctx, stopServe := context.WithCancel(context.Background())
+	served := make(chan result, 1)
+	go func() {
+		var out, errOut bytes.Buffer
+		code := run(sctx, []string{"-b", c.Bootstrap, "serve", "--listen", listen, "--refresh", "2s"}, strings.NewReader(""), &out, &errOut)
+		served <- result{code, out.String(), errOut.String()}
+	}()
+	defer func() {
+		stopServe()
+		<-served
+	}()
+	metrics := func() string {
+		resp, err := http.Get("http://" + listen + "/metrics")
+		if err != nil {
+			return ""
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return string(b)
+	}
+	// series is the value of the first series of family whose labels hold
+	// every one of labels, and its line, or "" when there is none.
+	series := func(text, family string, labels ...string) string {
+		for _, line := range strings.Split(text, "\n") {
+			if !strings.HasPrefix(line, family+"{") {
+				continue
+			}
+			ok := true
+			for _, l := range labels {
+				ok = ok && strings.Contains(line, l)
+			}
+			if ok {
+				return line
+			}
+		}
+		return ""
+	}
+
 	before := coordinatorOf(t, c, classic)
 	if before < 1 || before > 3 {
 		t.Fatalf("kgroups describe --state names coordinator %d", before)
@@ -125,6 +175,17 @@ func TestRealCoordinatorMove(t *testing.T) {
 	}
 	if code, out, errOut := kg(t, "-b", c.Bootstrap, "describe", classic, k848); code != 0 {
 		t.Errorf("kgroups describe with node %d down exited %d:\n%s%s", before, code, out, errOut)
+	}
+	// serve shows the move too.
+	want := `coordinator="` + strconv.Itoa(moved) + `"`
+	var last string
+	for deadline := time.Now().Add(realkafka.Wait); time.Now().Before(deadline); time.Sleep(time.Second) {
+		if last = series(metrics(), "kgroups_group_info", `group="`+classic+`"`); strings.Contains(last, want) {
+			break
+		}
+	}
+	if !strings.Contains(last, want) {
+		t.Errorf("kgroups serve: %q, want %s", last, want)
 	}
 	c.StartNode(t, before)
 	// Then a rolling restart: every node, one at a time, each back
@@ -167,5 +228,14 @@ func TestRealCoordinatorMove(t *testing.T) {
 	}
 	if r.code != 0 {
 		t.Errorf("health --fail-on ERR exited %d:\n%s%s", r.code, r.out, r.errOut)
+	}
+	// serve judged the same window: no group at severity 2 (ERR).
+	text := metrics()
+	for _, g := range []string{classic, k848} {
+		line := series(text, "kgroups_group_verdict", `group="`+g+`"`)
+		if line == "" || strings.HasSuffix(line, " 2") {
+			t.Errorf("kgroups serve's verdict of %s: %q", g, line)
+		}
+		t.Logf("serve: %s", line)
 	}
 }
