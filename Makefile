@@ -21,10 +21,13 @@ BENCHFLAGS ?= -benchmem
 
 .DEFAULT_GOAL := help
 
-.PHONY: help build demo test race golden lint tools bench screenshot ci
+# The releases the real-Kafka tier runs on (.ci/kafka versions).
+KAFKA_VERSIONS ?= $(shell ./.ci/kafka versions)
+
+.PHONY: help build demo test race test-kafka golden lint tools bench screenshot ci
 
 help: ## list the targets
-	@awk 'BEGIN {FS = ":.*## "} /^[a-z]+:.*## / {printf "  %-11s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  %-11s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 build: ## compile every package and build ./kgroups
 	$(GO) build ./...
@@ -38,6 +41,10 @@ test: ## run the tests once, without the race detector
 
 race: ## run the tests with the race detector (the README's test command)
 	$(GO) test -race -count=1 ./...
+
+test-kafka: ## run the real-Kafka tier: real brokers, Java clients, kafka-consumer-groups.sh (needs java, mvn)
+	@for v in $(KAFKA_VERSIONS); do ./.ci/kafka fetch $$v >/dev/null || exit 1; done
+	$(GO) test -tags realkafka -race -count=1 -timeout 30m -run '^TestReal' ./kafka/realkafka/ ./cmd/kgroups/
 
 golden: ## rewrite every golden file and the recorded verdicts from the current output
 	$(GO) test -count=1 $(GOLDEN_PKGS) -update

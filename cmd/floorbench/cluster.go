@@ -2,11 +2,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
 )
@@ -21,6 +24,10 @@ type shape struct {
 	partitions int32
 	// records are written to every partition, so log ends are not zero.
 	records int
+	// cluster, when set, names the brokers of a real Kafka cluster to seed
+	// and measure instead of an in-process kfake cluster (a fresh one:
+	// the checks count every group it has).
+	cluster string
 }
 
 func (s shape) topic(i int) string { return fmt.Sprintf("topic-%02d", i) }
@@ -37,17 +44,25 @@ func (s shape) commitOffset(g int, p int32) int64 {
 
 // seeded is a running cluster with the shape's topics, records and commits.
 type seeded struct {
-	cluster *kfake.Cluster
+	cluster *kfake.Cluster // nil for a real cluster (shape.cluster)
 	addrs   []string
 }
 
-func (c *seeded) close() { c.cluster.Close() }
+func (c *seeded) close() {
+	if c.cluster != nil {
+		c.cluster.Close()
+	}
+}
 
 // seed starts three brokers on 127.0.0.1, creates the topics (partition p
 // led by broker p mod 3, so requests per leader do not vary from run to
 // run), writes s.records records to every partition and commits every
 // group's offsets with the admin API, which leaves each group Empty.
 func seed(ctx context.Context, s shape) (*seeded, error) {
+	if s.cluster != "" {
+		c := &seeded{addrs: strings.Split(s.cluster, ",")}
+		return c, c.fill(ctx, s)
+	}
 	kc, err := kfake.NewCluster(kfake.NumBrokers(3))
 	if err != nil {
 		return nil, fmt.Errorf("start kfake: %w", err)
@@ -61,8 +76,27 @@ func seed(ctx context.Context, s shape) (*seeded, error) {
 }
 
 func (c *seeded) fill(ctx context.Context, s shape) error {
+	cl, err := kgo.NewClient(kgo.SeedBrokers(c.addrs...), kgo.RecordPartitioner(kgo.ManualPartitioner()))
+	if err != nil {
+		return fmt.Errorf("client: %w", err)
+	}
+	defer cl.Close()
 	for t := range s.topics {
 		name := s.topic(t)
+		if c.cluster == nil {
+			// A real cluster spreads the leaders itself.
+			rf := int16(min(len(c.addrs), 3))
+			resp, err := kadm.NewClient(cl).CreateTopic(ctx, s.partitions, rf, nil, name)
+			if err == nil {
+				err = resp.Err
+			}
+			// Seeded by an earlier run: the commits are the same, the
+			// log ends grow by records.
+			if err != nil && !errors.Is(err, kerr.TopicAlreadyExists) {
+				return fmt.Errorf("create topic %s: %w", name, err)
+			}
+			continue
+		}
 		if err := c.cluster.CreateTopic(name, s.partitions, nil); err != nil {
 			return fmt.Errorf("create topic %s: %w", name, err)
 		}
@@ -72,11 +106,6 @@ func (c *seeded) fill(ctx context.Context, s shape) error {
 			}
 		}
 	}
-	cl, err := kgo.NewClient(kgo.SeedBrokers(c.addrs...), kgo.RecordPartitioner(kgo.ManualPartitioner()))
-	if err != nil {
-		return fmt.Errorf("client: %w", err)
-	}
-	defer cl.Close()
 
 	if s.records > 0 {
 		recs := make([]*kgo.Record, 0, s.topics*int(s.partitions)*s.records)

@@ -251,7 +251,7 @@ func (s *server) stop() {
 func startServer(ctx context.Context, self string, s shape, bin string) (*server, []string, error) {
 	cmd := exec.CommandContext(ctx, self, "-serve", "-kgroups", bin,
 		"-groups", fmt.Sprint(s.groups), "-topics", fmt.Sprint(s.topics),
-		"-partitions", fmt.Sprint(s.partitions), "-records", fmt.Sprint(s.records))
+		"-partitions", fmt.Sprint(s.partitions), "-records", fmt.Sprint(s.records), "-cluster", s.cluster)
 	cmd.Stderr = os.Stderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {

@@ -45,6 +45,7 @@ func main() {
 	flag.StringVar(&extraEnv, "env", "", "extra environment for kgroups, comma-separated NAME=VALUE pairs (GOGC=200, for example)")
 	flag.StringVar(&baseline, "baseline", "", "another kgroups binary (an older build, say) to measure in the same rounds")
 	flag.StringVar(&keep, "kgroups", "", "a kgroups binary to measure instead of building ./cmd/kgroups")
+	flag.StringVar(&s.cluster, "cluster", "", "seed and measure this real Kafka cluster (brokers, comma-separated; a fresh one, such as .ci/kafka up --nodes 3 starts) instead of an in-process kfake cluster")
 	flag.Parse()
 	s.partitions = int32(partitions)
 

@@ -22,16 +22,17 @@ type describeOptions struct {
 	all     bool
 	view    render.View
 	wide    bool
+	verbose bool
 	timeLag bool
 	format  string
 }
 
 func newDescribeCmd(a *app) *cobra.Command {
-	var all, members, state, topology, wide, timeLag bool
+	var all, members, state, topology, wide, verbose, timeLag bool
 	var format string
 	var b64 []string
 	cmd := &cobra.Command{
-		Use:   "describe (GROUP... | --all-groups) [--members | --state | --topology | --time-lag] [--wide] [-o table|json]",
+		Use:   "describe (GROUP... | --all-groups) [--members | --state | --topology | --time-lag] [--verbose] [--wide] [-o table|json]",
 		Short: "Show groups' partitions, offsets and lag, members, or state",
 		Long: `Describe consumer groups the way kafka-consumer-groups.sh --describe does,
 with the same columns and row order, so eyes and scripts carry over:
@@ -63,6 +64,12 @@ shows "-" for CURRENT-OFFSET and LAG. Notes such as "has no active members"
 go to stderr, so stdout stays parseable. --wide adds LOG-START-OFFSET (or
 ASSIGNMENT with --members) after the Kafka columns.
 
+--verbose adds the columns kafka-consumer-groups.sh --verbose adds, where it
+adds them: LEADER-EPOCH after PARTITION; with --members CURRENT-EPOCH
+CURRENT-ASSIGNMENT TARGET-EPOCH TARGET-ASSIGNMENT after #PARTITIONS
+(assignments as topic:0,1;other:2, epochs "-" in a classic group); with
+--state GROUP-EPOCH TARGET-ASSIGNMENT-EPOCH before #MEMBERS.
+
 --time-lag adds how far behind each partition is in time: the age of the
 oldest message the group has not consumed, read from the record at its
 committed offset (one record per lagging partition, read without joining
@@ -90,6 +97,7 @@ A group that does not exist is reported on stderr and makes the command exit
 			if err == nil && topology {
 				err = withTopology(&o, members, state, timeLag)
 			}
+			o.verbose = verbose
 			if err != nil {
 				return err
 			}
@@ -102,6 +110,7 @@ A group that does not exist is reported on stderr and makes the command exit
 	fs.BoolVar(&state, "state", false, "one row per group: coordinator, assignor, state and member count")
 	fs.BoolVar(&topology, "topology", false, "streams groups: one row per topic of the topology (source, repartition, changelog)")
 	fs.BoolVar(&wide, "wide", false, fmt.Sprintf("add kgroups' extra columns after the Kafka tool's, and show long ids and hosts whole (otherwise cut at %d cells, hosts and client ids at %d)", columns.IDMax, columns.HostMax))
+	fs.BoolVar(&verbose, "verbose", false, "add kafka-consumer-groups.sh --verbose's columns where it adds them: LEADER-EPOCH; with --members each member's epochs and current and target assignments; with --state the group and target assignment epochs")
 	addGroupBase64Flag(cmd, &b64, true)
 	fs.BoolVar(&timeLag, "time-lag", false, "add each partition's time lag, read from the record at its committed offset")
 	addFormatFlag(cmd, &format)
@@ -173,7 +182,7 @@ func runDescribe(ctx context.Context, a *app, o describeOptions) error {
 		}
 		groups, unknown := describable(groups)
 
-		opts := render.DescribeOptions{View: o.view, Wide: o.wide, AtLeast: a.atLeast(), Ellipsis: a.layout(o.wide).Ellipsis}
+		opts := render.DescribeOptions{View: o.view, Wide: o.wide, Verbose: o.verbose, AtLeast: a.atLeast(), Ellipsis: a.layout(o.wide).Ellipsis}
 		var timeLagErrs []string
 		if o.timeLag {
 			opts.TimeLag, timeLagErrs, err = exactTimeLags(ctx, cl, groups)

@@ -357,12 +357,10 @@ func TestDescribe(t *testing.T) {
 			}
 		}
 		// The members' client ids are no client's default, but kgo's
-		// range and roundrobin metadata (version 3, null user data) is
-		// franz-go's and the Java client's layout; its cooperative-sticky
-		// metadata is not told apart from other clients' (LEADER is
-		// tested against each client in views/render's
-		// TestDescribeStateLeader).
-		want := []string{"g-848 Stable 2 -", "g-coop Stable 2 -", "g-idle Empty 0 -", "g-range Stable 2 Java/franz-go", "g-rr Stable 3 Java/franz-go"}
+		// metadata (version 3) is franz-go's and the Java client's layout,
+		// under every assignor (LEADER is tested against each client in
+		// views/render's TestDescribeStateLeader).
+		want := []string{"g-848 Stable 2 -", "g-coop Stable 2 Java/franz-go", "g-idle Empty 0 -", "g-range Stable 2 Java/franz-go", "g-rr Stable 3 Java/franz-go"}
 		if !slices.Equal(got, want) {
 			t.Errorf("all groups --state rows %q, want %q", got, want)
 		}

@@ -185,7 +185,7 @@ func TestShareGroupCLI(t *testing.T) {
 					owners[p] = append(owners[p], m.MemberID)
 				}
 			}
-			rows = append(rows, []string{"share-jobs", m.MemberID, m.ClientHost, m.ClientID, strconv.Itoa(count(m)), "jobs(" + strings.Join(ps, ",") + ")"})
+			rows = append(rows, []string{"share-jobs", m.MemberID, m.ClientHost, m.ClientID, strconv.Itoa(count(m)), "jobs:" + strings.Join(ps, ",")})
 		}
 		code, stdout, stderr = c.kg(t, "describe", "share-jobs", "--members")
 		expectRun(t, code, stderr, 0, "")

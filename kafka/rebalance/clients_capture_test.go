@@ -176,15 +176,15 @@ func captureScenario(t *testing.T, c *kafkatest.Cluster, cl *kgo.Client, dir, na
 	t.Helper()
 	leaderLog := filepath.Join(t.TempDir(), "leader.jsonl")
 	start[0](leaderLog)
-	one := settleGroup(t, c, cl, f.Group, 1) // the first member leads
+	one := settleClients(t, c, cl, f.Group, 1) // the first member leads
 	second := start[1](leaderLog)
-	two := settleGroup(t, c, cl, f.Group, 2)
+	two := settleClients(t, c, cl, f.Group, 2)
 	leaving := newMember(one, two)
 	if err := os.Truncate(leaderLog, 0); err != nil && !os.IsNotExist(err) {
 		t.Fatal(err)
 	}
 	start[2](leaderLog)
-	three := settleGroup(t, c, cl, f.Group, 3)
+	three := settleClients(t, c, cl, f.Group, 3)
 	joinLeader := lastLeaderInput(t, leaderLog)
 	if err := os.Truncate(leaderLog, 0); err != nil && !os.IsNotExist(err) {
 		t.Fatal(err)
@@ -192,7 +192,7 @@ func captureScenario(t *testing.T, c *kafkatest.Cluster, cl *kgo.Client, dir, na
 	if err := second.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
-	after := settleGroup(t, c, cl, f.Group, 2)
+	after := settleClients(t, c, cl, f.Group, 2)
 	leaveLeader := lastLeaderInput(t, leaderLog)
 
 	write := func(file string, fx clientFixture) {
@@ -235,13 +235,13 @@ func startMember(t *testing.T, cmd *exec.Cmd) *exec.Cmd {
 	return cmd
 }
 
-// settleGroup waits for the group to be Stable with n members and every
+// settleClients waits for the group to be Stable with n members and every
 // partition assigned, then for the same generation to hold for three
 // seconds, and returns the members as DescribeGroups reports them. The
 // partitions are counted from the assignments as members decodes them:
 // kfake's own count takes a topic listed twice in one assignment (as
 // librdkafka's cooperative-sticky leader writes them) once.
-func settleGroup(t *testing.T, c *kafkatest.Cluster, cl *kgo.Client, group string, n int) []rdkMember {
+func settleClients(t *testing.T, c *kafkatest.Cluster, cl *kgo.Client, group string, n int) []rdkMember {
 	t.Helper()
 	deadline := time.Now().Add(kafkatest.WaitTimeout)
 	for {

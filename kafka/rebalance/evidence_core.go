@@ -57,7 +57,10 @@ func kafkajsDefaultID(ev Evidence) bool {
 // sticky, and owned partitions (version 1 and later) for
 // cooperative-sticky; franz-go and the Java client since 3.5 write
 // version 3 (generation, rack). Version 3 with null user data under range
-// or roundrobin is their layout.
+// or roundrobin is their layout, and version 3 under sticky or
+// cooperative-sticky (no other client writes version 3: recorded from the
+// Java client 4.2.1 in testdata/java, whose cooperative-sticky user data is
+// the generation alone, and from franz-go, whose is its sticky user data).
 func recogniseJava(ev Evidence) Recognition {
 	l := ev.Metadata
 	if !l.OK || !slices.Contains(javaProtocols, ev.Protocol) {
@@ -74,6 +77,13 @@ func recogniseJava(ev Evidence) Recognition {
 	case AssignorCooperativeSticky:
 		if l.Version < 1 {
 			return RuledOut
+		}
+		if l.Version >= 3 {
+			return ByMetadata
+		}
+	case AssignorSticky:
+		if l.Version >= 3 {
+			return ByMetadata
 		}
 	}
 	return fromClientID(ev, javaDefaultID)

@@ -13,6 +13,7 @@ import (
 // be identified.
 var fixtureLibraries = map[string]Impl{
 	"franzgo":                ImplJava,
+	"java":                   ImplJava,
 	"librdkafka":             ImplLibrdkafka,
 	"confluent-kafka-python": ImplLibrdkafka,
 	"kafkajs":                ImplKafkaJS,

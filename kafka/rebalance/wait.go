@@ -136,6 +136,9 @@ func Wait(ctx context.Context, cl *kafka.Client, p *Plan, removed []string, opts
 			out.After = g
 			rc.observe(g)
 			out.StillPresent = present(g, removed)
+			if rejoinedUnderOwnID(&p.Before, g) {
+				out.StillPresent = nil
+			}
 			everyone := len(removed) == len(p.Before.Members)
 			settled := len(out.StillPresent) == 0 &&
 				(g.State == kafka.StateStable || (everyone && g.State == kafka.StateEmpty))
@@ -222,6 +225,16 @@ func lastSeen(o *Outcome, lastErr error) string {
 		}
 	}
 	return last
+}
+
+// rejoinedUnderOwnID reports whether a consumer-protocol (KIP-848) group
+// has moved past the epoch it had before the removal: its members keep
+// their member id when the coordinator fences them (the client makes the
+// id, not the broker), so a removed member is back under the same id, and
+// only the group epoch tells that the removal happened. Apache Kafka 4.x
+// removes such a member by member id and the Java consumer rejoins so.
+func rejoinedUnderOwnID(before, g *kafka.Group) bool {
+	return g.Type == kafka.TypeConsumer && before.Type == kafka.TypeConsumer && g.GroupEpoch > before.GroupEpoch
 }
 
 func present(g *kafka.Group, ids []string) []string {

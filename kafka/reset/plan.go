@@ -3,6 +3,7 @@ package reset
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"sort"
 	"strings"
 	"time"
@@ -26,6 +27,10 @@ type Inputs struct {
 	Streams *kafka.StreamsInfo
 	// Committed holds the partitions that have a commit.
 	Committed map[TP]int64
+	// Uninitialized holds a share group's partitions that
+	// DescribeShareGroupOffsets lists without a start offset: no commit,
+	// but --all-topics covers them.
+	Uninitialized map[TP]bool
 	// Partitions is the partition count of every topic that exists among
 	// those the request names; a topic absent here does not exist.
 	Partitions map[string]int32
@@ -303,7 +308,15 @@ func targetPartitions(in Inputs, sc Scenario, scope Scope) ([]TP, map[TP]int64, 
 			errs.add(fmt.Errorf("no row of %s is within %s", sc.Source, scope))
 		}
 	case scope.AllTopics:
-		for tp := range in.Committed {
+		all := in.Committed
+		if len(in.Uninitialized) > 0 {
+			all = make(map[TP]int64, len(in.Committed)+len(in.Uninitialized))
+			maps.Copy(all, in.Committed)
+			for tp := range in.Uninitialized {
+				all[tp] = kafka.NoOffset
+			}
+		}
+		for tp := range all {
 			if _, ok := in.Partitions[tp.Topic]; !ok {
 				errs.add(fmt.Errorf("group %q has a commit for %s, but topic %q no longer exists: name the other topics with --topic, or remove these offsets with kgroups delete-offsets", in.Group, tp, tp.Topic))
 				continue

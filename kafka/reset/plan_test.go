@@ -294,3 +294,26 @@ func TestBlockerQuotesTheSuggestedCommand(t *testing.T) {
 		}
 	}
 }
+
+// A share group's --all-topics covers the partitions its offsets list
+// without a start offset too, as kafka-share-groups.sh --reset-offsets
+// --all-topics does (found on Kafka 4.2 by TestRealShareGroup): --to-latest
+// then initializes t/2 at its log end instead of leaving it to start
+// wherever share.auto.offset.reset says when it is first read.
+func TestBuildShareAllTopicsCoversUninitialized(t *testing.T) {
+	in := fixture()
+	in.Type = kafka.TypeShare
+	in.Uninitialized = map[TP]bool{{"t", 2}: true}
+	p, err := Build(in, Scenario{Kind: ToLatest}, Scope{AllTopics: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Row{
+		{"t", 0, 40, 100, 10, 100, ""},
+		{"t", 1, 50, 50, 0, 50, ""},
+		{"t", 2, no, 5, 5, 5, ""},
+	}
+	if !reflect.DeepEqual(p.Rows, want) {
+		t.Errorf("rows:\n got %+v\nwant %+v", p.Rows, want)
+	}
+}

@@ -83,6 +83,9 @@ func prepare(ctx context.Context, cl *kafka.Client, req Request) (*Plan, error) 
 		for tp := range in.Committed {
 			topicSet[tp.Topic] = true
 		}
+		for tp := range in.Uninitialized {
+			topicSet[tp.Topic] = true
+		}
 	default:
 		for _, ts := range req.Scope.Topics {
 			topicSet[ts.Topic] = true

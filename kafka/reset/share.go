@@ -88,7 +88,9 @@ func GroupTypeOf(ctx context.Context, cl *kafka.Client, group string) (typ kafka
 // readShareGroup reads a share group: whether it exists, its state and
 // members (ShareGroupDescribe), and the start offsets of its partitions
 // (DescribeShareGroupOffsets) as Inputs.Committed. A partition whose start
-// offset is not initialized is left out, like a partition without a commit.
+// offset is not initialized is left out of Committed, like a partition
+// without a commit, and listed in Uninitialized: --all-topics covers it,
+// as kafka-share-groups.sh --reset-offsets --all-topics does.
 func readShareGroup(ctx context.Context, cl *kafka.Client, group string) (Inputs, error) {
 	in := Inputs{Group: group, Type: kafka.TypeShare, Committed: make(map[TP]int64)}
 	dctx, cancel := context.WithTimeout(ctx, cl.Timeout())
@@ -115,41 +117,34 @@ func readShareGroup(ctx context.Context, cl *kafka.Client, group string) (Inputs
 		}
 		in.Members = append(in.Members, km)
 	}
-	starts, err := shareStartOffsets(ctx, cl, group)
+	starts, uninitialized, notFound, err := readShareStartOffsets(ctx, cl, group)
 	if err != nil {
 		return in, err
 	}
-	in.Committed = starts
+	if !notFound {
+		in.Committed, in.Uninitialized = starts, uninitialized
+	}
 	return in, nil
 }
 
-// shareStartOffsets reads a share group's initialized start offsets. A
-// group that is gone has none.
-func shareStartOffsets(ctx context.Context, cl *kafka.Client, group string) (map[TP]int64, error) {
-	out, notFound, err := readShareStartOffsets(ctx, cl, group)
-	if notFound {
-		return map[TP]int64{}, nil
-	}
-	return out, err
-}
-
-// readShareStartOffsets is shareStartOffsets saying whether the group was
-// not found (no answer for it, or GROUP_ID_NOT_FOUND), which a re-read
-// after a write must confirm.
-func readShareStartOffsets(ctx context.Context, cl *kafka.Client, group string) (out map[TP]int64, notFound bool, err error) {
+// readShareStartOffsets reads a share group's initialized start offsets,
+// the partitions it lists without one, and whether the group was not
+// found (no answer for it, or GROUP_ID_NOT_FOUND), which a re-read after a
+// write must confirm.
+func readShareStartOffsets(ctx context.Context, cl *kafka.Client, group string) (out map[TP]int64, uninitialized map[TP]bool, notFound bool, err error) {
 	octx, cancel := context.WithTimeout(ctx, cl.Timeout())
 	defer cancel()
 	resp, err := cl.Admin().DescribeShareGroupOffsets(octx, group)
 	d, ok := resp[group]
 	switch {
 	case !ok && err != nil:
-		return nil, false, fmt.Errorf("describe start offsets of share group %q: %w", group, err)
+		return nil, nil, false, fmt.Errorf("describe start offsets of share group %q: %w", group, err)
 	case !ok, errors.Is(d.Err, kerr.GroupIDNotFound):
-		return nil, true, nil
+		return nil, nil, true, nil
 	case d.Err != nil:
-		return nil, false, fmt.Errorf("describe start offsets of share group %q: %w", group, d.Err)
+		return nil, nil, false, fmt.Errorf("describe start offsets of share group %q: %w", group, d.Err)
 	}
-	out = make(map[TP]int64)
+	out, uninitialized = make(map[TP]int64), make(map[TP]bool)
 	var errs errList
 	d.Offsets.Each(func(o kadm.ShareOffset) {
 		switch {
@@ -157,12 +152,14 @@ func readShareStartOffsets(ctx context.Context, cl *kafka.Client, group string) 
 			errs.add(fmt.Errorf("start offset of %s: %w", TP{o.Topic, o.Partition}, o.Err))
 		case o.StartOffset >= 0:
 			out[TP{o.Topic, o.Partition}] = o.StartOffset
+		default:
+			uninitialized[TP{o.Topic, o.Partition}] = true
 		}
 	})
 	if err := errs.err(); err != nil {
-		return nil, false, fmt.Errorf("describe start offsets of share group %q: %w", group, err)
+		return nil, nil, false, fmt.Errorf("describe start offsets of share group %q: %w", group, err)
 	}
-	return out, false, nil
+	return out, uninitialized, false, nil
 }
 
 // checkSharePlan refuses what a share group cannot do: a scenario without

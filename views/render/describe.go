@@ -27,6 +27,10 @@ type DescribeOptions struct {
 	// shows every cell whole, where the default cuts a long id or host
 	// with Ellipsis (columns.Column.Max).
 	Wide bool
+	// Verbose adds kafka-consumer-groups.sh --verbose's columns where it
+	// adds them: LEADER-EPOCH to the partition view, the epochs and
+	// assignments to --members, the epochs to --state.
+	Verbose bool
 	// Ellipsis ends a cut cell (Layout.Ellipsis; empty means "…").
 	Ellipsis string
 	// TimeLag, when set, appends the TIME-LAG column (describe
@@ -88,6 +92,9 @@ type describeColumns struct {
 func (c *describeColumns) partitionColumns(g *kafka.Group, opts DescribeOptions) []Column[PartitionRow] {
 	if opts.TimeLag != nil || StableTrails(g) {
 		cols := PartitionColumns(opts.Wide)
+		if opts.Verbose {
+			cols = VerbosePartitionColumns(cols)
+		}
 		if opts.TimeLag != nil {
 			cols = append(cols, TimeLagColumn(opts.TimeLag, opts.AtLeast))
 		}
@@ -98,6 +105,9 @@ func (c *describeColumns) partitionColumns(g *kafka.Group, opts DescribeOptions)
 	}
 	if c.partitions == nil {
 		c.partitions = PartitionColumns(opts.Wide)
+		if opts.Verbose {
+			c.partitions = VerbosePartitionColumns(c.partitions)
+		}
 	}
 	return c.partitions
 }
@@ -116,11 +126,19 @@ func groupTable(g *kafka.Group, opts DescribeOptions, cols *describeColumns) (ta
 		return "", fmt.Sprintf("Group '%s' is a %s group: only streams groups have a topology.", format.Sanitize(g.Name), format.Sanitize(string(g.Type)))
 	case Members:
 		if rows := MemberRows(g); len(rows) > 0 {
-			return TableWith(MemberColumns(opts.Wide), rows, opts.layout()), ""
+			cols := MemberColumns(opts.Wide)
+			if opts.Verbose {
+				cols = VerboseMemberColumns(cols)
+			}
+			return TableWith(cols, rows, opts.layout()), ""
 		}
 		return "", fmt.Sprintf("Consumer group '%s' has no members.", format.Sanitize(g.Name))
 	case State:
-		return TableWith(StateColumns(), []*kafka.Group{g}, opts.layout()), ""
+		cols := StateColumns()
+		if opts.Verbose {
+			cols = VerboseStateColumns(cols)
+		}
+		return TableWith(cols, []*kafka.Group{g}, opts.layout()), ""
 	default:
 		if rows := PartitionRows(g); len(rows) > 0 {
 			return TableWith(cols.partitionColumns(g, opts), rows, opts.layout()), ""

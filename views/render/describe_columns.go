@@ -3,6 +3,7 @@ package render
 import (
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/lag"
@@ -112,6 +113,111 @@ func MemberColumns(wide bool) []Column[MemberRow] {
 		)
 	}
 	return cols
+}
+
+// Verbose columns: what kafka-consumer-groups.sh --describe --verbose adds,
+// at the places it adds them, so that its column positions hold with
+// kgroups describe --verbose too.
+
+// LeaderEpochColumn is --verbose's LEADER-EPOCH, after PARTITION: the
+// leader epoch the commit carried, or "-".
+func LeaderEpochColumn() Column[PartitionRow] {
+	return Column[PartitionRow]{Title: "LEADER-EPOCH", Align: left, Value: func(r PartitionRow) string {
+		if !r.Partition.HasCommit() || r.Partition.LeaderEpoch < 0 {
+			return "-"
+		}
+		return strconv.Itoa(int(r.Partition.LeaderEpoch))
+	}}
+}
+
+// VerbosePartitionColumns inserts LEADER-EPOCH after PARTITION in cols.
+func VerbosePartitionColumns(cols []Column[PartitionRow]) []Column[PartitionRow] {
+	out := make([]Column[PartitionRow], 0, len(cols)+1)
+	for _, c := range cols {
+		out = append(out, c)
+		if c.Title == "PARTITION" {
+			out = append(out, LeaderEpochColumn())
+		}
+	}
+	return out
+}
+
+// epochCell is a KIP-848 epoch, or "-" for a classic group, which has none.
+func epochCell(g *kafka.Group, epoch int32) string {
+	if g.Type != kafka.TypeConsumer {
+		return "-"
+	}
+	return strconv.Itoa(int(epoch))
+}
+
+// KafkaAssignment is an assignment as kafka-consumer-groups.sh --verbose
+// prints it: "topic:0,1;other:2", each topic's partitions sorted, the
+// topics' entries sorted as text, "-" for none.
+func KafkaAssignment(tps []kafka.TopicPartitions) string {
+	byTopic := map[string][]int32{}
+	for _, tp := range tps {
+		byTopic[tp.Topic] = append(byTopic[tp.Topic], tp.Partitions...)
+	}
+	entries := make([]string, 0, len(byTopic))
+	for topic, ps := range byTopic {
+		if len(ps) == 0 {
+			continue
+		}
+		ps = append([]int32(nil), ps...)
+		sort.Slice(ps, func(i, j int) bool { return ps[i] < ps[j] })
+		var b strings.Builder
+		b.WriteString(topic)
+		b.WriteByte(':')
+		for i, p := range ps {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(strconv.Itoa(int(p)))
+		}
+		entries = append(entries, b.String())
+	}
+	if len(entries) == 0 {
+		return "-"
+	}
+	sort.Strings(entries)
+	return strings.Join(entries, ";")
+}
+
+// VerboseMemberColumns inserts --verbose's CURRENT-EPOCH,
+// CURRENT-ASSIGNMENT, TARGET-EPOCH and TARGET-ASSIGNMENT after #PARTITIONS
+// in cols. The epochs are a KIP-848 member's epoch and its group's target
+// assignment epoch ("-" in a classic group).
+func VerboseMemberColumns(cols []Column[MemberRow]) []Column[MemberRow] {
+	out := make([]Column[MemberRow], 0, len(cols)+4)
+	for _, c := range cols {
+		out = append(out, c)
+		if c.Title != "#PARTITIONS" {
+			continue
+		}
+		out = append(out,
+			Column[MemberRow]{Title: "CURRENT-EPOCH", Align: left, Value: func(r MemberRow) string { return epochCell(r.Group, r.Member.MemberEpoch) }},
+			Column[MemberRow]{Title: "CURRENT-ASSIGNMENT", Align: left, Value: func(r MemberRow) string { return KafkaAssignment(r.Member.Assignment) }},
+			Column[MemberRow]{Title: "TARGET-EPOCH", Align: left, Value: func(r MemberRow) string { return epochCell(r.Group, r.Group.AssignmentEpoch) }},
+			Column[MemberRow]{Title: "TARGET-ASSIGNMENT", Align: left, Value: func(r MemberRow) string { return KafkaAssignment(r.Member.Target) }},
+		)
+	}
+	return out
+}
+
+// VerboseStateColumns inserts --verbose's GROUP-EPOCH and
+// TARGET-ASSIGNMENT-EPOCH before #MEMBERS in cols.
+func VerboseStateColumns(cols []Column[*kafka.Group]) []Column[*kafka.Group] {
+	out := make([]Column[*kafka.Group], 0, len(cols)+2)
+	for _, c := range cols {
+		if c.Title == "#MEMBERS" {
+			out = append(out,
+				Column[*kafka.Group]{Title: "GROUP-EPOCH", Align: left, Value: func(g *kafka.Group) string { return epochCell(g, g.GroupEpoch) }},
+				Column[*kafka.Group]{Title: "TARGET-ASSIGNMENT-EPOCH", Align: left, Value: func(g *kafka.Group) string { return epochCell(g, g.AssignmentEpoch) }},
+			)
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 // OrderedMembers returns g's members in the order kafka-consumer-groups.sh

@@ -35,8 +35,9 @@ func SharePartitionColumns(wide bool) []Column[PartitionRow] {
 }
 
 // ShareMemberColumns are the columns of `kgroups describe --members` for a
-// share group, those of kafka-share-groups.sh --describe --members. A
-// partition may be in several members' assignments.
+// share group, those of kafka-share-groups.sh --describe --members, with
+// ASSIGNMENT in its form (topic:0,1;other:2). A partition may be in
+// several members' assignments.
 func ShareMemberColumns() []Column[MemberRow] {
 	return []Column[MemberRow]{
 		{Title: "GROUP", Align: left, Max: idMax, Value: func(r MemberRow) string { return groupCell(r.Group.Name) }},
@@ -44,8 +45,21 @@ func ShareMemberColumns() []Column[MemberRow] {
 		{Title: "HOST", Align: left, Max: hostMax, Value: func(r MemberRow) string { return text(r.Member.Host) }},
 		{Title: "CLIENT-ID", Align: left, Max: hostMax, Value: func(r MemberRow) string { return text(r.Member.ClientID) }},
 		{Title: "#PARTITIONS", Align: right, Value: func(r MemberRow) string { return strconv.Itoa(r.Member.PartitionCount()) }},
-		{Title: "ASSIGNMENT", Align: left, Value: func(r MemberRow) string { return columns.Assignment(r.Member.Assignment) }},
+		{Title: "ASSIGNMENT", Align: left, Value: func(r MemberRow) string { return KafkaAssignment(r.Member.Assignment) }},
 	}
+}
+
+// VerboseShareMemberColumns inserts kafka-share-groups.sh --verbose's
+// MEMBER-EPOCH before ASSIGNMENT in cols.
+func VerboseShareMemberColumns(cols []Column[MemberRow]) []Column[MemberRow] {
+	out := make([]Column[MemberRow], 0, len(cols)+1)
+	for _, c := range cols {
+		if c.Title == "ASSIGNMENT" {
+			out = append(out, Column[MemberRow]{Title: "MEMBER-EPOCH", Align: left, Value: func(r MemberRow) string { return strconv.Itoa(int(r.Member.MemberEpoch)) }})
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 // ShareStateColumns are the columns of `kgroups describe --state` for a
@@ -76,7 +90,11 @@ func shareTable(g *kafka.Group, opts DescribeOptions) (table, empty string) {
 	switch opts.View {
 	case Members:
 		if rows := MemberRows(g); len(rows) > 0 {
-			return TableWith(ShareMemberColumns(), rows, opts.layout()), ""
+			cols := ShareMemberColumns()
+			if opts.Verbose {
+				cols = VerboseShareMemberColumns(cols)
+			}
+			return TableWith(cols, rows, opts.layout()), ""
 		}
 		return "", fmt.Sprintf("Share group '%s' has no members.", format.Sanitize(g.Name))
 	case State:
@@ -84,6 +102,9 @@ func shareTable(g *kafka.Group, opts DescribeOptions) (table, empty string) {
 	default:
 		if rows := SharePartitionRows(g); len(rows) > 0 {
 			cols := SharePartitionColumns(opts.Wide)
+			if opts.Verbose {
+				cols = VerbosePartitionColumns(cols)
+			}
 			if opts.TimeLag != nil {
 				cols = append(cols, TimeLagColumn(opts.TimeLag, opts.AtLeast))
 			}

@@ -41,6 +41,26 @@ func StreamsPartitionColumns(wide bool) []Column[PartitionRow] {
 	return cols
 }
 
+// StreamsVerbosePartitionColumns are kafka-streams-groups.sh --describe
+// --verbose's columns, in its order and with its names: GROUP TOPIC
+// PARTITION CURRENT-OFFSET LEADER-EPOCH LOG-END-OFFSET OFFSET-LAG. wide
+// appends LOG-START-OFFSET.
+func StreamsVerbosePartitionColumns(wide bool) []Column[PartitionRow] {
+	var out []Column[PartitionRow]
+	for _, c := range StreamsPartitionColumns(wide) {
+		switch c.Title {
+		case "LEADER-EPOCH":
+			continue
+		case "LOG-END-OFFSET":
+			out = append(out, LeaderEpochColumn())
+		case "LAG":
+			c.Title = "OFFSET-LAG"
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
 // StreamsPartitionRows are a streams group's partitions by topic and
 // partition, as the Kafka tool orders them.
 func StreamsPartitionRows(g *kafka.Group) []PartitionRow {
@@ -68,6 +88,54 @@ func StreamsMemberRows(g *kafka.Group) []StreamsMemberRow {
 		rows = append(rows, StreamsMemberRow{Group: g, Info: g.Streams, Member: &g.Streams.Members[i]})
 	}
 	return rows
+}
+
+// KafkaStreamsAssignments is kafka-streams-groups.sh --verbose's
+// ASSIGNMENTS cell: each kind of task the member has, then each kind of its
+// target, "ACTIVE: 0:[0,1]; 1:[0]; TARGET-ACTIVE: 0:[0,1]; 1:[0];" (its
+// last space cut), "-" when there is none at all.
+func KafkaStreamsAssignments(m *kafka.StreamsMember) string {
+	var b strings.Builder
+	kind := func(name string, ts []kafka.TaskIDs) {
+		if len(ts) == 0 {
+			return
+		}
+		b.WriteString(name)
+		b.WriteString(": ")
+		for _, t := range ts {
+			b.WriteString(t.String())
+			b.WriteString("; ")
+		}
+	}
+	kind("ACTIVE", m.Tasks.Active)
+	kind("STANDBY", m.Tasks.Standby)
+	kind("WARMUP", m.Tasks.Warmup)
+	kind("TARGET-ACTIVE", m.TargetTasks.Active)
+	kind("TARGET-STANDBY", m.TargetTasks.Standby)
+	kind("TARGET-WARMUP", m.TargetTasks.Warmup)
+	if b.Len() == 0 {
+		return columns.Missing
+	}
+	return strings.TrimSuffix(b.String(), " ")
+}
+
+// StreamsVerboseMemberColumns are kafka-streams-groups.sh --describe
+// --members --verbose's columns, in its order: GROUP
+// TARGET-ASSIGNMENT-EPOCH TOPOLOGY-EPOCH MEMBER MEMBER-PROTOCOL
+// MEMBER-EPOCH PROCESS CLIENT-ID ASSIGNMENTS, the assignments in its form
+// (KafkaStreamsAssignments), last since they hold spaces.
+func StreamsVerboseMemberColumns() []Column[StreamsMemberRow] {
+	return []Column[StreamsMemberRow]{
+		{Title: "GROUP", Align: left, Max: idMax, Value: func(r StreamsMemberRow) string { return groupCell(r.Group.Name) }},
+		{Title: "TARGET-ASSIGNMENT-EPOCH", Align: left, Value: func(r StreamsMemberRow) string { return strconv.Itoa(int(r.Info.TargetAssignmentEpoch)) }},
+		{Title: "TOPOLOGY-EPOCH", Align: left, Value: func(r StreamsMemberRow) string { return strconv.Itoa(int(r.Info.TopologyEpoch)) }},
+		{Title: "MEMBER", Align: left, Max: idMax, Value: func(r StreamsMemberRow) string { return text(r.Member.MemberID) }},
+		{Title: "MEMBER-PROTOCOL", Align: left, Value: func(r StreamsMemberRow) string { return MemberProtocol(r.Member) }},
+		{Title: "MEMBER-EPOCH", Align: left, Value: func(r StreamsMemberRow) string { return strconv.Itoa(int(r.Member.MemberEpoch)) }},
+		{Title: "PROCESS", Align: left, Max: idMax, Value: func(r StreamsMemberRow) string { return text(r.Member.ProcessID) }},
+		{Title: "CLIENT-ID", Align: left, Max: idMax, Value: func(r StreamsMemberRow) string { return text(r.Member.ClientID) }},
+		{Title: "ASSIGNMENTS", Align: left, Value: func(r StreamsMemberRow) string { return KafkaStreamsAssignments(r.Member) }},
+	}
 }
 
 // StreamsMemberColumns are the columns of `describe --members` for a
@@ -216,6 +284,9 @@ func streamsTable(g *kafka.Group, opts DescribeOptions) (table, empty string) {
 	switch opts.View {
 	case Members:
 		if rows := StreamsMemberRows(g); len(rows) > 0 {
+			if opts.Verbose {
+				return TableWith(StreamsVerboseMemberColumns(), rows, opts.layout()), ""
+			}
 			return TableWith(StreamsMemberColumns(opts.Wide), rows, opts.layout()), ""
 		}
 		return "", fmt.Sprintf("Streams group '%s' has no members.", name)
@@ -229,6 +300,9 @@ func streamsTable(g *kafka.Group, opts DescribeOptions) (table, empty string) {
 	default:
 		if rows := StreamsPartitionRows(g); len(rows) > 0 {
 			cols := StreamsPartitionColumns(opts.Wide)
+			if opts.Verbose {
+				cols = StreamsVerbosePartitionColumns(opts.Wide)
+			}
 			if opts.TimeLag != nil {
 				cols = append(cols, TimeLagColumn(opts.TimeLag, opts.AtLeast))
 			}

@@ -1,0 +1,133 @@
+//go:build realkafka
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/kgroups/kgroups/kafka/realkafka"
+)
+
+// TestRealVerdicts judges three real consumers of one steady producer (ten
+// records a second) with kgroups health: a Java consumer on the default
+// autocommit (every 5 s), a Java consumer slower than the producer (five
+// records a second), and a Kafka Streams app on its default 30 s commit
+// interval. The first and the last keep up and must be OK; the slow one
+// falls behind and must be WARN. Its time lag must never be above the
+// truth: the age of the record at its committed offset, read after health
+// returned.
+func TestRealVerdicts(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	c := realkafka.Start(t, "", 1)
+	topic, out := c.Name("v"), c.Name("v-out")
+	c.CreateTopic(t, topic, 1)
+	c.CreateTopic(t, out, 1)
+	auto, slow, streams := c.Name("v-auto"), c.Name("v-slow"), c.Name("v-streams")
+
+	ctx, stop := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		tick := time.NewTicker(100 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+				c.ProduceAsync(topic, 0)
+			}
+		}
+	}()
+	t.Cleanup(func() { stop(); wg.Wait() })
+
+	j := c.StartClients(t)
+	base := []string{"auto.offset.reset=earliest", "session.timeout.ms=10000", "heartbeat.interval.ms=500"}
+	j.Consumer(t, "auto", []string{topic}, append([]string{"group.id=" + auto}, base...)...)
+	j.Consumer(t, "slow", []string{topic}, append([]string{"group.id=" + slow, "sleep.ms=200", "max.poll.records=2"}, base...)...)
+	j.Streams(t, streams, topic, out, "application.id="+streams, "group.protocol=streams", "state.dir="+t.TempDir())
+	c.Settled(t, map[string]realkafka.Want{auto: {Members: 1}, slow: {Members: 1}})
+	// The window starts once the Streams app has committed: a verdict
+	// needs ten observations of a consumer's commit rhythm, and the
+	// window holds two or three of its commits.
+	deadline := time.Now().Add(realkafka.Wait)
+	for {
+		os, err := c.Admin().FetchOffsets(context.Background(), streams)
+		if o, ok := os.Lookup(topic, 0); err == nil && ok && o.At > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s never committed", streams)
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+
+	hctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	var hout, herr bytes.Buffer
+	code := run(hctx, []string{"-b", c.Bootstrap, "health", auto, slow, streams,
+		"--window", "75s", "--interval", "3s", "-o", "json"}, strings.NewReader(""), &hout, &herr)
+	jsonOut, errOut := hout.String(), herr.String()
+	if code != 0 {
+		t.Fatalf("health exited %d:\n%s%s", code, jsonOut, errOut)
+	}
+	var doc struct {
+		Groups []struct {
+			Group      string `json:"group"`
+			Verdict    string `json:"verdict"`
+			Cause      string `json:"cause"`
+			Partitions []struct {
+				Status         string   `json:"status"`
+				TimeLagSeconds *float64 `json:"timeLagSeconds"`
+				Lag            *int64   `json:"lag"`
+			} `json:"partitions"`
+		} `json:"groups"`
+	}
+	if err := json.Unmarshal([]byte(jsonOut), &doc); err != nil {
+		t.Fatalf("health -o json: %v\n%s", err, jsonOut)
+	}
+	committed, err := c.Admin().FetchOffsets(context.Background(), slow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, ok := committed.Lookup(topic, 0)
+	if !ok || o.At < 0 {
+		t.Fatalf("%s has no commit on %s/0", slow, topic)
+	}
+	truth := time.Since(c.RecordTime(t, topic, 0, o.At)).Seconds()
+
+	want := map[string]string{auto: "OK", slow: "WARN", streams: "OK"}
+	for _, g := range doc.Groups {
+		for _, p := range g.Partitions {
+			t.Logf("health: %s %q (cause %q): %s, lag %s, time lag %s", g.Group, g.Verdict, g.Cause, p.Status, show(p.Lag), show(p.TimeLagSeconds))
+		}
+		if g.Verdict != want[g.Group] {
+			t.Errorf("health judged %s %q, want %s", g.Group, g.Verdict, want[g.Group])
+		}
+		if g.Group == slow && len(g.Partitions) == 1 && g.Partitions[0].TimeLagSeconds != nil {
+			if tl := *g.Partitions[0].TimeLagSeconds; tl > truth+1 {
+				t.Errorf("%s time lag %.1fs is above the truth, %.1fs (the record at its commit)", slow, tl, truth)
+			}
+		}
+	}
+	if len(doc.Groups) != 3 {
+		t.Errorf("health judged %d groups, want 3:\n%s", len(doc.Groups), jsonOut)
+	}
+}
+
+// show is *v, or "null".
+func show[T any](v *T) string {
+	if v == nil {
+		return "null"
+	}
+	return fmt.Sprint(*v)
+}
