@@ -210,11 +210,12 @@ func (h *History) partitionHealth(gh *groupHist, ph *partHist, now int64) Partit
 	}
 	p.Status = ph.hold(raw, p.Lag)
 	if p.Status == StatusOK && wait == WaitNone && !ph.decided && p.Lag > 0 && int(ph.winLen) >= h.cfg.Window &&
-		p.TimeLag.Known() && p.TimeLag.Seconds > KeepUpSeconds {
-		// A full window, a time lag past what is in flight, and too few
-		// commits yet for the trend that decides between OK and WARN
-		// (see hold1): the first decision waits for them, so that it is
-		// not OK and then WARN.
+		p.TimeLag.Known() && p.TimeLag.Seconds > KeepUpSeconds+float64(max(ph.rh.every(), g.every, h.pollGap()))/1e9 {
+		// A full window, a time lag past what is in flight and one
+		// rhythm, and too few commits yet for the trend that decides
+		// between OK and WARN (see hold1): the first decision waits for
+		// them, so that it is not OK and then WARN. A time lag within
+		// the consumer's rhythm is what keeping up on it looks like.
 		wait = WaitTrend
 	}
 	if p.Status == StatusOK && wait != WaitNone {
