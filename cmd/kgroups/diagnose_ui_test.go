@@ -53,8 +53,8 @@ func TestDiagnoseAgreesWithTab(t *testing.T) {
 
 	c.CreateTopic(t, "stall", 1)
 	c.Produce(t, "stall", 0, 10, time.Now().Add(-time.Minute))
-	c.Commit(t, "g-stall", map[string]map[int32]int64{"stall": {0: 5}})
-	c.Join(t, "g-stall", []string{"stall"}, kgo.DisableAutoCommit(), kgo.ClientID("worker-1"))
+	c.Commit(t, "g-stall", map[string]map[int32]int64{"stall": {0: 3}})
+	stall := c.Join(t, "g-stall", []string{"stall"}, kgo.DisableAutoCommit(), kgo.ClientID("worker-1"))
 	c.WaitStable(t, "g-stall", 1, 1)
 
 	c.CreateTopic(t, "short", 1)
@@ -67,12 +67,21 @@ func TestDiagnoseAgreesWithTab(t *testing.T) {
 
 	cl := c.Client(t)
 	names := []string{"g-old", "g-stall", "g-txn"}
-	// Four polls, stamped 61s apart and in the past, so that the window
-	// spans minutes and the sampler never waits.
-	const polls = 4
-	start := time.Now().Add(-5 * time.Minute)
+	// Six polls, stamped 61s apart and in the past, so that the window
+	// spans minutes and the sampler never waits. g-stall's member commits
+	// 4 and 5 after the first two polls, one poll apart (its rhythm), and
+	// then stands for three: past the floor (two polls) and twice its
+	// rhythm, it is STALL at record 5. (Stuck since before the first
+	// poll, it would be JUDGING for the rhythm ceiling.)
+	const polls = 6
+	start := time.Now().Add(-6 * time.Minute)
 	var snaps []*kafka.Snapshot
 	for i := range polls {
+		if i == 1 || i == 2 {
+			if err := commitAs(t, stall, "stall", int64(3+i)); err != nil {
+				t.Fatal(err)
+			}
+		}
 		snap, err := cl.PollGroups(ctx, names...)
 		if err != nil {
 			t.Fatal(err)

@@ -70,16 +70,18 @@ func TestHealthConfig(t *testing.T) {
 		polls            int
 		want             lag.Config
 	}{
-		// The defaults: 13 polls, Burrow's window of 10.
-		{time.Minute, 5 * time.Second, 13, lag.Config{Window: 10, MinDistance: 2500 * time.Millisecond, Samples: 13, TimePoints: 60, RatePolls: 13, EvictAfter: d.EvictAfter, Hold: 4}},
-		{2 * time.Second, 200 * time.Millisecond, 11, lag.Config{Window: 10, MinDistance: 100 * time.Millisecond, Samples: 11, TimePoints: 60, RatePolls: 11, EvictAfter: d.EvictAfter, Hold: 4}},
+		// The defaults: 13 polls, Burrow's window of 10. The rhythm
+		// ceiling is the default; a REWIND is reported for the whole
+		// window, however long ago in it the drop was seen.
+		{time.Minute, 5 * time.Second, 13, lag.Config{Window: 10, MinDistance: 2500 * time.Millisecond, Samples: 13, TimePoints: 60, RatePolls: 13, EvictAfter: d.EvictAfter, Hold: 4, RhythmCeiling: d.RhythmCeiling, EventHold: time.Minute}},
+		{2 * time.Second, 200 * time.Millisecond, 11, lag.Config{Window: 10, MinDistance: 100 * time.Millisecond, Samples: 11, TimePoints: 60, RatePolls: 11, EvictAfter: d.EvictAfter, Hold: 4, RhythmCeiling: d.RhythmCeiling, EventHold: 2 * time.Second}},
 		// Fewer polls than W: the window shrinks to fit.
-		{30 * time.Second, 10 * time.Second, 4, lag.Config{Window: 4, MinDistance: 5 * time.Second, Samples: 4, TimePoints: 60, RatePolls: 4, EvictAfter: d.EvictAfter, Hold: 4}},
-		{time.Second, time.Second, 2, lag.Config{Window: 2, MinDistance: 500 * time.Millisecond, Samples: 2, TimePoints: 60, RatePolls: 2, EvictAfter: d.EvictAfter, Hold: 2}},
+		{30 * time.Second, 10 * time.Second, 4, lag.Config{Window: 4, MinDistance: 5 * time.Second, Samples: 4, TimePoints: 60, RatePolls: 4, EvictAfter: d.EvictAfter, Hold: 4, RhythmCeiling: d.RhythmCeiling, EventHold: 30 * time.Second}},
+		{time.Second, time.Second, 2, lag.Config{Window: 2, MinDistance: 500 * time.Millisecond, Samples: 2, TimePoints: 60, RatePolls: 2, EvictAfter: d.EvictAfter, Hold: 2, RhythmCeiling: d.RhythmCeiling, EventHold: time.Second}},
 		// An interval that does not divide the window: whole polls only.
-		{time.Minute, 7 * time.Second, 9, lag.Config{Window: 9, MinDistance: 3500 * time.Millisecond, Samples: 9, TimePoints: 60, RatePolls: 9, EvictAfter: d.EvictAfter, Hold: 4}},
+		{time.Minute, 7 * time.Second, 9, lag.Config{Window: 9, MinDistance: 3500 * time.Millisecond, Samples: 9, TimePoints: 60, RatePolls: 9, EvictAfter: d.EvictAfter, Hold: 4, RhythmCeiling: d.RhythmCeiling, EventHold: time.Minute}},
 		// Many polls: memory is capped.
-		{time.Hour, time.Second, 3601, lag.Config{Window: 10, MinDistance: 500 * time.Millisecond, Samples: 600, TimePoints: 600, RatePolls: 600, EvictAfter: d.EvictAfter, Hold: 4}},
+		{time.Hour, time.Second, 3601, lag.Config{Window: 10, MinDistance: 500 * time.Millisecond, Samples: 600, TimePoints: 600, RatePolls: 600, EvictAfter: d.EvictAfter, Hold: 4, RhythmCeiling: d.RhythmCeiling, EventHold: time.Hour}},
 	} {
 		cfg, polls := healthConfig(tc.window, tc.interval)
 		if polls != tc.polls || cfg != tc.want {
@@ -202,8 +204,9 @@ type healthJSON struct {
 		Severity string  `json:"severity"`
 		Complete bool    `json:"complete"`
 		Judging  *struct {
-			Observations int `json:"observations"`
-			Window       int `json:"window"`
+			Observations int    `json:"observations"`
+			Window       int    `json:"window"`
+			Reason       string `json:"reason"`
 		} `json:"judging"`
 		TotalLag          *int64   `json:"totalLag"`
 		MaxTimeLagSeconds *float64 `json:"maxTimeLagSeconds"`
@@ -239,14 +242,19 @@ type healthJSON struct {
 //
 //	g-ok      Empty, committed at the log end (t-ok: 5): OK
 //	g-stop    Empty, 5 behind (t-stop: 3 of 8), nobody consuming: STOP
-//	g-stall   a live member that never commits (t-stall/0: 2 of 6; t-stall/1
-//	          at its log end 4): STALL on partition 0
+//	g-stall   a live member that committed 0 of 6 on t-stall/0 (t-stall/1 at
+//	          its log end 4) and, during the window, commits 1 and 2 at
+//	          consecutive polls and then stands: STALL on partition 0, its
+//	          silence past twice its rhythm and the floor
+//	          (stallDuringWindow). Watched without those commits, it stood
+//	          since before the window with no rhythm seen: JUDGING
 //	g-rewind  a live member that committed 30 of 50 (t-rw) and, during the
-//	          window, commits 25: REWIND
+//	          window, commits 25: REWIND (rewindDuringWindow). Watched
+//	          without that commit, it is JUDGING as g-stall is
 type healthCluster struct {
 	*kafkatest.Cluster
-	brokers string
-	rewind  *kafkatest.Member
+	brokers       string
+	rewind, stall *kafkatest.Member
 }
 
 func startHealthCluster(t *testing.T) *healthCluster {
@@ -268,9 +276,9 @@ func startHealthCluster(t *testing.T) *healthCluster {
 	c.Produce(t, "t-rw", 0, 50, zeroTime)
 	c.Commit(t, "g-ok", map[string]map[int32]int64{"t-ok": {0: 5}})
 	c.Commit(t, "g-stop", map[string]map[int32]int64{"t-stop": {0: 3}})
-	c.Commit(t, "g-stall", map[string]map[int32]int64{"t-stall": {0: 2, 1: 4}})
-	c.Join(t, "g-stall", []string{"t-stall"})
+	c.Commit(t, "g-stall", map[string]map[int32]int64{"t-stall": {0: 0, 1: 4}})
 	hc := &healthCluster{Cluster: c, brokers: strings.Join(c.Addrs, ",")}
+	hc.stall = c.Join(t, "g-stall", []string{"t-stall"})
 	hc.rewind = c.Join(t, "g-rewind", []string{"t-rw"})
 	c.WaitStable(t, "g-stall", 1, 2)
 	c.WaitStable(t, "g-rewind", 1, 1)
@@ -281,10 +289,16 @@ func startHealthCluster(t *testing.T) *healthCluster {
 // commit makes g-rewind's live member commit offset on t-rw/0.
 func (c *healthCluster) commit(t *testing.T, offset int64) error {
 	t.Helper()
+	return commitAs(t, c.rewind, "t-rw", offset)
+}
+
+// commitAs makes the live member m commit offset on partition 0 of topic.
+func commitAs(t *testing.T, m *kafkatest.Member, topic string, offset int64) error {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), kafkatest.WaitTimeout)
 	defer cancel()
 	var cerr error
-	c.rewind.Client.CommitOffsetsSync(ctx, map[string]map[int32]kgo.EpochOffset{"t-rw": {0: {Epoch: -1, Offset: offset}}},
+	m.Client.CommitOffsetsSync(ctx, map[string]map[int32]kgo.EpochOffset{topic: {0: {Epoch: -1, Offset: offset}}},
 		func(_ *kgo.Client, _ *kmsg.OffsetCommitRequest, resp *kmsg.OffsetCommitResponse, err error) {
 			if err != nil {
 				cerr = err
@@ -336,6 +350,57 @@ func (c *healthCluster) rewindDuringWindow(t *testing.T) <-chan error {
 	return done
 }
 
+// stallDuringWindow gives g-stall's member the rhythm a real consumer has
+// before it stops: once kgroups has fetched g-stall's offsets twice, the
+// member commits 1 on t-stall/0, and once a fetch has seen that commit, 2;
+// then it stands. The window sees two moves a poll or two apart (the
+// second records the rhythm: the wait before the first began at the first
+// poll and counts for nothing) and then the commit stand for the rest of
+// it, past the floor and twice that rhythm: STALL. It returns a channel
+// that yields the commits' result.
+func (c *healthCluster) stallDuringWindow(t *testing.T) <-chan error {
+	t.Helper()
+	fetched := make(chan struct{}, 1)
+	var n atomic.Int32
+	c.ControlKey(int16(kmsg.OffsetFetch), func(req kmsg.Request) (kmsg.Response, error, bool) {
+		c.KeepControl()
+		r := req.(*kmsg.OffsetFetchRequest)
+		asks := r.Group == "g-stall"
+		for _, g := range r.Groups {
+			asks = asks || g.Group == "g-stall"
+		}
+		if asks && n.Add(1) >= 2 {
+			select {
+			case fetched <- struct{}{}:
+			default:
+			}
+		}
+		return nil, nil, false
+	})
+	done := make(chan error, 1)
+	go func() {
+		for _, offset := range []int64{1, 2} {
+			// A fetch handled after the previous commit: it saw it.
+			select {
+			case <-fetched:
+			default:
+			}
+			select {
+			case <-fetched:
+			case <-time.After(kafkatest.WaitTimeout):
+				done <- errors.New("kgroups stopped fetching g-stall's offsets")
+				return
+			}
+			if err := commitAs(t, c.stall, "t-stall", offset); err != nil {
+				done <- err
+				return
+			}
+		}
+		done <- nil
+	}()
+	return done
+}
+
 // fields splits table output into lines of whitespace-separated fields.
 func fields(out string) [][]string {
 	var ls [][]string
@@ -375,9 +440,12 @@ func TestHealthCLI(t *testing.T) {
 	})
 
 	t.Run("every verdict, json: exit 3 at ERR", func(t *testing.T) {
-		rewound := c.rewindDuringWindow(t)
+		rewound, stalled := c.rewindDuringWindow(t), c.stallDuringWindow(t)
 		code, stdout, stderr := health("g-ok", "g-stop", "g-stall", "g-rewind", "-o", "json", "--fail-on", "ERR")
 		if err := <-rewound; err != nil {
+			t.Fatal(err)
+		}
+		if err := <-stalled; err != nil {
 			t.Fatal(err)
 		}
 		expectRun(t, code, stderr, 3, "kgroups: 3 groups at or above ERR: g-stop (STOP), g-stall (STALL), g-rewind (REWIND)\n")
@@ -403,8 +471,10 @@ func TestHealthCLI(t *testing.T) {
 		}
 		// g-stop is incomplete: without an owner its unchanged offset
 		// was observed once, which is all STOP needs. Every lagging
-		// commit is older than the first poll: its record is read, so
-		// its time lag is exact.
+		// commit is at a record written before the first poll: its
+		// record is read, so its time lag is exact. g-stall's STALL is
+		// its silence after its commit of 2, past the floor and twice
+		// the rhythm its commits of 1 and 2 showed.
 		want := []group{
 			{"g-ok", "OK", "OK", "OK", true, 0, "caught-up", []part{{"t-ok", 0, "OK", 5, 5, 0, "caught-up", 0, 0}}},
 			{"g-stop", "ERR STOP", "STOP", "ERR", false, 5, "exact", []part{{"t-stop", 0, "STOP", 3, 8, 5, "exact", 0, 0}}},
@@ -425,9 +495,9 @@ func TestHealthCLI(t *testing.T) {
 				continue
 			}
 			// Nothing was produced while sampling, and no commit
-			// moved forwards.
-			if g.ProduceRate == nil || *g.ProduceRate != 0 || g.ConsumeRate == nil || *g.ConsumeRate != 0 {
-				t.Errorf("%s: rates %v %v, want 0 and 0", g.Group, g.ProduceRate, g.ConsumeRate)
+			// moved forwards but g-stall's two, from 0 to 2.
+			if g.ProduceRate == nil || *g.ProduceRate != 0 || g.ConsumeRate == nil || (*g.ConsumeRate != 0) != (g.Group == "g-stall") {
+				t.Errorf("%s: rates %v %v, want 0 and 0 (above 0 for g-stall)", g.Group, g.ProduceRate, g.ConsumeRate)
 			}
 			if w.maxKind == "at-least" && *g.MaxTimeLagSeconds < 2 {
 				t.Errorf("%s: max time lag %v, want a bound of at least the 2s window", g.Group, *g.MaxTimeLagSeconds)

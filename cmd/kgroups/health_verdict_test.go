@@ -124,6 +124,11 @@ func TestHealthJudgesAsTheUI(t *testing.T) {
 	// consumes 12/s of 20/s with a lag past what is in flight;
 	// fraud-scoring's first member stopped committing on both its
 	// partitions. inventory-sync's REWIND has no cause as severe as itself.
+	// A JUDGING verdict's cause is why it waits: grown and widened for
+	// the observations of events/1. fraud-scoring committed at poll 1
+	// after a caught-up poll 0 (its rhythm, 5s) and stood since: its
+	// lag and its exact 55s time lag are from that commit, and the move
+	// counts in its consume rate over the 13 polls.
 	// grown and widened are Empty with no members: their commits move,
 	// but a move nobody consumed (a reset, another tool's write) is not
 	// consumption, so they consume 0.0/s.
@@ -131,13 +136,13 @@ func TestHealthJudgesAsTheUI(t *testing.T) {
 		"GROUP               STATUS           TOTAL-LAG  MAX-TIME-LAG  PRODUCE/S  CONSUME/S  CAUSE",
 		"analytics-etl       OK                       0            0s         20         20  -",
 		"billing-reconciler  WARN                  1249        ≥1m00s         20         12  slower than producers",
-		"fraud-scoring       ERR STALL             3520        ≥1m00s         15        0.0  member not committing",
-		"grown               JUDGING 1/10           500             -        5.0        0.0  -",
+		"fraud-scoring       ERR STALL              825           55s         15        1.2  member not committing",
+		"grown               JUDGING 1/10           500             -        5.0        0.0  watched 1 of the 10 observations a verdict needs",
 		"inventory-sync      ERR REWIND             626           31s         20         13  -",
 		"legacy-audit        ERR STOP            498150        ≥1m00s        5.0        0.0  -",
 		"orders-app          WARN NO-COMMITS         82           16s         35         31  -",
 		"shipping-notifier   -                        -             -         10          -  -",
-		"widened             JUDGING 1/10           550          ≥10s        5.0        0.0  -",
+		"widened             JUDGING 1/10           550          ≥10s        5.0        0.0  watched 1 of the 10 observations a verdict needs",
 	))
 
 	// The JSON says the same, with null for what is unknown.
@@ -163,6 +168,8 @@ func TestHealthJudgesAsTheUI(t *testing.T) {
 	if g := doc.Groups[3]; g.Group != "grown" || g.Verdict == nil || *g.Verdict != "JUDGING 1/10" || g.Judging == nil || g.Judging.Observations != 1 || g.Judging.Window != 10 ||
 		g.MaxTimeLagSeconds != nil || g.MaxTimeLagKind != "unknown" || g.TotalLag == nil || *g.TotalLag != 500 {
 		t.Errorf("grown in JSON: %+v; want verdict JUDGING 1/10, judging 1 of 10, max time lag null (unknown), total lag 500", g)
+	} else if want := "watched 1 of the 10 observations a verdict needs"; g.Judging.Reason != want {
+		t.Errorf("grown's judging reason %q, want %q", g.Judging.Reason, want)
 	}
 	for _, g := range doc.Groups {
 		if (g.Judging != nil) != (g.Group == "grown" || g.Group == "widened") {

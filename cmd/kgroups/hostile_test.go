@@ -288,7 +288,7 @@ func TestHostileNames(t *testing.T) {
 	})
 
 	t.Run("health", func(t *testing.T) {
-		args := append([]string{"health", hostileLive, hostile848, "--window", "400ms", "--interval", "200ms"}, hostileNames...)
+		args := append([]string{"health", hostileLive, hostile848, "--window", "600ms", "--interval", "200ms"}, hostileNames...)
 		code, stdout, stderr := c.kg(t, args...)
 		expectRun(t, code, stderr, 0, "")
 		if rows := assertAligned(t, "health", stdout); rows < len(hostileNames)+2 {
@@ -306,10 +306,12 @@ func TestHostileNames(t *testing.T) {
 		if want := append([]string{hostileLive, hostile848}, hostileNames...); !slices.Equal(names, want) {
 			t.Errorf("health json groups %q, want %q", names, want)
 		}
-		// The live groups' members never commit (three polls, a full
-		// window of three): NO-COMMITS. The Empty groups lag on orders/0
-		// and nothing commits: STOP. The message that says so names
-		// them safely.
+		// The live groups' members never commit (four polls, a full
+		// window of four): NO-COMMITS. The Empty groups lag on orders/0
+		// and nothing commits: STOP, their silence (three poll
+		// intervals) past the floor of two. (Three polls would make the
+		// silence exactly the floor: not past it.) The message that
+		// says so names them safely.
 		want := "kgroups: 10 groups at or above WARN: " + format.Sanitize(hostileLive) + " (NO-COMMITS), " +
 			format.Sanitize(hostile848) + " (NO-COMMITS), " + format.Sanitize(hostileNames[0]) + " (STOP), "
 		if code != exitUnhealthy || !strings.HasPrefix(stderr, want) {

@@ -50,6 +50,10 @@ func TestVerdictsUIHealthServeAgree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// g-rewind rewinds and g-stall commits twice then stands during the
+	// recorded polls, so that the window decides every group: REWIND and
+	// STALL (a consumer stuck since before it would be JUDGING).
+	rewound, stalled := c.rewindDuringWindow(t), c.stallDuringWindow(t)
 	var polls []*kafka.Snapshot
 	for range p.polls {
 		s, err := cl.Poll(context.Background())
@@ -58,6 +62,11 @@ func TestVerdictsUIHealthServeAgree(t *testing.T) {
 		}
 		polls = append(polls, s)
 		time.Sleep(interval)
+	}
+	for _, done := range []<-chan error{rewound, stalled} {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
 	}
 	last := polls[len(polls)-1].Time
 
@@ -143,6 +152,9 @@ func TestVerdictsUIHealthServeAgree(t *testing.T) {
 		}
 		if want != "JUDGING" {
 			decidedCount++
+		}
+		if w := map[string]string{"g-ok": "OK", "g-stop": "STOP", "g-stall": "STALL", "g-rewind": "REWIND"}[g.Group]; want != w {
+			t.Errorf("%s: %s, want %s", g.Group, want, w)
 		}
 		// health's JSON gives milliseconds.
 		if g.MaxTimeLagSeconds != nil && !(math.Abs(value(times[g.Group])-*g.MaxTimeLagSeconds) <= 0.0005) {

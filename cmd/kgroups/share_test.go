@@ -3,14 +3,18 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kgroups/kgroups/kafka/kafkatest"
 )
@@ -297,8 +301,15 @@ func TestShareGroupCLI(t *testing.T) {
 
 // TestShareGroupHealth judges share groups on their start offsets:
 //
-//	share-jobs   both members stop acknowledging while records arrive on
-//	             jobs/1: the start offset stands still with lag: STALL
+//	share-jobs   records arrive on jobs/1 while health samples; its members
+//	             acknowledge them at two polls early in the window (their
+//	             rhythm) and then stop: the start offset stands with lag
+//	             past twice that rhythm and the floor: STALL. (The window
+//	             is 3s: acknowledging takes the members a few polls on a
+//	             loaded machine, and the silence after must still be
+//	             twice the longest of those waits. Stopped
+//	             since before the window, it would be JUDGING: no rhythm
+//	             seen.)
 //	share-idle   no members, 6 records behind on jobs/0: STOP
 func TestShareGroupHealth(t *testing.T) {
 	c := startShareCluster(t)
@@ -326,9 +337,13 @@ func TestShareGroupHealth(t *testing.T) {
 			}
 		}
 	}()
-	code, stdout, stderr := c.kg(t, "health", "share-jobs", "share-idle", "--window", "2s", "--interval", "200ms", "-o", "json")
+	acked := c.ackDuringWindow(t)
+	code, stdout, stderr := c.kg(t, "health", "share-jobs", "share-idle", "--window", "3s", "--interval", "200ms", "-o", "json")
 	close(stop)
 	<-done
+	if err := <-acked; err != nil {
+		t.Fatal(err)
+	}
 	expectRun(t, code, stderr, 0, "")
 	var doc healthJSON
 	if err := json.Unmarshal([]byte(stdout), &doc); err != nil || len(doc.Groups) != 2 {
@@ -340,13 +355,13 @@ func TestShareGroupHealth(t *testing.T) {
 	}
 	jobs, idleG := doc.Groups[byName["share-jobs"]], doc.Groups[byName["share-idle"]]
 	if jobs.Status != "STALL" || jobs.Severity != "ERR" || jobs.Verdict == nil || *jobs.Verdict != "ERR STALL" {
-		t.Errorf("share-jobs: %s %s %v, want ERR STALL", jobs.Status, jobs.Severity, jobs.Verdict)
+		t.Errorf("share-jobs: %s %s %v, want ERR STALL:\n%s", jobs.Status, jobs.Severity, jobs.Judging, stdout)
 	}
 	statuses := map[int32]string{}
 	for _, p := range jobs.Partitions {
 		statuses[p.Partition] = p.Status
-		if p.Partition == 1 && (p.CommittedOffset == nil || *p.CommittedOffset != 10 || p.Lag == nil || *p.Lag < 5) {
-			t.Errorf("jobs/1: start %v lag %v, want start 10 and lag at least 5", p.CommittedOffset, p.Lag)
+		if p.Partition == 1 && (p.CommittedOffset == nil || *p.CommittedOffset <= 15 || p.Lag == nil || *p.Lag < 5) {
+			t.Errorf("jobs/1: start %v lag %v, want a start past 15 (acknowledged in the window) and lag at least 5", p.CommittedOffset, p.Lag)
 		}
 	}
 	if fmt.Sprint(statuses) != "map[0:OK 1:STALL 2:OK]" {
@@ -358,4 +373,76 @@ func TestShareGroupHealth(t *testing.T) {
 	if len(idleG.Partitions) != 1 || idleG.Partitions[0].Status != "STOP" || *idleG.Partitions[0].CommittedOffset != 4 || *idleG.Partitions[0].LogEndOffset != 10 {
 		t.Errorf("share-idle partitions %+v, want jobs/0 STOP at 4 of 10", idleG.Partitions)
 	}
+}
+
+// ackDuringWindow gives share-jobs's stopped members the rhythm real ones
+// have before they stop: once kgroups has fetched share-jobs's start
+// offsets twice, they poll until the start offset of jobs/1 moves (a
+// share member acknowledges on its next poll what the one before
+// delivered), and again once a fetch has seen that; then they poll no
+// more. It returns a channel that yields the result.
+func (c *shareCLICluster) ackDuringWindow(t *testing.T) <-chan error {
+	t.Helper()
+	fetched := make(chan struct{}, 1)
+	var n atomic.Int32
+	var self atomic.Bool // the test's own reads of the start offset
+	c.ControlKey(int16(kmsg.DescribeShareGroupOffsets), func(req kmsg.Request) (kmsg.Response, error, bool) {
+		c.KeepControl()
+		asks := false
+		for _, g := range req.(*kmsg.DescribeShareGroupOffsetsRequest).Groups {
+			asks = asks || g.GroupID == "share-jobs"
+		}
+		if asks && !self.Load() && n.Add(1) >= 2 {
+			select {
+			case fetched <- struct{}{}:
+			default:
+			}
+		}
+		return nil, nil, false
+	})
+	start := func() int64 {
+		self.Store(true)
+		defer self.Store(false)
+		offs, err := c.Admin().DescribeShareGroupOffsets(context.Background(), "share-jobs")
+		if err != nil {
+			return -1
+		}
+		so, _ := offs["share-jobs"].Offsets.Lookup("jobs", 1)
+		return so.StartOffset
+	}
+	done := make(chan error, 1)
+	go func() {
+		for range 2 {
+			// A fetch handled after the previous move: it saw it.
+			select {
+			case <-fetched:
+			default:
+			}
+			select {
+			case <-fetched:
+			case <-time.After(kafkatest.WaitTimeout):
+				done <- errors.New("kgroups stopped fetching share-jobs's start offsets")
+				return
+			}
+			from := start()
+			deadline := time.Now().Add(kafkatest.WaitTimeout)
+			for start() == from {
+				if time.Now().After(deadline) {
+					done <- errors.New("share-jobs's start offset on jobs/1 never moved")
+					return
+				}
+				var wg sync.WaitGroup
+				for _, m := range c.members {
+					wg.Go(func() {
+						ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+						defer cancel()
+						m.Client.PollFetches(ctx)
+					})
+				}
+				wg.Wait()
+			}
+		}
+		done <- nil
+	}()
+	return done
 }

@@ -172,9 +172,11 @@ func TestTimeLagCLIAndUIAgree(t *testing.T) {
 			exact++
 		}
 	}
-	// billing-reconciler, fraud-scoring and legacy-audit are behind
-	// since before the first poll.
-	if exact != 3 {
-		t.Errorf("%d groups with an exact time lag, want 3:\nhealth:\n%s\nUI:\n%s", exact, stdout.String(), screen)
+	// billing-reconciler and legacy-audit are behind since before the
+	// first poll. fraud-scoring is not: caught up at poll 0, it commits
+	// at poll 1 (the rhythm it shows before it stalls), so its commit is
+	// within the polls' time points and its time lag interpolated.
+	if exact != 2 {
+		t.Errorf("%d groups with an exact time lag, want 2:\nhealth:\n%s\nUI:\n%s", exact, stdout.String(), screen)
 	}
 }
