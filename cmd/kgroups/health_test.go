@@ -533,14 +533,15 @@ func TestHealthCLI(t *testing.T) {
 		expectRun(t, code, stderr, 3, "kgroups: 1 group at or above WARN: g-stop (STOP)\n")
 		got := fields(stdout)
 		// The group's status is the UI's verdict, "ERR STOP": two fields.
+		// Its cause: the Empty group had no members at any poll.
 		want := [][]string{
-			{"GROUP", "STATUS", "TOTAL-LAG", "MAX-TIME-LAG", "PRODUCE/S", "CONSUME/S"},
-			{"g-stop", "ERR", "STOP", "5", "<time lag>", "0.0", "0.0"},
+			{"GROUP", "STATUS", "TOTAL-LAG", "MAX-TIME-LAG", "PRODUCE/S", "CONSUME/S", "CAUSE"},
+			{"g-stop", "ERR", "STOP", "5", "<time lag>", "0.0", "0.0", "no", "members", "while", "watched"},
 			{},
 			{"GROUP", "TOPIC", "PARTITION", "STATUS", "CURRENT-OFFSET", "LOG-END-OFFSET", "LAG", "TIME-LAG", "REWIND"},
 			{"g-stop", "t-stop", "0", "STOP", "3", "8", "5", "<time lag>", "-"},
 		}
-		if len(got) != len(want) || len(got[1]) != 7 || len(got[4]) != 9 {
+		if len(got) != len(want) || len(got[1]) != 11 || len(got[4]) != 9 {
 			t.Fatalf("stdout:\n%s", stdout)
 		}
 		exactOverWindow(t, got[1][4])
@@ -558,7 +559,7 @@ func TestHealthCLI(t *testing.T) {
 		t.Setenv("LC_ALL", "C")
 		code, stdout, stderr = health("g-stop")
 		expectRun(t, code, stderr, 0, "")
-		if got = fields(stdout); len(got) != len(want) || len(got[1]) != 7 || len(got[4]) != 9 {
+		if got = fields(stdout); len(got) != len(want) || len(got[1]) != 11 || len(got[4]) != 9 {
 			t.Fatalf("stdout:\n%s", stdout)
 		}
 		exactOverWindow(t, got[1][4])

@@ -139,7 +139,7 @@ func TestHealthJudgesAsTheUI(t *testing.T) {
 		"fraud-scoring       ERR STALL              825           55s         15        1.2  member not committing",
 		"grown               JUDGING 1/10           500             -        5.0        0.0  watched 1 of the 10 observations a verdict needs",
 		"inventory-sync      ERR REWIND             626           31s         20         13  -",
-		"legacy-audit        ERR STOP            498150        ≥1m00s        5.0        0.0  -",
+		"legacy-audit        ERR STOP            498150        ≥1m00s        5.0        0.0  no members while watched",
 		"orders-app          WARN NO-COMMITS         82           16s         35         31  -",
 		"shipping-notifier   -                        -             -         10          -  -",
 		"widened             JUDGING 1/10           550          ≥10s        5.0        0.0  watched 1 of the 10 observations a verdict needs",

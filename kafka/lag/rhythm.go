@@ -196,7 +196,10 @@ func (h *History) pollGap() int64 {
 	if k == 0 {
 		return 0
 	}
-	return (h.timeAt(h.seq) - h.timeAt(h.seq-k)) / int64(k)
+	// Rounded up: a silence of the polls' whole span is never past a
+	// floor of twice their mean gap by a nanosecond of rounding.
+	d := h.timeAt(h.seq) - h.timeAt(h.seq-k)
+	return (d + int64(k) - 1) / int64(k)
 }
 
 // trend reports whether the time lags at the partition's commits climb
