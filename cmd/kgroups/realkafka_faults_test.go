@@ -125,8 +125,8 @@ func TestRealCoordinatorMove(t *testing.T) {
 		if err != nil {
 			return ""
 		}
-		defer resp.Body.Close()
 		b, _ := io.ReadAll(resp.Body)
+		_ = resp.Body.Close()
 		return string(b)
 	}
 	// series is the value of the first series of family whose labels hold

@@ -167,7 +167,11 @@ func (c *parityCluster) compare(t *testing.T, what string, kgArgs, kafkaArgs []s
 	}
 	for range 5 {
 		before := c.Groups(t, kafkaArgs...)
-		code, out, errOut := kgRun(t, append([]string{"-b", c.Bootstrap}, kgArgs...)...)
+		// --wide: kgroups cuts ids longer than 64 cells (and hosts and
+		// client ids at 40) to fit a terminal unless --wide, where the
+		// Kafka tool prints them whole; a Java member id is the client id
+		// and a UUID, 54 cells for consumer-c-coop-9 already.
+		code, out, errOut := kgRun(t, append(append([]string{"-b", c.Bootstrap}, kgArgs...), "--wide")...)
 		after := c.Groups(t, kafkaArgs...)
 		if before != after {
 			t.Logf("%s: the groups moved while kgroups read them; again", what)

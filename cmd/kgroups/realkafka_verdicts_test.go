@@ -58,7 +58,7 @@ func TestRealVerdicts(t *testing.T) {
 	c.Settled(t, map[string]realkafka.Want{auto: {Members: 1}, slow: {Members: 1}})
 	// The window starts once the Streams app has committed: a verdict
 	// needs ten observations of a consumer's commit rhythm, and the
-	// window holds two or three of its commits.
+	// window holds four of its commits.
 	deadline := time.Now().Add(realkafka.Wait)
 	for {
 		os, err := c.Admin().FetchOffsets(context.Background(), streams)
@@ -71,11 +71,11 @@ func TestRealVerdicts(t *testing.T) {
 		time.Sleep(500 * time.Millisecond)
 	}
 
-	hctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	hctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	var hout, herr bytes.Buffer
 	code := run(hctx, []string{"-b", c.Bootstrap, "health", auto, slow, streams,
-		"--window", "75s", "--interval", "3s", "-o", "json"}, strings.NewReader(""), &hout, &herr)
+		"--window", "2m", "--interval", "4s", "-o", "json"}, strings.NewReader(""), &hout, &herr)
 	jsonOut, errOut := hout.String(), herr.String()
 	if code != 0 {
 		t.Fatalf("health exited %d:\n%s%s", code, jsonOut, errOut)
