@@ -72,7 +72,10 @@ func (h *History) judgeGroup(gh *groupHist, at func(int) *kafka.PartitionOffsets
 			if ph.rh.last != 0 && t-ph.rh.last <= recent {
 				behind[j] = max(behind[j], 0)
 				c, end := h.sample(ph, h.seq)
-				if tl := h.timeLagOf(ph, c, end, t); tl.Kind == TimeLagInterpolated || tl.Kind == TimeLagExact {
+				// A lower bound counts too: the member is at least that
+				// far behind there (a commit the history has not read the
+				// record at yet, older than its points).
+				if tl := h.timeLagOf(ph, c, end, t); tl.Kind == TimeLagInterpolated || tl.Kind == TimeLagExact || tl.Kind == TimeLagAtLeast {
 					behind[j] = max(behind[j], tl.Seconds)
 				}
 				if g > KeepUpMessages {
