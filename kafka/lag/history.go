@@ -69,9 +69,10 @@ type History struct {
 	restarts  map[restartKey]int64
 	// moved and grew are judgeGroup's scratch: the members that
 	// committed, and how much the lag of what they moved grew.
-	moved  []string
-	grew   []int64
-	behind []float64
+	moved       []string
+	grew        []int64
+	behind      []float64
+	behindBound []float64
 	// order is scratch space for snapshots whose partitions arrive
 	// unsorted or duplicated, which the snapshot contract rules out but
 	// which must not corrupt the history.

@@ -57,14 +57,14 @@ func (h *History) judgeGroup(gh *groupHist, at func(int) *kafka.PartitionOffsets
 		// Per member: the time lag of the partitions it committed on
 		// within the window (how far behind it is where it works), and
 		// how much the lag of all its partitions grew over the window.
-		moved, grew, behind := h.moved[:0], h.grew[:0], h.behind[:0]
+		moved, grew, behind, behindBound := h.moved[:0], h.grew[:0], h.behind[:0], h.behindBound[:0]
 		// Within the window, or twice the group's rhythm when that is
 		// longer (a job committing on checkpoints).
 		recent := max(h.floor(), int64(RhythmFactor*float64(gh.pace.every)))
 		h.eachOwned(gh, at, n, func(ph *partHist, member string) {
 			j := slices.Index(moved, member)
 			if j < 0 {
-				moved, grew, behind = append(moved, member), append(grew, 0), append(behind, -1)
+				moved, grew, behind, behindBound = append(moved, member), append(grew, 0), append(behind, -1), append(behindBound, -1)
 				j = len(moved) - 1
 			}
 			g := h.lagGrowth(ph)
@@ -72,11 +72,14 @@ func (h *History) judgeGroup(gh *groupHist, at func(int) *kafka.PartitionOffsets
 			if ph.rh.last != 0 && t-ph.rh.last <= recent {
 				behind[j] = max(behind[j], 0)
 				c, end := h.sample(ph, h.seq)
-				// A lower bound counts too: the member is at least that
-				// far behind there (a commit the history has not read the
-				// record at yet, older than its points).
-				if tl := h.timeLagOf(ph, c, end, t); tl.Kind == TimeLagInterpolated || tl.Kind == TimeLagExact || tl.Kind == TimeLagAtLeast {
+				if tl := h.timeLagOf(ph, c, end, t); tl.Kind == TimeLagInterpolated || tl.Kind == TimeLagExact {
 					behind[j] = max(behind[j], tl.Seconds)
+				} else if tl.Kind == TimeLagAtLeast {
+					// A lower bound (a commit older than the points, its
+					// record not read yet): at least that far behind.
+					// It counts for the partitions whose own wait began
+					// at a commit (see below).
+					behindBound[j] = max(behindBound[j], tl.Seconds)
 				}
 				if g > KeepUpMessages {
 					// Falling behind where it works: it is busy.
@@ -84,7 +87,7 @@ func (h *History) judgeGroup(gh *groupHist, at func(int) *kafka.PartitionOffsets
 				}
 			}
 		})
-		h.moved, h.grew, h.behind = moved, grew, behind
+		h.moved, h.grew, h.behind, h.behindBound = moved, grew, behind, behindBound
 		h.eachOwned(gh, at, n, func(ph *partHist, member string) {
 			j := slices.Index(moved, member)
 			if ph.raw != StatusStall || j < 0 || behind[j] < 0 {
@@ -96,7 +99,15 @@ func (h *History) judgeGroup(gh *groupHist, at func(int) *kafka.PartitionOffsets
 			// its turn (falling behind when the member's lag grows,
 			// catching up otherwise). One that keeps up with its other
 			// partitions is not: something holds this one.
-			if silence := float64(t-ph.rh.since) / 1e9; behind[j] >= silence/2 {
+			silence := float64(t-ph.rh.since) / 1e9
+			// A lower bound counts for a partition that moved before and
+			// now waits (a known wait): for one never seen moving, both
+			// date from the history's first poll and prove nothing.
+			far := behind[j]
+			if ph.rh.fromKnown {
+				far = max(far, behindBound[j])
+			}
+			if far >= silence/2 {
 				ph.raw = StatusOK
 				if grew[j] > KeepUpMessages {
 					ph.raw = StatusWarn
