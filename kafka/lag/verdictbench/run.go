@@ -98,8 +98,9 @@ type Score struct {
 	// change of truth.
 	Excess int
 	// OKWhileGrowing counts polls judged OK while the true time lag grew
-	// over the evidence span (the window, or two commit periods when
-	// longer) by more than half that span.
+	// over the evidence span (the window, or two commit periods or two of
+	// the rhythm the consumer shows when longer) by more than half that
+	// span.
 	OKWhileGrowing int
 	// StallInRhythm counts polls whose verdict calls a partition STALL
 	// whose last commit is within its own rhythm (the longest gap between
@@ -153,7 +154,9 @@ type judged struct {
 	truth Truth
 	col   Col
 	tl    float64
-	stall bool // the verdict calls a partition STALL within its rhythm
+	// rhythm is the consumer's commit rhythm then (world.rhythm).
+	rhythm float64
+	stall  bool // the verdict calls a partition STALL within its rhythm
 }
 
 // observer is one watcher's state during a run.
@@ -170,6 +173,15 @@ type observer struct {
 
 // Run simulates sc and scores each observer's verdicts.
 func Run(sc *Scenario) [numObservers]*Score {
+	var out [numObservers]*Score
+	for i, o := range observe(sc) {
+		out[i] = o.score(sc)
+	}
+	return out
+}
+
+// observe simulates sc and returns each observer with its judged polls.
+func observe(sc *Scenario) [numObservers]*observer {
 	w := newWorld(sc)
 	poll := sc.Poll.Seconds()
 	var obs [numObservers]*observer
@@ -212,11 +224,7 @@ func Run(sc *Scenario) [numObservers]*Score {
 			o.poll(w, snap)
 		}
 	}
-	var out [numObservers]*Score
-	for i, o := range obs {
-		out[i] = o.score(sc)
-	}
-	return out
+	return obs
 }
 
 func (o *observer) poll(w *world, snap *kafka.Snapshot) {
@@ -254,7 +262,7 @@ func (o *observer) poll(w *world, snap *kafka.Snapshot) {
 // record scores one judged poll.
 func (o *observer) record(w *world, v *lag.Verdict, parts func() (lag.GroupHealth, bool)) {
 	truth, tl := w.groupTruth(o.span)
-	j := judged{t: w.t, truth: truth, col: colOf(v), tl: tl}
+	j := judged{t: w.t, truth: truth, col: colOf(v), tl: tl, rhythm: w.rhythm()}
 	if j.col == ColStall {
 		if gh, ok := parts(); ok {
 			for _, p := range gh.Partitions {
@@ -414,7 +422,9 @@ func (o *observer) score(sc *Scenario) *Score {
 			note(stallKey)
 		}
 		if j.col == ColOK && j.tl >= 0 {
-			e := max(o.span, 2*period(j.t))
+			// Over two of the consumer's rhythms at least: a sawtooth
+			// climbs for one rhythm between commits.
+			e := max(o.span, 2*period(j.t), 2*j.rhythm)
 			if old, ok := tlAt(o.out[:i], j.t-e); ok && old >= 0 && j.tl-old > e/2 {
 				s.OKWhileGrowing++
 				note(growingKey)
