@@ -126,17 +126,18 @@ func TestHealthAndTimeLag(t *testing.T) {
 		// first member stopped committing on both its partitions (and
 		// the ! says an ERR finding); billing-reconciler consumes slower
 		// than it is produced to; the REWIND has no finding as severe as
-		// itself, NO-COMMITS says its cause already. A lag never known
+		// itself, NO-COMMITS says its cause already; the Empty group's
+		// STOP says it had no members while watched. A lag never known
 		// has no trend (it is not a flat 0).
-		"  NAME↑              TYPE     STATE       HEALTH                            MEMBERS    LAG TIME-LAG TREND",
-		"▶ analytics-etl      consumer Stable      OK                                      2     29       3s ▁▃▁▃▁▃▁▃▁▃",
-		"  billing-reconciler classic  Stable      WARN · slower than producers            2   1209     ≥55s ▄▄▄▄▅▅▅▅▅▅",
-		"  ! fraud-scoring    classic  rebalancing ERR STALL · member not committing       3    750      50s ▃▄▄▄▄▄▄▄▄▄",
-		"  inventory-sync     consumer rebalancing ERR REWIND                              2    546      27s ▂▂▂▂▂▂▄▄▄▄",
-		"  legacy-audit       classic  Empty       ERR STOP                                0 498125     ≥55s ▇▇▇▇▇▇▇▇▇▇",
-		"  orders-app         classic  Stable      WARN NO-COMMITS                         2     85      17s ▄▄▄▄▄▃▃▃▃▃",
-		"  search-indexer     classic  Dead        -                                       0      -        - -",
-		"  shipping-notifier  classic  Stable      -                                       1      -        - -",
+		"  NAME↑              TYPE     STATE       HEALTH                              MEMBERS    LAG TIME-LAG TREND",
+		"▶ analytics-etl      consumer Stable      OK                                        2     29       3s ▁▃▁▃▁▃▁▃▁▃",
+		"  billing-reconciler classic  Stable      WARN · slower than producers              2   1209     ≥55s ▄▄▄▄▅▅▅▅▅▅",
+		"  ! fraud-scoring    classic  rebalancing ERR STALL · member not committing         3    750      50s ▃▄▄▄▄▄▄▄▄▄",
+		"  inventory-sync     consumer rebalancing ERR REWIND                                2    546      27s ▂▂▂▂▂▂▄▄▄▄",
+		"  legacy-audit       classic  Empty       ERR STOP · no members while watched       0 498125     ≥55s ▇▇▇▇▇▇▇▇▇▇",
+		"  orders-app         classic  Stable      WARN NO-COMMITS                           2     85      17s ▄▄▄▄▄▃▃▃▃▃",
+		"  search-indexer     classic  Dead        -                                         0      -        - -",
+		"  shipping-notifier  classic  Stable      -                                         1      -        - -",
 	}, "\n")
 	if got := viewtest.Strip(m.View()); got != want {
 		t.Fatalf("view:\n%s\nwant\n%s", got, want)
@@ -159,7 +160,7 @@ func TestHealthColours(t *testing.T) {
 	for _, want := range []string{
 		c.Styles.OK.Render("OK"), c.Styles.Warn.Render("WARN · slower than producers"), c.Styles.Warn.Render("WARN NO-COMMITS"),
 		c.Styles.Error.Render("ERR STALL · member not committing"),
-		c.Styles.Error.Render("ERR REWIND"), c.Styles.Error.Render("ERR STOP"),
+		c.Styles.Error.Render("ERR REWIND"), c.Styles.Error.Render("ERR STOP · no members while watched"),
 	} {
 		if !strings.Contains(v, want) {
 			t.Errorf("no %q in\n%s", want, v)
