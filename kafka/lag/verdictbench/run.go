@@ -1,9 +1,12 @@
 package verdictbench
 
 import (
+	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/kgroups/kgroups/kafka"
@@ -157,6 +160,8 @@ type judged struct {
 	// rhythm is the consumer's commit rhythm then (world.rhythm).
 	rhythm float64
 	stall  bool // the verdict calls a partition STALL within its rhythm
+	// line is the verdict in words, for Trace ("" when not tracing).
+	line string
 }
 
 // observer is one watcher's state during a run.
@@ -169,19 +174,44 @@ type observer struct {
 	taken   int
 	span    float64 // the evidence window, seconds
 	out     []judged
+	trace   bool // record each verdict's words (Trace)
 }
 
 // Run simulates sc and scores each observer's verdicts.
 func Run(sc *Scenario) [numObservers]*Score {
 	var out [numObservers]*Score
-	for i, o := range observe(sc) {
+	for i, o := range observe(sc, false) {
 		out[i] = o.score(sc)
 	}
 	return out
 }
 
-// observe simulates sc and returns each observer with its judged polls.
-func observe(sc *Scenario) [numObservers]*observer {
+// Trace simulates sc and writes what observer o judged at each poll: the
+// time, the truth and the true time lag, the verdict with its reason, and
+// each partition's status in one letter (. OK, j OK waiting for evidence,
+// W WARN, N NO-COMMITS, S STALL, R REWIND, X STOP). It is how a rule's
+// wrong cell is looked into (go run ./cmd/verdictbench -trace s028).
+func Trace(w io.Writer, sc *Scenario, o Observer) error {
+	if _, err := fmt.Fprintf(w, "%s (%s)\n", sc.Describe(), o); err != nil {
+		return err
+	}
+	for _, j := range observe(sc, true)[o].out {
+		if _, err := fmt.Fprintf(w, "%7.0fs %-14s tl %7.1fs  %s\n", j.t, j.truth, j.tl, j.line); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// statusLetters are Trace's letters for the partition statuses.
+var statusLetters = map[lag.Status]byte{
+	lag.StatusOK: '.', lag.StatusWarn: 'W', lag.StatusNoCommits: 'N',
+	lag.StatusStall: 'S', lag.StatusRewind: 'R', lag.StatusStop: 'X',
+}
+
+// observe simulates sc and returns each observer with its judged polls;
+// with trace, each in words too.
+func observe(sc *Scenario, trace bool) [numObservers]*observer {
 	w := newWorld(sc)
 	poll := sc.Poll.Seconds()
 	var obs [numObservers]*observer
@@ -203,6 +233,9 @@ func observe(sc *Scenario) [numObservers]*observer {
 		obs[Health] = &observer{kind: Health, cfg: cfg, polls: polls, span: sc.Window.Seconds()}
 	}
 
+	for _, o := range obs {
+		o.trace = trace
+	}
 	rng := newJitter(sc.Seed)
 	next, n := 0.0, 0
 	for w.t < sc.Length.Seconds() {
@@ -263,6 +296,24 @@ func (o *observer) poll(w *world, snap *kafka.Snapshot) {
 func (o *observer) record(w *world, v *lag.Verdict, parts func() (lag.GroupHealth, bool)) {
 	truth, tl := w.groupTruth(o.span)
 	j := judged{t: w.t, truth: truth, col: colOf(v), tl: tl, rhythm: w.rhythm()}
+	if o.trace {
+		var b strings.Builder
+		b.WriteString(v.Text())
+		if r := v.Reason(); r != "" {
+			b.WriteString(" (" + r + ")")
+		}
+		if gh, ok := parts(); ok {
+			b.WriteString("  ")
+			for _, p := range gh.Partitions {
+				c := statusLetters[p.Status]
+				if p.Status == lag.StatusOK && p.Wait.Kind != lag.WaitNone {
+					c = 'j'
+				}
+				b.WriteByte(c)
+			}
+		}
+		j.line = b.String()
+	}
 	if j.col == ColStall {
 		if gh, ok := parts(); ok {
 			for _, p := range gh.Partitions {

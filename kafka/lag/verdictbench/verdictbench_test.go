@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -171,7 +172,7 @@ func TestOneSlowMemberInTurnReadsWarn(t *testing.T) {
 			sc.Production = Production{Kind: Steady, Rate: 8.0 / 12}
 			sc.Poll, sc.Jitter, sc.MissEvery, sc.Window = poll, 0, 0, time.Minute
 			t.Run(c.rhythm.String()+"/"+poll.String(), func(t *testing.T) {
-				obs := observe(&sc)
+				obs := observe(&sc, false)
 				for _, o := range []Observer{UI, Serve} {
 					counts := map[Col]int{}
 					for _, j := range obs[o].out {
@@ -195,5 +196,25 @@ func TestOneSlowMemberInTurnReadsWarn(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestTrace: a trace has the scenario's line, then one line a judged poll
+// with the verdict and one letter a partition.
+func TestTrace(t *testing.T) {
+	sc := Scenarios(DefaultSeed, 7, 10*time.Minute)[6] // "stalled from the start"
+	var b strings.Builder
+	if err := Trace(&b, &sc, UI); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	polls := len(observe(&sc, false)[UI].out)
+	if len(lines) != polls+1 || !strings.HasPrefix(lines[0], "s006: stalled from the start;") || !strings.HasSuffix(lines[0], "(ui)") {
+		t.Fatalf("%d lines for %d polls, first %q", len(lines), polls, lines[0])
+	}
+	last := lines[len(lines)-1]
+	letters := strings.Repeat("S", sc.Partitions)
+	if !strings.Contains(last, " stalled ") || !strings.Contains(last, "ERR STALL") || !strings.HasSuffix(last, "  "+letters) {
+		t.Errorf("the last poll of a stalled group: %q, want ERR STALL and %s", last, letters)
 	}
 }
