@@ -67,9 +67,15 @@ func main() {
 					what = "OK while the time lag grew"
 				case [2]uint8{255, 1}:
 					what = "STALL within the rhythm"
+				case [2]uint8{255, 2}:
+					what = "verdict changes beyond one per change of truth"
 				}
 				for _, e := range top[:min(len(top), *examples)] {
-					fmt.Printf("%s %s: %d polls: %s\n", verdictbench.Observer(o), what, e.n, e.d)
+					unit := "polls"
+					if k == [2]uint8{255, 2} {
+						unit = "changes"
+					}
+					fmt.Printf("%s %s: %d %s: %s\n", verdictbench.Observer(o), what, e.n, unit, e.d)
 				}
 			}
 		}

@@ -113,8 +113,10 @@ func (h *History) judgeTurns(gh *groupHist, at func(int) *kafka.PartitionOffsets
 				// commit (see below).
 				behindBound[j] = max(behindBound[j], tl.Seconds)
 			}
-			if g > KeepUpMessages {
-				// Falling behind where it works: it is busy.
+			if float64(g) > h.sawtooth(ph) {
+				// Falling behind where it works: it is busy. (A lag that
+				// grows by less than a commit rhythm's production is the
+				// sawtooth of a consumer that keeps up.)
 				behind[j] = math.Inf(1)
 			}
 		}
@@ -169,6 +171,14 @@ func (h *History) judgeTurns(gh *groupHist, at func(int) *kafka.PartitionOffsets
 			ph.raw, ph.wait = StatusWarn, WaitNone
 		}
 	})
+}
+
+// sawtooth is how far a keeping-up consumer's lag on the partition swings
+// between two polls: what is produced over its commit rhythm while served
+// and a poll interval, and at least KeepUpMessages.
+func (h *History) sawtooth(ph *partHist) float64 {
+	rate := max(0, h.produceRate(ph))
+	return max(KeepUpMessages, rate*float64(ph.rh.served()+h.pollGap())/1e9)
 }
 
 // latestTwo is the two latest distinct times of a > b and t (0: none).

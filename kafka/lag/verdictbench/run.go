@@ -118,6 +118,7 @@ type Score struct {
 var (
 	growingKey = [2]uint8{255, 0}
 	stallKey   = [2]uint8{255, 1}
+	excessKey  = [2]uint8{255, 2}
 )
 
 func newScore() *Score { return &Score{Wrong: make(map[[2]uint8]map[string]int)} }
@@ -495,6 +496,9 @@ func (o *observer) score(sc *Scenario) *Score {
 	}
 	s.TruthChanges = len(changes) - 1
 	s.Excess = max(0, s.DecidedChanges-s.TruthChanges)
+	if s.Excess > 0 {
+		s.Wrong[excessKey] = map[string]int{sc.Describe(): s.Excess}
+	}
 	s.Hours = (o.out[len(o.out)-1].t - o.out[0].t) / 3600
 	// Time to the right verdict after each change.
 	for k, at := range changes {
