@@ -275,7 +275,13 @@ func (a *app) showPlan(ctx context.Context, cl *kafka.Client, c config.Cluster, 
 		}
 		a.notef("%s", summaryLine(p))
 		if blocked != nil {
-			a.notef("Note: --execute would be refused now: %v", blocked)
+			// The refusal lists the live members on lines of their own:
+			// each line is printed (and sanitized) as a line.
+			lines := strings.Split(blocked.Error(), "\n")
+			a.notef("Note: --execute would be refused now: %s", lines[0])
+			for _, l := range lines[1:] {
+				a.notef("%s", l)
+			}
 		}
 		a.notef("Dry run: nothing was changed. Add --execute to apply.")
 		return nil
