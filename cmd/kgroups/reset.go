@@ -96,8 +96,8 @@ and --new-group is given), re-checked right before. It first writes a
 receipt of every offset before and after to
 $XDG_STATE_HOME/kgroups/receipts/ (no receipt, no change), then commits,
 then re-reads each partition and reports it verified (ok), refused by the
-broker, or of unknown outcome (exit 0, 1 or 4; see 'Exit codes' in the
-README). 'kgroups undo
+broker, or of unknown outcome (exit 0, 1 or 4; see 'Global flags and
+exit codes' in docs/cli.md). 'kgroups undo
 RECEIPT' puts the offsets back. A read-only context refuses --execute; a
 protected one also needs --confirm GROUP.`,
 		Example: `  kgroups reset orders --to-earliest --all-topics
