@@ -393,11 +393,34 @@ func Simulate(g *kafka.Group, partitions map[string]int32, change Change) (*Simu
 			p.Note += fmt.Sprintf("; joiners' member ids decide the result: %d places run%s", len(places), how)
 		}
 	}
+	// runImpl runs impl's assignor for protocol into p, as the group's
+	// own row or a Java row is run; false when kgroups has no exact model
+	// of it.
+	runImpl := func(p *Prediction, impl Impl, protocol string) bool {
+		if impl == ImplJava {
+			if !slices.Contains(Assignors, protocol) {
+				return false
+			}
+			settle(p, false, members, 1, false, func(ms []simMember) (map[string]map[string][]int32, int, error) {
+				return run(balancer(protocol), ms, counts, gen)
+			})
+			return true
+		}
+		md, ok := lookupModel(impl, protocol)
+		if !ok || md.inexact != "" {
+			return false
+		}
+		settle(p, md.idOnly, members, 1, false, func(ms []simMember) (map[string]map[string][]int32, int, error) { return runModel(md, ms, counts) })
+		return true
+	}
+	ownSeen := false
 	if own, ok := ownPrediction(g, sim.Leader); ok {
 		if md, ok := lookupModel(sim.Leader.Impl, g.Assignor); ok {
 			settle(&own, md.idOnly, members, 1, false, func(ms []simMember) (map[string]map[string][]int32, int, error) { return runModel(md, ms, counts) })
 		}
+		confirmLeader(&own, sim, true, runImpl)
 		sim.Predictions = append(sim.Predictions, own)
+		ownSeen = true
 	}
 	for _, name := range Assignors {
 		p := javaPrediction(g, sim.Leader, name)
@@ -415,9 +438,75 @@ func Simulate(g *kafka.Group, partitions map[string]int32, change Change) (*Simu
 		settle(&p, false, base, trials, ties, func(ms []simMember) (map[string]map[string][]int32, int, error) {
 			return run(balancer(name), ms, counts, gen)
 		})
+		confirmLeader(&p, sim, !ownSeen && name == g.Assignor, runImpl)
 		sim.Predictions = append(sim.Predictions, p)
 	}
 	return sim, nil
+}
+
+// confirmLeader settles a row whose leader was identified in doubt (a
+// client id decided, or two clients send the same metadata): an exact row
+// stays exact only when every implementation that may lead instead
+// predicts the same results, run over the same places; otherwise it is
+// approximate, and the note says why. own is the group's own row, which
+// names the doubt even when it is approximate for another reason.
+func confirmLeader(p *Prediction, sim *Simulation, own bool, runImpl func(*Prediction, Impl, string) bool) {
+	id := sim.Leader
+	if len(id.Doubts) == 0 || p.Err != nil {
+		return
+	}
+	doubt := id.Doubts[0]
+	if p.Confidence != ConfidenceExact {
+		if own {
+			p.Note += "; " + doubt
+		}
+		return
+	}
+	if id.Unsettled || len(id.Alternatives) == 0 {
+		p.Confidence = ConfidenceApproximate
+		p.Note += "; " + doubt
+		return
+	}
+	var names []string
+	for _, alt := range id.Alternatives {
+		if alt == p.Impl {
+			continue
+		}
+		q := Prediction{Assignor: p.Assignor, Impl: alt, Confidence: ConfidenceExact}
+		if !runImpl(&q, alt, p.Assignor) {
+			p.Confidence = ConfidenceApproximate
+			p.Note += "; " + doubt + ", and kgroups has no exact model of " + alt.Name() + "'s " + p.Assignor
+			return
+		}
+		if q.Err != nil || !sameResults(p.distinct, q.distinct, sim.Joiners) {
+			p.Confidence = ConfidenceApproximate
+			p.Note += "; " + doubt + ", and " + alt.Name() + "'s " + p.Assignor + " gives other results"
+			return
+		}
+		names = append(names, alt.Name()+"'s")
+	}
+	if len(names) > 0 {
+		p.Note += "; " + doubt + ", but " + strings.Join(names, " and ") + " " + p.Assignor + " gives the same results"
+	}
+}
+
+// sameResults reports whether two rows ran the same set of distinct
+// results.
+func sameResults(a, b []PlaceOutcome, joiners []string) bool {
+	in := func(o PlaceOutcome, set []PlaceOutcome) bool {
+		return slices.ContainsFunc(set, func(d PlaceOutcome) bool { return sameOutcome(d, o, joiners) })
+	}
+	for _, o := range a {
+		if !in(o, b) {
+			return false
+		}
+	}
+	for _, o := range b {
+		if !in(o, a) {
+			return false
+		}
+	}
+	return true
 }
 
 func countOf(n int, one, many string) string {
@@ -461,10 +550,6 @@ func ownPrediction(g *kafka.Group, leader Identification) (Prediction, bool) {
 	if leader.Partial {
 		p.Confidence = ConfidenceApproximate
 		p.Note += "; some members' clients are not identified"
-	}
-	if len(leader.Doubts) > 0 {
-		p.Confidence = ConfidenceApproximate
-		p.Note += "; " + leader.Doubts[0] + " sends the same metadata, and the client ids are neither's default"
 	}
 	if md, _ := lookupModel(leader.Impl, g.Assignor); md.inexact != "" {
 		p.Confidence = ConfidenceApproximate

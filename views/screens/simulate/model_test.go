@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/views/ui"
@@ -268,13 +269,25 @@ func TestSimulateTabStaticRejoin(t *testing.T) {
 }
 
 // rdkafkaGroup is rangeGroup with librdkafka's default client id on every
-// member and the given protocol chosen.
+// member, the metadata librdkafka sends for cooperative-sticky (version 1,
+// its sticky user data, the partitions it owns) and the given protocol
+// chosen.
 func rdkafkaGroup(protocol string) *kafka.Group {
 	g := rangeGroup()
 	g.Assignor = protocol
 	for i := range g.Members {
-		g.Members[i].ClientID = "rdkafka"
-		g.Members[i].JoinMetadata = kgo.CooperativeStickyBalancer().JoinGroupMetadata([]string{"orders"}, nil, 3)
+		m := &g.Members[i]
+		m.ClientID = "rdkafka"
+		sticky := kmsg.NewStickyMemberMetadata()
+		sticky.Generation = 3
+		meta := kmsg.NewConsumerMemberMetadata()
+		meta.Version, meta.Topics = 1, []string{"orders"}
+		for _, tp := range m.Assignment {
+			sticky.CurrentAssignment = append(sticky.CurrentAssignment, kmsg.StickyMemberMetadataCurrentAssignment{Topic: tp.Topic, Partitions: tp.Partitions})
+			meta.OwnedPartitions = append(meta.OwnedPartitions, kmsg.ConsumerMemberMetadataOwnedPartition{Topic: tp.Topic, Partitions: tp.Partitions})
+		}
+		meta.UserData = sticky.AppendTo(nil)
+		m.JoinMetadata = meta.AppendTo(nil)
 	}
 	return g
 }
