@@ -187,7 +187,7 @@ func TestSimulateRecordedKafkaJSJoin(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := sim.Predictions[0]
-	if p.Assignor != ProtocolKafkaJSRoundRobin || p.Confidence != ConfidenceApproximate || p.Note != "the group's assignor; joiners' member ids decide the result: 3 places run" {
+	if p.Assignor != ProtocolKafkaJSRoundRobin || p.Confidence != ConfidenceApproximate || p.Note != "the group's assignor; joiners' member ids decide the result: 3 results in 3 places run" || len(p.Results) != 3 {
 		t.Fatalf("first row %s %s %q", p.Assignor, p.Confidence, p.Note)
 	}
 	wantA := map[string][]kafka.TopicPartitions{

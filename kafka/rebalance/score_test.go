@@ -211,6 +211,9 @@ func TestScoreRecordedFixtures(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
+		for _, p := range sim.Predictions {
+			checkResults(t, c.name, &p, sim.Joiners)
+		}
 		i := slices.IndexFunc(sim.Predictions, func(p Prediction) bool { return p.Assignor == c.protocol })
 		if i < 0 {
 			t.Fatalf("%s: no row for the group's own %s", c.name, c.protocol)
@@ -262,4 +265,38 @@ func assignmentsOf(g *kafka.Group) map[string][]kafka.TopicPartitions {
 		out[m.MemberID] = m.Assignment
 	}
 	return out
+}
+
+// checkResults holds a row to what it shows: every result it ran once,
+// best first, none twice, the worst the last of them and never a copy of
+// the best, and as many as its note counts.
+func checkResults(t *testing.T, name string, p *Prediction, joiners []string) {
+	t.Helper()
+	if p.Err != nil {
+		return
+	}
+	if len(p.Results) != len(p.distinct) || len(p.Results) == 0 {
+		t.Errorf("%s %s: %d results of %d distinct", name, p.Assignor, len(p.Results), len(p.distinct))
+		return
+	}
+	for i := range p.Results {
+		for j := range i {
+			if sameOutcome(p.Results[i], p.Results[j], joiners) {
+				t.Errorf("%s %s: results %d and %d are the same", name, p.Assignor, j, i)
+			}
+		}
+		if i > 0 && placeLess(p.Results[i], p.Results[i-1]) {
+			t.Errorf("%s %s: result %d is better than result %d", name, p.Assignor, i, i-1)
+		}
+	}
+	if n := len(p.Results); n > 1 {
+		if p.Worst == nil || sameOutcome(*p.Worst, p.Best(), joiners) || !sameOutcome(*p.Worst, p.Results[n-1], joiners) {
+			t.Errorf("%s %s: the worst of %d results is not the last, or is the best", name, p.Assignor, n)
+		}
+		if !strings.Contains(p.Note, fmt.Sprintf("%d results in", n)) {
+			t.Errorf("%s %s: %d results, note %q", name, p.Assignor, n, p.Note)
+		}
+	} else if p.Worst != nil {
+		t.Errorf("%s %s: one result and a worst", name, p.Assignor)
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math/big"
 	"slices"
 	"sort"
 	"strconv"
@@ -99,30 +100,37 @@ type Prediction struct {
 	// used range") and why it is not exact, for humans; not sanitized.
 	Note string
 
-	// Worst is set when the joiners' places (their member ids, which the
-	// coordinator issues only when they join) lead to different results:
-	// the place that changes the most partitions' process. Moves,
-	// ByProcess, Assignment and Rounds above are then the place that
-	// changes the fewest. Nil when every place run gives one result.
+	// Results are every different result the runs gave (the joiners'
+	// places, whose member ids the coordinator issues only when they
+	// join, and the repeated runs of an assignor that breaks ties its
+	// own way), best first: fewest partitions changing process, then
+	// fewest moves, then fewest rounds, then as first met. Moves,
+	// ByProcess, Assignment and Rounds above are Results[0]. One result
+	// when every run agrees; none for a row that could not run.
+	Results []PlaceOutcome
+	// Worst is the last of Results when there are several (the one that
+	// changes the most partitions' process), nil when every run gives
+	// one result.
 	Worst *PlaceOutcome
 	// Places is how many places of the joiners were run, PlacesOf how
-	// many there are (1 and 1 without joiners); fewer run than there are
-	// (see MaxPlaces) makes the prediction approximate.
-	Places, PlacesOf int
+	// many there are, exactly (1 and 1 without joiners); fewer run than
+	// there are (see MaxPlaces) makes the prediction approximate.
+	Places   int
+	PlacesOf *big.Int
 
 	// distinct are the different outcomes the places run gave, in the
 	// order first met.
 	distinct []PlaceOutcome
 }
 
-// Best is the outcome the prediction's own fields hold: with joiners whose
-// place matters, the place that changes the fewest partitions' process.
+// Best is the outcome the prediction's own fields hold: with several
+// results, the one that changes the fewest partitions' process.
 func (p *Prediction) Best() PlaceOutcome {
 	return PlaceOutcome{Moves: p.Moves, ByProcess: p.ByProcess, Assignment: p.Assignment, Rounds: p.Rounds}
 }
 
-// Outcome is the best place's outcome, or the worst one's when worst is
-// set and the places differ.
+// Outcome is the best result, or the worst one when worst is set and the
+// runs differ.
 func (p *Prediction) Outcome(worst bool) PlaceOutcome {
 	if worst && p.Worst != nil {
 		return *p.Worst
@@ -130,8 +138,17 @@ func (p *Prediction) Outcome(worst bool) PlaceOutcome {
 	return p.Best()
 }
 
-// Ranged reports whether the joiners' places give different results.
-func (p *Prediction) Ranged() bool { return p.Worst != nil }
+// Result is the i-th of Results (0 is the best), or Best when the row
+// has none.
+func (p *Prediction) Result(i int) PlaceOutcome {
+	if i >= 0 && i < len(p.Results) {
+		return p.Results[i]
+	}
+	return p.Best()
+}
+
+// Ranged reports whether the runs give different results.
+func (p *Prediction) Ranged() bool { return len(p.Results) > 1 }
 
 // Confidence grades a prediction.
 type Confidence string
@@ -344,7 +361,6 @@ func Simulate(g *kafka.Group, partitions map[string]int32, change Change) (*Simu
 			places, total, all, how = idPlaces(members, len(sim.Joiners))
 		}
 		p.Places, p.PlacesOf = len(places), total
-		var best, worst *PlaceOutcome
 		runs := 0
 		for _, pl := range places {
 			for range trials {
@@ -364,33 +380,42 @@ func Simulate(g *kafka.Group, partitions map[string]int32, change Change) (*Simu
 				if !slices.ContainsFunc(p.distinct, func(d PlaceOutcome) bool { return sameOutcome(d, o, sim.Joiners) }) {
 					p.distinct = append(p.distinct, o)
 				}
-				switch {
-				case best == nil:
-					best, worst = &o, &o
-				case placeLess(o, *best):
-					best = &o
-				case placeLess(*worst, o):
-					worst = &o
-				}
 			}
 		}
 		same := len(p.distinct) == 1
+		p.Results = slices.Clone(p.distinct)
+		slices.SortStableFunc(p.Results, func(a, b PlaceOutcome) int {
+			switch {
+			case placeLess(a, b):
+				return -1
+			case placeLess(b, a):
+				return 1
+			}
+			return 0
+		})
+		best := p.Results[0]
 		p.Moves, p.ByProcess, p.Assignment, p.Rounds = best.Moves, best.ByProcess, best.Assignment, best.Rounds
 		if !same {
-			p.Worst = worst
+			p.Worst = &p.Results[len(p.Results)-1]
 		}
 		// With one member left there is nothing to break a tie between.
 		ties = ties && len(sim.Members) > 1
 		if (!same || !all || ties) && p.Confidence == ConfidenceExact {
 			p.Confidence = ConfidenceApproximate
 		}
+		placesRun := countOf(len(places), "place", "places")
+		if !all {
+			placesRun = fmt.Sprintf("%d of %s places", len(places), placesCount(total))
+		}
 		switch {
+		case ties && len(sim.Joiners) > 0:
+			p.Note += fmt.Sprintf("; the leader breaks ties its own way (franz-go's at random): %s in %d runs over %s of the joiners%s", countOf(len(p.distinct), "result", "results"), runs, placesRun, how)
 		case ties:
 			p.Note += fmt.Sprintf("; the leader breaks ties its own way (franz-go's at random): %s in %d runs", countOf(len(p.distinct), "result", "results"), runs)
-		case !all:
-			p.Note += fmt.Sprintf("; joiners' member ids decide the result: %d of %d places run%s", len(places), total, how)
 		case !same:
-			p.Note += fmt.Sprintf("; joiners' member ids decide the result: %d places run%s", len(places), how)
+			p.Note += fmt.Sprintf("; joiners' member ids decide the result: %s in %s run%s", countOf(len(p.distinct), "result", "results"), placesRun, how)
+		case !all:
+			p.Note += fmt.Sprintf("; joiners' member ids may decide the result: 1 result in %s run%s", placesRun, how)
 		}
 	}
 	// runImpl runs impl's assignor for protocol into p, as the group's
