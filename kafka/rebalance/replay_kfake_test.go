@@ -120,8 +120,12 @@ func TestPollKeepsRecordedJoinMetadata(t *testing.T) {
 					t.Fatal(err)
 				}
 				t.Cleanup(member.Close)
+				ctx := t.Context()
 				go func() {
-					for !member.PollFetches(t.Context()).IsClientClosed() {
+					for ctx.Err() == nil {
+						if member.PollFetches(ctx).IsClientClosed() {
+							return
+						}
 					}
 				}()
 			}
