@@ -453,6 +453,27 @@ func Simulate(g *kafka.Group, partitions map[string]int32, change Change) (*Simu
 		if name == AssignorSticky || name == AssignorCooperativeSticky {
 			trials, ties = stickyTrials(len(javaPlaces)), true
 		}
+		if name == g.Assignor && sim.Leader.Impl == ImplJava && len(sim.Leader.Doubts) == 0 && !sim.Leader.Partial &&
+			(name == AssignorSticky || name == AssignorCooperativeSticky) && javaStickyClient(g) &&
+			javaStickyApplies(g, members, len(sim.Joiners), counts) {
+			// The Java client's own sticky assignors, modelled: members
+			// sorted by member id alone, so joiners go anywhere among
+			// the member ids.
+			cooperative := name == AssignorCooperativeSticky
+			md := model{impl: ImplJava, protocol: name, cooperative: cooperative, idOnly: true,
+				plan: func(ms []simMember, owned map[string]map[string][]int32, counts map[string]int32) (map[string]map[string][]int32, error) {
+					return javaStickyPlan(ms, owned, counts, cooperative), nil
+				}}
+			// Members that sent no sticky user data joined for the first
+			// time; at the next join every Java member sends what it
+			// owns, which is what the model takes.
+			p.Confidence = ConfidenceExact
+			p.Note = "the group's assignor" + conflictNote(sim.Leader) + "; the Java client's " + name + " assignor"
+			settle(&p, true, members, 1, false, func(ms []simMember) (map[string]map[string][]int32, int, error) { return runModel(md, ms, counts) })
+			confirmLeader(&p, sim, !ownSeen, runImpl)
+			sim.Predictions = append(sim.Predictions, p)
+			continue
+		}
 		if name == AssignorSticky && g.Assignor == AssignorSticky && eagerWithoutHistory(g) {
 			// franz-go's eager sticky members revoke everything before
 			// they rejoin and send no previous assignment: the leader
