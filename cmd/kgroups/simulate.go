@@ -70,9 +70,9 @@ first ("range, result 2 of 3: ..."), and it is never exact.
 
 CONFIDENCE: exact only when every input that decides the outcome is known:
 the leader's implementation is identified and modelled, every place of the
-joiners gives one result, and no tie is left to the leader (the Java
-client's and franz-go's sticky assignors break ties their own way, franz-go's
-at random, so those rows are approximate). The leader's implementation is
+joiners gives one result, and no tie is left to the leader (franz-go's
+sticky assignors break ties at random, so those rows are approximate; the
+Java client's are modelled for a group of one subscription). The leader's implementation is
 read from each member's evidence: its metadata's layout first, then a
 client's default client id (the Java client's names the group:
 consumer-<group>-<n>); a group with any member not identified has an
