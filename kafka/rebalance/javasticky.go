@@ -11,12 +11,14 @@ import (
 	"github.com/kgroups/kgroups/kafka"
 )
 
-// The Java client's StickyAssignor and CooperativeStickyAssignor (2.8 and
-// later) assign a group whose members all subscribe to the same topics
-// with a constrained algorithm of their own (AbstractStickyAssignor's
-// "constrained" builder), which breaks ties differently from franz-go's
-// balancer, the model of the other Java rows. Read from Apache Kafka's
-// sources and held to the Java client's recordings (testdata/java):
+// The Java client's StickyAssignor and CooperativeStickyAssignor (3.5 and
+// later, whose version 3 metadata identifies them beyond doubt; older
+// releases dealt the partitions otherwise) assign a group whose members
+// all subscribe to the same topics with a constrained algorithm of their
+// own (AbstractStickyAssignor's "constrained" builder), which breaks ties
+// differently from franz-go's balancer, the model of the other Java rows.
+// Read from Apache Kafka's sources and held to the Java client's
+// recordings (testdata/java):
 //
 //  1. Quotas: with T partitions over N members, every member gets
 //     floor(T/N) (min) or ceil(T/N) (max) partitions, T mod N of them max.
