@@ -164,6 +164,16 @@ var causes = map[string]string{
 	IDLogReplaced:         "topic recreated",
 }
 
+// MaxCauseWidth is the width of the longest cause a glance can give: what
+// a screen reserves so that a cause appearing moves no column.
+func MaxCauseWidth() int {
+	w := len(NoMembersCause(time.Time{}, false))
+	for _, c := range causes {
+		w = max(w, len(c))
+	}
+	return w
+}
+
 // Cause is the short cause of a finding ("open txn", "lost to
 // retention", "member not committing", "slower than producers"), or ""
 // when it has none.
