@@ -35,17 +35,20 @@ func buildKgroups(t *testing.T, dir string) string {
 
 // hang makes the cluster stop answering requests of key until the test
 // ends (each one waits outside the cluster's loop), like a broker that
-// accepted a connection and then hung.
-func hang(t *testing.T, c *kafkatest.Cluster, key kmsg.Key) {
+// accepted a connection and then hung. The channel it returns is closed
+// when the first such request has reached the cluster.
+func hang(t *testing.T, c *kafkatest.Cluster, key kmsg.Key) <-chan struct{} {
 	t.Helper()
-	release := make(chan struct{})
-	var once sync.Once
+	release, arrived := make(chan struct{}), make(chan struct{})
+	var once, first sync.Once
 	t.Cleanup(func() { once.Do(func() { close(release) }) })
 	c.ControlKey(int16(key), func(kmsg.Request) (kmsg.Response, error, bool) {
 		c.KeepControl()
+		first.Do(func() { close(arrived) })
 		c.SleepControl(func() { <-release })
 		return nil, nil, false
 	})
+	return arrived
 }
 
 // tuiRun is kgroups' UI in a tmux pane, its pid and exit status in files.
@@ -207,7 +210,7 @@ func TestSignalEndsAWriteInFlight(t *testing.T) {
 	c.Produce(t, "orders", 0, 5, time.Time{})
 	c.Produce(t, "orders", 1, 5, time.Time{})
 	c.Commit(t, "billing", map[string]map[int32]int64{"orders": {0: 4, 1: 4}})
-	hang(t, c, kmsg.OffsetCommit)
+	committing := hang(t, c, kmsg.OffsetCommit)
 	state := filepath.Join(dir, "state")
 	cmd := exec.Command(bin, "-b", strings.Join(c.Addrs, ","), "reset", "billing", "--to-earliest", "--all-topics", "--execute")
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "XDG_CONFIG_HOME=" + filepath.Join(dir, "config"), "XDG_STATE_HOME=" + state, "LANG=C.UTF-8"}
@@ -228,8 +231,15 @@ func TestSignalEndsAWriteInFlight(t *testing.T) {
 		})
 		return receipt != ""
 	})
-	// The commit is sent after the receipt: give it the time to be.
-	time.Sleep(500 * time.Millisecond)
+	// The commit is sent after the receipt: wait until the cluster holds
+	// it, so the signal lands on a write in flight.
+	select {
+	case <-committing:
+	case <-time.After(e2eWait):
+		_ = cmd.Process.Kill()
+		<-done
+		t.Fatalf("kgroups sent no OffsetCommit; stderr:\n%s", stderr.String())
+	}
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}

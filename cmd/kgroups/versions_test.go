@@ -609,16 +609,14 @@ func matrixTUI(t *testing.T, c *versionCluster) {
 	}()
 	waitScreen(t, &out, "g-live | Stable | classic | assignor range")
 	waitScreen(t, &out, "> orders    0         5      11   6")
-	for range 8 {
-		if strings.Contains(out.String(), "[Diagnosis]") {
-			break
-		}
+	// One Tab at a time, each once the tab before it shows: Tabs typed
+	// faster than the UI draws would pass the Diagnosis tab by.
+	for _, tab := range []string{"[Members ", "[Chart]", "[Timeline]", "[Simulate]", "[Diagnosis]"} {
 		if _, err := keys.Write([]byte("\t")); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(100 * time.Millisecond)
+		waitScreen(t, &out, tab)
 	}
-	waitScreen(t, &out, "[Diagnosis]")
 	switch {
 	case c.lacks(t, kafka.FeatureProducers):
 		waitScreen(t, &out, "note: producers behind a trailing stable offset not named: the")
