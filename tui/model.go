@@ -62,8 +62,6 @@ type Model struct {
 	timeline *rebalance.Timeline
 	exact    exactReads
 	clock    time.Time
-	writers  Writers
-	diag     DiagnosisReader
 	resets   *resetLog // resets made here, for the next poll's tracker
 	receipts receiptScan
 
@@ -99,8 +97,6 @@ func newModel(ctx context.Context, opts Options, r *lipgloss.Renderer, color boo
 		base:     ui.NewCommon(r, color, utf8, opts.Now),
 		width:    defaultWidth,
 		height:   defaultHeight,
-		writers:  opts.Writers,
-		diag:     opts.Diagnosis,
 		resets:   &resetLog{},
 		receipts: newReceiptScan(),
 		clock:    opts.Now(),

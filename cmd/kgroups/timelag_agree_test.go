@@ -130,9 +130,11 @@ func TestTimeLagCLIAndUIAgree(t *testing.T) {
 	fp := &fixturePoller{polls: polls}
 	last := polls[len(polls)-1].Time
 	m := tui.New(tui.Options{
-		Poller: fp, Lag: p.cfg, Refresh: time.Hour,
-		Now:    func() time.Time { return last },
-		Getenv: func(k string) string { return map[string]string{"LANG": "C.UTF-8", "NO_COLOR": "1"}[k] },
+		ContextInfo: tui.ContextInfo{Refresh: time.Hour},
+		Poller:      fp,
+		Lag:         p.cfg,
+		Now:         func() time.Time { return last },
+		Getenv:      func(k string) string { return map[string]string{"LANG": "C.UTF-8", "NO_COLOR": "1"}[k] },
 	})
 	m.Update(tea.WindowSizeMsg{Width: 200, Height: 40})
 	drive(m, m.Init())
