@@ -134,6 +134,14 @@ protected one also needs --confirm GROUP.`,
 	fs.StringVarP(&f.format, "output", "o", formatTable, "output format: table, json or csv")
 	addWriteFlags(cmd, &f.write, "apply the reset")
 	addGroupBase64Flag(cmd, &f.b64, false)
+	cmd.ValidArgsFunction = a.completeGroups(emptyFirst, false)
+	completeFlag(cmd, "topic", a.completeTopics(false))
+	completeFlag(cmd, "to-datetime", completeDatetimes)
+	completeFlag(cmd, "by-duration", fixed("PT5M\t5 minutes", "PT15M\t15 minutes", "PT30M\t30 minutes", "PT1H\t1 hour", "PT6H\t6 hours", "P1D\t1 day", "P7D\t7 days"))
+	completeFlag(cmd, "shift-by", fixed("-1\tone record back", "-100\t100 records back", "-1000\t1000 records back", "100\t100 records forward"))
+	completeFlag(cmd, "to-offset", none)
+	completeFlag(cmd, "from-file", csvFiles)
+	completeFlag(cmd, "output", fixed(formatTable, formatJSON, formatCSV))
 	return cmd
 }
 

@@ -237,7 +237,7 @@ func TestSignalEndsAWriteInFlight(t *testing.T) {
 	case <-committing:
 	case <-time.After(e2eWait):
 		_ = cmd.Process.Kill()
-		<-done
+		<-done //nolint:errcheck // killed: how it ends says nothing here
 		t.Fatalf("kgroups sent no OffsetCommit; stderr:\n%s", stderr.String())
 	}
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {

@@ -55,6 +55,7 @@ and leaves the terminal as it found it.`,
 	}
 	cmd.Flags().StringVar(&group, "group", "", "open this group's screen first")
 	addGroupBase64Flag(cmd, &b64, false)
+	completeFlag(cmd, "group", a.completeGroups(anyGroup, false))
 	return cmd
 }
 
