@@ -24,7 +24,7 @@ BENCHFLAGS ?= -benchmem
 # The releases the real-Kafka tier runs on (.ci/kafka versions).
 KAFKA_VERSIONS ?= $(shell ./.ci/kafka versions)
 
-.PHONY: help build demo test race test-kafka golden lint tools bench screenshot ci
+.PHONY: help build demo test race flake test-kafka golden lint tools bench screenshot ci
 
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  %-11s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -41,6 +41,9 @@ test: ## run the tests once, without the race detector
 
 race: ## run the tests with the race detector (the README's test command)
 	$(GO) test -race -count=1 ./...
+
+flake: ## the race tests COUNT times (default 3) beside a CPU hog on every core; lists each test that failed (PKG=./pkg/... for one)
+	COUNT=$(or $(COUNT),3) ./.ci/flake $(or $(PKG),./...)
 
 test-kafka: ## run the real-Kafka tier: real brokers, Java clients, kafka-consumer-groups.sh (needs java, mvn)
 	@for v in $(KAFKA_VERSIONS); do ./.ci/kafka fetch $$v >/dev/null || exit 1; done
