@@ -96,10 +96,10 @@ and --new-group is given), re-checked right before. It first writes a
 receipt of every offset before and after to
 $XDG_STATE_HOME/kgroups/receipts/ (no receipt, no change), then commits,
 then re-reads each partition and reports it verified (ok), refused by the
-broker, or of unknown outcome (exit 0, 1 or 4; see 'Exit codes' in the
-README). 'kgroups undo
-RECEIPT' puts the offsets back. A read-only context refuses --execute; a
-protected one also needs --confirm GROUP.`,
+broker, or of unknown outcome (exit 0, 1 or 4; see 'Global flags and
+exit codes' in docs/cli.md). 'kgroups undo RECEIPT' puts the offsets
+back. A read-only context refuses --execute; a protected one also needs
+--confirm GROUP.`,
 		Example: `  kgroups reset orders --to-earliest --all-topics
   kgroups reset orders --shift-by -100 --topic payments:0,2
   kgroups reset orders --to-datetime 2024-03-01T09:30:00.000+01:00 --topic payments --execute
