@@ -23,14 +23,33 @@ import (
 	"github.com/kgroups/kgroups/kafka/kafkatest"
 )
 
-// buildKgroups builds the binary into dir.
-func buildKgroups(t *testing.T, dir string) string {
+// built is the kgroups binary the end-to-end tests run, built once per
+// test process into a folder TestMain removes.
+var built struct {
+	once sync.Once
+	dir  string
+	bin  string
+	err  error
+}
+
+// buildKgroups builds the binary once for every test that runs it, and
+// returns its path. Tests run it; none changes it.
+func buildKgroups(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(dir, "kgroups")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	built.once.Do(func() {
+		built.dir, built.err = os.MkdirTemp("", "kgroups-bin")
+		if built.err != nil {
+			return
+		}
+		built.bin = filepath.Join(built.dir, "kgroups")
+		if out, err := exec.Command("go", "build", "-o", built.bin, ".").CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("go build: %w\n%s", err, out)
+		}
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
 	}
-	return bin
+	return built.bin
 }
 
 // hang makes the cluster stop answering requests of key until the test
@@ -138,8 +157,12 @@ func (r *tuiRun) restored() {
 // record, with the reset wizard open, and while the cluster has stopped
 // answering.
 func TestSignalsEndTheUIInEveryState(t *testing.T) {
+	// Parallel: it changes no process-wide state (environment, working
+	// directory, memory limit), so it runs beside the other parallel
+	// tests once the sequential ones are done, instead of after them.
+	t.Parallel()
 	needTmux(t)
-	bin := buildKgroups(t, t.TempDir())
+	bin := buildKgroups(t)
 	c := kafkatest.NewCluster(t)
 	c.CreateTopic(t, "orders", 1)
 	prod, err := kgo.NewClient(kgo.SeedBrokers(c.Addrs...))
@@ -203,8 +226,12 @@ func TestSignalsEndTheUIInEveryState(t *testing.T) {
 // never gets an answer ends kgroups; it says the outcome is unknown and
 // names the receipt, exit 4.
 func TestSignalEndsAWriteInFlight(t *testing.T) {
+	// Parallel: it changes no process-wide state (environment, working
+	// directory, memory limit), so it runs beside the other parallel
+	// tests once the sequential ones are done, instead of after them.
+	t.Parallel()
 	dir := t.TempDir()
-	bin := buildKgroups(t, dir)
+	bin := buildKgroups(t)
 	c := kafkatest.NewCluster(t)
 	c.CreateTopic(t, "orders", 2)
 	c.Produce(t, "orders", 0, 5, time.Time{})
