@@ -43,7 +43,7 @@ race: ## run the tests with the race detector (the README's test command)
 	$(GO) test -race -count=1 ./...
 
 flake: ## the race tests COUNT times (default 3) beside a CPU hog on every core; lists each test that failed (PKG=./pkg/..., RUN=regex)
-	COUNT=$(or $(COUNT),3) RUN='$(RUN)' ./.ci/flake $(or $(PKG),./...)
+	COUNT=$(or $(COUNT),3) RUN='$(value RUN)' ./.ci/flake $(or $(PKG),./...)
 
 test-kafka: ## run the real-Kafka tier: real brokers, Java clients, kafka-consumer-groups.sh (needs java, mvn)
 	@for v in $(KAFKA_VERSIONS); do ./.ci/kafka fetch $$v >/dev/null || exit 1; done
