@@ -47,3 +47,42 @@ func TestEveryArgumentHasACompletion(t *testing.T) {
 		t.Fatalf("checked %d commands; the walk missed the command tree", checked)
 	}
 }
+
+// TestEveryCommandDocumented: docs/cli.md's table of commands names every
+// command kgroups has, and links it to a section of the page, so that a
+// new command cannot ship without its reference.
+func TestEveryCommandDocumented(t *testing.T) {
+	b, err := os.ReadFile("../../docs/cli.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(b)
+	anchors := headingAnchors(doc)
+	a := newApp(strings.NewReader(""), &strings.Builder{}, &strings.Builder{}, os.Getenv)
+	n := 0
+	for _, c := range commandTree(a, nil).Commands() {
+		if c.Hidden || c.Name() == "help" || c.Name() == "completion" {
+			continue
+		}
+		n++
+		var row string
+		for _, l := range strings.Split(doc, "\n") {
+			if strings.HasPrefix(l, "| [") && strings.Contains(l, "`"+c.Name()+"`") {
+				row = l
+				break
+			}
+		}
+		if row == "" {
+			t.Errorf("docs/cli.md's table of commands has no row for %s", c.Name())
+			continue
+		}
+		link, _, _ := strings.Cut(row, ")")
+		_, anchor, _ := strings.Cut(link, "](#")
+		if !anchors[anchor] {
+			t.Errorf("docs/cli.md: %s's row links #%s, which no heading makes", c.Name(), anchor)
+		}
+	}
+	if n < 12 {
+		t.Fatalf("checked %d commands; the tree is missing some", n)
+	}
+}
