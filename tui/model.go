@@ -100,7 +100,7 @@ func newModel(ctx context.Context, opts Options, r *lipgloss.Renderer, color boo
 		resets:   &resetLog{},
 		receipts: newReceiptScan(),
 		clock:    opts.Now(),
-		after:    after,
+		after:    opts.After,
 		requests: make(map[uint64]ui.Component),
 	}
 	m.resetPollData()

@@ -10,6 +10,8 @@ import (
 	"os"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/kgroups/kgroups/config"
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/debuglog"
@@ -106,6 +108,11 @@ type Options struct {
 	InitialGroup string
 	// Now is the clock (default time.Now); tests fix it.
 	Now func() time.Time
+	// After makes the Cmd that delivers msg once d has passed: the next
+	// scheduled poll and the status bar's clock (default tea.Tick). A
+	// test that runs the model's Cmds by hand gives one that returns nil,
+	// so that every Cmd left is work that ends.
+	After func(d time.Duration, msg tea.Msg) tea.Cmd
 	// Getenv reads NO_COLOR and the locale (default os.Getenv).
 	Getenv func(string) string
 	// Log is the debug trace (nil: none). It never writes to Output.
@@ -122,6 +129,9 @@ const DefaultTimeout = 30 * time.Second
 const MaxBackoff = time.Minute
 
 func (o Options) withDefaults() Options {
+	if o.After == nil {
+		o.After = after
+	}
 	if o.Refresh <= 0 {
 		o.Refresh = config.DefaultRefresh
 	}
