@@ -79,8 +79,7 @@ func TestHostileStringsStayText(t *testing.T) {
 		}
 		rm := &fakeRemover{refuse: viewtest.ErrHostile, out: hostileOutcome()}
 		h := newHarness(t, w, ht, Options{
-			ContextName: viewtest.Hostile[0], Brokers: viewtest.Hostile,
-			Writers: Writers{Reset: hostileReset{}, Members: rm},
+			ContextInfo: ContextInfo{Name: viewtest.Hostile[0], Brokers: viewtest.Hostile, Writers: Writers{Reset: hostileReset{}, Members: rm}},
 			Switch: func(context.Context, string) (Poller, ContextInfo, error) {
 				return nil, ContextInfo{}, viewtest.ErrHostile
 			},

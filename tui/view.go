@@ -60,7 +60,7 @@ func (m *Model) statusLine1(b *strings.Builder) {
 	l.WriteString(s.Title.Render("kgroups"))
 	l.WriteString(g.Sep)
 	l.WriteString(s.Label.Render("ctx "))
-	l.WriteString(format.Sanitize(orDash(m.opts.ContextName)))
+	l.WriteString(format.Sanitize(orDash(m.opts.Name)))
 	if m.opts.ReadOnly {
 		l.WriteString(" ")
 		l.WriteString(s.Warn.Render("[read-only]"))

@@ -131,13 +131,13 @@ func e2eQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`)
 // commit; Esc goes back to the filtered list and q quits with exit code 0,
 // leaving the terminal as it was.
 func TestEndToEndInTmux(t *testing.T) {
+	// Parallel: it changes no process-wide state (environment, working
+	// directory, memory limit), so it runs beside the other parallel
+	// tests once the sequential ones are done, instead of after them.
+	t.Parallel()
 	needTmux(t)
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "kgroups")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildKgroups(t)
 
 	c := kafkatest.NewCluster(t)
 	c.CreateTopic(t, "orders", 3)

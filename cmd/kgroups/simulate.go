@@ -123,6 +123,14 @@ first, each {"moved","rounds","movedByProcess","rejoined","moves",
 	addFormatFlag(cmd, &format)
 	addWideFlag(cmd, &wide)
 	addGroupBase64Flag(cmd, &b64, false)
+	cmd.ValidArgsFunction = a.completeGroups(supports(kafka.ActionSimulate), false)
+	completeFlag(cmd, "leave", a.completeMembers(leavingField))
+	completeFlag(cmd, "join", fixed("1", "2", "3"))
+	completeFlag(cmd, "assignor", fixed(
+		rebalance.AssignorRange+"\teager: a contiguous range of each topic per member",
+		rebalance.AssignorRoundRobin+"\teager: partitions dealt out one by one",
+		rebalance.AssignorSticky+"\teager: keeps owners where balance allows",
+		rebalance.AssignorCooperativeSticky+"\tincremental: moves only what balance needs"))
 	return cmd
 }
 
