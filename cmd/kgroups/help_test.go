@@ -155,9 +155,9 @@ func TestHelpMatchesOutput(t *testing.T) {
 	}
 }
 
-// TestHelpReferencesExist: every page a command's help names (docs/X.md,
+// TestHelpReferencesExist: every page a command's help names (a page of docs/,
 // with its #anchor) exists, and every section it sends the reader to
-// ("see 'Exit codes' in docs/cli.md") is a heading of that page.
+// ("see 'Global flags and exit codes' in docs/cli.md") is a heading of that page.
 func TestHelpReferencesExist(t *testing.T) {
 	pageRef := regexp.MustCompile(`(?:README\.md|docs/[a-z0-9-]+\.md)(?:#[a-z0-9_-]+)?`)
 	sectionRef := regexp.MustCompile(`'([^']+)'\s+in\s+(?:the\s+)?(README(?:\.md)?|docs/[a-z0-9-]+\.md)`)
