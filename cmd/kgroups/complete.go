@@ -144,8 +144,10 @@ func completeDatetimes(_ *cobra.Command, _ []string, toComplete string) ([]strin
 	}, toComplete), noFiles
 }
 
-// completeReceipts offers the receipts in the receipts folder, newest
-// first, then lets the shell complete any other file.
+// completeReceipts offers the receipts in the receipts folder that undo
+// takes, newest first, then lets the shell complete any other file. A
+// member removal's receipt records who was removed, not offsets: undo
+// refuses it, so it is not offered.
 func completeReceipts(_ *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 	if len(args) > 0 {
 		return nil, noFiles
@@ -164,7 +166,7 @@ func completeReceipts(_ *cobra.Command, args []string, toComplete string) ([]str
 	}
 	var files []file
 	for _, e := range entries {
-		if e.IsDir() || !strings.HasSuffix(e.Name(), ".json") {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".json") || removalReceipt(e.Name()) {
 			continue
 		}
 		info, err := e.Info()
@@ -185,6 +187,13 @@ func completeReceipts(_ *cobra.Command, args []string, toComplete string) ([]str
 		return nil, cobra.ShellCompDirectiveDefault
 	}
 	return out, noFiles | cobra.ShellCompDirectiveKeepOrder
+}
+
+// removalReceipt reports whether a receipt's file name (receipt.WriteRecord:
+// the time, the action, the group) is a member removal's.
+func removalReceipt(name string) bool {
+	const stamp = len("20060102T150405.000Z-")
+	return len(name) > stamp && strings.HasPrefix(name[stamp:], receipt.ActionRemoveMembers+"-")
 }
 
 // completeContexts offers the configuration file's context names, without

@@ -3,10 +3,13 @@ package main
 import (
 	"encoding/base64"
 	"net"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/twmb/franz-go/pkg/kgo"
 
@@ -232,5 +235,37 @@ func TestCompletionOfAnUnansweringCluster(t *testing.T) {
 	t.Setenv("KGROUPS_BROKERS", "localhost")
 	if code, stdout, stderr := runKgroups(t, "__complete", "describe", ""); code != 0 || stdout != ":4\n" || stderr != "" {
 		t.Errorf("bad brokers: exit %d stdout %q stderr %q", code, stdout, stderr)
+	}
+}
+
+// TestCompletionOfReceipts: undo is offered the receipts it takes, newest
+// first, and not a member removal's, which it refuses.
+func TestCompletionOfReceipts(t *testing.T) {
+	isolateConfig(t)
+	state := t.TempDir()
+	t.Setenv("XDG_STATE_HOME", state)
+	dir := filepath.Join(state, "kgroups", "receipts")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	names := []string{
+		"20261202T031415.000Z-reset-orders-app.json",
+		"20261202T031416.000Z-remove-members-orders-app.json",
+		"20261202T031417.000Z-undo-orders-app.json",
+	}
+	for i, n := range names {
+		p := filepath.Join(dir, n)
+		if err := os.WriteFile(p, []byte("{}\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		at := time.Date(2026, 12, 2, 3, 14, 15+i, 0, time.UTC)
+		if err := os.Chtimes(p, at, at); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, dirv := complete(t, "undo", "")
+	want := []string{filepath.Join(dir, names[2]), filepath.Join(dir, names[0])}
+	if !slices.Equal(got, want) || dirv != ":36" {
+		t.Errorf("undo: %q %s, want %q :36", got, dirv, want)
 	}
 }
