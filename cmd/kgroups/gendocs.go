@@ -52,7 +52,7 @@ func genDocs(root *cobra.Command, dir string) error {
 		file string
 		gen  func(*os.File) error
 	}{
-		{"kgroups.bash", func(f *os.File) error { return root.GenBashCompletionV2(f, true) }},
+		{"kgroups.bash", func(f *os.File) error { return writeBashCompletion(root, f, true) }},
 		{"kgroups.zsh", func(f *os.File) error { return root.GenZshCompletion(f) }},
 		{"kgroups.fish", func(f *os.File) error { return root.GenFishCompletion(f, true) }},
 		{"kgroups.ps1", func(f *os.File) error { return root.GenPowerShellCompletionWithDesc(f) }},

@@ -89,6 +89,7 @@ func commandTree(a *app, args []string) *cobra.Command {
 	// typed too.
 	root.InitDefaultHelpCmd()
 	root.InitDefaultCompletionCmd(args...)
+	useBashFallback(root)
 	typeArgErrors(root)
 	addRootCompletions(root, a)
 	return root
