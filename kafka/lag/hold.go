@@ -256,8 +256,12 @@ func (h *History) hold1(ph *partHist, lag int64) {
 	case raw == ph.held:
 		ph.next, ph.holdRun = raw, 0
 	case raw == ph.next:
-		ph.holdRun++
-		if int(ph.holdRun) >= h.cfg.Hold {
+		ph.holdRun = min(ph.holdRun+1, math.MaxUint8)
+		// Hold polls in a row, spanning a third of the floor at least:
+		// at one-second polls a few polls are a few seconds, which a
+		// burst of production outlasts.
+		since := h.timeAt(h.seq - uint64(ph.holdRun))
+		if int(ph.holdRun) >= h.cfg.Hold && h.timeAt(h.seq)-since >= h.floor()/3 {
 			ph.held, ph.holdRun = raw, 0
 		}
 	default:
