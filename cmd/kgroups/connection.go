@@ -98,3 +98,14 @@ func (a *app) withConnection(c config.Cluster, err error) error {
 	}
 	return err
 }
+
+// receiptContext is the context a receipt records for a write on c: the
+// context only when its own brokers were used or it was named with the
+// brokers; brokers given while a context was merely current are an
+// ad-hoc cluster, as the suggested commands say.
+func receiptContext(c config.Cluster) string {
+	if c.BrokersOverridden() && !c.ContextNamed() {
+		return config.AdHocContext
+	}
+	return c.Name
+}

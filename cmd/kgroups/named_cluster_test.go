@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -41,11 +42,12 @@ func TestSuggestionsNameTheBrokersGiven(t *testing.T) {
 	c.WaitStable(t, "live", 1, 1)
 
 	for _, tc := range []struct {
-		conn []string // as given
-		want string   // as suggested
+		conn    []string // as given
+		want    string   // as suggested
+		context string   // as the receipt records it
 	}{
-		{[]string{"--config", cfg, "-b", b}, "-b " + b},
-		{[]string{"--config", cfg, "--context", "local", "-b", b}, "--config " + cfg + " --context local -b " + b},
+		{[]string{"--config", cfg, "-b", b}, "-b " + b, config.AdHocContext},
+		{[]string{"--config", cfg, "--context", "local", "-b", b}, "--config " + cfg + " --context local -b " + b, "local"},
 	} {
 		run := func(args ...string) (int, string, string) {
 			return runKgroups(t, append(append([]string{}, tc.conn...), args...)...)
@@ -69,6 +71,13 @@ func TestSuggestionsNameTheBrokersGiven(t *testing.T) {
 		}
 		if want := "kgroups " + tc.want + " undo " + receiptPath(t, stderr) + " --execute"; m[1] != want {
 			t.Fatalf("%v: To undo: %s\nwant %s", tc.conn, m[1], want)
+		}
+		data, err := os.ReadFile(receiptPath(t, stderr))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := `"context": "` + tc.context + `"`; !strings.Contains(string(data), want) {
+			t.Fatalf("%v: the receipt lacks %s:\n%s", tc.conn, want, data)
 		}
 		runPasted(t, "undo", m[1])
 		// Back from 10: to 3, clamped to the log start, 7.

@@ -168,8 +168,8 @@ func receiptsDir() string {
 func writers(cc config.Cluster, cl *kafka.Client) tui.Writers {
 	var w tui.Writers
 	if dir, err := receipt.DefaultDir(); err == nil {
-		w.Reset = &reset.Service{Client: cl, ReceiptDir: dir, Context: cc.Name}
-		w.Members = &rebalance.Service{Client: cl, ReceiptDir: dir, Context: cc.Name}
+		w.Reset = &reset.Service{Client: cl, ReceiptDir: dir, Context: receiptContext(cc)}
+		w.Members = &rebalance.Service{Client: cl, ReceiptDir: dir, Context: receiptContext(cc)}
 	}
 	return w
 }

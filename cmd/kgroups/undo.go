@@ -136,7 +136,7 @@ func runUndo(ctx context.Context, a *app, o undoOptions) error {
 		return err
 	}
 	defer cl.Close()
-	name := c.Name
+	name := receiptContext(c)
 	if name == config.AdHocContext {
 		name = ""
 	}
