@@ -90,9 +90,6 @@ type Cluster struct {
 	// withheld reports that the context's own credentials were left out
 	// because the brokers are not the context's (see Effective).
 	withheld bool
-	// unsafeCmd, when not empty, says why the file's password_cmd may
-	// not run: who else can change the file that holds it.
-	unsafeCmd string
 }
 
 // ContextNamed reports whether the context was chosen by --context or
@@ -193,6 +190,10 @@ type SASLConfig struct {
 	// Token and TokenFile are the OAUTHBEARER token, inline or in a file.
 	Token     string
 	TokenFile string
+
+	// unsafeCmd, when not empty, says why PasswordCmd may not run: who
+	// else can change the file it came from (Load sets it).
+	unsafeCmd string
 }
 
 // Context finds a context of the file by name.
