@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -200,4 +201,36 @@ func TestUndoUnsignedReceipt(t *testing.T) {
 		t.Fatalf("with --new-group: exit %d: %s", code, stderr)
 	}
 	rc.assertCommits(t, "ghost", map[string]int64{"orders/0": 5})
+}
+
+// TestUndoRefusesDuplicateKeys: a signed receipt with a key inserted
+// again (a duplicate "group", or "Group" before the real one) still had
+// a valid checksum and signature, computed over what encoding/json
+// decoded (the last value), while its text showed the first: refused,
+// with nothing changed.
+func TestUndoRefusesDuplicateKeys(t *testing.T) {
+	rc := startResetCluster(t)
+	code, _, stderr := rc.kg(t, "reset", "g", "--to-earliest", "--topic", "orders:0", "--execute")
+	if code != 0 {
+		t.Fatalf("reset: exit %d: %s", code, stderr)
+	}
+	path := receiptPath(t, stderr)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ insert, why string }{
+		{`"group": "payments-PROD",`, `key "group" appears twice`},
+		{`"Group": "payments-PROD",`, `key "group" appears twice (also as "Group")`},
+		{`"GROUP": "payments-PROD",`, `key "group" appears twice (also as "GROUP")`},
+	} {
+		edited := filepath.Join(t.TempDir(), "dup.json")
+		writeFile(t, edited, strings.Replace(string(data), `"group": "g",`, tc.insert+"\n  "+`"group": "g",`, 1))
+		code, stdout, stderr := rc.kg(t, "undo", edited, "--execute")
+		want := "kgroups: receipt " + edited + ": " + tc.why + ": a receipt whose text can say one thing while kgroups reads another is refused; kgroups never writes one, so check where it came from; nothing was changed\n"
+		if code != 1 || stdout != "" || stderr != want {
+			t.Fatalf("%s: exit %d\nstdout %q\nstderr %q\nwant   %q", tc.insert, code, stdout, stderr, want)
+		}
+	}
+	rc.assertCommits(t, "g", map[string]int64{"orders/0": 0, "orders/1": 10})
 }

@@ -104,6 +104,13 @@ func ReadReceipt(ctx context.Context, path string, force bool) (*Receipt, []Rece
 		}
 		return nil, nil, fmt.Errorf("read receipt: %w", err)
 	}
+	if err := receipt.CheckKeys(data); err != nil {
+		var dup *receipt.DuplicateKeyError
+		if errors.As(err, &dup) {
+			return nil, nil, fmt.Errorf("receipt %s: %w; nothing was changed", path, err)
+		}
+		return nil, nil, fmt.Errorf("receipt %s is not a kgroups receipt: %w", path, err)
+	}
 	var head struct {
 		Action string `json:"action"`
 	}
