@@ -17,6 +17,7 @@ import (
 
 	dto "github.com/prometheus/client_model/go"
 
+	"github.com/kgroups/kgroups/config"
 	"github.com/kgroups/kgroups/kafka/kafkatest"
 )
 
@@ -159,7 +160,7 @@ func TestServeWithPrometheus(t *testing.T) {
 	c := startHealthCluster(t)
 	hostile := "evil\"group\\with\nnewline {} é"
 	c.Commit(t, hostile, map[string]map[int32]int64{"t-ok": {0: 2}})
-	const interval = 500 * time.Millisecond
+	const interval = config.MinRefresh
 	addr, _, _ := servedKgroups(t, "-b", c.brokers, "--refresh", interval.String())
 	p := startPrometheus(t, promBin, addr)
 
