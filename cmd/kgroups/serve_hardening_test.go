@@ -158,7 +158,9 @@ type httpRecorder struct {
 	body   strings.Builder
 }
 
-func newHTTPRecorder() *httpRecorder { return &httpRecorder{header: http.Header{}, code: http.StatusOK} }
+func newHTTPRecorder() *httpRecorder {
+	return &httpRecorder{header: http.Header{}, code: http.StatusOK}
+}
 
 func (r *httpRecorder) Header() http.Header { return r.header }
 
