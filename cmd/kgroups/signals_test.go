@@ -29,7 +29,7 @@ func TestGuardEndsAHungCommand(t *testing.T) {
 	g, out, errw, rec, restored := testGuard(true)
 	end := write.Begin("reset of group bill\ning", "/state/receipts/r 1.json")
 	defer end()
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancelCause(context.Background())
 	sigs := make(chan os.Signal, 2)
 	go g.watch(sigs, cancel, 10*time.Millisecond)
 	sigs <- syscall.SIGTERM
@@ -64,7 +64,7 @@ func TestGuardEndsAHungCommand(t *testing.T) {
 func TestGuardSecondSignal(t *testing.T) {
 	g, out, errw, rec, _ := testGuard(false)
 	sigs := make(chan os.Signal, 2)
-	go g.watch(sigs, func() {}, time.Hour)
+	go g.watch(sigs, func(error) {}, time.Hour)
 	sigs <- os.Interrupt
 	sigs <- os.Interrupt
 	select {

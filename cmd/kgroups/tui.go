@@ -125,7 +125,14 @@ func runTUI(ctx context.Context, a *app, opts tui.Options) error {
 	mctx, stop := context.WithCancel(ctx)
 	defer stop()
 	keepMemoryNearLive(mctx, a.getenv)
-	return tui.Run(ctx, opts)
+	// A signal stops the UI at once, and the answers of its writes with
+	// it: those in flight when it came are reported here, as the CLI
+	// reports its own (outcome unknown, the receipt, exit 4).
+	flights, err := writesInFlightAt(ctx, func() error { return tui.Run(ctx, opts) })
+	if err == nil && len(flights) > 0 {
+		return interruptedWrites(ctx, flights)
+	}
+	return err
 }
 
 // pollRounds is how many request timeouts one poll may take: it lists
