@@ -380,13 +380,14 @@ func checkBrokers(field any) []string {
 // longer than 256 bytes.
 const (
 	MinRequestTimeout = 100 * time.Millisecond
-	// MinRefresh is the shortest refresh: each one polls every broker
-	// (ListGroups, describes, offsets), and a shorter one only spends a
-	// shared host's CPU and the brokers' on the same answers.
-	MinRefresh = time.Second
 	MaxRequestTimeout = 15 * time.Minute
 	MaxClientIDBytes  = 256
 )
+
+// MinRefresh is the shortest refresh: each one polls every broker
+// (ListGroups, describes, offsets), and a shorter one only spends a shared
+// host's CPU and the brokers' on the same answers.
+const MinRefresh = time.Second
 
 // checkRefresh accepts a refresh of at least MinRefresh.
 func checkRefresh(field any) []string {
