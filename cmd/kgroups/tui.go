@@ -202,7 +202,7 @@ func switcher(cfg *config.Config, sel config.Selection, log *slog.Logger) func(c
 		keep = append(keep, o)
 	}
 	return func(ctx context.Context, name string) (tui.Poller, tui.ContextInfo, error) {
-		cc, err := cfg.Effective(config.Selection{Context: name, ContextSource: config.Source{Name: ":ctx"}, Overrides: keep})
+		cc, err := cfg.Effective(config.Selection{Context: name, ContextSource: config.Source{Name: ":ctx"}, Overrides: keep, Config: sel.Config})
 		if err != nil {
 			return nil, tui.ContextInfo{}, err
 		}
