@@ -4,6 +4,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -48,7 +49,11 @@ func TestCLISendsNoTerminalQuery(t *testing.T) {
 		waited := make(chan error, 1)
 		go func() { waited <- cmd.Wait() }()
 		select {
-		case <-waited:
+		case err := <-waited:
+			var exit *exec.ExitError
+			if err != nil && !errors.As(err, &exit) {
+				t.Fatalf("%v: %v", args, err)
+			}
 		case <-time.After(30 * time.Second):
 			_ = cmd.Process.Kill()
 			t.Fatalf("%v did not end", args)
