@@ -82,6 +82,8 @@ type Cluster struct {
 	// named reports a context chosen by --context or KGROUPS_CONTEXT,
 	// not by the file's current-context.
 	named bool
+	// namedByFlag reports a context chosen by the --context flag.
+	namedByFlag bool
 	// configFlag is the file given with --config, for suggestions.
 	configFlag string
 	// overridden reports brokers that are not the context's: given by

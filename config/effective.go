@@ -62,6 +62,7 @@ func (c *Config) Effective(sel Selection) (Cluster, error) {
 	}
 	if name != "" {
 		cl.named = sel.Context != ""
+		cl.namedByFlag = sel.Context != "" && sel.ContextSource.Kind == SourceFlag
 		cl.configFlag = sel.Config
 		cl.overridden = hasOverride(sel.Overrides, "brokers")
 		cl.bindCredentials(own, hasOverride(sel.Overrides, "brokers"))
@@ -76,17 +77,18 @@ func (c *Config) Effective(sel Selection) (Cluster, error) {
 // bindCredentials keeps the context's credentials for the context's own
 // brokers (own, as the file lists them). A context's SASL settings and
 // TLS client certificate prove who the user is to that cluster: they are
-// sent to other brokers only when the user named both on the command line
+// sent to other brokers only when the user typed both on the command line
 // (--context NAME with -b HOSTS, for a tunnel or a broker the file does
-// not list). -b with the file's current-context, or brokers from anywhere
-// else (a receipt), get no credentials from the file; those given as
-// flags or variables stay.
+// not list). -b with the file's current-context or KGROUPS_CONTEXT (both
+// set long before, and easily forgotten), KGROUPS_BROKERS, or brokers
+// from anywhere else (a receipt), get no credentials from the file; those
+// given as flags or variables stay.
 func (c *Cluster) bindCredentials(own []string, overridden bool) {
 	from := c.source("brokers")
 	if !overridden || brokersWithin(c.Brokers, own) {
 		return
 	}
-	if c.named && (from.Kind == SourceFlag || from.Kind == SourceEnv) {
+	if c.namedByFlag && from.Kind == SourceFlag {
 		return
 	}
 	var dropped []string
@@ -111,7 +113,7 @@ func (c *Cluster) bindCredentials(own []string, overridden bool) {
 		}
 	}
 	c.withheld = true
-	how := fmt.Sprintf("name the context too (--context %s) to send them there", c.Name)
+	how := fmt.Sprintf("to send them there, type both: --context %s -b %s", c.Name, strings.Join(c.Brokers, ","))
 	if from.Kind != SourceFlag && from.Kind != SourceEnv {
 		how = fmt.Sprintf("to use them, name the cluster with --context %s or -b", c.Name)
 	}

@@ -176,7 +176,7 @@ func TestCurrentContextCredentialsStayWithItsBrokers(t *testing.T) {
 	cfg := filepath.Join(t.TempDir(), "config.yaml")
 	writeFile(t, cfg, "current-context: ops\ncontexts:\n  - name: ops\n    brokers: [127.0.0.1:1]\n    sasl: {mechanism: PLAIN, username: "+plantedUser+", password: "+plantedPass+"}\n")
 	code, stdout, stderr := runKgroups(t, "--config", cfg, "-b", relay.addr, "describe", "g")
-	want := "kgroups: the brokers " + relay.addr + " (--brokers) are not context ops's: its credentials (sasl.mechanism, sasl.username, sasl.password) are not sent to them; name the context too (--context ops) to send them there\nConsumer group 'g' has no active members.\n"
+	want := "kgroups: the brokers " + relay.addr + " (--brokers) are not context ops's: its credentials (sasl.mechanism, sasl.username, sasl.password) are not sent to them; to send them there, type both: --context ops -b " + relay.addr + "\nConsumer group 'g' has no active members.\n"
 	if code != 0 || stderr != want || !strings.Contains(stdout, "orders") {
 		t.Fatalf("exit %d\nstdout %s\nstderr %q\nwant   %q", code, stdout, stderr, want)
 	}
