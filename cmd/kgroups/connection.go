@@ -39,7 +39,7 @@ func clusterArgs(c config.Cluster) []string {
 	var words []string
 	named := c.Name != "" && c.Name != config.AdHocContext
 	elsewhere := !named || c.BrokersGiven() || c.BrokersOverridden()
-	if named && (!elsewhere || c.ContextNamed() && !c.CredentialsWithheld()) {
+	if usesContext(c) {
 		if f := c.ConfigFlag(); f != "" {
 			words = append(words, "--config", f)
 		}
@@ -49,6 +49,19 @@ func clusterArgs(c config.Cluster) []string {
 		words = append(words, "-b", strings.Join(c.Brokers, ","))
 	}
 	return words
+}
+
+// usesContext reports whether the cluster the user named is the context:
+// its own brokers, or brokers typed with it that got its credentials.
+// Brokers given while a context was merely current are not it.
+func usesContext(c config.Cluster) bool {
+	if c.Name == "" || c.Name == config.AdHocContext {
+		return false
+	}
+	if !c.BrokersGiven() && !c.BrokersOverridden() {
+		return true
+	}
+	return c.ContextNamed() && !c.CredentialsWithheld()
 }
 
 // clusterLabel is the prefix of a connection error: the cluster as the
@@ -99,12 +112,12 @@ func (a *app) withConnection(c config.Cluster, err error) error {
 	return err
 }
 
-// receiptContext is the context a receipt records for a write on c: the
-// context only when its own brokers were used or it was named with the
-// brokers; brokers given while a context was merely current are an
+// receiptContext is the context a receipt records for a write on c, and
+// the UI shows: the context only when it is the cluster the user named
+// (usesContext); brokers given while a context was merely current are an
 // ad-hoc cluster, as the suggested commands say.
 func receiptContext(c config.Cluster) string {
-	if c.BrokersOverridden() && !c.ContextNamed() {
+	if !usesContext(c) {
 		return config.AdHocContext
 	}
 	return c.Name

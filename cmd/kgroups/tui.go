@@ -144,7 +144,7 @@ const pollRounds = 4
 // Poller and Writers.
 func tuiOptions(cc config.Cluster, cl *kafka.Client) tui.Options {
 	opts := tui.Options{
-		ContextName: cc.Name,
+		ContextName: receiptContext(cc),
 		Brokers:     cc.Brokers,
 		Refresh:     cc.Refresh,
 		Timeout:     pollTimeout(cc.RequestTimeout),
