@@ -3,11 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kfake"
@@ -182,5 +184,40 @@ func TestCurrentContextCredentialsStayWithItsBrokers(t *testing.T) {
 	}
 	if n, data := relay.received(); n == 0 || bytes.Contains(data, []byte(plantedPass)) || bytes.Contains(data, []byte(plantedUser)) {
 		t.Fatalf("the catcher got %d connections; the password: %v", n, bytes.Contains(data, []byte(plantedPass)))
+	}
+}
+
+// TestTUINamesTheBrokersGiven: the UI run with -b while another context
+// is current does not call itself that context: its status bar says the
+// cluster is ad-hoc, as its suggested commands (-b HOSTS) and receipts do.
+func TestTUINamesTheBrokersGiven(t *testing.T) {
+	isolateConfig(t)
+	t.Setenv("LC_ALL", "C")
+	c := kafkatest.NewCluster(t)
+	c.CreateTopic(t, "orders", 1)
+	c.Commit(t, "g-one", map[string]map[int32]int64{"orders": {0: 0}})
+	cfg := filepath.Join(t.TempDir(), "config.yaml")
+	writeFile(t, cfg, "current-context: local\ncontexts:\n  - name: local\n    brokers: [127.0.0.1:1]\n")
+	in, keys := io.Pipe()
+	var out, errOut screenBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run(context.Background(), []string{"--config", cfg, "-b", strings.Join(c.Addrs, ","), "--refresh", "1s", "tui"}, in, &out, &errOut)
+	}()
+	waitScreen(t, &out, "g-one")
+	waitScreen(t, &out, "ctx "+config.AdHocContext)
+	if strings.Contains(out.String(), "ctx local") {
+		t.Error("the status bar names context local for the brokers given with -b")
+	}
+	if _, err := keys.Write([]byte("q")); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Fatalf("exit %d, stderr %q", code, errOut.String())
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("q did not end kgroups tui")
 	}
 }
