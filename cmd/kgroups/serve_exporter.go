@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"maps"
 	"net"
 	"net/http"
 	"os"
@@ -88,6 +89,16 @@ type page struct {
 	omOnce sync.Once
 	om     []byte
 	omFrom func() []byte
+
+	// due is when the next page should have replaced this one (zero:
+	// no poll judged yet). A page still served after it is overdue:
+	// the poll loop is stuck, and the scrape says kgroups_poll_success 0
+	// (overdue, rendered once on first demand) rather than the last
+	// poll's 1.
+	due         time.Time
+	overdueOnce sync.Once
+	overdue     [2][]byte // text, OpenMetrics
+	overdueFrom func(om bool) []byte
 }
 
 func (p *page) openMetrics() []byte {
@@ -98,6 +109,26 @@ func (p *page) openMetrics() []byte {
 		p.omFrom = nil
 	})
 	return p.om
+}
+
+// overdueBody is the page with kgroups_poll_success 0, in the text format
+// or OpenMetrics.
+func (p *page) overdueBody(om bool) []byte {
+	p.overdueOnce.Do(func() {
+		p.overdue = [2][]byte{p.overdueFrom(false), p.overdueFrom(true)}
+		p.overdueFrom = nil
+	})
+	if om {
+		return p.overdue[1]
+	}
+	return p.overdue[0]
+}
+
+// overdueAfter is how long after a page is published the next one is
+// late: the wait until the next poll, the poll's own timeout, a reload
+// read in between, and a second to spare.
+func (e *exporter) overdueAfter() time.Duration {
+	return e.o.interval + e.o.timeout + reloadTimeout + time.Second
 }
 
 func newExporter(o serveOptions, poll func(context.Context) (*kafka.Snapshot, error), read watch.Reader, ver [2]string) *exporter {
@@ -268,13 +299,35 @@ func (e *exporter) publish(lastPoll time.Time) {
 	}
 	p := &page{lastPoll: lastPoll}
 	p.text = append(append([]byte(nil), e.groupText...), encode(metrics.TextFormat, own)...)
-	groupOM, fams := e.groupOM, e.groupFams
-	build := func() []byte {
-		g := groupOM
-		if g == nil && fams != nil {
-			g = fams.AppendOpenMetrics(nil)
+	groupText, groupOM, fams := e.groupText, e.groupOM, e.groupFams
+	groupsIn := func(om bool) []byte {
+		if !om {
+			return groupText
 		}
-		return append(append([]byte(nil), g...), encode(metrics.OpenMetricsFormat, own)...)
+		if groupOM == nil && fams != nil {
+			return fams.AppendOpenMetrics(nil)
+		}
+		return groupOM
+	}
+	build := func() []byte {
+		return append(append([]byte(nil), groupsIn(true)...), encode(metrics.OpenMetricsFormat, own)...)
+	}
+	if e.ready.Load() || e.state.PollSuccess {
+		p.due = e.now().Add(e.overdueAfter())
+		late := e.state // the poll loop changes the map later: copy it
+		late.Errors = maps.Clone(e.state.Errors)
+		late.PollSuccess = false
+		lateOwn := late.Families()
+		if len(own) > len(lateOwn) {
+			lateOwn = append(lateOwn, own[len(lateOwn):]...) // the process's and the runtime's
+		}
+		p.overdueFrom = func(om bool) []byte {
+			f := metrics.TextFormat
+			if om {
+				f = metrics.OpenMetricsFormat
+			}
+			return append(append([]byte(nil), groupsIn(om)...), encode(f, lateOwn)...)
+		}
 	}
 	if e.wantOM.Load() {
 		p.om = build()
@@ -345,10 +398,14 @@ func (e *exporter) routes() http.Handler {
 func (e *exporter) serveMetrics(w http.ResponseWriter, r *http.Request) {
 	p := e.page.Load()
 	format := metrics.Negotiate(r.Header.Get("Accept"))
+	om := format.FormatType() == expfmt.TypeOpenMetrics
 	body := p.text
-	if format.FormatType() == expfmt.TypeOpenMetrics {
+	if om {
 		e.wantOM.Store(true)
 		body = p.openMetrics()
+	}
+	if !p.due.IsZero() && e.now().After(p.due) {
+		body = p.overdueBody(om)
 	}
 	w.Header().Set("Content-Type", string(format))
 	_, _ = w.Write(body)

@@ -4,6 +4,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"io"
 	"net"
 	"net/http"
@@ -14,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/kafka/fixture"
 	"github.com/kgroups/kgroups/kafka/kafkatest"
 )
 
@@ -175,4 +178,49 @@ func mustRequest(t *testing.T, method, path string) *http.Request {
 		t.Fatal(err)
 	}
 	return req
+}
+
+// TestServeSaysAStuckLoopIsNotPolling: when no new page replaced the
+// last one by the time the next poll should have ended (the interval,
+// the poll's timeout, a reload, a second to spare), scrapes say
+// kgroups_poll_success 0, in both formats, with the last values: a poll
+// loop that is stuck never reads as a poll that succeeded.
+func TestServeSaysAStuckLoopIsNotPolling(t *testing.T) {
+	poll := func(context.Context) (*kafka.Snapshot, error) { return fixture.Snapshot(fixture.Epoch, 0), nil }
+	e := newExporter(serveOptions{interval: 5 * time.Second, timeout: 20 * time.Second}, poll, nil, [2]string{"test", "go"})
+	now := fixture.Epoch
+	e.now = func() time.Time { return now }
+	e.pollOnce(context.Background())
+	scrapeAt := func(at time.Time, accept string) string {
+		now = at
+		w := newHTTPRecorder()
+		req := mustRequest(t, http.MethodGet, "/metrics")
+		req.Header.Set("Accept", accept)
+		e.handler().ServeHTTP(w, req)
+		return w.body.String()
+	}
+	due := fixture.Epoch.Add(5*time.Second + 20*time.Second + reloadTimeout + time.Second)
+	for _, tc := range []struct{ accept, yes, no string }{
+		{"", "\nkgroups_poll_success 1\n", "\nkgroups_poll_success 0\n"},
+		{"application/openmetrics-text;version=1.0.0", "\nkgroups_poll_success 1.0\n", "\nkgroups_poll_success 0.0\n"},
+	} {
+		if body := scrapeAt(due, tc.accept); !strings.Contains(body, tc.yes) {
+			t.Errorf("%q: at the due time, no %q in\n%s", tc.accept, tc.yes, body)
+		}
+		body := scrapeAt(due.Add(time.Millisecond), tc.accept)
+		if !strings.Contains(body, tc.no) || !strings.Contains(body, "kgroups_group_info{") {
+			t.Errorf("%q: once overdue, no %q or no group values in\n%s", tc.accept, tc.no, body)
+		}
+		if tc.accept == "" {
+			if got := single(parseExposition(t, []byte(body)), "kgroups_poll_success"); got != 0 {
+				t.Errorf("poll_success %v once overdue, want 0", got)
+			}
+		}
+	}
+	// The next poll makes it true again.
+	now = due.Add(time.Minute)
+	e.pollOnce(context.Background())
+	if body := scrapeAt(now, ""); !strings.Contains(body, "\nkgroups_poll_success 1\n") {
+		t.Errorf("after a new poll:\n%s", body)
+	}
 }
