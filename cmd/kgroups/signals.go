@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -24,7 +25,9 @@ import (
 // a UI loop still busy) or a second signal comes, the guard ends the
 // process itself: it restores the terminal (off the alternate screen,
 // cursor shown, the mode it found), names every write still in flight as
-// unknown with its receipt, and exits.
+// unknown with its receipt (those in flight when the first signal came,
+// which the command did not get to report, and any still in flight), and
+// exits.
 type guard struct {
 	stdout, stderr io.Writer
 	tty            bool // stdout is a terminal
@@ -35,6 +38,9 @@ type guard struct {
 	done     bool // run returned: the command reports for itself
 	stopping bool // the guard is ending the process
 	got      os.Signal
+	// atSignal are the writes that were in flight when the first signal
+	// came.
+	atSignal []write.Flight
 }
 
 // signalCode is 128 plus the number of the signal that ended the command,
@@ -73,8 +79,12 @@ func (g *guard) finish() bool {
 // signal ends the process.
 func (g *guard) watch(sigs <-chan os.Signal, cancel context.CancelCauseFunc, grace time.Duration) {
 	first := <-sigs
+	// The writes in flight now, before the cancel lets them end: if the
+	// command does not return to report them, the guard does.
+	flights := write.InFlight()
 	g.mu.Lock()
 	g.got = first
+	g.atSignal = flights
 	g.mu.Unlock()
 	cancel(signalError{first})
 	select {
@@ -112,7 +122,15 @@ func (g *guard) report(sig os.Signal) int {
 	if s, ok := sig.(syscall.Signal); ok {
 		code = 128 + int(s)
 	}
-	flights := write.InFlight()
+	g.mu.Lock()
+	flights := g.atSignal
+	g.mu.Unlock()
+	// Those the signal found, and any begun since; each once.
+	for _, f := range write.InFlight() {
+		if !slices.Contains(flights, f) {
+			flights = append(flights, f)
+		}
+	}
 	if len(flights) == 0 {
 		_ = render.Printf(g.stderr, "kgroups: %s", name)
 		return code

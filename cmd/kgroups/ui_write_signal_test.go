@@ -68,9 +68,13 @@ func TestSignalEndsAUIWriteInFlight(t *testing.T) {
 	r.send("R")
 	r.waitFor("the wizard", func(sc string) bool { return strings.Contains(sc, "step 1 of 5: scenario") })
 	hang(t, c, kmsg.OffsetCommit)
-	for _, k := range []string{"1", "Enter", "Enter"} {
-		r.send(k)
-	}
+	// Each key once its step is drawn: the preview is planned off the
+	// UI loop, and a key pressed before it is shown is not its.
+	r.send("1") // to the earliest; one partition, so no scope to choose
+	r.waitFor("the preview", func(sc string) bool {
+		return strings.Contains(sc, "step 3 of 5: preview") && strings.Contains(sc, "1 of 1 partition change")
+	})
+	r.send("Enter")
 	r.waitFor("the confirmation", func(sc string) bool { return strings.Contains(sc, "Apply? y to apply") })
 	r.send("y")
 	state := filepath.Join(dir, "state")
