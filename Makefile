@@ -24,7 +24,7 @@ BENCHFLAGS ?= -benchmem
 # The releases the real-Kafka tier runs on (.ci/kafka versions).
 KAFKA_VERSIONS ?= $(shell ./.ci/kafka versions)
 
-.PHONY: help build demo test race test-kafka golden lint tools bench screenshot ci
+.PHONY: help build demo test race flake test-kafka golden lint tools bench screenshot ci
 
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  %-11s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -42,13 +42,17 @@ test: ## run the tests once, without the race detector
 race: ## run the tests with the race detector (the README's test command)
 	$(GO) test -race -count=1 ./...
 
+flake: ## the race tests COUNT times (default 3) beside a CPU hog on every core; lists each test that failed (PKG=./pkg/..., RUN=regex)
+	COUNT=$(or $(COUNT),3) RUN='$(value RUN)' ./.ci/flake $(or $(PKG),./...)
+
 test-kafka: ## run the real-Kafka tier: real brokers, Java clients, kafka-consumer-groups.sh (needs java, mvn)
 	@for v in $(KAFKA_VERSIONS); do ./.ci/kafka fetch $$v >/dev/null || exit 1; done
 	$(GO) test -tags realkafka -race -count=1 -timeout 30m -run '^TestReal' ./kafka/realkafka/ ./cmd/kgroups/
 
-golden: ## rewrite every golden file and the recorded verdicts from the current output
+golden: ## rewrite every golden file, the recorded verdicts and the docs' generated tables
 	$(GO) test -count=1 $(GOLDEN_PKGS) -update
 	$(GO) test -count=1 ./kafka/lag -run TestHistoryAnswers -update
+	$(GO) test -count=1 ./cmd/kgroups -run 'TestSupportTable|TestSettingsTableDoc' -update
 
 lint: ## gofmt, go vet, staticcheck and golangci-lint, as CI runs them
 	@unformatted="$$(gofmt -l .)"; \

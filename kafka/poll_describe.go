@@ -4,66 +4,102 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
 // describeClassic describes classic groups with DescribeGroups, batched
-// per coordinator.
+// per coordinator. It sends the raw request rather than kadm's, which
+// decodes each member's join metadata into a struct: the poll keeps the
+// bytes as the member sent them (Member.JoinMetadata), since how a client
+// lays them out (kafka-go's version 1 cut short, null or empty user data)
+// is what tells one client library from another.
 func (c *Client) describeClassic(ctx context.Context, names []string, builders map[string]*groupBuilder) {
+	req := kmsg.NewPtrDescribeGroupsRequest()
+	req.Groups = names
 	pctx, cancel := c.phase(ctx)
-	described, err := c.adm.DescribeGroups(pctx, names...)
+	shards := c.cl.RequestSharded(pctx, req)
 	cancel()
-	for _, name := range names {
-		gb := builders[name]
-		dg, ok := described[name]
-		if !ok {
-			if err == nil {
-				err = errors.New("no response")
+	seen := make(map[string]bool, len(names))
+	for _, shard := range shards {
+		if shard.Err != nil {
+			if sreq, ok := shard.Req.(*kmsg.DescribeGroupsRequest); ok {
+				for _, name := range sreq.Groups {
+					if gb, ok := builders[name]; ok && !seen[name] {
+						seen[name] = true
+						gb.addErr(fmt.Errorf("describe group: %w", shard.Err))
+					}
+				}
 			}
-			gb.addErr(fmt.Errorf("describe group: %w", err))
 			continue
 		}
-		if dg.Err != nil {
-			gb.addErr(fmt.Errorf("describe group: %w", dg.Err))
-			continue
+		resp := shard.Resp.(*kmsg.DescribeGroupsResponse)
+		for i := range resp.Groups {
+			rg := &resp.Groups[i]
+			gb, ok := builders[rg.Group]
+			if !ok || seen[rg.Group] {
+				continue
+			}
+			seen[rg.Group] = true
+			if err := kerr.ErrorForCode(rg.ErrorCode); err != nil {
+				gb.addErr(fmt.Errorf("describe group: %w", err))
+				continue
+			}
+			describedClassic(gb, rg, shard.Meta)
 		}
-		in := gb.in
-		gb.g.State = in.get(dg.State)
-		gb.g.ProtocolType = in.get(dg.ProtocolType)
-		gb.g.Assignor = in.get(dg.Protocol)
-		if dg.Coordinator.NodeID >= 0 && dg.Coordinator.Host != "" {
-			gb.g.Coordinator = Broker{ID: dg.Coordinator.NodeID, Host: dg.Coordinator.Host, Port: dg.Coordinator.Port}
-			if dg.Coordinator.Rack != nil {
-				gb.g.Coordinator.Rack = *dg.Coordinator.Rack
-			}
-		}
-		for _, dm := range dg.Members {
-			m := Member{MemberID: in.get(dm.MemberID), ClientID: in.get(dm.ClientID), Host: in.get(dm.ClientHost)}
-			if dm.InstanceID != nil {
-				m.InstanceID = *dm.InstanceID
-			}
-			if cm, ok := dm.Join.AsConsumer(); ok {
-				m.Subscribed = internAll(cm.Topics, in)
-				sort.Strings(m.Subscribed)
-				if cm.Rack != nil {
-					m.Rack = *cm.Rack
-				}
-				m.JoinMetadata = cm.AppendTo(nil)
-			}
-			if ca, ok := dm.Assigned.AsConsumer(); ok {
-				for _, t := range ca.Topics {
-					m.Assignment = append(m.Assignment, TopicPartitions{Topic: in.get(t.Topic), Partitions: t.Partitions})
-				}
-				m.Assignment = MergeAssignment(m.Assignment)
-			}
-			gb.g.Members = append(gb.g.Members, m)
-		}
-		sort.Slice(gb.g.Members, func(i, j int) bool { return gb.g.Members[i].MemberID < gb.g.Members[j].MemberID })
 	}
+	for _, name := range names {
+		if !seen[name] {
+			builders[name].addErr(errors.New("describe group: no response"))
+		}
+	}
+}
+
+// describedClassic fills a classic group from its DescribeGroups answer.
+func describedClassic(gb *groupBuilder, rg *kmsg.DescribeGroupsResponseGroup, coord kgo.BrokerMetadata) {
+	in := gb.in
+	gb.g.State = in.get(rg.State)
+	gb.g.ProtocolType = in.get(rg.ProtocolType)
+	gb.g.Assignor = in.get(rg.Protocol)
+	if coord.NodeID >= 0 && coord.Host != "" {
+		gb.g.Coordinator = Broker{ID: coord.NodeID, Host: coord.Host, Port: coord.Port}
+		if coord.Rack != nil {
+			gb.g.Coordinator.Rack = *coord.Rack
+		}
+	}
+	for _, dm := range rg.Members {
+		m := Member{MemberID: in.get(dm.MemberID), ClientID: in.get(dm.ClientID), Host: in.get(dm.ClientHost)}
+		if dm.InstanceID != nil {
+			m.InstanceID = *dm.InstanceID
+		}
+		if gb.g.ProtocolType == "consumer" {
+			// A decoding error leaves what was read before it, as kadm
+			// would; the bytes are kept as sent (a copy, so that the
+			// snapshot does not hold the whole response).
+			cm, _, _ := ReadMemberMetadata(dm.ProtocolMetadata)
+			m.Subscribed = internAll(cm.Topics, in)
+			sort.Strings(m.Subscribed)
+			if cm.Rack != nil {
+				m.Rack = *cm.Rack
+			}
+			if len(dm.ProtocolMetadata) > 0 {
+				m.JoinMetadata = slices.Clone(dm.ProtocolMetadata)
+			}
+			ca := kmsg.NewConsumerMemberAssignment()
+			_ = ca.ReadFrom(dm.MemberAssignment)
+			for _, t := range ca.Topics {
+				m.Assignment = append(m.Assignment, TopicPartitions{Topic: in.get(t.Topic), Partitions: t.Partitions})
+			}
+			m.Assignment = MergeAssignment(m.Assignment)
+		}
+		gb.g.Members = append(gb.g.Members, m)
+	}
+	sort.Slice(gb.g.Members, func(i, j int) bool { return gb.g.Members[i].MemberID < gb.g.Members[j].MemberID })
 }
 
 // describeConsumer describes KIP-848 groups with ConsumerGroupDescribe,

@@ -38,7 +38,9 @@ func shareCluster(t *testing.T) (*kafkatest.Cluster, []*kafkatest.Member) {
 }
 
 // waitShare polls until the share group has members members and exactly the
-// wanted start offsets on topic jobs.
+// wanted start offsets on topic jobs, and has settled: every member has
+// taken the group's epoch in a heartbeat of its own, so a second read of
+// the group (the broker's, in TestPollShareGroup) sees the same epochs.
 func waitShare(t *testing.T, cl *kafka.Client, group string, members int, want map[int32]int64) *kafka.Group {
 	t.Helper()
 	deadline := time.Now().Add(kafkatest.WaitTimeout)
@@ -65,6 +67,11 @@ func waitShare(t *testing.T, cl *kafka.Client, group string, members int, want m
 func shareAt(g *kafka.Group, members int, want map[int32]int64) bool {
 	if g.Err != nil || len(g.Members) != members || len(g.Partitions) != len(want) {
 		return false
+	}
+	for _, m := range g.Members {
+		if m.MemberEpoch != g.GroupEpoch {
+			return false
+		}
 	}
 	for _, p := range g.Partitions {
 		if p.Topic != "jobs" || want[p.Partition] != p.Committed {

@@ -174,10 +174,10 @@ func (m *Model) runCommand(line string) tea.Cmd {
 
 func (m *Model) listContexts() tea.Cmd {
 	if len(m.opts.Contexts) == 0 {
-		m.flashInfo("context %s (no other contexts configured)", m.opts.ContextName)
+		m.flashInfo("context %s (no other contexts configured)", m.opts.Name)
 		return nil
 	}
-	m.flashInfo("contexts: %s (current: %s)", strings.Join(m.opts.Contexts, ", "), m.opts.ContextName)
+	m.flashInfo("contexts: %s (current: %s)", strings.Join(m.opts.Contexts, ", "), m.opts.Name)
 	return nil
 }
 
@@ -204,7 +204,7 @@ func (m *Model) switchTo(name string) tea.Cmd {
 	if len(m.opts.Contexts) > 0 && !slices.Contains(m.opts.Contexts, name) {
 		return m.flashError("unknown context %q: one of %s", name, strings.Join(m.opts.Contexts, ", "))
 	}
-	if name == m.opts.ContextName && m.switching == "" {
+	if name == m.opts.Name && m.switching == "" {
 		m.flashInfo("already on context %s", name)
 		return nil
 	}
@@ -235,22 +235,19 @@ func (m *Model) onSwitch(msg switchMsg) tea.Cmd {
 	if info.Name == "" {
 		info.Name = msg.name
 	}
-	m.opts.ContextName, m.opts.Brokers, m.opts.Connection = info.Name, info.Brokers, info.Connection
+	if info.Refresh <= 0 {
+		info.Refresh = m.opts.Refresh
+	}
+	if info.Timeout <= 0 {
+		info.Timeout = m.opts.Timeout
+	}
+	m.opts.ContextInfo = info
 	m.opts.Log.Debug("ui context switch", "context", info.Name, "brokers", info.Brokers)
-	m.opts.ReadOnly, m.opts.Protected = info.ReadOnly, info.Protected
-	if info.Refresh > 0 {
-		m.opts.Refresh = info.Refresh
-	}
-	if info.Timeout > 0 {
-		m.opts.Timeout = info.Timeout
-	}
 	m.base.ReadOnly, m.base.Protected = info.ReadOnly, info.Protected
 	m.resetPollData()
 	m.exact = exactReads{gen: m.exact.gen + 1}
 	m.resets = &resetLog{}
 	m.receipts = newReceiptScan()
-	m.writers = info.Writers
-	m.diag = info.Diagnosis
 	m.resetStack()
 	m.flashInfo("switched to context %s", info.Name)
 	m.poll.paused = false

@@ -30,7 +30,7 @@ func (m *Model) readDiagnosis(req ui.DiagnosisRequestMsg) tea.Cmd {
 		return nil
 	}
 	m.requests[req.ID] = req.Owner
-	r := m.diag
+	r := m.opts.Diagnosis
 	if r == nil {
 		return func() tea.Msg {
 			return ui.DiagnosisMsg{ID: req.ID, Group: req.Group, Wants: req.Wants, Reads: &diagnose.Reads{}, Err: ui.ErrNoDiagnosisReads}

@@ -73,7 +73,7 @@ func txnSteps() []func(time.Time) (*kafka.Snapshot, error) {
 func TestGoldenDiagnosisTransaction(t *testing.T) {
 	for _, size := range [][2]int{{80, 24}, {120, 40}} {
 		t.Run("diagnosis_transaction_"+itoa(size[0])+"x"+itoa(size[1]), func(t *testing.T) {
-			h := newHarness(t, size[0], size[1], Options{Diagnosis: &fixedReads{}}, txnSteps()...)
+			h := newHarness(t, size[0], size[1], Options{ContextInfo: ContextInfo{Diagnosis: &fixedReads{}}}, txnSteps()...)
 			h.poll()
 			h.press("j", "j", "j", "j", "j", "enter", "shift+tab") // orders-app
 			h.warm()
@@ -91,7 +91,7 @@ func TestGoldenDiagnosisReads(t *testing.T) {
 	for _, size := range [][2]int{{80, 24}, {120, 40}} {
 		t.Run("diagnosis_reads_"+itoa(size[0])+"x"+itoa(size[1]), func(t *testing.T) {
 			r := &fixedReads{}
-			h := newHarness(t, size[0], size[1], Options{Diagnosis: r}, shareSteps()...)
+			h := newHarness(t, size[0], size[1], Options{ContextInfo: ContextInfo{Diagnosis: r}}, shareSteps()...)
 			h.poll()
 			h.press(openShare...)
 			h.press("shift+tab")
@@ -110,7 +110,7 @@ func TestGoldenDiagnosisReads(t *testing.T) {
 // polls send no other.
 func TestDiagnosisTabAsksWhenShown(t *testing.T) {
 	r := &fixedReads{}
-	h := newHarness(t, 120, 40, Options{Diagnosis: r}, shareSteps()...)
+	h := newHarness(t, 120, 40, Options{ContextInfo: ContextInfo{Diagnosis: r}}, shareSteps()...)
 	h.warm()
 	h.press(openShare...)
 	h.poll()
@@ -147,8 +147,8 @@ func TestDiagnosisTabAsksWhenShown(t *testing.T) {
 func TestDiagnosisTabConnection(t *testing.T) {
 	staging := &seqPoller{steps: []func(time.Time) (*kafka.Snapshot, error){fixture}}
 	h := newHarness(t, 120, 30, Options{
-		Connection: []string{"-b", "prod-1:9092"},
-		Contexts:   []string{"prod", "staging"},
+		ContextInfo: ContextInfo{Connection: []string{"-b", "prod-1:9092"}},
+		Contexts:    []string{"prod", "staging"},
 		Switch: func(context.Context, string) (Poller, ContextInfo, error) {
 			return staging, ContextInfo{Name: "staging", Connection: []string{"--context", "staging"}}, nil
 		},

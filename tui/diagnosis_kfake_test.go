@@ -154,8 +154,11 @@ func TestDiagnosisTabReadsOnKfake(t *testing.T) {
 	rc := &keyCounter{n: map[int16]int{}}
 	cl := c.Client(t, kgo.WithHooks(rc))
 	sp := &shiftPoller{Client: cl}
-	h := newHarness(t, 120, 40, Options{Poller: sp, Diagnosis: diagnose.NewReader(cl),
-		Lag: lag.Config{Window: 3, MinDistance: time.Nanosecond}})
+	h := newHarness(t, 120, 40, Options{
+		ContextInfo: ContextInfo{Diagnosis: diagnose.NewReader(cl)},
+		Poller:      sp,
+		Lag:         lag.Config{Window: 3, MinDistance: time.Nanosecond},
+	})
 	polls := func(n int) {
 		for range n {
 			sp.shift += 61 * time.Second

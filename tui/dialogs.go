@@ -54,10 +54,10 @@ func (m *Model) openReset(msg ui.ResetMsg) tea.Cmd {
 	if msg.Kind == ui.DeleteGroup {
 		what = "delete group"
 	}
-	if why := m.writeRefused(m.writers.Reset != nil, what); why != "" {
+	if why := m.writeRefused(m.opts.Writers.Reset != nil, what); why != "" {
 		return m.flashError("%s", why)
 	}
-	b := recordResets{Backend: m.writers.Reset, log: m.resets}
+	b := recordResets{Backend: m.opts.Writers.Reset, log: m.resets}
 	var w *resetwizard.Model
 	switch msg.Kind {
 	case ui.ResetPartitions:
@@ -88,7 +88,7 @@ func (m *Model) openReset(msg ui.ResetMsg) tea.Cmd {
 // refuses removal: kafka.GroupType.Check words why, as it does for cmd's
 // rebalance.
 func (m *Model) openRemove(msg ui.RemoveMembersMsg) tea.Cmd {
-	if why := m.writeRefused(m.writers.Members != nil, "remove members"); why != "" {
+	if why := m.writeRefused(m.opts.Writers.Members != nil, "remove members"); why != "" {
 		return m.flashError("%s", why)
 	}
 	if msg.Group == nil {
@@ -98,7 +98,7 @@ func (m *Model) openRemove(msg ui.RemoveMembersMsg) tea.Cmd {
 		return m.flashError("remove members: %s", format.Sanitize(err.Error()))
 	}
 	sel := rebalance.Selection{MemberIDs: msg.MemberIDs, All: msg.All}
-	m.push(removal.New(m.ctx, m.base, m.writers.Members, msg.Group, sel))
+	m.push(removal.New(m.ctx, m.base, m.opts.Writers.Members, msg.Group, sel))
 	return nil
 }
 

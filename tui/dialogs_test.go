@@ -181,7 +181,7 @@ func TestDeleteOpensTheWizardReadingTheGroup(t *testing.T) {
 }
 
 func TestReadOnlyDisablesEveryWrite(t *testing.T) {
-	h, r, rm := writable(t, Options{ReadOnly: true})
+	h, r, rm := writable(t, Options{ContextInfo: ContextInfo{ReadOnly: true}})
 	for _, k := range []struct{ key, flash string }{
 		{"R", "reset the group's offsets: the context is read-only"},
 		{"D", "delete the group: the context is read-only"},
@@ -387,7 +387,7 @@ func TestRemoveMemberStaleResultDropped(t *testing.T) {
 }
 
 func TestRemoveMemberProtectedNeedsTheName(t *testing.T) {
-	h, _, rm := writable(t, Options{Protected: true})
+	h, _, rm := writable(t, Options{ContextInfo: ContextInfo{Protected: true}})
 	openRemoval(t, h)
 	if v := h.view(); !strings.Contains(v, "Protected context: type the group's name to confirm: █") {
 		t.Fatalf("dialog:\n%s", v)

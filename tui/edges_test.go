@@ -24,7 +24,7 @@ func TestWizardTopicsCheckedAgainstTheSnapshot(t *testing.T) {
 		return s, nil
 	}
 	r := &fakeReset{}
-	h := newHarness(t, 120, 40, Options{Writers: Writers{Reset: r}}, counted)
+	h := newHarness(t, 120, 40, Options{ContextInfo: ContextInfo{Writers: Writers{Reset: r}}}, counted)
 	h.poll()
 	h.press("j", "j", "R", "1") // fraud-scoring, to-earliest
 	h.typeText("payments:7")
@@ -67,7 +67,7 @@ func TestGoldenWizardEdges(t *testing.T) {
 	for _, size := range [][2]int{{80, 24}, {120, 40}} {
 		suffix := "_" + itoa(size[0]) + "x" + itoa(size[1])
 		t.Run("topics_flagged"+suffix, func(t *testing.T) {
-			h := newHarness(t, size[0], size[1], Options{Writers: Writers{Reset: &fakeReset{}}}, counted)
+			h := newHarness(t, size[0], size[1], Options{ContextInfo: ContextInfo{Writers: Writers{Reset: &fakeReset{}}}}, counted)
 			h.poll()
 			h.press("j", "j", "R", "1")
 			h.typeText("payments:7")
@@ -75,7 +75,7 @@ func TestGoldenWizardEdges(t *testing.T) {
 		})
 		t.Run("noop_preview"+suffix, func(t *testing.T) {
 			r := &noopReset{}
-			h := newHarness(t, size[0], size[1], Options{Writers: Writers{Reset: r}}, counted)
+			h := newHarness(t, size[0], size[1], Options{ContextInfo: ContextInfo{Writers: Writers{Reset: r}}}, counted)
 			h.poll()
 			h.press("j", "j", "R", "3", "enter")
 			golden.RequireEqual(t, []byte(h.view()))
@@ -118,7 +118,7 @@ func TestCtxWithoutSwitch(t *testing.T) {
 		{"", "switching contexts is unavailable here"},
 		{"the demo has one context: quit, then kgroups --context NAME for another cluster", "the demo has one context: quit, then kgroups --context NAME for another cluster"},
 	} {
-		h := newHarness(t, 80, 24, Options{ContextName: "demo", NoSwitch: tt.noSwitch})
+		h := newHarness(t, 80, 24, Options{ContextInfo: ContextInfo{Name: "demo"}, NoSwitch: tt.noSwitch})
 		h.poll()
 		h.press(":")
 		h.typeText("ctx prod")

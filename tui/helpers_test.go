@@ -114,8 +114,8 @@ func newHarness(t testing.TB, width, height int, opts Options, steps ...func(tim
 	if opts.Poller == nil {
 		opts.Poller = p
 	}
-	if opts.ContextName == "" {
-		opts.ContextName = "prod"
+	if opts.Name == "" {
+		opts.Name = "prod"
 	}
 	if opts.Brokers == nil {
 		opts.Brokers = []string{"kafka-1.internal:9092", "kafka-2.internal:9092"}

@@ -11,7 +11,7 @@ import (
 
 // TestGroupsLayoutHoldsThroughARebalance polls through the root model while
 // billing-reconciler goes Stable -> PreparingRebalance ->
-// CompletingRebalance -> Stable: at 80x24 and 125x40 (where COORD just
+// CompletingRebalance -> Stable: at 80x24 and 160x40 (where COORD just
 // fits) the groups table's header is the same in every frame, and the
 // group's row keeps every column where it was.
 func TestGroupsLayoutHoldsThroughARebalance(t *testing.T) {
@@ -29,17 +29,17 @@ func TestGroupsLayoutHoldsThroughARebalance(t *testing.T) {
 		header        string
 		rows          []string // billing-reconciler, up to its LAG
 	}{
-		{80, 24, "  NAME↑              STATE       HEALTH             LAG TIME-LAG TREND", []string{
-			"  billing-reconciler Stable      JUDGING 1/10       769",
-			"  billing-reconciler rebalancing JUDGING 2/10       769",
-			"  billing-reconciler rebalancing JUDGING 3/10       769",
-			"  billing-reconciler Stable      JUDGING 4/10       769",
+		{80, 24, "  NAME↑              STATE       HEALTH                  LAG TIME-LAG TREND", []string{
+			"  billing-reconciler Stable      JUDGING 1/10            769",
+			"  billing-reconciler rebalancing JUDGING 2/10            769",
+			"  billing-reconciler rebalancing JUDGING 3/10            769",
+			"  billing-reconciler Stable      JUDGING 4/10            769",
 		}},
-		{130, 40, "  NAME↑              TYPE     STATE       HEALTH          ASSIGNOR           MEMBERS TOPICS PARTS    LAG TIME-LAG TREND      COORD", []string{
-			"  billing-reconciler classic  Stable      JUDGING 1/10    range                    2      1     4    769",
-			"  billing-reconciler classic  rebalancing JUDGING 2/10    range                    2      1     4    769",
-			"  billing-reconciler classic  rebalancing JUDGING 3/10    range                    2      1     4    769",
-			"  billing-reconciler classic  Stable      JUDGING 4/10    range                    2      1     4    769",
+		{160, 40, "  NAME↑              TYPE     STATE       HEALTH                                ASSIGNOR           MEMBERS TOPICS PARTS    LAG TIME-LAG TREND      COORD", []string{
+			"  billing-reconciler classic  Stable      JUDGING 1/10                          range                    2      1     4    769",
+			"  billing-reconciler classic  rebalancing JUDGING 2/10                          range                    2      1     4    769",
+			"  billing-reconciler classic  rebalancing JUDGING 3/10                          range                    2      1     4    769",
+			"  billing-reconciler classic  Stable      JUDGING 4/10                          range                    2      1     4    769",
 		}},
 	} {
 		h := newHarness(t, tc.width, tc.height, Options{}, steps...)

@@ -62,8 +62,6 @@ type Model struct {
 	timeline *rebalance.Timeline
 	exact    exactReads
 	clock    time.Time
-	writers  Writers
-	diag     DiagnosisReader
 	resets   *resetLog // resets made here, for the next poll's tracker
 	receipts receiptScan
 
@@ -99,12 +97,10 @@ func newModel(ctx context.Context, opts Options, r *lipgloss.Renderer, color boo
 		base:     ui.NewCommon(r, color, utf8, opts.Now),
 		width:    defaultWidth,
 		height:   defaultHeight,
-		writers:  opts.Writers,
-		diag:     opts.Diagnosis,
 		resets:   &resetLog{},
 		receipts: newReceiptScan(),
 		clock:    opts.Now(),
-		after:    after,
+		after:    opts.After,
 		requests: make(map[uint64]ui.Component),
 	}
 	m.resetPollData()

@@ -770,7 +770,7 @@ func (f *fakeScreen) Actions() []ui.Action {
 
 func TestDangerousActionsAreDisabledWhenReadOnly(t *testing.T) {
 	for _, readOnly := range []bool{true, false} {
-		h := newHarness(t, 100, 24, Options{ReadOnly: readOnly})
+		h := newHarness(t, 100, 24, Options{ContextInfo: ContextInfo{ReadOnly: readOnly}})
 		h.poll()
 		f := &fakeScreen{Common: h.m.base}
 		h.m.push(f)

@@ -10,6 +10,8 @@ import (
 	"os"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/kgroups/kgroups/config"
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/debuglog"
@@ -42,52 +44,45 @@ type TimestampReader interface {
 	CommittedTimestamps(ctx context.Context, parts []kafka.PartitionOffsets) (map[kafka.CommitKey]kafka.RecordTime, error)
 }
 
-// ContextInfo describes the context a Switch connected to.
+// ContextInfo is what the UI holds per context: the cluster it shows and
+// the settings that come with it. Options embed it for the context the UI
+// opens on, and Switch returns one for the context `:ctx` connects to, so
+// a per-context setting is a field here, set once in cmd's contextInfo.
 type ContextInfo struct {
+	// Name and Brokers are shown in the status bar.
 	Name    string
 	Brokers []string
-	// Connection are the words that name the context on a kgroups
-	// command line (Options.Connection).
-	Connection []string
-	ReadOnly   bool
-	Protected  bool
-	// Refresh and Timeout replace the current ones when set.
-	Refresh time.Duration
-	Timeout time.Duration
-	// Writers replace the current ones.
-	Writers Writers
-	// Diagnosis replaces the current diagnosis reader.
-	Diagnosis DiagnosisReader
-}
-
-// Options configure the UI.
-type Options struct {
-	// ContextName and Brokers are shown in the status bar.
-	ContextName string
-	Brokers     []string
 	// Connection are the words that name the cluster on a kgroups
 	// command line ("--context", NAME, or "-b", HOSTS, and the connection
 	// flags given; never a secret), put into the commands the Diagnosis
 	// tab suggests so that they run pasted into the same shell.
 	Connection []string
 	// Refresh is the poll interval (default config.DefaultRefresh, the
-	// refresh setting's default).
+	// refresh setting's default). From a Switch, zero keeps the current.
 	Refresh time.Duration
-	// Timeout bounds one poll (default 30s).
+	// Timeout bounds one poll (default 30s). From a Switch, zero keeps
+	// the current.
 	Timeout time.Duration
 	// ReadOnly disables every action that writes to the cluster;
 	// Protected makes them ask for typed confirmation.
 	ReadOnly  bool
 	Protected bool
+	// Writers change the cluster the context's poller reads; see Writers.
+	Writers Writers
+	// Diagnosis makes the Diagnosis tab's extra reads on the cluster the
+	// context's poller reads. Nil: the tab shows what the polls alone
+	// support.
+	Diagnosis DiagnosisReader
+}
+
+// Options configure the UI.
+type Options struct {
+	// ContextInfo is the context the UI opens on; `:ctx` replaces it.
+	ContextInfo
 	// Poller reads the cluster. Required. The UI owns it from then on:
 	// when the poller has a Close method, the UI calls it on switching
 	// away from it and when Run returns.
 	Poller Poller
-	// Writers change the cluster Poller reads; see Writers.
-	Writers Writers
-	// Diagnosis makes the Diagnosis tab's extra reads on the cluster
-	// Poller reads. Nil: the tab shows what the polls alone support.
-	Diagnosis DiagnosisReader
 	// Receipts is the receipts folder. When a poll shows a REWIND, the
 	// resets and undos of this cluster written there since the first
 	// poll (by this kgroups or another) are read, so that a REWIND one
@@ -113,6 +108,11 @@ type Options struct {
 	InitialGroup string
 	// Now is the clock (default time.Now); tests fix it.
 	Now func() time.Time
+	// After makes the Cmd that delivers msg once d has passed: the next
+	// scheduled poll and the status bar's clock (default tea.Tick). A
+	// test that runs the model's Cmds by hand gives one that returns nil,
+	// so that every Cmd left is work that ends.
+	After func(d time.Duration, msg tea.Msg) tea.Cmd
 	// Getenv reads NO_COLOR and the locale (default os.Getenv).
 	Getenv func(string) string
 	// Log is the debug trace (nil: none). It never writes to Output.
@@ -129,6 +129,9 @@ const DefaultTimeout = 30 * time.Second
 const MaxBackoff = time.Minute
 
 func (o Options) withDefaults() Options {
+	if o.After == nil {
+		o.After = after
+	}
 	if o.Refresh <= 0 {
 		o.Refresh = config.DefaultRefresh
 	}

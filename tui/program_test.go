@@ -33,12 +33,17 @@ func TestSlowPollDoesNotBlockKeys(t *testing.T) {
 		return err
 	})
 	c := newClock()
-	m := New(Options{Poller: poller, ContextName: "prod", Now: c.Now, Getenv: func(k string) string {
-		if k == "LANG" {
-			return "en_US.UTF-8"
-		}
-		return ""
-	}})
+	m := New(Options{
+		ContextInfo: ContextInfo{Name: "prod"},
+		Poller:      poller,
+		Now:         c.Now,
+		Getenv: func(k string) string {
+			if k == "LANG" {
+				return "en_US.UTF-8"
+			}
+			return ""
+		},
+	})
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(80, 24))
 	select {
 	case <-bp.started:

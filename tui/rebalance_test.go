@@ -45,7 +45,7 @@ func rebalancing(step int) func(time.Time) (*kafka.Snapshot, error) {
 // the group before its screen was opened; the Simulate tab predicts a
 // member leaving; the groups screen says when the group last rebalanced.
 func TestRebalanceTabs(t *testing.T) {
-	h := newHarness(t, 160, 30, Options{}, rebalancing(0), rebalancing(1), rebalancing(2))
+	h := newHarness(t, 180, 30, Options{}, rebalancing(0), rebalancing(1), rebalancing(2))
 	for range 3 {
 		h.poll()
 		h.clock.Advance(5 * time.Second)

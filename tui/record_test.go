@@ -23,6 +23,8 @@ type peekingPoller struct {
 	*seqPoller
 	mu    sync.Mutex
 	asked []kafka.PeekRequest
+	// atEnd puts the group's committed offset at the log end (10), not 5.
+	atEnd bool
 }
 
 var recordBase = time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)
@@ -46,7 +48,11 @@ func (p *peekingPoller) Peek(_ context.Context, req kafka.PeekRequest) (kafka.Pe
 	p.mu.Lock()
 	p.asked = append(p.asked, req)
 	p.mu.Unlock()
-	const committed, logEnd = 5, 10
+	const logEnd = 10
+	committed := int64(5)
+	if p.atEnd {
+		committed = logEnd
+	}
 	res := kafka.PeekResult{Group: req.Group, Topic: req.Topic}
 	for _, part := range req.Partitions {
 		pp := kafka.PeekPartition{Topic: req.Topic, Partition: part, Committed: committed, Start: req.Offset, LogStart: 0, LogEnd: logEnd, LastStable: logEnd}
@@ -151,6 +157,26 @@ func TestRecordViewerOpensFromPartitions(t *testing.T) {
 	h.press("esc")
 	if _, ok := h.m.top().(*record.Model); ok {
 		t.Fatal("esc did not go back")
+	}
+}
+
+// TestRecordViewerStepsBackFromTheLogEnd: a group that consumed
+// everything has no record at its committed offset; N shows the last
+// record written, and N again the one before.
+func TestRecordViewerStepsBackFromTheLogEnd(t *testing.T) {
+	h, pp := recordHarness(t, 120, 40)
+	pp.atEnd = true
+	h.run(h.send(h.send(keyMsg("v"))().(ui.OpenRecordMsg)))
+	if !strings.Contains(h.view(), "offset 10 is the log end") {
+		t.Fatalf("opened at the log end:\n%s", h.view())
+	}
+	h.press("N")
+	if v := h.view(); !strings.Contains(v, "offset       9") || !strings.Contains(v, "key          order-9") {
+		t.Fatalf("N at the log end:\n%s", v)
+	}
+	h.press("N")
+	if v := h.view(); !strings.Contains(v, "offset       8") {
+		t.Fatalf("N again:\n%s", v)
 	}
 }
 

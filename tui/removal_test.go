@@ -13,7 +13,7 @@ import (
 // program as the user runs it (the root, its key routing, its layout).
 func TestRemovalDialogScrollsInTheRealApp(t *testing.T) {
 	rm := &fakeRemover{out: settled()}
-	h := newHarness(t, 120, 12, Options{Writers: Writers{Reset: &fakeReset{}, Members: rm}})
+	h := newHarness(t, 120, 12, Options{ContextInfo: ContextInfo{Writers: Writers{Reset: &fakeReset{}, Members: rm}}})
 	h.poll()
 	openRemoval(t, h)
 	const prompt = "Remove 1 member? The group will rebalance."

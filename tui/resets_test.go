@@ -24,7 +24,7 @@ func TestRewindAfterResetNamesTheReceipt(t *testing.T) {
 	c.Commit(t, "g", map[string]map[int32]int64{"orders": {0: 60}})
 	cl := c.Client(t)
 	dir := filepath.Join(t.TempDir(), "receipts")
-	h := newHarness(t, 240, 30, Options{Poller: cl, Writers: Writers{Reset: &reset.Service{Client: cl, ReceiptDir: dir, Context: "test"}}})
+	h := newHarness(t, 240, 30, Options{ContextInfo: ContextInfo{Writers: Writers{Reset: &reset.Service{Client: cl, ReceiptDir: dir, Context: "test"}}}, Poller: cl})
 	h.poll()
 
 	h.run(h.send(ui.ResetMsg{Kind: ui.ResetGroup, Group: "g"}))
@@ -58,7 +58,7 @@ func TestRewindAfterAnotherKgroupsReset(t *testing.T) {
 	c.Commit(t, "g", map[string]map[int32]int64{"orders": {0: 60}})
 	cl := c.Client(t)
 	dir := filepath.Join(t.TempDir(), "receipts")
-	h := newHarness(t, 240, 30, Options{Poller: cl, Brokers: cl.Brokers(), Receipts: dir})
+	h := newHarness(t, 240, 30, Options{ContextInfo: ContextInfo{Brokers: cl.Brokers()}, Poller: cl, Receipts: dir})
 	h.poll()
 	h.press("enter") // open g, the only group
 

@@ -89,7 +89,7 @@ func TestScreensShowOneVerdict(t *testing.T) {
 	causes := map[int]map[string]string{
 		warmPolls - 1: {
 			"billing-reconciler": " · slower than producers", "fraud-scoring": " · member not committing",
-			"inventory-sync": "", "legacy-audit": "", "orders-app": "",
+			"inventory-sync": "", "legacy-audit": " · no members while watched", "orders-app": "",
 		},
 	}
 	for i := range warmPolls {

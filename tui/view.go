@@ -60,7 +60,7 @@ func (m *Model) statusLine1(b *strings.Builder) {
 	l.WriteString(s.Title.Render("kgroups"))
 	l.WriteString(g.Sep)
 	l.WriteString(s.Label.Render("ctx "))
-	l.WriteString(format.Sanitize(orDash(m.opts.ContextName)))
+	l.WriteString(format.Sanitize(orDash(m.opts.Name)))
 	if m.opts.ReadOnly {
 		l.WriteString(" ")
 		l.WriteString(s.Warn.Render("[read-only]"))
@@ -182,16 +182,34 @@ func (m *Model) footer(b *strings.Builder) {
 		// A completed group name is the broker's text.
 		line = format.Sanitize(m.cmdline.View(false, "")) + g.Caret
 	case m.flash.Text != "":
+		text := keepReceipt(oneLine(m.flash.Text), m.width, g.Ellipsis)
 		if m.flash.Error {
-			line = m.styles.Error.Render(oneLine(m.flash.Text))
+			line = m.styles.Error.Render(text)
 		} else {
-			line = m.styles.Warn.Render(oneLine(m.flash.Text))
+			line = m.styles.Warn.Render(text)
 		}
 	default:
 		m.hints.Width = m.width
 		line = m.hints.ShortHelpView(m.footerKeys(m.top(), m.width))
 	}
 	b.WriteString(table.FitLine(line, m.width, g.Ellipsis))
+}
+
+// keepReceipt fits a message that ends with "; receipt PATH" into width
+// by cutting what comes before, never the path: the receipt is what a
+// user must copy after a write (kgroups undo PATH). When even the path
+// does not fit with a word before it, the line is "receipt PATH" alone.
+func keepReceipt(text string, width int, ellipsis string) string {
+	const sep = "; receipt "
+	i := strings.LastIndex(text, sep)
+	if i < 0 || format.Width(text) <= width {
+		return text
+	}
+	tail := text[i:]
+	if head := width - format.Width(tail); head >= 8 {
+		return format.Truncate(text[:i], head, ellipsis) + tail
+	}
+	return tail[2:]
 }
 
 func orDash(s string) string {

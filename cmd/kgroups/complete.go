@@ -13,8 +13,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/kgroups/kgroups/config"
 	"github.com/kgroups/kgroups/kafka"
-	"github.com/kgroups/kgroups/kafka/rebalance"
 	"github.com/kgroups/kgroups/kafka/receipt"
 	"github.com/kgroups/kgroups/views/format"
 )
@@ -31,87 +31,58 @@ func completionRequest(args []string) bool {
 
 const noFiles = cobra.ShellCompDirectiveNoFileComp
 
-// addCompletions gives kgroups' commands and flags their dynamic
-// completions: group names filtered by what each command accepts, context
-// names from the configuration file, topics and topic:partition, member and
-// instance ids, and the values of the scenario and format flags. Reads of
-// the cluster are bounded by completionTimeout, and any failure completes
+// Completion is declared beside what it completes, as gh does: each
+// command sets its ValidArgsFunction and registers its flags' completions
+// (completeFlag) where it declares them, and the shared flag helpers in
+// flags.go register theirs. TestEveryArgumentHasACompletion fails when a
+// command's argument or a flag's value has none. This file holds the
+// completion functions they use: group names filtered by what each
+// command accepts, context names from the configuration file, topics and
+// topic:partition, member and instance ids, and fixed lists. Reads of the
+// cluster are bounded by completionTimeout, and any failure completes
 // nothing.
-func addCompletions(root *cobra.Command, a *app) {
-	flag := func(c *cobra.Command, name string, f cobra.CompletionFunc) {
-		if c.Flags().Lookup(name) != nil {
-			_ = c.RegisterFlagCompletionFunc(name, f)
+
+// completeFlag registers how the value of cmd's flag name completes. A
+// flag cmd lacks, or one registered twice, is a mistake in the code, found
+// by any test that builds the command tree.
+func completeFlag(cmd *cobra.Command, name string, f cobra.CompletionFunc) {
+	if err := cmd.RegisterFlagCompletionFunc(name, f); err != nil {
+		panic(err)
+	}
+}
+
+// addRootCompletions completes the global flags, which come from
+// config.Settings: --context with the file's context names, a setting
+// that names a file with file names, and every other one with nothing
+// (no file names for a broker list or a duration). A new setting needs no
+// step here.
+func addRootCompletions(root *cobra.Command, a *app) {
+	for i := range config.Settings {
+		s := &config.Settings[i]
+		f := root.PersistentFlags().Lookup(s.Flag)
+		if s.Flag == "" || f == nil || s.Kind == config.KindBool {
+			continue
+		}
+		switch {
+		case s.Key == config.KeyContext:
+			completeFlag(root, s.Flag, a.completeContexts)
+		case namesFile(s):
+			completeFlag(root, s.Flag, files)
+		default:
+			completeFlag(root, s.Flag, none)
 		}
 	}
-	_ = root.RegisterFlagCompletionFunc("context", a.completeContexts)
-	for _, c := range root.Commands() {
-		switch c.Name() {
-		case "describe", "health", "diagnose":
-			c.ValidArgsFunction = a.completeGroups(anyGroup, true)
-		case "peek":
-			c.ValidArgsFunction = a.completeGroups(anyGroup, false)
-			flag(c, "topic", a.completeTopics(true))
-			flag(c, "format", fixed(format.ValueFormats...))
-		case "reset":
-			c.ValidArgsFunction = a.completeGroups(emptyFirst, false)
-			flag(c, "topic", a.completeTopics(false))
-			flag(c, "to-datetime", completeDatetimes)
-			flag(c, "by-duration", fixed("PT5M\t5 minutes", "PT15M\t15 minutes", "PT30M\t30 minutes", "PT1H\t1 hour", "PT6H\t6 hours", "P1D\t1 day", "P7D\t7 days"))
-			flag(c, "shift-by", fixed("-1\tone record back", "-100\t100 records back", "-1000\t1000 records back", "100\t100 records forward"))
-			flag(c, "to-offset", none)
-			flag(c, "from-file", csvFiles)
-			flag(c, "output", fixed(formatTable, formatJSON, formatCSV))
-		case "delete-offsets":
-			c.ValidArgsFunction = a.completeGroups(emptyFirst, false)
-			flag(c, "topic", a.completeTopics(false))
-		case "delete":
-			c.ValidArgsFunction = a.completeGroups(emptyFirst, true)
-		case "rebalance":
-			c.ValidArgsFunction = a.completeGroups(supports(kafka.ActionRebalance), false)
-			flag(c, "member", a.completeMembers(memberIDField))
-			flag(c, "instance", a.completeMembers(instanceIDField))
-			flag(c, "reason", none)
-		case "simulate":
-			c.ValidArgsFunction = a.completeGroups(supports(kafka.ActionSimulate), false)
-			flag(c, "leave", a.completeMembers(leavingField))
-			flag(c, "join", fixed("1", "2", "3"))
-			flag(c, "assignor", fixed(
-				rebalance.AssignorRange+"\teager: a contiguous range of each topic per member",
-				rebalance.AssignorRoundRobin+"\teager: partitions dealt out one by one",
-				rebalance.AssignorSticky+"\teager: keeps owners where balance allows",
-				rebalance.AssignorCooperativeSticky+"\tincremental: moves only what balance needs"))
-		case "tui":
-			flag(c, "group", a.completeGroups(anyGroup, false))
-		case "list":
-			flag(c, "state", commaList(groupStates...))
-			var types []string
-			for _, t := range groupTypes {
-				types = append(types, string(t))
-			}
-			flag(c, "type", commaList(types...))
-		case "undo":
-			c.ValidArgsFunction = completeReceipts
-			flag(c, "output", fixed(formatTable, formatJSON, formatCSV))
-		case "version":
-			flag(c, "output", fixed("text", formatJSON))
-		case "config":
-			for _, sub := range c.Commands() {
-				if sub.Name() == "use" {
-					sub.ValidArgsFunction = func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-						if len(args) > 0 {
-							return nil, noFiles
-						}
-						return a.completeContexts(cmd, args, toComplete)
-					}
-				}
-			}
-		}
-		// Registered above for a command whose values differ, these
-		// are refused (already registered) and the first one holds.
-		flag(c, "fail-on", fixed("WARN", "ERR"))
-		flag(c, "output", fixed(formatTable, formatJSON))
-		flag(c, "group-base64", none)
-	}
+}
+
+// namesFile reports whether a setting's value is a file's path: the
+// configuration file, the debug log, and every *_file key.
+func namesFile(s *config.Setting) bool {
+	return s.Key == config.KeyConfig || s.Key == config.KeyDebug || strings.HasSuffix(s.Key, "_file")
+}
+
+// files lets the shell complete file names.
+func files(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+	return nil, cobra.ShellCompDirectiveDefault
 }
 
 // fixed completes one of values (each may carry "\tdescription").

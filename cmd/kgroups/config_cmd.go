@@ -115,6 +115,7 @@ func newConfigContextsCmd(a *app) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVarP(&format, "output", "o", formatTable, "output format: table or json")
+	completeFlag(cmd, "output", fixed(formatTable, formatJSON))
 	return cmd
 }
 
@@ -176,12 +177,11 @@ func newConfigUseCmd(a *app) *cobra.Command {
 		Use:   "use CONTEXT",
 		Short: "Make CONTEXT the current context in the configuration file",
 		Args:  cobra.ExactArgs(1),
-		ValidArgsFunction: func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-			cfg, err := a.config()
-			if err != nil {
-				return nil, cobra.ShellCompDirectiveNoFileComp
+		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+			if len(args) > 0 {
+				return nil, noFiles
 			}
-			return cfg.Names(), cobra.ShellCompDirectiveNoFileComp
+			return a.completeContexts(cmd, args, toComplete)
 		},
 		RunE: func(_ *cobra.Command, args []string) error { return runConfigUse(a, args[0]) },
 	}

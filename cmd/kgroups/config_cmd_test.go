@@ -245,7 +245,7 @@ func TestConfigErrors(t *testing.T) {
 			name:   "bad --timeout is a usage error",
 			args:   []string{"-b", "k:1", "--timeout", "fast"},
 			code:   2,
-			stderr: `kgroups: invalid argument "fast" for "--timeout" flag: time: invalid duration "fast"` + "\nRun 'kgroups config view --help' for usage.\n",
+			stderr: `kgroups: --timeout "fast": want a duration like 500ms, 10s or 1m (units ns, us, ms, s, m, h)` + "\nRun 'kgroups config view --help' for usage.\n",
 		},
 		{
 			name:   "two password sources",

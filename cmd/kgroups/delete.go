@@ -72,6 +72,7 @@ group.`,
 	}
 	addWriteFlags(cmd, &w, "delete the groups")
 	addGroupBase64Flag(cmd, &b64, true)
+	cmd.ValidArgsFunction = a.completeGroups(emptyFirst, true)
 	return cmd
 }
 
@@ -116,6 +117,9 @@ back), then they are deleted and re-read. A read-only context refuses
 	cmd.Flags().StringVarP(&format, "output", "o", formatTable, "output format: table or json")
 	addWriteFlags(cmd, &w, "delete the offsets")
 	addGroupBase64Flag(cmd, &b64, false)
+	cmd.ValidArgsFunction = a.completeGroups(emptyFirst, false)
+	completeFlag(cmd, "topic", a.completeTopics(false))
+	completeFlag(cmd, "output", fixed(formatTable, formatJSON))
 	return cmd
 }
 

@@ -55,6 +55,7 @@ otherwise it opens the live view. Ctrl+C stops it.`,
 	}
 	cmd.Flags().StringVar(&listen, "listen", "", "first broker's address 127.0.0.1:PORT; the others take PORT+1 and PORT+2 (default: random ports)")
 	cmd.Flags().BoolVar(&headless, "headless", false, "only serve the cluster and print its bootstrap address; do not open the live view")
+	completeFlag(cmd, "listen", none)
 	return cmd
 }
 

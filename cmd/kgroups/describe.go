@@ -114,6 +114,7 @@ A group that does not exist is reported on stderr and makes the command exit
 	addGroupBase64Flag(cmd, &b64, true)
 	fs.BoolVar(&timeLag, "time-lag", false, "add each partition's time lag, read from the record at its committed offset")
 	addFormatFlag(cmd, &format)
+	cmd.ValidArgsFunction = a.completeGroups(anyGroup, true)
 	return cmd
 }
 

@@ -101,6 +101,11 @@ at or above it (WARN or ERR), 1 when the cluster or a group could not be read
 	addFormatFlag(cmd, &f.format)
 	addWideFlag(cmd, &f.wide)
 	addGroupBase64Flag(cmd, &f.b64, true)
+	cmd.ValidArgsFunction = a.completeGroups(anyGroup, true)
+	completeFlag(cmd, "window", none)
+	completeFlag(cmd, "interval", none)
+	completeFlag(cmd, "storm", none)
+	completeFlag(cmd, "fail-on", fixed("WARN", "ERR"))
 	addQuietFlag(cmd, &f.quiet)
 	return cmd
 }

@@ -17,9 +17,10 @@ import (
 var docRoots = []string{"README.md", "ARCHITECTURE.md", "CHANGELOG.md"}
 
 // TestDocsLinks fails when a relative link in the README, ARCHITECTURE.md,
-// CHANGELOG.md or a page in docs/ points at a file that does not exist or
-// at an anchor that no heading of its target makes, and when a page in
-// docs/ is not linked from the README.
+// CHANGELOG.md, a page in docs/ or a maintainer's page in docs/dev/ points
+// at a file that does not exist or at an anchor that no heading of its
+// target makes, when a page in docs/ is not linked from the README, and
+// when a page in docs/dev/ is not linked from ARCHITECTURE.md.
 func TestDocsLinks(t *testing.T) {
 	root := filepath.Join("..", "..")
 	names := slices.Clone(docRoots)
@@ -30,11 +31,23 @@ func TestDocsLinks(t *testing.T) {
 	if len(pages) == 0 {
 		t.Fatal("no pages in docs/")
 	}
-	var docPages []string
+	var docPages, devPages []string
 	for _, p := range pages {
 		rel := "docs/" + filepath.Base(p)
 		names = append(names, rel)
 		docPages = append(docPages, rel)
+	}
+	dev, err := filepath.Glob(filepath.Join(root, "docs", "dev", "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(dev) == 0 {
+		t.Fatal("no pages in docs/dev/")
+	}
+	for _, p := range dev {
+		rel := "docs/dev/" + filepath.Base(p)
+		names = append(names, rel)
+		devPages = append(devPages, rel)
 	}
 	files := make(map[string]string, len(names))
 	for _, name := range names {
@@ -53,6 +66,9 @@ func TestDocsLinks(t *testing.T) {
 	}
 	for _, page := range unlinkedPages(files["README.md"], "README.md", docPages) {
 		t.Errorf("README.md does not link %s", page)
+	}
+	for _, page := range unlinkedPages(files["ARCHITECTURE.md"], "ARCHITECTURE.md", devPages) {
+		t.Errorf("ARCHITECTURE.md does not link %s", page)
 	}
 }
 

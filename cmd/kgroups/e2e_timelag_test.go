@@ -67,10 +67,7 @@ func timeLagCell(screen, group string) (string, bool) {
 func TestEndToEndTimeLagAgreesWithTheCLI(t *testing.T) {
 	needTmux(t)
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "kgroups")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildKgroups(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	brokers, _, demoErr, code := startDemo(t, ctx, "demo", "--headless")

@@ -20,6 +20,7 @@ const (
 // addFormatFlag declares -o/--output the same way on every read command.
 func addFormatFlag(cmd *cobra.Command, format *string) {
 	cmd.Flags().StringVarP(format, "output", "o", formatTable, "output format: table or json")
+	completeFlag(cmd, "output", fixed(formatTable, formatJSON))
 }
 
 // addWideFlag declares --wide on a command whose tables cut long cells.
@@ -66,6 +67,7 @@ func addGroupBase64Flag(cmd *cobra.Command, b64 *[]string, several bool) {
 		usage = "a group whose id is these bytes, in base64 (the groupBase64 of -o json), in addition to or instead of GROUP (repeatable)"
 	}
 	cmd.Flags().StringArrayVar(b64, "group-base64", nil, usage)
+	completeFlag(cmd, "group-base64", none)
 }
 
 // withGroupBase64 returns args followed by the groups --group-base64

@@ -7,7 +7,7 @@ import "runtime/debug"
 // live until the output is written, so collecting each time the heap
 // doubles spends CPU and frees little. Collecting at four times the live
 // heap instead takes the commands to their floor's wall time
-// (`go run ./cmd/floorbench`, README "The CLI against its floor") for
+// (`go run ./cmd/floorbench`, docs/performance.md#the-cli-against-its-floor) for
 // about a tenth more peak memory.
 const oneShotGCPercent = 300
 

@@ -174,6 +174,10 @@ above --fail-on (WARN or ERR), 1 when the cluster or a group could not be read
 	addFormatFlag(cmd, &f.format)
 	addWideFlag(cmd, &f.wide)
 	addGroupBase64Flag(cmd, &f.b64, true)
+	cmd.ValidArgsFunction = a.completeGroups(anyGroup, true)
+	completeFlag(cmd, "window", none)
+	completeFlag(cmd, "interval", none)
+	completeFlag(cmd, "fail-on", fixed("WARN", "ERR"))
 	addQuietFlag(cmd, &f.quiet)
 	return cmd
 }
@@ -442,23 +446,23 @@ func healthCauses(w *sampledWindow, names []string) []string {
 		if sev, ok := v.Decided(); !ok || sev < lag.SeverityWarn {
 			continue
 		}
-		if v.Status == lag.StatusStop {
-			if since, whole, ok := w.history.NoMembersSince(v.Group); ok {
-				// An Empty group: how long it has had no members says
-				// whether it stopped or was never running while watched.
-				out[i] = noMembersCause(since, whole)
-				continue
-			}
-		}
 		if reads == nil {
 			reads = &diagnose.Reads{Stable: diagnose.Trailing(selected(w.first, names), w.judged)}
 		}
 		g := w.judged[i]
-		out[i] = diagnose.GlanceAt(diagnose.Input{
+		in := diagnose.Input{
 			Group: g, PartitionCounts: w.last.PartitionCounts, Verdict: *v,
 			Since: w.first.Time, Now: w.last.Time, Reads: reads, Unmoved: unmoved(w.history, g.Name),
 			Series: commitSeries(w.history, g.Name),
-		}).For(v)
+		}
+		if v.Status == lag.StatusStop {
+			// An Empty group: how long it has had no members says whether
+			// it stopped or was never running while watched.
+			if since, whole, ok := w.history.NoMembersSince(v.Group); ok {
+				in.NoMembersSince, in.NoMembersWhole = since, whole
+			}
+		}
+		out[i] = diagnose.GlanceAt(in).For(v)
 	}
 	return out
 }
@@ -518,15 +522,4 @@ func judgingCause(v *lag.Verdict, cfg lag.Config) string {
 		r += "; widen --window to " + format.Span(window)
 	}
 	return r
-}
-
-// noMembersCause is a STOP's cause for a group without members: "no
-// members since 09:14:05", or "no members while watched" when it had
-// none at any poll of the window (an archived group; --skip-empty leaves
-// Empty groups out).
-func noMembersCause(since time.Time, whole bool) string {
-	if whole {
-		return "no members while watched"
-	}
-	return "no members since " + since.Local().Format("15:04:05")
 }

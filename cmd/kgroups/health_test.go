@@ -40,7 +40,7 @@ func TestHealthUsageErrors(t *testing.T) {
 		{[]string{"health", "g", "--fail-on", "STALL"}, "kgroups: invalid --fail-on \"STALL\": accepted values are WARN, ERR (any case)\n"},
 		{[]string{"health", "g", "-o", "yaml"}, "kgroups: invalid --output \"yaml\": accepted values are table, json\n"},
 		{[]string{"health", ""}, "kgroups: a group name cannot be empty\n"},
-		{[]string{"health", "g", "--window", "soon"}, "kgroups: invalid argument \"soon\" for \"--window\" flag: time: invalid duration \"soon\"\n"},
+		{[]string{"health", "g", "--window", "soon"}, "kgroups: --window \"soon\": want a duration like 500ms, 10s or 1m (units ns, us, ms, s, m, h)\n"},
 	} {
 		// Unreachable brokers: validation comes before connecting.
 		code, stdout, stderr := kg(t, append([]string{"-b", "127.0.0.1:1", "--timeout", "1s"}, tc.args...)...)

@@ -3,10 +3,12 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // allCommands is kgroups' command tree, built as run builds it.
@@ -150,5 +152,51 @@ func TestHelpMatchesOutput(t *testing.T) {
 	// Other commands still list them.
 	if _, stdout, _ = runKgroups(t, "list", "--help"); !strings.Contains(stdout, "--brokers") {
 		t.Errorf("list --help lost the global flags:\n%s", stdout)
+	}
+}
+
+// TestHelpReferencesExist: every page a command's help names (a page of docs/,
+// with its #anchor) exists, and every section it sends the reader to
+// ("see 'Global flags and exit codes' in docs/cli.md") is a heading of that page.
+func TestHelpReferencesExist(t *testing.T) {
+	pageRef := regexp.MustCompile(`(?:README\.md|docs/[a-z0-9-]+\.md)(?:#[a-z0-9_-]+)?`)
+	sectionRef := regexp.MustCompile(`'([^']+)'\s+in\s+(?:the\s+)?(README(?:\.md)?|docs/[a-z0-9-]+\.md)`)
+	read := func(page string) string {
+		if page == "README" {
+			page = "README.md"
+		}
+		b, err := os.ReadFile(filepath.Join("..", "..", page))
+		if err != nil {
+			t.Errorf("%v", err)
+		}
+		return string(b)
+	}
+	refs := 0
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		text := c.Long + "\n" + c.Example
+		c.LocalFlags().VisitAll(func(f *pflag.Flag) { text += "\n" + f.Usage })
+		text = strings.Join(strings.Fields(text), " ") // help text wraps anywhere
+		for _, ref := range pageRef.FindAllString(text, -1) {
+			refs++
+			page, anchor, _ := strings.Cut(ref, "#")
+			doc := read(page)
+			if anchor != "" && !headingAnchors(doc)[anchor] {
+				t.Errorf("%s's help names %s: no heading makes #%s", c.CommandPath(), ref, anchor)
+			}
+		}
+		for _, m := range sectionRef.FindAllStringSubmatch(text, -1) {
+			refs++
+			if !headingAnchors(read(m[2]))[headingSlug(m[1])] {
+				t.Errorf("%s's help sends the reader to '%s' in %s: no such heading", c.CommandPath(), m[1], m[2])
+			}
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(allCommands())
+	if refs == 0 {
+		t.Error("no help text names a page: the patterns are wrong")
 	}
 }

@@ -82,6 +82,8 @@ otherwise run --describe on every group to learn. It never joins a group.`,
 	fs.StringSliceVar(&types, "type", nil, "only groups of these types, comma-separated or repeated: "+typeNames()+" (any case)")
 	addFormatFlag(cmd, &format)
 	addWideFlag(cmd, &wide)
+	completeFlag(cmd, "state", commaList(groupStates...))
+	completeFlag(cmd, "type", commaList(typeNameList()...))
 	return cmd
 }
 
@@ -150,12 +152,15 @@ func parseStates(in []string, given bool) (map[string]bool, error) {
 }
 
 // typeNames lists the accepted --type values.
-func typeNames() string {
+func typeNames() string { return strings.Join(typeNameList(), ", ") }
+
+// typeNameList are the accepted --type values, for completion.
+func typeNameList() []string {
 	names := make([]string, len(groupTypes))
 	for i, t := range groupTypes {
 		names[i] = string(t)
 	}
-	return strings.Join(names, ", ")
+	return names
 }
 
 // parseGroupTypes validates --type, like kafka-consumer-groups.sh --type:

@@ -78,6 +78,12 @@ offset of the next record.`,
 	fs.IntVar(&maxBytes, "max-bytes", format.DefaultMaxValueBytes, "show at most this many bytes of each value")
 	addGroupBase64Flag(cmd, &b64, false)
 	addFormatFlag(cmd, &outFormat)
+	cmd.ValidArgsFunction = a.completeGroups(anyGroup, false)
+	completeFlag(cmd, "topic", a.completeTopics(true))
+	completeFlag(cmd, "count", none)
+	completeFlag(cmd, "offset", none)
+	completeFlag(cmd, "format", fixed(format.ValueFormats...))
+	completeFlag(cmd, "max-bytes", none)
 	return cmd
 }
 

@@ -102,6 +102,12 @@ each member's result and the outcome. Read-only contexts refuse --execute; prote
 	addGroupBase64Flag(cmd, &f.b64, false)
 	addFormatFlag(cmd, &f.format)
 	_ = fs.MarkHidden("settle")
+	cmd.ValidArgsFunction = a.completeGroups(supports(kafka.ActionRebalance), false)
+	completeFlag(cmd, "member", a.completeMembers(memberIDField))
+	completeFlag(cmd, "instance", a.completeMembers(instanceIDField))
+	completeFlag(cmd, "reason", none)
+	completeFlag(cmd, "timeout", none)
+	completeFlag(cmd, "settle", none)
 	return cmd
 }
 

@@ -96,10 +96,10 @@ and --new-group is given), re-checked right before. It first writes a
 receipt of every offset before and after to
 $XDG_STATE_HOME/kgroups/receipts/ (no receipt, no change), then commits,
 then re-reads each partition and reports it verified (ok), refused by the
-broker, or of unknown outcome (exit 0, 1 or 4; see 'Exit codes' in the
-README). 'kgroups undo
-RECEIPT' puts the offsets back. A read-only context refuses --execute; a
-protected one also needs --confirm GROUP.`,
+broker, or of unknown outcome (exit 0, 1 or 4; see 'Global flags and
+exit codes' in docs/cli.md). 'kgroups undo RECEIPT' puts the offsets
+back. A read-only context refuses --execute; a protected one also needs
+--confirm GROUP.`,
 		Example: `  kgroups reset orders --to-earliest --all-topics
   kgroups reset orders --shift-by -100 --topic payments:0,2
   kgroups reset orders --to-datetime 2024-03-01T09:30:00.000+01:00 --topic payments --execute
@@ -134,6 +134,14 @@ protected one also needs --confirm GROUP.`,
 	fs.StringVarP(&f.format, "output", "o", formatTable, "output format: table, json or csv")
 	addWriteFlags(cmd, &f.write, "apply the reset")
 	addGroupBase64Flag(cmd, &f.b64, false)
+	cmd.ValidArgsFunction = a.completeGroups(emptyFirst, false)
+	completeFlag(cmd, "topic", a.completeTopics(false))
+	completeFlag(cmd, "to-datetime", completeDatetimes)
+	completeFlag(cmd, "by-duration", fixed("PT5M\t5 minutes", "PT15M\t15 minutes", "PT30M\t30 minutes", "PT1H\t1 hour", "PT6H\t6 hours", "P1D\t1 day", "P7D\t7 days"))
+	completeFlag(cmd, "shift-by", fixed("-1\tone record back", "-100\t100 records back", "-1000\t1000 records back", "100\t100 records forward"))
+	completeFlag(cmd, "to-offset", none)
+	completeFlag(cmd, "from-file", csvFiles)
+	completeFlag(cmd, "output", fixed(formatTable, formatJSON, formatCSV))
 	return cmd
 }
 
@@ -275,7 +283,13 @@ func (a *app) showPlan(ctx context.Context, cl *kafka.Client, c config.Cluster, 
 		}
 		a.notef("%s", summaryLine(p))
 		if blocked != nil {
-			a.notef("Note: --execute would be refused now: %v", blocked)
+			// The refusal lists the live members on lines of their own:
+			// each line is printed (and sanitized) as a line.
+			lines := strings.Split(blocked.Error(), "\n")
+			a.notef("Note: --execute would be refused now: %s", lines[0])
+			for _, l := range lines[1:] {
+				a.notef("%s", l)
+			}
 		}
 		a.notef("Dry run: nothing was changed. Add --execute to apply.")
 		return nil

@@ -444,8 +444,9 @@ func TestResetLiveGroupRefused(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "live   orders          0           0") {
 		t.Fatalf("dry run: exit %d\n%s\n%s", code, stdout, stderr)
 	}
-	if !strings.Contains(stderr, `Note: --execute would be refused now: cannot reset the offsets of group "live": it is Stable with 1 live member:`) {
-		t.Fatalf("dry run stderr:\n%s", stderr)
+	if !strings.Contains(stderr, `Note: --execute would be refused now: cannot reset the offsets of group "live": it is Stable with 1 live member:`+"\n  ") ||
+		strings.Contains(stderr, `\n`) {
+		t.Fatalf("dry run stderr (the live members on lines of their own, no escaped newline):\n%s", stderr)
 	}
 	if gi := rc.GroupInfo("live"); gi.Epoch != before.Epoch || len(gi.Members) != 1 || gi.Members[0].MemberID != before.Members[0].MemberID {
 		t.Fatalf("the dry run disturbed the group: %+v", gi)

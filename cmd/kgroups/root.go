@@ -65,25 +65,33 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	stderr = silenceCompletion(args, stderr)
 	a := newApp(stdin, stdout, stderr, os.Getenv)
 	a.ctx = ctx
-	root := newRootCmd(a)
-	for _, f := range subcommands {
-		root.AddCommand(f(a))
-	}
+	root := commandTree(a, args)
 	root.SetArgs(args)
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
+	cmd, err := root.ExecuteContextC(ctx)
+	code := exitCodeFor(stderr, cmd, err)
+	a.endDebug(code, err)
+	return code
+}
+
+// commandTree is the root command with every registered command under it,
+// ready to run args: typed argument errors, and the root's completions
+// (each command registers its own where it declares its flags).
+func commandTree(a *app, args []string) *cobra.Command {
+	root := newRootCmd(a)
+	for _, f := range subcommands {
+		root.AddCommand(f(a))
+	}
 	root.SetFlagErrorFunc(flagError)
 	// cobra adds these when it runs; added now, their argument checks are
 	// typed too.
 	root.InitDefaultHelpCmd()
 	root.InitDefaultCompletionCmd(args...)
 	typeArgErrors(root)
-	addCompletions(root, a)
-	cmd, err := root.ExecuteContextC(ctx)
-	code := exitCodeFor(stderr, cmd, err)
-	a.endDebug(code, err)
-	return code
+	addRootCompletions(root, a)
+	return root
 }
 
 // exitCode prints err, terminal-safe, and says which exit code it means.

@@ -25,7 +25,7 @@ func TestUsageErrorsAreTyped(t *testing.T) {
 		{[]string{"list", "--bogus"}, "kgroups: unknown flag: --bogus\n", "kgroups list"},
 		{[]string{"--bogus", "list"}, "kgroups: unknown flag: --bogus\n", "kgroups"},
 		{[]string{"list", "-o"}, "kgroups: flag needs an argument: 'o' in -o\n", "kgroups list"},
-		{[]string{"health", "g", "--window", "soon"}, `kgroups: invalid argument "soon" for "--window" flag: time: invalid duration "soon"` + "\n", "kgroups health"},
+		{[]string{"health", "g", "--window", "soon"}, `kgroups: --window "soon": want a duration like 500ms, 10s or 1m (units ns, us, ms, s, m, h)` + "\n", "kgroups health"},
 	} {
 		want := tc.stderr + "Run '" + tc.help + " --help' for usage.\n"
 		code, stdout, stderr := runKgroups(t, tc.args...)

@@ -118,19 +118,22 @@ func TestVerdictsUIHealthServeAgree(t *testing.T) {
 	// The UI: the real root model, polled as many times.
 	fp := &replay{polls: polls, read: cl.CommittedTimestamps}
 	m := tui.New(tui.Options{
-		Poller: fp, Lag: p.cfg, Refresh: time.Hour,
-		Now:    func() time.Time { return last },
-		Getenv: func(k string) string { return map[string]string{"LANG": "C.UTF-8", "NO_COLOR": "1"}[k] },
+		ContextInfo: tui.ContextInfo{Refresh: time.Hour},
+		Poller:      fp,
+		Lag:         p.cfg,
+		Now:         func() time.Time { return last },
+		After:       noTimers,
+		Getenv:      func(k string) string { return map[string]string{"LANG": "C.UTF-8", "NO_COLOR": "1"}[k] },
 	})
 	m.Update(tea.WindowSizeMsg{Width: 200, Height: 40})
-	drive(m, m.Init())
+	drive(t, m, m.Init())
 	for fp.next < len(polls) {
 		_, cmd := m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("r")})
-		drive(m, cmd)
+		drive(t, m, cmd)
 	}
 	// One more round for the exact reads the last poll asked for.
 	_, cmd := m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("r")})
-	drive(m, cmd)
+	drive(t, m, cmd)
 	screen := viewtest.Strip(m.View())
 
 	if len(doc.Groups) != len(healthGroups) {

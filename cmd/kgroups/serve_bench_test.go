@@ -71,6 +71,10 @@ func wideExporter(tb testing.TB, groups, parts, polls int, o serveOptions) (*exp
 // they do not fit: the series stay within it, what was left out is
 // counted, and the exposition parses.
 func TestServeTenThousandGroups(t *testing.T) {
+	// Parallel: it changes no process-wide state (environment, working
+	// directory, memory limit), so it runs beside the other parallel
+	// tests once the sequential ones are done, instead of after them.
+	t.Parallel()
 	const limit = 50000
 	e, _ := wideExporter(t, 10000, 12, 2, serveOptions{maxSeries: limit})
 	var notes []string

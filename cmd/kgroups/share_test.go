@@ -52,15 +52,20 @@ func startShareCluster(t *testing.T) *shareCLICluster {
 
 // waitStarts waits until the broker reports the share group with members
 // members, every partition assigned, and these start offsets on jobs.
+// It also waits until the group has settled: every member has taken the
+// group's epoch in a heartbeat of its own. Until then a member's epoch
+// moves with its next heartbeat, so two reads of the group a moment
+// apart could differ; once settled, nothing moves until a member joins
+// or leaves.
 func (c *shareCLICluster) waitStarts(t *testing.T, group string, members int, starts []int64) {
 	t.Helper()
-	kafkatest.Eventually(t, fmt.Sprintf("%s with %d members at %v", group, members, starts), func() bool {
+	kafkatest.Eventually(t, fmt.Sprintf("%s with %d members at %v, settled", group, members, starts), func() bool {
 		dg, ok := c.shareView(group)
 		if !ok || len(dg.Members) != members || (members > 0 && (dg.GroupState != "Stable" || len(dg.AssignedPartitions()["jobs"]) != len(starts))) {
 			return false
 		}
 		for _, m := range dg.Members {
-			if len(m.Assignment) == 0 {
+			if len(m.Assignment) == 0 || m.MemberEpoch != dg.GroupEpoch || dg.AssignmentEpoch != dg.GroupEpoch {
 				return false
 			}
 		}

@@ -23,29 +23,51 @@ import (
 	"github.com/kgroups/kgroups/kafka/kafkatest"
 )
 
-// buildKgroups builds the binary into dir.
-func buildKgroups(t *testing.T, dir string) string {
+// built is the kgroups binary the end-to-end tests run, built once per
+// test process into a folder TestMain removes.
+var built struct {
+	once sync.Once
+	dir  string
+	bin  string
+	err  error
+}
+
+// buildKgroups builds the binary once for every test that runs it, and
+// returns its path. Tests run it; none changes it.
+func buildKgroups(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(dir, "kgroups")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	built.once.Do(func() {
+		built.dir, built.err = os.MkdirTemp("", "kgroups-bin")
+		if built.err != nil {
+			return
+		}
+		built.bin = filepath.Join(built.dir, "kgroups")
+		if out, err := exec.Command("go", "build", "-o", built.bin, ".").CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("go build: %w\n%s", err, out)
+		}
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
 	}
-	return bin
+	return built.bin
 }
 
 // hang makes the cluster stop answering requests of key until the test
 // ends (each one waits outside the cluster's loop), like a broker that
-// accepted a connection and then hung.
-func hang(t *testing.T, c *kafkatest.Cluster, key kmsg.Key) {
+// accepted a connection and then hung. The channel it returns is closed
+// when the first such request has reached the cluster.
+func hang(t *testing.T, c *kafkatest.Cluster, key kmsg.Key) <-chan struct{} {
 	t.Helper()
-	release := make(chan struct{})
-	var once sync.Once
+	release, arrived := make(chan struct{}), make(chan struct{})
+	var once, first sync.Once
 	t.Cleanup(func() { once.Do(func() { close(release) }) })
 	c.ControlKey(int16(key), func(kmsg.Request) (kmsg.Response, error, bool) {
 		c.KeepControl()
+		first.Do(func() { close(arrived) })
 		c.SleepControl(func() { <-release })
 		return nil, nil, false
 	})
+	return arrived
 }
 
 // tuiRun is kgroups' UI in a tmux pane, its pid and exit status in files.
@@ -135,8 +157,12 @@ func (r *tuiRun) restored() {
 // record, with the reset wizard open, and while the cluster has stopped
 // answering.
 func TestSignalsEndTheUIInEveryState(t *testing.T) {
+	// Parallel: it changes no process-wide state (environment, working
+	// directory, memory limit), so it runs beside the other parallel
+	// tests once the sequential ones are done, instead of after them.
+	t.Parallel()
 	needTmux(t)
-	bin := buildKgroups(t, t.TempDir())
+	bin := buildKgroups(t)
 	c := kafkatest.NewCluster(t)
 	c.CreateTopic(t, "orders", 1)
 	prod, err := kgo.NewClient(kgo.SeedBrokers(c.Addrs...))
@@ -200,14 +226,18 @@ func TestSignalsEndTheUIInEveryState(t *testing.T) {
 // never gets an answer ends kgroups; it says the outcome is unknown and
 // names the receipt, exit 4.
 func TestSignalEndsAWriteInFlight(t *testing.T) {
+	// Parallel: it changes no process-wide state (environment, working
+	// directory, memory limit), so it runs beside the other parallel
+	// tests once the sequential ones are done, instead of after them.
+	t.Parallel()
 	dir := t.TempDir()
-	bin := buildKgroups(t, dir)
+	bin := buildKgroups(t)
 	c := kafkatest.NewCluster(t)
 	c.CreateTopic(t, "orders", 2)
 	c.Produce(t, "orders", 0, 5, time.Time{})
 	c.Produce(t, "orders", 1, 5, time.Time{})
 	c.Commit(t, "billing", map[string]map[int32]int64{"orders": {0: 4, 1: 4}})
-	hang(t, c, kmsg.OffsetCommit)
+	committing := hang(t, c, kmsg.OffsetCommit)
 	state := filepath.Join(dir, "state")
 	cmd := exec.Command(bin, "-b", strings.Join(c.Addrs, ","), "reset", "billing", "--to-earliest", "--all-topics", "--execute")
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "XDG_CONFIG_HOME=" + filepath.Join(dir, "config"), "XDG_STATE_HOME=" + state, "LANG=C.UTF-8"}
@@ -228,8 +258,15 @@ func TestSignalEndsAWriteInFlight(t *testing.T) {
 		})
 		return receipt != ""
 	})
-	// The commit is sent after the receipt: give it the time to be.
-	time.Sleep(500 * time.Millisecond)
+	// The commit is sent after the receipt: wait until the cluster holds
+	// it, so the signal lands on a write in flight.
+	select {
+	case <-committing:
+	case <-time.After(e2eWait):
+		_ = cmd.Process.Kill()
+		<-done //nolint:errcheck // killed: how it ends says nothing here
+		t.Fatalf("kgroups sent no OffsetCommit; stderr:\n%s", stderr.String())
+	}
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}

@@ -61,25 +61,28 @@ members by id, so simulate runs every place a joiner's id can sort to among
 the remaining members' ids (a group of static members: every place among
 their instance ids, except for sarama, kafka-go and kafka-python, which order
 static members by member id too; a group of both: both, never every
-combination), at most
-` + fmt.Sprint(rebalance.MaxPlaces) + ` places spread from first to last. Joiners subscribe to the topics
-the group consumes and own nothing. When the places give different results
-the row reads as a range (MOVED "3–5"), the best and the worst place are
-both shown, and it is never exact.
+combination); past ` + fmt.Sprint(rebalance.MaxPlaces) + ` places, ` + fmt.Sprint(rebalance.MaxPlaces) + ` of them, evenly spaced from every joiner
+first to every joiner last, and NOTE counts both ("64 of 1001 places run").
+Joiners subscribe to the topics the group consumes and own nothing. When the
+places (or a leader that breaks ties its own way) give different results, the
+row reads as a range (MOVED "3–5"), every different result is shown, best
+first ("range, result 2 of 3: ..."), and it is never exact.
 
 CONFIDENCE: exact only when every input that decides the outcome is known:
 the leader's implementation is identified and modelled, every place of the
-joiners gives one result, and no tie is left to the leader (the Java
-client's and franz-go's sticky assignors break ties their own way, franz-go's
-at random, so those rows are approximate). The leader's implementation is
+joiners gives one result, and no tie is left to the leader (franz-go's
+sticky assignors break ties at random, so those rows are approximate; the
+Java client's are modelled for a group of one subscription). The leader's implementation is
 read from each member's evidence: its metadata's layout first, then a
 client's default client id (the Java client's names the group:
 consumer-<group>-<n>); a group with any member not identified has an
-unknown leader. sarama's layout is also the Java client 2.4 to 3.3's, so a
-group identified as sarama by it alone, without sarama's client id, has an
-approximate own row; kafka-go rows are approximate (its leader takes
-partitions in the order the broker lists them), and so are sarama sticky
-rows (it walks Go maps). NOTE says why a row is not exact.
+unknown leader. A client id is the user's to set, so it never makes a row
+exact alone: where it decided, or where the layout is one two clients send
+(sarama's is also the Java client 2.4 to 3.3's), a row is exact only when
+every client that may lead predicts the same results. kafka-go rows are
+approximate (its leader takes partitions in the order the broker lists
+them), and so are sarama sticky rows (it walks Go maps). NOTE says why a
+row is not exact.
 
 For a consumer-protocol (KIP-848) group the broker computes the assignment,
 so simulate shows each member's current and target assignment instead.
@@ -87,9 +90,11 @@ so simulate shows each member's current and target assignment instead.
 -o json prints {"group","change","type","leader","assignors":[{"assignor",
 "impl","confidence","note","moved","rounds","movedByProcess","rejoined",
 "moves":[{"topic","partition","from","to"}],"assignment":{member:
-[{"topic","partitions"}]},"places","placesOf","worst","error"}]}: the
-figures are the joiners' best place, "worst" the worst one's (null when
-every place agrees).`,
+[{"topic","partitions"}]},"places","placesOf","results","worst","error"}]}:
+the figures are the best result, "results" every different result, best
+first, each {"moved","rounds","movedByProcess","rejoined","moves",
+"assignment"}, "worst" the last of them (null when every run agrees), and
+"placesOf" the exact number of places (it may not fit 64 bits).`,
 		Example: `  kgroups simulate orders-app --leave consumer-1-4f9c0e
   kgroups simulate orders-app --leave billing-worker-3     # a client id or instance id
   kgroups simulate orders-app --join 2 -o json | jq '.assignors[] | {assignor, moved}'
@@ -118,6 +123,14 @@ every place agrees).`,
 	addFormatFlag(cmd, &format)
 	addWideFlag(cmd, &wide)
 	addGroupBase64Flag(cmd, &b64, false)
+	cmd.ValidArgsFunction = a.completeGroups(supports(kafka.ActionSimulate), false)
+	completeFlag(cmd, "leave", a.completeMembers(leavingField))
+	completeFlag(cmd, "join", fixed("1", "2", "3"))
+	completeFlag(cmd, "assignor", fixed(
+		rebalance.AssignorRange+"\teager: a contiguous range of each topic per member",
+		rebalance.AssignorRoundRobin+"\teager: partitions dealt out one by one",
+		rebalance.AssignorSticky+"\teager: keeps owners where balance allows",
+		rebalance.AssignorCooperativeSticky+"\tincremental: moves only what balance needs"))
 	return cmd
 }
 

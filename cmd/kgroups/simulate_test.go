@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -139,11 +140,15 @@ func TestSimulateCLIIdentifiesTheLeader(t *testing.T) {
 	for _, want := range []string{
 		"range               approximate",
 		"roundrobin          approximate",
-		"  if the group used range; joiners' member ids decide the result: 3 places run\n",
 	} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("output lacks %q:\n%s", want, stdout)
 		}
+	}
+	// How many different results the three places give depends on the
+	// layout the members settled into; that they are three places does not.
+	if !regexp.MustCompile(`  if the group used range; joiners' member ids decide the result: [23] results in 3 places run\n`).MatchString(stdout) {
+		t.Errorf("output lacks range's note over 3 places:\n%s", stdout)
 	}
 	code, stdout, stderr = runKgroups(t, "-b", brokers, "simulate", group, "--join", "1", "-o", "json")
 	if code != 0 {
@@ -169,11 +174,12 @@ func TestSimulateCLIIdentifiesTheLeader(t *testing.T) {
 	for _, a := range doc.Assignors {
 		// How many results franz-go's sticky balancers gave varies.
 		note, _, _ := strings.Cut(a.Note, " (franz-go's at random)")
+		note = regexp.MustCompile(`: [23] results in 3 places run$`).ReplaceAllString(note, ": N results in 3 places run")
 		got = append(got, a.Assignor+"/"+a.Impl+"/"+a.Confidence+"/"+note)
 	}
 	want := []string{
-		"range/java/approximate/if the group used range; joiners' member ids decide the result: 3 places run",
-		"roundrobin/java/approximate/if the group used roundrobin; joiners' member ids decide the result: 3 places run",
+		"range/java/approximate/if the group used range; joiners' member ids decide the result: N results in 3 places run",
+		"roundrobin/java/approximate/if the group used roundrobin; joiners' member ids decide the result: N results in 3 places run",
 		"sticky/java/approximate/if the group used sticky; the leader breaks ties its own way",
 		"cooperative-sticky/java/approximate/the group's assignor; the leader breaks ties its own way",
 	}
@@ -355,6 +361,42 @@ func TestSimulateCLI(t *testing.T) {
 		}
 	})
 
+	t.Run("join counts", func(t *testing.T) {
+		// More places than MaxPlaces: exactly MaxPlaces are run, and the
+		// count of places is the true one (3 members: C(13, 10) = 286
+		// for 10 joiners, C(1003, 1000) = 167668501 for 1000), never a
+		// capped figure.
+		for _, n := range []struct {
+			join, placesOf string
+		}{{"10", "286"}, {"1000", "167668501"}} {
+			code, stdout, stderr := runKgroups(t, "-b", c.brokers, "simulate", simRange, "--join", n.join, "--assignor", "range", "-o", "json")
+			if code != 0 {
+				t.Fatalf("--join %s: exit %d: %s", n.join, code, stderr)
+			}
+			var doc struct {
+				Assignors []struct {
+					Assignor   string          `json:"assignor"`
+					Confidence string          `json:"confidence"`
+					Note       string          `json:"note"`
+					Places     int             `json:"places"`
+					PlacesOf   json.Number     `json:"placesOf"`
+					Results    json.RawMessage `json:"results"`
+				} `json:"assignors"`
+			}
+			if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+				t.Fatalf("--join %s: %v", n.join, err)
+			}
+			if len(doc.Assignors) != 1 {
+				t.Fatalf("--join %s: %d rows, want range's", n.join, len(doc.Assignors))
+			}
+			r := doc.Assignors[0]
+			want := regexp.MustCompile(`^the group's assignor; joiners' member ids (may )?decide the result: [0-9]+ results? in 64 of ` + n.placesOf + ` places run$`)
+			if r.Places != 64 || r.PlacesOf.String() != n.placesOf || r.Confidence != "approximate" || !want.MatchString(r.Note) {
+				t.Errorf("--join %s: places %d of %s, %s %q", n.join, r.Places, r.PlacesOf, r.Confidence, r.Note)
+			}
+		}
+	})
+
 	t.Run("join table", func(t *testing.T) {
 		code, stdout, stderr := runKgroups(t, "-b", c.brokers, "simulate", simRange, "--join", "3")
 		if code != 0 {
@@ -366,28 +408,37 @@ func TestSimulateCLI(t *testing.T) {
 			"Group sim-range (classic, Stable, assignor range (Java/franz-go leader), 3 members): join 3\n",
 			"ASSIGNOR            CONFIDENCE   MOVED  ROUNDS  MEMBERS  NOTE\n",
 			// Three joiners among three members: 20 places of their
-			// member ids, giving range and roundrobin 3 to 5 moves.
-			"range               approximate    3–5       1        6  the group's assignor; joiners' member ids decide the result: 20 places run\n",
-			"roundrobin          approximate    3–5       1        6  if the group used roundrobin; joiners' member ids decide the result: 20 places run\n",
+			// member ids, each giving range and roundrobin a result of
+			// its own, 3 to 5 moves.
+			"range               approximate    3–5       1        6  the group's assignor; joiners' member ids decide the result: 20 results in 20 places run\n",
+			"roundrobin          approximate    3–5       1        6  if the group used roundrobin; joiners' member ids decide the result: 20 results in 20 places run\n",
 			// The sticky assignors break ties the leader's own way.
 			"sticky              approximate      3       1        6  if the group used sticky; the leader breaks ties its own way (franz-go's at random): ",
 			"cooperative-sticky  approximate      3       2        6  if the group used cooperative-sticky; the leader breaks ties its own way (franz-go's at random): ",
-			"range, best place of the joiners: 3 partitions change process\n",
-			"range, worst place of the joiners: 5 partitions change process\n",
+			"range, result 1 of 20: 3 partitions change process\n",
+			"range, result 20 of 20: 5 partitions change process\n",
+			"roundrobin, result 1 of 20: 3 partitions change process\n",
+			"roundrobin, result 20 of 20: 5 partitions change process\n",
 		} {
 			if !strings.Contains(stdout, want) {
 				t.Errorf("output lacks %q:\n%s", want, stdout)
 			}
 		}
-		joiners := 0
+		joiners, results := 0, 0
+		title := regexp.MustCompile(`^(range|roundrobin|sticky|cooperative-sticky)(, result [0-9]+ of [0-9]+)?: [0-9]+ partitions? changes? process$`)
 		for _, line := range strings.Split(stdout, "\n") {
 			if f := strings.Fields(line); len(f) == 4 && strings.HasPrefix(f[0], "new-") && f[1] == "(new)" && f[2] == "1" {
 				joiners++
 			}
+			if title.MatchString(line) {
+				results++
+			}
 		}
-		// Range and roundrobin show their best and worst place.
-		if joiners != 3*6 {
-			t.Errorf("%d joiner rows with one partition each, want 3 per outcome (18):\n%s", joiners, stdout)
+		// Every result is shown: range's 20 and roundrobin's 20, and at
+		// least one each for the sticky assignors, each with its three
+		// joiners holding one partition.
+		if results < 42 || joiners != 3*results {
+			t.Errorf("%d joiner rows with one partition each in %d results, want 3 per result and at least 42 results:\n%s", joiners, results, stdout)
 		}
 	})
 

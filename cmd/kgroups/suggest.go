@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -54,6 +55,9 @@ func commandSuggestions(cmd *cobra.Command, arg string) []string {
 // flagError makes a flag parsing error a usage error, and adds the closest
 // flags of cmd to an unknown long flag.
 func flagError(cmd *cobra.Command, err error) error {
+	if iv, ok := errors.AsType[*pflag.InvalidValueError](err); ok {
+		return usageError{invalidValue(iv)}
+	}
 	const prefix = "unknown flag: --"
 	msg := err.Error()
 	if !strings.HasPrefix(msg, prefix) {
@@ -170,4 +174,29 @@ func fillSimilar(ctx context.Context, cl *kafka.Client, errs []error) {
 	for _, rn := range unknown {
 		rn.Similar = similar[rn.Group]
 	}
+}
+
+// invalidValue words a flag value that did not parse as what is accepted,
+// in place of the parser's own message ("time: unknown unit "x" in
+// duration "10x""): "--window 10x: want a duration like 500ms, 10s or
+// 1m (units ns, us, ms, s, m, h)".
+func invalidValue(e *pflag.InvalidValueError) error {
+	f := e.GetFlag()
+	want := ""
+	switch f.Value.Type() {
+	case "duration":
+		want = "a duration like 500ms, 10s or 1m (units ns, us, ms, s, m, h)"
+	case "int", "int32", "int64":
+		want = "a whole number like 10"
+	case "uint", "uint32", "uint64":
+		want = "a whole number of 0 or more, like 10"
+	case "float32", "float64":
+		want = "a number like 0.5"
+	case "bool":
+		want = "true or false"
+	}
+	if want == "" {
+		return e
+	}
+	return fmt.Errorf("--%s %s: want %s", f.Name, strconv.Quote(e.GetValue()), want)
 }

@@ -23,6 +23,10 @@ func TestDidYouMeanCommandsAndFlags(t *testing.T) {
 		{[]string{"list", "--broker", "k:1"}, "kgroups: unknown flag: --broker; did you mean --brokers?\nRun 'kgroups list --help' for usage.\n"},
 		{[]string{"list", "--nothing-like-it"}, "kgroups: unknown flag: --nothing-like-it\nRun 'kgroups list --help' for usage.\n"},
 		{[]string{"config", "use"}, "kgroups: accepts 1 arg(s), received 0\nRun 'kgroups config use --help' for usage.\n"},
+		// A value that does not parse says what is accepted, in words.
+		{[]string{"health", "--all-groups", "--window", "10x"}, "kgroups: --window \"10x\": want a duration like 500ms, 10s or 1m (units ns, us, ms, s, m, h)\nRun 'kgroups health --help' for usage.\n"},
+		{[]string{"peek", "g", "-n", "two"}, "kgroups: --count \"two\": want a whole number like 10\nRun 'kgroups peek --help' for usage.\n"},
+		{[]string{"list", "--timeout=1\x1b[2J"}, "kgroups: --timeout \"1\\x1b[2J\": want a duration like 500ms, 10s or 1m (units ns, us, ms, s, m, h)\nRun 'kgroups list --help' for usage.\n"},
 	} {
 		code, stdout, stderr := runKgroups(t, tc.args...)
 		if code != exitUsage || stdout != "" || stderr != tc.stderr {

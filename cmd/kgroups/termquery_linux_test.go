@@ -22,7 +22,7 @@ import (
 // (script, CI, some SSH jump hosts) made kgroups wait five seconds for,
 // and whose answers a real one could leave on the prompt.
 func TestCLISendsNoTerminalQuery(t *testing.T) {
-	bin := buildKgroups(t, t.TempDir())
+	bin := buildKgroups(t)
 	for _, args := range [][]string{{"version"}, {"-b", "127.0.0.1:1", "--timeout", "200ms", "list"}, {"--help"}} {
 		master, slave := openTestPTY(t)
 		cmd := exec.Command(bin, args...)

@@ -53,11 +53,17 @@ func (p *fixturePoller) CommittedTimestamps(ctx context.Context, parts []kafka.P
 	return readFixture(ctx, parts)
 }
 
-// drive runs cmd and feeds what it returns to m, as the program would.
-// Timers (the clock and the poll schedule) are dropped: a Cmd that does
-// not answer at once is one, since the poller and the reader here answer
-// at once.
-func drive(m tea.Model, cmd tea.Cmd) {
+// noTimers is the UI's After for a model driven by hand: the next
+// scheduled poll and the clock never fire (the tests press r to poll), so
+// every Cmd drive is given is work that ends.
+func noTimers(time.Duration, tea.Msg) tea.Cmd { return nil }
+
+// drive runs cmd and feeds what it returns to m, as the program would,
+// until nothing is left to run. The model is made with noTimers, so drive
+// waits for each Cmd, however slow the machine: a poll, a judging job, an
+// exact read. A minute only stops a Cmd that hangs.
+func drive(t *testing.T, m tea.Model, cmd tea.Cmd) {
+	t.Helper()
 	if cmd == nil {
 		return
 	}
@@ -66,18 +72,18 @@ func drive(m tea.Model, cmd tea.Cmd) {
 	var msg tea.Msg
 	select {
 	case msg = <-ch:
-	case <-time.After(250 * time.Millisecond):
-		return
+	case <-time.After(time.Minute):
+		t.Fatal("a Cmd of the UI did not return within a minute")
 	}
 	switch msg := msg.(type) {
 	case nil:
 	case tea.BatchMsg:
 		for _, c := range msg {
-			drive(m, c)
+			drive(t, m, c)
 		}
 	default:
 		_, next := m.Update(msg)
-		drive(m, next)
+		drive(t, m, next)
 	}
 }
 
@@ -130,15 +136,18 @@ func TestTimeLagCLIAndUIAgree(t *testing.T) {
 	fp := &fixturePoller{polls: polls}
 	last := polls[len(polls)-1].Time
 	m := tui.New(tui.Options{
-		Poller: fp, Lag: p.cfg, Refresh: time.Hour,
-		Now:    func() time.Time { return last },
-		Getenv: func(k string) string { return map[string]string{"LANG": "C.UTF-8", "NO_COLOR": "1"}[k] },
+		ContextInfo: tui.ContextInfo{Refresh: time.Hour},
+		Poller:      fp,
+		Lag:         p.cfg,
+		Now:         func() time.Time { return last },
+		After:       noTimers,
+		Getenv:      func(k string) string { return map[string]string{"LANG": "C.UTF-8", "NO_COLOR": "1"}[k] },
 	})
 	m.Update(tea.WindowSizeMsg{Width: 200, Height: 40})
-	drive(m, m.Init())
+	drive(t, m, m.Init())
 	for fp.next < len(polls) {
 		_, cmd := m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("r")})
-		drive(m, cmd)
+		drive(t, m, cmd)
 	}
 	screen := viewtest.Strip(m.View())
 	// TIME-LAG is right-aligned: a row's cell ends where the title

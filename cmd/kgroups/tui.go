@@ -55,6 +55,7 @@ and leaves the terminal as it found it.`,
 	}
 	cmd.Flags().StringVar(&group, "group", "", "open this group's screen first")
 	addGroupBase64Flag(cmd, &b64, false)
+	completeFlag(cmd, "group", a.completeGroups(anyGroup, false))
 	return cmd
 }
 
@@ -143,19 +144,30 @@ const pollRounds = 4
 // tuiOptions are the UI's options for cc; with a nil cl, the caller sets
 // Poller and Writers.
 func tuiOptions(cc config.Cluster, cl *kafka.Client) tui.Options {
-	opts := tui.Options{
-		ContextName: receiptContext(cc),
-		Brokers:     cc.Brokers,
-		Refresh:     cc.Refresh,
-		Timeout:     pollTimeout(cc.RequestTimeout),
-		ReadOnly:    cc.ReadOnly,
-		Protected:   cc.Protected,
-		Receipts:    receiptsDir(),
-	}
+	opts := tui.Options{ContextInfo: contextInfo(cc, cl), Receipts: receiptsDir()}
 	if cl != nil {
-		opts.Poller, opts.Writers, opts.Diagnosis = cl, writers(cc, cl), diagnosisReader(cl)
+		opts.Poller = cl
 	}
 	return opts
+}
+
+// contextInfo is what the UI holds for the context cc, connected by cl
+// (nil: the caller sets Writers and Diagnosis): the UI opens on one and
+// `:ctx` switches to another, so a per-context setting is set here once.
+// Connection is left to the caller, who knows the command line.
+func contextInfo(cc config.Cluster, cl *kafka.Client) tui.ContextInfo {
+	info := tui.ContextInfo{
+		Name:      receiptContext(cc),
+		Brokers:   cc.Brokers,
+		Refresh:   cc.Refresh,
+		Timeout:   pollTimeout(cc.RequestTimeout),
+		ReadOnly:  cc.ReadOnly,
+		Protected: cc.Protected,
+	}
+	if cl != nil {
+		info.Writers, info.Diagnosis = writers(cc, cl), diagnosisReader(cl)
+	}
+	return info
 }
 
 // receiptsDir is the receipts folder, "" when there is none to find.
@@ -210,11 +222,9 @@ func switcher(cfg *config.Config, sel config.Selection, log *slog.Logger) func(c
 		if err != nil {
 			return nil, tui.ContextInfo{}, err
 		}
-		return cl, tui.ContextInfo{
-			Name: cc.Name, Brokers: cc.Brokers, Connection: connectionArgs(cc, config.Selection{Overrides: keep}),
-			ReadOnly: cc.ReadOnly, Protected: cc.Protected,
-			Refresh: cc.Refresh, Timeout: pollTimeout(cc.RequestTimeout), Writers: writers(cc, cl), Diagnosis: diagnosisReader(cl),
-		}, nil
+		info := contextInfo(cc, cl)
+		info.Connection = connectionArgs(cc, config.Selection{Overrides: keep})
+		return cl, info, nil
 	}
 }
 

@@ -56,7 +56,7 @@ func TestWritesInFlightAtTheSignal(t *testing.T) {
 func TestSignalEndsAUIWriteInFlight(t *testing.T) {
 	needTmux(t)
 	dir := t.TempDir()
-	bin := buildKgroups(t, t.TempDir())
+	bin := buildKgroups(t)
 	c := kafkatest.NewCluster(t)
 	c.CreateTopic(t, "orders", 1)
 	c.Produce(t, "orders", 0, 5, time.Time{})
@@ -67,7 +67,7 @@ func TestSignalEndsAUIWriteInFlight(t *testing.T) {
 	r.waitFor("the group", hasLines(regexp.MustCompile(`^billing · Empty · classic`)))
 	r.send("R")
 	r.waitFor("the wizard", func(sc string) bool { return strings.Contains(sc, "step 1 of 5: scenario") })
-	hang(t, c, kmsg.OffsetCommit)
+	committing := hang(t, c, kmsg.OffsetCommit)
 	// Each key once its step is drawn: the preview is planned off the
 	// UI loop, and a key pressed before it is shown is not its.
 	r.send("1") // to the earliest; one partition, so no scope to choose
@@ -88,7 +88,13 @@ func TestSignalEndsAUIWriteInFlight(t *testing.T) {
 		})
 		return receipt != ""
 	})
-	time.Sleep(500 * time.Millisecond) // the commit is sent after the receipt
+	// The commit is sent after the receipt: wait until the cluster holds
+	// it, so the signal lands on a write in flight.
+	select {
+	case <-committing:
+	case <-time.After(e2eWait):
+		t.Fatalf("the UI sent no OffsetCommit; it shows:\n%s", r.screen())
+	}
 	status := r.signal(syscall.SIGTERM)
 	if want := fmt.Sprintf("EXIT=%d", exitUnknown); status != want {
 		t.Errorf("exit status %q, want %q", status, want)

@@ -92,6 +92,8 @@ with --new-group. Receipts over 16 MiB are refused.`,
 	cmd.Flags().BoolVar(&newGroup, "new-group", false, "let a receipt not signed by your kgroups, or written for another cluster, create a group that does not exist")
 	cmd.Flags().BoolVar(&receiptBrokers, "receipt-brokers", false, "connect to the brokers the receipt records, without credentials unless the context lists them all")
 	addWriteFlags(cmd, &w, "restore the offsets")
+	cmd.ValidArgsFunction = completeReceipts
+	completeFlag(cmd, "output", fixed(formatTable, formatJSON, formatCSV))
 	return cmd
 }
 

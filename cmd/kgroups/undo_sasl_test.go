@@ -154,8 +154,9 @@ func editReceipt(t *testing.T, path, old, repl string) string {
 	return edited
 }
 
-// reseal sets the checksum of a receipt's text to what README.md says it
-// is, as anyone can; the signature, which needs the user's key, is left.
+// reseal sets the checksum of a receipt's text to what
+// docs/cli.md#receipt-checksums-and-signatures says it is, as anyone can;
+// the signature, which needs the user's key, is left.
 func reseal(t *testing.T, text string) string {
 	t.Helper()
 	var unsealed []string

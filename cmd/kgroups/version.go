@@ -89,6 +89,7 @@ func newVersionCmd(a *app) *cobra.Command {
 	hideGlobalFlags(cmd)
 	cmd.Flags().BoolVar(&short, "short", false, "print the version number only")
 	cmd.Flags().StringVarP(&format, "output", "o", "text", "output format: text or json")
+	completeFlag(cmd, "output", fixed("text", formatJSON))
 	return cmd
 }
 

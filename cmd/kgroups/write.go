@@ -27,6 +27,8 @@ func addWriteFlags(cmd *cobra.Command, w *writeFlags, what string) {
 	// StringArray, not StringSlice: a group may be named "a,b", and
 	// --confirm compares against the exact name.
 	cmd.Flags().StringArrayVar(&w.confirm, "confirm", nil, "the `GROUP` name typed again, exactly, required with --execute in a protected context (repeat for several groups)")
+	// Typed again on purpose: completing it would defeat the check.
+	completeFlag(cmd, "confirm", none)
 	addWideFlag(cmd, &w.wide)
 }
 

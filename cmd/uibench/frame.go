@@ -52,9 +52,7 @@ func firstFrame(ctx context.Context, c *cluster, cols, rows int) (time.Duration,
 	done := make(chan error, 1)
 	go func() {
 		done <- tui.Run(rctx, tui.Options{
-			ContextName: "uibench",
-			Brokers:     c.addrs,
-			Refresh:     time.Hour, // one poll: the first
+			ContextInfo: tui.ContextInfo{Name: "uibench", Brokers: c.addrs, Refresh: time.Hour}, // one poll: the first
 			Poller:      tp,
 			Getenv:      harnessEnv,
 			Input:       slave,

@@ -75,9 +75,7 @@ func retainedHeap(ctx context.Context, c *cluster, cols, rows, polls int, refres
 	done := make(chan error, 1)
 	go func() {
 		done <- tui.Run(rctx, tui.Options{
-			ContextName: "uibench",
-			Brokers:     c.addrs,
-			Refresh:     refresh,
+			ContextInfo: tui.ContextInfo{Name: "uibench", Brokers: c.addrs, Refresh: refresh},
 			Poller:      cp,
 			Getenv:      harnessEnv,
 			Input:       slave,

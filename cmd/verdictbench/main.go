@@ -3,6 +3,11 @@
 // publishes:
 //
 //	go run ./cmd/verdictbench [-seed 1] [-n 240] [-length 1h] [-v]
+//	go run ./cmd/verdictbench -trace s028 [-observer ui|serve|health]
+//
+// -trace prints one scenario's verdicts poll by poll, as the observer
+// judged them (verdictbench.Trace): how a wrong cell that -v lists is
+// looked into.
 package main
 
 import (
@@ -21,10 +26,15 @@ func main() {
 	length := flag.Duration("length", verdictbench.DefaultLength, "each scenario's length")
 	verbose := flag.Bool("v", false, "list the scenarios behind each wrong settled cell")
 	examples := flag.Int("examples", 3, "with -v, how many scenarios per cell")
+	trace := flag.String("trace", "", "print this scenario's verdicts poll by poll (a name from -v: s028)")
+	observer := flag.String("observer", "ui", "with -trace, whose verdicts: ui, serve or health")
 	flag.Parse()
 	if *n <= 0 || *length < time.Minute {
 		fmt.Fprintln(os.Stderr, "verdictbench: -n must be above 0 and -length at least 1m")
 		os.Exit(2)
+	}
+	if *trace != "" {
+		os.Exit(traceOne(*seed, *n, *length, *trace, *observer))
 	}
 	start := time.Now()
 	r := verdictbench.RunAll(*seed, verdictbench.Scenarios(*seed, *n, *length))
@@ -57,12 +67,46 @@ func main() {
 					what = "OK while the time lag grew"
 				case [2]uint8{255, 1}:
 					what = "STALL within the rhythm"
+				case [2]uint8{255, 2}:
+					what = "verdict changes beyond one per change of truth"
 				}
 				for _, e := range top[:min(len(top), *examples)] {
-					fmt.Printf("%s %s: %d polls: %s\n", verdictbench.Observer(o), what, e.n, e.d)
+					unit := "polls"
+					if k == [2]uint8{255, 2} {
+						unit = "changes"
+					}
+					fmt.Printf("%s %s: %d %s: %s\n", verdictbench.Observer(o), what, e.n, unit, e.d)
 				}
 			}
 		}
 	}
 	fmt.Fprintf(os.Stderr, "verdictbench: %d scenarios in %s\n", *n, time.Since(start).Round(time.Millisecond))
+}
+
+// traceOne prints scenario name's verdicts as observer judged them, and
+// returns the exit code.
+func traceOne(seed uint64, n int, length time.Duration, name, observer string) int {
+	var o verdictbench.Observer
+	switch observer {
+	case "ui":
+		o = verdictbench.UI
+	case "serve":
+		o = verdictbench.Serve
+	case "health":
+		o = verdictbench.Health
+	default:
+		fmt.Fprintf(os.Stderr, "verdictbench: -observer %q: want ui, serve or health\n", observer)
+		return 2
+	}
+	for _, sc := range verdictbench.Scenarios(seed, n, length) {
+		if sc.Name == name {
+			if err := verdictbench.Trace(os.Stdout, &sc, o); err != nil {
+				fmt.Fprintln(os.Stderr, "verdictbench:", err)
+				return 1
+			}
+			return 0
+		}
+	}
+	fmt.Fprintf(os.Stderr, "verdictbench: no scenario %q among the %d of seed %d: names run s000 to s%03d\n", name, n, seed, n-1)
+	return 2
 }

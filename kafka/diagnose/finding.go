@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/kgroups/kgroups/kafka/lag"
 )
@@ -163,6 +164,16 @@ var causes = map[string]string{
 	IDLogReplaced:         "topic recreated",
 }
 
+// MaxCauseWidth is the width of the longest cause a glance can give: what
+// a screen reserves so that a cause appearing moves no column.
+func MaxCauseWidth() int {
+	w := len(NoMembersCause(time.Time{}, false))
+	for _, c := range causes {
+		w = max(w, len(c))
+	}
+	return w
+}
+
 // Cause is the short cause of a finding ("open txn", "lost to
 // retention", "member not committing", "slower than producers"), or ""
 // when it has none.
@@ -173,6 +184,10 @@ func Cause(id string) string { return causes[id] }
 // without its partitions, no extra reads), `kgroups health` with its
 // window's verdicts and the stable offsets its polls read. Both call it,
 // so both name the same cause.
+//
+// A STOP of a group without members is caused by that: "no members since
+// 09:14:05", or "no members while watched" for one that had none at any
+// poll (an archived group), whatever else the rules find.
 func GlanceAt(in Input) Glance {
 	fs := Diagnose(in)
 	var g Glance
@@ -184,7 +199,20 @@ func GlanceAt(in Input) Glance {
 			g.Cause, g.CauseSeverity = Cause(fs[i].ID), fs[i].Severity // fs is most severe first
 		}
 	}
+	if in.Verdict.Status == lag.StatusStop && !in.NoMembersSince.IsZero() {
+		g.Cause, g.CauseSeverity = NoMembersCause(in.NoMembersSince, in.NoMembersWhole), lag.SeverityErr
+	}
 	return g
+}
+
+// NoMembersCause is a STOP's cause for a group without members: "no
+// members since 09:14:05" (local time), or "no members while watched"
+// when it had none at any poll watched.
+func NoMembersCause(since time.Time, whole bool) string {
+	if whole {
+		return "no members while watched"
+	}
+	return "no members since " + since.Local().Format("15:04:05")
 }
 
 // Pending says why the rules cannot have found everything yet, for a

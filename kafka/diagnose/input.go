@@ -80,6 +80,11 @@ type Input struct {
 	// for. nil: unknown, and a member still commits when one of its
 	// partitions advanced over the rate window.
 	Series func(topic string, partition int32, dst []lag.Sample) []lag.Sample
+	// NoMembersSince, when not zero, is since when the group has had no
+	// members (lag.History.NoMembersSince), and NoMembersWhole reports
+	// that it had none at any poll watched: a STOP's cause.
+	NoMembersSince time.Time
+	NoMembersWhole bool
 	// Bootstrap is a broker address for suggested kafka-*.sh commands.
 	Bootstrap string
 	// Connection are the words that name the cluster on a kgroups command

@@ -291,8 +291,8 @@ func TestSlowerThanProducersOnKfake(t *testing.T) {
 	})
 	want := diagnose.Message{
 		Format: "the group consumes %s while %s is produced: its lag grows %s and its time lag (%s) %.2fs a second; " +
-			"it never catches up at these rates; %d members share %d partitions: more members, or faster ones, would help",
-		Args: []any{diagnose.Rate(12), diagnose.Rate(36), diagnose.Rate(24), diagnose.Span(60 * time.Second), 0.667, 1, 3},
+			"it never catches up at these rates; %s %s %s: more members, or faster ones, would help",
+		Args: []any{diagnose.Rate(12), diagnose.Rate(36), diagnose.Rate(24), diagnose.Span(60 * time.Second), 0.667, "1 member", "shares", "3 partitions"},
 	}
 	if !reflect.DeepEqual(f.Message, want) {
 		t.Errorf("message %#v\nwant    %#v", f.Message, want)

@@ -99,11 +99,16 @@ func (d *diagnosis) slower() {
 	)
 	format += "; it never catches up at these rates; "
 	if canHelp {
-		format += "%d members share %d partitions: more members, or faster ones, would help"
+		verb := "share"
+		if members == 1 {
+			verb = "shares"
+		}
+		format += "%s %s %s: more members, or faster ones, would help"
+		args = append(args, plural(members, "member", "members"), verb, plural(partitions, "partition", "partitions"))
 	} else {
-		format += "%d members for %d partitions: adding members cannot help, each must consume faster"
+		format += "%s for %s: adding members cannot help, each must consume faster"
+		args = append(args, plural(members, "member", "members"), plural(partitions, "partition", "partitions"))
 	}
-	args = append(args, members, partitions)
 	d.add(Finding{
 		ID: IDSlowerThanProducers, Severity: lag.SeverityWarn, Partition: noPartition, Offset: noOffset,
 		Message:  msg(format, args...),

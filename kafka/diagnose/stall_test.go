@@ -284,6 +284,31 @@ func TestGlance(t *testing.T) {
 	}
 }
 
+// TestGlanceNoMembers: a STOP of a group without members is caused by
+// that, on every screen that asks the glance (the groups list, health),
+// and only a STOP is.
+func TestGlanceNoMembers(t *testing.T) {
+	since := time.Date(2026, 12, 2, 9, 14, 5, 0, time.Local)
+	stop := lag.Verdict{GroupHealth: lag.GroupHealth{Status: lag.StatusStop, Severity: lag.SeverityErr}, Known: true, Window: 10, Observations: 10}
+	in := Input{Verdict: stop, NoMembersSince: since}
+	if c := GlanceAt(in).For(&stop); c != "no members since 09:14:05" {
+		t.Errorf("stopped: %q", c)
+	}
+	in.NoMembersWhole = true
+	if c := GlanceAt(in).For(&stop); c != "no members while watched" {
+		t.Errorf("never running: %q", c)
+	}
+	warn := lag.Verdict{GroupHealth: lag.GroupHealth{Status: lag.StatusWarn, Severity: lag.SeverityWarn}, Known: true, Window: 10, Observations: 10}
+	in.Verdict = warn
+	if c := GlanceAt(in).For(&warn); c != "" {
+		t.Errorf("a WARN is not caused by having no members: %q", c)
+	}
+	in.Verdict, in.NoMembersSince = stop, time.Time{}
+	if c := GlanceAt(in).For(&stop); c != "" {
+		t.Errorf("unknown membership: %q", c)
+	}
+}
+
 // TestPending: a verdict short of its window is judging; a full one, or
 // one that cannot be judged, is not.
 func TestPending(t *testing.T) {

@@ -54,11 +54,15 @@ func (h *History) verdict(ph *partHist, c, end, now int64, g groupPace) (Status,
 
 	r := &ph.rh
 	silence := now - r.since
+	// A silence is judged on the longer of the partition's rhythm and its
+	// group's (the members commit together); the trend on its own where
+	// it has one (a sibling's long waits say nothing of how far behind
+	// this partition's records are).
 	every := g.every
 	if own := r.every(); own > 0 {
 		every = own
 	}
-	limit := max(floor, int64(RhythmFactor*float64(every)))
+	limit := max(floor, int64(RhythmFactor*float64(max(every, g.every))))
 	// Without members, a group whose commits still move on other
 	// partitions, well after this one's last, is served by a job that
 	// assigns them itself: its standing partition is judged as a live
@@ -102,7 +106,7 @@ func (h *History) verdict(ph *partHist, c, end, now int64, g groupPace) (Status,
 	if !tl.Known() {
 		return StatusOK, Rewind{}, WaitNone
 	}
-	if !enough && tl.Seconds > float64(KeepUpSeconds)+RhythmFactor*float64(max(every, floor))/1e9 {
+	if !enough && (tl.Seconds > float64(KeepUpSeconds)+RhythmFactor*float64(max(every, floor))/1e9 || h.backlogAtCommit(ph, every)) {
 		return StatusOK, Rewind{}, WaitTrend
 	}
 	if r.grewSince(now, tl.Seconds, max(floor, 2*every)) {
@@ -112,6 +116,24 @@ func (h *History) verdict(ph *partHist, c, end, now int64, g groupPace) (Status,
 		return StatusOK, Rewind{}, WaitTrend
 	}
 	return StatusOK, Rewind{}, WaitNone
+}
+
+// backlogAtCommit reports whether the partition's newest commit left a
+// backlog: its time lag then (the floor of the sawtooth) beyond its
+// rhythm (every) and the noise of sampling. A consumer that keeps up
+// commits where it is, records at most one rhythm old (one that commits
+// after each fetched batch is one batch's processing behind; one that
+// commits on a timer, or per record, about nothing); one with a backlog,
+// falling behind or catching up, commits further back, and only a trend
+// tells which. (The time lag between commits climbs by one rhythm on any
+// consumer, so it tells nothing before RhythmFactor rhythms.)
+func (h *History) backlogAtCommit(ph *partHist, every int64) bool {
+	r := &ph.rh
+	if r.ntrend == 0 {
+		return false
+	}
+	p := r.point(int(r.ntrend) - 1)
+	return p.tl >= 0 && float64(p.tl) > KeepUpSeconds+float64(every+2*h.pollGap())/1e9
 }
 
 // rewind finds the latest drop of the committed offset within the window

@@ -23,7 +23,7 @@ import (
 // 3*(Window+1) numbers (every ring has a spare slot, see compact.go),
 // each stored in 1, 2, 4 or 8 bytes as a distance from a per-partition base,
 // or in none when a class holds one number (a partition at rest; see
-// compact.go; exact, never rounded), plus a fixed record of 312 bytes
+// compact.go; exact, never rounded), plus a fixed record of 320 bytes
 // on 64-bit (checked by TestPartHistSize). The times of points and
 // observations are poll numbers into one table of poll times the History
 // shares between all partitions. A class whose numbers stay near its base
@@ -73,6 +73,10 @@ type History struct {
 	grew        []int64
 	behind      []float64
 	behindBound []float64
+	workTL      []float64
+	newest      []int64
+	prev        []int64
+	grewLong    []int64
 	// order is scratch space for snapshots whose partitions arrive
 	// unsorted or duplicated, which the snapshot contract rules out but
 	// which must not corrupt the history.

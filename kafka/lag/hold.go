@@ -49,71 +49,12 @@ func (h *History) judgeGroup(gh *groupHist, at func(int) *kafka.PartitionOffsets
 		}
 		c, end := h.sample(ph, h.seq)
 		ph.raw, _, ph.wait = h.rawStatus(ph, c, end, t, gh.pace)
-		if ph.raw == StatusStall {
+		if waitsTurn(ph, t, h.floor()) {
 			stalls++
 		}
 	}
 	if stalls > 0 {
-		// Per member: the time lag of the partitions it committed on
-		// within the window (how far behind it is where it works), and
-		// how much the lag of all its partitions grew over the window.
-		moved, grew, behind, behindBound := h.moved[:0], h.grew[:0], h.behind[:0], h.behindBound[:0]
-		// Within the window, or twice the group's rhythm when that is
-		// longer (a job committing on checkpoints).
-		recent := max(h.floor(), int64(RhythmFactor*float64(gh.pace.every)))
-		h.eachOwned(gh, at, n, func(ph *partHist, member string) {
-			j := slices.Index(moved, member)
-			if j < 0 {
-				moved, grew, behind, behindBound = append(moved, member), append(grew, 0), append(behind, -1), append(behindBound, -1)
-				j = len(moved) - 1
-			}
-			g := h.lagGrowth(ph)
-			grew[j] += g
-			if ph.rh.last != 0 && t-ph.rh.last <= recent {
-				behind[j] = max(behind[j], 0)
-				c, end := h.sample(ph, h.seq)
-				if tl := h.timeLagOf(ph, c, end, t); tl.Kind == TimeLagInterpolated || tl.Kind == TimeLagExact {
-					behind[j] = max(behind[j], tl.Seconds)
-				} else if tl.Kind == TimeLagAtLeast {
-					// A lower bound (a commit older than the points, its
-					// record not read yet): at least that far behind.
-					// It counts for the partitions whose own wait began
-					// at a commit (see below).
-					behindBound[j] = max(behindBound[j], tl.Seconds)
-				}
-				if g > KeepUpMessages {
-					// Falling behind where it works: it is busy.
-					behind[j] = math.Inf(1)
-				}
-			}
-		})
-		h.moved, h.grew, h.behind, h.behindBound = moved, grew, behind, behindBound
-		h.eachOwned(gh, at, n, func(ph *partHist, member string) {
-			j := slices.Index(moved, member)
-			if ph.raw != StatusStall || j < 0 || behind[j] < 0 {
-				return
-			}
-			// A member that falls behind on the partitions it commits
-			// on, or reads records there at least half as old as this
-			// partition's silence, is busy there: the partition waits
-			// its turn (falling behind when the member's lag grows,
-			// catching up otherwise). One that keeps up with its other
-			// partitions is not: something holds this one.
-			silence := float64(t-ph.rh.since) / 1e9
-			// A lower bound counts for a partition that moved before and
-			// now waits (a known wait): for one never seen moving, both
-			// date from the history's first poll and prove nothing.
-			far := behind[j]
-			if ph.rh.fromKnown {
-				far = max(far, behindBound[j])
-			}
-			if far >= silence/2 {
-				ph.raw = StatusOK
-				if grew[j] > KeepUpMessages {
-					ph.raw = StatusWarn
-				}
-			}
-		})
+		h.judgeTurns(gh, at, n, t)
 	}
 	for i := range gh.parts {
 		if ph := &gh.parts[i]; ph.lastSeq == h.seq {
@@ -123,11 +64,149 @@ func (h *History) judgeGroup(gh *groupHist, at func(int) *kafka.PartitionOffsets
 	}
 }
 
+// waitsTurn reports whether the rules call the partition stalled, or wait
+// for evidence on it, while its commit has stood longer than the floor
+// (t is the poll's time): the partitions a busy member may have left
+// waiting their turn (judgeGroup). Its member's other partitions decide.
+func waitsTurn(ph *partHist, t, floor int64) bool {
+	return ph.raw == StatusStall || ph.raw == StatusOK && ph.wait != WaitNone && t-ph.rh.since > floor
+}
+
+// judgeTurns judges the partitions the rules call stalled, or wait for
+// evidence on (waitsTurn), by their members' other partitions: a member
+// busy where it works leaves them waiting their turn (see judgeGroup).
+func (h *History) judgeTurns(gh *groupHist, at func(int) *kafka.PartitionOffsets, n int, t int64) {
+	// Per member: the time lag of the partitions it committed on within
+	// the window (how far behind it is where it works; behind is +Inf
+	// when their lag grew), its two latest commit times on any partition
+	// (how often it commits: newest and prev), and how much the lag of
+	// all its partitions grew over the window.
+	moved, grew, behind, behindBound := h.moved[:0], h.grew[:0], h.behind[:0], h.behindBound[:0]
+	workTL, newest, prev, grewLong := h.workTL[:0], h.newest[:0], h.prev[:0], h.grewLong[:0]
+	// Within the window, or twice the group's rhythm when that is
+	// longer (a job committing on checkpoints).
+	recent := max(h.floor(), int64(RhythmFactor*float64(gh.pace.every)))
+	h.eachOwned(gh, at, n, func(ph *partHist, member string) {
+		j := slices.Index(moved, member)
+		if j < 0 {
+			moved, grew, behind, behindBound = append(moved, member), append(grew, 0), append(behind, -1), append(behindBound, -1)
+			workTL, newest, prev, grewLong = append(workTL, -1), append(newest, 0), append(prev, 0), append(grewLong, 0)
+			j = len(moved) - 1
+		}
+		g := h.lagGrowth(ph)
+		grew[j] += g
+		grewLong[j] += h.lagGrowthOver(ph, uint64(h.cfg.Samples))
+		if ph.rh.last != 0 && t-ph.rh.last <= recent {
+			behind[j] = max(behind[j], 0)
+			newest[j], prev[j] = latestTwo(newest[j], prev[j], ph.rh.last)
+			if sv := ph.rh.served(); sv > 0 {
+				newest[j], prev[j] = latestTwo(newest[j], prev[j], ph.rh.last-sv)
+			}
+			c, end := h.sample(ph, h.seq)
+			if tl := h.timeLagOf(ph, c, end, t); tl.Kind == TimeLagInterpolated || tl.Kind == TimeLagExact {
+				behind[j] = max(behind[j], tl.Seconds)
+				workTL[j] = max(workTL[j], tl.Seconds)
+			} else if tl.Kind == TimeLagAtLeast {
+				// A lower bound (a commit older than the points, its
+				// record not read yet): at least that far behind. It
+				// counts for the partitions whose own wait began at a
+				// commit (see below).
+				behindBound[j] = max(behindBound[j], tl.Seconds)
+			}
+			if float64(g) > h.sawtooth(ph) {
+				// Falling behind where it works: it is busy. (A lag that
+				// grows by less than a commit rhythm's production is the
+				// sawtooth of a consumer that keeps up.)
+				behind[j] = math.Inf(1)
+			}
+		}
+	})
+	h.moved, h.grew, h.behind, h.behindBound = moved, grew, behind, behindBound
+	h.workTL, h.newest, h.prev, h.grewLong = workTL, newest, prev, grewLong
+	h.eachOwned(gh, at, n, func(ph *partHist, member string) {
+		j := slices.Index(moved, member)
+		if !waitsTurn(ph, t, h.floor()) || j < 0 || behind[j] < 0 {
+			return
+		}
+		// A member that falls behind on the partitions it commits on, or
+		// reads records there at least half as old as this partition's
+		// silence, is busy there: the partition waits its turn (falling
+		// behind when the member's lag grows, catching up otherwise). One
+		// that keeps up with its other partitions is not: something holds
+		// this one.
+		silence := float64(t-ph.rh.since) / 1e9
+		// A lower bound counts for a partition that moved before and now
+		// waits (a known wait): for one never seen moving, both date from
+		// the history's first poll and prove nothing.
+		far, work := behind[j], workTL[j]
+		if ph.rh.fromKnown {
+			far, work = max(far, behindBound[j]), max(work, behindBound[j])
+		}
+		if far < silence/2 {
+			return
+		}
+		if ph.raw == StatusStall {
+			ph.raw = StatusOK
+			if grew[j] > KeepUpMessages {
+				ph.raw = StatusWarn
+			}
+			return
+		}
+		// A partition waiting within its group's rhythm: falling behind
+		// when a live member reads records where it works older than how
+		// often it commits (on any partition) explains, and its lag
+		// grows. A member that keeps up commits records about one of its
+		// rhythms old, whether it commits all its partitions at once or
+		// one after another. (Without members, a group whose commits
+		// stopped is not falling behind, it is stopping.)
+		// Its lag grows over the window, or over the whole ring when it
+		// commits less often than the window spans (a batch committed
+		// drops it within the window).
+		every := newest[j] - prev[j]
+		g := grew[j]
+		if every > h.floor() {
+			g = grewLong[j]
+		}
+		if member != "" && prev[j] > 0 && g > KeepUpMessages && work > KeepUpSeconds+RhythmFactor*float64(every)/1e9 {
+			ph.raw, ph.wait = StatusWarn, WaitNone
+		}
+	})
+}
+
+// sawtooth is how far a keeping-up consumer's lag on the partition swings
+// between two polls: what is produced over its commit rhythm while served
+// and a poll interval, and at least KeepUpMessages.
+func (h *History) sawtooth(ph *partHist) float64 {
+	rate := max(0, h.produceRate(ph))
+	return max(KeepUpMessages, rate*float64(ph.rh.served()+h.pollGap())/1e9)
+}
+
+// latestTwo is the two latest distinct times of a > b and t (0: none).
+func latestTwo(a, b, t int64) (int64, int64) {
+	switch {
+	case t > a:
+		return t, a
+	case t < a && t > b:
+		return a, t
+	}
+	return a, b
+}
+
 // lagGrowth is how much the partition's lag grew over the last Window
 // polls (0 when either end is unknown or out of its ring).
 func (h *History) lagGrowth(ph *partHist) int64 {
-	w := uint64(h.cfg.Window)
-	if w > uint64(ph.span) {
+	if uint64(h.cfg.Window) > uint64(ph.span) {
+		return 0
+	}
+	return h.lagGrowthOver(ph, uint64(h.cfg.Window))
+}
+
+// lagGrowthOver is how much the partition's lag grew over the last w
+// polls, or over its whole ring when that is shorter (0 when either end
+// is unknown).
+func (h *History) lagGrowthOver(ph *partHist, w uint64) int64 {
+	w = min(w, uint64(ph.span))
+	if w == 0 {
 		return 0
 	}
 	c1, e1 := h.sample(ph, h.seq)

@@ -18,10 +18,17 @@ import (
 //   - when its current wait began: the latest poll that saw the commit
 //     move forward, or saw the partition caught up (nothing to consume is
 //     not a silence), or first saw the partition;
-//   - the longest of its last four waits that ended with a commit: its
-//     rhythm. A commit that stands longer than RhythmFactor times its
-//     rhythm (and longer than the window) has stopped; one that stands
-//     less is the consumer's way of committing, however long;
+//   - the longest of its last four waits that ended with a commit, and
+//     its longest wait for longMemory times that wait's length after it
+//     ended: its rhythm. A member working through its partitions in turn
+//     commits one every second while it serves it, then leaves it for
+//     minutes; the four latest waits would forget the minutes. A commit
+//     that stands longer than RhythmFactor times the rhythm (and longer
+//     than the window) has stopped; one that stands less is the
+//     consumer's way of committing, however long. A partition is judged
+//     on the longer of its own rhythm and its group's (groupPace): the
+//     members of a group commit together, so a sibling's wait is the
+//     consumer's;
 //   - its time lag at up to eight of its commits, spaced half the window
 //     apart at least: the trend. A consumer keeping up shows a
 //     time lag at its commits that holds (a sawtooth whose floor does not
@@ -50,8 +57,11 @@ type rhythm struct {
 	// since is when the current wait began; last the latest forward move
 	// (0: none seen).
 	since, last int64
-	// gaps are the latest waits that ended in a commit, in milliseconds.
-	gaps [4]uint32
+	// gaps are the latest waits that ended in a commit, in milliseconds;
+	// long the longest wait remembered (see longMemory), which ended at
+	// longAt (Unix seconds).
+	gaps         [4]uint32
+	long, longAt uint32
 	// trend are time lags at commits, oldest first from head.
 	trend [trendPoints]trendPoint
 	// ngaps, gapAt, ntrend and head index the rings; moves counts forward
@@ -73,14 +83,29 @@ type trendPoint struct {
 	tl, lag float32
 }
 
+// longMemory is how many times its own length a partition's longest
+// wait is remembered after it ended.
+const longMemory = 4
+
 // every is the rhythm: the longest recent wait that ended in a commit (0:
 // none seen).
 func (r *rhythm) every() int64 {
-	var m uint32
+	m := r.long
 	for i := range r.ngaps {
 		m = max(m, r.gaps[i])
 	}
 	return int64(m) * int64(time.Millisecond)
+}
+
+// served is the latest wait that ended in a commit (0: none): how often
+// the partition is committed while its consumer serves it. A member that
+// serves its partitions in turn leaves each for much longer between its
+// turns (every remembers that), and commits it often during one.
+func (r *rhythm) served() int64 {
+	if r.ngaps == 0 {
+		return 0
+	}
+	return int64(r.gaps[(int(r.gapAt)+len(r.gaps)-1)%len(r.gaps)]) * int64(time.Millisecond)
 }
 
 // point is the i-th oldest trend point.
@@ -101,9 +126,16 @@ func (r *rhythm) caughtUp(t int64) { r.since, r.fromKnown = t, true }
 // previous commit or a caught-up poll, not the first poll.
 func (r *rhythm) moved(t int64, tl float64, lag int64, spacing int64) {
 	if r.fromKnown && t > r.since {
-		r.gaps[r.gapAt] = uint32(min((t-r.since)/int64(time.Millisecond), math.MaxUint32))
+		g := uint32(min((t-r.since)/int64(time.Millisecond), math.MaxUint32))
+		r.gaps[r.gapAt] = g
 		r.gapAt = (r.gapAt + 1) % uint8(len(r.gaps))
 		r.ngaps = min(r.ngaps+1, uint8(len(r.gaps)))
+		// The longest wait is remembered for longMemory times its length;
+		// a longer one, or any once that has passed, takes its place.
+		sec := uint32(min(max(t/int64(time.Second), 0), math.MaxUint32))
+		if g >= r.long || int64(sec)-int64(r.longAt) > longMemory*int64(r.long)/1000 {
+			r.long, r.longAt = g, sec
+		}
 	}
 	r.since, r.last, r.fromKnown = t, t, true
 	r.moves = min(r.moves+1, math.MaxUint8)
@@ -371,9 +403,7 @@ func (h *History) noteRhythm(ph *partHist, c, end, prevC, t int64) {
 // waitOf is the Wait of kind k for the partition as of now; every is its
 // group's rhythm (for a partition that showed none of its own).
 func (h *History) waitOf(ph *partHist, k WaitKind, every, now int64) Wait {
-	if own := ph.rh.every(); own > 0 {
-		every = own
-	}
+	every = max(every, ph.rh.every())
 	w := Wait{Kind: k, Silence: time.Duration(now - ph.rh.since), Every: time.Duration(every)}
 	switch k {
 	case WaitRhythm:

@@ -45,7 +45,11 @@ type captureLib struct {
 	dir       string   // testdata/<dir>
 	assignors []string // the protocols it offers
 	static    bool     // it supports group.instance.id
-	versions  func(t *testing.T) map[string]string
+	// others are the variants that give every member another library's
+	// default client id: "javaid" the Java client's consumer-<group>-N,
+	// "saramaid" sarama's "sarama".
+	others   []string
+	versions func(t *testing.T) map[string]string
 	// command is the member process: client id and instance id empty mean
 	// the library's defaults.
 	command func(brokers, group, assignor, clientID, instanceID, leaderLog string) *exec.Cmd
@@ -87,9 +91,11 @@ func TestCaptureClients(t *testing.T) {
 	}
 	libs := map[string]captureLib{
 		"sarama": {dir: "sarama", assignors: []string{"range", "roundrobin", "sticky"}, static: true,
-			versions: goModuleVersion("github.com/IBM/sarama", "sarama"), command: goMember("sarama")},
+			versions: goModuleVersion("github.com/IBM/sarama", "sarama"), command: goMember("sarama"),
+			others: []string{"javaid"}},
 		"kafka-go": {dir: "kafka-go", assignors: []string{"range", "roundrobin"},
-			versions: goModuleVersion("github.com/segmentio/kafka-go", "kafka-go"), command: goMember("kafka-go")},
+			versions: goModuleVersion("github.com/segmentio/kafka-go", "kafka-go"), command: goMember("kafka-go"),
+			others: []string{"javaid", "saramaid"}},
 		// kafka-python 2.0.2's sticky assignor fails on Python 3 at the
 		// first rejoin (TypeError encoding its user data): not captured.
 		"kafka-python": {dir: "kafka-python", assignors: []string{"range", "roundrobin"},
@@ -117,6 +123,7 @@ func TestCaptureClients(t *testing.T) {
 			if lib.static {
 				variants = append(variants, "static")
 			}
+			variants = append(variants, lib.others...)
 			for _, assignor := range lib.assignors {
 				for _, variant := range variants {
 					t.Run(assignor+"-"+variant, func(t *testing.T) {
@@ -128,13 +135,22 @@ func TestCaptureClients(t *testing.T) {
 								clientID = fmt.Sprintf("consumer-billing-%d", n)
 							case "static":
 								instanceID = fmt.Sprintf("%s-%d", assignor, n)
+							case "javaid":
+								clientID = fmt.Sprintf("consumer-%s-%d", group, n)
+							case "saramaid":
+								clientID = "sarama"
 							}
 							return startMember(t, lib.command(brokers, group, assignor, clientID, instanceID, leaderLog))
 						}
 						f := clientFixture{Library: name, Versions: versions, Protocol: assignor, Static: variant == "static",
 							Partitions: captureCounts, Group: group, ClientIDs: "default"}
-						if variant == "billing" {
+						switch variant {
+						case "billing":
 							f.ClientIDs = "consumer-billing-N"
+						case "javaid":
+							f.ClientIDs = "consumer-<group>-N"
+						case "saramaid":
+							f.ClientIDs = "sarama"
 						}
 						captureScenario(t, c, cl, lib.dir, assignor+"-"+variant, f, []func(string) *exec.Cmd{
 							func(l string) *exec.Cmd { return start(1, l) },

@@ -2,10 +2,11 @@ package rebalance
 
 import (
 	"encoding/binary"
-	"slices"
 	"strings"
 
 	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/kgroups/kgroups/kafka"
 )
 
 // ImplEvidence is what one client implementation shows of itself in a classic
@@ -125,24 +126,10 @@ var ClientEvidence = []ImplEvidence{
 }
 
 // ReadMemberMetadata decodes a member's ConsumerMemberMetadata as the
-// clients write it. kafka-go writes version 1 but stops after the user
-// data, without the owned partitions version 1 adds: that is decoded as
-// what it holds (topics and user data), with truncated set, rather than
-// refused.
+// clients write it, kafka-go's truncated version 1 included: it is
+// kafka.ReadMemberMetadata, the one decoder the poll uses too.
 func ReadMemberMetadata(b []byte) (meta kmsg.ConsumerMemberMetadata, truncated bool, err error) {
-	meta = kmsg.NewConsumerMemberMetadata()
-	err = meta.ReadFrom(b)
-	if err == nil || len(b) < 2 || b[0] != 0 || b[1] != 1 {
-		return meta, false, err
-	}
-	v0 := slices.Clone(b)
-	v0[1] = 0
-	meta = kmsg.NewConsumerMemberMetadata()
-	if err0 := meta.ReadFrom(v0); err0 != nil {
-		return meta, false, err // not that either: the first error says more
-	}
-	meta.Version = 1
-	return meta, true, nil
+	return kafka.ReadMemberMetadata(b)
 }
 
 // UserDataLength is the length a ConsumerMemberMetadata's user data was

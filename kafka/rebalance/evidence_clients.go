@@ -16,6 +16,7 @@ func init() {
 			// version 1, null user data (sticky's for sticky), and no
 			// owned partitions after an eager revoke.
 			recognisers[len(recognisers)-1].sharedWith = "the Java client 2.4 to 3.3"
+			recognisers[len(recognisers)-1].sharedImpl = ImplJava
 		}
 	}
 }

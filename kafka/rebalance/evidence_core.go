@@ -63,6 +63,12 @@ func kafkajsDefaultID(ev Evidence) bool {
 // the generation alone, and from franz-go, whose is its sticky user data).
 func recogniseJava(ev Evidence) Recognition {
 	l := ev.Metadata
+	if l.OK && l.Truncated {
+		return RuledOut // kafka-go's layout: the Java client never cuts version 1 short
+	}
+	if l.OK && l.Version >= 3 && !slices.Contains(javaProtocols, ev.Protocol) {
+		return ByMetadata // a custom assignor on the Java client 3.5+ or franz-go
+	}
 	if !l.OK || !slices.Contains(javaProtocols, ev.Protocol) {
 		return fromClientID(ev, javaDefaultID)
 	}
@@ -94,6 +100,9 @@ func recogniseJava(ev Evidence) Recognition {
 // range and roundrobin, its sticky user data for cooperative-sticky.
 func recogniseLibrdkafka(ev Evidence) Recognition {
 	l := ev.Metadata
+	if l.OK && l.Truncated {
+		return RuledOut
+	}
 	if !l.OK {
 		return fromClientID(ev, librdkafkaDefaultID)
 	}

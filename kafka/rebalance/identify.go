@@ -35,12 +35,27 @@ type Identification struct {
 	// default, which implementation their metadata showed instead
 	// (kgroups trusts the metadata); not sanitized.
 	Conflicts []string
-	// Doubts name, for members identified by metadata that another
-	// client also sends, with a client id that is neither's default, that
-	// other client ("the Java client 2.4 to 3.3"): the identification is
-	// the likelier reading, not a certain one, and the leader's own row
-	// is approximate; not sanitized.
+	// Doubts say, for members whose implementation rests on a client id
+	// (or, where two clients send one layout, on nothing), why the
+	// identification is the likelier reading and not a certain one:
+	// "the Java client 2.4 to 3.3 sends the same metadata, and only the
+	// client id says sarama". A client id is the user's to set, so it
+	// never makes a row exact alone: the rows are approximate unless
+	// every implementation in Alternatives predicts the same (see
+	// Simulate); not sanitized.
 	Doubts []string
+	// Basis is the first doubtful member's reason for the header: "by
+	// metadata the Java client 2.4 to 3.3 also sends", "by client id;
+	// sarama sends the same metadata", "by client id only".
+	Basis string
+	// Alternatives are the implementations that may lead instead, as far
+	// as kgroups knows them: those that send the same metadata. Nil
+	// when no member is in doubt, or when the other candidates are not
+	// known (a client id alone, over a layout no recording shows).
+	Alternatives []Impl
+	// Unsettled reports a doubt with no known alternative: no model can
+	// confirm the identification, so no row is exact.
+	Unsettled bool
 }
 
 // Label is the header form: "assignor cooperative-sticky (librdkafka
@@ -67,7 +82,7 @@ func (id Identification) Leader() string {
 	case len(id.Conflicts) > 0:
 		return "(" + id.Impl.Name() + " leader, by metadata against client ids)"
 	case len(id.Doubts) > 0:
-		return "(" + id.Impl.Name() + " leader, by metadata " + id.Doubts[0] + " also sends)"
+		return "(" + id.Impl.Name() + " leader, " + id.Basis + ")"
 	}
 	return "(" + id.Impl.Name() + " leader)"
 }
@@ -116,13 +131,25 @@ func Identify(g *kafka.Group) Identification {
 	var seen []Impl
 	for i := range g.Members {
 		m := &g.Members[i]
-		impl, conflict, doubt := identifyMember(EvidenceOf(g.Name, g.Assignor, m))
+		r := identifyMember(EvidenceOf(g.Name, g.Assignor, m))
+		impl := r.impl
 		id.ByMember[m.MemberID] = impl
-		if conflict != "" && !slices.Contains(id.Conflicts, conflict) {
-			id.Conflicts = append(id.Conflicts, conflict)
+		if r.conflict != "" && !slices.Contains(id.Conflicts, r.conflict) {
+			id.Conflicts = append(id.Conflicts, r.conflict)
 		}
-		if doubt != "" && !slices.Contains(id.Doubts, doubt) {
-			id.Doubts = append(id.Doubts, doubt)
+		if r.doubt != "" && !slices.Contains(id.Doubts, r.doubt) {
+			if len(id.Doubts) == 0 {
+				id.Basis = r.basis
+			}
+			id.Doubts = append(id.Doubts, r.doubt)
+			if len(r.alternatives) == 0 {
+				id.Unsettled = true
+			}
+			for _, a := range r.alternatives {
+				if !slices.Contains(id.Alternatives, a) {
+					id.Alternatives = append(id.Alternatives, a)
+				}
+			}
 		}
 		if impl == ImplUnknown {
 			id.Unidentified++
@@ -143,18 +170,31 @@ func Identify(g *kafka.Group) Identification {
 	return id
 }
 
+// memberIdentity is one member's identification: its implementation,
+// the conflict between its client id and its metadata (the metadata won),
+// and the doubt when the client id decided, or nothing could: why, the
+// header's basis, and the implementations that may run it instead.
+type memberIdentity struct {
+	impl         Impl
+	conflict     string
+	doubt, basis string
+	alternatives []Impl
+}
+
 // identifyMember weighs every implementation's recogniser on one member:
 // the metadata's layout decides when exactly one implementation claims it,
 // unless the client id is another implementation's default and that
-// implementation's metadata fits too (the client id then decides); when
-// the client id's owner is ruled out, the metadata wins and conflict names
-// the disagreement. A layout several claim is decided by the client id
-// being one of theirs' default; with no claim, a client's default client
-// id decides when the metadata does not rule that client out. Anything
-// else is unknown. doubt is set when the layout that decided is one
-// another client (one without a recogniser claiming it, such as the Java
-// client's older releases) also sends and the client id does not settle it.
-func identifyMember(ev Evidence) (impl Impl, conflict, doubt string) {
+// implementation's metadata fits too (the client id then decides, in
+// doubt); when the client id's owner is ruled out, the metadata wins and
+// conflict names the disagreement. A layout several claim is decided by
+// the client id being one of theirs' default, in doubt; with no claim, a
+// client's default client id decides when the metadata does not rule that
+// client out, in doubt. Anything else is unknown. A layout that another
+// client (one without a recogniser claiming it, such as the Java client's
+// older releases) also sends is in doubt whatever the client id: a client
+// id is the user's to set, so it can make an identification likelier,
+// never certain.
+func identifyMember(ev Evidence) memberIdentity {
 	var byMeta, byID []Impl
 	graded := make(map[Impl]Recognition, len(recognisers))
 	for _, r := range recognisers {
@@ -177,26 +217,39 @@ func identifyMember(ev Evidence) (impl Impl, conflict, doubt string) {
 	}
 	switch {
 	case len(byMeta) == 1:
-		owner := idOf()
-		switch {
-		case owner != ImplUnknown && owner != byMeta[0] && graded[owner] == ByClientID:
-			return owner, "", ""
-		case owner != ImplUnknown && owner != byMeta[0]:
-			conflict = "client id " + ev.ClientID + " is " + owner.Name() + "'s default form, but its metadata is " + byMeta[0].Name() + "'s"
+		owner, claim := idOf(), byMeta[0]
+		shared := recogniserOf(claim)
+		if owner != ImplUnknown && owner != claim && graded[owner] == ByClientID {
+			// Metadata both send: the client id decides, in doubt.
+			return memberIdentity{impl: owner, alternatives: []Impl{claim},
+				doubt: claim.Name() + " sends the same metadata, and only the client id says " + owner.Name(),
+				basis: "by client id; " + claim.Name() + " sends the same metadata"}
 		}
-		if r := recogniserOf(byMeta[0]); r.sharedWith != "" && owner != byMeta[0] {
-			doubt = r.sharedWith
+		out := memberIdentity{impl: claim}
+		if owner != ImplUnknown && owner != claim {
+			out.conflict = "client id " + ev.ClientID + " is " + owner.Name() + "'s default form, but its metadata is " + claim.Name() + "'s"
 		}
-		return byMeta[0], conflict, doubt
+		if shared.sharedWith != "" {
+			out.alternatives, out.basis = []Impl{shared.sharedImpl}, "by metadata "+shared.sharedWith+" also sends"
+			out.doubt = shared.sharedWith + " sends the same metadata, and the client ids are neither's default"
+			if owner == claim {
+				out.doubt = shared.sharedWith + " sends the same metadata, and only the client id says " + claim.Name()
+			}
+		}
+		return out
 	case len(byMeta) > 1:
 		if owner := idOf(); slices.Contains(byMeta, owner) {
-			return owner, "", ""
+			others := slices.DeleteFunc(slices.Clone(byMeta), func(i Impl) bool { return i == owner })
+			return memberIdentity{impl: owner, alternatives: others,
+				doubt: others[0].Name() + " sends the same metadata, and only the client id says " + owner.Name(),
+				basis: "by client id; " + others[0].Name() + " sends the same metadata"}
 		}
-		return ImplUnknown, "", ""
+		return memberIdentity{impl: ImplUnknown}
 	case len(byID) == 1:
-		return byID[0], "", ""
+		return memberIdentity{impl: byID[0], basis: "by client id only",
+			doubt: "only the client id says " + byID[0].Name() + ", and no recorded layout of its metadata does"}
 	}
-	return ImplUnknown, "", ""
+	return memberIdentity{impl: ImplUnknown}
 }
 
 func recogniserOf(impl Impl) recogniser {
@@ -312,8 +365,10 @@ type recogniser struct {
 	defaultID func(Evidence) bool
 	// sharedWith names a client that sends the layouts this recogniser
 	// claims by metadata, though they cannot be claimed for it: the Java
-	// client 2.4 to 3.3 sends what sarama sends.
+	// client 2.4 to 3.3 sends what sarama sends. sharedImpl is the
+	// implementation whose assignors that client runs.
 	sharedWith string
+	sharedImpl Impl
 }
 
 var recognisers []recogniser

@@ -31,6 +31,7 @@ func TestIdentify(t *testing.T) {
 	rdkRange := metadata(1, []byte{}, "t")
 	v0empty := metadata(0, []byte{}, "t")
 	kgoRange := kgo.RangeBalancer().JoinGroupMetadata([]string{"t"}, nil, 3)
+	kafkaGoV1 := v1[:len(v1)-4] // kafka-go stops after the user data, before the owned partitions
 	for _, c := range []struct {
 		name     string
 		protocol string
@@ -43,15 +44,15 @@ func TestIdentify(t *testing.T) {
 			ImplJava, false, "assignor cooperative-sticky (Java/franz-go leader)"},
 		// The Java client's default client id names the group ("g").
 		{"Java default client ids", "range", []kafka.Member{member("a", "consumer-g-1", v1), member("b", "consumer-g-2", v1)},
-			ImplJava, false, "assignor range (Java/franz-go leader)"},
+			ImplJava, false, "assignor range (Java/franz-go leader, by client id; sarama sends the same metadata)"},
 		{"librdkafka default client id", "cooperative-sticky", []kafka.Member{member("a", "rdkafka", v1), member("b", "rdkafka", v1)},
-			ImplLibrdkafka, false, "assignor cooperative-sticky (librdkafka leader)"},
+			ImplLibrdkafka, false, "assignor cooperative-sticky (librdkafka leader, by client id only)"},
 		{"kcat", "roundrobin", []kafka.Member{member("a", "kcat", v0)},
-			ImplLibrdkafka, false, "assignor roundrobin (librdkafka leader)"},
+			ImplLibrdkafka, false, "assignor roundrobin (librdkafka leader, by client id only)"},
 		{"kafkajs by protocol name, custom client id", "RoundRobinAssigner", []kafka.Member{member("a", "orders-svc", v0)},
 			ImplKafkaJS, false, "assignor RoundRobinAssigner (kafkajs leader)"},
 		{"kafkajs client id with a custom assignor", "my-assignor", []kafka.Member{member("a", "kafkajs", v0)},
-			ImplKafkaJS, false, "assignor my-assignor (kafkajs leader)"},
+			ImplKafkaJS, false, "assignor my-assignor (kafkajs leader, by client id only)"},
 		{"RoundRobinAssigner with user data is not kafkajs's", "RoundRobinAssigner", []kafka.Member{member("a", "svc", metadata(0, []byte{1}, "t"))},
 			ImplUnknown, false, "assignor RoundRobinAssigner (leader unknown)"},
 		{"cooperative metadata at version 0 is no known client", "cooperative-sticky", []kafka.Member{member("a", "rdkafka", v0)},
@@ -63,12 +64,20 @@ func TestIdentify(t *testing.T) {
 		// is neither's default leaves it sarama, in doubt.
 		{"sarama's layout, custom client ids", "range", []kafka.Member{member("a", "orders-svc", v1)},
 			ImplSarama, false, "assignor range (sarama leader, by metadata the Java client 2.4 to 3.3 also sends)"},
-		// The poll's decoder re-encodes kafka-go's truncated metadata in
-		// full: kafka-go's default client id still says kafka-go.
-		{"kafka-go's metadata as the poll re-encodes it", "range", []kafka.Member{member("a", "svc@host (github.com/segmentio/kafka-go)", v1)},
-			ImplKafkaGo, false, "assignor range (kafka-go leader)"},
+		// kafka-go's truncated metadata re-encoded in full (as the poll
+		// once did): kafka-go's default client id says kafka-go, in doubt.
+		{"kafka-go's metadata re-encoded", "range", []kafka.Member{member("a", "svc@host (github.com/segmentio/kafka-go)", v1)},
+			ImplKafkaGo, false, "assignor range (kafka-go leader, by client id; sarama sends the same metadata)"},
+		// A client id is the user's to set: sarama's own still leaves the
+		// Java client 2.4 to 3.3 possible.
 		{"sarama's layout, sarama's client id", "range", []kafka.Member{member("a", "sarama", v1)},
-			ImplSarama, false, "assignor range (sarama leader)"},
+			ImplSarama, false, "assignor range (sarama leader, by metadata the Java client 2.4 to 3.3 also sends)"},
+		// kafka-go's own layout, kept as sent, outweighs another
+		// library's client id.
+		{"kafka-go's layout, sarama's client id", "range", []kafka.Member{member("a", "sarama", kafkaGoV1)},
+			ImplKafkaGo, false, "assignor range (kafka-go leader, by metadata against client ids)"},
+		{"kafka-go's layout, the Java client's default client id", "roundrobin", []kafka.Member{member("a", "consumer-g-1", kafkaGoV1)},
+			ImplKafkaGo, false, "assignor roundrobin (kafka-go leader, by metadata against client ids)"},
 		// "consumer-billing-1" in a group not named billing is a chosen id.
 		{"sarama's layout, consumer- id of another group", "roundrobin", []kafka.Member{member("a", "consumer-billing-1", v1)},
 			ImplSarama, false, "assignor roundrobin (sarama leader, by metadata the Java client 2.4 to 3.3 also sends)"},
@@ -178,7 +187,7 @@ func TestSimulateRecordedKafkaJSJoin(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := sim.Predictions[0]
-	if p.Assignor != ProtocolKafkaJSRoundRobin || p.Confidence != ConfidenceApproximate || p.Note != "the group's assignor; joiners' member ids decide the result: 3 places run" {
+	if p.Assignor != ProtocolKafkaJSRoundRobin || p.Confidence != ConfidenceApproximate || p.Note != "the group's assignor; joiners' member ids decide the result: 3 results in 3 places run" || len(p.Results) != 3 {
 		t.Fatalf("first row %s %s %q", p.Assignor, p.Confidence, p.Note)
 	}
 	wantA := map[string][]kafka.TopicPartitions{
@@ -203,9 +212,13 @@ func TestSimulateUnmodelledAssignor(t *testing.T) {
 		java                   Confidence
 		meta                   []byte
 	}{
-		// A franz-go leader with a custom assignor: franz-go's range is
-		// exactly what it would run if the group used range.
-		{"my-assignor", "kgo", "counts only: this group's leader runs my-assignor, which kgroups does not model", ConfidenceExact, metadata(1, nil, "t")},
+		// A custom assignor under franz-go's client id, with metadata
+		// no recording shows franz-go sending (version 1): only the
+		// client id says franz-go, so its range row is a what-if, not
+		// exact.
+		{"my-assignor", "kgo", "counts only: this group's leader runs my-assignor, which kgroups does not model", ConfidenceApproximate, metadata(1, nil, "t")},
+		// The same with franz-go's own layout (version 3): exact.
+		{"my-assignor", "kgo", "counts only: this group's leader runs my-assignor, which kgroups does not model", ConfidenceExact, kgo.RangeBalancer().JoinGroupMetadata([]string{"t"}, nil, 3)},
 		// kafkajs configured with a range assignor of its own: kgroups
 		// models only kafkajs's RoundRobinAssigner.
 		// (kafkajs writes version 0 with empty user data.)
@@ -228,7 +241,7 @@ func TestSimulateUnmodelledAssignor(t *testing.T) {
 		if p.Assignor != c.protocol || p.Confidence != ConfidenceUnknown || !errors.As(p.Err, &ue) || p.Err.Error() != c.want || p.Assignment != nil {
 			t.Fatalf("%s: first row %s %s %v", c.protocol, p.Assignor, p.Confidence, p.Err)
 		}
-		if len(sim.Predictions) != 5 || sim.Predictions[1].Note != "if the group used range" || sim.Predictions[1].Confidence != c.java || len(sim.Predictions[1].Moves) != 2 {
+		if len(sim.Predictions) != 5 || !strings.HasPrefix(sim.Predictions[1].Note, "if the group used range") || sim.Predictions[1].Confidence != c.java || len(sim.Predictions[1].Moves) != 2 {
 			t.Fatalf("%s: Java rows %+v", c.protocol, sim.Predictions[1])
 		}
 	}

@@ -16,7 +16,7 @@ import (
 // seen to matter rather than assumed.
 func TestKafkaGoFixtures(t *testing.T) {
 	fixtures := loadClientFixtures(t, "kafka-go")
-	if got, want := slices.Sorted(maps.Keys(fixtures)), fixtureNames([]string{"range", "roundrobin"}, []string{"billing", "default"}); !slices.Equal(got, want) {
+	if got, want := slices.Sorted(maps.Keys(fixtures)), fixtureNames([]string{"range", "roundrobin"}, []string{"billing", "default", "javaid", "saramaid"}); !slices.Equal(got, want) {
 		t.Errorf("fixtures %v, want %v", got, want)
 	}
 	rules := map[string]func(map[string]map[string][]int32, []simMember, string, []int32){

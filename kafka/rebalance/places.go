@@ -3,6 +3,7 @@ package rebalance
 import (
 	"fmt"
 	"maps"
+	"math/big"
 	"slices"
 	"strings"
 
@@ -16,9 +17,9 @@ import (
 // (its client id, a dash and a random suffix), so it may sort anywhere
 // among the members' ids; every assignor modelled orders members by id. n
 // joiners among m members have C(m+n, n) places; when there are more than
-// MaxPlaces, Simulate runs MaxPlaces of them spread evenly (every joiner
-// first, every joiner last, and places between), and the prediction cannot
-// be exact.
+// MaxPlaces, Simulate runs MaxPlaces of them, evenly spaced in order from
+// every joiner first to every joiner last, and the prediction cannot be
+// exact.
 const MaxPlaces = 64
 
 // PlaceOutcome is the assignment one place of the joiners leads to.
@@ -38,16 +39,17 @@ type PlaceOutcome struct {
 // placements lists the places n joiners can take among ids (the remaining
 // members' ids): for each place, one stand-in member id per joiner that
 // sorts into its gap (gap 0 before every id, gap k right after the k-th
-// id in order), joiners in gap order. all is false when there were more
-// places than MaxPlaces and only a spread of them is listed; total is how
-// many places there are (capped at a large number).
-func placements(ids []string, n int) (places [][]string, total int, all bool) {
+// id in order), joiners in gap order. total is how many places there are,
+// exactly. all is false when there are more than MaxPlaces: then MaxPlaces
+// of them are listed, evenly spaced in the order that starts with every
+// joiner in the first gap and ends with every joiner in the last.
+func placements(ids []string, n int) (places [][]string, total *big.Int, all bool) {
 	if n == 0 {
-		return [][]string{nil}, 1, true
+		return [][]string{nil}, big.NewInt(1), true
 	}
 	sorted := uniqueSorted(ids)
 	gaps := len(sorted) + 1
-	total = choose(gaps+n-1, n)
+	total = waysToPlace(n, gaps)
 	stand := func(gapsOf []int) []string {
 		out := make([]string, n)
 		for j, g := range gapsOf {
@@ -62,7 +64,7 @@ func placements(ids []string, n int) (places [][]string, total int, all bool) {
 		}
 		return out
 	}
-	if total <= MaxPlaces {
+	if total.Cmp(big.NewInt(MaxPlaces)) <= 0 {
 		cur := make([]int, n)
 		var walk func(j, from int)
 		walk = func(j, from int) {
@@ -78,39 +80,71 @@ func placements(ids []string, n int) (places [][]string, total int, all bool) {
 		walk(0, 0)
 		return places, total, true
 	}
-	// A spread: every joiner in one gap, the gap walking from first to
-	// last, and (every other place) the joiners spread over all gaps.
-	seen := map[string]bool{}
-	for i := range MaxPlaces {
-		c := i * (gaps - 1) / (MaxPlaces - 1)
-		cur := make([]int, n)
-		for j := range n {
-			cur[j] = c
-			if i%2 == 1 {
-				cur[j] = (c + j*(gaps-1)/n) % gaps
-			}
-		}
-		slices.Sort(cur)
-		if key := fmt.Sprint(cur); !seen[key] {
-			seen[key] = true
-			places = append(places, stand(cur))
-		}
+	// The k-th place, k = i*(total-1)/(MaxPlaces-1): MaxPlaces distinct
+	// places, the first and the last included.
+	last := new(big.Int).Sub(total, big.NewInt(1))
+	for i := range int64(MaxPlaces) {
+		k := new(big.Int).Mul(last, big.NewInt(i))
+		k.Quo(k, big.NewInt(MaxPlaces-1))
+		places = append(places, stand(nthPlace(k, n, gaps)))
 	}
 	return places, total, false
 }
 
-// choose is the binomial coefficient, saturating at a value well above
-// MaxPlaces.
-func choose(n, k int) int {
-	const limit = 1 << 30
-	r := 1
-	for i := 1; i <= k; i++ {
-		r = r * (n - k + i) / i
-		if r > limit {
-			return limit
+// waysToPlace is the number of ways to put n joiners into gaps gaps,
+// C(n+gaps-1, n).
+func waysToPlace(n, gaps int) *big.Int {
+	if gaps <= 0 {
+		if n == 0 {
+			return big.NewInt(1)
 		}
+		return big.NewInt(0)
 	}
-	return r
+	return new(big.Int).Binomial(int64(n+gaps-1), int64(min(n, gaps-1)))
+}
+
+// nthPlace is the k-th (from 0) way to put n joiners into gaps gaps, in
+// the order that puts as many as possible in the earliest gap first (all
+// in gap 0 is the first, all in the last gap the last), as each joiner's
+// gap, in gap order.
+func nthPlace(k *big.Int, n, gaps int) []int {
+	k = new(big.Int).Set(k)
+	out := make([]int, 0, n)
+	r := n
+	for x := 0; x < gaps && r > 0; x++ {
+		after := gaps - x - 1
+		c := r
+		if after > 0 {
+			// With c joiners in gap x, the rest (s = r-c) go into the
+			// gaps after it: ways(s) = C(s+after-1, s), from ways(0) = 1
+			// by ways(s+1) = ways(s)*(s+after)/(s+1).
+			w := big.NewInt(1)
+			for s := 0; ; s++ {
+				if k.Cmp(w) < 0 || s == r {
+					c = r - s
+					break
+				}
+				k.Sub(k, w)
+				w.Mul(w, big.NewInt(int64(s+after)))
+				w.Quo(w, big.NewInt(int64(s+1)))
+			}
+		}
+		for range c {
+			out = append(out, x)
+		}
+		r -= c
+	}
+	return out
+}
+
+// placesCount words a count of places: exact while it has at most 15
+// digits, else "about 1.2e+140".
+func placesCount(n *big.Int) string {
+	if n.Cmp(big.NewInt(1e15)) < 0 {
+		return n.String()
+	}
+	f, _ := new(big.Float).SetInt(n).Float64()
+	return fmt.Sprintf("about %.1e", f)
 }
 
 // renamed gives the stand-in member ids of a plan back their joiners' ids.
@@ -166,7 +200,7 @@ type joinPlace struct {
 // members, placed anywhere among the instance ids (static members sort by
 // instance id); in a group of both, both, which is never every
 // combination (all is false, how says so).
-func joinPlaces(members []simMember, n int) (places []joinPlace, total int, all bool, how string) {
+func joinPlaces(members []simMember, n int) (places []joinPlace, total *big.Int, all bool, how string) {
 	var ids, instances []string
 	for _, m := range members {
 		ids = append(ids, m.id)
@@ -176,13 +210,14 @@ func joinPlaces(members []simMember, n int) (places []joinPlace, total int, all 
 	}
 	dynamic := len(instances) < len(members) || len(members) == 0
 	static := len(instances) > 0
-	all = true
+	all, total = true, new(big.Int)
 	if dynamic {
 		stand, t, a := placements(ids, n)
 		for _, s := range stand {
 			places = append(places, joinPlace{ids: s})
 		}
-		total, all = t, a
+		total.Add(total, t)
+		all = a
 	}
 	if static {
 		stand, t, a := placements(instances, n)
@@ -194,7 +229,8 @@ func joinPlaces(members []simMember, n int) (places []joinPlace, total int, all 
 			}
 			places = append(places, pl)
 		}
-		total, all = total+t, all && a
+		total.Add(total, t)
+		all = all && a
 	}
 	if n > 0 && dynamic && static {
 		all, how = false, " (as static members and as dynamic ones)"
@@ -206,7 +242,7 @@ func joinPlaces(members []simMember, n int) (places []joinPlace, total int, all 
 // members by member id alone, static or not (sarama, kafka-go,
 // kafka-python): anywhere among the member ids. A static joiner's member id
 // starts with its instance id, which is not known before it joins either.
-func idPlaces(members []simMember, n int) (places []joinPlace, total int, all bool, how string) {
+func idPlaces(members []simMember, n int) (places []joinPlace, total *big.Int, all bool, how string) {
 	ids := make([]string, 0, len(members))
 	for _, m := range members {
 		ids = append(ids, m.id)

@@ -1,17 +1,20 @@
 package rebalance
 
 import (
+	"fmt"
+	"math/big"
 	"slices"
 	"testing"
 )
 
 // TestPlacements: two joiners among two members have C(4,2) = 6 places,
-// each stand-in sorting into its gap; past MaxPlaces only a spread is run,
-// always including every joiner first and every joiner last.
+// each stand-in sorting into its gap; past MaxPlaces exactly MaxPlaces
+// different places are run, evenly spaced from every joiner first to every
+// joiner last, and the total is the true count.
 func TestPlacements(t *testing.T) {
 	ids := []string{"b", "a"}
 	places, total, all := placements(ids, 2)
-	if total != 6 || !all || len(places) != 6 {
+	if total.Cmp(big.NewInt(6)) != 0 || !all || len(places) != 6 {
 		t.Fatalf("%d places of %d (all %v), want 6 of 6", len(places), total, all)
 	}
 	gapOf := func(id string) int {
@@ -40,14 +43,51 @@ func TestPlacements(t *testing.T) {
 		many[i] = "m-" + string(rune('A'+i/26)) + string(rune('a'+i%26))
 	}
 	places, total, all = placements(many, 1)
-	if total != 101 || all || len(places) > MaxPlaces {
-		t.Fatalf("%d places of %d (all %v), want at most %d of 101", len(places), total, all, MaxPlaces)
+	if total.Cmp(big.NewInt(101)) != 0 || all || len(places) != MaxPlaces {
+		t.Fatalf("%d places of %d (all %v), want %d of 101", len(places), total, all, MaxPlaces)
 	}
 	first, last := places[0][0], places[len(places)-1][0]
 	if first >= slices.Min(many) || last <= slices.Max(many) {
 		t.Errorf("spread runs from %q to %q, want before every id and after every id", first, last)
 	}
-	if _, total, _ := placements(many, 1000); total != 1<<30 {
-		t.Errorf("1000 joiners among 100: total %d, want the saturated count", total)
+	distinct(t, places)
+	for _, c := range []struct {
+		ids   []string
+		n     int
+		total *big.Int
+	}{
+		// The counts the documentation gives: 10 joiners among 4
+		// members have C(14, 10) = 1001 places, 1000 among 4 C(1004, 4).
+		{[]string{"a", "b", "c", "d"}, 10, big.NewInt(1001)},
+		{[]string{"a", "b", "c", "d"}, 1000, big.NewInt(42084793751)},
+		{many, 1000, new(big.Int).Binomial(1100, 100)},
+	} {
+		places, total, all := placements(c.ids, c.n)
+		if total.Cmp(c.total) != 0 || all || len(places) != MaxPlaces {
+			t.Errorf("%d joiners among %d: %d places of %s (all %v), want %d of %s", c.n, len(c.ids), len(places), total, all, MaxPlaces, c.total)
+		}
+		distinct(t, places)
+		if slices.ContainsFunc(places, func(p []string) bool { return len(p) != c.n || !slices.IsSorted(p) }) {
+			t.Errorf("%d joiners among %d: a place without one sorted stand-in per joiner", c.n, len(c.ids))
+		}
+	}
+	if got := placesCount(big.NewInt(42084793751)); got != "42084793751" {
+		t.Errorf("placesCount = %q", got)
+	}
+	if got := placesCount(new(big.Int).Binomial(1100, 100)); got != "about 1.4e+144" {
+		t.Errorf("placesCount = %q", got)
+	}
+}
+
+// distinct fails when two places put the joiners in the same gaps.
+func distinct(t *testing.T, places [][]string) {
+	t.Helper()
+	seen := map[string]bool{}
+	for _, p := range places {
+		k := fmt.Sprint(p)
+		if seen[k] {
+			t.Fatalf("place %q listed twice", p)
+		}
+		seen[k] = true
 	}
 }

@@ -2,6 +2,7 @@ package rebalance
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -27,8 +28,15 @@ type recorded struct {
 	Leave      string           `json:"leave"`
 	Before     []rdkMember      `json:"before"`
 	After      []rdkMember      `json:"after"`
+	ClientIDs  string           `json:"client_ids"`
 	Scenario   string           `json:"scenario"`
 	Members    []rdkMember      `json:"members"`
+	// Type is "consumer" for a KIP-848 group (testdata/java-kip848),
+	// whose members are in BeforeGroup and AfterGroup as
+	// ConsumerGroupDescribe reported them; empty for a classic group.
+	Type        string          `json:"type"`
+	BeforeGroup *kip848Snapshot `json:"before_group"`
+	AfterGroup  *kip848Snapshot `json:"after_group"`
 }
 
 // scoreCase is one recorded membership change to predict.
@@ -38,6 +46,8 @@ type scoreCase struct {
 	protocol      string
 	partitions    map[string]int32
 	before, after []rdkMember
+	// kip848 holds a KIP-848 group's change instead of before and after.
+	kip848 *[2]kip848Snapshot
 }
 
 // loadScoreCases reads every fixture directory under testdata, so that a
@@ -70,6 +80,8 @@ func loadScoreCases(t *testing.T) []scoreCase {
 			}
 			name := filepath.Join(filepath.Base(dir), filepath.Base(p))
 			switch {
+			case f.Type == "consumer" && f.BeforeGroup != nil && f.AfterGroup != nil:
+				out = append(out, scoreCase{name: name, group: f.Group, protocol: f.Protocol, partitions: f.Partitions, kip848: &[2]kip848Snapshot{*f.BeforeGroup, *f.AfterGroup}})
 			case len(f.Before) > 0 && len(f.After) > 0:
 				out = append(out, scoreCase{name: name, group: f.Group, protocol: f.Protocol, partitions: f.Partitions, before: f.Before, after: f.After})
 			case len(f.Members) > 0:
@@ -106,6 +118,17 @@ func recordedGroup(t *testing.T, name, group, protocol string, ms []rdkMember) *
 		}
 		m.Assignment = kafka.MergeAssignment(m.Assignment)
 		g.Members = append(g.Members, m)
+	}
+	return g
+}
+
+// kip848Group is a recorded KIP-848 group as kgroups' snapshot holds it.
+func kip848Group(group string, rg kip848Snapshot) *kafka.Group {
+	g := &kafka.Group{Name: group, Type: kafka.TypeConsumer, ProtocolType: "consumer", State: rg.State, Assignor: rg.Assignor,
+		GroupEpoch: rg.Epoch, AssignmentEpoch: rg.AssignmentEpoch}
+	for _, rm := range rg.Members {
+		g.Members = append(g.Members, kafka.Member{MemberID: rm.MemberID, InstanceID: rm.InstanceID, ClientID: rm.ClientID, Host: rm.Host,
+			MemberEpoch: rm.MemberEpoch, Subscribed: rm.Subscribed, Assignment: topicPartitions(rm.Assigned), Target: topicPartitions(rm.Target)})
 	}
 	return g
 }
@@ -150,9 +173,15 @@ func TestScoreRecordedFixtures(t *testing.T) {
 	}
 	type tally struct{ right, wrong int }
 	counts := map[Confidence]*tally{ConfidenceExact: {}, ConfidenceApproximate: {}, ConfidenceUnknown: {}}
+	kip848 := 0
 	for _, c := range cases {
-		g := recordedGroup(t, c.name, c.group, c.protocol, c.before)
-		settled := recordedGroup(t, c.name, c.group, c.protocol, c.after)
+		var g, settled *kafka.Group
+		if c.kip848 != nil {
+			g, settled = kip848Group(c.group, c.kip848[0]), kip848Group(c.group, c.kip848[1])
+		} else {
+			g = recordedGroup(t, c.name, c.group, c.protocol, c.before)
+			settled = recordedGroup(t, c.name, c.group, c.protocol, c.after)
+		}
 		var change Change
 		for _, m := range g.Members {
 			if _, ok := settled.Member(m.MemberID); !ok {
@@ -168,8 +197,22 @@ func TestScoreRecordedFixtures(t *testing.T) {
 			t.Fatalf("%s: %d join and %d leave; a recorded change is one or the other", c.name, change.Join, len(change.Leave))
 		}
 		sim, err := Simulate(g, c.partitions, change)
+		if c.kip848 != nil {
+			// The broker assigns a KIP-848 group: simulate makes no
+			// prediction for it, so it has no row to be wrong.
+			if !errors.Is(err, ErrServerAssigned) {
+				t.Fatalf("%s: simulating a KIP-848 group: %v, want ErrServerAssigned", c.name, err)
+			}
+			kip848++
+			counts[ConfidenceUnknown].right++
+			t.Logf("%-40s %-20s %-9s %-11s %-5s %s", c.name, c.protocol, "broker", ConfidenceUnknown, "-", "the broker assigns")
+			continue
+		}
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
+		}
+		for _, p := range sim.Predictions {
+			checkResults(t, c.name, &p, sim.Joiners)
 		}
 		i := slices.IndexFunc(sim.Predictions, func(p Prediction) bool { return p.Assignor == c.protocol })
 		if i < 0 {
@@ -201,7 +244,7 @@ func TestScoreRecordedFixtures(t *testing.T) {
 	for _, conf := range []Confidence{ConfidenceExact, ConfidenceApproximate} {
 		parts = append(parts, fmt.Sprintf("%s %d right %d wrong", conf, counts[conf].right, counts[conf].wrong))
 	}
-	parts = append(parts, fmt.Sprintf("unknown %d", counts[ConfidenceUnknown].right))
+	parts = append(parts, fmt.Sprintf("unknown %d (%d of them KIP-848 groups, assigned by the broker)", counts[ConfidenceUnknown].right, kip848))
 	t.Logf("score over %d recorded changes: %s", len(cases), strings.Join(parts, ", "))
 }
 
@@ -222,4 +265,38 @@ func assignmentsOf(g *kafka.Group) map[string][]kafka.TopicPartitions {
 		out[m.MemberID] = m.Assignment
 	}
 	return out
+}
+
+// checkResults holds a row to what it shows: every result it ran once,
+// best first, none twice, the worst the last of them and never a copy of
+// the best, and as many as its note counts.
+func checkResults(t *testing.T, name string, p *Prediction, joiners []string) {
+	t.Helper()
+	if p.Err != nil {
+		return
+	}
+	if len(p.Results) != len(p.distinct) || len(p.Results) == 0 {
+		t.Errorf("%s %s: %d results of %d distinct", name, p.Assignor, len(p.Results), len(p.distinct))
+		return
+	}
+	for i := range p.Results {
+		for j := range i {
+			if sameOutcome(p.Results[i], p.Results[j], joiners) {
+				t.Errorf("%s %s: results %d and %d are the same", name, p.Assignor, j, i)
+			}
+		}
+		if i > 0 && placeLess(p.Results[i], p.Results[i-1]) {
+			t.Errorf("%s %s: result %d is better than result %d", name, p.Assignor, i, i-1)
+		}
+	}
+	if n := len(p.Results); n > 1 {
+		if p.Worst == nil || sameOutcome(*p.Worst, p.Best(), joiners) || !sameOutcome(*p.Worst, p.Results[n-1], joiners) {
+			t.Errorf("%s %s: the worst of %d results is not the last, or is the best", name, p.Assignor, n)
+		}
+		if !strings.Contains(p.Note, fmt.Sprintf("%d results in", n)) {
+			t.Errorf("%s %s: %d results, note %q", name, p.Assignor, n, p.Note)
+		}
+	} else if p.Worst != nil {
+		t.Errorf("%s %s: one result and a worst", name, p.Assignor)
+	}
 }

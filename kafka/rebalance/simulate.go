@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math/big"
 	"slices"
 	"sort"
 	"strconv"
@@ -99,30 +100,37 @@ type Prediction struct {
 	// used range") and why it is not exact, for humans; not sanitized.
 	Note string
 
-	// Worst is set when the joiners' places (their member ids, which the
-	// coordinator issues only when they join) lead to different results:
-	// the place that changes the most partitions' process. Moves,
-	// ByProcess, Assignment and Rounds above are then the place that
-	// changes the fewest. Nil when every place run gives one result.
+	// Results are every different result the runs gave (the joiners'
+	// places, whose member ids the coordinator issues only when they
+	// join, and the repeated runs of an assignor that breaks ties its
+	// own way), best first: fewest partitions changing process, then
+	// fewest moves, then fewest rounds, then as first met. Moves,
+	// ByProcess, Assignment and Rounds above are Results[0]. One result
+	// when every run agrees; none for a row that could not run.
+	Results []PlaceOutcome
+	// Worst is the last of Results when there are several (the one that
+	// changes the most partitions' process), nil when every run gives
+	// one result.
 	Worst *PlaceOutcome
 	// Places is how many places of the joiners were run, PlacesOf how
-	// many there are (1 and 1 without joiners); fewer run than there are
-	// (see MaxPlaces) makes the prediction approximate.
-	Places, PlacesOf int
+	// many there are, exactly (1 and 1 without joiners); fewer run than
+	// there are (see MaxPlaces) makes the prediction approximate.
+	Places   int
+	PlacesOf *big.Int
 
 	// distinct are the different outcomes the places run gave, in the
 	// order first met.
 	distinct []PlaceOutcome
 }
 
-// Best is the outcome the prediction's own fields hold: with joiners whose
-// place matters, the place that changes the fewest partitions' process.
+// Best is the outcome the prediction's own fields hold: with several
+// results, the one that changes the fewest partitions' process.
 func (p *Prediction) Best() PlaceOutcome {
 	return PlaceOutcome{Moves: p.Moves, ByProcess: p.ByProcess, Assignment: p.Assignment, Rounds: p.Rounds}
 }
 
-// Outcome is the best place's outcome, or the worst one's when worst is
-// set and the places differ.
+// Outcome is the best result, or the worst one when worst is set and the
+// runs differ.
 func (p *Prediction) Outcome(worst bool) PlaceOutcome {
 	if worst && p.Worst != nil {
 		return *p.Worst
@@ -130,8 +138,17 @@ func (p *Prediction) Outcome(worst bool) PlaceOutcome {
 	return p.Best()
 }
 
-// Ranged reports whether the joiners' places give different results.
-func (p *Prediction) Ranged() bool { return p.Worst != nil }
+// Result is the i-th of Results (0 is the best), or Best when the row
+// has none.
+func (p *Prediction) Result(i int) PlaceOutcome {
+	if i >= 0 && i < len(p.Results) {
+		return p.Results[i]
+	}
+	return p.Best()
+}
+
+// Ranged reports whether the runs give different results.
+func (p *Prediction) Ranged() bool { return len(p.Results) > 1 }
 
 // Confidence grades a prediction.
 type Confidence string
@@ -344,7 +361,6 @@ func Simulate(g *kafka.Group, partitions map[string]int32, change Change) (*Simu
 			places, total, all, how = idPlaces(members, len(sim.Joiners))
 		}
 		p.Places, p.PlacesOf = len(places), total
-		var best, worst *PlaceOutcome
 		runs := 0
 		for _, pl := range places {
 			for range trials {
@@ -364,46 +380,99 @@ func Simulate(g *kafka.Group, partitions map[string]int32, change Change) (*Simu
 				if !slices.ContainsFunc(p.distinct, func(d PlaceOutcome) bool { return sameOutcome(d, o, sim.Joiners) }) {
 					p.distinct = append(p.distinct, o)
 				}
-				switch {
-				case best == nil:
-					best, worst = &o, &o
-				case placeLess(o, *best):
-					best = &o
-				case placeLess(*worst, o):
-					worst = &o
-				}
 			}
 		}
 		same := len(p.distinct) == 1
+		p.Results = slices.Clone(p.distinct)
+		slices.SortStableFunc(p.Results, func(a, b PlaceOutcome) int {
+			switch {
+			case placeLess(a, b):
+				return -1
+			case placeLess(b, a):
+				return 1
+			}
+			return 0
+		})
+		best := p.Results[0]
 		p.Moves, p.ByProcess, p.Assignment, p.Rounds = best.Moves, best.ByProcess, best.Assignment, best.Rounds
 		if !same {
-			p.Worst = worst
+			p.Worst = &p.Results[len(p.Results)-1]
 		}
 		// With one member left there is nothing to break a tie between.
 		ties = ties && len(sim.Members) > 1
 		if (!same || !all || ties) && p.Confidence == ConfidenceExact {
 			p.Confidence = ConfidenceApproximate
 		}
+		placesRun := countOf(len(places), "place", "places")
+		if !all {
+			placesRun = fmt.Sprintf("%d of %s places", len(places), placesCount(total))
+		}
 		switch {
+		case ties && len(sim.Joiners) > 0:
+			p.Note += fmt.Sprintf("; the leader breaks ties its own way (franz-go's at random): %s in %d runs over %s of the joiners%s", countOf(len(p.distinct), "result", "results"), runs, placesRun, how)
 		case ties:
 			p.Note += fmt.Sprintf("; the leader breaks ties its own way (franz-go's at random): %s in %d runs", countOf(len(p.distinct), "result", "results"), runs)
-		case !all:
-			p.Note += fmt.Sprintf("; joiners' member ids decide the result: %d of %d places run%s", len(places), total, how)
 		case !same:
-			p.Note += fmt.Sprintf("; joiners' member ids decide the result: %d places run%s", len(places), how)
+			p.Note += fmt.Sprintf("; joiners' member ids decide the result: %s in %s run%s", countOf(len(p.distinct), "result", "results"), placesRun, how)
+		case !all:
+			p.Note += fmt.Sprintf("; joiners' member ids may decide the result: 1 result in %s run%s", placesRun, how)
 		}
 	}
+	// runImpl runs impl's assignor for protocol into p, as the group's
+	// own row or a Java row is run; false when kgroups has no exact model
+	// of it.
+	runImpl := func(p *Prediction, impl Impl, protocol string) bool {
+		if impl == ImplJava {
+			if !slices.Contains(Assignors, protocol) {
+				return false
+			}
+			settle(p, false, members, 1, false, func(ms []simMember) (map[string]map[string][]int32, int, error) {
+				return run(balancer(protocol), ms, counts, gen)
+			})
+			return true
+		}
+		md, ok := lookupModel(impl, protocol)
+		if !ok || md.inexact != "" {
+			return false
+		}
+		settle(p, md.idOnly, members, 1, false, func(ms []simMember) (map[string]map[string][]int32, int, error) { return runModel(md, ms, counts) })
+		return true
+	}
+	ownSeen := false
 	if own, ok := ownPrediction(g, sim.Leader); ok {
 		if md, ok := lookupModel(sim.Leader.Impl, g.Assignor); ok {
 			settle(&own, md.idOnly, members, 1, false, func(ms []simMember) (map[string]map[string][]int32, int, error) { return runModel(md, ms, counts) })
 		}
+		confirmLeader(&own, sim, true, runImpl)
 		sim.Predictions = append(sim.Predictions, own)
+		ownSeen = true
 	}
 	for _, name := range Assignors {
 		p := javaPrediction(g, sim.Leader, name)
 		base, trials, ties := members, 1, false
 		if name == AssignorSticky || name == AssignorCooperativeSticky {
 			trials, ties = stickyTrials(len(javaPlaces)), true
+		}
+		if name == g.Assignor && sim.Leader.Impl == ImplJava && len(sim.Leader.Doubts) == 0 && !sim.Leader.Partial &&
+			(name == AssignorSticky || name == AssignorCooperativeSticky) && javaStickyClient(g) &&
+			javaStickyApplies(g, members, len(sim.Joiners), counts) {
+			// The Java client's own sticky assignors, modelled: members
+			// sorted by member id alone, so joiners go anywhere among
+			// the member ids.
+			cooperative := name == AssignorCooperativeSticky
+			md := model{impl: ImplJava, protocol: name, cooperative: cooperative, idOnly: true,
+				plan: func(ms []simMember, owned map[string]map[string][]int32, counts map[string]int32) (map[string]map[string][]int32, error) {
+					return javaStickyPlan(ms, owned, counts, cooperative), nil
+				}}
+			// Members that sent no sticky user data joined for the first
+			// time; at the next join every Java member sends what it
+			// owns, which is what the model takes.
+			p.Confidence = ConfidenceExact
+			p.Note = "the group's assignor" + conflictNote(sim.Leader) + "; the Java client's " + name + " assignor"
+			settle(&p, true, members, 1, false, func(ms []simMember) (map[string]map[string][]int32, int, error) { return runModel(md, ms, counts) })
+			confirmLeader(&p, sim, !ownSeen, runImpl)
+			sim.Predictions = append(sim.Predictions, p)
+			continue
 		}
 		if name == AssignorSticky && g.Assignor == AssignorSticky && eagerWithoutHistory(g) {
 			// franz-go's eager sticky members revoke everything before
@@ -415,9 +484,75 @@ func Simulate(g *kafka.Group, partitions map[string]int32, change Change) (*Simu
 		settle(&p, false, base, trials, ties, func(ms []simMember) (map[string]map[string][]int32, int, error) {
 			return run(balancer(name), ms, counts, gen)
 		})
+		confirmLeader(&p, sim, !ownSeen && name == g.Assignor, runImpl)
 		sim.Predictions = append(sim.Predictions, p)
 	}
 	return sim, nil
+}
+
+// confirmLeader settles a row whose leader was identified in doubt (a
+// client id decided, or two clients send the same metadata): an exact row
+// stays exact only when every implementation that may lead instead
+// predicts the same results, run over the same places; otherwise it is
+// approximate, and the note says why. own is the group's own row, which
+// names the doubt even when it is approximate for another reason.
+func confirmLeader(p *Prediction, sim *Simulation, own bool, runImpl func(*Prediction, Impl, string) bool) {
+	id := sim.Leader
+	if len(id.Doubts) == 0 || p.Err != nil {
+		return
+	}
+	doubt := id.Doubts[0]
+	if p.Confidence != ConfidenceExact {
+		if own {
+			p.Note += "; " + doubt
+		}
+		return
+	}
+	if id.Unsettled || len(id.Alternatives) == 0 {
+		p.Confidence = ConfidenceApproximate
+		p.Note += "; " + doubt
+		return
+	}
+	var names []string
+	for _, alt := range id.Alternatives {
+		if alt == p.Impl {
+			continue
+		}
+		q := Prediction{Assignor: p.Assignor, Impl: alt, Confidence: ConfidenceExact}
+		if !runImpl(&q, alt, p.Assignor) {
+			p.Confidence = ConfidenceApproximate
+			p.Note += "; " + doubt + ", and kgroups has no exact model of " + alt.Name() + "'s " + p.Assignor
+			return
+		}
+		if q.Err != nil || !sameResults(p.distinct, q.distinct, sim.Joiners) {
+			p.Confidence = ConfidenceApproximate
+			p.Note += "; " + doubt + ", and " + alt.Name() + "'s " + p.Assignor + " gives other results"
+			return
+		}
+		names = append(names, alt.Name()+"'s")
+	}
+	if len(names) > 0 {
+		p.Note += "; " + doubt + ", but " + strings.Join(names, " and ") + " " + p.Assignor + " gives the same results"
+	}
+}
+
+// sameResults reports whether two rows ran the same set of distinct
+// results.
+func sameResults(a, b []PlaceOutcome, joiners []string) bool {
+	in := func(o PlaceOutcome, set []PlaceOutcome) bool {
+		return slices.ContainsFunc(set, func(d PlaceOutcome) bool { return sameOutcome(d, o, joiners) })
+	}
+	for _, o := range a {
+		if !in(o, b) {
+			return false
+		}
+	}
+	for _, o := range b {
+		if !in(o, a) {
+			return false
+		}
+	}
+	return true
 }
 
 func countOf(n int, one, many string) string {
@@ -461,10 +596,6 @@ func ownPrediction(g *kafka.Group, leader Identification) (Prediction, bool) {
 	if leader.Partial {
 		p.Confidence = ConfidenceApproximate
 		p.Note += "; some members' clients are not identified"
-	}
-	if len(leader.Doubts) > 0 {
-		p.Confidence = ConfidenceApproximate
-		p.Note += "; " + leader.Doubts[0] + " sends the same metadata, and the client ids are neither's default"
 	}
 	if md, _ := lookupModel(leader.Impl, g.Assignor); md.inexact != "" {
 		p.Confidence = ConfidenceApproximate

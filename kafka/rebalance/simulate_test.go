@@ -2,6 +2,7 @@ package rebalance
 
 import (
 	"errors"
+	"math/big"
 	"reflect"
 	"strings"
 	"testing"
@@ -124,8 +125,8 @@ func TestSimulateJoin(t *testing.T) {
 	// after b: range moves 2 partitions at best (between), 3 at worst
 	// (first, the first of the two worst places), so it is approximate.
 	rng, _ := sim.Prediction(AssignorRange)
-	if rng.Places != 3 || rng.PlacesOf != 3 || rng.Confidence != ConfidenceApproximate ||
-		rng.Note != "the group's assignor; joiners' member ids decide the result: 3 places run" {
+	if rng.Places != 3 || rng.PlacesOf.Cmp(big.NewInt(3)) != 0 || rng.Confidence != ConfidenceApproximate ||
+		rng.Note != "the group's assignor; joiners' member ids decide the result: 3 results in 3 places run" {
 		t.Errorf("range: places %d of %d, %s %q", rng.Places, rng.PlacesOf, rng.Confidence, rng.Note)
 	}
 	wantRange := map[string][]kafka.TopicPartitions{"a": tps("t:0,1"), "new-1": tps("t:2,3"), "b": tps("t:4,5")}
@@ -136,12 +137,24 @@ func TestSimulateJoin(t *testing.T) {
 	if !reflect.DeepEqual(rng.Moves, wantMoves) {
 		t.Errorf("range moves = %v, want %v", rng.Moves, wantMoves)
 	}
-	if rng.Worst == nil {
-		t.Fatal("range: no worst place")
+	// Every result, best first: the joiner between a and b (2 moves),
+	// then first and last (3 each, in the order the places were run);
+	// the worst is the last of them, never a copy of the best.
+	wantResults := []map[string][]kafka.TopicPartitions{
+		wantRange,
+		{"new-1": tps("t:0,1"), "a": tps("t:2,3"), "b": tps("t:4,5")},
+		{"a": tps("t:0,1"), "b": tps("t:2,3"), "new-1": tps("t:4,5")},
 	}
-	wantWorst := map[string][]kafka.TopicPartitions{"new-1": tps("t:0,1"), "a": tps("t:2,3"), "b": tps("t:4,5")}
-	if !reflect.DeepEqual(rng.Worst.Assignment, wantWorst) || len(rng.Worst.ByProcess.Moves) != 3 {
-		t.Errorf("range worst = %v moving %d, want %v moving 3", rng.Worst.Assignment, len(rng.Worst.ByProcess.Moves), wantWorst)
+	if len(rng.Results) != len(wantResults) {
+		t.Fatalf("range: %d results, want %d", len(rng.Results), len(wantResults))
+	}
+	for i, want := range wantResults {
+		if got := rng.Results[i]; !reflect.DeepEqual(got.Assignment, want) || len(got.ByProcess.Moves) != []int{2, 3, 3}[i] {
+			t.Errorf("range result %d = %v moving %d, want %v moving %d", i, got.Assignment, len(got.ByProcess.Moves), want, []int{2, 3, 3}[i])
+		}
+	}
+	if rng.Worst == nil || !reflect.DeepEqual(rng.Worst.Assignment, wantResults[2]) {
+		t.Errorf("range worst = %v, want the last result", rng.Worst)
 	}
 
 	// Cooperative-sticky needs a second round: the first revokes one

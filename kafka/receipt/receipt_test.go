@@ -68,7 +68,7 @@ func TestWrite(t *testing.T) {
 		t.Fatalf("read back %+v, %v", back, err)
 	}
 	// The checksum is the SHA-256 of the file without its checksum line,
-	// compacted, as README.md says.
+	// compacted, as docs/cli.md#receipt-checksums-and-signatures says.
 	if got, want := compactSum(t, data), back.Checksum; got != want {
 		t.Fatalf("checksum of the compacted body %s, recorded %s", got, want)
 	}
@@ -93,7 +93,8 @@ func plantKey(t *testing.T, dir string) []byte {
 	return key
 }
 
-// compactMAC is the signature README.md describes, computed from a
+// compactMAC is the signature
+// docs/cli.md#receipt-checksums-and-signatures describes, computed from a
 // receipt file's text: drop the "signature" line, compact, HMAC-SHA256
 // with the key.
 func compactMAC(t *testing.T, key, file []byte) string {
@@ -113,8 +114,9 @@ func compactMAC(t *testing.T, key, file []byte) string {
 	return "hmac-sha256:" + hex.EncodeToString(m.Sum(nil))
 }
 
-// compactSum is the checksum README.md describes, computed from a receipt
-// file's text: drop the "checksum" line, compact, SHA-256.
+// compactSum is the checksum
+// docs/cli.md#receipt-checksums-and-signatures describes, computed from a
+// receipt file's text: drop the "checksum" line, compact, SHA-256.
 func compactSum(t *testing.T, file []byte) string {
 	t.Helper()
 	var kept []string

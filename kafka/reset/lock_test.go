@@ -181,11 +181,18 @@ func TestStaleLockTakenOver(t *testing.T) {
 }
 
 // lockCluster is the cluster as the writers' locks name it: by its id.
+// It also reads, once, what a write reads of the cluster before it takes
+// the lock (the cluster id, the brokers' API versions; cl keeps both), so
+// that a short deadline a test gives a write covers the wait for the lock
+// alone, however slow the machine.
 func lockCluster(t *testing.T, cl *kafka.Client) receipt.Cluster {
 	t.Helper()
 	id, err := cl.ClusterID(context.Background())
 	if err != nil || id == "" {
 		t.Fatalf("cluster id %q: %v", id, err)
+	}
+	if _, err := cl.BrokerVersions(context.Background()); err != nil {
+		t.Fatal(err)
 	}
 	return receipt.Cluster{ID: id, Brokers: cl.Brokers()}
 }

@@ -73,7 +73,7 @@ func TestReceiptBytes(t *testing.T) {
 }
 `
 	// The checksum (SUM above) is the SHA-256 of the rest, compacted, as
-	// README.md says.
+	// docs/cli.md#receipt-checksums-and-signatures says.
 	var compact bytes.Buffer
 	unsealed := strings.Replace(want, "  \"checksum\": \"SUM\",\n", "", 1)
 	if err := json.Compact(&compact, []byte(strings.Replace(unsealed, "  \"signature\": \"SIG\",\n", "", 1))); err != nil {

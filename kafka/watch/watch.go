@@ -145,6 +145,11 @@ func Input(snap *kafka.Snapshot, l *lag.Tracker, i int, buf []lag.PartitionHealt
 				return l.Samples(name, topic, partition, dst)
 			}
 		}
+		if in.Verdict.Status == lag.StatusStop {
+			if since, whole, ok := l.NoMembersSince(g.Name); ok {
+				in.NoMembersSince, in.NoMembersWhole = since, whole
+			}
+		}
 	}
 	return in, buf
 }

@@ -138,7 +138,11 @@ func Size(n int64) string {
 func DiagnoseEvidence(key string, v any) string {
 	switch n := v.(type) {
 	case nil:
-		return "null"
+		// JSON keeps null; a screen says what it means.
+		if key == "catchUpSeconds" {
+			return "never, at these rates"
+		}
+		return "unknown"
 	case string:
 		return n
 	case int64:

@@ -79,7 +79,7 @@ func TestFindingTexts(t *testing.T) {
 			Verdict: verdict(lag.TimeLag{Seconds: 50, Kind: lag.TimeLagExact},
 				ph(0, 0, 800, lag.StatusOK, 15, 3.1, lag.TimeLag{}), ph(1, 0, 800, lag.StatusOK, 15, 3.1, lag.TimeLag{}))},
 			[]string{"the group consumes 6.2 msg/s while 30 msg/s is produced: its lag grows 24 msg/s and its time lag (50s) 0.79s a second; " +
-				"it never catches up at these rates; 1 members share 2 partitions: more members, or faster ones, would help"}},
+				"it never catches up at these rates; 1 member shares 2 partitions: more members, or faster ones, would help"}},
 		{"slower than producers, a member per partition", diagnose.Input{
 			Group: &kafka.Group{Name: "g", Members: []kafka.Member{member("m1", 0), member("m2", 1)}, Partitions: []kafka.PartitionOffsets{po(0, 0, 0, 800, "m1"), po(1, 0, 0, 800, "m2")}},
 			Verdict: verdict(lag.TimeLag{},
@@ -125,7 +125,8 @@ func TestEvidenceInWords(t *testing.T) {
 		{"timeLagGrowthPerSecond", 0.794, "0.794s/s"},
 		{"committedOffset", int64(42), "42"},
 		{"host", "/10.0.0.1", "/10.0.0.1"},
-		{"transactionalId", nil, "null"},
+		{"transactionalId", nil, "unknown"},
+		{"catchUpSeconds", nil, "never, at these rates"},
 		{"stalledPartitions", []string{"t:0", "t:1"}, `["t:0","t:1"]`},
 		{"membersCanHelp", false, "false"},
 	} {

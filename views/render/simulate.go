@@ -9,6 +9,7 @@ package render
 import (
 	"fmt"
 	"io"
+	"math/big"
 	"slices"
 	"strconv"
 	"strings"
@@ -71,17 +72,15 @@ func worstOf(p *rebalance.Prediction, f func(rebalance.PlaceOutcome) int) int {
 	return f(p.Outcome(true))
 }
 
-// PlaceTitle is the heading of one outcome of a prediction: "range: 5
-// partitions change process", and, when the joiners' places differ, which
-// place it is ("range, best place of the joiners: …"); not sanitized.
-func PlaceTitle(p *rebalance.Prediction, worst bool) string {
-	o := p.Outcome(worst)
+// ResultTitle is the heading of the i-th result of a prediction (0 is the
+// best): "range: 5 partitions change process", and, when the runs gave
+// several results (the joiners' places, or a leader that breaks ties its
+// own way), which one it is: "range, result 2 of 3: …"; not sanitized.
+func ResultTitle(p *rebalance.Prediction, i int) string {
+	o := p.Result(i)
 	name := p.Assignor
-	switch {
-	case p.Ranged() && worst:
-		name += ", worst place of the joiners"
-	case p.Ranged():
-		name += ", best place of the joiners"
+	if n := len(p.Results); n > 1 {
+		name += fmt.Sprintf(", result %d of %d", i+1, n)
 	}
 	return name + ": " + format.Predicted(len(o.ByProcess.Moves), o.ByProcess.Rejoined)
 }
@@ -122,10 +121,10 @@ func AssignmentColumns() []Column[AssignmentRow] {
 }
 
 // AssignmentRows lists a prediction's members in the order the assignors
-// saw them (joiners last), with the best place's assignment, or the worst
-// one's when worst is set.
-func AssignmentRows(g *kafka.Group, sim *rebalance.Simulation, p *rebalance.Prediction, worst bool) []AssignmentRow {
-	o := p.Outcome(worst)
+// saw them (joiners last), with its i-th result's assignment (0 is the
+// best).
+func AssignmentRows(g *kafka.Group, sim *rebalance.Simulation, p *rebalance.Prediction, i int) []AssignmentRow {
+	o := p.Result(i)
 	rows := make([]AssignmentRow, 0, len(sim.Members))
 	for _, id := range sim.Members {
 		r := AssignmentRow{MemberID: id, Assignment: o.Assignment[id], New: slices.Contains(sim.Joiners, id)}
@@ -176,17 +175,14 @@ func Simulation(w io.Writer, g *kafka.Group, sim *rebalance.Simulation, lay Layo
 		if p.Err != nil {
 			continue
 		}
-		for _, worst := range []bool{false, true} {
-			if worst && !p.Ranged() {
-				break
-			}
-			o := p.Outcome(worst)
+		for r := range max(len(p.Results), 1) {
+			o := p.Result(r)
 			b.WriteByte('\n')
-			b.WriteString(format.Sanitize(PlaceTitle(p, worst)) + "\n")
+			b.WriteString(format.Sanitize(ResultTitle(p, r)) + "\n")
 			if len(o.Moves) > 0 {
 				b.WriteString(TableWith(MoveColumns(), o.Moves, lay))
 			}
-			b.WriteString(TableWith(AssignmentColumns(), AssignmentRows(g, sim, p, worst), lay))
+			b.WriteString(TableWith(AssignmentColumns(), AssignmentRows(g, sim, p, r), lay))
 		}
 	}
 	return Print(w, b.String())
@@ -313,12 +309,15 @@ type jsonAssignor struct {
 	Moves          []jsonMove                  `json:"moves"`
 	Assignment     map[string][]jsonAssignment `json:"assignment"`
 	// Places and PlacesOf are how many places of the joiners were run
-	// and how many there are; Worst is the place that moves most when
-	// they differ (the fields above are then the best place), else null.
-	Places   int        `json:"places"`
-	PlacesOf int        `json:"placesOf"`
-	Worst    *jsonPlace `json:"worst"`
-	Error    *string    `json:"error"`
+	// and how many there are, exactly (a JSON number that may not fit
+	// 64 bits); Results are every different result the runs gave, best
+	// first (the fields above are the first); Worst is the last of them
+	// when there are several, else null.
+	Places   int          `json:"places"`
+	PlacesOf *big.Int     `json:"placesOf"`
+	Results  []*jsonPlace `json:"results"`
+	Worst    *jsonPlace   `json:"worst"`
+	Error    *string      `json:"error"`
 }
 
 type jsonPlace struct {
@@ -355,7 +354,7 @@ type jsonTargetMember struct {
 }
 
 // SimulationJSON prints a simulation as
-// {"group","change","type","leader":{"impl","protocol","partial","label"},"assignors":[{"assignor","impl","confidence","note","moved","rounds","movedByProcess","rejoined","moves":[{"topic","partition","from","to"}],"assignment":{member:[{"topic","partitions"}]},"places","placesOf","worst":null|{"moved","rounds","movedByProcess","rejoined","moves","assignment"},"error"}],"staticRejoin":{"movedByProcess","rejoined"}}.
+// {"group","change","type","leader":{"impl","protocol","partial","label"},"assignors":[{"assignor","impl","confidence","note","moved","rounds","movedByProcess","rejoined","moves":[{"topic","partition","from","to"}],"assignment":{member:[{"topic","partitions"}]},"places","placesOf","results":[{"moved","rounds","movedByProcess","rejoined","moves","assignment"}],"worst":null|{…},"error"}],"staticRejoin":{"movedByProcess","rejoined"}}.
 func SimulationJSON(w io.Writer, g *kafka.Group, sim *rebalance.Simulation) error {
 	doc := jsonSimulation{Group: sim.Group, GroupBase64: groupBase64(sim.Group), Change: sim.Change.String(), Type: string(g.Type), Assignors: make([]jsonAssignor, 0, len(sim.Predictions))}
 	if sim.Leader.Impl != "" {
@@ -367,7 +366,13 @@ func SimulationJSON(w io.Writer, g *kafka.Group, sim *rebalance.Simulation) erro
 	for _, p := range sim.Predictions {
 		j := jsonAssignor{Assignor: p.Assignor, Impl: string(p.Impl), Confidence: string(p.Confidence), Note: p.Note, Moved: len(p.Moves), Rounds: p.Rounds, Moves: toJSONMoves(p.Moves), Assignment: map[string][]jsonAssignment{}}
 		j.MovedByProcess, j.Rejoined = len(p.ByProcess.Moves), p.ByProcess.Rejoined
-		j.Places, j.PlacesOf = p.Places, p.PlacesOf
+		j.Places, j.PlacesOf, j.Results = p.Places, p.PlacesOf, []*jsonPlace{}
+		if j.PlacesOf == nil {
+			j.PlacesOf = new(big.Int)
+		}
+		for _, o := range p.Results {
+			j.Results = append(j.Results, toJSONPlace(o))
+		}
 		if p.Worst != nil {
 			j.Worst = toJSONPlace(*p.Worst)
 		}

@@ -99,6 +99,50 @@ func TestSimulationJSON(t *testing.T) {
       },
       "places": 1,
       "placesOf": 1,
+      "results": [
+        {
+          "moved": 2,
+          "rounds": 1,
+          "movedByProcess": 2,
+          "rejoined": 0,
+          "moves": [
+            {
+              "topic": "orders",
+              "partition": 2,
+              "from": "b",
+              "to": "a"
+            },
+            {
+              "topic": "orders",
+              "partition": 3,
+              "from": "b",
+              "to": "c"
+            }
+          ],
+          "assignment": {
+            "a": [
+              {
+                "topic": "orders",
+                "partitions": [
+                  0,
+                  1,
+                  2
+                ]
+              }
+            ],
+            "c": [
+              {
+                "topic": "orders",
+                "partitions": [
+                  3,
+                  4,
+                  5
+                ]
+              }
+            ]
+          }
+        }
+      ],
       "worst": null,
       "error": null
     }
@@ -124,10 +168,10 @@ func TestSimulation(t *testing.T) {
 	want := `Group orders-app (classic, Stable, assignor range (Java/franz-go leader), 3 members): join 1
 
 ASSIGNOR    CONFIDENCE   MOVED  ROUNDS  MEMBERS  NOTE
-range       approximate    1–5       1        4  the group's assignor; joiners' member ids decide the result: 4 places run
-roundrobin  approximate    4–5       1        4  if the group used roundrobin; joiners' member ids decide the result: 4 places run
+range       approximate    1–5       1        4  the group's assignor; joiners' member ids decide the result: 4 results in 4 places run
+roundrobin  approximate    4–5       1        4  if the group used roundrobin; joiners' member ids decide the result: 4 results in 4 places run
 
-range, best place of the joiners: 1 partition changes process
+range, result 1 of 4: 1 partition changes process
 TOPIC   PARTITION  FROM  TO
 orders          4  c     new-1
 MEMBER  CLIENT-ID  #PARTITIONS  ASSIGNMENT
@@ -136,7 +180,27 @@ b       client-b             2  orders(2,3)
 c       client-c             1  orders(5)
 new-1   (new)                1  orders(4)
 
-range, worst place of the joiners: 5 partitions change process
+range, result 2 of 4: 1 partition changes process
+TOPIC   PARTITION  FROM  TO
+orders          5  c     new-1
+MEMBER  CLIENT-ID  #PARTITIONS  ASSIGNMENT
+a       client-a             2  orders(0,1)
+b       client-b             2  orders(2,3)
+c       client-c             1  orders(4)
+new-1   (new)                1  orders(5)
+
+range, result 3 of 4: 3 partitions change process
+TOPIC   PARTITION  FROM  TO
+orders          2  b     new-1
+orders          3  b     new-1
+orders          4  c     b
+MEMBER  CLIENT-ID  #PARTITIONS  ASSIGNMENT
+a       client-a             2  orders(0,1)
+b       client-b             1  orders(4)
+c       client-c             1  orders(5)
+new-1   (new)                2  orders(2,3)
+
+range, result 4 of 4: 5 partitions change process
 TOPIC   PARTITION  FROM  TO
 orders          0  a     new-1
 orders          1  a     new-1
@@ -149,7 +213,7 @@ b       client-b             1  orders(4)
 c       client-c             1  orders(5)
 new-1   (new)                2  orders(0,1)
 
-roundrobin, best place of the joiners: 4 partitions change process
+roundrobin, result 1 of 4: 4 partitions change process
 TOPIC   PARTITION  FROM  TO
 orders          0  a     new-1
 orders          3  b     c
@@ -161,7 +225,19 @@ b       client-b             1  orders(2)
 c       client-c             1  orders(3)
 new-1   (new)                2  orders(0,4)
 
-roundrobin, worst place of the joiners: 5 partitions change process
+roundrobin, result 2 of 4: 4 partitions change process
+TOPIC   PARTITION  FROM  TO
+orders          1  a     new-1
+orders          3  b     c
+orders          4  c     a
+orders          5  c     new-1
+MEMBER  CLIENT-ID  #PARTITIONS  ASSIGNMENT
+a       client-a             2  orders(0,4)
+b       client-b             1  orders(2)
+c       client-c             1  orders(3)
+new-1   (new)                2  orders(1,5)
+
+roundrobin, result 3 of 4: 5 partitions change process
 TOPIC   PARTITION  FROM  TO
 orders          1  a     b
 orders          2  b     new-1
@@ -173,6 +249,19 @@ a       client-a             2  orders(0,4)
 b       client-b             2  orders(1,5)
 c       client-c             1  orders(3)
 new-1   (new)                1  orders(2)
+
+roundrobin, result 4 of 4: 5 partitions change process
+TOPIC   PARTITION  FROM  TO
+orders          1  a     b
+orders          2  b     c
+orders          3  b     new-1
+orders          4  c     a
+orders          5  c     b
+MEMBER  CLIENT-ID  #PARTITIONS  ASSIGNMENT
+a       client-a             2  orders(0,4)
+b       client-b             2  orders(1,5)
+c       client-c             1  orders(2)
+new-1   (new)                1  orders(3)
 `
 	if got := buf.String(); got != want {
 		t.Fatalf("table:\n%s\nwant\n%s", got, want)
@@ -297,7 +386,8 @@ func TestSimulationStaticRejoin(t *testing.T) {
 }
 
 // TestSimulationJSONRange: a joiner whose place decides the result gives
-// the best place's figures and the worst place's beside them.
+// the best place's figures, every result best first, and the worst
+// place's.
 func TestSimulationJSONRange(t *testing.T) {
 	g := simRangeGroup()
 	sim, err := rebalance.Simulate(g, map[string]int32{"orders": 6}, rebalance.Change{Join: 1})
@@ -315,7 +405,10 @@ func TestSimulationJSONRange(t *testing.T) {
 			MovedByProcess int    `json:"movedByProcess"`
 			Places         int    `json:"places"`
 			PlacesOf       int    `json:"placesOf"`
-			Worst          *struct {
+			Results        []struct {
+				MovedByProcess int `json:"movedByProcess"`
+			} `json:"results"`
+			Worst *struct {
 				MovedByProcess int                                 `json:"movedByProcess"`
 				Assignment     map[string][]struct{ Topic string } `json:"assignment"`
 			} `json:"worst"`
@@ -328,5 +421,13 @@ func TestSimulationJSONRange(t *testing.T) {
 	if r.Assignor != "range" || r.Confidence != "approximate" || r.MovedByProcess != 1 || r.Places != 4 || r.PlacesOf != 4 ||
 		r.Worst == nil || r.Worst.MovedByProcess != 5 || len(r.Worst.Assignment) != 4 {
 		t.Fatalf("range row %+v (worst %+v)", r, r.Worst)
+	}
+	// Every result, best first: the four places give four.
+	var moved []int
+	for _, x := range r.Results {
+		moved = append(moved, x.MovedByProcess)
+	}
+	if !slices.Equal(moved, []int{1, 1, 3, 5}) {
+		t.Fatalf("range results move %v, want [1 1 3 5]", moved)
 	}
 }

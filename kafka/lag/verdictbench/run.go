@@ -1,9 +1,12 @@
 package verdictbench
 
 import (
+	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/kgroups/kgroups/kafka"
@@ -98,8 +101,9 @@ type Score struct {
 	// change of truth.
 	Excess int
 	// OKWhileGrowing counts polls judged OK while the true time lag grew
-	// over the evidence span (the window, or two commit periods when
-	// longer) by more than half that span.
+	// over the evidence span (the window, or two commit periods or two of
+	// the rhythm the consumer shows when longer) by more than half that
+	// span.
 	OKWhileGrowing int
 	// StallInRhythm counts polls whose verdict calls a partition STALL
 	// whose last commit is within its own rhythm (the longest gap between
@@ -114,6 +118,7 @@ type Score struct {
 var (
 	growingKey = [2]uint8{255, 0}
 	stallKey   = [2]uint8{255, 1}
+	excessKey  = [2]uint8{255, 2}
 )
 
 func newScore() *Score { return &Score{Wrong: make(map[[2]uint8]map[string]int)} }
@@ -153,7 +158,11 @@ type judged struct {
 	truth Truth
 	col   Col
 	tl    float64
-	stall bool // the verdict calls a partition STALL within its rhythm
+	// rhythm is the consumer's commit rhythm then (world.rhythm).
+	rhythm float64
+	stall  bool // the verdict calls a partition STALL within its rhythm
+	// line is the verdict in words, for Trace ("" when not tracing).
+	line string
 }
 
 // observer is one watcher's state during a run.
@@ -166,10 +175,44 @@ type observer struct {
 	taken   int
 	span    float64 // the evidence window, seconds
 	out     []judged
+	trace   bool // record each verdict's words (Trace)
 }
 
 // Run simulates sc and scores each observer's verdicts.
 func Run(sc *Scenario) [numObservers]*Score {
+	var out [numObservers]*Score
+	for i, o := range observe(sc, false) {
+		out[i] = o.score(sc)
+	}
+	return out
+}
+
+// Trace simulates sc and writes what observer o judged at each poll: the
+// time, the truth and the true time lag, the verdict with its reason, and
+// each partition's status in one letter (. OK, j OK waiting for evidence,
+// W WARN, N NO-COMMITS, S STALL, R REWIND, X STOP). It is how a rule's
+// wrong cell is looked into (go run ./cmd/verdictbench -trace s028).
+func Trace(w io.Writer, sc *Scenario, o Observer) error {
+	if _, err := fmt.Fprintf(w, "%s (%s)\n", sc.Describe(), o); err != nil {
+		return err
+	}
+	for _, j := range observe(sc, true)[o].out {
+		if _, err := fmt.Fprintf(w, "%7.0fs %-14s tl %7.1fs  %s\n", j.t, j.truth, j.tl, j.line); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// statusLetters are Trace's letters for the partition statuses.
+var statusLetters = map[lag.Status]byte{
+	lag.StatusOK: '.', lag.StatusWarn: 'W', lag.StatusNoCommits: 'N',
+	lag.StatusStall: 'S', lag.StatusRewind: 'R', lag.StatusStop: 'X',
+}
+
+// observe simulates sc and returns each observer with its judged polls;
+// with trace, each in words too.
+func observe(sc *Scenario, trace bool) [numObservers]*observer {
 	w := newWorld(sc)
 	poll := sc.Poll.Seconds()
 	var obs [numObservers]*observer
@@ -191,6 +234,9 @@ func Run(sc *Scenario) [numObservers]*Score {
 		obs[Health] = &observer{kind: Health, cfg: cfg, polls: polls, span: sc.Window.Seconds()}
 	}
 
+	for _, o := range obs {
+		o.trace = trace
+	}
 	rng := newJitter(sc.Seed)
 	next, n := 0.0, 0
 	for w.t < sc.Length.Seconds() {
@@ -212,11 +258,7 @@ func Run(sc *Scenario) [numObservers]*Score {
 			o.poll(w, snap)
 		}
 	}
-	var out [numObservers]*Score
-	for i, o := range obs {
-		out[i] = o.score(sc)
-	}
-	return out
+	return obs
 }
 
 func (o *observer) poll(w *world, snap *kafka.Snapshot) {
@@ -254,7 +296,25 @@ func (o *observer) poll(w *world, snap *kafka.Snapshot) {
 // record scores one judged poll.
 func (o *observer) record(w *world, v *lag.Verdict, parts func() (lag.GroupHealth, bool)) {
 	truth, tl := w.groupTruth(o.span)
-	j := judged{t: w.t, truth: truth, col: colOf(v), tl: tl}
+	j := judged{t: w.t, truth: truth, col: colOf(v), tl: tl, rhythm: w.rhythm()}
+	if o.trace {
+		var b strings.Builder
+		b.WriteString(v.Text())
+		if r := v.Reason(); r != "" {
+			b.WriteString(" (" + r + ")")
+		}
+		if gh, ok := parts(); ok {
+			b.WriteString("  ")
+			for _, p := range gh.Partitions {
+				c := statusLetters[p.Status]
+				if p.Status == lag.StatusOK && p.Wait.Kind != lag.WaitNone {
+					c = 'j'
+				}
+				b.WriteByte(c)
+			}
+		}
+		j.line = b.String()
+	}
 	if j.col == ColStall {
 		if gh, ok := parts(); ok {
 			for _, p := range gh.Partitions {
@@ -414,7 +474,9 @@ func (o *observer) score(sc *Scenario) *Score {
 			note(stallKey)
 		}
 		if j.col == ColOK && j.tl >= 0 {
-			e := max(o.span, 2*period(j.t))
+			// Over two of the consumer's rhythms at least: a sawtooth
+			// climbs for one rhythm between commits.
+			e := max(o.span, 2*period(j.t), 2*j.rhythm)
 			if old, ok := tlAt(o.out[:i], j.t-e); ok && old >= 0 && j.tl-old > e/2 {
 				s.OKWhileGrowing++
 				note(growingKey)
@@ -434,6 +496,9 @@ func (o *observer) score(sc *Scenario) *Score {
 	}
 	s.TruthChanges = len(changes) - 1
 	s.Excess = max(0, s.DecidedChanges-s.TruthChanges)
+	if s.Excess > 0 {
+		s.Wrong[excessKey] = map[string]int{sc.Describe(): s.Excess}
+	}
 	s.Hours = (o.out[len(o.out)-1].t - o.out[0].t) / 3600
 	// Time to the right verdict after each change.
 	for k, at := range changes {

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -139,5 +140,81 @@ func TestTruthFromTheSimulation(t *testing.T) {
 	}
 	if tl := w.timeLag(0); tl < 290 || tl > 310 {
 		t.Errorf("half speed for 600s: time lag %.0fs, want about 300s", tl)
+	}
+}
+
+// TestOneSlowMemberInTurnReadsWarn holds the shape of the demo's
+// analytics-slow on the commit rhythms it could have: one member at a
+// quarter of its producers' speed working through its twelve partitions
+// in turn (each waits minutes for its next turn, then is committed on
+// the member's rhythm while served). It is falling behind: once settled,
+// every poll reads WARN, never OK, and never STALL for a partition
+// waiting its turn. On autocommit (every 1s or 5s) the UI and serve
+// settle within 5 minutes. Committing after each 500-record batch (one
+// commit every 4 minutes on one partition), the UI settles within 10;
+// serve, whose memory is health's window, is held only to never
+// calling it STALL (docs/lag-health.md, "Scoring the verdicts").
+func TestOneSlowMemberInTurnReadsWarn(t *testing.T) {
+	cases := []struct {
+		rhythm  Rhythm
+		settle  time.Duration
+		serveOK bool // serve held to WARN too
+	}{
+		{Rhythm{Kind: Interval, Every: time.Second}, 5 * time.Minute, true},
+		{Rhythm{Kind: Interval, Every: 5 * time.Second}, 5 * time.Minute, true},
+		{Rhythm{Kind: AfterBatch, Batch: 500}, 10 * time.Minute, false},
+	}
+	for _, c := range cases {
+		for _, poll := range []time.Duration{5 * time.Second, 10 * time.Second} {
+			// The third story is "quarter speed"; the rest is the demo's.
+			sc := Scenarios(DefaultSeed, 3, 60*time.Minute)[2]
+			sc.Partitions, sc.Members, sc.Spread, sc.Rhythm = 12, 1, InTurn, c.rhythm
+			sc.Production = Production{Kind: Steady, Rate: 8.0 / 12}
+			sc.Poll, sc.Jitter, sc.MissEvery, sc.Window = poll, 0, 0, time.Minute
+			t.Run(c.rhythm.String()+"/"+poll.String(), func(t *testing.T) {
+				obs := observe(&sc, false)
+				for _, o := range []Observer{UI, Serve} {
+					counts := map[Col]int{}
+					for _, j := range obs[o].out {
+						if j.t >= c.settle.Seconds() {
+							counts[j.col]++
+						}
+					}
+					if counts[ColStall] > 0 {
+						t.Errorf("%s: %d polls STALL after %s", o, counts[ColStall], c.settle)
+					}
+					if o == Serve && !c.serveOK {
+						continue
+					}
+					all := 0
+					for _, n := range counts {
+						all += n
+					}
+					if all == 0 || counts[ColWarn] != all {
+						t.Errorf("%s: after %s, %d of %d polls WARN: %v", o, c.settle, counts[ColWarn], all, counts)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestTrace: a trace has the scenario's line, then one line a judged poll
+// with the verdict and one letter a partition.
+func TestTrace(t *testing.T) {
+	sc := Scenarios(DefaultSeed, 7, 10*time.Minute)[6] // "stalled from the start"
+	var b strings.Builder
+	if err := Trace(&b, &sc, UI); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	polls := len(observe(&sc, false)[UI].out)
+	if len(lines) != polls+1 || !strings.HasPrefix(lines[0], "s006: stalled from the start;") || !strings.HasSuffix(lines[0], "(ui)") {
+		t.Fatalf("%d lines for %d polls, first %q", len(lines), polls, lines[0])
+	}
+	last := lines[len(lines)-1]
+	letters := strings.Repeat("S", sc.Partitions)
+	if !strings.Contains(last, " stalled ") || !strings.Contains(last, "ERR STALL") || !strings.HasSuffix(last, "  "+letters) {
+		t.Errorf("the last poll of a stalled group: %q, want ERR STALL and %s", last, letters)
 	}
 }

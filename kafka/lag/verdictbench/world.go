@@ -151,6 +151,10 @@ type part struct {
 	// longest wait that ended with a move so far (-1: none).
 	lastMove, lastZero, maxGap float64
 	moves                      int
+	// gaps are the latest four waits that ended with a move, gapAt the
+	// next to replace: the consumer's rhythm now.
+	gaps  [4]float64
+	gapAt int
 	// phase staggers a bursty partition's cycle.
 	phase float64
 }
@@ -602,6 +606,8 @@ func (w *world) commitParts(ps []int) {
 		if p.pos > p.committed {
 			if from := max(p.lastMove, p.lastZero); !math.IsInf(from, -1) {
 				p.maxGap = max(p.maxGap, w.t-from)
+				p.gaps[p.gapAt] = w.t - from
+				p.gapAt = (p.gapAt + 1) % len(p.gaps)
 			}
 			p.lastMove = w.t
 			p.moves++
@@ -617,6 +623,20 @@ func (w *world) commitParts(ps []int) {
 	for _, i := range ps {
 		do(i)
 	}
+}
+
+// rhythm is the longest of the latest waits that ended with a commit on
+// any partition: how far apart the consumer's commits are now, whatever
+// its speed and backlog (a consumer that commits after each batch commits
+// full batches, far apart, while it works off a backlog).
+func (w *world) rhythm() float64 {
+	r := 0.0
+	for i := range w.parts {
+		for _, g := range w.parts[i].gaps {
+			r = max(r, g)
+		}
+	}
+	return r
 }
 
 // writtenAt is when the record at offset o of partition i was written.

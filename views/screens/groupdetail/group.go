@@ -24,7 +24,11 @@ import (
 	"github.com/kgroups/kgroups/views/widgets/table"
 )
 
-// Tab is a tab of the group screen.
+// Tab is a tab of the group screen. The constants are the tabs the
+// screen draws itself; the tabs after them are Extra tabs the root builds
+// (tui/dialogs.go, groupTabs: Timeline, Simulate or a streams group's
+// Tasks and Topology, and Diagnosis). A new tab is added there, and to
+// the README's Keys row for Tab / Shift+Tab.
 type Tab int
 
 const (
@@ -41,8 +45,9 @@ const (
 )
 
 // Extra is a tab the group screen hosts but does not implement (the
-// rebalance timeline, the simulator). The root builds it, so this screen
-// imports no other screen. It gets every poll, keys while it is the active
+// rebalance timeline, the simulator, a streams group's tasks and
+// topology, the diagnosis). The root builds them (tui/dialogs.go,
+// groupTabs), so this screen imports no other screen. It gets every poll, keys while it is the active
 // tab, and the area under the tab bar.
 type Extra struct {
 	Title string

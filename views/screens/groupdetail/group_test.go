@@ -270,7 +270,7 @@ func TestHeaderNamesTheLeader(t *testing.T) {
 		g.Members[i].ClientID = "rdkafka"
 	}
 	m = New(viewtest.Common(160, 14, true), "orders-app", s, l)
-	if got := viewtest.Strip(m.View()); !strings.Contains(got, "· assignor cooperative-sticky (librdkafka leader)\n") {
+	if got := viewtest.Strip(m.View()); !strings.Contains(got, "· assignor cooperative-sticky (librdkafka leader, by client id only)\n") {
 		t.Fatalf("librdkafka members: header\n%s", got)
 	}
 }

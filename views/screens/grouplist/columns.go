@@ -82,6 +82,14 @@ const stateWidth = len("rebalancing")
 // first verdicts after a window of polls move nothing.
 var healthWidth = lag.TextWidth(lag.DefaultConfig().Window)
 
+// healthFull is the HEALTH column's width where the terminal has room: a
+// verdict and the longest cause after it ("ERR STOP · no members since
+// 09:14:05"; diagnose.MaxCauseWidth). The column is always this wide, so
+// that a cause appearing or going moves no column and drops none: which
+// columns show depends on the terminal's width alone. A longer pair (a
+// WARN NO-COMMITS with a cause) is cut with an ellipsis.
+var healthFull = max(healthWidth, len("ERR STOP · ")+diagnose.MaxCauseWidth())
+
 // newColumns defines the groups table. The trend column reads the lag
 // history through m, so it is only called for rows on screen. The table
 // only grows its columns (table.Table.GrowOnly) and reserves the width of
@@ -91,13 +99,16 @@ func (m *Model) newColumns() []table.Col[row] {
 		return columns.Column[row]{Title: title, Align: align, Value: v}
 	}
 	// On a narrow terminal the columns go in this order: time since the
-	// last rebalance, coordinator, counts, assignor, type, members, then
-	// the trend. Name, state, health and both lags stay.
+	// last rebalance, coordinator, counts, assignor; then HEALTH narrows
+	// to the verdict's width (causes cut: ShrinkAfter); then type,
+	// members, the trend. Name, state, health and both lags stay. HEALTH
+	// is always healthFull wide where there is room, so the rows never
+	// decide the layout.
 	return []table.Col[row]{
 		{Column: col("NAME", columns.Left, nameText), Flex: true, Min: 24},
 		{Column: col("TYPE", columns.Left, func(r row) string { return string(r.g.Type) }), Drop: 4},
 		{Column: col("STATE", columns.Left, stateText), Reserve: stateWidth, Style: func(r row) *lipgloss.Style { return m.Styles.State(r.g.State, r.g.Err != nil) }},
-		{Column: col("HEALTH", columns.Left, func(r row) string { return healthText(r, m.Glyphs.Sep) }), Reserve: healthWidth, Min: healthWidth, ShrinkAfter: 3, Style: func(r row) *lipgloss.Style { return m.Styles.Health(r.h) }},
+		{Column: col("HEALTH", columns.Left, func(r row) string { return healthText(r, m.Glyphs.Sep) }), Reserve: healthFull, Max: healthFull, Min: healthWidth, ShrinkAfter: 4, Style: func(r row) *lipgloss.Style { return m.Styles.Health(r.h) }},
 		{Column: col("ASSIGNOR", columns.Left, func(r row) string { return columns.Text(r.g.Assignor) }), Drop: 5},
 		{Column: col("MEMBERS", columns.Right, func(r row) string { return strconv.Itoa(len(r.g.Members)) }), Drop: 3},
 		{Column: col("TOPICS", columns.Right, func(r row) string { return strconv.Itoa(topicCount(r.g)) }), Drop: 6},

@@ -13,7 +13,7 @@ import (
 
 // TestErrFindingMark: a group whose commit retention overtook (an ERR
 // diagnosis finding) has its name marked; the others do not, and the
-// HEALTH column keeps its width.
+// HEALTH column keeps its width (the width's alone at 100 columns).
 func TestErrFindingMark(t *testing.T) {
 	lipgloss.SetColorProfile(termenv.Ascii)
 	m := New(viewtest.Common(100, 12, true))
@@ -38,7 +38,7 @@ func TestErrFindingMark(t *testing.T) {
 	if len(marked) != 1 || marked[0] != "orders-app" {
 		t.Errorf("marked %q, want orders-app alone", marked)
 	}
-	if !strings.Contains(header, "HEALTH          MEMBERS") {
+	if !strings.Contains(header, "HEALTH                  MEMBERS") {
 		t.Errorf("HEALTH moved: %q", header)
 	}
 }

@@ -27,16 +27,16 @@ func TestView(t *testing.T) {
 	want := strings.Join([]string{
 		"8 groups: 1 error · 4 Stable · 1 PreparingRebalance · 1 Reconciling · 1 Empty · 1 Dead",
 		// Without a lag history nothing is judged: no verdict, no time lag.
-		"  NAME↑              TYPE     STATE       HEALTH          MEMBERS    LAG TIME-LAG TREND",
+		"  NAME↑              TYPE     STATE       HEALTH                  MEMBERS    LAG TIME-LAG TREND",
 		// A rebalancing state is "rebalancing" whatever its name, and a
 		// group with fewer than two polls of lag has no trend.
-		"▶ analytics-etl      consumer Stable      -                     2     29        - -",
-		"  billing-reconciler classic  Stable      -                     2    769        - -",
-		"  fraud-scoring      classic  rebalancing -                     3   2620        - -",
-		"  inventory-sync     consumer rebalancing -                     2      6        - -",
+		"▶ analytics-etl      consumer Stable      -                             2     29        - -",
+		"  billing-reconciler classic  Stable      -                             2    769        - -",
+		"  fraud-scoring      classic  rebalancing -                             3   2620        - -",
+		"  inventory-sync     consumer rebalancing -                             2      6        - -",
 		// One level per digit: 9 is 1-9, 497850 is 100k-999,999.
-		"  legacy-audit       classic  Empty       -                     0 497850        -        ▂▂▂",
-		"  orders-app         classic  Stable      -                     2    139        -    ▁▂▃▃▃▃▄",
+		"  legacy-audit       classic  Empty       -                             0 497850        -        ▂▂▂",
+		"  orders-app         classic  Stable      -                             2    139        -    ▁▂▃▃▃▃▄",
 	}, "\n")
 	if got := viewtest.Strip(m.View()); got != want {
 		t.Fatalf("view:\n%s\nwant\n%s", got, want)
@@ -49,7 +49,7 @@ func TestEmptyCluster(t *testing.T) {
 	s := viewtest.Snapshot(viewtest.Epoch, 0)
 	s.Groups = nil
 	m.Update(ui.DataMsg{Snapshot: s, History: viewtest.History{}})
-	if got := viewtest.Strip(m.View()); got != "0 groups\n  NAME↑ TYPE STATE       HEALTH          MEMBERS LAG TIME-LAG TREND\n  no consumer groups in this cluster" {
+	if got := viewtest.Strip(m.View()); got != "0 groups\n  NAME↑ TYPE STATE       HEALTH                  MEMBERS LAG TIME-LAG TREND\n  no consumer groups in this cluster" {
 		t.Fatalf("empty cluster:\n%s", got)
 	}
 	if reason := m.Actions()[0].DisabledReason(false); reason != "no group selected" {
@@ -121,22 +121,24 @@ func TestHealthAndTimeLag(t *testing.T) {
 	m.Update(ui.DataMsg{Snapshot: s, History: l, Lag: l})
 	want := strings.Join([]string{
 		"8 groups: 1 error · 4 Stable · 1 PreparingRebalance · 1 Reconciling · 1 Empty · 1 Dead",
-		// A WARN or ERR with a cause the poll knows names it, which widens
-		// HEALTH: ASSIGNOR and TOPICS no longer fit. fraud-scoring's
+		// A WARN or ERR with a cause the poll knows names it; HEALTH is
+		// always wide enough for one at 120 columns, so ASSIGNOR and
+		// TOPICS do not show whether or not a cause does. fraud-scoring's
 		// first member stopped committing on both its partitions (and
 		// the ! says an ERR finding); billing-reconciler consumes slower
 		// than it is produced to; the REWIND has no finding as severe as
-		// itself, NO-COMMITS says its cause already. A lag never known
+		// itself, NO-COMMITS says its cause already; the Empty group's
+		// STOP says it had no members while watched. A lag never known
 		// has no trend (it is not a flat 0).
-		"  NAME↑              TYPE     STATE       HEALTH                            MEMBERS    LAG TIME-LAG TREND",
-		"▶ analytics-etl      consumer Stable      OK                                      2     29       3s ▁▃▁▃▁▃▁▃▁▃",
-		"  billing-reconciler classic  Stable      WARN · slower than producers            2   1209     ≥55s ▄▄▄▄▅▅▅▅▅▅",
-		"  ! fraud-scoring    classic  rebalancing ERR STALL · member not committing       3    750      50s ▃▄▄▄▄▄▄▄▄▄",
-		"  inventory-sync     consumer rebalancing ERR REWIND                              2    546      27s ▂▂▂▂▂▂▄▄▄▄",
-		"  legacy-audit       classic  Empty       ERR STOP                                0 498125     ≥55s ▇▇▇▇▇▇▇▇▇▇",
-		"  orders-app         classic  Stable      WARN NO-COMMITS                         2     85      17s ▄▄▄▄▄▃▃▃▃▃",
-		"  search-indexer     classic  Dead        -                                       0      -        - -",
-		"  shipping-notifier  classic  Stable      -                                       1      -        - -",
+		"  NAME↑              TYPE     STATE       HEALTH                                MEMBERS    LAG TIME-LAG TREND",
+		"▶ analytics-etl      consumer Stable      OK                                          2     29       3s ▁▃▁▃▁▃▁▃▁▃",
+		"  billing-reconciler classic  Stable      WARN · slower than producers                2   1209     ≥55s ▄▄▄▄▅▅▅▅▅▅",
+		"  ! fraud-scoring    classic  rebalancing ERR STALL · member not committing           3    750      50s ▃▄▄▄▄▄▄▄▄▄",
+		"  inventory-sync     consumer rebalancing ERR REWIND                                  2    546      27s ▂▂▂▂▂▂▄▄▄▄",
+		"  legacy-audit       classic  Empty       ERR STOP · no members while watched         0 498125     ≥55s ▇▇▇▇▇▇▇▇▇▇",
+		"  orders-app         classic  Stable      WARN NO-COMMITS                             2     85      17s ▄▄▄▄▄▃▃▃▃▃",
+		"  search-indexer     classic  Dead        -                                           0      -        - -",
+		"  shipping-notifier  classic  Stable      -                                           1      -        - -",
 	}, "\n")
 	if got := viewtest.Strip(m.View()); got != want {
 		t.Fatalf("view:\n%s\nwant\n%s", got, want)
@@ -159,7 +161,7 @@ func TestHealthColours(t *testing.T) {
 	for _, want := range []string{
 		c.Styles.OK.Render("OK"), c.Styles.Warn.Render("WARN · slower than producers"), c.Styles.Warn.Render("WARN NO-COMMITS"),
 		c.Styles.Error.Render("ERR STALL · member not committing"),
-		c.Styles.Error.Render("ERR REWIND"), c.Styles.Error.Render("ERR STOP"),
+		c.Styles.Error.Render("ERR REWIND"), c.Styles.Error.Render("ERR STOP · no members while watched"),
 	} {
 		if !strings.Contains(v, want) {
 			t.Errorf("no %q in\n%s", want, v)

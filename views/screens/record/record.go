@@ -90,7 +90,7 @@ func New(c ui.Common, target ui.OpenRecordMsg, read Reader) (*Model, tea.Cmd) {
 			Format: key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "value as auto/text/json/hex")),
 		},
 	}
-	cmd := m.load(kafka.PeekRequest{Group: target.Group, Topic: target.Topic, Partitions: []int32{target.Partition}, Offset: target.Offset, Count: 1}, false)
+	cmd := m.load(kafka.PeekRequest{Group: target.Group, Topic: target.Topic, Partitions: []int32{target.Partition}, Offset: target.Offset, Count: 1}, -1)
 	m.layout()
 	return m, cmd
 }
@@ -105,13 +105,11 @@ type readMsg struct {
 
 func (r readMsg) RequestID() uint64 { return r.id }
 
-// load asks for req; back says it is a step back from the record on show.
-func (m *Model) load(req kafka.PeekRequest, back bool) tea.Cmd {
+// load asks for req; from, when not -1, says it is a step back from that
+// offset (the record on show, or the log end when none is).
+func (m *Model) load(req kafka.PeekRequest, from int64) tea.Cmd {
 	read := m.read
-	prev := int64(-1)
-	if back && m.rec != nil {
-		prev = m.rec.Offset
-	}
+	prev := from
 	id, cmd := ui.Ask(m, func(id uint64) ui.Reply {
 		res, err := read(req)
 		return readMsg{id: id, prev: prev, res: res, err: err}
@@ -340,18 +338,29 @@ func (m *Model) onKey(km tea.KeyMsg) tea.Cmd {
 		if m.rec == nil {
 			return nil
 		}
-		return m.load(kafka.PeekRequest{Group: m.target.Group, Topic: m.target.Topic, Partitions: []int32{m.target.Partition}, Offset: m.rec.Offset + 1, Count: 1}, false)
+		return m.load(kafka.PeekRequest{Group: m.target.Group, Topic: m.target.Topic, Partitions: []int32{m.target.Partition}, Offset: m.rec.Offset + 1, Count: 1}, -1)
 	case key.Matches(km, k.Prev):
-		if m.rec == nil || m.part == nil {
+		if m.part == nil {
 			return nil
 		}
-		start := max(m.rec.Offset-prevWindow, m.part.LogStart, 0)
-		if start >= m.rec.Offset {
-			m.note = fmt.Sprintf("offset %d is the first in the log", m.rec.Offset)
+		// From the record on show, or, at the log end (the group has
+		// consumed everything: no record to show), from the log end: the
+		// last record written.
+		from := m.part.LogEnd
+		if m.rec != nil {
+			from = m.rec.Offset
+		}
+		start := max(from-prevWindow, m.part.LogStart, 0)
+		if start >= from {
+			if m.rec == nil {
+				m.note = "the log is empty"
+			} else {
+				m.note = fmt.Sprintf("offset %d is the first in the log", from)
+			}
 			m.layout()
 			return nil
 		}
-		return m.load(kafka.PeekRequest{Group: m.target.Group, Topic: m.target.Topic, Partitions: []int32{m.target.Partition}, Offset: start, Count: int(m.rec.Offset - start)}, true)
+		return m.load(kafka.PeekRequest{Group: m.target.Group, Topic: m.target.Topic, Partitions: []int32{m.target.Partition}, Offset: start, Count: int(from - start)}, from)
 	case key.Matches(km, k.Wrap):
 		m.wrap = !m.wrap
 		return m.rerender()

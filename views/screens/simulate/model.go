@@ -25,8 +25,9 @@ type KeyMap struct {
 	Leave        key.Binding
 	Join         key.Binding
 	NextAssignor key.Binding
-	// Worst switches the moves between the best and the worst place of
-	// the joiners, when their places give different results.
+	// Worst steps through the results, best first, when the runs (the
+	// joiners' places, a leader that breaks ties its own way) gave
+	// several.
 	Worst key.Binding
 
 	// hints are the footer's short words for the same keys.
@@ -39,12 +40,12 @@ func DefaultKeyMap() KeyMap {
 		Leave:        key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "simulate the selected member leaving")),
 		Join:         key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "simulate one more member joining")),
 		NextAssignor: key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "show the next assignor's moves")),
-		Worst:        key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "switch between the joiners' best and worst place")),
+		Worst:        key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "show the next of the assignor's results")),
 		hints: [4]key.Binding{
 			key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "leave")),
 			key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "join")),
 			key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "next assignor")),
-			key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "best/worst")),
+			key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "next result")),
 		},
 	}
 }
@@ -78,8 +79,8 @@ type Model struct {
 	reqID   uint64
 	pending bool
 	res     *ResultMsg
-	pick    int  // the prediction whose moves are shown
-	worst   bool // show the joiners' worst place, not their best
+	pick    int // the prediction whose moves are shown
+	result  int // the picked prediction's result shown (0 is the best)
 
 	summary  table.Table[SummaryRow]
 	moves    table.Table[rebalance.Move]
@@ -222,24 +223,25 @@ func (m *Model) Actions() []ui.Action {
 			return ""
 		}, Run: func() tea.Cmd {
 			m.pick = (m.pick + 1) % len(m.res.Sim.Predictions)
+			m.result = 0
 			m.movesWin.Top()
 			return nil
 		}},
-		{Name: "switch between the joiners' best and worst place", Key: m.keys.Worst, Unavailable: func() string {
+		{Name: "show the next of the assignor's results", Key: m.keys.Worst, Unavailable: func() string {
 			if !m.ranged() {
-				return "every place of the joiners gives the same result"
+				return "every run of the assignor gives the same result"
 			}
 			return ""
 		}, Run: func() tea.Cmd {
-			m.worst = !m.worst
+			m.result = (m.result + 1) % len(m.res.Sim.Predictions[m.pick].Results)
 			m.movesWin.Top()
 			return nil
 		}},
 	}
 }
 
-// ranged reports whether the picked prediction's joiners' places give
-// different results, so there is a best and a worst to switch between.
+// ranged reports whether the picked prediction's runs gave different
+// results, so there is more than one to show.
 func (m *Model) ranged() bool {
 	return m.predictions() > 0 && m.res.Sim.Predictions[m.pick].Ranged()
 }
@@ -294,6 +296,7 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 		r := msg
 		m.res = &r
 		m.movesWin.Top()
+		m.result = 0
 		if m.pick >= m.predictions() {
 			m.pick = 0
 		}
@@ -341,7 +344,7 @@ func (m *Model) shownMoves() []rebalance.Move {
 	if m.predictions() == 0 {
 		return nil
 	}
-	return m.res.Sim.Predictions[m.pick].Outcome(m.worst).Moves
+	return m.res.Sim.Predictions[m.pick].Result(m.result).Moves
 }
 
 // Layout. Classic, with a result: status line, members (header + rows),
@@ -440,11 +443,11 @@ func (m *Model) View() string {
 	case p.Err != nil:
 		title = p.Assignor + ": " + p.Err.Error()
 	default:
-		title = render.PlaceTitle(p, m.worst)
+		title = render.ResultTitle(p, m.result)
 	}
 	title = safe(title) + m.Glyphs.Sep + "a: next assignor"
 	if p.Ranged() {
-		title += m.Glyphs.Sep + "w: best/worst"
+		title += m.Glyphs.Sep + "w: next result"
 	}
 	if r := m.res.Sim.StaticRejoin; r != nil {
 		// A static member that comes back in time keeps its partitions.
@@ -455,7 +458,7 @@ func (m *Model) View() string {
 		title += m.Glyphs.Sep + who + format.Predicted(len(r.Moves), r.Rejoined)
 	}
 	b.WriteString(m.Styles.Title.Render(fit(title)))
-	if mv := p.Outcome(m.worst).Moves; p.Err == nil && len(mv) > 0 {
+	if mv := p.Result(m.result).Moves; p.Err == nil && len(mv) > 0 {
 		b.WriteByte('\n')
 		m.moves.Render(&b, st, m.Width, m.moveRows()+1, m.movesWin, len(mv), func(i int) rebalance.Move { return mv[i] }, false)
 	}

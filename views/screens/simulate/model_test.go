@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/views/ui"
@@ -268,13 +269,25 @@ func TestSimulateTabStaticRejoin(t *testing.T) {
 }
 
 // rdkafkaGroup is rangeGroup with librdkafka's default client id on every
-// member and the given protocol chosen.
+// member, the metadata librdkafka sends for cooperative-sticky (version 1,
+// its sticky user data, the partitions it owns) and the given protocol
+// chosen.
 func rdkafkaGroup(protocol string) *kafka.Group {
 	g := rangeGroup()
 	g.Assignor = protocol
 	for i := range g.Members {
-		g.Members[i].ClientID = "rdkafka"
-		g.Members[i].JoinMetadata = kgo.CooperativeStickyBalancer().JoinGroupMetadata([]string{"orders"}, nil, 3)
+		m := &g.Members[i]
+		m.ClientID = "rdkafka"
+		sticky := kmsg.NewStickyMemberMetadata()
+		sticky.Generation = 3
+		meta := kmsg.NewConsumerMemberMetadata()
+		meta.Version, meta.Topics = 1, []string{"orders"}
+		for _, tp := range m.Assignment {
+			sticky.CurrentAssignment = append(sticky.CurrentAssignment, kmsg.StickyMemberMetadataCurrentAssignment{Topic: tp.Topic, Partitions: tp.Partitions})
+			meta.OwnedPartitions = append(meta.OwnedPartitions, kmsg.ConsumerMemberMetadataOwnedPartition{Topic: tp.Topic, Partitions: tp.Partitions})
+		}
+		meta.UserData = sticky.AppendTo(nil)
+		m.JoinMetadata = meta.AppendTo(nil)
 	}
 	return g
 }
@@ -338,49 +351,49 @@ func TestSimulateTabHostileAssignor(t *testing.T) {
 }
 
 // TestSimulateTabJoinerRange: a joiner whose member id decides the result
-// shows the range in MOVED, the best place first, and w switches to the
-// worst place and back; the row's confidence and note are the CLI's.
+// shows the range in MOVED, the best result first, and w steps through
+// every result and back to the first; the row's confidence and note are
+// the CLI's.
 func TestSimulateTabJoinerRange(t *testing.T) {
 	lipgloss.SetColorProfile(termenv.Ascii)
 	m := New(viewtest.Common(100, 24, true), "orders-app")
 	m.Update(ui.DataMsg{Snapshot: snapshotOf(rangeGroup())})
 	press(t, m, "n")
 	p := m.Result().Sim.Predictions[0]
-	if p.Assignor != "range" || !p.Ranged() || p.Confidence != "approximate" {
-		t.Fatalf("range row %s %s ranged %v", p.Assignor, p.Confidence, p.Ranged())
+	if p.Assignor != "range" || !p.Ranged() || p.Confidence != "approximate" || len(p.Results) != 4 {
+		t.Fatalf("range row %s %s ranged %v, %d results", p.Assignor, p.Confidence, p.Ranged(), len(p.Results))
 	}
 	got := viewtest.Strip(m.View())
 	for _, want := range []string{
 		"▶ range              approximate   1–5      1       4 ",
-		"range, best place of the joiners: 1 partition changes process · a: next assignor · w: best/worst",
+		"range, result 1 of 4: 1 partition changes process · a: next assignor · w: next result",
 		"  orders         4 client-c (…a6b5) new-1",
 	} {
 		if !strings.Contains(got, want) {
-			t.Errorf("best place: the view lacks %q:\n%s", want, got)
+			t.Errorf("best result: the view lacks %q:\n%s", want, got)
 		}
 	}
 	if !slices.ContainsFunc(m.ShortHelp(), func(b key.Binding) bool { return b.Help().Key == "w" }) {
 		t.Errorf("footer %v lacks w", m.ShortHelp())
 	}
-	press(t, m, "w")
-	got = viewtest.Strip(m.View())
-	for _, want := range []string{
-		"range, worst place of the joiners: 5 partitions change process · a: next assignor · w: best/worst",
-		"  orders         0 client-a (…4a11) new-1",
-		"  orders         4 client-c (…a6b5) client-b (…4a60)",
+	for _, step := range []struct{ title, move string }{
+		{"range, result 2 of 4: 1 partition changes process", "  orders         5 client-c (…a6b5) new-1"},
+		{"range, result 3 of 4: 3 partitions change process", "  orders         4 client-c (…a6b5) client-b (…4a60)"},
+		{"range, result 4 of 4: 5 partitions change process", "  orders         0 client-a (…4a11) new-1"},
+		{"range, result 1 of 4: 1 partition changes process", "  orders         4 client-c (…a6b5) new-1"},
 	} {
-		if !strings.Contains(got, want) {
-			t.Errorf("worst place: the view lacks %q:\n%s", want, got)
+		press(t, m, "w")
+		got = viewtest.Strip(m.View())
+		for _, want := range []string{step.title + " · a: next assignor · w: next result", step.move} {
+			if !strings.Contains(got, want) {
+				t.Errorf("after w: the view lacks %q:\n%s", want, got)
+			}
 		}
-	}
-	press(t, m, "w")
-	if got = viewtest.Strip(m.View()); !strings.Contains(got, "range, best place of the joiners") {
-		t.Errorf("second w: not back to the best place:\n%s", got)
 	}
 	// A leave has one outcome: w says why it does nothing.
 	press(t, m, "l")
 	for _, a := range m.Actions() {
-		if a.Key.Help().Key == "w" && a.Unavailable() != "every place of the joiners gives the same result" {
+		if a.Key.Help().Key == "w" && a.Unavailable() != "every run of the assignor gives the same result" {
 			t.Errorf("w after a leave: %q", a.Unavailable())
 		}
 	}
