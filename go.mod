@@ -63,3 +63,7 @@ require (
 	golang.org/x/text v0.43.0 // indirect
 	google.golang.org/protobuf v1.36.12 // indirect
 )
+
+// bubbletea v1.3.10 without the terminal query its init makes in every
+// program: tui/third_party/bubbletea/FORK.md.
+replace github.com/charmbracelet/bubbletea => ./tui/third_party/bubbletea

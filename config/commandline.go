@@ -84,7 +84,11 @@ func (c *CommandLine) Selection() Selection {
 		}
 		val := c.v.GetString(s.Key)
 		switch s.Key {
-		case KeyConfig, KeyDebug:
+		case KeyConfig:
+			if src.Kind == SourceFlag {
+				sel.Config = val
+			}
+		case KeyDebug:
 		case KeyContext:
 			sel.Context, sel.ContextSource = val, src
 		default:

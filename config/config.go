@@ -79,7 +79,45 @@ type Cluster struct {
 	// notes are what the user should hear about how the context was
 	// resolved (an override that could not loosen a guard).
 	notes []string
+	// named reports a context chosen by --context or KGROUPS_CONTEXT,
+	// not by the file's current-context.
+	named bool
+	// namedByFlag reports a context chosen by the --context flag.
+	namedByFlag bool
+	// configFlag is the file given with --config, for suggestions.
+	configFlag string
+	// overridden reports brokers that are not the context's: given by
+	// -b, KGROUPS_BROKERS or a receipt.
+	overridden bool
+	// withheld reports that the context's own credentials were left out
+	// because the brokers are not the context's (see Effective).
+	withheld bool
 }
+
+// ContextNamed reports whether the context was chosen by --context or
+// KGROUPS_CONTEXT rather than by the file's current-context.
+func (c Cluster) ContextNamed() bool { return c.named }
+
+// BrokersGiven reports whether the brokers came from -b/--brokers or
+// KGROUPS_BROKERS rather than from the context.
+func (c Cluster) BrokersGiven() bool {
+	k := c.source("brokers").Kind
+	return k == SourceFlag || k == SourceEnv
+}
+
+// ConfigFlag is the configuration file the context came from when it
+// was given with --config ("" otherwise): a suggested command that names
+// the context names the file too.
+func (c Cluster) ConfigFlag() string { return c.configFlag }
+
+// BrokersOverridden reports whether the brokers are not the context's
+// own list: given by -b, KGROUPS_BROKERS, or taken from a receipt.
+func (c Cluster) BrokersOverridden() bool { return c.overridden }
+
+// CredentialsWithheld reports whether the context's own credentials (its
+// SASL settings, its TLS client certificate) were left out because the
+// brokers are not the context's.
+func (c Cluster) CredentialsWithheld() bool { return c.withheld }
 
 // Notes are messages for the user about how the context was resolved, such
 // as a --read-only=false that could not loosen a context the file makes
@@ -154,6 +192,10 @@ type SASLConfig struct {
 	// Token and TokenFile are the OAUTHBEARER token, inline or in a file.
 	Token     string
 	TokenFile string
+
+	// unsafeCmd, when not empty, says why PasswordCmd may not run: who
+	// else can change the file it came from (Load sets it).
+	unsafeCmd string
 }
 
 // Context finds a context of the file by name.

@@ -179,7 +179,7 @@ func TestEffectivePrecedence(t *testing.T) {
 	// Overrides beat the file, field by field; the rest stays.
 	c, err = cfg.Effective(Selection{Overrides: []Override{
 		{Key: "request_timeout", Value: "7s", Source: Flag("timeout")},
-		{Key: "brokers", Value: "a:1,b:2", Source: Env("KGROUPS_BROKERS")},
+		{Key: "brokers", Value: "kafka-2.prod:9093", Source: Env("KGROUPS_BROKERS")},
 		{Key: "read_only", Value: "false", Source: Env("KGROUPS_READ_ONLY")},
 		{Key: "sasl.password", Value: "from-env", Source: Env("KGROUPS_SASL_PASSWORD")},
 	}})
@@ -188,7 +188,7 @@ func TestEffectivePrecedence(t *testing.T) {
 	}
 	// ... except a guard the file turns on: KGROUPS_READ_ONLY=false
 	// cannot loosen it (see TestGuardsOnlyTighten).
-	if c.Name != "prod" || c.RequestTimeout != 7*time.Second || !reflect.DeepEqual(c.Brokers, []string{"a:1", "b:2"}) || !c.ReadOnly || c.Refresh != time.Minute {
+	if c.Name != "prod" || c.RequestTimeout != 7*time.Second || !reflect.DeepEqual(c.Brokers, []string{"kafka-2.prod:9093"}) || !c.ReadOnly || c.Refresh != time.Minute {
 		t.Fatalf("overridden = %+v", c)
 	}
 	// The password override replaces password_env instead of clashing.

@@ -18,6 +18,10 @@ type Selection struct {
 	// configuration one.
 	ContextSource Source
 	Overrides     []Override
+	// Config is the configuration file given with --config ("" when
+	// none was, or it came from KGROUPS_CONFIG), so that a suggested
+	// command naming a context names its file too.
+	Config string
 }
 
 // Effective resolves the context kgroups will use: the selected (or current)
@@ -50,16 +54,97 @@ func (c *Config) Effective(sel Selection) (Cluster, error) {
 		}
 	}
 	cl = cl.withDefaults()
+	own := cl.Brokers
 	for _, o := range sel.Overrides {
 		if err := cl.apply(o); err != nil {
 			return Cluster{}, err
 		}
+	}
+	if name != "" {
+		cl.named = sel.Context != ""
+		cl.namedByFlag = sel.Context != "" && sel.ContextSource.Kind == SourceFlag
+		cl.configFlag = sel.Config
+		cl.overridden = hasOverride(sel.Overrides, "brokers")
+		cl.bindCredentials(own, hasOverride(sel.Overrides, "brokers"))
 	}
 	cl = cl.normalize()
 	if err := cl.Validate(); err != nil {
 		return Cluster{}, err
 	}
 	return cl, nil
+}
+
+// bindCredentials keeps the context's credentials for the context's own
+// brokers (own, as the file lists them). A context's SASL settings and
+// TLS client certificate prove who the user is to that cluster: they are
+// sent to other brokers only when the user typed both on the command line
+// (--context NAME with -b HOSTS, for a tunnel or a broker the file does
+// not list). -b with the file's current-context or KGROUPS_CONTEXT (both
+// set long before, and easily forgotten), KGROUPS_BROKERS, or brokers
+// from anywhere else (a receipt), get no credentials from the file; those
+// given as flags or variables stay.
+func (c *Cluster) bindCredentials(own []string, overridden bool) {
+	from := c.source("brokers")
+	if !overridden || brokersWithin(c.Brokers, own) {
+		return
+	}
+	if c.namedByFlag && from.Kind == SourceFlag {
+		return
+	}
+	var dropped []string
+	for i := range Settings {
+		s := &Settings[i]
+		if s.field == nil || !credentialSetting(s.Key) || s.isZero(c) || c.source(s.Key).Kind != SourceFile {
+			continue
+		}
+		s.clear(c)
+		dropped = append(dropped, s.Key)
+	}
+	if len(dropped) == 0 {
+		return
+	}
+	if c.SASL.Mechanism == "" {
+		// The rest of a SASL login without its mechanism is no login.
+		for i := range Settings {
+			if s := &Settings[i]; s.field != nil && strings.HasPrefix(s.Key, "sasl.") && !s.isZero(c) {
+				s.clear(c)
+				dropped = append(dropped, s.Key)
+			}
+		}
+	}
+	c.withheld = true
+	how := fmt.Sprintf("to send them there, type both: --context %s -b %s", c.Name, strings.Join(c.Brokers, ","))
+	if from.Kind != SourceFlag && from.Kind != SourceEnv {
+		how = fmt.Sprintf("to use them, name the cluster with --context %s or -b", c.Name)
+	}
+	c.notes = append(c.notes, fmt.Sprintf("the brokers %s (%s) are not context %s's: its credentials (%s) are not sent to them; %s",
+		strings.Join(c.Brokers, ","), from.Name, c.Name, strings.Join(dropped, ", "), how))
+}
+
+// credentialSetting reports the settings that prove who the user is.
+func credentialSetting(key string) bool {
+	return strings.HasPrefix(key, "sasl.") || key == "tls.cert_file" || key == "tls.key_file"
+}
+
+// brokersWithin reports whether every broker of got is one of own (host
+// names compared without case).
+func brokersWithin(got, own []string) bool {
+	if len(got) == 0 {
+		return true
+	}
+	for _, g := range got {
+		found := false
+		for _, o := range own {
+			if strings.EqualFold(strings.TrimSpace(g), strings.TrimSpace(o)) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
 }
 
 // ErrNoContext is returned (wrapped) by Effective when neither a context nor

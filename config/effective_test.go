@@ -108,3 +108,79 @@ func TestSettingsTable(t *testing.T) {
 		t.Errorf("defaults %+v", c)
 	}
 }
+
+// TestCredentialsBoundToTheirBrokers: a context's SASL settings and TLS
+// client certificate go only to the brokers it lists, or to brokers the
+// user named on the command line together with the context. -b with the
+// file's current-context, or brokers from a receipt, get none of them.
+func TestCredentialsBoundToTheirBrokers(t *testing.T) {
+	path := writeConfig(t, fullYAML)
+	cfg, err := Load(path, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	brokers := func(v string, src Source) Override { return Override{Key: "brokers", Value: v, Source: src} }
+	for _, tc := range []struct {
+		name     string
+		sel      Selection
+		withheld bool
+		note     string
+	}{
+		{name: "the context's own brokers", sel: Selection{}},
+		{name: "-b one of the context's brokers", sel: Selection{Overrides: []Override{brokers("KAFKA-2.prod:9093", Flag("brokers"))}}},
+		{name: "-b other brokers, current-context", withheld: true,
+			sel:  Selection{Overrides: []Override{brokers("evil:9092", Flag("brokers"))}},
+			note: "the brokers evil:9092 (--brokers) are not context prod's: its credentials (tls.cert_file, tls.key_file, sasl.mechanism, sasl.username, sasl.password_env) are not sent to them; to send them there, type both: --context prod -b evil:9092"},
+		{name: "KGROUPS_BROKERS other brokers, current-context", withheld: true,
+			sel:  Selection{Overrides: []Override{brokers("evil:9092", Env("KGROUPS_BROKERS"))}},
+			note: "the brokers evil:9092 (KGROUPS_BROKERS) are not context prod's: its credentials (tls.cert_file, tls.key_file, sasl.mechanism, sasl.username, sasl.password_env) are not sent to them; to send them there, type both: --context prod -b evil:9092"},
+		{name: "--context prod -b a tunnel", sel: Selection{Context: "prod", ContextSource: Flag("context"), Overrides: []Override{brokers("127.0.0.1:19093", Flag("brokers"))}}},
+		{name: "KGROUPS_CONTEXT=prod -b other brokers", withheld: true,
+			sel:  Selection{Context: "prod", ContextSource: Env("KGROUPS_CONTEXT"), Overrides: []Override{brokers("evil:9092", Flag("brokers"))}},
+			note: "the brokers evil:9092 (--brokers) are not context prod's: its credentials (tls.cert_file, tls.key_file, sasl.mechanism, sasl.username, sasl.password_env) are not sent to them; to send them there, type both: --context prod -b evil:9092"},
+		{name: "--context prod with KGROUPS_BROKERS other brokers", withheld: true,
+			sel:  Selection{Context: "prod", ContextSource: Flag("context"), Overrides: []Override{brokers("evil:9092", Env("KGROUPS_BROKERS"))}},
+			note: "the brokers evil:9092 (KGROUPS_BROKERS) are not context prod's: its credentials (tls.cert_file, tls.key_file, sasl.mechanism, sasl.username, sasl.password_env) are not sent to them; to send them there, type both: --context prod -b evil:9092"},
+		{name: "a receipt's brokers, even with --context", withheld: true,
+			sel:  Selection{Context: "prod", ContextSource: Flag("context"), Overrides: []Override{brokers("evil:9092", Source{Kind: SourceFile, Name: "receipt r.json: cluster"})}},
+			note: "the brokers evil:9092 (receipt r.json: cluster) are not context prod's: its credentials (tls.cert_file, tls.key_file, sasl.mechanism, sasl.username, sasl.password_env) are not sent to them; to use them, name the cluster with --context prod or -b"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := cfg.Effective(tc.sel)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.CredentialsWithheld() != tc.withheld {
+				t.Fatalf("withheld = %v, want %v", c.CredentialsWithheld(), tc.withheld)
+			}
+			sent := c.SASL != (SASLConfig{}) || c.TLS.CertFile != "" || c.TLS.KeyFile != ""
+			if sent == tc.withheld {
+				t.Fatalf("credentials kept = %v (SASL %+v, cert %q, key %q)", sent, c.SASL, c.TLS.CertFile, c.TLS.KeyFile)
+			}
+			// TLS itself and its CA stay: they prove nothing of the user.
+			if !c.TLS.Enabled || c.TLS.CAFile != "/etc/kafka/ca.pem" {
+				t.Fatalf("TLS = %+v", c.TLS)
+			}
+			var notes string
+			if len(c.Notes()) > 0 {
+				notes = c.Notes()[0]
+			}
+			if notes != tc.note {
+				t.Fatalf("note:\n got %q\nwant %q", notes, tc.note)
+			}
+		})
+	}
+	// Credentials given as variables with -b and no context are the
+	// user's for those brokers: kept.
+	t.Setenv("KAFKA_PROD_PASSWORD", "x")
+	empty := &Config{}
+	c, err := empty.Effective(Selection{Overrides: []Override{
+		brokers("evil:9092", Flag("brokers")),
+		{Key: "sasl.mechanism", Value: "PLAIN", Source: Env("KGROUPS_SASL_MECHANISM")},
+		{Key: "sasl.username", Value: "u", Source: Env("KGROUPS_SASL_USERNAME")},
+		{Key: "sasl.password", Value: "p", Source: Env("KGROUPS_SASL_PASSWORD")},
+	}})
+	if err != nil || c.CredentialsWithheld() || c.SASL.Password != "p" {
+		t.Fatalf("ad-hoc with variables: %v %+v", err, c.SASL)
+	}
+}

@@ -45,6 +45,15 @@ func LoadContext(ctx context.Context, path string, mustExist bool) (*Config, err
 	}
 	cfg.Path, cfg.Found = path, true
 	cfg.Warnings = permissionWarnings(path, cfg)
+	if cfg.hasCommand() {
+		if problem := commandFileProblem(path); problem != "" {
+			for i := range cfg.Contexts {
+				if cfg.Contexts[i].SASL.PasswordCmd != "" {
+					cfg.Contexts[i].SASL.unsafeCmd = problem
+				}
+			}
+		}
+	}
 	return cfg, nil
 }
 

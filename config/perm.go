@@ -48,6 +48,65 @@ func permissionWarnings(path string, cfg *Config) []string {
 	return out
 }
 
+// hasCommand reports whether a context of the file runs a command
+// (password_cmd).
+func (c *Config) hasCommand() bool {
+	for i := range c.Contexts {
+		if c.Contexts[i].SASL.PasswordCmd != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// commandFileProblem says why a configuration file may not run commands,
+// or "" when it may. As ssh requires of its configuration, a file whose
+// commands kgroups runs is a regular file owned by the user (or root)
+// that no one else can write, in a folder no one else can add files to
+// or replace them in (a sticky folder such as /tmp stops others from
+// replacing a file they do not own). The symbolic link at path is
+// followed, and both folders are checked: the link's and the file's.
+// Windows permissions are not modes, so there it says nothing.
+func commandFileProblem(path string) string {
+	if runtime.GOOS == "windows" {
+		return ""
+	}
+	target, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return fmt.Sprintf("cannot check who can change config %s: %v", path, err)
+	}
+	st, err := os.Stat(target)
+	if err != nil {
+		return fmt.Sprintf("cannot check who can change config %s: %v", path, err)
+	}
+	if !st.Mode().IsRegular() {
+		return fmt.Sprintf("config %s is %s, not a regular file: give the path of a regular file", path, modeKind(st.Mode()))
+	}
+	if owner := ownerOf(st); owner != "" {
+		return fmt.Sprintf("config %s is %s: only your own file may run commands; copy it to a file of yours (chmod 600)", path, owner)
+	}
+	if mode := st.Mode().Perm(); mode&0o022 != 0 {
+		return fmt.Sprintf("config %s can be written by %s (mode %04o), who could change the command; fix with: chmod go-w %s", path, whom(mode, 0o020, 0o002), mode, path)
+	}
+	dirs := []string{filepath.Dir(target)}
+	if d := filepath.Dir(path); d != dirs[0] {
+		dirs = append(dirs, d)
+	}
+	for _, dir := range dirs {
+		st, err := os.Stat(dir)
+		if err != nil {
+			return fmt.Sprintf("cannot check who can change the folder %s of config %s: %v", dir, path, err)
+		}
+		if owner := ownerOf(st); owner != "" {
+			return fmt.Sprintf("the folder %s of config %s is %s, who could replace the file; keep the file in a folder of yours", dir, path, owner)
+		}
+		if mode := st.Mode(); mode.Perm()&0o022 != 0 && mode&fs.ModeSticky == 0 {
+			return fmt.Sprintf("the folder %s of config %s can be written by %s (mode %04o), who could replace the file; fix with: chmod go-w %s", dir, path, whom(mode.Perm(), 0o020, 0o002), mode.Perm(), dir)
+		}
+	}
+	return ""
+}
+
 // whom names who the bits group and other of mode allow.
 func whom(mode, group, other fs.FileMode) string {
 	switch {

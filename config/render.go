@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"strconv"
+	"strings"
+	"unicode"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -72,7 +74,7 @@ func (c *Config) View(effective *Cluster) ([]byte, error) {
 	if err := enc.Close(); err != nil {
 		return nil, fmt.Errorf("render config: %w", err)
 	}
-	return buf.Bytes(), nil
+	return escapeHidden(buf.Bytes()), nil
 }
 
 // contextNode renders one context in Settings order. A key of the context
@@ -125,7 +127,53 @@ func sectionSet(c *Cluster, section string) bool {
 func mappingNode() *yaml.Node { return &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"} }
 
 func scalarNode(s string) *yaml.Node {
-	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}
+	n := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}
+	if strings.IndexFunc(s, hiddenRune) >= 0 {
+		// escapeHidden writes its hidden characters as escapes, which
+		// only a double-quoted scalar reads back as they were.
+		n.Style = yaml.DoubleQuotedStyle
+	}
+	return n
+}
+
+// hiddenRune reports a character a terminal would act on or not draw:
+// controls, bidirectional controls, line separators, format characters
+// and every other default-ignorable code point (U+034F, U+3164, ...).
+// `config view` writes them as escapes, so that a context named
+// "prod\u202e" cannot pass for another on screen.
+func hiddenRune(r rune) bool {
+	switch {
+	case r < 0x20 || (r >= 0x7f && r <= 0x9f):
+		return true
+	case r < 0x80:
+		return false
+	case r == 0x2028 || r == 0x2029:
+		return true
+	}
+	return unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r) || unicode.Is(unicode.Variation_Selector, r)
+}
+
+// escapeHidden writes every hidden character of YAML text as a \u (or
+// \U) escape. Only double-quoted scalars hold them (scalarNode), where
+// the escape means the character itself.
+func escapeHidden(text []byte) []byte {
+	if bytes.IndexFunc(text, hiddenRune) < 0 {
+		return text
+	}
+	var b bytes.Buffer
+	for _, r := range string(text) {
+		switch {
+		case r == '\n':
+			b.WriteRune(r) // the document's own line breaks
+		case hiddenRune(r) && r > 0xffff:
+			fmt.Fprintf(&b, "\\U%08X", r)
+		case hiddenRune(r):
+			fmt.Fprintf(&b, "\\u%04X", r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.Bytes()
 }
 
 func addPair(m *yaml.Node, key string, v *yaml.Node) {

@@ -38,6 +38,9 @@ func (s SASLConfig) ResolvePassword(ctx context.Context) (string, error) {
 	case s.PasswordFile != "":
 		return readSecretFile(ctx, "sasl.password_file", s.PasswordFile)
 	case s.PasswordCmd != "":
+		if s.unsafeCmd != "" {
+			return "", fmt.Errorf("sasl.password_cmd: refused to run: %s", s.unsafeCmd)
+		}
 		return runSecretCmd(ctx, "sasl.password_cmd", s.PasswordCmd)
 	}
 	return "", errors.New("sasl: no password set (set one of password, password_env, password_file, password_cmd)")

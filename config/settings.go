@@ -140,7 +140,7 @@ var Settings = []Setting{
 	{Key: "request_timeout", Flag: "timeout", Env: "KGROUPS_TIMEOUT", Kind: KindDuration, Default: DefaultRequestTimeout.String(), Usage: "request timeout",
 		field: func(c *Cluster) any { return &c.RequestTimeout }, check: checkRequestTimeout},
 	{Key: "refresh", Flag: "refresh", Env: "KGROUPS_REFRESH", Kind: KindDuration, Default: DefaultRefresh.String(), Usage: "refresh interval of the live view",
-		field: func(c *Cluster) any { return &c.Refresh }, check: checkPositive},
+		field: func(c *Cluster) any { return &c.Refresh }, check: checkRefresh},
 	{Key: "read_only", Flag: "read-only", Env: "KGROUPS_READ_ONLY", Kind: KindBool, Guard: "read-only", Usage: "disable every write action (can only tighten: a file's read_only: true stays)",
 		field: func(c *Cluster) any { return &c.ReadOnly }},
 	{Key: "protected", Flag: "protected", Env: "KGROUPS_PROTECTED", Kind: KindBool, Guard: "protected", Usage: "make every write ask for the group name to be typed as confirmation (can only tighten: a file's protected: true stays)",
@@ -375,15 +375,6 @@ func checkBrokers(field any) []string {
 	return out
 }
 
-// checkPositive guards durations set in code: parsing already refuses
-// what is not positive.
-func checkPositive(field any) []string {
-	if *field.(*time.Duration) < 0 {
-		return []string{"must be positive"}
-	}
-	return nil
-}
-
 // The bounds of the request timeout and the client id: the Kafka client
 // refuses a request timeout below 100ms or above 15 minutes, and a client id
 // longer than 256 bytes.
@@ -392,6 +383,25 @@ const (
 	MaxRequestTimeout = 15 * time.Minute
 	MaxClientIDBytes  = 256
 )
+
+// MinRefresh is the shortest refresh: each one polls every broker
+// (ListGroups, describes, offsets), and a shorter one only spends a shared
+// host's CPU and the brokers' on the same answers.
+const MinRefresh = time.Second
+
+// checkRefresh accepts a refresh of at least MinRefresh.
+func checkRefresh(field any) []string {
+	d := *field.(*time.Duration)
+	switch {
+	case d < 0:
+		return []string{"must be positive"}
+	case d == 0: // unset: the default applies
+		return nil
+	case d < MinRefresh:
+		return []string{fmt.Sprintf("%s is too short: the refresh must be at least %s (each refresh polls every broker), for example 5s", d, MinRefresh)}
+	}
+	return nil
+}
 
 func checkRequestTimeout(field any) []string {
 	d := *field.(*time.Duration)

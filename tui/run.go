@@ -36,6 +36,7 @@ func Run(ctx context.Context, opts Options) error {
 	if !color {
 		r.SetColorProfile(termenv.NewOutput(opts.Output).ColorProfile())
 	}
+	askBackground(r, opts.Output, color, opts.Getenv)
 	m := newModel(ctx, opts, r, color)
 
 	p := tea.NewProgram(m,

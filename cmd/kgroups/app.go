@@ -140,10 +140,11 @@ func (a *app) noteOnce(notes ...string) {
 func (a *app) dial(ctx context.Context, c config.Cluster) (*kafka.Client, error) {
 	cl, err := kafka.ConnectLogged(ctx, c, a.log)
 	if err != nil {
-		if c.Name == config.AdHocContext {
+		label := clusterLabel(c)
+		if label == "" {
 			return nil, err
 		}
-		return nil, fmt.Errorf("context %s: %w", c.Name, err)
+		return nil, fmt.Errorf("%s: %w", label, err)
 	}
 	return cl, nil
 }

@@ -160,7 +160,7 @@ func runDelete(ctx context.Context, a *app, o deleteOptions) error {
 		failed := refused
 		unknown := false
 		for _, d := range deletable {
-			res, err := reset.ApplyDeleteGroup(ctx, cl, d, reset.ApplyOptions{ReceiptDir: dir, Context: c.Name, Now: time.Now, Note: a.lockNote})
+			res, err := reset.ApplyDeleteGroup(ctx, cl, d, reset.ApplyOptions{ReceiptDir: dir, Context: receiptContext(c), Now: time.Now, Note: a.lockNote})
 			if err != nil {
 				failed = append(failed, a.withConnection(c, err))
 				continue

@@ -26,7 +26,7 @@ func main() {
 	utf8 := format.UTF8Locale(os.Getenv)
 	format.SetUTF8(utf8)
 	kafka.SetASCIINames(!utf8) // and suggestions name such groups in base64
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancelCause(context.Background())
 	g := newGuard(os.Stdin, os.Stdout, os.Stderr)
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
@@ -39,7 +39,7 @@ func main() {
 		code = g.signalCode() // ended by a signal: 130 or 143, as shells expect
 	}
 	signal.Stop(sigs)
-	cancel()
+	cancel(nil)
 	os.Exit(code)
 }
 

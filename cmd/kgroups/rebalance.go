@@ -193,7 +193,7 @@ func runRebalance(ctx context.Context, a *app, o rebalanceOptions) error {
 		if err != nil {
 			return fmt.Errorf("nothing was sent: %w", err)
 		}
-		svc := &rebalance.Service{Client: cl, ReceiptDir: dir, Context: c.Name, Note: a.lockNote}
+		svc := &rebalance.Service{Client: cl, ReceiptDir: dir, Context: receiptContext(c), Note: a.lockNote}
 		removal, err := svc.Remove(ctx, plan)
 		if removal == nil {
 			return err

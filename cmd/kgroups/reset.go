@@ -301,7 +301,7 @@ func (a *app) showPlan(ctx context.Context, cl *kafka.Client, c config.Cluster, 
 	if err != nil {
 		return err
 	}
-	res, err := reset.Apply(ctx, cl, p, reset.ApplyOptions{ReceiptDir: dir, Context: c.Name, Now: time.Now, Note: a.lockNote})
+	res, err := reset.Apply(ctx, cl, p, reset.ApplyOptions{ReceiptDir: dir, Context: receiptContext(c), Now: time.Now, Note: a.lockNote})
 	if err != nil {
 		return a.withConnection(c, err)
 	}

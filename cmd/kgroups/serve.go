@@ -68,8 +68,14 @@ order, counted in kgroups_series_dropped_total and logged on stderr.
 
 SIGHUP reads the configuration file again and applies its group filters,
 granularity and series cap from the next poll (flags and variables still
-win; the address and the connection stay). SIGTERM or Ctrl+C stops the
-server within a second.`,
+win; the address and the connection stay); a file that does not load, is
+not a regular file or is not read within 2s keeps the settings in force,
+logs why and sets kgroups_config_reload_success 0. SIGTERM or Ctrl+C stops
+the server within a second.
+
+The server answers GET and HEAD only (405 otherwise), closes idle
+connections after 60s and slow requests after 10s (headers) or 30s, and
+keeps at most 256 connections open. --refresh is at least 1s.`,
 		Example: `  kgroups serve -b kafka-1:9092
   kgroups serve --context prod --listen :9308 --granularity topic --deny-groups 'console-consumer-.*'
   KGROUPS_SERVE_LISTEN=0.0.0.0:9308 kgroups serve --context prod`,
@@ -160,8 +166,7 @@ func runServe(ctx context.Context, a *app, o serveOptions, poll func(context.Con
 	defer signal.Stop(hup)
 	e.hup = hup
 	e.reload = func() (serveOptions, error) {
-		a.cfg = nil // read the file again
-		cc, err := a.cluster()
+		cc, err := a.reloadCluster(ctx, reloadTimeout)
 		if err != nil {
 			return serveOptions{}, err
 		}
@@ -174,7 +179,60 @@ func runServe(ctx context.Context, a *app, o serveOptions, poll func(context.Con
 	defer stop()
 	keepMemoryNearLive(mctx, a.getenv)
 	a.notef("kgroups serve: listening on http://%s/metrics", ln.Addr())
-	return e.run(ctx, ln)
+	return e.run(ctx, limitListener(ln, maxConnections))
+}
+
+// reloadTimeout bounds reading the configuration again on SIGHUP, so
+// that a file that never answers (a FIFO put in its place, a hung network
+// file system) delays the polls by this much at most.
+const reloadTimeout = 2 * time.Second
+
+// reloadCluster resolves the context again with the file read anew,
+// within timeout; on any error the configuration in force stays. A path
+// that is not a regular file is refused before it is opened.
+func (a *app) reloadCluster(ctx context.Context, timeout time.Duration) (config.Cluster, error) {
+	old, oldCtx := a.cfg, a.ctx
+	rctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	a.cfg, a.ctx = nil, rctx
+	defer func() { a.ctx = oldCtx }()
+	path, explicit := a.globals.ConfigPath()
+	if !explicit {
+		p, err := config.DefaultPath()
+		if err != nil {
+			a.cfg = old
+			return config.Cluster{}, err
+		}
+		path = p
+	}
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		a.cfg = old
+		return config.Cluster{}, fmt.Errorf("config %s is %s, not a regular file: kgroups reads only a regular file again", path, modeName(st.Mode()))
+	}
+	cc, err := a.cluster()
+	if err != nil {
+		a.cfg = old
+		if rctx.Err() != nil && ctx.Err() == nil {
+			return config.Cluster{}, fmt.Errorf("config %s: not read within %s", path, timeout)
+		}
+		return config.Cluster{}, err
+	}
+	return cc, nil
+}
+
+// modeName names what a file that is not a regular file is.
+func modeName(m os.FileMode) string {
+	switch {
+	case m&os.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	case m.IsDir():
+		return "a folder"
+	}
+	return "not a plain file"
 }
 
 // buildVersion is the version kgroups_build_info carries.

@@ -5,6 +5,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"log"
+	"maps"
 	"net"
 	"net/http"
 	"os"
@@ -26,6 +29,22 @@ import (
 // shutdownGrace is how long a signal lets scrapes in flight finish
 // before the server closes: SIGTERM stops serve within a second.
 const shutdownGrace = 800 * time.Millisecond
+
+// The HTTP server's bounds, as Prometheus' own servers have them: a
+// client gets readHeaderTimeout to send its request line and headers
+// (of at most maxHeaderBytes), readTimeout for the whole request,
+// writeTimeout to take the answer, and a kept-alive connection is closed
+// after idleTimeout without a request. At most maxConnections are open
+// at once (limitListener): past that, new ones wait in the listen
+// backlog for one to close, instead of each taking a file descriptor.
+const (
+	readHeaderTimeout = 10 * time.Second
+	readTimeout       = 30 * time.Second
+	writeTimeout      = 30 * time.Second
+	idleTimeout       = 60 * time.Second
+	maxHeaderBytes    = 16 << 10
+	maxConnections    = 256
+)
 
 // exporter is `kgroups serve`'s state: the judged polls (watch.Loop over
 // a lag.Tracker) and the exposition rendered from the latest, which the
@@ -70,6 +89,16 @@ type page struct {
 	omOnce sync.Once
 	om     []byte
 	omFrom func() []byte
+
+	// due is when the next page should have replaced this one (zero:
+	// no poll judged yet). A page still served after it is overdue:
+	// the poll loop is stuck, and the scrape says kgroups_poll_success 0
+	// (overdue, rendered once on first demand) rather than the last
+	// poll's 1.
+	due         time.Time
+	overdueOnce sync.Once
+	overdue     [2][]byte // text, OpenMetrics
+	overdueFrom func(om bool) []byte
 }
 
 func (p *page) openMetrics() []byte {
@@ -80,6 +109,26 @@ func (p *page) openMetrics() []byte {
 		p.omFrom = nil
 	})
 	return p.om
+}
+
+// overdueBody is the page with kgroups_poll_success 0, in the text format
+// or OpenMetrics.
+func (p *page) overdueBody(om bool) []byte {
+	p.overdueOnce.Do(func() {
+		p.overdue = [2][]byte{p.overdueFrom(false), p.overdueFrom(true)}
+		p.overdueFrom = nil
+	})
+	if om {
+		return p.overdue[1]
+	}
+	return p.overdue[0]
+}
+
+// overdueAfter is how long after a page is published the next one is
+// late: the wait until the next poll, the poll's own timeout, a reload
+// read in between, and a second to spare.
+func (e *exporter) overdueAfter() time.Duration {
+	return e.o.interval + e.o.timeout + reloadTimeout + time.Second
 }
 
 func newExporter(o serveOptions, poll func(context.Context) (*kafka.Snapshot, error), read watch.Reader, ver [2]string) *exporter {
@@ -102,7 +151,7 @@ func newExporter(o serveOptions, poll func(context.Context) (*kafka.Snapshot, er
 // run serves on ln and polls every interval until ctx ends, then shuts
 // the server down within shutdownGrace.
 func (e *exporter) run(ctx context.Context, ln net.Listener) error {
-	srv := &http.Server{Handler: e.handler(), ReadHeaderTimeout: 10 * time.Second}
+	srv := httpServer(e.handler())
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 
@@ -117,6 +166,21 @@ func (e *exporter) run(ctx context.Context, ln net.Listener) error {
 		return fmt.Errorf("serve: %w", err)
 	}
 	return nil
+}
+
+// httpServer is the exporter's HTTP server for h, with its bounds.
+func httpServer(h http.Handler) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: readHeaderTimeout,
+		ReadTimeout:       readTimeout,
+		WriteTimeout:      writeTimeout,
+		IdleTimeout:       idleTimeout,
+		MaxHeaderBytes:    maxHeaderBytes,
+		// A client that sends garbage or hangs up is its own problem:
+		// logging each would let any client flood stderr.
+		ErrorLog: log.New(io.Discard, "", 0),
+	}
 }
 
 // pollLoop polls at once, then an interval after each poll started (a
@@ -153,16 +217,21 @@ func (e *exporter) applyReload() {
 		return
 	}
 	o, err := e.reload()
+	e.state.Reloads++
 	if err != nil {
+		e.state.ReloadFailed = true
 		e.note(fmt.Sprintf("SIGHUP: the configuration was not reloaded, the settings in force stay: %v", err))
+		e.publish(e.page.Load().lastPoll)
 		return
 	}
+	e.state.ReloadFailed = false
 	e.o.filter, e.o.granularity, e.o.maxSeries = o.filter, o.granularity, o.maxSeries
 	e.state.MaxSeries = o.maxSeries
 	if o.listen != e.o.listen {
 		e.note(fmt.Sprintf("SIGHUP: listen %s is not applied until a restart", o.listen))
 	}
 	e.note(fmt.Sprintf("SIGHUP: reloaded the group filters (granularity %s, series cap %d); they apply from the next poll", o.granularity, o.maxSeries))
+	e.publish(e.page.Load().lastPoll)
 }
 
 // pollOnce is one judged poll and its rendering.
@@ -230,13 +299,35 @@ func (e *exporter) publish(lastPoll time.Time) {
 	}
 	p := &page{lastPoll: lastPoll}
 	p.text = append(append([]byte(nil), e.groupText...), encode(metrics.TextFormat, own)...)
-	groupOM, fams := e.groupOM, e.groupFams
-	build := func() []byte {
-		g := groupOM
-		if g == nil && fams != nil {
-			g = fams.AppendOpenMetrics(nil)
+	groupText, groupOM, fams := e.groupText, e.groupOM, e.groupFams
+	groupsIn := func(om bool) []byte {
+		if !om {
+			return groupText
 		}
-		return append(append([]byte(nil), g...), encode(metrics.OpenMetricsFormat, own)...)
+		if groupOM == nil && fams != nil {
+			return fams.AppendOpenMetrics(nil)
+		}
+		return groupOM
+	}
+	build := func() []byte {
+		return append(append([]byte(nil), groupsIn(true)...), encode(metrics.OpenMetricsFormat, own)...)
+	}
+	if e.ready.Load() || e.state.PollSuccess {
+		p.due = e.now().Add(e.overdueAfter())
+		late := e.state // the poll loop changes the map later: copy it
+		late.Errors = maps.Clone(e.state.Errors)
+		late.PollSuccess = false
+		lateOwn := late.Families()
+		if len(own) > len(lateOwn) {
+			lateOwn = append(lateOwn, own[len(lateOwn):]...) // the process's and the runtime's
+		}
+		p.overdueFrom = func(om bool) []byte {
+			f := metrics.TextFormat
+			if om {
+				f = metrics.OpenMetricsFormat
+			}
+			return append(append([]byte(nil), groupsIn(om)...), encode(f, lateOwn)...)
+		}
 	}
 	if e.wantOM.Load() {
 		p.om = build()
@@ -255,6 +346,27 @@ func encode(format expfmt.Format, fams []*dto.MetricFamily) []byte {
 }
 
 func (e *exporter) handler() http.Handler {
+	return readOnly(e.routes())
+}
+
+// readOnly answers GET and HEAD with h, and any other method with 405
+// Method Not Allowed and an Allow header: the exporter changes nothing,
+// so nothing else has a meaning.
+func readOnly(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+			w.WriteHeader(http.StatusMethodNotAllowed)
+			_, _ = w.Write([]byte("method not allowed: kgroups serve answers GET and HEAD only\n"))
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// routes are the exporter's pages.
+func (e *exporter) routes() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/metrics", e.serveMetrics)
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) {
@@ -286,12 +398,61 @@ func (e *exporter) handler() http.Handler {
 func (e *exporter) serveMetrics(w http.ResponseWriter, r *http.Request) {
 	p := e.page.Load()
 	format := metrics.Negotiate(r.Header.Get("Accept"))
+	om := format.FormatType() == expfmt.TypeOpenMetrics
 	body := p.text
-	if format.FormatType() == expfmt.TypeOpenMetrics {
+	if om {
 		e.wantOM.Store(true)
 		body = p.openMetrics()
+	}
+	if !p.due.IsZero() && e.now().After(p.due) {
+		body = p.overdueBody(om)
 	}
 	w.Header().Set("Content-Type", string(format))
 	_, _ = w.Write(body)
 	_, _ = w.Write(metrics.Tail(format, p.lastPoll, e.now()))
+}
+
+// limitListener accepts at most n connections at once: Accept waits for
+// one to close past that (as golang.org/x/net/netutil.LimitListener).
+func limitListener(ln net.Listener, n int) net.Listener {
+	return &limited{Listener: ln, sem: make(chan struct{}, n), done: make(chan struct{})}
+}
+
+type limited struct {
+	net.Listener
+	sem       chan struct{}
+	closeOnce sync.Once
+	done      chan struct{}
+}
+
+func (l *limited) Accept() (net.Conn, error) {
+	select {
+	case l.sem <- struct{}{}:
+	case <-l.done:
+		return nil, net.ErrClosed
+	}
+	c, err := l.Listener.Accept()
+	if err != nil {
+		<-l.sem
+		return nil, err
+	}
+	return &limitedConn{Conn: c, release: func() { <-l.sem }}, nil
+}
+
+func (l *limited) Close() error {
+	err := l.Listener.Close()
+	l.closeOnce.Do(func() { close(l.done) })
+	return err
+}
+
+type limitedConn struct {
+	net.Conn
+	once    sync.Once
+	release func()
+}
+
+func (c *limitedConn) Close() error {
+	err := c.Conn.Close()
+	c.once.Do(c.release)
+	return err
 }

@@ -17,6 +17,7 @@ import (
 
 	dto "github.com/prometheus/client_model/go"
 
+	"github.com/kgroups/kgroups/config"
 	"github.com/kgroups/kgroups/kafka/kafkatest"
 )
 
@@ -159,7 +160,7 @@ func TestServeWithPrometheus(t *testing.T) {
 	c := startHealthCluster(t)
 	hostile := "evil\"group\\with\nnewline {} é"
 	c.Commit(t, hostile, map[string]map[int32]int64{"t-ok": {0: 2}})
-	const interval = 500 * time.Millisecond
+	const interval = config.MinRefresh
 	addr, _, _ := servedKgroups(t, "-b", c.brokers, "--refresh", interval.String())
 	p := startPrometheus(t, promBin, addr)
 
@@ -196,6 +197,28 @@ func TestServeWithPrometheus(t *testing.T) {
 	if m := lags[hostile]; value(m) != 3 {
 		t.Errorf("hostile group %q: lag %v, want 3; stored %v", hostile, value(m), lags)
 	}
+
+	// Group ids that are not UTF-8 label as -o json writes them (one
+	// U+FFFD a byte) and keep a series each, told apart by group_base64:
+	// Prometheus stores all three, not one.
+	for _, g := range []string{"coll\xff", "coll\xfe", "coll\uFFFD"} {
+		c.Commit(t, g, map[string]map[int32]int64{"t-ok": {0: 1}})
+	}
+	kafkatest.Eventually(t, "three coll series in prometheus", func() bool {
+		f := p.query(t, `kgroups_group_lag_records{group="coll\uFFFD"}`, time.Time{})["kgroups_group_lag_records"]
+		if f == nil || len(f.Metric) != 3 {
+			return false
+		}
+		b64 := map[string]bool{}
+		for _, m := range f.Metric {
+			for _, l := range m.Label {
+				if l.GetName() == "group_base64" {
+					b64[l.GetValue()] = true
+				}
+			}
+		}
+		return b64["Y29sbP8="] && b64["Y29sbP4="] && len(b64) == 2
+	})
 
 	// A group that disappears goes stale: Prometheus stops returning it.
 	if _, err := c.Admin().DeleteGroups(context.Background(), "g-ok"); err != nil {

@@ -268,7 +268,7 @@ func compareWithHealth(t *testing.T, brokers string, interval time.Duration, rea
 // 0 when the cluster stops answering, and stops within a second.
 func TestServeAgreesWithHealth(t *testing.T) {
 	c := startHealthCluster(t)
-	const interval = 200 * time.Millisecond
+	const interval = config.MinRefresh
 	addr, stderr, stop := servedKgroups(t, "-b", c.brokers, "--refresh", interval.String(), "--timeout", "500ms")
 	kafkatest.Eventually(t, "/readyz ready", func() bool {
 		code, _ := get(addr, "/readyz", "")
@@ -354,7 +354,7 @@ func TestServeShowsNoSecret(t *testing.T) {
 	isolateConfig(t)
 	brokers := strings.Join(cluster.ListenAddrs(), ",")
 	t.Setenv("KGROUPS_SASL_PASSWORD", pass)
-	addr, stderr, stop := servedKgroups(t, "-b", brokers, "--sasl-mechanism", "SCRAM-SHA-256", "--sasl-username", user, "--refresh", "200ms")
+	addr, stderr, stop := servedKgroups(t, "-b", brokers, "--sasl-mechanism", "SCRAM-SHA-256", "--sasl-username", user, "--refresh", "1s")
 	kafkatest.Eventually(t, "/readyz ready", func() bool {
 		code, _ := get(addr, "/readyz", "")
 		return code == http.StatusOK

@@ -29,7 +29,7 @@ func TestGuardEndsAHungCommand(t *testing.T) {
 	g, out, errw, rec, restored := testGuard(true)
 	end := write.Begin("reset of group bill\ning", "/state/receipts/r 1.json")
 	defer end()
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancelCause(context.Background())
 	sigs := make(chan os.Signal, 2)
 	go g.watch(sigs, cancel, 10*time.Millisecond)
 	sigs <- syscall.SIGTERM
@@ -64,7 +64,7 @@ func TestGuardEndsAHungCommand(t *testing.T) {
 func TestGuardSecondSignal(t *testing.T) {
 	g, out, errw, rec, _ := testGuard(false)
 	sigs := make(chan os.Signal, 2)
-	go g.watch(sigs, func() {}, time.Hour)
+	go g.watch(sigs, func(error) {}, time.Hour)
 	sigs <- os.Interrupt
 	sigs <- os.Interrupt
 	select {
@@ -98,5 +98,31 @@ func TestGuardLetsAFinishedCommandReport(t *testing.T) {
 	}
 	if errw.Len() != 0 {
 		t.Errorf("stderr %q", errw.String())
+	}
+}
+
+// TestGuardReportsAWriteCutShortBeforeItForces: a write in flight when
+// the signal came, which the cancel ended before the guard forced the
+// exit (the command, stuck elsewhere, never reported it), is still
+// reported as unknown with its receipt, exit 4.
+func TestGuardReportsAWriteCutShortBeforeItForces(t *testing.T) {
+	g, _, errw, rec, _ := testGuard(false)
+	end := write.Begin("reset of group billing", "/state/receipts/r.json")
+	ctx, cancel := context.WithCancelCause(context.Background())
+	go func() { <-ctx.Done(); end() }() // the write notices and ends
+	sigs := make(chan os.Signal, 2)
+	go g.watch(sigs, cancel, 50*time.Millisecond)
+	sigs <- syscall.SIGTERM
+	select {
+	case code := <-rec.code:
+		if code != exitUnknown {
+			t.Errorf("exit %d, want %d", code, exitUnknown)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the guard never ended the process")
+	}
+	want := "kgroups: terminated while the reset of group billing was in flight: its outcome is unknown; its receipt is /state/receipts/r.json (check the group; kgroups undo /state/receipts/r.json restores what it recorded)\n"
+	if got := errw.String(); got != want {
+		t.Errorf("stderr\n%q\nwant\n%q", got, want)
 	}
 }

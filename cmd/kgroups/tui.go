@@ -126,7 +126,14 @@ func runTUI(ctx context.Context, a *app, opts tui.Options) error {
 	mctx, stop := context.WithCancel(ctx)
 	defer stop()
 	keepMemoryNearLive(mctx, a.getenv)
-	return tui.Run(ctx, opts)
+	// A signal stops the UI at once, and the answers of its writes with
+	// it: those in flight when it came are reported here, as the CLI
+	// reports its own (outcome unknown, the receipt, exit 4).
+	flights, err := writesInFlightAt(ctx, func() error { return tui.Run(ctx, opts) })
+	if err == nil && len(flights) > 0 {
+		return interruptedWrites(ctx, flights)
+	}
+	return err
 }
 
 // pollRounds is how many request timeouts one poll may take: it lists
@@ -150,7 +157,7 @@ func tuiOptions(cc config.Cluster, cl *kafka.Client) tui.Options {
 // Connection is left to the caller, who knows the command line.
 func contextInfo(cc config.Cluster, cl *kafka.Client) tui.ContextInfo {
 	info := tui.ContextInfo{
-		Name:      cc.Name,
+		Name:      receiptContext(cc),
 		Brokers:   cc.Brokers,
 		Refresh:   cc.Refresh,
 		Timeout:   pollTimeout(cc.RequestTimeout),
@@ -180,8 +187,8 @@ func receiptsDir() string {
 func writers(cc config.Cluster, cl *kafka.Client) tui.Writers {
 	var w tui.Writers
 	if dir, err := receipt.DefaultDir(); err == nil {
-		w.Reset = &reset.Service{Client: cl, ReceiptDir: dir, Context: cc.Name}
-		w.Members = &rebalance.Service{Client: cl, ReceiptDir: dir, Context: cc.Name}
+		w.Reset = &reset.Service{Client: cl, ReceiptDir: dir, Context: receiptContext(cc)}
+		w.Members = &rebalance.Service{Client: cl, ReceiptDir: dir, Context: receiptContext(cc)}
 	}
 	return w
 }
@@ -207,7 +214,7 @@ func switcher(cfg *config.Config, sel config.Selection, log *slog.Logger) func(c
 		keep = append(keep, o)
 	}
 	return func(ctx context.Context, name string) (tui.Poller, tui.ContextInfo, error) {
-		cc, err := cfg.Effective(config.Selection{Context: name, ContextSource: config.Source{Name: ":ctx"}, Overrides: keep})
+		cc, err := cfg.Effective(config.Selection{Context: name, ContextSource: config.Source{Name: ":ctx"}, Overrides: keep, Config: sel.Config})
 		if err != nil {
 			return nil, tui.ContextInfo{}, err
 		}

@@ -113,8 +113,8 @@ func (l *laterClient) Close() {
 func laterWriters(cc config.Cluster, l *laterClient) tui.Writers {
 	var w tui.Writers
 	if dir, err := receipt.DefaultDir(); err == nil {
-		w.Reset = &reset.Service{Connect: l.client, ReceiptDir: dir, Context: cc.Name}
-		w.Members = &rebalance.Service{Connect: l.client, ReceiptDir: dir, Context: cc.Name}
+		w.Reset = &reset.Service{Connect: l.client, ReceiptDir: dir, Context: receiptContext(cc)}
+		w.Members = &rebalance.Service{Connect: l.client, ReceiptDir: dir, Context: receiptContext(cc)}
 	}
 	return w
 }

@@ -144,7 +144,7 @@ func TestSwitcher(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sel := config.Selection{Overrides: []config.Override{
+	sel := config.Selection{Config: path, Overrides: []config.Override{
 		{Key: "brokers", Value: "127.0.0.1:2", Source: config.Flag("brokers")},
 		{Key: "read_only", Value: "true", Source: config.Flag("read-only")},
 		// A connection setting: it would make the switch fail if kept.
@@ -156,7 +156,7 @@ func TestSwitcher(t *testing.T) {
 		t.Fatalf("switch to b: %v", err)
 	}
 	defer p.(interface{ Close() }).Close()
-	want := tui.ContextInfo{Name: "b", Brokers: c.Addrs, Connection: []string{"--context", "b"}, ReadOnly: true, Protected: true, Refresh: 7 * time.Second, Timeout: 8 * time.Second}
+	want := tui.ContextInfo{Name: "b", Brokers: c.Addrs, Connection: []string{"--config", path, "--context", "b"}, ReadOnly: true, Protected: true, Refresh: 7 * time.Second, Timeout: 8 * time.Second}
 	if strings.Join(info.Brokers, ",") != strings.Join(want.Brokers, ",") || info.Name != want.Name || info.ReadOnly != want.ReadOnly ||
 		strings.Join(info.Connection, " ") != strings.Join(want.Connection, " ") ||
 		info.Protected != want.Protected || info.Refresh != want.Refresh || info.Timeout != want.Timeout {

@@ -23,10 +23,11 @@ type undoOptions struct {
 	// action is unknown, that was written for another cluster, or that is
 	// not signed by this user's kgroups, with a warning.
 	force bool
-	// newGroup allows an unsigned receipt to create its group.
+	// newGroup allows an unsigned receipt, or one of another cluster,
+	// to create its group.
 	newGroup bool
 	// receiptBrokers connects to the brokers the receipt records,
-	// without credentials unless it proves to be the receipt's cluster.
+	// without credentials unless the context lists them all.
 	receiptBrokers bool
 }
 
@@ -51,10 +52,11 @@ current-context. A receipt is a file that can come from anywhere, so the
 brokers it records are never sent credentials: with no cluster named, undo
 says which brokers the receipt records and stops. --receipt-brokers
 connects to them without credentials (no SASL, no TLS client certificate),
-and sends the context's credentials only when the receipt is signed by your
-kgroups and the cluster's id equals the one it records. A receipt written
-for another cluster (its cluster id differs; for receipts without one, its
-context or brokers) is refused; --force goes ahead with a warning.
+unless every one is a broker the selected context itself lists; the
+cluster id a receipt records never unlocks them. A receipt written for
+another cluster (its cluster id differs; for receipts without one, its
+context or brokers) is refused; --force goes ahead with a warning, and
+creates a group that does not exist there only with --new-group.
 
 Undo is a reset like any other: a dry run unless --execute, applied only to
 an Empty group (or one that no longer exists), with its own receipt, and
@@ -87,8 +89,8 @@ with --new-group. Receipts over 16 MiB are refused.`,
 	}
 	cmd.Flags().StringVarP(&format, "output", "o", formatTable, "output format: table, json or csv")
 	cmd.Flags().BoolVar(&force, "force", false, "use a receipt that is edited, unsigned, for another cluster or of an unknown action (with a warning)")
-	cmd.Flags().BoolVar(&newGroup, "new-group", false, "let a receipt not signed by your kgroups create a group that does not exist")
-	cmd.Flags().BoolVar(&receiptBrokers, "receipt-brokers", false, "connect to the brokers the receipt records, without credentials unless it proves to be the receipt's cluster")
+	cmd.Flags().BoolVar(&newGroup, "new-group", false, "let a receipt not signed by your kgroups, or written for another cluster, create a group that does not exist")
+	cmd.Flags().BoolVar(&receiptBrokers, "receipt-brokers", false, "connect to the brokers the receipt records, without credentials unless the context lists them all")
 	addWriteFlags(cmd, &w, "restore the offsets")
 	cmd.ValidArgsFunction = completeReceipts
 	completeFlag(cmd, "output", fixed(formatTable, formatJSON, formatCSV))
@@ -136,7 +138,7 @@ func runUndo(ctx context.Context, a *app, o undoOptions) error {
 		return err
 	}
 	defer cl.Close()
-	name := c.Name
+	name := receiptContext(c)
 	if name == config.AdHocContext {
 		name = ""
 	}

@@ -4,13 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/kgroups/kgroups/config"
 	"github.com/kgroups/kgroups/kafka"
-	"github.com/kgroups/kgroups/kafka/receipt"
 	"github.com/kgroups/kgroups/kafka/reset"
-	"github.com/kgroups/kgroups/views/format"
 )
 
 // A receipt is a file, and a file can come from anywhere (a ticket, a
@@ -18,9 +17,10 @@ import (
 // a destination for credentials. undo connects only to the cluster the
 // user names (-b/--brokers, --context, current-context). With
 // --receipt-brokers it connects to the receipt's brokers without any
-// credentials (no SASL, no TLS client certificate), reads the cluster id,
-// and only when the receipt is signed by this user's kgroups and records
-// that same id does it connect again with the context's credentials.
+// credentials (no SASL, no TLS client certificate), unless every broker
+// the receipt records is one the selected context itself lists. A
+// receipt's cluster id never unlocks credentials: it is text in a file,
+// and a broker answers whatever id it likes.
 
 // errNoUndoCluster is the refusal of an undo with no cluster named.
 func errNoUndoCluster(rc *reset.Receipt) error {
@@ -75,46 +75,46 @@ func (a *app) undoConnect(ctx context.Context, rc *reset.Receipt, useReceipt boo
 		return nil, c, err
 	}
 	brokers := strings.Join(rc.Cluster, ",")
+	if a.receiptBrokersAreContexts(c, rc) {
+		a.notef("kgroups: connecting to the brokers recorded in the receipt, which context %s lists: %s", c.Name, brokers)
+		cl, err := a.dial(ctx, c)
+		return cl, c, err
+	}
 	bare := withoutCredentials(c)
 	a.notef("kgroups: connecting to the brokers recorded in the receipt, without credentials: %s", brokers)
+	if hasCredentials(c) {
+		a.notef("kgroups: the credentials were not sent: a receipt's brokers get none unless the context names them; to use yours, name the cluster with -b or --context")
+	}
 	cl, err := a.dial(ctx, bare)
 	if err != nil {
-		return nil, c, fmt.Errorf("%w. kgroups sends credentials only to a cluster you name (-b or --context), or to one that proves to be the receipt's (a receipt signed by your kgroups recording that cluster id)", err)
+		return nil, bare, fmt.Errorf("%w. kgroups sends no credentials to the brokers a receipt names: to connect with yours, name the cluster with -b or --context", err)
 	}
-	id, err := cl.ClusterID(ctx)
+	return cl, bare, nil
+}
+
+// receiptBrokersAreContexts reports whether every broker the receipt
+// records is one the selected context itself lists: only then is the
+// connection to them the context's, credentials included. A receipt's
+// cluster id proves nothing (anyone can write one, and a broker says
+// whatever id it likes).
+func (a *app) receiptBrokersAreContexts(c config.Cluster, rc *reset.Receipt) bool {
+	if c.Name == "" || c.Name == config.AdHocContext {
+		return false
+	}
+	cfg, err := a.config()
 	if err != nil {
-		cl.Close()
-		return nil, c, err
+		return false
 	}
-	withheld := ""
-	switch {
-	case !hasCredentials(c):
-		return cl, c, nil
-	case rc.Authenticity != receipt.Signed:
-		withheld = "the receipt is not signed by your kgroups"
-	case rc.ClusterID == "":
-		withheld = "the receipt records no cluster id to compare"
-	case id != rc.ClusterID:
-		withheld = fmt.Sprintf("the cluster's id is %q, the receipt's %q", format.Sanitize(id), format.Sanitize(rc.ClusterID))
+	own, ok := cfg.Context(c.Name)
+	if !ok || len(own.Brokers) == 0 {
+		return false
 	}
-	if withheld != "" {
-		a.notef("kgroups: the context's credentials were not sent: %s", withheld)
-		return cl, bare, nil
-	}
-	cl.Close()
-	a.notef("kgroups: the cluster has the id the signed receipt records (%s): connecting again with the context's credentials", format.Sanitize(id))
-	cl, err = a.dial(ctx, c)
-	if err != nil {
-		return nil, c, err
-	}
-	if again, err := cl.ClusterID(ctx); err != nil || again != id {
-		cl.Close()
-		if err == nil {
-			err = fmt.Errorf("the cluster's id changed from %q to %q between two connections; nothing was changed", format.Sanitize(id), format.Sanitize(again))
+	for _, b := range rc.Cluster {
+		if !slices.ContainsFunc(own.Brokers, func(o string) bool { return strings.EqualFold(o, b) }) {
+			return false
 		}
-		return nil, c, err
 	}
-	return cl, c, nil
+	return true
 }
 
 // receiptCluster is the effective cluster (a context's settings, or an
@@ -153,16 +153,14 @@ func hasCredentials(c config.Cluster) bool {
 }
 
 // undoCommand is the complete command that puts back what the receipt at
-// path recorded, shell-quoted for pasting: the same cluster (--context
-// NAME, or -b BROKERS for an ad-hoc one), every other global flag this run
-// was given, --execute, and --confirm GROUP when the context is protected.
-// No flag carries a secret: a password or token has none.
+// path recorded, shell-quoted for pasting: the same cluster (clusterArgs),
+// every other global flag this run was given, --execute, and --confirm
+// GROUP when the context is protected. No flag carries a secret: a
+// password or token has none.
 func undoCommand(c config.Cluster, sel config.Selection, path, group string) string {
 	parts := []string{"kgroups"}
-	if c.Name != "" && c.Name != config.AdHocContext {
-		parts = append(parts, "--context", shellQuote(c.Name))
-	} else if len(c.Brokers) > 0 {
-		parts = append(parts, "-b", shellQuote(strings.Join(c.Brokers, ",")))
+	for _, w := range clusterArgs(c) {
+		parts = append(parts, shellQuote(w))
 	}
 	for _, o := range sel.Overrides {
 		if o.Source.Kind != config.SourceFlag || o.Key == "brokers" {

@@ -257,7 +257,7 @@ func TestUndoSendsNoCredentialsToAPlantedReceiptsBrokers(t *testing.T) {
 				leaked(strings.Join(args, " "))
 				if code != 1 || stdout != "" ||
 					!strings.Contains(stderr, "kgroups: connecting to the brokers recorded in the receipt, without credentials: "+relay.addr+"\n") ||
-					!strings.HasSuffix(stderr, ". kgroups sends credentials only to a cluster you name (-b or --context), or to one that proves to be the receipt's (a receipt signed by your kgroups recording that cluster id)\n") {
+					!strings.HasSuffix(stderr, ". kgroups sends no credentials to the brokers a receipt names: to connect with yours, name the cluster with -b or --context\n") {
 					t.Fatalf("%v: exit %d\nstdout %s\nstderr %s", args, code, stdout, stderr)
 				}
 				if n, _ := relay.received(); n == 0 {

@@ -1,10 +1,15 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
+
+	"github.com/kgroups/kgroups/kafka/receipt"
+	"github.com/kgroups/kgroups/kafka/reset"
 )
 
 // TestUndoNeedsANamedCluster: with no -b/--brokers, no context and no
@@ -73,43 +78,76 @@ func TestUndoReceiptBrokersOnlyWithoutContext(t *testing.T) {
 	}
 	rc.assertCommits(t, "g", initialCommits)
 	undoPath := receiptPath(t, stderr)
-	if want := "To undo: kgroups --context prod undo " + undoPath + " --execute\n"; !strings.Contains(stderr, want) {
+	if want := "To undo: kgroups --config " + cfg + " --context prod undo " + undoPath + " --execute\n"; !strings.Contains(stderr, want) {
 		t.Errorf("stderr lacks %q:\n%s", want, stderr)
 	}
 }
 
-// TestUndoReceiptBrokersWithholdsCredentials: on a cluster that answers
-// without credentials, --receipt-brokers sends the context's SASL
-// credentials only for a receipt signed by this user's kgroups that
-// records the cluster's id; for a planted one it says they were withheld.
+// resign writes the receipt at path again, signed with this user's key,
+// as this user's kgroups would have written it: a signed receipt whose
+// brokers are a listener of someone else's.
+func resign(t *testing.T, path string) string {
+	t.Helper()
+	rc, _, err := reset.ReadReceipt(context.Background(), path, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc.Checksum, rc.Signature = "", ""
+	dir, err := receipt.DefaultDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := receipt.Write(dir, rc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestUndoReceiptBrokersWithholdsCredentials: --receipt-brokers never
+// sends credentials to brokers the context does not list, whatever the
+// receipt: not for a planted one, and not for one signed by this user's
+// kgroups whose cluster id the brokers answer (a listener relaying to the
+// real cluster answers its id). A catcher in front of the cluster hears
+// no password. Only brokers the context itself lists get its credentials.
 func TestUndoReceiptBrokersWithholdsCredentials(t *testing.T) {
 	rc := startResetCluster(t)
+	relay := startRecordingRelay(t, strings.Split(rc.brokers, ",")[0])
 	code, _, stderr := rc.kg(t, "reset", "g", "--to-earliest", "--topic", "orders:0", "--execute")
 	if code != 0 {
 		t.Fatalf("reset: exit %d: %s", code, stderr)
 	}
-	path := receiptPath(t, stderr)
-	// The same brokers in another order: a change, so not signed.
-	brokers := strings.Split(rc.brokers, ",")
-	slices.Reverse(brokers)
-	planted := plantReceipt(t, path, brokers)
-	id := rc.lockCluster(t).ID
-	t.Setenv("KGROUPS_SASL_MECHANISM", "PLAIN")
-	t.Setenv("KGROUPS_SASL_USERNAME", "ops")
-	t.Setenv("KGROUPS_SASL_PASSWORD", "not-for-a-file")
+	signed := resign(t, plantReceipt(t, receiptPath(t, stderr), []string{relay.addr}))
+	cfg := filepath.Join(t.TempDir(), "config.yaml")
+	writeFile(t, cfg, "current-context: ops\ncontexts:\n  - name: ops\n    brokers: [127.0.0.1:1]\n    sasl: {mechanism: PLAIN, username: "+plantedUser+", password: "+plantedPass+"}\n")
 
-	code, stdout, stderr := runKgroups(t, "undo", planted, "--receipt-brokers")
-	want := "kgroups: connecting to the brokers recorded in the receipt, without credentials: " + strings.Join(brokers, ",") + "\n" +
-		"kgroups: the context's credentials were not sent: the receipt is not signed by your kgroups\n"
-	if code != 0 || !strings.Contains(stderr, want) || !strings.Contains(stdout, "orders") {
-		t.Fatalf("planted receipt: exit %d\nstdout %s\nstderr %s\nwant %s", code, stdout, stderr, want)
+	for _, args := range [][]string{
+		{"--config", cfg, "undo", signed, "--receipt-brokers"},
+		{"--config", cfg, "--context", "ops", "undo", signed, "--receipt-brokers"},
+	} {
+		code, stdout, stderr := runKgroups(t, args...)
+		want := "kgroups: the brokers " + relay.addr + " (receipt " + signed + ": cluster) are not context ops's: its credentials (sasl.mechanism, sasl.username, sasl.password) are not sent to them; to use them, name the cluster with --context ops or -b\n" +
+			"kgroups: connecting to the brokers recorded in the receipt, without credentials: " + relay.addr + "\n"
+		if code != 0 || stderr[:len(want)] != want || !strings.Contains(stdout, "orders") {
+			t.Fatalf("%v: exit %d\nstdout %s\nstderr %s\nwant prefix %s", args, code, stdout, stderr, want)
+		}
+		if n, data := relay.received(); n == 0 || bytes.Contains(data, []byte(plantedPass)) || bytes.Contains(data, []byte(plantedUser)) {
+			t.Fatalf("%v: the receipt's listener got %d connections, the password: %v", args, n, bytes.Contains(data, []byte(plantedPass)))
+		}
 	}
 
-	_, _, stderr = runKgroups(t, "undo", path, "--receipt-brokers")
-	want = "kgroups: connecting to the brokers recorded in the receipt, without credentials: " + rc.brokers + "\n" +
-		"kgroups: the cluster has the id the signed receipt records (" + id + "): connecting again with the context's credentials\n"
-	if !strings.HasPrefix(stderr, want) {
-		t.Fatalf("signed receipt: stderr\n%s\nwant prefix\n%s", stderr, want)
+	// Credentials from the environment, no context: withheld too.
+	t.Setenv("KGROUPS_SASL_MECHANISM", "PLAIN")
+	t.Setenv("KGROUPS_SASL_USERNAME", plantedUser)
+	t.Setenv("KGROUPS_SASL_PASSWORD", plantedPass)
+	code, _, stderr = runKgroups(t, "undo", signed, "--receipt-brokers")
+	want := "kgroups: connecting to the brokers recorded in the receipt, without credentials: " + relay.addr + "\n" +
+		"kgroups: the credentials were not sent: a receipt's brokers get none unless the context names them; to use yours, name the cluster with -b or --context\n"
+	if code != 0 || !strings.HasPrefix(stderr, want) {
+		t.Fatalf("variables: exit %d\nstderr %s\nwant prefix %s", code, stderr, want)
+	}
+	if _, data := relay.received(); bytes.Contains(data, []byte(plantedPass)) {
+		t.Fatal("the receipt's listener got the password from the environment")
 	}
 }
 
@@ -163,4 +201,36 @@ func TestUndoUnsignedReceipt(t *testing.T) {
 		t.Fatalf("with --new-group: exit %d: %s", code, stderr)
 	}
 	rc.assertCommits(t, "ghost", map[string]int64{"orders/0": 5})
+}
+
+// TestUndoRefusesDuplicateKeys: a signed receipt with a key inserted
+// again (a duplicate "group", or "Group" before the real one) still had
+// a valid checksum and signature, computed over what encoding/json
+// decoded (the last value), while its text showed the first: refused,
+// with nothing changed.
+func TestUndoRefusesDuplicateKeys(t *testing.T) {
+	rc := startResetCluster(t)
+	code, _, stderr := rc.kg(t, "reset", "g", "--to-earliest", "--topic", "orders:0", "--execute")
+	if code != 0 {
+		t.Fatalf("reset: exit %d: %s", code, stderr)
+	}
+	path := receiptPath(t, stderr)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ insert, why string }{
+		{`"group": "payments-PROD",`, `key "group" appears twice`},
+		{`"Group": "payments-PROD",`, `key "group" appears twice (also as "Group")`},
+		{`"GROUP": "payments-PROD",`, `key "group" appears twice (also as "GROUP")`},
+	} {
+		edited := filepath.Join(t.TempDir(), "dup.json")
+		writeFile(t, edited, strings.Replace(string(data), `"group": "g",`, tc.insert+"\n  "+`"group": "g",`, 1))
+		code, stdout, stderr := rc.kg(t, "undo", edited, "--execute")
+		want := "kgroups: receipt " + edited + ": " + tc.why + ": a receipt whose text can say one thing while kgroups reads another is refused; kgroups never writes one, so check where it came from; nothing was changed\n"
+		if code != 1 || stdout != "" || stderr != want {
+			t.Fatalf("%s: exit %d\nstdout %q\nstderr %q\nwant   %q", tc.insert, code, stdout, stderr, want)
+		}
+	}
+	rc.assertCommits(t, "g", map[string]int64{"orders/0": 0, "orders/1": 10})
 }

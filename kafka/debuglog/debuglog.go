@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 
@@ -41,26 +42,48 @@ func On(l *slog.Logger) bool {
 
 // Open opens the debug log at path for appending, creating it readable and
 // writable by its owner only (0600), and makes an existing file private
-// too: the log names clusters, groups and hosts. A directory, a device, a
-// FIFO or a path kgroups cannot write is refused with an error naming the
-// path.
+// too: the log names clusters, groups and hosts. It never follows a
+// symbolic link (the last part of path is opened with O_NOFOLLOW, so a
+// link, dangling or not, is refused and nothing is made or changed where
+// it points), never waits on a FIFO (opened non-blocking, then checked),
+// and appends only to a regular file owned by the user. A directory, a
+// device, a FIFO, a link, another user's file or a path kgroups cannot
+// write is refused with an error naming the path.
 func Open(path string) (*os.File, error) {
 	if path == "" {
 		return nil, fmt.Errorf("debug log: no file given")
 	}
-	if st, err := os.Stat(path); err == nil {
+	if st, err := os.Lstat(path); err == nil {
 		switch {
+		case st.Mode()&fs.ModeSymlink != 0:
+			return nil, fmt.Errorf("debug log %s is a symbolic link: give the path of a file of your own (kgroups does not follow links for its log)", path)
 		case st.IsDir():
 			return nil, fmt.Errorf("debug log %s is a directory: give a file to append to", path)
 		case !st.Mode().IsRegular():
 			return nil, fmt.Errorf("debug log %s is not a regular file: give a file to append to", path)
 		}
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|oNoFollow|oNonBlock, 0o600)
 	if err != nil {
+		if st, lerr := os.Lstat(path); lerr == nil && st.Mode()&fs.ModeSymlink != 0 {
+			return nil, fmt.Errorf("debug log %s is a symbolic link: give the path of a file of your own (kgroups does not follow links for its log)", path)
+		}
 		return nil, fmt.Errorf("debug log %s cannot be written: %w", path, unwrapPath(err))
 	}
-	if st, err := f.Stat(); err == nil && st.Mode().Perm()&0o077 != 0 {
+	st, err := f.Stat()
+	if err != nil {
+		_ = f.Close()
+		return nil, fmt.Errorf("debug log %s: %w", path, unwrapPath(err))
+	}
+	if !st.Mode().IsRegular() {
+		_ = f.Close()
+		return nil, fmt.Errorf("debug log %s is not a regular file: give a file to append to", path)
+	}
+	if owner := ownerProblem(st); owner != "" {
+		_ = f.Close()
+		return nil, fmt.Errorf("debug log %s is %s: give the path of a file of your own", path, owner)
+	}
+	if st.Mode().Perm()&0o077 != 0 {
 		if err := f.Chmod(0o600); err != nil {
 			_ = f.Close()
 			return nil, fmt.Errorf("debug log %s cannot be made private (0600): %w", path, unwrapPath(err))

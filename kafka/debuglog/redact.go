@@ -5,16 +5,19 @@ import (
 	"encoding"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode"
 )
 
-// Mask replaces a secret in the log.
+// Mask replaces a value that holds a secret in the log: the whole value,
+// never only the secret inside it.
 const Mask = "****"
 
 // Redact registers secrets with l's redactor: from then on, any record's
-// message or attribute value containing one of them has it replaced by
+// message or attribute value containing one of them is replaced, whole, by
 // Mask, whatever logged it (kgroups or franz-go). kafka.Connect registers
 // each password, token, password command and TLS key it resolves before it
 // dials. Empty values are ignored; a logger that is not New's (Discard)
@@ -145,7 +148,7 @@ func (r *redactor) with(g groupOrAttrs) *redactor {
 func (r *redactor) Handle(ctx context.Context, rec slog.Record) error {
 	secrets, gen := r.s.snapshot()
 	h := r.handler(secrets, gen)
-	out := slog.NewRecord(rec.Time, rec.Level, redactText(rec.Message, secrets), rec.PC)
+	out := slog.NewRecord(rec.Time, rec.Level, redactMessage(rec.Message, secrets), rec.PC)
 	rec.Attrs(func(a slog.Attr) bool {
 		out.AddAttrs(redactAttr(a, secrets))
 		return true
@@ -178,8 +181,11 @@ func (r *redactor) handler(secrets []string, gen uint64) slog.Handler {
 	return h
 }
 
-// redactAttr masks a's value when its key names a secret or its text, as
-// the text handler would write it, holds one of secrets.
+// redactAttr masks a's whole value when its key names a secret or its
+// text, as the text handler would write it, holds one of secrets: masking
+// only the secret inside would give a short one away by elimination
+// ("client_id=kgroups-****-1" when the client id is known). Text that
+// stays has its invisible characters escaped (clean).
 func redactAttr(a slog.Attr, secrets []string) slog.Attr {
 	a.Value = a.Value.Resolve()
 	if a.Value.Kind() == slog.KindGroup {
@@ -193,20 +199,97 @@ func redactAttr(a slog.Attr, secrets []string) slog.Attr {
 	if secretKey(a.Key) {
 		return slog.String(a.Key, Mask)
 	}
-	if len(secrets) == 0 {
-		return a
-	}
 	text := valueText(a.Value)
-	if masked := redactText(text, secrets); masked != text {
-		return slog.String(a.Key, masked)
+	if holdsSecret(text, secrets) {
+		return slog.String(a.Key, Mask)
 	}
 	if err, ok := a.Value.Any().(error); ok && a.Value.Kind() == slog.KindAny {
 		// Some errors print less with %+v than Error() says.
-		if msg := err.Error(); redactText(msg, secrets) != msg {
-			return slog.String(a.Key, redactText(msg, secrets))
+		if holdsSecret(err.Error(), secrets) {
+			return slog.String(a.Key, Mask)
+		}
+	}
+	if k := a.Value.Kind(); k == slog.KindString || k == slog.KindAny {
+		if c := clean(text); c != text {
+			return slog.String(a.Key, c)
 		}
 	}
 	return a
+}
+
+// redactMessage is a record's message, Mask as a whole when it holds a
+// secret, else with its invisible characters escaped.
+func redactMessage(msg string, secrets []string) string {
+	if holdsSecret(msg, secrets) {
+		return Mask
+	}
+	return clean(msg)
+}
+
+// holdsSecret reports whether s contains one of secrets.
+func holdsSecret(s string, secrets []string) bool {
+	for _, sec := range secrets {
+		if strings.Contains(s, sec) {
+			return true
+		}
+	}
+	return false
+}
+
+// clean escapes the characters a reader of the log would not see, or
+// would see in the wrong place: those the text handler leaves as they are
+// although they draw nothing (every Default_Ignorable_Code_Point, such as
+// the combining grapheme joiner U+034F and the Hangul fillers U+115F,
+// U+1160, U+3164 and U+FFA0; variation selectors), format characters and
+// bidirectional controls, and controls. Each becomes \uXXXX, so that
+// "ev\u034fil" cannot pass for "evil" in a trace sent with a bug report.
+// Text with none of them is returned as it is.
+func clean(s string) string {
+	i := 0
+	for i < len(s) && s[i] >= 0x20 && s[i] < 0x7f {
+		i++
+	}
+	if i == len(s) {
+		return s
+	}
+	dirty := false
+	for _, r := range s[i:] {
+		if hidden(r) {
+			dirty = true
+			break
+		}
+	}
+	if !dirty {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	b.WriteString(s[:i])
+	for _, r := range s[i:] {
+		if hidden(r) {
+			q := strconv.QuoteRuneToASCII(r)
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// hidden reports a character that clean escapes.
+func hidden(r rune) bool {
+	switch {
+	case r < 0x20 || (r >= 0x7f && r <= 0x9f):
+		return true
+	case r < 0x80:
+		return false
+	case r == 0x2028 || r == 0x2029:
+		return true
+	}
+	return unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r) ||
+		unicode.Is(unicode.Variation_Selector, r) ||
+		unicode.Is(unicode.Cf, r) ||
+		unicode.Is(unicode.Zl, r) || unicode.Is(unicode.Zp, r)
 }
 
 // valueText is v as the text handler writes it, before quoting.
@@ -223,14 +306,4 @@ func valueText(v slog.Value) string {
 		return string(x)
 	}
 	return fmt.Sprintf("%+v", v.Any())
-}
-
-// redactText replaces every secret in s by Mask.
-func redactText(s string, secrets []string) string {
-	for _, sec := range secrets {
-		if strings.Contains(s, sec) {
-			s = strings.ReplaceAll(s, sec, Mask)
-		}
-	}
-	return s
 }

@@ -2,6 +2,7 @@ package rebalance
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/kgroups/kgroups/kafka"
@@ -19,9 +20,31 @@ type MemberNotFoundError struct {
 func (e *MemberNotFoundError) Error() string {
 	list := "(none)"
 	if len(e.MemberIDs) > 0 {
-		list = strings.Join(e.MemberIDs, ", ")
+		list = joinIDs(e.MemberIDs)
 	}
 	return fmt.Sprintf("member %q is not in group %q; its members are: %s", e.Name, e.Group, list)
+}
+
+// joinIDs lists ids for a message, each on the message's one line.
+func joinIDs(ids []string) string {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = oneLine(id)
+	}
+	return strings.Join(out, ", ")
+}
+
+// oneLine is id as it is, or Go-quoted when it holds a line break or
+// another control character: a consumer chooses its client id (and so
+// its member id), and a raw line break would split a message into lines
+// that pass for kgroups' own.
+func oneLine(id string) string {
+	for _, r := range id {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) || r == 0x2028 || r == 0x2029 {
+			return strconv.Quote(id)
+		}
+	}
+	return id
 }
 
 // AmbiguousMemberError says that a name is the client id or the instance
@@ -44,9 +67,9 @@ func (e *AmbiguousMemberError) Error() string {
 func DescribeMembers(ms []kafka.Member) []string {
 	out := make([]string, len(ms))
 	for i, m := range ms {
-		s := m.MemberID + " (client " + m.ClientID
+		s := oneLine(m.MemberID) + " (client " + oneLine(m.ClientID)
 		if m.InstanceID != "" {
-			s += ", instance " + m.InstanceID
+			s += ", instance " + oneLine(m.InstanceID)
 		}
 		out[i] = s + ")"
 	}

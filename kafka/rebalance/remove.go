@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"sort"
-	"strings"
 
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
@@ -92,7 +91,7 @@ func PlanRemoval(g *kafka.Group, sel Selection, reason string) (*Plan, error) {
 				return nil, errors.New("a member id cannot be empty")
 			}
 			if _, ok := g.Member(id); !ok {
-				return nil, fmt.Errorf("member %q is not in group %q; its members are: %s", id, g.Name, strings.Join(memberIDs(g), ", "))
+				return nil, fmt.Errorf("member %q is not in group %q; its members are: %s", id, g.Name, joinIDs(memberIDs(g)))
 			}
 			chosen[id] = true
 		}
@@ -115,7 +114,7 @@ func PlanRemoval(g *kafka.Group, sel Selection, reason string) (*Plan, error) {
 				if len(instances) == 0 {
 					return nil, fmt.Errorf("instance id %q is not in group %q: the group has no static members (remove dynamic members by member id)", inst, g.Name)
 				}
-				return nil, fmt.Errorf("instance id %q is not in group %q; its static members' instance ids are: %s", inst, g.Name, strings.Join(instances, ", "))
+				return nil, fmt.Errorf("instance id %q is not in group %q; its static members' instance ids are: %s", inst, g.Name, joinIDs(instances))
 			}
 			chosen[id] = true
 		}

@@ -351,3 +351,29 @@ func TestRemoveConsumerProtocolMemberReportsTheBrokersAnswer(t *testing.T) {
 		t.Errorf("the refused removal changed the group: %d members, epoch %d -> %d", len(after.Members), before.GroupEpoch, after.GroupEpoch)
 	}
 }
+
+// TestMessagesKeepIDsOnOneLine: a member id, client id or instance id
+// with a line break (a consumer chooses its client id, and so its member
+// id) is quoted in the lists of an error, so the message stays one line.
+func TestMessagesKeepIDsOnOneLine(t *testing.T) {
+	g := &kafka.Group{Name: "app", State: kafka.StateStable, Members: []kafka.Member{
+		{MemberID: "a\nkgroups: fake line", ClientID: "c\r1", InstanceID: "i\n1"},
+		{MemberID: "b", ClientID: "c\r1"},
+	}}
+	_, err := PlanRemoval(g, Selection{MemberIDs: []string{"nosuch"}}, "")
+	if want := `member "nosuch" is not in group "app"; its members are: "a\nkgroups: fake line", b`; err == nil || err.Error() != want {
+		t.Errorf("PlanRemoval: %v\nwant %s", err, want)
+	}
+	_, err = PlanRemoval(g, Selection{InstanceIDs: []string{"nosuch"}}, "")
+	if want := `instance id "nosuch" is not in group "app"; its static members' instance ids are: "i\n1"`; err == nil || err.Error() != want {
+		t.Errorf("PlanRemoval by instance: %v\nwant %s", err, want)
+	}
+	_, err = ResolveMember(g, "nosuch")
+	if want := `member "nosuch" is not in group "app"; its members are: "a\nkgroups: fake line", b`; err == nil || err.Error() != want {
+		t.Errorf("ResolveMember: %v\nwant %s", err, want)
+	}
+	_, err = ResolveMember(g, "c\r1")
+	if want := `"c\r1" names 2 members of group "app" (by client id or instance id): "a\nkgroups: fake line" (client "c\r1", instance "i\n1"), b (client "c\r1"); name one by its member id`; err == nil || err.Error() != want {
+		t.Errorf("ambiguous: %v\nwant %s", err, want)
+	}
+}

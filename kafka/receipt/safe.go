@@ -44,8 +44,13 @@ func checkDir(dir string) error {
 	if p := ownerProblem(st); p != "" {
 		return &UnsafeFileError{Path: dir, Problem: p}
 	}
-	if perm := st.Mode().Perm(); perm&0o022 != 0 && st.Mode()&fs.ModeSticky == 0 && !modesIgnored() {
-		return &UnsafeFileError{Path: dir, Problem: fmt.Sprintf("others can add and replace files in it (mode %04o)", perm)}
+	if perm := st.Mode().Perm(); perm&0o022 != 0 && !modesIgnored() {
+		if st.Mode()&fs.ModeSticky != 0 {
+			// The sticky bit stops others replacing a file of ours, not
+			// making their own first under a name kgroups will use.
+			return &UnsafeFileError{Path: dir, Problem: fmt.Sprintf("it is a shared folder that others can add files to (mode %04o, sticky); fix with: chmod 700 %s, or point XDG_STATE_HOME at a folder of your own", perm|0o1000, dir)}
+		}
+		return &UnsafeFileError{Path: dir, Problem: fmt.Sprintf("others can add and replace files in it (mode %04o); fix with: chmod 700 %s", perm, dir)}
 	}
 	return nil
 }
@@ -78,10 +83,14 @@ func checkFileInfo(st fs.FileInfo, path string) error {
 }
 
 // openSafe opens path in the state directory without following a
-// symbolic link and checks it with checkFile; flag is os.OpenFile's. A
-// link at path is an *UnsafeFileError, whatever it points to.
+// symbolic link, without blocking, and checks it with checkFile; flag is
+// os.OpenFile's. A link at path is an *UnsafeFileError, whatever it
+// points to, and so is a FIFO, a socket or a device.
 func openSafe(path string, flag int, perm fs.FileMode) (*os.File, error) {
-	f, err := os.OpenFile(path, flag|oNoFollow, perm)
+	// Non-blocking, so that a FIFO planted at path does not hold the
+	// open until a writer comes: it is opened at once, then refused
+	// by checkFile before anything is read.
+	f, err := os.OpenFile(path, flag|oNoFollow|oNonBlock, perm)
 	if err != nil {
 		if st, lerr := os.Lstat(path); lerr == nil && st.Mode()&fs.ModeSymlink != 0 {
 			return nil, &UnsafeFileError{Path: path, Problem: "it is a symbolic link"}

@@ -10,6 +10,9 @@ import (
 // Without O_NOFOLLOW the lstat checks stand alone.
 const oNoFollow = 0
 
+// oNonBlock: no FIFOs to wait on.
+const oNonBlock = 0
+
 // ownerProblem: ownership is not checked where there are no uids.
 func ownerProblem(fs.FileInfo) string { return "" }
 

@@ -11,6 +11,9 @@ import (
 
 const oNoFollow = syscall.O_NOFOLLOW
 
+// oNonBlock opens a FIFO without waiting for its other end.
+const oNonBlock = syscall.O_NONBLOCK
+
 // ownerProblem says when a file is not owned by this process's user.
 func ownerProblem(st fs.FileInfo) string {
 	sys, ok := st.Sys().(*syscall.Stat_t)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 
@@ -96,6 +97,12 @@ type ReceiptNote struct {
 // key (receipt.Verify) into Authenticity; one not receipt.Signed is read,
 // with a warning, and applying it is for the caller to guard.
 func ReadReceipt(ctx context.Context, path string, force bool) (*Receipt, []ReceiptNote, error) {
+	// A receipt is a file kgroups wrote: a FIFO (which would hold the
+	// read until a writer came), a device or a folder is refused before
+	// it is opened.
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		return nil, nil, fmt.Errorf("receipt %s is %s, not a regular file: give the path of a receipt kgroups wrote", path, fileKind(st.Mode()))
+	}
 	data, err := config.ReadFileBounded(ctx, path, config.MaxReceiptBytes, "receipt", receiptTooLargeHint)
 	if err != nil {
 		var tl *config.TooLargeError
@@ -103,6 +110,13 @@ func ReadReceipt(ctx context.Context, path string, force bool) (*Receipt, []Rece
 			return nil, nil, err
 		}
 		return nil, nil, fmt.Errorf("read receipt: %w", err)
+	}
+	if err := receipt.CheckKeys(data); err != nil {
+		var dup *receipt.DuplicateKeyError
+		if errors.As(err, &dup) {
+			return nil, nil, fmt.Errorf("receipt %s: %w; nothing was changed", path, err)
+		}
+		return nil, nil, fmt.Errorf("receipt %s is not a kgroups receipt: %w", path, err)
 	}
 	var head struct {
 		Action string `json:"action"`
@@ -207,4 +221,19 @@ func UndoScenario(r *Receipt) Scenario {
 		sc.Rows = append(sc.Rows, FileRow{Topic: o.Topic, Partition: o.Partition, Offset: off})
 	}
 	return sc
+}
+
+// fileKind names what a file that is not a regular file is.
+func fileKind(m os.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a folder"
+	case m&os.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	}
+	return "not a plain file"
 }

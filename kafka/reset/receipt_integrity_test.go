@@ -135,20 +135,31 @@ func TestOldReceiptLoadsWithANote(t *testing.T) {
 	}
 }
 
-// A receipt that is a link to /dev/zero is refused once 16 MiB are read,
-// not read until memory runs out.
+// A receipt that is a link to /dev/zero is refused before anything is
+// read: a receipt is a regular file (a FIFO would hold the read until a
+// writer came, a device never ends).
 func TestReceiptLinkedToDevZeroIsRefused(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "20260301T093000.000Z-reset-g.json")
 	if err := os.Symlink("/dev/zero", path); err != nil {
 		t.Skip(err)
 	}
 	_, _, err := reset.ReadReceipt(context.Background(), path, false)
-	var tl *config.TooLargeError
-	if !errors.As(err, &tl) || tl.Limit != config.MaxReceiptBytes || tl.Name != path {
-		t.Fatalf("ReadReceipt of a link to /dev/zero: %v, want a *config.TooLargeError at 16 MiB", err)
+	want := "receipt " + path + " is a device, not a regular file: give the path of a receipt kgroups wrote"
+	if err == nil || err.Error() != want {
+		t.Fatalf("ReadReceipt of a link to /dev/zero: %v\nwant %s", err, want)
 	}
-	if !strings.Contains(err.Error(), "is larger than 16 MiB") {
-		t.Fatalf("error %q", err)
+}
+
+// A receipt over 16 MiB is refused, not read whole.
+func TestReceiptTooLargeIsRefused(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "20260301T093000.000Z-reset-g.json")
+	if err := os.WriteFile(path, make([]byte, config.MaxReceiptBytes+1), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := reset.ReadReceipt(context.Background(), path, false)
+	var tl *config.TooLargeError
+	if !errors.As(err, &tl) || tl.Limit != config.MaxReceiptBytes || tl.Name != path || !strings.Contains(err.Error(), "is larger than 16 MiB") {
+		t.Fatalf("ReadReceipt of 16 MiB and a byte: %v, want a *config.TooLargeError at 16 MiB", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()

@@ -19,8 +19,9 @@ type UndoOptions struct {
 	// receipt's.
 	Context string
 	// NewGroup allows restoring a group that does not exist from a
-	// receipt that is not signed by this user's kgroups (which creates
-	// it). A signed receipt restores a deleted group without it.
+	// receipt that is not signed by this user's kgroups, or that was
+	// written for another cluster (which creates it). A signed receipt
+	// of this cluster restores a deleted group without it.
 	NewGroup bool
 	// Force goes ahead, with a warning, on a receipt written for another
 	// cluster or context.
@@ -43,9 +44,16 @@ func (e *OtherClusterError) Error() string {
 // user's kgroups did not sign.
 type UnsignedNewGroupError struct {
 	Path, Group string
+	// OtherCluster is a receipt written for another cluster, applied
+	// with --force: restoring it here would make a group this cluster
+	// never had.
+	OtherCluster bool
 }
 
 func (e *UnsignedNewGroupError) Error() string {
+	if e.OtherCluster {
+		return fmt.Sprintf("receipt %s names group %q, which does not exist on this cluster, and the receipt was written for another cluster: restoring it would create the group here. Nothing was changed; check the cluster, or pass --new-group to create it", e.Path, e.Group)
+	}
 	return fmt.Sprintf("receipt %s names group %q, which does not exist on this cluster, and the receipt is not signed by your kgroups: restoring it would create the group. Nothing was changed; check the name, or pass --new-group to create it", e.Path, e.Group)
 }
 
@@ -59,7 +67,8 @@ func (e *UnsignedNewGroupError) Error() string {
 // receipt's cluster id differs from this cluster's; or, when there are no
 // ids to compare, its context or its brokers differ from this
 // connection's. A group that does not exist is restored (created) only
-// from a receipt signed by this user's kgroups, or with opts.NewGroup.
+// from a receipt signed by this user's kgroups for this cluster, or with
+// opts.NewGroup: --force on another cluster's receipt does not create one.
 func PrepareUndo(ctx context.Context, cl *kafka.Client, r *Receipt, opts UndoOptions) (*Plan, error) {
 	var mismatch []string
 	id, err := cl.ClusterID(ctx)
@@ -94,6 +103,9 @@ func PrepareUndo(ctx context.Context, cl *kafka.Client, r *Receipt, opts UndoOpt
 	}
 	if !p.Exists && !opts.NewGroup && r.Authenticity != receipt.Signed {
 		return nil, &UnsignedNewGroupError{Path: r.Path, Group: r.Group}
+	}
+	if !p.Exists && !opts.NewGroup && len(mismatch) > 0 {
+		return nil, &UnsignedNewGroupError{Path: r.Path, Group: r.Group, OtherCluster: true}
 	}
 	if p.Exists && (p.Type == kafka.TypeShare) != (want == kafka.TypeShare) {
 		return nil, fmt.Errorf("receipt %s records a %s group, but group %q is now a %s group: its offsets cannot be restored onto it; nothing was changed", r.Path, typeName(want), r.Group, typeName(p.Type))

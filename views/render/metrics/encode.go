@@ -86,6 +86,11 @@ type Exporter struct {
 	Stats Stats
 	// MaxSeries is the series cap in force.
 	MaxSeries int
+	// Reloads counts the configuration reloads tried (SIGHUP);
+	// ReloadFailed reports that the latest failed, so the settings in
+	// force are older than the file.
+	Reloads      uint64
+	ReloadFailed bool
 }
 
 // ErrorKinds are the kinds of kgroups_poll_errors_total, each always
@@ -130,7 +135,11 @@ func (e *Exporter) Families() []*dto.MetricFamily {
 	gdropped.add(float64(e.Stats.DroppedGroups))
 	limit := newFamily("kgroups_max_series", "The series cap in force (0: none).", G)
 	limit.add(float64(e.MaxSeries))
-	return toDTO([]*family{build, success, dur, last, polls, errs, dropped, series, groups, gdropped, limit})
+	reload := newFamily("kgroups_config_reload_success", "1 unless the latest configuration reload (SIGHUP) failed; then 0, and the settings in force are those from before it.", G)
+	reload.add(b2f(!e.ReloadFailed))
+	reloads := newFamily("kgroups_config_reloads_total", "Configuration reloads tried (SIGHUP).", C)
+	reloads.add(float64(e.Reloads))
+	return toDTO([]*family{build, success, dur, last, polls, errs, dropped, series, groups, gdropped, limit, reload, reloads})
 }
 
 func b2f(b bool) float64 {

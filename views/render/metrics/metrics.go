@@ -5,12 +5,15 @@
 //
 // Label values are the broker's strings, byte for byte, escaped by the
 // exposition's own rules (backslash, double quote, line feed); the only
-// change is that bytes that are not UTF-8, which no exposition can carry,
-// become U+FFFD. Nothing here is sanitized for a terminal, and no setting
+// change is that each byte that is not UTF-8, which no exposition can
+// carry, becomes U+FFFD (as in -o json), and such a group's series carry
+// its exact id in a group_base64 label, so that no two groups share a
+// series. Nothing here is sanitized for a terminal, and no setting
 // of the connection (a password, a token) reaches a family.
 package metrics
 
 import (
+	"encoding/base64"
 	"fmt"
 	"math"
 	"sort"
@@ -137,7 +140,17 @@ type family struct {
 	labels     []string
 	vals       []string
 	samples    []float64
+	// exact holds, by sample, the group_base64 label of a sample whose
+	// group id is not UTF-8 (see add); nil while there is none.
+	exact map[int]string
 }
+
+// ExactGroupLabel is the label added to a series whose group id is not
+// UTF-8: the id's exact bytes in standard base64, as JSON's groupBase64
+// and --group-base64 give them. Without it, "coll\xff", "coll\xfe" and
+// "coll\uFFFD" would all be the one series group="coll\uFFFD", and
+// Prometheus would keep only one of the three.
+const ExactGroupLabel = "group_base64"
 
 func newFamily(name, help string, typ dto.MetricType, labels ...string) *family {
 	return &family{name: name, help: help, typ: typ, labels: labels}
@@ -146,7 +159,13 @@ func newFamily(name, help string, typ dto.MetricType, labels ...string) *family 
 // add appends a sample with the family's labels set to values (in the
 // order the family names them).
 func (f *family) add(v float64, values ...string) {
-	for _, x := range values {
+	for j, x := range values {
+		if !utf8.ValidString(x) && f.labels[j] == "group" {
+			if f.exact == nil {
+				f.exact = make(map[int]string)
+			}
+			f.exact[len(f.samples)] = base64.StdEncoding.EncodeToString([]byte(x))
+		}
 		f.vals = append(f.vals, labelValue(x))
 	}
 	f.samples = append(f.samples, v)
@@ -155,6 +174,11 @@ func (f *family) add(v float64, values ...string) {
 func (f *family) len() int { return len(f.samples) }
 
 func (f *family) truncate(n int) {
+	for i := range f.exact {
+		if i >= n {
+			delete(f.exact, i)
+		}
+	}
 	f.samples = f.samples[:n]
 	clear(f.vals[n*len(f.labels):])
 	f.vals = f.vals[:n*len(f.labels)]
@@ -169,6 +193,10 @@ func (f *family) dto() *dto.MetricFamily {
 		for j := range f.labels {
 			m.Label[j] = &dto.LabelPair{Name: &f.labels[j], Value: &f.vals[i*k+j]}
 		}
+		if b64, ok := f.exact[i]; ok {
+			name := ExactGroupLabel
+			m.Label = append(m.Label, &dto.LabelPair{Name: &name, Value: &b64})
+		}
 		v := f.samples[i]
 		if f.typ == dto.MetricType_COUNTER {
 			m.Counter = &dto.Counter{Value: &v}
@@ -181,12 +209,26 @@ func (f *family) dto() *dto.MetricFamily {
 }
 
 // labelValue is s as an exposition carries it: unchanged when it is UTF-8
-// (the encoder escapes it), its bytes that are not made U+FFFD otherwise.
+// (the encoder escapes it); otherwise each byte that is not UTF-8 becomes
+// one U+FFFD, as encoding/json writes it in `-o json`, so the label and
+// the JSON name a group alike.
 func labelValue(s string) string {
 	if utf8.ValidString(s) {
 		return s
 	}
-	return strings.ToValidUTF8(s, "\uFFFD")
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size <= 1 {
+			b.WriteString("\uFFFD")
+			i++
+			continue
+		}
+		b.WriteString(s[i : i+size])
+		i += size
+	}
+	return b.String()
 }
 
 // orNaN is v, or NaN when v is one of the unknown marks (a negative

@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"bytes"
+	"encoding/json"
 	"math"
 	"strings"
 	"testing"
@@ -87,7 +88,10 @@ func TestHostileGroupIDs(t *testing.T) {
 		seen[label(m, "group")] = m.GetGauge().GetValue()
 	}
 	for _, n := range names {
-		want := strings.ToValidUTF8(n, "\uFFFD")
+		want := n
+		if n == "bad\xff\xfeutf8" {
+			want = "bad\uFFFD\uFFFDutf8" // one U+FFFD a byte, as -o json
+		}
 		if v, ok := seen[want]; !ok || v != 4 {
 			t.Errorf("group %q: lag %v (present %v), want 4; seen %v", n, v, ok, seen)
 		}
@@ -301,6 +305,69 @@ func TestWriterMatchesExpfmt(t *testing.T) {
 				}
 			}
 			t.Fatalf("%s: %d lines, expfmt writes %d", format, len(gl), len(wl))
+		}
+	}
+}
+
+// TestGroupIDsThatAreNotUTF8: each byte that is not UTF-8 becomes one
+// U+FFFD in the group label, as encoding/json writes it in -o json, and
+// such a group's series also carry group_base64, its exact id: "coll\xff",
+// "coll\xfe" and a group really named "coll\uFFFD" are three series, not
+// one that Prometheus would keep once.
+func TestGroupIDsThatAreNotUTF8(t *testing.T) {
+	names := []string{"coll\xff", "coll\xfe", "coll\uFFFD", "run\xff\xfe\xfd"}
+	snap := &kafka.Snapshot{Time: fixture.Epoch}
+	for _, n := range names {
+		snap.Groups = append(snap.Groups, kafka.Group{Name: n, Type: kafka.TypeClassic, State: kafka.StateEmpty,
+			Partitions: []kafka.PartitionOffsets{fixture.Part("t", 0, 5, 0, 9, nil)}})
+	}
+	sortGroups(snap)
+	snap2 := *snap
+	snap2.Time = snap.Time.Add(time.Second)
+	s, l := judged(snap, &snap2)
+	fams, _ := Groups(s, l, Options{Granularity: ByPartition})
+	text := fams.AppendText(nil)
+	for _, want := range []string{
+		"kgroups_group_lag_records{group=\"coll\uFFFD\",group_base64=\"Y29sbP8=\"} 4\n",
+		"kgroups_group_lag_records{group=\"coll\uFFFD\",group_base64=\"Y29sbP4=\"} 4\n",
+		"kgroups_group_lag_records{group=\"coll\uFFFD\"} 4\n",
+		"kgroups_group_lag_records{group=\"run\uFFFD\uFFFD\uFFFD\",group_base64=\"cnVu//79\"} 4\n",
+		"kgroups_partition_lag_records{group=\"coll\uFFFD\",topic=\"t\",partition=\"0\",group_base64=\"Y29sbP8=\"} 4\n",
+	} {
+		if !bytes.Contains(text, []byte(want)) {
+			t.Errorf("missing %q in:\n%s", want, text)
+		}
+	}
+	// The label is the JSON's string, byte for byte.
+	for _, n := range names {
+		js, _ := json.Marshal(n)
+		var fromJSON string
+		_ = json.Unmarshal(js, &fromJSON)
+		if !bytes.Contains(text, []byte(`{group="`+fromJSON+`"`)) {
+			t.Errorf("%q: no series labelled as -o json writes it, %q", n, fromJSON)
+		}
+	}
+	// Every series is distinct, in both formats.
+	for _, om := range []bool{false, true} {
+		var body []byte
+		if om {
+			body = fams.AppendOpenMetrics(nil)
+		} else {
+			body = text
+		}
+		seen := map[string]bool{}
+		for _, line := range strings.Split(string(body), "\n") {
+			if !strings.HasPrefix(line, "kgroups_group_lag_records{") {
+				continue
+			}
+			series := line[:strings.LastIndex(line, " ")]
+			if seen[series] {
+				t.Errorf("series %s twice (OpenMetrics %v)", series, om)
+			}
+			seen[series] = true
+		}
+		if len(seen) != len(names) {
+			t.Errorf("%d lag series, want %d (OpenMetrics %v)", len(seen), len(names), om)
 		}
 	}
 }

@@ -44,6 +44,13 @@ func appendFamilies(b []byte, fs []*family, om bool) []byte {
 				b = appendEscaped(b, f.vals[i*k+j], true)
 				b = append(b, '"')
 			}
+			if b64, ok := f.exact[i]; ok {
+				b = append(b, ',')
+				b = append(b, ExactGroupLabel...)
+				b = append(b, '=', '"')
+				b = append(b, b64...)
+				b = append(b, '"')
+			}
 			if k > 0 {
 				b = append(b, '}')
 			}
