@@ -135,7 +135,7 @@ func (m *Model) statusLine2(b *strings.Builder) {
 			connected = s.Warn
 		}
 		l.WriteString(connected.Render(g.OK + " connected"))
-		l.WriteString(g.Sep + strconv.Itoa(len(m.snap.Brokers)) + " brokers")
+		l.WriteString(g.Sep + format.Count(len(m.snap.Brokers), "broker", "brokers"))
 		l.WriteString(g.Sep + "refreshed " + format.Span(m.clock.Sub(p.lastOK)) + " ago in " + format.Took(p.took))
 	}
 	switch {

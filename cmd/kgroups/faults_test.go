@@ -158,7 +158,7 @@ func TestRebalanceExitCodeUnknown(t *testing.T) {
 		t.Errorf("stdout:\n%s", stdout)
 	}
 	path := receiptPath(t, stdout)
-	want := "kgroups: 1 of 1 members with an outcome unknown; see RESULT above. " +
+	want := "kgroups: 1 of 1 member with an outcome unknown; see RESULT above. " +
 		"Check what the group holds now with: kgroups -b " + shellQuote(rc.brokers) + " describe app (the receipt of this change: " + path + ")\n"
 	if !strings.HasSuffix(stderr, want) {
 		t.Errorf("stderr:\n%s\nwant it to end with\n%s", stderr, want)

@@ -209,7 +209,7 @@ func runRebalance(ctx context.Context, a *app, o rebalanceOptions) error {
 			}
 		}
 		removed := removal.Removed()
-		verdict := a.writeVerdict(c, o.group, removal.Receipt, "members", "RESULT", tally(removal.Results))
+		verdict := a.writeVerdict(c, o.group, removal.Receipt, "member", "members", "RESULT", tally(removal.Results))
 		if len(removed) == 0 {
 			if json {
 				if werr := render.RemovalJSON(a.stdout, plan, removal, nil); werr != nil {

@@ -319,7 +319,7 @@ func (a *app) showPlan(ctx context.Context, cl *kafka.Client, c config.Cluster, 
 	a.notef("%s", summaryLine(p))
 	a.notef("Receipt: %s", res.ReceiptPath)
 	a.notef("To undo: %s", undoCommand(c, a.selection(), res.ReceiptPath, p.Group))
-	return a.writeVerdict(c, p.Group, res.ReceiptPath, "partitions", "STATUS", res.Tally())
+	return a.writeVerdict(c, p.Group, res.ReceiptPath, "partition", "partitions", "STATUS", res.Tally())
 }
 
 // summaryLine is the plan's one-line summary for stderr.

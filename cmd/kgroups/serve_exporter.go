@@ -23,6 +23,7 @@ import (
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/lag"
 	"github.com/kgroups/kgroups/kafka/watch"
+	"github.com/kgroups/kgroups/views/format"
 	"github.com/kgroups/kgroups/views/render/metrics"
 )
 
@@ -276,7 +277,7 @@ func (e *exporter) render(snap *kafka.Snapshot) {
 	e.state.Dropped += uint64(st.DroppedSeries)
 	if st.DroppedGroups != e.lastDropped {
 		if st.DroppedGroups > 0 {
-			e.note(fmt.Sprintf("the series cap of %d leaves out %d groups (%d series), from %q on in name order: raise --max-series, or narrow --allow-groups/--deny-groups or --granularity", e.o.maxSeries, st.DroppedGroups, st.DroppedSeries, st.FirstDropped))
+			e.note(fmt.Sprintf("the series cap of %d leaves out %s (%d series), from %q on in name order: raise --max-series, or narrow --allow-groups/--deny-groups or --granularity", e.o.maxSeries, format.Count(st.DroppedGroups, "group", "groups"), st.DroppedSeries, st.FirstDropped))
 		} else {
 			e.note("every group fits under the series cap again")
 		}

@@ -80,7 +80,7 @@ func TestTUIOnACluster(t *testing.T) {
 	if _, err := keys.Write([]byte("q")); err != nil {
 		t.Fatal(err)
 	}
-	waitScreen(t, &out, "1 groups")
+	waitScreen(t, &out, "1 group")
 	if _, err := keys.Write([]byte("q")); err != nil {
 		t.Fatal(err)
 	}

@@ -448,7 +448,7 @@ func matrixWrites(t *testing.T, c *versionCluster) {
 		old := c.live.MemberID()
 		code, stdout, stderr := c.kg(t, "rebalance", "g-live", "--all", "--execute")
 		plan := lines(
-			"Group g-live (classic, Stable, assignor range, 1 members): remove 1 member",
+			"Group g-live (classic, Stable, assignor range, 1 member): remove 1 member",
 			"",
 			"MEMBER-ID                                INSTANCE-ID  CLIENT-ID  HOST             #PARTITIONS  REMOVE-BY",
 			memberPH+"  -            live-a     "+hostPH+"            3  member-id",

@@ -6,6 +6,7 @@ import (
 
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/lag"
+	"github.com/kgroups/kgroups/views/format"
 )
 
 // pollFunc takes one snapshot: the cluster's groups, or the named ones.
@@ -107,7 +108,7 @@ func (w *sampledWindow) noteFailures(a *app, polls int) bool {
 		failedRead = true
 	}
 	if w.failed > 0 {
-		a.notef("kgroups: %d of %d polls failed, the last with: %v", w.failed, polls, w.lastErr)
+		a.notef("kgroups: %d of %s failed, the last with: %v", w.failed, format.Count(polls, "poll", "polls"), w.lastErr)
 		failedRead = true
 	}
 	if reportGroupErrors(a.stderr, w.judged) != nil {

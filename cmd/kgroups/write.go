@@ -107,18 +107,19 @@ func (a *app) describeCommand(c config.Cluster, group string) string {
 // refused some and the rest were verified; exit 4 when any outcome is
 // unknown or was changed by another writer after ours, with the receipt and
 // the command to check, and "interrupted" first when Ctrl+C or SIGTERM
-// ended the run's context. what counts the parts ("partitions", "members");
-// see names where the details are ("STATUS").
-func (a *app) writeVerdict(c config.Cluster, group, receiptPath, what, see string, t write.Tally) error {
+// ended the run's context. one and many name the parts ("partition",
+// "partitions"); see names where the details are ("STATUS").
+func (a *app) writeVerdict(c config.Cluster, group, receiptPath, one, many, see string, t write.Tally) error {
+	of := format.Count(t.Total(), one, many)
 	var parts []string
 	if t.Refused > 0 {
-		parts = append(parts, fmt.Sprintf("%d of %d %s refused by the broker", t.Refused, t.Total(), what))
+		parts = append(parts, fmt.Sprintf("%d of %s refused by the broker", t.Refused, of))
 	}
 	if t.Unknown > 0 {
-		parts = append(parts, fmt.Sprintf("%d of %d %s with an outcome unknown", t.Unknown, t.Total(), what))
+		parts = append(parts, fmt.Sprintf("%d of %s with an outcome unknown", t.Unknown, of))
 	}
 	if t.ChangedAfter > 0 {
-		parts = append(parts, fmt.Sprintf("%d of %d %s changed by another writer after ours", t.ChangedAfter, t.Total(), what))
+		parts = append(parts, fmt.Sprintf("%d of %s changed by another writer after ours", t.ChangedAfter, of))
 	}
 	switch t.Worst() {
 	case write.Verified:

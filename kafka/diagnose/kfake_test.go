@@ -436,9 +436,9 @@ func TestDiagnoseFixtures(t *testing.T) {
 	// A single partition that stalls: both explanations, the record
 	// shown, no "likely cause" and no skip suggested.
 	wantMsg := diagnose.Message{
-		Format: "the commit of member %s stayed at %d over the window while %d records wait: either it is stuck on the record at offset %d (%s, produced %s), " +
+		Format: "the commit of member %s stayed at %d over the window while %s: either it is stuck on the record at offset %d (%s, produced %s), " +
 			"or the member stopped committing; nothing else it owns advances, so the polls cannot tell which",
-		Args: []any{"worker-1", int64(5), int64(5), int64(5), diagnose.Size(2), diagnose.Instant(base.Add(5 * time.Second).UnixMilli())},
+		Args: []any{"worker-1", int64(5), diagnose.Count{N: 5, One: "record waits", Many: "records wait"}, int64(5), diagnose.Size(2), diagnose.Instant(base.Add(5 * time.Second).UnixMilli())},
 	}
 	if !reflect.DeepEqual(f.Message, wantMsg) {
 		t.Errorf("stalled message %#v\nwant %#v", f.Message, wantMsg)

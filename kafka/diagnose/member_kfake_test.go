@@ -167,10 +167,10 @@ func TestMemberNotCommittingOnKfake(t *testing.T) {
 		{Key: "commitRhythmSeconds", Value: int64(5)},
 	})
 	want := diagnose.Message{
-		Format: "member %s on %s stopped committing on %d of its %s while %d records wait; last commit at least %s ago " +
+		Format: "member %s on %s stopped committing on %d of its %s while %s; last commit at least %s ago " +
 			"(it committed at least every %s before): " +
 			"the member is stuck or its commits are off, not a record; read its logs and commit settings",
-		Args: []any{"stuck-worker", g.Members[0].Host, 6, "6 partitions", int64(30), diagnose.Span(15 * time.Second), diagnose.Span(5 * time.Second)},
+		Args: []any{"stuck-worker", g.Members[0].Host, 6, diagnose.Count{N: 6, One: "partition", Many: "partitions"}, diagnose.Count{N: 30, One: "record waits", Many: "records wait"}, diagnose.Span(15 * time.Second), diagnose.Span(5 * time.Second)},
 	}
 	if !reflect.DeepEqual(f.Message, want) {
 		t.Errorf("message %#v\nwant    %#v", f.Message, want)
@@ -226,9 +226,9 @@ func TestStalledAtOneRecordOnKfake(t *testing.T) {
 		t.Errorf("finding at %s:%d offset %d member %q", f.Topic, f.Partition, f.Offset, f.Member)
 	}
 	want := diagnose.Message{
-		Format: "member %s commits on its other partitions but this commit stayed at %d over the window while %d records wait: " +
+		Format: "member %s commits on its other partitions but this commit stayed at %d over the window while %s: " +
 			"the record at offset %d (%s, produced %s) is the likely cause",
-		Args: []any{"picky-worker", int64(4), int64(14), int64(4), diagnose.Size(2), diagnose.Instant(t0.Add(-6 * time.Second).UnixMilli())},
+		Args: []any{"picky-worker", int64(4), diagnose.Count{N: 14, One: "record waits", Many: "records wait"}, int64(4), diagnose.Size(2), diagnose.Instant(t0.Add(-6 * time.Second).UnixMilli())},
 	}
 	if !reflect.DeepEqual(f.Message, want) {
 		t.Errorf("message %#v\nwant    %#v", f.Message, want)
@@ -292,7 +292,7 @@ func TestSlowerThanProducersOnKfake(t *testing.T) {
 	want := diagnose.Message{
 		Format: "the group consumes %s while %s is produced: its lag grows %s and its time lag (%s) %.2fs a second; " +
 			"it never catches up at these rates; %s %s %s: more members, or faster ones, would help",
-		Args: []any{diagnose.Rate(12), diagnose.Rate(36), diagnose.Rate(24), diagnose.Span(60 * time.Second), 0.667, "1 member", "shares", "3 partitions"},
+		Args: []any{diagnose.Rate(12), diagnose.Rate(36), diagnose.Rate(24), diagnose.Span(60 * time.Second), 0.667, diagnose.Count{N: 1, One: "member", Many: "members"}, "shares", diagnose.Count{N: 3, One: "partition", Many: "partitions"}},
 	}
 	if !reflect.DeepEqual(f.Message, want) {
 		t.Errorf("message %#v\nwant    %#v", f.Message, want)

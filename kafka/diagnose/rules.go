@@ -105,8 +105,8 @@ func (d *diagnosis) recordsLost(p *kafka.PartitionOffsets) {
 	lost := p.LogStart - p.Committed
 	d.add(Finding{
 		ID: IDRecordsLost, Severity: lag.SeverityErr, Topic: p.Topic, Partition: p.Partition, Offset: noOffset,
-		Message: msg("committed offset %d is below the log start %d: %d records were deleted unread; it restarts at %d (earliest) or %d (latest)",
-			p.Committed, p.LogStart, lost, p.LogStart, p.LogEnd),
+		Message: msg("committed offset %d is below the log start %d: %s deleted unread; it restarts at %d (earliest) or %d (latest)",
+			p.Committed, p.LogStart, count(lost, "record was", "records were"), p.LogStart, p.LogEnd),
 		Evidence: Evidence{
 			{"committedOffset", p.Committed},
 			{"logStartOffset", p.LogStart},
@@ -299,7 +299,7 @@ func (d *diagnosis) noCommits() {
 		f := Finding{
 			ID: IDNoCommits, Severity: lag.SeverityWarn, Partition: noPartition, Member: id, Offset: noOffset,
 			Message: msg("member %s owns %s the group never committed for: lag cannot be measured and a restart begins at auto.offset.reset",
-				o.first.ClientID, plural(len(o.parts), "partition", "partitions")),
+				o.first.ClientID, count(len(o.parts), "partition", "partitions")),
 			Evidence: Evidence{
 				{"memberId", id},
 				{"clientId", o.first.ClientID},
@@ -362,7 +362,7 @@ func (d *diagnosis) unassigned() {
 		d.add(Finding{
 			ID: IDUnassigned, Severity: lag.SeverityWarn, Topic: t, Partition: noPartition, Offset: noOffset,
 			Message: msg("the group is Stable and subscribes to the topic, but %d of its %s no owner: added since the last rebalance, or no member can take them",
-				len(missing), plural(int(n), "partition has", "partitions have")),
+				len(missing), count(int(n), "partition has", "partitions have")),
 			Evidence: Evidence{
 				{"partitions", int64(n)},
 				{"assigned", int64(int(n) - len(missing))},
@@ -425,8 +425,8 @@ func (d *diagnosis) lagSkew() {
 	share := lags[tm.MemberID] * 100 / total
 	d.add(Finding{
 		ID: IDLagSkew, Severity: lag.SeverityWarn, Partition: noPartition, Member: tm.MemberID, Offset: noOffset,
-		Message: msg("member %s holds %d%% of the group's lag (%d of %d) while the other %d members are near 0: a slow member, a hot partition or an uneven assignment",
-			tm.ClientID, share, lags[tm.MemberID], total, len(g.Members)-1),
+		Message: msg("member %s holds %d%% of the group's lag (%d of %d) while the other %s near 0: a slow member, a hot partition or an uneven assignment",
+			tm.ClientID, share, lags[tm.MemberID], total, count(len(g.Members)-1, "member is", "members are")),
 		Evidence: Evidence{
 			{"totalLag", total},
 			{"memberId", tm.MemberID},
@@ -467,8 +467,8 @@ func (d *diagnosis) storm() {
 	window := d.in.Now.Sub(d.in.Since)
 	d.add(Finding{
 		ID: IDRebalanceStorm, Severity: lag.SeverityWarn, Partition: noPartition, Offset: noOffset,
-		Message: msg("%d rebalances in %s (more than %d): %d members joined and %d left; members that crash, time out or restart keep the group from consuming",
-			n, Span(window), d.in.Config.StormRebalances, len(joined), len(left)),
+		Message: msg("%s in %s (more than %d): %s joined and %d left; members that crash, time out or restart keep the group from consuming",
+			count(n, "rebalance", "rebalances"), Span(window), d.in.Config.StormRebalances, count(len(joined), "member", "members"), len(left)),
 		Evidence: Evidence{
 			{"rebalances", n},
 			{"threshold", int64(d.in.Config.StormRebalances)},
@@ -488,13 +488,6 @@ func memberEvidence(e rebalance.Event) Evidence {
 // from its commit up to the last stable offset, never below 0.
 func LagToStable(committed, stable int64) int64 {
 	return max(stable-committed, 0)
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
 }
 
 func offsetValue(o int64) any {
@@ -566,7 +559,7 @@ func (d *diagnosis) replaced() {
 			ID: IDLogReplaced, Severity: lag.SeverityWarn, Topic: topic, Partition: noPartition, Offset: noOffset,
 			Message: msg("the log of %s was replaced at %s (topic recreated, or another cluster at the address): its history starts again there, "+
 				"and its offsets are not compared across it; the consumer restarted from its auto.offset.reset if its commits went with the topic",
-				plural(len(parts), "partition of "+topic, "partitions of "+topic), Instant(at[topic].UnixMilli())),
+				count(len(parts), "partition of "+topic, "partitions of "+topic), Instant(at[topic].UnixMilli())),
 			Evidence: Evidence{
 				{"partitions", int64(len(parts))},
 				{"replacedTimestamp", at[topic].UnixMilli()},

@@ -155,7 +155,7 @@ func TestLogReplaced(t *testing.T) {
 	if v, _ := f.Evidence.Get("replacedTimestamp"); v != at.UnixMilli() {
 		t.Errorf("replacedTimestamp %v, want %d", v, at.UnixMilli())
 	}
-	if want := []any{"2 partitions of t", Instant(at.UnixMilli())}; !reflect.DeepEqual(f.Message.Args, want) {
+	if want := []any{Count{N: 2, One: "partition of t", Many: "partitions of t"}, Instant(at.UnixMilli())}; !reflect.DeepEqual(f.Message.Args, want) {
 		t.Errorf("message args %#v, want %#v", f.Message.Args, want)
 	}
 	if Cause(IDLogReplaced) != "topic recreated" {

@@ -104,10 +104,10 @@ func (d *diagnosis) slower() {
 			verb = "shares"
 		}
 		format += "%s %s %s: more members, or faster ones, would help"
-		args = append(args, plural(members, "member", "members"), verb, plural(partitions, "partition", "partitions"))
+		args = append(args, count(members, "member", "members"), verb, count(partitions, "partition", "partitions"))
 	} else {
 		format += "%s for %s: adding members cannot help, each must consume faster"
-		args = append(args, plural(members, "member", "members"), plural(partitions, "partition", "partitions"))
+		args = append(args, count(members, "member", "members"), count(partitions, "partition", "partitions"))
 	}
 	d.add(Finding{
 		ID: IDSlowerThanProducers, Severity: lag.SeverityWarn, Partition: noPartition, Offset: noOffset,

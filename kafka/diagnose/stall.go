@@ -236,8 +236,8 @@ func (d *diagnosis) memberNotCommitting(o *owner, a activity) {
 		{"lag", total},
 		{"stalledPartitions", parts},
 	}
-	format := "member %s on %s stopped committing on %d of its %s while %d records wait"
-	args := []any{o.client, o.host, len(o.stalled), plural(o.owned, "partition", "partitions"), total}
+	format := "member %s on %s stopped committing on %d of its %s while %s"
+	args := []any{o.client, o.host, len(o.stalled), count(o.owned, "partition", "partitions"), count(total, "record waits", "records wait")}
 	if known {
 		ev = append(ev, Field{"lastCommitAgeSeconds", int64(age / time.Second)})
 		format += "; last commit at least %s ago"
@@ -302,13 +302,13 @@ func (d *diagnosis) stalledAtRecord(p *kafka.PartitionOffsets, o *owner, blame b
 	var m Message
 	next := [][]string{d.peek(p.Topic, p.Partition)}
 	if blame {
-		m = msg("member %s commits on its other partitions but this commit stayed at %d over the window while %d records wait: "+record+" is the likely cause",
-			append([]any{p.ClientID, p.Committed, p.Lag}, rargs...)...)
+		m = msg("member %s commits on its other partitions but this commit stayed at %d over the window while %s: "+record+" is the likely cause",
+			append([]any{p.ClientID, p.Committed, count(p.Lag, "record waits", "records wait")}, rargs...)...)
 		next = append(next, d.resetDryRun(p.Topic, p.Partition, "--shift-by", "1"))
 	} else {
-		m = msg("the commit of member %s stayed at %d over the window while %d records wait: either it is stuck on "+record+
+		m = msg("the commit of member %s stayed at %d over the window while %s: either it is stuck on "+record+
 			", or the member stopped committing; nothing else it owns advances, so the polls cannot tell which",
-			append([]any{p.ClientID, p.Committed, p.Lag}, rargs...)...)
+			append([]any{p.ClientID, p.Committed, count(p.Lag, "record waits", "records wait")}, rargs...)...)
 		next = append(next, d.describe("--members"))
 	}
 	d.add(Finding{

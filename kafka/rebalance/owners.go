@@ -1,6 +1,7 @@
 package rebalance
 
 import (
+	"net"
 	"sort"
 
 	"github.com/kgroups/kgroups/kafka"
@@ -70,16 +71,33 @@ func diff(before, after owners) []Move {
 
 // Process is what identifies the process behind a member across a
 // rejoin, when its member id changes: its group.instance.id when it is
-// static, else its client id and host. It is "" when the member has
-// neither an instance id nor a client id and host.
+// static, else its client id and host address. It is "" when the member
+// has neither an instance id nor a client id and host.
+//
+// The host is the address alone (see hostAddress): Apache Kafka reports a
+// member's host as "/10.0.0.1", but other brokers (kfake, which the demo
+// runs) report the connection's address with its port, and a client that
+// rejoins over a new connection, as franz-go does once its idle group
+// connection was closed, comes back from another port. The port names a
+// connection, not a process.
 func Process(m *kafka.Member) string {
 	switch {
 	case m.InstanceID != "":
 		return "instance\x00" + m.InstanceID
 	case m.ClientID != "" || m.Host != "":
-		return "client\x00" + m.ClientID + "\x00" + m.Host
+		return "client\x00" + m.ClientID + "\x00" + hostAddress(m.Host)
 	}
 	return ""
+}
+
+// hostAddress is a member's host without a port: "127.0.0.1:50312" and
+// "[::1]:50312" become "127.0.0.1" and "::1"; a host with no port
+// ("/10.0.0.1", "/0:0:0:0:0:0:0:1", "app-1/10.0.0.1") is kept as it is.
+func hostAddress(h string) string {
+	if host, port, err := net.SplitHostPort(h); err == nil && port != "" {
+		return host
+	}
+	return h
 }
 
 // Reassignment is what a rebalance did, counted by process rather than by

@@ -78,3 +78,86 @@ func TestStaticMembersRejoinWithTheirPartitions(t *testing.T) {
 		t.Fatalf("timeline assignment events %s, want %s", dumpEvents(got), dumpEvents(want))
 	}
 }
+
+// TestDynamicMemberRejoinsOverANewConnection removes a dynamic member
+// whose idle group connection franz-go has closed (kgo.ConnIdleTimeout),
+// as the demo's members' is between rebalances: it rejoins over a new
+// connection, so kfake reports its host with another port. The port names
+// a connection, not a process: the outcome counts client-a as rejoined,
+// keeping its partitions (range orders "client-a-…" before "client-b-…"),
+// where comparing hosts with their ports counted its 3 partitions as
+// changing process.
+func TestDynamicMemberRejoinsOverANewConnection(t *testing.T) {
+	c := kafkatest.NewCluster(t)
+	c.CreateTopic(t, "orders", 6)
+	cl := c.Client(t)
+	const group = "rejoin-new-conn"
+	a := c.Join(t, group, []string{"orders"}, kgo.Balancers(kgo.RangeBalancer()), kgo.ClientID("client-a"), kgo.ConnIdleTimeout(100*time.Millisecond))
+	c.Join(t, group, []string{"orders"}, kgo.Balancers(kgo.RangeBalancer()), kgo.ClientID("client-b"))
+	giBefore := c.WaitStable(t, group, 2, 6)
+	before := settledGroup(t, cl, group, 2, 6)
+	oldA := a.MemberID()
+	// Past two idle timeouts, the reaper has closed client-a's group
+	// connection (joins and syncs only), so its rejoin dials a new one.
+	time.Sleep(300 * time.Millisecond)
+
+	p, err := PlanRemoval(before, Selection{MemberIDs: []string{oldA}}, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	results, err := Remove(context.Background(), cl, p)
+	if err == nil {
+		Verify(context.Background(), cl, p, results)
+	}
+	if err != nil || len(Removed(results)) != 1 {
+		t.Fatalf("Remove = %+v, %v; want client-a removed", results, err)
+	}
+	out, err := Wait(context.Background(), cl, p, Removed(results), WaitOptions{Interval: 50 * time.Millisecond, Timeout: kafkatest.WaitTimeout})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Left) != 1 || len(out.Joined) != 1 || out.Joined[0].ClientID != "client-a" {
+		t.Fatalf("left %v joined %v; want client-a out and back", out.Left, out.Joined)
+	}
+	was, now := out.Left[0].Host, out.Joined[0].Host
+	if was == now || hostAddress(was) != hostAddress(now) {
+		t.Fatalf("client-a's host was %q, is %q: want the same address from another port", was, now)
+	}
+	giAfter := c.WaitStable(t, group, 2, 6)
+	if n := changedOwners(owned(giBefore), owned(giAfter)); n != 0 {
+		t.Fatalf("kfake shows %d partitions changed client, want 0", n)
+	}
+	if len(out.Moves) != 0 || out.Rejoined != 1 {
+		t.Fatalf("outcome: %d moved (%v), %d rejoined; want 0 moved and client-a rejoined", len(out.Moves), out.Moves, out.Rejoined)
+	}
+}
+
+// TestProcessIgnoresThePort: a member's process is its client id and host
+// address; the port of its connection, when the broker reports one, is
+// not part of it, and Apache Kafka's forms are kept whole.
+func TestProcessIgnoresThePort(t *testing.T) {
+	for _, tc := range []struct{ a, b string }{
+		{"127.0.0.1:50312", "127.0.0.1:50999"},
+		{"[::1]:50312", "[::1]:41000"},
+		{"/10.0.0.1", "/10.0.0.1"},
+		{"/10.0.0.1:5000", "/10.0.0.1:6000"},
+	} {
+		a := kafka.Member{ClientID: "app", Host: tc.a}
+		b := kafka.Member{ClientID: "app", Host: tc.b}
+		if Process(&a) != Process(&b) {
+			t.Errorf("%q and %q are different processes, want one", tc.a, tc.b)
+		}
+	}
+	for _, tc := range []struct{ a, b string }{
+		{"127.0.0.1:50312", "127.0.0.2:50312"},
+		{"/10.0.0.1", "/10.0.0.2"},
+		{"/0:0:0:0:0:0:0:1", "/0:0:0:0:0:0:0:2"},
+		{"app-1/10.0.0.1", "app-2/10.0.0.1"},
+	} {
+		a := kafka.Member{ClientID: "app", Host: tc.a}
+		b := kafka.Member{ClientID: "app", Host: tc.b}
+		if Process(&a) == Process(&b) {
+			t.Errorf("%q and %q are one process, want two", tc.a, tc.b)
+		}
+	}
+}

@@ -403,17 +403,17 @@ func Simulate(g *kafka.Group, partitions map[string]int32, change Change) (*Simu
 		if (!same || !all || ties) && p.Confidence == ConfidenceExact {
 			p.Confidence = ConfidenceApproximate
 		}
-		placesRun := countOf(len(places), "place", "places")
+		placesRun := kafka.Count(len(places), "place", "places")
 		if !all {
 			placesRun = fmt.Sprintf("%d of %s places", len(places), placesCount(total))
 		}
 		switch {
 		case ties && len(sim.Joiners) > 0:
-			p.Note += fmt.Sprintf("; the leader breaks ties its own way (franz-go's at random): %s in %d runs over %s of the joiners%s", countOf(len(p.distinct), "result", "results"), runs, placesRun, how)
+			p.Note += fmt.Sprintf("; the leader breaks ties its own way (franz-go's at random): %s in %d runs over %s of the joiners%s", kafka.Count(len(p.distinct), "result", "results"), runs, placesRun, how)
 		case ties:
-			p.Note += fmt.Sprintf("; the leader breaks ties its own way (franz-go's at random): %s in %d runs", countOf(len(p.distinct), "result", "results"), runs)
+			p.Note += fmt.Sprintf("; the leader breaks ties its own way (franz-go's at random): %s in %d runs", kafka.Count(len(p.distinct), "result", "results"), runs)
 		case !same:
-			p.Note += fmt.Sprintf("; joiners' member ids decide the result: %s in %s run%s", countOf(len(p.distinct), "result", "results"), placesRun, how)
+			p.Note += fmt.Sprintf("; joiners' member ids decide the result: %s in %s run%s", kafka.Count(len(p.distinct), "result", "results"), placesRun, how)
 		case !all:
 			p.Note += fmt.Sprintf("; joiners' member ids may decide the result: 1 result in %s run%s", placesRun, how)
 		}
@@ -553,13 +553,6 @@ func sameResults(a, b []PlaceOutcome, joiners []string) bool {
 		}
 	}
 	return true
-}
-
-func countOf(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
 }
 
 // placeLess orders the outcomes of two places of the joiners from best to

@@ -216,7 +216,7 @@ func lastSeen(o *Outcome, lastErr error) string {
 	case o.After == nil:
 		last = "it was never seen"
 	default:
-		last = fmt.Sprintf("last seen %s with %d members", o.After.State, len(o.After.Members))
+		last = fmt.Sprintf("last seen %s with %s", o.After.State, kafka.Count(len(o.After.Members), "member", "members"))
 		if len(o.StillPresent) > 0 {
 			last += ", still listing removed member(s) " + strings.Join(o.StillPresent, ", ")
 		}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/kgroups/kgroups/config"
+	"github.com/kgroups/kgroups/kafka"
 )
 
 // FileRow is one line of an offsets file: the offset to set for a
@@ -127,13 +128,13 @@ func ParseCSV(r io.Reader) ([]FileRow, error) {
 	// record checks the fields of the record that starts on line.
 	record := func(line int, fields []string) {
 		if len(fields) != 3 && len(fields) != 4 {
-			fail(line, "%d fields; expected 3 (topic,partition,offset) or 4 (group,topic,partition,offset)", len(fields))
+			fail(line, "%s; expected 3 (topic,partition,offset) or 4 (group,topic,partition,offset)", kafka.Count(len(fields), "field", "fields"))
 			return
 		}
 		if width == 0 {
 			width, widthAt = len(fields), line
 		} else if len(fields) != width {
-			fail(line, "%d fields, but line %d has %d: a file is either all topic,partition,offset or all group,topic,partition,offset", len(fields), widthAt, width)
+			fail(line, "%s, but line %d has %d: a file is either all topic,partition,offset or all group,topic,partition,offset", kafka.Count(len(fields), "field", "fields"), widthAt, width)
 			return
 		}
 		row := FileRow{Line: line}

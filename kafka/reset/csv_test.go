@@ -64,6 +64,7 @@ func TestParseCSVErrors(t *testing.T) {
 		"orders,8,",                      // 12 missing offset
 		"orders,9,1e3",                   // 13 not a whole number
 		"orders,10,99999999999999999999", // 14 too large
+		"orders",                         // 15 one field
 	}, "\n")
 	_, err := ParseCSV(strings.NewReader(in))
 	var ce *CSVError
@@ -84,12 +85,13 @@ func TestParseCSVErrors(t *testing.T) {
 		{12, "the offset is missing"},
 		{13, `offset "1e3" is not a non-negative whole number`},
 		{14, `offset "99999999999999999999" is too large`},
+		{15, "1 field; expected 3 (topic,partition,offset) or 4 (group,topic,partition,offset)"},
 	}
 	if !reflect.DeepEqual(ce.Lines, want) {
 		t.Fatalf("lines:\n got %+v\nwant %+v", ce.Lines, want)
 	}
 	msg := err.Error()
-	if !strings.HasPrefix(msg, "13 bad lines (") || !strings.Contains(msg, "\n  line 2: ") || !strings.Contains(msg, CSVFormat) {
+	if !strings.HasPrefix(msg, "14 bad lines (") || !strings.Contains(msg, "\n  line 2: ") || !strings.Contains(msg, CSVFormat) {
 		t.Fatalf("message: %s", msg)
 	}
 }

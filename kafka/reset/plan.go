@@ -144,13 +144,13 @@ func (p *Plan) Summary() Summary {
 func (s Summary) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d of %d %s change; %d %s will be consumed again, %d skipped",
-		s.Changed, s.Partitions, plural(s.Partitions, "partition", "partitions"), s.Rewind, plural(s.Rewind, "record", "records"), s.Skip)
+		s.Changed, s.Partitions, kafka.Noun(s.Partitions, "partition", "partitions"), s.Rewind, kafka.Noun(s.Rewind, "record", "records"), s.Skip)
 	if s.NoCommit > 0 {
 		what := "commit"
 		if s.Share {
 			what = "start offset"
 		}
-		fmt.Fprintf(&b, "; %d %s had no %s", s.NoCommit, plural(s.NoCommit, "partition", "partitions"), what)
+		fmt.Fprintf(&b, "; %d %s had no %s", s.NoCommit, kafka.Noun(s.NoCommit, "partition", "partitions"), what)
 	}
 	return b.String()
 }

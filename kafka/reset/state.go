@@ -38,11 +38,11 @@ func (e *LiveGroupError) Error() string {
 		fmt.Fprintf(&b, "cannot %s group %q", e.Action, e.Group)
 	}
 	if len(e.Topics) > 0 {
-		fmt.Fprintf(&b, " for %s %s, which its members subscribe to", plural(len(e.Topics), "topic", "topics"), strings.Join(e.Topics, ", "))
+		fmt.Fprintf(&b, " for %s %s, which its members subscribe to", kafka.Noun(len(e.Topics), "topic", "topics"), strings.Join(e.Topics, ", "))
 	}
 	fmt.Fprintf(&b, ": it is %s", e.State)
 	if n := len(e.Members); n > 0 {
-		fmt.Fprintf(&b, " with %d live %s:", n, plural(n, "member", "members"))
+		fmt.Fprintf(&b, " with %d live %s:", n, kafka.Noun(n, "member", "members"))
 		for _, m := range e.Members {
 			b.WriteString("\n  " + DescribeMember(m))
 		}
@@ -152,12 +152,4 @@ func groupExists(g *kafka.Group, ok bool) bool {
 // does not exist.
 func writable(exists bool, state string) bool {
 	return !exists || state == kafka.StateEmpty
-}
-
-// plural is one when n is 1, else many: the word that follows a count.
-func plural[N ~int | ~int64](n N, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

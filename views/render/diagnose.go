@@ -104,6 +104,8 @@ func messageArg(a any) any {
 		return Size(int64(a))
 	case diagnose.Rate:
 		return format.Rate(float64(a)) + " msg/s"
+	case diagnose.Count:
+		return format.Count(int(a.N), a.One, a.Many)
 	}
 	return a
 }

@@ -2,9 +2,11 @@ package render
 
 import (
 	"bytes"
+	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/diagnose"
 	"github.com/kgroups/kgroups/kafka/lag"
 )
@@ -41,6 +43,38 @@ func TestDiagnoseHostile(t *testing.T) {
 	for _, want := range []string{`"group": "x;rm -rf /\u001b[2J"`, `"clientId": "\u001b[31mred"`, `"partition": 2`, `"next": "kgroups peek 'x;rm -rf /\u001b[2J' --topic 't\u001b]0;p\u0007:2'; kgroups reset 'x;rm -rf /\u001b[2J' --shift-by 1"`} {
 		if !strings.Contains(j, want) {
 			t.Errorf("JSON lacks %s:\n%s", want, j)
+		}
+	}
+}
+
+// TestDiagnoseMessagesCountInTheSingular: a finding's counts are worded
+// by format.Count, so one record or one partition is not "1 records" or
+// "1 partitions", and the verb agrees.
+func TestDiagnoseMessagesCountInTheSingular(t *testing.T) {
+	g := &kafka.Group{Name: "g", State: kafka.StateEmpty, Partitions: []kafka.PartitionOffsets{
+		{Topic: "t", Partition: 0, Committed: 4, LogStart: 5, LogEnd: 9},
+	}}
+	fs := diagnose.Diagnose(diagnose.Input{Group: g, PartitionCounts: map[string]int32{"t": 1},
+		Reads: &diagnose.Reads{Retention: map[string]int64{"t": 604800000}, Stable: map[diagnose.TP]diagnose.StableOffsets{}}})
+	var got []string
+	for i := range fs {
+		got = append(got, DiagnoseMessage(&fs[i]))
+	}
+	want := []string{"committed offset 4 is below the log start 5: 1 record was deleted unread; it restarts at 5 (earliest) or 9 (latest)"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("messages\n%q\nwant\n%q", got, want)
+	}
+	for _, tc := range []struct {
+		c    diagnose.Count
+		want string
+	}{
+		{diagnose.Count{N: 1, One: "record waits", Many: "records wait"}, "1 record waits"},
+		{diagnose.Count{N: 30, One: "record waits", Many: "records wait"}, "30 records wait"},
+		{diagnose.Count{N: 0, One: "member is", Many: "members are"}, "0 members are"},
+	} {
+		f := diagnose.Finding{Message: diagnose.Message{Format: "while %s", Args: []any{tc.c}}}
+		if got := DiagnoseMessage(&f); got != "while "+tc.want {
+			t.Errorf("%+v: %q, want %q", tc.c, got, "while "+tc.want)
 		}
 	}
 }

@@ -123,12 +123,12 @@ func RemovalOutcome(w io.Writer, p *rebalance.Plan, out *rebalance.Outcome, even
 		b.WriteString("The group could not be read after the removal.\n")
 		return Print(w, b.String())
 	case out.Settled && out.Short:
-		fmt.Fprintf(&b, "Group %s is %s again after %s, with %d members (%d before): the removed members that did not rejoin within the settle time are gone.\n",
-			group, format.Sanitize(out.After.State), out.Took.Round(time.Millisecond), len(out.After.Members), len(p.Before.Members))
+		fmt.Fprintf(&b, "Group %s is %s again after %s, with %s (%d before): the removed members that did not rejoin within the settle time are gone.\n",
+			group, format.Sanitize(out.After.State), out.Took.Round(time.Millisecond), format.Count(len(out.After.Members), "member", "members"), len(p.Before.Members))
 	case out.Settled:
-		fmt.Fprintf(&b, "Group %s is %s again after %s, with %d members.\n", group, format.Sanitize(out.After.State), out.Took.Round(time.Millisecond), len(out.After.Members))
+		fmt.Fprintf(&b, "Group %s is %s again after %s, with %s.\n", group, format.Sanitize(out.After.State), out.Took.Round(time.Millisecond), format.Count(len(out.After.Members), "member", "members"))
 	default:
-		fmt.Fprintf(&b, "Group %s has not settled after %s: it is %s with %d members.\n", group, out.Took.Round(time.Millisecond), format.Sanitize(out.After.State), len(out.After.Members))
+		fmt.Fprintf(&b, "Group %s has not settled after %s: it is %s with %s.\n", group, out.Took.Round(time.Millisecond), format.Sanitize(out.After.State), format.Count(len(out.After.Members), "member", "members"))
 	}
 	rebalances := 0
 	for _, e := range events {

@@ -148,16 +148,16 @@ func SummaryRows(sim *rebalance.Simulation) []SummaryRow {
 // ChangeHeader is the one-line description of the group and the change
 // (what `simulate` and `rebalance` print first), terminal-safe.
 func ChangeHeader(g *kafka.Group, change string) string {
-	return fmt.Sprintf("Group %s (%s, %s, assignor %s, %d members): %s",
-		format.Sanitize(g.Name), format.Sanitize(string(g.Type)), format.Sanitize(g.State), format.Sanitize(text(g.Assignor)), len(g.Members), format.Sanitize(change))
+	return fmt.Sprintf("Group %s (%s, %s, assignor %s, %s): %s",
+		format.Sanitize(g.Name), format.Sanitize(string(g.Type)), format.Sanitize(g.State), format.Sanitize(text(g.Assignor)), format.Count(len(g.Members), "member", "members"), format.Sanitize(change))
 }
 
 // SimulationHeader is ChangeHeader with the assignor named with the
 // implementation kgroups infers its leader runs ("assignor
 // cooperative-sticky (librdkafka leader)"), terminal-safe.
 func SimulationHeader(g *kafka.Group, sim *rebalance.Simulation) string {
-	return fmt.Sprintf("Group %s (%s, %s, %s, %d members): %s",
-		format.Sanitize(g.Name), format.Sanitize(string(g.Type)), format.Sanitize(g.State), format.Sanitize(sim.Leader.Label()), len(g.Members), format.Sanitize(sim.Change.String()))
+	return fmt.Sprintf("Group %s (%s, %s, %s, %s): %s",
+		format.Sanitize(g.Name), format.Sanitize(string(g.Type)), format.Sanitize(g.State), format.Sanitize(sim.Leader.Label()), format.Count(len(g.Members), "member", "members"), format.Sanitize(sim.Change.String()))
 }
 
 // Simulation prints a simulation: a summary per assignor, then each

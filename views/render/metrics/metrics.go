@@ -265,8 +265,8 @@ func newGroupFamilies(g Granularity) *groupFamilies {
 		lag:        newFamily("kgroups_group_lag_records", "Records the group has not consumed yet, summed over its partitions with a known lag; NaN when no partition's lag is known.", G, "group"),
 		timeLag:    newFamily("kgroups_group_time_lag_seconds", "Age of the oldest record the group has not consumed, its worst partition's; NaN when unknown. kgroups_group_time_lag_source says how it was obtained.", G, "group"),
 		timeSource: newFamily("kgroups_group_time_lag_source", "How kgroups_group_time_lag_seconds was obtained: 0 unknown, 1 caught up, 2 interpolated, 3 lower bound, 4 exact.", G, "group"),
-		produce:    newFamily("kgroups_group_produce_rate", "Records per second produced to the group's partitions over the rate window; NaN until measured.", G, "group"),
-		consume:    newFamily("kgroups_group_consume_rate", "Records per second the group committed past over the rate window; NaN until measured.", G, "group"),
+		produce:    newFamily("kgroups_group_produce_records_per_second", "Records per second produced to the group's partitions over the rate window; NaN until measured.", G, "group"),
+		consume:    newFamily("kgroups_group_consume_records_per_second", "Records per second the group committed past over the rate window; NaN until measured.", G, "group"),
 		findings:   newFamily("kgroups_group_findings", "Findings of the diagnosis rules for the group (as the groups screen marks them), by finding id and severity.", G, "group", "finding", "severity"),
 	}
 	if g >= ByTopic {

@@ -371,3 +371,45 @@ func TestGroupIDsThatAreNotUTF8(t *testing.T) {
 		}
 	}
 }
+
+// TestRateFamiliesNameTheirUnit: a family measured per second says so in
+// its name, as Prometheus' naming rules ask (the base unit, plural, in the
+// name), and the rates are the tracker's.
+func TestRateFamiliesNameTheirUnit(t *testing.T) {
+	var polls []*kafka.Snapshot
+	for i := range 12 {
+		polls = append(polls, fixture.Evolving(i))
+	}
+	s, l := judged(polls...)
+	fams, _ := Groups(s, l, Options{Granularity: ByPartition})
+	e := Exporter{Version: "1.2.3", GoVersion: "go1.26"}
+	for _, f := range append(fams.DTO(), e.Families()...) {
+		perSecond := strings.Contains(strings.ToLower(f.GetHelp()), "per second")
+		if perSecond != strings.HasSuffix(f.GetName(), "_per_second") {
+			t.Errorf("%s: help %q; a rate's name ends in _per_second, and only a rate's", f.GetName(), f.GetHelp())
+		}
+	}
+	got := parse(t, fams.AppendText(nil))
+	for _, name := range []string{"kgroups_group_produce_records_per_second", "kgroups_group_consume_records_per_second"} {
+		f := got[name]
+		if f == nil || len(f.Metric) != len(s.Groups) {
+			t.Fatalf("%s: %v, want one series a group", name, f)
+		}
+		for _, m := range f.Metric {
+			i := -1
+			for j := range s.Groups {
+				if s.Groups[j].Name == label(m, "group") {
+					i = j
+				}
+			}
+			v := l.Group(s, i)
+			want := v.ProduceRate
+			if strings.Contains(name, "consume") {
+				want = v.ConsumeRate
+			}
+			if got := m.GetGauge().GetValue(); got != rate(want) && !(math.IsNaN(got) && math.IsNaN(rate(want))) {
+				t.Errorf("%s{group=%q} = %v, want %v", name, label(m, "group"), got, rate(want))
+			}
+		}
+	}
+}

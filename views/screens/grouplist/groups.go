@@ -495,7 +495,7 @@ func (m *Model) summary(b *strings.Builder) {
 		b.WriteString(table.FitLine(line.String(), m.Width, m.Glyphs.Ellipsis))
 		return
 	}
-	line.WriteString(m.Styles.Title.Render(strconv.Itoa(len(m.snap.Groups)) + " groups"))
+	line.WriteString(m.Styles.Title.Render(format.Count(len(m.snap.Groups), "group", "groups")))
 	sep := ": "
 	for _, c := range m.counts {
 		line.WriteString(sep)

@@ -293,7 +293,7 @@ func (m *Model) result(t *dialog.Text) {
 		case write.Verified:
 			t.Para(&s.OK, fmt.Sprintf("%s All %s verified: each holds its new offset.", m.Glyphs.OK, format.Count(n, "partition", "partitions")))
 		case write.Refused:
-			t.Para(&s.Error, fmt.Sprintf("%s %d of %d partitions refused by the broker (they keep their offset): see STATUS.", m.Glyphs.Fail, tl.Refused, n))
+			t.Para(&s.Error, fmt.Sprintf("%s %d of %s refused by the broker (they keep their offset): see STATUS.", m.Glyphs.Fail, tl.Refused, format.Count(n, "partition", "partitions")))
 		default:
 			var parts []string
 			if tl.Refused > 0 {
@@ -305,8 +305,8 @@ func (m *Model) result(t *dialog.Text) {
 			if tl.ChangedAfter > 0 {
 				parts = append(parts, fmt.Sprintf("%d changed by another writer after ours", tl.ChangedAfter))
 			}
-			t.Para(&s.Error, fmt.Sprintf("%s Of %d partitions, %s: see STATUS. Check what the group holds now on the group screen, or run %s.",
-				m.Glyphs.Fail, n, strings.Join(parts, ", "), m.describeCommand()))
+			t.Para(&s.Error, fmt.Sprintf("%s Of %s, %s: see STATUS. Check what the group holds now on the group screen, or run %s.",
+				m.Glyphs.Fail, format.Count(n, "partition", "partitions"), strings.Join(parts, ", "), m.describeCommand()))
 		}
 		t.Para(nil, "Receipt: "+m.res.ReceiptPath)
 		if m.res.LockNote != "" {

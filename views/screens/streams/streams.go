@@ -15,6 +15,7 @@ import (
 
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/views/columns"
+	"github.com/kgroups/kgroups/views/format"
 	"github.com/kgroups/kgroups/views/ui"
 	"github.com/kgroups/kgroups/views/widgets/table"
 )
@@ -109,7 +110,7 @@ func (b *base) summary() (*lipgloss.Style, string) {
 	} else {
 		line += strconv.Itoa(int(si.TopologyEpoch))
 	}
-	line += sep + strconv.Itoa(len(si.Members)) + " members"
+	line += sep + format.Count(len(si.Members), "member", "members")
 	behind := 0
 	for _, m := range si.Members {
 		if m.MemberEpoch < si.TargetAssignmentEpoch {

@@ -6,7 +6,6 @@
 package timeline
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -156,7 +155,7 @@ func (m *Model) View() string {
 func (m *Model) statusLine() (*lipgloss.Style, string) {
 	now := m.Now()
 	sep := m.Glyphs.Sep
-	kept := sep + strconv.Itoa(len(m.events)) + " events"
+	kept := sep + format.Count(len(m.events), "event", "events")
 	switch {
 	case !m.known:
 		return &m.Styles.Dim, "not seen yet" + kept
