@@ -81,7 +81,11 @@ func runDemo(ctx context.Context, a *app, o demoOptions) error {
 	bootstrap := strings.Join(brokers, ",")
 	_, _ = fmt.Fprintf(a.stdout, "bootstrap: %s\n", bootstrap)
 	if ui != nil {
-		return ui(ctx, a, brokers)
+		err := ui(ctx, a, brokers)
+		// The bootstrap line stays on the screen the live view restores:
+		// say what it was.
+		_, _ = fmt.Fprintf(a.stdout, "kgroups demo: stopped its in-process cluster (bootstrap %s above)\n", bootstrap)
+		return err
 	}
 	printDemoHint(a.stdout, bootstrap)
 	<-ctx.Done()

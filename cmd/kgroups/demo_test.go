@@ -168,13 +168,18 @@ func TestDemoOpensUIUnlessHeadless(t *testing.T) {
 		return nil
 	}
 
-	// With the hook set, demo runs it and ends when it returns.
-	brokers, _, stderr, code := startDemo(t, context.Background(), "demo")
+	// With the hook set, demo runs it and ends when it returns, saying
+	// what the bootstrap line left on the screen was.
+	brokers, stdout, stderr, code := startDemo(t, context.Background(), "demo")
 	if c := waitExit(t, code, stderr); c != exitOK {
 		t.Fatalf("exit code %d, want 0; stderr: %s", c, stderr)
 	}
 	if len(calls) != 1 || !slices.Equal(calls[0], brokers) {
 		t.Fatalf("UI calls = %v, want one with %v", calls, brokers)
+	}
+	b := strings.Join(brokers, ",")
+	if want := "bootstrap: " + b + "\nkgroups demo: stopped its in-process cluster (bootstrap " + b + " above)\n"; stdout.String() != want {
+		t.Fatalf("stdout %q, want %q", stdout.String(), want)
 	}
 
 	// --headless never opens it.
