@@ -35,11 +35,6 @@ const MaxJoin = 1000
 // with itself.
 const maxRounds = 10
 
-// ErrServerAssigned is returned by Simulate for KIP-848 groups: their
-// assignment is computed by the broker, so there is nothing to run
-// offline. Reconciliation shows what the broker has decided instead.
-var ErrServerAssigned = errors.New("the group uses the consumer protocol (KIP-848): the broker computes its assignment, so client assignors cannot be simulated; see each member's current and target assignment instead")
-
 // Change is the membership change to simulate: members leaving by member
 // id, or new members joining.
 type Change struct {
@@ -244,7 +239,7 @@ type simMember struct {
 // partitions gives the partition count of every subscribed topic.
 func Simulate(g *kafka.Group, partitions map[string]int32, change Change) (*Simulation, error) {
 	if g.Type == kafka.TypeConsumer {
-		return nil, ErrServerAssigned
+		return simulateServer(g, partitions, change)
 	}
 	if g.ProtocolType != "" && g.ProtocolType != "consumer" {
 		return nil, fmt.Errorf("group %q has protocol type %q, not consumer: only consumer groups use the consumer assignors", g.Name, g.ProtocolType)
