@@ -1,12 +1,15 @@
 package rebalance
 
 import (
+	"cmp"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/big"
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"unicode/utf16"
 
 	"github.com/kgroups/kgroups/kafka"
@@ -35,7 +38,7 @@ const maxServerOrders = 120
 // simulateServer predicts a KIP-848 group's next target assignment under
 // the broker's uniform and range assignors (see docs/simulate.md). The
 // group's own assignor comes first.
-func simulateServer(g *kafka.Group, partitions map[string]int32, change Change) (*Simulation, error) {
+func simulateServer(g *kafka.Group, partitions map[string]int32, topicIDs map[string]kafka.TopicID, change Change) (*Simulation, error) {
 	if err := change.validate(); err != nil {
 		return nil, err
 	}
@@ -120,7 +123,7 @@ func simulateServer(g *kafka.Group, partitions map[string]int32, change Change) 
 		case ServerRange:
 			p.Note += "; the broker's range"
 			places, total, all, how := joinPlaces(members, len(sim.Joiners))
-			settleServer(&p, sim, g, members, union, places, total, all, how, func(ms []simMember, _ []string, _ []string) (map[string]map[string][]int32, error) {
+			settleServer(&p, sim, g, members, union, places, total, all, how, func(ms []simMember, _ []string, _ hashOrder) (map[string]map[string][]int32, error) {
 				return serverRangePlan(ms, counts), nil
 			}, nil)
 		case AssignorUniform:
@@ -131,9 +134,11 @@ func simulateServer(g *kafka.Group, partitions map[string]int32, change Change) 
 			}
 			p.Note += "; the broker's uniform"
 			places, total, all, how := idPlaces(members, len(sim.Joiners))
-			settleServer(&p, sim, g, members, union, places, total, all, how, func(ms []simMember, order, topics []string) (map[string]map[string][]int32, error) {
-				return uniformPlan(ms, order, topics, counts)
-			}, uniformOrders)
+			settleServer(&p, sim, g, members, union, places, total, all, how, func(ms []simMember, order []string, v hashOrder) (map[string]map[string][]int32, error) {
+				return uniformPlan(ms, order, v.set, v.owned, counts)
+			}, func(members []simMember, joiners int, topics []string) ([]hashOrder, bool, string) {
+				return uniformOrders(members, joiners, topics, topicIDs)
+			})
 		default:
 			p.Confidence = ConfidenceUnknown
 			p.Err = &UnmodelledError{Impl: ImplBroker, Protocol: name}
@@ -159,17 +164,25 @@ func sameTopics(members []simMember, union []string, joiners bool) bool {
 // member ids (existing members only, joiners excluded) and the topics in
 // the broker's hash order. how says why there are several; all is false
 // when not every order was listed.
-type orderings func(members []simMember, joiners int, topics []string) (orders [][2][]string, all bool, how string)
+type orderings func(members []simMember, joiners int, topics []string) (orders []hashOrder, all bool, how string)
+
+// hashOrder is one way the broker's hash maps may iterate: the existing
+// members (nil: as sorted), the subscribed topics (the set the assignor
+// lists unassigned partitions from) and the topics of a member's target
+// assignment (its own map, whose table may be sized otherwise).
+type hashOrder struct {
+	members, set, owned []string
+}
 
 // settleServer runs plan over every place of the joiners and every order
 // the broker's hash maps may take, and fills p as settle does for the
 // client assignors: the distinct results best first, approximate when
 // they differ or not every place or order was run.
 func settleServer(p *Prediction, sim *Simulation, g *kafka.Group, members []simMember, union []string, places []joinPlace, total *big.Int, all bool, how string,
-	plan func(ms []simMember, order, topics []string) (map[string]map[string][]int32, error), orders orderings) {
+	plan func(ms []simMember, order []string, v hashOrder) (map[string]map[string][]int32, error), orders orderings) {
 	p.Places, p.PlacesOf = len(places), total
 	before := ownersOf(g.Members)
-	variants := [][2][]string{{nil, union}}
+	variants := []hashOrder{{set: union, owned: union}}
 	allOrders, orderHow := true, ""
 	if orders != nil {
 		variants, allOrders, orderHow = orders(members, len(sim.Joiners), union)
@@ -191,7 +204,7 @@ func settleServer(p *Prediction, sim *Simulation, g *kafka.Group, members []simM
 			} else {
 				sort.SliceStable(ms, func(i, j int) bool { return memberLess(ms[i], ms[j]) })
 			}
-			final, err := plan(ms, placeOrder(ms, v[0]), v[1])
+			final, err := plan(ms, placeOrder(ms, v.members), v)
 			if err != nil {
 				p.Err = err
 				p.Confidence = ConfidenceUnknown
@@ -318,7 +331,7 @@ func serverRangePlan(ms []simMember, counts map[string]int32) map[string]map[str
 //     only as many members as extras remain;
 //   - the members left short take the unassigned partitions in order, each
 //     up to what it lacks, one member after the other.
-func uniformPlan(ms []simMember, order, topics []string, counts map[string]int32) (map[string]map[string][]int32, error) {
+func uniformPlan(ms []simMember, order, topics, ownedOrder []string, counts map[string]int32) (map[string]map[string][]int32, error) {
 	byID := make(map[string]simMember, len(ms))
 	for _, m := range ms {
 		byID[m.id] = m
@@ -368,7 +381,7 @@ func uniformPlan(ms []simMember, order, topics []string, counts map[string]int32
 			hasExtra = true
 		}
 		keep := map[string][]int32{}
-		for _, t := range topics {
+		for _, t := range ownedOrder {
 			ps, ok := m.owned[t]
 			if !ok || len(ps) == 0 || !subscribed[t] {
 				continue
@@ -420,51 +433,108 @@ func uniformPlan(ms []simMember, order, topics []string, counts map[string]int32
 // broker keeps members and topics in Java hash maps: members in the order
 // of their ids' String hashes (computed here; members whose ids share a
 // bucket are in an order kgroups cannot see, so every order of them is
-// tried), topics in the order of their topic ids' hashes, which the
-// snapshot does not hold, so every order of the topics is tried.
-func uniformOrders(members []simMember, joiners int, topics []string) ([][2][]string, bool, string) {
-	ids := make([]string, len(members))
+// tried), topics in the order of their topic ids' hashes: computed when
+// ids gives every topic's id, else every order of the topics is tried.
+func uniformOrders(members []simMember, joiners int, topics []string, ids map[string]kafka.TopicID) ([]hashOrder, bool, string) {
+	memberIDs := make([]string, len(members))
 	for i, m := range members {
-		ids[i] = m.id
+		memberIDs[i] = m.id
 	}
-	memberOrders := javaHashOrders(ids, len(members)+joiners)
-	topicOrders := permutations(topics, maxServerOrders)
-	var out [][2][]string
-	all := true
+	memberOrders := javaHashOrders(memberIDs, len(members)+joiners, func(id string) int32 { return javaStringHash(id) }, tableForPuts)
+	all := len(memberOrders) < maxServerOrders
+	known := true
+	for _, t := range topics {
+		if id, ok := ids[t]; !ok || id == (kafka.TopicID{}) {
+			known = false
+		}
+	}
+	var topicOrders [][2][]string
+	if known {
+		// The subscribed topic ids are a HashSet made from a collection;
+		// a member's target assignment a HashMap filled one put at a time.
+		hash := func(t string) int32 { return javaUUIDHash(ids[t]) }
+		sets := javaHashOrders(topics, len(topics), hash, tableForCollection)
+		owned := javaHashOrders(topics, len(topics), hash, tableForPuts)
+		if len(sets) > 1 || len(owned) > 1 {
+			// Topics whose ids share a bucket: each map may hold them in
+			// its own order of insertion.
+			all = false
+		}
+		for _, so := range sets {
+			for _, oo := range owned {
+				topicOrders = append(topicOrders, [2][]string{so, oo})
+			}
+		}
+	} else {
+		for _, o := range permutations(topics, maxServerOrders) {
+			topicOrders = append(topicOrders, [2][]string{o, o})
+		}
+		// One order serves both maps while both tables have 16 buckets
+		// (up to 11 topics).
+		if len(topicOrders) < factorial(len(topics)) || len(topics) > 11 {
+			all = false
+		}
+	}
+	var out []hashOrder
 	for _, mo := range memberOrders {
 		for _, to := range topicOrders {
 			if len(out) == maxServerOrders {
 				all = false
 				break
 			}
-			out = append(out, [2][]string{mo, to})
+			out = append(out, hashOrder{members: mo, set: to[0], owned: to[1]})
 		}
 	}
-	if len(topicOrders) < factorial(len(topics)) {
-		all = false
+	var why []string
+	if !known {
+		why = append(why, "the order of the topic ids' hashes (ids not read)")
+	} else if len(topicOrders) > 1 {
+		why = append(why, "the order of topics whose ids share a hash bucket")
 	}
-	how := "the order of the topic ids' hashes (not read)"
 	if len(memberOrders) > 1 {
-		how = "the order of the topic ids' hashes (not read) and of members whose ids share a hash bucket"
+		why = append(why, "the order of members whose ids share a hash bucket")
 	}
-	return out, all, how
+	return out, all, strings.Join(why, " and ")
 }
 
-// javaHashOrders lists the iteration orders of a Java HashMap holding ids
-// (String keys) once size keys have been put with the default capacity:
-// by bucket, and in every order within a bucket several ids share (their
-// order of insertion, which kgroups cannot see).
-func javaHashOrders(ids []string, size int) [][]string {
-	capacity := 16
-	for float64(size) > 0.75*float64(capacity) {
-		capacity *= 2
+// tableForPuts is the table size of a Java HashMap of default capacity
+// after n puts; tableForCollection that of a HashSet made from a
+// collection of n (new HashSet<>(c)).
+func tableForPuts(n int) int {
+	c := 16
+	for float64(n) > 0.75*float64(c) {
+		c *= 2
 	}
-	bucket := func(id string) uint32 {
-		h := uint32(javaStringHash(id))
-		return (h ^ h>>16) & uint32(capacity-1)
+	return c
+}
+
+func tableForCollection(n int) int {
+	c := 1
+	for want := max(int(float32(n)/0.75)+1, 16); c < want; c *= 2 {
 	}
-	sorted := slices.Clone(ids)
-	slices.SortStableFunc(sorted, func(a, b string) int { return int(bucket(a)) - int(bucket(b)) })
+	return c
+}
+
+// javaUUIDHash is Java's Uuid.hashCode (org.apache.kafka.common.Uuid):
+// the two 64-bit halves xored, then the halves of that xored.
+func javaUUIDHash(id kafka.TopicID) int32 {
+	hilo := binary.BigEndian.Uint64(id[:8]) ^ binary.BigEndian.Uint64(id[8:])
+	return int32(uint32(hilo>>32) ^ uint32(hilo))
+}
+
+// javaHashOrders lists the iteration orders of a Java HashMap (or
+// HashSet) holding keys, its table sized by table(size): by bucket (the
+// hash, its high half folded into the low), and in every order within a
+// bucket several keys share (their order of insertion, which kgroups
+// cannot see), up to maxServerOrders.
+func javaHashOrders(keys []string, size int, hash func(string) int32, table func(int) int) [][]string {
+	mask := uint32(table(size) - 1)
+	bucket := func(k string) uint32 {
+		h := uint32(hash(k))
+		return (h ^ h>>16) & mask
+	}
+	sorted := slices.Clone(keys)
+	slices.SortStableFunc(sorted, func(a, b string) int { return cmp.Compare(bucket(a), bucket(b)) })
 	orders := [][]string{nil}
 	for i := 0; i < len(sorted); {
 		j := i + 1
@@ -502,9 +572,7 @@ func javaStringHash(s string) int32 {
 // that share a bucket keep ps's (ascending) order, which is the broker's
 // when the set was built from an ascending list.
 func javaIntSetOrder(ps []int32) []int32 {
-	capacity := 1
-	for want := max(int(float32(len(ps))/0.75)+1, 16); capacity < want; capacity *= 2 {
-	}
+	capacity := tableForCollection(len(ps))
 	out := slices.Clone(ps)
 	slices.Sort(out)
 	slices.SortStableFunc(out, func(a, b int32) int {

@@ -221,6 +221,22 @@ type simMember struct {
 	joiner  bool // a simulated new member: no generation yet
 }
 
+// SimulateWithTopicIDs is Simulate given the topics' ids (the snapshot's
+// TopicIDs), which decide the order the broker's uniform assignor takes a
+// KIP-848 group's topics in; without them every order is tried and the
+// prediction may be approximate. A classic group does not use them.
+func SimulateWithTopicIDs(g *kafka.Group, partitions map[string]int32, topicIDs map[string]kafka.TopicID, change Change) (*Simulation, error) {
+	if g.Type == kafka.TypeConsumer {
+		return simulateServer(g, partitions, topicIDs, change)
+	}
+	return Simulate(g, partitions, change)
+}
+
+// Simulate predicts a consumer group's next assignment after the change.
+// A KIP-848 group's is predicted under the broker's uniform and range
+// assignors (see simulateServer); the rest of this comment is about
+// classic groups.
+//
 // Simulate predicts a classic consumer group's next assignment after the
 // change under each of Assignors, by running franz-go's own balancers (the
 // same code a kgo group leader runs) offline.
@@ -239,7 +255,7 @@ type simMember struct {
 // partitions gives the partition count of every subscribed topic.
 func Simulate(g *kafka.Group, partitions map[string]int32, change Change) (*Simulation, error) {
 	if g.Type == kafka.TypeConsumer {
-		return simulateServer(g, partitions, change)
+		return simulateServer(g, partitions, nil, change)
 	}
 	if g.ProtocolType != "" && g.ProtocolType != "consumer" {
 		return nil, fmt.Errorf("group %q has protocol type %q, not consumer: only consumer groups use the consumer assignors", g.Name, g.ProtocolType)

@@ -1,0 +1,177 @@
+package rebalance
+
+import (
+	"maps"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/kgroups/kgroups/kafka"
+)
+
+// TestServerModelsReplayRecordings replays every recorded KIP-848 change
+// (testdata/java-kip848, a real Kafka 4.2.1 broker) through the model of
+// the group's own assignor, given every input the broker had: the members
+// after the change with their real ids (the joiner's too), instance ids
+// and targets before it, and the topics' ids. The model's target must be
+// the broker's, partition for partition, in every order the broker's hash
+// maps may take where ids share a bucket.
+func TestServerModelsReplayRecordings(t *testing.T) {
+	n := 0
+	for _, c := range loadScoreCases(t) {
+		if c.kip848 == nil {
+			continue
+		}
+		n++
+		before, after := c.kip848[0], c.kip848[1]
+		if c.topicIDs == nil {
+			t.Errorf("%s: no topic ids recorded; the uniform model needs them", c.name)
+			continue
+		}
+		var ms []simMember
+		var existing []string
+		var union []string
+		for _, am := range after.Members {
+			m := simMember{id: am.MemberID, instance: am.InstanceID, topics: uniqueSorted(am.Subscribed), joiner: true}
+			if i := slices.IndexFunc(before.Members, func(b kip848Member) bool { return b.MemberID == am.MemberID }); i >= 0 {
+				m.owned, m.joiner = before.Members[i].Target, false
+				existing = append(existing, m.id)
+			}
+			ms = append(ms, m)
+			union = append(union, am.Subscribed...)
+		}
+		union = uniqueSorted(union)
+		want := map[string]map[string][]int32{}
+		for _, am := range after.Members {
+			want[am.MemberID] = am.Target
+		}
+		var got []map[string]map[string][]int32
+		switch c.protocol {
+		case ServerRange:
+			sorted := slices.Clone(ms)
+			slices.SortStableFunc(sorted, func(a, b simMember) int {
+				switch {
+				case memberLess(a, b):
+					return -1
+				case memberLess(b, a):
+					return 1
+				}
+				return 0
+			})
+			got = append(got, serverRangePlan(sorted, c.partitions))
+		case AssignorUniform:
+			hash := func(t string) int32 { return javaUUIDHash(c.topicIDs[t]) }
+			sets := javaHashOrders(union, len(union), hash, tableForCollection)
+			owned := javaHashOrders(union, len(union), hash, tableForPuts)
+			// The joiner is put into the broker's map after the members
+			// it had: last in its bucket.
+			for _, eo := range javaHashOrders(existing, len(ms), javaStringHash, tableForPuts) {
+				order := append(slices.Clone(eo), slices.DeleteFunc(memberIDsOf(ms), func(id string) bool { return slices.Contains(existing, id) })...)
+				mask := uint32(tableForPuts(len(ms)) - 1)
+				slices.SortStableFunc(order, func(a, b string) int {
+					ha, hb := uint32(javaStringHash(a)), uint32(javaStringHash(b))
+					return int((ha^ha>>16)&mask) - int((hb^hb>>16)&mask)
+				})
+				for _, so := range sets {
+					for _, oo := range owned {
+						plan, err := uniformPlan(ms, order, so, oo, c.partitions)
+						if err != nil {
+							t.Fatalf("%s: %v", c.name, err)
+						}
+						got = append(got, plan)
+					}
+				}
+			}
+		default:
+			t.Fatalf("%s: assignor %q", c.name, c.protocol)
+		}
+		for i, plan := range got {
+			for _, a := range plan {
+				for tp := range a {
+					slices.Sort(a[tp])
+				}
+				maps.DeleteFunc(a, func(_ string, ps []int32) bool { return len(ps) == 0 })
+			}
+			if !reflect.DeepEqual(plan, want) {
+				t.Errorf("%s: the %s model (order %d of %d) gives\n%v\nthe broker's target is\n%v", c.name, c.protocol, i+1, len(got), plan, want)
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no KIP-848 recordings")
+	}
+}
+
+// TestServerHashOrdersMatchTheBroker holds the model of the broker's hash
+// maps to the recordings: ConsumerGroupDescribe lists each member's target
+// in the order the broker's maps hold it (topics by their ids' hashes,
+// partitions by number modulo the table), which is the order the uniform
+// assignor walks a member's partitions in.
+func TestServerHashOrdersMatchTheBroker(t *testing.T) {
+	checked := 0
+	for _, c := range loadScoreCases(t) {
+		if c.kip848 == nil || c.topicIDs == nil {
+			continue
+		}
+		for _, snap := range c.kip848 {
+			for _, m := range snap.Members {
+				if len(m.TargetOrder) == 0 {
+					continue
+				}
+				var topics, order []string
+				for _, tp := range m.TargetOrder {
+					order = append(order, tp.Topic)
+					topics = append(topics, tp.Topic)
+					if want := javaIntSetOrder(tp.Partitions); !slices.Equal(tp.Partitions, want) {
+						t.Errorf("%s: member %s topic %s partitions listed %v, model %v", c.name, m.MemberID, tp.Topic, tp.Partitions, want)
+					}
+				}
+				hash := func(t string) int32 { return javaUUIDHash(c.topicIDs[t]) }
+				orders := javaHashOrders(uniqueSorted(topics), len(topics), hash, tableForPuts)
+				if !slices.ContainsFunc(orders, func(o []string) bool { return slices.Equal(o, order) }) {
+					t.Errorf("%s: member %s topics listed %s, model %v", c.name, m.MemberID, strings.Join(order, " "), orders)
+				}
+				checked++
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no recorded target order to check")
+	}
+}
+
+// TestJavaHashes pins the Java hash functions the models use to values
+// Java gives.
+func TestJavaHashes(t *testing.T) {
+	for s, want := range map[string]int32{"": 0, "foo": 101574, "my-group": -1906497762, "polygenelubricants": -2147483648} {
+		if got := javaStringHash(s); got != want {
+			t.Errorf("javaStringHash(%q) = %d, want %d", s, got, want)
+		}
+	}
+	// Uuid(1, 2).hashCode() is (int)(3 >> 32) ^ (int)3 = 3.
+	id := kafka.TopicID{7: 1, 15: 2}
+	if got := javaUUIDHash(id); got != 3 {
+		t.Errorf("javaUUIDHash(1, 2) = %d, want 3", got)
+	}
+	if got, want := tableForPuts(12), 16; got != want {
+		t.Errorf("tableForPuts(12) = %d, want %d", got, want)
+	}
+	if got, want := tableForPuts(13), 32; got != want {
+		t.Errorf("tableForPuts(13) = %d, want %d", got, want)
+	}
+	if got, want := tableForCollection(12), 32; got != want {
+		t.Errorf("tableForCollection(12) = %d, want %d", got, want)
+	}
+	if got, want := javaIntSetOrder([]int32{3, 17, 19, 4}), []int32{17, 3, 19, 4}; !slices.Equal(got, want) {
+		t.Errorf("javaIntSetOrder = %v, want %v", got, want)
+	}
+}
+
+func memberIDsOf(ms []simMember) []string {
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = m.id
+	}
+	return out
+}
