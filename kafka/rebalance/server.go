@@ -64,10 +64,12 @@ func simulateServer(g *kafka.Group, partitions map[string]int32, topicIDs map[st
 			}
 			return nil, fmt.Errorf("member %q subscribes to no topics", m.MemberID)
 		}
-		union = append(union, m.Subscribed...)
 		if leaving[m.MemberID] {
 			continue
 		}
+		// The group subscribes to what its remaining members do;
+		// joiners subscribe to all of it.
+		union = append(union, m.Subscribed...)
 		// The broker's assignors start from the target assignment (the
 		// same as the current one once the group has settled).
 		owned := m.Target
@@ -362,6 +364,10 @@ func uniformPlan(ms []simMember, order, topics, ownedOrder []string, counts map[
 		total += int(counts[t])
 	}
 	n := len(order)
+	if n == 0 {
+		// Every member left: nothing is assigned until one joins.
+		return map[string]map[string][]int32{}, nil
+	}
 	minQuota, extra := total/n, total%n
 	subscribed := map[string]bool{}
 	for _, t := range topics {
@@ -440,7 +446,7 @@ func uniformOrders(members []simMember, joiners int, topics []string, ids map[st
 	for i, m := range members {
 		memberIDs[i] = m.id
 	}
-	memberOrders := javaHashOrders(memberIDs, len(members)+joiners, func(id string) int32 { return javaStringHash(id) }, tableForPuts)
+	memberOrders := javaHashOrders(memberIDs, len(members)+joiners, javaStringHash, tableForPuts)
 	all := len(memberOrders) < maxServerOrders
 	known := true
 	for _, t := range topics {
@@ -509,8 +515,9 @@ func tableForPuts(n int) int {
 }
 
 func tableForCollection(n int) int {
-	c := 1
-	for want := max(int(float32(n)/0.75)+1, 16); c < want; c *= 2 {
+	c, want := 16, int(float32(n)/0.75)+1
+	for c < want {
+		c *= 2
 	}
 	return c
 }

@@ -1,6 +1,7 @@
 package rebalance
 
 import (
+	"errors"
 	"maps"
 	"reflect"
 	"slices"
@@ -174,4 +175,51 @@ func memberIDsOf(ms []simMember) []string {
 		out[i] = m.id
 	}
 	return out
+}
+
+// TestServerSimulateEdges: every member leaving leaves everything
+// unassigned; members of different subscriptions get range's prediction
+// and no uniform one; a group whose assignor kgroups does not know gets a
+// counts-only row first.
+func TestServerSimulateEdges(t *testing.T) {
+	member := func(id string, topics []string, target ...kafka.TopicPartitions) kafka.Member {
+		return kafka.Member{MemberID: id, ClientID: id, Subscribed: topics, Assignment: target, Target: target}
+	}
+	counts := map[string]int32{"a": 2, "b": 2}
+	g := &kafka.Group{Name: "g", Type: kafka.TypeConsumer, State: kafka.StateStable, Assignor: AssignorUniform, Members: []kafka.Member{
+		member("m1", []string{"a"}, kafka.TopicPartitions{Topic: "a", Partitions: []int32{0, 1}}),
+		member("m2", []string{"b"}, kafka.TopicPartitions{Topic: "b", Partitions: []int32{0, 1}}),
+		member("m3", []string{"a", "b"}),
+	}}
+	sim, err := Simulate(g, counts, Change{Leave: []string{"m1", "m2", "m3"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range sim.Predictions {
+		if p.Assignor == ServerRange && (p.Err != nil || len(p.Moves) != 4 || p.Confidence != ConfidenceExact) {
+			t.Errorf("range, every member leaving: err %v, %d moves, %s; want 4 moves to nobody, exact", p.Err, len(p.Moves), p.Confidence)
+		}
+	}
+	sim, err = Simulate(g, counts, Change{Leave: []string{"m1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sim.Predictions) != 2 || sim.Predictions[0].Assignor != AssignorUniform || sim.Predictions[0].Confidence != ConfidenceUnknown || sim.Predictions[0].Err == nil {
+		t.Fatalf("uniform over different subscriptions: %+v", sim.Predictions)
+	}
+	r := sim.Predictions[1]
+	// a to its one subscriber; b's two partitions, one each, by member id.
+	want := map[string][]kafka.TopicPartitions{"m2": {{Topic: "b", Partitions: []int32{0}}}, "m3": {{Topic: "a", Partitions: []int32{0, 1}}, {Topic: "b", Partitions: []int32{1}}}}
+	if r.Assignor != ServerRange || r.Confidence != ConfidenceExact || !reflect.DeepEqual(r.Assignment, want) {
+		t.Errorf("range: %s %s %v, want exact %v", r.Assignor, r.Confidence, r.Assignment, want)
+	}
+	g.Assignor = "custom"
+	sim, err = Simulate(g, counts, Change{Leave: []string{"m1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var unmodelled *UnmodelledError
+	if p := sim.Predictions[0]; p.Assignor != "custom" || p.Confidence != ConfidenceUnknown || !errors.As(p.Err, &unmodelled) || len(sim.Predictions) != 3 {
+		t.Errorf("custom assignor: %+v", sim.Predictions)
+	}
 }
