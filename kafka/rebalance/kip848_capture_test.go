@@ -31,12 +31,12 @@ const kip848FixtureDir = "testdata/java-kip848"
 
 func TestCaptureKIP848(t *testing.T) {
 	c := realkafka.Start(t, "", 1)
-	all := map[string]int32{"t5": 5, "t6": 6, "t7": 7}
+	all := map[string]int32{"t5": 5, "t6": 6, "t7": 7, "t40": 40}
 	for topic, n := range all {
 		c.CreateTopic(t, topic, n)
 	}
 	ids := map[string]string{}
-	details, err := c.Admin().ListTopics(context.Background(), "t5", "t6", "t7")
+	details, err := c.Admin().ListTopics(context.Background(), "t5", "t6", "t7", "t40")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,13 +47,18 @@ func TestCaptureKIP848(t *testing.T) {
 		t.Fatal(err)
 	}
 	j := c.StartClients(t)
-	for _, variant := range []string{"consumer", "custom", "static", "odd"} {
+	for _, variant := range []string{"consumer", "custom", "static", "odd", "wide"} {
 		for _, assignor := range []string{"uniform", "range"} {
 			group := "kip848-" + assignor + "-" + variant
-			// odd: 11 partitions, so that quotas differ by one.
+			// odd: 11 partitions, so that quotas differ by one; wide: 45,
+			// so that a member's partitions outnumber its hash set's
+			// buckets and the broker's set order is not by number.
 			topics := []string{"t5", "t7"}
-			if variant == "odd" {
+			switch variant {
+			case "odd":
 				topics = []string{"t5", "t6"}
+			case "wide":
+				topics = []string{"t5", "t40"}
 			}
 			counts := map[string]int32{}
 			total := 0

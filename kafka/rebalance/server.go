@@ -110,7 +110,10 @@ func simulateServer(g *kafka.Group, partitions map[string]int32, topicIDs map[st
 		return nil, fmt.Errorf("partition count unknown for subscribed topic(s) %v", missing)
 	}
 
-	names := []string{g.Assignor}
+	var names []string
+	if g.Assignor != "" {
+		names = append(names, g.Assignor)
+	}
 	for _, name := range ServerAssignors {
 		if name != g.Assignor {
 			names = append(names, name)

@@ -16,8 +16,11 @@ import (
 // the group's own assignor, given every input the broker had: the members
 // after the change with their real ids (the joiner's too), instance ids
 // and targets before it, and the topics' ids. The model's target must be
-// the broker's, partition for partition, in every order the broker's hash
-// maps may take where ids share a bucket.
+// the broker's, partition for partition. Where member ids share a bucket
+// of the broker's hash map, their order is the group's history's (not
+// recorded): one of the orders must give the broker's target, and
+// simulate's row must not be exact (uniform-static-leave: its two
+// members share a bucket).
 func TestServerModelsReplayRecordings(t *testing.T) {
 	n := 0
 	for _, c := range loadScoreCases(t) {
@@ -87,16 +90,42 @@ func TestServerModelsReplayRecordings(t *testing.T) {
 		default:
 			t.Fatalf("%s: assignor %q", c.name, c.protocol)
 		}
-		for i, plan := range got {
+		right := 0
+		for _, plan := range got {
 			for _, a := range plan {
 				for tp := range a {
 					slices.Sort(a[tp])
 				}
 				maps.DeleteFunc(a, func(_ string, ps []int32) bool { return len(ps) == 0 })
 			}
-			if !reflect.DeepEqual(plan, want) {
-				t.Errorf("%s: the %s model (order %d of %d) gives\n%v\nthe broker's target is\n%v", c.name, c.protocol, i+1, len(got), plan, want)
+			if reflect.DeepEqual(plan, want) {
+				right++
 			}
+		}
+		switch {
+		case len(got) == 1 && right == 1:
+		case len(got) > 1 && right > 0:
+			// Ids that share a bucket are in the order the broker put
+			// them into its map, which follows the group's history (its
+			// own member table): not recorded, and not seen by simulate,
+			// whose row is then approximate (TestScoreRecordedFixtures).
+			t.Logf("%s: ids share a hash bucket: %d of %d orders give the broker's target", c.name, right, len(got))
+			g := kip848Group(c.group, before)
+			change := Change{Join: len(ms) - len(existing)}
+			for _, b := range before.Members {
+				if !slices.Contains(existing, b.MemberID) {
+					change.Leave = append(change.Leave, b.MemberID)
+				}
+			}
+			sim, err := SimulateWithTopicIDs(g, c.partitions, c.topicIDs, change)
+			if err != nil {
+				t.Fatalf("%s: %v", c.name, err)
+			}
+			if p := sim.Predictions[0]; p.Assignor != c.protocol || p.Confidence == ConfidenceExact {
+				t.Errorf("%s: %s row is %s; the order of ids in one bucket is unknown, so it cannot be exact", c.name, p.Assignor, p.Confidence)
+			}
+		default:
+			t.Errorf("%s: the %s model gives the broker's target in %d of %d orders:\n%v\nthe broker's target is\n%v", c.name, c.protocol, right, len(got), got[0], want)
 		}
 	}
 	if n == 0 {
@@ -219,7 +248,8 @@ func TestServerSimulateEdges(t *testing.T) {
 		t.Fatal(err)
 	}
 	var unmodelled *UnmodelledError
-	if p := sim.Predictions[0]; p.Assignor != "custom" || p.Confidence != ConfidenceUnknown || !errors.As(p.Err, &unmodelled) || len(sim.Predictions) != 3 {
+	if p := sim.Predictions[0]; p.Assignor != "custom" || p.Confidence != ConfidenceUnknown || !errors.As(p.Err, &unmodelled) || len(sim.Predictions) != 3 ||
+		p.Err.Error() != "counts only: the broker runs the server assignor custom, which kgroups does not model" {
 		t.Errorf("custom assignor: %+v", sim.Predictions)
 	}
 }

@@ -168,6 +168,9 @@ type UnmodelledError struct {
 }
 
 func (e *UnmodelledError) Error() string {
+	if e.Impl == ImplBroker {
+		return "counts only: the broker runs the server assignor " + e.Protocol + ", which kgroups does not model"
+	}
 	name := e.Protocol
 	known := slices.Contains(javaProtocols, e.Protocol) || e.Protocol == ProtocolKafkaJSRoundRobin
 	if known && e.Impl != ImplUnknown && e.Impl != ImplMixed && e.Impl != "" {
