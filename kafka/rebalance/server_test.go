@@ -233,6 +233,9 @@ func TestServerSimulateEdges(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if got, want := sim.Leader.Label(), "assignor uniform (server assignor)"; got != want {
+		t.Errorf("label %q, want %q", got, want)
+	}
 	if len(sim.Predictions) != 2 || sim.Predictions[0].Assignor != AssignorUniform || sim.Predictions[0].Confidence != ConfidenceUnknown || sim.Predictions[0].Err == nil {
 		t.Fatalf("uniform over different subscriptions: %+v", sim.Predictions)
 	}
