@@ -375,8 +375,15 @@ func TestHostileNames(t *testing.T) {
 		}
 		code, stdout, stderr = c.kg(t, "simulate", hostile848, "--join", "1")
 		expectRun(t, code, stderr, 0, "")
-		if rows := assertAligned(t, "simulate 848", stdout); rows != 2 {
-			t.Errorf("simulate KIP-848: %d rows:\n%s", rows, abbreviate(stdout))
+		// The members' current and target (two members), then the
+		// predictions of the broker's assignors: the summary (range and
+		// uniform), then each result's three members at least.
+		targets, predicted, ok := strings.Cut(stdout, "\nPredicted by")
+		if rows := assertAligned(t, "simulate 848", targets); !ok || rows != 2 {
+			t.Errorf("simulate KIP-848: %d rows before the predictions:\n%s", rows, abbreviate(stdout))
+		}
+		if rows := assertAligned(t, "simulate 848 predictions", predicted); rows < 2+2*3 {
+			t.Errorf("simulate KIP-848: %d rows of predictions:\n%s", rows, abbreviate(stdout))
 		}
 		// A hostile client id names its member; an unknown name is
 		// reported with the group's members, safely.

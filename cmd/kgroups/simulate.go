@@ -84,8 +84,12 @@ approximate (its leader takes partitions in the order the broker lists
 them), and so are sarama sticky rows (it walks Go maps). NOTE says why a
 row is not exact.
 
-For a consumer-protocol (KIP-848) group the broker computes the assignment,
-so simulate shows each member's current and target assignment instead.
+For a consumer-protocol (KIP-848) group the broker computes the assignment:
+simulate shows each member's current and target assignment, then predicts
+the broker's next target under Kafka 4.2's server assignors, uniform and
+range (the group's own first). Range is exact, but for a joiner's place
+among the member ids; uniform needs the topics' ids (read with the group)
+and is modelled for members that share one subscription.
 
 -o json prints {"group","change","type","leader","assignors":[{"assignor",
 "impl","confidence","note","moved","rounds","movedByProcess","rejoined",
@@ -119,7 +123,7 @@ first, each {"moved","rounds","movedByProcess","rejoined","moves",
 	fs := cmd.Flags()
 	fs.StringSliceVar(&leave, "leave", nil, "members that leave, by member id, or by a client id or instance id that names one member; comma-separated or repeated")
 	fs.IntVar(&join, "join", 0, fmt.Sprintf("number of new members that join (1 to %d)", rebalance.MaxJoin))
-	fs.StringSliceVar(&assignors, "assignor", nil, "show only these assignors' predictions ("+strings.Join(rebalance.Assignors, ", ")+"); comma-separated or repeated")
+	fs.StringSliceVar(&assignors, "assignor", nil, "show only these assignors' predictions ("+strings.Join(simAssignors(), ", ")+"); comma-separated or repeated")
 	addFormatFlag(cmd, &format)
 	addWideFlag(cmd, &wide)
 	addGroupBase64Flag(cmd, &b64, false)
@@ -134,13 +138,41 @@ first, each {"moved","rounds","movedByProcess","rejoined","moves",
 	return cmd
 }
 
+// simAssignors are the names --assignor accepts: the classic assignors
+// and the broker's uniform (KIP-848 groups; range is both).
+func simAssignors() []string {
+	out := slices.Clone(rebalance.Assignors)
+	for _, n := range rebalance.ServerAssignors {
+		if !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// checkAssignors refuses, once the group's type is known, an --assignor
+// name that type has no prediction for (uniform for a classic group;
+// roundrobin and the sticky ones for a KIP-848 group).
+func checkAssignors(g *kafka.Group, names []string) error {
+	valid := rebalance.Assignors
+	if g.Type == kafka.TypeConsumer {
+		valid = rebalance.ServerAssignors
+	}
+	for _, n := range names {
+		if !slices.Contains(valid, n) {
+			return usageErrorf("invalid --assignor %q: give one of %s", n, strings.Join(valid, ", "))
+		}
+	}
+	return nil
+}
+
 // parseAssignors validates --assignor: each name one of the assignors
 // simulate predicts, each once.
 func parseAssignors(names []string) ([]string, error) {
 	out := make([]string, 0, len(names))
 	for _, n := range names {
-		if !slices.Contains(rebalance.Assignors, n) {
-			return nil, usageErrorf("invalid --assignor %q: give one of %s", n, strings.Join(rebalance.Assignors, ", "))
+		if !slices.Contains(simAssignors(), n) {
+			return nil, usageErrorf("invalid --assignor %q: give one of %s", n, strings.Join(simAssignors(), ", "))
 		}
 		if !slices.Contains(out, n) {
 			out = append(out, n)
@@ -191,7 +223,7 @@ func parseSimulate(args, leave []string, join int, joinGiven bool, format string
 
 func runSimulate(ctx context.Context, a *app, o simulateOptions) error {
 	return a.connected(ctx, nil, func(cl *kafka.Client, _ config.Cluster) error {
-		g, err := readGroup(ctx, cl, o.group)
+		g, ids, err := readGroupTopicIDs(ctx, cl, o.group)
 		if err != nil {
 			return err
 		}
@@ -201,11 +233,25 @@ func runSimulate(ctx context.Context, a *app, o simulateOptions) error {
 		if o.change.Leave, err = resolveLeaving(g, o.change.Leave); err != nil {
 			return err
 		}
+		if err := checkAssignors(g, o.assignors); err != nil {
+			return err
+		}
 		if g.Type == kafka.TypeConsumer {
-			if o.format == formatJSON {
-				return render.TargetsJSON(a.stdout, g, o.change.String())
+			// The broker's target first; then, when the group can be
+			// simulated, what its assignors would decide next.
+			var sim *rebalance.Simulation
+			var simErr error
+			counts, err := rebalance.PartitionCounts(ctx, cl, rebalance.Subscriptions(g))
+			if err != nil {
+				return err
 			}
-			return render.Targets(a.stdout, g, o.change.String(), a.layout(o.wide))
+			if sim, simErr = rebalance.SimulateWithTopicIDs(g, counts, ids, o.change); simErr == nil {
+				keepAssignors(sim, o.assignors)
+			}
+			if o.format == formatJSON {
+				return render.TargetsJSON(a.stdout, g, o.change.String(), sim, simErr)
+			}
+			return render.Targets(a.stdout, g, o.change.String(), a.layout(o.wide), sim, simErr)
 		}
 		if g.State != kafka.StateStable {
 			a.notef("kgroups: note: group %q is %s, not Stable: the assignment the prediction starts from may be changing", g.Name, g.State)
@@ -244,18 +290,25 @@ func runSimulate(ctx context.Context, a *app, o simulateOptions) error {
 // readGroup polls one group and refuses one that does not exist or could
 // not be read, so that no command acts on a partial picture.
 func readGroup(ctx context.Context, cl *kafka.Client, name string) (*kafka.Group, error) {
+	g, _, err := readGroupTopicIDs(ctx, cl, name)
+	return g, err
+}
+
+// readGroupTopicIDs is readGroup with the topic ids the poll's metadata
+// gave (nil from a broker before 2.8).
+func readGroupTopicIDs(ctx context.Context, cl *kafka.Client, name string) (*kafka.Group, map[string]kafka.TopicID, error) {
 	snap, err := cl.PollGroups(ctx, name)
 	if err != nil {
-		return nil, fmt.Errorf("read group %q: %w", name, err)
+		return nil, nil, fmt.Errorf("read group %q: %w", name, err)
 	}
 	g, ok := snap.Group(name)
 	if !ok || absent(g) {
-		return nil, groupNotFound(ctx, cl, name)
+		return nil, nil, groupNotFound(ctx, cl, name)
 	}
 	if g.Err != nil {
-		return nil, fmt.Errorf("read group %q: %w", name, g.Err)
+		return nil, nil, fmt.Errorf("read group %q: %w", name, g.Err)
 	}
-	return g, nil
+	return g, snap.TopicIDs, nil
 }
 
 // resolveLeaving turns each --leave name (a member id, or a client id or

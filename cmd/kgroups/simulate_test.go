@@ -442,7 +442,7 @@ func TestSimulateCLI(t *testing.T) {
 		}
 	})
 
-	t.Run("KIP-848 group shows current and target", func(t *testing.T) {
+	t.Run("KIP-848 group shows current and target, then the broker's assignors", func(t *testing.T) {
 		code, stdout, stderr := runKgroups(t, "-b", c.brokers, "simulate", sim848, "--join", "1", "-o", "json")
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr)
@@ -451,17 +451,46 @@ func TestSimulateCLI(t *testing.T) {
 		if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
 			t.Fatalf("%v\n%s", err, stdout)
 		}
-		if doc.Type != "consumer" || len(doc.Assignors) != 0 || len(doc.Members) != 2 {
-			t.Fatalf("type %q, %d assignors, %d members; want consumer, 0, 2:\n%s", doc.Type, len(doc.Assignors), len(doc.Members), stdout)
+		if doc.Type != "consumer" || len(doc.Members) != 2 {
+			t.Fatalf("type %q, %d members; want consumer, 2:\n%s", doc.Type, len(doc.Members), stdout)
 		}
 		for _, m := range doc.Members {
 			if len(m.Current) != 1 || len(m.Current[0].Partitions) != 3 || !reflect.DeepEqual(m.Current, m.Target) {
 				t.Errorf("member %s: current %+v target %+v; want the same 3 partitions", m.MemberID, m.Current, m.Target)
 			}
 		}
+		// The group's own server assignor first (range), then uniform;
+		// either way six partitions over three members, two each, and
+		// each member that stays keeps two of its three under uniform.
+		var names []string
+		for _, a := range doc.Assignors {
+			names = append(names, a.Assignor)
+			if a.Error != nil || len(a.Assignment) != 3 {
+				t.Errorf("%s: error %v, %d members", a.Assignor, a.Error, len(a.Assignment))
+				continue
+			}
+			for id, tps := range a.Assignment {
+				if len(tps) != 1 || tps[0].Topic != "orders" || len(tps[0].Partitions) != 2 {
+					t.Errorf("%s: member %s gets %+v, want 2 partitions of orders", a.Assignor, id, tps)
+				}
+			}
+			if a.Assignor == "uniform" && a.Moved != 2 {
+				t.Errorf("uniform moves %d partitions, want 2 (one from each member to the joiner)", a.Moved)
+			}
+		}
+		if !reflect.DeepEqual(names, []string{"range", "uniform"}) {
+			t.Errorf("assignors %v, want [range uniform]", names)
+		}
 		code, stdout, _ = runKgroups(t, "-b", c.brokers, "simulate", sim848, "--join", "1")
-		if code != 0 || !strings.Contains(stdout, "client assignors cannot be simulated") || !strings.Contains(stdout, "Every member holds its target assignment.") {
-			t.Errorf("exit %d:\n%s", code, stdout)
+		for _, want := range []string{"Every member holds its target assignment.", "Predicted by kgroups' models of Kafka 4.2's server assignors after the change (join 1):", "uniform: 2 partitions change process"} {
+			if code != 0 || !strings.Contains(stdout, want) {
+				t.Errorf("exit %d, output lacks %q:\n%s", code, want, stdout)
+			}
+		}
+		code, stdout, _ = runKgroups(t, "-b", c.brokers, "simulate", sim848, "--join", "1", "--assignor", "uniform", "-o", "json")
+		doc = simJSON{}
+		if err := json.Unmarshal([]byte(stdout), &doc); code != 0 || err != nil || len(doc.Assignors) != 1 || doc.Assignors[0].Assignor != "uniform" {
+			t.Errorf("--assignor uniform: exit %d, %v:\n%s", code, err, stdout)
 		}
 	})
 

@@ -73,6 +73,9 @@ func (id Identification) Label() string {
 // identified)", "(librdkafka leader, by metadata against client ids)".
 func (id Identification) Leader() string {
 	switch {
+	case id.Impl == ImplBroker:
+		// A KIP-848 group has no leader: its coordinator assigns.
+		return "(server assignor)"
 	case id.Impl == ImplMixed:
 		return "(mixed clients: leader unknown)"
 	case id.Partial:

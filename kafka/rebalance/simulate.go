@@ -35,11 +35,6 @@ const MaxJoin = 1000
 // with itself.
 const maxRounds = 10
 
-// ErrServerAssigned is returned by Simulate for KIP-848 groups: their
-// assignment is computed by the broker, so there is nothing to run
-// offline. Reconciliation shows what the broker has decided instead.
-var ErrServerAssigned = errors.New("the group uses the consumer protocol (KIP-848): the broker computes its assignment, so client assignors cannot be simulated; see each member's current and target assignment instead")
-
 // Change is the membership change to simulate: members leaving by member
 // id, or new members joining.
 type Change struct {
@@ -173,6 +168,9 @@ type UnmodelledError struct {
 }
 
 func (e *UnmodelledError) Error() string {
+	if e.Impl == ImplBroker {
+		return "counts only: the broker runs the server assignor " + e.Protocol + ", which kgroups does not model"
+	}
 	name := e.Protocol
 	known := slices.Contains(javaProtocols, e.Protocol) || e.Protocol == ProtocolKafkaJSRoundRobin
 	if known && e.Impl != ImplUnknown && e.Impl != ImplMixed && e.Impl != "" {
@@ -226,6 +224,22 @@ type simMember struct {
 	joiner  bool // a simulated new member: no generation yet
 }
 
+// SimulateWithTopicIDs is Simulate given the topics' ids (the snapshot's
+// TopicIDs), which decide the order the broker's uniform assignor takes a
+// KIP-848 group's topics in; without them every order is tried and the
+// prediction may be approximate. A classic group does not use them.
+func SimulateWithTopicIDs(g *kafka.Group, partitions map[string]int32, topicIDs map[string]kafka.TopicID, change Change) (*Simulation, error) {
+	if g.Type == kafka.TypeConsumer {
+		return simulateServer(g, partitions, topicIDs, change)
+	}
+	return Simulate(g, partitions, change)
+}
+
+// Simulate predicts a consumer group's next assignment after the change.
+// A KIP-848 group's is predicted under the broker's uniform and range
+// assignors (see simulateServer); the rest of this comment is about
+// classic groups.
+//
 // Simulate predicts a classic consumer group's next assignment after the
 // change under each of Assignors, by running franz-go's own balancers (the
 // same code a kgo group leader runs) offline.
@@ -244,7 +258,7 @@ type simMember struct {
 // partitions gives the partition count of every subscribed topic.
 func Simulate(g *kafka.Group, partitions map[string]int32, change Change) (*Simulation, error) {
 	if g.Type == kafka.TypeConsumer {
-		return nil, ErrServerAssigned
+		return simulateServer(g, partitions, nil, change)
 	}
 	if g.ProtocolType != "" && g.ProtocolType != "consumer" {
 		return nil, fmt.Errorf("group %q has protocol type %q, not consumer: only consumer groups use the consumer assignors", g.Name, g.ProtocolType)

@@ -1,7 +1,6 @@
 package rebalance
 
 import (
-	"errors"
 	"math/big"
 	"reflect"
 	"strings"
@@ -230,7 +229,9 @@ func TestSimulateRejects(t *testing.T) {
 	connect := abc()
 	connect.ProtocolType = "connect"
 	empty := &kafka.Group{Name: "app", Type: kafka.TypeClassic, ProtocolType: "consumer", State: kafka.StateEmpty}
-	k848 := &kafka.Group{Name: "app", Type: kafka.TypeConsumer, State: kafka.StateStable}
+	k848 := &kafka.Group{Name: "app", Type: kafka.TypeConsumer, State: kafka.StateStable, Assignor: AssignorUniform}
+	k848regex := &kafka.Group{Name: "app", Type: kafka.TypeConsumer, State: kafka.StateStable, Assignor: AssignorUniform,
+		Members: []kafka.Member{{MemberID: "a", SubscribedRegex: "t.*", Target: []kafka.TopicPartitions{{Topic: "t", Partitions: []int32{0}}}}}}
 
 	tests := []struct {
 		name   string
@@ -250,6 +251,9 @@ func TestSimulateRejects(t *testing.T) {
 		{"unknown topic size", abc(), map[string]int32{"u": 3}, Change{Join: 1}, "partition count unknown for subscribed topic(s) t"},
 		{"connect group", connect, counts, Change{Join: 1}, `protocol type "connect", not consumer`},
 		{"no members", empty, counts, Change{Join: 1}, `group "app" has no members (state Empty)`},
+		{"KIP-848 no members", k848, counts, Change{Join: 1}, `group "app" has no members (state Stable)`},
+		{"KIP-848 regex", k848regex, counts, Change{Join: 1}, `member "a" subscribes by regular expression "t.*"`},
+		{"KIP-848 unknown topic size", k848regex, map[string]int32{"u": 3}, Change{Leave: []string{"zz"}}, `member "zz" is not in group "app"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -258,9 +262,6 @@ func TestSimulateRejects(t *testing.T) {
 				t.Fatalf("err = %v, want it to contain %q", err, tc.want)
 			}
 		})
-	}
-	if _, err := Simulate(k848, counts, Change{Join: 1}); !errors.Is(err, ErrServerAssigned) {
-		t.Errorf("KIP-848 group: err = %v, want ErrServerAssigned", err)
 	}
 }
 

@@ -74,7 +74,7 @@ func TestGroupBase64(t *testing.T) {
 		"simulate targets": func(w *bytes.Buffer, name string) error {
 			g := newGroup()
 			g.Name = name
-			return render.TargetsJSON(w, g, "join 1")
+			return render.TargetsJSON(w, g, "join 1", nil, nil)
 		},
 	}
 	for what, write := range docs {

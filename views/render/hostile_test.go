@@ -266,7 +266,7 @@ func TestHostileSimulation(t *testing.T) {
 		b.Reset()
 		g.Type = kafka.TypeConsumer
 		g.Members[0].Target = []kafka.TopicPartitions{{Topic: h, Partitions: []int32{0}}}
-		if err := render.Targets(&b, g, "join 1", render.Layout{}); err != nil {
+		if err := render.Targets(&b, g, "join 1", render.Layout{}, nil, nil); err != nil {
 			t.Fatal(err)
 		}
 		// Members (2) and the partitions still to move (2).

@@ -166,6 +166,13 @@ func Simulation(w io.Writer, g *kafka.Group, sim *rebalance.Simulation, lay Layo
 	var b strings.Builder
 	b.WriteString(SimulationHeader(g, sim))
 	b.WriteString("\n\n")
+	writePredictions(&b, g, sim, lay)
+	return Print(w, b.String())
+}
+
+// writePredictions writes the summary table and each prediction's
+// results.
+func writePredictions(b *strings.Builder, g *kafka.Group, sim *rebalance.Simulation, lay Layout) {
 	b.WriteString(TableWith(summaryColumns(sim), SummaryRows(sim), lay))
 	if note := StaticRejoinNote(sim); note != "" {
 		b.WriteString(note + "\n")
@@ -185,7 +192,6 @@ func Simulation(w io.Writer, g *kafka.Group, sim *rebalance.Simulation, lay Layo
 			b.WriteString(TableWith(AssignmentColumns(), AssignmentRows(g, sim, p, r), lay))
 		}
 	}
-	return Print(w, b.String())
 }
 
 // StaticRejoinNote says, when static members leave, what happens if they
@@ -244,12 +250,15 @@ func TargetRows(g *kafka.Group) []TargetRow {
 	return rows
 }
 
-// TargetsNote explains why a KIP-848 group shows targets, not predictions.
-const TargetsNote = "The broker assigns partitions for consumer-protocol (KIP-848) groups, so client assignors cannot be simulated. Each member's target assignment is what the broker has decided; CURRENT is what the member has reconciled."
+// TargetsNote explains what a KIP-848 group shows: the broker's targets,
+// then the models' predictions.
+const TargetsNote = "The broker assigns partitions for consumer-protocol (KIP-848) groups. Each member's target assignment is what the broker has decided; CURRENT is what the member has reconciled."
 
 // Targets prints a KIP-848 group's current and target assignments, and the
-// partitions still to move; lay says how long ids are cut.
-func Targets(w io.Writer, g *kafka.Group, change string, lay Layout) error {
+// partitions still to move, then sim's predictions of the broker's
+// assignors (or why there are none, simErr); lay says how long ids are
+// cut.
+func Targets(w io.Writer, g *kafka.Group, change string, lay Layout, sim *rebalance.Simulation, simErr error) error {
 	var b strings.Builder
 	b.WriteString(ChangeHeader(g, change))
 	fmt.Fprintf(&b, "\n%s\nGroup epoch %d, assignment epoch %d, server assignor %s.\n\n", TargetsNote, g.GroupEpoch, g.AssignmentEpoch, format.Sanitize(text(g.Assignor)))
@@ -260,6 +269,13 @@ func Targets(w io.Writer, g *kafka.Group, change string, lay Layout) error {
 	} else {
 		fmt.Fprintf(&b, "\n%s still to move:\n", format.Count(len(pending), "partition", "partitions"))
 		b.WriteString(TableWith(MoveColumns(), pending, lay))
+	}
+	switch {
+	case sim != nil:
+		fmt.Fprintf(&b, "\nPredicted by kgroups' models of Kafka 4.2's server assignors after the change (%s):\n\n", format.Sanitize(sim.Change.String()))
+		writePredictions(&b, g, sim, lay)
+	case simErr != nil:
+		b.WriteString("\nNo prediction: " + format.Sanitize(simErr.Error()) + "\n")
 	}
 	return Print(w, b.String())
 }
@@ -281,6 +297,8 @@ type jsonSimulation struct {
 	// StaticRejoin is set when static members leave (see
 	// StaticRejoinNote).
 	StaticRejoin *jsonRejoin `json:"staticRejoin,omitempty"`
+	// Error is why a KIP-848 group has no predictions.
+	Error *string `json:"error,omitempty"`
 }
 
 type jsonRejoin struct {
@@ -356,7 +374,15 @@ type jsonTargetMember struct {
 // SimulationJSON prints a simulation as
 // {"group","change","type","leader":{"impl","protocol","partial","label"},"assignors":[{"assignor","impl","confidence","note","moved","rounds","movedByProcess","rejoined","moves":[{"topic","partition","from","to"}],"assignment":{member:[{"topic","partitions"}]},"places","placesOf","results":[{"moved","rounds","movedByProcess","rejoined","moves","assignment"}],"worst":null|{…},"error"}],"staticRejoin":{"movedByProcess","rejoined"}}.
 func SimulationJSON(w io.Writer, g *kafka.Group, sim *rebalance.Simulation) error {
-	doc := jsonSimulation{Group: sim.Group, GroupBase64: groupBase64(sim.Group), Change: sim.Change.String(), Type: string(g.Type), Assignors: make([]jsonAssignor, 0, len(sim.Predictions))}
+	doc := jsonSimulation{Group: sim.Group, GroupBase64: groupBase64(sim.Group), Change: sim.Change.String(), Type: string(g.Type)}
+	fillJSONPredictions(&doc, sim)
+	return EncodeJSON(w, doc)
+}
+
+// fillJSONPredictions sets the leader, the static rejoin and one assignor
+// entry per prediction of sim.
+func fillJSONPredictions(doc *jsonSimulation, sim *rebalance.Simulation) {
+	doc.Assignors = make([]jsonAssignor, 0, len(sim.Predictions))
 	if sim.Leader.Impl != "" {
 		doc.Leader = &jsonLeader{Impl: string(sim.Leader.Impl), Protocol: sim.Leader.Protocol, Partial: sim.Leader.Partial, Label: sim.Leader.Label()}
 	}
@@ -385,14 +411,20 @@ func SimulationJSON(w io.Writer, g *kafka.Group, sim *rebalance.Simulation) erro
 		}
 		doc.Assignors = append(doc.Assignors, j)
 	}
-	return EncodeJSON(w, doc)
 }
 
 // TargetsJSON prints a KIP-848 group in the same document shape as
-// SimulationJSON, with no assignors and each member's current and target
-// assignment.
-func TargetsJSON(w io.Writer, g *kafka.Group, change string) error {
+// SimulationJSON: each member's current and target assignment, and sim's
+// predictions of the broker's assignors (none when sim is nil; simErr,
+// when set, is why, in "error").
+func TargetsJSON(w io.Writer, g *kafka.Group, change string, sim *rebalance.Simulation, simErr error) error {
 	doc := jsonSimulation{Group: g.Name, GroupBase64: groupBase64(g.Name), Change: change, Type: string(g.Type), Assignors: []jsonAssignor{}, Members: []jsonTargetMember{}}
+	if sim != nil {
+		fillJSONPredictions(&doc, sim)
+	} else if simErr != nil {
+		s := simErr.Error()
+		doc.Error = &s
+	}
 	for _, m := range g.Members {
 		doc.Members = append(doc.Members, jsonTargetMember{MemberID: m.MemberID, ClientID: m.ClientID, MemberEpoch: m.MemberEpoch,
 			Current: toJSONAssignment(m.Assignment), Target: toJSONAssignment(m.Target)})

@@ -71,6 +71,10 @@ type Model struct {
 	group  string
 	g      *kafka.Group // as last seen
 	polled time.Time
+	// topicIDs and counts are the last poll's topic ids and partition
+	// counts: the broker's uniform assignor orders topics by their ids.
+	topicIDs map[string]kafka.TopicID
+	counts   map[string]int32
 
 	win     table.Window
 	members table.Table[*kafka.Member]
@@ -175,7 +179,7 @@ func (m *Model) Bindings() []ui.Section {
 func (m *Model) ShortHelp() []key.Binding {
 	// A type with nothing to simulate (a share group) offers no keys:
 	// each would only say so.
-	if m.g == nil || m.g.Type == kafka.TypeConsumer || absentWhy(m.g) != "" {
+	if m.g == nil || absentWhy(m.g) != "" {
 		return nil
 	}
 	h := m.keys.hints
@@ -204,8 +208,6 @@ func (m *Model) Actions() []ui.Action {
 		switch {
 		case m.g == nil:
 			return "the group has not been seen yet"
-		case m.g.Type == kafka.TypeConsumer:
-			return "the broker assigns partitions for consumer-protocol (KIP-848) groups"
 		case absentWhy(m.g) != "":
 			return absentWhy(m.g)
 		case len(m.g.Members) == 0:
@@ -271,10 +273,20 @@ func (r ResultMsg) RequestID() uint64 { return r.ID }
 // which is never modified.
 func (m *Model) start(ch rebalance.Change) tea.Cmd {
 	m.pending = true
-	g, at := m.g, m.polled
+	g, at, ids, polled := m.g, m.polled, m.topicIDs, m.counts
 	var cmd tea.Cmd
 	m.reqID, cmd = ui.Ask(m, func(id uint64) ui.Reply {
-		sim, err := rebalance.Simulate(g, rebalance.PartitionCountsFromGroup(g), ch)
+		counts := rebalance.PartitionCountsFromGroup(g)
+		if g.Type == kafka.TypeConsumer {
+			// The broker's assignors deal every partition of a topic:
+			// the poll's counts, where it read them.
+			for t, n := range polled {
+				if _, ok := counts[t]; ok && n > counts[t] {
+					counts[t] = n
+				}
+			}
+		}
+		sim, err := rebalance.SimulateWithTopicIDs(g, counts, ids, ch)
 		return ResultMsg{Group: g.Name, ID: id, From: g, At: at, Sim: sim, Err: err}
 	})
 	return cmd
@@ -286,6 +298,7 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 	case ui.DataMsg:
 		if g, ok := msg.Snapshot.Group(m.group); ok {
 			m.g, m.polled = g, msg.Snapshot.Time
+			m.topicIDs, m.counts = msg.Snapshot.TopicIDs, msg.Snapshot.PartitionCounts
 		}
 		m.clamp()
 	case ResultMsg:
@@ -335,10 +348,16 @@ func (m *Model) predictions() int {
 	return len(m.res.Sim.Predictions)
 }
 
+// targetsShown reports whether the tab shows a KIP-848 group's current and
+// target assignments: until something is simulated for it.
+func (m *Model) targetsShown() bool {
+	return m.g != nil && m.g.Type == kafka.TypeConsumer && m.res == nil
+}
+
 // shownMoves are the moves in the lower table: the picked assignor's, or a
 // KIP-848 group's partitions still to move.
 func (m *Model) shownMoves() []rebalance.Move {
-	if m.g != nil && m.g.Type == kafka.TypeConsumer {
+	if m.targetsShown() {
 		return rebalance.Reconciliation(m.g)
 	}
 	if m.predictions() == 0 {
@@ -357,14 +376,14 @@ func (m *Model) summaryLines() int {
 }
 
 func (m *Model) lowerShown() bool {
-	return m.g != nil && (m.g.Type == kafka.TypeConsumer || m.res != nil)
+	return m.g != nil && (m.targetsShown() || m.res != nil)
 }
 
 func (m *Model) memberRows() int {
 	avail := m.Height - 2 // status line, member header
 	if m.lowerShown() {
 		fixed := 2 // moves title, moves header
-		if m.g.Type != kafka.TypeConsumer {
+		if !m.targetsShown() {
 			fixed += m.summaryLines()
 		}
 		avail = (avail - fixed) / 2
@@ -375,7 +394,7 @@ func (m *Model) memberRows() int {
 
 func (m *Model) moveRows() int {
 	fixed := 2 + m.memberRows() + 2
-	if m.g != nil && m.g.Type != kafka.TypeConsumer {
+	if m.g != nil && !m.targetsShown() {
 		fixed += m.summaryLines()
 	}
 	return max(1, m.Height-fixed)
@@ -406,7 +425,7 @@ func (m *Model) View() string {
 		}
 		return strings.TrimSuffix(b.String(), "\n")
 	}
-	if g.Type == kafka.TypeConsumer {
+	if m.targetsShown() {
 		b.WriteString(m.Styles.Label.Render(fit("KIP-848: the broker assigns partitions; current and target per member")))
 		b.WriteByte('\n')
 		rows := ConsumerRows(g)
@@ -484,6 +503,9 @@ func (m *Model) changeLine() string {
 	ch := m.res.Sim.Change
 	at := " (poll of " + m.res.At.Format("15:04:05")
 	note := "; partition counts as the group's partitions show them"
+	if m.res.From != nil && m.res.From.Type == kafka.TypeConsumer {
+		note = "; the broker's assignors, partition counts as the poll read them"
+	}
 	var head string
 	if len(ch.Leave) > 0 {
 		verb := " leaves"

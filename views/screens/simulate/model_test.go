@@ -13,6 +13,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/kafka/rebalance"
 	"github.com/kgroups/kgroups/views/ui"
 	"github.com/kgroups/kgroups/views/viewtest"
 )
@@ -162,8 +163,61 @@ func TestSimulateTabActionsSayWhyNot(t *testing.T) {
 	}
 	k := &kafka.Group{Name: "orders-app", Type: kafka.TypeConsumer, State: kafka.StateStable}
 	m.Update(ui.DataMsg{Snapshot: snapshotOf(k)})
-	if got := reasons(); !strings.Contains(got[0], "KIP-848") || !strings.Contains(got[1], "KIP-848") {
+	// A KIP-848 group is simulated with the broker's assignors; one
+	// without members has nothing to simulate.
+	if got := reasons(); got[0] != "the group has no members" || got[1] != "the group has no members" {
 		t.Errorf("KIP-848 group: %q", got)
+	}
+}
+
+// TestSimulateTabPredictsKIP848: l on a KIP-848 group runs the models of
+// the broker's assignors, with the poll's topic ids and partition counts:
+// the group's own uniform first, exact, the leaver's partitions shared out
+// and the other members keeping theirs; then range.
+func TestSimulateTabPredictsKIP848(t *testing.T) {
+	lipgloss.SetColorProfile(termenv.Ascii)
+	mk := func(id, client string, ps ...int32) kafka.Member {
+		m := viewtest.Member(memberID(id), "", client, "/10.0.0.1", "orders", ps...)
+		m.Subscribed, m.Target, m.MemberEpoch = []string{"orders"}, m.Assignment, 4
+		return m
+	}
+	g := &kafka.Group{Name: "orders-app", Type: kafka.TypeConsumer, State: kafka.StateStable, Assignor: rebalance.AssignorUniform,
+		Members: []kafka.Member{mk("a", "client-a", 0, 1), mk("b", "client-b", 2, 3), mk("c", "client-c", 4, 5)}}
+	snap := snapshotOf(g)
+	snap.TopicIDs = map[string]kafka.TopicID{"orders": {1}}
+	// Partition 6 is in nobody's assignment: only the poll's count says
+	// it exists, and the broker's assignors deal it too.
+	snap.PartitionCounts = map[string]int32{"orders": 7}
+	m := New(viewtest.Common(140, 20, false), "orders-app")
+	m.Update(ui.DataMsg{Snapshot: snap})
+	press(t, m, "l") // the first member, client-a, leaves
+	res := m.Result()
+	if res == nil || res.Err != nil || len(res.Sim.Predictions) != 2 {
+		t.Fatalf("result %+v", res)
+	}
+	p := res.Sim.Predictions[0]
+	if p.Assignor != rebalance.AssignorUniform || p.Confidence != rebalance.ConfidenceExact || len(p.Moves) != 3 {
+		t.Fatalf("uniform: %s %s, %d moves; want exact, 3 moves (0 and 1 from client-a, 6 from nobody)", p.Assignor, p.Confidence, len(p.Moves))
+	}
+	var sizes []int
+	for id, want := range map[string][]int32{memberID("b"): {2, 3}, memberID("c"): {4, 5}} {
+		got := p.Assignment[id]
+		if len(got) != 1 || !slices.Contains(got[0].Partitions, want[0]) || !slices.Contains(got[0].Partitions, want[1]) {
+			t.Fatalf("uniform: %s gets %v, want %v kept", id, got, want)
+		}
+		sizes = append(sizes, len(got[0].Partitions))
+	}
+	if slices.Sort(sizes); !slices.Equal(sizes, []int{3, 4}) {
+		t.Errorf("uniform: %v partitions each, want 3 and 4", sizes)
+	}
+	if r := res.Sim.Predictions[1]; r.Assignor != rebalance.AssignorRange || r.Confidence != rebalance.ConfidenceExact {
+		t.Errorf("second row: %s %s, want range, exact", r.Assignor, r.Confidence)
+	}
+	v := viewtest.Strip(m.View())
+	for _, want := range []string{"uniform", "the group's assignor; the broker's uniform", "if the group used range", "the broker's assignors, partition counts as the poll read them"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("view lacks %q:\n%s", want, v)
+		}
 	}
 }
 
