@@ -243,18 +243,18 @@ func settleServer(p *Prediction, sim *Simulation, g *kafka.Group, members []simM
 	if !same || !all || !allOrders {
 		p.Confidence = ConfidenceApproximate
 	}
-	placesRun := countOf(len(places), "place", "places")
+	placesRun := kafka.Count(len(places), "place", "places")
 	if !all {
 		placesRun = fmt.Sprintf("%d of %s places", len(places), placesCount(p.PlacesOf))
 	}
-	ordersRun := countOf(len(variants), "order", "orders")
+	ordersRun := kafka.Count(len(variants), "order", "orders")
 	switch {
 	case !same && len(variants) > 1 && len(sim.Joiners) > 0:
-		p.Note += fmt.Sprintf("; %s and the joiners' member ids decide the result: %s in %s over %s run%s", orderHow, countOf(len(p.distinct), "result", "results"), ordersRun, placesRun, how)
+		p.Note += fmt.Sprintf("; %s and the joiners' member ids decide the result: %s in %s over %s run%s", orderHow, kafka.Count(len(p.distinct), "result", "results"), ordersRun, placesRun, how)
 	case !same && len(variants) > 1:
-		p.Note += fmt.Sprintf("; %s decides the result: %s in %s run", orderHow, countOf(len(p.distinct), "result", "results"), ordersRun)
+		p.Note += fmt.Sprintf("; %s decides the result: %s in %s run", orderHow, kafka.Count(len(p.distinct), "result", "results"), ordersRun)
 	case !same:
-		p.Note += fmt.Sprintf("; joiners' member ids decide the result: %s in %s run%s", countOf(len(p.distinct), "result", "results"), placesRun, how)
+		p.Note += fmt.Sprintf("; joiners' member ids decide the result: %s in %s run%s", kafka.Count(len(p.distinct), "result", "results"), placesRun, how)
 	case !all:
 		p.Note += fmt.Sprintf("; joiners' member ids may decide the result: 1 result in %s run%s", placesRun, how)
 	case !allOrders:
