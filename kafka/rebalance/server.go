@@ -212,34 +212,10 @@ func settleServer(p *Prediction, sim *Simulation, g *kafka.Group, members []simM
 				p.Confidence = ConfidenceUnknown
 				return
 			}
-			final = renamed(final, pl.ids, sim.Joiners)
-			o := PlaceOutcome{Rounds: 1, Assignment: make(map[string][]kafka.TopicPartitions, len(sim.Members))}
-			for _, id := range sim.Members {
-				o.Assignment[id] = topicPartitions(final[id])
-			}
-			o.Moves = diff(before, ownersOfAssignment(o.Assignment))
-			o.ByProcess = predictedReassign(g, o.Assignment)
-			if !slices.ContainsFunc(p.distinct, func(d PlaceOutcome) bool { return sameOutcome(d, o, sim.Joiners) }) {
-				p.distinct = append(p.distinct, o)
-			}
+			p.addOutcome(g, sim, before, renamed(final, pl.ids, sim.Joiners), 1)
 		}
 	}
-	same := len(p.distinct) == 1
-	p.Results = slices.Clone(p.distinct)
-	slices.SortStableFunc(p.Results, func(a, b PlaceOutcome) int {
-		switch {
-		case placeLess(a, b):
-			return -1
-		case placeLess(b, a):
-			return 1
-		}
-		return 0
-	})
-	best := p.Results[0]
-	p.Moves, p.ByProcess, p.Assignment, p.Rounds = best.Moves, best.ByProcess, best.Assignment, best.Rounds
-	if !same {
-		p.Worst = &p.Results[len(p.Results)-1]
-	}
+	same := p.rankResults()
 	if !same || !all || !allOrders {
 		p.Confidence = ConfidenceApproximate
 	}

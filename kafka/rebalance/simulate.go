@@ -384,34 +384,10 @@ func Simulate(g *kafka.Group, partitions map[string]int32, change Change) (*Simu
 					p.Err = err
 					return
 				}
-				final = renamed(final, pl.ids, sim.Joiners)
-				o := PlaceOutcome{Rounds: rounds, Assignment: make(map[string][]kafka.TopicPartitions, len(sim.Members))}
-				for _, id := range sim.Members {
-					o.Assignment[id] = topicPartitions(final[id])
-				}
-				o.Moves = diff(before, ownersOfAssignment(o.Assignment))
-				o.ByProcess = predictedReassign(g, o.Assignment)
-				if !slices.ContainsFunc(p.distinct, func(d PlaceOutcome) bool { return sameOutcome(d, o, sim.Joiners) }) {
-					p.distinct = append(p.distinct, o)
-				}
+				p.addOutcome(g, sim, before, renamed(final, pl.ids, sim.Joiners), rounds)
 			}
 		}
-		same := len(p.distinct) == 1
-		p.Results = slices.Clone(p.distinct)
-		slices.SortStableFunc(p.Results, func(a, b PlaceOutcome) int {
-			switch {
-			case placeLess(a, b):
-				return -1
-			case placeLess(b, a):
-				return 1
-			}
-			return 0
-		})
-		best := p.Results[0]
-		p.Moves, p.ByProcess, p.Assignment, p.Rounds = best.Moves, best.ByProcess, best.Assignment, best.Rounds
-		if !same {
-			p.Worst = &p.Results[len(p.Results)-1]
-		}
+		same := p.rankResults()
 		// With one member left there is nothing to break a tie between.
 		ties = ties && len(sim.Members) > 1
 		if (!same || !all || ties) && p.Confidence == ConfidenceExact {
@@ -567,6 +543,44 @@ func sameResults(a, b []PlaceOutcome, joiners []string) bool {
 		}
 	}
 	return true
+}
+
+// addOutcome adds to p's distinct results the outcome of a place whose
+// final plan (member id to topic to partitions, the joiners under their
+// own ids) took rounds rounds, unless an equal one is there already.
+func (p *Prediction) addOutcome(g *kafka.Group, sim *Simulation, before owners, final map[string]map[string][]int32, rounds int) {
+	o := PlaceOutcome{Rounds: rounds, Assignment: make(map[string][]kafka.TopicPartitions, len(sim.Members))}
+	for _, id := range sim.Members {
+		o.Assignment[id] = topicPartitions(final[id])
+	}
+	o.Moves = diff(before, ownersOfAssignment(o.Assignment))
+	o.ByProcess = predictedReassign(g, o.Assignment)
+	if !slices.ContainsFunc(p.distinct, func(d PlaceOutcome) bool { return sameOutcome(d, o, sim.Joiners) }) {
+		p.distinct = append(p.distinct, o)
+	}
+}
+
+// rankResults orders p's distinct results best first into Results, takes
+// the best as the prediction and the last as Worst when they differ, and
+// reports whether every run gave the same result.
+func (p *Prediction) rankResults() (same bool) {
+	same = len(p.distinct) == 1
+	p.Results = slices.Clone(p.distinct)
+	slices.SortStableFunc(p.Results, func(a, b PlaceOutcome) int {
+		switch {
+		case placeLess(a, b):
+			return -1
+		case placeLess(b, a):
+			return 1
+		}
+		return 0
+	})
+	best := p.Results[0]
+	p.Moves, p.ByProcess, p.Assignment, p.Rounds = best.Moves, best.ByProcess, best.Assignment, best.Rounds
+	if !same {
+		p.Worst = &p.Results[len(p.Results)-1]
+	}
+	return same
 }
 
 // placeLess orders the outcomes of two places of the joiners from best to
