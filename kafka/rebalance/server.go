@@ -36,20 +36,10 @@ const maxServerOrders = 120
 // the broker's uniform and range assignors (see docs/simulate.md). The
 // group's own assignor comes first.
 func simulateServer(g *kafka.Group, partitions map[string]int32, topicIDs map[string]kafka.TopicID, change Change) (*Simulation, error) {
-	if err := change.validate(); err != nil {
+	leaving, err := checkChange(g, &change)
+	if err != nil {
 		return nil, err
 	}
-	if len(g.Members) == 0 {
-		return nil, fmt.Errorf("group %q has no members (state %s): there is no assignment to change", g.Name, g.State)
-	}
-	leaving := make(map[string]bool, len(change.Leave))
-	for _, id := range change.Leave {
-		if _, ok := g.Member(id); !ok {
-			return nil, &MemberNotFoundError{Group: g.Name, Name: id, MemberIDs: memberIDs(g)}
-		}
-		leaving[id] = true
-	}
-	change.Leave = uniqueSorted(change.Leave)
 
 	var members []simMember
 	var union []string

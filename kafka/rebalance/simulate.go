@@ -263,20 +263,10 @@ func Simulate(g *kafka.Group, partitions map[string]int32, change Change) (*Simu
 	if g.ProtocolType != "" && g.ProtocolType != "consumer" {
 		return nil, fmt.Errorf("group %q has protocol type %q, not consumer: only consumer groups use the consumer assignors", g.Name, g.ProtocolType)
 	}
-	if err := change.validate(); err != nil {
+	leaving, err := checkChange(g, &change)
+	if err != nil {
 		return nil, err
 	}
-	if len(g.Members) == 0 {
-		return nil, fmt.Errorf("group %q has no members (state %s): there is no assignment to change", g.Name, g.State)
-	}
-	leaving := make(map[string]bool, len(change.Leave))
-	for _, id := range change.Leave {
-		if _, ok := g.Member(id); !ok {
-			return nil, &MemberNotFoundError{Group: g.Name, Name: id, MemberIDs: memberIDs(g)}
-		}
-		leaving[id] = true
-	}
-	change.Leave = uniqueSorted(change.Leave)
 
 	var members []simMember
 	var union []string
@@ -581,6 +571,27 @@ func (p *Prediction) rankResults() (same bool) {
 		p.Worst = &p.Results[len(p.Results)-1]
 	}
 	return same
+}
+
+// checkChange checks change against group g (a valid change, a group with
+// members, leavers that are members), sorts its leavers without repeats,
+// and returns them as a set.
+func checkChange(g *kafka.Group, change *Change) (map[string]bool, error) {
+	if err := change.validate(); err != nil {
+		return nil, err
+	}
+	if len(g.Members) == 0 {
+		return nil, fmt.Errorf("group %q has no members (state %s): there is no assignment to change", g.Name, g.State)
+	}
+	leaving := make(map[string]bool, len(change.Leave))
+	for _, id := range change.Leave {
+		if _, ok := g.Member(id); !ok {
+			return nil, &MemberNotFoundError{Group: g.Name, Name: id, MemberIDs: memberIDs(g)}
+		}
+		leaving[id] = true
+	}
+	change.Leave = uniqueSorted(change.Leave)
+	return leaving, nil
 }
 
 // placeLess orders the outcomes of two places of the joiners from best to
