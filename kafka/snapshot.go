@@ -114,6 +114,17 @@ type Group struct {
 	Err error
 }
 
+// Simple reports whether g is what Kafka calls a simple consumer group:
+// an Empty classic group with no protocol type, which has only ever had
+// offsets committed to it, never a member join (a job that assigns its
+// partitions itself and commits on checkpoints, as Flink's Kafka source
+// does, or a group a reset created). A group whose members left keeps
+// the protocol type they joined with ("consumer"), on Kafka 2.8 to 4.2
+// and on kfake alike, so it is not simple.
+func (g *Group) Simple() bool {
+	return g.Type == TypeClassic && g.ProtocolType == "" && g.State == StateEmpty && len(g.Members) == 0
+}
+
 // TotalLag sums the lag of the partitions that have a commit and a known log
 // end.
 func (g *Group) TotalLag() int64 {

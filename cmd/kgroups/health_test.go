@@ -241,7 +241,9 @@ type healthJSON struct {
 // healthCluster has one group per verdict that a short window can reach:
 //
 //	g-ok      Empty, committed at the log end (t-ok: 5): OK
-//	g-stop    Empty, 5 behind (t-stop: 3 of 8), nobody consuming: STOP
+//	g-stop    Empty, 5 behind (t-stop: 3 of 8), its consumer gone (a member
+//	          joined and left, so it is not a simple group, which would
+//	          wait for its rhythm): STOP
 //	g-stall   a live member that committed 0 of 6 on t-stall/0 (t-stall/1 at
 //	          its log end 4) and, during the window, commits 1 and 2 at
 //	          consecutive polls and then stands: STALL on partition 0, its
@@ -275,6 +277,7 @@ func startHealthCluster(t *testing.T) *healthCluster {
 	c.Produce(t, "t-stall", 1, 4, zeroTime)
 	c.Produce(t, "t-rw", 0, 50, zeroTime)
 	c.Commit(t, "g-ok", map[string]map[int32]int64{"t-ok": {0: 5}})
+	c.JoinAndLeave(t, "g-stop", []string{"t-stop"})
 	c.Commit(t, "g-stop", map[string]map[int32]int64{"t-stop": {0: 3}})
 	c.Commit(t, "g-stall", map[string]map[int32]int64{"t-stall": {0: 0, 1: 4}})
 	hc := &healthCluster{Cluster: c, brokers: strings.Join(c.Addrs, ",")}

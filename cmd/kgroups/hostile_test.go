@@ -89,6 +89,10 @@ func startHostileCluster(t *testing.T) *hostileCluster {
 		c.Produce(t, "orders", p, 10, base)
 	}
 	for _, h := range hostileNames {
+		// A consumer that came and went: the group keeps its protocol
+		// type, and reads STOP (not a simple group waiting for its
+		// rhythm).
+		c.JoinAndLeave(t, h, []string{"orders"})
 		c.Commit(t, h, map[string]map[int32]int64{"orders": {0: 3, 1: 10}})
 	}
 	for _, h := range hostileNames {

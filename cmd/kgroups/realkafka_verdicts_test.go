@@ -23,6 +23,13 @@ import (
 // falls behind and must be WARN. Its time lag must never be above the
 // truth: the age of the record at its committed offset, read after health
 // returned.
+//
+// Two groups without members ride along: a simple group (offsets
+// committed once by an admin client, as a job that assigns its partitions
+// itself and commits on checkpoints leaves them; Kafka keeps no protocol
+// type for it) waits for its rhythm (JUDGING until 5m of it), and a group
+// whose Java consumer left (it keeps the protocol type "consumer") is
+// STOP with "no members while watched".
 func TestRealVerdicts(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	t.Setenv("XDG_STATE_HOME", t.TempDir())
@@ -31,6 +38,7 @@ func TestRealVerdicts(t *testing.T) {
 	c.CreateTopic(t, topic, 1)
 	c.CreateTopic(t, out, 1)
 	auto, slow, streams := c.Name("v-auto"), c.Name("v-slow"), c.Name("v-streams")
+	simple, gone := c.Name("v-simple"), c.Name("v-gone")
 
 	ctx, stop := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
@@ -55,7 +63,11 @@ func TestRealVerdicts(t *testing.T) {
 	j.Consumer(t, "auto", []string{topic}, append([]string{"group.id=" + auto}, base...)...)
 	j.Consumer(t, "slow", []string{topic}, append([]string{"group.id=" + slow, "sleep.ms=200", "max.poll.records=2"}, base...)...)
 	j.Streams(t, streams, topic, out, "application.id="+streams, "group.protocol=streams", "state.dir="+t.TempDir())
-	c.Settled(t, map[string]realkafka.Want{auto: {Members: 1}, slow: {Members: 1}})
+	j.Consumer(t, "gone", []string{topic}, append([]string{"group.id=" + gone}, base...)...)
+	c.Settled(t, map[string]realkafka.Want{auto: {Members: 1}, slow: {Members: 1}, gone: {Members: 1}})
+	j.Close(t, "gone")
+	c.Settled(t, map[string]realkafka.Want{gone: {Members: 0}})
+	c.Commit(t, simple, map[string]map[int32]int64{topic: {0: 1}})
 	// The window starts once the Streams app has committed: a verdict
 	// needs ten observations of a consumer's commit rhythm, and the
 	// window holds four of its commits.
@@ -74,7 +86,7 @@ func TestRealVerdicts(t *testing.T) {
 	hctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	var hout, herr bytes.Buffer
-	code := run(hctx, []string{"-b", c.Bootstrap, "health", auto, slow, streams,
+	code := run(hctx, []string{"-b", c.Bootstrap, "health", auto, slow, streams, simple, gone,
 		"--window", "2m", "--interval", "4s", "-o", "json"}, strings.NewReader(""), &hout, &herr)
 	jsonOut, errOut := hout.String(), herr.String()
 	if code != 0 {
@@ -105,8 +117,15 @@ func TestRealVerdicts(t *testing.T) {
 	}
 	truth := time.Since(c.RecordTime(t, topic, 0, o.At)).Seconds()
 
-	want := map[string]string{auto: "OK", slow: "WARN", streams: "OK"}
+	// A commit that never moved without an owner is one observation.
+	want := map[string]string{auto: "OK", slow: "WARN", streams: "OK", simple: "JUDGING 1/10", gone: "ERR STOP"}
 	for _, g := range doc.Groups {
+		switch {
+		case g.Group == simple && g.Cause != "watched 1 of the 10 observations a verdict needs; widen --window to 5m00s":
+			t.Errorf("health gave %s the cause %q, want it to wait for 5m of its rhythm", g.Group, g.Cause)
+		case g.Group == gone && g.Cause != "no members while watched":
+			t.Errorf("health gave %s the cause %q, want \"no members while watched\"", g.Group, g.Cause)
+		}
 		for _, p := range g.Partitions {
 			t.Logf("health: %s %q (cause %q): %s, lag %s, time lag %s", g.Group, g.Verdict, g.Cause, p.Status, show(p.Lag), show(p.TimeLagSeconds))
 		}
@@ -119,8 +138,8 @@ func TestRealVerdicts(t *testing.T) {
 			}
 		}
 	}
-	if len(doc.Groups) != 3 {
-		t.Errorf("health judged %d groups, want 3:\n%s", len(doc.Groups), jsonOut)
+	if len(doc.Groups) != len(want) {
+		t.Errorf("health judged %d groups, want %d:\n%s", len(doc.Groups), len(want), jsonOut)
 	}
 }
 

@@ -39,7 +39,8 @@ var matrixVersions = []struct {
 //
 //	orders (3 partitions, log end 11, 11, 12): orders/0 holds 10 records
 //	and an open transaction's record, so its last stable offset is 10;
-//	g-idle, Empty, commits 0->3, 1->11, 2->12 (lags 8, 0, 0);
+//	g-idle, Empty (its member left), commits 0->3, 1->11, 2->12 (lags 8,
+//	0, 0);
 //	g-live, one classic member live-a (range), commits 0->5, 1->5, 2->5
 //	(lags 6, 6, 7).
 type versionCluster struct {
@@ -77,6 +78,7 @@ func startVersionCluster(t *testing.T, name string, v *kversion.Versions) *versi
 	if err := txn.ProduceSync(ctx, &kgo.Record{Topic: "orders", Partition: 0, Value: []byte("open")}).FirstErr(); err != nil {
 		t.Fatalf("produce in a transaction: %v", err)
 	}
+	c.JoinAndLeave(t, "g-idle", []string{"orders"})
 	c.Commit(t, "g-idle", map[string]map[int32]int64{"orders": {0: 3, 1: 11, 2: 12}})
 	c.Commit(t, "g-live", map[string]map[int32]int64{"orders": {0: 5, 1: 5, 2: 5}})
 	vc := &versionCluster{Cluster: c, name: name, v: v, brokers: strings.Join(c.Addrs, ","), state: t.TempDir()}

@@ -191,6 +191,18 @@ func (c *Cluster) Join(t testing.TB, group string, topics []string, opts ...kgo.
 	return m
 }
 
+// JoinAndLeave has one member join group, consuming topics, and leave
+// once the group is Stable: the group is then Empty and keeps the
+// protocol type its member joined with, as an archived consumer's group
+// does on Kafka, where a group that only ever had offsets committed has
+// none (kafka.Group.Simple).
+func (c *Cluster) JoinAndLeave(t testing.TB, group string, topics []string) {
+	t.Helper()
+	m := c.Join(t, group, topics)
+	c.WaitStable(t, group, 1, 0)
+	m.Close()
+}
+
 // Close stops polling and leaves the group (dynamic members send LeaveGroup;
 // static members do not, as real clients behave).
 func (m *Member) Close() {

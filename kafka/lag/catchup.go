@@ -47,7 +47,9 @@ type catchUpHold struct {
 // noteMembers records whether g, seen at the poll being added, has no
 // members: an Empty or Dead group whose describe lists none. A group
 // whose describe failed, or one in any other state, is taken to have
-// them, so that nothing is left out of its consume rate on a guess. Runs
+// them, so that nothing is left out of its consume rate on a guess; a
+// simple group (kafka.Group.Simple) never has any, and its commits are
+// its consumption. Runs
 // older than the ring of polls are dropped, so the list stays short.
 func (h *History) noteMembers(gh *groupHist, g *kafka.Group) {
 	if n := len(gh.memberless); n > 0 && h.seq > uint64(h.cfg.Samples) {
@@ -60,7 +62,7 @@ func (h *History) noteMembers(gh *groupHist, g *kafka.Group) {
 			gh.memberless = append(gh.memberless[:0], gh.memberless[k:]...)
 		}
 	}
-	if len(g.Members) > 0 || g.State != kafka.StateEmpty && g.State != kafka.StateDead {
+	if len(g.Members) > 0 || g.State != kafka.StateEmpty && g.State != kafka.StateDead || gh.simple {
 		return
 	}
 	if n := len(gh.memberless); n > 0 && gh.memberless[n-1].to == gh.lastSeq && gh.lastSeq > 0 {

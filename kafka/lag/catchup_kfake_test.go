@@ -12,7 +12,8 @@ import (
 )
 
 // TestResetOfAnEmptyGroupIsNotConsumption: a real group with commits and
-// no members (Empty, an archived consumer), its offsets moved by an admin
+// no members (Empty, an archived consumer: a member joined it once and
+// left, so it is not a simple group), its offsets moved by an admin
 // commit (a reset to the log end, as kgroups reset or another tool does)
 // and moved back (an undo). Nothing consumed: its consume rate is 0, not
 // the 12 records a second the reset skipped, and its catch-up never says
@@ -41,6 +42,7 @@ func TestResetOfAnEmptyGroupIsNotConsumption(t *testing.T) {
 		}
 	}
 	produce(100)
+	c.JoinAndLeave(t, group, []string{topic})
 	c.Commit(t, group, map[string]map[int32]int64{topic: {0: 10}})
 
 	cl := c.Client(t)
@@ -53,8 +55,8 @@ func TestResetOfAnEmptyGroupIsNotConsumption(t *testing.T) {
 			t.Fatal(err)
 		}
 		g, ok := snap.Group(group)
-		if !ok || g.State != kafka.StateEmpty || len(g.Members) != 0 || len(g.Partitions) != 1 || g.Partitions[0].Committed != wantCommitted {
-			t.Fatalf("poll %d: group %+v, want Empty without members at %d", polls, g, wantCommitted)
+		if !ok || g.State != kafka.StateEmpty || len(g.Members) != 0 || g.Simple() || len(g.Partitions) != 1 || g.Partitions[0].Committed != wantCommitted {
+			t.Fatalf("poll %d: group %+v, want Empty without members at %d, once joined", polls, g, wantCommitted)
 		}
 		stamped := *snap
 		stamped.Time = base.Add(time.Duration(polls) * pollGap)

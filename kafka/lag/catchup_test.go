@@ -136,6 +136,25 @@ func TestMemberlessMovesAreNotConsumption(t *testing.T) {
 	}
 }
 
+// TestSimpleGroupMovesAreConsumption: a simple group (no protocol type,
+// Empty: a job that assigns its partitions itself and commits without
+// members, as Flink's Kafka source does) consumes what its commits move:
+// they are not a reset of an archived group.
+func TestSimpleGroupMovesAreConsumption(t *testing.T) {
+	h := NewHistory(catchUpConfig())
+	for i := range 3 {
+		g := members(grp("g", unowned(po("t", 0, int64(100*i), 300))), kafka.StateEmpty, 0)
+		g.Type = kafka.TypeClassic
+		h.Add(snap(at(float64(5*i)), g))
+	}
+	if gh, _ := h.Evaluate("g", at(10)); gh.ConsumeRate != 20 {
+		t.Errorf("consume rate of a simple group = %v, want 20", gh.ConsumeRate)
+	}
+	if _, _, ok := h.NoMembersSince("g"); ok {
+		t.Error("a simple group is said to have had no members since a time: it never has any")
+	}
+}
+
 // TestMemberlessRunsStayBounded: a group whose members come and go every
 // poll keeps only the runs of its ring.
 func TestMemberlessRunsStayBounded(t *testing.T) {

@@ -89,7 +89,9 @@
 //   - STOP: no member owns it and its commit stood longer than the
 //     window and RhythmFactor times its rhythm (never moved while
 //     watched: the window); a group whose commits still move elsewhere is
-//     a job without members and is judged as a member's;
+//     a job without members and is judged as a member's; a simple group
+//     (kafka.Group.Simple: no member ever joined it) that showed no
+//     rhythm waits (JUDGING) until Config.RhythmCeiling;
 //   - STALL: a member owns it and its commit stood as long; with no
 //     rhythm seen it waits (Wait, JUDGING) until Config.RhythmCeiling;
 //   - WARN: the trend climbs (History.trend: the floors of the time lag

@@ -29,8 +29,9 @@ type Rewind struct {
 //     than the floor and RhythmFactor times the consumer's rhythm is
 //     STOP; a consumer that commits without members (a job that assigns
 //     partitions itself and commits on checkpoints) shows it with its
-//     commits, and waits (WaitRhythm) until its rhythm is known or
-//     Config.RhythmCeiling passes. With a member owning it, the same
+//     commits, or by being a simple group (kafka.Group.Simple: no member
+//     ever joined it), and waits (WaitRhythm) until its rhythm is known
+//     or Config.RhythmCeiling passes. With a member owning it, the same
 //     silence is STALL; with no rhythm seen yet, it waits up to the ceiling
 //     (WaitRhythm), since the consumer may commit rarely.
 //  3. WARN: the time lag at the partition's commits climbs (trend):
@@ -70,7 +71,7 @@ func (h *History) verdict(ph *partHist, c, end, now int64, g groupPace) (Status,
 	// partition within about one rhythm.)
 	owned := ph.owned || g.last != 0 && now-g.last <= limit && g.last-r.last > limit/2
 	switch {
-	case !owned && every > 0 || !owned && r.moves == 0:
+	case !owned && every > 0 || !owned && r.moves == 0 && !g.simple:
 		if silence > limit {
 			return StatusStop, Rewind{}, WaitNone
 		}
@@ -106,10 +107,10 @@ func (h *History) verdict(ph *partHist, c, end, now int64, g groupPace) (Status,
 	if !tl.Known() {
 		return StatusOK, Rewind{}, WaitNone
 	}
-	if !enough && (tl.Seconds > float64(KeepUpSeconds)+RhythmFactor*float64(max(every, floor))/1e9 || h.backlogAtCommit(ph, every)) {
+	if !enough && (tl.Seconds > float64(KeepUpSeconds)+RhythmFactor*float64(max(every, floor))/1e9 || h.backlogAtCommit(ph)) {
 		return StatusOK, Rewind{}, WaitTrend
 	}
-	if r.grewSince(now, tl.Seconds, max(floor, 2*every)) {
+	if span := max(floor, 2*every); r.grewSince(now, tl.Seconds, span) || tl.Kind == TimeLagAtLeast && r.grewAtCommits(span) {
 		// The time lag grew by more than half the time since a commit
 		// at least two rhythms old: more than a sawtooth of that rhythm
 		// explains. Not OK, whatever the trend of the commits says yet.
@@ -119,21 +120,22 @@ func (h *History) verdict(ph *partHist, c, end, now int64, g groupPace) (Status,
 }
 
 // backlogAtCommit reports whether the partition's newest commit left a
-// backlog: its time lag then (the floor of the sawtooth) beyond its
-// rhythm (every) and the noise of sampling. A consumer that keeps up
-// commits where it is, records at most one rhythm old (one that commits
-// after each fetched batch is one batch's processing behind; one that
-// commits on a timer, or per record, about nothing); one with a backlog,
-// falling behind or catching up, commits further back, and only a trend
-// tells which. (The time lag between commits climbs by one rhythm on any
-// consumer, so it tells nothing before RhythmFactor rhythms.)
-func (h *History) backlogAtCommit(ph *partHist, every int64) bool {
+// backlog: its time lag then (the floor of the sawtooth) beyond the noise
+// of sampling. A consumer that commits on a timer, or per record, and
+// keeps up commits where it is, about nothing behind; one that commits
+// after each fetched batch is a batch's processing behind, and one with a
+// backlog, falling behind or catching up, commits further back. One
+// commit cannot tell them apart: only a trend can, and until there is
+// one the verdict waits rather than guess OK. (The time lag between
+// commits climbs by one rhythm on any consumer, so it tells nothing
+// before RhythmFactor rhythms.)
+func (h *History) backlogAtCommit(ph *partHist) bool {
 	r := &ph.rh
 	if r.ntrend == 0 {
 		return false
 	}
 	p := r.point(int(r.ntrend) - 1)
-	return p.tl >= 0 && float64(p.tl) > KeepUpSeconds+float64(every+2*h.pollGap())/1e9
+	return p.tl >= 0 && float64(p.tl) > KeepUpSeconds+float64(2*h.pollGap())/1e9
 }
 
 // rewind finds the latest drop of the committed offset within the window

@@ -531,3 +531,47 @@ func TestMaxTimeLagTieIsALowerBound(t *testing.T) {
 		}
 	}
 }
+
+// TestSimpleGroupWaitsForItsRhythm: a simple group (Empty, no protocol
+// type: no member ever joined; a job that assigns its partitions itself
+// and commits on checkpoints minutes apart) whose commit has not moved
+// while watched is not judged stopped on the window alone: it waits for
+// its rhythm up to RhythmCeiling, then is STOP. The same group once a
+// member had joined it (protocol type "consumer": its members left) is
+// STOP as soon as the silence passes the floor.
+func TestSimpleGroupWaitsForItsRhythm(t *testing.T) {
+	group := func(protocolType string, c, end int64) kafka.Group {
+		g := kafka.Group{Name: "g", Type: kafka.TypeClassic, ProtocolType: protocolType, State: kafka.StateEmpty,
+			Partitions: []kafka.PartitionOffsets{unowned(po("t", 0, c, end))}}
+		return g
+	}
+	for _, tc := range []struct {
+		name, protocolType string
+		now                float64
+		want               Status
+		wait               WaitKind
+	}{
+		{"simple, past the floor", "", 10, StatusOK, WaitRhythm},
+		{"simple, at the ceiling", "", RhythmCeiling.Seconds(), StatusOK, WaitRhythm},
+		{"simple, past the ceiling", "", RhythmCeiling.Seconds() + 1, StatusStop, WaitNone},
+		{"once joined, past the floor", "consumer", 10, StatusStop, WaitNone},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := NewHistory(testConfig())
+			for s := 0.0; s <= tc.now; s++ {
+				h.Add(snap(at(s), group(tc.protocolType, 50, 100+int64(s))))
+			}
+			g, ok := h.Evaluate("g", at(tc.now))
+			if !ok || len(g.Partitions) != 1 {
+				t.Fatalf("group: %+v, %v", g, ok)
+			}
+			p := g.Partitions[0]
+			if p.Status != tc.want || p.Wait.Kind != tc.wait {
+				t.Errorf("status %v, wait %v; want %v, %v", p.Status, p.Wait.Kind, tc.want, tc.wait)
+			}
+			if tc.wait == WaitRhythm && (p.Wait.Need != RhythmCeiling || p.Wait.Then != StatusStop) {
+				t.Errorf("wait %+v: want STOP after %v", p.Wait, RhythmCeiling)
+			}
+		})
+	}
+}

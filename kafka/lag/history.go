@@ -162,6 +162,7 @@ func (h *History) Add(s *kafka.Snapshot) {
 		} else if gh.lastSeq == h.seq {
 			continue // the same name twice in one snapshot: keep the first
 		}
+		gh.simple = g.Simple()
 		h.noteMembers(gh, g)
 		h.updateGroup(gh, g, t)
 		h.catchUpPoll(gh)
@@ -245,6 +246,11 @@ type groupHist struct {
 	// cu is the group's catch-up answer, held against flapping
 	// (catchup.go).
 	cu catchUpHold
+	// simple reports whether the latest poll saw a simple group
+	// (kafka.Group.Simple): its commits come from a job outside any
+	// membership, so a standing commit may be its rhythm, and its moves
+	// are consumption.
+	simple bool
 }
 
 // observe counts a poll that saw the group, spaced like commit

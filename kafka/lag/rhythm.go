@@ -180,6 +180,9 @@ type Wait struct {
 	// Need is how long the evidence must span to decide: a window of
 	// that length, or that much more watching.
 	Need time.Duration
+	// Then is what a WaitRhythm becomes once Need passes without a
+	// commit: STALL under a member, STOP without one.
+	Then Status
 }
 
 // Reason words the wait for a CAUSE column and the header: "no commit
@@ -188,7 +191,7 @@ type Wait struct {
 func (w Wait) Reason() string {
 	switch w.Kind {
 	case WaitRhythm:
-		return "no commit in " + span(w.Silence) + " and no rhythm seen yet: STALL after " + span(w.Need) + " unless it commits"
+		return "no commit in " + span(w.Silence) + " and no rhythm seen yet: " + w.Then.String() + " after " + span(w.Need) + " unless it commits"
 	case WaitTrend:
 		if w.Every > 0 {
 			return "commits every ~" + span(w.Every) + ": a trend needs " + span(w.Need) + " of them"
@@ -408,6 +411,10 @@ func (h *History) waitOf(ph *partHist, k WaitKind, every, now int64) Wait {
 	switch k {
 	case WaitRhythm:
 		w.Need = max(time.Duration(h.floor()), h.cfg.RhythmCeiling)
+		w.Then = StatusStall
+		if !ph.owned {
+			w.Then = StatusStop
+		}
 	case WaitTrend:
 		w.Need = max(time.Duration(h.floor()), 2*w.Every)
 	}
@@ -422,10 +429,14 @@ func (h *History) waitOf(ph *partHist, k WaitKind, every, now int64) Wait {
 // consumer's. And a group whose commits still move is not gone, though a
 // partition without members stands: a job that assigns its partitions
 // itself commits them without members.
-type groupPace struct{ every, last int64 }
+type groupPace struct {
+	every, last int64
+	// simple: the group is a simple group (groupHist.simple).
+	simple bool
+}
 
 func groupRhythm(gh *groupHist, seq uint64) groupPace {
-	var g groupPace
+	g := groupPace{simple: gh.simple}
 	for i := range gh.parts {
 		if ph := &gh.parts[i]; ph.lastSeq == seq {
 			g.every = max(g.every, ph.rh.every())
@@ -433,6 +444,20 @@ func groupRhythm(gh *groupHist, seq uint64) groupPace {
 		}
 	}
 	return g
+}
+
+// grewAtCommits reports whether the time lag at the newest commit known
+// exceeds the time lag at the newest commit at least span before it by
+// more than half the time between them: grewSince for a time lag now
+// known only as a lower bound (its record is older than the history; the
+// commits' records were read).
+func (r *rhythm) grewAtCommits(span int64) bool {
+	for i := int(r.ntrend) - 1; i >= 0; i-- {
+		if p := r.point(i); p.tl >= 0 {
+			return r.grewSince(p.at, float64(p.tl), span)
+		}
+	}
+	return false
 }
 
 // trendSpacing is the least time between two trend points (besides half
