@@ -32,11 +32,16 @@ type serveOptions struct {
 	// interval is the time between polls (the refresh setting); timeout
 	// bounds one poll.
 	interval, timeout time.Duration
+	// window, when not zero, judges over that window of polls as
+	// `kgroups health --window` does; zero judges with the groups
+	// screen's history (lag.DefaultConfig).
+	window time.Duration
 }
 
 func newServeCmd(a *app) *cobra.Command {
-	return &cobra.Command{
-		Use:   "serve [--listen 127.0.0.1:9308] [--granularity group|topic|partition] [--allow-groups RE,...] [--deny-groups RE,...] [--skip-empty] [--max-series N]",
+	var window time.Duration
+	cmd := &cobra.Command{
+		Use:   "serve [--listen 127.0.0.1:9308] [--granularity group|topic|partition] [--allow-groups RE,...] [--deny-groups RE,...] [--skip-empty] [--max-series N] [--window DURATION]",
 		Short: "Export the groups' lag, time lag and verdicts to Prometheus",
 		Long: `Poll the cluster every --refresh (5s by default) and serve what the polls
 judge on HTTP, for Prometheus:
@@ -47,7 +52,11 @@ judge on HTTP, for Prometheus:
 
 The polls, the history, the exact time-lag reads, the verdicts and the
 findings are those of the UI and 'kgroups health': the same code judges
-them. A scrape never polls: it is served the bytes rendered once per poll,
+them. The history is the groups screen's (a verdict rests on 10
+observations of a group at least 5s apart, and a consumer's rhythm is
+remembered over 60 polls), so serve and the UI give the same verdicts at
+any --refresh; --window judges over that window of polls instead, as
+'kgroups health --window' does. A scrape never polls: it is served the bytes rendered once per poll,
 so scraping more often costs nothing and a slow cluster cannot time a
 scrape out. When a poll fails, the last values stay served with
 kgroups_poll_success 0, and kgroups_last_poll_age_seconds says how old
@@ -81,8 +90,12 @@ keeps at most 256 connections open. --refresh is at least 1s.`,
   KGROUPS_SERVE_LISTEN=0.0.0.0:9308 kgroups serve --context prod`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return a.connected(cmd.Context(), checkServe, func(cl *kafka.Client, cc config.Cluster) error {
-				o, err := parseServe(cc)
+			check := func(cc config.Cluster) error {
+				_, err := parseServeWindow(cc, window)
+				return err
+			}
+			return a.connected(cmd.Context(), check, func(cl *kafka.Client, cc config.Cluster) error {
+				o, err := parseServeWindow(cc, window)
 				if err != nil {
 					return err
 				}
@@ -90,6 +103,25 @@ keeps at most 256 connections open. --refresh is at least 1s.`,
 			})
 		},
 	}
+	cmd.Flags().DurationVar(&window, "window", 0, "judge over this window of polls, as 'kgroups health --window' does (default: the groups screen's history)")
+	completeFlag(cmd, "window", none)
+	return cmd
+}
+
+// parseServeWindow is parseServe with the --window flag.
+func parseServeWindow(cc config.Cluster, window time.Duration) (serveOptions, error) {
+	o, err := parseServe(cc)
+	if err != nil {
+		return o, err
+	}
+	switch {
+	case window < 0:
+		return o, usageErrorf("invalid --window %s: it must be above zero (or left out for the groups screen's history)", window)
+	case window > 0 && window < o.interval:
+		return o, usageErrorf("--window %s is shorter than --refresh %s: the window must hold at least two polls", window, o.interval)
+	}
+	o.window = window
+	return o, nil
 }
 
 // serveSettingsHelp lists the serve and groups sections' settings from
@@ -108,12 +140,6 @@ func sectionsHelp(sections ...string) string {
 		fmt.Fprintf(&b, "  --%s  %s [$%s]\n", s.Flag, s.Help(), s.Env)
 	}
 	return b.String()
-}
-
-// checkServe refuses bad serve settings before anything connects.
-func checkServe(cc config.Cluster) error {
-	_, err := parseServe(cc)
-	return err
 }
 
 // parseServe reads the serve section of the effective context (which

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/kgroups/kgroups/kafka/lag"
 	"math"
 	"strings"
 	"testing"
@@ -40,8 +41,10 @@ func (r *replay) CommittedTimestamps(ctx context.Context, parts []kafka.Partitio
 
 // TestVerdictsUIHealthServeAgree: the UI's root model, `kgroups health`
 // and `kgroups serve`, given the same polls of a kfake cluster with real
-// kgo members and reading records from it, give every group the same
-// verdict and the same time lag.
+// kgo members and reading records from it, and the same window (health's
+// --window, serve's --window, the UI's lag settings), give every group
+// the same verdict and the same time lag. Without --window, serve judges
+// with the UI's own history (TestServeJudgesWithTheUIsHistory).
 func TestVerdictsUIHealthServeAgree(t *testing.T) {
 	c := startHealthCluster(t)
 	cl := c.Client(t)
@@ -104,7 +107,7 @@ func TestVerdictsUIHealthServeAgree(t *testing.T) {
 
 	// serve: its exporter polls the same snapshots.
 	r := &replay{polls: polls, read: cl.CommittedTimestamps}
-	e := newExporter(serveOptions{interval: interval, timeout: time.Minute, maxSeries: 0}, r.Poll, r.CommittedTimestamps, [2]string{"test", "go"})
+	e := newExporter(serveOptions{interval: interval, timeout: time.Minute, window: 10 * interval}, r.Poll, r.CommittedTimestamps, [2]string{"test", "go"})
 	if e.loop.Tracker.Config() != p.cfg {
 		t.Fatalf("serve judges with %+v, health with %+v", e.loop.Tracker.Config(), p.cfg)
 	}
@@ -185,4 +188,23 @@ func screenRow(screen, name string) string {
 		}
 	}
 	return ""
+}
+
+// TestServeJudgesWithTheUIsHistory: without --window, serve's history is
+// the one the UI keeps when its lag settings are left zero (the root model
+// as kgroups runs it), at any refresh: the same polls, the same verdicts.
+// With --window it is health's for that window and interval.
+func TestServeJudgesWithTheUIsHistory(t *testing.T) {
+	for _, refresh := range []time.Duration{time.Second, 5 * time.Second, time.Minute} {
+		e := newExporter(serveOptions{interval: refresh, timeout: time.Minute}, nil, nil, [2]string{"test", "go"})
+		ui := lag.NewTracker(tui.Options{}.Lag).Config()
+		if got := e.loop.Tracker.Config(); got != ui {
+			t.Errorf("--refresh %s: serve judges with %+v, the UI with %+v", refresh, got, ui)
+		}
+		e = newExporter(serveOptions{interval: refresh, timeout: time.Minute, window: 10 * refresh}, nil, nil, [2]string{"test", "go"})
+		h, _ := healthConfig(10*refresh, refresh)
+		if got := e.loop.Tracker.Config(); got != h {
+			t.Errorf("--refresh %s --window %s: serve judges with %+v, health with %+v", refresh, 10*refresh, got, h)
+		}
+	}
 }

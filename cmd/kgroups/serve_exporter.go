@@ -133,8 +133,14 @@ func (e *exporter) overdueAfter() time.Duration {
 }
 
 func newExporter(o serveOptions, poll func(context.Context) (*kafka.Snapshot, error), read watch.Reader, ver [2]string) *exporter {
-	window := time.Duration(lag.DefaultConfig().Window) * o.interval
-	cfg, _ := watch.Config(window, o.interval)
+	// The groups screen's history: the same polls give the same verdicts
+	// as the UI at any refresh, and a consumer's rhythm is remembered in
+	// time, not in polls (ten polls a second apart would forget a
+	// consumer that commits every five seconds). --window is health's.
+	cfg := lag.DefaultConfig()
+	if o.window > 0 {
+		cfg, _ = watch.Config(o.window, o.interval)
+	}
 	self := prometheus.NewRegistry()
 	self.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	e := &exporter{

@@ -161,7 +161,7 @@ func TestServeWithPrometheus(t *testing.T) {
 	hostile := "evil\"group\\with\nnewline {} é"
 	c.Commit(t, hostile, map[string]map[int32]int64{"t-ok": {0: 2}})
 	const interval = config.MinRefresh
-	addr, _, _ := servedKgroups(t, "-b", c.brokers, "--refresh", interval.String())
+	addr, _, _ := servedKgroups(t, "-b", c.brokers, "--refresh", interval.String(), "serve", "--window", (10 * interval).String())
 	p := startPrometheus(t, promBin, addr)
 
 	kafkatest.Eventually(t, "prometheus scraping kgroups", func() bool {

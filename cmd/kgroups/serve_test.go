@@ -7,10 +7,13 @@ import (
 	"errors"
 	"io"
 	"math"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"os"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -33,6 +36,30 @@ import (
 // freeAddr is a loopback address with a port nothing listens on now.
 func freeAddr(t *testing.T) string {
 	t.Helper()
+	// A port below the kernel's ephemeral range: one closed here is not
+	// handed to some other test's outgoing connection before it is bound
+	// again (a busy machine's tests open thousands).
+	low := 32768
+	if b, err := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range"); err == nil {
+		if f := strings.Fields(string(b)); len(f) == 2 {
+			if n, err := strconv.Atoi(f[0]); err == nil {
+				low = n
+			}
+		}
+	}
+	for range 100 {
+		if low <= 20000 {
+			break
+		}
+		port := 20000 + rand.IntN(low-20000)
+		ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
+		if err != nil {
+			continue
+		}
+		addr := ln.Addr().String()
+		_ = ln.Close()
+		return addr
+	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -68,7 +95,11 @@ func servedKgroups(t *testing.T, args ...string) (addr string, stderr *lockedBuf
 	ctx, cancel := context.WithCancel(context.Background())
 	stderr = &lockedBuffer{}
 	done := make(chan int, 1)
-	argv, errOut := append(args, "serve", "--listen", addr), stderr
+	// args are global flags, optionally followed by "serve" and its own.
+	if !slices.Contains(args, "serve") {
+		args = append(args, "serve")
+	}
+	argv, errOut := append(args, "--listen", addr), stderr
 	go func() {
 		done <- run(ctx, argv, strings.NewReader(""), io.Discard, errOut)
 	}()
@@ -269,7 +300,7 @@ func compareWithHealth(t *testing.T, brokers string, interval time.Duration, rea
 func TestServeAgreesWithHealth(t *testing.T) {
 	c := startHealthCluster(t)
 	const interval = config.MinRefresh
-	addr, stderr, stop := servedKgroups(t, "-b", c.brokers, "--refresh", interval.String(), "--timeout", "500ms")
+	addr, stderr, stop := servedKgroups(t, "-b", c.brokers, "--refresh", interval.String(), "--timeout", "500ms", "serve", "--window", (10 * interval).String())
 	kafkatest.Eventually(t, "/readyz ready", func() bool {
 		code, _ := get(addr, "/readyz", "")
 		return code == http.StatusOK
@@ -519,6 +550,9 @@ contexts:
 		{[]string{"--deny-groups", "undo.{1,3", "--max-series", "-1"}, `is not closed in "undo.{1,3": patterns are split at the commas outside (), [] and {}`},
 		{[]string{"--max-series", "-5"}, `bad series cap "-5": want a whole number, 0 for no cap`},
 		{[]string{"--listen", "nowhere"}, `bad listen address "nowhere": want host:port`},
+		{[]string{"--window", "-1s"}, `invalid --window -1s: it must be above zero (or left out for the groups screen's history)`},
+		{[]string{"--refresh", "5s", "--window", "2s"}, `--window 2s is shorter than --refresh 5s: the window must hold at least two polls`},
+		{[]string{"--window", "10x"}, `--window`},
 	} {
 		code, _, stderr := runKgroups(t, append([]string{"serve"}, c.args...)...)
 		if code != 2 || !strings.Contains(stderr, c.want) {

@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -179,13 +180,9 @@ func TestTUIOpensWhenUnreachable(t *testing.T) {
 	ports := make([]int, 3)
 	addrs := make([]string, 3)
 	for i := range ports {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		ports[i] = ln.Addr().(*net.TCPAddr).Port
-		addrs[i] = ln.Addr().String()
-		_ = ln.Close() // nothing listens there now
+		addrs[i] = freeAddr(t) // nothing listens there now
+		_, port, _ := net.SplitHostPort(addrs[i])
+		ports[i], _ = strconv.Atoi(port)
 	}
 	in, keys := io.Pipe()
 	var out, errOut screenBuffer

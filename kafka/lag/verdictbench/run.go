@@ -69,8 +69,9 @@ const (
 	// UI is the terminal UI: a Tracker with lag.DefaultConfig polled at
 	// the scenario's interval for its whole length.
 	UI Observer = iota
-	// Serve is `kgroups serve --interval POLL`: a Tracker with the
-	// configuration serve derives (watch.Config over ten intervals).
+	// Serve is `kgroups serve --refresh POLL`: a Tracker with the
+	// configuration serve judges with, the UI's (its figures are the
+	// UI's; with --window serve would judge as Health does).
 	Serve
 	// Health is `kgroups health --window W --interval POLL` run back to
 	// back: a fresh History over each window, judged at its end.
@@ -223,9 +224,8 @@ func observe(sc *Scenario, trace bool) [numObservers]*observer {
 			span: float64(cfg.Window-1) * max(cfg.MinDistance.Seconds(), poll)}
 	}
 	{
-		// serve's configuration (cmd/kgroups newExporter).
-		c, _ := watch.Config(time.Duration(lag.DefaultConfig().Window)*sc.Poll, sc.Poll)
-		tr := lag.NewTracker(c)
+		// serve's configuration (cmd/kgroups newExporter): the UI's.
+		tr := lag.NewTracker(lag.DefaultConfig())
 		cfg := tr.Config()
 		obs[Serve] = &observer{kind: Serve, tracker: tr, cfg: cfg, span: float64(cfg.Window-1) * max(cfg.MinDistance.Seconds(), poll)}
 	}
@@ -353,6 +353,11 @@ func (w *world) snapshot() *kafka.Snapshot {
 		ProtocolType:     "consumer",
 		State:            kafka.StateEmpty,
 		OffsetsPartition: -1,
+	}
+	if w.sc.Rhythm.External {
+		// No member ever joins: Kafka keeps no protocol type for a group
+		// that only ever had offsets committed (a simple group).
+		g.ProtocolType = ""
 	}
 	if len(w.members) > 0 {
 		g.State = kafka.StateStable
