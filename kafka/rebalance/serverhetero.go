@@ -157,7 +157,10 @@ func (h *heteroState) sortTopics(ts []string) {
 		if c := cmp.Compare(sa, sb); c != 0 {
 			return c
 		}
-		return cmp.Compare(h.rank[a], h.rank[b])
+		if c := cmp.Compare(h.rank[a], h.rank[b]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b) // unranked: any order is one the ids may give
 	})
 }
 
