@@ -7,7 +7,7 @@ package rebalance
 // (group.protocol=consumer) against a real Kafka 4.2 broker, whose group
 // coordinator runs the server-side uniform and range assignors:
 //
-//	go test -tags capture,realkafka -run TestCaptureKIP848 -count=1 ./kafka/rebalance
+//	go test -tags capture,realkafka -run 'TestCaptureKIP848$' -count=1 ./kafka/rebalance
 //
 // It needs java, javac and mvn, and never runs without both build tags.
 

@@ -119,13 +119,18 @@ func simulateServer(g *kafka.Group, partitions map[string]int32, topicIDs map[st
 				return serverRangePlan(ms, counts), nil
 			}, nil)
 		case AssignorUniform:
+			places, total, all, how := idPlaces(members, len(sim.Joiners))
 			if !sameTopics(members, union, len(sim.Joiners) > 0) {
-				p.Confidence = ConfidenceUnknown
-				p.Err = errors.New("counts only: the members subscribe to different topics, and kgroups does not model the broker's uniform assignor for such a group")
+				// The broker's heterogeneous builder (serverhetero.go).
+				p.Note += "; the broker's uniform, for members of different subscriptions"
+				settleServer(&p, sim, g, members, union, places, total, all, how, func(ms []simMember, order []string, v hashOrder) (map[string]map[string][]int32, error) {
+					return heteroPlan(ms, order, v.ties, topicIDs, counts), nil
+				}, func(members []simMember, joiners int, topics []string) ([]hashOrder, bool, string) {
+					return heteroOrders(members, joiners, topics, topicIDs, counts)
+				})
 				break
 			}
 			p.Note += "; the broker's uniform"
-			places, total, all, how := idPlaces(members, len(sim.Joiners))
 			settleServer(&p, sim, g, members, union, places, total, all, how, func(ms []simMember, order []string, v hashOrder) (map[string]map[string][]int32, error) {
 				return uniformPlan(ms, order, v.set, v.owned, counts)
 			}, func(members []simMember, joiners int, topics []string) ([]hashOrder, bool, string) {
@@ -161,9 +166,11 @@ type orderings func(members []simMember, joiners int, topics []string) (orders [
 // hashOrder is one way the broker's hash maps may iterate: the existing
 // members (nil: as sorted), the subscribed topics (the set the assignor
 // lists unassigned partitions from) and the topics of a member's target
-// assignment (its own map, whose table may be sized otherwise).
+// assignment (its own map, whose table may be sized otherwise); for the
+// heterogeneous builder, which sorts its topics, ties is the order of
+// topics whose ids would break a tie but are not known.
 type hashOrder struct {
-	members, set, owned []string
+	members, set, owned, ties []string
 }
 
 // settleServer runs plan over every place of the joiners and every order

@@ -18,9 +18,10 @@ import (
 // and targets before it, and the topics' ids. The model's target must be
 // the broker's, partition for partition. Where member ids share a bucket
 // of the broker's hash map, their order is the group's history's (not
-// recorded): one of the orders must give the broker's target, and
-// simulate's row must not be exact (uniform-static-leave: its two
-// members share a bucket).
+// recorded): one of the orders must give the broker's target, and where
+// the orders give different targets simulate's row must not be exact
+// (uniform-static-leave: its two members share a bucket). Members of
+// different subscriptions are replayed through the heterogeneous builder.
 func TestServerModelsReplayRecordings(t *testing.T) {
 	n := 0
 	for _, c := range loadScoreCases(t) {
@@ -77,6 +78,12 @@ func TestServerModelsReplayRecordings(t *testing.T) {
 					ha, hb := uint32(javaStringHash(a)), uint32(javaStringHash(b))
 					return int((ha^ha>>16)&mask) - int((hb^hb>>16)&mask)
 				})
+				if !sameTopics(ms, union, false) {
+					// Members of different subscriptions: the
+					// heterogeneous builder, which sorts its topics.
+					got = append(got, heteroPlan(ms, order, nil, c.topicIDs, c.partitions))
+					continue
+				}
 				for _, so := range sets {
 					for _, oo := range owned {
 						plan, err := uniformPlan(ms, order, so, oo, c.partitions)
@@ -104,6 +111,8 @@ func TestServerModelsReplayRecordings(t *testing.T) {
 		}
 		switch {
 		case len(got) == 1 && right == 1:
+		case len(got) > 1 && right == len(got) && samePlans(got):
+			// Ids share a bucket, but their order changes nothing.
 		case len(got) > 1 && right > 0:
 			// Ids that share a bucket are in the order the broker put
 			// them into its map, which follows the group's history (its
@@ -198,6 +207,16 @@ func TestJavaHashes(t *testing.T) {
 	}
 }
 
+// samePlans reports whether every plan is the first.
+func samePlans(plans []map[string]map[string][]int32) bool {
+	for _, p := range plans[1:] {
+		if !reflect.DeepEqual(p, plans[0]) {
+			return false
+		}
+	}
+	return true
+}
+
 func memberIDsOf(ms []simMember) []string {
 	out := make([]string, len(ms))
 	for i, m := range ms {
@@ -207,9 +226,9 @@ func memberIDsOf(ms []simMember) []string {
 }
 
 // TestServerSimulateEdges: every member leaving leaves everything
-// unassigned; members of different subscriptions get range's prediction
-// and no uniform one; a group whose assignor kgroups does not know gets a
-// counts-only row first.
+// unassigned; members of different subscriptions get the heterogeneous
+// uniform builder's prediction and range's; a group whose assignor
+// kgroups does not know gets a counts-only row first.
 func TestServerSimulateEdges(t *testing.T) {
 	member := func(id string, topics []string, target ...kafka.TopicPartitions) kafka.Member {
 		return kafka.Member{MemberID: id, ClientID: id, Subscribed: topics, Assignment: target, Target: target}
@@ -236,8 +255,14 @@ func TestServerSimulateEdges(t *testing.T) {
 	if got, want := sim.Leader.Label(), "assignor uniform (server assignor)"; got != want {
 		t.Errorf("label %q, want %q", got, want)
 	}
-	if len(sim.Predictions) != 2 || sim.Predictions[0].Assignor != AssignorUniform || sim.Predictions[0].Confidence != ConfidenceUnknown || sim.Predictions[0].Err == nil {
-		t.Fatalf("uniform over different subscriptions: %+v", sim.Predictions)
+	if len(sim.Predictions) != 2 {
+		t.Fatalf("%d predictions, want uniform and range: %+v", len(sim.Predictions), sim.Predictions)
+	}
+	// m2 keeps b; a's partitions, left by m1, go to their one subscriber.
+	u := sim.Predictions[0]
+	wantU := map[string][]kafka.TopicPartitions{"m2": {{Topic: "b", Partitions: []int32{0, 1}}}, "m3": {{Topic: "a", Partitions: []int32{0, 1}}}}
+	if u.Assignor != AssignorUniform || u.Err != nil || u.Confidence != ConfidenceExact || !reflect.DeepEqual(u.Assignment, wantU) || len(u.Moves) != 2 {
+		t.Errorf("uniform over different subscriptions: %s %s err %v, %d moves, %v; want exact, 2 moves, %v", u.Assignor, u.Confidence, u.Err, len(u.Moves), u.Assignment, wantU)
 	}
 	r := sim.Predictions[1]
 	// a to its one subscriber; b's two partitions, one each, by member id.
@@ -254,5 +279,49 @@ func TestServerSimulateEdges(t *testing.T) {
 	if p := sim.Predictions[0]; p.Assignor != "custom" || p.Confidence != ConfidenceUnknown || !errors.As(p.Err, &unmodelled) || len(sim.Predictions) != 3 ||
 		p.Err.Error() != "counts only: the broker runs the server assignor custom, which kgroups does not model" {
 		t.Errorf("custom assignor: %+v", sim.Predictions)
+	}
+}
+
+// TestHeteroPlanLevelsSharedTopics: a member of both topics joins one of
+// a (5 partitions) and one of b (7). Nothing is unassigned, so the
+// builder only levels: b first (3.5 partitions per subscriber against
+// 2.5), whose owner gives up its highest partitions until the two differ
+// by one (b6, b5, b4); then a, whose owner, now the most loaded, gives up
+// a4. Every member ends with four.
+func TestHeteroPlanLevelsSharedTopics(t *testing.T) {
+	ms := []simMember{
+		{id: "m1", topics: []string{"a"}, owned: map[string][]int32{"a": {0, 1, 2, 3, 4}}},
+		{id: "m2", topics: []string{"b"}, owned: map[string][]int32{"b": {0, 1, 2, 3, 4, 5, 6}}},
+		{id: "m3", topics: []string{"a", "b"}, joiner: true},
+	}
+	got := heteroPlan(ms, []string{"m1", "m2", "m3"}, []string{"a", "b"}, nil, map[string]int32{"a": 5, "b": 7})
+	want := map[string]map[string][]int32{
+		"m1": {"a": {0, 1, 2, 3}},
+		"m2": {"b": {0, 1, 2, 3}},
+		"m3": {"a": {4}, "b": {4, 5, 6}},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+}
+
+// TestHeteroTopicTies: topics alike in partitions and subscribers are
+// ordered by topic id (Java's Uuid.compareTo, signed halves); without the
+// ids every order of them is run, and only of them.
+func TestHeteroTopicTies(t *testing.T) {
+	neg := kafka.TopicID{0: 0x80} // most significant half negative
+	pos := kafka.TopicID{7: 1}
+	rank := heteroTopicRank([]string{"x", "y"}, map[string]kafka.TopicID{"x": pos, "y": neg}, nil)
+	if rank["y"] != 0 || rank["x"] != 1 {
+		t.Errorf("rank %v, want y (negative id) first", rank)
+	}
+	orders, all := heteroTieOrders([]string{"a", "b", "c", "d"}, map[string]int{"a": 2, "b": 2, "c": 2, "d": 1}, map[string]int32{"a": 5, "b": 5, "c": 6, "d": 5})
+	if len(orders) != 2 || !all || !slices.Equal(orders[0], []string{"a", "b", "c", "d"}) || !slices.Equal(orders[1], []string{"b", "a", "c", "d"}) {
+		t.Errorf("tie orders %v (all %v), want a and b in both orders", orders, all)
+	}
+	ms := []simMember{{id: "m1", topics: []string{"a", "b"}}, {id: "m2", topics: []string{"c", "d"}}}
+	hos, all, how := heteroOrders(ms, 0, []string{"a", "b", "c", "d"}, nil, map[string]int32{"a": 5, "b": 5, "c": 6, "d": 5})
+	if len(hos) != 6 || !all || how != "the order of the ids of topics alike in partitions and subscribers (ids not read)" {
+		t.Errorf("%d orders (all %v, %q), want 6: a, b and d alike", len(hos), all, how)
 	}
 }
