@@ -19,7 +19,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
+	"github.com/twmb/franz-go/pkg/kversion"
+
+	"github.com/kgroups/kgroups/kafka"
 
 	"github.com/kgroups/kgroups/kafka/realkafka"
 )
@@ -45,6 +50,7 @@ func TestRealOldBrokers(t *testing.T) {
 			w := seedWrites(t, c.Cluster)
 			tx, txGroup := openTransaction(t, c.Cluster)
 			t.Logf("Kafka %s: cluster and groups ready in %s", v, time.Since(start).Round(time.Second))
+			oldVersions(t, c)
 			oldCurrentTool(t, c)
 			oldDescribe(t, c)
 			oldList(t, c)
@@ -58,6 +64,55 @@ func TestRealOldBrokers(t *testing.T) {
 			t.Logf("Kafka %s: %s in all", v, time.Since(start).Round(time.Second))
 		})
 	}
+}
+
+// oldVersions: what the real broker advertises (ApiVersions) supports
+// the README's table's features exactly where the kversion release tables
+// kgroups and kfake's emulation read say it does; and a 3.9 broker,
+// which advertises ConsumerGroupHeartbeat v0, refuses a KIP-848 member
+// unless the protocol is enabled (kfake with 3.9's versions takes it).
+func oldVersions(t *testing.T, c *parityCluster) {
+	t.Run("versions", func(t *testing.T) {
+		ctx, cancel := context.WithTimeout(context.Background(), realkafka.Wait)
+		defer cancel()
+		resp, err := kmsg.NewPtrApiVersionsRequest().RequestWith(ctx, c.Client())
+		if err == nil {
+			err = kerr.ErrorForCode(resp.ErrorCode)
+		}
+		if err != nil {
+			t.Fatalf("ApiVersions: %v", err)
+		}
+		real := kversion.FromApiVersionsResponse(resp)
+		table := map[string]*kversion.Versions{"3.9.1": kversion.V3_9_0(), "2.8.2": kversion.V2_8_0()}[c.Version]
+		var missing []string
+		for _, f := range kafka.Features() {
+			if f.SupportedBy(real) != f.SupportedBy(table) {
+				t.Errorf("Kafka %s: %s (%s) supported %v, kversion's table %v", c.Version, f.ID, f.Request(), f.SupportedBy(real), f.SupportedBy(table))
+			}
+			if !f.SupportedBy(real) {
+				missing = append(missing, f.ID)
+			}
+		}
+		want := map[string][]string{"3.9.1": nil, "2.8.2": {"transactions", "transaction-details", "offset-fetch-batch", "consumer-groups"}}[c.Version]
+		if !slices.Equal(missing, want) {
+			t.Errorf("Kafka %s lacks %q, want %q", c.Version, missing, want)
+		}
+		if c.Version < "3" {
+			return
+		}
+		hb := kmsg.NewPtrConsumerGroupHeartbeatRequest()
+		hb.Version = 0
+		hb.Group, hb.MemberEpoch, hb.RebalanceTimeoutMillis = c.Name("k-probe"), 0, 30000
+		hb.SubscribedTopicNames = []string{c.Name("orders")}
+		hb.Topics = []kmsg.ConsumerGroupHeartbeatRequestTopic{}
+		hbResp, err := hb.RequestWith(ctx, c.Client())
+		if err != nil {
+			t.Fatalf("ConsumerGroupHeartbeat: %v", err)
+		}
+		if got := kerr.ErrorForCode(hbResp.ErrorCode); got != kerr.UnsupportedVersion {
+			t.Errorf("Kafka %s answers a KIP-848 join with %v, want UNSUPPORTED_VERSION", c.Version, got)
+		}
+	})
 }
 
 // oldTool is the wording of the brokers' own kafka-consumer-groups.sh:
