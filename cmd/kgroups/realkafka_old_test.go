@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -72,6 +73,7 @@ func TestRealOldBrokers(t *testing.T) {
 // which advertises ConsumerGroupHeartbeat v0, refuses a KIP-848 member
 // unless the protocol is enabled (kfake with 3.9's versions takes it).
 func oldVersions(t *testing.T, c *parityCluster) {
+	t.Helper()
 	t.Run("versions", func(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), realkafka.Wait)
 		defer cancel()
@@ -82,14 +84,14 @@ func oldVersions(t *testing.T, c *parityCluster) {
 		if err != nil {
 			t.Fatalf("ApiVersions: %v", err)
 		}
-		real := kversion.FromApiVersionsResponse(resp)
+		advertised := kversion.FromApiVersionsResponse(resp)
 		table := map[string]*kversion.Versions{"3.9.1": kversion.V3_9_0(), "2.8.2": kversion.V2_8_0()}[c.Version]
 		var missing []string
 		for _, f := range kafka.Features() {
-			if f.SupportedBy(real) != f.SupportedBy(table) {
-				t.Errorf("Kafka %s: %s (%s) supported %v, kversion's table %v", c.Version, f.ID, f.Request(), f.SupportedBy(real), f.SupportedBy(table))
+			if f.SupportedBy(advertised) != f.SupportedBy(table) {
+				t.Errorf("Kafka %s: %s (%s) supported %v, kversion's table %v", c.Version, f.ID, f.Request(), f.SupportedBy(advertised), f.SupportedBy(table))
 			}
-			if !f.SupportedBy(real) {
+			if !f.SupportedBy(advertised) {
 				missing = append(missing, f.ID)
 			}
 		}
@@ -109,16 +111,16 @@ func oldVersions(t *testing.T, c *parityCluster) {
 		if err != nil {
 			t.Fatalf("ConsumerGroupHeartbeat: %v", err)
 		}
-		if got := kerr.ErrorForCode(hbResp.ErrorCode); got != kerr.UnsupportedVersion {
+		if got := kerr.ErrorForCode(hbResp.ErrorCode); !errors.Is(got, kerr.UnsupportedVersion) {
 			t.Errorf("Kafka %s answers a KIP-848 join with %v, want UNSUPPORTED_VERSION", c.Version, got)
 		}
 	})
 }
 
 // oldTool is the wording of the brokers' own kafka-consumer-groups.sh:
-// releases before 3.8 (kafka.admin.ConsumerGroupCommand) print a
-// --members --verbose member's partitions as ASSIGNMENT, topic(0,1),
-// where later ones print CURRENT-ASSIGNMENT, as kgroups does, topic:0,1.
+// the 2.8 and 3.9 tools print a --members --verbose member's partitions
+// as ASSIGNMENT, topic(0,1), where the 4.2 tool prints
+// CURRENT-ASSIGNMENT, as kgroups does, topic:0,1.
 func oldTool(rows []realkafka.Row) []realkafka.Row {
 	out := make([]realkafka.Row, 0, len(rows))
 	for _, r := range rows {
@@ -134,15 +136,15 @@ func oldTool(rows []realkafka.Row) []realkafka.Row {
 	return out
 }
 
-// oldExact is exact, but for one more blank cell of the tools before
-// 3.8: an Empty group's ASSIGNMENT-STRATEGY, where kgroups (and the 4.2
+// oldExact is exact, but for one more blank cell of the 2.8 and 3.9
+// tools: an Empty group's ASSIGNMENT-STRATEGY, where kgroups (and the 4.2
 // tool) print "-".
 func oldExact(col, got, want string) bool {
 	if col == "ASSIGNMENT-STRATEGY" && want == "" {
 		return got == "-"
 	}
 	if col == "CURRENT-ASSIGNMENT" && strings.HasPrefix(want, ":") {
-		// Kafka 3.8 and 3.9's tool prints ASSIGNMENT without topic
+		// Kafka 3.9.1's tool prints ASSIGNMENT without topic
 		// names, (0,1), (0): compare the partitions it shows.
 		return withoutTopics(got) == want
 	}
@@ -184,6 +186,7 @@ func kgAssignment(cell string) string {
 // oldCurrentTool: describe and list held to the 4.2 tool, as a user with
 // current tools on an old cluster runs them.
 func oldCurrentTool(t *testing.T, c *parityCluster) {
+	t.Helper()
 	t.Run("tool-4.2", func(t *testing.T) {
 		byMember := how{sortBy: []string{"GROUP", "CONSUMER-ID"}}
 		all := []string{"--describe", "--all-groups"}
@@ -197,6 +200,7 @@ func oldCurrentTool(t *testing.T, c *parityCluster) {
 // oldDescribe: describe and its views, all groups and one at a time,
 // held to the release's own tool.
 func oldDescribe(t *testing.T, c *parityCluster) {
+	t.Helper()
 	t.Run("describe", func(t *testing.T) {
 		all := []string{"--describe", "--all-groups"}
 		own := how{own: true, kafka: oldTool, equal: oldExact}
@@ -232,6 +236,7 @@ func oldDescribe(t *testing.T, c *parityCluster) {
 // oldList: list and its filters, held to the release's own tool. Before
 // 3.8 the tool has no --type, and --list alone prints bare names.
 func oldList(t *testing.T, c *parityCluster) {
+	t.Helper()
 	t.Run("list", func(t *testing.T) {
 		byGroup := how{own: true, sortBy: []string{"GROUP"}, equal: sameType}
 		names := c.ReleaseGroups(t, "--list")
@@ -289,6 +294,7 @@ func partitionKey(group, topic string, p any) string { return fmt.Sprintf("%s %s
 // end and lag, each group's total lag, and the time lag of a lagging
 // partition against the timestamp of the record at its commit.
 func oldHealth(t *testing.T, c *parityCluster) {
+	t.Helper()
 	t.Run("health", func(t *testing.T) {
 		var doc struct {
 			Groups []struct {
@@ -443,6 +449,7 @@ type diagnoseDoc struct {
 // 3.0; a note says what a 2.8 broker cannot answer), a commit below the
 // log start and one past the log end.
 func oldDiagnose(t *testing.T, c *parityCluster, tx, txGroup, w string) {
+	t.Helper()
 	t.Run("diagnose", func(t *testing.T) {
 		lost, beyond := c.Name("dg-lost"), c.Name("dg-beyond")
 		c.Commit(t, lost, map[string]map[int32]int64{w: {0: 1}})   // w/0 starts at 2
@@ -577,6 +584,7 @@ func oldDiagnose(t *testing.T, c *parityCluster, tx, txGroup, w string) {
 // oldServe: serve's metrics page on an old broker, each group's state,
 // members, coordinator and lag against the release's tool.
 func oldServe(t *testing.T, c *parityCluster) {
+	t.Helper()
 	t.Run("serve", func(t *testing.T) {
 		l, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
@@ -678,6 +686,7 @@ func metric(page, family, label string) string {
 // (Java's range, exact) is what the broker's group then settles on when
 // that member closes.
 func oldSimulate(t *testing.T, c *parityCluster) {
+	t.Helper()
 	t.Run("simulate", func(t *testing.T) {
 		g := c.Name("c-range")
 		topics := []string{c.Name("orders"), c.Name("payments")}
@@ -794,6 +803,7 @@ func mustRows(t *testing.T, out string) []realkafka.Row {
 // tool's --dry-run and its write read back by that tool; and the earlier
 // resets of an Empty group of the parity set, read back by the 4.2 tool.
 func oldResets(t *testing.T, c *parityCluster, w string) {
+	t.Helper()
 	t.Run("resets", func(t *testing.T) {
 		group := c.Name("wg")
 		for _, tc := range resetCases(t, w) {
@@ -829,6 +839,7 @@ func receiptOf(t *testing.T, out string) string {
 // oldDeletesAndUndo: a reset, delete-offsets and delete of a group, each
 // undone from its receipt, every step read back by the release's tool.
 func oldDeletesAndUndo(t *testing.T, c *parityCluster, w string) {
+	t.Helper()
 	t.Run("deletes-undo", func(t *testing.T) {
 		group := c.Name("wd")
 		c.Commit(t, group, map[string]map[int32]int64{w: {0: 5, 1: 3, 2: 0}})
@@ -894,6 +905,7 @@ func oldDeletesAndUndo(t *testing.T, c *parityCluster, w string) {
 // --member of a dynamic one, read back by the release's tool: each is
 // back under a new member id, its sibling untouched.
 func oldMemberRemoval(t *testing.T, c *parityCluster) {
+	t.Helper()
 	t.Run("member-removal", func(t *testing.T) {
 		topics := []string{c.Name("orders"), c.Name("payments")}
 		read := func(g string) map[string]string { // instance id or member id -> member id

@@ -93,7 +93,7 @@ func KafkaRows(out string) ([]Row, error) {
 			continue
 		}
 		if header != nil && isHeader(line) {
-			// Kafka 3.8 and 3.9's tool starts the next group's block
+			// Kafka 3.9.1's tool starts the next group's block
 			// without a blank line.
 			header = nil
 		}
@@ -172,7 +172,7 @@ func overflows(line string, starts []int) bool {
 
 // PlanRows parses a reset plan of kafka-consumer-groups.sh --dry-run
 // (GROUP TOPIC PARTITION NEW-OFFSET), whose cells are never blank, by its
-// words: Kafka 3.8 and 3.9's tool prints the plan's rows without line
+// words: Kafka 3.9.1's tool prints the plan's rows without line
 // breaks between them.
 func PlanRows(out string) ([]Row, error) {
 	header := []string{"GROUP", "TOPIC", "PARTITION", "NEW-OFFSET"}
