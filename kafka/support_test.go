@@ -8,6 +8,8 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
 	"github.com/twmb/franz-go/pkg/kversion"
 
 	"github.com/kgroups/kgroups/kafka"
@@ -93,5 +95,32 @@ func TestBrokerVersions(t *testing.T) {
 				t.Errorf("missing %q, want %q", missing, tc.missing)
 			}
 		})
+	}
+}
+
+// TestKfakeOldVersionsTakeKIP848Joins pins a difference between kfake's
+// emulation of Kafka 3.9 and a real 3.9.1 broker: both advertise
+// ConsumerGroupHeartbeat v0, but the real broker refuses a KIP-848 member
+// with UNSUPPORTED_VERSION unless the protocol was enabled
+// (TestRealOldBrokers/3.9.1/versions), where kfake takes it. A kfake test
+// on 3.9's versions can hold KIP-848 groups no default 3.9 cluster has.
+func TestKfakeOldVersionsTakeKIP848Joins(t *testing.T) {
+	c := kafkatest.NewCluster(t, kfake.MaxVersions(kversion.V3_9_0()), kfake.SeedTopics(1, "orders"))
+	cl, err := kgo.NewClient(kgo.SeedBrokers(c.Addrs...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	hb := kmsg.NewPtrConsumerGroupHeartbeatRequest()
+	hb.Version = 0
+	hb.Group, hb.MemberEpoch, hb.RebalanceTimeoutMillis = "k-probe", 0, 30000
+	hb.SubscribedTopicNames = []string{"orders"}
+	hb.Topics = []kmsg.ConsumerGroupHeartbeatRequestTopic{}
+	resp, err := hb.RequestWith(context.Background(), cl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := kerr.ErrorForCode(resp.ErrorCode); err != nil || resp.MemberEpoch != 1 {
+		t.Errorf("kfake on 3.9's versions answers a KIP-848 join with %v at epoch %d; want it taken at epoch 1", err, resp.MemberEpoch)
 	}
 }

@@ -30,6 +30,12 @@ func writesCluster(t *testing.T) (*realkafka.Cluster, string) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	t.Setenv("XDG_STATE_HOME", t.TempDir())
 	c := realkafka.Start(t, "", 1)
+	return c, seedWrites(t, c)
+}
+
+// seedWrites creates writesCluster's topic w on c and returns its name.
+func seedWrites(t *testing.T, c *realkafka.Cluster) string {
+	t.Helper()
 	topic := c.Name("w")
 	c.CreateTopic(t, topic, 3)
 	for i := range 10 {
@@ -49,14 +55,25 @@ func writesCluster(t *testing.T) (*realkafka.Cluster, string) {
 	if err != nil {
 		t.Fatalf("delete records: %v", err)
 	}
-	return c, topic
+	return topic
 }
 
 // committed is a group's committed offsets as kafka-consumer-groups.sh
 // --describe reports them: "topic/partition" -> CURRENT-OFFSET.
 func committed(t *testing.T, c *realkafka.Cluster, group string) map[string]string {
 	t.Helper()
-	out, errOut, code := c.Tool(t, realkafka.ConsumerGroupCommand, "--bootstrap-server", c.Bootstrap, "--describe", "--group", group)
+	return committedBy(t, c, group, false)
+}
+
+// committedBy is committed read by the brokers' own release of the tool
+// when own is set.
+func committedBy(t *testing.T, c *realkafka.Cluster, group string, own bool) map[string]string {
+	t.Helper()
+	tool, class := c.Tool, realkafka.ConsumerGroupCommand
+	if own {
+		tool, class = c.ReleaseTool, realkafka.ReleaseConsumerGroups
+	}
+	out, errOut, code := tool(t, class, "--bootstrap-server", c.Bootstrap, "--describe", "--group", group)
 	if code != 0 {
 		t.Fatalf("kafka-consumer-groups.sh --describe %s: exit %d\n%s%s", group, code, out, errOut)
 	}
@@ -85,25 +102,27 @@ func expectOffsets(t *testing.T, what string, got map[string]string, want map[st
 	}
 }
 
-// TestRealResets runs every reset scenario of kgroups on a real broker:
-// its dry run must plan what kafka-consumer-groups.sh --reset-offsets
-// --dry-run plans, and after --execute the Kafka tool's own describe must
-// read the offsets planned, exactly.
-func TestRealResets(t *testing.T) {
-	c, topic := writesCluster(t)
-	group := c.Name("wg")
+// resetCase is one reset scenario on writesCluster's topic, from the
+// committed offsets 5, 3 and 0, and every committed offset after it.
+type resetCase struct {
+	name     string
+	scenario []string
+	want     map[string]int64
+}
+
+// realResetBase is what each resetCase starts from.
+var realResetBase = map[int32]int64{0: 5, 1: 3, 2: 0}
+
+// resetCases are kgroups' reset scenarios on topic (seedWrites' layout).
+func resetCases(t *testing.T, topic string) []resetCase {
+	t.Helper()
 	tp := func(p int) string { return topic + "/" + strconv.Itoa(p) }
-	base := map[int32]int64{0: 5, 1: 3, 2: 0}
 	csv := filepath.Join(t.TempDir(), "offsets.csv")
 	if err := os.WriteFile(csv, fmt.Appendf(nil, "%s,0,7\n%s,1,2\n", topic, topic), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	at3 := writesBase.Add(3*time.Minute).Format("2006-01-02T15:04:05.000") + "+00:00"
-	for _, tc := range []struct {
-		name     string
-		scenario []string
-		want     map[string]int64 // after the reset, every committed partition
-	}{
+	return []resetCase{
 		{"to-earliest", []string{"--to-earliest", "--all-topics"}, map[string]int64{tp(0): 2, tp(1): 0, tp(2): 0}},
 		{"to-latest", []string{"--to-latest", "--all-topics"}, map[string]int64{tp(0): 10, tp(1): 6, tp(2): 0}},
 		{"to-offset", []string{"--to-offset", "4", "--all-topics"}, map[string]int64{tp(0): 4, tp(1): 4, tp(2): 0}},
@@ -114,42 +133,64 @@ func TestRealResets(t *testing.T) {
 		{"to-datetime", []string{"--to-datetime", at3, "--all-topics"}, map[string]int64{tp(0): 3, tp(1): 3, tp(2): 0}},
 		{"by-duration-old", []string{"--by-duration", "P1000D", "--all-topics"}, map[string]int64{tp(0): 2, tp(1): 0, tp(2): 0}},
 		{"by-duration-recent", []string{"--by-duration", "PT1M", "--all-topics"}, map[string]int64{tp(0): 10, tp(1): 6, tp(2): 0}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			c.Commit(t, group, map[string]map[int32]int64{topic: base})
-			// The dry runs: kgroups' plan is the Kafka tool's.
-			kafkaArgs := append([]string{"--bootstrap-server", c.Bootstrap, "--reset-offsets", "--group", group, "--dry-run"}, tc.scenario...)
-			out, errOut, code := c.Tool(t, realkafka.ConsumerGroupCommand, kafkaArgs...)
-			if code != 0 {
-				t.Fatalf("kafka-consumer-groups.sh %v: exit %d\n%s%s", kafkaArgs, code, out, errOut)
-			}
-			want, err := realkafka.KafkaRows(out)
-			if err != nil {
-				t.Fatal(err)
-			}
-			kgCode, kgOut, kgErr := kg(t, append([]string{"-b", c.Bootstrap, "reset", group}, tc.scenario...)...)
-			if kgCode != 0 {
-				t.Fatalf("kgroups reset (dry run) exited %d:\n%s%s", kgCode, kgOut, kgErr)
-			}
-			got, err := realkafka.Rows(kgOut)
-			if err != nil {
-				t.Fatal(err)
-			}
-			sortBy := []string{"TOPIC", "PARTITION"}
-			if d := realkafka.Same(realkafka.SortRows(got, sortBy...), realkafka.SortRows(want, sortBy...), exact); d != "" {
-				t.Errorf("dry run: kgroups' plan differs from kafka-consumer-groups.sh's:\n%s", d)
-			}
-			dry, kafkaDry := kgOut, out
-			// The write, read back by the Kafka tool.
-			kgCode, kgOut, kgErr = kg(t, append([]string{"-b", c.Bootstrap, "reset", group, "--execute"}, tc.scenario...)...)
-			if kgCode != 0 {
-				t.Fatalf("kgroups reset --execute exited %d:\n%s%s", kgCode, kgOut, kgErr)
-			}
-			expectOffsets(t, tc.name, committed(t, c, group), tc.want)
-			if t.Failed() {
-				t.Logf("kgroups reset (dry run):\n%s\nKafka's dry run:\n%s\nkgroups reset --execute:\n%s%s", dry, kafkaDry, kgOut, kgErr)
-			}
-		})
+	}
+}
+
+// runResetCase commits realResetBase for group, holds kgroups' dry run of tc to
+// the Kafka tool's --dry-run (the brokers' own release of it when own is
+// set), executes it with kgroups and reads the offsets back with the same
+// tool. It returns kgroups' --execute output.
+func runResetCase(t *testing.T, c *realkafka.Cluster, group, topic string, tc resetCase, own bool) string {
+	t.Helper()
+	c.Commit(t, group, map[string]map[int32]int64{topic: realResetBase})
+	tool, class := c.Tool, realkafka.ConsumerGroupCommand
+	if own {
+		tool, class = c.ReleaseTool, realkafka.ReleaseConsumerGroups
+	}
+	// The dry runs: kgroups' plan is the Kafka tool's.
+	kafkaArgs := append([]string{"--bootstrap-server", c.Bootstrap, "--reset-offsets", "--group", group, "--dry-run"}, tc.scenario...)
+	out, errOut, code := tool(t, class, kafkaArgs...)
+	if code != 0 {
+		t.Fatalf("kafka-consumer-groups.sh %v: exit %d\n%s%s", kafkaArgs, code, out, errOut)
+	}
+	want, err := realkafka.PlanRows(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kgCode, kgOut, kgErr := kg(t, append([]string{"-b", c.Bootstrap, "reset", group}, tc.scenario...)...)
+	if kgCode != 0 {
+		t.Fatalf("kgroups reset (dry run) exited %d:\n%s%s", kgCode, kgOut, kgErr)
+	}
+	got, err := realkafka.Rows(kgOut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sortBy := []string{"TOPIC", "PARTITION"}
+	if d := realkafka.Same(realkafka.SortRows(got, sortBy...), realkafka.SortRows(want, sortBy...), exact); d != "" {
+		t.Errorf("dry run: kgroups' plan differs from kafka-consumer-groups.sh's:\n%s", d)
+	}
+	dry, kafkaDry := kgOut, out
+	// The write, read back by the Kafka tool.
+	kgCode, kgOut, kgErr = kg(t, append([]string{"-b", c.Bootstrap, "reset", group, "--execute"}, tc.scenario...)...)
+	if kgCode != 0 {
+		t.Fatalf("kgroups reset --execute exited %d:\n%s%s", kgCode, kgOut, kgErr)
+	}
+	expectOffsets(t, tc.name, committedBy(t, c, group, own), tc.want)
+	if t.Failed() {
+		t.Logf("kgroups reset (dry run):\n%s\nKafka's dry run:\n%s\nkgroups reset --execute:\n%s%s", dry, kafkaDry, kgOut, kgErr)
+	}
+	return kgOut
+}
+
+// TestRealResets runs every reset scenario of kgroups on a real broker:
+// its dry run must plan what kafka-consumer-groups.sh --reset-offsets
+// --dry-run plans, and after --execute the Kafka tool's own describe must
+// read the offsets planned, exactly.
+func TestRealResets(t *testing.T) {
+	c, topic := writesCluster(t)
+	group := c.Name("wg")
+	for _, tc := range resetCases(t, topic) {
+		t.Run(tc.name, func(t *testing.T) { runResetCase(t, c, group, topic, tc, false) })
 	}
 }
 

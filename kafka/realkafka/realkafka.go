@@ -208,6 +208,46 @@ func (c *Cluster) Tool(t testing.TB, class string, args ...string) (stdout, stde
 // ConsumerGroupCommand is the class kafka-consumer-groups.sh runs.
 const ConsumerGroupCommand = "org.apache.kafka.tools.consumer.group.ConsumerGroupCommand"
 
+// ReleaseConsumerGroups names kafka-consumer-groups.sh to ReleaseTool:
+// .ci/kafka tool runs the class of the release's own script
+// (kafka.admin.ConsumerGroupCommand up to 3.7).
+const ReleaseConsumerGroups = "kafka-consumer-groups"
+
+// ReleaseTool runs a Kafka tool class of the brokers' own release (class
+// ReleaseConsumerGroups for that release's kafka-consumer-groups.sh), as a
+// user of an old cluster runs the tools that came with it, through
+// .ci/kafka tool; like Tool it returns stdout, stderr and the exit code.
+func (c *Cluster) ReleaseTool(t testing.TB, class string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), Wait)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "bash", append([]string{c.script, "tool", class}, args...)...)
+	cmd.Env = append(os.Environ(), "KAFKA_VERSION="+c.Version)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &exit):
+		code = exit.ExitCode()
+	default:
+		t.Fatalf(".ci/kafka tool %s (Kafka %s): %v\n%s", class, c.Version, err, errb.String())
+	}
+	return out.String(), errb.String(), code
+}
+
+// ReleaseGroups is Groups with the brokers' own release of
+// kafka-consumer-groups.sh.
+func (c *Cluster) ReleaseGroups(t testing.TB, args ...string) string {
+	t.Helper()
+	out, errOut, code := c.ReleaseTool(t, ReleaseConsumerGroups, append([]string{"--bootstrap-server", c.Bootstrap}, args...)...)
+	if code != 0 {
+		t.Fatalf("kafka-consumer-groups.sh %s (Kafka %s): exit %d\n%s%s", strings.Join(args, " "), c.Version, code, out, errOut)
+	}
+	return out
+}
+
 // Groups runs kafka-consumer-groups.sh with args (--bootstrap-server is
 // added) and fails the test unless it exits 0.
 func (c *Cluster) Groups(t testing.TB, args ...string) string {

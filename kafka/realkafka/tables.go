@@ -92,6 +92,11 @@ func KafkaRows(out string) ([]Row, error) {
 		if header == nil && isNote(line) {
 			continue
 		}
+		if header != nil && isHeader(line) {
+			// Kafka 3.9.1's tool starts the next group's block
+			// without a blank line.
+			header = nil
+		}
 		if header == nil {
 			header, starts = nil, nil
 			for i := 0; i < len(line); {
@@ -114,6 +119,13 @@ func KafkaRows(out string) ([]Row, error) {
 			}
 			continue
 		}
+		if f := strings.Fields(line); len(f) == len(header) && overflows(line, starts) {
+			// A cell wider than its column (Kafka 3.9's tool sizes
+			// CONSUMER-ID for the group's first block) shifts the rest
+			// of the row: with no cell blank, its words are its cells.
+			rows = append(rows, Row{Header: header, Cells: f})
+			continue
+		}
 		cells := make([]string, len(header))
 		for k, st := range starts {
 			end := len(line)
@@ -128,6 +140,54 @@ func KafkaRows(out string) ([]Row, error) {
 			}
 		}
 		rows = append(rows, Row{Header: header, Cells: cells})
+	}
+	return rows, nil
+}
+
+// isHeader reports a line of column titles: GROUP first, then words of
+// capitals, digits, '#', '(', ')' and '-' alone.
+func isHeader(line string) bool {
+	f := strings.Fields(line)
+	if len(f) < 2 || f[0] != "GROUP" {
+		return false
+	}
+	for _, w := range f {
+		if strings.Trim(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789#()-") != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// overflows reports whether some cell of line runs past the start of the
+// next column: a character other than a space just before it.
+func overflows(line string, starts []int) bool {
+	for _, st := range starts[1:] {
+		if st < len(line) && st > 0 && line[st-1] != ' ' {
+			return true
+		}
+	}
+	return false
+}
+
+// PlanRows parses a reset plan of kafka-consumer-groups.sh --dry-run
+// (GROUP TOPIC PARTITION NEW-OFFSET), whose cells are never blank, by its
+// words: Kafka 3.9.1's tool prints the plan's rows without line
+// breaks between them.
+func PlanRows(out string) ([]Row, error) {
+	header := []string{"GROUP", "TOPIC", "PARTITION", "NEW-OFFSET"}
+	f := strings.Fields(out)
+	i := slices.Index(f, header[0])
+	if i < 0 || len(f) < i+len(header) || !slices.Equal(f[i:i+len(header)], header) {
+		return nil, fmt.Errorf("no reset plan in %q", out)
+	}
+	f = f[i+len(header):]
+	if len(f)%len(header) != 0 {
+		return nil, fmt.Errorf("reset plan of %d words under %v: %q", len(f), header, out)
+	}
+	var rows []Row
+	for ; len(f) > 0; f = f[len(header):] {
+		rows = append(rows, Row{Header: header, Cells: slices.Clone(f[:len(header)])})
 	}
 	return rows, nil
 }

@@ -64,6 +64,29 @@ func TestRealTables(t *testing.T) {
 	if d := Same(got, want, eq); d == "" {
 		t.Error("different lags compared equal")
 	}
+	// Kafka 3.9's tool: a block straight after another, a cell wider than
+	// its column, and a reset plan without line breaks.
+	old, err := KafkaRows("\n" +
+		"GROUP   TOPIC   PARTITION  CONSUMER-ID     HOST\n" +
+		"g       w       0          consumer-g-1-a1b2c3 /127.0.0.1\n" +
+		"GROUP   TOPIC   PARTITION  CONSUMER-ID     HOST\n" +
+		"h       w       1          -               -\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(old) != 2 || old[0].Cells[3] != "consumer-g-1-a1b2c3" || old[0].Cells[4] != "/127.0.0.1" || old[1].Cells[0] != "h" {
+		t.Errorf("3.9 tables read as %+v", old)
+	}
+	plan, err := PlanRows("\nGROUP    TOPIC    PARTITION  NEW-OFFSET     wg       w        2          0              wg       w        1          4              ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plan) != 2 || !slices.Equal(plan[1].Cells, []string{"wg", "w", "1", "4"}) {
+		t.Errorf("run-on plan read as %+v", plan)
+	}
+	if _, err := PlanRows("GROUP TOPIC PARTITION NEW-OFFSET wg w 2"); err == nil {
+		t.Error("a plan with a short row parsed")
+	}
 	sorted := SortRows([]Row{{Header: []string{"K"}, Cells: []string{"b"}}, {Header: []string{"K"}, Cells: []string{"a"}}}, "K")
 	if !slices.Equal(sorted[0].Cells, []string{"a"}) {
 		t.Errorf("SortRows: %+v", sorted)

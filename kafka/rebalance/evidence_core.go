@@ -15,9 +15,11 @@ func init() {
 }
 
 // javaDefaultID: franz-go's "kgo", the Java client's
-// "consumer-<group>-<n>" for the member's own group (and the "consumer-<n>"
-// of clients before 2.2). "consumer-billing-1" in a group not named
-// billing is a client id someone chose, not the Java client's default.
+// "consumer-<group>-<n>" for the member's own group, or
+// "consumer-<group>-<group.instance.id>" for a static member (and the
+// "consumer-<n>" of clients before 2.2). "consumer-billing-1" in a group
+// not named billing is a client id someone chose, not the Java client's
+// default.
 func javaDefaultID(ev Evidence) bool {
 	id := ev.ClientID
 	if id == "kgo" {
@@ -28,7 +30,7 @@ func javaDefaultID(ev Evidence) bool {
 		return false
 	}
 	if ev.Group != "" {
-		if n, ok := strings.CutPrefix(rest, ev.Group+"-"); ok && digits(n) {
+		if n, ok := strings.CutPrefix(rest, ev.Group+"-"); ok && (digits(n) || ev.InstanceID != "" && n == ev.InstanceID) {
 			return true
 		}
 	}

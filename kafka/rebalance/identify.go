@@ -290,6 +290,9 @@ type Evidence struct {
 	Protocol string
 	// ClientID is the member's client id, as the member set it.
 	ClientID string
+	// InstanceID is the member's group.instance.id, "" for a dynamic
+	// member: a static Java member's default client id names it.
+	InstanceID string
 	// Metadata is the member's ConsumerMemberMetadata as laid out on the
 	// wire; OK is false when it did not decode.
 	Metadata Layout
@@ -322,7 +325,7 @@ type Layout struct {
 
 // EvidenceOf reads one member's evidence in group.
 func EvidenceOf(group, protocol string, m *kafka.Member) Evidence {
-	return Evidence{Group: group, Protocol: protocol, ClientID: m.ClientID, Metadata: layoutOf(m.JoinMetadata)}
+	return Evidence{Group: group, Protocol: protocol, ClientID: m.ClientID, InstanceID: m.InstanceID, Metadata: layoutOf(m.JoinMetadata)}
 }
 
 // layoutOf decodes join metadata as ReadMemberMetadata does (kafka-go's

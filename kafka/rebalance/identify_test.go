@@ -45,6 +45,16 @@ func TestIdentify(t *testing.T) {
 		// The Java client's default client id names the group ("g").
 		{"Java default client ids", "range", []kafka.Member{member("a", "consumer-g-1", v1), member("b", "consumer-g-2", v1)},
 			ImplJava, false, "assignor range (Java/franz-go leader, by client id; sarama sends the same metadata)"},
+		// A static Java member's default client id names its instance
+		// id: the Java client 2.4 to 3.3 (recorded on Kafka 2.8.2 with its
+		// own console consumer) sends sarama's layout under it.
+		{"Java default client ids of static members", "range", []kafka.Member{
+			{MemberID: "st-a-1", InstanceID: "st-a", ClientID: "consumer-g-st-a", JoinMetadata: v1},
+			{MemberID: "st-b-1", InstanceID: "st-b", ClientID: "consumer-g-st-b", JoinMetadata: v1}},
+			ImplJava, false, "assignor range (Java/franz-go leader, by client id; sarama sends the same metadata)"},
+		{"another member's instance id is a chosen client id", "range", []kafka.Member{
+			{MemberID: "st-a-1", InstanceID: "st-a", ClientID: "consumer-g-st-b", JoinMetadata: v1}},
+			ImplSarama, false, "assignor range (sarama leader, by metadata the Java client 2.4 to 3.3 also sends)"},
 		{"librdkafka default client id", "cooperative-sticky", []kafka.Member{member("a", "rdkafka", v1), member("b", "rdkafka", v1)},
 			ImplLibrdkafka, false, "assignor cooperative-sticky (librdkafka leader, by client id only)"},
 		{"kcat", "roundrobin", []kafka.Member{member("a", "kcat", v0)},
