@@ -113,6 +113,7 @@ at or above it (WARN or ERR), 1 when the cluster or a group could not be read
 // parseDiagnose validates the arguments before anything connects.
 func parseDiagnose(args []string, f healthFlags, storm int, failOn string) (diagnoseOptions, error) {
 	var o diagnoseOptions
+	f.command = "diagnose"
 	h, err := parseHealth(args, f)
 	if err != nil {
 		return o, err

@@ -40,6 +40,9 @@ type healthFlags struct {
 	wide             bool
 	b64              []string
 	quiet            bool
+	// command names the command in errors: "diagnose" shares these
+	// flags; "" is health.
+	command string
 }
 
 // healthOptions is a validated `kgroups health`.
@@ -190,7 +193,11 @@ func parseHealth(args []string, f healthFlags) (healthOptions, error) {
 	case f.all && len(args) > 0:
 		return p, usageErrorf("give either group names or --all-groups, not both")
 	case !f.all && len(args) == 0:
-		return p, usageErrorf("health needs one or more group names, or --all-groups")
+		cmd := f.command
+		if cmd == "" {
+			cmd = "health"
+		}
+		return p, usageErrorf("%s needs one or more group names, or --all-groups", cmd)
 	case f.window <= 0:
 		return p, usageErrorf("invalid --window %s: it must be above zero", f.window)
 	case f.interval <= 0:
