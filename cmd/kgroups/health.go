@@ -126,8 +126,9 @@ Rates read as in the UI: 0.3, 5.0, 35, 1.2k messages per second.
 When the polls already know why a WARN or ERR group lags, a CAUSE column
 says so in a few words, as the groups screen does: open txn, lost to
 retention, member not committing, slower than producers, past log end, near
-retention, unassigned partitions, rebalance storm ('kgroups diagnose' gives
-the evidence); only a finding at least as severe as the verdict is named.
+retention, unassigned partitions, rebalance storm, topic recreated
+('kgroups diagnose' gives the evidence); only a finding at least as severe
+as the verdict is named.
 -o json prints every partition of every group, unknown values as null,
 "judging": {"observations": n, "window": m, "reason": "..."} while a
 verdict is JUDGING,
