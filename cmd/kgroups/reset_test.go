@@ -517,6 +517,12 @@ nosuch  (not found)         0           0  no: not found
 	}
 	rc.assertCommits(t, "g", initialCommits)
 
+	// Nothing deletable: the dry run does not suggest --execute.
+	code, _, stderr = rc.kg(t, "delete", "live", "nosuch")
+	if code != 0 || !strings.HasSuffix(stderr, "Dry run: nothing was deleted, and --execute would delete nothing.\n") || strings.Contains(stderr, "Add --execute") {
+		t.Fatalf("dry run of nothing deletable: exit %d, stderr:\n%s", code, stderr)
+	}
+
 	code, stdout, stderr = rc.kg(t, "delete", "g", "live", "--execute")
 	if code != 1 {
 		t.Fatalf("execute: exit %d", code)
