@@ -87,6 +87,13 @@ func TestDiagnosisTab(t *testing.T) {
 	if msg := viewtest.Do(cmd); msg != (ui.OpenRecordMsg{Group: "g", Topic: "t", Partition: 1, Offset: 4}) {
 		t.Errorf("enter on the open transaction: %#v", msg)
 	}
+	// A finding on a whole topic names nowhere to go: Enter says so
+	// rather than doing nothing.
+	m.Update(tea.KeyMsg{Type: tea.KeyDown})
+	cmd, _ = ui.Dispatch(m.Actions(), enter, true)
+	if msg := viewtest.Do(cmd); msg != (ui.FlashMsg{Text: "go to the finding's partition, member or record: the selected finding names no single partition, member or record", Error: true}) {
+		t.Errorf("enter on unassigned-partitions: %#v", msg)
+	}
 	// The same input gives kgroups diagnose's findings: one rule.
 	gh, _ := tr.Evaluate("g", nil)
 	s := poll(61)
