@@ -212,3 +212,28 @@ func TestOldBrokersSayWhatIsMissing(t *testing.T) {
 		t.Errorf("a raw protocol error on the tab:\n%s", view)
 	}
 }
+
+// TestDetailKeepsTheNextStep: in a window too short for the whole
+// detail, evidence gives way, a line says how much, and the next step
+// stays.
+func TestDetailKeepsTheNextStep(t *testing.T) {
+	lipgloss.SetColorProfile(termenv.Ascii)
+	tr := lag.NewTracker(lag.DefaultConfig())
+	m := New(viewtest.Common(80, 24, true), "g", nil)
+	s := poll(0)
+	tr.Add(s)
+	m.Update(ui.DataMsg{Snapshot: s, History: tr, Lag: tr})
+	f := m.Findings()[0]
+	full := m.detail(&f, 100)
+	last := full[len(full)-1]
+	if len(f.Evidence) < 3 || !strings.HasPrefix(last, "next: ") {
+		t.Fatalf("the finding has %d pieces of evidence and ends %q; the test needs 3 and a next step", len(f.Evidence), last)
+	}
+	short := m.detail(&f, len(full)-1)
+	if len(short) != len(full)-1 || short[len(short)-1] != last || short[len(short)-2] != "  … 2 more pieces of evidence: a taller window shows them" {
+		t.Errorf("detail in %d lines:\n%s\nwant the last but one piece of evidence replaced by a count, and %q last", len(full)-1, strings.Join(short, "\n"), last)
+	}
+	if got := m.detail(&f, len(full)); !reflect.DeepEqual(got, full) {
+		t.Errorf("detail with room for it all:\n%s", strings.Join(got, "\n"))
+	}
+}
