@@ -67,7 +67,7 @@ func newKeyMap() keyMap {
 		ClearFilter:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
 		NextMatch:    key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next match")),
 		PrevMatch:    key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "previous match")),
-		matchNote:    key.NewBinding(key.WithHelp("n/N", "next/previous filter match")),
+		matchNote:    key.NewBinding(key.WithHelp("n/N", "next/previous match (with a filter)")),
 		Select:       key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "select partition")),
 		Reset:        key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "reset offsets")),
 		Seek:         key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "seek partition")),
