@@ -19,8 +19,14 @@ func TestUsageErrorsAreTyped(t *testing.T) {
 	}{
 		{[]string{"bogus"}, `kgroups: unknown command "bogus" for "kgroups"` + "\n", "kgroups"},
 		{[]string{"version", "extra"}, `kgroups: unknown command "extra" for "kgroups version"` + "\n", "kgroups version"},
-		{[]string{"config", "use"}, "kgroups: accepts 1 arg(s), received 0\n", "kgroups config use"},
-		{[]string{"config", "use", "a", "b"}, "kgroups: accepts 1 arg(s), received 2\n", "kgroups config use"},
+		{[]string{"config", "use"}, "kgroups: config use needs exactly one context name (got 0 arguments); kgroups config contexts lists them\n", "kgroups config use"},
+		{[]string{"config", "use", "a", "b"}, "kgroups: config use needs exactly one context name (got 2 arguments); kgroups config contexts lists them\n", "kgroups config use"},
+		{[]string{"peek", "a", "b"}, "kgroups: peek reads the records of one group (got 2 group names)\n", "kgroups peek"},
+		// A command that only groups others refuses an unknown one, as
+		// the root does, rather than printing its help with exit 0.
+		{[]string{"config", "use-context", "prod"}, `kgroups: unknown command "use-context" for "kgroups config"; did you mean "use"?` + "\n", "kgroups config"},
+		{[]string{"config", "get-contexts"}, `kgroups: unknown command "get-contexts" for "kgroups config"; did you mean "contexts"?` + "\n", "kgroups config"},
+		{[]string{"completion", "bsah"}, `kgroups: unknown command "bsah" for "kgroups completion"; did you mean "bash"?` + "\n", "kgroups completion"},
 		{[]string{"completion", "bash", "extra"}, `kgroups: unknown command "extra" for "kgroups completion bash"` + "\n", "kgroups completion bash"},
 		{[]string{"list", "--bogus"}, "kgroups: unknown flag: --bogus\n", "kgroups list"},
 		{[]string{"--bogus", "list"}, "kgroups: unknown flag: --bogus\n", "kgroups"},
