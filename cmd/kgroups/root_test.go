@@ -1,6 +1,9 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"os"
 	"strings"
 	"testing"
 
@@ -57,3 +60,30 @@ func TestRuntimeErrorsAreNotUsage(t *testing.T) {
 }
 
 func quote(s string) string { return `"` + strings.ReplaceAll(s, `"`, `\"`) + `"` }
+
+// TestUINeedsATerminal: the UI (bare kgroups, tui, demo) on a standard
+// input that is no terminal (/dev/null, a pipe: ssh without -t) says so
+// and what works without one, before connecting or starting the demo.
+func TestUINeedsATerminal(t *testing.T) {
+	isolateConfig(t)
+	null, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = null.Close() }()
+	const head = "kgroups: the terminal UI needs a terminal, and standard input is not one (in ssh, add -t); "
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-b", "127.0.0.1:1"}, head + "kgroups list, describe and health print what it shows without one\n"},
+		{[]string{"-b", "127.0.0.1:1", "tui", "--group", "g"}, head + "kgroups list, describe and health print what it shows without one\n"},
+		{[]string{"demo"}, head + "kgroups demo --headless serves the cluster without one\n"},
+	} {
+		var out, errOut bytes.Buffer
+		code := run(context.Background(), tc.args, null, &out, &errOut)
+		if code != exitError || out.String() != "" || errOut.String() != tc.want {
+			t.Errorf("%q: exit %d stdout %q stderr %q, want exit 1 and %q", tc.args, code, out.String(), errOut.String(), tc.want)
+		}
+	}
+}
