@@ -132,7 +132,7 @@ func (m *Model) Actions() []ui.Action {
 			case len(m.findings) == 0:
 				return "no finding"
 			case m.win.Cursor < len(m.findings) && target(m.group, &m.findings[m.win.Cursor]) == nil:
-				return "the selected finding names no single partition, member or record"
+				return "this finding names none"
 			}
 			return ""
 		},

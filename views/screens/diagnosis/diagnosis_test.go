@@ -91,7 +91,7 @@ func TestDiagnosisTab(t *testing.T) {
 	// rather than doing nothing.
 	m.Update(tea.KeyMsg{Type: tea.KeyDown})
 	cmd, _ = ui.Dispatch(m.Actions(), enter, true)
-	if msg := viewtest.Do(cmd); msg != (ui.FlashMsg{Text: "go to the finding's partition, member or record: the selected finding names no single partition, member or record", Error: true}) {
+	if msg := viewtest.Do(cmd); msg != (ui.FlashMsg{Text: "go to the finding's partition, member or record: this finding names none", Error: true}) {
 		t.Errorf("enter on unassigned-partitions: %#v", msg)
 	}
 	// The same input gives kgroups diagnose's findings: one rule.
