@@ -458,6 +458,11 @@ func TestWizardRefusesLiveGroup(t *testing.T) {
 	if got := f.commits("live"); !reflect.DeepEqual(got, map[string]int64{"orders/0": 1}) {
 		t.Fatalf("commits = %v", got)
 	}
+	// With the words that name the cluster, the suggestion carries them.
+	m = NewGroup(context.Background(), testCommon(false, false), f.backend, "live")
+	m.Connection = []string{"-b", "127.0.0.1:9092"}
+	press(m, "1", "enter")
+	mustContain(t, m, "kgroups -b 127.0.0.1:9092 rebalance live --all")
 }
 
 func TestWizardDelete(t *testing.T) {
