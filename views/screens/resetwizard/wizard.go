@@ -248,7 +248,7 @@ func (m *Model) Group() string { return m.group }
 // Bindings implements ui.Component: the step's keys, which the wizard also
 // shows on its last line, and the scrolling keys.
 func (m *Model) Bindings() []ui.Section {
-	return m.KeySections("Wizard", m.keys.hints(m.step, m.Protected, m.noop()))
+	return m.KeySections("Wizard", m.keys.hints(m.step, m.Protected, m.noop(), m.mode != ModeDelete))
 }
 
 // noop reports whether the previewed reset changes no offset: there is

@@ -471,7 +471,8 @@ func TestWizardDelete(t *testing.T) {
 	mustContain(t, m, "Delete group · group g")
 	settle(m, m.Init())
 	mustContain(t, m, "step 1 of 3: preview", "state Empty · 0 members · 2 committed offsets",
-		"TOPIC  PARTITION CURRENT-OFFSET", "orders         0              5", "orders         1             10")
+		"TOPIC  PARTITION CURRENT-OFFSET", "orders         0              5", "orders         1             10",
+		"enter continue · esc cancel") // nothing was typed: no b edit
 	press(m, "enter")
 	mustContain(t, m, "This deletes group g and its 2 committed offsets.")
 	press(m, "y")
