@@ -235,6 +235,24 @@ func (c *Client) Peek(ctx context.Context, req PeekRequest) (PeekResult, error) 
 	return res, nil
 }
 
+// missingPartition says why the log bounds of topic/p could not be read:
+// the topic does not exist, or has fewer partitions (as reset says it).
+func missingPartition(topic string, p int32, listed map[int32]kadm.ListedOffset) error {
+	n := int32(0)
+	for q := range listed {
+		if q >= 0 && q >= n {
+			n = q + 1
+		}
+	}
+	switch n {
+	case 0:
+		return fmt.Errorf("topic %q does not exist", topic)
+	case 1:
+		return fmt.Errorf("topic %q has 1 partition (0); partition %d does not exist", topic, p)
+	}
+	return fmt.Errorf("topic %q has %d partitions (0-%d); partition %d does not exist", topic, n, n-1, p)
+}
+
 // peekOffsets reads the log bounds (and, when reading at the group's next
 // offset, its commits) and decides where each partition starts.
 func (c *Client) peekOffsets(ctx context.Context, req PeekRequest) ([]PeekPartition, error) {
@@ -291,7 +309,7 @@ func (c *Client) peekOffsets(ctx context.Context, req PeekRequest) ([]PeekPartit
 		s, sok := starts.Lookup(req.Topic, p)
 		e, eok := ends.Lookup(req.Topic, p)
 		if !sok || !eok {
-			pp.Err = fmt.Errorf("topic %s has no partition %d", req.Topic, p)
+			pp.Err = missingPartition(req.Topic, p, starts[req.Topic])
 			out = append(out, pp)
 			continue
 		}

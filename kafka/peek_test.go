@@ -162,7 +162,7 @@ func TestPeekErrors(t *testing.T) {
 		"offset 2 is below the log start 7: the record is gone (deleted by retention or DeleteRecords)",
 		"offset 4 is the log end: no record has been written there yet",
 		`group "billing" has no committed offset on orders/2: give --offset to read elsewhere`,
-		"topic orders has no partition 9",
+		`topic "orders" has 3 partitions (0-2); partition 9 does not exist`,
 	}
 	for i, p := range res.Partitions {
 		if p.Err == nil || p.Err.Error() != want[i] {
@@ -179,6 +179,13 @@ func TestPeekErrors(t *testing.T) {
 	var nc *kafka.NoCommitError
 	if !errors.As(res.Partitions[2].Err, &nc) {
 		t.Errorf("partition 2: %#v", res.Partitions[2].Err)
+	}
+
+	// A topic that does not exist says so, not that it lacks the
+	// partition.
+	res = peek(t, cl, kafka.PeekRequest{Topic: "nosuch", Partitions: []int32{0}, Offset: 0, Count: 1})
+	if err := res.Partitions[0].Err; err == nil || err.Error() != `topic "nosuch" does not exist` {
+		t.Errorf("a topic that does not exist: %v", err)
 	}
 
 	res = peek(t, cl, kafka.PeekRequest{Group: "billing", Topic: "orders", Partitions: []int32{0}, Offset: 12, Count: 1})

@@ -80,6 +80,7 @@ func (m *Model) openReset(msg ui.ResetMsg) tea.Cmd {
 			w.ForGroupType(g.Type)
 		}
 	}
+	w.Connection = m.opts.Connection
 	m.push(w)
 	return w.Init()
 }

@@ -129,6 +129,18 @@ func footer(h *harness) string {
 	return ls[len(ls)-1]
 }
 
+// TestResetWizardCarriesTheConnection: the wizard gets the words that
+// name the cluster, so that the command a refusal suggests (kgroups
+// rebalance GROUP --all) runs pasted, in the demo too.
+func TestResetWizardCarriesTheConnection(t *testing.T) {
+	h, _, _ := writable(t, Options{ContextInfo: ContextInfo{Connection: []string{"-b", "127.0.0.1:9092"}}})
+	h.press("j", "R")
+	w, ok := h.m.top().(*resetwizard.Model)
+	if !ok || !equal(w.Connection, []string{"-b", "127.0.0.1:9092"}) {
+		t.Fatalf("R opened %T with connection %v", h.m.top(), w.Connection)
+	}
+}
+
 func TestResetWizardOpensAndEscReturns(t *testing.T) {
 	h, r, _ := writable(t, Options{})
 	h.press("j") // billing-reconciler

@@ -348,7 +348,7 @@ func TestHelpScreen(t *testing.T) {
 	h.poll()
 	h.press("?")
 	v := h.view()
-	for _, want := range []string{"L    sort by lag", "enter  open group", "q       quit", "n/N  next/previous filter match"} {
+	for _, want := range []string{"L    sort by lag", "enter  open group", "q       quit", "n/N  next/previous match (with a filter)"} {
 		if !strings.Contains(v, want) {
 			t.Fatalf("help lacks %q:\n%s", want, v)
 		}
@@ -398,7 +398,7 @@ func TestHelpScreen(t *testing.T) {
 	h.press("enter", "p", "?")
 	v = h.view()
 	for _, want := range []string{"tab        next tab", "shift+tab  previous tab", "c          chart group/partition",
-		"esc     back", "q       back", "p       resume", "ctrl+c  quit", "/    filter the tab", "n/N  next/previous filter match", "x      toggle exact time lag", "space  select partition", "e      seek the partition to an offset or a time"} {
+		"esc     back", "q       back", "p       resume", "ctrl+c  quit", "/    filter the tab", "n/N  next/previous match (with a filter)", "x      toggle exact time lag", "space  select partition", "e      seek the partition to an offset or a time"} {
 		if !strings.Contains(v, want) {
 			t.Fatalf("help over the group screen lacks %q:\n%s", want, v)
 		}

@@ -182,7 +182,7 @@ func (m *Model) footer(b *strings.Builder) {
 		// A completed group name is the broker's text.
 		line = format.Sanitize(m.cmdline.View(false, "")) + g.Caret
 	case m.flash.Text != "":
-		text := keepReceipt(oneLine(m.flash.Text), m.width, g.Ellipsis)
+		text := keepReceipt(oneLine(m.flash.Text), m.width, g.Ellipsis, m.opts.Getenv("HOME"))
 		if m.flash.Error {
 			line = m.styles.Error.Render(text)
 		} else {
@@ -198,8 +198,10 @@ func (m *Model) footer(b *strings.Builder) {
 // keepReceipt fits a message that ends with "; receipt PATH" into width
 // by cutting what comes before, never the path: the receipt is what a
 // user must copy after a write (kgroups undo PATH). When even the path
-// does not fit with a word before it, the line is "receipt PATH" alone.
-func keepReceipt(text string, width int, ellipsis string) string {
+// does not fit with a word before it, the line is "receipt PATH" alone,
+// then, with the home folder home written ~ (a shell expands it),
+// "receipt ~/PATH" and "~/PATH".
+func keepReceipt(text string, width int, ellipsis, home string) string {
 	const sep = "; receipt "
 	i := strings.LastIndex(text, sep)
 	if i < 0 || format.Width(text) <= width {
@@ -209,7 +211,18 @@ func keepReceipt(text string, width int, ellipsis string) string {
 	if head := width - format.Width(tail); head >= 8 {
 		return format.Truncate(text[:i], head, ellipsis) + tail
 	}
-	return tail[2:]
+	path := tail[len(sep):]
+	fits := []string{"receipt " + path}
+	if home = strings.TrimSuffix(home, "/"); home != "" && strings.HasPrefix(path, home+"/") {
+		short := "~" + path[len(home):]
+		fits = append(fits, "receipt "+short, short)
+	}
+	for _, s := range fits {
+		if format.Width(s) <= width {
+			return s
+		}
+	}
+	return fits[0]
 }
 
 func orDash(s string) string {

@@ -106,7 +106,9 @@ func newConfigContextsCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "contexts",
 		Short: "List the contexts; the one in use is marked *",
-		Args:  cobra.NoArgs,
+		// kubectl's words for it.
+		SuggestFor: []string{"get-contexts"},
+		Args:       cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
 			if format != formatTable && format != formatJSON {
 				return usageErrorf("invalid output format %q (accepted: table, json)", format)
@@ -176,7 +178,14 @@ func newConfigUseCmd(a *app) *cobra.Command {
 	return &cobra.Command{
 		Use:   "use CONTEXT",
 		Short: "Make CONTEXT the current context in the configuration file",
-		Args:  cobra.ExactArgs(1),
+		// kubectl's words for it.
+		SuggestFor: []string{"use-context", "set-context"},
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return fmt.Errorf("config use needs exactly one context name (got %d arguments); kgroups config contexts lists them", len(args))
+			}
+			return nil
+		},
 		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 			if len(args) > 0 {
 				return nil, noFiles

@@ -460,7 +460,7 @@ func TestConfigUse(t *testing.T) {
 	}
 
 	code, _, stderr = runKgroups(t, "config", "use")
-	if code != 2 || !strings.Contains(stderr, "accepts 1 arg(s), received 0") {
+	if code != 2 || !strings.Contains(stderr, "config use needs exactly one context name (got 0 arguments)") {
 		t.Fatalf("use with no args: exit %d stderr %q", code, stderr)
 	}
 

@@ -150,6 +150,10 @@ func runDelete(ctx context.Context, a *app, o deleteOptions) error {
 			for _, err := range refused {
 				a.notef("Note: --execute would be refused: %v", err)
 			}
+			if len(deletable) == 0 {
+				a.notef("Dry run: nothing was deleted, and --execute would delete nothing.")
+				return nil
+			}
 			a.notef("Dry run: nothing was deleted. Add --execute to delete.")
 			return nil
 		}

@@ -66,6 +66,11 @@ func runDemo(ctx context.Context, a *app, o demoOptions) error {
 	if o.headless {
 		ui = nil
 	}
+	if ui != nil {
+		if err := needTerminal(a, "kgroups demo --headless serves the cluster without one"); err != nil {
+			return err
+		}
+	}
 	opts := demo.Options{Listen: o.listen}
 	if ui == nil {
 		// Nobody else writes to the terminal: let workload trouble show.

@@ -58,6 +58,8 @@ report findings: one line each, grouped by group, most severe first.
   consumer-behind-retention      WARN  the time lag is within 10% of the topic's retention.ms
   slower-than-producers          WARN  the group consumes >10% slower than records arrive
                                        with a lag past what is in flight
+  log-replaced                   WARN  a partition's log was replaced (the topic recreated,
+                                       or another cluster at the address)
 
 A group without a finding reads "no findings", or "no findings yet: judging
 3/10" while the window held too few observations for the rules that judge
@@ -65,8 +67,8 @@ a trend. docs/findings.md describes every finding.
 Each finding carries its evidence (the numbers it rests on) and a suggested
 next step: always a read or a dry run (kgroups peek, kgroups reset or
 kgroups rebalance without --execute, kafka-transactions.sh describe), never
-a write. diagnose itself
-only reads: it never joins a group, commits or aborts a transaction.
+a write. diagnose itself only reads: it never joins a group, commits or
+aborts a transaction.
 
 Extra reads, each batched by broker: the polls read the last stable offsets
 (ListOffsets, read_committed, one request per leader); producers and
@@ -113,6 +115,7 @@ at or above it (WARN or ERR), 1 when the cluster or a group could not be read
 // parseDiagnose validates the arguments before anything connects.
 func parseDiagnose(args []string, f healthFlags, storm int, failOn string) (diagnoseOptions, error) {
 	var o diagnoseOptions
+	f.command = "diagnose"
 	h, err := parseHealth(args, f)
 	if err != nil {
 		return o, err

@@ -19,7 +19,7 @@ func TestDiagnoseUsageErrors(t *testing.T) {
 		args   []string
 		stderr string
 	}{
-		{[]string{"diagnose"}, "kgroups: health needs one or more group names, or --all-groups\n"},
+		{[]string{"diagnose"}, "kgroups: diagnose needs one or more group names, or --all-groups\n"},
 		{[]string{"diagnose", "g", "--fail-on", "info"}, "kgroups: invalid --fail-on \"info\": accepted values are WARN, ERR (any case)\n"},
 		{[]string{"diagnose", "g", "--storm", "0"}, "kgroups: invalid --storm 0: it must be 1 or more\n"},
 		{[]string{"diagnose", "g", "-o", "csv"}, "kgroups: invalid --output \"csv\": accepted values are table, json\n"},

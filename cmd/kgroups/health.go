@@ -40,6 +40,9 @@ type healthFlags struct {
 	wide             bool
 	b64              []string
 	quiet            bool
+	// command names the command in errors: "diagnose" shares these
+	// flags; "" is health.
+	command string
 }
 
 // healthOptions is a validated `kgroups health`.
@@ -110,25 +113,26 @@ group's status reads as in the UI: OK, WARN, WARN NO-COMMITS, or ERR and
 the worst partition status (ERR STALL); "JUDGING n/m" while the verdict
 rests on n of the m observations it needs and "JUDGING" while the window
 cannot decide (severity OK: it never trips --fail-on), and "-" while
-nothing can be judged (no member and nothing
-committed, or offsets that could not be read). Time lag is estimated
-from how the log end grew while sampling, in at most two units (12s, 3m04s,
-2h05m). A commit older than the first poll is read instead: the record at
-it gives the exact time lag, marked "=" (at most 256 partitions a poll, the
-most lagging first, batched per broker, each commit read once). "≥" (">="
-outside a UTF-8 locale) marks a lower bound (a commit older than the polls
-not read yet, or a lagging partition whose time lag is not known yet), "-"
-unknown, never 0s for a group that lags. No time lag is ever extrapolated.
+nothing can be judged (no member and nothing committed, or offsets that
+could not be read). Time lag is estimated from how the log end grew while
+sampling, in at most two units (12s, 3m04s, 2h05m). A commit older than
+the first poll is read instead: the record at it gives the exact time lag,
+marked "=" (at most 256 partitions a poll, the most lagging first, batched
+per broker, each commit read once). "≥" (">=" outside a UTF-8 locale)
+marks a lower bound (a commit older than the polls not read yet, or a
+lagging partition whose time lag is not known yet), "-" unknown, never 0s
+for a group that lags. No time lag is ever extrapolated.
 Rates read as in the UI: 0.3, 5.0, 35, 1.2k messages per second.
 When the polls already know why a WARN or ERR group lags, a CAUSE column
 says so in a few words, as the groups screen does: open txn, lost to
 retention, member not committing, slower than producers, past log end, near
-retention, unassigned partitions, rebalance storm ('kgroups diagnose' gives
-the evidence); only a finding at least as severe as the verdict is named.
+retention, unassigned partitions, rebalance storm, topic recreated
+('kgroups diagnose' gives the evidence); only a finding at least as severe
+as the verdict is named.
 -o json prints every partition of every group, unknown values as null,
 "judging": {"observations": n, "window": m, "reason": "..."} while a
-verdict is JUDGING,
-"cause" where a WARN or ERR has one, and "catchUp" ({state, seconds,
+verdict is JUDGING, "cause" where a WARN or ERR has one, and "catchUp"
+({state, seconds,
 capped, behindRate}: caught-up, keeping-up, catching-up with the seconds
 to go, at most a day, or falling-behind by so many records a second; null
 while unknown), the group screen's header's answer.
@@ -190,7 +194,11 @@ func parseHealth(args []string, f healthFlags) (healthOptions, error) {
 	case f.all && len(args) > 0:
 		return p, usageErrorf("give either group names or --all-groups, not both")
 	case !f.all && len(args) == 0:
-		return p, usageErrorf("health needs one or more group names, or --all-groups")
+		cmd := f.command
+		if cmd == "" {
+			cmd = "health"
+		}
+		return p, usageErrorf("%s needs one or more group names, or --all-groups", cmd)
 	case f.window <= 0:
 		return p, usageErrorf("invalid --window %s: it must be above zero", f.window)
 	case f.interval <= 0:

@@ -57,7 +57,12 @@ offset of the next record.`,
   kgroups peek billing --topic orders:0,1 -n 5
   kgroups peek billing --topic orders:3 --offset 1200 --format hex
   kgroups peek billing --topic orders:3 -o json | jq -r '.partitions[0].records[0].value'`,
-		Args: cobra.MaximumNArgs(1),
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) > 1 {
+				return fmt.Errorf("peek reads the records of one group (got %d group names)", len(args))
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			args, err := withGroupBase64(args, b64)
 			if err != nil {

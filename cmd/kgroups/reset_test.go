@@ -130,6 +130,32 @@ Dry run: nothing was changed. Add --execute to apply.
 	if n := rc.receiptCount(t); n != 0 {
 		t.Fatalf("a dry run wrote %d receipts", n)
 	}
+	// kafka-consumer-groups.sh's --dry-run says the same out loud.
+	code, again, stderr := rc.kg(t, "reset", "g", "--to-earliest", "--topic", "orders", "--dry-run")
+	if code != 0 || again != stdout {
+		t.Fatalf("--dry-run: exit %d, stdout %q, stderr %q; want exit 0 and the plan above", code, again, stderr)
+	}
+}
+
+// TestDryRunAndExecuteRefused: every writing command takes
+// kafka-consumer-groups.sh's --dry-run, and refuses it next to --execute
+// before connecting (exit 2).
+func TestDryRunAndExecuteRefused(t *testing.T) {
+	isolateConfig(t)
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	for _, args := range [][]string{
+		{"reset", "g", "--to-earliest", "--all-topics"},
+		{"undo", "receipt.json"},
+		{"delete", "g"},
+		{"delete-offsets", "g", "--topic", "orders"},
+		{"rebalance", "g", "--all"},
+	} {
+		code, stdout, stderr := runKgroups(t, append([]string{"-b", "127.0.0.1:1", "--timeout", "1s"}, append(args, "--dry-run", "--execute")...)...)
+		want := "kgroups: give --dry-run or --execute, not both: without --execute " + args[0] + " is a dry run\nRun 'kgroups " + args[0] + " --help' for usage.\n"
+		if code != 2 || stdout != "" || stderr != want {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2 and %q", args, code, stdout, stderr, want)
+		}
+	}
 }
 
 func TestResetScenariosCLI(t *testing.T) {
@@ -490,6 +516,12 @@ nosuch  (not found)         0           0  no: not found
 		t.Fatalf("stderr: %s", stderr)
 	}
 	rc.assertCommits(t, "g", initialCommits)
+
+	// Nothing deletable: the dry run does not suggest --execute.
+	code, _, stderr = rc.kg(t, "delete", "live", "nosuch")
+	if code != 0 || !strings.HasSuffix(stderr, "Dry run: nothing was deleted, and --execute would delete nothing.\n") || strings.Contains(stderr, "Add --execute") {
+		t.Fatalf("dry run of nothing deletable: exit %d, stderr:\n%s", code, stderr)
+	}
 
 	code, stdout, stderr = rc.kg(t, "delete", "g", "live", "--execute")
 	if code != 1 {

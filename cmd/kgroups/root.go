@@ -129,13 +129,19 @@ func printError(w io.Writer, err error) {
 // typeArgErrors makes the argument checks of c and every command under it
 // return usage errors: a wrong number of arguments, or an unknown command.
 // A command without a check keeps cobra's default (a root with subcommands
-// takes no arguments; any other command takes any).
+// takes no arguments; any other command takes any). A command that only
+// groups others (config, completion) prints its help when called alone,
+// as cobra does, but an unknown subcommand of it is an error too, not
+// its help and exit 0.
 func typeArgErrors(c *cobra.Command) {
+	if c.HasParent() && c.HasSubCommands() && !c.Runnable() {
+		c.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
+	}
 	check := c.Args
 	c.Args = func(cmd *cobra.Command, args []string) error {
 		var err error
 		switch {
-		case !cmd.HasParent() && cmd.HasSubCommands() && len(args) > 0:
+		case cmd.HasSubCommands() && len(args) > 0:
 			err = unknownCommand(cmd, args[0])
 		case check != nil:
 			err = check(cmd, args)

@@ -22,7 +22,8 @@ func TestDidYouMeanCommandsAndFlags(t *testing.T) {
 		{[]string{"list", "--wdie"}, "kgroups: unknown flag: --wdie; did you mean --wide?\nRun 'kgroups list --help' for usage.\n"},
 		{[]string{"list", "--broker", "k:1"}, "kgroups: unknown flag: --broker; did you mean --brokers?\nRun 'kgroups list --help' for usage.\n"},
 		{[]string{"list", "--nothing-like-it"}, "kgroups: unknown flag: --nothing-like-it\nRun 'kgroups list --help' for usage.\n"},
-		{[]string{"config", "use"}, "kgroups: accepts 1 arg(s), received 0\nRun 'kgroups config use --help' for usage.\n"},
+		{[]string{"config", "use"}, "kgroups: config use needs exactly one context name (got 0 arguments); kgroups config contexts lists them\nRun 'kgroups config use --help' for usage.\n"},
+		{[]string{"config", "vew"}, "kgroups: unknown command \"vew\" for \"kgroups config\"; did you mean \"view\"?\nRun 'kgroups config --help' for usage.\n"},
 		// A value that does not parse says what is accepted, in words.
 		{[]string{"health", "--all-groups", "--window", "10x"}, "kgroups: --window \"10x\": want a duration like 500ms, 10s or 1m (units ns, us, ms, s, m, h)\nRun 'kgroups health --help' for usage.\n"},
 		{[]string{"peek", "g", "-n", "two"}, "kgroups: --count \"two\": want a whole number like 10\nRun 'kgroups peek --help' for usage.\n"},

@@ -3,10 +3,13 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
+	"os"
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
 	"github.com/kgroups/kgroups/config"
@@ -70,6 +73,9 @@ type openOptions struct {
 // keeps trying with its backoff; a bad configuration, certificate or
 // credentials still ends kgroups with the error.
 func openTUI(ctx context.Context, a *app, o openOptions) error {
+	if err := needTerminal(a, "kgroups list, describe and health print what it shows without one"); err != nil {
+		return err
+	}
 	cc, err := a.cluster()
 	if err != nil {
 		return err
@@ -108,6 +114,18 @@ func openDemoUI(ctx context.Context, a *app, brokers []string) error {
 	opts.Connection = []string{"-b", strings.Join(brokers, ",")}
 	opts.NoSwitch = demoNoSwitch
 	return runTUI(ctx, a, opts)
+}
+
+// needTerminal refuses to open the UI when standard input is a file that
+// is not a terminal (/dev/null, a pipe: ssh without -t, cron): the UI
+// could read no key, and Bubble Tea's own error says nothing a user
+// can act on. instead says what works without a terminal.
+func needTerminal(a *app, instead string) error {
+	f, ok := a.stdin.(*os.File)
+	if !ok || term.IsTerminal(f.Fd()) {
+		return nil
+	}
+	return fmt.Errorf("the terminal UI needs a terminal, and standard input is not one (in ssh, add -t); %s", instead)
 }
 
 // demoNoSwitch is what `:ctx NAME` says in the demo.

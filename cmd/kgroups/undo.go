@@ -77,7 +77,11 @@ with --new-group. Receipts over 16 MiB are refused.`,
   kgroups undo RECEIPT --receipt-brokers`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 || args[0] == "" {
-				return usageErrorf("undo needs exactly one receipt file (got %d arguments)", len(args))
+				where := ""
+				if dir := receiptsDir(); dir != "" {
+					where = "; kgroups writes them in " + dir + " (Tab completes them)"
+				}
+				return usageErrorf("undo needs exactly one receipt file (got %d arguments)%s", len(args), where)
 			}
 			o := undoOptions{receipt: args[0], write: w, force: force, newGroup: newGroup, receiptBrokers: receiptBrokers}
 			var err error

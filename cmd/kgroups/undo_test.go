@@ -234,3 +234,17 @@ func TestUndoRefusesDuplicateKeys(t *testing.T) {
 	}
 	rc.assertCommits(t, "g", map[string]int64{"orders/0": 0, "orders/1": 10})
 }
+
+// TestUndoWithoutAReceiptSaysWhereTheyAre: undo with no receipt names
+// the folder kgroups writes them in, before connecting.
+func TestUndoWithoutAReceiptSaysWhereTheyAre(t *testing.T) {
+	isolateConfig(t)
+	state := t.TempDir()
+	t.Setenv("XDG_STATE_HOME", state)
+	code, stdout, stderr := runKgroups(t, "-b", "127.0.0.1:1", "undo")
+	want := "kgroups: undo needs exactly one receipt file (got 0 arguments); kgroups writes them in " +
+		filepath.Join(state, "kgroups", "receipts") + " (Tab completes them)\nRun 'kgroups undo --help' for usage.\n"
+	if code != exitUsage || stdout != "" || stderr != want {
+		t.Fatalf("exit %d stdout %q stderr %q, want exit 2 and %q", code, stdout, stderr, want)
+	}
+}

@@ -17,6 +17,9 @@ import (
 // writeFlags are the flags every writing command shares.
 type writeFlags struct {
 	execute bool
+	// dryRun is kafka-consumer-groups.sh's --dry-run: what a writing
+	// command does anyway without --execute, said out loud.
+	dryRun  bool
 	confirm []string
 	// wide shows long ids and hosts whole in the tables (--wide).
 	wide bool
@@ -24,6 +27,15 @@ type writeFlags struct {
 
 func addWriteFlags(cmd *cobra.Command, w *writeFlags, what string) {
 	cmd.Flags().BoolVar(&w.execute, "execute", false, what+" (without it, a dry run that changes nothing)")
+	cmd.Flags().BoolVar(&w.dryRun, "dry-run", false, "print the plan and change nothing: the default without --execute (as kafka-consumer-groups.sh --dry-run)")
+	if run := cmd.RunE; run != nil {
+		cmd.RunE = func(c *cobra.Command, args []string) error {
+			if w.dryRun && w.execute {
+				return usageErrorf("give --dry-run or --execute, not both: without --execute %s is a dry run", c.Name())
+			}
+			return run(c, args)
+		}
+	}
 	// StringArray, not StringSlice: a group may be named "a,b", and
 	// --confirm compares against the exact name.
 	cmd.Flags().StringArrayVar(&w.confirm, "confirm", nil, "the `GROUP` name typed again, exactly, required with --execute in a protected context (repeat for several groups)")

@@ -122,9 +122,13 @@ func (c *roundCounter) observe(g *kafka.Group) {
 	}
 	if !c.seen {
 		c.seen, c.gen, c.last = true, gen, g.Members
-		c.r.Known, c.r.From, c.r.To = true, gen, gen
+		c.r.From, c.r.To = gen, gen
 		return
 	}
+	// A second read with a generation: the rounds are known, none or
+	// some. One read alone says nothing of what came after it (a lone
+	// member that rejoined from scratch carries no generation).
+	c.r.Known = true
 	if gen <= c.gen {
 		return
 	}

@@ -98,6 +98,13 @@ func TestRoundsUnknown(t *testing.T) {
 	if got.Known || got.Count() != 0 || got.String() != "" {
 		t.Fatalf("rounds %+v, want unknown", got)
 	}
+	// A generation before the removal only: the lone member that
+	// rejoined from scratch carries none, so nothing says whether the
+	// group rebalanced (it did), and the sentence must not say it did not.
+	got = countRounds(stable(classicMember("a", "c1", 1, 0, 1)), stable(classicMember("a2", "c1", -1, 0, 1)))
+	if got.Known || got.Sentence() != "" {
+		t.Fatalf("rounds after one read with a generation %+v, sentence %q; want unknown and no sentence", got, got.Sentence())
+	}
 	// A KIP-848 group counts by its group epoch.
 	g := func(epoch int32) *kafka.Group {
 		return &kafka.Group{Name: "g", Type: kafka.TypeConsumer, State: kafka.StateStable, GroupEpoch: epoch}

@@ -1,6 +1,8 @@
 package diagnosis
 
 import (
+	"strconv"
+
 	"github.com/kgroups/kgroups/kafka/diagnose"
 	"github.com/kgroups/kgroups/views/format"
 	"github.com/kgroups/kgroups/views/render"
@@ -24,16 +26,28 @@ func (m *Model) rows() int {
 // detail is the selected finding in full: its message wrapped to the
 // width, every piece of evidence in words (spans, times, sizes with units:
 // render.DiagnoseEvidence) and the next step, wrapped too, at most n
-// lines.
+// lines. When they do not fit, evidence goes first, from the last, and a
+// line says how many pieces are left out: the next step is what the
+// reader acts on, and it is never cut silently.
 func (m *Model) detail(f *diagnose.Finding, n int) []string {
 	width := max(m.Width, 1)
 	lines := format.Wrap(format.Sanitize(render.DiagnoseMessage(f)), width)
+	var evidence, next []string
 	for _, e := range f.Evidence {
-		lines = append(lines, table.FitLine(format.Sanitize("  "+e.Key+" "+render.DiagnoseEvidence(e.Key, e.Value)), m.Width, m.Glyphs.Ellipsis))
+		evidence = append(evidence, table.FitLine(format.Sanitize("  "+e.Key+" "+render.DiagnoseEvidence(e.Key, e.Value)), m.Width, m.Glyphs.Ellipsis))
 	}
-	if next := render.DiagnoseNext(f); next != "" {
-		lines = append(lines, format.Wrap(format.Sanitize("next: "+next), width)...)
+	if s := render.DiagnoseNext(f); s != "" {
+		next = format.Wrap(format.Sanitize("next: "+s), width)
 	}
+	if keep := n - len(lines) - len(next) - 1; len(lines)+len(evidence)+len(next) > n && keep >= 0 && keep < len(evidence) {
+		more := len(evidence) - keep
+		word := "pieces"
+		if more == 1 {
+			word = "piece"
+		}
+		evidence = append(evidence[:keep:keep], table.FitLine("  "+m.Glyphs.Ellipsis+" "+strconv.Itoa(more)+" more "+word+" of evidence: a taller window shows them", m.Width, m.Glyphs.Ellipsis))
+	}
+	lines = append(append(lines, evidence...), next...)
 	if len(lines) > n {
 		lines = lines[:n]
 	}

@@ -128,8 +128,11 @@ func (m *Model) Actions() []ui.Action {
 	return []ui.Action{{
 		Name: "go to the finding's partition, member or record", Key: m.open,
 		Unavailable: func() string {
-			if len(m.findings) == 0 {
+			switch {
+			case len(m.findings) == 0:
 				return "no finding"
+			case m.win.Cursor < len(m.findings) && target(m.group, &m.findings[m.win.Cursor]) == nil:
+				return "this finding names none"
 			}
 			return ""
 		},
@@ -240,19 +243,26 @@ func (m *Model) follow() tea.Cmd {
 	if m.win.Cursor >= len(m.findings) {
 		return nil
 	}
-	f := m.findings[m.win.Cursor]
-	var msg tea.Msg
-	switch {
-	case f.Offset >= 0 && f.Topic != "" && f.Partition >= 0:
-		msg = ui.OpenRecordMsg{Group: m.group, Topic: f.Topic, Partition: f.Partition, Offset: f.Offset}
-	case f.Topic != "" && f.Partition >= 0:
-		msg = ui.ShowPartitionMsg{Group: m.group, Topic: f.Topic, Partition: f.Partition}
-	case f.Member != "":
-		msg = ui.ShowMemberMsg{Group: m.group, MemberID: f.Member}
-	default:
+	msg := target(m.group, &m.findings[m.win.Cursor])
+	if msg == nil {
 		return nil
 	}
 	return func() tea.Msg { return msg }
+}
+
+// target is where Enter on f goes: the record it names, else its
+// partition, else its member; nil when it names none of them (a
+// group-wide or topic-wide finding).
+func target(group string, f *diagnose.Finding) tea.Msg {
+	switch {
+	case f.Offset >= 0 && f.Topic != "" && f.Partition >= 0:
+		return ui.OpenRecordMsg{Group: group, Topic: f.Topic, Partition: f.Partition, Offset: f.Offset}
+	case f.Topic != "" && f.Partition >= 0:
+		return ui.ShowPartitionMsg{Group: group, Topic: f.Topic, Partition: f.Partition}
+	case f.Member != "":
+		return ui.ShowMemberMsg{Group: group, MemberID: f.Member}
+	}
+	return nil
 }
 
 // View implements ui.Component.

@@ -87,6 +87,13 @@ func TestDiagnosisTab(t *testing.T) {
 	if msg := viewtest.Do(cmd); msg != (ui.OpenRecordMsg{Group: "g", Topic: "t", Partition: 1, Offset: 4}) {
 		t.Errorf("enter on the open transaction: %#v", msg)
 	}
+	// A finding on a whole topic names nowhere to go: Enter says so
+	// rather than doing nothing.
+	m.Update(tea.KeyMsg{Type: tea.KeyDown})
+	cmd, _ = ui.Dispatch(m.Actions(), enter, true)
+	if msg := viewtest.Do(cmd); msg != (ui.FlashMsg{Text: "go to the finding's partition, member or record: this finding names none", Error: true}) {
+		t.Errorf("enter on unassigned-partitions: %#v", msg)
+	}
 	// The same input gives kgroups diagnose's findings: one rule.
 	gh, _ := tr.Evaluate("g", nil)
 	s := poll(61)
@@ -203,5 +210,30 @@ func TestOldBrokersSayWhatIsMissing(t *testing.T) {
 	}
 	if strings.Contains(view, "read failed") || strings.Contains(view, "too old") {
 		t.Errorf("a raw protocol error on the tab:\n%s", view)
+	}
+}
+
+// TestDetailKeepsTheNextStep: in a window too short for the whole
+// detail, evidence gives way, a line says how much, and the next step
+// stays.
+func TestDetailKeepsTheNextStep(t *testing.T) {
+	lipgloss.SetColorProfile(termenv.Ascii)
+	tr := lag.NewTracker(lag.DefaultConfig())
+	m := New(viewtest.Common(80, 24, true), "g", nil)
+	s := poll(0)
+	tr.Add(s)
+	m.Update(ui.DataMsg{Snapshot: s, History: tr, Lag: tr})
+	f := m.Findings()[0]
+	full := m.detail(&f, 100)
+	last := full[len(full)-1]
+	if len(f.Evidence) < 3 || !strings.HasPrefix(last, "next: ") {
+		t.Fatalf("the finding has %d pieces of evidence and ends %q; the test needs 3 and a next step", len(f.Evidence), last)
+	}
+	short := m.detail(&f, len(full)-1)
+	if len(short) != len(full)-1 || short[len(short)-1] != last || short[len(short)-2] != "  … 2 more pieces of evidence: a taller window shows them" {
+		t.Errorf("detail in %d lines:\n%s\nwant the last but one piece of evidence replaced by a count, and %q last", len(full)-1, strings.Join(short, "\n"), last)
+	}
+	if got := m.detail(&f, len(full)); !reflect.DeepEqual(got, full) {
+		t.Errorf("detail with room for it all:\n%s", strings.Join(got, "\n"))
 	}
 }

@@ -67,7 +67,7 @@ func newKeyMap() keyMap {
 		ClearFilter:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
 		NextMatch:    key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next match")),
 		PrevMatch:    key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "previous match")),
-		matchNote:    key.NewBinding(key.WithHelp("n/N", "next/previous filter match")),
+		matchNote:    key.NewBinding(key.WithHelp("n/N", "next/previous match (with a filter)")),
 		Select:       key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "select partition")),
 		Reset:        key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "reset offsets")),
 		Seek:         key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "seek partition")),
@@ -116,11 +116,12 @@ func (m *Model) Bindings() []ui.Section {
 
 // ShortHelp implements ui.Component: the keys of the tab on show, most
 // important first (the footer cuts from the end on a narrow terminal).
-// While a filter is typed its line says what Enter and Esc do.
+// Tab, the way to every other tab, comes first, after a kept filter's
+// keys. While a filter is typed its line says what Enter and Esc do.
 func (m *Model) ShortHelp() []key.Binding {
 	h := &m.keys.hints
 	if e := m.active(); e != nil {
-		return append(e.ShortHelp(), h.tab)
+		return append([]key.Binding{h.tab}, e.ShortHelp()...)
 	}
 	if m.filter.typing {
 		return nil
@@ -129,6 +130,7 @@ func (m *Model) ShortHelp() []key.Binding {
 	if m.filterKept() {
 		out = append(out, h.clear, h.match)
 	}
+	out = append(out, h.tab)
 	switch m.tab {
 	case Partitions:
 		out = append(out, h.reset, h.sel, h.seek, h.view, h.exact, h.filter, h.scope)
@@ -142,5 +144,5 @@ func (m *Model) ShortHelp() []key.Binding {
 	case Chart:
 		out = append(out, h.scope, h.exact)
 	}
-	return append(out, h.tab)
+	return out
 }

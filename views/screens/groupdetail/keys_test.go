@@ -51,7 +51,7 @@ func TestScreenOwnsItsKeys(t *testing.T) {
 		}
 		return strings.Join(out, ", ")
 	}
-	if got, want := footer(), "R reset, space select, e seek, v view, x exact, / filter, c chart, tab tabs"; got != want {
+	if got, want := footer(), "tab tabs, R reset, space select, e seek, v view, x exact, / filter, c chart"; got != want {
 		t.Fatalf("footer hints = %q\nwant %q", got, want)
 	}
 	key := func(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }
@@ -80,7 +80,7 @@ func TestScreenOwnsItsKeys(t *testing.T) {
 	if got, want := titles(), "Move: ↑/k ↓/j pgup pgdn g G; Group: tab shift+tab c; Filter: / esc n N"; got != want {
 		t.Fatalf("bindings with a filter = %q\nwant %q", got, want)
 	}
-	if got, want := footer(), "esc clear, n/N match, R reset, space select, e seek, v view, x exact, / filter, c chart, tab tabs"; got != want {
+	if got, want := footer(), "esc clear, n/N match, tab tabs, R reset, space select, e seek, v view, x exact, / filter, c chart"; got != want {
 		t.Fatalf("footer hints with a filter = %q\nwant %q", got, want)
 	}
 	m.Update(tea.KeyMsg{Type: tea.KeyEsc})

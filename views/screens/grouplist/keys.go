@@ -47,7 +47,7 @@ func newKeyMap() keyMap {
 		NextMatch:   key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next match (with a filter)")),
 		PrevMatch:   key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "previous match (with a filter)")),
 
-		matchNote:    key.NewBinding(key.WithHelp("n/N", "next/previous filter match")),
+		matchNote:    key.NewBinding(key.WithHelp("n/N", "next/previous match (with a filter)")),
 		sortHint:     key.NewBinding(key.WithKeys("N", "L", "T", "H", "S", "M"), key.WithHelp("NLTHSM", "sort")),
 		filteredSort: key.NewBinding(key.WithKeys("L", "T", "H", "S", "M"), key.WithHelp("LTHSM", "sort")),
 		matchHint:    key.NewBinding(key.WithKeys("n", "N"), key.WithHelp("n/N", "match")),

@@ -42,7 +42,7 @@ func DefaultKeys(g ui.Glyphs) Keys {
 // changes nothing, so enter closes). The frame adds its
 // scrolling keys when the text does not fit, except on the scenario step,
 // whose arrows choose.
-func (k *Keys) hints(s step, protected, noop bool) []key.Binding {
+func (k *Keys) hints(s step, protected, noop, edit bool) []key.Binding {
 	choose := k.Choose
 	switch s {
 	case stepScenario:
@@ -54,11 +54,14 @@ func (k *Keys) hints(s step, protected, noop bool) []key.Binding {
 	case stepPlanning:
 		return []key.Binding{k.Cancel}
 	case stepPreview:
+		choose.SetHelp("enter", "continue")
 		if noop {
 			choose.SetHelp("enter", "close")
-			return []key.Binding{choose, k.Edit, k.Cancel}
 		}
-		choose.SetHelp("enter", "continue")
+		if !edit {
+			// Nothing was typed to edit (deleting a group).
+			return []key.Binding{choose, k.Cancel}
+		}
 		return []key.Binding{choose, k.Edit, k.Cancel}
 	case stepConfirm:
 		if protected {

@@ -137,7 +137,7 @@ func (m *Model) build() (c dialog.Content, firstChoice int) {
 		t.Para(&s.Warn, m.notice)
 	}
 	c.Table = m.table()
-	c.Hints = m.keys.hints(m.step, m.Protected, m.noop())
+	c.Hints = m.keys.hints(m.step, m.Protected, m.noop(), m.mode != ModeDelete)
 	return c, firstChoice
 }
 

@@ -135,10 +135,14 @@ func pick(kinds ...reset.Kind) []scenario {
 // applying, changing nothing.
 type Model struct {
 	dialog.Model
-	keys    Keys
-	backend Backend
-	ctx     context.Context
-	cancel  context.CancelFunc
+	// Connection are the words that name the cluster on a kgroups
+	// command line (ContextInfo.Connection): the command a refusal
+	// suggests carries them, so that it runs pasted.
+	Connection []string
+	keys       Keys
+	backend    Backend
+	ctx        context.Context
+	cancel     context.CancelFunc
 
 	mode  Mode
 	group string
@@ -244,7 +248,7 @@ func (m *Model) Group() string { return m.group }
 // Bindings implements ui.Component: the step's keys, which the wizard also
 // shows on its last line, and the scrolling keys.
 func (m *Model) Bindings() []ui.Section {
-	return m.KeySections("Wizard", m.keys.hints(m.step, m.Protected, m.noop()))
+	return m.KeySections("Wizard", m.keys.hints(m.step, m.Protected, m.noop(), m.mode != ModeDelete))
 }
 
 // noop reports whether the previewed reset changes no offset: there is
@@ -579,6 +583,9 @@ func (m *Model) onPlan(msg planMsg) {
 		m.blocked = m.del.Blocker()
 	} else {
 		m.blocked = m.plan.Blocker()
+	}
+	if live, ok := errors.AsType[*reset.LiveGroupError](m.blocked); ok && live.Connection == nil {
+		live.Connection = m.Connection
 	}
 	m.setStep(stepPreview)
 }

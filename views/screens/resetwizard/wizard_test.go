@@ -458,6 +458,11 @@ func TestWizardRefusesLiveGroup(t *testing.T) {
 	if got := f.commits("live"); !reflect.DeepEqual(got, map[string]int64{"orders/0": 1}) {
 		t.Fatalf("commits = %v", got)
 	}
+	// With the words that name the cluster, the suggestion carries them.
+	m = NewGroup(context.Background(), testCommon(false, false), f.backend, "live")
+	m.Connection = []string{"-b", "127.0.0.1:9092"}
+	press(m, "1", "enter")
+	mustContain(t, m, "kgroups -b 127.0.0.1:9092 rebalance live --all")
 }
 
 func TestWizardDelete(t *testing.T) {
@@ -466,7 +471,8 @@ func TestWizardDelete(t *testing.T) {
 	mustContain(t, m, "Delete group · group g")
 	settle(m, m.Init())
 	mustContain(t, m, "step 1 of 3: preview", "state Empty · 0 members · 2 committed offsets",
-		"TOPIC  PARTITION CURRENT-OFFSET", "orders         0              5", "orders         1             10")
+		"TOPIC  PARTITION CURRENT-OFFSET", "orders         0              5", "orders         1             10",
+		"enter continue · esc cancel") // nothing was typed: no b edit
 	press(m, "enter")
 	mustContain(t, m, "This deletes group g and its 2 committed offsets.")
 	press(m, "y")
