@@ -218,9 +218,11 @@ func NoMembersCause(since time.Time, whole bool) string {
 // Pending says why the rules cannot have found everything yet, for a
 // group with no finding: "judging 3/10" while the verdict has fewer
 // observations than its window (the rules that judge a trend need all of
-// them), and "" once they have them or nothing can be judged.
+// them), and "" once they have them, once the verdict is decided (an
+// Empty group's standing commit is STOP on one observation) or waits for
+// a reason of its own (lag.Wait), or when nothing can be judged.
 func Pending(v lag.Verdict) string {
-	if !v.Known || v.Window <= 0 || v.Observations >= v.Window {
+	if !v.Known || v.Window <= 0 || v.Observations >= v.Window || !v.Judging() || v.Wait.Kind != lag.WaitNone {
 		return ""
 	}
 	return "judging " + strconv.Itoa(v.Observations) + "/" + strconv.Itoa(v.Window)

@@ -309,8 +309,11 @@ func TestGlanceNoMembers(t *testing.T) {
 	}
 }
 
-// TestPending: a verdict short of its window is judging; a full one, or
-// one that cannot be judged, is not.
+// TestPending: a verdict short of its window is judging; a full one, one
+// that cannot be judged, one already decided (an Empty group's standing
+// commit is ERR STOP on one observation: diagnose said "judging 1/7" for
+// as long as it was watched) or one that waits for a reason of its own
+// is not.
 func TestPending(t *testing.T) {
 	for _, tt := range []struct {
 		v    lag.Verdict
@@ -319,6 +322,8 @@ func TestPending(t *testing.T) {
 		{lag.Verdict{Known: true, Window: 10, Observations: 3}, "judging 3/10"},
 		{lag.Verdict{Known: true, Window: 10, Observations: 10}, ""},
 		{lag.Verdict{Window: 10, Observations: 3}, ""},
+		{lag.Verdict{GroupHealth: lag.GroupHealth{Status: lag.StatusStop, Severity: lag.SeverityErr}, Known: true, Window: 7, Observations: 1}, ""},
+		{lag.Verdict{GroupHealth: lag.GroupHealth{Wait: lag.Wait{Kind: lag.WaitRhythm}}, Known: true, Window: 10, Observations: 1}, ""},
 	} {
 		if got := Pending(tt.v); got != tt.want {
 			t.Errorf("Pending(%+v) = %q, want %q", tt.v, got, tt.want)

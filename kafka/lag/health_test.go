@@ -572,6 +572,14 @@ func TestSimpleGroupWaitsForItsRhythm(t *testing.T) {
 			if tc.wait == WaitRhythm && (p.Wait.Need != RhythmCeiling || p.Wait.Then != StatusStop) {
 				t.Errorf("wait %+v: want STOP after %v", p.Wait, RhythmCeiling)
 			}
+			// The group's verdict says what it waits for, not a count
+			// of observations a standing commit never adds to.
+			if v := Judge(g, testConfig().Window); tc.wait == WaitRhythm {
+				want := "no commit in " + span(time.Duration(tc.now*float64(time.Second))) + " and no rhythm seen yet: STOP after 5m unless it commits"
+				if v.Text() != JudgingText || v.Reason() != want {
+					t.Errorf("verdict %q (%q), want %q (%q)", v.Text(), v.Reason(), JudgingText, want)
+				}
+			}
 		})
 	}
 }

@@ -90,13 +90,15 @@ func (v *Verdict) Judging() bool {
 }
 
 // Reason says why a judging verdict waits, in words for a CAUSE column:
-// the partitions' Wait.Reason, or how many observations of the window it
-// has; "" for a verdict that does not wait.
+// the partitions' Wait.Reason when they give one (a commit standing
+// without members gains no observations, so its wait says more than the
+// count), or how many observations of the window it has; "" for a verdict
+// that does not wait.
 func (v *Verdict) Reason() string {
 	switch {
 	case !v.Judging():
 		return ""
-	case v.Observations < v.Window:
+	case v.Observations < v.Window && v.Wait.Kind == WaitNone:
 		return "watched " + strconv.Itoa(v.Observations) + " of the " + strconv.Itoa(v.Window) + " observations a verdict needs"
 	}
 	return v.Wait.Reason()
@@ -131,7 +133,7 @@ func (v *Verdict) Text() string {
 		return "WARN " + v.Status.String()
 	case ok:
 		return sev.String()
-	case v.Judging() && v.Observations < v.Window:
+	case v.Judging() && v.Observations < v.Window && v.Wait.Kind == WaitNone:
 		return JudgingText + " " + strconv.Itoa(v.Observations) + "/" + strconv.Itoa(v.Window)
 	case v.Judging():
 		return JudgingText
