@@ -5,6 +5,7 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -36,6 +37,9 @@ func TestEveryFindingIsDocumented(t *testing.T) {
 	})
 	if len(ids) < 12 {
 		t.Fatalf("found %d finding ids in finding.go: %v", len(ids), ids)
+	}
+	if !slices.Equal(ids, IDs) {
+		t.Errorf("IDs = %v, the ID constants of finding.go %v: add the new one to IDs", IDs, ids)
 	}
 	diagnosis, err := os.ReadFile("../../docs/diagnosis.md")
 	if err != nil {

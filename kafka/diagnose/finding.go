@@ -10,6 +10,15 @@ import (
 	"github.com/kgroups/kgroups/kafka/lag"
 )
 
+// IDs are every finding id, in the order of their constants: what help
+// texts and docs list (TestEveryFindingIsDocumented holds it to the
+// constants).
+var IDs = []string{
+	IDRecordsLost, IDOpenTransaction, IDStalledAtRecord, IDBeyondLogEnd, IDUnassigned, IDLagSkew,
+	IDRebalanceStorm, IDNoCommits, IDBehindRetention, IDMemberNotCommitting, IDSlowerThanProducers,
+	IDLogReplaced,
+}
+
 // The finding ids. They are a contract with scripts: never rename one.
 const (
 	IDRecordsLost     = "records-lost-to-retention"

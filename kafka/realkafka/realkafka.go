@@ -190,7 +190,13 @@ func (c *Cluster) Tool(t testing.TB, class string, args ...string) (stdout, stde
 	defer cancel()
 	jargs := append([]string{"-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
 		"-Dlog4j2.configurationFile=" + c.logs, "-cp", filepath.Join(c.Classpath, "*"), class}, args...)
-	cmd := exec.CommandContext(ctx, "java", jargs...)
+	return runTool(t, exec.CommandContext(ctx, "java", jargs...), "java "+class)
+}
+
+// runTool runs cmd and returns its stdout, its stderr and its exit code;
+// it fails the test, naming what, when the command cannot run at all.
+func runTool(t testing.TB, cmd *exec.Cmd, what string) (stdout, stderr string, code int) {
+	t.Helper()
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
@@ -200,7 +206,7 @@ func (c *Cluster) Tool(t testing.TB, class string, args ...string) (stdout, stde
 	case errors.As(err, &exit):
 		code = exit.ExitCode()
 	default:
-		t.Fatalf("java %s: %v\n%s", class, err, errb.String())
+		t.Fatalf("%s: %v\n%s", what, err, errb.String())
 	}
 	return out.String(), errb.String(), code
 }
@@ -223,18 +229,7 @@ func (c *Cluster) ReleaseTool(t testing.TB, class string, args ...string) (stdou
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "bash", append([]string{c.script, "tool", class}, args...)...)
 	cmd.Env = append(os.Environ(), "KAFKA_VERSION="+c.Version)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	var exit *exec.ExitError
-	switch {
-	case err == nil:
-	case errors.As(err, &exit):
-		code = exit.ExitCode()
-	default:
-		t.Fatalf(".ci/kafka tool %s (Kafka %s): %v\n%s", class, c.Version, err, errb.String())
-	}
-	return out.String(), errb.String(), code
+	return runTool(t, cmd, ".ci/kafka tool "+class+" (Kafka "+c.Version+")")
 }
 
 // ReleaseGroups is Groups with the brokers' own release of
