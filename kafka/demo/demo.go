@@ -34,8 +34,9 @@
 //	                    steadily
 //	audit-nocommit      1 live member on audit that never commits: its lag is
 //	                    unknown ("-"), not zero
-//	billing-archive     Empty: no members, only offsets committed once at
-//	                    startup (payments partition 0 at 10, partition 1 at 4,
+//	billing-archive     Empty: an archived consumer, whose one member joins
+//	                    and leaves at startup, then offsets committed once
+//	                    (payments partition 0 at 10, partition 1 at 4,
 //	                    partition 2 never)
 //	search-churn        2 steady members on search plus one that joins and
 //	                    leaves every 20-30 seconds, so the group keeps

@@ -231,8 +231,8 @@ func TestDemoWorkload(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if g := described[billingArchive]; g.State != "Empty" || len(g.Members) != 0 {
-			t.Fatalf("billing-archive: state %s with %d members, want Empty with 0", g.State, len(g.Members))
+		if g := described[billingArchive]; g.State != "Empty" || len(g.Members) != 0 || g.ProtocolType != "consumer" {
+			t.Fatalf("billing-archive: state %s with %d members, protocol type %q; want Empty with 0, an archived consumer's (consumer)", g.State, len(g.Members), g.ProtocolType)
 		}
 		got := committed(t, adm, billingArchive)
 		want := map[string]map[int32]int64{"payments": {0: 10, 1: 4}}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"sync"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
@@ -34,7 +35,8 @@ var topics = []topic{
 // billing-archive's commits point inside the log.
 const seedPerPartition = 10
 
-// billingArchive is the Empty group: it only ever has these commits.
+// billingArchive is the Empty group: an archived consumer, whose one
+// member joined and left at startup, and these commits.
 const billingArchive = "billing-archive"
 
 func billingArchiveOffsets() kadm.Offsets {
@@ -45,8 +47,12 @@ func billingArchiveOffsets() kadm.Offsets {
 }
 
 // seed writes seedPerPartition records to every partition and commits
-// billing-archive's offsets, all before any member exists, so the offsets are
-// exact and the commit is accepted (a group with members rejects it).
+// billing-archive's offsets once its one member has joined and left, all
+// before any other member exists, so the offsets are exact and the commit
+// is accepted (a group with members rejects it). The member makes it an
+// archived consumer's group, which keeps the protocol type its member
+// joined with (Kafka's groups that only ever had commits have none: a
+// simple group, which the verdicts let wait for its rhythm).
 func seed(ctx context.Context, addrs []string) error {
 	cl, err := kgo.NewClient(
 		kgo.SeedBrokers(addrs...),
@@ -70,6 +76,9 @@ func seed(ctx context.Context, addrs []string) error {
 		return fmt.Errorf("seed demo topics: %w", err)
 	}
 
+	if err := joinAndLeave(ctx, addrs, billingArchive, "payments"); err != nil {
+		return err
+	}
 	resp, err := kadm.NewClient(cl).CommitOffsets(ctx, billingArchive, billingArchiveOffsets())
 	if err == nil {
 		err = resp.Error()
@@ -78,6 +87,42 @@ func seed(ctx context.Context, addrs []string) error {
 		return fmt.Errorf("commit offsets for group %s: %w", billingArchive, err)
 	}
 	return nil
+}
+
+// joinAndLeave has one member join group, consuming topic without
+// committing, and leave once it is given its partitions.
+func joinAndLeave(ctx context.Context, addrs []string, group, topic string) error {
+	assigned := make(chan struct{})
+	var once sync.Once
+	cl, err := kgo.NewClient(
+		kgo.SeedBrokers(addrs...),
+		kgo.ClientID("demo-archived"),
+		kgo.ConsumerGroup(group),
+		kgo.ConsumeTopics(topic),
+		kgo.DisableAutoCommit(),
+		kgo.OnPartitionsAssigned(func(context.Context, *kgo.Client, map[string][]int32) {
+			once.Do(func() { close(assigned) })
+		}),
+	)
+	if err != nil {
+		return fmt.Errorf("create the member of %s: %w", group, err)
+	}
+	defer cl.Close() // leaves the group
+	polled := make(chan struct{})
+	pctx, stop := context.WithCancel(ctx)
+	go func() {
+		defer close(polled)
+		for pctx.Err() == nil {
+			cl.PollFetches(pctx)
+		}
+	}()
+	defer func() { stop(); <-polled }()
+	select {
+	case <-assigned:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("the member of %s was given no partitions: %w", group, ctx.Err())
+	}
 }
 
 // record builds one small keyed record. partition only matters to a client
