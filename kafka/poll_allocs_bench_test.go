@@ -114,6 +114,7 @@ func BenchmarkPollAllocs(b *testing.B) {
 }
 
 func benchmarkPollAllocs(b *testing.B, groups int) {
+	b.Helper()
 	c := floorCluster(b, groups)
 	ctx := context.Background()
 	cl := c.Client(b)
