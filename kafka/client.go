@@ -27,6 +27,8 @@ type Client struct {
 	brokers []string
 	timeout time.Duration
 	strs    strTable // broker strings shared from poll to poll
+	// scratch is the spare builders and name lists of the next poll.
+	scratch scratchSlot
 	// log is the debug trace (debuglog.Discard without --debug).
 	log *slog.Logger
 	// clusterID is the cluster id the connection's first metadata gave;

@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
 // offsetsTopic is Kafka's internal topic for group metadata and commits.
@@ -74,11 +76,13 @@ func (c *Client) poll(ctx context.Context, only []string) (*Snapshot, error) {
 		return nil, err
 	}
 	snap.ListErr = listErr
-	gs := newPollGroups(snap, listed, only, brokers, in)
+	sc := c.scratch.take()
+	defer c.scratch.put(sc)
+	gs := newPollGroups(snap, listed, only, brokers, in, sc)
 
 	// The committed offsets do not depend on the describes: read them,
 	// and make the rows from them, while the groups are described.
-	fetched := c.startCommits(ctx, gs.fetch, gs.builders, topics)
+	fetched := c.startCommits(ctx, gs.fetch, gs.builders, topics, sc)
 	c.describe(ctx, &gs, brokers, topicNames)
 	<-fetched
 	gs.commitsRead(topics, in)
@@ -124,7 +128,9 @@ type pollGroups struct {
 // newPollGroups makes the snapshot's groups from the listing (only the
 // named ones when only is not nil), each with its listed type, state and
 // coordinator, and sorts their names by the request that describes them.
-func newPollGroups(snap *Snapshot, listed kadm.ListedGroups, only []string, brokers map[int32]Broker, in *interner) pollGroups {
+// The builders, their index and the name lists are sc's, kept from the
+// poll before (the snapshot's groups are always new).
+func newPollGroups(snap *Snapshot, listed kadm.ListedGroups, only []string, brokers map[int32]Broker, in *interner, sc *pollScratch) pollGroups {
 	wanted := listed
 	if only != nil {
 		wanted = make(kadm.ListedGroups, len(only))
@@ -134,16 +140,26 @@ func newPollGroups(snap *Snapshot, listed kadm.ListedGroups, only []string, brok
 			}
 		}
 	}
-	names := make([]string, 0, len(wanted))
+	names := sc.names[:0]
 	for name := range wanted {
 		names = append(names, name)
 	}
 	sort.Strings(names)
+	sc.names = names
 	snap.Groups = make([]Group, len(names))
+	if cap(sc.gbs) < len(names) {
+		sc.gbs = make([]groupBuilder, len(names))
+	}
+	if sc.builders == nil {
+		sc.builders = make(map[string]*groupBuilder, len(names))
+	}
 	gs := pollGroups{
-		gbs:      make([]groupBuilder, len(names)),
-		builders: make(map[string]*groupBuilder, len(names)),
-		classic:  make([]string, 0, len(names)),
+		gbs:      sc.gbs[:len(names)],
+		builders: sc.builders,
+		classic:  sc.classic[:0],
+		consumer: sc.consumer[:0],
+		share:    sc.share[:0],
+		streams:  sc.streams[:0],
 	}
 	for i, name := range names {
 		lg := wanted[name]
@@ -176,7 +192,7 @@ func newPollGroups(snap *Snapshot, listed kadm.ListedGroups, only []string, brok
 		}
 		gs.builders[name] = gb
 	}
-	gs.fetch = make([]string, 0, len(names))
+	gs.fetch = sc.fetch[:0]
 	for _, name := range names {
 		// Share groups have no committed offsets: their start offsets
 		// come with describeShare. A type kgroups does not know is not
@@ -185,7 +201,54 @@ func newPollGroups(snap *Snapshot, listed kadm.ListedGroups, only []string, brok
 			gs.fetch = append(gs.fetch, name)
 		}
 	}
+	sc.classic, sc.consumer, sc.share, sc.streams, sc.fetch = gs.classic, gs.consumer, gs.share, gs.streams, gs.fetch
 	return gs
+}
+
+// pollScratch is what a poll builds only to throw away once the snapshot
+// is made: the groups' builders, their index by name, and the lists of
+// names each request reads. A client keeps the last one for its next
+// poll, so that a poll of 10,000 groups does not make them again; none
+// of it is reachable from a snapshot.
+type pollScratch struct {
+	gbs                                             []groupBuilder
+	builders                                        map[string]*groupBuilder
+	names, classic, consumer, share, streams, fetch []string
+	// fetchReq is the OffsetFetch request's groups.
+	fetchReq []kmsg.OffsetFetchRequestGroup
+}
+
+// scratchSlot holds a client's spare pollScratch. Polls of one client
+// seldom overlap; one that finds the slot empty makes its own.
+type scratchSlot struct {
+	mu    sync.Mutex
+	spare *pollScratch
+}
+
+func (s *scratchSlot) take() *pollScratch {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sc := s.spare
+	s.spare = nil
+	if sc == nil {
+		sc = &pollScratch{}
+	}
+	return sc
+}
+
+// put clears sc, so that it holds no snapshot, group or response of the
+// poll that used it, and keeps it for the next poll.
+func (s *scratchSlot) put(sc *pollScratch) {
+	clear(sc.gbs[:cap(sc.gbs)])
+	clear(sc.builders)
+	clear(sc.fetchReq[:cap(sc.fetchReq)])
+	for _, l := range []*[]string{&sc.names, &sc.classic, &sc.consumer, &sc.share, &sc.streams, &sc.fetch} {
+		clear((*l)[:cap(*l)])
+		*l = (*l)[:0]
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.spare = sc
 }
 
 // describe describes the groups of each type with its own request, one
@@ -229,6 +292,9 @@ type groupBuilder struct {
 	rows     rowSet
 	fetchErr error
 	fetched  bool
+	// described says a describe answered for the group, or failed for
+	// it: set by the one describe of the group's type.
+	described bool
 }
 
 func (gb *groupBuilder) addErr(err error) {

@@ -14,7 +14,7 @@ import (
 
 // startCommits starts the fetch of the named groups' committed offsets in
 // a goroutine of its own and returns a channel closed once it is done.
-func (c *Client) startCommits(ctx context.Context, names []string, builders map[string]*groupBuilder, topics map[string]string) <-chan struct{} {
+func (c *Client) startCommits(ctx context.Context, names []string, builders map[string]*groupBuilder, topics map[string]string, sc *pollScratch) <-chan struct{} {
 	done := make(chan struct{})
 	if len(names) == 0 {
 		close(done)
@@ -22,7 +22,7 @@ func (c *Client) startCommits(ctx context.Context, names []string, builders map[
 	}
 	go func() {
 		defer close(done)
-		c.fetchCommits(ctx, names, builders, topics)
+		c.fetchCommits(ctx, names, builders, topics, sc)
 	}()
 	return done
 }
@@ -61,10 +61,15 @@ func (gs *pollGroups) commitsRead(topics map[string]string, in *interner) {
 // fetchErr into the group's errors after the describes, where the group's
 // fetch error has always stood. topics holds the poll's copies of the
 // cluster's topic names (read only here); a topic not among them keeps
-// the response's string, and the poll interns it after.
-func (c *Client) fetchCommits(ctx context.Context, names []string, builders map[string]*groupBuilder, topics map[string]string) {
+// the response's string, and the poll interns it after. The request's
+// groups are sc's, kept from the poll before: kgo copies them into each
+// coordinator's request.
+func (c *Client) fetchCommits(ctx context.Context, names []string, builders map[string]*groupBuilder, topics map[string]string, sc *pollScratch) {
 	req := kmsg.NewPtrOffsetFetchRequest()
-	req.Groups = make([]kmsg.OffsetFetchRequestGroup, len(names))
+	if cap(sc.fetchReq) < len(names) {
+		sc.fetchReq = make([]kmsg.OffsetFetchRequestGroup, len(names))
+	}
+	req.Groups = sc.fetchReq[:len(names)]
 	for i, name := range names {
 		req.Groups[i] = kmsg.NewOffsetFetchRequestGroup()
 		req.Groups[i].Group = name
@@ -118,7 +123,11 @@ func (c *Client) fetchCommits(ctx context.Context, names []string, builders map[
 		}
 	}
 	for _, name := range names {
-		fail(name, errors.New("no response"))
+		// The error is made only for a group no answer named: one per
+		// group of every poll otherwise.
+		if gb, ok := builders[name]; ok && !gb.fetched {
+			fail(name, errors.New("no response"))
+		}
 	}
 }
 

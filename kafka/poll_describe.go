@@ -25,13 +25,14 @@ func (c *Client) describeClassic(ctx context.Context, names []string, builders m
 	pctx, cancel := c.phase(ctx)
 	shards := c.cl.RequestSharded(pctx, req)
 	cancel()
-	seen := make(map[string]bool, len(names))
+	// A group's builder says whether its describe answered (described):
+	// no map of the groups seen.
 	for _, shard := range shards {
 		if shard.Err != nil {
 			if sreq, ok := shard.Req.(*kmsg.DescribeGroupsRequest); ok {
 				for _, name := range sreq.Groups {
-					if gb, ok := builders[name]; ok && !seen[name] {
-						seen[name] = true
+					if gb, ok := builders[name]; ok && !gb.described {
+						gb.described = true
 						gb.addErr(fmt.Errorf("describe group: %w", shard.Err))
 					}
 				}
@@ -42,10 +43,10 @@ func (c *Client) describeClassic(ctx context.Context, names []string, builders m
 		for i := range resp.Groups {
 			rg := &resp.Groups[i]
 			gb, ok := builders[rg.Group]
-			if !ok || seen[rg.Group] {
+			if !ok || gb.described {
 				continue
 			}
-			seen[rg.Group] = true
+			gb.described = true
 			if err := kerr.ErrorForCode(rg.ErrorCode); err != nil {
 				gb.addErr(fmt.Errorf("describe group: %w", err))
 				continue
@@ -54,8 +55,8 @@ func (c *Client) describeClassic(ctx context.Context, names []string, builders m
 		}
 	}
 	for _, name := range names {
-		if !seen[name] {
-			builders[name].addErr(errors.New("describe group: no response"))
+		if gb := builders[name]; !gb.described {
+			gb.addErr(errors.New("describe group: no response"))
 		}
 	}
 }
@@ -112,14 +113,13 @@ func (c *Client) describeConsumer(ctx context.Context, names []string, builders 
 	pctx, cancel := c.phase(ctx)
 	shards := c.cl.RequestSharded(pctx, req)
 	cancel()
-	seen := make(map[string]bool, len(names))
 	for _, shard := range shards {
 		sreq, _ := shard.Req.(*kmsg.ConsumerGroupDescribeRequest)
 		if shard.Err != nil {
 			if sreq != nil {
 				for _, name := range sreq.Groups {
-					if gb, ok := builders[name]; ok && !seen[name] {
-						seen[name] = true
+					if gb, ok := builders[name]; ok && !gb.described {
+						gb.described = true
 						gb.addErr(fmt.Errorf("describe consumer group: %w", shard.Err))
 					}
 				}
@@ -136,7 +136,7 @@ func (c *Client) describeConsumer(ctx context.Context, names []string, builders 
 			if !ok {
 				continue
 			}
-			seen[rg.Group] = true
+			gb.described = true
 			if err := kerr.ErrorForCode(rg.ErrorCode); err != nil {
 				gb.addErr(fmt.Errorf("describe consumer group: %w", err))
 				continue
@@ -174,8 +174,8 @@ func (c *Client) describeConsumer(ctx context.Context, names []string, builders 
 		}
 	}
 	for _, name := range names {
-		if !seen[name] {
-			builders[name].addErr(errors.New("describe consumer group: no response"))
+		if gb := builders[name]; !gb.described {
+			gb.addErr(errors.New("describe consumer group: no response"))
 		}
 	}
 }

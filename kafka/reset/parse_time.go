@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -21,8 +22,12 @@ const DurationFormats = "accepted formats are ISO-8601 PnDTnHnMn.nS, e.g. P1DT2H
 
 // datetimeRE matches both accepted datetime shapes at once: Kafka's format
 // is RFC 3339 with exactly three fractional digits, an optional zone and a
-// zone offset that may omit its colon.
-var datetimeRE = regexp.MustCompile(`^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:?\d{2})?$`)
+// zone offset that may omit its colon. It is compiled on first use, as
+// isoDurationRE is: only a reset parses times, and every other command
+// would pay for both at start.
+var datetimeRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:?\d{2})?$`)
+})
 
 // ParseDatetime reads a --to-datetime value. It accepts what
 // kafka-consumer-groups.sh accepts, so that commands carry over, and RFC 3339
@@ -37,7 +42,7 @@ func ParseDatetime(s string) (time.Time, error) {
 		}
 		return time.Time{}, fmt.Errorf("invalid datetime %q: %s%s", s, why, DatetimeFormats)
 	}
-	m := datetimeRE.FindStringSubmatch(strings.TrimSpace(s))
+	m := datetimeRE().FindStringSubmatch(strings.TrimSpace(s))
 	if m == nil {
 		return bad("")
 	}
@@ -81,7 +86,9 @@ func ParseDatetime(s string) (time.Time, error) {
 // duration here counts back from now, so a negative one makes no sense).
 // Either the day part or the time part must be present, and a T must be
 // followed by at least one component.
-var isoDurationRE = regexp.MustCompile(`^[Pp](?:(\d+)[Dd])?(?:[Tt](?:(\d+)[Hh])?(?:(\d+)[Mm])?(?:(\d+)(?:[.,](\d{1,9}))?[Ss])?)?$`)
+var isoDurationRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[Pp](?:(\d+)[Dd])?(?:[Tt](?:(\d+)[Hh])?(?:(\d+)[Mm])?(?:(\d+)(?:[.,](\d{1,9}))?[Ss])?)?$`)
+})
 
 // ParseDuration reads a --by-duration value: ISO-8601 as
 // kafka-consumer-groups.sh accepts it (PnDTnHnMn.nS), or a Go duration such
@@ -98,7 +105,7 @@ func ParseDuration(s string) (time.Duration, error) {
 		return bad("it is empty")
 	}
 	if in[0] == 'P' || in[0] == 'p' {
-		m := isoDurationRE.FindStringSubmatch(in)
+		m := isoDurationRE().FindStringSubmatch(in)
 		if len(m) == 0 || (m[1] == "" && m[2] == "" && m[3] == "" && m[4] == "") {
 			return bad("")
 		}

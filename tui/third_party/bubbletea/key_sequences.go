@@ -3,6 +3,7 @@ package tea
 import (
 	"bytes"
 	"sort"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -10,10 +11,10 @@ import (
 // the sequences plus their alternatives with an escape character
 // prefixed, plus the control chars, plus the space.
 // It does not contain the NUL character, which is handled specially
-// by detectOneMsg.
-var extSequences = func() map[string]Key {
+// by detectOneMsg. It is made on first use.
+var extSequences = sync.OnceValue(func() map[string]Key {
 	s := map[string]Key{}
-	for seq, key := range sequences {
+	for seq, key := range sequences() {
 		key := key
 		s[seq] = key
 		if !key.Alt {
@@ -35,13 +36,13 @@ var extSequences = func() map[string]Key {
 	s["\x1b "] = Key{Type: KeySpace, Alt: true, Runes: spaceRunes}
 	s["\x1b\x1b"] = Key{Type: KeyEscape, Alt: true}
 	return s
-}()
+})
 
 // seqLengths is the sizes of valid sequences, starting with the
-// largest size.
-var seqLengths = func() []int {
+// largest size, made on first use.
+var seqLengths = sync.OnceValue(func() []int {
 	sizes := map[int]struct{}{}
-	for seq := range extSequences {
+	for seq := range extSequences() {
 		sizes[len(seq)] = struct{}{}
 	}
 	lsizes := make([]int, 0, len(sizes))
@@ -50,13 +51,13 @@ var seqLengths = func() []int {
 	}
 	sort.Slice(lsizes, func(i, j int) bool { return lsizes[i] > lsizes[j] })
 	return lsizes
-}()
+})
 
 // detectSequence uses a longest prefix match over the input
 // sequence and a hash map.
 func detectSequence(input []byte) (hasSeq bool, width int, msg Msg) {
-	seqs := extSequences
-	for _, sz := range seqLengths {
+	seqs := extSequences()
+	for _, sz := range seqLengths() {
 		if sz > len(input) {
 			continue
 		}
@@ -67,7 +68,7 @@ func detectSequence(input []byte) (hasSeq bool, width int, msg Msg) {
 		}
 	}
 	// Is this an unknown CSI sequence?
-	if loc := unknownCSIRe.FindIndex(input); loc != nil {
+	if loc := unknownCSIRe().FindIndex(input); loc != nil {
 		return true, loc[1], unknownCSISequenceMsg(input[:loc[1]])
 	}
 

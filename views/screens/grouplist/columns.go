@@ -3,6 +3,7 @@ package grouplist
 import (
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/lipgloss"
@@ -79,8 +80,10 @@ const stateWidth = len("rebalancing")
 
 // healthWidth holds every verdict the HEALTH column shows ("WARN
 // NO-COMMITS" is the longest, "JUDGING 10/10" while judging), so that the
-// first verdicts after a window of polls move nothing.
-var healthWidth = lag.TextWidth(lag.DefaultConfig().Window)
+// first verdicts after a window of polls move nothing. It and healthFull
+// are worked out when the first table is made, not at every command's
+// start.
+var healthWidth = sync.OnceValue(func() int { return lag.TextWidth(lag.DefaultConfig().Window) })
 
 // healthFull is the HEALTH column's width where the terminal has room: a
 // verdict and the longest cause after it ("ERR STOP · no members since
@@ -88,7 +91,7 @@ var healthWidth = lag.TextWidth(lag.DefaultConfig().Window)
 // that a cause appearing or going moves no column and drops none: which
 // columns show depends on the terminal's width alone. A longer pair (a
 // WARN NO-COMMITS with a cause) is cut with an ellipsis.
-var healthFull = max(healthWidth, len("ERR STOP · ")+diagnose.MaxCauseWidth())
+var healthFull = sync.OnceValue(func() int { return max(healthWidth(), len("ERR STOP · ")+diagnose.MaxCauseWidth()) })
 
 // newColumns defines the groups table. The trend column reads the lag
 // history through m, so it is only called for rows on screen. The table
@@ -108,7 +111,7 @@ func (m *Model) newColumns() []table.Col[row] {
 		{Column: col("NAME", columns.Left, nameText), Flex: true, Min: 24},
 		{Column: col("TYPE", columns.Left, func(r row) string { return string(r.g.Type) }), Drop: 4},
 		{Column: col("STATE", columns.Left, stateText), Reserve: stateWidth, Style: func(r row) *lipgloss.Style { return m.Styles.State(r.g.State, r.g.Err != nil) }},
-		{Column: col("HEALTH", columns.Left, func(r row) string { return healthText(r, m.Glyphs.Sep) }), Reserve: healthFull, Max: healthFull, Min: healthWidth, ShrinkAfter: 4, Style: func(r row) *lipgloss.Style { return m.Styles.Health(r.h) }},
+		{Column: col("HEALTH", columns.Left, func(r row) string { return healthText(r, m.Glyphs.Sep) }), Reserve: healthFull(), Max: healthFull(), Min: healthWidth(), ShrinkAfter: 4, Style: func(r row) *lipgloss.Style { return m.Styles.Health(r.h) }},
 		{Column: col("ASSIGNOR", columns.Left, func(r row) string { return columns.Text(r.g.Assignor) }), Drop: 5},
 		{Column: col("MEMBERS", columns.Right, func(r row) string { return strconv.Itoa(len(r.g.Members)) }), Drop: 3},
 		{Column: col("TOPICS", columns.Right, func(r row) string { return strconv.Itoa(topicCount(r.g)) }), Drop: 6},
