@@ -7,8 +7,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -24,7 +27,10 @@ import (
 // truth: the age of the record at its committed offset, read after health
 // returned.
 //
-// Two groups without members ride along: a simple group (offsets
+// Two sarama consumers ride along, a library the rules were not written
+// on: one on sarama's default autocommit (every second, of the records it
+// marked) keeps up and must be OK, one that takes 200 ms a record falls
+// behind and must be WARN. And two groups without members: a simple group (offsets
 // committed once by an admin client, as a job that assigns its partitions
 // itself and commits on checkpoints leaves them; Kafka keeps no protocol
 // type for it) waits for its rhythm (JUDGING until 5m of it), and a group
@@ -39,6 +45,7 @@ func TestRealVerdicts(t *testing.T) {
 	c.CreateTopic(t, out, 1)
 	auto, slow, streams := c.Name("v-auto"), c.Name("v-slow"), c.Name("v-streams")
 	simple, gone := c.Name("v-simple"), c.Name("v-gone")
+	sarama, saramaSlow := c.Name("v-sarama"), c.Name("v-sarama-slow")
 
 	ctx, stop := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
@@ -64,7 +71,10 @@ func TestRealVerdicts(t *testing.T) {
 	j.Consumer(t, "slow", []string{topic}, append([]string{"group.id=" + slow, "sleep.ms=200", "max.poll.records=2"}, base...)...)
 	j.Streams(t, streams, topic, out, "application.id="+streams, "group.protocol=streams", "state.dir="+t.TempDir())
 	j.Consumer(t, "gone", []string{topic}, append([]string{"group.id=" + gone}, base...)...)
-	c.Settled(t, map[string]realkafka.Want{auto: {Members: 1}, slow: {Members: 1}, gone: {Members: 1}})
+	capture := buildSaramaConsumer(t)
+	startSarama(t, capture, c.Bootstrap, sarama, topic, "0s")
+	startSarama(t, capture, c.Bootstrap, saramaSlow, topic, "200ms")
+	c.Settled(t, map[string]realkafka.Want{auto: {Members: 1}, slow: {Members: 1}, gone: {Members: 1}, sarama: {Members: 1}, saramaSlow: {Members: 1}})
 	j.Close(t, "gone")
 	c.Settled(t, map[string]realkafka.Want{gone: {Members: 0}})
 	c.Commit(t, simple, map[string]map[int32]int64{topic: {0: 1}})
@@ -86,7 +96,7 @@ func TestRealVerdicts(t *testing.T) {
 	hctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	var hout, herr bytes.Buffer
-	code := run(hctx, []string{"-b", c.Bootstrap, "health", auto, slow, streams, simple, gone,
+	code := run(hctx, []string{"-b", c.Bootstrap, "health", auto, slow, streams, simple, gone, sarama, saramaSlow,
 		"--window", "2m", "--interval", "4s", "-o", "json"}, strings.NewReader(""), &hout, &herr)
 	jsonOut, errOut := hout.String(), herr.String()
 	if code != 0 {
@@ -117,7 +127,7 @@ func TestRealVerdicts(t *testing.T) {
 	}
 	truth := time.Since(c.RecordTime(t, topic, 0, o.At)).Seconds()
 
-	want := map[string]string{auto: "OK", slow: "WARN", streams: "OK", simple: "JUDGING", gone: "ERR STOP"}
+	want := map[string]string{auto: "OK", slow: "WARN", streams: "OK", simple: "JUDGING", gone: "ERR STOP", sarama: "OK", saramaSlow: "WARN"}
 	// The silence is the window's span as the polls fell: about 2m.
 	const waits = " and no rhythm seen yet: STOP after 5m unless it commits; widen --window to 5m00s"
 	for _, g := range doc.Groups {
@@ -150,4 +160,45 @@ func show[T any](v *T) string {
 		return "null"
 	}
 	return fmt.Sprint(*v)
+}
+
+// buildSaramaConsumer builds kafka/rebalance/testdata/capture, a module of
+// its own (sarama is no dependency of kgroups), and returns the binary.
+func buildSaramaConsumer(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "capture")
+	cmd := exec.Command("go", "build", "-o", bin, ".")
+	cmd.Dir = filepath.Join(realkafka.Root(t), "kafka", "rebalance", "testdata", "capture")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("build the sarama consumer: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// startSarama runs a sarama member of group on topic that marks every
+// record after sleep and autocommits every second (sarama's default), from
+// the oldest offset, until the test ends.
+func startSarama(t *testing.T, bin, brokers, group, topic, sleep string) {
+	t.Helper()
+	cmd := exec.Command(bin, "-lib", "sarama", "-brokers", brokers, "-group", group, "-assignor", "range",
+		"-topics", topic, "-commit", "1s", "-sleep", sleep)
+	var logs bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &logs, &logs
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("start the sarama member of %s: %v", group, err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case <-done:
+		case <-time.After(15 * time.Second):
+			_ = cmd.Process.Kill()
+			<-done
+		}
+		if t.Failed() {
+			t.Logf("sarama member of %s:\n%s", group, logs.String())
+		}
+	})
 }

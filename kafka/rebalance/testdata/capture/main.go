@@ -1,6 +1,9 @@
 // Command capture runs one consumer group member of sarama or
 // segmentio/kafka-go until it is sent SIGINT or SIGTERM, then closes it
-// (leaving the group as the library does on close). It is started by
+// (leaving the group as the library does on close). With -commit, a
+// sarama member marks every record it processes (after -sleep each) and
+// lets sarama's autocommit commit them every -commit, from the oldest
+// offset: a consumer whose health kgroups' real-Kafka tier judges. It is started by
 // kafka/rebalance's capture test (clients_capture_test.go, build tag
 // capture) to record real assignments; it is a module of its own so that
 // neither library is a dependency of kgroups.
@@ -31,6 +34,9 @@ import (
 
 type options struct {
 	lib, brokers, group, assignor, clientID, instanceID, topics, leaderLog string
+	// commit, when not zero, marks each record processed and autocommits
+	// every commit; sleep is each record's processing time.
+	commit, sleep time.Duration
 }
 
 func main() {
@@ -43,6 +49,8 @@ func main() {
 	flag.StringVar(&o.instanceID, "instance-id", "", "group.instance.id (static membership, sarama only)")
 	flag.StringVar(&o.topics, "topics", "", "comma-separated topics")
 	flag.StringVar(&o.leaderLog, "leader-log", "", "file the leader appends its assignor's inputs to")
+	flag.DurationVar(&o.commit, "commit", 0, "mark each record and autocommit this often, from the oldest offset (sarama only; 0: never commit)")
+	flag.DurationVar(&o.sleep, "sleep", 0, "time to process each record (with -commit)")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -112,16 +120,25 @@ func (s saramaStrategy) Plan(members map[string]sarama.ConsumerGroupMemberMetada
 	return s.BalanceStrategy.Plan(members, topics)
 }
 
-type saramaHandler struct{}
+// saramaHandler reads its claims; with mark it marks each record once it
+// has slept sleep over it.
+type saramaHandler struct {
+	mark  bool
+	sleep time.Duration
+}
 
 func (saramaHandler) Setup(sarama.ConsumerGroupSession) error   { return nil }
 func (saramaHandler) Cleanup(sarama.ConsumerGroupSession) error { return nil }
-func (saramaHandler) ConsumeClaim(sess sarama.ConsumerGroupSession, claim sarama.ConsumerGroupClaim) error {
+func (h saramaHandler) ConsumeClaim(sess sarama.ConsumerGroupSession, claim sarama.ConsumerGroupClaim) error {
 	for {
 		select {
-		case _, ok := <-claim.Messages():
+		case m, ok := <-claim.Messages():
 			if !ok {
 				return nil
+			}
+			if h.mark {
+				time.Sleep(h.sleep)
+				sess.MarkMessage(m, "")
 			}
 		case <-sess.Context().Done():
 			return nil
@@ -150,12 +167,20 @@ func runSarama(ctx context.Context, o options) error {
 	cfg.Consumer.Group.Heartbeat.Interval = 500 * time.Millisecond
 	cfg.Consumer.Group.InstanceId = o.instanceID
 	cfg.Consumer.Return.Errors = false
+	if o.commit > 0 {
+		cfg.Consumer.Offsets.Initial = sarama.OffsetOldest
+		cfg.Consumer.Offsets.AutoCommit.Enable = true
+		cfg.Consumer.Offsets.AutoCommit.Interval = o.commit
+		// A slow member reads few records ahead, as a slow Java consumer
+		// with a small max.poll.records does.
+		cfg.ChannelBufferSize = 2
+	}
 	cg, err := sarama.NewConsumerGroup(strings.Split(o.brokers, ","), o.group, cfg)
 	if err != nil {
 		return err
 	}
 	for ctx.Err() == nil {
-		if err := cg.Consume(ctx, strings.Split(o.topics, ","), saramaHandler{}); err != nil && !errors.Is(err, sarama.ErrClosedConsumerGroup) {
+		if err := cg.Consume(ctx, strings.Split(o.topics, ","), saramaHandler{mark: o.commit > 0, sleep: o.sleep}); err != nil && !errors.Is(err, sarama.ErrClosedConsumerGroup) {
 			log.Print(err)
 			time.Sleep(200 * time.Millisecond)
 		}
