@@ -56,6 +56,13 @@ func TestFlags(t *testing.T) {
 	if got, want := substitute(o.env, brokers), []string{"B=127.0.0.1:1,127.0.0.1:2", "X=1"}; !slices.Equal(got, want) {
 		t.Errorf("environment %q, want %q", got, want)
 	}
+	if o.brokers != nil {
+		t.Errorf("brokers %q without -cluster, want none (an in-process cluster)", o.brokers)
+	}
+	o2, err := parseFlags([]string{"-exporter", "e", "-url", "http://x/metrics", "-group-metric", "g", "-cluster", "127.0.0.1:1,127.0.0.1:2"})
+	if err != nil || !slices.Equal(o2.brokers, brokers) {
+		t.Errorf("-cluster: brokers %q, %v; want %q", o2.brokers, err, brokers)
+	}
 	if o.readySeries != o.groups || !o.groupMetric.MatchString("g_info") || o.groupMetric.MatchString("g_info_x") {
 		t.Errorf("ready at %d series of %v, want %d of exactly g_info", o.readySeries, o.groupMetric, o.groups)
 	}

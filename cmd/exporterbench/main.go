@@ -11,7 +11,8 @@
 //	    -url http://127.0.0.1:9308/metrics -group-metric kminion_kafka_consumer_group_info
 //
 // The cluster is three kfake brokers in this process, seeded as
-// cmd/uibench and cmd/floorbench seed theirs. {brokers} in the command
+// cmd/uibench and cmd/floorbench seed theirs, or with -cluster a real
+// Kafka cluster seeded the same way. {brokers} in the command
 // line and in -env is replaced by the brokers' addresses, separated by
 // commas. Linux only: it
 // reads /proc. It imports no kgroups package.
@@ -48,6 +49,7 @@ type options struct {
 	interval     time.Duration
 	duration     time.Duration
 	logFile      string
+	brokers      []string // -cluster: a real cluster's brokers
 }
 
 func parseFlags(args []string) (options, error) {
@@ -72,6 +74,7 @@ func parseFlags(args []string) (options, error) {
 	fs.DurationVar(&o.readyTimeout, "ready-timeout", 5*time.Minute, "how long the exporter may take to be ready")
 	fs.DurationVar(&o.interval, "interval", 15*time.Second, "scrape interval once ready (Prometheus' default is 15s)")
 	fs.DurationVar(&o.duration, "duration", 5*time.Minute, "how long the exporter is measured once ready")
+	cluster := fs.String("cluster", "", "seed and measure against this real Kafka cluster (brokers, comma-separated; .ci/kafka up --nodes 3 starts one) instead of an in-process kfake cluster; topics that exist are kept, so a second run measures the same groups")
 	fs.StringVar(&o.logFile, "log", "", "write the exporter's output to this file (default: a temporary file, named on failure)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
@@ -80,6 +83,9 @@ func parseFlags(args []string) (options, error) {
 		return o, fmt.Errorf("unexpected arguments %q: every setting is a flag (-h lists them)", fs.Args())
 	}
 	o.exporter = strings.Fields(exporter)
+	if *cluster != "" {
+		o.brokers = strings.Split(*cluster, ",")
+	}
 	var err error
 	switch {
 	case len(o.exporter) == 0:
@@ -131,19 +137,26 @@ func run() error {
 	defer stop()
 
 	t0 := time.Now()
-	kc, err := startCluster(ctx, o.layout)
-	if err != nil {
-		return err
+	addrs, brokersName := o.brokers, fmt.Sprintf("real Kafka, %d brokers (%s)", len(o.brokers), strings.Join(o.brokers, ","))
+	if len(addrs) > 0 {
+		if err := fillReal(ctx, addrs, o.layout); err != nil {
+			return err
+		}
+	} else {
+		kc, err := startCluster(ctx, o.layout)
+		if err != nil {
+			return err
+		}
+		defer kc.Close()
+		addrs, brokersName = kc.ListenAddrs(), "3 kfake brokers"
 	}
-	defer kc.Close()
 	lagging := "every group caught up"
 	if o.lagEvery > 0 {
 		lagging = fmt.Sprintf("every %dth group 3 records behind", o.lagEvery)
 	}
-	fmt.Printf("cluster: 3 kfake brokers, %d Empty groups, %d topics x %d partitions, %d committed partitions, %s (filled in %s)\n",
-		o.groups, o.topics, o.partitions, o.groups*o.partitions, lagging, time.Since(t0).Round(time.Millisecond))
+	fmt.Printf("cluster: %s, %d Empty groups, %d topics x %d partitions, %d committed partitions, %s (filled in %s)\n",
+		brokersName, o.groups, o.topics, o.partitions, o.groups*o.partitions, lagging, time.Since(t0).Round(time.Millisecond))
 
-	addrs := kc.ListenAddrs()
 	r, err := measure(ctx, o, substitute(o.exporter, addrs), substitute(o.env, addrs))
 	if err != nil {
 		return err

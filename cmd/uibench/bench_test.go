@@ -27,7 +27,7 @@ func BenchmarkLiveUI(b *testing.B) {
 		b.Run(fmt.Sprintf("groups=%d", groups), func(b *testing.B) {
 			ctx := context.Background()
 			l := layout{groups: groups, topics: 20, partitions: 12}
-			c, err := startCluster(ctx, l)
+			c, err := startCluster(ctx, l, nil)
 			if err != nil {
 				b.Fatal(err)
 			}

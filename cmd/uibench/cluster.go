@@ -16,8 +16,9 @@ import (
 // Records is how many records each partition holds.
 const records = 100
 
-// cluster is the in-process cluster the UI is measured against, with a
-// count of the polls it has served.
+// cluster is the cluster the UI is measured against: in process, with a
+// count of the polls it has served, or a real one (kc nil), whose polls
+// are not counted.
 type cluster struct {
 	kc    *kfake.Cluster
 	addrs []string
@@ -49,8 +50,15 @@ func (l layout) committed(i int) int64 {
 }
 
 // startCluster runs a three-broker kfake cluster and fills it as layout
-// says.
-func startCluster(ctx context.Context, l layout) (*cluster, error) {
+// says, or, given the brokers of a real cluster, seeds that one (fillReal).
+func startCluster(ctx context.Context, l layout, brokers []string) (*cluster, error) {
+	if len(brokers) > 0 {
+		c := &cluster{addrs: brokers, polls: &pollClock{}}
+		if err := fillReal(ctx, brokers, l); err != nil {
+			return nil, err
+		}
+		return c, nil
+	}
 	kc, err := kfake.NewCluster(kfake.NumBrokers(3))
 	if err != nil {
 		return nil, fmt.Errorf("start kfake: %w", err)
@@ -69,7 +77,14 @@ func startCluster(ctx context.Context, l layout) (*cluster, error) {
 	return c, nil
 }
 
-func (c *cluster) close() { c.kc.Close() }
+func (c *cluster) close() {
+	if c.kc != nil {
+		c.kc.Close()
+	}
+}
+
+// real reports whether the cluster is a real one, outside this process.
+func (c *cluster) real() bool { return c.kc == nil }
 
 func (c *cluster) fill(ctx context.Context, l layout) error {
 	cl, err := kgo.NewClient(kgo.SeedBrokers(c.addrs...), kgo.RecordPartitioner(kgo.ManualPartitioner()))

@@ -1,10 +1,11 @@
-// Command uibench measures kgroups' live UI against an in-process cluster:
+// Command uibench measures kgroups' live UI against an in-process cluster
+// (or, with -cluster, a real Kafka cluster it seeds the same way):
 // how soon the groups screen is drawn after the first poll's result, how
 // many bytes an unchanged refresh writes to the terminal, the idle CPU, and
 // the peak RSS and live heap after a run of polls. It is a measuring tool
 // kept with the code, not part of the kgroups binary.
 //
-//	go run ./cmd/uibench [-groups 2000] [-refresh 2s] [-duration 60s] [-size 120x40]
+//	go run ./cmd/uibench [-groups 2000] [-refresh 2s] [-duration 60s] [-size 120x40] [-cluster BROKERS]
 //
 // The cluster is three kfake brokers in this process; the UI is measured
 // twice: in this process (tui.Run on a pty, for the first frame, timed from
@@ -51,6 +52,7 @@ type options struct {
 	heapFile   string
 	ttyLog     string
 	cpuFile    string
+	brokers    []string // -cluster: a real cluster's brokers
 }
 
 func parseFlags() (options, error) {
@@ -72,9 +74,13 @@ func parseFlags() (options, error) {
 	flag.StringVar(&o.heapFile, "heapprofile", "", "write the in-process UI's heap profile here after -heap-polls polls")
 	flag.StringVar(&o.cpuFile, "cpuprofile", "", "write a CPU profile of the in-process runs (first frames and -heap-polls polls) here")
 	flag.StringVar(&o.ttyLog, "ttylog", "", "copy everything the binary writes to its terminal to this file")
-	var env string
+	var env, brokers string
+	flag.StringVar(&brokers, "cluster", "", "seed and measure this real Kafka cluster (brokers, comma-separated; .ci/kafka up --nodes 3 starts one) instead of an in-process kfake cluster; topics that exist are kept, so a second run measures the same groups; polls are not counted there, so the bytes per refresh are not measured")
 	flag.StringVar(&env, "env", "", "extra environment for the binary, comma-separated NAME=VALUE pairs (GOMEMLIMIT=1GiB, for example)")
 	flag.Parse()
+	if brokers != "" {
+		o.brokers = strings.Split(brokers, ",")
+	}
 	var err error
 	if o.env, err = parseEnv(env); err != nil {
 		return o, err
@@ -140,7 +146,7 @@ func run() error {
 	}
 
 	t0 := time.Now()
-	c, err := startCluster(ctx, o.layout)
+	c, err := startCluster(ctx, o.layout, o.brokers)
 	if err != nil {
 		return err
 	}
@@ -149,8 +155,12 @@ func run() error {
 	if o.lagEvery > 0 {
 		lagging = fmt.Sprintf("every %dth group 3 records behind", o.lagEvery)
 	}
-	fmt.Printf("cluster: 3 kfake brokers, %d Empty groups, %d topics x %d partitions, %d committed partitions, %s (filled in %s)\n",
-		o.groups, o.topics, o.partitions, o.groups*o.partitions, lagging, time.Since(t0).Round(time.Millisecond))
+	brokersName := "3 kfake brokers"
+	if c.real() {
+		brokersName = fmt.Sprintf("real Kafka, %d brokers (%s)", len(c.addrs), strings.Join(c.addrs, ","))
+	}
+	fmt.Printf("cluster: %s, %d Empty groups, %d topics x %d partitions, %d committed partitions, %s (filled in %s)\n",
+		brokersName, o.groups, o.topics, o.partitions, o.groups*o.partitions, lagging, time.Since(t0).Round(time.Millisecond))
 	fmt.Printf("terminal: %dx%d, xterm-256color, UTF-8\n", o.cols, o.rows)
 
 	if o.cpuFile != "" && (!o.skipFrame || o.heapPolls > 0) {
@@ -203,13 +213,20 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf("binary: kgroups --refresh %s, %s after the first frame, %d polls\n", o.refresh, o.duration, len(r.polls))
+	polls := fmt.Sprintf("%d polls", len(r.polls))
+	if c.real() {
+		polls = "polls not counted on a real cluster"
+	}
+	fmt.Printf("binary: kgroups --refresh %s, %s after the first frame, %s\n", o.refresh, o.duration, polls)
 	fmt.Printf("  groups drawn after start: %s (start-up, connection and first poll included)\n", r.drawn.Round(time.Millisecond))
-	if len(r.refreshes) > 0 {
+	switch {
+	case len(r.refreshes) > 0:
 		fmt.Printf("  bytes written per unchanged refresh (poll to poll, from %s after the first poll): median %d, max %d over %d refreshes  target <= 1024\n",
 			settle, median(r.refreshes), slices.Max(r.refreshes), len(r.refreshes))
 		fmt.Printf("    each: %v\n", r.refreshes)
-	} else {
+	case c.real():
+		fmt.Println("  bytes per unchanged refresh: not measured on a real cluster (the in-process brokers count the polls)")
+	default:
 		fmt.Printf("  bytes per unchanged refresh: not measured (the verdicts settle %s after the first poll: raise -duration)\n", settle)
 	}
 	fmt.Printf("  bytes written in all: %d\n", r.totalBytes)
