@@ -191,11 +191,15 @@ func startSarama(t *testing.T, bin, brokers, group, topic, sleep string) {
 		_ = cmd.Process.Signal(syscall.SIGTERM)
 		done := make(chan error, 1)
 		go func() { done <- cmd.Wait() }()
+		var err error
 		select {
-		case <-done:
+		case err = <-done:
 		case <-time.After(15 * time.Second):
 			_ = cmd.Process.Kill()
-			<-done
+			err = <-done
+		}
+		if err != nil {
+			t.Logf("sarama member of %s ended: %v", group, err)
 		}
 		if t.Failed() {
 			t.Logf("sarama member of %s:\n%s", group, logs.String())
