@@ -583,3 +583,54 @@ func TestSimpleGroupWaitsForItsRhythm(t *testing.T) {
 		})
 	}
 }
+
+// TestResumedAfterStallJudgesItsOwnCommits: a consumer that keeps up,
+// stalls for ten minutes, then works off the backlog at twice its
+// producers' rate is catching up. The commits from before the stall and
+// the climb the stall made say nothing of how it reads now: its trend
+// starts again at the first commit after the STALL, it waits for three
+// commits of its own, and it is never called falling behind.
+func TestResumedAfterStallJudgesItsOwnCommits(t *testing.T) {
+	h := NewHistory(DefaultConfig())
+	const rate = 10 // records a second, steady
+	c := int64(0)
+	verdicts := map[float64]Status{}
+	waits := map[float64]WaitKind{}
+	add := func(sec float64) {
+		h.Add(snap(at(sec), grp("g", po("t", 0, c, int64(sec*rate)))))
+		g, ok := h.Evaluate("g", at(sec))
+		if !ok {
+			t.Fatalf("%.0fs: group not judged", sec)
+		}
+		verdicts[sec], waits[sec] = g.Partitions[0].Status, g.Partitions[0].Wait.Kind
+	}
+	sec := 0.0
+	for ; sec < 120; sec += 5 { // keeps up: commits 5 records behind the head
+		c = max(0, int64(sec*rate)-5)
+		add(sec)
+	}
+	if verdicts[115] != StatusOK || waits[115] != WaitNone {
+		t.Fatalf("keeping up at 115s: %v (wait %v), want OK", verdicts[115], waits[115])
+	}
+	for ; sec < 720; sec += 5 { // stalls
+		add(sec)
+	}
+	if verdicts[715] != StatusStall {
+		t.Fatalf("after 10m without a commit: %v, want STALL", verdicts[715])
+	}
+	for ; sec < 1200; sec += 5 { // reads 20 records a second
+		c = min(int64(sec*rate), c+5*2*rate)
+		add(sec)
+	}
+	if verdicts[720] != StatusOK || waits[720] != WaitTrend {
+		t.Errorf("first commit after the stall: %v (wait %v), want OK waiting for a trend (JUDGING)", verdicts[720], waits[720])
+	}
+	for s := 720.0; s < 1200; s += 5 {
+		if verdicts[s] != StatusOK {
+			t.Errorf("%.0fs, catching up: %v, want OK", s, verdicts[s])
+		}
+	}
+	if waits[1195] != WaitNone {
+		t.Errorf("catching up at 1195s: still waits (%v)", waits[1195])
+	}
+}

@@ -74,6 +74,10 @@ type rhythm struct {
 	// caught-up poll, not at the first poll that saw the partition (when
 	// the commit may have stood for any time already).
 	fromKnown bool
+	// resumed reports that the trend restarted when the commit moved
+	// after a STALL or STOP, and the partition has not caught up since:
+	// until its new commits make a trend, nothing says it keeps up.
+	resumed bool
 }
 
 // trendPoint is a commit's poll time, and the partition's time lag
@@ -108,6 +112,9 @@ func (r *rhythm) served() int64 {
 	return int64(r.gaps[(int(r.gapAt)+len(r.gaps)-1)%len(r.gaps)]) * int64(time.Millisecond)
 }
 
+// restartTrend forgets the trend points (see noteRhythm).
+func (r *rhythm) restartTrend() { r.ntrend, r.head, r.pending, r.resumed = 0, 0, false, true }
+
 // point is the i-th oldest trend point.
 func (r *rhythm) point(i int) trendPoint {
 	return r.trend[(int(r.head)+i)%trendPoints]
@@ -118,7 +125,7 @@ func (r *rhythm) start(t int64) { r.since = t }
 
 // caughtUp notes a poll at t that saw the partition with nothing to
 // consume: a wait begins afresh.
-func (r *rhythm) caughtUp(t int64) { r.since, r.fromKnown = t, true }
+func (r *rhythm) caughtUp(t int64) { r.since, r.fromKnown, r.resumed = t, true, false }
 
 // moved notes a poll at t that saw the commit move forward, with the
 // partition's time lag then (tl seconds, negative when unknown). A wait
@@ -389,6 +396,15 @@ func (h *History) noteRhythm(ph *partHist, c, end, prevC, t int64) {
 			ph.rh.caughtUp(t)
 		}
 		return
+	}
+	if c > prevC && (ph.raw == StatusStall || ph.raw == StatusStop) {
+		// The commit moves again after the rules called it stalled or
+		// stopped: the commits before describe the consumer before it
+		// stopped, not the one that reads now. Its trend starts again
+		// from here, so that a consumer working off the backlog a stall
+		// left is judged on its own commits since, not on the climb the
+		// stall made.
+		ph.rh.restartTrend()
 	}
 	if c >= 0 && c > prevC {
 		// A move forward, or a first commit.
