@@ -176,6 +176,11 @@ const (
 	// WaitTrend: the time lag is above what keeping up explains, and too
 	// few commits were seen to tell falling behind from catching up.
 	WaitTrend
+	// WaitTurn: a commit never seen moving, whose member works on its
+	// other partitions on records at least half as old as the silence
+	// seen: a member serving its partitions in turn, with a turn longer
+	// than the history holds, looks the same as a stuck partition.
+	WaitTurn
 )
 
 // Wait says why a verdict waits, and what would decide it.
@@ -204,6 +209,8 @@ func (w Wait) Reason() string {
 			return "commits every ~" + span(w.Every) + ": a trend needs " + span(w.Need) + " of them"
 		}
 		return "too few commits for a trend: needs " + span(w.Need)
+	case WaitTurn:
+		return "no commit in " + span(w.Silence) + " while its member works on its other partitions: waits its turn"
 	}
 	return ""
 }
