@@ -121,7 +121,7 @@ func (h *History) verdict(ph *partHist, c, end, now int64, g groupPace) (Status,
 		// Moving again after a halt: the halt is not its rhythm.
 		trendEvery = r.served()
 	}
-	if span := max(floor, 2*trendEvery); r.grewSince(now, tl.Seconds, span) || tl.Kind == TimeLagAtLeast && r.grewAtCommits(span) {
+	if span := max(floor, 2*trendEvery); r.grewSince(now, tl.Seconds, span) || r.grewPast(now, tl.Seconds, max(2*trendEvery, 2*h.pollGap())) || tl.Kind == TimeLagAtLeast && r.grewAtCommits(span) {
 		// The time lag grew by more than half the time since a commit
 		// at least two rhythms old: more than a sawtooth of that rhythm
 		// explains. Not OK, whatever the trend of the commits says yet.

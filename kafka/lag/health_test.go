@@ -637,3 +637,38 @@ func TestResumedAfterStallJudgesItsOwnCommits(t *testing.T) {
 		t.Errorf("catching up at 1195s: still waits (%v)", waits[1195])
 	}
 }
+
+// TestStandingCommitOnAShortRhythmWaitsWithinSeconds: a consumer that
+// commits every second keeps up, then stops committing one partition
+// while records keep arriving. Its time lag climbing past half the
+// silence and the noise of sampling says it is no longer keeping up
+// within seconds, long before the window a trend needs: the verdict
+// waits (JUDGING) instead of reading OK until STALL.
+func TestStandingCommitOnAShortRhythmWaitsWithinSeconds(t *testing.T) {
+	h := NewHistory(DefaultConfig())
+	const rate = 10
+	c := int64(0)
+	wait := func(sec float64) (Status, WaitKind) {
+		g, ok := h.Evaluate("g", at(sec))
+		if !ok {
+			t.Fatalf("%.0fs: group not judged", sec)
+		}
+		return g.Partitions[0].Status, g.Partitions[0].Wait.Kind
+	}
+	for sec := 0.0; sec <= 150; sec++ {
+		if sec <= 120 {
+			c = int64(sec*rate) - 2
+		}
+		h.Add(snap(at(sec), grp("g", po("t", 0, max(c, 0), int64(sec*rate)))))
+		switch sec {
+		case 120, 130:
+			if s, w := wait(sec); s != StatusOK || w != WaitNone {
+				t.Errorf("%.0fs (%.0fs without a commit): %v, wait %v; want OK", sec, sec-120, s, w)
+			}
+		case 142:
+			if s, w := wait(sec); s != StatusOK || w != WaitTrend {
+				t.Errorf("%.0fs (22s without a commit, time lag 22s): %v, wait %v; want JUDGING (WaitTrend)", sec, s, w)
+			}
+		}
+	}
+}

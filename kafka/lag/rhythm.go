@@ -503,3 +503,21 @@ func (r *rhythm) grewSince(now int64, tl float64, span int64) bool {
 	}
 	return false
 }
+
+// grewPast reports whether the time lag now (tl seconds) exceeds the
+// time lag at the newest commit at least short old by more than half the
+// time since and KeepUpSeconds: grewSince on the consumer's own rhythm
+// (short: two of its rhythms and two polls), with the noise of sampling
+// allowed for, where grewSince waits for the window. A consumer that
+// commits every second and stops committing one partition shows it
+// within seconds.
+func (r *rhythm) grewPast(now int64, tl float64, short int64) bool {
+	for i := int(r.ntrend) - 1; i >= 0; i-- {
+		p := r.point(i)
+		if p.tl < 0 || now-p.at < short {
+			continue
+		}
+		return tl-float64(p.tl) > float64(now-p.at)/2e9+KeepUpSeconds
+	}
+	return false
+}
