@@ -72,6 +72,9 @@ type exporter struct {
 	groupText, groupOM []byte
 	groupFams          *metrics.Families
 	lastDropped        int
+	// textPage and omPage write the groups' families, copying each
+	// group's lines that did not change since the poll before.
+	textPage, omPage metrics.Page
 
 	// page is what the handlers serve, swapped whole after each poll.
 	page  atomic.Pointer[page]
@@ -290,10 +293,11 @@ func (e *exporter) render(snap *kafka.Snapshot) {
 		e.lastDropped = st.DroppedGroups
 	}
 	e.groupFams = fams
-	e.groupText = fams.AppendText(nil)
+	e.groupText = e.textPage.Append(make([]byte, 0, len(e.groupText)+len(e.groupText)/16), fams)
 	e.groupOM = nil
 	if e.wantOM.Load() {
-		e.groupOM = fams.AppendOpenMetrics(nil)
+		e.omPage.OpenMetrics = true
+		e.groupOM = e.omPage.Append(make([]byte, 0, len(e.groupText)+len(e.groupText)/8), fams)
 	}
 }
 
