@@ -21,6 +21,10 @@ import (
 // Records is how many records each partition holds.
 const Records = 100
 
+// ScaleGroups is the scale mode's number of groups (-scale): over the
+// default 20 topics of 12 partitions, 600,000 committed partitions.
+const ScaleGroups = 50000
+
 // Layout is the cluster's shape: Groups Empty groups over Topics topics of
 // Partitions partitions each. Group i commits every partition of topic
 // i mod Topics, so Groups×Partitions partitions carry a commit (2,000 × 12

@@ -41,6 +41,7 @@ func main() {
 
 type options struct {
 	benchseed.Layout
+	scale        bool // -scale: benchseed.ScaleGroups groups
 	exporter     []string
 	env          []string
 	url          string
@@ -61,6 +62,7 @@ func parseFlags(args []string) (options, error) {
 	fs.IntVar(&o.Topics, "topics", 20, "topics; group i commits every partition of topic i mod topics")
 	fs.IntVar(&o.Partitions, "partitions", 12, "partitions a topic")
 	fs.IntVar(&o.LagEvery, "lag-every", 0, "every nth group lags 3 records a partition (0: none lags)")
+	fs.BoolVar(&o.scale, "scale", false, "scale mode: 50,000 groups, 600,000 committed partitions (-groups 50000)")
 	var exporter, groupMetric string
 	fs.StringVar(&exporter, "exporter", "", "the exporter's command line, split at spaces; {brokers} is replaced by the cluster's addresses")
 	fs.Func("env", "NAME=VALUE in the exporter's environment besides PATH and HOME (repeat the flag for more); {brokers} is replaced", func(kv string) error {
@@ -80,6 +82,9 @@ func parseFlags(args []string) (options, error) {
 	fs.StringVar(&o.logFile, "log", "", "write the exporter's output to this file (default: a temporary file, named on failure)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
+	}
+	if o.scale {
+		o.Groups = benchseed.ScaleGroups
 	}
 	if fs.NArg() > 0 {
 		return o, fmt.Errorf("unexpected arguments %q: every setting is a flag (-h lists them)", fs.Args())

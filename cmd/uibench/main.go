@@ -41,6 +41,7 @@ func main() {
 
 type options struct {
 	benchseed.Layout
+	scale      bool // -scale: benchseed.ScaleGroups groups
 	cols, rows int
 	refresh    time.Duration
 	duration   time.Duration
@@ -64,6 +65,7 @@ func parseFlags() (options, error) {
 	flag.IntVar(&o.Topics, "topics", 20, "topics; group i commits every partition of topic i mod topics")
 	flag.IntVar(&o.Partitions, "partitions", 12, "partitions a topic")
 	flag.IntVar(&o.LagEvery, "lag-every", 0, "every nth group lags 3 records a partition (0: none lags)")
+	flag.BoolVar(&o.scale, "scale", false, "scale mode: 50,000 groups, 600,000 committed partitions (-groups 50000)")
 	flag.StringVar(&size, "size", "120x40", "terminal size, COLSxROWS")
 	flag.DurationVar(&o.refresh, "refresh", 2*time.Second, "the binary's --refresh")
 	flag.DurationVar(&o.duration, "duration", 90*time.Second, "how long the binary runs after its first frame (refreshes are counted from 60s on)")
@@ -80,6 +82,9 @@ func parseFlags() (options, error) {
 	flag.StringVar(&brokers, "cluster", "", "seed and measure this real Kafka cluster (brokers, comma-separated; .ci/kafka up --nodes 3 starts one) instead of an in-process kfake cluster; topics that exist are kept, so a second run measures the same groups; polls are not counted there, so the bytes per refresh are not measured")
 	flag.StringVar(&env, "env", "", "extra environment for the binary, comma-separated NAME=VALUE pairs (GOMEMLIMIT=1GiB, for example)")
 	flag.Parse()
+	if o.scale {
+		o.Groups = benchseed.ScaleGroups
+	}
 	if brokers != "" {
 		o.brokers = strings.Split(brokers, ",")
 	}
