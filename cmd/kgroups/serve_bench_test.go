@@ -99,7 +99,7 @@ func TestServeTenThousandGroups(t *testing.T) {
 	e.note = func(s string) { notes = append(notes, s) }
 	e.lastDropped = 0
 	e.pollOnce(context.Background())
-	fams := parseExposition(t, e.page.Load().text)
+	fams := parseExposition(t, e.page.Load().text.bytes())
 	series := int(single(fams, "kgroups_series"))
 	dropped := single(fams, "kgroups_series_dropped_total")
 	if series == 0 || series > limit || single(fams, "kgroups_groups_dropped") == 0 || !(dropped > 0) {
@@ -202,7 +202,7 @@ func BenchmarkServePoll(b *testing.B) {
 			_ = syscall.Getrusage(syscall.RUSAGE_SELF, &after)
 			cpu := time.Duration(after.Utime.Nano()-before.Utime.Nano()) + time.Duration(after.Stime.Nano()-before.Stime.Nano())
 			b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/poll")
-			b.ReportMetric(single(parseExposition(b, e.page.Load().text), "kgroups_series"), "series")
+			b.ReportMetric(single(parseExposition(b, e.page.Load().text.bytes()), "kgroups_series"), "series")
 		})
 	}
 }

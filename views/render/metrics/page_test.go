@@ -125,3 +125,32 @@ func ExamplePage() {
 	fmt.Println(bytes.Equal(page, fams.AppendText(nil)), written, copied)
 	// Output: true 16 0
 }
+
+// TestPageAllocatesWhatItKeeps: writing the page of a poll at rest into a
+// buffer the caller gives allocates only the spans the page keeps for the
+// next poll, one slice a family with lines and the slice of them: no line
+// is formatted into a temporary.
+func TestPageAllocatesWhatItKeeps(t *testing.T) {
+	s, l := judged(fixture.ManyGroups(100))
+	fams, st := Groups(s, l, Options{})
+	p := &Page{}
+	bufs := [2][]byte{make([]byte, 0, 1<<20), make([]byte, 0, 1<<20)}
+	n := 0
+	write := func() {
+		bufs[n%2] = p.Append(bufs[n%2][:0], fams)
+		n++
+	}
+	write()
+	lines := 0
+	for _, f := range fams.fams {
+		if f.len() > 0 {
+			lines++
+		}
+	}
+	if allocs := testing.AllocsPerRun(20, write); allocs != float64(1+lines) {
+		t.Errorf("a page at rest allocates %v times, want %d (the spans it keeps)", allocs, 1+lines)
+	}
+	if w, c := p.Counts(); w != 0 || c != st.Series {
+		t.Errorf("wrote %d and copied %d (group, family) pairs, want 0 and %d", w, c, st.Series)
+	}
+}
