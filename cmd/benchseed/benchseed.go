@@ -107,9 +107,9 @@ func FillReal(ctx context.Context, addrs []string, l Layout) error {
 
 // fill creates the topics (through create, or the admin API when it is
 // nil), writes the records to each topic it created, and commits every
-// group at its log end less behind. Only a real cluster (real) reads
+// group at its log end less behind. Only a real cluster (isReal) reads
 // the commits first and leaves alone the groups that already have them.
-func fill(ctx context.Context, addrs []string, l Layout, create func(string) (bool, error), real bool) error {
+func fill(ctx context.Context, addrs []string, l Layout, create func(string) (bool, error), isReal bool) error {
 	cl, err := kgo.NewClient(kgo.SeedBrokers(addrs...), kgo.RecordPartitioner(kgo.ManualPartitioner()))
 	if err != nil {
 		return fmt.Errorf("client: %w", err)
@@ -157,7 +157,7 @@ func fill(ctx context.Context, addrs []string, l Layout, create func(string) (bo
 		return fmt.Errorf("log ends: %w", err)
 	}
 	var have kadm.FetchOffsetsResponses
-	if real {
+	if isReal {
 		names := make([]string, l.Groups)
 		for i := range names {
 			names[i] = l.Group(i)
@@ -188,7 +188,7 @@ func fill(ctx context.Context, addrs []string, l Layout, create func(string) (bo
 					}
 					os.AddOffset(topic, int32(p), end.Offset-l.behind(i), -1)
 				}
-				if real && same(have[l.Group(i)], os) {
+				if isReal && same(have[l.Group(i)], os) {
 					continue
 				}
 				resp, err := adm.CommitOffsets(ctx, l.Group(i), os)

@@ -19,16 +19,12 @@ import (
 	"github.com/kgroups/kgroups/views/render/metrics"
 )
 
-// wideCluster is a poll of groups groups, each with one member and
+// wideClusterAt is a poll of groups groups, each with one member and
 // parts partitions over three topics, at fixture.Epoch plus poll
-// intervals; every third group lags and grows.
-func wideCluster(groups, parts, poll int) *kafka.Snapshot {
-	return wideClusterAt(groups, parts, poll, poll)
-}
-
-// wideClusterAt is wideCluster at poll's time with the offsets of poll
-// moved: a fixed moved is a cluster at rest, every third group lagging
-// by a fixed number of records whose time lag grows with the clock.
+// intervals, with the offsets of poll moved: every third group lags and,
+// with moved = poll, grows. A fixed moved is a cluster at rest, every
+// third group lagging by a fixed number of records whose time lag grows
+// with the clock.
 func wideClusterAt(groups, parts, poll, moved int) *kafka.Snapshot {
 	s := &kafka.Snapshot{Time: fixture.Epoch.Add(time.Duration(poll) * 5 * time.Second), Brokers: fixture.Brokers, OffsetsTopicPartitions: 50, Groups: make([]kafka.Group, groups)}
 	for i := range s.Groups {
@@ -58,6 +54,7 @@ func wideClusterAt(groups, parts, poll, moved int) *kafka.Snapshot {
 // wideExporter is an exporter over wideCluster polls, polled polls
 // times.
 func wideExporter(tb testing.TB, groups, parts, polls int, o serveOptions) (*exporter, *atomic.Int32) {
+	tb.Helper()
 	return wideExporterOf(tb, groups, parts, polls, o, false)
 }
 
