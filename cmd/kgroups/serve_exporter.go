@@ -256,6 +256,9 @@ func (e *exporter) applyReload() {
 // pollOnce is one judged poll and its rendering.
 func (e *exporter) pollOnce(ctx context.Context) {
 	start := e.now()
+	// Nothing reads the tracker between polls (the page is bytes), so
+	// the last poll's rows need not live through this one's.
+	e.loop.Tracker.Release()
 	pctx, cancel := context.WithTimeout(ctx, e.o.timeout)
 	snap, exactErr, err := e.loop.Step(pctx)
 	cancel()
