@@ -129,6 +129,8 @@ func TestFromRefusesWhatItCannotRead(t *testing.T) {
 		{[]string{"describe", "g", "--from", filepath.Join(dir, "empty.kgrec")}, 1, "kgroups: " + filepath.Join(dir, "empty.kgrec") + " holds no whole poll yet\n"},
 		{[]string{"health", "--from", filepath.Join(dir, "text.kgrec")}, 1, "kgroups: read recording " + filepath.Join(dir, "text.kgrec") + ": not a kgroups recording (it does not start as one)\n"},
 		{[]string{"health", "--from", filepath.Join(dir, "none.kgrec")}, 1, "kgroups: no recording at " + filepath.Join(dir, "none.kgrec") + ": give a file written by kgroups record\n"},
+		{[]string{"replay", filepath.Join(dir, "none.kgrec")}, 1, "kgroups: no recording at " + filepath.Join(dir, "none.kgrec") + ": give a file written by kgroups record\n"},
+		{[]string{"replay", filepath.Join(dir, "empty.kgrec"), "--at", "+1m"}, 1, "kgroups: " + filepath.Join(dir, "empty.kgrec") + " holds no whole poll yet\n"},
 		{[]string{"describe", "g", "--at", "+1m"}, 2, "kgroups: --at picks a poll of a recording: give --from FILE with it\nRun 'kgroups describe --help' for usage.\n"},
 		{[]string{"health", "--from", filepath.Join(dir, "newer.kgrec"), "--interval", "1s"}, 2, "kgroups: --interval paces live polls: a recording's polls are as recorded; leave it out with --from\nRun 'kgroups health --help' for usage.\n"},
 	} {
