@@ -32,6 +32,7 @@ type recordFlags struct {
 	rotateSize string
 	rotateAge  time.Duration
 	b64        []string
+	redact     bool
 }
 
 // recordOptions is a validated `kgroups record`.
@@ -43,6 +44,7 @@ type recordOptions struct {
 	window     time.Duration
 	rotateSize int64
 	rotateAge  time.Duration
+	redact     bool
 }
 
 func newRecordCmd(a *app) *cobra.Command {
@@ -69,6 +71,12 @@ kgroups record never writes over a file: FILE must not exist. With
 FILE.2, FILE.3 ... before its extension (incident.kgrec, incident.2.kgrec),
 each a whole recording of its own. The file is readable by its owner only:
 it names the cluster's groups, members and hosts.
+
+--redact replaces group, topic, member, instance, client and host names
+(and the cluster's) with stable pseudonyms (group-1, topic-2, host-3:9092)
+and drops commit and join metadata, keeping the structure, the counts and
+every number, so the file can be attached to a bug report; 'kgroups redact'
+does the same to a file already recorded.
 
 It records until --for has passed (one poll at each end) or until
 interrupted (Ctrl-C), then says how many polls it wrote. Named groups that
@@ -108,6 +116,7 @@ reached at the start, 2 for bad flags.`,
 	fs.DurationVar(&f.window, "window", 0, "judge over this window of polls, as 'kgroups serve --window' (default: the groups screen's history)")
 	fs.StringVar(&f.rotateSize, "rotate-size", "", "start the next file once one holds this much: 100MB, 1GiB (default: no limit)")
 	fs.DurationVar(&f.rotateAge, "rotate-age", 0, "start the next file once one spans this long (default: no limit)")
+	fs.BoolVar(&f.redact, "redact", false, "replace group, topic, member, client and host names with stable pseudonyms, to attach the file to a bug report")
 	addGroupBase64Flag(cmd, &f.b64, true)
 	cmd.ValidArgsFunction = a.completeGroups(anyGroup, true)
 	completeFlag(cmd, "output", files)
@@ -128,7 +137,7 @@ func recordInterval(cc config.Cluster) time.Duration {
 
 // parseRecord validates the arguments before anything connects.
 func parseRecord(args []string, f recordFlags) (recordOptions, error) {
-	o := recordOptions{all: f.all, out: f.out, dur: f.dur, window: f.window, rotateAge: f.rotateAge}
+	o := recordOptions{all: f.all, out: f.out, dur: f.dur, window: f.window, rotateAge: f.rotateAge, redact: f.redact}
 	switch {
 	case f.all && len(args) > 0:
 		return o, usageErrorf("give either group names or --all-groups, not both")
@@ -195,6 +204,11 @@ func runRecord(ctx context.Context, a *app, o recordOptions, interval time.Durat
 	rec := &recording.Recorder{
 		Loop: watch.Loop{Poll: poll, Read: watch.Reader(read), Tracker: lag.NewTracker(h.Config())},
 		Sink: sink,
+	}
+	if o.redact {
+		r := recording.NewRedactor()
+		sink.Header = r.Header(h)
+		rec.Sink = recording.Redacting{Sink: sink, Redactor: r}
 	}
 	what := "all groups"
 	if !o.all {

@@ -5,9 +5,11 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/kgroups/kgroups/kafka/fixture"
 	"github.com/kgroups/kgroups/kafka/recording"
 )
 
@@ -138,5 +140,55 @@ func TestFromRefusesWhatItCannotRead(t *testing.T) {
 		if code != tc.code || stdout != "" || stderr != tc.stderr {
 			t.Errorf("%q: exit %d stdout %q stderr %q, want exit %d and %q", tc.args, code, stdout, stderr, tc.code, tc.stderr)
 		}
+	}
+}
+
+// TestRedactCommand: redact writes a copy with pseudonyms whose verdict
+// timeline is the original's, name for name; it never writes over a file.
+func TestRedactCommand(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	dir := t.TempDir()
+	in, out := filepath.Join(dir, "in.kgrec"), filepath.Join(dir, "out.kgrec")
+	f, err := recording.Create(in, recording.Header{Refresh: fixture.PollEvery, Cluster: []string{"kafka-1.internal:9092"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 14 {
+		s := fixture.Evolving(i)
+		if err := f.Write(recording.Poll{Time: s.Time, Snapshot: s}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := kg(t, "redact", in, out)
+	want := "kgroups redact: 14 polls, "
+	if code != 0 || stdout != "" || !strings.HasPrefix(stderr, want) || !strings.HasSuffix(stderr, " KiB in "+out+"; replaced 8 clients, 8 groups, 15 hosts, 3 instances, 12 members, 3 racks, 8 topics\n") {
+		t.Fatalf("redact: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	_, orig, _ := kg(t, "health", "--from", in)
+	_, red, _ := kg(t, "health", "--from", out)
+	if strings.Contains(red, "orders-app") || strings.Count(red, "\n") != strings.Count(orig, "\n") {
+		t.Fatalf("the redacted timeline:\n%s\nthe original:\n%s", red, orig)
+	}
+	// The same statuses, the same numbers, in the same order of time.
+	strip := func(s string) []string {
+		var out []string
+		for _, l := range strings.Split(s, "\n") {
+			f := strings.Fields(l)
+			if len(f) > 2 {
+				out = append(out, f[0]+" "+strings.Join(f[2:], " "))
+			}
+		}
+		slices.Sort(out)
+		return out
+	}
+	if a, b := strip(orig), strip(red); !slices.Equal(a, b) {
+		t.Errorf("the timelines differ but for the names:\n%q\n%q", a, b)
+	}
+	code, _, stderr = kg(t, "redact", in, out)
+	if code != 2 || stderr != "kgroups: "+out+" already exists: kgroups never writes over a recording; give another file name\nRun 'kgroups redact --help' for usage.\n" {
+		t.Errorf("redact over a file: exit %d, %q", code, stderr)
 	}
 }
