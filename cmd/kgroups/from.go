@@ -11,7 +11,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/kafka/diagnose"
 	"github.com/kgroups/kgroups/kafka/lag"
+	"github.com/kgroups/kgroups/kafka/rebalance"
 	"github.com/kgroups/kgroups/kafka/recording"
 	"github.com/kgroups/kgroups/kafka/watch"
 	"github.com/kgroups/kgroups/views/render"
@@ -233,4 +235,53 @@ func describeFrom(a *app, o describeOptions) error {
 		return out
 	}
 	return writeDescribe(a, o, snap, timeLags, similar)
+}
+
+// runDiagnoseFrom is `kgroups diagnose --from FILE [--at TIME]`: the
+// findings as of that poll over the window before it, from the polls
+// alone.
+func runDiagnoseFrom(a *app, cmd *cobra.Command, args []string, f healthFlags, storm int, failOn string) error {
+	if cmd.Flags().Changed("interval") {
+		return usageErrorf("--interval paces live polls: a recording's polls are as recorded; leave it out with --from")
+	}
+	if !f.all && len(args) == 0 {
+		f.all = true // every recorded group
+	}
+	if f.interval > f.window {
+		f.interval = f.window
+	}
+	o, err := parseDiagnose(args, f, storm, failOn)
+	if err != nil {
+		return err
+	}
+	rec, err := loadRecording(a, f.from.file)
+	if err != nil {
+		return err
+	}
+	last, err := atIndex(rec, f.from.at)
+	if err != nil {
+		return err
+	}
+	o.cfg = recordedConfig(rec.Header, o.window, cmd.Flags().Changed("window"))
+	o.cluster = rec.Header.Cluster
+	h := replayHistory(rec, last, o.cfg, nil)
+	w := recordedWindow(rec, last, o.window, h, o.names, o.filter, o.all)
+	// The timeline of the window's polls, as live diagnose feeds it.
+	tl := rebalance.NewTimeline(rebalance.TimelineConfig{})
+	o.polls = w.failed
+	for i := 0; i <= last; i++ {
+		if p := rec.Polls[i]; p.Snapshot != nil && !p.Time.Before(w.first.Time) {
+			tl.Add(p.Snapshot)
+			o.polls++
+		}
+	}
+	for _, name := range w.gone {
+		if len(o.names) > 0 {
+			a.notef("kgroups: group %q is not in the recording's poll", name)
+		}
+	}
+	w.gone = nil
+	a.notef("kgroups: note: a recording holds the polls only: producers, transactions, retention.ms and the records at stalled commits were not recorded, so the findings that need them are not made")
+	reads := &diagnose.Reads{Stable: diagnose.Trailing(selected(w.first, o.names), w.judged)}
+	return reportDiagnose(a, o, w, tl, reads, false)
 }
