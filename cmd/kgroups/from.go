@@ -285,3 +285,41 @@ func runDiagnoseFrom(a *app, cmd *cobra.Command, args []string, f healthFlags, s
 	reads := &diagnose.Reads{Stable: diagnose.Trailing(selected(w.first, o.names), w.judged)}
 	return reportDiagnose(a, o, w, tl, reads, false)
 }
+
+// simulateFrom is `kgroups simulate GROUP --from FILE [--at TIME]`: the
+// prediction from the group and the partition counts a recorded poll
+// read.
+func simulateFrom(a *app, o simulateOptions) error {
+	rec, err := loadRecording(a, o.from.file)
+	if err != nil {
+		return err
+	}
+	last, err := atIndex(rec, o.from.at)
+	if err != nil {
+		return err
+	}
+	snap := rec.Polls[last].Snapshot
+	g, ok := snap.Group(o.group)
+	if !ok || absent(g) {
+		names := make([]string, 0, len(snap.Groups))
+		for i := range snap.Groups {
+			names = append(names, snap.Groups[i].Name)
+		}
+		return fmt.Errorf("%s in the recording's poll at %s", kafka.GroupNotFound(o.group, kafka.SimilarNames(o.group, names)), snap.Time.UTC().Format(time.RFC3339))
+	}
+	if g.Err != nil {
+		return fmt.Errorf("read group %q: %w (as recorded)", o.group, g.Err)
+	}
+	counts := func(topics []string) (map[string]int32, error) {
+		out := make(map[string]int32, len(topics))
+		for _, t := range topics {
+			n, ok := snap.PartitionCounts[t]
+			if !ok {
+				return nil, fmt.Errorf("the recording's poll has no partition count for topic %q: its metadata was not read", t)
+			}
+			out[t] = n
+		}
+		return out, nil
+	}
+	return simulateGroup(a, o, g, snap.TopicIDs, counts)
+}

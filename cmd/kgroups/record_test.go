@@ -50,6 +50,15 @@ func TestRecordThenReadFrom(t *testing.T) {
 		}
 	}
 
+	// simulate predicts from the recorded group as from the live one.
+	for _, args := range [][]string{{"simulate", groupRange, "--join", "1"}, {"simulate", group848, "--join", "1", "-o", "json"}, {"simulate", groupCoop, "--leave", "coop-a"}} {
+		lcode, live, lerr := c.kg(t, args...)
+		rcode, replay, rerr := kg(t, append(args, "--from", file)...)
+		if lcode != rcode || live != replay || lerr != rerr || lcode != 0 {
+			t.Errorf("%v: live exit %d, --from exit %d\n--- live ---\n%s%s--- from the recording ---\n%s%s", args, lcode, rcode, live, lerr, replay, rerr)
+		}
+	}
+
 	// Three polls within 2s: every group is still judging; one row each.
 	code, stdout, stderr = kg(t, "health", "--from", file)
 	if code != 0 || stderr != "" {
