@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/base64"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/fixture"
 	"github.com/kgroups/kgroups/kafka/recording"
 )
@@ -244,5 +246,50 @@ func TestDiagnoseFrom(t *testing.T) {
 	code, stdout, _ = kg(t, "diagnose", "--from", file, "fraud-scoring", "--at", "+0s")
 	if code != 0 || !strings.Contains(stdout, "fraud-scoring: no findings yet: judging 1/10") {
 		t.Errorf("--at +0s: exit %d\n%s", code, stdout)
+	}
+}
+
+// TestFromHostileRecording: names a consumer chose reach the terminal
+// sanitised from a recording as from a live poll, and JSON keeps their
+// exact bytes.
+func TestFromHostileRecording(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	file := filepath.Join(t.TempDir(), "evil.kgrec")
+	const evil = "evil\x1b]0;pwned\x07\x1b[2J\xff"
+	f, err := recording.Create(file, recording.Header{Refresh: fixture.PollEvery})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		s := fixture.Evolving(i)
+		g := &s.Groups[len(s.Groups)-1]
+		g.Name = "zz-" + evil
+		g.Members = append([]kafka.Member(nil), g.Members...)
+		g.Members[0].ClientID = "client\r\n" + evil
+		if err := f.Write(recording.Poll{Time: s.Time, Snapshot: s, Err: nil}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"health", "--from", file},
+		{"health", "--from", file, "--at", "+5s"},
+		{"describe", "--all-groups", "--from", file},
+		{"describe", "--all-groups", "--members", "--from", file},
+		{"diagnose", "--from", file},
+	} {
+		_, stdout, stderr := kg(t, args...)
+		if strings.ContainsAny(stdout+stderr, "\x1b\x07\r\xff") {
+			t.Errorf("%v lets a control byte through:\n%q\n%q", args, stdout, stderr)
+		}
+		if !strings.Contains(stdout, "zz-evil") {
+			t.Errorf("%v does not show the group:\n%s", args, stdout)
+		}
+	}
+	_, stdout, _ := kg(t, "describe", "--all-groups", "--from", file, "-o", "json")
+	if !strings.Contains(stdout, `"groupBase64": "`+base64.StdEncoding.EncodeToString([]byte("zz-"+evil))+`"`) {
+		t.Errorf("the JSON does not keep the name's bytes:\n%s", stdout)
 	}
 }
