@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"hash/crc32"
+	"os"
 	"runtime"
 	"testing"
 )
@@ -17,6 +18,9 @@ func FuzzReader(f *testing.F) {
 	polls[1].Snapshot = hostile(polls[1].Snapshot.Time)
 	f.Add(record(f, Header{Groups: []string{"g"}}, polls))
 	f.Add([]byte(magic + "\x00\x01"))
+	if b, err := os.ReadFile("testdata/v1.kgrec"); err == nil {
+		f.Add(b)
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
