@@ -95,6 +95,31 @@ func atIndex(rec *recording.Recording, at string) (int, error) {
 	return i, nil
 }
 
+// openAt reads the recording file and finds the poll at names (atIndex).
+func openAt(a *app, file, at string) (*recording.Recording, int, error) {
+	rec, err := loadRecording(a, file)
+	if err != nil {
+		return nil, 0, err
+	}
+	i, err := atIndex(rec, at)
+	return rec, i, err
+}
+
+// fromHealthFlags are health's or diagnose's flags as --from takes them:
+// --interval has no meaning for a recording, and no group named means
+// every recorded group.
+func fromHealthFlags(cmd *cobra.Command, args []string, f healthFlags) (healthFlags, error) {
+	if cmd.Flags().Changed("interval") {
+		return f, usageErrorf("--interval paces live polls: a recording's polls are as recorded; leave it out with --from")
+	}
+	if !f.all && len(args) == 0 {
+		f.all = true
+	}
+	// Unused with --from; keeps the checks of the flags to the window.
+	f.interval = min(f.interval, f.window)
+	return f, nil
+}
+
 // parseAt reads --at: an RFC 3339 time; a time of day (15:04 or
 // 15:04:05, in the local zone) on the first day of the recording that
 // puts it within the recording; +DURATION after the start; -DURATION
@@ -160,7 +185,10 @@ func replayHistory(rec *recording.Recording, last int, cfg lag.Config, each func
 // recordedWindow is the window of a recording ending at poll last, as
 // sampleWindow makes it live: its first poll is the first with a
 // snapshot from span before the last one on.
-func recordedWindow(rec *recording.Recording, last int, span time.Duration, h *lag.History, names []string, filter kafka.GroupFilter, all bool) *sampledWindow {
+//
+// It also returns how many polls the window holds, failed ones included,
+// and gives added (when not nil) each of its snapshots.
+func recordedWindow(rec *recording.Recording, last int, span time.Duration, h *lag.History, names []string, filter kafka.GroupFilter, all bool, added func(*kafka.Snapshot)) (*sampledWindow, int) {
 	w := &sampledWindow{last: rec.Polls[last].Snapshot, history: h}
 	from := w.last.Time.Add(-span)
 	start := sort.Search(last+1, func(i int) bool { return !rec.Polls[i].Time.Before(from) })
@@ -174,6 +202,9 @@ func recordedWindow(rec *recording.Recording, last int, span time.Duration, h *l
 		if w.first == nil {
 			w.first = p.Snapshot
 		}
+		if added != nil {
+			added(p.Snapshot)
+		}
 	}
 	if all {
 		names = nil
@@ -184,18 +215,14 @@ func recordedWindow(rec *recording.Recording, last int, span time.Duration, h *l
 		}
 	}
 	w.verdicts, w.judged, w.gone = judgeHealth(h, w.last, names)
-	return w
+	return w, last - start + 1
 }
 
 // describeFrom is `kgroups describe --from FILE [--at TIME]`: the poll's
 // groups through the same renderer, their time lags as the recording's
 // judging gave them at that poll.
 func describeFrom(a *app, o describeOptions) error {
-	rec, err := loadRecording(a, o.from.file)
-	if err != nil {
-		return err
-	}
-	last, err := atIndex(rec, o.from.at)
+	rec, last, err := openAt(a, o.from.file, o.from.at)
 	if err != nil {
 		return err
 	}
@@ -241,40 +268,25 @@ func describeFrom(a *app, o describeOptions) error {
 // findings as of that poll over the window before it, from the polls
 // alone.
 func runDiagnoseFrom(a *app, cmd *cobra.Command, args []string, f healthFlags, storm int, failOn string) error {
-	if cmd.Flags().Changed("interval") {
-		return usageErrorf("--interval paces live polls: a recording's polls are as recorded; leave it out with --from")
-	}
-	if !f.all && len(args) == 0 {
-		f.all = true // every recorded group
-	}
-	if f.interval > f.window {
-		f.interval = f.window
+	f, err := fromHealthFlags(cmd, args, f)
+	if err != nil {
+		return err
 	}
 	o, err := parseDiagnose(args, f, storm, failOn)
 	if err != nil {
 		return err
 	}
-	rec, err := loadRecording(a, f.from.file)
-	if err != nil {
-		return err
-	}
-	last, err := atIndex(rec, f.from.at)
+	rec, last, err := openAt(a, f.from.file, f.from.at)
 	if err != nil {
 		return err
 	}
 	o.cfg = recordedConfig(rec.Header, o.window, cmd.Flags().Changed("window"))
 	o.cluster = rec.Header.Cluster
 	h := replayHistory(rec, last, o.cfg, nil)
-	w := recordedWindow(rec, last, o.window, h, o.names, o.filter, o.all)
 	// The timeline of the window's polls, as live diagnose feeds it.
 	tl := rebalance.NewTimeline(rebalance.TimelineConfig{})
-	o.polls = w.failed
-	for i := 0; i <= last; i++ {
-		if p := rec.Polls[i]; p.Snapshot != nil && !p.Time.Before(w.first.Time) {
-			tl.Add(p.Snapshot)
-			o.polls++
-		}
-	}
+	var w *sampledWindow
+	w, o.polls = recordedWindow(rec, last, o.window, h, o.names, o.filter, o.all, tl.Add)
 	for _, name := range w.gone {
 		if len(o.names) > 0 {
 			a.notef("kgroups: group %q is not in the recording's poll", name)
@@ -290,11 +302,7 @@ func runDiagnoseFrom(a *app, cmd *cobra.Command, args []string, f healthFlags, s
 // prediction from the group and the partition counts a recorded poll
 // read.
 func simulateFrom(a *app, o simulateOptions) error {
-	rec, err := loadRecording(a, o.from.file)
-	if err != nil {
-		return err
-	}
-	last, err := atIndex(rec, o.from.at)
+	rec, last, err := openAt(a, o.from.file, o.from.at)
 	if err != nil {
 		return err
 	}

@@ -14,24 +14,15 @@ import (
 // runHealthFrom is `kgroups health --from FILE`: the recording's verdict
 // timeline, or with --at its health table as of one poll.
 func runHealthFrom(a *app, cmd *cobra.Command, args []string, f healthFlags) error {
-	if cmd.Flags().Changed("interval") {
-		return usageErrorf("--interval paces live polls: a recording's polls are as recorded; leave it out with --from")
-	}
-	if !f.all && len(args) == 0 {
-		f.all = true // every recorded group
-	}
-	if f.interval > f.window {
-		f.interval = f.window // unused with --from; keeps parseHealth's checks to the window
+	f, err := fromHealthFlags(cmd, args, f)
+	if err != nil {
+		return err
 	}
 	o, err := parseHealth(args, f)
 	if err != nil {
 		return err
 	}
-	rec, err := loadRecording(a, f.from.file)
-	if err != nil {
-		return err
-	}
-	last, err := atIndex(rec, f.from.at)
+	rec, last, err := openAt(a, f.from.file, f.from.at)
 	if err != nil {
 		return err
 	}
@@ -39,13 +30,8 @@ func runHealthFrom(a *app, cmd *cobra.Command, args []string, f healthFlags) err
 	o.cfg = cfg
 	if f.from.at != "" {
 		h := replayHistory(rec, last, cfg, nil)
-		w := recordedWindow(rec, last, o.window, h, o.names, o.filter, o.all)
-		o.polls = w.failed
-		for i := 0; i <= last; i++ {
-			if p := rec.Polls[i]; p.Snapshot != nil && !p.Time.Before(w.first.Time) {
-				o.polls++
-			}
-		}
+		var w *sampledWindow
+		w, o.polls = recordedWindow(rec, last, o.window, h, o.names, o.filter, o.all, nil)
 		return reportHealth(a, o, w)
 	}
 
@@ -55,7 +41,7 @@ func runHealthFrom(a *app, cmd *cobra.Command, args []string, f healthFlags) err
 	var final *sampledWindow
 	words := map[string]string{}
 	replayHistory(rec, last, cfg, func(i int, h *lag.History) {
-		w := recordedWindow(rec, i, o.window, h, o.names, o.filter, o.all)
+		w, _ := recordedWindow(rec, i, o.window, h, o.names, o.filter, o.all, nil)
 		final = w
 		var causes []string
 		for k := range w.verdicts {

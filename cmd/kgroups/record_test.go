@@ -160,19 +160,7 @@ func TestRedactCommand(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	dir := t.TempDir()
 	in, out := filepath.Join(dir, "in.kgrec"), filepath.Join(dir, "out.kgrec")
-	f, err := recording.Create(in, recording.Header{Refresh: fixture.PollEvery, Cluster: []string{"kafka-1.internal:9092"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range 14 {
-		s := fixture.Evolving(i)
-		if err := f.Write(recording.Poll{Time: s.Time, Snapshot: s}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
+	writeFixtureRecording(t, in, 14, nil)
 	code, stdout, stderr := kg(t, "redact", in, out)
 	want := "kgroups redact: 14 polls, "
 	if code != 0 || stdout != "" || !strings.HasPrefix(stderr, want) || !strings.HasSuffix(stderr, " KiB in "+out+"; replaced 8 clients, 8 groups, 15 hosts, 3 instances, 12 members, 3 racks, 8 topics\n") {
@@ -210,19 +198,7 @@ func TestRedactCommand(t *testing.T) {
 func TestDiagnoseFrom(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	file := filepath.Join(t.TempDir(), "fix.kgrec")
-	f, err := recording.Create(file, recording.Header{Refresh: fixture.PollEvery})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range 14 {
-		s := fixture.Evolving(i)
-		if err := f.Write(recording.Poll{Time: s.Time, Snapshot: s}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
+	writeFixtureRecording(t, file, 14, nil)
 	const note = "kgroups: note: a recording holds the polls only: producers, transactions, retention.ms and the records at stalled commits were not recorded, so the findings that need them are not made\n"
 	code, stdout, stderr := kg(t, "diagnose", "--from", file, "fraud-scoring", "orders-app", "--wide")
 	if code != 0 || stderr != note {
@@ -256,23 +232,12 @@ func TestFromHostileRecording(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	file := filepath.Join(t.TempDir(), "evil.kgrec")
 	const evil = "evil\x1b]0;pwned\x07\x1b[2J\xff"
-	f, err := recording.Create(file, recording.Header{Refresh: fixture.PollEvery})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range 3 {
-		s := fixture.Evolving(i)
+	writeFixtureRecording(t, file, 3, func(s *kafka.Snapshot) {
 		g := &s.Groups[len(s.Groups)-1]
 		g.Name = "zz-" + evil
 		g.Members = append([]kafka.Member(nil), g.Members...)
 		g.Members[0].ClientID = "client\r\n" + evil
-		if err := f.Write(recording.Poll{Time: s.Time, Snapshot: s, Err: nil}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
+	})
 	for _, args := range [][]string{
 		{"health", "--from", file},
 		{"health", "--from", file, "--at", "+5s"},
@@ -281,8 +246,10 @@ func TestFromHostileRecording(t *testing.T) {
 		{"diagnose", "--from", file},
 	} {
 		_, stdout, stderr := kg(t, args...)
-		if strings.ContainsAny(stdout+stderr, "\x1b\x07\r\xff") {
-			t.Errorf("%v lets a control byte through:\n%q\n%q", args, stdout, stderr)
+		for _, c := range []byte{0x1b, 0x07, '\r', 0xff} {
+			if strings.IndexByte(stdout+stderr, c) >= 0 {
+				t.Errorf("%v lets byte %#x through:\n%q\n%q", args, c, stdout, stderr)
+			}
 		}
 		if !strings.Contains(stdout, "zz-evil") {
 			t.Errorf("%v does not show the group:\n%s", args, stdout)
@@ -291,5 +258,27 @@ func TestFromHostileRecording(t *testing.T) {
 	_, stdout, _ := kg(t, "describe", "--all-groups", "--from", file, "-o", "json")
 	if !strings.Contains(stdout, `"groupBase64": "`+base64.StdEncoding.EncodeToString([]byte("zz-"+evil))+`"`) {
 		t.Errorf("the JSON does not keep the name's bytes:\n%s", stdout)
+	}
+}
+
+// writeFixtureRecording records polls polls of the evolving fixture to
+// file, each changed by change first when it is not nil.
+func writeFixtureRecording(t *testing.T, file string, polls int, change func(*kafka.Snapshot)) {
+	t.Helper()
+	f, err := recording.Create(file, recording.Header{Refresh: fixture.PollEvery, Cluster: []string{"kafka-1.internal:9092"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range polls {
+		s := fixture.Evolving(i)
+		if change != nil {
+			change(s)
+		}
+		if err := f.Write(recording.Poll{Time: s.Time, Snapshot: s}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
 	}
 }

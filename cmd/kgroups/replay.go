@@ -62,15 +62,12 @@ func runReplay(ctx context.Context, a *app, file, at, group string) error {
 	if err := needTerminal(a, "kgroups health --from and describe --from print a recording without one"); err != nil {
 		return err
 	}
-	rec, err := loadRecording(a, file)
+	rec, start, err := openAt(a, file, at)
 	if err != nil {
 		return err
 	}
-	start := 0
-	if at != "" {
-		if start, err = atIndex(rec, at); err != nil {
-			return err
-		}
+	if at == "" {
+		start = 0 // the first poll, where atIndex gives the last
 	}
 	opts := tui.Options{
 		ContextInfo: tui.ContextInfo{Name: filepath.Base(file), Brokers: rec.Header.Cluster, Refresh: rec.Header.Refresh, ReadOnly: true},
