@@ -3,6 +3,7 @@ package recording
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"testing"
 	"time"
 
@@ -106,4 +107,66 @@ func TestSizeOfAnHourOfABigCluster(t *testing.T) {
 			t.Fatalf("read %d polls back (torn %v)", n, r.Torn())
 		}
 	}
+}
+
+// BenchmarkWriteBigPoll is the cost of writing one poll of 10,000 groups
+// and 120,000 partitions after the first, with one group in ten moving:
+// what `kgroups record --all-groups` and `serve --record` add to a poll.
+func BenchmarkWriteBigPoll(b *testing.B) {
+	s := bigCluster()
+	w, err := NewWriter(io.Discard, Header{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := w.Write(Poll{Time: s.Time, Snapshot: s}); err != nil {
+		b.Fatal(err)
+	}
+	next := make([]*kafka.Snapshot, 8)
+	for i := range next {
+		s = advance(s, 5*time.Second, 10)
+		next[i] = s
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		// The same eight polls again and again: each is a change from
+		// the one before but for the first of a round.
+		if err := w.Write(Poll{Time: next[i%8].Time, Snapshot: next[i%8]}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkReadBigPoll is the cost of reading one such poll back.
+func BenchmarkReadBigPoll(b *testing.B) {
+	s := bigCluster()
+	var buf bytes.Buffer
+	w, err := NewWriter(&buf, Header{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	polls := 1 + 8
+	for i := range polls {
+		if i > 0 {
+			s = advance(s, 5*time.Second, 10)
+		}
+		if err := w.Write(Poll{Time: s.Time, Snapshot: s}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	data := buf.Bytes()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		r, err := NewReader(bytes.NewReader(data))
+		if err != nil {
+			b.Fatal(err)
+		}
+		for {
+			if _, err := r.Next(); err != nil {
+				break
+			}
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*polls), "ns/poll")
 }
