@@ -175,8 +175,11 @@ type observer struct {
 	polls   int          // Health: polls in a window
 	taken   int
 	span    float64 // the evidence window, seconds
-	out     []judged
-	trace   bool // record each verdict's words (Trace)
+	// cycle is the production's own cycle (Scenario.productionCycle):
+	// a time lag that climbs within it, and falls back, is no trend.
+	cycle float64
+	out   []judged
+	trace bool // record each verdict's words (Trace)
 }
 
 // Run simulates sc and scores each observer's verdicts.
@@ -244,6 +247,7 @@ func observe(sc *Scenario, trace bool) [numObservers]*observer {
 
 	for _, o := range obs {
 		o.trace = trace
+		o.cycle = sc.productionCycle()
 	}
 	rng := newJitter(sc.Seed)
 	next, n := 0.0, 0
@@ -542,13 +546,15 @@ func (o *observer) score(sc *Scenario) *Score {
 // okWhileGrowing reports whether the verdict at poll i is OK while the
 // true time lag grew by more than half the time over two of the
 // consumer's rhythms at least (a sawtooth climbs for one rhythm between
-// commits), the evidence span, and two commit periods (period).
+// commits), the evidence span, two commit periods (period) and the
+// production's own cycle (a burst's records raise the time lag within
+// it, and the truth takes the cycle's mean rate).
 func (o *observer) okWhileGrowing(i int, period float64) bool {
 	j := o.out[i]
 	if j.col != ColOK || j.tl < 0 {
 		return false
 	}
-	e := max(o.span, 2*period, 2*j.rhythm)
+	e := max(o.span, 2*period, 2*j.rhythm, o.cycle)
 	old, ok := tlAt(o.out[:i], j.t-e)
 	return ok && old >= 0 && j.tl-old > e/2
 }
