@@ -455,7 +455,7 @@ func (o *observer) score(sc *Scenario) *Score {
 	changes = append(changes, changeAt)
 	first := -1
 	for i, j := range o.out {
-		if j.truth.Want() != want {
+		if j.truth.scored() && j.truth.Want() != want {
 			want = j.truth.Want()
 			changeAt = j.t
 			changes = append(changes, j.t)
@@ -466,7 +466,7 @@ func (o *observer) score(sc *Scenario) *Score {
 			// A fact the next polls show: two polls to see it.
 			g = 2 * sc.Poll.Seconds()
 		}
-		if j.t-changeAt >= g {
+		if j.t-changeAt >= g && j.truth.scored() {
 			s.Settled[j.truth][j.col]++
 			if j.col.decided() && j.col != j.truth.Want() {
 				k := [2]uint8{uint8(j.truth), uint8(j.col)}
@@ -492,21 +492,23 @@ func (o *observer) score(sc *Scenario) *Score {
 			s.StallInRhythm++
 			note(stallKey)
 		}
-		if o.okWhileGrowing(i, period(j.t)) {
+		if j.truth.scored() && o.okWhileGrowing(i, period(j.t)) {
 			s.OKWhileGrowing++
 			note(growingKey)
 		}
 	}
-	// Decided changes: between decided verdicts, skipping JUDGING and -.
-	last := ColUnknown
+	// Decided changes: between decided verdicts, skipping JUDGING and -,
+	// and those to or from a borderline poll (either verdict stands
+	// there).
+	last, lastScored := ColUnknown, true
 	for _, j := range o.out {
 		if !j.col.decided() {
 			continue
 		}
-		if last != ColUnknown && j.col != last {
+		if last != ColUnknown && j.col != last && lastScored && j.truth.scored() {
 			s.DecidedChanges++
 		}
-		last = j.col
+		last, lastScored = j.col, j.truth.scored()
 	}
 	s.TruthChanges = len(changes) - 1
 	s.Excess = max(0, s.DecidedChanges-s.TruthChanges)
@@ -522,7 +524,7 @@ func (o *observer) score(sc *Scenario) *Score {
 		}
 		var from = -1.0
 		for _, j := range o.out {
-			if j.t < at || j.t >= end {
+			if j.t < at || j.t >= end || !j.truth.scored() {
 				continue
 			}
 			switch {
