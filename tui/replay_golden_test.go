@@ -57,6 +57,7 @@ func TestGoldenReplay(t *testing.T) {
 		{"replay_last", []string{">"}, [2]int{120, 40}},
 		{"replay_failed_poll", []string{".", ".", ".", ".", "."}, [2]int{120, 40}},
 		{"replay_group", []string{">", "j", "j", "j", "j", "j", "enter"}, [2]int{120, 40}},
+		{"replay_diagnosis", []string{">", "j", "enter", "shift+tab"}, [2]int{120, 40}},
 		{"replay_write_refused", []string{">", "D"}, [2]int{80, 24}},
 		{"replay_help", []string{"?"}, [2]int{80, 24}},
 	} {
