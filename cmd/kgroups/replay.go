@@ -62,12 +62,15 @@ func runReplay(ctx context.Context, a *app, file, at, group string) error {
 	if err := needTerminal(a, "kgroups health --from and describe --from print a recording without one"); err != nil {
 		return err
 	}
-	rec, start, err := openAt(a, file, at)
+	rec, err := loadRecording(a, file)
 	if err != nil {
 		return err
 	}
-	if at == "" {
-		start = 0 // the first poll, where atIndex gives the last
+	start := 0 // the first poll, where atIndex gives the last
+	if at != "" {
+		if start, err = atIndex(rec, at); err != nil {
+			return err
+		}
 	}
 	opts := tui.Options{
 		ContextInfo: tui.ContextInfo{Name: filepath.Base(file), Brokers: rec.Header.Cluster, Refresh: rec.Header.Refresh, ReadOnly: true},
