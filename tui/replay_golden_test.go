@@ -1,8 +1,8 @@
 package tui
 
 import (
-	"bytes"
 	"errors"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -14,10 +14,10 @@ import (
 
 // replayFixture is a recording of viewtest.Evolving's warm polls, its
 // sixth poll failed.
-func replayFixture(t *testing.T) *recording.Recording {
+func replayFixture(t *testing.T) *recording.Catalog {
 	t.Helper()
-	var buf bytes.Buffer
-	w, err := recording.NewWriter(&buf, recording.Header{Refresh: viewtest.PollEvery, Cluster: []string{"kafka-1.internal:9092"}})
+	file := filepath.Join(t.TempDir(), "incident.kgrec")
+	w, err := recording.Create(file, recording.Header{Refresh: viewtest.PollEvery, Cluster: []string{"kafka-1.internal:9092"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,18 +31,21 @@ func replayFixture(t *testing.T) *recording.Recording {
 			t.Fatal(err)
 		}
 	}
-	rec, err := recording.ReadAll(&buf)
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	c, err := recording.OpenCatalog(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return rec
+	return c
 }
 
 func newReplayHarness(t *testing.T, width, height int) *harness {
 	t.Helper()
 	rec := replayFixture(t)
 	h := newHarness(t, width, height, Options{ContextInfo: ContextInfo{Name: "incident.kgrec", Brokers: rec.Header.Cluster},
-		Replay: &Replay{Recording: rec}, Lag: rec.Header.Config()})
+		Replay: &Replay{Catalog: rec}, Lag: rec.Header.Config()})
 	h.run(h.m.Init())
 	return h
 }

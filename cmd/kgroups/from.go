@@ -41,21 +41,11 @@ func (f fromFlags) check() error {
 	return nil
 }
 
-// loadRecording reads a recording whole, for the UI's replay, which
-// steps back and forth through it. A torn tail (a recording cut by a
-// crash, or one still being written) is a note: the polls before it are
-// read.
-func loadRecording(a *app, path string) (*recording.Recording, error) {
-	rec, err := recording.Load(path)
-	if err != nil {
-		return nil, recordingError(path, err)
-	}
-	return rec, checkRecording(a, path, len(rec.Polls), rec.Snapshots(), rec.Torn)
-}
-
-// openCatalog reads what the CLI needs first of a recording: its header
-// and its polls' times, decoding no snapshot (recording.Catalog); the
-// polls are read as they are judged.
+// openCatalog reads what the CLI and the replay need first of a
+// recording: its header and its polls' times, decoding no snapshot
+// (recording.Catalog); the polls are read as they are judged. A torn
+// tail (a recording cut by a crash, or one still being written) is a
+// note: the polls before it are read.
 func openCatalog(a *app, path string) (*recording.Catalog, error) {
 	c, err := recording.OpenCatalog(path)
 	if err != nil {
@@ -102,7 +92,7 @@ func pollCount(n int) string {
 // before it, the last such poll without --at. A time before the first
 // poll, or one that does not parse, is a usage error that says what is
 // accepted and what the recording spans.
-func atIndex(rec pollTimes, at string) (int, error) {
+func atIndex(rec *recording.Catalog, at string) (int, error) {
 	if at == "" {
 		return rec.Index(rec.End()), nil
 	}
@@ -115,14 +105,6 @@ func atIndex(rec pollTimes, at string) (int, error) {
 		return 0, usageErrorf("--at %s is before the recording's first poll: it spans %s to %s", at, rec.Start().UTC().Format(time.RFC3339), rec.End().UTC().Format(time.RFC3339))
 	}
 	return i, nil
-}
-
-// pollTimes are a recording's polls as --at picks among them: a
-// recording.Catalog, or a recording.Recording read whole.
-type pollTimes interface {
-	Start() time.Time
-	End() time.Time
-	Index(t time.Time) int
 }
 
 // openAt reads the recording's catalog and finds the poll at names

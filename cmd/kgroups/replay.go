@@ -37,7 +37,10 @@ and how far into the recording it is. The time bar's keys:
 It opens paused on the first poll, or with --at on the last poll at or
 before TIME (2026-12-02T03:10:00Z, a time of day such as 03:10 within the
 recording, +10m after its first poll, -5m before its last). A recording cut
-by a crash opens up to its last whole poll, with a note. The Diagnosis tab
+by a crash opens up to its last whole poll, with a note. The file is read a
+poll at a time as it is shown (a step back judges again from the first
+poll), so a long recording of a large cluster needs the memory of the live
+UI on that cluster, not of the file. The Diagnosis tab
 shows what the recorded polls support: its extra reads (producers,
 retention, the record at a stalled commit) were not recorded and say so.`,
 		Example: `  kgroups replay incident.kgrec
@@ -62,7 +65,7 @@ func runReplay(ctx context.Context, a *app, file, at, group string) error {
 	if err := needTerminal(a, "kgroups health --from and describe --from print a recording without one"); err != nil {
 		return err
 	}
-	rec, err := loadRecording(a, file)
+	rec, err := openCatalog(a, file)
 	if err != nil {
 		return err
 	}
@@ -74,7 +77,7 @@ func runReplay(ctx context.Context, a *app, file, at, group string) error {
 	}
 	opts := tui.Options{
 		ContextInfo: tui.ContextInfo{Name: filepath.Base(file), Brokers: rec.Header.Cluster, Refresh: rec.Header.Refresh, ReadOnly: true},
-		Replay:      &tui.Replay{Recording: rec, Start: start},
+		Replay:      &tui.Replay{Catalog: rec, Start: start},
 		Lag:         rec.Header.Config(),
 		NoSwitch:    replayNoSwitch,
 	}

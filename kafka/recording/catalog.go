@@ -158,3 +158,41 @@ func lastTaken(n int, poll func(int) (time.Time, bool), t time.Time) int {
 	}
 	return at
 }
+
+// Cursor reads a recording's polls in order from an open file, one at a
+// time, for a reader that goes forward at its own pace (the UI's
+// replay). It is not safe for concurrent use.
+type Cursor struct {
+	f    *os.File
+	r    *Reader
+	next int // the index of the poll Next returns
+}
+
+// OpenCursor opens the recording at path at its first poll.
+func OpenCursor(path string) (*Cursor, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	r, err := NewReader(f)
+	if err != nil {
+		_ = f.Close()
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return &Cursor{f: f, r: r}, nil
+}
+
+// Next reads the next poll; io.EOF past the last whole one.
+func (c *Cursor) Next() (*Poll, error) {
+	p, err := c.r.Next()
+	if err == nil {
+		c.next++
+	}
+	return p, err
+}
+
+// Pos is the index of the poll Next reads.
+func (c *Cursor) Pos() int { return c.next }
+
+// Close closes the file.
+func (c *Cursor) Close() error { return c.f.Close() }
