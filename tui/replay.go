@@ -305,10 +305,10 @@ func (m *Model) replayRebuild(i int) tea.Cmd {
 		_ = rs.cursor.Close()
 		rs.cursor = nil
 	}
-	gen, path, cfg := rs.buildGen, rs.cat.Path, m.opts.Lag
+	gen, cat, cfg := rs.buildGen, rs.cat, m.opts.Lag
 	return func() tea.Msg {
 		msg := replayBuiltMsg{gen: gen, pos: i, data: newPollData(cfg)}
-		cur, err := recording.OpenCursor(path)
+		cur, err := cat.Cursor()
 		if err != nil {
 			msg.err = err
 			return msg

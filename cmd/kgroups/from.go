@@ -27,7 +27,7 @@ type fromFlags struct {
 
 // addFromFlags declares --from and --at with their completions.
 func addFromFlags(cmd *cobra.Command, f *fromFlags, what string) {
-	cmd.Flags().StringVar(&f.file, "from", "", "read a recording (kgroups record) `FILE` instead of the cluster: "+what)
+	cmd.Flags().StringVar(&f.file, "from", "", "read a recording (kgroups record) `FILE`, or serve --record's folder, instead of the cluster: "+what)
 	cmd.Flags().StringVar(&f.at, "at", "", "with --from, the poll to read: the last one at or before `TIME` (2026-12-02T03:10:00Z, 03:10, +10m from the start, -5m before the end; default: the last)")
 	completeFlag(cmd, "from", files)
 	completeFlag(cmd, "at", fixed("+10m\t10 minutes after the start", "-5m\t5 minutes before the end"))

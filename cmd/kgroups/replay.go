@@ -17,10 +17,11 @@ const replayNoSwitch = "a replay shows one recording: quit, then kgroups replay 
 func newReplayCmd(a *app) *cobra.Command {
 	var at, group string
 	cmd := &cobra.Command{
-		Use:   "replay FILE [--at TIME] [--group NAME]",
+		Use:   "replay (FILE | DIR) [--at TIME] [--group NAME]",
 		Short: "Open the terminal UI on a recording, with a time bar",
-		Long: `Open the terminal UI on a recording made by 'kgroups record' (or a file
-'kgroups serve --record' keeps): every screen and tab works as it did live,
+		Long: `Open the terminal UI on a recording made by 'kgroups record', or on the
+folder 'kgroups serve --record' keeps (its files in order, judged across
+them as serve judged them): every screen and tab works as it did live,
 judged poll by poll with the recorder's own configuration, so the verdicts,
 time lags and findings are the ones the recorder saw. It connects to no
 cluster and writes nothing: every write key says so.
@@ -44,7 +45,8 @@ UI on that cluster, not of the file. The Diagnosis tab
 shows what the recorded polls support: its extra reads (producers,
 retention, the record at a stalled commit) were not recorded and say so.`,
 		Example: `  kgroups replay incident.kgrec
-  kgroups replay night.kgrec --at 03:10 --group billing`,
+  kgroups replay night.kgrec --at 03:10 --group billing
+  kgroups replay /var/lib/kgroups/rec --at 03:00`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runReplay(cmd.Context(), a, args[0], at, group)

@@ -8,42 +8,89 @@ import (
 	"time"
 )
 
-// Catalog is what a recording file holds, without its snapshots: the
-// header and each poll's time. It is read in one pass that decodes no
+// Catalog is what a recording holds, without its snapshots: the header
+// and each poll's time. It is read in one pass that decodes no
 // snapshot, so a long recording of a large cluster is opened in the
-// memory of its times; Walk then reads the polls themselves, one at a
-// time, keeping none.
+// memory of its times; Walk and Cursor then read the polls themselves,
+// one at a time, keeping none.
+//
+// A catalog is one file, or a folder of `serve --record`'s files taken
+// in order as one recording: each file starts with a whole poll, and the
+// polls are judged across them as serve judged them.
 type Catalog struct {
-	Path   string
+	// Path is the file or folder.
+	Path string
+	// Header is the first file's.
 	Header Header
 	// Times are the polls' times; Taken says which took a snapshot.
 	Times []time.Time
 	Taken []bool
-	// Torn says why the reading stopped before the end of the file (a
-	// recording cut by a crash, or still being written); nil when whole.
+	// Torn says why the reading of the last file stopped before its end
+	// (a recording cut by a crash, or still being written); nil when
+	// whole.
 	Torn error
+	// files are the files read, in order; ends[k] is how many polls
+	// files[:k+1] hold.
+	files []string
+	ends  []int
 }
 
-// OpenCatalog reads the catalog of the recording at path.
+// OpenCatalog reads the catalog of the recording at path: a file, or a
+// folder of serve --record's files (DirFiles).
 func OpenCatalog(path string) (*Catalog, error) {
-	f, err := os.Open(path)
+	st, err := os.Stat(path)
 	if err != nil {
 		return nil, err
+	}
+	files := []string{path}
+	if st.IsDir() {
+		dfs, err := DirFiles(path)
+		if err != nil {
+			return nil, err
+		}
+		if len(dfs) == 0 {
+			return nil, fmt.Errorf("%s holds no recording (files named %s*%s)", path, dirPrefix, Ext)
+		}
+		files = files[:0]
+		for _, f := range dfs {
+			files = append(files, f.Path)
+		}
+	}
+	c := &Catalog{Path: path}
+	for k, file := range files {
+		if err := c.scan(file, k == 0); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+// scan adds the polls of file to the catalog.
+func (c *Catalog) scan(file string, first bool) error {
+	f, err := os.Open(file)
+	if err != nil {
+		return err
 	}
 	defer func() { _ = f.Close() }()
 	r, err := NewReader(f)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return fmt.Errorf("%s: %w", file, err)
 	}
-	c := &Catalog{Path: path, Header: r.Header}
+	if first {
+		c.Header = r.Header
+	}
 	for {
 		t, taken, err := r.nextTime()
 		if errors.Is(err, io.EOF) {
+			// A file torn before the last is one a crash cut: the next
+			// starts whole, with the recorder's restart.
 			c.Torn = r.Torn()
-			return c, nil
+			c.files = append(c.files, file)
+			c.ends = append(c.ends, len(c.Times))
+			return nil
 		}
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
+			return fmt.Errorf("%s: %w", file, err)
 		}
 		c.Times = append(c.Times, t)
 		c.Taken = append(c.Taken, taken)
@@ -118,25 +165,19 @@ func (c *Catalog) End() time.Time {
 
 // Walk reads the polls from the first up to and including last, giving
 // each to fn; nothing is kept between calls, so memory holds one poll
-// and what fn keeps. The file must still be the one catalogued: a poll
-// it no longer holds is an error.
+// and what fn keeps. The files must still be those catalogued: a poll
+// they no longer hold is an error.
 func (c *Catalog) Walk(last int, fn func(i int, p *Poll)) error {
-	f, err := os.Open(c.Path)
+	cur, err := c.Cursor()
 	if err != nil {
 		return err
 	}
-	defer func() { _ = f.Close() }()
-	r, err := NewReader(f)
-	if err != nil {
-		return fmt.Errorf("%s: %w", c.Path, err)
-	}
-	for i := 0; i <= last; i++ {
-		p, err := r.Next()
-		if errors.Is(err, io.EOF) {
-			return fmt.Errorf("%s: it holds %d polls now, %d when it was read", c.Path, i, len(c.Times))
-		}
+	defer func() { _ = cur.Close() }()
+	for cur.Pos() <= last {
+		i := cur.Pos()
+		p, err := cur.Next()
 		if err != nil {
-			return fmt.Errorf("%s: %w", c.Path, err)
+			return err
 		}
 		fn(i, p)
 	}
@@ -159,40 +200,83 @@ func lastTaken(n int, poll func(int) (time.Time, bool), t time.Time) int {
 	return at
 }
 
-// Cursor reads a recording's polls in order from an open file, one at a
-// time, for a reader that goes forward at its own pace (the UI's
+// Cursor reads a recording's polls in order, one at a time, file after
+// file, for a reader that goes forward at its own pace (the UI's
 // replay). It is not safe for concurrent use.
 type Cursor struct {
+	c    *Catalog
+	k    int // the file open
 	f    *os.File
 	r    *Reader
 	next int // the index of the poll Next returns
 }
 
-// OpenCursor opens the recording at path at its first poll.
-func OpenCursor(path string) (*Cursor, error) {
-	f, err := os.Open(path)
+// Cursor opens the recording at its first poll.
+func (c *Catalog) Cursor() (*Cursor, error) {
+	cur := &Cursor{c: c, k: -1}
+	return cur, cur.open(0)
+}
+
+func (cur *Cursor) open(k int) error {
+	if cur.f != nil {
+		_ = cur.f.Close()
+		cur.f, cur.r = nil, nil
+	}
+	cur.k = k
+	if k >= len(cur.c.files) {
+		return nil
+	}
+	file := cur.c.files[k]
+	f, err := os.Open(file)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	r, err := NewReader(f)
 	if err != nil {
 		_ = f.Close()
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return fmt.Errorf("%s: %w", file, err)
 	}
-	return &Cursor{f: f, r: r}, nil
+	cur.f, cur.r = f, r
+	return nil
 }
 
-// Next reads the next poll; io.EOF past the last whole one.
-func (c *Cursor) Next() (*Poll, error) {
-	p, err := c.r.Next()
-	if err == nil {
-		c.next++
+// Next reads the next poll. Past the catalogue's last poll it returns
+// io.EOF; a poll the files no longer hold is an error.
+func (cur *Cursor) Next() (*Poll, error) {
+	if cur.next >= len(cur.c.Times) {
+		return nil, io.EOF
 	}
-	return p, err
+	for cur.k < len(cur.c.files) && cur.next >= cur.c.ends[cur.k] {
+		if err := cur.open(cur.k + 1); err != nil {
+			return nil, err
+		}
+	}
+	if cur.r == nil {
+		return nil, io.EOF
+	}
+	p, err := cur.r.Next()
+	if errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("%s: it holds fewer polls now than when it was read", cur.c.files[cur.k])
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", cur.c.files[cur.k], err)
+	}
+	cur.next++
+	return p, nil
 }
 
 // Pos is the index of the poll Next reads.
-func (c *Cursor) Pos() int { return c.next }
+func (cur *Cursor) Pos() int { return cur.next }
 
-// Close closes the file.
-func (c *Cursor) Close() error { return c.f.Close() }
+// Close closes the file open.
+func (cur *Cursor) Close() error {
+	if cur.f == nil {
+		return nil
+	}
+	err := cur.f.Close()
+	cur.f, cur.r = nil, nil
+	return err
+}
+
+// Files are the files the catalog reads, in order.
+func (c *Catalog) Files() []string { return c.files }

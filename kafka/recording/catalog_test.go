@@ -7,6 +7,9 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/kgroups/kgroups/kafka/lag"
 )
 
 // TestCatalog: a catalog lists every poll's time and whether it took a
@@ -50,5 +53,50 @@ func TestCatalog(t *testing.T) {
 	}
 	if err := c.Walk(7, func(int, *Poll) {}); err == nil || !strings.Contains(err.Error(), "when it was read") {
 		t.Errorf("Walk past the end: %v", err)
+	}
+}
+
+// TestCatalogOfAFolder: a folder of serve --record's files reads as one
+// recording (14 polls at 5s, a file every 20s: 4, 4, 4 and 2), judged
+// across the files as one tracker judged the polls.
+func TestCatalogOfAFolder(t *testing.T) {
+	dir := t.TempDir()
+	polls := evolvingPolls(14)
+	live := lag.NewTracker(Header{}.Config())
+	r := &Rotating{Name: InDir(dir), MaxAge: 20 * time.Second}
+	for _, p := range polls {
+		Feed(live, &p)
+		if err := r.Write(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := r.Close(); err != nil {
+		t.Fatal(err)
+	}
+	c, err := OpenCatalog(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Files()) != 4 || c.Len() != len(polls) || c.Torn != nil {
+		t.Fatalf("%d files, %d polls, torn %v", len(c.Files()), c.Len(), c.Torn)
+	}
+	re := lag.NewTracker(c.Header.Config())
+	var last *Poll
+	if err := c.Walk(c.Len()-1, func(i int, p *Poll) {
+		if !p.Time.Equal(polls[i].Time) {
+			t.Fatalf("poll %d at %v, want %v", i, p.Time, polls[i].Time)
+		}
+		Feed(re, p)
+		last = p
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for gi := range last.Snapshot.Groups {
+		if a, b := re.Group(last.Snapshot, gi), live.Group(last.Snapshot, gi); !reflect.DeepEqual(a, b) {
+			t.Errorf("%s: %+v across the files, %+v in one", last.Snapshot.Groups[gi].Name, a, b)
+		}
+	}
+	if _, err := OpenCatalog(t.TempDir()); err == nil || !strings.Contains(err.Error(), "holds no recording (files named kgroups-*.kgrec)") {
+		t.Errorf("an empty folder: %v", err)
 	}
 }
