@@ -213,7 +213,7 @@ func (m *Model) onJudged(msg judgedMsg) tea.Cmd {
 	if m.snap != nil {
 		cmds = append(cmds, m.broadcastData(msg.prepared))
 		if m.snap != old.snap {
-			cmds = append(cmds, m.scanReceipts(m.snap), m.startExactRead(msg.want))
+			cmds = append(cmds, m.scanReceipts(m.snap), m.startExactRead(msg.want), m.pollShown())
 		}
 	}
 	old.release()
@@ -246,6 +246,7 @@ func (m *Model) setFront(d *pollData) {
 // resetPollData starts a connection's poll data afresh: both copies empty,
 // the log empty, and the answer of any job in flight dropped.
 func (m *Model) resetPollData() {
+	m.poll.unjudged, m.poll.cycle, m.poll.held = nil, 0, false
 	m.setFront(newPollData(m.opts.Lag))
 	m.judge = judging{back: newPollData(m.opts.Lag), gen: m.judge.gen + 1, wait: m.judge.wait, written: m.judge.written}
 }

@@ -45,6 +45,44 @@ type pollState struct {
 	next     time.Time     // when the next scheduled poll is due
 	lastOK   time.Time     // when the last good snapshot arrived
 	took     time.Duration // how long that poll took
+
+	// unjudged are the starts of the polls whose results wait in the
+	// judging log, oldest first. cycle is how long the latest poll took
+	// from its start until the screens showed it, judged; when it is
+	// past the refresh interval the status line says so (overrun).
+	unjudged []time.Time
+	cycle    time.Duration
+	// held is set when a scheduled poll came due while a poll was still
+	// waiting to be judged: it starts once judging has caught up, so
+	// that polls never pile up behind a slow judge.
+	held bool
+}
+
+// overrun reports whether the latest poll took longer, from its start
+// until it was judged and on screen, than the refresh interval: the UI
+// cannot refresh as often as asked, and polls run back to back.
+func (m *Model) overrun() bool { return m.poll.cycle > m.opts.Refresh }
+
+// judgingBehind reports whether a poll waits in the judging log for a
+// job, or is being judged.
+func (m *Model) judgingBehind() bool { return len(m.poll.unjudged) > 0 }
+
+// pollShown is called when the screens show a new poll: it measures
+// that poll's cycle and starts a poll held for judging to catch up.
+func (m *Model) pollShown() tea.Cmd {
+	p := &m.poll
+	if len(p.unjudged) == 0 {
+		return nil
+	}
+	p.cycle = m.opts.Now().Sub(p.unjudged[0])
+	p.unjudged = p.unjudged[1:]
+	if p.held && !m.judgingBehind() {
+		p.held = false
+		if !p.paused && !p.inFlight {
+			return m.startPoll()
+		}
+	}
+	return nil
 }
 
 // backoff is the wait before retry number n (1-based) after failures: the
@@ -106,6 +144,12 @@ func (m *Model) onPollTick(msg pollTickMsg) tea.Cmd {
 	if msg.seq != m.poll.tickSeq || m.poll.paused {
 		return nil
 	}
+	if m.judgingBehind() {
+		// The last poll is not judged yet: a new one would only wait
+		// behind it in memory. It starts when judging catches up.
+		m.poll.held = true
+		return nil
+	}
 	return m.startPoll()
 }
 
@@ -144,6 +188,7 @@ func (m *Model) onPollResult(msg pollResultMsg) tea.Cmd {
 		// and its answer shows the screens the poll (judge.go).
 		m.resets.drain(m, m.receipts.noted)
 		m.write(op{snap: msg.snap})
+		p.unjudged = append(p.unjudged, p.started)
 		cmds = append(cmds, m.startJudge())
 	}
 	switch {

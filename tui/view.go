@@ -153,6 +153,11 @@ func (m *Model) statusLine2(b *strings.Builder) {
 		l.WriteString(s.Warn.Render("paused"))
 	case p.inFlight && p.err == nil && m.clock.Sub(p.started) >= time.Second:
 		l.WriteString(g.Sep + "polling " + format.Span(m.clock.Sub(p.started)) + g.Ellipsis)
+	case p.err == nil && m.snap != nil && m.switching == "" && m.overrun():
+		// Polls run back to back and still fall short of the refresh
+		// asked for: say so rather than let them queue.
+		l.WriteString(g.Sep)
+		l.WriteString(s.Warn.Render("a poll takes " + format.Lasted(p.cycle) + ", over the " + format.Span(m.opts.Refresh) + " refresh"))
 	case p.err == nil && m.snap != nil && m.switching == "":
 		l.WriteString(g.Sep + "every " + format.Span(m.opts.Refresh))
 	}

@@ -63,8 +63,8 @@ func TestFlags(t *testing.T) {
 	if err != nil || !slices.Equal(o2.brokers, brokers) {
 		t.Errorf("-cluster: brokers %q, %v; want %q", o2.brokers, err, brokers)
 	}
-	if o.readySeries != o.groups || !o.groupMetric.MatchString("g_info") || o.groupMetric.MatchString("g_info_x") {
-		t.Errorf("ready at %d series of %v, want %d of exactly g_info", o.readySeries, o.groupMetric, o.groups)
+	if o.readySeries != o.Groups || !o.groupMetric.MatchString("g_info") || o.groupMetric.MatchString("g_info_x") {
+		t.Errorf("ready at %d series of %v, want %d of exactly g_info", o.readySeries, o.groupMetric, o.Groups)
 	}
 	for _, c := range []struct {
 		args []string

@@ -28,6 +28,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/kgroups/kgroups/cmd/benchseed"
 )
 
 func main() {
@@ -38,7 +40,8 @@ func main() {
 }
 
 type options struct {
-	layout
+	benchseed.Layout
+	scale        bool // -scale: benchseed.ScaleGroups groups
 	exporter     []string
 	env          []string
 	url          string
@@ -55,10 +58,11 @@ type options struct {
 func parseFlags(args []string) (options, error) {
 	var o options
 	fs := flag.NewFlagSet("exporterbench", flag.ContinueOnError)
-	fs.IntVar(&o.groups, "groups", 10000, "Empty groups in the cluster")
-	fs.IntVar(&o.topics, "topics", 20, "topics; group i commits every partition of topic i mod topics")
-	fs.IntVar(&o.partitions, "partitions", 12, "partitions a topic")
-	fs.IntVar(&o.lagEvery, "lag-every", 0, "every nth group lags 3 records a partition (0: none lags)")
+	fs.IntVar(&o.Groups, "groups", 10000, "Empty groups in the cluster")
+	fs.IntVar(&o.Topics, "topics", 20, "topics; group i commits every partition of topic i mod topics")
+	fs.IntVar(&o.Partitions, "partitions", 12, "partitions a topic")
+	fs.IntVar(&o.LagEvery, "lag-every", 0, "every nth group lags 3 records a partition (0: none lags)")
+	fs.BoolVar(&o.scale, "scale", false, "scale mode: 50,000 groups, 600,000 committed partitions (-groups 50000)")
 	var exporter, groupMetric string
 	fs.StringVar(&exporter, "exporter", "", "the exporter's command line, split at spaces; {brokers} is replaced by the cluster's addresses")
 	fs.Func("env", "NAME=VALUE in the exporter's environment besides PATH and HOME (repeat the flag for more); {brokers} is replaced", func(kv string) error {
@@ -79,6 +83,9 @@ func parseFlags(args []string) (options, error) {
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
+	if o.scale {
+		o.Groups = benchseed.ScaleGroups
+	}
 	if fs.NArg() > 0 {
 		return o, fmt.Errorf("unexpected arguments %q: every setting is a flag (-h lists them)", fs.Args())
 	}
@@ -94,12 +101,8 @@ func parseFlags(args []string) (options, error) {
 		return o, fmt.Errorf("-url %q: want the exporter's metrics URL, http://HOST:PORT/PATH", o.url)
 	case groupMetric == "":
 		return o, errors.New("-group-metric is required: the regexp of a metric with one series a group, e.g. kminion_kafka_consumer_group_info")
-	case o.groups < 1 || o.topics < 1 || o.partitions < 1:
-		return o, fmt.Errorf("-groups, -topics and -partitions must be at least 1 (got %d, %d, %d)", o.groups, o.topics, o.partitions)
-	case o.groups > 99999 || o.topics > 99:
-		return o, fmt.Errorf("-groups goes up to 99999 and -topics to 99 (got %d, %d)", o.groups, o.topics)
-	case o.lagEvery < 0:
-		return o, fmt.Errorf("-lag-every must be 0 (no group lags) or more (got %d)", o.lagEvery)
+	case o.Layout.Check() != nil:
+		return o, o.Layout.Check()
 	case o.interval <= 0 || o.duration < o.interval || o.readyTimeout <= 0:
 		return o, fmt.Errorf("-interval and -ready-timeout must be positive and -duration at least -interval (got %s, %s, %s)", o.interval, o.readyTimeout, o.duration)
 	case o.readySeries < 0:
@@ -110,7 +113,7 @@ func parseFlags(args []string) (options, error) {
 		return o, fmt.Errorf("-group-metric %q: %w", groupMetric, err)
 	}
 	if o.readySeries == 0 {
-		o.readySeries = o.groups
+		o.readySeries = o.Groups
 	}
 	return o, nil
 }
@@ -139,23 +142,18 @@ func run() error {
 	t0 := time.Now()
 	addrs, brokersName := o.brokers, fmt.Sprintf("real Kafka, %d brokers (%s)", len(o.brokers), strings.Join(o.brokers, ","))
 	if len(addrs) > 0 {
-		if err := fillReal(ctx, addrs, o.layout); err != nil {
+		if err := benchseed.FillReal(ctx, addrs, o.Layout); err != nil {
 			return err
 		}
 	} else {
-		kc, err := startCluster(ctx, o.layout)
+		kc, err := benchseed.StartKfake(ctx, o.Layout)
 		if err != nil {
 			return err
 		}
 		defer kc.Close()
 		addrs, brokersName = kc.ListenAddrs(), "3 kfake brokers"
 	}
-	lagging := "every group caught up"
-	if o.lagEvery > 0 {
-		lagging = fmt.Sprintf("every %dth group 3 records behind", o.lagEvery)
-	}
-	fmt.Printf("cluster: %s, %d Empty groups, %d topics x %d partitions, %d committed partitions, %s (filled in %s)\n",
-		brokersName, o.groups, o.topics, o.partitions, o.groups*o.partitions, lagging, time.Since(t0).Round(time.Millisecond))
+	fmt.Printf("cluster: %s, %s (filled in %s)\n", brokersName, o.Layout.Describe(), time.Since(t0).Round(time.Millisecond))
 
 	r, err := measure(ctx, o, substitute(o.exporter, addrs), substitute(o.env, addrs))
 	if err != nil {

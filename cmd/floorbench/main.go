@@ -24,6 +24,11 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 )
 
+// scaleGroups is the scale mode's number of groups (-scale), as
+// cmd/benchseed's ScaleGroups: 600,000 committed partitions over the
+// default 20 topics of 12 partitions.
+const scaleGroups = 50000
+
 func main() {
 	var s shape
 	var runs int
@@ -46,7 +51,11 @@ func main() {
 	flag.StringVar(&baseline, "baseline", "", "another kgroups binary (an older build, say) to measure in the same rounds")
 	flag.StringVar(&keep, "kgroups", "", "a kgroups binary to measure instead of building ./cmd/kgroups")
 	flag.StringVar(&s.cluster, "cluster", "", "seed and measure this real Kafka cluster (brokers, comma-separated; a fresh one, such as .ci/kafka up --nodes 3 starts) instead of an in-process kfake cluster")
+	scale := flag.Bool("scale", false, "scale mode: 50,000 groups, 600,000 committed partitions (-groups 50000)")
 	flag.Parse()
+	if *scale {
+		s.groups = scaleGroups
+	}
 	s.partitions = int32(partitions)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)

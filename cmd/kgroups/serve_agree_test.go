@@ -114,7 +114,7 @@ func TestVerdictsUIHealthServeAgree(t *testing.T) {
 	for range polls {
 		e.pollOnce(context.Background())
 	}
-	fams := parseExposition(t, e.page.Load().text)
+	fams := parseExposition(t, e.page.Load().text.bytes())
 	verdicts := series(fams, "kgroups_group_verdict", "group")
 	times := series(fams, "kgroups_group_time_lag_seconds", "group")
 

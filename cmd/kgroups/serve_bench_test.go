@@ -19,10 +19,13 @@ import (
 	"github.com/kgroups/kgroups/views/render/metrics"
 )
 
-// wideCluster is a poll of groups groups, each with one member and
+// wideClusterAt is a poll of groups groups, each with one member and
 // parts partitions over three topics, at fixture.Epoch plus poll
-// intervals; every third group lags and grows.
-func wideCluster(groups, parts, poll int) *kafka.Snapshot {
+// intervals, with the offsets of poll moved: every third group lags and,
+// with moved = poll, grows. A fixed moved is a cluster at rest, every
+// third group lagging by a fixed number of records whose time lag grows
+// with the clock.
+func wideClusterAt(groups, parts, poll, moved int) *kafka.Snapshot {
 	s := &kafka.Snapshot{Time: fixture.Epoch.Add(time.Duration(poll) * 5 * time.Second), Brokers: fixture.Brokers, OffsetsTopicPartitions: 50, Groups: make([]kafka.Group, groups)}
 	for i := range s.Groups {
 		name := fmt.Sprintf("group-%05d", i)
@@ -32,10 +35,10 @@ func wideCluster(groups, parts, poll int) *kafka.Snapshot {
 		g.Partitions = make([]kafka.PartitionOffsets, 0, parts)
 		for p := range parts {
 			topic := fmt.Sprintf("topic-%05d-%d", i, p%3)
-			end := int64(1000*i + 100*poll)
+			end := int64(1000*i + 100*moved)
 			committed := end
 			if i%3 == 0 {
-				committed = int64(1000*i + 90*poll)
+				committed = int64(1000*i + 90*moved)
 			}
 			g.Partitions = append(g.Partitions, fixture.Part(topic, int32(p/3), committed, 0, end, &m))
 		}
@@ -52,9 +55,21 @@ func wideCluster(groups, parts, poll int) *kafka.Snapshot {
 // times.
 func wideExporter(tb testing.TB, groups, parts, polls int, o serveOptions) (*exporter, *atomic.Int32) {
 	tb.Helper()
+	return wideExporterOf(tb, groups, parts, polls, o, false)
+}
+
+// wideExporterOf is wideExporter, over a cluster at rest when rest is
+// set: its offsets stay those of the first poll while the clock runs.
+func wideExporterOf(tb testing.TB, groups, parts, polls int, o serveOptions, rest bool) (*exporter, *atomic.Int32) {
+	tb.Helper()
 	var n atomic.Int32
 	poll := func(context.Context) (*kafka.Snapshot, error) {
-		return wideCluster(groups, parts, int(n.Add(1))), nil
+		p := int(n.Add(1))
+		moved := p
+		if rest {
+			moved = 1
+		}
+		return wideClusterAt(groups, parts, p, moved), nil
 	}
 	if o.interval == 0 {
 		o.interval = 5 * time.Second
@@ -81,7 +96,7 @@ func TestServeTenThousandGroups(t *testing.T) {
 	e.note = func(s string) { notes = append(notes, s) }
 	e.lastDropped = 0
 	e.pollOnce(context.Background())
-	fams := parseExposition(t, e.page.Load().text)
+	fams := parseExposition(t, e.page.Load().text.bytes())
 	series := int(single(fams, "kgroups_series"))
 	dropped := single(fams, "kgroups_series_dropped_total")
 	if series == 0 || series > limit || single(fams, "kgroups_groups_dropped") == 0 || !(dropped > 0) {
@@ -157,11 +172,23 @@ func (w *countingWriter) Write(p []byte) (int, error) {
 // BenchmarkServePoll is one judged poll and its rendering at 10,000
 // groups of 12 partitions: the tracker's judging, the findings, the
 // families and their encoding; cpu-ms is the process's CPU time per
-// poll (user and system, every goroutine).
+// poll (user and system, every goroutine). group-at-rest is the same
+// cluster with no offset moving, as the benches' seeded clusters are.
 func BenchmarkServePoll(b *testing.B) {
-	for _, gr := range []metrics.Granularity{metrics.ByGroup, metrics.ByPartition} {
-		b.Run(gr.String(), func(b *testing.B) {
-			e, _ := wideExporter(b, 10000, 12, 2, serveOptions{granularity: gr})
+	for _, bc := range []struct {
+		gr   metrics.Granularity
+		rest bool
+	}{{metrics.ByGroup, false}, {metrics.ByPartition, false}, {metrics.ByGroup, true}} {
+		name := bc.gr.String()
+		if bc.rest {
+			name += "-at-rest"
+		}
+		b.Run(name, func(b *testing.B) {
+			warm := 2
+			if bc.rest {
+				warm = 70 // past the rings: what a poll costs once serve has run a while
+			}
+			e, _ := wideExporterOf(b, 10000, 12, warm, serveOptions{granularity: bc.gr}, bc.rest)
 			var before, after syscall.Rusage
 			_ = syscall.Getrusage(syscall.RUSAGE_SELF, &before)
 			b.ResetTimer()
@@ -172,7 +199,7 @@ func BenchmarkServePoll(b *testing.B) {
 			_ = syscall.Getrusage(syscall.RUSAGE_SELF, &after)
 			cpu := time.Duration(after.Utime.Nano()-before.Utime.Nano()) + time.Duration(after.Stime.Nano()-before.Stime.Nano())
 			b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/poll")
-			b.ReportMetric(single(parseExposition(b, e.page.Load().text), "kgroups_series"), "series")
+			b.ReportMetric(single(parseExposition(b, e.page.Load().text.bytes()), "kgroups_series"), "series")
 		})
 	}
 }

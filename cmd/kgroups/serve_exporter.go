@@ -77,6 +77,9 @@ type exporter struct {
 	groupText, groupOM []byte
 	groupFams          *metrics.Families
 	lastDropped        int
+	// textPage and omPage write the groups' families, copying each
+	// group's lines that did not change since the poll before.
+	textPage, omPage metrics.Page
 
 	// page is what the handlers serve, swapped whole after each poll.
 	page  atomic.Pointer[page]
@@ -89,12 +92,12 @@ type exporter struct {
 // page is one poll's exposition in the two formats; om is made on first
 // demand when no scraper had asked for OpenMetrics yet.
 type page struct {
-	text     []byte
+	text     body
 	lastPoll time.Time // the start of the poll the values are from
 
 	omOnce sync.Once
-	om     []byte
-	omFrom func() []byte
+	om     body
+	omFrom func() body
 
 	// due is when the next page should have replaced this one (zero:
 	// no poll judged yet). A page still served after it is overdue:
@@ -103,13 +106,22 @@ type page struct {
 	// poll's 1.
 	due         time.Time
 	overdueOnce sync.Once
-	overdue     [2][]byte // text, OpenMetrics
-	overdueFrom func(om bool) []byte
+	overdue     [2]body // text, OpenMetrics
+	overdueFrom func(om bool) body
 }
 
-func (p *page) openMetrics() []byte {
+// body is a page's bytes in two parts, sent one after the other: the
+// groups' families of the last successful poll, shared by every page
+// until the next poll, and the exporter's own families as of the page.
+// The groups' 5 MB at 10,000 groups are then not copied into each page.
+type body [2][]byte
+
+// bytes is the body in one slice.
+func (b body) bytes() []byte { return append(append([]byte(nil), b[0]...), b[1]...) }
+
+func (p *page) openMetrics() body {
 	p.omOnce.Do(func() {
-		if p.om == nil && p.omFrom != nil {
+		if p.om[0] == nil && p.om[1] == nil && p.omFrom != nil {
 			p.om = p.omFrom()
 		}
 		p.omFrom = nil
@@ -119,9 +131,9 @@ func (p *page) openMetrics() []byte {
 
 // overdueBody is the page with kgroups_poll_success 0, in the text format
 // or OpenMetrics.
-func (p *page) overdueBody(om bool) []byte {
+func (p *page) overdueBody(om bool) body {
 	p.overdueOnce.Do(func() {
-		p.overdue = [2][]byte{p.overdueFrom(false), p.overdueFrom(true)}
+		p.overdue = [2]body{p.overdueFrom(false), p.overdueFrom(true)}
 		p.overdueFrom = nil
 	})
 	if om {
@@ -254,6 +266,9 @@ func (e *exporter) applyReload() {
 // pollOnce is one judged poll and its rendering.
 func (e *exporter) pollOnce(ctx context.Context) {
 	start := e.now()
+	// Nothing reads the tracker between polls (the page is bytes), so
+	// the last poll's rows need not live through this one's.
+	e.loop.Tracker.Release()
 	pctx, cancel := context.WithTimeout(ctx, e.o.timeout)
 	var snap *kafka.Snapshot
 	var exactErr, err error
@@ -314,10 +329,11 @@ func (e *exporter) render(snap *kafka.Snapshot) {
 		e.lastDropped = st.DroppedGroups
 	}
 	e.groupFams = fams
-	e.groupText = fams.AppendText(nil)
+	e.groupText = e.textPage.Append(make([]byte, 0, len(e.groupText)+len(e.groupText)/16), fams)
 	e.groupOM = nil
 	if e.wantOM.Load() {
-		e.groupOM = fams.AppendOpenMetrics(nil)
+		e.omPage.OpenMetrics = true
+		e.groupOM = e.omPage.Append(make([]byte, 0, len(e.groupText)+len(e.groupText)/8), fams)
 	}
 }
 
@@ -329,7 +345,7 @@ func (e *exporter) publish(lastPoll time.Time) {
 		own = append(own, self...)
 	}
 	p := &page{lastPoll: lastPoll}
-	p.text = append(append([]byte(nil), e.groupText...), encode(metrics.TextFormat, own)...)
+	p.text = body{e.groupText, encode(metrics.TextFormat, own)}
 	groupText, groupOM, fams := e.groupText, e.groupOM, e.groupFams
 	groupsIn := func(om bool) []byte {
 		if !om {
@@ -340,8 +356,8 @@ func (e *exporter) publish(lastPoll time.Time) {
 		}
 		return groupOM
 	}
-	build := func() []byte {
-		return append(append([]byte(nil), groupsIn(true)...), encode(metrics.OpenMetricsFormat, own)...)
+	build := func() body {
+		return body{groupsIn(true), encode(metrics.OpenMetricsFormat, own)}
 	}
 	if e.ready.Load() || e.state.PollSuccess {
 		p.due = e.now().Add(e.overdueAfter())
@@ -352,12 +368,12 @@ func (e *exporter) publish(lastPoll time.Time) {
 		if len(own) > len(lateOwn) {
 			lateOwn = append(lateOwn, own[len(lateOwn):]...) // the process's and the runtime's
 		}
-		p.overdueFrom = func(om bool) []byte {
+		p.overdueFrom = func(om bool) body {
 			f := metrics.TextFormat
 			if om {
 				f = metrics.OpenMetricsFormat
 			}
-			return append(append([]byte(nil), groupsIn(om)...), encode(f, lateOwn)...)
+			return body{groupsIn(om), encode(f, lateOwn)}
 		}
 	}
 	if e.wantOM.Load() {
@@ -439,7 +455,8 @@ func (e *exporter) serveMetrics(w http.ResponseWriter, r *http.Request) {
 		body = p.overdueBody(om)
 	}
 	w.Header().Set("Content-Type", string(format))
-	_, _ = w.Write(body)
+	_, _ = w.Write(body[0])
+	_, _ = w.Write(body[1])
 	_, _ = w.Write(metrics.Tail(format, p.lastPoll, e.now()))
 }
 

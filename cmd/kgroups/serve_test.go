@@ -435,7 +435,7 @@ func TestServeOneBadGroupFailsNothing(t *testing.T) {
 	e := newExporter(serveOptions{interval: time.Second, timeout: time.Minute}, poll, nil, [2]string{"test", "go"})
 	e.pollOnce(context.Background())
 	e.pollOnce(context.Background())
-	fams := parseExposition(t, e.page.Load().text)
+	fams := parseExposition(t, e.page.Load().text.bytes())
 	info := series(fams, "kgroups_group_info", "group")
 	if len(info) != len(base.Groups) {
 		t.Errorf("%d groups exported, want %d", len(info), len(base.Groups))
@@ -485,7 +485,7 @@ func TestServeReloadsFilters(t *testing.T) {
 	go func() { e.pollLoop(ctx); close(done) }()
 	defer func() { cancel(); <-done }()
 	groups := func() int {
-		return len(series(parseExposition(t, e.page.Load().text), "kgroups_group_info", "group"))
+		return len(series(parseExposition(t, e.page.Load().text.bytes()), "kgroups_group_info", "group"))
 	}
 	kafkatest.Eventually(t, "every group exported", func() bool { return groups() == len(fixture.Snapshot(fixture.Epoch, 0).Groups) })
 	hup <- syscall.SIGHUP

@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"testing"
 	"time"
+
+	"github.com/kgroups/kgroups/cmd/benchseed"
 )
 
 // BenchmarkLiveUI runs the poll → history → screens path of the real UI
@@ -26,7 +28,7 @@ func BenchmarkLiveUI(b *testing.B) {
 	for _, groups := range []int{2000, 10000} {
 		b.Run(fmt.Sprintf("groups=%d", groups), func(b *testing.B) {
 			ctx := context.Background()
-			l := layout{groups: groups, topics: 20, partitions: 12}
+			l := benchseed.Layout{Groups: groups, Topics: 20, Partitions: 12}
 			c, err := startCluster(ctx, l, nil)
 			if err != nil {
 				b.Fatal(err)
@@ -45,7 +47,7 @@ func BenchmarkLiveUI(b *testing.B) {
 			}
 			b.ReportMetric(float64(frame)/float64(time.Millisecond), "first-frame-ms")
 			b.ReportMetric(float64(kept)/(1<<20), "kept-MiB")
-			b.ReportMetric(float64(kept)/float64(groups*l.partitions), "kept-B/partition")
+			b.ReportMetric(float64(kept)/float64(groups*l.Partitions), "kept-B/partition")
 			b.ReportMetric(float64(alive), "polls-alive")
 		})
 	}

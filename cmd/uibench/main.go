@@ -28,6 +28,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/kgroups/kgroups/cmd/benchseed"
 )
 
 func main() {
@@ -38,7 +40,8 @@ func main() {
 }
 
 type options struct {
-	layout
+	benchseed.Layout
+	scale      bool // -scale: benchseed.ScaleGroups groups
 	cols, rows int
 	refresh    time.Duration
 	duration   time.Duration
@@ -58,10 +61,11 @@ type options struct {
 func parseFlags() (options, error) {
 	var o options
 	var size string
-	flag.IntVar(&o.groups, "groups", 2000, "Empty groups in the cluster")
-	flag.IntVar(&o.topics, "topics", 20, "topics; group i commits every partition of topic i mod topics")
-	flag.IntVar(&o.partitions, "partitions", 12, "partitions a topic")
-	flag.IntVar(&o.lagEvery, "lag-every", 0, "every nth group lags 3 records a partition (0: none lags)")
+	flag.IntVar(&o.Groups, "groups", 2000, "Empty groups in the cluster")
+	flag.IntVar(&o.Topics, "topics", 20, "topics; group i commits every partition of topic i mod topics")
+	flag.IntVar(&o.Partitions, "partitions", 12, "partitions a topic")
+	flag.IntVar(&o.LagEvery, "lag-every", 0, "every nth group lags 3 records a partition (0: none lags)")
+	flag.BoolVar(&o.scale, "scale", false, "scale mode: 50,000 groups, 600,000 committed partitions (-groups 50000)")
 	flag.StringVar(&size, "size", "120x40", "terminal size, COLSxROWS")
 	flag.DurationVar(&o.refresh, "refresh", 2*time.Second, "the binary's --refresh")
 	flag.DurationVar(&o.duration, "duration", 90*time.Second, "how long the binary runs after its first frame (refreshes are counted from 60s on)")
@@ -78,6 +82,9 @@ func parseFlags() (options, error) {
 	flag.StringVar(&brokers, "cluster", "", "seed and measure this real Kafka cluster (brokers, comma-separated; .ci/kafka up --nodes 3 starts one) instead of an in-process kfake cluster; topics that exist are kept, so a second run measures the same groups; polls are not counted there, so the bytes per refresh are not measured")
 	flag.StringVar(&env, "env", "", "extra environment for the binary, comma-separated NAME=VALUE pairs (GOMEMLIMIT=1GiB, for example)")
 	flag.Parse()
+	if o.scale {
+		o.Groups = benchseed.ScaleGroups
+	}
 	if brokers != "" {
 		o.brokers = strings.Split(brokers, ",")
 	}
@@ -96,15 +103,11 @@ func parseFlags() (options, error) {
 		return o, fmt.Errorf("-size %q: want COLSxROWS, e.g. 120x40 (20x10 to 1000x1000)", size)
 	}
 	switch {
-	case o.groups < 1 || o.topics < 1 || o.partitions < 1:
-		return o, fmt.Errorf("-groups, -topics and -partitions must be at least 1 (got %d, %d, %d)", o.groups, o.topics, o.partitions)
-	case o.groups > 99999 || o.topics > 99:
+	case o.Layout.Check() != nil:
 		// Every group's name must start with groupMark.
-		return o, fmt.Errorf("-groups goes up to 99999 and -topics to 99 (got %d, %d)", o.groups, o.topics)
+		return o, o.Layout.Check()
 	case o.refresh <= 0 || o.duration <= 0:
 		return o, fmt.Errorf("-refresh and -duration must be positive (got %s, %s)", o.refresh, o.duration)
-	case o.lagEvery < 0:
-		return o, fmt.Errorf("-lag-every must be 0 (no group lags) or more (got %d)", o.lagEvery)
 	case o.frames < 1 && !o.skipFrame:
 		return o, fmt.Errorf("-frames must be at least 1 (got %d)", o.frames)
 	}
@@ -146,21 +149,16 @@ func run() error {
 	}
 
 	t0 := time.Now()
-	c, err := startCluster(ctx, o.layout, o.brokers)
+	c, err := startCluster(ctx, o.Layout, o.brokers)
 	if err != nil {
 		return err
 	}
 	defer c.close()
-	lagging := "every group caught up"
-	if o.lagEvery > 0 {
-		lagging = fmt.Sprintf("every %dth group 3 records behind", o.lagEvery)
-	}
 	brokersName := "3 kfake brokers"
 	if c.real() {
 		brokersName = fmt.Sprintf("real Kafka, %d brokers (%s)", len(c.addrs), strings.Join(c.addrs, ","))
 	}
-	fmt.Printf("cluster: %s, %d Empty groups, %d topics x %d partitions, %d committed partitions, %s (filled in %s)\n",
-		brokersName, o.groups, o.topics, o.partitions, o.groups*o.partitions, lagging, time.Since(t0).Round(time.Millisecond))
+	fmt.Printf("cluster: %s, %s (filled in %s)\n", brokersName, o.Layout.Describe(), time.Since(t0).Round(time.Millisecond))
 	fmt.Printf("terminal: %dx%d, xterm-256color, UTF-8\n", o.cols, o.rows)
 
 	if o.cpuFile != "" && (!o.skipFrame || o.heapPolls > 0) {
@@ -192,7 +190,7 @@ func run() error {
 			return fmt.Errorf("retained heap: %w", err)
 		}
 		fmt.Printf("live heap the UI keeps after %d polls (in process, every %s; the cluster's excluded): %.1f MiB = %d bytes a committed partition; %d of the polls' snapshots alive\n",
-			o.heapPolls, every, mib(int64(b)), int64(b)/int64(o.groups*o.partitions), snaps)
+			o.heapPolls, every, mib(int64(b)), int64(b)/int64(o.Groups*o.Partitions), snaps)
 	}
 	pprof.StopCPUProfile()
 	if o.skipBinary {

@@ -249,6 +249,28 @@ func widthFor(span uint64) uint8 {
 	return 8
 }
 
+// seedBases gives a partition that holds no number yet (new, or
+// restarted) the bases of its first poll: commit c, log end end, their
+// lag and the poll. Its classes take 0 bytes, so the first poll's numbers
+// are their bases and are stored without a repack, in the encoding the
+// repacks they would otherwise cause reach (each class in 0 bytes at the
+// one number it holds). A number that is none, or a class the first poll
+// stores two numbers in, repacks as before. Without it a first poll of
+// 120,000 partitions made about two repacks of an empty slab each: 200 ms
+// of the first frame at 10,000 groups.
+func (h *History) seedBases(ph *partHist, c, end int64) {
+	if c >= 0 {
+		ph.base[clsCommitted] = c
+	}
+	if end >= 0 {
+		ph.base[clsLogEnd] = end
+	}
+	if lag := lagOf(c, end); lag >= 0 {
+		ph.base[clsLag] = lag
+	}
+	ph.base[clsSeq] = int64(h.seq)
+}
+
 // write is a number to store as number i of a section.
 type write struct {
 	sec, i int

@@ -158,6 +158,7 @@ func (h *History) updatePartition(ph *partHist, p *kafka.PartitionOffsets, t int
 			ph.sinceMove = uint16(min(uint64(ph.sinceMove)+h.seq-ph.lastSeq, noMove))
 		}
 	}
+	fresh := ph.lastSeq == 0 && ph.ptLen == 0 && ph.winLen == 0 && ph.wkey == zeroKey && !h.wide
 	ph.lastSeq = h.seq
 	c, end := p.Committed, p.LogEnd
 	if c < 0 {
@@ -165,6 +166,9 @@ func (h *History) updatePartition(ph *partHist, p *kafka.PartitionOffsets, t int
 	}
 	if end < 0 {
 		end = kafka.NoOffset
+	}
+	if fresh {
+		h.seedBases(ph, c, end)
 	}
 	i := h.slot(h.seq)
 	h.store2(ph, write{secCommitted, i, c}, write{secLogEnd, i, end})

@@ -370,3 +370,31 @@ func BenchmarkLagAdd(b *testing.B) {
 		})
 	}
 }
+
+// TestReleaseJudgesAlike: a tracker that lets go of its snapshot between
+// polls (Release, as kgroups serve does) gives every group the verdict,
+// time lag, rates and series a tracker that keeps it gives, poll after
+// poll, and answers as one with no poll while released.
+func TestReleaseJudgesAlike(t *testing.T) {
+	kept := lag.NewTracker(lag.Config{MinDistance: time.Nanosecond})
+	released := lag.NewTracker(lag.Config{MinDistance: time.Nanosecond})
+	for i := range 40 {
+		s := fixture.Evolving(i)
+		released.Release()
+		if v := released.Named(s.Groups[0].Name); v.Known {
+			t.Fatalf("poll %d: a released tracker still answers %+v", i, v)
+		}
+		kept.Add(s)
+		released.Add(s)
+		for g := range s.Groups {
+			a, b := kept.Group(s, g), released.Group(s, g)
+			if fmt.Sprintf("%+v", a) != fmt.Sprintf("%+v", b) {
+				t.Fatalf("poll %d, %s: verdict %+v, released %+v", i, s.Groups[g].Name, b, a)
+			}
+			ga, gb := kept.GroupSeries(s.Groups[g].Name, nil), released.GroupSeries(s.Groups[g].Name, nil)
+			if fmt.Sprint(ga) != fmt.Sprint(gb) {
+				t.Fatalf("poll %d, %s: series %v, released %v", i, s.Groups[g].Name, ga, gb)
+			}
+		}
+	}
+}

@@ -319,8 +319,27 @@ func (f *groupFamilies) lens(dst []int) []int {
 }
 
 // Families are the groups' families of one rendering, in exposition
-// order.
-type Families struct{ fams []*family }
+// order. names are the groups rendered, in order, and starts[f][k] the
+// first sample of group names[k] in family f (one more entry closes the
+// last group), so that a Page can tell each group's samples.
+type Families struct {
+	fams   []*family
+	names  []string
+	starts [][]int32
+}
+
+// newFamilies is the families of f with the groups names, whose samples
+// start at starts (one slice a family, each closed by its length).
+func newFamilies(f *groupFamilies, names []string, starts [][]int32) *Families {
+	all := f.all()
+	if starts == nil {
+		starts = make([][]int32, len(all))
+	}
+	for i, x := range all {
+		starts[i] = append(starts[i], int32(x.len()))
+	}
+	return &Families{fams: all, names: names, starts: starts}
+}
 
 // DTO is the families as client_model holds them (empty ones included).
 func (f *Families) DTO() []*dto.MetricFamily { return toDTO(f.fams) }
@@ -340,13 +359,15 @@ func Groups(snap *kafka.Snapshot, l *lag.Tracker, o Options) (*Families, Stats) 
 	var st Stats
 	fams := newGroupFamilies(o.Granularity)
 	if snap == nil {
-		return &Families{fams.all()}, st
+		return newFamilies(fams, nil, nil), st
 	}
 	var (
 		buf    []lag.PartitionHealth
 		before []int
 		counts = map[[2]string]int{}
 		keys   [][2]string
+		names  []string
+		starts = make([][]int32, len(fams.all()))
 	)
 	full := false
 	for i := range snap.Groups {
@@ -406,9 +427,13 @@ func Groups(snap *kafka.Snapshot, l *lag.Tracker, o Options) (*Families, Stats) 
 			continue
 		}
 		st.Groups++
+		names = append(names, name)
+		for f, n := range before {
+			starts[f] = append(starts[f], int32(n))
+		}
 	}
 	st.Series = fams.count()
-	return &Families{fams.all()}, st
+	return newFamilies(fams, names, starts), st
 }
 
 // groupSeries estimates the series a group left out by the cap would

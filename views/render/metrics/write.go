@@ -18,46 +18,58 @@ func appendFamilies(b []byte, fs []*family, om bool) []byte {
 		if f.len() == 0 {
 			continue
 		}
-		// OpenMetrics names a counter's family without its _total.
-		family := f.name
-		if om && f.typ == dto.MetricType_COUNTER {
-			family = strings.TrimSuffix(family, "_total")
-		}
-		b = append(b, "# HELP "...)
-		b = append(b, family...)
-		b = append(b, ' ')
-		b = appendEscaped(b, f.help, om)
-		b = append(b, "\n# TYPE "...)
-		b = append(b, family...)
-		b = append(b, typeName(f.typ)...)
-		k := len(f.labels)
-		for i, v := range f.samples {
-			b = append(b, f.name...)
-			for j, l := range f.labels {
-				if j == 0 {
-					b = append(b, '{')
-				} else {
-					b = append(b, ',')
-				}
-				b = append(b, l...)
-				b = append(b, '=', '"')
-				b = appendEscaped(b, f.vals[i*k+j], true)
-				b = append(b, '"')
-			}
-			if b64, ok := f.exact[i]; ok {
+		b = appendHeader(b, f, om)
+		b = appendSamples(b, f, 0, f.len(), om)
+	}
+	return b
+}
+
+// appendHeader writes a family's HELP and TYPE lines.
+func appendHeader(b []byte, f *family, om bool) []byte {
+	// OpenMetrics names a counter's family without its _total.
+	family := f.name
+	if om && f.typ == dto.MetricType_COUNTER {
+		family = strings.TrimSuffix(family, "_total")
+	}
+	b = append(b, "# HELP "...)
+	b = append(b, family...)
+	b = append(b, ' ')
+	b = appendEscaped(b, f.help, om)
+	b = append(b, "\n# TYPE "...)
+	b = append(b, family...)
+	return append(b, typeName(f.typ)...)
+}
+
+// appendSamples writes samples [lo,hi) of f, a line each.
+func appendSamples(b []byte, f *family, lo, hi int, om bool) []byte {
+	k := len(f.labels)
+	for i := lo; i < hi; i++ {
+		v := f.samples[i]
+		b = append(b, f.name...)
+		for j, l := range f.labels {
+			if j == 0 {
+				b = append(b, '{')
+			} else {
 				b = append(b, ',')
-				b = append(b, ExactGroupLabel...)
-				b = append(b, '=', '"')
-				b = append(b, b64...)
-				b = append(b, '"')
 			}
-			if k > 0 {
-				b = append(b, '}')
-			}
-			b = append(b, ' ')
-			b = appendFloat(b, v, om)
-			b = append(b, '\n')
+			b = append(b, l...)
+			b = append(b, '=', '"')
+			b = appendEscaped(b, f.vals[i*k+j], true)
+			b = append(b, '"')
 		}
+		if b64, ok := f.exact[i]; ok {
+			b = append(b, ',')
+			b = append(b, ExactGroupLabel...)
+			b = append(b, '=', '"')
+			b = append(b, b64...)
+			b = append(b, '"')
+		}
+		if k > 0 {
+			b = append(b, '}')
+		}
+		b = append(b, ' ')
+		b = appendFloat(b, v, om)
+		b = append(b, '\n')
 	}
 	return b
 }

@@ -1,0 +1,156 @@
+package metrics
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/kafka/fixture"
+	"github.com/kgroups/kgroups/kafka/lag"
+)
+
+// TestPageMatchesFullRendering: a Page fed poll after poll writes, at
+// every poll, byte for byte what AppendText and AppendOpenMetrics write
+// for the same families, while groups come and go (filters), the series
+// cap cuts at another group, values move and stand, and group ids need
+// escaping or are not UTF-8; at every granularity.
+func TestPageMatchesFullRendering(t *testing.T) {
+	odd := []string{"a\"b\\c\nd", "coll\xff", "zz\xfe"}
+	for _, gr := range []Granularity{ByGroup, ByTopic, ByPartition} {
+		t.Run(gr.String(), func(t *testing.T) {
+			l := lag.NewTracker(lag.Config{MinDistance: time.Nanosecond})
+			text, om := &Page{}, &Page{OpenMetrics: true}
+			copied := 0
+			for i := range 30 {
+				s := fixture.Evolving(i)
+				for _, n := range odd {
+					s.Groups = append(s.Groups, kafka.Group{Name: n, Type: kafka.TypeClassic, State: kafka.StateEmpty,
+						Partitions: []kafka.PartitionOffsets{fixture.Part("t", 0, int64(5+i/7), 0, 9, nil)}})
+				}
+				sortGroups(s)
+				l.Add(s)
+				o := Options{Granularity: gr}
+				switch i % 5 {
+				case 1:
+					o.Filter, _ = CompileFilter(nil, []string{s.Groups[i%len(s.Groups)].Name}, false)
+				case 2:
+					o.MaxSeries = 3 * 10 * (1 + int(gr)*4)
+				case 3:
+					o.Filter, _ = CompileFilter(nil, nil, true)
+				}
+				fams, _ := Groups(s, l, o)
+				for _, c := range []struct {
+					p    *Page
+					want []byte
+				}{{text, fams.AppendText(nil)}, {om, fams.AppendOpenMetrics(nil)}} {
+					got := c.p.Append([]byte("prefix\n"), fams)
+					if !bytes.Equal(got[len("prefix\n"):], c.want) {
+						gl, wl := strings.Split(string(got[len("prefix\n"):]), "\n"), strings.Split(string(c.want), "\n")
+						for k := range min(len(gl), len(wl)) {
+							if gl[k] != wl[k] {
+								t.Fatalf("poll %d, OpenMetrics %v: line %d is %q, want %q", i, c.p.OpenMetrics, k+1, gl[k], wl[k])
+							}
+						}
+						t.Fatalf("poll %d, OpenMetrics %v: %d lines, want %d", i, c.p.OpenMetrics, len(gl), len(wl))
+					}
+					_, cp := c.p.Counts()
+					copied += cp
+				}
+			}
+			if copied == 0 {
+				t.Error("no group's lines were ever copied: the test covers only rewrites")
+			}
+		})
+	}
+}
+
+// TestPageRewritesOnlyChangedGroups: on a cluster at rest only the groups
+// whose values moved are written again; the others' lines are copied.
+// Of 30 groups of 4 partitions, caught up, every third lags by a fixed
+// 5 records on one partition, so its time lag grows with the clock; the
+// rest stand still once the rates are known.
+func TestPageRewritesOnlyChangedGroups(t *testing.T) {
+	base := fixture.ManyGroups(30)
+	for i := range base.Groups {
+		ps := base.Groups[i].Partitions
+		for j := range ps {
+			ps[j].Committed, ps[j].Lag = ps[j].LogEnd, 0
+		}
+		if i%3 == 0 {
+			ps[3].Committed, ps[3].Lag = ps[3].LogEnd-5, 5
+		}
+	}
+	l := lag.NewTracker(lag.Config{MinDistance: time.Nanosecond})
+	p := &Page{}
+	var written, copied, pairs int
+	for i := range 40 {
+		s := *base
+		s.Time = base.Time.Add(time.Duration(i) * 5 * time.Second)
+		l.Add(&s)
+		fams, st := Groups(&s, l, Options{})
+		want := fams.AppendText(nil)
+		if got := p.Append(nil, fams); !bytes.Equal(got, want) {
+			t.Fatalf("poll %d: the page differs from the full rendering", i)
+		}
+		written, copied = p.Counts()
+		if i == 0 && (written != st.Series || copied != 0) {
+			t.Fatalf("first poll: wrote %d and copied %d (group, family) pairs, want all %d written", written, copied, st.Series)
+		}
+		pairs = 0
+		for fi := range fams.fams {
+			for k := range fams.names {
+				if fams.starts[fi][k+1] > fams.starts[fi][k] {
+					pairs++
+				}
+			}
+		}
+	}
+	// The last poll: the ten lagging groups' time lag lines change; the
+	// rest of their lines and all the others' are copied. Eight families
+	// have a line for every group (none has a finding).
+	if written != 10 || copied != 230 || pairs != 30*8 {
+		t.Errorf("at rest: wrote %d and copied %d of %d (group, family) pairs, want 10 and 230 of 240", written, copied, pairs)
+	}
+}
+
+func ExamplePage() {
+	s, l := judged(fixture.ManyGroups(2))
+	fams, _ := Groups(s, l, Options{})
+	var p Page
+	page := p.Append(nil, fams)
+	written, copied := p.Counts()
+	fmt.Println(bytes.Equal(page, fams.AppendText(nil)), written, copied)
+	// Output: true 16 0
+}
+
+// TestPageAllocatesWhatItKeeps: writing the page of a poll at rest into a
+// buffer the caller gives allocates only the spans the page keeps for the
+// next poll, one slice a family with lines and the slice of them: no line
+// is formatted into a temporary.
+func TestPageAllocatesWhatItKeeps(t *testing.T) {
+	s, l := judged(fixture.ManyGroups(100))
+	fams, st := Groups(s, l, Options{})
+	p := &Page{}
+	bufs := [2][]byte{make([]byte, 0, 1<<20), make([]byte, 0, 1<<20)}
+	n := 0
+	write := func() {
+		bufs[n%2] = p.Append(bufs[n%2][:0], fams)
+		n++
+	}
+	write()
+	lines := 0
+	for _, f := range fams.fams {
+		if f.len() > 0 {
+			lines++
+		}
+	}
+	if allocs := testing.AllocsPerRun(20, write); allocs != float64(1+lines) {
+		t.Errorf("a page at rest allocates %v times, want %d (the spans it keeps)", allocs, 1+lines)
+	}
+	if w, c := p.Counts(); w != 0 || c != st.Series {
+		t.Errorf("wrote %d and copied %d (group, family) pairs, want 0 and %d", w, c, st.Series)
+	}
+}
