@@ -32,8 +32,12 @@ func (m *Model) readDiagnosis(req ui.DiagnosisRequestMsg) tea.Cmd {
 	m.requests[req.ID] = req.Owner
 	r := m.opts.Diagnosis
 	if r == nil {
+		why := ui.ErrNoDiagnosisReads
+		if m.replay != nil {
+			why = ui.ErrNotRecorded
+		}
 		return func() tea.Msg {
-			return ui.DiagnosisMsg{ID: req.ID, Group: req.Group, Wants: req.Wants, Reads: &diagnose.Reads{}, Err: ui.ErrNoDiagnosisReads}
+			return ui.DiagnosisMsg{ID: req.ID, Group: req.Group, Wants: req.Wants, Reads: &diagnose.Reads{}, Err: why}
 		}
 	}
 	ctx, timeout := m.ctx, m.opts.Timeout

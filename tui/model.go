@@ -243,6 +243,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onReplayTick(msg)
 	case replayBuiltMsg:
 		return m, m.onReplayBuilt(msg)
+	case replayReadMsg:
+		return m, m.onReplayRead(msg)
 	case replayIndexMsg:
 		m.replay.changes, m.replay.indexed = msg.changes, true
 		return m, nil

@@ -21,9 +21,11 @@ import (
 // Replay opens the UI on a recording (kgroups replay) instead of a
 // cluster: the polls come from the file, judged as they come with the
 // same tracker as live (the recording's configuration goes in
-// Options.Lag), and nothing is written.
+// Options.Lag), and nothing is written. The file is read a poll at a
+// time, off the UI loop: the UI holds the tracker and the poll shown,
+// not the recording.
 type Replay struct {
-	Recording *recording.Recording
+	Catalog *recording.Catalog
 	// Start is the index of the poll shown first.
 	Start int
 }
@@ -37,15 +39,18 @@ var replaySpeeds = []int{1, 2, 5, 10, 30, 60}
 // replayState is the time bar: the poll shown, whether it plays, and
 // where the verdicts change.
 type replayState struct {
-	rec *recording.Recording
+	cat *recording.Catalog
 	// pos is the poll shown (-1 before the first); target is where a
-	// rebuild in flight goes.
+	// read or a rebuild in flight goes.
 	pos, target int
 	building    bool
+	reading     bool
 	buildGen    uint64
-	playing     bool
-	speed       int // index into replaySpeeds
-	tickSeq     uint64
+	// cursor reads the poll after pos; nil while a Cmd holds it.
+	cursor  *recording.Cursor
+	playing bool
+	speed   int // index into replaySpeeds
+	tickSeq uint64
 	// changes are the polls at which some group's verdict changed,
 	// sorted; nil until worked out (indexing).
 	changes  []int
@@ -54,10 +59,13 @@ type replayState struct {
 }
 
 func newReplayState(r *Replay) *replayState {
-	rs := &replayState{rec: r.Recording, pos: -1, target: -1}
-	rs.setClock(r.Recording.Start())
+	rs := &replayState{cat: r.Catalog, pos: -1, target: -1}
+	rs.setClock(r.Catalog.Start())
 	return rs
 }
+
+// polls is how many polls the recording holds.
+func (rs *replayState) polls() int { return rs.cat.Len() }
 
 func (rs *replayState) setClock(t time.Time) { rs.clockNow.Store(t.UnixNano()) }
 
@@ -69,11 +77,14 @@ func (rs *replayState) now() time.Time { return time.Unix(0, rs.clockNow.Load())
 // at is the poll a step starts from: the shown one, or the one a rebuild
 // in flight goes to.
 func (rs *replayState) at() int {
-	if rs.building {
+	if rs.building || rs.reading {
 		return rs.target
 	}
 	return rs.pos
 }
+
+// busy reports whether a read or a rebuild is in flight.
+func (rs *replayState) busy() bool { return rs.building || rs.reading }
 
 // noPoller stands for the cluster in a replay: nothing polls it.
 type noPoller struct{}
@@ -128,7 +139,7 @@ func (m *Model) replayKey(msg tea.KeyMsg, top ui.Component) (tea.Cmd, bool) {
 		return m.replayGo(0), true
 	case key.Matches(msg, k.End):
 		rs.playing = false
-		return m.replayGo(len(rs.rec.Polls) - 1), true
+		return m.replayGo(rs.polls() - 1), true
 	case key.Matches(msg, k.PrevChange), key.Matches(msg, k.NextChange):
 		rs.playing = false
 		return m.replayChange(key.Matches(msg, k.NextChange)), true
@@ -162,7 +173,7 @@ func (m *Model) replayTogglePlay() tea.Cmd {
 	if !rs.playing {
 		return nil
 	}
-	if rs.at() >= len(rs.rec.Polls)-1 {
+	if rs.at() >= rs.polls()-1 {
 		return tea.Batch(m.replayGo(0), m.replayTick())
 	}
 	return m.replayTick()
@@ -176,9 +187,9 @@ type replayTickMsg struct{ seq uint64 }
 func (m *Model) replayTick() tea.Cmd {
 	rs := m.replay
 	i := rs.at()
-	d := rs.rec.Header.Refresh
-	if i >= 0 && i+1 < len(rs.rec.Polls) {
-		d = rs.rec.Polls[i+1].Time.Sub(rs.rec.Polls[i].Time)
+	d := rs.cat.Header.Refresh
+	if i >= 0 && i+1 < rs.polls() {
+		d = rs.cat.Times[i+1].Sub(rs.cat.Times[i])
 	}
 	d = max(d/time.Duration(replaySpeeds[rs.speed]), 50*time.Millisecond)
 	return m.after(d, replayTickMsg{seq: rs.tickSeq})
@@ -189,27 +200,61 @@ func (m *Model) onReplayTick(msg replayTickMsg) tea.Cmd {
 	if rs == nil || msg.seq != rs.tickSeq || !rs.playing {
 		return nil
 	}
-	if rs.at() >= len(rs.rec.Polls)-1 {
+	if rs.at() >= rs.polls()-1 {
 		rs.playing = false
 		return nil
+	}
+	if rs.busy() {
+		return m.replayTick() // the poll before is still being read or judged
 	}
 	return tea.Batch(m.replayGo(rs.at()+1), m.replayTick())
 }
 
-// replayGo shows poll i: the next poll is judged as live (added to the
-// log, judged by a job); any other is rebuilt from the first poll, off
-// the UI loop, since a tracker only goes forward.
+// replayGo shows poll i: the next poll is read off the UI loop and judged
+// as live (added to the log, judged by a job); any other is rebuilt from
+// the first poll, off the UI loop, since a tracker only goes forward.
 func (m *Model) replayGo(i int) tea.Cmd {
 	rs := m.replay
-	i = max(0, min(i, len(rs.rec.Polls)-1))
-	if i == rs.at() {
+	i = max(0, min(i, rs.polls()-1))
+	if i == rs.at() && rs.pos >= 0 {
 		return nil
 	}
-	if i != rs.pos+1 || rs.building {
+	if i != rs.pos+1 || rs.busy() || rs.cursor == nil {
 		return m.replayRebuild(i)
 	}
-	rs.pos = i
-	p := rs.rec.Polls[i]
+	rs.buildGen++
+	rs.reading, rs.target = true, i
+	gen, cur := rs.buildGen, rs.cursor
+	rs.cursor = nil
+	return func() tea.Msg {
+		p, err := cur.Next()
+		return replayReadMsg{gen: gen, pos: i, poll: p, err: err, cursor: cur}
+	}
+}
+
+// replayReadMsg is the next poll, read off the UI loop, and the cursor
+// that read it, handed back.
+type replayReadMsg struct {
+	gen    uint64
+	pos    int
+	poll   *recording.Poll
+	err    error
+	cursor *recording.Cursor
+}
+
+func (m *Model) onReplayRead(msg replayReadMsg) tea.Cmd {
+	rs := m.replay
+	if rs == nil || msg.gen != rs.buildGen {
+		_ = msg.cursor.Close() // a rebuild took over, with a cursor of its own
+		return nil
+	}
+	rs.reading, rs.cursor = false, msg.cursor
+	if msg.err != nil {
+		rs.playing = false
+		return flash("reading the recording: " + msg.err.Error())
+	}
+	rs.pos = msg.pos
+	p := msg.poll
 	rs.setClock(p.Time)
 	m.clock = p.Time
 	m.replayStatus(p)
@@ -239,41 +284,71 @@ func (m *Model) replayStatus(p *recording.Poll) {
 	ps.lastOK, ps.took = p.Time, p.Snapshot.Duration
 }
 
-// replayBuiltMsg is the poll data rebuilt up to poll pos.
+// replayBuiltMsg is the poll data rebuilt up to poll pos, the poll
+// itself, and a cursor at the poll after it.
 type replayBuiltMsg struct {
-	gen  uint64
-	pos  int
-	data *pollData
+	gen    uint64
+	pos    int
+	poll   *recording.Poll
+	data   *pollData
+	cursor *recording.Cursor
+	err    error
 }
 
-// replayRebuild judges the polls up to i afresh, off the UI loop.
+// replayRebuild judges the polls up to i afresh, off the UI loop, reading
+// them one at a time from the file.
 func (m *Model) replayRebuild(i int) tea.Cmd {
 	rs := m.replay
 	rs.buildGen++
-	rs.building, rs.target = true, i
-	gen, polls, cfg := rs.buildGen, rs.rec.Polls[:i+1], m.opts.Lag
+	rs.building, rs.reading, rs.target = true, false, i
+	if rs.cursor != nil {
+		_ = rs.cursor.Close()
+		rs.cursor = nil
+	}
+	gen, cat, cfg := rs.buildGen, rs.cat, m.opts.Lag
 	return func() tea.Msg {
-		d := newPollData(cfg)
-		for _, p := range polls {
+		msg := replayBuiltMsg{gen: gen, pos: i, data: newPollData(cfg)}
+		cur, err := cat.Cursor()
+		if err != nil {
+			msg.err = err
+			return msg
+		}
+		for cur.Pos() <= i {
+			p, err := cur.Next()
+			if err != nil {
+				_ = cur.Close()
+				msg.err = err
+				return msg
+			}
+			msg.poll = p
 			if p.Snapshot == nil {
 				continue
 			}
-			d.apply(op{snap: p.Snapshot})
+			msg.data.apply(op{snap: p.Snapshot})
 			if p.Exact != nil {
-				d.apply(op{exact: p.Exact})
+				msg.data.apply(op{exact: p.Exact})
 			}
 		}
-		return replayBuiltMsg{gen: gen, pos: i, data: d}
+		msg.cursor = cur
+		return msg
 	}
 }
 
 func (m *Model) onReplayBuilt(msg replayBuiltMsg) tea.Cmd {
 	rs := m.replay
 	if rs == nil || msg.gen != rs.buildGen {
+		if msg.cursor != nil {
+			_ = msg.cursor.Close()
+		}
 		return nil
 	}
-	rs.building, rs.pos = false, msg.pos
-	p := rs.rec.Polls[msg.pos]
+	rs.building = false
+	if msg.err != nil {
+		rs.playing = false
+		return flash("reading the recording: " + msg.err.Error())
+	}
+	rs.pos, rs.cursor = msg.pos, msg.cursor
+	p := msg.poll
 	rs.setClock(p.Time)
 	m.clock = p.Time
 	m.replayStatus(p)
@@ -287,20 +362,28 @@ func (m *Model) onReplayBuilt(msg replayBuiltMsg) tea.Cmd {
 	return m.broadcastData(nil)
 }
 
+// replayClose lets go of the file the replay reads.
+func (m *Model) replayClose() {
+	if rs := m.replay; rs != nil && rs.cursor != nil {
+		_ = rs.cursor.Close()
+		rs.cursor = nil
+	}
+}
+
 // replayIndexMsg are the polls at which some verdict changed.
 type replayIndexMsg struct{ changes []int }
 
 // replayIndex works out, off the UI loop, the polls at which some group's
 // verdict changed (JUDGING counting up is no change), for [ and ].
 func (m *Model) replayIndex() tea.Cmd {
-	polls, cfg := m.replay.rec.Polls, m.opts.Lag
+	cat, cfg := m.replay.cat, m.opts.Lag
 	return func() tea.Msg {
 		l := lag.NewTracker(cfg)
 		last := map[string]string{}
 		var changes []int
-		for i, p := range polls {
+		err := cat.Walk(cat.Len()-1, func(i int, p *recording.Poll) {
 			if p.Snapshot == nil {
-				continue
+				return
 			}
 			recording.Feed(l, p)
 			changed := false
@@ -319,6 +402,9 @@ func (m *Model) replayIndex() tea.Cmd {
 			if changed {
 				changes = append(changes, i)
 			}
+		})
+		if err != nil {
+			return ui.FlashMsg{Text: "finding the verdict changes: " + err.Error(), Error: true}
 		}
 		return replayIndexMsg{changes: changes}
 	}
@@ -352,13 +438,12 @@ func (m *Model) replayChange(next bool) tea.Cmd {
 // clock, the poll, the time since the first, and play or pause.
 func (m *Model) replayLine(l *strings.Builder) {
 	s, g, rs := m.styles, m.base.Glyphs, m.replay
-	n := len(rs.rec.Polls)
-	pos := rs.at()
+	n, pos := rs.polls(), rs.at()
 	l.WriteString(s.Warn.Render("replay"))
 	l.WriteString(" ")
 	l.WriteString(rs.now().UTC().Format("2006-01-02 15:04:05Z"))
 	l.WriteString(g.Sep + "poll " + strconv.Itoa(pos+1) + "/" + strconv.Itoa(n))
-	l.WriteString(g.Sep + "+" + format.Span(rs.now().Sub(rs.rec.Start())) + " of " + format.Span(rs.rec.End().Sub(rs.rec.Start())))
+	l.WriteString(g.Sep + "+" + format.Span(rs.now().Sub(rs.cat.Start())) + " of " + format.Span(rs.cat.End().Sub(rs.cat.Start())))
 	l.WriteString(g.Sep)
 	switch {
 	case rs.building:

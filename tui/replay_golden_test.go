@@ -1,8 +1,8 @@
 package tui
 
 import (
-	"bytes"
 	"errors"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -14,10 +14,10 @@ import (
 
 // replayFixture is a recording of viewtest.Evolving's warm polls, its
 // sixth poll failed.
-func replayFixture(t *testing.T) *recording.Recording {
+func replayFixture(t *testing.T) *recording.Catalog {
 	t.Helper()
-	var buf bytes.Buffer
-	w, err := recording.NewWriter(&buf, recording.Header{Refresh: viewtest.PollEvery, Cluster: []string{"kafka-1.internal:9092"}})
+	file := filepath.Join(t.TempDir(), "incident.kgrec")
+	w, err := recording.Create(file, recording.Header{Refresh: viewtest.PollEvery, Cluster: []string{"kafka-1.internal:9092"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,18 +31,21 @@ func replayFixture(t *testing.T) *recording.Recording {
 			t.Fatal(err)
 		}
 	}
-	rec, err := recording.ReadAll(&buf)
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	c, err := recording.OpenCatalog(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return rec
+	return c
 }
 
 func newReplayHarness(t *testing.T, width, height int) *harness {
 	t.Helper()
 	rec := replayFixture(t)
 	h := newHarness(t, width, height, Options{ContextInfo: ContextInfo{Name: "incident.kgrec", Brokers: rec.Header.Cluster},
-		Replay: &Replay{Recording: rec}, Lag: rec.Header.Config()})
+		Replay: &Replay{Catalog: rec}, Lag: rec.Header.Config()})
 	h.run(h.m.Init())
 	return h
 }
@@ -57,6 +60,7 @@ func TestGoldenReplay(t *testing.T) {
 		{"replay_last", []string{">"}, [2]int{120, 40}},
 		{"replay_failed_poll", []string{".", ".", ".", ".", "."}, [2]int{120, 40}},
 		{"replay_group", []string{">", "j", "j", "j", "j", "j", "enter"}, [2]int{120, 40}},
+		{"replay_diagnosis", []string{">", "j", "enter", "shift+tab"}, [2]int{120, 40}},
 		{"replay_write_refused", []string{">", "D"}, [2]int{80, 24}},
 		{"replay_help", []string{"?"}, [2]int{80, 24}},
 	} {

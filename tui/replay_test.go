@@ -1,8 +1,8 @@
 package tui
 
 import (
-	"bytes"
 	"context"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -88,8 +88,8 @@ func TestReplayShowsWhatLiveShowed(t *testing.T) {
 		t.Fatal("the live run read no records at commits")
 	}
 
-	var buf bytes.Buffer
-	w, err := recording.NewWriter(&buf, recording.Header{Refresh: kfixture.PollEvery})
+	file := filepath.Join(t.TempDir(), "live.kgrec")
+	w, err := recording.Create(file, recording.Header{Refresh: kfixture.PollEvery})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,12 +98,15 @@ func TestReplayShowsWhatLiveShowed(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	rec, err := recording.ReadAll(&buf)
-	if err != nil || len(rec.Polls) != polls {
-		t.Fatalf("read %d polls: %v", len(rec.Polls), err)
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := recording.OpenCatalog(file)
+	if err != nil || rec.Len() != polls {
+		t.Fatalf("read %d polls: %v", rec.Len(), err)
 	}
 
-	re := newHarness(t, 140, 30, Options{Replay: &Replay{Recording: rec}, Lag: rec.Header.Config()})
+	re := newHarness(t, 140, 30, Options{Replay: &Replay{Catalog: rec}, Lag: rec.Header.Config()})
 	re.run(re.m.Init())
 	for i := range polls {
 		if i > 0 {

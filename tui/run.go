@@ -50,6 +50,7 @@ func Run(ctx context.Context, opts Options) error {
 	if c, ok := m.poll.poller.(interface{ Close() }); ok {
 		c.Close() // the program has stopped: nothing else reads m
 	}
+	m.replayClose()
 	switch {
 	case err == nil:
 		return nil

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"sort"
 	"strings"
 	"time"
 
@@ -28,7 +27,7 @@ type fromFlags struct {
 
 // addFromFlags declares --from and --at with their completions.
 func addFromFlags(cmd *cobra.Command, f *fromFlags, what string) {
-	cmd.Flags().StringVar(&f.file, "from", "", "read a recording (kgroups record) `FILE` instead of the cluster: "+what)
+	cmd.Flags().StringVar(&f.file, "from", "", "read a recording (kgroups record) `FILE`, or serve --record's folder, instead of the cluster: "+what)
 	cmd.Flags().StringVar(&f.at, "at", "", "with --from, the poll to read: the last one at or before `TIME` (2026-12-02T03:10:00Z, 03:10, +10m from the start, -5m before the end; default: the last)")
 	completeFlag(cmd, "from", files)
 	completeFlag(cmd, "at", fixed("+10m\t10 minutes after the start", "-5m\t5 minutes before the end"))
@@ -42,31 +41,44 @@ func (f fromFlags) check() error {
 	return nil
 }
 
-// loadRecording reads a recording whole. A torn tail (a recording cut by
-// a crash, or one still being written) is a note: the polls before it
-// are read.
-func loadRecording(a *app, path string) (*recording.Recording, error) {
-	rec, err := recording.Load(path)
+// openCatalog reads what the CLI and the replay need first of a
+// recording: its header and its polls' times, decoding no snapshot
+// (recording.Catalog); the polls are read as they are judged. A torn
+// tail (a recording cut by a crash, or one still being written) is a
+// note: the polls before it are read.
+func openCatalog(a *app, path string) (*recording.Catalog, error) {
+	c, err := recording.OpenCatalog(path)
 	if err != nil {
-		var ve *recording.VersionError
-		switch {
-		case errors.As(err, &ve):
-			return nil, fmt.Errorf("%s: %w", path, ve)
-		case errors.Is(err, fs.ErrNotExist):
-			return nil, fmt.Errorf("no recording at %s: give a file written by kgroups record", path)
-		}
-		return nil, fmt.Errorf("read recording %w", err)
+		return nil, recordingError(path, err)
 	}
-	if rec.Torn != nil && len(rec.Polls) > 0 {
-		a.notef("kgroups: %s ends in a torn poll (%v): the %s before it are read", path, rec.Torn, pollCount(len(rec.Polls)))
+	return c, checkRecording(a, path, c.Len(), c.Snapshots(), c.Torn)
+}
+
+// recordingError words a recording that cannot be opened.
+func recordingError(path string, err error) error {
+	var ve *recording.VersionError
+	switch {
+	case errors.As(err, &ve):
+		return fmt.Errorf("%s: %w", path, ve)
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("no recording at %s: give a file written by kgroups record", path)
+	}
+	return fmt.Errorf("read recording %w", err)
+}
+
+// checkRecording refuses a recording with no poll to show, and notes a
+// torn tail.
+func checkRecording(a *app, path string, polls, snapshots int, torn error) error {
+	if torn != nil && polls > 0 {
+		a.notef("kgroups: %s ends in a torn poll (%v): the %s before it are read", path, torn, pollCount(polls))
 	}
 	switch {
-	case len(rec.Polls) == 0:
-		return nil, fmt.Errorf("%s holds no whole poll yet", path)
-	case rec.Snapshots() == 0:
-		return nil, fmt.Errorf("%s holds no poll that read the cluster (%s, all failed)", path, pollCount(len(rec.Polls)))
+	case polls == 0:
+		return fmt.Errorf("%s holds no whole poll yet", path)
+	case snapshots == 0:
+		return fmt.Errorf("%s holds no poll that read the cluster (%s, all failed)", path, pollCount(polls))
 	}
-	return rec, nil
+	return nil
 }
 
 func pollCount(n int) string {
@@ -80,7 +92,7 @@ func pollCount(n int) string {
 // before it, the last such poll without --at. A time before the first
 // poll, or one that does not parse, is a usage error that says what is
 // accepted and what the recording spans.
-func atIndex(rec *recording.Recording, at string) (int, error) {
+func atIndex(rec *recording.Catalog, at string) (int, error) {
 	if at == "" {
 		return rec.Index(rec.End()), nil
 	}
@@ -95,14 +107,15 @@ func atIndex(rec *recording.Recording, at string) (int, error) {
 	return i, nil
 }
 
-// openAt reads the recording file and finds the poll at names (atIndex).
-func openAt(a *app, file, at string) (*recording.Recording, int, error) {
-	rec, err := loadRecording(a, file)
+// openAt reads the recording's catalog and finds the poll at names
+// (atIndex).
+func openAt(a *app, file, at string) (*recording.Catalog, int, error) {
+	c, err := openCatalog(a, file)
 	if err != nil {
 		return nil, 0, err
 	}
-	i, err := atIndex(rec, at)
-	return rec, i, err
+	i, err := atIndex(c, at)
+	return c, i, err
 }
 
 // fromHealthFlags are health's or diagnose's flags as --from takes them:
@@ -167,33 +180,47 @@ func recordedConfig(h recording.Header, window time.Duration, windowSet bool) la
 	return h.Config()
 }
 
-// replayHistory feeds the polls of rec up to and including index last to
-// a History configured by cfg, as the recorder fed its tracker, calling
-// each (when not nil) after every poll with a snapshot.
-func replayHistory(rec *recording.Recording, last int, cfg lag.Config, each func(i int, h *lag.History)) *lag.History {
+// replayHistory feeds the polls of c up to and including index last to
+// a History configured by cfg, as the recorder fed its tracker. It keeps
+// only the window: the polls from span before the latest poll with a
+// snapshot on. each, when not nil, is called after every poll with a
+// snapshot, with the window ending at it. It returns the history and the
+// window ending at last.
+func replayHistory(c *recording.Catalog, last int, cfg lag.Config, span time.Duration, each func(h *lag.History, win []*recording.Poll)) (*lag.History, []*recording.Poll, error) {
 	h := lag.NewHistory(cfg)
 	j := recording.ForHistory(h)
-	for i := 0; i <= last && i < len(rec.Polls); i++ {
-		recording.Feed(j, rec.Polls[i])
-		if each != nil && rec.Polls[i].Snapshot != nil {
-			each(i, h)
+	var win []*recording.Poll
+	err := c.Walk(last, func(_ int, p *recording.Poll) {
+		recording.Feed(j, p)
+		win = append(win, p)
+		if p.Snapshot == nil {
+			return
 		}
-	}
-	return h
+		from, k := p.Time.Add(-span), 0
+		for k < len(win)-1 && win[k].Time.Before(from) {
+			k++
+		}
+		if k > 0 {
+			n := copy(win, win[k:])
+			clear(win[n:])
+			win = win[:n]
+		}
+		if each != nil {
+			each(h, win)
+		}
+	})
+	return h, win, err
 }
 
-// recordedWindow is the window of a recording ending at poll last, as
-// sampleWindow makes it live: its first poll is the first with a
-// snapshot from span before the last one on.
+// recordedWindow is a recording's window (replayHistory), ending at a
+// poll with a snapshot, as sampleWindow makes it live: its first poll is
+// the window's first with a snapshot, its failed polls are counted.
 //
 // It also returns how many polls the window holds, failed ones included,
 // and gives added (when not nil) each of its snapshots.
-func recordedWindow(rec *recording.Recording, last int, span time.Duration, h *lag.History, names []string, filter kafka.GroupFilter, all bool, added func(*kafka.Snapshot)) (*sampledWindow, int) {
-	w := &sampledWindow{last: rec.Polls[last].Snapshot, history: h}
-	from := w.last.Time.Add(-span)
-	start := sort.Search(last+1, func(i int) bool { return !rec.Polls[i].Time.Before(from) })
-	for i := start; i <= last; i++ {
-		p := rec.Polls[i]
+func recordedWindow(win []*recording.Poll, h *lag.History, names []string, filter kafka.GroupFilter, all bool, added func(*kafka.Snapshot)) (*sampledWindow, int) {
+	w := &sampledWindow{last: win[len(win)-1].Snapshot, history: h}
+	for _, p := range win {
 		if p.Snapshot == nil {
 			w.failed++
 			w.lastErr = p.Err
@@ -215,7 +242,7 @@ func recordedWindow(rec *recording.Recording, last int, span time.Duration, h *l
 		}
 	}
 	w.verdicts, w.judged, w.gone = judgeHealth(h, w.last, names)
-	return w, last - start + 1
+	return w, len(win)
 }
 
 // describeFrom is `kgroups describe --from FILE [--at TIME]`: the poll's
@@ -226,8 +253,11 @@ func describeFrom(a *app, o describeOptions) error {
 	if err != nil {
 		return err
 	}
-	snap := rec.Polls[last].Snapshot
-	h := replayHistory(rec, last, rec.Header.Config(), nil)
+	h, win, err := replayHistory(rec, last, rec.Header.Config(), 0, nil)
+	if err != nil {
+		return err
+	}
+	snap := win[len(win)-1].Snapshot
 	timeLags := func(groups []*kafka.Group) (render.TimeLagFunc, []string, error) {
 		type key struct {
 			group, topic string
@@ -282,11 +312,14 @@ func runDiagnoseFrom(a *app, cmd *cobra.Command, args []string, f healthFlags, s
 	}
 	o.cfg = recordedConfig(rec.Header, o.window, cmd.Flags().Changed("window"))
 	o.cluster = rec.Header.Cluster
-	h := replayHistory(rec, last, o.cfg, nil)
+	h, win, err := replayHistory(rec, last, o.cfg, o.window, nil)
+	if err != nil {
+		return err
+	}
 	// The timeline of the window's polls, as live diagnose feeds it.
 	tl := rebalance.NewTimeline(rebalance.TimelineConfig{})
 	var w *sampledWindow
-	w, o.polls = recordedWindow(rec, last, o.window, h, o.names, o.filter, o.all, tl.Add)
+	w, o.polls = recordedWindow(win, h, o.names, o.filter, o.all, tl.Add)
 	for _, name := range w.gone {
 		if len(o.names) > 0 {
 			a.notef("kgroups: group %q is not in the recording's poll", name)
@@ -306,7 +339,14 @@ func simulateFrom(a *app, o simulateOptions) error {
 	if err != nil {
 		return err
 	}
-	snap := rec.Polls[last].Snapshot
+	var snap *kafka.Snapshot
+	if err := rec.Walk(last, func(i int, p *recording.Poll) {
+		if i == last {
+			snap = p.Snapshot
+		}
+	}); err != nil {
+		return err
+	}
 	g, ok := snap.Group(o.group)
 	if !ok || absent(g) {
 		names := make([]string, 0, len(snap.Groups))

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kgroups/kgroups/kafka/lag"
+	"github.com/kgroups/kgroups/kafka/recording"
 	"github.com/kgroups/kgroups/views/format"
 	"github.com/kgroups/kgroups/views/render"
 )
@@ -29,9 +30,12 @@ func runHealthFrom(a *app, cmd *cobra.Command, args []string, f healthFlags) err
 	cfg := recordedConfig(rec.Header, o.window, cmd.Flags().Changed("window"))
 	o.cfg = cfg
 	if f.from.at != "" {
-		h := replayHistory(rec, last, cfg, nil)
+		h, win, err := replayHistory(rec, last, cfg, o.window, nil)
+		if err != nil {
+			return err
+		}
 		var w *sampledWindow
-		w, o.polls = recordedWindow(rec, last, o.window, h, o.names, o.filter, o.all, nil)
+		w, o.polls = recordedWindow(win, h, o.names, o.filter, o.all, nil)
 		return reportHealth(a, o, w)
 	}
 
@@ -40,8 +44,8 @@ func runHealthFrom(a *app, cmd *cobra.Command, args []string, f healthFlags) err
 	var changes []render.VerdictChange
 	var final *sampledWindow
 	words := map[string]string{}
-	replayHistory(rec, last, cfg, func(i int, h *lag.History) {
-		w, _ := recordedWindow(rec, i, o.window, h, o.names, o.filter, o.all, nil)
+	_, _, err = replayHistory(rec, last, cfg, o.window, func(h *lag.History, win []*recording.Poll) {
+		w, _ := recordedWindow(win, h, o.names, o.filter, o.all, nil)
 		final = w
 		var causes []string
 		for k := range w.verdicts {
@@ -63,6 +67,9 @@ func runHealthFrom(a *app, cmd *cobra.Command, args []string, f healthFlags) err
 			changes = append(changes, c)
 		}
 	})
+	if err != nil {
+		return err
+	}
 	if o.format == formatJSON {
 		err = render.VerdictTimelineJSON(a.stdout, changes)
 	} else {

@@ -76,6 +76,26 @@ func TestRecordThenReadFrom(t *testing.T) {
 			t.Errorf("row %d: %q, want %s at %s judging", i+1, rows[i+1], g, first)
 		}
 	}
+	// --redact: no name of the cluster's in the file; a group that does
+	// not exist yet is said so, and recorded once it appears.
+	redacted := filepath.Join(t.TempDir(), "redacted.kgrec")
+	code, _, stderr = c.kg(t, "--refresh", "1s", "record", groupRange, "nope", "--redact", "-o", redacted, "--for", "1s")
+	if code != 0 || !strings.Contains(stderr, "kgroups record: group \"nope\" not found: recording it once it appears\n") {
+		t.Fatalf("record --redact: exit %d, %q", code, stderr)
+	}
+	b, err := os.ReadFile(redacted)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{groupRange, "nope", "orders", "range-a", "127.0.0.1"} {
+		if bytes.Contains(b, []byte(name)) {
+			t.Errorf("the redacted recording holds %q", name)
+		}
+	}
+	if r, err := recording.Load(redacted); err != nil || !r.Header.Redacted || len(r.Polls) != 2 || r.Header.Groups[0] != "group-1" {
+		t.Errorf("the redacted recording: %+v, %v", r, err)
+	}
+
 	// --at before the start, and a time that does not parse.
 	code, _, stderr = kg(t, "health", "--from", file, "--at", "-1h")
 	if code != 2 || !strings.Contains(stderr, "--at -1h is before the recording's first poll: it spans ") {

@@ -17,10 +17,11 @@ const replayNoSwitch = "a replay shows one recording: quit, then kgroups replay 
 func newReplayCmd(a *app) *cobra.Command {
 	var at, group string
 	cmd := &cobra.Command{
-		Use:   "replay FILE [--at TIME] [--group NAME]",
+		Use:   "replay (FILE | DIR) [--at TIME] [--group NAME]",
 		Short: "Open the terminal UI on a recording, with a time bar",
-		Long: `Open the terminal UI on a recording made by 'kgroups record' (or a file
-'kgroups serve --record' keeps): every screen and tab works as it did live,
+		Long: `Open the terminal UI on a recording made by 'kgroups record', or on the
+folder 'kgroups serve --record' keeps (its files in order, judged across
+them as serve judged them): every screen and tab works as it did live,
 judged poll by poll with the recorder's own configuration, so the verdicts,
 time lags and findings are the ones the recorder saw. It connects to no
 cluster and writes nothing: every write key says so.
@@ -37,11 +38,15 @@ and how far into the recording it is. The time bar's keys:
 It opens paused on the first poll, or with --at on the last poll at or
 before TIME (2026-12-02T03:10:00Z, a time of day such as 03:10 within the
 recording, +10m after its first poll, -5m before its last). A recording cut
-by a crash opens up to its last whole poll, with a note. The Diagnosis tab
+by a crash opens up to its last whole poll, with a note. The file is read a
+poll at a time as it is shown (a step back judges again from the first
+poll), so a long recording of a large cluster needs the memory of the live
+UI on that cluster, not of the file. The Diagnosis tab
 shows what the recorded polls support: its extra reads (producers,
 retention, the record at a stalled commit) were not recorded and say so.`,
 		Example: `  kgroups replay incident.kgrec
-  kgroups replay night.kgrec --at 03:10 --group billing`,
+  kgroups replay night.kgrec --at 03:10 --group billing
+  kgroups replay /var/lib/kgroups/rec --at 03:00`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runReplay(cmd.Context(), a, args[0], at, group)
@@ -62,16 +67,19 @@ func runReplay(ctx context.Context, a *app, file, at, group string) error {
 	if err := needTerminal(a, "kgroups health --from and describe --from print a recording without one"); err != nil {
 		return err
 	}
-	rec, start, err := openAt(a, file, at)
+	rec, err := openCatalog(a, file)
 	if err != nil {
 		return err
 	}
-	if at == "" {
-		start = 0 // the first poll, where atIndex gives the last
+	start := 0 // the first poll, where atIndex gives the last
+	if at != "" {
+		if start, err = atIndex(rec, at); err != nil {
+			return err
+		}
 	}
 	opts := tui.Options{
 		ContextInfo: tui.ContextInfo{Name: filepath.Base(file), Brokers: rec.Header.Cluster, Refresh: rec.Header.Refresh, ReadOnly: true},
-		Replay:      &tui.Replay{Recording: rec, Start: start},
+		Replay:      &tui.Replay{Catalog: rec, Start: start},
 		Lag:         rec.Header.Config(),
 		NoSwitch:    replayNoSwitch,
 	}

@@ -69,6 +69,14 @@ func TestServeRecordsWhatItJudges(t *testing.T) {
 	if len(notes) != 0 {
 		t.Errorf("notes: %q", notes)
 	}
+	// The folder reads as the recording: health --from DIR judges its
+	// last poll as serve did.
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	code, stdout, stderr := kg(t, "health", "--from", dir, "fraud-scoring", "--at", "-0s")
+	want := e.loop.Tracker.Named("fraud-scoring")
+	if code != 0 || stderr != "" || !strings.Contains(stdout, "fraud-scoring  "+want.Text()+" ") {
+		t.Errorf("health --from %s: exit %d, %q\n%s", dir, code, stderr, stdout)
+	}
 
 	// A file a poll: the files of 2025 are past a day old, so each new
 	// one removes the one before.

@@ -222,16 +222,7 @@ func (r *Recording) Snapshots() int {
 // Index is the last poll with a snapshot taken at or before t, or -1
 // when there is none.
 func (r *Recording) Index(t time.Time) int {
-	at := -1
-	for i, p := range r.Polls {
-		if p.Time.After(t) {
-			break
-		}
-		if p.Snapshot != nil {
-			at = i
-		}
-	}
-	return at
+	return lastTaken(len(r.Polls), func(i int) (time.Time, bool) { return r.Polls[i].Time, r.Polls[i].Snapshot != nil }, t)
 }
 
 // Start and End are the times of the first and last polls.

@@ -3,6 +3,7 @@ package recording
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -99,5 +100,31 @@ func TestPruneDir(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "notes.txt")); err != nil {
 		t.Errorf("a file not of the recording went: %v", err)
+	}
+}
+
+// TestReadWhileWritten: a recording still open for writing reads up to
+// its last whole poll, and further as more are written.
+func TestReadWhileWritten(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "live.kgrec")
+	f, err := Create(file, Header{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	polls := evolvingPolls(4)
+	for i, p := range polls {
+		if err := f.Write(p); err != nil {
+			t.Fatal(err)
+		}
+		rec, err := Load(file)
+		if err != nil || len(rec.Polls) != i+1 || rec.Torn != nil {
+			t.Fatalf("after %d polls written: %d read, torn %v, %v", i+1, len(rec.Polls), rec.Torn, err)
+		}
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Create(file, Header{}); err == nil || !strings.Contains(err.Error(), "already exists: kgroups never writes over a recording") {
+		t.Errorf("a second Create: %v", err)
 	}
 }

@@ -10,6 +10,10 @@ import (
 // makes no diagnosis reads: the tab shows what the polls alone support.
 var ErrNoDiagnosisReads = errors.New("this connection makes no diagnosis reads")
 
+// ErrNotRecorded answers a DiagnosisRequestMsg in a replay: a recording
+// keeps the polls, not the tab's extra reads.
+var ErrNotRecorded = errors.New("a recording keeps the polls only")
+
 // DiagnosisRequestMsg asks the root for the extra reads of the Diagnosis
 // tab's rules (producers and transactions, retention.ms, records at
 // commits), made with the same kafka/diagnose reading code as `kgroups

@@ -170,6 +170,8 @@ func (m *Model) readState() []string {
 		return []string{"from the polls, reading transactions, retention and records"}
 	case errors.Is(m.err, ui.ErrNoDiagnosisReads):
 		return []string{"from the polls alone (this connection makes no diagnosis reads)"}
+	case errors.Is(m.err, ui.ErrNotRecorded):
+		return []string{"from the recorded polls alone (producers, transactions, retention and records were not recorded)"}
 	case m.err != nil:
 		return []string{"a read failed: " + format.Sanitize(m.err.Error())}
 	case !m.shown:
