@@ -245,22 +245,24 @@ func (e *exporter) applyReload() {
 	if e.reload == nil {
 		return
 	}
+	// The page is published before the note: whoever reads the note
+	// and then scrapes sees the reload in the metrics.
 	o, err := e.reload()
 	e.state.Reloads++
 	if err != nil {
 		e.state.ReloadFailed = true
-		e.note(fmt.Sprintf("SIGHUP: the configuration was not reloaded, the settings in force stay: %v", err))
 		e.publish(e.page.Load().lastPoll)
+		e.note(fmt.Sprintf("SIGHUP: the configuration was not reloaded, the settings in force stay: %v", err))
 		return
 	}
 	e.state.ReloadFailed = false
 	e.o.filter, e.o.granularity, e.o.maxSeries = o.filter, o.granularity, o.maxSeries
 	e.state.MaxSeries = o.maxSeries
+	e.publish(e.page.Load().lastPoll)
 	if o.listen != e.o.listen {
 		e.note(fmt.Sprintf("SIGHUP: listen %s is not applied until a restart", o.listen))
 	}
 	e.note(fmt.Sprintf("SIGHUP: reloaded the group filters (granularity %s, series cap %d); they apply from the next poll", o.granularity, o.maxSeries))
-	e.publish(e.page.Load().lastPoll)
 }
 
 // pollOnce is one judged poll and its rendering.
