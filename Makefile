@@ -48,7 +48,7 @@ flake: ## the race tests COUNT times (default 3) beside a CPU hog on every core;
 test-kafka: ## run the real-Kafka tier: real brokers, Java clients, kafka-consumer-groups.sh (needs java, mvn)
 	@for v in $(KAFKA_VERSIONS); do ./.ci/kafka fetch $$v >/dev/null || exit 1; done
 	@cd kafka/rebalance/testdata/capture && $(GO) mod download
-	$(GO) test -tags realkafka -race -count=1 -timeout 30m -run '^TestReal' ./kafka/realkafka/ ./cmd/kgroups/
+	$(GO) test -tags realkafka -race -count=1 -timeout 30m -run '^TestReal' ./kafka/realkafka/ ./kafka/recording/ ./cmd/kgroups/
 
 golden: ## rewrite every golden file, the recorded verdicts and the docs' generated tables
 	$(GO) test -count=1 $(GOLDEN_PKGS) -update
