@@ -256,9 +256,6 @@ func (e *exporter) applyReload() {
 // pollOnce is one judged poll and its rendering.
 func (e *exporter) pollOnce(ctx context.Context) {
 	start := e.now()
-	// Nothing reads the tracker between polls (the page is bytes), so
-	// the last poll's rows need not live through this one's.
-	e.loop.Tracker.Release()
 	pctx, cancel := context.WithTimeout(ctx, e.o.timeout)
 	snap, exactErr, err := e.loop.Step(pctx)
 	cancel()
@@ -284,6 +281,9 @@ func (e *exporter) pollOnce(ctx context.Context) {
 		e.state.Errors["exact_read"]++
 	}
 	e.render(snap)
+	// Nothing reads the tracker between polls (the page is bytes), so
+	// the poll's rows need not live until the next poll, nor through it.
+	e.loop.Tracker.Release()
 	e.state.PollSuccess = true
 	e.state.LastSuccess = snap.Time
 	e.state.PollDuration = e.now().Sub(start)
