@@ -245,3 +245,13 @@ func (p *PartitionOffsets) HasCommit() bool { return p.Committed >= 0 }
 
 // HasLag reports whether Lag is known.
 func (p *PartitionOffsets) HasLag() bool { return p.Lag >= 0 }
+
+// BrokerLag is a share partition's lag as the broker reported it, or
+// NoOffset: what the poll read, kept so that a recording of the poll
+// gives back the same row.
+func (p *PartitionOffsets) BrokerLag() int64 { return p.brokerLag }
+
+// SetBrokerLag sets what BrokerLag returns. Only code building a
+// snapshot calls it (a recording's reader); a snapshot once built is
+// never changed.
+func (p *PartitionOffsets) SetBrokerLag(n int64) { p.brokerLag = n }

@@ -39,6 +39,8 @@ func (m *Model) groupTabs(name string) []groupdetail.Extra {
 // the root checks again so that the rule holds in one place.
 func (m *Model) writeRefused(available bool, what string) string {
 	switch {
+	case m.replay != nil:
+		return what + ": " + ReplayReadOnly
 	case m.base.ReadOnly:
 		return what + ": " + ui.ReadOnlyReason
 	case !available:

@@ -89,6 +89,11 @@ func (m *Model) footerKeys(top ui.Component, width int) []key.Binding {
 	if m.pushed() {
 		quit = k.QBack
 	}
+	if m.replay != nil {
+		rk := &m.rkeys
+		hs = append(hs, hint{help, mustStay}, hint{rk.Play, rankGlobal - 1}, hint{rk.Back, rankGlobal + 3}, hint{rk.Forward, rankGlobal + 3}, hint{rk.NextChange, rankGlobal + 2}, hint{k.Command, rankGlobal}, hint{quit, mustStay})
+		return fitHints(hs, width, format.Width(m.hints.ShortSeparator))
+	}
 	hs = append(hs, hint{help, mustStay}, hint{k.Refresh, rankGlobal + 1}, hint{pause, pauseRank}, hint{k.Command, rankGlobal}, hint{quit, mustStay})
 	return fitHints(hs, width, format.Width(m.hints.ShortSeparator))
 }
@@ -189,6 +194,9 @@ func (m *Model) generalSection(top ui.Component) ui.Section {
 		bs = append(bs, k.QBack)
 	} else {
 		bs = append(bs, k.Quit)
+	}
+	if m.replay != nil {
+		return ui.Section{Title: "General", Bindings: append(append(bs, m.rkeys.all()...), k.Command, k.Help, k.Interrupt)}
 	}
 	pause := k.Pause
 	if m.poll.paused {

@@ -77,6 +77,10 @@ type Model struct {
 
 	// after is tea.Tick; tests replace it to run timers by hand.
 	after func(time.Duration, tea.Msg) tea.Cmd
+
+	// replay is the time bar of a replay (Options.Replay); nil live.
+	replay *replayState
+	rkeys  replayKeys
 }
 
 // New builds the root model without touching a terminal, so tests (and
@@ -89,6 +93,15 @@ func New(opts Options) *Model {
 }
 
 func newModel(ctx context.Context, opts Options, r *lipgloss.Renderer, color bool) *Model {
+	var rs *replayState
+	if opts.Replay != nil {
+		// A replay's clock is the recording's, and it writes nothing.
+		rs = newReplayState(opts.Replay)
+		opts.Now, opts.ReadOnly, opts.Protected = rs.now, true, false
+		if opts.Poller == nil {
+			opts.Poller = noPoller{}
+		}
+	}
 	utf8 := format.UTF8Locale(opts.Getenv)
 	m := &Model{
 		opts:     opts,
@@ -102,6 +115,8 @@ func newModel(ctx context.Context, opts Options, r *lipgloss.Renderer, color boo
 		clock:    opts.Now(),
 		after:    opts.After,
 		requests: make(map[uint64]ui.Component),
+		replay:   rs,
+		rkeys:    newReplayKeys(),
 	}
 	m.resetPollData()
 	m.styles = m.base.Styles
@@ -196,8 +211,12 @@ func (m *Model) helpOpen() bool {
 	return ok
 }
 
-// Init starts the first poll and the clock.
+// Init starts the first poll and the clock; a replay shows its first
+// poll instead.
 func (m *Model) Init() tea.Cmd {
+	if m.replay != nil {
+		return tea.Batch(m.replayStart(m.opts.Replay.Start), m.clockTick())
+	}
 	return tea.Batch(m.startPoll(), m.clockTick())
 }
 
@@ -220,6 +239,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onPollTick(msg)
 	case clockMsg:
 		return m, m.clockTick()
+	case replayTickMsg:
+		return m, m.onReplayTick(msg)
+	case replayBuiltMsg:
+		return m, m.onReplayBuilt(msg)
+	case replayIndexMsg:
+		m.replay.changes, m.replay.indexed = msg.changes, true
+		return m, nil
 	case switchMsg:
 		return m, m.onSwitch(msg)
 	case receiptsMsg:
@@ -294,6 +320,11 @@ func (m *Model) onKey(msg tea.KeyMsg) tea.Cmd {
 	top := m.top()
 	if top.Capturing() {
 		return top.Update(msg)
+	}
+	if m.replay != nil {
+		if cmd, ok := m.replayKey(msg, top); ok {
+			return cmd
+		}
 	}
 	k := &m.keys
 	switch {

@@ -104,6 +104,9 @@ type Options struct {
 	// a poll (default lag.DefaultExactBudget); the rest wait for later
 	// polls and show lower bounds meanwhile.
 	ExactBudget int
+	// Replay, when set, opens the UI on a recording instead of the
+	// cluster: read-only, with a time bar; Poller may then be nil.
+	Replay *Replay
 	// InitialGroup opens that group's screen at start.
 	InitialGroup string
 	// Now is the clock (default time.Now); tests fix it.

@@ -22,7 +22,7 @@ const frameRate = 20
 // or ctx ends, then closes the poller in use. Bubble Tea restores the terminal on exit and on a panic; the
 // mouse is never captured, so the terminal's own selection keeps working.
 func Run(ctx context.Context, opts Options) error {
-	if opts.Poller == nil {
+	if opts.Poller == nil && opts.Replay == nil {
 		return errors.New("tui: no poller")
 	}
 	opts = opts.withDefaults()

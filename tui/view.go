@@ -61,10 +61,14 @@ func (m *Model) statusLine1(b *strings.Builder) {
 	l.WriteString(g.Sep)
 	l.WriteString(s.Label.Render("ctx "))
 	l.WriteString(format.Sanitize(orDash(m.opts.Name)))
-	if m.opts.ReadOnly {
+	switch {
+	case m.replay != nil:
+		l.WriteString(" ")
+		l.WriteString(s.Warn.Render("[replay, read-only]"))
+	case m.opts.ReadOnly:
 		l.WriteString(" ")
 		l.WriteString(s.Warn.Render("[read-only]"))
-	} else if m.opts.Protected {
+	case m.opts.Protected:
 		l.WriteString(" ")
 		l.WriteString(s.Warn.Render("[protected]"))
 	}
@@ -109,6 +113,11 @@ func (m *Model) healthCounts(l *strings.Builder) {
 func (m *Model) statusLine2(b *strings.Builder) {
 	s, g, p := m.styles, m.base.Glyphs, &m.poll
 	var l strings.Builder
+	if m.replay != nil {
+		m.replayLine(&l)
+		b.WriteString(table.FitLine(l.String(), m.width, g.Ellipsis))
+		return
+	}
 	switch {
 	case m.switching != "":
 		l.WriteString(s.Warn.Render("switching to " + format.Sanitize(m.switching) + g.Ellipsis))

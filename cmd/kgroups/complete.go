@@ -85,6 +85,11 @@ func files(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective
 	return nil, cobra.ShellCompDirectiveDefault
 }
 
+// dirs lets the shell complete folder names.
+func dirs(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+	return nil, cobra.ShellCompDirectiveFilterDirs
+}
+
 // fixed completes one of values (each may carry "\tdescription").
 func fixed(values ...string) cobra.CompletionFunc {
 	return func(_ *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {

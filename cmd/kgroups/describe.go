@@ -25,10 +25,13 @@ type describeOptions struct {
 	verbose bool
 	timeLag bool
 	format  string
+	// from reads a recording instead of the cluster (--from, --at).
+	from fromFlags
 }
 
 func newDescribeCmd(a *app) *cobra.Command {
 	var all, members, state, topology, wide, verbose, timeLag bool
+	var from fromFlags
 	var format string
 	var b64 []string
 	cmd := &cobra.Command{
@@ -82,7 +85,13 @@ chosen. Classic and consumer-protocol (KIP-848) groups both show. describe
 never joins a group, so it does not disturb the members it reports.
 
 A group that does not exist is reported on stderr and makes the command exit
-1; the groups that exist are still printed.`,
+1; the groups that exist are still printed.
+
+--from FILE describes a recording (kgroups record) instead of the cluster:
+the last poll, or with --at TIME the last poll at or before TIME. Its
+--time-lag is each partition's time lag as judged at that poll, as the UI
+showed it then (exact where the recorder read the record at the commit,
+else interpolated or a lower bound).`,
 		Example: `  kgroups describe orders
   kgroups describe orders payments --members
   kgroups describe --all-groups --state
@@ -98,9 +107,13 @@ A group that does not exist is reported on stderr and makes the command exit
 				err = withTopology(&o, members, state, timeLag)
 			}
 			o.verbose = verbose
+			if err == nil {
+				err = from.check()
+			}
 			if err != nil {
 				return err
 			}
+			o.from = from
 			return runDescribe(cmd.Context(), a, o)
 		},
 	}
@@ -114,6 +127,7 @@ A group that does not exist is reported on stderr and makes the command exit
 	addGroupBase64Flag(cmd, &b64, true)
 	fs.BoolVar(&timeLag, "time-lag", false, "add each partition's time lag, read from the record at its committed offset")
 	addFormatFlag(cmd, &format)
+	addFromFlags(cmd, &from, "the groups as that poll saw them, --time-lag as judged then")
 	cmd.ValidArgsFunction = a.completeGroups(anyGroup, true)
 	return cmd
 }
@@ -151,6 +165,9 @@ func parseDescribe(args []string, all, members, state, wide, timeLag bool, forma
 
 func runDescribe(ctx context.Context, a *app, o describeOptions) error {
 	defer a.oneShot()()
+	if o.from.file != "" {
+		return describeFrom(a, o)
+	}
 	return a.connected(ctx, nil, func(cl *kafka.Client, _ config.Cluster) error {
 		var snap *kafka.Snapshot
 		var err error
@@ -162,7 +179,21 @@ func runDescribe(ctx context.Context, a *app, o describeOptions) error {
 		if err != nil {
 			return fmt.Errorf("describe groups: %w", err)
 		}
+		timeLags := func(groups []*kafka.Group) (render.TimeLagFunc, []string, error) {
+			return exactTimeLags(ctx, cl, groups)
+		}
+		similar := func(missing []string) map[string][]string { return similarGroups(ctx, cl, missing) }
+		return writeDescribe(a, o, snap, timeLags, similar)
+	})
+}
 
+// writeDescribe prints the groups of snap that o names: a poll of the
+// cluster, or one of a recording. timeLags gives the TIME-LAG column's
+// values (--time-lag) and the errors to note; similar suggests names for
+// the groups not found.
+func writeDescribe(a *app, o describeOptions, snap *kafka.Snapshot, timeLags func([]*kafka.Group) (render.TimeLagFunc, []string, error), similar func([]string) map[string][]string) error {
+	{
+		var err error
 		var groups []*kafka.Group
 		var missing []string
 		if o.all {
@@ -186,7 +217,7 @@ func runDescribe(ctx context.Context, a *app, o describeOptions) error {
 		opts := render.DescribeOptions{View: o.view, Wide: o.wide, Verbose: o.verbose, AtLeast: a.atLeast(), Ellipsis: a.layout(o.wide).Ellipsis}
 		var timeLagErrs []string
 		if o.timeLag {
-			opts.TimeLag, timeLagErrs, err = exactTimeLags(ctx, cl, groups)
+			opts.TimeLag, timeLagErrs, err = timeLags(groups)
 			if err != nil {
 				return fmt.Errorf("describe groups: time lag: %w", err)
 			}
@@ -204,9 +235,9 @@ func runDescribe(ctx context.Context, a *app, o describeOptions) error {
 		if err != nil {
 			return err
 		}
-		similar := similarGroups(ctx, cl, missing)
+		like := similar(missing)
 		for _, name := range missing {
-			a.notef("kgroups: %s", kafka.GroupNotFound(name, similar[name]))
+			a.notef("kgroups: %s", kafka.GroupNotFound(name, like[name]))
 		}
 		for _, g := range unknown {
 			a.notef("%s", render.CannotDescribe(g))
@@ -221,7 +252,7 @@ func runDescribe(ctx context.Context, a *app, o describeOptions) error {
 			return exitCodeError{code: exitError}
 		}
 		return nil
-	})
+	}
 }
 
 // absent reports whether a listed group is really a tombstone: Dead, with no

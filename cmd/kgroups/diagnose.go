@@ -76,6 +76,13 @@ transactions only for partitions whose stable offset trails the log end;
 retention.ms once per topic with a known time lag; the record at the commit
 of a stalled partition only.
 
+--from FILE reads a recording (kgroups record) instead of the cluster: the
+findings as of its last poll (or the last at or before --at TIME), over the
+--window of polls before it, judged as the recorder judged them. A
+recording holds the polls only: the rules that need producers,
+transactions, retention.ms or the record at a stalled commit find nothing,
+and a note says so.
+
 Exit codes: 0 no finding at or above --fail-on (or no --fail-on), 3 a finding
 at or above it (WARN or ERR), 1 when the cluster or a group could not be read
 (3 wins when both apply), 2 for bad flags.`,
@@ -85,6 +92,12 @@ at or above it (WARN or ERR), 1 when the cluster or a group could not be read
 		RunE: func(cmd *cobra.Command, args []string) error {
 			args, err := withGroupBase64(args, f.b64)
 			if err != nil {
+				return err
+			}
+			if f.from.file != "" {
+				return runDiagnoseFrom(a, cmd, args, f, storm, failOn)
+			}
+			if err := f.from.check(); err != nil {
 				return err
 			}
 			o, err := parseDiagnose(args, f, storm, failOn)
@@ -109,6 +122,7 @@ at or above it (WARN or ERR), 1 when the cluster or a group could not be read
 	completeFlag(cmd, "storm", none)
 	completeFlag(cmd, "fail-on", fixed("WARN", "ERR"))
 	addQuietFlag(cmd, &f.quiet)
+	addFromFlags(cmd, &f.from, "the findings as of its last poll, or of --at, over the --window before it")
 	return cmd
 }
 
@@ -152,14 +166,21 @@ func sampleDiagnose(ctx context.Context, a *app, poll pollFunc, rd *diagnose.Rea
 	if err != nil {
 		return err
 	}
-	first, last, verdicts, judged := w.first, w.last, w.verdicts, w.judged
-	firstGroups := selected(first, o.names)
 	failedRead := false
-	reads, err := rd.Gather(ctx, firstGroups, judged, verdicts)
+	reads, err := rd.Gather(ctx, selected(w.first, o.names), w.judged, w.verdicts)
 	if err != nil {
 		a.notef("kgroups: %v", err)
 		failedRead = true
 	}
+	return reportDiagnose(a, o, w, tl, reads, failedRead)
+}
+
+// reportDiagnose applies the rules to the judged window with its
+// timeline and extra reads, prints the findings and returns the exit
+// code they make: a window sampled live, or read from a recording.
+func reportDiagnose(a *app, o diagnoseOptions, w *sampledWindow, tl *rebalance.Timeline, reads *diagnose.Reads, failedRead bool) error {
+	first, last, verdicts, judged := w.first, w.last, w.verdicts, w.judged
+	var err error
 	// A read the brokers cannot answer (too old, denied) drops only the
 	// rules that need it: a note says so, and the exit code stays the
 	// findings'.

@@ -43,6 +43,8 @@ type healthFlags struct {
 	// command names the command in errors: "diagnose" shares these
 	// flags; "" is health.
 	command string
+	// from reads a recording instead of the cluster (--from, --at).
+	from fromFlags
 }
 
 // healthOptions is a validated `kgroups health`.
@@ -151,6 +153,15 @@ While sampling on a terminal, kgroups first says how long the window will
 take, then shows the time left and the polls done on stderr, cleared at the
 end; nothing is shown when stderr is not a terminal, or with --quiet.
 
+--from FILE reads a recording (kgroups record) instead of the cluster and
+judges its polls with the same rules, as the recorder judged them live (a
+--window given then judges over that window instead). Without --at it
+prints the verdict timeline: one row per group at its first poll and at
+each poll where its verdict changed (TIME in UTC), and -o json gives
+{"changes":[...]}. With --at TIME it prints the health table as of the
+last poll at or before TIME. Groups named, or every recorded group;
+--fail-on judges the last poll shown.
+
 Exit codes: 0 healthy (or no --fail-on), 3 when a group's severity is at or
 above --fail-on (WARN or ERR), 1 when the cluster or a group could not be read
 (3 wins when both apply), 2 for bad flags.`,
@@ -161,6 +172,12 @@ above --fail-on (WARN or ERR), 1 when the cluster or a group could not be read
 		RunE: func(cmd *cobra.Command, args []string) error {
 			args, err := withGroupBase64(args, f.b64)
 			if err != nil {
+				return err
+			}
+			if f.from.file != "" {
+				return runHealthFrom(a, cmd, args, f)
+			}
+			if err := f.from.check(); err != nil {
 				return err
 			}
 			o, err := parseHealth(args, f)
@@ -183,6 +200,7 @@ above --fail-on (WARN or ERR), 1 when the cluster or a group could not be read
 	completeFlag(cmd, "interval", none)
 	completeFlag(cmd, "fail-on", fixed("WARN", "ERR"))
 	addQuietFlag(cmd, &f.quiet)
+	addFromFlags(cmd, &f.from, "the verdict timeline of every group, or with --at the health table as of that poll")
 	return cmd
 }
 
@@ -408,7 +426,15 @@ func sampleHealth(ctx context.Context, a *app, poll pollFunc, p healthOptions) e
 	if err != nil {
 		return err
 	}
+	return reportHealth(a, p, w)
+}
+
+// reportHealth prints the judged window, its notes and failures, and
+// returns the exit code they make: a window sampled live, or read from
+// a recording.
+func reportHealth(a *app, p healthOptions, w *sampledWindow) error {
 	verdicts := w.verdicts
+	var err error
 	var bad []string
 	for i := range verdicts {
 		if v := &verdicts[i]; p.failSet && v.Severity >= p.failOn {

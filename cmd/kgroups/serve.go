@@ -18,6 +18,8 @@ import (
 
 	"github.com/kgroups/kgroups/config"
 	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/views/format"
+	"github.com/kgroups/kgroups/views/render"
 	"github.com/kgroups/kgroups/views/render/metrics"
 )
 
@@ -36,10 +38,26 @@ type serveOptions struct {
 	// `kgroups health --window` does; zero judges with the groups
 	// screen's history (lag.DefaultConfig).
 	window time.Duration
+	// record keeps a rolling recording of every poll (--record).
+	record serveRecord
+	// cluster names the cluster in the recording's header.
+	cluster []string
+}
+
+// serveRecord is --record DIR and its bounds.
+type serveRecord struct {
+	dir string
+	// keep and maxBytes bound what the folder holds: the oldest files
+	// go first. fileAge and fileBytes end each file.
+	keep      time.Duration
+	maxBytes  int64
+	fileAge   time.Duration
+	fileBytes int64
 }
 
 func newServeCmd(a *app) *cobra.Command {
 	var window time.Duration
+	var rf serveRecordFlags
 	cmd := &cobra.Command{
 		Use:   "serve [--listen 127.0.0.1:9308] [--granularity group|topic|partition] [--allow-groups RE,...] [--deny-groups RE,...] [--skip-empty] [--max-series N] [--window DURATION]",
 		Short: "Export the groups' lag, time lag and verdicts to Prometheus",
@@ -84,12 +102,23 @@ the server within a second.
 
 The server answers GET and HEAD only (405 otherwise), closes idle
 connections after 60s and slow requests after 10s (headers) or 30s, and
-keeps at most 256 connections open. --refresh is at least 1s.`,
+keeps at most 256 connections open. --refresh is at least 1s.
+
+--record DIR also keeps a rolling recording of every poll in DIR (created
+0700 when missing), as 'kgroups record' writes it: one file an hour
+(kgroups-20261202T030000Z.kgrec, by its first poll in UTC), the oldest
+removed once the folder holds more than --record-keep (24h) or
+--record-max-size (1GB). After an alert, 'kgroups replay' on the file of
+that hour shows what led to it, judged as serve judged it.`,
 		Example: `  kgroups serve -b kafka-1:9092
   kgroups serve --context prod --listen :9308 --granularity topic --deny-groups 'console-consumer-.*'
   KGROUPS_SERVE_LISTEN=0.0.0.0:9308 kgroups serve --context prod`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			rec, err := parseServeRecord(rf)
+			if err != nil {
+				return err
+			}
 			check := func(cc config.Cluster) error {
 				_, err := parseServeWindow(cc, window)
 				return err
@@ -99,12 +128,15 @@ keeps at most 256 connections open. --refresh is at least 1s.`,
 				if err != nil {
 					return err
 				}
+				o.record = rec
+				o.cluster = cl.Brokers()
 				return runServe(cmd.Context(), a, o, cl.Poll, cl.CommittedTimestamps)
 			})
 		},
 	}
 	cmd.Flags().DurationVar(&window, "window", 0, "judge over this window of polls, as 'kgroups health --window' does (default: the groups screen's history)")
 	completeFlag(cmd, "window", none)
+	addServeRecordFlags(cmd, &rf)
 	return cmd
 }
 
@@ -185,6 +217,10 @@ func runServe(ctx context.Context, a *app, o serveOptions, poll func(context.Con
 	}
 	e := newExporter(o, poll, read, buildVersion())
 	e.note = func(msg string) { a.notef("kgroups serve: %s", msg) }
+	if o.record.dir != "" {
+		e.startRecording()
+		a.notef("kgroups serve: recording every poll in %s (a file an hour; kept %s, at most %s)", o.record.dir, format.Span(o.record.keep), render.Size(o.record.maxBytes))
+	}
 	// SIGHUP reads the configuration file again for the group filters,
 	// the granularity and the cap; flags and variables still win.
 	hup := make(chan os.Signal, 1)

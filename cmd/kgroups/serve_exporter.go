@@ -22,6 +22,7 @@ import (
 
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/lag"
+	"github.com/kgroups/kgroups/kafka/recording"
 	"github.com/kgroups/kgroups/kafka/watch"
 	"github.com/kgroups/kgroups/views/format"
 	"github.com/kgroups/kgroups/views/render/metrics"
@@ -53,6 +54,10 @@ const (
 type exporter struct {
 	o    serveOptions
 	loop watch.Loop
+	// rec, when not nil, is loop writing every poll to serve's rolling
+	// recording (--record); sink is its files.
+	rec  *recording.Recorder
+	sink *recording.Rotating
 	// self gathers the Go runtime's and the process's metrics (memory,
 	// CPU, open files) once per poll.
 	self *prometheus.Registry
@@ -175,6 +180,11 @@ func (e *exporter) run(ctx context.Context, ln net.Listener) error {
 	go func() { served <- srv.Serve(ln) }()
 
 	e.pollLoop(ctx)
+	if e.sink != nil {
+		if err := e.sink.Close(); err != nil {
+			e.note(fmt.Sprintf("--record: %v", err))
+		}
+	}
 
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
@@ -257,7 +267,21 @@ func (e *exporter) applyReload() {
 func (e *exporter) pollOnce(ctx context.Context) {
 	start := e.now()
 	pctx, cancel := context.WithTimeout(ctx, e.o.timeout)
-	snap, exactErr, err := e.loop.Step(pctx)
+	var snap *kafka.Snapshot
+	var exactErr, err error
+	if e.rec != nil {
+		var werr error
+		snap, exactErr, err, werr = e.rec.Step(pctx)
+		if werr != nil {
+			// Serving matters more than the recording: it stops, says
+			// why, and the polls go on.
+			e.note(fmt.Sprintf("--record stopped: %v; serving goes on without it", werr))
+			_ = e.sink.Close()
+			e.rec = nil
+		}
+	} else {
+		snap, exactErr, err = e.loop.Step(pctx)
+	}
 	cancel()
 	if ctx.Err() != nil {
 		return // stopping: keep what is served

@@ -27,10 +27,13 @@ type simulateOptions struct {
 	// assignors keeps only the predictions of these assignors
 	// (--assignor); none keeps every one.
 	assignors []string
+	// from reads the group from a recording (--from, --at).
+	from fromFlags
 }
 
 func newSimulateCmd(a *app) *cobra.Command {
 	var leave []string
+	var from fromFlags
 	var join int
 	var format string
 	var wide bool
@@ -98,7 +101,12 @@ and is modelled for members that share one subscription.
 the figures are the best result, "results" every different result, best
 first, each {"moved","rounds","movedByProcess","rejoined","moves",
 "assignment"}, "worst" the last of them (null when every run agrees), and
-"placesOf" the exact number of places (it may not fit 64 bits).`,
+"placesOf" the exact number of places (it may not fit 64 bits).
+
+--from FILE predicts from a recording (kgroups record) instead: the group as
+its last poll saw it (or the last at or before --at TIME), with the
+partition counts that poll read. A redacted recording has no join metadata:
+its classic groups cannot be simulated.`,
 		Example: `  kgroups simulate orders-app --leave consumer-1-4f9c0e
   kgroups simulate orders-app --leave billing-worker-3     # a client id or instance id
   kgroups simulate orders-app --join 2 -o json | jq '.assignors[] | {assignor, moved}'
@@ -117,6 +125,10 @@ first, each {"moved","rounds","movedByProcess","rejoined","moves",
 			if o.assignors, err = parseAssignors(assignors); err != nil {
 				return err
 			}
+			if err := from.check(); err != nil {
+				return err
+			}
+			o.from = from
 			return runSimulate(cmd.Context(), a, o)
 		},
 	}
@@ -127,6 +139,7 @@ first, each {"moved","rounds","movedByProcess","rejoined","moves",
 	addFormatFlag(cmd, &format)
 	addWideFlag(cmd, &wide)
 	addGroupBase64Flag(cmd, &b64, false)
+	addFromFlags(cmd, &from, "the group as that poll saw it, with its partition counts")
 	cmd.ValidArgsFunction = a.completeGroups(supports(kafka.ActionSimulate), false)
 	completeFlag(cmd, "leave", a.completeMembers(leavingField))
 	completeFlag(cmd, "join", fixed("1", "2", "3"))
@@ -222,11 +235,27 @@ func parseSimulate(args, leave []string, join int, joinGiven bool, format string
 }
 
 func runSimulate(ctx context.Context, a *app, o simulateOptions) error {
+	if o.from.file != "" {
+		return simulateFrom(a, o)
+	}
 	return a.connected(ctx, nil, func(cl *kafka.Client, _ config.Cluster) error {
 		g, ids, err := readGroupTopicIDs(ctx, cl, o.group)
 		if err != nil {
 			return err
 		}
+		counts := func(topics []string) (map[string]int32, error) {
+			return rebalance.PartitionCounts(ctx, cl, topics)
+		}
+		return simulateGroup(a, o, g, ids, counts)
+	})
+}
+
+// simulateGroup predicts g's next assignment and prints it: g as the
+// cluster has it now, or as a recording had it. counts gives the
+// partition counts of the topics the members subscribe to.
+func simulateGroup(a *app, o simulateOptions, g *kafka.Group, ids map[string]kafka.TopicID, partitionCounts func([]string) (map[string]int32, error)) error {
+	{
+		var err error
 		if err := g.Type.Check(g.Name, kafka.ActionSimulate); err != nil {
 			return err
 		}
@@ -241,7 +270,7 @@ func runSimulate(ctx context.Context, a *app, o simulateOptions) error {
 			// simulated, what its assignors would decide next.
 			var sim *rebalance.Simulation
 			var simErr error
-			counts, err := rebalance.PartitionCounts(ctx, cl, rebalance.Subscriptions(g))
+			counts, err := partitionCounts(rebalance.Subscriptions(g))
 			if err != nil {
 				return err
 			}
@@ -256,7 +285,7 @@ func runSimulate(ctx context.Context, a *app, o simulateOptions) error {
 		if g.State != kafka.StateStable {
 			a.notef("kgroups: note: group %q is %s, not Stable: the assignment the prediction starts from may be changing", g.Name, g.State)
 		}
-		counts, err := rebalance.PartitionCounts(ctx, cl, rebalance.Subscriptions(g))
+		counts, err := partitionCounts(rebalance.Subscriptions(g))
 		if err != nil {
 			return err
 		}
@@ -284,7 +313,7 @@ func runSimulate(ctx context.Context, a *app, o simulateOptions) error {
 			return fmt.Errorf("some assignors could not balance the group: %s", strings.Join(failed, "; "))
 		}
 		return nil
-	})
+	}
 }
 
 // readGroup polls one group and refuses one that does not exist or could

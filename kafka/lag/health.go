@@ -104,13 +104,24 @@ func (h *History) verdict(ph *partHist, c, end, now int64, g groupPace) (Status,
 		return StatusWarn, Rewind{}, WaitNone
 	}
 	tl := h.timeLagOf(ph, c, end, now)
+	if !enough && r.resumed && (!tl.Known() || tl.Seconds > KeepUpSeconds+float64(h.pollGap())/1e9) {
+		// Moving again after a STALL or STOP, with a backlog and too
+		// few commits since for a trend: the rhythm and the commits from
+		// before the halt say nothing of how it reads now.
+		return StatusOK, Rewind{}, WaitTrend
+	}
 	if !tl.Known() {
 		return StatusOK, Rewind{}, WaitNone
 	}
 	if !enough && (tl.Seconds > float64(KeepUpSeconds)+RhythmFactor*float64(max(every, floor))/1e9 || h.backlogAtCommit(ph)) {
 		return StatusOK, Rewind{}, WaitTrend
 	}
-	if span := max(floor, 2*every); r.grewSince(now, tl.Seconds, span) || tl.Kind == TimeLagAtLeast && r.grewAtCommits(span) {
+	trendEvery := every
+	if r.resumed {
+		// Moving again after a halt: the halt is not its rhythm.
+		trendEvery = r.served()
+	}
+	if span := max(floor, 2*trendEvery); r.grewSince(now, tl.Seconds, span) || r.grewPast(now, tl.Seconds, max(2*trendEvery, 2*h.pollGap())) || tl.Kind == TimeLagAtLeast && r.grewAtCommits(span) {
 		// The time lag grew by more than half the time since a commit
 		// at least two rhythms old: more than a sawtooth of that rhythm
 		// explains. Not OK, whatever the trend of the commits says yet.

@@ -396,14 +396,17 @@ func TestPartitionHealthFields(t *testing.T) {
 
 func TestGroupHealth(t *testing.T) {
 	h := NewHistory(testConfig())
+	// t/0 is another member's: t/1's member is caught up where it works
+	// (u/0), so nothing keeps t/1 waiting its turn.
+	other := func(p kafka.PartitionOffsets) kafka.PartitionOffsets { p.MemberID = "m-2"; return p }
 	for i := range 5 {
 		sec := float64(i)
 		h.Add(snap(at(sec),
 			grp("g",
-				po("t", 0, int64(10*i), 100+int64(10*i)), // lag flat: keeps up, OK
-				po("t", 1, 50, 100+int64(20*i)),          // stuck: STALL past t/0's 1s rhythm
-				po("t", 2, kafka.NoOffset, 7),            // owned, no commit: NO-COMMITS
-				po("u", 0, 40+int64(20*i), 100),          // catching up: OK
+				other(po("t", 0, int64(10*i), 100+int64(10*i))), // lag flat: keeps up, OK
+				po("t", 1, 50, 100+int64(20*i)),                 // stuck: STALL past t/0's 1s rhythm
+				po("t", 2, kafka.NoOffset, 7),                   // owned, no commit: NO-COMMITS
+				po("u", 0, 40+int64(20*i), 100),                 // catching up: OK
 			),
 			grp("ok", po("t", 0, int64(10*i), int64(10*i))),
 		))
@@ -581,5 +584,91 @@ func TestSimpleGroupWaitsForItsRhythm(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestResumedAfterStallJudgesItsOwnCommits: a consumer that keeps up,
+// stalls for ten minutes, then works off the backlog at twice its
+// producers' rate is catching up. The commits from before the stall and
+// the climb the stall made say nothing of how it reads now: its trend
+// starts again at the first commit after the STALL, it waits for three
+// commits of its own, and it is never called falling behind.
+func TestResumedAfterStallJudgesItsOwnCommits(t *testing.T) {
+	h := NewHistory(DefaultConfig())
+	const rate = 10 // records a second, steady
+	c := int64(0)
+	verdicts := map[float64]Status{}
+	waits := map[float64]WaitKind{}
+	add := func(sec float64) {
+		h.Add(snap(at(sec), grp("g", po("t", 0, c, int64(sec*rate)))))
+		g, ok := h.Evaluate("g", at(sec))
+		if !ok {
+			t.Fatalf("%.0fs: group not judged", sec)
+		}
+		verdicts[sec], waits[sec] = g.Partitions[0].Status, g.Partitions[0].Wait.Kind
+	}
+	sec := 0.0
+	for ; sec < 120; sec += 5 { // keeps up: commits 5 records behind the head
+		c = max(0, int64(sec*rate)-5)
+		add(sec)
+	}
+	if verdicts[115] != StatusOK || waits[115] != WaitNone {
+		t.Fatalf("keeping up at 115s: %v (wait %v), want OK", verdicts[115], waits[115])
+	}
+	for ; sec < 720; sec += 5 { // stalls
+		add(sec)
+	}
+	if verdicts[715] != StatusStall {
+		t.Fatalf("after 10m without a commit: %v, want STALL", verdicts[715])
+	}
+	for ; sec < 1200; sec += 5 { // reads 20 records a second
+		c = min(int64(sec*rate), c+5*2*rate)
+		add(sec)
+	}
+	if verdicts[720] != StatusOK || waits[720] != WaitTrend {
+		t.Errorf("first commit after the stall: %v (wait %v), want OK waiting for a trend (JUDGING)", verdicts[720], waits[720])
+	}
+	for s := 720.0; s < 1200; s += 5 {
+		if verdicts[s] != StatusOK {
+			t.Errorf("%.0fs, catching up: %v, want OK", s, verdicts[s])
+		}
+	}
+	if waits[1195] != WaitNone {
+		t.Errorf("catching up at 1195s: still waits (%v)", waits[1195])
+	}
+}
+
+// TestStandingCommitOnAShortRhythmWaitsWithinSeconds: a consumer that
+// commits every second keeps up, then stops committing one partition
+// while records keep arriving. Its time lag climbing past half the
+// silence and the noise of sampling says it is no longer keeping up
+// within seconds, long before the window a trend needs: the verdict
+// waits (JUDGING) instead of reading OK until STALL.
+func TestStandingCommitOnAShortRhythmWaitsWithinSeconds(t *testing.T) {
+	h := NewHistory(DefaultConfig())
+	const rate = 10
+	c := int64(0)
+	wait := func(sec float64) (Status, WaitKind) {
+		g, ok := h.Evaluate("g", at(sec))
+		if !ok {
+			t.Fatalf("%.0fs: group not judged", sec)
+		}
+		return g.Partitions[0].Status, g.Partitions[0].Wait.Kind
+	}
+	for sec := 0.0; sec <= 150; sec++ {
+		if sec <= 120 {
+			c = int64(sec*rate) - 2
+		}
+		h.Add(snap(at(sec), grp("g", po("t", 0, max(c, 0), int64(sec*rate)))))
+		switch sec {
+		case 120, 130:
+			if s, w := wait(sec); s != StatusOK || w != WaitNone {
+				t.Errorf("%.0fs (%.0fs without a commit): %v, wait %v; want OK", sec, sec-120, s, w)
+			}
+		case 142:
+			if s, w := wait(sec); s != StatusOK || w != WaitTrend {
+				t.Errorf("%.0fs (22s without a commit, time lag 22s): %v, wait %v; want JUDGING (WaitTrend)", sec, s, w)
+			}
+		}
 	}
 }

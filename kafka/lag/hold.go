@@ -143,6 +143,13 @@ func (h *History) judgeTurns(gh *groupHist, at func(int) *kafka.PartitionOffsets
 			far, work = max(far, behindBound[j]), max(work, behindBound[j])
 		}
 		if far < silence/2 {
+			if !ph.rh.fromKnown && ph.raw == StatusStall && behindBound[j] >= silence/2 {
+				// Never seen moving, beside a member that reads records
+				// at least half as old as everything this history saw
+				// of the silence: both are lower bounds, and the turn
+				// may be longer than the history. It waits its turn.
+				ph.raw, ph.wait = StatusOK, WaitTurn
+			}
 			return
 		}
 		if ph.raw == StatusStall {

@@ -321,3 +321,40 @@ func TestStarvationIsJudgedPerMember(t *testing.T) {
 		}
 	}
 }
+
+// TestTurnLongerThanTheHistoryWaits: a short history (kgroups health
+// over a short window) sees t/1 never move while its member commits on
+// t/0 records older than anything the history saw (a time lag known
+// only as a lower bound). A member serving its partitions in turn with
+// a turn longer than the history looks exactly like a stuck partition:
+// the verdict waits, saying why, rather than guess STALL. Beside a
+// member that keeps up on t/0, the standing commit is a STALL.
+func TestTurnLongerThanTheHistoryWaits(t *testing.T) {
+	cfg := Config{Window: 4, MinDistance: time.Second, Samples: 20, TimePoints: 20, RatePolls: 3, EvictAfter: 3, Hold: 1}
+	run := func(c0 func(i int64) int64) GroupHealth {
+		h := NewHistory(cfg)
+		var g GroupHealth
+		for i := range int64(8) {
+			end := 1000 + 10*i
+			h.Add(snap(at(float64(i)), grp("g",
+				po("t", 0, c0(i), end),
+				po("t", 1, 10, end), // never seen moving
+			)))
+			g, _ = h.Evaluate("g", at(float64(i)))
+		}
+		return g
+	}
+	behind := run(func(i int64) int64 { return 20 + 5*i }) // far below every log end seen
+	p := behind.Partitions[1]
+	want := "no commit in 7s while its member works on its other partitions: waits its turn"
+	if p.Status != StatusOK || p.Wait.Kind != WaitTurn || p.Wait.Reason() != want {
+		t.Errorf("behind its turn: %v, wait %v %q; want OK waiting %q", p.Status, p.Wait.Kind, p.Wait.Reason(), want)
+	}
+	if v := Judge(behind, cfg.Window); v.Text() != JudgingText || v.Reason() != want {
+		t.Errorf("group: %s (%s), want %s (%s)", v.Text(), v.Reason(), JudgingText, want)
+	}
+	keeping := run(func(i int64) int64 { return 1000 + 10*i - 2 })
+	if p := keeping.Partitions[1]; p.Status != StatusStall {
+		t.Errorf("beside a member that keeps up: %v, want STALL", p.Status)
+	}
+}

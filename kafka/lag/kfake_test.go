@@ -492,6 +492,60 @@ func TestVerdictsOnRealGroupsAsAHumanWould(t *testing.T) {
 	})
 }
 
+// TestStallThenCatchUpOnARealGroup: a real member keeps up, committing
+// every other poll, stops committing for two minutes while its producer
+// goes on (STALL), then works off the backlog at one and a half times
+// the production. It is judged on its commits since the stall: it waits
+// for a trend of them (JUDGING), then reads OK while it catches up, and
+// is never called falling behind.
+func TestStallThenCatchUpOnARealGroup(t *testing.T) {
+	c := kafkatest.NewCluster(t)
+	s := newScenario(t, c, "stall-resume")
+	var committed, end int64
+	s.commit(t, 0)
+	k := 0
+	for ; k < 30; k++ { // keeps up: ten records a poll, commits every other poll
+		end = s.produce(t, 10)
+		if k%2 == 1 {
+			committed = end - 3
+			s.commit(t, committed)
+		}
+		if gh := s.poll(t, committed, end, true); k >= 20 {
+			expectStatus(t, fmt.Sprintf("keeping up, poll %d", k), gh, lag.StatusOK, true)
+		}
+	}
+	for ; k < 54; k++ { // two minutes without a commit
+		end = s.produce(t, 10)
+		gh := s.poll(t, committed, end, true)
+		if k == 53 {
+			expectStatus(t, "after two minutes without a commit", gh, lag.StatusStall, true)
+		}
+	}
+	waited := 0
+	for ; committed < end-15; k++ { // thirty records every other poll: 1.5x
+		end = s.produce(t, 10)
+		if k%2 == 1 {
+			committed = min(end-3, committed+30)
+			s.commit(t, committed)
+		}
+		gh := s.poll(t, committed, end, true)
+		if gh.Status != lag.StatusOK && !(gh.Status == lag.StatusStall && waited == 0) {
+			t.Fatalf("catching up, poll %d (lag %d): %s, want OK or JUDGING", k, gh.TotalLag, gh.Status)
+		}
+		if gh.Status == lag.StatusOK && gh.Wait.Kind == lag.WaitTrend {
+			waited++
+		}
+	}
+	if waited == 0 {
+		t.Errorf("no poll waited for the trend after the stall")
+	}
+	gh := s.poll(t, committed, end, true)
+	expectStatus(t, "caught up to the sawtooth", gh, lag.StatusOK, true)
+	if gh.Wait.Kind != lag.WaitNone {
+		t.Errorf("after catching up: still waits (%+v)", gh.Wait)
+	}
+}
+
 // TestRecreatedTopicRestartsItsHistory: a topic deleted and created again
 // under its name while a group's history runs. The new log's offsets start
 // below the old commit; they are not a REWIND, and the time lag is read

@@ -74,6 +74,10 @@ type rhythm struct {
 	// caught-up poll, not at the first poll that saw the partition (when
 	// the commit may have stood for any time already).
 	fromKnown bool
+	// resumed reports that the trend restarted when the commit moved
+	// after a STALL or STOP, and the partition has not caught up since:
+	// until its new commits make a trend, nothing says it keeps up.
+	resumed bool
 }
 
 // trendPoint is a commit's poll time, and the partition's time lag
@@ -108,6 +112,9 @@ func (r *rhythm) served() int64 {
 	return int64(r.gaps[(int(r.gapAt)+len(r.gaps)-1)%len(r.gaps)]) * int64(time.Millisecond)
 }
 
+// restartTrend forgets the trend points (see noteRhythm).
+func (r *rhythm) restartTrend() { r.ntrend, r.head, r.pending, r.resumed = 0, 0, false, true }
+
 // point is the i-th oldest trend point.
 func (r *rhythm) point(i int) trendPoint {
 	return r.trend[(int(r.head)+i)%trendPoints]
@@ -118,7 +125,7 @@ func (r *rhythm) start(t int64) { r.since = t }
 
 // caughtUp notes a poll at t that saw the partition with nothing to
 // consume: a wait begins afresh.
-func (r *rhythm) caughtUp(t int64) { r.since, r.fromKnown = t, true }
+func (r *rhythm) caughtUp(t int64) { r.since, r.fromKnown, r.resumed = t, true, false }
 
 // moved notes a poll at t that saw the commit move forward, with the
 // partition's time lag then (tl seconds, negative when unknown). A wait
@@ -169,6 +176,11 @@ const (
 	// WaitTrend: the time lag is above what keeping up explains, and too
 	// few commits were seen to tell falling behind from catching up.
 	WaitTrend
+	// WaitTurn: a commit never seen moving, whose member works on its
+	// other partitions on records at least half as old as the silence
+	// seen: a member serving its partitions in turn, with a turn longer
+	// than the history holds, looks the same as a stuck partition.
+	WaitTurn
 )
 
 // Wait says why a verdict waits, and what would decide it.
@@ -197,6 +209,8 @@ func (w Wait) Reason() string {
 			return "commits every ~" + span(w.Every) + ": a trend needs " + span(w.Need) + " of them"
 		}
 		return "too few commits for a trend: needs " + span(w.Need)
+	case WaitTurn:
+		return "no commit in " + span(w.Silence) + " while its member works on its other partitions: waits its turn"
 	}
 	return ""
 }
@@ -390,6 +404,15 @@ func (h *History) noteRhythm(ph *partHist, c, end, prevC, t int64) {
 		}
 		return
 	}
+	if c > prevC && (ph.raw == StatusStall || ph.raw == StatusStop) {
+		// The commit moves again after the rules called it stalled or
+		// stopped: the commits before describe the consumer before it
+		// stopped, not the one that reads now. Its trend starts again
+		// from here, so that a consumer working off the backlog a stall
+		// left is judged on its own commits since, not on the climb the
+		// stall made.
+		ph.rh.restartTrend()
+	}
 	if c >= 0 && c > prevC {
 		// A move forward, or a first commit.
 		tl := -1.0
@@ -477,6 +500,24 @@ func (r *rhythm) grewSince(now int64, tl float64, span int64) bool {
 			continue
 		}
 		return tl-float64(p.tl) > float64(now-p.at)/2e9
+	}
+	return false
+}
+
+// grewPast reports whether the time lag now (tl seconds) exceeds the
+// time lag at the newest commit at least short old by more than half the
+// time since and KeepUpSeconds: grewSince on the consumer's own rhythm
+// (short: two of its rhythms and two polls), with the noise of sampling
+// allowed for, where grewSince waits for the window. A consumer that
+// commits every second and stops committing one partition shows it
+// within seconds.
+func (r *rhythm) grewPast(now int64, tl float64, short int64) bool {
+	for i := int(r.ntrend) - 1; i >= 0; i-- {
+		p := r.point(i)
+		if p.tl < 0 || now-p.at < short {
+			continue
+		}
+		return tl-float64(p.tl) > float64(now-p.at)/2e9+KeepUpSeconds
 	}
 	return false
 }

@@ -197,8 +197,16 @@ func Trace(w io.Writer, sc *Scenario, o Observer) error {
 	if _, err := fmt.Fprintf(w, "%s (%s)\n", sc.Describe(), o); err != nil {
 		return err
 	}
-	for _, j := range observe(sc, true)[o].out {
-		if _, err := fmt.Fprintf(w, "%7.0fs %-14s tl %7.1fs  %s\n", j.t, j.truth, j.tl, j.line); err != nil {
+	ob := observe(sc, true)[o]
+	for i, j := range ob.out {
+		mark := ""
+		switch {
+		case j.stall:
+			mark = "  <- STALL within its rhythm"
+		case ob.okWhileGrowing(i, sc.periodAt(j.t)):
+			mark = "  <- OK while growing"
+		}
+		if _, err := fmt.Fprintf(w, "%7.0fs %-14s tl %7.1fs  %s%s\n", j.t, j.truth, j.tl, j.line, mark); err != nil {
 			return err
 		}
 	}
@@ -414,6 +422,17 @@ func (w *world) snapshot() *kafka.Snapshot {
 	}
 }
 
+// periodAt is the commit period in effect at time t: the phase's speed.
+func (sc *Scenario) periodAt(t float64) float64 {
+	speed := 1.0
+	for _, p := range sc.Phases {
+		if p.At.Seconds() <= t && p.Speed > 0 {
+			speed = p.Speed
+		}
+	}
+	return sc.commitPeriod(speed)
+}
+
 // grace is how long a truth must have held before a careful human, with
 // the observer's evidence span, could give it: the span itself plus the
 // longer of the span and three commit periods (a trend needs a few
@@ -425,16 +444,7 @@ func (o *observer) score(sc *Scenario) *Score {
 	if len(o.out) == 0 {
 		return s
 	}
-	// The commit period in effect at each poll: the phase's speed.
-	period := func(t float64) float64 {
-		speed := 1.0
-		for _, p := range sc.Phases {
-			if p.At.Seconds() <= t && p.Speed > 0 {
-				speed = p.Speed
-			}
-		}
-		return sc.commitPeriod(speed)
-	}
+	period := sc.periodAt
 	changeAt := o.out[0].t
 	want := o.out[0].truth.Want()
 	var changes []float64 // times the right verdict changed
@@ -478,14 +488,9 @@ func (o *observer) score(sc *Scenario) *Score {
 			s.StallInRhythm++
 			note(stallKey)
 		}
-		if j.col == ColOK && j.tl >= 0 {
-			// Over two of the consumer's rhythms at least: a sawtooth
-			// climbs for one rhythm between commits.
-			e := max(o.span, 2*period(j.t), 2*j.rhythm)
-			if old, ok := tlAt(o.out[:i], j.t-e); ok && old >= 0 && j.tl-old > e/2 {
-				s.OKWhileGrowing++
-				note(growingKey)
-			}
+		if o.okWhileGrowing(i, period(j.t)) {
+			s.OKWhileGrowing++
+			note(growingKey)
 		}
 	}
 	// Decided changes: between decided verdicts, skipping JUDGING and -.
@@ -532,6 +537,20 @@ func (o *observer) score(sc *Scenario) *Score {
 		s.TTR = append(s.TTR, from-at)
 	}
 	return s
+}
+
+// okWhileGrowing reports whether the verdict at poll i is OK while the
+// true time lag grew by more than half the time over two of the
+// consumer's rhythms at least (a sawtooth climbs for one rhythm between
+// commits), the evidence span, and two commit periods (period).
+func (o *observer) okWhileGrowing(i int, period float64) bool {
+	j := o.out[i]
+	if j.col != ColOK || j.tl < 0 {
+		return false
+	}
+	e := max(o.span, 2*period, 2*j.rhythm)
+	old, ok := tlAt(o.out[:i], j.t-e)
+	return ok && old >= 0 && j.tl-old > e/2
 }
 
 // tlAt is the true time lag at the latest judged poll at or before t.

@@ -186,6 +186,9 @@ type world struct {
 	stalled bool
 	// stuck: partition 0 makes no progress (StuckOne).
 	stuck bool
+	// haltEnd is when the latest stall, stuck partition or stop ended:
+	// a wait that began before it spans the halt and is not a rhythm.
+	haltEnd float64
 	// away is true while the members are gone (Stop, or the gap of a
 	// Restart or Reset); back is when they return (+Inf: not this phase).
 	away      bool
@@ -288,6 +291,10 @@ func (w *world) startPhase(i int) {
 	ph := w.sc.Phases[i]
 	if ph.Speed > 0 {
 		w.speed = ph.Speed
+	}
+	if w.stalled || w.stuck || w.away {
+		// A wait across a halt is not how the consumer commits.
+		w.haltEnd = w.t
 	}
 	w.stalled = ph.Event == Stall
 	w.stuck = ph.Event == StuckOne
@@ -604,7 +611,7 @@ func (w *world) commitParts(ps []int) {
 			}
 		}
 		if p.pos > p.committed {
-			if from := max(p.lastMove, p.lastZero); !math.IsInf(from, -1) {
+			if from := max(p.lastMove, p.lastZero); !math.IsInf(from, -1) && from >= w.haltEnd {
 				p.maxGap = max(p.maxGap, w.t-from)
 				p.gaps[p.gapAt] = w.t - from
 				p.gapAt = (p.gapAt + 1) % len(p.gaps)
