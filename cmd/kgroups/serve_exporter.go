@@ -266,6 +266,10 @@ func (e *exporter) applyReload() {
 // pollOnce is one judged poll and its rendering.
 func (e *exporter) pollOnce(ctx context.Context) {
 	start := e.now()
+	// The page is bytes: the last poll's rows need not live through
+	// this poll's answers. The tracker answers for its latest poll until
+	// here.
+	e.loop.Tracker.Release()
 	pctx, cancel := context.WithTimeout(ctx, e.o.timeout)
 	var snap *kafka.Snapshot
 	var exactErr, err error
@@ -305,9 +309,6 @@ func (e *exporter) pollOnce(ctx context.Context) {
 		e.state.Errors["exact_read"]++
 	}
 	e.render(snap)
-	// Nothing reads the tracker between polls (the page is bytes), so
-	// the poll's rows need not live until the next poll, nor through it.
-	e.loop.Tracker.Release()
 	e.state.PollSuccess = true
 	e.state.LastSuccess = snap.Time
 	e.state.PollDuration = e.now().Sub(start)
