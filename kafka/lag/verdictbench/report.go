@@ -105,6 +105,11 @@ func (r *Report) Markdown(w io.Writer) error {
 		fmt.Fprintf(&b, "- verdict changes: %d between decided verdicts (%.2f per group-hour) for %d changes of truth; %d beyond one per change; %d counting JUDGING\n",
 			s.DecidedChanges, perHour, s.TruthChanges, s.Excess, s.Changes)
 		fmt.Fprintf(&b, "- OK while the time lag grew by more than half the evidence span: %d polls; STALL within the consumer's own rhythm: %d polls\n", s.OKWhileGrowing, s.StallInRhythm)
+		var border int
+		for _, n := range s.All[Borderline] {
+			border += n
+		}
+		fmt.Fprintf(&b, "- borderline, not scored: %d polls (a member with a backlog between %.0f%% and %.0f%% of its partitions' production)\n", border, 100*fallingShare, 100*borderShare)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -121,6 +126,9 @@ func matrix(b *strings.Builder, m *[numTruths][numCols]int) {
 	}
 	b.WriteString("\n")
 	for t := range numTruths {
+		if !t.scored() {
+			continue // not in the settled matrix
+		}
 		fmt.Fprintf(b, "| %s |", t)
 		for c := range numCols {
 			n := m[t][c]

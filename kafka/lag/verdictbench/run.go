@@ -175,8 +175,11 @@ type observer struct {
 	polls   int          // Health: polls in a window
 	taken   int
 	span    float64 // the evidence window, seconds
-	out     []judged
-	trace   bool // record each verdict's words (Trace)
+	// cycle is the production's own cycle (Scenario.productionCycle):
+	// a time lag that climbs within it, and falls back, is no trend.
+	cycle float64
+	out   []judged
+	trace bool // record each verdict's words (Trace)
 }
 
 // Run simulates sc and scores each observer's verdicts.
@@ -244,6 +247,7 @@ func observe(sc *Scenario, trace bool) [numObservers]*observer {
 
 	for _, o := range obs {
 		o.trace = trace
+		o.cycle = sc.productionCycle()
 	}
 	rng := newJitter(sc.Seed)
 	next, n := 0.0, 0
@@ -451,7 +455,7 @@ func (o *observer) score(sc *Scenario) *Score {
 	changes = append(changes, changeAt)
 	first := -1
 	for i, j := range o.out {
-		if j.truth.Want() != want {
+		if j.truth.scored() && j.truth.Want() != want {
 			want = j.truth.Want()
 			changeAt = j.t
 			changes = append(changes, j.t)
@@ -462,7 +466,7 @@ func (o *observer) score(sc *Scenario) *Score {
 			// A fact the next polls show: two polls to see it.
 			g = 2 * sc.Poll.Seconds()
 		}
-		if j.t-changeAt >= g {
+		if j.t-changeAt >= g && j.truth.scored() {
 			s.Settled[j.truth][j.col]++
 			if j.col.decided() && j.col != j.truth.Want() {
 				k := [2]uint8{uint8(j.truth), uint8(j.col)}
@@ -488,21 +492,23 @@ func (o *observer) score(sc *Scenario) *Score {
 			s.StallInRhythm++
 			note(stallKey)
 		}
-		if o.okWhileGrowing(i, period(j.t)) {
+		if j.truth.scored() && o.okWhileGrowing(i, period(j.t)) {
 			s.OKWhileGrowing++
 			note(growingKey)
 		}
 	}
-	// Decided changes: between decided verdicts, skipping JUDGING and -.
-	last := ColUnknown
+	// Decided changes: between decided verdicts, skipping JUDGING and -,
+	// and those to or from a borderline poll (either verdict stands
+	// there).
+	last, lastScored := ColUnknown, true
 	for _, j := range o.out {
 		if !j.col.decided() {
 			continue
 		}
-		if last != ColUnknown && j.col != last {
+		if last != ColUnknown && j.col != last && lastScored && j.truth.scored() {
 			s.DecidedChanges++
 		}
-		last = j.col
+		last, lastScored = j.col, j.truth.scored()
 	}
 	s.TruthChanges = len(changes) - 1
 	s.Excess = max(0, s.DecidedChanges-s.TruthChanges)
@@ -518,7 +524,7 @@ func (o *observer) score(sc *Scenario) *Score {
 		}
 		var from = -1.0
 		for _, j := range o.out {
-			if j.t < at || j.t >= end {
+			if j.t < at || j.t >= end || !j.truth.scored() {
 				continue
 			}
 			switch {
@@ -542,13 +548,15 @@ func (o *observer) score(sc *Scenario) *Score {
 // okWhileGrowing reports whether the verdict at poll i is OK while the
 // true time lag grew by more than half the time over two of the
 // consumer's rhythms at least (a sawtooth climbs for one rhythm between
-// commits), the evidence span, and two commit periods (period).
+// commits), the evidence span, two commit periods (period) and the
+// production's own cycle (a burst's records raise the time lag within
+// it, and the truth takes the cycle's mean rate).
 func (o *observer) okWhileGrowing(i int, period float64) bool {
 	j := o.out[i]
 	if j.col != ColOK || j.tl < 0 {
 		return false
 	}
-	e := max(o.span, 2*period, 2*j.rhythm)
+	e := max(o.span, 2*period, 2*j.rhythm, o.cycle)
 	old, ok := tlAt(o.out[:i], j.t-e)
 	return ok && old >= 0 && j.tl-old > e/2
 }

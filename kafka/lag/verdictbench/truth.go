@@ -13,6 +13,13 @@ const (
 	KeepsUp
 	// CatchingUp: faster than the producers, working off a backlog.
 	CatchingUp
+	// Borderline: with a backlog, its members' capacity between
+	// fallingShare and borderShare of what arrives on their partitions:
+	// nobody could call the trend either way within the scenario, so its
+	// polls are not scored. (Scenarios keep their speeds out of that
+	// band, but a member serving more partitions than the mean runs at
+	// its share of the speed.)
+	Borderline
 	// FallingBehind: slower than the producers; the time lag grows.
 	FallingBehind
 	// NeverCommits: live members consume and commit nothing.
@@ -28,7 +35,7 @@ const (
 	numTruths
 )
 
-var truthNames = [...]string{"idle", "keeps up", "catching up", "falling behind", "never commits", "stalled", "rewound", "stopped"}
+var truthNames = [...]string{"idle", "keeps up", "catching up", "borderline", "falling behind", "never commits", "stalled", "rewound", "stopped"}
 
 func (t Truth) String() string { return truthNames[t] }
 
@@ -49,6 +56,15 @@ func (t Truth) Want() Col {
 	}
 	return ColOK
 }
+
+// scored reports a truth a verdict can be right or wrong for: all but
+// Borderline.
+func (t Truth) scored() bool { return t != Borderline }
+
+// borderShare is the capacity, as a share of the records arriving, from
+// which a consumer with a backlog is catching up in truth; below it, and
+// at fallingShare or more, it is Borderline.
+const borderShare = 1.1
 
 // fallingShare is the capacity, as a share of the records arriving, below
 // which a consumer falls behind in truth. Scenarios keep speeds away from
@@ -115,6 +131,9 @@ func (w *world) partTruth(i int, fade float64) (Truth, bool) {
 		return FallingBehind, true
 	}
 	if w.timeLag(i) > w.keepUpBound() {
+		if capacity < borderShare*in {
+			return Borderline, true
+		}
 		return CatchingUp, true
 	}
 	return KeepsUp, true

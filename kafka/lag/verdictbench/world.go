@@ -371,7 +371,7 @@ func (w *world) rate(i int, t float64) float64 {
 	}
 	switch pr.Kind {
 	case Bursty:
-		if math.Mod(t+w.parts[i].phase, 40) < 10 {
+		if math.Mod(t+w.parts[i].phase, burstCycle) < burstCycle/4 {
 			return 4 * r
 		}
 		return 0
@@ -388,12 +388,26 @@ func (w *world) rate(i int, t float64) float64 {
 	return r
 }
 
+// burstCycle is a Bursty partition's cycle, seconds: four times the mean
+// rate for its first quarter, nothing for the rest. Its truth takes the
+// cycle's mean rate (meanRate).
+const burstCycle = 40.0
+
+// productionCycle is the production's own cycle, seconds: the span its
+// truth averages the rate over (0: none).
+func (sc *Scenario) productionCycle() float64 {
+	if sc.Production.Kind == Bursty {
+		return burstCycle
+	}
+	return 0
+}
+
 // meanRate is partition i's production rate as a human reading a lag
 // chart takes it at time t: a burst is not a change of pace (the mean of
 // the cycle), a pause or a ramp is.
 func (w *world) meanRate(i int, t float64) float64 {
 	if w.sc.Production.Kind == Bursty {
-		return w.rate(i, t-math.Mod(t+w.parts[i].phase, 40)) / 4
+		return w.rate(i, t-math.Mod(t+w.parts[i].phase, burstCycle)) / 4
 	}
 	return w.rate(i, t)
 }
