@@ -268,8 +268,9 @@ func (e *exporter) applyReload() {
 // pollOnce is one judged poll and its rendering.
 func (e *exporter) pollOnce(ctx context.Context) {
 	start := e.now()
-	// Nothing reads the tracker between polls (the page is bytes), so
-	// the last poll's rows need not live through this one's.
+	// The page is bytes: the last poll's rows need not live through
+	// this poll's answers. The tracker answers for its latest poll until
+	// here.
 	e.loop.Tracker.Release()
 	pctx, cancel := context.WithTimeout(ctx, e.o.timeout)
 	var snap *kafka.Snapshot

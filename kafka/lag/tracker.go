@@ -99,9 +99,9 @@ func (l *Tracker) Now() time.Time {
 }
 
 // Release lets go of the latest snapshot, for an owner that reads nothing
-// of the tracker until its next Add: `kgroups serve` between polls, so
-// that the last poll's rows (22 MB at 10,000 groups) are not kept alive
-// while the next poll is taken. The history and its judging are
+// of the tracker until its next Add: `kgroups serve` as it starts a
+// poll, so that the last poll's rows (22 MB at 10,000 groups) are not
+// kept alive while the next poll is taken. The history and its judging are
 // untouched: the next Add judges as it would have
 // (TestReleaseJudgesAlike). Until then the tracker answers as one that
 // has seen no poll.
