@@ -175,20 +175,25 @@ func TestReplayJudgesAsLive(t *testing.T) {
 		t.Errorf("the live run showed too little to compare: %v, %d exact", statuses, exact)
 	}
 
-	// The replay.
-	got, err := ReadAll(bytes.NewReader(file.Bytes()))
+	replaysAsLive(t, file.Bytes(), live)
+}
+
+// replaysAsLive reads the recording in file and replays it into a fresh
+// tracker: every poll must be judged as live judged it, bit for bit.
+func replaysAsLive(t *testing.T, file []byte, live []judged) {
+	t.Helper()
+	got, err := ReadAll(bytes.NewReader(file))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got.Polls) != polls || got.Torn != nil {
-		t.Fatalf("read %d polls (torn %v), want %d", len(got.Polls), got.Torn, polls)
+	if len(got.Polls) != len(live) || got.Torn != nil {
+		t.Fatalf("read %d polls (torn %v), want %d", len(got.Polls), got.Torn, len(live))
 	}
 	re := lag.NewTracker(got.Header.Config())
 	for i, p := range got.Polls {
 		Feed(re, p)
-		j := judge(re, p.Snapshot)
-		if !reflect.DeepEqual(j, live[i]) {
-			t.Fatalf("poll %d: the replay judges otherwise\n live %s\nreplay %s", i, show(live[i]), show(j))
+		if j := judge(re, p.Snapshot); !reflect.DeepEqual(j, live[i]) {
+			t.Fatalf("poll %d: the replay judges otherwise\n  live %s\nreplay %s", i, show(live[i]), show(j))
 		}
 	}
 }

@@ -5,7 +5,6 @@ package recording
 import (
 	"bytes"
 	"context"
-	"reflect"
 	"sync"
 	"testing"
 	"time"
@@ -108,18 +107,5 @@ func TestRealRecordingReplaysAsLive(t *testing.T) {
 		t.Errorf("the live run showed too little to compare: %v, %d exact", statuses, exact)
 	}
 
-	got, err := ReadAll(bytes.NewReader(file.Bytes()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(got.Polls) != polls || got.Torn != nil {
-		t.Fatalf("read %d polls (torn %v), want %d", len(got.Polls), got.Torn, polls)
-	}
-	re := lag.NewTracker(got.Header.Config())
-	for i, p := range got.Polls {
-		Feed(re, p)
-		if jd := judge(re, p.Snapshot); !reflect.DeepEqual(jd, live[i]) {
-			t.Fatalf("poll %d: the replay judges otherwise\n  live %s\nreplay %s", i, show(live[i]), show(jd))
-		}
-	}
+	replaysAsLive(t, file.Bytes(), live)
 }
