@@ -2,6 +2,7 @@ package recording
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"io"
 	"slices"
@@ -480,7 +481,7 @@ func (s *writeState) encodeExact(b *enc, recs map[kafka.CommitKey]kafka.RecordTi
 		if c := compareKey(x.Topic, x.Partition, y.Topic, y.Partition); c != 0 {
 			return c
 		}
-		return cmpInt(x.Offset, y.Offset)
+		return cmp.Compare(x.Offset, y.Offset)
 	})
 	b.uvarint(uint64(len(keys)))
 	for _, k := range keys {
@@ -511,15 +512,5 @@ func compareKey(ta string, pa int32, tb string, pb int32) int {
 		}
 		return 1
 	}
-	return cmpInt(int64(pa), int64(pb))
-}
-
-func cmpInt(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
+	return cmp.Compare(pa, pb)
 }
