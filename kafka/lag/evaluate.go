@@ -218,6 +218,13 @@ func (h *History) partitionHealth(gh *groupHist, ph *partHist, now int64) Partit
 		// the consumer's rhythm is what keeping up on it looks like.
 		wait = WaitTrend
 	}
+	if p.Status == StatusOK && raw == StatusWarn && wait == WaitNone {
+		// The hold keeps OK while it weighs the rules' WARN: a partition
+		// shown waiting for evidence keeps waiting until the WARN holds,
+		// rather than read OK on a time lag the rules no longer call
+		// bounded.
+		wait = ph.heldWait
+	}
 	if p.Status == StatusOK && wait != WaitNone {
 		p.Wait = h.waitOf(ph, wait, g.every, now)
 	}

@@ -246,6 +246,16 @@ func (h *History) eachOwned(gh *groupHist, at func(int) *kafka.PartitionOffsets,
 // rules' status of this poll (ph.raw) and its lag now.
 func (h *History) hold1(ph *partHist, lag int64) {
 	raw := ph.raw
+	defer func() {
+		switch {
+		case ph.held != StatusOK:
+			ph.heldWait = WaitNone
+		case raw == StatusOK:
+			ph.heldWait = ph.wait
+		}
+		// Held at OK while the rules say WARN: the hold weighs the change,
+		// and the wait the reader was shown stands until it is made.
+	}()
 	switch {
 	case !ph.decided:
 		ph.held, ph.next, ph.holdRun = raw, raw, 0

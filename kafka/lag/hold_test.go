@@ -3,6 +3,7 @@ package lag
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -356,5 +357,43 @@ func TestTurnLongerThanTheHistoryWaits(t *testing.T) {
 	keeping := run(func(i int64) int64 { return 1000 + 10*i - 2 })
 	if p := keeping.Partitions[1]; p.Status != StatusStall {
 		t.Errorf("beside a member that keeps up: %v, want STALL", p.Status)
+	}
+}
+
+// TestHoldKeepsTheWaitItShowed: a consumer that commits every 20 s and
+// keeps up, then slows to 0.3 of its producers' rate. Its time lag climbs
+// past two rhythms before its commits make a trend, so the rules wait
+// (JUDGING); then they say WARN, and the hold weighs that for Hold polls.
+// Meanwhile the held status is OK, and the reader, shown JUDGING, keeps
+// being shown JUDGING: never OK on a time lag the rules no longer call
+// bounded, and one verdict change (OK, then WARN), not two.
+func TestHoldKeepsTheWaitItShowed(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Window, cfg.MinDistance, cfg.Hold = 10, 5*time.Second, 4
+	h := NewHistory(cfg)
+	var c, end int64
+	var got []string
+	for i := range 46 {
+		end += 10 // 2 records a second, a poll every 5 s
+		switch {
+		case i < 30 && i%4 == 0:
+			c = end - 5
+		case i >= 30 && i%4 == 0:
+			c += 24 // 0.6 records a second
+		}
+		feed(h, float64(5*i), c, end)
+		if i < 36 {
+			continue
+		}
+		g, ok := h.Evaluate("g", at(float64(5*i)))
+		if !ok {
+			t.Fatal("group not found")
+		}
+		v := Judge(g, cfg.Window)
+		got = append(got, v.Text())
+	}
+	want := []string{"OK", "OK", "JUDGING", "JUDGING", "JUDGING", "JUDGING", "JUDGING", "WARN", "WARN", "WARN"}
+	if !slices.Equal(got, want) {
+		t.Errorf("polls 36 to 45: %q, want %q", got, want)
 	}
 }

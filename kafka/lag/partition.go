@@ -69,6 +69,11 @@ type partHist struct {
 	sinceMove uint16
 	// wait is why the rules' status of the latest poll waits (judgeGroup).
 	wait WaitKind
+	// heldWait is why the held OK waits: the wait of the latest poll
+	// whose rules gave OK while the held status was OK (hold1). A reader
+	// shown JUDGING is not told OK while the hold weighs a change to
+	// WARN (see partitionHealth).
+	heldWait WaitKind
 	// rh is the commit rhythm and trend the partition has shown
 	// (rhythm.go), kept beyond the ring of polls.
 	rh rhythm
