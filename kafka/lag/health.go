@@ -116,6 +116,12 @@ func (h *History) verdict(ph *partHist, c, end, now int64, g groupPace) (Status,
 	if !enough && (tl.Seconds > float64(KeepUpSeconds)+RhythmFactor*float64(max(every, floor))/1e9 || h.backlogAtCommit(ph)) {
 		return StatusOK, Rewind{}, WaitTrend
 	}
+	if h.leftCalm(ph, tl.Seconds) {
+		// Its time lag climbed, since it was about caught up, past what
+		// it ever showed keeping up: its long waits, if any, were waits
+		// with a backlog. Its next commit tells.
+		return StatusOK, Rewind{}, WaitCalm
+	}
 	trendEvery := every
 	if r.resumed {
 		// Moving again after a halt: the halt is not its rhythm.

@@ -397,3 +397,64 @@ func TestHoldKeepsTheWaitItShowed(t *testing.T) {
 		t.Errorf("polls 36 to 45: %q, want %q", got, want)
 	}
 }
+
+// TestLeftCalmWaitsForTheNextCommit: two consumers on a partition that
+// rests for 100 s (nothing produced), then gets 2 records a second again.
+// Neither commits for the first 125 s after. One committed at the head
+// every poll while it kept up, then once a minute at half its producers'
+// rate (its minute-long waits were waits with a backlog): once its time
+// lag passes the noise of keeping up and twice the 5 s it waited while
+// keeping up, nothing says it keeps up, and it waits for its next commit
+// (JUDGING), until its silence is STALL. The other commits at the head
+// once a minute: a time lag of a minute or two is how it keeps up, and it
+// reads OK throughout.
+func TestLeftCalmWaitsForTheNextCommit(t *testing.T) {
+	for _, batch := range []bool{true, false} {
+		cfg := DefaultConfig()
+		cfg.Window, cfg.MinDistance = 10, 5*time.Second
+		h := NewHistory(cfg)
+		var c, end int64
+		var got []string
+		for sec := 0; sec < 650; sec += 5 {
+			if sec < 400 || sec >= 500 {
+				end += 10
+			}
+			switch {
+			case batch && (sec < 100 || sec >= 400 && sec < 500):
+				c = end
+			case batch && sec < 400 && sec > 100 && (sec-100)%60 == 0:
+				c += 60
+			case !batch && sec%60 == 0:
+				c = end
+			}
+			feed(h, float64(sec), c, end)
+			if sec < 500 {
+				continue
+			}
+			g, ok := h.Evaluate("g", at(float64(sec)))
+			if !ok {
+				t.Fatal("group not found")
+			}
+			v := Judge(g, cfg.Window)
+			got = append(got, fmt.Sprintf("%s/%d", v.Text(), g.Partitions[0].Wait.Kind))
+			const why = "no commit in 35s since it was about caught up, past twice the ~5s it waits keeping up: waits for its next commit"
+			if r := v.Reason(); batch && sec == 530 && r != why {
+				t.Errorf("at 530 s: reason %q, want %q", r, why)
+			}
+		}
+		var want []string
+		for sec := 500; sec < 650; sec += 5 {
+			switch {
+			case !batch || sec < 530:
+				want = append(want, "OK/0")
+			case sec < 630:
+				want = append(want, fmt.Sprintf("JUDGING/%d", WaitCalm))
+			default:
+				want = append(want, "ERR STALL/0")
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("batch %v, polls from 500 s: %q, want %q", batch, got, want)
+		}
+	}
+}

@@ -74,6 +74,14 @@ type partHist struct {
 	// shown JUDGING is not told OK while the hold weighs a change to
 	// WARN (see partitionHealth).
 	heldWait WaitKind
+	// calmFrom reports that the current wait began with the partition
+	// about caught up: at a caught-up poll, or at a commit whose time lag
+	// was within the noise of keeping up (calmNoise). calm is the
+	// longest such wait seen that ended with a commit about caught up,
+	// in milliseconds: how long the consumer leaves records waiting
+	// while it keeps up (see History.verdict).
+	calmFrom bool
+	calm     uint32
 	// rh is the commit rhythm and trend the partition has shown
 	// (rhythm.go), kept beyond the ring of polls.
 	rh rhythm

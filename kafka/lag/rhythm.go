@@ -181,6 +181,11 @@ const (
 	// seen: a member serving its partitions in turn, with a turn longer
 	// than the history holds, looks the same as a stuck partition.
 	WaitTurn
+	// WaitCalm: since a wait that began about caught up, the time lag
+	// climbed past RhythmFactor times the longest the consumer left
+	// records waiting while it kept up (History.leftCalm): its next
+	// commit tells whether it still does.
+	WaitCalm
 )
 
 // Wait says why a verdict waits, and what would decide it.
@@ -211,6 +216,11 @@ func (w Wait) Reason() string {
 		return "too few commits for a trend: needs " + span(w.Need)
 	case WaitTurn:
 		return "no commit in " + span(w.Silence) + " while its member works on its other partitions: waits its turn"
+	case WaitCalm:
+		if w.Every > 0 {
+			return "no commit in " + span(w.Silence) + " since it was about caught up, past twice the ~" + span(w.Every) + " it waits keeping up: waits for its next commit"
+		}
+		return "no commit in " + span(w.Silence) + " since it was about caught up, and never seen keeping up with records waiting: waits for its next commit"
 	}
 	return ""
 }
@@ -419,11 +429,37 @@ func (h *History) noteRhythm(ph *partHist, c, end, prevC, t int64) {
 		if l := h.timeLagOf(ph, c, end, t); l.Kind == TimeLagInterpolated || l.Kind == TimeLagExact || l.Kind == TimeLagCaughtUp {
 			tl = l.Seconds
 		}
+		calm := tl >= 0 && tl <= h.calmNoise()
+		if calm && ph.calmFrom && ph.rh.fromKnown && t > ph.rh.since {
+			ph.calm = max(ph.calm, uint32(min((t-ph.rh.since)/int64(time.Millisecond), math.MaxUint32)))
+		}
+		ph.calmFrom = calm
 		ph.rh.moved(t, tl, lagOf(c, end), max(h.floor()/2, int64(trendSpacing)))
 	}
 	if c >= 0 && lagOf(c, end) == 0 {
 		ph.rh.caughtUp(t)
+		ph.calmFrom = true
 	}
+}
+
+// calmNoise is the time lag, in seconds, of a commit about caught up: a
+// poll sees a commit up to one interval late, and KeepUpSeconds.
+func (h *History) calmNoise() float64 {
+	return KeepUpSeconds + float64(2*h.pollGap())/1e9
+}
+
+// leftCalm reports whether the partition's time lag (tl seconds) climbed,
+// since a wait that began about caught up, past anything its consumer
+// showed while keeping up: RhythmFactor times the longest wait it left
+// records waiting while it kept up (calm), and calmNoise. Production
+// that resumes on a partition at rest, or a consumer that slows after a
+// commit at the head, looks like this on every consumer for its own
+// rhythm; past it, nothing seen says it keeps up. A consumer that commits
+// after each large batch commits at once while it keeps up, and minutes
+// apart once it has a backlog: its long waits say how it falls behind,
+// not how long keeping up takes.
+func (h *History) leftCalm(ph *partHist, tl float64) bool {
+	return ph.calmFrom && ph.rh.fromKnown && tl > h.calmNoise()+RhythmFactor*float64(ph.calm)/1e3
 }
 
 // waitOf is the Wait of kind k for the partition as of now; every is its
@@ -440,6 +476,8 @@ func (h *History) waitOf(ph *partHist, k WaitKind, every, now int64) Wait {
 		}
 	case WaitTrend:
 		w.Need = max(time.Duration(h.floor()), 2*w.Every)
+	case WaitCalm:
+		w.Every = time.Duration(ph.calm) * time.Millisecond
 	}
 	return w
 }
