@@ -224,6 +224,9 @@ func (h *History) partitionHealth(gh *groupHist, ph *partHist, now int64) Partit
 		// rather than read OK on a time lag the rules no longer call
 		// bounded.
 		wait = ph.heldWait
+		if wait == WaitNone {
+			wait = WaitHold
+		}
 	}
 	if p.Status == StatusOK && wait != WaitNone {
 		p.Wait = h.waitOf(ph, wait, g.every, now)

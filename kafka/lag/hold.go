@@ -276,9 +276,18 @@ func (h *History) hold1(ph *partHist, lag int64) {
 		ph.holdRun = min(ph.holdRun+1, math.MaxUint8)
 		// Hold polls in a row, spanning a third of the floor at least:
 		// at one-second polls a few polls are a few seconds, which a
-		// burst of production outlasts.
-		since := h.timeAt(h.seq - uint64(ph.holdRun))
-		if int(ph.holdRun) >= h.cfg.Hold && h.timeAt(h.seq)-since >= h.floor()/3 {
+		// burst of production outlasts. A change to WARN, a trend, spans
+		// one of the consumer's rhythms too, up to the floor: a sawtooth
+		// climbs for one rhythm between commits, and meanwhile the
+		// reader is shown JUDGING, not OK (partitionHealth). A run
+		// longer than the ring of poll times has lasted long enough.
+		need := h.floor() / 3
+		if raw == StatusWarn {
+			need = max(need, min(ph.rh.every(), h.floor()))
+		}
+		k := min(uint64(ph.holdRun), uint64(h.cfg.Samples-1), h.seq-1)
+		long := k < uint64(ph.holdRun) || h.timeAt(h.seq)-h.timeAt(h.seq-k) >= need
+		if int(ph.holdRun) >= h.cfg.Hold && long {
 			ph.held, ph.holdRun = raw, 0
 		}
 	default:

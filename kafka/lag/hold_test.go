@@ -458,3 +458,82 @@ func TestLeftCalmWaitsForTheNextCommit(t *testing.T) {
 		}
 	}
 }
+
+// TestHoldShowsJudgingNotOK: a consumer that commits at every poll and
+// keeps up slows to 0.6 of its producers' rate. The rules say WARN three
+// polls before the hold accepts it; meanwhile the held status is OK and
+// the reader is shown JUDGING, saying why, not OK: a time lag that the
+// rules call growing is never shown OK, and a change that the hold then
+// drops would have been OK, JUDGING, OK (no change between verdicts).
+func TestHoldShowsJudgingNotOK(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Window, cfg.MinDistance, cfg.Hold = 10, 5*time.Second, 4
+	h := NewHistory(cfg)
+	var c, end int64
+	var got []string
+	for i := range 43 {
+		end += 10 // 2 records a second, a poll every 5 s
+		if i < 30 {
+			c = end - 5
+		} else {
+			c += 6 // 1.2 records a second
+		}
+		feed(h, float64(5*i), c, end)
+		if i < 36 {
+			continue
+		}
+		g, ok := h.Evaluate("g", at(float64(5*i)))
+		if !ok {
+			t.Fatal("group not found")
+		}
+		v := Judge(g, cfg.Window)
+		got = append(got, fmt.Sprintf("%s/%d", v.Text(), g.Partitions[0].Wait.Kind))
+		const why = "falling behind at its latest polls: WARN once it lasts"
+		if r := v.Reason(); i == 38 && r != why {
+			t.Errorf("poll 38: reason %q, want %q", r, why)
+		}
+	}
+	hold := fmt.Sprintf("JUDGING/%d", WaitHold)
+	want := []string{"OK/0", "OK/0", hold, hold, hold, "WARN/0", "WARN/0"}
+	if !slices.Equal(got, want) {
+		t.Errorf("polls 36 to 42: %q, want %q", got, want)
+	}
+}
+
+// TestHoldToWarnSpansARhythm: a consumer that commits every 40 s (eight
+// polls) at the head, then at 0.6 of its producers' rate. Between two
+// commits its time lag climbs for 40 s whatever its pace, so a change to
+// WARN is held for one of its rhythms (up to the floor), not only for
+// Hold polls: the rules say WARN from poll 48, the reader sees JUDGING
+// for 40 s, then WARN at poll 55 (Hold polls alone: poll 51).
+func TestHoldToWarnSpansARhythm(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Window, cfg.MinDistance, cfg.Hold = 10, 5*time.Second, 4
+	h := NewHistory(cfg)
+	var c, end int64
+	var got []string
+	for i := range 57 {
+		end += 10
+		switch {
+		case i < 40 && i%8 == 0:
+			c = end - 5
+		case i >= 40 && i%8 == 0:
+			c += 48
+		}
+		feed(h, float64(5*i), c, end)
+		if i < 46 {
+			continue
+		}
+		g, ok := h.Evaluate("g", at(float64(5*i)))
+		if !ok {
+			t.Fatal("group not found")
+		}
+		v := Judge(g, cfg.Window)
+		got = append(got, fmt.Sprintf("%s/%d", v.Text(), g.Partitions[0].Wait.Kind))
+	}
+	hold := fmt.Sprintf("JUDGING/%d", WaitHold)
+	want := []string{"OK/0", "OK/0", hold, hold, hold, hold, hold, hold, hold, "WARN/0", "WARN/0"}
+	if !slices.Equal(got, want) {
+		t.Errorf("polls 46 to 56: %q, want %q", got, want)
+	}
+}

@@ -186,6 +186,9 @@ const (
 	// records waiting while it kept up (History.leftCalm): its next
 	// commit tells whether it still does.
 	WaitCalm
+	// WaitHold: the rules say WARN and the hold weighs it: the held
+	// status is OK, and the reader is not told OK meanwhile.
+	WaitHold
 )
 
 // Wait says why a verdict waits, and what would decide it.
@@ -216,6 +219,8 @@ func (w Wait) Reason() string {
 		return "too few commits for a trend: needs " + span(w.Need)
 	case WaitTurn:
 		return "no commit in " + span(w.Silence) + " while its member works on its other partitions: waits its turn"
+	case WaitHold:
+		return "falling behind at its latest polls: WARN once it lasts"
 	case WaitCalm:
 		if w.Every > 0 {
 			return "no commit in " + span(w.Silence) + " since it was about caught up, past twice the ~" + span(w.Every) + " it waits keeping up: waits for its next commit"
