@@ -75,6 +75,12 @@ func (h *History) verdict(ph *partHist, c, end, now int64, g groupPace) (Status,
 		if silence > limit {
 			return StatusStop, Rewind{}, WaitNone
 		}
+		if every > 0 && silence > max(every, 2*h.pollGap()) {
+			// No member, and its commit overdue: it stops, or a job that
+			// commits without members shows itself by committing.
+			// Nothing says it keeps up meanwhile.
+			return StatusOK, Rewind{}, WaitRhythm
+		}
 	case !owned:
 		if silence > max(floor, int64(h.cfg.RhythmCeiling)) {
 			return StatusStop, Rewind{}, WaitNone

@@ -537,3 +537,48 @@ func TestHoldToWarnSpansARhythm(t *testing.T) {
 		t.Errorf("polls 46 to 56: %q, want %q", got, want)
 	}
 }
+
+// TestNoMemberPastItsRhythmWaits: a consumer that commits every 10 s
+// leaves its group (Empty, no member owns the partition) while records
+// keep arriving. Its commit is overdue after one rhythm: nothing says it
+// keeps up, and it waits, saying when it will be STOP, instead of reading
+// OK until then.
+func TestNoMemberPastItsRhythmWaits(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Window, cfg.MinDistance = 10, 5*time.Second
+	h := NewHistory(cfg)
+	var c, end int64
+	var got []string
+	for i := range 39 {
+		end += 10
+		p := po("t", 0, c, end)
+		g := grp("g", p)
+		switch {
+		case i < 30 && i%2 == 0:
+			c = end - 5
+			g = grp("g", po("t", 0, c, end))
+		case i >= 30:
+			g = grp("g", unowned(p))
+			g.State = kafka.StateEmpty
+		}
+		h.Add(snap(at(float64(5*i)), g))
+		if i < 30 {
+			continue
+		}
+		gh, ok := h.Evaluate("g", at(float64(5*i)))
+		if !ok {
+			t.Fatal("group not found")
+		}
+		v := Judge(gh, cfg.Window)
+		got = append(got, fmt.Sprintf("%s/%d", v.Text(), gh.Partitions[0].Wait.Kind))
+		const why = "no commit in 15s, past its ~10s, and no member: STOP after 45s unless it commits"
+		if r := v.Reason(); i == 31 && r != why {
+			t.Errorf("poll 31: reason %q, want %q", r, why)
+		}
+	}
+	wait := fmt.Sprintf("JUDGING/%d", WaitRhythm)
+	want := []string{"OK/0", wait, wait, wait, wait, wait, wait, wait, "ERR STOP/0"}
+	if !slices.Equal(got, want) {
+		t.Errorf("polls 30 to 38: %q, want %q", got, want)
+	}
+}

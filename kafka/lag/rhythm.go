@@ -211,6 +211,9 @@ type Wait struct {
 func (w Wait) Reason() string {
 	switch w.Kind {
 	case WaitRhythm:
+		if w.Every > 0 {
+			return "no commit in " + span(w.Silence) + ", past its ~" + span(w.Every) + ", and no member: " + w.Then.String() + " after " + span(w.Need) + " unless it commits"
+		}
 		return "no commit in " + span(w.Silence) + " and no rhythm seen yet: " + w.Then.String() + " after " + span(w.Need) + " unless it commits"
 	case WaitTrend:
 		if w.Every > 0 {
@@ -475,6 +478,11 @@ func (h *History) waitOf(ph *partHist, k WaitKind, every, now int64) Wait {
 	switch k {
 	case WaitRhythm:
 		w.Need = max(time.Duration(h.floor()), h.cfg.RhythmCeiling)
+		if w.Every > 0 {
+			// Without a member, past its rhythm: STOP at the limit
+			// (History.verdict).
+			w.Need = max(time.Duration(h.floor()), RhythmFactor*w.Every)
+		}
 		w.Then = StatusStall
 		if !ph.owned {
 			w.Then = StatusStop
