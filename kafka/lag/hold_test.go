@@ -385,11 +385,7 @@ func TestHoldKeepsTheWaitItShowed(t *testing.T) {
 		if i < 36 {
 			continue
 		}
-		g, ok := h.Evaluate("g", at(float64(5*i)))
-		if !ok {
-			t.Fatal("group not found")
-		}
-		v := Judge(g, cfg.Window)
+		v, _ := verdictOf(t, h, float64(5*i))
 		got = append(got, v.Text())
 	}
 	want := []string{"OK", "OK", "JUDGING", "JUDGING", "JUDGING", "JUDGING", "JUDGING", "WARN", "WARN", "WARN"}
@@ -431,12 +427,8 @@ func TestLeftCalmWaitsForTheNextCommit(t *testing.T) {
 			if sec < 500 {
 				continue
 			}
-			g, ok := h.Evaluate("g", at(float64(sec)))
-			if !ok {
-				t.Fatal("group not found")
-			}
-			v := Judge(g, cfg.Window)
-			got = append(got, fmt.Sprintf("%s/%d", v.Text(), g.Partitions[0].Wait.Kind))
+			v, words := verdictOf(t, h, float64(sec))
+			got = append(got, words)
 			const why = "no commit in 35s since it was about caught up, past twice the ~5s it waits keeping up: waits for its next commit"
 			if r := v.Reason(); batch && sec == 530 && r != why {
 				t.Errorf("at 530 s: reason %q, want %q", r, why)
@@ -482,12 +474,8 @@ func TestHoldShowsJudgingNotOK(t *testing.T) {
 		if i < 36 {
 			continue
 		}
-		g, ok := h.Evaluate("g", at(float64(5*i)))
-		if !ok {
-			t.Fatal("group not found")
-		}
-		v := Judge(g, cfg.Window)
-		got = append(got, fmt.Sprintf("%s/%d", v.Text(), g.Partitions[0].Wait.Kind))
+		v, words := verdictOf(t, h, float64(5*i))
+		got = append(got, words)
 		const why = "falling behind at its latest polls: WARN once it lasts"
 		if r := v.Reason(); i == 38 && r != why {
 			t.Errorf("poll 38: reason %q, want %q", r, why)
@@ -524,12 +512,8 @@ func TestHoldToWarnSpansARhythm(t *testing.T) {
 		if i < 46 {
 			continue
 		}
-		g, ok := h.Evaluate("g", at(float64(5*i)))
-		if !ok {
-			t.Fatal("group not found")
-		}
-		v := Judge(g, cfg.Window)
-		got = append(got, fmt.Sprintf("%s/%d", v.Text(), g.Partitions[0].Wait.Kind))
+		_, words := verdictOf(t, h, float64(5*i))
+		got = append(got, words)
 	}
 	hold := fmt.Sprintf("JUDGING/%d", WaitHold)
 	want := []string{"OK/0", "OK/0", hold, hold, hold, hold, hold, hold, hold, "WARN/0", "WARN/0"}
@@ -565,12 +549,8 @@ func TestNoMemberPastItsRhythmWaits(t *testing.T) {
 		if i < 30 {
 			continue
 		}
-		gh, ok := h.Evaluate("g", at(float64(5*i)))
-		if !ok {
-			t.Fatal("group not found")
-		}
-		v := Judge(gh, cfg.Window)
-		got = append(got, fmt.Sprintf("%s/%d", v.Text(), gh.Partitions[0].Wait.Kind))
+		v, words := verdictOf(t, h, float64(5*i))
+		got = append(got, words)
 		const why = "no commit in 15s, past its ~10s, and no member: STOP after 45s unless it commits"
 		if r := v.Reason(); i == 31 && r != why {
 			t.Errorf("poll 31: reason %q, want %q", r, why)
@@ -581,4 +561,16 @@ func TestNoMemberPastItsRhythmWaits(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("polls 30 to 38: %q, want %q", got, want)
 	}
+}
+
+// verdictOf is group g's verdict as of sec, and its words for a sequence:
+// the verdict's text and the first partition's wait kind ("JUDGING/5").
+func verdictOf(t *testing.T, h *History, sec float64) (Verdict, string) {
+	t.Helper()
+	g, ok := h.Evaluate("g", at(sec))
+	if !ok {
+		t.Fatalf("%.0fs: group not found", sec)
+	}
+	v := Judge(g, h.Config().Window)
+	return v, fmt.Sprintf("%s/%d", v.Text(), g.Partitions[0].Wait.Kind)
 }
