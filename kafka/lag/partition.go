@@ -69,6 +69,9 @@ type partHist struct {
 	sinceMove uint16
 	// wait is why the rules' status of the latest poll waits (judgeGroup).
 	wait WaitKind
+	// trendGen is the History.gen of the History that made rh.trend, the
+	// only one that may write it in place (History.ownTrend).
+	trendGen uint32
 	// rh is the commit rhythm and trend the partition has shown
 	// (rhythm.go), kept beyond the ring of polls.
 	rh rhythm

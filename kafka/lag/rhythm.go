@@ -62,8 +62,10 @@ type rhythm struct {
 	// longAt (Unix seconds).
 	gaps         [4]uint32
 	long, longAt uint32
-	// trend are time lags at commits, oldest first from head.
-	trend [trendPoints]trendPoint
+	// trend are time lags at commits, oldest first from head: nil until
+	// the commit first moves, and shared with copies until written (see
+	// History.ownTrend).
+	trend *[trendPoints]trendPoint
 	// ngaps, gapAt, ntrend and head index the rings; moves counts forward
 	// moves seen (saturating).
 	ngaps, gapAt, ntrend, head, moves uint8
@@ -387,6 +389,7 @@ func (h *History) fillTrend() {
 			}
 			c, end := h.sample(ph, h.seq)
 			if l := h.timeLagOf(ph, c, end, now); l.Kind == TimeLagExact || l.Kind == TimeLagInterpolated {
+				h.ownTrend(ph)
 				r.trend[k].tl = float32(l.Seconds)
 				r.pending = false
 			}
@@ -419,6 +422,7 @@ func (h *History) noteRhythm(ph *partHist, c, end, prevC, t int64) {
 		if l := h.timeLagOf(ph, c, end, t); l.Kind == TimeLagInterpolated || l.Kind == TimeLagExact || l.Kind == TimeLagCaughtUp {
 			tl = l.Seconds
 		}
+		h.ownTrend(ph)
 		ph.rh.moved(t, tl, lagOf(c, end), max(h.floor()/2, int64(trendSpacing)))
 	}
 	if c >= 0 && lagOf(c, end) == 0 {
