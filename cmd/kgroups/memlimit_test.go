@@ -11,18 +11,18 @@ import (
 )
 
 // TestMemoryLimitAboveLiveHeap checks the limit's parts: the live heap,
-// headroom of a quarter of it (at least heapHeadroom), and the runtime's
-// memory outside the heap, which is never zero.
+// headroom of a headroomShare-th of it (at least heapHeadroom), and the
+// runtime's memory outside the heap, which is never zero.
 func TestMemoryLimitAboveLiveHeap(t *testing.T) {
-	keep := make([]byte, 64<<20) // a live heap larger than 4 × heapHeadroom
+	keep := make([]byte, 96<<20) // a live heap larger than headroomShare × heapHeadroom
 	limit := memoryLimit()
 	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/memory/classes/total:bytes"}}
 	metrics.Read(s)
 	live, total := int64(s[0].Value.Uint64()), int64(s[1].Value.Uint64())
-	if floor := live + max(live/4, heapHeadroom); limit <= floor {
+	if floor := live + max(live/headroomShare, heapHeadroom); limit <= floor {
 		t.Errorf("limit %d is not above the live heap and its headroom, %d", limit, floor)
 	}
-	if limit > total+live/4+heapHeadroom {
+	if limit > total+live/headroomShare+heapHeadroom {
 		t.Errorf("limit %d is above all the runtime holds (%d) and the headroom", limit, total)
 	}
 	_ = keep[len(keep)-1]
