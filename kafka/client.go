@@ -27,6 +27,9 @@ type Client struct {
 	brokers []string
 	timeout time.Duration
 	strs    strTable // broker strings shared from poll to poll
+	// rows are the groups' rows at the latest full poll, which the next
+	// gives a group whose rows did not change (rowMemo).
+	rows rowMemo
 	// scratch is the spare builders and name lists of the next poll.
 	scratch scratchSlot
 	// log is the debug trace (debuglog.Discard without --debug).

@@ -89,6 +89,7 @@ func (c *Client) poll(ctx context.Context, only []string) (*Snapshot, error) {
 
 	lb := c.readLogBounds(ctx, gs.gbs)
 	gs.join(lb, listErr)
+	c.rows.share(gs.gbs, only == nil)
 	c.strs.end(in)
 	snap.Duration = time.Since(start)
 	return snap, nil

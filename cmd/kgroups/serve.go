@@ -239,7 +239,7 @@ func runServe(ctx context.Context, a *app, o serveOptions, poll func(context.Con
 	// heap near what it keeps (GOMEMLIMIT still wins).
 	mctx, stop := context.WithCancel(ctx)
 	defer stop()
-	keepMemoryNearLive(mctx, a.getenv)
+	keepMemoryNearLive(mctx, a.getenv, o.interval)
 	a.notef("kgroups serve: listening on http://%s/metrics", ln.Addr())
 	return e.run(ctx, limitListener(ln, maxConnections))
 }

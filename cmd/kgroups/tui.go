@@ -143,7 +143,7 @@ func runTUI(ctx context.Context, a *app, opts tui.Options) error {
 	opts.Log = a.log
 	mctx, stop := context.WithCancel(ctx)
 	defer stop()
-	keepMemoryNearLive(mctx, a.getenv)
+	keepMemoryNearLive(mctx, a.getenv, opts.Refresh)
 	// A signal stops the UI at once, and the answers of its writes with
 	// it: those in flight when it came are reported here, as the CLI
 	// reports its own (outcome unknown, the receipt, exit 4).

@@ -3,6 +3,7 @@ package lag
 import (
 	"maps"
 	"slices"
+	"sync/atomic"
 )
 
 // CopyFrom makes h a copy of src, as of src's latest poll, that shares
@@ -21,13 +22,20 @@ import (
 // the one that left src's window; a time-lag point or commit observation
 // goes into its ring's spare slot; the newest point's poll, which a flat
 // run moves every poll, is in the record; and a partition whose numbers
-// need new widths is repacked into a new slab, leaving the old one to src.
+// need new widths is repacked into a new slab, leaving the old one to src;
+// a partition's commit trend, kept out of its record and shared until
+// written, is copied by the first of h and src that writes it (ownTrend),
+// so only the trends of partitions whose commits moved are held twice.
 // A second poll written before src is copied again would write a slot
 // src reads: the UI copies the front into the back before each poll it
 // judges (tui/judge.go). src must not be written while h copies it. h and
 // src must have the same configuration.
 func (h *History) CopyFrom(src *History) {
 	h.cfg, h.layout, h.starts, h.wide = src.cfg, src.layout, src.starts, src.wide
+	// Neither may write a trend in place any more: each copies one before
+	// it writes it. src.gen is read only by src's own writes, which wait
+	// for the copy (src is not written while h copies it).
+	h.gen, src.gen = newGen(), newGen()
 	h.seq = src.seq
 	h.times = append(h.times[:0], src.times...)
 	h.old = append(h.old[:0], src.old...)
@@ -78,6 +86,36 @@ func (h *History) CopyFrom(src *History) {
 		maps.Copy(h.restarts, src.restarts)
 	}
 	h.shared = true
+}
+
+// gens hands out History.gen.
+var gens atomic.Uint32
+
+// newGen is a History.gen no History has had: 0 never is, and the count
+// wraps only after four billion copies.
+func newGen() uint32 {
+	for {
+		if g := gens.Add(1); g != 0 {
+			return g
+		}
+	}
+}
+
+// ownTrend makes ph's trend ring one h may write in place: a new ring
+// for a partition that has none, and a copy of the ring when it was made
+// under another gen (another History's, or this one's before a
+// CopyFrom, which may share it). A partition whose commit never moves
+// keeps none; one whose commit moves copies its ring once a poll in the
+// UI, which copies the poll data before each poll it judges.
+func (h *History) ownTrend(ph *partHist) {
+	if ph.rh.trend != nil && ph.trendGen == h.gen {
+		return
+	}
+	t := new([trendPoints]trendPoint)
+	if ph.rh.trend != nil {
+		*t = *ph.rh.trend
+	}
+	ph.rh.trend, ph.trendGen = t, h.gen
 }
 
 // drop lets go of a group's records and their slabs.

@@ -2,6 +2,7 @@ package lag
 
 import (
 	"math"
+	"time"
 
 	"github.com/kgroups/kgroups/kafka"
 )
@@ -74,17 +75,57 @@ type partHist struct {
 	// shown JUDGING is not told OK while the hold weighs a change to
 	// WARN (see partitionHealth).
 	heldWait WaitKind
-	// calmFrom reports that the current wait began with the partition
-	// about caught up: at a caught-up poll, or at a commit whose time lag
-	// was within the noise of keeping up (calmNoise). calm is the
-	// longest such wait seen that ended with a commit about caught up,
-	// in milliseconds: how long the consumer leaves records waiting
-	// while it keeps up (see History.verdict).
-	calmFrom bool
-	calm     uint32
+	// calm is the longest wait the partition showed while its consumer
+	// kept up, in tenths of a second (at most calmMax): a wait that began
+	// about caught up (at a caught-up poll, or at a commit whose time lag
+	// was within calmNoise) and ended with a commit about caught up; how
+	// long the consumer leaves records waiting while it keeps up (see
+	// History.leftCalm). Its top bit (calmFromBit) reports that the
+	// current wait began about caught up. Two bytes, so that the record
+	// keeps its size (TestPartHistSize).
+	calm uint16
+	// trendGen is the History.gen of the History that made rh.trend, the
+	// only one that may write it in place (History.ownTrend).
+	trendGen uint32
 	// rh is the commit rhythm and trend the partition has shown
 	// (rhythm.go), kept beyond the ring of polls.
 	rh rhythm
+}
+
+// calmFromBit is the bit of partHist.calm that reports that the current
+// wait began about caught up; calmMax the longest calm wait kept, in
+// tenths of a second (about 54 minutes: longer is as good as unbounded),
+// and calmUnit that tenth.
+const (
+	calmFromBit = 1 << 15
+	calmMax     = calmFromBit - 1
+	calmUnit    = 100 * time.Millisecond
+)
+
+// calmFrom reports that the partition's current wait began about caught
+// up (see partHist.calm).
+func (ph *partHist) calmFrom() bool { return ph.calm&calmFromBit != 0 }
+
+// calmWait is the longest wait the partition showed while its consumer
+// kept up (see partHist.calm).
+func (ph *partHist) calmWait() time.Duration {
+	return time.Duration(ph.calm&calmMax) * calmUnit
+}
+
+// noteCalm notes a poll at t that began a new wait (a commit, or a
+// caught-up poll), calm when the partition was about caught up then;
+// known reports that the wait it ends began at a known point, since. A
+// wait that began and ended about caught up is one the consumer showed
+// while it kept up.
+func (ph *partHist) noteCalm(calm, known bool, since, t int64) {
+	w := ph.calm & calmMax
+	if calm && known && ph.calmFrom() && t > since {
+		w = max(w, uint16(min((t-since+int64(calmUnit)-1)/int64(calmUnit), calmMax)))
+	}
+	if calm {
+		w |= calmFromBit
+	}
+	ph.calm = w
 }
 
 // newPartition is a partition with nothing recorded: every class in 0

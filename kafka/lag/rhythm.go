@@ -62,8 +62,10 @@ type rhythm struct {
 	// longAt (Unix seconds).
 	gaps         [4]uint32
 	long, longAt uint32
-	// trend are time lags at commits, oldest first from head.
-	trend [trendPoints]trendPoint
+	// trend are time lags at commits, oldest first from head: nil until
+	// the commit first moves, and shared with copies until written (see
+	// History.ownTrend).
+	trend *[trendPoints]trendPoint
 	// ngaps, gapAt, ntrend and head index the rings; moves counts forward
 	// moves seen (saturating).
 	ngaps, gapAt, ntrend, head, moves uint8
@@ -405,6 +407,7 @@ func (h *History) fillTrend() {
 			}
 			c, end := h.sample(ph, h.seq)
 			if l := h.timeLagOf(ph, c, end, now); l.Kind == TimeLagExact || l.Kind == TimeLagInterpolated {
+				h.ownTrend(ph)
 				r.trend[k].tl = float32(l.Seconds)
 				r.pending = false
 			}
@@ -437,16 +440,13 @@ func (h *History) noteRhythm(ph *partHist, c, end, prevC, t int64) {
 		if l := h.timeLagOf(ph, c, end, t); l.Kind == TimeLagInterpolated || l.Kind == TimeLagExact || l.Kind == TimeLagCaughtUp {
 			tl = l.Seconds
 		}
-		calm := tl >= 0 && tl <= h.calmNoise()
-		if calm && ph.calmFrom && ph.rh.fromKnown && t > ph.rh.since {
-			ph.calm = max(ph.calm, uint32(min((t-ph.rh.since)/int64(time.Millisecond), math.MaxUint32)))
-		}
-		ph.calmFrom = calm
+		ph.noteCalm(tl >= 0 && tl <= h.calmNoise(), ph.rh.fromKnown, ph.rh.since, t)
+		h.ownTrend(ph)
 		ph.rh.moved(t, tl, lagOf(c, end), max(h.floor()/2, int64(trendSpacing)))
 	}
 	if c >= 0 && lagOf(c, end) == 0 {
 		ph.rh.caughtUp(t)
-		ph.calmFrom = true
+		ph.noteCalm(true, true, t, t)
 	}
 }
 
@@ -467,7 +467,7 @@ func (h *History) calmNoise() float64 {
 // apart once it has a backlog: its long waits say how it falls behind,
 // not how long keeping up takes.
 func (h *History) leftCalm(ph *partHist, tl float64) bool {
-	return ph.calmFrom && ph.rh.fromKnown && tl > h.calmNoise()+RhythmFactor*float64(ph.calm)/1e3
+	return ph.calmFrom() && ph.rh.fromKnown && tl > h.calmNoise()+RhythmFactor*ph.calmWait().Seconds()
 }
 
 // waitOf is the Wait of kind k for the partition as of now; every is its
@@ -490,7 +490,7 @@ func (h *History) waitOf(ph *partHist, k WaitKind, every, now int64) Wait {
 	case WaitTrend:
 		w.Need = max(time.Duration(h.floor()), 2*w.Every)
 	case WaitCalm:
-		w.Every = time.Duration(ph.calm) * time.Millisecond
+		w.Every = ph.calmWait()
 	}
 	return w
 }
