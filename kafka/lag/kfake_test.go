@@ -3,6 +3,7 @@ package lag_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -613,5 +614,51 @@ func recreatedTopic(t *testing.T, opts ...kfake.Opt) {
 		if p.TimeLag.Known() && p.TimeLag.Seconds > float64(k)*pollGap.Seconds() {
 			t.Fatalf("poll %d of the new log: time lag %+v, above the %v the new log has existed", k, p.TimeLag, time.Duration(k)*pollGap)
 		}
+	}
+}
+
+// TestBatchCommitterAfterAPauseWaits: a real member that commits at the
+// head at every poll while it keeps up, then production pauses (the
+// partition rests, caught up), then resumes, and the member holds its
+// commits (a consumer that commits after each batch of records, which
+// fills slowly). Every consumer's time lag climbs from zero when
+// production resumes; this one's climbs past twice the wait it showed
+// while keeping up and the noise of sampling, and from then on nothing
+// says it keeps up: JUDGING, waiting for its next commit, not OK. Its
+// commit of the whole batch ends the wait.
+func TestBatchCommitterAfterAPauseWaits(t *testing.T) {
+	c := kafkatest.NewCluster(t)
+	s := newScenario(t, c, "batch-after-pause")
+	var end int64
+	k := 0
+	for ; k < 20; k++ { // keeps up, at the head
+		end = s.produce(t, 10)
+		s.commit(t, end)
+		s.poll(t, end, end, true)
+	}
+	for ; k < 28; k++ { // production pauses: at rest
+		gh := s.poll(t, end, end, true)
+		expectStatus(t, fmt.Sprintf("at rest, poll %d", k), gh, lag.StatusOK, true)
+	}
+	committed := end
+	var got []string
+	for ; k < 40; k++ { // production resumes; the batch fills
+		end = s.produce(t, 10)
+		gh := s.poll(t, committed, end, true)
+		got = append(got, fmt.Sprintf("%s/%d", gh.Status, gh.Wait.Kind))
+	}
+	// Its time lag passes 30 s (10 s and two polls of noise, and twice the
+	// 5 s it waited keeping up) at poll 34; its commit has stood past the
+	// window (45 s) at poll 37: STALL.
+	calm, stall := fmt.Sprintf("OK/%d", lag.WaitCalm), "STALL/0"
+	want := []string{"OK/0", "OK/0", "OK/0", "OK/0", "OK/0", "OK/0", calm, calm, calm, stall, stall, stall}
+	if !slices.Equal(got, want) {
+		t.Errorf("polls 28 to 39 after production resumed: %q, want %q", got, want)
+	}
+	s.commit(t, end)
+	gh := s.poll(t, end, end, true)
+	expectStatus(t, "the batch committed", gh, lag.StatusOK, true)
+	if gh.Wait.Kind != lag.WaitNone {
+		t.Errorf("after the batch's commit: still waits (%+v)", gh.Wait)
 	}
 }
