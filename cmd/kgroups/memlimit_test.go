@@ -12,20 +12,42 @@ import (
 
 // TestMemoryLimitAboveLiveHeap checks the limit's parts: the live heap,
 // headroom of a headroomShare-th of it (at least heapHeadroom), and the
-// runtime's memory outside the heap, which is never zero.
+// runtime's memory outside the heap, which is never zero. The live heap
+// is the one the last collection found, so the limit and the figures it
+// is checked against are read between the same two collections: a
+// collection in between (another test allocating) reads again.
 func TestMemoryLimitAboveLiveHeap(t *testing.T) {
 	keep := make([]byte, 96<<20) // a live heap larger than headroomShare × heapHeadroom
-	limit := memoryLimit()
-	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/memory/classes/total:bytes"}}
-	metrics.Read(s)
-	live, total := int64(s[0].Value.Uint64()), int64(s[1].Value.Uint64())
-	if floor := live + max(live/headroomShare, heapHeadroom); limit <= floor {
-		t.Errorf("limit %d is not above the live heap and its headroom, %d", limit, floor)
+	s := []metrics.Sample{
+		{Name: "/gc/cycles/total:gc-cycles"},
+		{Name: "/gc/heap/live:bytes"},
+		{Name: "/memory/classes/total:bytes"},
 	}
-	if limit > total+live/headroomShare+heapHeadroom {
-		t.Errorf("limit %d is above all the runtime holds (%d) and the headroom", limit, total)
+	for try := 1; ; try++ {
+		runtime.GC()
+		metrics.Read(s)
+		cycle := s[0].Value.Uint64()
+		limit := memoryLimit()
+		metrics.Read(s)
+		if s[0].Value.Uint64() != cycle {
+			if try == 100 {
+				t.Fatalf("a collection came between the limit and its figures %d times in a row", try)
+			}
+			continue
+		}
+		live, total := int64(s[1].Value.Uint64()), int64(s[2].Value.Uint64())
+		if live < int64(len(keep)) {
+			t.Fatalf("the live heap is %d with %d kept", live, len(keep))
+		}
+		if floor := live + max(live/headroomShare, heapHeadroom); limit <= floor {
+			t.Errorf("limit %d is not above the live heap and its headroom, %d", limit, floor)
+		}
+		if limit > total+live/headroomShare+heapHeadroom {
+			t.Errorf("limit %d is above all the runtime holds (%d) and the headroom", limit, total)
+		}
+		break
 	}
-	_ = keep[len(keep)-1]
+	runtime.KeepAlive(keep)
 }
 
 // TestMemoryLimitWhileTheUIRuns sets the limit after collections while the
