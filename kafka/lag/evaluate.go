@@ -229,7 +229,7 @@ func (h *History) partitionHealth(gh *groupHist, ph *partHist, now int64) Partit
 		}
 	}
 	if p.Status == StatusOK && wait != WaitNone {
-		p.Wait = h.waitOf(ph, wait, g.every, now)
+		p.Wait = h.waitOf(ph, wait, g, now)
 	}
 	if ph.unLen > 0 {
 		p.Uncommitted = true

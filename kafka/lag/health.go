@@ -32,8 +32,11 @@ type Rewind struct {
 //     commits, or by being a simple group (kafka.Group.Simple: no member
 //     ever joined it), and waits (WaitRhythm) until its rhythm is known
 //     or Config.RhythmCeiling passes. With a member owning it, the same
-//     silence is STALL; with no rhythm seen yet, it waits up to the ceiling
-//     (WaitRhythm), since the consumer may commit rarely.
+//     silence is STALL, or, when each of its latest waits was longer than
+//     the one before, the silence past what their growth predicts
+//     (stallAfter; WARN or WaitStretch until then); with no rhythm seen
+//     yet, it waits up to the ceiling (WaitRhythm), since the consumer
+//     may commit rarely.
 //  3. WARN: the time lag at the partition's commits climbs (trend):
 //     falling behind, whatever the rhythm and the lag's sequence look
 //     like. With too few commits for a trend while the time lag is above
@@ -70,6 +73,10 @@ func (h *History) verdict(ph *partHist, c, end, now int64, g groupPace) (Status,
 	// member's is. (A group whose members left stops committing on every
 	// partition within about one rhythm.)
 	owned := ph.owned || g.last != 0 && now-g.last <= limit && g.last-r.last > limit/2
+	// overdue: the commit stands past its rhythm under a live member, but
+	// its waits grow with its backlog (stallAfter): not STALL yet, and
+	// not OK.
+	overdue := false
 	switch {
 	case !owned && every > 0 || !owned && r.moves == 0 && !g.simple:
 		if silence > limit {
@@ -89,9 +96,10 @@ func (h *History) verdict(ph *partHist, c, end, now int64, g groupPace) (Status,
 			return StatusOK, Rewind{}, WaitRhythm
 		}
 	case every > 0:
-		if silence > limit {
+		if silence > h.stallAfter(ph, limit) {
 			return StatusStall, Rewind{}, WaitNone
 		}
+		overdue = silence > limit
 	default:
 		if silence > max(floor, int64(h.cfg.RhythmCeiling)) {
 			return StatusStall, Rewind{}, WaitNone
@@ -108,6 +116,9 @@ func (h *History) verdict(ph *partHist, c, end, now int64, g groupPace) (Status,
 		// lag grew): a consumer reading records written faster than now
 		// holds its time lag for a while, and stays WARN.
 		return StatusWarn, Rewind{}, WaitNone
+	}
+	if overdue {
+		return StatusOK, Rewind{}, WaitStretch
 	}
 	tl := h.timeLagOf(ph, c, end, now)
 	if !enough && r.resumed && (!tl.Known() || tl.Seconds > KeepUpSeconds+float64(h.pollGap())/1e9) {
@@ -140,6 +151,22 @@ func (h *History) verdict(ph *partHist, c, end, now int64, g groupPace) (Status,
 		return StatusOK, Rewind{}, WaitTrend
 	}
 	return StatusOK, Rewind{}, WaitNone
+}
+
+// stallAfter is how long the partition's commit may stand under a live
+// member before it is STALL, where its rhythm gives limit (RhythmFactor
+// times it, and the floor). A consumer that commits after each fetched
+// batch fetches what waits, so while it falls behind each batch is
+// larger and takes longer than the one before, until a full batch
+// (Java's max.poll.records). When each of its latest waits was longer
+// than the one before, the next may be as much longer again
+// (rhythm.stretch), and RhythmFactor times that is the limit; meanwhile
+// the trend still decides WARN, and otherwise it waits (WaitStretch). A
+// consumer on a timer waits about as long each time, and is judged on
+// its rhythm alone; so is one whose waits did not grow, or that showed
+// fewer than two.
+func (h *History) stallAfter(ph *partHist, limit int64) int64 {
+	return max(limit, int64(RhythmFactor*float64(ph.rh.stretch())))
 }
 
 // backlogAtCommit reports whether the partition's newest commit left a

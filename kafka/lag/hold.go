@@ -84,7 +84,8 @@ func (h *History) judgeTurns(gh *groupHist, at func(int) *kafka.PartitionOffsets
 	moved, grew, behind, behindBound := h.moved[:0], h.grew[:0], h.behind[:0], h.behindBound[:0]
 	workTL, newest, prev, grewLong := h.workTL[:0], h.newest[:0], h.prev[:0], h.grewLong[:0]
 	// Within the window, or twice the group's rhythm when that is
-	// longer (a job committing on checkpoints).
+	// longer (a job committing on checkpoints), or what a partition's
+	// growing waits predict (stallAfter).
 	recent := max(h.floor(), int64(RhythmFactor*float64(gh.pace.every)))
 	h.eachOwned(gh, at, n, func(ph *partHist, member string) {
 		j := slices.Index(moved, member)
@@ -96,7 +97,7 @@ func (h *History) judgeTurns(gh *groupHist, at func(int) *kafka.PartitionOffsets
 		g := h.lagGrowth(ph)
 		grew[j] += g
 		grewLong[j] += h.lagGrowthOver(ph, uint64(h.cfg.Samples))
-		if ph.rh.last != 0 && t-ph.rh.last <= recent {
+		if ph.rh.last != 0 && t-ph.rh.last <= h.stallAfter(ph, recent) {
 			behind[j] = max(behind[j], 0)
 			newest[j], prev[j] = latestTwo(newest[j], prev[j], ph.rh.last)
 			if sv := ph.rh.served(); sv > 0 {

@@ -114,6 +114,35 @@ func (r *rhythm) served() int64 {
 	return int64(r.gaps[(int(r.gapAt)+len(r.gaps)-1)%len(r.gaps)]) * int64(time.Millisecond)
 }
 
+// stretch is how long the partition's next commit may take when its
+// waits grow, each longer than the one before (0: they do not, or fewer
+// than two were seen): its latest wait times the least growth among its
+// three latest. A consumer that commits after each fetched batch fetches
+// what waits, so while it falls behind each batch is larger and takes
+// longer than the one before, until a full batch (Java's
+// max.poll.records); its silence is judged on the wait its growth
+// predicts, not on waits its backlog has outgrown. A consumer on a timer
+// waits about as long each time, and is judged on that.
+func (r *rhythm) stretch() int64 {
+	n := len(r.gaps)
+	k := min(int(r.ngaps), 3)
+	if k < 2 {
+		return 0
+	}
+	grow := math.Inf(1)
+	later := float64(r.gaps[(int(r.gapAt)+n-1)%n])
+	latest := later
+	for i := 2; i <= k; i++ {
+		w := float64(r.gaps[(int(r.gapAt)+n-i)%n])
+		if w <= 0 || later <= w {
+			return 0
+		}
+		grow = min(grow, later/w)
+		later = w
+	}
+	return int64(latest * grow * float64(time.Millisecond))
+}
+
 // restartTrend forgets the trend points (see noteRhythm).
 func (r *rhythm) restartTrend() { r.ntrend, r.head, r.pending, r.resumed = 0, 0, false, true }
 
@@ -191,6 +220,11 @@ const (
 	// WaitHold: the rules say WARN and the hold weighs it: the held
 	// status is OK, and the reader is not told OK meanwhile.
 	WaitHold
+	// WaitStretch: a commit stands past the consumer's rhythm under a
+	// live member, but each of its latest waits was longer than the one
+	// before (History.stallAfter): a consumer that commits after each
+	// fetched batch takes longer for each while it falls behind.
+	WaitStretch
 )
 
 // Wait says why a verdict waits, and what would decide it.
@@ -226,6 +260,8 @@ func (w Wait) Reason() string {
 		return "no commit in " + span(w.Silence) + " while its member works on its other partitions: waits its turn"
 	case WaitHold:
 		return "falling behind at its latest polls: WARN once it lasts"
+	case WaitStretch:
+		return "no commit in " + span(w.Silence) + ", past its ~" + span(w.Every) + ", but each wait was longer than the one before: " + w.Then.String() + " after " + span(w.Need) + " unless it commits"
 	case WaitCalm:
 		if w.Every > 0 {
 			return "no commit in " + span(w.Silence) + " since it was about caught up, past twice the ~" + span(w.Every) + " it waits keeping up: waits for its next commit"
@@ -472,8 +508,8 @@ func (h *History) leftCalm(ph *partHist, tl float64) bool {
 
 // waitOf is the Wait of kind k for the partition as of now; every is its
 // group's rhythm (for a partition that showed none of its own).
-func (h *History) waitOf(ph *partHist, k WaitKind, every, now int64) Wait {
-	every = max(every, ph.rh.every())
+func (h *History) waitOf(ph *partHist, k WaitKind, g groupPace, now int64) Wait {
+	every := max(g.every, ph.rh.every())
 	w := Wait{Kind: k, Silence: time.Duration(now - ph.rh.since), Every: time.Duration(every)}
 	switch k {
 	case WaitRhythm:
@@ -491,6 +527,9 @@ func (h *History) waitOf(ph *partHist, k WaitKind, every, now int64) Wait {
 		w.Need = max(time.Duration(h.floor()), 2*w.Every)
 	case WaitCalm:
 		w.Every = ph.calmWait()
+	case WaitStretch:
+		w.Need = time.Duration(h.stallAfter(ph, max(h.floor(), int64(RhythmFactor*float64(every)))))
+		w.Then = StatusStall
 	}
 	return w
 }

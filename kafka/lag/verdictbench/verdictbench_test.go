@@ -150,8 +150,9 @@ func TestTruthFromTheSimulation(t *testing.T) {
 // the member's rhythm while served). It is falling behind: once settled,
 // every poll reads WARN, never OK, and never STALL for a partition
 // waiting its turn. On autocommit (every 1s or 5s) the UI and serve
-// settle within 5 minutes. Committing after each 500-record batch (one
-// commit every 4 minutes on one partition), the UI settles within 10;
+// settle within 5 minutes. Committing after each fetched batch of up to
+// 500 records (full batches once its backlog has grown: one commit every
+// 4 minutes on one partition), the UI settles within 10;
 // serve, whose memory is health's window, is held only to never
 // calling it STALL (docs/lag-health.md, "Scoring the verdicts").
 func TestOneSlowMemberInTurnReadsWarn(t *testing.T) {

@@ -18,9 +18,12 @@ const (
 	// Interval commits what was processed every Rhythm.Every: Java's and
 	// franz-go's autocommit (5 s), Kafka Streams (30 s), checkpoints.
 	Interval
-	// AfterBatch commits after each Rhythm.Batch records processed (or
-	// when the backlog runs out): a slow loop over a big fetched batch
-	// commits tens of seconds to minutes apart.
+	// AfterBatch commits after each fetched batch is processed: a batch
+	// is what was waiting when the member fetched it, at most
+	// Rhythm.Batch records (Java's max.poll.records), as a real poll
+	// returns what the log holds without waiting for more. A slow loop
+	// over full batches commits tens of seconds to minutes apart; one
+	// that keeps up commits small batches often.
 	AfterBatch
 	// Never commits nothing: the position lives in the client.
 	Never
@@ -48,7 +51,7 @@ func (r Rhythm) String() string {
 	case Interval:
 		return "every " + shortDur(r.Every) + ext
 	case AfterBatch:
-		return fmt.Sprintf("after each %d-record batch%s", r.Batch, ext)
+		return fmt.Sprintf("after each fetched batch of up to %d%s", r.Batch, ext)
 	}
 	return "never"
 }
@@ -165,10 +168,11 @@ type member struct {
 	// cur and taken: the partition an InTurn member drains and how much
 	// of its fetch it took.
 	cur, taken int
-	// done counts records processed since the member's last commit
+	// done counts records processed since the member's last commit, and
+	// batch the size of the batch it fetched after it (0: none yet)
 	// (AfterBatch); next is its next commit time (Interval).
-	done int64
-	next float64
+	done, batch int64
+	next        float64
 	// carry is the fraction of a record processed but not finished.
 	carry float64
 }
@@ -588,14 +592,19 @@ func (w *world) commit() {
 			}
 			m.next += r.Every.Seconds()
 		case AfterBatch:
-			backlog := false
+			var backlog int64
 			for _, i := range m.parts {
-				backlog = backlog || w.parts[i].end > w.parts[i].pos
+				backlog += max(0, w.parts[i].end-w.parts[i].pos)
 			}
-			if m.done < int64(r.Batch) && (backlog || m.done == 0) {
+			if m.batch == 0 {
+				// The fetch after the last commit: what had arrived
+				// since, at most a full batch.
+				m.batch = min(int64(r.Batch), m.done+backlog)
+			}
+			if m.batch == 0 || m.done < m.batch && backlog > 0 {
 				continue
 			}
-			m.done = 0
+			m.done, m.batch = 0, 0
 		}
 		w.commitParts(m.parts)
 	}
