@@ -166,7 +166,7 @@ func (h *History) verdict(ph *partHist, c, end, now int64, g groupPace) (Status,
 // its rhythm alone; so is one whose waits did not grow, or that showed
 // fewer than two.
 func (h *History) stallAfter(ph *partHist, limit int64) int64 {
-	return max(limit, int64(RhythmFactor*float64(ph.rh.stretch())))
+	return max(limit, int64(RhythmFactor*float64(ph.rh.stretch(h.pollGap()))))
 }
 
 // backlogAtCommit reports whether the partition's newest commit left a

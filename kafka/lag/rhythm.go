@@ -115,30 +115,38 @@ func (r *rhythm) served() int64 {
 }
 
 // stretch is how long the partition's next commit may take when its
-// waits grow, each longer than the one before (0: they do not, or fewer
-// than two were seen): its latest wait times the least growth among its
-// three latest. A consumer that commits after each fetched batch fetches
-// what waits, so while it falls behind each batch is larger and takes
-// longer than the one before, until a full batch (Java's
-// max.poll.records); its silence is judged on the wait its growth
-// predicts, not on waits its backlog has outgrown. A consumer on a timer
-// waits about as long each time, and is judged on that.
-func (r *rhythm) stretch() int64 {
+// waits grow (0: they do not, or fewer than two were seen): its latest
+// wait times the least growth among its three latest. A consumer that
+// commits after each fetched batch fetches what waits, so while it falls
+// behind each batch is larger and takes longer than the one before,
+// until a full batch (Java's max.poll.records); its silence is judged on
+// the wait its growth predicts, not on waits its backlog has outgrown. A
+// consumer on a timer waits about as long each time, and is judged on
+// that. A wait is seen to within noise (a poll interval): the latest
+// must be longer than the one before by more than that, none may be
+// shorter than the one before by more, and a growth is taken only
+// between two waits that differ by more, each at least noise long.
+func (r *rhythm) stretch(noise int64) int64 {
 	n := len(r.gaps)
 	k := min(int(r.ngaps), 3)
 	if k < 2 {
 		return 0
 	}
+	ms := float64(noise) / float64(time.Millisecond)
+	wait := func(i int) float64 { return float64(r.gaps[(int(r.gapAt)+n-i)%n]) } // the i-th latest
+	latest := wait(1)
+	if latest <= wait(2)+ms {
+		return 0
+	}
 	grow := math.Inf(1)
-	later := float64(r.gaps[(int(r.gapAt)+n-1)%n])
-	latest := later
-	for i := 2; i <= k; i++ {
-		w := float64(r.gaps[(int(r.gapAt)+n-i)%n])
-		if w <= 0 || later <= w {
+	for i := 1; i < k; i++ {
+		later, w := wait(i), wait(i+1)
+		switch {
+		case later < w-ms:
 			return 0
+		case later > w+ms:
+			grow = min(grow, later/max(w, ms, 1))
 		}
-		grow = min(grow, later/w)
-		later = w
 	}
 	return int64(latest * grow * float64(time.Millisecond))
 }

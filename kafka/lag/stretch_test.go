@@ -63,3 +63,39 @@ func TestGrowingWaitsPredictTheNext(t *testing.T) {
 		})
 	}
 }
+
+// TestStretchAllowsForPolls: waits are seen to within a poll interval, so
+// a growth is taken only where two waits differ by more than that, and a
+// wait shorter than the one before by less is not a shrink. Waits of
+// 14 s, 34 s and 98 s polled every 30 s were seen as 33 s, 24 s and
+// 118 s: their growth shows between the last two, from a wait no shorter
+// than a poll.
+func TestStretchAllowsForPolls(t *testing.T) {
+	s := time.Second
+	for _, c := range []struct {
+		waits []time.Duration // oldest first
+		noise time.Duration
+		want  time.Duration
+	}{
+		{[]time.Duration{10 * s, 30 * s, 90 * s}, 5 * s, 270 * s},
+		{[]time.Duration{33 * s, 24 * s, 118 * s}, 30 * s, 118 * s * 118 / 30},
+		{[]time.Duration{5 * s, 5 * s, 5 * s}, s, 0},                      // a timer
+		{[]time.Duration{5 * s, 5 * s, 7 * s}, s, 7 * s * 7 / 5},          // a late one
+		{[]time.Duration{5 * s, 5 * s, 5500 * time.Millisecond}, s, 0},    // within a poll
+		{[]time.Duration{30 * s, 90 * s, 60 * s}, 5 * s, 0},               // the latest shrank
+		{[]time.Duration{90 * s, 30 * s, 60 * s}, 5 * s, 0},               // one before shrank
+		{[]time.Duration{20 * s, 60 * s}, 5 * s, 180 * s},                 // two suffice
+		{[]time.Duration{60 * s}, 5 * s, 0},                               // one does not
+		{[]time.Duration{10 * s, 20 * s, 40 * s, 80 * s}, 5 * s, 160 * s}, // the three latest
+	} {
+		var r rhythm
+		for _, w := range c.waits {
+			r.gaps[r.gapAt] = uint32(w / time.Millisecond)
+			r.gapAt = (r.gapAt + 1) % uint8(len(r.gaps))
+			r.ngaps = min(r.ngaps+1, uint8(len(r.gaps)))
+		}
+		if got := time.Duration(r.stretch(int64(c.noise))); got.Round(time.Millisecond) != c.want.Round(time.Millisecond) {
+			t.Errorf("waits %v, polls %v apart: stretch %v, want %v", c.waits, c.noise, got, c.want)
+		}
+	}
+}
