@@ -96,7 +96,7 @@ func (h *History) verdict(ph *partHist, c, end, now int64, g groupPace) (Status,
 			return StatusOK, Rewind{}, WaitRhythm
 		}
 	case every > 0:
-		if silence > h.stallAfter(ph, limit) {
+		if silence > h.stallAfter(ph, limit, g) {
 			return StatusStall, Rewind{}, WaitNone
 		}
 		overdue = silence > limit
@@ -164,9 +164,15 @@ func (h *History) verdict(ph *partHist, c, end, now int64, g groupPace) (Status,
 // the trend still decides WARN, and otherwise it waits (WaitStretch). A
 // consumer on a timer waits about as long each time, and is judged on
 // its rhythm alone; so is one whose waits did not grow, or that showed
-// fewer than two.
-func (h *History) stallAfter(ph *partHist, limit int64) int64 {
-	return max(limit, int64(RhythmFactor*float64(ph.rh.stretch(h.pollGap()))))
+// fewer than two. A partition that showed no waits of its own (one its
+// member serves in turn) is judged on its group's growing waits
+// (groupPace.stretch), as on its group's rhythm.
+func (h *History) stallAfter(ph *partHist, limit int64, g groupPace) int64 {
+	stretch := ph.rh.stretch(h.pollGap())
+	if ph.rh.ngaps == 0 {
+		stretch = g.stretch
+	}
+	return max(limit, int64(RhythmFactor*float64(stretch)))
 }
 
 // backlogAtCommit reports whether the partition's newest commit left a

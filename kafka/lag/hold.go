@@ -43,6 +43,11 @@ func (h *History) judgeGroup(gh *groupHist, at func(int) *kafka.PartitionOffsets
 	stalls := 0
 	gh.pace = groupRhythm(gh, h.seq)
 	for i := range gh.parts {
+		if ph := &gh.parts[i]; ph.lastSeq == h.seq && ph.rh.ngaps >= 2 {
+			gh.pace.stretch = max(gh.pace.stretch, ph.rh.stretch(h.pollGap()))
+		}
+	}
+	for i := range gh.parts {
 		ph := &gh.parts[i]
 		if ph.lastSeq != h.seq {
 			continue
@@ -97,7 +102,7 @@ func (h *History) judgeTurns(gh *groupHist, at func(int) *kafka.PartitionOffsets
 		g := h.lagGrowth(ph)
 		grew[j] += g
 		grewLong[j] += h.lagGrowthOver(ph, uint64(h.cfg.Samples))
-		if ph.rh.last != 0 && t-ph.rh.last <= h.stallAfter(ph, recent) {
+		if ph.rh.last != 0 && t-ph.rh.last <= h.stallAfter(ph, recent, gh.pace) {
 			behind[j] = max(behind[j], 0)
 			newest[j], prev[j] = latestTwo(newest[j], prev[j], ph.rh.last)
 			if sv := ph.rh.served(); sv > 0 {

@@ -536,7 +536,7 @@ func (h *History) waitOf(ph *partHist, k WaitKind, g groupPace, now int64) Wait 
 	case WaitCalm:
 		w.Every = ph.calmWait()
 	case WaitStretch:
-		w.Need = time.Duration(h.stallAfter(ph, max(h.floor(), int64(RhythmFactor*float64(every)))))
+		w.Need = time.Duration(h.stallAfter(ph, max(h.floor(), int64(RhythmFactor*float64(every))), g))
 		w.Then = StatusStall
 	}
 	return w
@@ -554,6 +554,10 @@ type groupPace struct {
 	every, last int64
 	// simple: the group is a simple group (groupHist.simple).
 	simple bool
+	// stretch is the longest next wait the growing waits of any of its
+	// partitions predict (rhythm.stretch; 0: none), for a partition
+	// that showed no waits of its own (History.stallAfter).
+	stretch int64
 }
 
 func groupRhythm(gh *groupHist, seq uint64) groupPace {

@@ -99,3 +99,40 @@ func TestStretchAllowsForPolls(t *testing.T) {
 		}
 	}
 }
+
+// TestTurnWaitsOnItsGroupsGrowth: a partition with no waits of its own
+// (its member reaches it in turn) is judged on its group's growing waits,
+// as on its group's rhythm. Its sibling's waits grew 10 s, 30 s, 90 s:
+// the untouched partition waits for 540 s past the sibling's rhythm
+// instead of reading ERR STALL from 195 s and then WARN once the member
+// is seen busy (the rules before: STALL 195 s to 255 s, WARN from 270 s).
+func TestTurnWaitsOnItsGroupsGrowth(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Window, cfg.MinDistance = 10, time.Second
+	h := NewHistory(cfg)
+	var c0 int64
+	commits := map[float64]bool{0: true, 10: true, 40: true, 130: true}
+	want := map[float64]string{
+		195: fmt.Sprintf("JUDGING OK/%d", WaitStretch),
+		255: fmt.Sprintf("JUDGING OK/%d", WaitStretch),
+		345: "WARN WARN/0",
+		600: "ERR STALL STALL/0",
+	}
+	for sec := 0.0; sec <= 600; sec += 5 {
+		end := int64(2 * sec)
+		if commits[sec] {
+			c0 = end
+		}
+		h.Add(snap(at(sec), grp("g", po("t", 0, c0, end), po("t", 1, 0, end))))
+		w, ok := want[sec]
+		if !ok {
+			continue
+		}
+		g, _ := h.Evaluate("g", at(sec))
+		p1 := g.Partitions[1]
+		v := Judge(g, h.Config().Window)
+		if got := fmt.Sprintf("%s %s/%d", v.Text(), p1.Status, p1.Wait.Kind); got != w {
+			t.Errorf("%.0fs: group and the untouched partition %s, want %s", sec, got, w)
+		}
+	}
+}
