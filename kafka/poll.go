@@ -79,6 +79,7 @@ func (c *Client) poll(ctx context.Context, only []string) (*Snapshot, error) {
 	sc := c.scratch.take()
 	defer c.scratch.put(sc)
 	gs := newPollGroups(snap, listed, only, brokers, in, sc)
+	c.rows.recall(gs.gbs)
 
 	// The committed offsets do not depend on the describes: read them,
 	// and make the rows from them, while the groups are described.
@@ -296,6 +297,14 @@ type groupBuilder struct {
 	// described says a describe answered for the group, or failed for
 	// it: set by the one describe of the group's type.
 	described bool
+	// prev are the group's rows at the previous full poll, while alive
+	// (rowMemo.recall). same says that rows (then the group's
+	// Partitions) are prev itself, read only: the phases so far read
+	// what made them, and the next ones compare what they read with
+	// them, making rows of the group's own only at the first difference
+	// (poll_reuse.go).
+	prev []PartitionOffsets
+	same bool
 }
 
 func (gb *groupBuilder) addErr(err error) {

@@ -135,6 +135,12 @@ func (tb *topicBounds) of(p int32) partBounds {
 // join sets each row's log bounds, lag and last stable offset, or says
 // why a bound is missing.
 func (gb *groupBuilder) join(lb *logBounds) {
+	if gb.same {
+		if gb.sameBounds(lb) {
+			return
+		}
+		gb.g.Partitions, gb.same = ownRows(gb.g.Partitions, true), false
+	}
 	rows := gb.g.Partitions
 	var tb *topicBounds
 	topic := ""
@@ -143,34 +149,39 @@ func (gb *groupBuilder) join(lb *logBounds) {
 		if i == 0 || r.Topic != topic {
 			topic, tb = r.Topic, lb.topics[r.Topic]
 		}
-		pb := tb.of(r.Partition)
-		if lo := pb.start; lo != nil {
-			if lo.Err != nil {
-				r.Err = errors.Join(r.Err, fmt.Errorf("list log start: %w", lo.Err))
-			} else {
-				r.LogStart = lo.Offset
-			}
-		} else if lb.startErr != nil {
-			r.Err = errors.Join(r.Err, fmt.Errorf("list log start: %w", lb.startErr))
-		}
-		if lo := pb.end; lo != nil {
-			if lo.Err != nil {
-				r.Err = errors.Join(r.Err, fmt.Errorf("list log end: %w", lo.Err))
-			} else {
-				r.LogEnd = lo.Offset
-			}
-		} else if lb.endErr != nil {
-			r.Err = errors.Join(r.Err, fmt.Errorf("list log end: %w", lb.endErr))
+		gb.joinRow(r, tb.of(r.Partition), lb)
+	}
+}
+
+// joinRow sets the row's log bounds, lag and last stable offset from pb,
+// its partition's answers, or says why a bound is missing.
+func (gb *groupBuilder) joinRow(r *PartitionOffsets, pb partBounds, lb *logBounds) {
+	if lo := pb.start; lo != nil {
+		if lo.Err != nil {
+			r.Err = errors.Join(r.Err, fmt.Errorf("list log start: %w", lo.Err))
 		} else {
-			r.Err = errors.Join(r.Err, fmt.Errorf("topic %q partition %d not found", r.Topic, r.Partition))
+			r.LogStart = lo.Offset
 		}
-		if gb.g.Share != nil {
-			gb.shareLag(r)
-		} else if r.Committed >= 0 && r.LogEnd >= 0 {
-			r.Lag = max(r.LogEnd-r.Committed, 0)
+	} else if lb.startErr != nil {
+		r.Err = errors.Join(r.Err, fmt.Errorf("list log start: %w", lb.startErr))
+	}
+	if lo := pb.end; lo != nil {
+		if lo.Err != nil {
+			r.Err = errors.Join(r.Err, fmt.Errorf("list log end: %w", lo.Err))
+		} else {
+			r.LogEnd = lo.Offset
 		}
-		if lo := pb.stable; lo != nil && lo.Err == nil && lo.Offset >= 0 && r.LogEnd >= 0 && lo.Offset < r.LogEnd {
-			r.StableTrails, r.LastStable = true, lo.Offset
-		}
+	} else if lb.endErr != nil {
+		r.Err = errors.Join(r.Err, fmt.Errorf("list log end: %w", lb.endErr))
+	} else {
+		r.Err = errors.Join(r.Err, fmt.Errorf("topic %q partition %d not found", r.Topic, r.Partition))
+	}
+	if gb.g.Share != nil {
+		gb.shareLag(r)
+	} else if r.Committed >= 0 && r.LogEnd >= 0 {
+		r.Lag = max(r.LogEnd-r.Committed, 0)
+	}
+	if lo := pb.stable; lo != nil && lo.Err == nil && lo.Offset >= 0 && r.LogEnd >= 0 && lo.Offset < r.LogEnd {
+		r.StableTrails, r.LastStable = true, lo.Offset
 	}
 }

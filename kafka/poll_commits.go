@@ -37,6 +37,9 @@ func (gs *pollGroups) commitsRead(topics map[string]string, in *interner) {
 		if gb.fetchErr != nil {
 			gb.addErr(fmt.Errorf("fetch offsets: %w", gb.fetchErr))
 		}
+		if gb.same {
+			continue // the previous poll's rows, whose names are the same
+		}
 		rows, last, known := gb.rows.rows, "", true
 		for i := range rows {
 			if i == 0 || rows[i].Topic != last {
@@ -204,6 +207,10 @@ func (gb *groupBuilder) commitRows(ts []kmsg.OffsetFetchResponseGroupTopic, topi
 			continue
 		}
 		n++
+	}
+	if gb.sameCommits(ts, keys, n) {
+		gb.rows, gb.same = rowSet{rows: gb.prev, sorted: n}, true
+		return keys
 	}
 	rows := make([]PartitionOffsets, 0, n)
 	last := int32(-1)

@@ -100,6 +100,13 @@ func (b byTopicPartition) Swap(i, j int)      { b[i], b[j] = b[j], b[i] }
 // committed. The rows stay sorted by topic and partition, in one slice
 // with no spare room, kept in the group.
 func (gb *groupBuilder) assemble() {
+	if gb.same {
+		if gb.sameOwners() {
+			gb.g.Partitions, gb.rows = gb.rows.rows, rowSet{}
+			return
+		}
+		gb.rows, gb.same = rowSet{rows: ownRows(gb.rows.rows, false), sorted: len(gb.rows.rows)}, false
+	}
 	rows := gb.rows
 	gb.rows = rowSet{}
 	extra := 0

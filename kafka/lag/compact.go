@@ -3,6 +3,7 @@ package lag
 import (
 	"encoding/binary"
 	"math"
+	"unsafe"
 
 	"github.com/kgroups/kgroups/kafka"
 )
@@ -150,7 +151,7 @@ type col struct {
 func (h *History) col(ph *partHist, sec int) col {
 	st := &h.starts[ph.wkey]
 	c := secClass[sec]
-	return col{b: ph.data[st[sec]:st[sec+1]], w: keyWidth(ph.wkey, c), base: ph.base[c]}
+	return col{b: unsafe.Slice(ph.data, st[numSec])[st[sec]:st[sec+1]], w: keyWidth(ph.wkey, c), base: ph.base[c]}
 }
 
 // get decodes the i-th number, kafka.NoOffset for none.
@@ -383,9 +384,10 @@ func (h *History) repack(ph *partHist, ws []write) {
 			base[c] = lo[c]
 		}
 	}
+	had := h.starts[ph.wkey][numSec]
 	ph.wkey, ph.base = widthKey(&width), base
-	if n := int(h.starts[ph.wkey][numSec]); n != len(ph.data) || h.shared {
-		ph.data = make([]byte, n)
+	if n := h.starts[ph.wkey][numSec]; n != had || h.shared {
+		ph.data = newSlab(int(n))
 	}
 	for s := range numSec {
 		c := h.col(ph, s)

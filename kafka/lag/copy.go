@@ -55,6 +55,15 @@ func (h *History) CopyFrom(src *History) {
 		*g = *sg
 		g.parts, g.lag.b, g.memberless = parts, lag, memberless
 	})
+	h.topics = append(h.topics[:0], src.topics...)
+	clear(h.topicIdx)
+	if len(src.topicIdx) > 0 {
+		if h.topicIdx == nil {
+			h.topicIdx = make(map[string]uint32, len(src.topicIdx))
+		}
+		maps.Copy(h.topicIdx, src.topicIdx)
+	}
+	h.topicsSwept = src.topicsSwept
 	clear(h.resets)
 	for name, rs := range src.resets {
 		if h.resets == nil {

@@ -181,7 +181,7 @@ func (h *History) partitionHealth(gh *groupHist, ph *partHist, now int64) Partit
 	c, end := h.sample(ph, h.seq)
 	r := h.rates(gh, ph)
 	p := PartitionHealth{
-		Topic:        ph.topic,
+		Topic:        h.topicOf(ph),
 		Partition:    ph.partition,
 		Committed:    c,
 		LogStart:     ph.logStart,
@@ -197,7 +197,7 @@ func (h *History) partitionHealth(gh *groupHist, ph *partHist, now int64) Partit
 	if p.LogStart < 0 {
 		p.LogStart = kafka.NoOffset
 	}
-	p.Restarted = h.restartedAt(ph.topic, ph.partition)
+	p.Restarted = h.restartedAt(h.topicOf(ph), ph.partition)
 	p.CatchUp = withEvidence(catchUp(p.Lag, p.ProduceRate, p.ConsumeRate, r.span), r.polls, h.catchUpEvidence())
 	var (
 		raw  Status

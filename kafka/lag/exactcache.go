@@ -142,7 +142,7 @@ func (e *exactEntry) usable(logStart, end int64) bool {
 // group's next record cannot be older than the first one the log holds.
 func (h *History) timeLagOf(ph *partHist, c, end, now int64) TimeLag {
 	if c >= 0 && end >= 0 && c < end {
-		if r, ok := h.exactRecord(ph.topic, ph.partition, c, ph.logStart, end); ok {
+		if r, ok := h.exactRecord(h.topicOf(ph), ph.partition, c, ph.logStart, end); ok {
 			return exactAt(r, now)
 		}
 	}
@@ -150,7 +150,7 @@ func (h *History) timeLagOf(ph *partHist, c, end, now int64) TimeLag {
 	if c < 0 || end < 0 || c >= end || ph.logStart < 0 {
 		return tl
 	}
-	r, ok := h.exactRecord(ph.topic, ph.partition, ph.logStart, ph.logStart, end)
+	r, ok := h.exactRecord(h.topicOf(ph), ph.partition, ph.logStart, ph.logStart, end)
 	if !ok || r.NoRecords || r.Offset != ph.logStart {
 		return tl
 	}
@@ -224,7 +224,7 @@ func (h *History) WantExact(budget int, dst []kafka.PartitionOffsets) []kafka.Pa
 			if c >= off0 {
 				continue // within the points: interpolated
 			}
-			k := kafka.CommitKey{Topic: ph.topic, Partition: ph.partition, Offset: c}
+			k := kafka.CommitKey{Topic: h.topicOf(ph), Partition: ph.partition, Offset: c}
 			if e, ok := h.exact[k]; ok {
 				if e.rec.Err != nil {
 					if h.seq-e.failed < exactRetryPolls {
@@ -235,16 +235,16 @@ func (h *History) WantExact(budget int, dst []kafka.PartitionOffsets) []kafka.Pa
 				}
 			}
 			if c < ph.logStart {
-				if r, ok := h.exactRecord(ph.topic, ph.partition, ph.logStart, ph.logStart, end); ok && !r.NoRecords && r.Offset == ph.logStart {
+				if r, ok := h.exactRecord(h.topicOf(ph), ph.partition, ph.logStart, ph.logStart, end); ok && !r.NoRecords && r.Offset == ph.logStart {
 					continue // the log-start record is known: exact
 				}
 			}
 			w := want{
-				p:     kafka.PartitionOffsets{Topic: ph.topic, Partition: ph.partition, Committed: c, LogStart: ph.logStart, LogEnd: end},
+				p:     kafka.PartitionOffsets{Topic: h.topicOf(ph), Partition: ph.partition, Committed: c, LogStart: ph.logStart, LogEnd: end},
 				since: h.timeAt(seq0),
 				lag:   end - c,
 			}
-			key := tp{ph.topic, ph.partition}
+			key := tp{h.topicOf(ph), ph.partition}
 			if at, ok := seen[key]; ok {
 				// One commit per partition per read: keep the
 				// most lagging; the other waits for a later poll.

@@ -23,7 +23,7 @@ import (
 // 3*(Window+1) numbers (every ring has a spare slot, see compact.go),
 // each stored in 1, 2, 4 or 8 bytes as a distance from a per-partition base,
 // or in none when a class holds one number (a partition at rest; see
-// compact.go; exact, never rounded), plus a fixed record of 200 bytes
+// compact.go; exact, never rounded), plus a fixed record of 168 bytes
 // on 64-bit (checked by TestPartHistSize) and, once its commit moved, a
 // trend ring of 128 (ownTrend). The times of points and
 // observations are poll numbers into one table of poll times the History
@@ -57,6 +57,13 @@ type History struct {
 	scratch []int64
 	held    []bool
 	groups  map[string]*groupHist
+	// topics are the names of the partitions' topics, which each record
+	// names by its index here (partHist.topic), and topicIdx the index of
+	// each name; topicsSwept is how many names the latest sweep kept
+	// (sweepTopics).
+	topics      []string
+	topicIdx    map[string]uint32
+	topicsSwept int
 	// resets are the offset changes kgroups made, per group (NoteReset).
 	resets map[string][]Reset
 	// exact holds the records read at committed offsets (AddExact),
@@ -188,6 +195,64 @@ func (h *History) Add(s *kafka.Snapshot) {
 		h.pruneExact()
 	}
 	h.sweepOld()
+	h.sweepTopics()
+}
+
+// topicOf is the name of the partition's topic.
+func (h *History) topicOf(ph *partHist) string { return h.topics[ph.topic] }
+
+// topicIndex is the index of the topic name in h.topics, which it adds
+// when it is not there yet.
+func (h *History) topicIndex(name string) uint32 {
+	if i, ok := h.topicIdx[name]; ok {
+		return i
+	}
+	if h.topicIdx == nil {
+		h.topicIdx = make(map[string]uint32)
+	}
+	i := uint32(len(h.topics))
+	h.topics = append(h.topics, name)
+	h.topicIdx[name] = i
+	return i
+}
+
+// minTopicSweep is how many names the topic table holds before a sweep
+// looks for names no record uses.
+const minTopicSweep = 64
+
+// sweepTopics drops the names no record names any more, the topics whose
+// partitions were all evicted, once the table has twice as many names as
+// the latest sweep kept (and at least minTopicSweep): a cluster whose
+// topics come and go keeps only the names of those it remembers, for a
+// scan of the records now and then.
+func (h *History) sweepTopics() {
+	if len(h.topics) < max(2*h.topicsSwept, minTopicSweep) {
+		return
+	}
+	used := make([]bool, len(h.topics))
+	for _, gh := range h.groups {
+		for i := range gh.parts {
+			used[gh.parts[i].topic] = true
+		}
+	}
+	to := make([]uint32, len(h.topics))
+	kept := h.topics[:0]
+	for i, name := range h.topics {
+		if !used[i] {
+			delete(h.topicIdx, name)
+			continue
+		}
+		to[i] = uint32(len(kept))
+		h.topicIdx[name] = to[i]
+		kept = append(kept, name)
+	}
+	clear(h.topics[len(kept):])
+	h.topics, h.topicsSwept = kept, len(kept)
+	for _, gh := range h.groups {
+		for i := range gh.parts {
+			gh.parts[i].topic = to[gh.parts[i].topic]
+		}
+	}
 }
 
 // pruneAbsent drops the partitions of a group missing from this poll that
@@ -294,7 +359,7 @@ func (h *History) updateGroup(gh *groupHist, g *kafka.Group, t int64) {
 	same := len(gh.parts) == n
 	for k := 0; same && k < n; k++ {
 		p := at(k)
-		same = gh.parts[k].topic == p.Topic && gh.parts[k].partition == p.Partition
+		same = h.topics[gh.parts[k].topic] == p.Topic && gh.parts[k].partition == p.Partition
 	}
 	if same {
 		for k := 0; k < n; k++ {
@@ -318,7 +383,7 @@ func (h *History) updateGroup(gh *groupHist, g *kafka.Group, t int64) {
 		case k == n:
 			return -1
 		}
-		return compareKey(old[i].topic, old[i].partition, at(k).Topic, at(k).Partition)
+		return compareKey(h.topics[old[i].topic], old[i].partition, at(k).Topic, at(k).Partition)
 	}
 	keep := func(i int) bool { return h.seq-old[i].lastSeq < uint64(h.cfg.EvictAfter) }
 	size, adds := 0, 0
@@ -352,7 +417,7 @@ func (h *History) updateGroup(gh *groupHist, g *kafka.Group, t int64) {
 			i++
 		case c > 0:
 			p := at(k)
-			out = append(out, h.newPartition(p.Topic, p.Partition))
+			out = append(out, h.newPartition(h.topicIndex(p.Topic), p.Partition))
 			total = addKnownLag(total, h.updatePartition(&out[len(out)-1], p, t, fetched))
 			k++
 		default:

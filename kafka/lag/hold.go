@@ -239,10 +239,10 @@ func (h *History) eachOwned(gh *groupHist, at func(int) *kafka.PartitionOffsets,
 	i := 0
 	for k := range n {
 		p := at(k)
-		for i < len(gh.parts) && compareKey(gh.parts[i].topic, gh.parts[i].partition, p.Topic, p.Partition) < 0 {
+		for i < len(gh.parts) && compareKey(h.topicOf(&gh.parts[i]), gh.parts[i].partition, p.Topic, p.Partition) < 0 {
 			i++
 		}
-		if i < len(gh.parts) && gh.parts[i].topic == p.Topic && gh.parts[i].partition == p.Partition {
+		if i < len(gh.parts) && h.topicOf(&gh.parts[i]) == p.Topic && gh.parts[i].partition == p.Partition {
 			f(&gh.parts[i], p.MemberID)
 		}
 	}

@@ -3,6 +3,7 @@ package lag
 import (
 	"math"
 	"time"
+	"unsafe"
 
 	"github.com/kgroups/kgroups/kafka"
 )
@@ -11,10 +12,15 @@ import (
 // compactly encoded numbers (see compact.go), allocated when the partition
 // first appears and again only when its numbers need another width, so a
 // poll that only updates known partitions allocates nothing.
+//
+// A History keeps one record a partition, and the UI two while a poll is
+// judged (CopyFrom), so the record names its topic by index (History.topics)
+// and keeps its slab behind one pointer, whose length its widths give
+// (History.slab): 168 bytes on 64-bit (TestPartHistSize).
 type partHist struct {
-	topic string
-	// data is the slab; base and width are each class's base and width.
-	data []byte
+	// data is the slab, h.starts[wkey][numSec] bytes (nil when that is
+	// 0); base is each class's base.
+	data *byte
 	base [numCls]int64
 	// logStart is the log-start offset at the latest poll.
 	logStart int64
@@ -30,14 +36,12 @@ type partHist struct {
 	// kept here rather than in the slab because a flat run of log ends
 	// moves it every poll (addPoint): a copy of the record read while the
 	// next poll is written (CopyFrom) keeps its own.
-	ptTop     uint64
+	ptTop uint64
+	// topic is the index of the partition's topic in History.topics
+	// (History.topicOf).
+	topic     uint32
 	span      uint32
 	partition int32
-	// sinceZero is how many polls before lastSeq the partition's lag was
-	// last zero (noZero: not since it was first seen, or too long ago to
-	// matter), so that a verdict need not scan the ring for a caught-up
-	// poll.
-	sinceZero uint32
 	// The time-lag points are a ring of TimePoints+1 (off, seq) pairs,
 	// oldest first from ptStart, ptLen of them (at most TimePoints); the
 	// commit observations a ring of Window+1 (seq, committed, lag)
@@ -131,14 +135,27 @@ func (ph *partHist) noteCalm(calm, known bool, since, t int64) {
 // newPartition is a partition with nothing recorded: every class in 0
 // bytes, so its first poll repacks it to what its numbers need (nothing,
 // for a partition at rest), and a wide History's in 8 bytes.
-func (h *History) newPartition(topic string, partition int32) partHist {
-	ph := partHist{topic: topic, partition: partition, sinceZero: noZero, sinceMove: noMove, wkey: zeroKey}
+func (h *History) newPartition(topic uint32, partition int32) partHist {
+	ph := partHist{topic: topic, partition: partition, sinceMove: noMove, wkey: zeroKey}
 	if h.wide {
 		ph.wkey = wideKey
-		ph.data = make([]byte, h.starts[ph.wkey][numSec])
-		fillNone(ph.data)
+		ph.data = newSlab(int(h.starts[ph.wkey][numSec]))
+		fillNone(h.slab(&ph))
 	}
 	return ph
+}
+
+// newSlab is a slab of n bytes, nil for none.
+func newSlab(n int) *byte {
+	if n == 0 {
+		return nil
+	}
+	return &make([]byte, n)[0]
+}
+
+// slab is the partition's slab, as long as its widths make it.
+func (h *History) slab(ph *partHist) []byte {
+	return unsafe.Slice(ph.data, h.starts[ph.wkey][numSec])
 }
 
 // fillNone sets every byte of b to 0xff, "none" at every width, by
@@ -156,10 +173,6 @@ func fillNone(b []byte) {
 
 // noMove is partHist.sinceMove when the commit was not seen to move.
 const noMove = math.MaxUint16
-
-// noZero is partHist.sinceZero when the lag was not zero at any poll
-// remembered.
-const noZero = math.MaxUint32
 
 // first is the first poll that saw the partition, or the oldest poll of
 // the ring when that is later.
@@ -202,9 +215,6 @@ func (h *History) updatePartition(ph *partHist, p *kafka.PartitionOffsets, t int
 	}
 	if ph.lastSeq > 0 {
 		ph.span = uint32(min(uint64(ph.span)+h.seq-ph.lastSeq, uint64(h.cfg.Samples-1)))
-		if ph.sinceZero != noZero {
-			ph.sinceZero = uint32(min(uint64(ph.sinceZero)+h.seq-ph.lastSeq, noZero))
-		}
 		switch {
 		case p.Committed >= 0 && prevC >= 0 && p.Committed > prevC:
 			ph.sinceMove = 0
@@ -228,12 +238,9 @@ func (h *History) updatePartition(ph *partHist, p *kafka.PartitionOffsets, t int
 	h.store2(ph, write{secCommitted, i, c}, write{secLogEnd, i, end})
 	ph.logStart = p.LogStart
 	ph.owned = p.MemberID != ""
-	h.markExact(ph.topic, ph.partition, c, p.LogStart)
+	h.markExact(h.topicOf(ph), ph.partition, c, p.LogStart)
 
 	lag := lagOf(c, end)
-	if lag == 0 {
-		ph.sinceZero = 0
-	}
 	if end >= 0 {
 		h.addPoint(ph, end)
 	}

@@ -79,7 +79,7 @@ func (h *History) restartTopic(topic string, t, since int64) {
 	for _, gh := range h.groups {
 		for i := range gh.parts {
 			ph := &gh.parts[i]
-			if ph.topic != topic || h.restarts[restartKey{topic: topic, partition: ph.partition}] >= since {
+			if h.topicOf(ph) != topic || h.restarts[restartKey{topic: topic, partition: ph.partition}] >= since {
 				continue
 			}
 			*ph = h.newPartition(ph.topic, ph.partition)
@@ -101,11 +101,12 @@ func (h *History) restartIfReplaced(ph *partHist, p *kafka.PartitionOffsets, t, 
 	if !backStart && !backEnd {
 		return
 	}
+	topic := h.topicOf(ph)
 	*ph = h.newPartition(ph.topic, ph.partition)
 	maps.DeleteFunc(h.exact, func(k kafka.CommitKey, _ exactEntry) bool {
-		return k.Topic == ph.topic && k.Partition == ph.partition
+		return k.Topic == topic && k.Partition == ph.partition
 	})
-	h.restart(restartKey{topic: ph.topic, partition: ph.partition}, t)
+	h.restart(restartKey{topic: topic, partition: ph.partition}, t)
 }
 
 func (h *History) restart(k restartKey, t int64) {

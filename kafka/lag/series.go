@@ -25,9 +25,9 @@ func (h *History) PartitionSeries(group, topic string, partition int32, dst []Sa
 		return dst
 	}
 	i := sort.Search(len(gh.parts), func(i int) bool {
-		return compareKey(gh.parts[i].topic, gh.parts[i].partition, topic, partition) >= 0
+		return compareKey(h.topicOf(&gh.parts[i]), gh.parts[i].partition, topic, partition) >= 0
 	})
-	if i == len(gh.parts) || gh.parts[i].topic != topic || gh.parts[i].partition != partition {
+	if i == len(gh.parts) || h.topicOf(&gh.parts[i]) != topic || gh.parts[i].partition != partition {
 		return dst
 	}
 	ph := &gh.parts[i]
