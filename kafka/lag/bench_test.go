@@ -90,22 +90,30 @@ func benchHistoryAdd(b *testing.B, wide bool) {
 
 // TestPartHistSize keeps the fixed record of a partition's memory, which
 // History's documentation and docs/lag-health.md#parameters-and-memory
-// count in its bound, at 168 bytes on 64-bit platforms: 112 for the
+// count in its bound, at 136 bytes on 64-bit platforms: 112 for the
 // rings' bookkeeping (the slab behind one pointer, the topic by its index
 // in the History's table), the held status and its wait, the longest wait
-// seen while keeping up (calm) and whose the trend is, 56 for the
-// commit rhythm the rules keep beyond the rings (rhythm.go), whose trend
-// of eight points (128 bytes) is kept out of the record, only for a
+// seen while keeping up (calm) and whose the moves are, 24 for the
+// commit rhythm the rules keep beyond the rings (rhythm.go): when the
+// current wait began and the rings' indexes. What only a forward move
+// writes, the latest move, the waits and the trend of eight points (160
+// bytes, a size class of its own), is kept out of the record, only for a
 // partition whose commit moved (History.ownTrend).
 func TestPartHistSize(t *testing.T) {
 	if unsafe.Sizeof(uintptr(0)) != 8 {
 		t.Skip("the documented figure is for 64-bit platforms")
 	}
-	if got := unsafe.Sizeof(partHist{}); got != 168 {
-		t.Errorf("a partition's fixed record is %d bytes; the documented bound says 168", got)
+	if got := unsafe.Sizeof(partHist{}); got != 136 {
+		t.Errorf("a partition's fixed record is %d bytes; the documented bound says 136", got)
+	}
+	if got := unsafe.Sizeof(rhythm{}); got != 24 {
+		t.Errorf("a partition's rhythm is %d bytes in its record; the documented bound says 24", got)
 	}
 	if got := unsafe.Sizeof([trendPoints]trendPoint{}); got != 128 {
 		t.Errorf("a trend ring is %d bytes; the documented bound says 128", got)
+	}
+	if got := unsafe.Sizeof(rhythmMoves{}); got != 160 {
+		t.Errorf("a moved partition's moves are %d bytes; the documented bound says 160", got)
 	}
 }
 

@@ -23,9 +23,10 @@ import (
 // goes into its ring's spare slot; the newest point's poll, which a flat
 // run moves every poll, is in the record; and a partition whose numbers
 // need new widths is repacked into a new slab, leaving the old one to src;
-// a partition's commit trend, kept out of its record and shared until
-// written, is copied by the first of h and src that writes it (ownTrend),
-// so only the trends of partitions whose commits moved are held twice.
+// a partition's commit moves and trend, kept out of its record and shared
+// until written, are copied by the first of h and src that writes them
+// (ownTrend), so only those of partitions whose commits moved are held
+// twice.
 // A second poll written before src is copied again would write a slot
 // src reads: the UI copies the front into the back before each poll it
 // judges (tui/judge.go). src must not be written while h copies it. h and
@@ -110,21 +111,20 @@ func newGen() uint32 {
 	}
 }
 
-// ownTrend makes ph's trend ring one h may write in place: a new ring
-// for a partition that has none, and a copy of the ring when it was made
-// under another gen (another History's, or this one's before a
-// CopyFrom, which may share it). A partition whose commit never moves
-// keeps none; one whose commit moves copies its ring once a poll in the
-// UI, which copies the poll data before each poll it judges.
+// ownTrend makes ph's moves (its latest move, waits and trend ring:
+// rhythmMoves) ones h may write in place: new ones for a partition that
+// reads unmoved, and a copy when they were made under another gen
+// (another History's, or this one's before a CopyFrom, which may share
+// them). A partition whose commit never moves keeps none; one whose
+// commit moves copies its moves once a poll in the UI, which copies the
+// poll data before each poll it judges.
 func (h *History) ownTrend(ph *partHist) {
-	if ph.rh.trend != nil && ph.trendGen == h.gen {
+	if ph.rh.rhythmMoves != &unmoved && ph.trendGen == h.gen {
 		return
 	}
-	t := new([trendPoints]trendPoint)
-	if ph.rh.trend != nil {
-		*t = *ph.rh.trend
-	}
-	ph.rh.trend, ph.trendGen = t, h.gen
+	m := new(rhythmMoves)
+	*m = *ph.rh.rhythmMoves
+	ph.rh.rhythmMoves, ph.trendGen = m, h.gen
 }
 
 // drop lets go of a group's records and their slabs.

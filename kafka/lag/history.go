@@ -23,9 +23,10 @@ import (
 // 3*(Window+1) numbers (every ring has a spare slot, see compact.go),
 // each stored in 1, 2, 4 or 8 bytes as a distance from a per-partition base,
 // or in none when a class holds one number (a partition at rest; see
-// compact.go; exact, never rounded), plus a fixed record of 168 bytes
-// on 64-bit (checked by TestPartHistSize) and, once its commit moved, a
-// trend ring of 128 (ownTrend). The times of points and
+// compact.go; exact, never rounded), plus a fixed record of 136 bytes
+// on 64-bit (checked by TestPartHistSize) and, once its commit moved,
+// its moves (the latest, the waits and a trend ring: 160 bytes,
+// ownTrend). The times of points and
 // observations are poll numbers into one table of poll times the History
 // shares between all partitions. A class whose numbers stay near its base
 // over the window takes 1 or 2 bytes a number; one that needs 4 or 8 is
@@ -94,8 +95,8 @@ type History struct {
 	shared bool
 	// gen names this History among every History of the process, and
 	// changes at each CopyFrom, to it and to its source: a partition's
-	// trend made under another gen may be another History's too, and is
-	// copied before it is written (ownTrend).
+	// moves (trend) made under another gen may be another History's too,
+	// and are copied before they are written (ownTrend).
 	gen uint32
 	// wide stores every number in 8 bytes: the encoding without its
 	// compaction, whose widths never change. Only the tests set it, to hold the

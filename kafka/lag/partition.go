@@ -16,7 +16,8 @@ import (
 // A History keeps one record a partition, and the UI two while a poll is
 // judged (CopyFrom), so the record names its topic by index (History.topics)
 // and keeps its slab behind one pointer, whose length its widths give
-// (History.slab): 168 bytes on 64-bit (TestPartHistSize).
+// (History.slab), and what only its commit's moves write out of line
+// (rhythmMoves): 136 bytes on 64-bit (TestPartHistSize).
 type partHist struct {
 	// data is the slab, h.starts[wkey][numSec] bytes (nil when that is
 	// 0); base is each class's base.
@@ -88,8 +89,9 @@ type partHist struct {
 	// current wait began about caught up. Two bytes, so that the record
 	// keeps its size (TestPartHistSize).
 	calm uint16
-	// trendGen is the History.gen of the History that made rh.trend, the
-	// only one that may write it in place (History.ownTrend).
+	// trendGen is the History.gen of the History that made rh's moves
+	// (rhythmMoves), the only one that may write them in place
+	// (History.ownTrend).
 	trendGen uint32
 	// rh is the commit rhythm and trend the partition has shown
 	// (rhythm.go), kept beyond the ring of polls.
@@ -136,7 +138,7 @@ func (ph *partHist) noteCalm(calm, known bool, since, t int64) {
 // bytes, so its first poll repacks it to what its numbers need (nothing,
 // for a partition at rest), and a wide History's in 8 bytes.
 func (h *History) newPartition(topic uint32, partition int32) partHist {
-	ph := partHist{topic: topic, partition: partition, sinceMove: noMove, wkey: zeroKey}
+	ph := partHist{topic: topic, partition: partition, sinceMove: noMove, wkey: zeroKey, rh: rhythm{rhythmMoves: &unmoved}}
 	if h.wide {
 		ph.wkey = wideKey
 		ph.data = newSlab(int(h.starts[ph.wkey][numSec]))

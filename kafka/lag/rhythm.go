@@ -53,19 +53,18 @@ const trendPoints = 8
 
 // rhythm is a partition's commit rhythm and trend (see above). Times are
 // Unix nanoseconds; time lags seconds (negative: unknown).
+//
+// What only a forward move writes (the latest move, the waits, the
+// trend) is out of the record (rhythmMoves): a partition whose commit
+// never moved reads unmoved, and its record keeps only when its wait
+// began and the rings' indexes.
 type rhythm struct {
-	// since is when the current wait began; last the latest forward move
-	// (0: none seen).
-	since, last int64
-	// gaps are the latest waits that ended in a commit, in milliseconds;
-	// long the longest wait remembered (see longMemory), which ended at
-	// longAt (Unix seconds).
-	gaps         [4]uint32
-	long, longAt uint32
-	// trend are time lags at commits, oldest first from head: nil until
-	// the commit first moves, and shared with copies until written (see
+	// since is when the current wait began.
+	since int64
+	// rhythmMoves is the partition's moves: unmoved until the commit
+	// first moves, and shared with copies until written (see
 	// History.ownTrend).
-	trend *[trendPoints]trendPoint
+	*rhythmMoves
 	// ngaps, gapAt, ntrend and head index the rings; moves counts forward
 	// moves seen (saturating).
 	ngaps, gapAt, ntrend, head, moves uint8
@@ -81,6 +80,25 @@ type rhythm struct {
 	// until its new commits make a trend, nothing says it keeps up.
 	resumed bool
 }
+
+// rhythmMoves is what a partition's forward moves wrote (see rhythm):
+// 160 bytes, held only by a partition whose commit moved.
+type rhythmMoves struct {
+	// last is the latest forward move (0: none seen).
+	last int64
+	// gaps are the latest waits that ended in a commit, in milliseconds;
+	// long the longest wait remembered (see longMemory), which ended at
+	// longAt (Unix seconds).
+	gaps         [4]uint32
+	long, longAt uint32
+	// trend are time lags at commits, oldest first from head.
+	trend [trendPoints]trendPoint
+}
+
+// unmoved is the moves of every partition whose commit never moved: all
+// zero, and never written (History.ownTrend gives a partition its own
+// before a move is noted).
+var unmoved rhythmMoves
 
 // trendPoint is a commit's poll time, and the partition's time lag
 // (seconds; negative until known) and lag then.

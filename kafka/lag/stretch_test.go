@@ -88,7 +88,7 @@ func TestStretchAllowsForPolls(t *testing.T) {
 		{[]time.Duration{60 * s}, 5 * s, 0},                               // one does not
 		{[]time.Duration{10 * s, 20 * s, 40 * s, 80 * s}, 5 * s, 160 * s}, // the three latest
 	} {
-		var r rhythm
+		r := rhythm{rhythmMoves: new(rhythmMoves)}
 		for _, w := range c.waits {
 			r.gaps[r.gapAt] = uint32(w / time.Millisecond)
 			r.gapAt = (r.gapAt + 1) % uint8(len(r.gaps))

@@ -23,10 +23,11 @@ func trendSnap(k, moving int) *kafka.Snapshot {
 }
 
 // TestTrendKeptOnlyForMovedCommits: a partition whose commit never moved
-// keeps no trend ring, and the judging copy (CopyFrom) shares the rings
-// of the partitions whose commits did not move at the poll it takes:
-// only the moved ones are copied, one ring (one allocation) each, and
-// the original's rings are left as they were.
+// keeps no moves of its own (its trend ring, waits and latest move: it
+// reads unmoved, which stays zero), and the judging copy (CopyFrom)
+// shares the moves of the partitions whose commits did not move at the
+// poll it takes: only the moved ones are copied, one allocation each,
+// and the original's are left as they were.
 func TestTrendKeptOnlyForMovedCommits(t *testing.T) {
 	front := NewHistory(DefaultConfig())
 	for k := range 6 {
@@ -34,13 +35,13 @@ func TestTrendKeptOnlyForMovedCommits(t *testing.T) {
 	}
 	fp := front.groups["g"].parts
 	for p := range fp {
-		if moved := p < 4; (fp[p].rh.trend != nil) != moved {
-			t.Fatalf("partition %d: trend ring kept %v, want %v", p, fp[p].rh.trend != nil, moved)
+		if moved := p < 4; (fp[p].rh.rhythmMoves != &unmoved) != moved {
+			t.Fatalf("partition %d: moves kept %v, want %v", p, fp[p].rh.rhythmMoves != &unmoved, moved)
 		}
 	}
-	before := make([][trendPoints]trendPoint, 4)
+	before := make([]rhythmMoves, 4)
 	for p := range before {
-		before[p] = *fp[p].rh.trend
+		before[p] = *fp[p].rh.rhythmMoves
 	}
 
 	// The next poll moves partitions 0 and 1 only.
@@ -53,7 +54,7 @@ func TestTrendKeptOnlyForMovedCommits(t *testing.T) {
 	back.Add(next)
 	bp := back.groups["g"].parts
 	for p := range bp {
-		switch shared := bp[p].rh.trend == fp[p].rh.trend; {
+		switch shared := bp[p].rh.rhythmMoves == fp[p].rh.rhythmMoves; {
 		case p < 2 && shared:
 			t.Errorf("partition %d moved: the copy writes the original's trend ring", p)
 		case p >= 2 && !shared:
@@ -61,9 +62,12 @@ func TestTrendKeptOnlyForMovedCommits(t *testing.T) {
 		}
 	}
 	for p := range before {
-		if *fp[p].rh.trend != before[p] {
-			t.Errorf("partition %d: the original's trend changed when its copy took a poll", p)
+		if *fp[p].rh.rhythmMoves != before[p] {
+			t.Errorf("partition %d: the original's moves changed when its copy took a poll", p)
 		}
+	}
+	if unmoved != (rhythmMoves{}) {
+		t.Errorf("the moves every unmoved partition reads were written: %+v", unmoved)
 	}
 
 	// A copy taking that poll allocates the two moved partitions' rings;
@@ -73,7 +77,7 @@ func TestTrendKeptOnlyForMovedCommits(t *testing.T) {
 		back.Add(next)
 	})
 	if allocs != 2 {
-		t.Errorf("a copy taking a poll that moved 2 commits allocates %v times, want 2 (their trend rings)", allocs)
+		t.Errorf("a copy taking a poll that moved 2 commits allocates %v times, want 2 (their moves)", allocs)
 	}
 	one := NewHistory(DefaultConfig())
 	k := 0
