@@ -320,7 +320,10 @@ func (e *exporter) pollOnce(ctx context.Context) {
 
 // render encodes the groups' families of snap, the tracker's latest poll.
 func (e *exporter) render(snap *kafka.Snapshot) {
-	fams, st := metrics.Groups(snap, e.loop.Tracker, metrics.Options{Granularity: e.o.granularity, Filter: e.o.filter, MaxSeries: e.o.maxSeries})
+	// The families are allocated at the last poll's sizes: at 10,000
+	// groups, growing them sample by sample allocated twice what they
+	// keep, each poll.
+	fams, st := metrics.Groups(snap, e.loop.Tracker, metrics.Options{Granularity: e.o.granularity, Filter: e.o.filter, MaxSeries: e.o.maxSeries, SizeFrom: e.groupFams})
 	e.state.Stats = st
 	e.state.Dropped += uint64(st.DroppedSeries)
 	if st.DroppedGroups != e.lastDropped {

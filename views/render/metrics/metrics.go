@@ -79,6 +79,12 @@ type Options struct {
 	// first group whose series would pass the cap is dropped with every
 	// group after it. 0 means no cap.
 	MaxSeries int
+	// SizeFrom, when not nil, is the families of the rendering before
+	// (the poll before's): each family's samples and label values, and
+	// the groups' names and starts, are allocated at once at its sizes
+	// instead of growing sample by sample. Only the allocations depend on
+	// it, never the families.
+	SizeFrom *Families
 }
 
 // Stats says what Groups rendered and what it left out.
@@ -254,6 +260,8 @@ type groupFamilies struct {
 	info, members, verdict, lag, timeLag, timeSource, produce, consume, findings *family
 	topicLag, topicTimeLag                                                       *family
 	partLag, partCommitted, partEnd, partTimeLag, partSource                     *family
+	// list is all(), made once: lens and count run for every group.
+	list []*family
 }
 
 func newGroupFamilies(g Granularity) *groupFamilies {
@@ -280,17 +288,32 @@ func newGroupFamilies(g Granularity) *groupFamilies {
 		f.partTimeLag = newFamily("kgroups_partition_time_lag_seconds", "Age of the oldest record the group has not consumed on one partition; NaN when unknown.", G, "group", "topic", "partition")
 		f.partSource = newFamily("kgroups_partition_time_lag_source", "How kgroups_partition_time_lag_seconds was obtained: 0 unknown, 1 caught up, 2 interpolated, 3 lower bound, 4 exact.", G, "group", "topic", "partition")
 	}
+	f.list = []*family{f.info, f.members, f.verdict, f.lag, f.timeLag, f.timeSource, f.produce, f.consume, f.findings}
+	for _, x := range []*family{f.topicLag, f.topicTimeLag, f.partLag, f.partCommitted, f.partEnd, f.partTimeLag, f.partSource} {
+		if x != nil {
+			f.list = append(f.list, x)
+		}
+	}
 	return f
 }
 
-func (f *groupFamilies) all() []*family {
-	out := []*family{f.info, f.members, f.verdict, f.lag, f.timeLag, f.timeSource, f.produce, f.consume, f.findings}
-	for _, x := range []*family{f.topicLag, f.topicTimeLag, f.partLag, f.partCommitted, f.partEnd, f.partTimeLag, f.partSource} {
-		if x != nil {
-			out = append(out, x)
+func (f *groupFamilies) all() []*family { return f.list }
+
+// sizeFrom allocates each family's samples and label values at the
+// sizes of the same family in prev (a rendering before), where it has
+// one of that name and labels.
+func (f *groupFamilies) sizeFrom(prev *Families) {
+	for i, x := range f.list {
+		if i >= len(prev.fams) {
+			return
 		}
+		p := prev.fams[i]
+		if p.name != x.name || len(p.labels) != len(x.labels) {
+			continue
+		}
+		x.samples = make([]float64, 0, len(p.samples))
+		x.vals = make([]string, 0, len(p.vals))
 	}
-	return out
 }
 
 // count is the samples of every family.
@@ -361,6 +384,9 @@ func Groups(snap *kafka.Snapshot, l *lag.Tracker, o Options) (*Families, Stats) 
 	if snap == nil {
 		return newFamilies(fams, nil, nil), st
 	}
+	if o.SizeFrom != nil {
+		fams.sizeFrom(o.SizeFrom)
+	}
 	var (
 		buf    []lag.PartitionHealth
 		before []int
@@ -369,6 +395,14 @@ func Groups(snap *kafka.Snapshot, l *lag.Tracker, o Options) (*Families, Stats) 
 		names  []string
 		starts = make([][]int32, len(fams.all()))
 	)
+	if p := o.SizeFrom; p != nil {
+		names = make([]string, 0, len(p.names))
+		for f := range starts {
+			if f < len(p.starts) {
+				starts[f] = make([]int32, 0, len(p.starts[f]))
+			}
+		}
+	}
 	full := false
 	for i := range snap.Groups {
 		g := &snap.Groups[i]

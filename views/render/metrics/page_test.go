@@ -154,3 +154,49 @@ func TestPageAllocatesWhatItKeeps(t *testing.T) {
 		t.Errorf("wrote %d and copied %d (group, family) pairs, want 0 and %d", w, c, st.Series)
 	}
 }
+
+// TestGroupsSizedFromTheRenderingBefore: rendered with the families of
+// the poll before as SizeFrom, every family's samples and label values,
+// and the groups' names and starts, are allocated once at the size they
+// end at (none grows; under the series cap the group that does not fit
+// is added before it is dropped, so there they may), and the families
+// are the same, byte for byte, at every granularity and with the cap.
+func TestGroupsSizedFromTheRenderingBefore(t *testing.T) {
+	s, l := judged(fixture.ManyGroups(100))
+	for _, o := range []Options{{}, {Granularity: ByTopic}, {Granularity: ByPartition}, {MaxSeries: 500}} {
+		prev, _ := Groups(s, l, o)
+		want := prev.AppendText(nil)
+		o.SizeFrom = prev
+		fams, st := Groups(s, l, o)
+		if got := fams.AppendText(nil); !bytes.Equal(got, want) {
+			t.Fatalf("%+v: the families differ when sized from the rendering before", o)
+		}
+		for _, f := range fams.fams {
+			if o.MaxSeries > 0 {
+				break
+			}
+			if cap(f.samples) != len(f.samples) || cap(f.vals) != len(f.vals) {
+				t.Errorf("%+v: %s grew: %d samples in %d, %d label values in %d", o, f.name, len(f.samples), cap(f.samples), len(f.vals), cap(f.vals))
+			}
+		}
+		if cap(fams.names) != len(fams.names) {
+			t.Errorf("%+v: the names grew: %d in %d", o, len(fams.names), cap(fams.names))
+		}
+		for i, s := range fams.starts {
+			if cap(s) != len(s) {
+				t.Errorf("%+v: the starts of %s grew: %d in %d", o, fams.fams[i].name, len(s), cap(s))
+			}
+		}
+		if o.MaxSeries > 0 && st.DroppedGroups == 0 {
+			t.Errorf("%+v: nothing dropped: the cap is not exercised", o)
+		}
+		// Sized, a rendering allocates less than growing.
+		o.SizeFrom = nil
+		grown := testing.AllocsPerRun(5, func() { Groups(s, l, o) })
+		o.SizeFrom = prev
+		sized := testing.AllocsPerRun(5, func() { Groups(s, l, o) })
+		if sized >= grown {
+			t.Errorf("%+v: sized from the rendering before, %v allocations; grown, %v", o, sized, grown)
+		}
+	}
+}
