@@ -126,9 +126,10 @@ func TestHealthJudgesAsTheUI(t *testing.T) {
 	// partitions. inventory-sync's REWIND has no cause as severe as itself.
 	// A JUDGING verdict's cause is why it waits: grown and widened for
 	// the observations of events/1. fraud-scoring committed at poll 1
-	// after a caught-up poll 0 (its rhythm, 5s) and stood since: its
-	// lag and its exact 55s time lag are from that commit, and the move
-	// counts in its consume rate over the 13 polls.
+	// after a caught-up poll 0, payments/1 at poll 2 too (two waits of
+	// 5s: its rhythm), and stood since: its lag and its exact 55s time
+	// lag are from those commits, and the moves count in its consume
+	// rate over the 13 polls.
 	// grown and widened are Empty with no members: their commits move,
 	// but a move nobody consumed (a reset, another tool's write) is not
 	// consumption, so they consume 0.0/s.
@@ -136,7 +137,7 @@ func TestHealthJudgesAsTheUI(t *testing.T) {
 		"GROUP               STATUS           TOTAL-LAG  MAX-TIME-LAG  PRODUCE/S  CONSUME/S  CAUSE",
 		"analytics-etl       OK                       0            0s         20         20  -",
 		"billing-reconciler  WARN                  1249        ≥1m00s         20         12  slower than producers",
-		"fraud-scoring       ERR STALL              825           55s         15        1.2  member not committing",
+		"fraud-scoring       ERR STALL              800           55s         15        1.7  member not committing",
 		"grown               JUDGING 1/10           500             -        5.0        0.0  watched 1 of the 10 observations a verdict needs",
 		"inventory-sync      ERR REWIND             626           31s         20         13  -",
 		"legacy-audit        ERR STOP            498150        ≥1m00s        5.0        0.0  no members while watched",

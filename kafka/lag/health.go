@@ -36,7 +36,11 @@ type Rewind struct {
 //     the one before, the silence past what their growth predicts
 //     (stallAfter; WARN or WaitStretch until then); with no rhythm seen
 //     yet, it waits up to the ceiling (WaitRhythm), since the consumer
-//     may commit rarely.
+//     may commit rarely. One wait from a caught-up poll is no rhythm: a
+//     consumer on a timer commits anywhere from at once to a full period
+//     after records arrive at a partition it had caught up on. A rhythm
+//     is known once the partition, or another of its group, showed two
+//     waits, or one that followed a commit (rhythm.periodic).
 //  3. WARN: the time lag at the partition's commits climbs (trend):
 //     falling behind, whatever the rhythm and the lag's sequence look
 //     like. With too few commits for a trend while the time lag is above
@@ -95,7 +99,7 @@ func (h *History) verdict(ph *partHist, c, end, now int64, g groupPace) (Status,
 		if silence > floor {
 			return StatusOK, Rewind{}, WaitRhythm
 		}
-	case every > 0:
+	case every > 0 && (r.periodic() || g.settled):
 		if silence > h.stallAfter(ph, limit, g) {
 			return StatusStall, Rewind{}, WaitNone
 		}

@@ -674,3 +674,45 @@ func TestStandingCommitOnAShortRhythmWaitsWithinSeconds(t *testing.T) {
 		}
 	}
 }
+
+// TestOneWaitFromRestIsNoRhythm: a consumer on a 2-minute timer serves a
+// partition at rest. Records start to arrive at 60s and its timer fires
+// 20s later: that first wait is a sixth of its period, not its rhythm,
+// so a silence of 95s after it waits (WaitRhythm, up to the ceiling)
+// instead of reading STALL. Its next commits, a full period apart, are
+// its rhythm: a silence within twice that is not STALL, and one past it
+// is.
+func TestOneWaitFromRestIsNoRhythm(t *testing.T) {
+	h := NewHistory(DefaultConfig())
+	const rate = 10
+	c, end := int64(100), int64(100)
+	for sec := 0.0; sec <= 570; sec += 5 {
+		if sec > 60 {
+			end += 5 * rate
+		}
+		if sec == 80 || sec == 200 || sec == 320 {
+			c = end
+		}
+		h.Add(snap(at(sec), grp("g", po("t", 0, c, end))))
+		g, ok := h.Evaluate("g", at(sec))
+		if !ok {
+			t.Fatalf("%.0fs: group not judged", sec)
+		}
+		p := g.Partitions[0]
+		switch sec {
+		case 175:
+			want := "no commit in 1m35s and one wait (~20s) seen, no rhythm yet: STALL after 5m unless it commits"
+			if p.Status != StatusOK || p.Wait.Kind != WaitRhythm || p.Wait.Reason() != want {
+				t.Errorf("%.0fs (95s after a first wait of 20s): %v, %q; want JUDGING %q", sec, p.Status, p.Wait.Reason(), want)
+			}
+		case 300, 440, 555:
+			if p.Status == StatusStall {
+				t.Errorf("%.0fs (%.0fs after a commit, waits of 2m): STALL within twice its rhythm", sec, sec-float64(min(sec, 320)))
+			}
+		case 570:
+			if p.Status != StatusStall {
+				t.Errorf("%.0fs (4m10s after a wait of 2m): %v, %q; want STALL", sec, p.Status, p.Wait.Reason())
+			}
+		}
+	}
+}

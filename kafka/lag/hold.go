@@ -313,10 +313,13 @@ func (h *History) hold1(ph *partHist, lag int64) {
 func isFact(s Status) bool { return s != StatusOK && s != StatusWarn }
 
 // hold is the status a reader reports for a partition whose rules say
-// raw now (lag is its lag now): raw itself when it is a fact or the
-// partition caught up, the held status otherwise.
+// raw now (lag is its lag now): raw itself when it is a fact, the held
+// status was one (a fact is dropped as soon as the rules no longer find
+// it, as hold1 drops it at the next poll: a REWIND faded between polls
+// is not reported without its drop) or the partition caught up; the
+// held status otherwise.
 func (ph *partHist) hold(raw Status, lag int64) Status {
-	if isFact(raw) || lag == 0 || !ph.decided {
+	if isFact(raw) || isFact(ph.held) || lag == 0 || !ph.decided {
 		return raw
 	}
 	return ph.held

@@ -121,6 +121,13 @@ func (r *rhythm) every() int64 {
 	return int64(m) * int64(time.Millisecond)
 }
 
+// periodic reports whether the waits seen give a rhythm: two of them,
+// or one that followed a commit seen (two moves). A single wait that
+// began at a caught-up poll, after the partition's first move or before
+// any, is how long the consumer took from records arriving to its next
+// commit: on a timer, anywhere from at once to a full period.
+func (r *rhythm) periodic() bool { return r.ngaps >= 2 || r.ngaps == 1 && r.moves >= 2 }
+
 // served is the latest wait that ended in a commit (0: none): how often
 // the partition is committed while its consumer serves it. A member that
 // serves its partitions in turn leaves each for much longer between its
@@ -273,8 +280,11 @@ type Wait struct {
 func (w Wait) Reason() string {
 	switch w.Kind {
 	case WaitRhythm:
-		if w.Every > 0 {
+		if w.Every > 0 && w.Then == StatusStop {
 			return "no commit in " + span(w.Silence) + ", past its ~" + span(w.Every) + ", and no member: " + w.Then.String() + " after " + span(w.Need) + " unless it commits"
+		}
+		if w.Every > 0 {
+			return "no commit in " + span(w.Silence) + " and one wait (~" + span(w.Every) + ") seen, no rhythm yet: " + w.Then.String() + " after " + span(w.Need) + " unless it commits"
 		}
 		return "no commit in " + span(w.Silence) + " and no rhythm seen yet: " + w.Then.String() + " after " + span(w.Need) + " unless it commits"
 	case WaitTrend:
@@ -540,7 +550,7 @@ func (h *History) waitOf(ph *partHist, k WaitKind, g groupPace, now int64) Wait 
 	switch k {
 	case WaitRhythm:
 		w.Need = max(time.Duration(h.floor()), h.cfg.RhythmCeiling)
-		if w.Every > 0 {
+		if w.Every > 0 && !ph.owned {
 			// Without a member, past its rhythm: STOP at the limit
 			// (History.verdict).
 			w.Need = max(time.Duration(h.floor()), RhythmFactor*w.Every)
@@ -572,6 +582,9 @@ type groupPace struct {
 	every, last int64
 	// simple: the group is a simple group (groupHist.simple).
 	simple bool
+	// settled: some partition of the group showed a rhythm
+	// (rhythm.periodic).
+	settled bool
 	// stretch is the longest next wait the growing waits of any of its
 	// partitions predict (rhythm.stretch; 0: none), for a partition
 	// that showed no waits of its own (History.stallAfter).
@@ -584,6 +597,7 @@ func groupRhythm(gh *groupHist, seq uint64) groupPace {
 		if ph := &gh.parts[i]; ph.lastSeq == seq {
 			g.every = max(g.every, ph.rh.every())
 			g.last = max(g.last, ph.rh.last)
+			g.settled = g.settled || ph.rh.periodic()
 		}
 	}
 	return g

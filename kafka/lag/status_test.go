@@ -101,6 +101,8 @@ func TestWaitReason(t *testing.T) {
 	}{
 		{Wait{Kind: WaitRhythm, Silence: 55 * time.Second, Need: 5 * time.Minute, Then: StatusStall}, "no commit in 55s and no rhythm seen yet: STALL after 5m unless it commits"},
 		{Wait{Kind: WaitRhythm, Silence: 70 * time.Second, Need: 5 * time.Minute, Then: StatusStop}, "no commit in 1m10s and no rhythm seen yet: STOP after 5m unless it commits"},
+		{Wait{Kind: WaitRhythm, Silence: 95 * time.Second, Every: 20 * time.Second, Need: 5 * time.Minute, Then: StatusStall}, "no commit in 1m35s and one wait (~20s) seen, no rhythm yet: STALL after 5m unless it commits"},
+		{Wait{Kind: WaitRhythm, Silence: 95 * time.Second, Every: 30 * time.Second, Need: time.Minute, Then: StatusStop}, "no commit in 1m35s, past its ~30s, and no member: STOP after 1m unless it commits"},
 		{Wait{Kind: WaitTrend, Every: 45 * time.Second, Need: 90 * time.Second}, "commits every ~45s: a trend needs 1m30s of them"},
 		{Wait{Kind: WaitTrend, Every: 10 * time.Minute, Need: 20 * time.Minute}, "commits every ~10m: a trend needs 20m of them"},
 		{Wait{Kind: WaitTrend, Need: 45 * time.Second}, "too few commits for a trend: needs 45s"},

@@ -10,9 +10,22 @@ import (
 	"github.com/kgroups/kgroups/kafka/fixture"
 )
 
-// pinnedPolls are the polls of testdata/v1.kgrec.
+// pinnedPolls are the polls of testdata/v1.kgrec: the evolving fixture
+// as it was when the file was written, when fraud-scoring's payments/1
+// stood from poll 1 on as its other partitions do.
 func pinnedPolls() (Header, []Poll) {
 	polls := evolvingPolls(6)
+	for i := 2; i < len(polls); i++ {
+		for gi := range polls[i].Snapshot.Groups {
+			g := &polls[i].Snapshot.Groups[gi]
+			for pi := range g.Partitions {
+				if p := &g.Partitions[pi]; g.Name == "fraud-scoring" && p.Partition == 1 {
+					p.Committed = p.LogEnd - 25*int64(i-1)
+					p.Lag = p.LogEnd - p.Committed
+				}
+			}
+		}
+	}
 	polls[3].Snapshot = hostile(polls[3].Snapshot.Time)
 	h := Header{Version: 1, Started: fixture.Epoch.In(time.Local), Refresh: fixture.PollEvery, Window: time.Minute, Groups: []string{"orders-app"}, Cluster: []string{"kafka-1.internal:9092"}, Program: "kgroups pinned"}
 	return h, polls

@@ -177,7 +177,7 @@ func TestHealthHeader(t *testing.T) {
 		// refunds/0 has had a live owner and no commit for a full window.
 		{"orders-app", "health WARN NO-COMMITS · lag 85 · time lag 17s · catching up in 2m21s · produce 35/s · consume 31/s", "[Partitions 7]  Members 2   Chart"},
 		{"billing-reconciler", "health WARN · lag 1209 · time lag ≥55s · falling behind 8.0 msg/s · produce 20/s · consume 12/s", "[Partitions 4]  Members 2   Chart"},
-		{"fraud-scoring", "health ERR STALL · lag 750 · time lag 50s · falling behind 15 msg/s · produce 15/s · consume 0.0/s", "[Partitions 3]  Members 3   Chart"},
+		{"fraud-scoring", "health ERR STALL · lag 725 · time lag 50s · falling behind 15 msg/s · produce 15/s · consume 0.0/s", "[Partitions 3]  Members 3   Chart"},
 		{"inventory-sync", "health ERR REWIND · lag 546 · time lag 27s · falling behind 7.6 msg/s · produce 20/s · consume 12/s", "! stock/0 committed 5525 after 5575: 50 messages are consumed twice"},
 		{"legacy-audit", "health ERR STOP · lag 498125 · time lag ≥55s · falling behind 5.0 msg/s · produce 5.0/s · consume 0.0/s", "[Partitions 2]  Members 0   Chart"},
 		{"search-indexer", "health - · lag - · time lag - · produce - · consume -", "[Partitions 0]  Members 0   Chart"},

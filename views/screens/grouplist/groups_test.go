@@ -133,7 +133,7 @@ func TestHealthAndTimeLag(t *testing.T) {
 		"  NAME↑              TYPE     STATE       HEALTH                                MEMBERS    LAG TIME-LAG TREND",
 		"▶ analytics-etl      consumer Stable      OK                                          2     29       3s ▁▃▁▃▁▃▁▃▁▃",
 		"  billing-reconciler classic  Stable      WARN · slower than producers                2   1209     ≥55s ▄▄▄▄▅▅▅▅▅▅",
-		"  ! fraud-scoring    classic  rebalancing ERR STALL · member not committing           3    750      50s ▃▄▄▄▄▄▄▄▄▄",
+		"  ! fraud-scoring    classic  rebalancing ERR STALL · member not committing           3    725      50s ▃▄▄▄▄▄▄▄▄▄",
 		"  inventory-sync     consumer rebalancing ERR REWIND                                  2    546      27s ▂▂▂▂▂▂▄▄▄▄",
 		"  legacy-audit       classic  Empty       ERR STOP · no members while watched         0 498125     ≥55s ▇▇▇▇▇▇▇▇▇▇",
 		"  orders-app         classic  Stable      WARN NO-COMMITS                             2     85      17s ▄▄▄▄▄▃▃▃▃▃",
