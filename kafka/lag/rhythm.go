@@ -624,16 +624,22 @@ func (r *rhythm) grewAtCommits(span int64) bool {
 const trendSpacing = 15 * time.Second
 
 // grewSince reports whether the time lag now (tl seconds) exceeds the
-// time lag at the newest trend point at least span old by more than half
-// the time since that point: a consumer keeping up on any rhythm shorter
-// than half of span cannot show that.
+// time lag at a trend point at least span old by more than half the time
+// since that point: a consumer keeping up on any rhythm shorter than half
+// of span cannot show that, from any of its commits. Any point, not only
+// the newest: a commit that read an old record (the end of a burst)
+// makes a high point, and a time lag that climbs at about half a second
+// a second would read grown against one point and not against the next,
+// a verdict that flickers between OK and JUDGING from poll to poll.
 func (r *rhythm) grewSince(now int64, tl float64, span int64) bool {
 	for i := int(r.ntrend) - 1; i >= 0; i-- {
 		p := r.point(i)
 		if p.tl < 0 || now-p.at < span {
 			continue
 		}
-		return tl-float64(p.tl) > float64(now-p.at)/2e9
+		if tl-float64(p.tl) > float64(now-p.at)/2e9 {
+			return true
+		}
 	}
 	return false
 }

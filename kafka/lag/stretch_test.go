@@ -136,3 +136,30 @@ func TestTurnWaitsOnItsGroupsGrowth(t *testing.T) {
 		}
 	}
 }
+
+// TestGrewSinceAnyOlderCommit: the time lag grew by more than half the
+// time since some commit at least span old, not only since the newest
+// such commit. Commits read records 10 s old at 0 s and 80 s old at 100 s
+// (the end of a burst); at 180 s the time lag is 110 s: 100 s more in
+// 180 s since the first, though only 30 s more in 80 s since the second.
+// A consumer keeping up, whose time lag falls back to its commits' after
+// each climb, shows it against none of them.
+func TestGrewSinceAnyOlderCommit(t *testing.T) {
+	const sec = int64(time.Second)
+	r := rhythm{rhythmMoves: new(rhythmMoves)}
+	r.moved(0, 10, 50, 15*sec)
+	r.moved(100*sec, 80, 400, 15*sec)
+	for _, c := range []struct {
+		now  int64
+		tl   float64
+		want bool
+	}{
+		{180 * sec, 110, true}, // 100 s in 180 s since the first commit
+		{180 * sec, 95, false}, // 85 s in 180 s, 15 s in 80 s: neither
+		{150 * sec, 60, false}, // the second is under span old; 50 s in 150 s
+	} {
+		if got := r.grewSince(c.now, c.tl, 60*sec); got != c.want {
+			t.Errorf("at %ds, time lag %.0fs: grewSince %v, want %v", c.now/sec, c.tl, got, c.want)
+		}
+	}
+}
