@@ -716,3 +716,38 @@ func TestOneWaitFromRestIsNoRhythm(t *testing.T) {
 		}
 	}
 }
+
+// TestFadedRewindBetweenPolls: a simple group's job commits every 30s
+// with records waiting, then a reset takes it back 200 records: REWIND at
+// the poll that saw it, with its drop. When the broker stops answering,
+// the verdicts are evaluated later without a new poll: 50s on, the
+// event's hold (one floor, 45s) has passed and the job's commit is past
+// its rhythm but within twice it, so the partition waits for the job's
+// next commit, as the rules say now, rather than show the held REWIND
+// with an empty drop.
+func TestFadedRewindBetweenPolls(t *testing.T) {
+	h := NewHistory(DefaultConfig())
+	simple := func(committed int64) kafka.Group {
+		return kafka.Group{Name: "g", Type: kafka.TypeClassic, State: kafka.StateEmpty,
+			Partitions: []kafka.PartitionOffsets{unowned(po("t", 0, committed, 10000))}}
+	}
+	var last, c float64
+	for sec := 0.0; sec <= 335; sec += 5 {
+		if int(sec)%30 == 0 {
+			c = sec
+		}
+		if sec == 335 {
+			c = 100 // 5s after its commit at 330
+		}
+		h.Add(snap(at(sec), simple(int64(c))))
+		last = sec
+	}
+	g, ok := h.Evaluate("g", at(last))
+	if p := g.Partitions[0]; !ok || p.Status != StatusRewind || p.Rewind.High != 330 || p.Rewind.Low != 100 {
+		t.Fatalf("at the poll: %v %+v, want REWIND 330->100", p.Status, p.Rewind)
+	}
+	g, _ = h.Evaluate("g", at(last+50))
+	if p := g.Partitions[0]; p.Status != StatusOK || p.Wait.Kind != WaitRhythm {
+		t.Errorf("50s after the last poll: %v %+v, wait %v; want the REWIND faded and a wait for the job's next commit", p.Status, p.Rewind, p.Wait.Kind)
+	}
+}
