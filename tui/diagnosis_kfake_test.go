@@ -209,6 +209,9 @@ func TestDiagnosisTabReadsOnKfake(t *testing.T) {
 	h.press("esc")
 	h.m.openGroup("g-stall")
 	h.press("shift+tab")
+	// Ten minutes on: a commit with no rhythm seen is STALL once its time
+	// lag passes three ceilings (lag.UnseenRhythms), 15 minutes.
+	sp.shift += 10 * time.Minute
 	polls(1)
 	d = diagnosisTab(t, h)
 	f = findingOf(t, d.Findings(), diagnose.IDStalledAtRecord)

@@ -91,9 +91,10 @@
 //     watched: the window); a group whose commits still move elsewhere is
 //     a job without members and is judged as a member's; a simple group
 //     (kafka.Group.Simple: no member ever joined it) that showed no
-//     rhythm waits (JUDGING) until Config.RhythmCeiling;
+//     rhythm waits (JUDGING) past Config.RhythmCeiling until its time lag
+//     passes UnseenRhythms ceilings;
 //   - STALL: a member owns it and its commit stood as long; with no
-//     rhythm seen it waits (Wait, JUDGING) until Config.RhythmCeiling;
+//     rhythm seen it waits (Wait, JUDGING) as a simple group does;
 //   - WARN: the trend climbs (History.trend: the floors of the time lag
 //     and the lag at the commits, by thirds of their span, climb beyond
 //     noise and still climb over the last window; the lag in records

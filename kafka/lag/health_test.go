@@ -1,6 +1,9 @@
 package lag
 
 import (
+	"fmt"
+	"math"
+	"slices"
 	"testing"
 	"time"
 
@@ -122,10 +125,19 @@ func TestPartitionStatus(t *testing.T) {
 		},
 		{
 			// Polls a minute apart: 6m without a commit is past
-			// RhythmCeiling, whatever the consumer's rhythm.
-			name:  "a commit that never moved is STALL past the ceiling",
+			// RhythmCeiling, but its time lag (at least 6m: its record
+			// is older than the first poll) is within what a job
+			// checkpointing every 10 minutes shows before each commit.
+			name:  "a commit that never moved waits past the ceiling",
 			steps: every(60, true, 50, 100, 50, 110, 50, 120, 50, 130, 50, 140, 50, 150, 50, 160),
-			now:   360, want: StatusStall, obs: 4,
+			now:   360, want: StatusOK, obs: 4, wait: WaitRhythm,
+		},
+		{
+			// The same 16 minutes on: no rhythm explains a time lag past
+			// UnseenRhythms ceilings.
+			name:  "a commit that never moved is STALL past three ceilings",
+			steps: every(60, true, 50, 100, 50, 110, 50, 120, 50, 130, 50, 140, 50, 150, 50, 160, 50, 170, 50, 180, 50, 190, 50, 200, 50, 210, 50, 220, 50, 230, 50, 240, 50, 250, 50, 260),
+			now:   960, want: StatusStall, obs: 4,
 		},
 		{
 			name:  "STALL waits for a full window",
@@ -556,7 +568,8 @@ func TestSimpleGroupWaitsForItsRhythm(t *testing.T) {
 	}{
 		{"simple, past the floor", "", 10, StatusOK, WaitRhythm},
 		{"simple, at the ceiling", "", RhythmCeiling.Seconds(), StatusOK, WaitRhythm},
-		{"simple, past the ceiling", "", RhythmCeiling.Seconds() + 1, StatusStop, WaitNone},
+		{"simple, past the ceiling", "", RhythmCeiling.Seconds() + 1, StatusOK, WaitRhythm},
+		{"simple, past three ceilings", "", UnseenRhythms*RhythmCeiling.Seconds() + 1, StatusStop, WaitNone},
 		{"once joined, past the floor", "consumer", 10, StatusStop, WaitNone},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -572,13 +585,17 @@ func TestSimpleGroupWaitsForItsRhythm(t *testing.T) {
 			if p.Status != tc.want || p.Wait.Kind != tc.wait {
 				t.Errorf("status %v, wait %v; want %v, %v", p.Status, p.Wait.Kind, tc.want, tc.wait)
 			}
-			if tc.wait == WaitRhythm && (p.Wait.Need != RhythmCeiling || p.Wait.Then != StatusStop) {
-				t.Errorf("wait %+v: want STOP after %v", p.Wait, RhythmCeiling)
+			// Its job may checkpoint every 10 minutes: it has not caught
+			// up for as long as its time lag says (at least its
+			// silence: the record is older than the first poll), and
+			// STOP comes once that passes three ceilings.
+			if tc.wait == WaitRhythm && (p.Wait.Need != UnseenRhythms*RhythmCeiling || p.Wait.Then != StatusStop) {
+				t.Errorf("wait %+v: want STOP after %v", p.Wait, UnseenRhythms*RhythmCeiling)
 			}
 			// The group's verdict says what it waits for, not a count
 			// of observations a standing commit never adds to.
 			if v := Judge(g, testConfig().Window); tc.wait == WaitRhythm {
-				want := "no commit in " + span(time.Duration(tc.now*float64(time.Second))) + " and no rhythm seen yet: STOP after 5m unless it commits"
+				want := "no commit in " + span(time.Duration(tc.now*float64(time.Second))) + " and no rhythm seen yet: STOP after 15m unless it commits"
 				if v.Text() != JudgingText || v.Reason() != want {
 					t.Errorf("verdict %q (%q), want %q (%q)", v.Text(), v.Reason(), JudgingText, want)
 				}
@@ -701,7 +718,11 @@ func TestOneWaitFromRestIsNoRhythm(t *testing.T) {
 		p := g.Partitions[0]
 		switch sec {
 		case 175:
-			want := "no commit in 1m35s and one wait (~20s) seen, no rhythm yet: STALL after 5m unless it commits"
+			// Its time lag, 95s, says it was caught up 95s ago: a
+			// rhythm up to two ceilings explains that, so STALL comes
+			// once it passes three (UnseenRhythms), 15m from its
+			// commit.
+			want := "no commit in 1m35s and one wait (~20s) seen, no rhythm yet: STALL after 15m unless it commits"
 			if p.Status != StatusOK || p.Wait.Kind != WaitRhythm || p.Wait.Reason() != want {
 				t.Errorf("%.0fs (95s after a first wait of 20s): %v, %q; want JUDGING %q", sec, p.Status, p.Wait.Reason(), want)
 			}
@@ -751,3 +772,78 @@ func TestFadedRewindBetweenPolls(t *testing.T) {
 		t.Errorf("50s after the last poll: %v %+v, wait %v; want the REWIND faded and a wait for the job's next commit", p.Status, p.Rewind, p.Wait.Kind)
 	}
 }
+
+// TestUnseenRhythmWaitsOnTheTimeLag: a consumer whose commit stands from
+// the first poll showed no rhythm. It is STALL once the silence passes the
+// ceiling (5m) and its time lag passes three (UnseenRhythms, 15m), the
+// longest rhythm a consumer keeping up could have shown: one stuck long
+// before kgroups watched at the ceiling, one stuck 7m before at 8m (its
+// time lag then 15m), one that stops as kgroups starts at 15m. A job that
+// checkpoints every 10 minutes, whose time lag climbs to 10 minutes
+// before each commit, is never STALL.
+func TestUnseenRhythmWaitsOnTheTimeLag(t *testing.T) {
+	const rate = 10 // records a second
+	for _, tc := range []struct {
+		name string
+		// written is when the record at the first poll's commit was
+		// written (seconds; nil: at its log end, caught up), every how
+		// often the consumer commits at the log end (0: never).
+		written    *float64
+		every      float64
+		judging    []float64 // polls that wait, with STALL after need
+		need       time.Duration
+		stall      float64 // the first poll that is STALL (0: none)
+		stallAfter float64 // a poll that is STALL again
+	}{
+		{name: "stuck 20m before", written: ptr(-1200.0), judging: []float64{60, 300}, need: 5 * time.Minute, stall: 310},
+		{name: "stuck 7m before", written: ptr(-420.0), judging: []float64{300, 470}, need: 8 * time.Minute, stall: 490, stallAfter: 1200},
+		{name: "stops as watched", judging: []float64{300, 880}, need: 15 * time.Minute, stall: 910, stallAfter: 1500},
+		{name: "checkpoints every 10m", every: 600},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := NewHistory(DefaultConfig())
+			c, end := int64(50), int64(100)
+			if tc.written == nil {
+				c = end
+			}
+			var stalled []float64
+			for sec := 0.0; sec <= 2400; sec += 10 {
+				if sec > 0 {
+					end += 10 * rate
+				}
+				if tc.every > 0 && sec > 0 && math.Mod(sec, tc.every) == 0 {
+					c = end
+				}
+				h.Add(snap(at(sec), grp("g", po("t", 0, c, end))))
+				if tc.written != nil && c == 50 {
+					key := kafka.CommitKey{Topic: "t", Partition: 0, Offset: 50}
+					h.AddExact(map[kafka.CommitKey]kafka.RecordTime{key: {Offset: 50, Timestamp: at(*tc.written)}})
+				}
+				g, ok := h.Evaluate("g", at(sec))
+				if !ok {
+					t.Fatalf("%.0fs: group not judged", sec)
+				}
+				p := g.Partitions[0]
+				if p.Status == StatusStall {
+					stalled = append(stalled, sec)
+				}
+				if slices.Contains(tc.judging, sec) {
+					want := fmt.Sprintf("no commit in %s and no rhythm seen yet: STALL after %s unless it commits", span(time.Duration(sec)*time.Second), span(tc.need))
+					if p.Status != StatusOK || p.Wait.Kind != WaitRhythm || p.Wait.Reason() != want {
+						t.Errorf("%.0fs: %v, %q; want JUDGING %q", sec, p.Status, p.Wait.Reason(), want)
+					}
+				}
+			}
+			switch {
+			case tc.stall == 0 && len(stalled) > 0:
+				t.Errorf("STALL at %v, want never", stalled[:min(len(stalled), 5)])
+			case tc.stall > 0 && (len(stalled) == 0 || stalled[0] != tc.stall):
+				t.Errorf("STALL at %v, want first at %.0fs", stalled[:min(len(stalled), 5)], tc.stall)
+			case tc.stallAfter > 0 && !slices.Contains(stalled, tc.stallAfter):
+				t.Errorf("STALL at %v, want at %.0fs too", stalled, tc.stallAfter)
+			}
+		})
+	}
+}
+
+func ptr[T any](v T) *T { return &v }

@@ -203,7 +203,9 @@ func TestOneSlowMemberInTurnReadsWarn(t *testing.T) {
 // TestTrace: a trace has the scenario's line, then one line a judged poll
 // with the verdict and one letter a partition.
 func TestTrace(t *testing.T) {
-	sc := Scenarios(DefaultSeed, 7, 10*time.Minute)[6] // "stalled from the start"
+	// Twenty minutes: with no rhythm seen, STALL comes once the time lag
+	// passes three ceilings (lag.UnseenRhythms), 15 minutes after its commit.
+	sc := Scenarios(DefaultSeed, 7, 20*time.Minute)[6] // "stalled from the start"
 	var b strings.Builder
 	if err := Trace(&b, &sc, UI); err != nil {
 		t.Fatal(err)
