@@ -1,7 +1,6 @@
 package kafka
 
 import (
-	"slices"
 	"sort"
 	"sync"
 	"unsafe"
@@ -111,10 +110,10 @@ func (gb *groupBuilder) sameOwners() bool {
 					return false // a row assemble would add
 				}
 				r, k := &rows[j], seen[j]
-				if k == 0 && (r.MemberID != m.MemberID || r.ClientID != m.ClientID || r.Host != m.Host) {
+				if k == 0 && (r.MemberID != m.MemberID || r.ClientID() != m.ClientID || r.Host() != m.Host) {
 					return false
 				}
-				if int(k) >= len(r.Owners) || r.Owners[k] != m.MemberID {
+				if owners := r.Owners(); int(k) >= len(owners) || owners[k] != m.MemberID {
 					return false
 				}
 				seen[j]++
@@ -123,7 +122,7 @@ func (gb *groupBuilder) sameOwners() bool {
 	}
 	for j := range rows {
 		r := &rows[j]
-		if int(seen[j]) != len(r.Owners) || seen[j] == 0 && (r.MemberID != "" || r.ClientID != "" || r.Host != "") {
+		if int(seen[j]) != len(r.Owners()) || seen[j] == 0 && (r.MemberID != "" || r.ClientID() != "" || r.Host() != "") {
 			return false
 		}
 	}
@@ -162,7 +161,7 @@ func ownRows(prev []PartitionOffsets, owners bool) []PartitionOffsets {
 		*r = newRow(p.Topic, p.Partition)
 		r.Committed, r.LeaderEpoch, r.Metadata = p.Committed, p.LeaderEpoch, p.Metadata
 		if owners {
-			r.MemberID, r.ClientID, r.Host, r.Owners = p.MemberID, p.ClientID, p.Host, p.Owners
+			r.MemberID, r.owned = p.MemberID, p.owned
 		}
 	}
 	return rows
@@ -221,6 +220,5 @@ func sameRow(a, b *PartitionOffsets) bool {
 		a.Committed == b.Committed && a.Metadata == b.Metadata &&
 		a.LogStart == b.LogStart && a.LogEnd == b.LogEnd && a.Lag == b.Lag &&
 		a.LastStable == b.LastStable && a.StableTrails == b.StableTrails &&
-		a.MemberID == b.MemberID && a.ClientID == b.ClientID && a.Host == b.Host &&
-		slices.Equal(a.Owners, b.Owners) && a.brokerLag == b.brokerLag
+		a.MemberID == b.MemberID && sameOwned(a.owned, b.owned)
 }

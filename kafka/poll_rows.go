@@ -22,7 +22,7 @@ type topicPartition struct {
 const extraScan = 32
 
 func newRow(t string, p int32) PartitionOffsets {
-	return PartitionOffsets{Topic: t, Partition: p, Committed: NoOffset, LeaderEpoch: -1, LogStart: NoOffset, LogEnd: NoOffset, Lag: NoOffset, brokerLag: NoOffset}
+	return PartitionOffsets{Topic: t, Partition: p, Committed: NoOffset, LeaderEpoch: -1, LogStart: NoOffset, LogEnd: NoOffset, Lag: NoOffset, owned: notOwned}
 }
 
 // add appends a row the set does not have yet: the caller knows, as for
@@ -132,23 +132,30 @@ func (gb *groupBuilder) assemble() {
 		gb.shareRows(rows.row)
 	}
 	if len(gb.g.Members) > 0 {
-		// Owners share one array of member ids: a partition with one
-		// owner (every partition outside share groups) gets a one-id
-		// window of it, and a second owner copies it out on append.
+		// Each member's partitions share one owned part, and owners share
+		// one array of member ids: a partition with one owner (every
+		// partition outside share groups) gets a one-id window of it, and
+		// a second owner copies it out on append. A share partition, with
+		// its broker lag, takes an owned part of its own.
 		ids := make([]string, len(gb.g.Members))
+		owned := make([]rowOwner, len(gb.g.Members))
 		for i := range gb.g.Members {
-			ids[i] = gb.g.Members[i].MemberID
+			m := &gb.g.Members[i]
+			ids[i] = m.MemberID
+			owned[i] = rowOwner{clientID: m.ClientID, host: m.Host, owners: ids[i : i+1 : i+1], brokerLag: NoOffset}
 		}
 		for i := range gb.g.Members {
 			m := &gb.g.Members[i]
 			for _, a := range m.Assignment {
 				for _, p := range a.Partitions {
 					r := rows.row(a.Topic, p)
-					if r.Owners == nil {
-						r.MemberID, r.ClientID, r.Host = m.MemberID, m.ClientID, m.Host
-						r.Owners = ids[i : i+1 : i+1]
-					} else {
-						r.Owners = append(r.Owners, m.MemberID)
+					switch {
+					case r.Owners() == nil && r.BrokerLag() == NoOffset:
+						r.MemberID, r.owned = m.MemberID, &owned[i]
+					case r.Owners() == nil:
+						r.SetOwner(m.MemberID, m.ClientID, m.Host, ids[i:i+1:i+1])
+					default:
+						r.SetOwner(r.MemberID, r.ClientID(), r.Host(), append(r.Owners(), m.MemberID))
 					}
 				}
 			}

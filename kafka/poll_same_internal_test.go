@@ -97,7 +97,11 @@ func (gb *groupBuilder) phases(ts []kmsg.OffsetFetchResponseGroupTopic, lb *logB
 func deepRows(rows []PartitionOffsets) []PartitionOffsets {
 	out := slices.Clone(rows)
 	for i := range out {
-		out[i].Owners = slices.Clone(out[i].Owners)
+		if o := out[i].owned; o != nil && o != notOwned {
+			c := *o
+			c.owners = slices.Clone(c.owners)
+			out[i].owned = &c
+		}
 	}
 	return out
 }

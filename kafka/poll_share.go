@@ -101,7 +101,7 @@ func (gb *groupBuilder) shareRows(row func(string, int32) *PartitionOffsets) {
 				r.Committed = so.StartOffset
 				r.LeaderEpoch = so.LeaderEpoch
 			}
-			r.brokerLag = so.Lag
+			r.SetBrokerLag(so.Lag)
 		}
 	}
 }
@@ -109,8 +109,8 @@ func (gb *groupBuilder) shareRows(row func(string, int32) *PartitionOffsets) {
 // shareLag sets a share partition's lag: the broker's when it sent one
 // (v1+), else the log end minus the start offset.
 func (gb *groupBuilder) shareLag(r *PartitionOffsets) {
-	if r.brokerLag >= 0 && r.Committed >= 0 {
-		r.Lag = r.brokerLag
+	if bl := r.BrokerLag(); bl >= 0 && r.Committed >= 0 {
+		r.Lag = bl
 		return
 	}
 	if r.Committed >= 0 && r.LogEnd >= 0 {

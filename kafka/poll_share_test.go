@@ -145,8 +145,8 @@ func TestPollShareGroup(t *testing.T) {
 	for _, p := range g.Partitions {
 		want := owners[fmt.Sprintf("%s/%d", p.Topic, p.Partition)]
 		sort.Strings(want)
-		if !slices.Equal(p.Owners, want) {
-			t.Errorf("%s/%d owners %v, broker %v", p.Topic, p.Partition, p.Owners, want)
+		if !slices.Equal(p.Owners(), want) {
+			t.Errorf("%s/%d owners %v, broker %v", p.Topic, p.Partition, p.Owners(), want)
 		}
 		if len(want) > 0 && p.MemberID != want[0] {
 			t.Errorf("%s/%d member %q, want the first owner %q", p.Topic, p.Partition, p.MemberID, want[0])
@@ -194,8 +194,8 @@ func TestPollShareGroupLagWithoutV1(t *testing.T) {
 	lags := map[int32]int64{}
 	for _, p := range g.Partitions {
 		lags[p.Partition] = p.Lag
-		if len(p.Owners) != 0 || p.MemberID != "" {
-			t.Errorf("%s/%d owners %v in an Empty group", p.Topic, p.Partition, p.Owners)
+		if len(p.Owners()) != 0 || p.MemberID != "" {
+			t.Errorf("%s/%d owners %v in an Empty group", p.Topic, p.Partition, p.Owners())
 		}
 	}
 	if want := map[int32]int64{0: 0, 1: 4, 2: 0}; fmt.Sprint(lags) != fmt.Sprint(want) {

@@ -121,8 +121,8 @@ func TestPollStreamsGroup(t *testing.T) {
 		t.Errorf("total lag %d, want 21", g.TotalLag())
 	}
 	p, _ := findPartition(g, "orders", 2)
-	if p.MemberID != "m-2" || p.ClientID != "order-enricher-a-StreamThread-2" {
-		t.Errorf("orders/2 owned by %q %q, want m-2", p.MemberID, p.ClientID)
+	if p.MemberID != "m-2" || p.ClientID() != "order-enricher-a-StreamThread-2" {
+		t.Errorf("orders/2 owned by %q %q, want m-2", p.MemberID, p.ClientID())
 	}
 	if p, _ := findPartition(g, "payments", 2); p.MemberID != "" {
 		t.Errorf("payments/2 owned by %q; its task is a warmup, so no member reads it yet", p.MemberID)

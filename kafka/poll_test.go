@@ -175,8 +175,8 @@ func TestPollClassicAssignors(t *testing.T) {
 			if p.Topic != "orders" || p.Partition != int32(i) || p.Committed != wantCommitted || p.LogStart != 0 || p.LogEnd != int64(10+i) || p.Lag != wantLag || p.Err != nil {
 				t.Errorf("%s partition %d: %+v, want committed %d log 0..%d lag %d", k.group, i, p, wantCommitted, 10+i, wantLag)
 			}
-			if want := owner[fmt.Sprintf("orders/%d", i)]; p.MemberID != want || want == "" || p.ClientID != "kgo" {
-				t.Errorf("%s partition %d owner %q/%q, want %q", k.group, i, p.MemberID, p.ClientID, want)
+			if want := owner[fmt.Sprintf("orders/%d", i)]; p.MemberID != want || want == "" || p.ClientID() != "kgo" {
+				t.Errorf("%s partition %d owner %q/%q, want %q", k.group, i, p.MemberID, p.ClientID(), want)
 			}
 		}
 		// Lags: 9,9,9,9,9 for partitions 0-4; partition 5 has no commit.
@@ -255,8 +255,8 @@ func TestPollConsumerProtocol(t *testing.T) {
 		if p.Committed != w.committed || p.LogEnd != w.end || p.Lag != w.lag || p.LogStart != 0 {
 			t.Errorf("partition %d: committed %d end %d lag %d, want %+v", i, p.Committed, p.LogEnd, p.Lag, w)
 		}
-		if p.MemberID == "" || p.ClientID != clients[p.MemberID] {
-			t.Errorf("partition %d owner %q/%q", i, p.MemberID, p.ClientID)
+		if p.MemberID == "" || p.ClientID() != clients[p.MemberID] {
+			t.Errorf("partition %d owner %q/%q", i, p.MemberID, p.ClientID())
 		}
 	}
 	if g.TotalLag() != 15 {

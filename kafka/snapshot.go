@@ -1,6 +1,7 @@
 package kafka
 
 import (
+	"slices"
 	"sort"
 	"time"
 )
@@ -199,8 +200,11 @@ type TopicPartitions struct {
 // PartitionOffsets is one partition of a group with its committed offset and
 // the log's bounds.
 //
-// Fields are ordered so that the struct packs tightly (184 bytes on 64-bit
-// platforms): a poll holds one per committed or assigned partition.
+// Fields are ordered so that the struct packs tightly (128 bytes on 64-bit
+// platforms): a poll holds one per committed or assigned partition. What
+// only owned and share partitions carry (the owner's client id and host,
+// the owners, the broker's lag) is behind one pointer, shared by every
+// partition of the same member of a poll.
 type PartitionOffsets struct {
 	Topic       string
 	Partition   int32
@@ -220,25 +224,36 @@ type PartitionOffsets struct {
 	// read_committed isolation) when StableTrails is set; it means nothing
 	// otherwise.
 	LastStable int64
-	// The owning member, empty when no member has the partition. In a
-	// share group several members share a partition: this is the first
-	// by member id, and Owners lists them all.
+	// MemberID is the owning member's id, empty when no member has the
+	// partition. In a share group several members share a partition: this
+	// is the first by member id, and Owners lists them all. ClientID and
+	// Host give the same member's client id and host.
 	MemberID string
-	ClientID string
-	Host     string
-	// Owners are the member ids of every member assigned the partition,
-	// sorted.
-	Owners []string
+	// owned holds ClientID, Host, Owners and BrokerLag; nil for their zero
+	// values (BrokerLag 0), notOwned for a row as a poll starts it
+	// (BrokerLag NoOffset). Never written once set: SetOwner and
+	// SetBrokerLag give the row a new one.
+	owned *rowOwner
 	// Err is a per-partition failure (fetching the commit or listing the
 	// log's offsets).
 	Err error
-	// brokerLag is a share partition's lag as the broker reported it
-	// (DescribeShareGroupOffsets v1+), or -1.
-	brokerLag int64
 	// StableTrails reports that the last stable offset is below LogEnd: an
 	// open transaction holds read_committed consumers at LastStable.
 	StableTrails bool
 }
+
+// rowOwner is what a partition row keeps behind its owned pointer.
+type rowOwner struct {
+	clientID, host string
+	owners         []string
+	// brokerLag is a share partition's lag as the broker reported it
+	// (DescribeShareGroupOffsets v1+), or -1.
+	brokerLag int64
+}
+
+// notOwned is a row's owned part as a poll starts the row: no owner and
+// no broker lag. Shared by every such row; never written.
+var notOwned = &rowOwner{brokerLag: NoOffset}
 
 // HasCommit reports whether the group has committed an offset here.
 func (p *PartitionOffsets) HasCommit() bool { return p.Committed >= 0 }
@@ -246,12 +261,102 @@ func (p *PartitionOffsets) HasCommit() bool { return p.Committed >= 0 }
 // HasLag reports whether Lag is known.
 func (p *PartitionOffsets) HasLag() bool { return p.Lag >= 0 }
 
+// ClientID is the owning member's client id, empty when no member has the
+// partition.
+func (p *PartitionOffsets) ClientID() string {
+	if p.owned == nil {
+		return ""
+	}
+	return p.owned.clientID
+}
+
+// Host is the owning member's host, empty when no member has the
+// partition.
+func (p *PartitionOffsets) Host() string {
+	if p.owned == nil {
+		return ""
+	}
+	return p.owned.host
+}
+
+// Owners are the member ids of every member assigned the partition,
+// sorted; nil when none. Callers must not modify them.
+func (p *PartitionOffsets) Owners() []string {
+	if p.owned == nil {
+		return nil
+	}
+	return p.owned.owners
+}
+
 // BrokerLag is a share partition's lag as the broker reported it, or
 // NoOffset: what the poll read, kept so that a recording of the poll
 // gives back the same row.
-func (p *PartitionOffsets) BrokerLag() int64 { return p.brokerLag }
+func (p *PartitionOffsets) BrokerLag() int64 {
+	if p.owned == nil {
+		return 0
+	}
+	return p.owned.brokerLag
+}
 
 // SetBrokerLag sets what BrokerLag returns. Only code building a
 // snapshot calls it (a recording's reader); a snapshot once built is
 // never changed.
-func (p *PartitionOffsets) SetBrokerLag(n int64) { p.brokerLag = n }
+func (p *PartitionOffsets) SetBrokerLag(n int64) {
+	o := p.ownedCopy()
+	o.brokerLag = n
+	p.setOwned(o)
+}
+
+// SetOwner sets the owning member (MemberID, ClientID and Host) and
+// Owners. Only code building a snapshot calls it (a recording's reader,
+// tests); a snapshot once built is never changed.
+func (p *PartitionOffsets) SetOwner(memberID, clientID, host string, owners []string) {
+	p.MemberID = memberID
+	o := p.ownedCopy()
+	o.clientID, o.host, o.owners = clientID, host, owners
+	p.setOwned(o)
+}
+
+// WithOwner is p with ClientID, Host and Owners set as SetOwner sets them
+// (MemberID as p has it), for rows built in one expression.
+func (p PartitionOffsets) WithOwner(clientID, host string, owners []string) PartitionOffsets {
+	p.SetOwner(p.MemberID, clientID, host, owners)
+	return p
+}
+
+// ownedCopy is a copy of the row's owned part, to change and set.
+func (p *PartitionOffsets) ownedCopy() *rowOwner {
+	if p.owned == nil {
+		return &rowOwner{}
+	}
+	o := *p.owned
+	return &o
+}
+
+// setOwned sets o as the row's owned part, keeping nil and notOwned for
+// the two values they stand for, so that equal rows are equal
+// field by field.
+func (p *PartitionOffsets) setOwned(o *rowOwner) {
+	switch {
+	case o.clientID != "" || o.host != "" || o.owners != nil:
+		p.owned = o
+	case o.brokerLag == 0:
+		p.owned = nil
+	case o.brokerLag == NoOffset:
+		p.owned = notOwned
+	default:
+		p.owned = o
+	}
+}
+
+// sameOwned reports whether a and b hold the same owned part.
+func sameOwned(a, b *rowOwner) bool {
+	if a == b {
+		return true
+	}
+	if a == nil || b == nil {
+		return false
+	}
+	return a.clientID == b.clientID && a.host == b.host && a.brokerLag == b.brokerLag &&
+		slices.Equal(a.owners, b.owners)
+}

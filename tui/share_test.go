@@ -24,11 +24,12 @@ func shareGroup(poll int) kafka.Group {
 		Assignment: []kafka.TopicPartitions{{Topic: "jobs", Partitions: []int32{1, 2}}}}
 	part := func(p int32, start int64, owners ...*kafka.Member) kafka.PartitionOffsets {
 		end := 120 + 20*n
-		po := kafka.PartitionOffsets{Topic: "jobs", Partition: p, Committed: start, LeaderEpoch: 0, LogStart: 0, LogEnd: end, Lag: end - start,
-			MemberID: owners[0].MemberID, ClientID: owners[0].ClientID, Host: owners[0].Host}
+		po := kafka.PartitionOffsets{Topic: "jobs", Partition: p, Committed: start, LeaderEpoch: 0, LogStart: 0, LogEnd: end, Lag: end - start}
+		var ids []string
 		for _, o := range owners {
-			po.Owners = append(po.Owners, o.MemberID)
+			ids = append(ids, o.MemberID)
 		}
+		po.SetOwner(owners[0].MemberID, owners[0].ClientID, owners[0].Host, ids)
 		return po
 	}
 	return kafka.Group{

@@ -38,7 +38,7 @@ func withStreams(now time.Time) (*kafka.Snapshot, error) {
 			c := kafkatest.StreamsCommits[topic][int32(p)]
 			po := kafka.PartitionOffsets{Topic: topic, Partition: int32(p), Committed: c, LeaderEpoch: -1, LogStart: 0, LogEnd: end, Lag: end - c}
 			if m := owner[topic+"/"+strconv.Itoa(p)]; m != nil {
-				po.MemberID, po.ClientID, po.Host = m.MemberID, m.ClientID, m.Host
+				po.SetOwner(m.MemberID, m.ClientID, m.Host, nil)
 			}
 			g.Partitions = append(g.Partitions, po)
 		}

@@ -299,11 +299,11 @@ func (d *diagnosis) noCommits() {
 		f := Finding{
 			ID: IDNoCommits, Severity: lag.SeverityWarn, Partition: noPartition, Member: id, Offset: noOffset,
 			Message: msg("member %s owns %s the group never committed for: lag cannot be measured and a restart begins at auto.offset.reset",
-				o.first.ClientID, count(len(o.parts), "partition", "partitions")),
+				o.first.ClientID(), count(len(o.parts), "partition", "partitions")),
 			Evidence: Evidence{
 				{"memberId", id},
-				{"clientId", o.first.ClientID},
-				{"host", o.first.Host},
+				{"clientId", o.first.ClientID()},
+				{"host", o.first.Host()},
 				{"partitions", int64(len(o.parts))},
 				{"observations", int64(o.obs)},
 				{"uncommitted", o.parts},

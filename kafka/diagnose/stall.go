@@ -130,7 +130,7 @@ func (d *diagnosis) stalls() {
 		}
 		o := by[p.MemberID]
 		if o == nil {
-			o = &owner{id: p.MemberID, client: p.ClientID, host: p.Host}
+			o = &owner{id: p.MemberID, client: p.ClientID(), host: p.Host()}
 			by[p.MemberID] = o
 			order = append(order, p.MemberID)
 		}
@@ -273,8 +273,8 @@ func (d *diagnosis) stalledAtRecord(p *kafka.PartitionOffsets, o *owner, blame b
 		{"logEndOffset", p.LogEnd},
 		{"lag", p.Lag},
 		{"memberId", p.MemberID},
-		{"clientId", p.ClientID},
-		{"host", p.Host},
+		{"clientId", p.ClientID()},
+		{"host", p.Host()},
 		{"memberPartitions", int64(o.owned)},
 		{"memberAdvancing", int64(o.advancing)},
 	}
@@ -303,12 +303,12 @@ func (d *diagnosis) stalledAtRecord(p *kafka.PartitionOffsets, o *owner, blame b
 	next := [][]string{d.peek(p.Topic, p.Partition)}
 	if blame {
 		m = msg("member %s commits on its other partitions but this commit stayed at %d over the window while %s: "+record+" is the likely cause",
-			append([]any{p.ClientID, p.Committed, count(p.Lag, "record waits", "records wait")}, rargs...)...)
+			append([]any{p.ClientID(), p.Committed, count(p.Lag, "record waits", "records wait")}, rargs...)...)
 		next = append(next, d.resetDryRun(p.Topic, p.Partition, "--shift-by", "1"))
 	} else {
 		m = msg("the commit of member %s stayed at %d over the window while %s: either it is stuck on "+record+
 			", or the member stopped committing; nothing else it owns advances, so the polls cannot tell which",
-			append([]any{p.ClientID, p.Committed, count(p.Lag, "record waits", "records wait")}, rargs...)...)
+			append([]any{p.ClientID(), p.Committed, count(p.Lag, "record waits", "records wait")}, rargs...)...)
 		next = append(next, d.describe("--members"))
 	}
 	d.add(Finding{

@@ -32,10 +32,11 @@ func tableInput(parts ...part) Input {
 	var order []string
 	for _, pt := range parts {
 		lagN := pt.end - pt.committed
-		g.Partitions = append(g.Partitions, kafka.PartitionOffsets{
+		po := kafka.PartitionOffsets{
 			Topic: "t", Partition: pt.p, Committed: pt.committed, LogStart: 0, LogEnd: pt.end, Lag: lagN,
-			MemberID: pt.member, ClientID: "c-" + pt.member, Host: "/h-" + pt.member,
-		})
+		}
+		po.SetOwner(pt.member, "c-"+pt.member, "/h-"+pt.member, nil)
+		g.Partitions = append(g.Partitions, po)
 		v.Partitions = append(v.Partitions, lag.PartitionHealth{
 			Topic: "t", Partition: pt.p, Committed: pt.committed, LogEnd: pt.end, Lag: lagN, Status: pt.status,
 			Owned: pt.member != "", ProduceRate: pt.produce, ConsumeRate: pt.consume, Observations: 10,

@@ -439,14 +439,18 @@ func (s *readState) decodeRow(d *dec, r, base *kafka.PartitionOffsets) {
 	if m&fMemberID != 0 {
 		r.MemberID = s.str(d)
 	}
-	if m&fClientID != 0 {
-		r.ClientID = s.str(d)
-	}
-	if m&fHost != 0 {
-		r.Host = s.str(d)
-	}
-	if m&fOwners != 0 {
-		r.Owners = s.strList(d)
+	if m&(fClientID|fHost|fOwners) != 0 {
+		client, host, owners := r.ClientID(), r.Host(), r.Owners()
+		if m&fClientID != 0 {
+			client = s.str(d)
+		}
+		if m&fHost != 0 {
+			host = s.str(d)
+		}
+		if m&fOwners != 0 {
+			owners = s.strList(d)
+		}
+		r.SetOwner(r.MemberID, client, host, owners)
 	}
 	if m&fErr != 0 {
 		r.Err = s.optErr(d)

@@ -188,10 +188,8 @@ func (r *Redactor) group(g *kafka.Group) kafka.Group {
 			if p.Metadata != "" {
 				p.Metadata = "-"
 			}
-			p.MemberID = r.name("member", p.MemberID)
-			p.ClientID = r.name("client", p.ClientID)
-			p.Host = r.hostPort(p.Host)
-			p.Owners = r.names1("member", p.Owners)
+			p.SetOwner(r.name("member", p.MemberID), r.name("client", p.ClientID()),
+				r.hostPort(p.Host()), r.names1("member", p.Owners()))
 			p.Err = r.err(p.Err)
 			c.Partitions[i] = p
 		}

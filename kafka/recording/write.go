@@ -325,13 +325,13 @@ func rowMask(a, b *kafka.PartitionOffsets) uint64 {
 	if a.MemberID != b.MemberID {
 		m |= fMemberID
 	}
-	if a.ClientID != b.ClientID {
+	if a.ClientID() != b.ClientID() {
 		m |= fClientID
 	}
-	if a.Host != b.Host {
+	if a.Host() != b.Host() {
 		m |= fHost
 	}
-	if (a.Owners == nil) != (b.Owners == nil) || !slices.Equal(a.Owners, b.Owners) {
+	if ao, bo := a.Owners(), b.Owners(); (ao == nil) != (bo == nil) || !slices.Equal(ao, bo) {
 		m |= fOwners
 	}
 	if (a.Err == nil) != (b.Err == nil) || (a.Err != nil && a.Err.Error() != b.Err.Error()) {
@@ -415,13 +415,13 @@ func (s *writeState) encodeRow(b *enc, r, base *kafka.PartitionOffsets, m uint64
 		s.str(b, r.MemberID)
 	}
 	if m&fClientID != 0 {
-		s.str(b, r.ClientID)
+		s.str(b, r.ClientID())
 	}
 	if m&fHost != 0 {
-		s.str(b, r.Host)
+		s.str(b, r.Host())
 	}
 	if m&fOwners != 0 {
-		s.strs32(b, r.Owners)
+		s.strs32(b, r.Owners())
 	}
 	if m&fErr != 0 {
 		s.optErr(b, r.Err)

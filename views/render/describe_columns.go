@@ -68,8 +68,8 @@ func PartitionColumns(wide bool) []Column[PartitionRow] {
 		{Title: "LOG-END-OFFSET", Align: right, Value: func(r PartitionRow) string { return format.Offset(r.Partition.LogEnd) }},
 		{Title: "LAG", Align: right, Value: func(r PartitionRow) string { return format.Offset(r.Partition.Lag) }},
 		{Title: "CONSUMER-ID", Align: left, Max: idMax, Value: func(r PartitionRow) string { return text(r.Partition.MemberID) }},
-		{Title: "HOST", Align: left, Max: hostMax, Value: func(r PartitionRow) string { return text(r.Partition.Host) }},
-		{Title: "CLIENT-ID", Align: left, Max: hostMax, Value: func(r PartitionRow) string { return text(r.Partition.ClientID) }},
+		{Title: "HOST", Align: left, Max: hostMax, Value: func(r PartitionRow) string { return text(r.Partition.Host()) }},
+		{Title: "CLIENT-ID", Align: left, Max: hostMax, Value: func(r PartitionRow) string { return text(r.Partition.ClientID()) }},
 	}
 	if wide {
 		cols = append(cols,
@@ -319,7 +319,7 @@ func strictlySorted(parts []kafka.PartitionOffsets) bool {
 // copy (or, when the poll had no offsets for it, a blank entry) that does, so
 // a row under a member always shows that member.
 func ownedBy(p *kafka.PartitionOffsets, key topicPartition, m *kafka.Member) *kafka.PartitionOffsets {
-	if p != nil && p.MemberID == m.MemberID && p.ClientID == m.ClientID && p.Host == m.Host {
+	if p != nil && p.MemberID == m.MemberID && p.ClientID() == m.ClientID && p.Host() == m.Host {
 		return p
 	}
 	var c kafka.PartitionOffsets
@@ -335,7 +335,7 @@ func ownedBy(p *kafka.PartitionOffsets, key topicPartition, m *kafka.Member) *ka
 			Lag:       kafka.NoOffset,
 		}
 	}
-	c.MemberID, c.ClientID, c.Host = m.MemberID, m.ClientID, m.Host
+	c.SetOwner(m.MemberID, m.ClientID, m.Host, c.Owners())
 	return &c
 }
 

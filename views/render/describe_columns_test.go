@@ -93,8 +93,9 @@ func TestPartitionRowsMemberWins(t *testing.T) {
 	g := &kafka.Group{
 		Members: []kafka.Member{{MemberID: "new", ClientID: "c-new", Host: "/h-new",
 			Assignment: []kafka.TopicPartitions{{Topic: "t", Partitions: []int32{0}}}}},
-		Partitions: []kafka.PartitionOffsets{{Topic: "t", Partition: 0, Committed: 4, LogEnd: 6, Lag: 2, MemberID: "old", ClientID: "c-old", Host: "/h-old"}},
+		Partitions: []kafka.PartitionOffsets{{Topic: "t", Partition: 0, Committed: 4, LogEnd: 6, Lag: 2}},
 	}
+	g.Partitions[0].SetOwner("old", "c-old", "/h-old", nil)
 	rows := PartitionRows(g)
 	if len(rows) != 1 {
 		t.Fatalf("got %d rows, want 1", len(rows))

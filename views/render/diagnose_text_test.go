@@ -23,7 +23,7 @@ func TestFindingTexts(t *testing.T) {
 	}
 	po := func(p int32, committed, start, end int64, m string) kafka.PartitionOffsets {
 		return kafka.PartitionOffsets{Topic: "t", Partition: p, Committed: committed, LogStart: start, LogEnd: end, Lag: max(end-committed, 0),
-			MemberID: m, ClientID: "c-" + m, Host: "/10.0.0.1"}
+			MemberID: m}.WithOwner("c-"+m, "/10.0.0.1", nil)
 	}
 	ph := func(p int32, committed, end int64, s lag.Status, produce, consume float64, tl lag.TimeLag) lag.PartitionHealth {
 		return lag.PartitionHealth{Topic: "t", Partition: p, Committed: committed, LogEnd: end, Lag: end - committed, Status: s,

@@ -29,12 +29,12 @@ func ordersGroup() *kafka.Group {
 			{MemberID: "d-1", ClientID: "app-d", Host: "/10.0.0.4", Subscribed: []string{"orders", "payments"}},
 		},
 		Partitions: []kafka.PartitionOffsets{
-			{Topic: "orders", Partition: 0, Committed: 100, LeaderEpoch: -1, LogStart: 0, LogEnd: 150, Lag: 50, MemberID: "b-1", ClientID: "app-b", Host: "/10.0.0.2"},
-			{Topic: "orders", Partition: 1, Committed: 200, LeaderEpoch: -1, LogStart: 10, LogEnd: 200, Lag: 0, MemberID: "b-1", ClientID: "app-b", Host: "/10.0.0.2"},
+			kafka.PartitionOffsets{Topic: "orders", Partition: 0, Committed: 100, LeaderEpoch: -1, LogStart: 0, LogEnd: 150, Lag: 50, MemberID: "b-1"}.WithOwner("app-b", "/10.0.0.2", nil),
+			kafka.PartitionOffsets{Topic: "orders", Partition: 1, Committed: 200, LeaderEpoch: -1, LogStart: 10, LogEnd: 200, Lag: 0, MemberID: "b-1"}.WithOwner("app-b", "/10.0.0.2", nil),
 			{Topic: "orders", Partition: 2, Committed: 42, LeaderEpoch: -1, LogStart: 0, LogEnd: 50, Lag: 8},
-			{Topic: "orders", Partition: 3, Committed: kafka.NoOffset, LeaderEpoch: -1, LogStart: 0, LogEnd: 30, Lag: kafka.NoOffset, MemberID: "a-1", ClientID: "app-a", Host: "/10.0.0.1"},
-			{Topic: "payments", Partition: 0, Committed: 7, LeaderEpoch: 3, Metadata: "m", LogStart: 0, LogEnd: 7, Lag: 0, MemberID: "b-1", ClientID: "app-b", Host: "/10.0.0.2"},
-			{Topic: "payments", Partition: 1, Committed: 1000, LeaderEpoch: -1, LogStart: 900, LogEnd: 1234, Lag: 234, MemberID: "c-1", ClientID: "app-c", Host: "/10.0.0.3"},
+			kafka.PartitionOffsets{Topic: "orders", Partition: 3, Committed: kafka.NoOffset, LeaderEpoch: -1, LogStart: 0, LogEnd: 30, Lag: kafka.NoOffset, MemberID: "a-1"}.WithOwner("app-a", "/10.0.0.1", nil),
+			kafka.PartitionOffsets{Topic: "payments", Partition: 0, Committed: 7, LeaderEpoch: 3, Metadata: "m", LogStart: 0, LogEnd: 7, Lag: 0, MemberID: "b-1"}.WithOwner("app-b", "/10.0.0.2", nil),
+			kafka.PartitionOffsets{Topic: "payments", Partition: 1, Committed: 1000, LeaderEpoch: -1, LogStart: 900, LogEnd: 1234, Lag: 234, MemberID: "c-1"}.WithOwner("app-c", "/10.0.0.3", nil),
 		},
 	}
 }
@@ -73,8 +73,8 @@ func newGroup() *kafka.Group {
 				Target:     []kafka.TopicPartitions{{Topic: "payments", Partitions: []int32{1}}}},
 		},
 		Partitions: []kafka.PartitionOffsets{
-			{Topic: "payments", Partition: 0, Committed: 3, LeaderEpoch: -1, LogStart: 0, LogEnd: 7, Lag: 4, MemberID: "Zx9", ClientID: "svc", Host: "/10.0.0.9"},
-			{Topic: "payments", Partition: 1, Committed: kafka.NoOffset, LeaderEpoch: -1, LogStart: 900, LogEnd: 1234, Lag: kafka.NoOffset, MemberID: "Zx9", ClientID: "svc", Host: "/10.0.0.9"},
+			kafka.PartitionOffsets{Topic: "payments", Partition: 0, Committed: 3, LeaderEpoch: -1, LogStart: 0, LogEnd: 7, Lag: 4, MemberID: "Zx9"}.WithOwner("svc", "/10.0.0.9", nil),
+			kafka.PartitionOffsets{Topic: "payments", Partition: 1, Committed: kafka.NoOffset, LeaderEpoch: -1, LogStart: 900, LogEnd: 1234, Lag: kafka.NoOffset, MemberID: "Zx9"}.WithOwner("svc", "/10.0.0.9", nil),
 		},
 	}
 }

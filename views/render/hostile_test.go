@@ -71,9 +71,9 @@ func hostileGroup(h string) *kafka.Group {
 				Assignment: []kafka.TopicPartitions{{Topic: h, Partitions: []int32{2}}}},
 		},
 		Partitions: []kafka.PartitionOffsets{
-			{Topic: h, Partition: 0, Committed: 5, LeaderEpoch: -1, LogStart: 0, LogEnd: 10, Lag: 5, MemberID: h + "-1", ClientID: h, Host: "/" + h, Metadata: h},
-			{Topic: h, Partition: 1, Committed: kafka.NoOffset, LeaderEpoch: -1, LogStart: 0, LogEnd: 10, Lag: kafka.NoOffset, MemberID: h + "-1", ClientID: h, Host: "/" + h},
-			{Topic: h, Partition: 2, Committed: 7, LeaderEpoch: -1, LogStart: 0, LogEnd: 9, Lag: 2, MemberID: "m-2", ClientID: "c", Host: "/10.0.0.1", Err: errors.New(h)},
+			kafka.PartitionOffsets{Topic: h, Partition: 0, Committed: 5, LeaderEpoch: -1, LogStart: 0, LogEnd: 10, Lag: 5, MemberID: h + "-1", Metadata: h}.WithOwner(h, "/"+h, nil),
+			kafka.PartitionOffsets{Topic: h, Partition: 1, Committed: kafka.NoOffset, LeaderEpoch: -1, LogStart: 0, LogEnd: 10, Lag: kafka.NoOffset, MemberID: h + "-1"}.WithOwner(h, "/"+h, nil),
+			kafka.PartitionOffsets{Topic: h, Partition: 2, Committed: 7, LeaderEpoch: -1, LogStart: 0, LogEnd: 9, Lag: 2, MemberID: "m-2", Err: errors.New(h)}.WithOwner("c", "/10.0.0.1", nil),
 			{Topic: "plain", Partition: 0, Committed: 1, LeaderEpoch: -1, LogStart: 0, LogEnd: 2, Lag: 1},
 		},
 		Err: fmt.Errorf("describe group %q: %s", h, h),

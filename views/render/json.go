@@ -245,8 +245,8 @@ func toJSONPartition(p *kafka.PartitionOffsets) jsonPartition {
 		LogEndOffset:    offset(p.LogEnd),
 		Lag:             offset(p.Lag),
 		MemberID:        nonEmpty(p.MemberID),
-		ClientID:        nonEmpty(p.ClientID),
-		Host:            nonEmpty(p.Host),
+		ClientID:        nonEmpty(p.ClientID()),
+		Host:            nonEmpty(p.Host()),
 		Error:           errString(p.Err),
 	}
 	if p.HasCommit() && p.LeaderEpoch >= 0 {

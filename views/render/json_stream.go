@@ -324,9 +324,9 @@ func (s *jsonStream) partition(g *kafka.Group, p *kafka.PartitionOffsets, opts J
 	s.key(d+1, "memberId", false)
 	s.optional(p.MemberID)
 	s.key(d+1, "clientId", false)
-	s.optional(p.ClientID)
+	s.optional(p.ClientID())
 	s.key(d+1, "host", false)
-	s.optional(p.Host)
+	s.optional(p.Host())
 	s.key(d+1, "error", false)
 	s.err(p.Err)
 	if opts.TimeLag != nil {

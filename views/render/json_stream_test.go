@@ -79,7 +79,7 @@ func randomGroup(r *rand.Rand, i int) *kafka.Group {
 	}
 	for p := range r.IntN(6) {
 		po := kafka.PartitionOffsets{Topic: s(), Partition: int32(p), Committed: off(), LeaderEpoch: int32(r.IntN(4)) - 1,
-			Metadata: s(), LogStart: off(), LogEnd: off(), Lag: off(), MemberID: s(), ClientID: s(), Host: s()}
+			Metadata: s(), LogStart: off(), LogEnd: off(), Lag: off(), MemberID: s()}.WithOwner(s(), s(), nil)
 		if r.IntN(3) == 0 {
 			po.StableTrails, po.LastStable = true, r.Int64N(1<<40)
 		}
@@ -87,9 +87,11 @@ func randomGroup(r *rand.Rand, i int) *kafka.Group {
 			po.Err = errors.New(s())
 		}
 		if g.Type == kafka.TypeShare {
+			var owners []string
 			for range r.IntN(3) {
-				po.Owners = append(po.Owners, s())
+				owners = append(owners, s())
 			}
+			po.SetOwner(po.MemberID, po.ClientID(), po.Host(), owners)
 		}
 		g.Partitions = append(g.Partitions, po)
 	}

@@ -28,7 +28,7 @@ func SharePartitionColumns(wide bool) []Column[PartitionRow] {
 		cols = append(cols,
 			Column[PartitionRow]{Title: "LOG-START-OFFSET", Align: right, Value: func(r PartitionRow) string { return format.Offset(r.Partition.LogStart) }},
 			Column[PartitionRow]{Title: "LOG-END-OFFSET", Align: right, Value: func(r PartitionRow) string { return format.Offset(r.Partition.LogEnd) }},
-			Column[PartitionRow]{Title: "MEMBERS", Align: left, Value: func(r PartitionRow) string { return text(strings.Join(r.Partition.Owners, ",")) }},
+			Column[PartitionRow]{Title: "MEMBERS", Align: left, Value: func(r PartitionRow) string { return text(strings.Join(r.Partition.Owners(), ",")) }},
 		)
 	}
 	return cols
@@ -168,6 +168,6 @@ func shareJSON(g *kafka.Group, j *jsonGroup) {
 		if p.Committed >= 0 && p.LeaderEpoch >= 0 {
 			j.Partitions[i].LeaderEpoch = ptr(p.LeaderEpoch)
 		}
-		j.Partitions[i].Owners = append(make([]string, 0, len(p.Owners)), p.Owners...)
+		j.Partitions[i].Owners = append(make([]string, 0, len(p.Owners())), p.Owners()...)
 	}
 }

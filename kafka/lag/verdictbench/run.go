@@ -412,7 +412,7 @@ func (w *world) snapshot() *kafka.Snapshot {
 			po.Lag = max(0, p.end-c)
 		}
 		if po.MemberID != "" {
-			po.ClientID, po.Host = "consumer", "/10.0.0.1"
+			po.SetOwner(po.MemberID, "consumer", "/10.0.0.1", nil)
 		}
 		if c < 0 && po.MemberID == "" {
 			continue // neither committed nor assigned: not the group's

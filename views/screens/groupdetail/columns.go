@@ -43,7 +43,7 @@ func (m *Model) partitionColumns(share bool) []table.Col[partRow] {
 	if share {
 		// Who shares the partition is what a share group's row is
 		// about: it goes after the other extras.
-		progress, member, memberDrop = "START", col("MEMBERS", columns.Left, func(r P) string { return columns.Text(strings.Join(r.p.Owners, ",")) }), 1
+		progress, member, memberDrop = "START", col("MEMBERS", columns.Left, func(r P) string { return columns.Text(strings.Join(r.p.Owners(), ",")) }), 1
 	}
 	cols := []table.Col[P]{
 		{Column: col("TOPIC", columns.Left, func(r P) string { return r.p.Topic }), Flex: true, Min: 10},
@@ -57,8 +57,8 @@ func (m *Model) partitionColumns(share bool) []table.Col[partRow] {
 		{Column: col("CONS/S", columns.Right, func(r P) string { return partRate(r.h, false) }), Drop: 2},
 		{Column: col("HEALTH", columns.Left, m.partitionHealthText), Style: m.partitionHealthStyle},
 		{Column: member, Min: 20, Drop: memberDrop},
-		{Column: col("CLIENT", columns.Left, func(r P) string { return columns.Text(r.p.ClientID) }), Min: 12, Drop: 4},
-		{Column: col("HOST", columns.Left, func(r P) string { return columns.Text(r.p.Host) }), Min: 12, Drop: 5},
+		{Column: col("CLIENT", columns.Left, func(r P) string { return columns.Text(r.p.ClientID()) }), Min: 12, Drop: 4},
+		{Column: col("HOST", columns.Left, func(r P) string { return columns.Text(r.p.Host()) }), Min: 12, Drop: 5},
 	}
 	if m.stableCols {
 		cols = withStableLag(cols)

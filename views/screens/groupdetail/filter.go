@@ -88,7 +88,7 @@ func (m *Model) matches(t Tab, i int, f string) bool {
 		return has(mem.MemberID) || has(mem.ClientID) || has(mem.Host) || has(mem.InstanceID)
 	}
 	p := &m.g.Partitions[i]
-	if has(p.Topic) || has(p.MemberID) || has(p.ClientID) {
+	if has(p.Topic) || has(p.MemberID) || has(p.ClientID()) {
 		return true
 	}
 	tp := append(append(m.filter.tp[:0], strings.ToLower(p.Topic)...), ':')

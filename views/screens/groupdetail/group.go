@@ -456,7 +456,7 @@ func memberLags(g *kafka.Group) (map[string]int64, map[string]bool) {
 		if g.IsShare() {
 			// Every member a share partition is assigned to consumes
 			// its backlog: each is shown the whole of it.
-			for _, id := range p.Owners {
+			for _, id := range p.Owners() {
 				lags[id] += p.Lag
 				known[id] = true
 			}
