@@ -18,5 +18,6 @@
 // rules, and the labels come from the simulation's state, never from the
 // rules' answer. `go run ./cmd/verdictbench` prints the report that
 // docs/lag-health.md publishes; TestBenchmarkHolds fails when a cell of the
-// matrix gets worse than the recorded baseline.
+// matrix gets worse than the recorded baseline, on the published seed and
+// on two that the report does not publish.
 package verdictbench
