@@ -99,7 +99,10 @@
 //     and the lag at the commits, by thirds of their span, climb beyond
 //     noise and still climb over the last window; the lag in records
 //     stands in where time lags are unknown); held at WARN, the
-//     records-based rule of behind.go keeps it; too few commits while the
+//     records-based rule of behind.go keeps it, and so does the trend's
+//     climbing answer (the least-squares line through the time lags at
+//     the commits still rises, past the scatter of bursty production);
+//     too few commits while the
 //     time lag is above what keeping up explains waits (JUDGING);
 //   - otherwise OK.
 //

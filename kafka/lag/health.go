@@ -44,7 +44,10 @@ type Rewind struct {
 //     waits, or one that followed a commit (rhythm.periodic).
 //  3. WARN: the time lag at the partition's commits climbs (trend):
 //     falling behind, whatever the rhythm and the lag's sequence look
-//     like. With too few commits for a trend while the time lag is above
+//     like. Held at WARN, it stays WARN while the climb goes on over the
+//     trend's span though its newest commit fell below the one before
+//     (trend's climbing: the scatter of bursty production), or while
+//     its lag in records says it falls behind. With too few commits for a trend while the time lag is above
 //     what keeping up explains, it waits (WaitTrend): never OK on a
 //     time lag nobody can say is bounded.
 //  4. Otherwise OK.
@@ -114,9 +117,11 @@ func (h *History) verdict(ph *partHist, c, end, now int64, g groupPace) (Status,
 		}
 	}
 
-	behind, enough := h.trend(ph)
-	if behind || ph.decided && ph.held == StatusWarn && enough && h.fallingBehind(ph, c, end, now) {
-		// Held at WARN, the commits' lag also says falling behind
+	behind, climbing, enough := h.trend(ph)
+	if behind || ph.decided && ph.held == StatusWarn && enough && (climbing || h.fallingBehind(ph, c, end, now)) {
+		// Held at WARN, the trend's climb goes on though its newest
+		// commit fell below the one before (climbing: the scatter of a
+		// burst cycle), or the commits' lag also says falling behind
 		// (fallingBehind: consumed less than produced beyond noise, the
 		// lag grew): a consumer reading records written faster than now
 		// holds its time lag for a while, and stays WARN.

@@ -2,6 +2,7 @@ package lag
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -573,4 +574,80 @@ func verdictOf(t *testing.T, h *History, sec float64) (Verdict, string) {
 	}
 	v := Judge(g, h.Config().Window)
 	return v, fmt.Sprintf("%s/%d", v.Text(), g.Partitions[0].Wait.Kind)
+}
+
+// TestBurstScatterKeepsATrend: a consumer at 0.8x of bursty production
+// (6 records a second for 30 s of every 90, 0.3 a second between: 2.2 a
+// second on average) that commits every 30 s, as Kafka Streams does by
+// default, polled every second with its commits' records read. Its time
+// lag at its commits climbs about 0.2 s a second, with the burst cycle's
+// scatter on top: one commit in three lands after a burst it has not
+// read, two below the one before. Once WARN it stays WARN for the half
+// hour it keeps falling behind: a commit below the one before does not
+// end a trend the commits still show (it flipped WARN and OK every two
+// minutes when it did). Scaled out to 2x, it reads OK again within the
+// minutes its commits take to show the time lag falling.
+func TestBurstScatterKeepsATrend(t *testing.T) {
+	const cycle, burst, hi, lo = 90.0, 30.0, 6.0, 0.3
+	produced := func(sec float64) float64 { // records written by sec
+		n := math.Floor(sec / cycle)
+		r := sec - n*cycle
+		return n*(burst*hi+(cycle-burst)*lo) + min(r, burst)*hi + max(0, r-burst)*lo
+	}
+	writtenAt := func(o float64) time.Time { // when offset o was written
+		lo, hi := 0.0, 1e6
+		for hi-lo > 1e-3 {
+			if mid := (lo + hi) / 2; produced(mid) > o {
+				hi = mid
+			} else {
+				lo = mid
+			}
+		}
+		return at(lo)
+	}
+	h := NewHistory(DefaultConfig())
+	mean := (burst*hi + (cycle-burst)*lo) / cycle
+	processed, committed := 0.0, int64(0)
+	var warnAt, flips int
+	var trace []Status
+	const slow, fast = 45 * 60, 60 * 60
+	for sec := 1; sec <= fast; sec++ {
+		speed := 0.8
+		if sec > slow {
+			speed = 2
+		}
+		end := produced(float64(sec))
+		processed = min(end, processed+speed*mean)
+		if sec%30 == 0 {
+			committed = int64(processed)
+		}
+		feed(h, float64(sec), committed, int64(end))
+		want := h.WantExact(0, nil)
+		recs := make(map[kafka.CommitKey]kafka.RecordTime, len(want))
+		for _, p := range want {
+			recs[kafka.CommitKey{Topic: p.Topic, Partition: p.Partition, Offset: p.Committed}] = kafka.RecordTime{Offset: p.Committed, Timestamp: writtenAt(float64(p.Committed))}
+		}
+		h.AddExact(recs)
+		s := statusAt(t, h, float64(sec))
+		if sec <= slow {
+			if warnAt == 0 && s == StatusWarn {
+				warnAt = sec
+			}
+			if warnAt > 0 && s != StatusWarn {
+				flips++
+			}
+		}
+		if sec%30 == 0 {
+			trace = append(trace, s)
+		}
+	}
+	if warnAt == 0 || warnAt > 15*60 {
+		t.Fatalf("WARN first at %d s, want within 15 minutes; every 30 s: %v", warnAt, trace)
+	}
+	if flips > 0 {
+		t.Errorf("WARN from %d s, then %d polls not WARN before the consumer sped up; every 30 s: %v", warnAt, flips, trace)
+	}
+	if s := trace[len(trace)-1]; s != StatusOK {
+		t.Errorf("15 minutes at 2x: %v, want OK; every 30 s: %v", s, trace)
+	}
 }

@@ -353,7 +353,24 @@ func (h *History) pollGap() int64 {
 // KeepUpSeconds), be more than EqualRateShare of the span (a consumer
 // keeping pace holds its time lag), and not be undone over the newer
 // half (a burst already being worked off).
-func (h *History) trend(ph *partHist) (behind, enough bool) {
+//
+// climbing is the weaker answer that keeps a partition held at WARN
+// there (History.verdict): the time lags at the commits rise, by their
+// least-squares line over the span, by more than the noise and
+// EqualRateShare of the span; the lag in records climbs as for behind;
+// and the newest commit's time lag is above the middle third's floor by
+// more than half the noise. A step (a consumer that fell behind once and
+// keeps pace since) ends it once the step is in the middle third, and a
+// consumer catching up at its first commit near or below that floor.
+// Unlike behind it asks neither the thirds' floors to climb nor the
+// newest commit to climb past the one before: under bursty production
+// the time lag at a consumer's commits scatters by more than its climb
+// between two of them (+24 s, -6 s, -6 s under a burst cycle three
+// commits long), and the floors of thirds of eight commits fall in and
+// out of step with the cycle, so either would end a trend its commits
+// still show and flip WARN and OK at every few bursts
+// (TestBurstScatterKeepsATrend).
+func (h *History) trend(ph *partHist) (behind, climbing, enough bool) {
 	r := &ph.rh
 	var all, known [trendPoints]trendPoint
 	n, nk := 0, 0
@@ -393,10 +410,13 @@ func (h *History) trend(ph *partHist) (behind, enough bool) {
 		// keeps pace.)
 		lagGrew := float64(lag[2] - lag[0])
 		climbs := grew > noise || grew > noise/2 && lagGrew > lagNoise
-		return climbs && grew > EqualRateShare*span && still && lagGrew > lagNoise, true
+		climbed := climbs && grew > EqualRateShare*span && lagGrew > lagNoise
+		rise := slope(known[:nk]) * span
+		climbing = rise > max(noise, EqualRateShare*span) && lagGrew > lagNoise && float64(known[nk-1].tl-tl[1]) > noise/2
+		return climbed && still, climbing, true
 	}
 	if n < 3 || all[n-1].at-all[0].at < floor {
-		return false, false
+		return false, false, false
 	}
 	// The time lags at the commits are not known, or not the newest's
 	// (the commits are older than the points and their records were not
@@ -405,7 +425,8 @@ func (h *History) trend(ph *partHist) (behind, enough bool) {
 	_, lag, span := thirds(all[:n])
 	rate := max(0, h.produceRate(ph))
 	noise := max(KeepUpMessages, EqualRateShare*rate*span, rate*float64(h.pollGap())/1e9)
-	return float64(lag[2]-lag[0]) > noise && float64(all[n-1].lag-lag[1]) > noise/2, true
+	behind = float64(lag[2]-lag[0]) > noise && float64(all[n-1].lag-lag[1]) > noise/2
+	return behind, behind, true
 }
 
 // stillClimbing reports whether pts still climb at their newest: over
@@ -666,4 +687,26 @@ func (r *rhythm) grewPast(now int64, tl float64, short int64) bool {
 		return tl-float64(p.tl) > float64(now-p.at)/2e9+KeepUpSeconds
 	}
 	return false
+}
+
+// slope is the least-squares slope of pts' time lags against their
+// times, in seconds a second.
+func slope(pts []trendPoint) float64 {
+	var mx, my float64
+	for _, p := range pts {
+		mx += float64(p.at-pts[0].at) / 1e9
+		my += float64(p.tl)
+	}
+	n := float64(len(pts))
+	mx, my = mx/n, my/n
+	var cov, vx float64
+	for _, p := range pts {
+		dx := float64(p.at-pts[0].at)/1e9 - mx
+		cov += dx * (float64(p.tl) - my)
+		vx += dx * dx
+	}
+	if vx == 0 {
+		return 0
+	}
+	return cov / vx
 }
