@@ -80,6 +80,12 @@ type exporter struct {
 	// textPage and omPage write the groups' families, copying each
 	// group's lines that did not change since the poll before.
 	textPage, omPage metrics.Page
+	// lastRows are the partition rows of the last successful poll, kept
+	// through the next poll though the tracker lets go of its snapshot:
+	// the client gives a group whose rows did not change the rows of the
+	// poll before (its memo holds them weakly), so a poll of a cluster
+	// at rest makes no rows (TestServeKeepsRowsAtRest).
+	lastRows [][]kafka.PartitionOffsets
 
 	// page is what the handlers serve, swapped whole after each poll.
 	page  atomic.Pointer[page]
@@ -268,9 +274,10 @@ func (e *exporter) applyReload() {
 // pollOnce is one judged poll and its rendering.
 func (e *exporter) pollOnce(ctx context.Context) {
 	start := e.now()
-	// The page is bytes: the last poll's rows need not live through
-	// this poll's answers. The tracker answers for its latest poll until
-	// here.
+	// The page is bytes: the last poll's snapshot (its groups, members
+	// and the verdicts' inputs) need not live through this poll's
+	// answers; its rows do, in lastRows, for the poll to share. The
+	// tracker answers for its latest poll until here.
 	e.loop.Tracker.Release()
 	pctx, cancel := context.WithTimeout(ctx, e.o.timeout)
 	var snap *kafka.Snapshot
@@ -311,11 +318,27 @@ func (e *exporter) pollOnce(ctx context.Context) {
 		e.state.Errors["exact_read"]++
 	}
 	e.render(snap)
+	e.keepRows(snap)
 	e.state.PollSuccess = true
 	e.state.LastSuccess = snap.Time
 	e.state.PollDuration = e.now().Sub(start)
 	e.publish(snap.Time)
 	e.ready.Store(true)
+}
+
+// keepRows keeps snap's rows, and lets go of the poll before's, for the
+// next poll to share where its groups did not change. A group whose rows
+// changed holds its old rows until the next poll has read its own: at
+// 10,000 groups of 12 partitions that all moved, 15 MB more while the
+// poll is read; at rest nothing more, as the rows are the same.
+func (e *exporter) keepRows(snap *kafka.Snapshot) {
+	clear(e.lastRows)
+	e.lastRows = e.lastRows[:0]
+	for i := range snap.Groups {
+		if ps := snap.Groups[i].Partitions; len(ps) > 0 {
+			e.lastRows = append(e.lastRows, ps)
+		}
+	}
 }
 
 // render encodes the groups' families of snap, the tracker's latest poll.
