@@ -80,6 +80,9 @@ type exporter struct {
 	// unchanged counts the polls whose groups' bytes were those of the
 	// poll before, served again.
 	unchanged int
+	// scratch is the families of a poll that changed no line: no page
+	// reads them, and the next poll writes its families into them.
+	scratch *metrics.Families
 	// textPage and omPage write the groups' families, copying each
 	// group's lines that did not change since the poll before.
 	textPage, omPage metrics.Page
@@ -349,7 +352,10 @@ func (e *exporter) render(snap *kafka.Snapshot) {
 	// The families are allocated at the last poll's sizes: at 10,000
 	// groups, growing them sample by sample allocated twice what they
 	// keep, each poll.
-	fams, st := metrics.Groups(snap, e.loop.Tracker, metrics.Options{Granularity: e.o.granularity, Filter: e.o.filter, MaxSeries: e.o.maxSeries, SizeFrom: e.groupFams})
+	// At rest they are written into the families of the poll before
+	// it, which changed no line and which no page reads.
+	fams, st := metrics.Groups(snap, e.loop.Tracker, metrics.Options{Granularity: e.o.granularity, Filter: e.o.filter, MaxSeries: e.o.maxSeries, SizeFrom: e.groupFams, Reuse: e.scratch})
+	e.scratch = nil
 	e.state.Stats = st
 	e.state.Dropped += uint64(st.DroppedSeries)
 	if st.DroppedGroups != e.lastDropped {
@@ -366,6 +372,7 @@ func (e *exporter) render(snap *kafka.Snapshot) {
 	om := e.wantOM.Load()
 	if e.groupText != nil && e.textPage.Unchanged(fams) && (!om || e.groupOM != nil && e.omPage.Unchanged(fams)) {
 		e.unchanged++
+		e.scratch = fams
 		return
 	}
 	e.groupFams = fams

@@ -77,7 +77,8 @@ func TestServeKeepsRowsAtRest(t *testing.T) {
 // caught up, once the verdicts settle a poll changes no line of the
 // groups' page, and serve serves the bytes of the poll before instead of
 // copying them into a new page; they are still the full rendering of the
-// poll's families. The first commit that moves writes a page again.
+// poll's families, and the next poll writes its families into the ones
+// left over. The first commit that moves writes a page again.
 func TestServeServesAnUnchangedPageAgain(t *testing.T) {
 	c := kafkatest.NewCluster(t)
 	c.CreateTopic(t, "a", 3)
@@ -102,6 +103,17 @@ func TestServeServesAnUnchangedPageAgain(t *testing.T) {
 	}
 	if !bytes.Equal(e.groupText, e.groupFams.AppendText(nil)) {
 		t.Fatal("the page served again is not the rendering of the poll's families")
+	}
+	// The families of a poll that changed no line are written again by
+	// the next poll, which makes none of its own.
+	scratch := e.scratch
+	if scratch == nil {
+		t.Fatal("no families kept from the poll that changed no line")
+	}
+	e.pollOnce(context.Background())
+	n++
+	if len(scratch.DTO()) != 0 || e.scratch == nil || e.scratch == scratch {
+		t.Fatal("the poll at rest did not write its families into those of the poll before")
 	}
 	if !bytes.Contains(e.page.Load().text.bytes(), e.groupText) {
 		t.Fatal("the page served does not hold the groups' bytes")
