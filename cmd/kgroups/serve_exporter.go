@@ -80,18 +80,9 @@ type exporter struct {
 	// unchanged counts the polls whose groups' bytes were those of the
 	// poll before, served again.
 	unchanged int
-	// scratch is the families of a poll that changed no line: no page
-	// reads them, and the next poll writes its families into them.
-	scratch *metrics.Families
 	// textPage and omPage write the groups' families, copying each
 	// group's lines that did not change since the poll before.
 	textPage, omPage metrics.Page
-	// lastRows are the partition rows of the last successful poll, kept
-	// through the next poll though the tracker lets go of its snapshot:
-	// the client gives a group whose rows did not change the rows of the
-	// poll before (its memo holds them weakly), so a poll of a cluster
-	// at rest makes no rows (TestServeKeepsRowsAtRest).
-	lastRows [][]kafka.PartitionOffsets
 
 	// page is what the handlers serve, swapped whole after each poll.
 	page  atomic.Pointer[page]
@@ -280,10 +271,9 @@ func (e *exporter) applyReload() {
 // pollOnce is one judged poll and its rendering.
 func (e *exporter) pollOnce(ctx context.Context) {
 	start := e.now()
-	// The page is bytes: the last poll's snapshot (its groups, members
-	// and the verdicts' inputs) need not live through this poll's
-	// answers; its rows do, in lastRows, for the poll to share. The
-	// tracker answers for its latest poll until here.
+	// The page is bytes: the last poll's rows need not live through
+	// this poll's answers. The tracker answers for its latest poll until
+	// here.
 	e.loop.Tracker.Release()
 	pctx, cancel := context.WithTimeout(ctx, e.o.timeout)
 	var snap *kafka.Snapshot
@@ -324,7 +314,6 @@ func (e *exporter) pollOnce(ctx context.Context) {
 		e.state.Errors["exact_read"]++
 	}
 	e.render(snap)
-	e.keepRows(snap)
 	e.state.PollSuccess = true
 	e.state.LastSuccess = snap.Time
 	e.state.PollDuration = e.now().Sub(start)
@@ -332,30 +321,12 @@ func (e *exporter) pollOnce(ctx context.Context) {
 	e.ready.Store(true)
 }
 
-// keepRows keeps snap's rows, and lets go of the poll before's, for the
-// next poll to share where its groups did not change. A group whose rows
-// changed holds its old rows until the next poll has read its own: at
-// 10,000 groups of 12 partitions that all moved, 15 MB more while the
-// poll is read; at rest nothing more, as the rows are the same.
-func (e *exporter) keepRows(snap *kafka.Snapshot) {
-	clear(e.lastRows)
-	e.lastRows = e.lastRows[:0]
-	for i := range snap.Groups {
-		if ps := snap.Groups[i].Partitions; len(ps) > 0 {
-			e.lastRows = append(e.lastRows, ps)
-		}
-	}
-}
-
 // render encodes the groups' families of snap, the tracker's latest poll.
 func (e *exporter) render(snap *kafka.Snapshot) {
 	// The families are allocated at the last poll's sizes: at 10,000
 	// groups, growing them sample by sample allocated twice what they
 	// keep, each poll.
-	// At rest they are written into the families of the poll before
-	// it, which changed no line and which no page reads.
-	fams, st := metrics.Groups(snap, e.loop.Tracker, metrics.Options{Granularity: e.o.granularity, Filter: e.o.filter, MaxSeries: e.o.maxSeries, SizeFrom: e.groupFams, Reuse: e.scratch})
-	e.scratch = nil
+	fams, st := metrics.Groups(snap, e.loop.Tracker, metrics.Options{Granularity: e.o.granularity, Filter: e.o.filter, MaxSeries: e.o.maxSeries, SizeFrom: e.groupFams})
 	e.state.Stats = st
 	e.state.Dropped += uint64(st.DroppedSeries)
 	if st.DroppedGroups != e.lastDropped {
@@ -372,7 +343,6 @@ func (e *exporter) render(snap *kafka.Snapshot) {
 	om := e.wantOM.Load()
 	if e.groupText != nil && e.textPage.Unchanged(fams) && (!om || e.groupOM != nil && e.omPage.Unchanged(fams)) {
 		e.unchanged++
-		e.scratch = fams
 		return
 	}
 	e.groupFams = fams

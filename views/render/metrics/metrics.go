@@ -85,14 +85,6 @@ type Options struct {
 	// instead of growing sample by sample. Only the allocations depend on
 	// it, never the families.
 	SizeFrom *Families
-	// Reuse, when not nil, is the families of a rendering that no one
-	// reads any more (serve's of a poll that changed no line, whose page
-	// was not written): their samples, label values, names and starts
-	// are written again for this rendering instead of being allocated,
-	// and Reuse is left empty. It must not be SizeFrom, nor the families
-	// a Page compares with. Only the allocations depend on it, never the
-	// families (TestGroupsReusedMatchFresh).
-	Reuse *Families
 }
 
 // Stats says what Groups rendered and what it left out.
@@ -309,7 +301,7 @@ func (f *groupFamilies) all() []*family { return f.list }
 
 // sizeFrom allocates each family's samples and label values at the
 // sizes of the same family in prev (a rendering before), where it has
-// one of that name and labels and the family holds less room.
+// one of that name and labels.
 func (f *groupFamilies) sizeFrom(prev *Families) {
 	for i, x := range f.list {
 		if i >= len(prev.fams) {
@@ -319,38 +311,9 @@ func (f *groupFamilies) sizeFrom(prev *Families) {
 		if p.name != x.name || len(p.labels) != len(x.labels) {
 			continue
 		}
-		if cap(x.samples) < len(p.samples) {
-			x.samples = make([]float64, 0, len(p.samples))
-		}
-		if cap(x.vals) < len(p.vals) {
-			x.vals = make([]string, 0, len(p.vals))
-		}
+		x.samples = make([]float64, 0, len(p.samples))
+		x.vals = make([]string, 0, len(p.vals))
 	}
-}
-
-// reuse takes old's storage for each family of the same name and labels,
-// emptied (its label values cleared, so that they keep no string
-// alive), and leaves old without families, names or starts.
-func (f *groupFamilies) reuse(old *Families) (names []string, starts [][]int32) {
-	for i, x := range f.list {
-		if i >= len(old.fams) {
-			break
-		}
-		p := old.fams[i]
-		if p.name != x.name || len(p.labels) != len(x.labels) {
-			continue
-		}
-		clear(p.vals)
-		x.samples, x.vals = p.samples[:0], p.vals[:0]
-		if p.exact != nil {
-			clear(p.exact)
-			x.exact = p.exact
-		}
-	}
-	clear(old.names)
-	names, starts = old.names[:0], old.starts
-	old.fams, old.names, old.starts = nil, nil, nil
-	return names, starts
 }
 
 // count is the samples of every family.
@@ -421,11 +384,6 @@ func Groups(snap *kafka.Snapshot, l *lag.Tracker, o Options) (*Families, Stats) 
 	if snap == nil {
 		return newFamilies(fams, nil, nil), st
 	}
-	var reuseNames []string
-	var reuseStarts [][]int32
-	if o.Reuse != nil {
-		reuseNames, reuseStarts = fams.reuse(o.Reuse)
-	}
 	if o.SizeFrom != nil {
 		fams.sizeFrom(o.SizeFrom)
 	}
@@ -437,18 +395,10 @@ func Groups(snap *kafka.Snapshot, l *lag.Tracker, o Options) (*Families, Stats) 
 		names  []string
 		starts = make([][]int32, len(fams.all()))
 	)
-	names = reuseNames
-	for f := range starts {
-		if f < len(reuseStarts) {
-			starts[f] = reuseStarts[f][:0]
-		}
-	}
 	if p := o.SizeFrom; p != nil {
-		if cap(names) < len(p.names) {
-			names = make([]string, 0, len(p.names))
-		}
+		names = make([]string, 0, len(p.names))
 		for f := range starts {
-			if f < len(p.starts) && cap(starts[f]) < len(p.starts[f]) {
+			if f < len(p.starts) {
 				starts[f] = make([]int32, 0, len(p.starts[f]))
 			}
 		}

@@ -3,7 +3,6 @@ package metrics
 import (
 	"bytes"
 	"fmt"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -258,85 +257,5 @@ func TestPageUnchanged(t *testing.T) {
 				t.Errorf("%d polls of 60 unchanged, want at least the 30 rendered again", unchanged)
 			}
 		})
-	}
-}
-
-// TestGroupsReusedMatchFresh: families rendered into the storage of a
-// rendering before (Options.Reuse) are the families a fresh rendering
-// makes, in both formats and with the same Stats, poll after poll, while
-// groups come and go (filters, the series cap, the groups of
-// fixture.Evolving), values move and stand, and group ids need escaping
-// or are not UTF-8 (their group_base64 labels in a reused map); at every
-// granularity. The families reused are left empty.
-func TestGroupsReusedMatchFresh(t *testing.T) {
-	odd := []string{"a\"b\\c\nd", "coll\xff", "zz\xfe"}
-	for _, gr := range []Granularity{ByGroup, ByTopic, ByPartition} {
-		t.Run(gr.String(), func(t *testing.T) {
-			l := lag.NewTracker(lag.Config{MinDistance: time.Nanosecond})
-			var spare, last *Families
-			for i := range 40 {
-				s := fixture.Evolving(i)
-				for k, n := range odd {
-					if (i+k)%4 == 3 {
-						continue // the odd groups come and go
-					}
-					s.Groups = append(s.Groups, kafka.Group{Name: n, Type: kafka.TypeClassic, State: kafka.StateEmpty,
-						Partitions: []kafka.PartitionOffsets{fixture.Part("t", 0, int64(5+i/7), 0, 9, nil)}})
-				}
-				sortGroups(s)
-				l.Add(s)
-				o := Options{Granularity: gr}
-				switch i % 6 {
-				case 1:
-					o.Filter, _ = CompileFilter(nil, []string{s.Groups[i%len(s.Groups)].Name}, false)
-				case 2:
-					o.MaxSeries = 3 * 10 * (1 + int(gr)*4)
-				case 3:
-					o.Filter, _ = CompileFilter(nil, nil, true)
-				}
-				want, wst := Groups(s, l, o)
-				o.SizeFrom, o.Reuse = last, spare
-				got, gst := Groups(s, l, o)
-				if spare != nil && (spare.fams != nil || spare.names != nil || spare.starts != nil) {
-					t.Fatalf("poll %d: the families reused still hold their storage", i)
-				}
-				if gst != wst {
-					t.Fatalf("poll %d: stats %+v, fresh %+v", i, gst, wst)
-				}
-				if !bytes.Equal(got.AppendText(nil), want.AppendText(nil)) || !bytes.Equal(got.AppendOpenMetrics(nil), want.AppendOpenMetrics(nil)) {
-					t.Fatalf("poll %d: the families rendered into reused storage differ from fresh ones", i)
-				}
-				if !slices.Equal(got.names, want.names) || !slices.EqualFunc(got.starts, want.starts, slices.Equal) {
-					t.Fatalf("poll %d: the groups' names or starts differ from fresh ones", i)
-				}
-				// The rendering before last becomes the spare: no one
-				// reads it any more in this test.
-				spare, last = last, got
-			}
-		})
-	}
-}
-
-// TestGroupsReuseAllocatesNoStorage: at rest, rendering into the
-// families of a rendering before allocates none of the storage that a
-// rendering sized from the poll before makes: each family's samples and
-// label values, the names and the starts.
-func TestGroupsReuseAllocatesNoStorage(t *testing.T) {
-	s, l := judged(fixture.ManyGroups(200))
-	last, _ := Groups(s, l, Options{})
-	spare, _ := Groups(s, l, Options{})
-	reused := testing.AllocsPerRun(10, func() {
-		f, _ := Groups(s, l, Options{SizeFrom: last, Reuse: spare})
-		spare = f
-	})
-	sized := testing.AllocsPerRun(10, func() { Groups(s, l, Options{SizeFrom: last}) })
-	storage := 1 + len(last.starts) // the names, the starts
-	for _, f := range last.fams {
-		if f.len() > 0 {
-			storage += 2 // its samples and label values
-		}
-	}
-	if sized-reused < float64(storage) {
-		t.Errorf("rendering into reused families allocates %v times, sized from the poll before %v: want at least %d fewer", reused, sized, storage)
 	}
 }
