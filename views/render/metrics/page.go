@@ -28,6 +28,9 @@ type Page struct {
 	// spans[f][k] is where group prev.names[k]'s lines of family f
 	// start in buf; one more entry closes the last group's.
 	spans [][]int32
+	// spare is the spans of the Append before the last, written again
+	// by the next.
+	spare [][]int32
 	// written and copied count the (group, family) pairs the last Append
 	// wrote anew and copied.
 	written, copied int
@@ -39,9 +42,14 @@ type Page struct {
 func (p *Page) Append(dst []byte, fs *Families) []byte {
 	om := p.OpenMetrics
 	start := len(dst)
-	spans := make([][]int32, len(fs.fams))
+	spans := p.spare
+	if len(spans) != len(fs.fams) {
+		spans = make([][]int32, len(fs.fams))
+	}
 	p.written, p.copied = 0, 0
 	for fi, f := range fs.fams {
+		old := spans[fi]
+		spans[fi] = nil
 		if f.len() == 0 {
 			continue
 		}
@@ -50,7 +58,10 @@ func (p *Page) Append(dst []byte, fs *Families) []byte {
 		if p.prev != nil && fi < len(p.prev.fams) && p.prev.fams[fi].name == f.name && p.spans[fi] != nil {
 			pf = p.prev.fams[fi]
 		}
-		span := make([]int32, 0, len(fs.names)+1)
+		span := old[:0]
+		if cap(span) < len(fs.names)+1 {
+			span = make([]int32, 0, len(fs.names)+1)
+		}
 		j := 0 // the walk through the previous poll's groups, in name order
 		for k, name := range fs.names {
 			span = append(span, int32(len(dst)-start))
@@ -78,8 +89,29 @@ func (p *Page) Append(dst []byte, fs *Families) []byte {
 		dst = appendSamples(dst, f, int(fs.starts[fi][len(fs.names)]), f.len(), om)
 		spans[fi] = append(span, int32(len(dst)-start))
 	}
-	p.prev, p.buf, p.spans = fs, dst[start:len(dst):len(dst)], spans
+	p.prev, p.buf, p.spans, p.spare = fs, dst[start:len(dst):len(dst)], spans, p.spans
 	return dst
+}
+
+// Unchanged reports whether Append(dst, fs) would append exactly the bytes
+// the previous Append did: the same families, each with the same samples
+// (label values and values, bit for bit) in the same order. Then a caller
+// that still has those bytes can serve them again instead of writing
+// the page; the Page is left as it is, comparing the next families with
+// the ones before (equal to fs). A Page that has written nothing is
+// never unchanged.
+func (p *Page) Unchanged(fs *Families) bool {
+	if p.prev == nil || len(p.prev.fams) != len(fs.fams) {
+		return false
+	}
+	for fi, f := range fs.fams {
+		pf := p.prev.fams[fi]
+		if f.name != pf.name || f.help != pf.help || f.typ != pf.typ || !slices.Equal(f.labels, pf.labels) ||
+			!sameSamples(f, 0, f.len(), pf, 0, pf.len()) {
+			return false
+		}
+	}
+	return true
 }
 
 // Counts are the (group, family) pairs the last Append wrote anew and
