@@ -53,8 +53,12 @@ func (h *History) CopyFrom(src *History) {
 		if len(sg.memberless) > 0 {
 			memberless = append(g.memberless[:0], sg.memberless...)
 		}
+		var unpaced []bool
+		if len(sg.unpaced) > 0 {
+			unpaced = append(g.unpaced[:0], sg.unpaced...)
+		}
 		*g = *sg
-		g.parts, g.lag.b, g.memberless = parts, lag, memberless
+		g.parts, g.lag.b, g.memberless, g.unpaced = parts, lag, memberless, unpaced
 	})
 	h.topics = append(h.topics[:0], src.topics...)
 	clear(h.topicIdx)

@@ -78,7 +78,7 @@
 // commits would judge some of them on nothing. A partition keeps, beyond
 // its rings, when its current wait began (its latest commit move or
 // caught-up poll), its rhythm (the longest of its last waits that ended in
-// a commit; its group's when it showed none) and its trend (time lag and
+// a commit; its group's when it showed none and its member showed one) and its trend (time lag and
 // lag at up to eight of its commits). The window below is
 // History.floor: (W-1) x MinDistance, at least two poll intervals. The
 // rules (History.verdict), only for a partition with lag > 0 now:

@@ -131,7 +131,7 @@ func (h *History) EvaluateInto(group string, now time.Time, buf []PartitionHealt
 		if ph.lastSeq != h.seq {
 			continue // missing from the latest poll, kept until evicted
 		}
-		p := h.partitionHealth(gh, ph, nowNs)
+		p := h.partitionHealth(gh, ph, gh.paceFor(i), nowNs)
 		if p.Status == StatusRewind {
 			p.ResetBy = h.resetBehind(group, p.Topic, p.Partition, p.Rewind)
 		}
@@ -176,8 +176,7 @@ func addRate(sum, r float64) float64 {
 	return sum + r
 }
 
-func (h *History) partitionHealth(gh *groupHist, ph *partHist, now int64) PartitionHealth {
-	g := gh.pace
+func (h *History) partitionHealth(gh *groupHist, ph *partHist, g groupPace, now int64) PartitionHealth {
 	c, end := h.sample(ph, h.seq)
 	r := h.rates(gh, ph)
 	p := PartitionHealth{

@@ -41,7 +41,9 @@ type Rewind struct {
 //     consumer on a timer commits anywhere from at once to a full period
 //     after records arrive at a partition it had caught up on. A rhythm
 //     is known once the partition, or another of its group, showed two
-//     waits, or one that followed a commit (rhythm.periodic).
+//     waits, or one that followed a commit (rhythm.periodic); another
+//     of its group only when the partition's member showed a rhythm on
+//     some partition it owns (History.memberPaces).
 //  3. WARN: the time lag at the partition's commits climbs (trend):
 //     falling behind, whatever the rhythm and the lag's sequence look
 //     like. Held at WARN, it stays WARN while the climb goes on over the

@@ -77,8 +77,12 @@ type History struct {
 	topicIDs  map[string]seenID
 	restarts  map[restartKey]int64
 	// moved and grew are judgeGroup's scratch: the members that
-	// committed, and how much the lag of what they moved grew.
+	// committed, and how much the lag of what they moved grew; paceIDs
+	// and paced are memberPaces': the members, and whether each showed
+	// a rhythm.
 	moved       []string
+	paceIDs     []string
+	paced       []bool
 	grew        []int64
 	behind      []float64
 	behindBound []float64
@@ -312,6 +316,9 @@ type groupHist struct {
 	// pace is the group's rhythm and latest commit at the latest poll
 	// (groupRhythm).
 	pace groupPace
+	// unpaced marks the parts whose member showed no rhythm of its own
+	// at the latest poll (memberPaces; empty: none).
+	unpaced []bool
 	// memberless are the runs of polls, within the ring, at which the
 	// group had no members (noteMembers): commits that moved then are
 	// not consumption. Most groups have none.

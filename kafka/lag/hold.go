@@ -47,13 +47,14 @@ func (h *History) judgeGroup(gh *groupHist, at func(int) *kafka.PartitionOffsets
 			gh.pace.stretch = max(gh.pace.stretch, ph.rh.stretch(h.pollGap()))
 		}
 	}
+	h.memberPaces(gh, at, n)
 	for i := range gh.parts {
 		ph := &gh.parts[i]
 		if ph.lastSeq != h.seq {
 			continue
 		}
 		c, end := h.sample(ph, h.seq)
-		ph.raw, _, ph.wait = h.rawStatus(ph, c, end, t, gh.pace)
+		ph.raw, _, ph.wait = h.rawStatus(ph, c, end, t, gh.paceFor(i))
 		if waitsTurn(ph, t, h.floor()) {
 			stalls++
 		}
@@ -159,9 +160,11 @@ func (h *History) judgeTurns(gh *groupHist, at func(int) *kafka.PartitionOffsets
 			return
 		}
 		if ph.raw == StatusStall {
-			ph.raw = StatusOK
+			// Its silence passed its rhythm: waiting its turn says why,
+			// not that it keeps up.
+			ph.raw, ph.wait = StatusOK, WaitTurn
 			if grew[j] > KeepUpMessages {
-				ph.raw = StatusWarn
+				ph.raw, ph.wait = StatusWarn, WaitNone
 			}
 			return
 		}
@@ -231,11 +234,89 @@ func (h *History) lagGrowthOver(ph *partHist, w uint64) int64 {
 	return l1 - l0
 }
 
+// memberPaces marks the group's partitions whose member showed no rhythm
+// of its own on any of the partitions it owns at the latest poll
+// (gh.unpaced): their silence is not judged on the other members'
+// rhythm (paceFor). Members commit what they processed, each on its own:
+// one working through a backlog commits minutes apart while the others,
+// caught up, commit every few seconds, and its partitions' silence says
+// nothing of its rhythm until it shows one. A member that showed one is
+// judged on its group's, as its partitions are one consumer's.
+func (h *History) memberPaces(gh *groupHist, at func(int) *kafka.PartitionOffsets, n int) {
+	gh.unpaced = gh.unpaced[:0]
+	if gh.pace.every == 0 {
+		return // nothing to borrow
+	}
+	some := false
+	for i := range gh.parts {
+		if ph := &gh.parts[i]; ph.lastSeq == h.seq && ph.rh.every() == 0 {
+			some = true
+			break
+		}
+	}
+	if !some {
+		return
+	}
+	ids, paced := h.paceIDs[:0], h.paced[:0]
+	defer func() {
+		clear(ids)
+		h.paceIDs, h.paced = ids[:0], paced[:0]
+	}()
+	// A share group's partition is every owner's (kafka.PartitionOffsets.Owners).
+	owners := func(p *kafka.PartitionOffsets) []string {
+		if ms := p.Owners(); len(ms) > 0 {
+			return ms
+		}
+		if p.MemberID == "" {
+			return nil
+		}
+		return []string{p.MemberID}
+	}
+	h.eachOwnedAt(gh, at, n, func(i int, p *kafka.PartitionOffsets) {
+		shows := gh.parts[i].rh.every() > 0
+		for _, m := range owners(p) {
+			j := slices.Index(ids, m)
+			if j < 0 {
+				ids, paced = append(ids, m), append(paced, false)
+				j = len(ids) - 1
+			}
+			paced[j] = paced[j] || shows
+		}
+	})
+	if !slices.Contains(paced, false) {
+		return
+	}
+	if cap(gh.unpaced) < len(gh.parts) {
+		gh.unpaced = make([]bool, len(gh.parts))
+	}
+	gh.unpaced = gh.unpaced[:len(gh.parts)]
+	clear(gh.unpaced)
+	h.eachOwnedAt(gh, at, n, func(i int, p *kafka.PartitionOffsets) {
+		ms := owners(p)
+		gh.unpaced[i] = len(ms) > 0 && !slices.ContainsFunc(ms, func(m string) bool { return paced[slices.Index(ids, m)] })
+	})
+}
+
+// paceFor is the pace gh.parts[i] is judged on: its group's, or none
+// where its member showed no rhythm (memberPaces).
+func (gh *groupHist) paceFor(i int) groupPace {
+	if i < len(gh.unpaced) && gh.unpaced[i] {
+		return groupPace{last: gh.pace.last, simple: gh.pace.simple}
+	}
+	return gh.pace
+}
+
 // eachOwned calls f for each of the group's partitions in the snapshot
 // with the owner's member id: "" for the partitions no member owns, which
 // a job without members (one that assigns its partitions itself) serves
 // together.
 func (h *History) eachOwned(gh *groupHist, at func(int) *kafka.PartitionOffsets, n int, f func(*partHist, string)) {
+	h.eachOwnedAt(gh, at, n, func(i int, p *kafka.PartitionOffsets) { f(&gh.parts[i], p.MemberID) })
+}
+
+// eachOwnedAt is eachOwned with the partition's index in gh.parts and
+// its row.
+func (h *History) eachOwnedAt(gh *groupHist, at func(int) *kafka.PartitionOffsets, n int, f func(int, *kafka.PartitionOffsets)) {
 	i := 0
 	for k := range n {
 		p := at(k)
@@ -243,7 +324,7 @@ func (h *History) eachOwned(gh *groupHist, at func(int) *kafka.PartitionOffsets,
 			i++
 		}
 		if i < len(gh.parts) && h.topicOf(&gh.parts[i]) == p.Topic && gh.parts[i].partition == p.Partition {
-			f(&gh.parts[i], p.MemberID)
+			f(i, p)
 		}
 	}
 }

@@ -324,6 +324,72 @@ func TestStarvationIsJudgedPerMember(t *testing.T) {
 	}
 }
 
+// TestAMemberWithoutARhythmIsNotJudgedOnItsPeers: member a keeps up on
+// t/0, committing every poll; member b never moves t/1 while it is
+// watched. Members commit each on their own (one working through a
+// backlog in large batches commits minutes apart beside members that
+// commit every few seconds), so b's silence is not judged on a's rhythm:
+// t/1 waits, saying why, until what no rhythm explains. Once b shows a
+// rhythm on another of its partitions (t/2), its standing t/1 is a STALL
+// on its group's rhythm, as before.
+func TestAMemberWithoutARhythmIsNotJudgedOnItsPeers(t *testing.T) {
+	cfg := Config{Window: 4, MinDistance: time.Second, Samples: 20, TimePoints: 20, RatePolls: 3, EvictAfter: 3, Hold: 1}
+	owned := func(p kafka.PartitionOffsets, member string) kafka.PartitionOffsets {
+		p.MemberID = member
+		return p
+	}
+	run := func(bShows bool) PartitionHealth {
+		h := NewHistory(cfg)
+		var g GroupHealth
+		for i := range int64(8) {
+			ps := []kafka.PartitionOffsets{
+				owned(po("t", 0, 100+40*i, 100+40*i), "a"),
+				owned(po("t", 1, 50, 100+20*i), "b"),
+			}
+			if bShows {
+				ps = append(ps, owned(po("t", 2, 100+40*i, 100+40*i), "b"))
+			}
+			h.Add(snap(at(float64(10*i)), grp("g", ps...)))
+			g, _ = h.Evaluate("g", at(float64(10*i)))
+		}
+		return g.Partitions[1]
+	}
+	want := "no commit in 1m10s and no rhythm seen yet: STALL after 15m unless it commits"
+	if p := run(false); p.Status != StatusOK || p.Wait.Kind != WaitRhythm || p.Wait.Reason() != want {
+		t.Errorf("a member that showed no rhythm: %v, wait %v %q; want OK waiting %q", p.Status, p.Wait.Kind, p.Wait.Reason(), want)
+	}
+	if p := run(true); p.Status != StatusStall {
+		t.Errorf("a member that commits on its other partition: %v, want STALL", p.Status)
+	}
+}
+
+// TestATurnPastItsRhythmWaits: a member keeps t/2 caught up, committing
+// every poll, then a burst lands on t/0 and t/1 and it works through
+// them, consuming more than is produced, while t/2 stands. t/2's silence
+// passes its own rhythm many times over: it waits its turn (JUDGING, and
+// why), not OK, for nothing says it keeps up.
+func TestATurnPastItsRhythmWaits(t *testing.T) {
+	cfg := Config{Window: 4, MinDistance: time.Second, Samples: 20, TimePoints: 20, RatePolls: 3, EvictAfter: 3, Hold: 1}
+	h := NewHistory(cfg)
+	var g GroupHealth
+	for i := range int64(10) {
+		e0, c0 := 100+40*i, 100+40*i
+		e2, c2 := 100+20*i, 100+20*i
+		if i >= 3 {
+			e0 += 400           // the burst
+			c0 = 180 + 60*(i-2) // a backlog shrinking by 20 a poll
+			c2 = 140            // t/2 waits its turn
+		}
+		h.Add(snap(at(float64(10*i)), grp("g", po("t", 0, c0, e0), po("t", 1, c0, e0), po("t", 2, c2, e2))))
+		g, _ = h.Evaluate("g", at(float64(10*i)))
+	}
+	p := g.Partitions[2]
+	want := "no commit in 1m10s while its member works on its other partitions: waits its turn"
+	if p.Status != StatusOK || p.Wait.Kind != WaitTurn || p.Wait.Reason() != want {
+		t.Errorf("t/2: %v, wait %v %q; want OK waiting %q", p.Status, p.Wait.Kind, p.Wait.Reason(), want)
+	}
+}
+
 // TestTurnLongerThanTheHistoryWaits: a short history (kgroups health
 // over a short window) sees t/1 never move while its member commits on
 // t/0 records older than anything the history saw (a time lag known

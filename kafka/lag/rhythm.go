@@ -28,7 +28,9 @@ import (
 //     consumer's way of committing, however long. A partition is judged
 //     on the longer of its own rhythm and its group's (groupPace): the
 //     members of a group commit together, so a sibling's wait is the
-//     consumer's;
+//     consumer's; but not on its group's when its member showed no
+//     rhythm on any partition it owns (memberPaces): members commit
+//     what they processed, each on its own;
 //   - its time lag at up to eight of its commits, spaced half the window
 //     apart at least: the trend. A consumer keeping up shows a
 //     time lag at its commits that holds (a sawtooth whose floor does not
@@ -602,7 +604,8 @@ func (h *History) waitOf(ph *partHist, k WaitKind, g groupPace, now int64) Wait 
 // of them (0: none seen). A partition that showed no rhythm of its own is
 // judged by its group's: members commit their partitions together
 // (autocommit, a commit after each batch), so a sibling's rhythm is the
-// consumer's. And a group whose commits still move is not gone, though a
+// consumer's; unless its member showed none on any partition it owns
+// (History.memberPaces), for a member's rhythm is its own. And a group whose commits still move is not gone, though a
 // partition without members stands: a job that assigns its partitions
 // itself commits them without members.
 type groupPace struct {
