@@ -120,10 +120,12 @@ func (h *History) judgeTurns(gh *groupHist, at func(int) *kafka.PartitionOffsets
 				// commit (see below).
 				behindBound[j] = max(behindBound[j], tl.Seconds)
 			}
-			if float64(g) > h.sawtooth(ph) {
+			if saw := h.sawtooth(ph); float64(g) > saw && !h.floorsHold(ph, saw) {
 				// Falling behind where it works: it is busy. (A lag that
 				// grows by less than a commit rhythm's production is the
-				// sawtooth of a consumer that keeps up.)
+				// sawtooth of a consumer that keeps up, and so is one
+				// whose lag at its commits holds: a window shorter than
+				// its rhythm sees only the climb between two of them.)
 				behind[j] = math.Inf(1)
 			}
 		}
@@ -195,6 +197,20 @@ func (h *History) judgeTurns(gh *groupHist, at func(int) *kafka.PartitionOffsets
 func (h *History) sawtooth(ph *partHist) float64 {
 	rate := max(0, h.produceRate(ph))
 	return max(KeepUpMessages, rate*float64(ph.rh.served()+h.pollGap())/1e9)
+}
+
+// floorsHold reports whether the partition's lag at its newest commit is
+// within saw of its lag at the oldest commit in its last 2 x Window polls,
+// or three of its served rhythms when they span more (commitMoves), at
+// least two commits: the floor of its sawtooth does not climb.
+func (h *History) floorsHold(ph *partHist, saw float64) bool {
+	var buf [maxCommitPoints]commitPoint
+	w := uint64(2 * h.cfg.Window)
+	if gap := h.pollGap(); gap > 0 {
+		w = max(w, uint64(3*ph.rh.served()/gap)+1)
+	}
+	pts := h.commitMoves(ph, w, buf[:0])
+	return len(pts) >= 2 && float64(pts[0].lag-pts[len(pts)-1].lag) <= saw
 }
 
 // latestTwo is the two latest distinct times of a > b and t (0: none).

@@ -390,6 +390,54 @@ func TestATurnPastItsRhythmWaits(t *testing.T) {
 	}
 }
 
+// TestABurstBetweenRareCommitsIsNotBusy: a member keeps t/1 up with
+// bursty production, committing every 2 minutes, and stops making
+// progress on t/0. Polled every 10 s, the window (10 polls) is shorter
+// than t/1's rhythm: between two commits t/1's lag climbs by a burst, more
+// than its mean rate explains, while its lag at its commits holds. That
+// is the sawtooth of a consumer that keeps up, not a member busy falling
+// behind there: t/0 stays STALL instead of reading WARN, as a partition
+// waiting its turn, at every burst.
+func TestABurstBetweenRareCommitsIsNotBusy(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.MinDistance = time.Second
+	h := NewHistory(cfg)
+	owned := func(p kafka.PartitionOffsets) kafka.PartitionOffsets {
+		p.MemberID = "m"
+		return p
+	}
+	var end0, end1, c1 int64
+	var trace []Status
+	stallAt, flips := -1, 0
+	for sec := 0; sec <= 1800; sec += 10 {
+		end0 += 20
+		if sec%90 < 20 {
+			end1 += 300 // a burst
+		} else {
+			end1 += 5
+		}
+		if sec%120 == 0 {
+			c1 = end1
+		}
+		h.Add(snap(at(float64(sec)), grp("g", owned(po("t", 0, min(end0, 200), end0)), owned(po("t", 1, c1, end1)))))
+		g, _ := h.Evaluate("g", at(float64(sec)))
+		s := g.Partitions[0].Status
+		trace = append(trace, s)
+		if stallAt < 0 && s == StatusStall {
+			stallAt = sec
+		}
+		if stallAt >= 0 && s != StatusStall {
+			flips++
+		}
+	}
+	if stallAt < 0 || stallAt > 600 {
+		t.Fatalf("t/0 STALL first at %d s, want within 10 minutes: %v", stallAt, trace)
+	}
+	if flips > 0 {
+		t.Errorf("t/0 STALL from %d s, then %d polls not STALL: %v", stallAt, flips, trace)
+	}
+}
+
 // TestTurnLongerThanTheHistoryWaits: a short history (kgroups health
 // over a short window) sees t/1 never move while its member commits on
 // t/0 records older than anything the history saw (a time lag known
