@@ -225,3 +225,38 @@ func TestLayeringRules(t *testing.T) {
 		t.Errorf("violations:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// testOnlyModules are modules the tests use as references and the
+// binary must not link: Prometheus' client libraries cost every command
+// their initialisers and resident pages (docs/performance.md, Start-up),
+// and views/render/metrics writes what they wrote.
+var testOnlyModules = []string{
+	"github.com/prometheus/client_golang",
+	"github.com/prometheus/client_model",
+	"github.com/prometheus/common",
+	"github.com/prometheus/procfs",
+	"google.golang.org/protobuf",
+}
+
+// TestBinaryLinksNoTestOnlyModule: no package kgroups is built from
+// comes from a test-only module.
+func TestBinaryLinksNoTestOnlyModule(t *testing.T) {
+	cmd := exec.Command("go", "list", "-deps", module+"/cmd/kgroups")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	raw, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, stderr.String())
+	}
+	deps := strings.Fields(string(raw))
+	if !slices.Contains(deps, module+"/views/render/metrics") {
+		t.Fatalf("go list -deps lists %d packages, not views/render/metrics", len(deps))
+	}
+	for _, p := range deps {
+		for _, m := range testOnlyModules {
+			if p == m || strings.HasPrefix(p, m+"/") {
+				t.Errorf("kgroups links %s, of the test-only module %s", p, m)
+			}
+		}
+	}
+}

@@ -28,8 +28,8 @@ func TestServeDocsNameRealMetrics(t *testing.T) {
 	}
 	fams, _ := metrics.Groups(s, l, metrics.Options{Granularity: metrics.ByPartition})
 	e := metrics.Exporter{}
-	for _, f := range append(fams.DTO(), e.Families()...) {
-		known[f.GetName()] = true
+	for _, f := range append(fams.List(), e.Families()...) {
+		known[f.Name] = true
 	}
 	dir := filepath.Join("..", "..", "docs")
 	name := regexp.MustCompile(`kgroups_[a-z_]+[a-z]`)

@@ -15,11 +15,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/collectors"
-	dto "github.com/prometheus/client_model/go"
-	"github.com/prometheus/common/expfmt"
-
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/lag"
 	"github.com/kgroups/kgroups/kafka/recording"
@@ -58,9 +53,9 @@ type exporter struct {
 	// recording (--record); sink is its files.
 	rec  *recording.Recorder
 	sink *recording.Rotating
-	// self gathers the Go runtime's and the process's metrics (memory,
+	// self reads the Go runtime's and the process's metrics (memory,
 	// CPU, open files) once per poll.
-	self *prometheus.Registry
+	self func() []*metrics.Family
 	// note logs a line on stderr.
 	note func(string)
 	now  func() time.Time
@@ -161,12 +156,10 @@ func newExporter(o serveOptions, poll func(context.Context) (*kafka.Snapshot, er
 	if o.window > 0 {
 		cfg, _ = watch.Config(o.window, o.interval)
 	}
-	self := prometheus.NewRegistry()
-	self.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	e := &exporter{
 		o:    o,
 		loop: watch.Loop{Poll: poll, Read: read, Tracker: lag.NewTracker(cfg)},
-		self: self,
+		self: metrics.Self,
 		note: func(string) {},
 		now:  time.Now,
 	}
@@ -357,10 +350,7 @@ func (e *exporter) render(snap *kafka.Snapshot) {
 // publish makes the page the handlers serve: the groups' bytes of the
 // last successful poll and the exporter's own families as of now.
 func (e *exporter) publish(lastPoll time.Time) {
-	own := e.state.Families()
-	if self, err := e.self.Gather(); err == nil {
-		own = append(own, self...)
-	}
+	own := append(e.state.Families(), e.self()...)
 	p := &page{lastPoll: lastPoll}
 	p.text = body{e.groupText, encode(metrics.TextFormat, own)}
 	groupText, groupOM, fams := e.groupText, e.groupOM, e.groupFams
@@ -401,11 +391,9 @@ func (e *exporter) publish(lastPoll time.Time) {
 	e.page.Store(p)
 }
 
-func encode(format expfmt.Format, fams []*dto.MetricFamily) []byte {
+func encode(format metrics.Format, fams []*metrics.Family) []byte {
 	var b bytes.Buffer
-	// The families are built here with valid names and UTF-8 label
-	// values; an error would be a bug, and leaves the family out.
-	_ = metrics.Encode(&b, format, fams)
+	_ = metrics.Encode(&b, format, fams) // a bytes.Buffer takes every byte
 	return b.Bytes()
 }
 
@@ -462,7 +450,7 @@ func (e *exporter) routes() http.Handler {
 func (e *exporter) serveMetrics(w http.ResponseWriter, r *http.Request) {
 	p := e.page.Load()
 	format := metrics.Negotiate(r.Header.Get("Accept"))
-	om := format.FormatType() == expfmt.TypeOpenMetrics
+	om := format.OpenMetrics()
 	body := p.text
 	if om {
 		e.wantOM.Store(true)

@@ -2,56 +2,69 @@ package metrics
 
 import (
 	"bytes"
-	"fmt"
 	"io"
 	"sort"
 	"strconv"
 	"time"
-
-	dto "github.com/prometheus/client_model/go"
-	"github.com/prometheus/common/expfmt"
 )
 
-// The two formats a scrape can get: the Prometheus text format, and
-// OpenMetrics 1.0 for a scraper that asks for it.
+// MetricType is a family's type.
+type MetricType uint8
+
+// The types of the families kgroups serves.
 const (
-	TextFormat        = expfmt.FmtText
-	OpenMetricsFormat = expfmt.FmtOpenMetrics_1_0_0
+	Counter MetricType = iota
+	Gauge
+	Summary
 )
 
-// Negotiate is the format an Accept header asks for: OpenMetrics when it
-// is preferred, the text format otherwise.
-func Negotiate(accept string) expfmt.Format {
-	h := make(map[string][]string, 1)
-	h["Accept"] = []string{accept}
-	if f := expfmt.NegotiateAccept(h, OpenMetricsFormat, TextFormat); f.FormatType() == expfmt.TypeOpenMetrics {
-		return OpenMetricsFormat
-	}
-	return TextFormat
+// Family is a metric family whole: the exporter's own and the
+// process's. The groups' families, which hold hundreds of thousands of
+// samples, are written from their columns instead (Families).
+type Family struct {
+	Name, Help string
+	// Unit, when set, is written in OpenMetrics as the family's UNIT.
+	Unit    string
+	Type    MetricType
+	Samples []Sample
 }
+
+// Sample is one series of a family.
+type Sample struct {
+	Labels []Label
+	// Value is a counter's or a gauge's value, a summary's sum.
+	Value float64
+	// Quantiles and Count are a summary's.
+	Quantiles []Quantile
+	Count     uint64
+}
+
+// Label is a label's name and value.
+type Label struct{ Name, Value string }
+
+// Quantile is a summary's value at a quantile.
+type Quantile struct{ Quantile, Value float64 }
 
 // Encode writes fams in format, without OpenMetrics's closing "# EOF"
 // (Tail writes it), so that the bytes can be cached and a scrape add
 // what changes by the second. Families without samples are left out.
-func Encode(w io.Writer, format expfmt.Format, fams ...[]*dto.MetricFamily) error {
-	enc := expfmt.NewEncoder(w, format)
+// The bytes are those Prometheus' expfmt encoders write for the same
+// families (TestEncodeMatchesExpfmt).
+func Encode(w io.Writer, format Format, fams ...[]*Family) error {
+	var b []byte
 	for _, fs := range fams {
 		for _, f := range fs {
-			if len(f.Metric) == 0 {
-				continue
-			}
-			if err := enc.Encode(f); err != nil {
-				return fmt.Errorf("metric family %s: %w", f.GetName(), err)
-			}
+			b = f.append(b, format.OpenMetrics())
 		}
 	}
-	return nil
+	_, err := w.Write(b)
+	return err
 }
 
 // Tail is what a scrape appends to the cached bytes: how old the served
 // values are (kgroups_last_poll_age_seconds, since the poll they come
 // from started; NaN before any), then "# EOF" for OpenMetrics.
-func Tail(format expfmt.Format, lastPoll, now time.Time) []byte {
+func Tail(format Format, lastPoll, now time.Time) []byte {
 	var b bytes.Buffer
 	age := "NaN"
 	if !lastPoll.IsZero() {
@@ -60,7 +73,7 @@ func Tail(format expfmt.Format, lastPoll, now time.Time) []byte {
 	b.WriteString("# HELP kgroups_last_poll_age_seconds Seconds since the poll the served values come from started; it grows while polls fail.\n")
 	b.WriteString("# TYPE kgroups_last_poll_age_seconds gauge\n")
 	b.WriteString("kgroups_last_poll_age_seconds " + age + "\n")
-	if format.FormatType() == expfmt.TypeOpenMetrics {
+	if format.OpenMetrics() {
 		b.WriteString("# EOF\n")
 	}
 	return b.Bytes()
@@ -98,8 +111,8 @@ type Exporter struct {
 var ErrorKinds = []string{"poll", "timeout", "group", "exact_read"}
 
 // Families renders e.
-func (e *Exporter) Families() []*dto.MetricFamily {
-	const G, C = dto.MetricType_GAUGE, dto.MetricType_COUNTER
+func (e *Exporter) Families() []*Family {
+	const G, C = Gauge, Counter
 	build := newFamily("kgroups_build_info", "The running kgroups: its version and the Go version it was built with. Always 1.", G, "version", "goversion")
 	build.add(1, e.Version, e.GoVersion)
 	success := newFamily("kgroups_poll_success", "1 when the latest poll of the cluster succeeded, 0 when it failed: the other values are then the last successful poll's (see kgroups_last_poll_age_seconds).", G)
@@ -139,7 +152,7 @@ func (e *Exporter) Families() []*dto.MetricFamily {
 	reload.add(b2f(!e.ReloadFailed))
 	reloads := newFamily("kgroups_config_reloads_total", "Configuration reloads tried (SIGHUP).", C)
 	reloads.add(float64(e.Reloads))
-	return toDTO([]*family{build, success, dur, last, polls, errs, dropped, series, groups, gdropped, limit, reload, reloads})
+	return public([]*family{build, success, dur, last, polls, errs, dropped, series, groups, gdropped, limit, reload, reloads})
 }
 
 func b2f(b bool) float64 {

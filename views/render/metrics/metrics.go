@@ -21,8 +21,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	dto "github.com/prometheus/client_model/go"
-
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/lag"
 	"github.com/kgroups/kgroups/kafka/watch"
@@ -142,7 +140,7 @@ func Status(v *lag.Verdict) string {
 // flattened (len(labels) a sample) and their values.
 type family struct {
 	name, help string
-	typ        dto.MetricType
+	typ        MetricType
 	labels     []string
 	vals       []string
 	samples    []float64
@@ -158,7 +156,7 @@ type family struct {
 // Prometheus would keep only one of the three.
 const ExactGroupLabel = "group_base64"
 
-func newFamily(name, help string, typ dto.MetricType, labels ...string) *family {
+func newFamily(name, help string, typ MetricType, labels ...string) *family {
 	return &family{name: name, help: help, typ: typ, labels: labels}
 }
 
@@ -190,26 +188,20 @@ func (f *family) truncate(n int) {
 	f.vals = f.vals[:n*len(f.labels)]
 }
 
-// dto is the family as client_model holds it.
-func (f *family) dto() *dto.MetricFamily {
-	out := &dto.MetricFamily{Name: &f.name, Help: &f.help, Type: f.typ.Enum()}
+// public is the family as a Family, empty or not.
+func (f *family) public() *Family {
+	out := &Family{Name: f.name, Help: f.help, Type: f.typ, Samples: make([]Sample, len(f.samples))}
 	k := len(f.labels)
-	for i := range f.samples {
-		m := &dto.Metric{Label: make([]*dto.LabelPair, k)}
+	for i, v := range f.samples {
+		s := &out.Samples[i]
+		s.Value = v
+		s.Labels = make([]Label, k, k+1)
 		for j := range f.labels {
-			m.Label[j] = &dto.LabelPair{Name: &f.labels[j], Value: &f.vals[i*k+j]}
+			s.Labels[j] = Label{Name: f.labels[j], Value: f.vals[i*k+j]}
 		}
 		if b64, ok := f.exact[i]; ok {
-			name := ExactGroupLabel
-			m.Label = append(m.Label, &dto.LabelPair{Name: &name, Value: &b64})
+			s.Labels = append(s.Labels, Label{Name: ExactGroupLabel, Value: b64})
 		}
-		v := f.samples[i]
-		if f.typ == dto.MetricType_COUNTER {
-			m.Counter = &dto.Counter{Value: &v}
-		} else {
-			m.Gauge = &dto.Gauge{Value: &v}
-		}
-		out.Metric = append(out.Metric, m)
 	}
 	return out
 }
@@ -265,7 +257,7 @@ type groupFamilies struct {
 }
 
 func newGroupFamilies(g Granularity) *groupFamilies {
-	const G = dto.MetricType_GAUGE
+	const G = Gauge
 	f := &groupFamilies{
 		info:       newFamily("kgroups_group_info", "A consumer group as the latest poll described it: type (classic, consumer, share, streams), state, protocol type, assignor and coordinator broker id. Always 1.", G, "group", "type", "state", "protocol", "assignor", "coordinator"),
 		members:    newFamily("kgroups_group_members", "Members of the group.", G, "group"),
@@ -364,11 +356,11 @@ func newFamilies(f *groupFamilies, names []string, starts [][]int32) *Families {
 	return &Families{fams: all, names: names, starts: starts}
 }
 
-// DTO is the families as client_model holds them (empty ones included).
-func (f *Families) DTO() []*dto.MetricFamily { return toDTO(f.fams) }
+// List is the families whole, empty ones included.
+func (f *Families) List() []*Family { return public(f.fams) }
 
 // AppendText appends the families with samples in the Prometheus text
-// format, byte for byte what expfmt writes for DTO (held by
+// format, byte for byte what expfmt writes for List (held by
 // TestWriterMatchesExpfmt), without building it.
 func (f *Families) AppendText(b []byte) []byte { return appendFamilies(b, f.fams, false) }
 
@@ -538,10 +530,10 @@ func addPartitions(f *groupFamilies, group string, ps []lag.PartitionHealth, gr 
 	}
 }
 
-func toDTO(fs []*family) []*dto.MetricFamily {
-	out := make([]*dto.MetricFamily, 0, len(fs))
+func public(fs []*family) []*Family {
+	out := make([]*Family, 0, len(fs))
 	for _, f := range fs {
-		out = append(out, f.dto())
+		out = append(out, f.public())
 	}
 	return out
 }

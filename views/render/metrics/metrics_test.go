@@ -46,7 +46,7 @@ func label(m *dto.Metric, name string) string {
 	return "<none>"
 }
 
-func encodeText(t *testing.T, fams []*dto.MetricFamily) []byte {
+func encodeText(t *testing.T, fams []*Family) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	if err := Encode(&b, TextFormat, fams); err != nil {
@@ -279,18 +279,16 @@ func TestWriterMatchesExpfmt(t *testing.T) {
 	}
 	s, l := judged(polls...)
 	fams, _ := Groups(s, l, Options{Granularity: ByPartition})
-	odd := newFamily("kgroups_test_values", "help with \\ back\nslash and \"quotes\"", dto.MetricType_GAUGE, "group", "x")
+	odd := newFamily("kgroups_test_values", "help with \\ back\nslash and \"quotes\"", Gauge, "group", "x")
 	for i, v := range []float64{0, 1, -1, 0.5, 1e21, 123456789, 1.0e-7, -3, math.NaN(), math.Inf(1), math.Inf(-1), 42, 3.14159, float64(1 << 53)} {
 		odd.add(v, "a\"b\\c\nd\te}{,=", strings.Repeat("é", i))
 	}
-	counter := newFamily("kgroups_test_total", "a counter", dto.MetricType_COUNTER)
+	counter := newFamily("kgroups_test_total", "a counter", Counter)
 	counter.add(7)
-	fams.fams = append(fams.fams, odd, counter, newFamily("kgroups_test_empty", "no samples", dto.MetricType_GAUGE, "group"))
-	for _, format := range []expfmt.Format{TextFormat, OpenMetricsFormat} {
+	fams.fams = append(fams.fams, odd, counter, newFamily("kgroups_test_empty", "no samples", Gauge, "group"))
+	for _, format := range []Format{TextFormat, OpenMetricsFormat} {
 		var want bytes.Buffer
-		if err := Encode(&want, format, fams.DTO()); err != nil {
-			t.Fatal(err)
-		}
+		expfmtEncode(t, &want, format, fams.List())
 		var got []byte
 		if format == TextFormat {
 			got = fams.AppendText(nil)
@@ -383,10 +381,10 @@ func TestRateFamiliesNameTheirUnit(t *testing.T) {
 	s, l := judged(polls...)
 	fams, _ := Groups(s, l, Options{Granularity: ByPartition})
 	e := Exporter{Version: "1.2.3", GoVersion: "go1.26"}
-	for _, f := range append(fams.DTO(), e.Families()...) {
-		perSecond := strings.Contains(strings.ToLower(f.GetHelp()), "per second")
-		if perSecond != strings.HasSuffix(f.GetName(), "_per_second") {
-			t.Errorf("%s: help %q; a rate's name ends in _per_second, and only a rate's", f.GetName(), f.GetHelp())
+	for _, f := range append(fams.List(), e.Families()...) {
+		perSecond := strings.Contains(strings.ToLower(f.Help), "per second")
+		if perSecond != strings.HasSuffix(f.Name, "_per_second") {
+			t.Errorf("%s: help %q; a rate's name ends in _per_second, and only a rate's", f.Name, f.Help)
 		}
 	}
 	got := parse(t, fams.AppendText(nil))

@@ -5,8 +5,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-
-	dto "github.com/prometheus/client_model/go"
 )
 
 // appendFamilies writes the families with samples as expfmt's
@@ -26,18 +24,109 @@ func appendFamilies(b []byte, fs []*family, om bool) []byte {
 
 // appendHeader writes a family's HELP and TYPE lines.
 func appendHeader(b []byte, f *family, om bool) []byte {
-	// OpenMetrics names a counter's family without its _total.
-	family := f.name
-	if om && f.typ == dto.MetricType_COUNTER {
-		family = strings.TrimSuffix(family, "_total")
+	return appendFamilyHeader(b, f.name, f.help, "", f.typ, om)
+}
+
+// appendFamilyHeader writes a family's HELP, TYPE and (OpenMetrics only)
+// UNIT lines. OpenMetrics names a counter's family without its _total,
+// and calls a counter without one unknown.
+func appendFamilyHeader(b []byte, name, help, unit string, typ MetricType, om bool) []byte {
+	family, total := name, strings.HasSuffix(name, "_total")
+	if om && typ == Counter && total {
+		family = name[:len(name)-len("_total")]
 	}
 	b = append(b, "# HELP "...)
 	b = append(b, family...)
 	b = append(b, ' ')
-	b = appendEscaped(b, f.help, om)
+	b = appendEscaped(b, help, om)
 	b = append(b, "\n# TYPE "...)
 	b = append(b, family...)
-	return append(b, typeName(f.typ)...)
+	switch {
+	case typ == Summary:
+		b = append(b, " summary\n"...)
+	case typ == Gauge:
+		b = append(b, " gauge\n"...)
+	case om && !total:
+		b = append(b, " unknown\n"...)
+	default:
+		b = append(b, " counter\n"...)
+	}
+	if om && unit != "" {
+		b = append(b, "# UNIT "...)
+		b = append(b, family...)
+		b = append(b, ' ')
+		b = appendEscaped(b, unit, true)
+		b = append(b, '\n')
+	}
+	return b
+}
+
+// append writes f as expfmt's text (om false) or OpenMetrics 1.0
+// encoder does; nothing when it has no samples.
+func (f *Family) append(b []byte, om bool) []byte {
+	if len(f.Samples) == 0 {
+		return b
+	}
+	b = appendFamilyHeader(b, f.Name, f.Help, f.Unit, f.Type, om)
+	for i := range f.Samples {
+		s := &f.Samples[i]
+		if f.Type != Summary {
+			b = appendSample(b, f.Name, "", s.Labels, "", 0, om)
+			b = appendFloat(b, s.Value, om)
+			b = append(b, '\n')
+			continue
+		}
+		for _, q := range s.Quantiles {
+			b = appendSample(b, f.Name, "", s.Labels, "quantile", q.Quantile, om)
+			b = appendFloat(b, q.Value, om)
+			b = append(b, '\n')
+		}
+		b = appendSample(b, f.Name, "_sum", s.Labels, "", 0, om)
+		b = appendFloat(b, s.Value, om)
+		b = append(b, '\n')
+		b = appendSample(b, f.Name, "_count", s.Labels, "", 0, om)
+		if om {
+			// OpenMetrics writes a count as the integer it is.
+			b = strconv.AppendUint(b, s.Count, 10)
+		} else {
+			b = appendFloat(b, float64(s.Count), false)
+		}
+		b = append(b, '\n')
+	}
+	return b
+}
+
+// appendSample writes a sample's name, labels (and a summary's quantile
+// label, when extra is set) and the space before its value.
+func appendSample(b []byte, name, suffix string, labels []Label, extra string, extraValue float64, om bool) []byte {
+	b = append(b, name...)
+	b = append(b, suffix...)
+	for j, l := range labels {
+		if j == 0 {
+			b = append(b, '{')
+		} else {
+			b = append(b, ',')
+		}
+		b = append(b, l.Name...)
+		b = append(b, '=', '"')
+		b = appendEscaped(b, l.Value, true)
+		b = append(b, '"')
+	}
+	if extra != "" {
+		if len(labels) == 0 {
+			b = append(b, '{')
+		} else {
+			b = append(b, ',')
+		}
+		b = append(b, extra...)
+		b = append(b, '=', '"')
+		b = appendFloat(b, extraValue, om)
+		b = append(b, '"')
+	}
+	if len(labels) > 0 || extra != "" {
+		b = append(b, '}')
+	}
+	return append(b, ' ')
 }
 
 // appendSamples writes samples [lo,hi) of f, a line each.
@@ -74,13 +163,6 @@ func appendSamples(b []byte, f *family, lo, hi int, om bool) []byte {
 	return b
 }
 
-func typeName(t dto.MetricType) string {
-	if t == dto.MetricType_COUNTER {
-		return " counter\n"
-	}
-	return " gauge\n"
-}
-
 // appendEscaped escapes a backslash and a line feed, and a double quote
 // when quote is set (label values; OpenMetrics's HELP too).
 func appendEscaped(b []byte, s string, quote bool) []byte {
@@ -107,6 +189,12 @@ func appendEscaped(b []byte, s string, quote bool) []byte {
 // also marks every whole number so.
 func appendFloat(b []byte, v float64, om bool) []byte {
 	switch {
+	case v == 0:
+		// Negative zero too, as expfmt writes it.
+		if om {
+			return append(b, "0.0"...)
+		}
+		return append(b, '0')
 	case math.IsNaN(v):
 		return append(b, "NaN"...)
 	case math.IsInf(v, +1):
