@@ -33,8 +33,11 @@ func TestWaitInterrupted(t *testing.T) {
 	// cannot settle: only the interruption ends the wait.
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	// The interval is shorter than a poll takes: the tick is ready
+	// beside the cancellation when the first poll returns, and the wait
+	// must not poll again.
 	out, err := Wait(ctx, cl, p, []string{a.MemberID()}, WaitOptions{
-		Interval:   20 * time.Millisecond,
+		Interval:   time.Millisecond,
 		Timeout:    kafkatest.WaitTimeout,
 		OnSnapshot: func(*kafka.Snapshot) { cancel() },
 	})

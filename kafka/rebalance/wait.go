@@ -158,16 +158,31 @@ func Wait(ctx context.Context, cl *kafka.Client, p *Plan, removed []string, opts
 				return out.finish(p, start), nil
 			}
 		}
-		select {
-		case <-ctx.Done():
-			out.finish(p, start)
-			out.Settled = false
-			if parent.Err() != nil {
-				return out, interrupted(p.Group, out, lastErr)
-			}
-			return out, notSettled(p.Group, opts.Timeout, out, lastErr)
-		case <-tick.C:
+		if nextTick(ctx, tick.C) {
+			continue
 		}
+		out.finish(p, start)
+		out.Settled = false
+		if parent.Err() != nil {
+			return out, interrupted(p.Group, out, lastErr)
+		}
+		return out, notSettled(p.Group, opts.Timeout, out, lastErr)
+	}
+}
+
+// nextTick waits for the next tick and reports whether to poll again:
+// never once ctx has ended, even when a tick also came during the poll
+// (a select with both ready picks either), so an interrupted or timed-out
+// wait polls no more.
+func nextTick(ctx context.Context, tick <-chan time.Time) bool {
+	if ctx.Err() != nil {
+		return false
+	}
+	select {
+	case <-ctx.Done():
+		return false
+	case <-tick:
+		return ctx.Err() == nil
 	}
 }
 
