@@ -164,7 +164,7 @@ func parseDescribe(args []string, all, members, state, wide, timeLag bool, forma
 }
 
 func runDescribe(ctx context.Context, a *app, o describeOptions) error {
-	defer a.oneShotAt(describeGCPercent(o.format))()
+	defer a.oneShot()()
 	if o.from.file != "" {
 		return describeFrom(a, o)
 	}

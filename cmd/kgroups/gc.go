@@ -11,38 +11,12 @@ import "runtime/debug"
 // about a tenth more peak memory.
 const oneShotGCPercent = 300
 
-// jsonDescribeGCPercent is the GOGC of `describe -o json`, whose target
-// is peak memory as well as wall time. Its writer streams the document
-// and allocates almost nothing (21 allocations at 2,000 groups), so a
-// lower setting costs only the poll's own collections: at 125 the heap
-// is collected before the poll's answers pile up on the start-up's
-// garbage, and the peak stays 2 to 4 MiB below GOGC=300's for a few
-// milliseconds of CPU. The table writer allocates 3.4 MB in 12,000
-// allocations, and at 125 would pay for collections of them in wall
-// time, its only target; it keeps oneShotGCPercent
-// (docs/performance.md#a-lower-gogc-for-describe--o-json).
-const jsonDescribeGCPercent = 125
-
 // oneShot sets oneShotGCPercent for one command and returns what puts the
 // setting back. GOGC in the environment wins: nothing is changed.
 func (a *app) oneShot() (restore func()) {
-	return a.oneShotAt(oneShotGCPercent)
-}
-
-// oneShotAt is oneShot with the GOGC percent given.
-func (a *app) oneShotAt(percent int) (restore func()) {
 	if a.getenv("GOGC") != "" {
 		return func() {}
 	}
-	old := debug.SetGCPercent(percent)
+	old := debug.SetGCPercent(oneShotGCPercent)
 	return func() { debug.SetGCPercent(old) }
-}
-
-// describeGCPercent is the GOGC of describe in format: lower for JSON
-// (jsonDescribeGCPercent) than for tables.
-func describeGCPercent(format string) int {
-	if format == formatJSON {
-		return jsonDescribeGCPercent
-	}
-	return oneShotGCPercent
 }
