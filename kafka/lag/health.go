@@ -49,7 +49,9 @@ type Rewind struct {
 //     like. Held at WARN, it stays WARN while the climb goes on over the
 //     trend's span though its newest commit fell below the one before
 //     (trend's climbing: the scatter of bursty production), or while
-//     its lag in records says it falls behind. With too few commits for a trend while the time lag is above
+//     its lag in records says it falls behind. A new climb that is all
+//     at the newest commit is a step, not a trend: it waits for the
+//     next commit (WaitStep). With too few commits for a trend while the time lag is above
 //     what keeping up explains, it waits (WaitTrend): never OK on a
 //     time lag nobody can say is bounded.
 //  4. Otherwise OK.
@@ -120,6 +122,17 @@ func (h *History) verdict(ph *partHist, c, end, now int64, g groupPace) (Status,
 	}
 
 	behind, climbing, enough := h.trend(ph)
+	if behind && (!ph.decided || ph.held != StatusWarn) {
+		if _, step := h.stepped(ph); step {
+			// The climb is all at the newest commit: one step is not a
+			// trend. A partition handed to a member that processes
+			// again what the last owner had not committed, or a
+			// consumer that paused once, steps back and keeps pace;
+			// one that begins to fall behind climbs again at its next
+			// commit.
+			return StatusOK, Rewind{}, WaitStep
+		}
+	}
 	if behind || ph.decided && ph.held == StatusWarn && enough && (climbing || h.fallingBehind(ph, c, end, now)) {
 		// Held at WARN, the trend's climb goes on though its newest
 		// commit fell below the one before (climbing: the scatter of a

@@ -372,6 +372,12 @@ func (h *History) hold1(ph *partHist, lag int64) {
 		}
 		ph.decided = full
 	case isFact(raw) || isFact(ph.held) || lag == 0:
+		if lag == 0 && ph.held == StatusWarn {
+			// Caught up: the climb that made the WARN is over, and the
+			// trend starts again (a consumer that falls behind again,
+			// after production paused, is judged on its new climb).
+			ph.rh.endClimb()
+		}
 		ph.held, ph.next, ph.holdRun = raw, raw, 0
 	case raw == ph.held:
 		ph.next, ph.holdRun = raw, 0

@@ -183,6 +183,19 @@ func (r *rhythm) stretch(noise int64) int64 {
 // restartTrend forgets the trend points (see noteRhythm).
 func (r *rhythm) restartTrend() { r.ntrend, r.head, r.pending, r.resumed = 0, 0, false, true }
 
+// endClimb starts the trend again at a caught-up poll that ended a WARN
+// (History.hold1): the climb is over, and the commits from before it
+// describe a backlog the consumer no longer has. The newest point stays
+// when it is the commit that caught up.
+func (r *rhythm) endClimb() {
+	if r.ntrend > 0 && r.point(int(r.ntrend)-1).lag == 0 {
+		r.head = uint8((int(r.head) + int(r.ntrend) - 1) % trendPoints)
+		r.ntrend = 1
+		return
+	}
+	r.ntrend, r.head, r.pending = 0, 0, false
+}
+
 // point is the i-th oldest trend point.
 func (r *rhythm) point(i int) trendPoint {
 	return r.trend[(int(r.head)+i)%trendPoints]
@@ -262,6 +275,11 @@ const (
 	// before (History.stallAfter): a consumer that commits after each
 	// fetched batch takes longer for each while it falls behind.
 	WaitStretch
+	// WaitStep: the time lag at the partition's commits climbed, all of
+	// it at the newest commit (History.stepped): a step, as a handover
+	// to a member that processes again what the last owner had not
+	// committed makes, or the start of a climb. Its next commit tells.
+	WaitStep
 )
 
 // Wait says why a verdict waits, and what would decide it.
@@ -276,6 +294,9 @@ type Wait struct {
 	// Then is what a WaitRhythm becomes once Need passes without a
 	// commit: STALL under a member, STOP without one.
 	Then Status
+	// Rise is, for a WaitStep, how much further behind the newest
+	// commit is than the ones before it.
+	Rise time.Duration
 }
 
 // Reason words the wait for a CAUSE column and the header: "no commit
@@ -302,6 +323,8 @@ func (w Wait) Reason() string {
 		return "falling behind at its latest polls: WARN once it lasts"
 	case WaitStretch:
 		return "no commit in " + span(w.Silence) + ", past its ~" + span(w.Every) + ", but each wait was longer than the one before: " + w.Then.String() + " after " + span(w.Need) + " unless it commits"
+	case WaitStep:
+		return "its latest commit is " + span(w.Rise) + " further behind than the ones before: its next commit, in ~" + span(w.Every) + ", tells a step from a climb"
 	case WaitCalm:
 		if w.Every > 0 {
 			return "no commit in " + span(w.Silence) + " since it was about caught up, past twice the ~" + span(w.Every) + " it waits keeping up: waits for its next commit"
@@ -595,6 +618,10 @@ func (h *History) waitOf(ph *partHist, k WaitKind, g groupPace, now int64) Wait 
 	case WaitStretch:
 		w.Need = time.Duration(h.stallAfter(ph, max(h.floor(), int64(RhythmFactor*float64(every))), g))
 		w.Then = StatusStall
+	case WaitStep:
+		rise, _ := h.stepped(ph)
+		w.Rise = time.Duration(rise * float64(time.Second))
+		w.Every = time.Duration(max(ph.rh.every(), int64(h.pollGap())))
 	}
 	return w
 }
@@ -713,3 +740,37 @@ func slope(pts []trendPoint) float64 {
 	}
 	return cov / vx
 }
+
+// stepped reports whether the trend's climb is nearly all in its newest
+// commit (History.verdict): the time lags at the commits before it stay
+// within the noise of the oldest third's floor, and within a third of
+// the newest's rise (stepShare). rise is how far the newest stands above
+// the highest of them, in seconds.
+func (h *History) stepped(ph *partHist) (rise float64, ok bool) {
+	r := &ph.rh
+	var known [trendPoints]trendPoint
+	nk := 0
+	for i := range int(r.ntrend) {
+		if p := r.point(i); p.tl >= 0 {
+			known[nk] = p
+			nk++
+		}
+	}
+	if nk < 3 {
+		return 0, false
+	}
+	tl, _, _ := thirds(known[:nk])
+	noise := max(KeepUpSeconds, float64(h.pollGap())/1e9)
+	before := known[0].tl
+	for _, p := range known[:nk-1] {
+		before = max(before, p.tl)
+	}
+	rise, climbed := float64(known[nk-1].tl-before), float64(before-tl[0])
+	return rise, climbed <= noise && climbed < rise/stepShare
+}
+
+// stepShare: a climb is a step (History.stepped) when the commits before
+// the newest carried less than 1/stepShare of the newest's rise, as well
+// as less than the noise. A steady climb spreads over its commits: with
+// three of them, the newest carries about half.
+const stepShare = 3

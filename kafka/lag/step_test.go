@@ -1,0 +1,128 @@
+package lag
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// runTenMinuteCommitter polls every 10 s a member that commits every 10
+// minutes on a topic written at 10 records a second, 2 s behind the head
+// until 30m, and then at behind(k) seconds behind it at its k-th commit
+// from 30m on (k = 0 at 30m): its third commit seen moving. It returns the partition's status at each
+// poll, by second.
+func runTenMinuteCommitter(t *testing.T, behind func(k int) int64) map[int]PartitionHealth {
+	t.Helper()
+	h := NewHistory(DefaultConfig())
+	got := map[int]PartitionHealth{}
+	var c int64
+	for sec := 0; sec <= 4*3600/2; sec += 10 {
+		end := 100000 + int64(10*sec)
+		if sec%600 == 0 {
+			lagSec := int64(2)
+			if sec >= 1800 {
+				lagSec = behind((sec - 1800) / 600)
+			}
+			c = end - 10*lagSec
+		}
+		p := po("t", 0, c, end)
+		p.MemberID = "m"
+		h.Add(snap(at(float64(sec)), grp("g", p)))
+		g, _ := h.Evaluate("g", at(float64(sec)))
+		got[sec] = g.Partitions[0]
+	}
+	return got
+}
+
+func statusLine(got map[int]PartitionHealth, from, to int) string {
+	var b strings.Builder
+	for sec := from; sec <= to; sec += 10 {
+		p := got[sec]
+		fmt.Fprintf(&b, "%d:%v", sec, p.Status)
+		if p.Wait.Kind != WaitNone {
+			fmt.Fprintf(&b, "/%d", p.Wait.Kind)
+		}
+		b.WriteByte(' ')
+	}
+	return b.String()
+}
+
+// TestOneStepIsNotATrend: a consumer that commits every 10 minutes at the
+// head falls 200 s behind in one step (a rebalance hands its partition
+// to a member that processes again what the last owner had not
+// committed) and keeps pace from there. One step of the time lag at its
+// commits is not a trend: after it, the verdict waits for the next
+// commit, saying why, and is OK once that commit holds the step. It is
+// never WARN. A consumer whose next commit climbs again is WARN after
+// that commit.
+func TestOneStepIsNotATrend(t *testing.T) {
+	step := runTenMinuteCommitter(t, func(int) int64 { return 200 })
+	for sec := 0; sec <= 3600; sec += 10 {
+		if s := step[sec].Status; s != StatusOK {
+			t.Fatalf("step: %v at %d s: %s", s, sec, statusLine(step, 1800, 3000))
+		}
+	}
+	p := step[1810]
+	want := "its latest commit is 3m18s further behind than the ones before: its next commit, in ~10m, tells a step from a climb"
+	if p.Status != StatusOK || p.Wait.Kind != WaitStep || p.Wait.Reason() != want {
+		t.Errorf("step at 1810 s: %v, wait %d %q; want OK waiting %q", p.Status, p.Wait.Kind, p.Wait.Reason(), want)
+	}
+	if p := step[2410]; p.Status != StatusOK || p.Wait.Kind == WaitStep {
+		t.Errorf("after the commit that held the step: %v, wait %d %q; want OK no longer waiting on the step", p.Status, p.Wait.Kind, p.Wait.Reason())
+	}
+
+	climb := runTenMinuteCommitter(t, func(k int) int64 { return 200 * int64(k+1) })
+	first := -1
+	for sec := 1800; sec <= 3600 && first < 0; sec += 10 {
+		if climb[sec].Status == StatusWarn {
+			first = sec
+		}
+	}
+	if first < 2400 || first > 2460 {
+		t.Errorf("climb: first WARN at %d s, want within a minute of the commit at 2400 s: %s", first, statusLine(climb, 1800, 3000))
+	}
+}
+
+// TestACaughtUpCommitEndsTheClimbBefore: a consumer at 0.7 of its
+// producers' rate commits every 2 minutes, its time lag at its commits
+// climbing; production pauses, and it catches up and commits at the log
+// end; production resumes and it falls behind again. The WARN's climb
+// ended when it caught up, and the commits since are the trend: the
+// consumer is not OK while it falls behind again, and reads WARN as it
+// did the first time. Judged with the old climb, the caught-up commit is
+// the floor of the trend's newest third, and the consumer read OK for
+// six minutes while its time lag climbed.
+func TestACaughtUpCommitEndsTheClimbBefore(t *testing.T) {
+	h := NewHistory(DefaultConfig())
+	var end, pos, c float64 = 1000, 1000, 1000
+	got := map[int]PartitionHealth{}
+	for sec := 1; sec <= 2400; sec++ {
+		if sec < 720 || sec >= 1200 {
+			end += 10
+		}
+		pos = min(end, pos+7)
+		if sec%120 == 0 {
+			c = pos
+		}
+		if sec%10 != 0 {
+			continue
+		}
+		p := po("t", 0, int64(c), int64(end))
+		p.MemberID = "m"
+		h.Add(snap(at(float64(sec)), grp("g", p)))
+		g, _ := h.Evaluate("g", at(float64(sec)))
+		got[sec] = g.Partitions[0]
+	}
+	if p := got[1190]; p.Lag != 0 {
+		t.Fatalf("at 1190 s: lag %d, want caught up", p.Lag)
+	}
+	for sec := 1330; sec <= 1560; sec += 10 {
+		if p := got[sec]; p.Status == StatusOK && p.Wait.Kind == WaitNone {
+			t.Errorf("%d s: OK with its time lag %v climbing since it caught up: %s", sec, p.TimeLag, statusLine(got, 1200, 1800))
+			break
+		}
+	}
+	if p := got[1600]; p.Status != StatusWarn {
+		t.Errorf("1600 s: %v, want WARN: %s", p.Status, statusLine(got, 1200, 1800))
+	}
+}
