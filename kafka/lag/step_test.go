@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 )
 
 // runTenMinuteCommitter polls every 10 s a member that commits every 10
@@ -66,6 +67,9 @@ func TestOneStepIsNotATrend(t *testing.T) {
 	want := "its latest commit is 3m18s further behind than the ones before: its next commit, in ~10m, tells a step from a climb"
 	if p.Status != StatusOK || p.Wait.Kind != WaitStep || p.Wait.Reason() != want {
 		t.Errorf("step at 1810 s: %v, wait %d %q; want OK waiting %q", p.Status, p.Wait.Kind, p.Wait.Reason(), want)
+	}
+	if p.Wait.Need != 20*time.Minute {
+		t.Errorf("step at 1810 s: needs %v of evidence, want two rhythms, 20m (health suggests that --window)", p.Wait.Need)
 	}
 	if p := step[2410]; p.Status != StatusOK || p.Wait.Kind == WaitStep {
 		t.Errorf("after the commit that held the step: %v, wait %d %q; want OK no longer waiting on the step", p.Status, p.Wait.Kind, p.Wait.Reason())
