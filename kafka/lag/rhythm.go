@@ -621,7 +621,7 @@ func (h *History) waitOf(ph *partHist, k WaitKind, g groupPace, now int64) Wait 
 	case WaitStep:
 		rise, _ := h.stepped(ph)
 		w.Rise = time.Duration(rise * float64(time.Second))
-		w.Every = time.Duration(max(ph.rh.every(), int64(h.pollGap())))
+		w.Every = time.Duration(max(ph.rh.every(), h.pollGap()))
 		// The next commit decides: a window spanning two rhythms holds
 		// one (health suggests it).
 		w.Need = max(time.Duration(h.floor()), 2*w.Every)
