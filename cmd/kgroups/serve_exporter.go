@@ -65,6 +65,9 @@ type exporter struct {
 	hup    <-chan os.Signal
 	reload func() (serveOptions, error)
 
+	// gc, when not nil, collects as each poll starts (collect).
+	gc func()
+
 	// state is the exporter's own, written by the poll loop only.
 	state metrics.Exporter
 	// groupText and groupOM are the groups' families of the latest
@@ -268,6 +271,7 @@ func (e *exporter) pollOnce(ctx context.Context) {
 	// this poll's answers. The tracker answers for its latest poll until
 	// here.
 	e.loop.Tracker.Release()
+	e.collect()
 	pctx, cancel := context.WithTimeout(ctx, e.o.timeout)
 	var snap *kafka.Snapshot
 	var exactErr, err error
@@ -312,6 +316,25 @@ func (e *exporter) pollOnce(ctx context.Context) {
 	e.state.PollDuration = e.now().Sub(start)
 	e.publish(snap.Time)
 	e.ready.Store(true)
+}
+
+// collect runs a collection as a poll starts, once the last poll is let
+// go of (Tracker.Release), when serve's live heap is at its lowest: the
+// history, the page and the families, with nothing of a poll. Left to
+// the runtime, that collection came with the poll's first allocations,
+// early or late by chance: late, it marked the last poll's snapshot and
+// the answers of the next arriving together, and the soft memory limit,
+// which follows the largest live heap a collection finds
+// (memlimit.go), rose by as much; every collection of the poll after it
+// then had less room. Run here, it finds only what serve keeps, and the
+// poll's answers, rows and judging start with the heap empty of the last
+// poll. Its cost is the collection the poll's first allocations would
+// have started. Tests that make exporters (keepMemoryNearLive is not
+// running) skip it.
+func (e *exporter) collect() {
+	if e.gc != nil {
+		e.gc()
+	}
 }
 
 // render encodes the groups' families of snap, the tracker's latest poll.
