@@ -329,8 +329,8 @@ func (e *exporter) pollOnce(ctx context.Context) {
 // then had less room. Run here, it finds only what serve keeps, and the
 // poll's answers, rows and judging start with the heap empty of the last
 // poll. Its cost is the collection the poll's first allocations would
-// have started. Tests that make exporters (keepMemoryNearLive is not
-// running) skip it.
+// have started. runServe sets gc; an exporter made by newExporter alone
+// (the tests') does not collect.
 func (e *exporter) collect() {
 	if e.gc != nil {
 		e.gc()
@@ -339,9 +339,11 @@ func (e *exporter) collect() {
 
 // render encodes the groups' families of snap, the tracker's latest poll.
 func (e *exporter) render(snap *kafka.Snapshot) {
-	// The families are allocated at the last poll's sizes: at 10,000
-	// groups, growing them sample by sample allocated twice what they
-	// keep, each poll.
+	// The families are built against the last poll's: each shares its
+	// samples while they are the same and allocates its own, at their
+	// size, from the first that differs. At 10,000 groups, growing them
+	// sample by sample allocated twice what they keep, each poll, and a
+	// poll at rest now allocates none.
 	fams, st := metrics.Groups(snap, e.loop.Tracker, metrics.Options{Granularity: e.o.granularity, Filter: e.o.filter, MaxSeries: e.o.maxSeries, SizeFrom: e.groupFams})
 	e.state.Stats = st
 	e.state.Dropped += uint64(st.DroppedSeries)
