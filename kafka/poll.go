@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
@@ -71,13 +73,14 @@ func (c *Client) poll(ctx context.Context, only []string) (*Snapshot, error) {
 	topicNames := make(map[kadm.TopicID]string, len(meta.Topics))
 	topics := snap.setMetadata(meta, in, brokers, topicNames)
 
-	listed, listErr, err := c.listGroups(ctx)
+	sc := c.scratch.take()
+	defer c.scratch.put(sc)
+	listed, listErr, err := c.listGroups(ctx, sc.listed[:0])
+	sc.listed = listed
 	if err != nil {
 		return nil, err
 	}
 	snap.ListErr = listErr
-	sc := c.scratch.take()
-	defer c.scratch.put(sc)
 	gs := newPollGroups(snap, listed, only, brokers, in, sc)
 	c.rows.recall(gs.gbs)
 
@@ -96,12 +99,12 @@ func (c *Client) poll(ctx context.Context, only []string) (*Snapshot, error) {
 	return snap, nil
 }
 
-// listGroups lists the groups on every broker. A listing that some brokers
-// answered is kept, with listErr saying it may be incomplete; one that none
-// answered fails the poll.
-func (c *Client) listGroups(ctx context.Context) (listed kadm.ListedGroups, listErr, err error) {
+// listGroups lists the groups on every broker into dst, sorted by name.
+// A listing that some brokers answered is kept, with listErr saying it
+// may be incomplete; one that none answered fails the poll.
+func (c *Client) listGroups(ctx context.Context, dst []kadm.ListedGroup) (listed []kadm.ListedGroup, listErr, err error) {
 	pctx, cancel := c.phase(ctx)
-	listed, err = c.adm.ListGroups(pctx)
+	listed, err = c.listAllGroups(pctx, dst)
 	cancel()
 	if err != nil && len(listed) == 0 {
 		// Metadata was just read: the brokers are reachable, and it is
@@ -111,6 +114,70 @@ func (c *Client) listGroups(ctx context.Context) (listed kadm.ListedGroups, list
 	// Some brokers answered, or all did: show what they listed and, when
 	// some failed, say the list may be incomplete.
 	return listed, err, nil
+}
+
+// listAllGroups is kadm's ListGroups, the same request, answers and
+// errors (a *kadm.AuthError as soon as a broker refuses it, else a
+// *kadm.ShardErrors naming each broker that failed), appended to dst and
+// sorted by name rather than put in a map: at 10,000 groups the map,
+// grown group by group, was about 3 MB a poll.
+func (c *Client) listAllGroups(ctx context.Context, dst []kadm.ListedGroup) ([]kadm.ListedGroup, error) {
+	req := kmsg.NewPtrListGroupsRequest()
+	shards := c.cl.RequestSharded(ctx, req)
+	se := kadm.ShardErrors{Name: kmsg.NameForKey(req.Key())}
+	listed := dst
+	for _, shard := range shards {
+		if shard.Err != nil {
+			se.Errs = append(se.Errs, kadm.ShardError{Req: shard.Req, Err: shard.Err, Broker: shard.Meta})
+			continue
+		}
+		resp := shard.Resp.(*kmsg.ListGroupsResponse)
+		if err := authErr(resp.ErrorCode); err != nil {
+			return sortListed(listed), err
+		}
+		if err := kerr.ErrorForCode(resp.ErrorCode); err != nil {
+			se.Errs = append(se.Errs, kadm.ShardError{Req: shard.Req, Err: err, Broker: shard.Meta})
+			continue
+		}
+		for _, g := range resp.Groups {
+			listed = append(listed, kadm.ListedGroup{
+				Coordinator:  shard.Meta.NodeID,
+				Group:        g.Group,
+				GroupType:    g.GroupType,
+				ProtocolType: g.ProtocolType,
+				State:        g.GroupState,
+			})
+		}
+	}
+	listed = sortListed(listed)
+	if len(se.Errs) == 0 {
+		return listed, nil
+	}
+	se.AllFailed = len(shards) == len(se.Errs)
+	return listed, &se
+}
+
+// sortListed sorts ls by name and keeps one of a name listed twice (by
+// two brokers, as a group's coordinator moved between their answers):
+// the one of the highest coordinator id. kadm's map kept the answer read
+// last, which is as arbitrary, since the brokers answer in any order.
+func sortListed(ls []kadm.ListedGroup) []kadm.ListedGroup {
+	slices.SortFunc(ls, func(a, b kadm.ListedGroup) int {
+		if c := strings.Compare(a.Group, b.Group); c != 0 {
+			return c
+		}
+		return int(a.Coordinator) - int(b.Coordinator)
+	})
+	n := 0
+	for i := range ls {
+		if i+1 < len(ls) && ls[i+1].Group == ls[i].Group {
+			continue
+		}
+		ls[n] = ls[i]
+		n++
+	}
+	clear(ls[n:])
+	return ls[:n]
 }
 
 // pollGroups are one poll's groups: each built in place in the snapshot's
@@ -132,21 +199,24 @@ type pollGroups struct {
 // coordinator, and sorts their names by the request that describes them.
 // The builders, their index and the name lists are sc's, kept from the
 // poll before (the snapshot's groups are always new).
-func newPollGroups(snap *Snapshot, listed kadm.ListedGroups, only []string, brokers map[int32]Broker, in *interner, sc *pollScratch) pollGroups {
+func newPollGroups(snap *Snapshot, listed []kadm.ListedGroup, only []string, brokers map[int32]Broker, in *interner, sc *pollScratch) pollGroups {
 	wanted := listed
 	if only != nil {
-		wanted = make(kadm.ListedGroups, len(only))
+		keep := make(map[string]bool, len(only))
 		for _, name := range only {
-			if lg, ok := listed[name]; ok {
-				wanted[name] = lg
+			keep[name] = true
+		}
+		wanted = make([]kadm.ListedGroup, 0, len(keep))
+		for _, lg := range listed {
+			if keep[lg.Group] {
+				wanted = append(wanted, lg)
 			}
 		}
 	}
 	names := sc.names[:0]
-	for name := range wanted {
-		names = append(names, name)
+	for i := range wanted {
+		names = append(names, wanted[i].Group)
 	}
-	sort.Strings(names)
 	sc.names = names
 	snap.Groups = make([]Group, len(names))
 	if cap(sc.gbs) < len(names) {
@@ -164,7 +234,7 @@ func newPollGroups(snap *Snapshot, listed kadm.ListedGroups, only []string, brok
 		streams:  sc.streams[:0],
 	}
 	for i, name := range names {
-		lg := wanted[name]
+		lg := &wanted[i]
 		gb := &gs.gbs[i]
 		gb.g, gb.in = &snap.Groups[i], in
 		*gb.g = Group{
@@ -218,6 +288,8 @@ type pollScratch struct {
 	names, classic, consumer, share, streams, fetch []string
 	// fetchReq is the OffsetFetch request's groups.
 	fetchReq []kmsg.OffsetFetchRequestGroup
+	// listed is the groups ListGroups listed, by name.
+	listed []kadm.ListedGroup
 }
 
 // scratchSlot holds a client's spare pollScratch. Polls of one client
@@ -244,6 +316,8 @@ func (s *scratchSlot) put(sc *pollScratch) {
 	clear(sc.gbs[:cap(sc.gbs)])
 	clear(sc.builders)
 	clear(sc.fetchReq[:cap(sc.fetchReq)])
+	clear(sc.listed[:cap(sc.listed)])
+	sc.listed = sc.listed[:0]
 	for _, l := range []*[]string{&sc.names, &sc.classic, &sc.consumer, &sc.share, &sc.streams, &sc.fetch} {
 		clear((*l)[:cap(*l)])
 		*l = (*l)[:0]

@@ -3,21 +3,49 @@ package kafka
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"testing"
 	"unsafe"
 
 	"github.com/twmb/franz-go/pkg/kadm"
 )
 
-// listedGroups is a listing of n groups of every known type.
-func listedGroups(n int) kadm.ListedGroups {
+// listedGroups is a listing of n groups of every known type, by name.
+func listedGroups(n int) []kadm.ListedGroup {
 	types := []string{"classic", "consumer", "share", "streams", ""}
-	listed := make(kadm.ListedGroups, n)
+	listed := make([]kadm.ListedGroup, n)
 	for i := range n {
 		name := fmt.Sprintf("group-%05d", i)
-		listed[name] = kadm.ListedGroup{Group: name, Coordinator: int32(i % 3), GroupType: types[i%len(types)], ProtocolType: "consumer", State: "Empty"}
+		listed[i] = kadm.ListedGroup{Group: name, Coordinator: int32(i % 3), GroupType: types[i%len(types)], ProtocolType: "consumer", State: "Empty"}
 	}
 	return listed
+}
+
+// TestSortListed: the listing is sorted by name, and a group two
+// brokers list is listed once, as its highest coordinator gave it.
+func TestSortListed(t *testing.T) {
+	got := sortListed([]kadm.ListedGroup{
+		{Group: "b", Coordinator: 1}, {Group: "a", Coordinator: 1}, {Group: "c", Coordinator: 2},
+		{Group: "b", Coordinator: 2}, {Group: "a", Coordinator: 3},
+	})
+	want := []kadm.ListedGroup{{Group: "a", Coordinator: 3}, {Group: "b", Coordinator: 2}, {Group: "c", Coordinator: 2}}
+	if !slices.Equal(got, want) {
+		t.Errorf("sortListed = %+v, want %+v", got, want)
+	}
+}
+
+// TestPollGroupsOnlyNamed: with only, the poll's groups are the listed
+// groups it names, once each, by name.
+func TestPollGroupsOnlyNamed(t *testing.T) {
+	var snap Snapshot
+	newPollGroups(&snap, listedGroups(10), []string{"group-00007", "nope", "group-00002", "group-00007"}, nil, nil, &pollScratch{})
+	var names []string
+	for _, g := range snap.Groups {
+		names = append(names, g.Name)
+	}
+	if want := []string{"group-00002", "group-00007"}; !slices.Equal(names, want) {
+		t.Errorf("groups %q, want %q", names, want)
+	}
 }
 
 // TestPollGroupsReuseScratch holds what a warm poll allocates to set up
@@ -70,7 +98,13 @@ func TestPollScratchHoldsNoPoll(t *testing.T) {
 		gs.gbs[i].rows.add("t", 0)
 		gs.gbs[i].fetched, gs.gbs[i].described = true, true
 	}
+	sc.listed = append(sc.listed, listed...)
 	slot.put(sc)
+	for _, lg := range sc.listed[:cap(sc.listed)] {
+		if lg.Group != "" {
+			t.Fatalf("the listing kept %q", lg.Group)
+		}
+	}
 	for i := range sc.gbs[:cap(sc.gbs)] {
 		if gb := sc.gbs[i]; gb.g != nil || gb.rows.rows != nil || gb.fetched || gb.described {
 			t.Fatalf("builder %d kept %+v", i, gb)

@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"runtime"
 	"runtime/debug"
 	"slices"
 	"strconv"
@@ -240,6 +241,7 @@ func runServe(ctx context.Context, a *app, o serveOptions, poll func(context.Con
 	mctx, stop := context.WithCancel(ctx)
 	defer stop()
 	keepMemoryNearLive(mctx, a.getenv, o.interval)
+	e.gc = runtime.GC
 	a.notef("kgroups serve: listening on http://%s/metrics", ln.Addr())
 	return e.run(ctx, limitListener(ln, maxConnections))
 }

@@ -65,6 +65,9 @@ type exporter struct {
 	hup    <-chan os.Signal
 	reload func() (serveOptions, error)
 
+	// gc, when not nil, collects as each poll starts (collect).
+	gc func()
+
 	// state is the exporter's own, written by the poll loop only.
 	state metrics.Exporter
 	// groupText and groupOM are the groups' families of the latest
@@ -268,6 +271,7 @@ func (e *exporter) pollOnce(ctx context.Context) {
 	// this poll's answers. The tracker answers for its latest poll until
 	// here.
 	e.loop.Tracker.Release()
+	e.collect()
 	pctx, cancel := context.WithTimeout(ctx, e.o.timeout)
 	var snap *kafka.Snapshot
 	var exactErr, err error
@@ -314,11 +318,32 @@ func (e *exporter) pollOnce(ctx context.Context) {
 	e.ready.Store(true)
 }
 
+// collect runs a collection as a poll starts, once the last poll is let
+// go of (Tracker.Release), when serve's live heap is at its lowest: the
+// history, the page and the families, with nothing of a poll. Left to
+// the runtime, that collection came with the poll's first allocations,
+// early or late by chance: late, it marked the last poll's snapshot and
+// the answers of the next arriving together, and the soft memory limit,
+// which follows the largest live heap a collection finds
+// (memlimit.go), rose by as much; every collection of the poll after it
+// then had less room. Run here, it finds only what serve keeps, and the
+// poll's answers, rows and judging start with the heap empty of the last
+// poll. Its cost is the collection the poll's first allocations would
+// have started. runServe sets gc; an exporter made by newExporter alone
+// (the tests') does not collect.
+func (e *exporter) collect() {
+	if e.gc != nil {
+		e.gc()
+	}
+}
+
 // render encodes the groups' families of snap, the tracker's latest poll.
 func (e *exporter) render(snap *kafka.Snapshot) {
-	// The families are allocated at the last poll's sizes: at 10,000
-	// groups, growing them sample by sample allocated twice what they
-	// keep, each poll.
+	// The families are built against the last poll's: each shares its
+	// samples while they are the same and allocates its own, at their
+	// size, from the first that differs. At 10,000 groups, growing them
+	// sample by sample allocated twice what they keep, each poll, and a
+	// poll at rest now allocates none.
 	fams, st := metrics.Groups(snap, e.loop.Tracker, metrics.Options{Granularity: e.o.granularity, Filter: e.o.filter, MaxSeries: e.o.maxSeries, SizeFrom: e.groupFams})
 	e.state.Stats = st
 	e.state.Dropped += uint64(st.DroppedSeries)

@@ -9,6 +9,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kversion"
 
+	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/kafkatest"
 )
 
@@ -52,5 +53,33 @@ func TestServeServesAnUnchangedPageAgain(t *testing.T) {
 	}
 	if !bytes.Contains(e.groupText, []byte(`kgroups_group_lag_records{group="other"} 1`)) {
 		t.Fatalf("the new page does not say other's lag:\n%s", e.groupText)
+	}
+}
+
+// TestServeCollectsAsAPollStarts: each poll starts with a collection,
+// made once the tracker has let go of the last poll, before the poll
+// reads anything.
+func TestServeCollectsAsAPollStarts(t *testing.T) {
+	polls, collected := 0, 0
+	var e *exporter
+	poll := func(context.Context) (*kafka.Snapshot, error) {
+		polls++
+		if collected != polls {
+			t.Errorf("poll %d read after %d collections, want %d", polls, collected, polls)
+		}
+		return &kafka.Snapshot{Time: time.Unix(int64(polls), 0)}, nil
+	}
+	e = newExporter(serveOptions{interval: 5 * time.Second, timeout: time.Minute}, poll, nil, [2]string{"test", "go"})
+	e.gc = func() {
+		if e.loop.Tracker.Now() != (time.Time{}) {
+			t.Error("a collection while the tracker holds the last poll")
+		}
+		collected++
+	}
+	for range 3 {
+		e.pollOnce(context.Background())
+	}
+	if polls != 3 || collected != 3 {
+		t.Errorf("%d polls, %d collections, want 3 of each", polls, collected)
 	}
 }

@@ -22,7 +22,13 @@ func Diagnose(in Input) []Finding {
 		return nil
 	}
 	in.Config = in.Config.normalize()
-	d := diagnosis{in: in, health: make(map[TP]*lag.PartitionHealth, len(in.Verdict.Partitions)), waiting: map[TP]bool{}}
+	// The maps are made only when there is something to put in them: a
+	// healthy group (nearly every group of a poll) has no partitions in
+	// its verdict and no member waiting, and reading a nil map is safe.
+	d := diagnosis{in: in}
+	if len(in.Verdict.Partitions) > 0 {
+		d.health = make(map[TP]*lag.PartitionHealth, len(in.Verdict.Partitions))
+	}
 	for i := range in.Verdict.Partitions {
 		p := &in.Verdict.Partitions[i]
 		d.health[TP{p.Topic, p.Partition}] = p

@@ -168,6 +168,9 @@ func (d *diagnosis) stalls() {
 		case !d.committing(o, a):
 			d.stalledAtRecord(o.stalled[0], o, false)
 		case slowMember(o):
+			if d.waiting == nil {
+				d.waiting = make(map[TP]bool, len(o.stalled))
+			}
 			for _, p := range o.stalled {
 				d.waiting[TP{p.Topic, p.Partition}] = true
 			}

@@ -16,6 +16,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -147,6 +148,15 @@ type family struct {
 	// exact holds, by sample, the group_base64 label of a sample whose
 	// group id is not UTF-8 (see add); nil while there is none.
 	exact map[int]string
+
+	// ref, while not nil, is the same family of the rendering before
+	// (Options.SizeFrom), and the family's samples so far are ref's
+	// first n: add compares instead of appending, and the family
+	// allocates nothing until a sample differs (own). A poll at rest
+	// then renders its groups' families without allocating them, and
+	// ends sharing ref's samples (done).
+	ref *family
+	n   int
 }
 
 // ExactGroupLabel is the label added to a series whose group id is not
@@ -163,6 +173,13 @@ func newFamily(name, help string, typ MetricType, labels ...string) *family {
 // add appends a sample with the family's labels set to values (in the
 // order the family names them).
 func (f *family) add(v float64, values ...string) {
+	if f.ref != nil {
+		if f.matches(v, values) {
+			f.n++
+			return
+		}
+		f.own()
+	}
 	for j, x := range values {
 		if !utf8.ValidString(x) && f.labels[j] == "group" {
 			if f.exact == nil {
@@ -175,9 +192,75 @@ func (f *family) add(v float64, values ...string) {
 	f.samples = append(f.samples, v)
 }
 
-func (f *family) len() int { return len(f.samples) }
+// matches reports whether a sample of value v and label values values,
+// added next, would be sample n of f.ref, bit for bit. A value that is
+// not UTF-8 never matches: add then writes it as it always does.
+func (f *family) matches(v float64, values []string) bool {
+	r, k := f.ref, len(f.labels)
+	if f.n >= len(r.samples) || math.Float64bits(r.samples[f.n]) != math.Float64bits(v) {
+		return false
+	}
+	if _, ok := r.exact[f.n]; ok {
+		return false
+	}
+	vals := r.vals[f.n*k : (f.n+1)*k]
+	for j, x := range values {
+		if vals[j] != x || !utf8.ValidString(x) {
+			return false
+		}
+	}
+	return true
+}
+
+// own gives f samples of its own, ref's first n, allocated at ref's
+// sizes, and ends the comparing.
+func (f *family) own() {
+	r, k := f.ref, len(f.labels)
+	f.ref = nil
+	f.samples = append(make([]float64, 0, max(len(r.samples), f.n+1)), r.samples[:f.n]...)
+	f.vals = append(make([]string, 0, max(len(r.vals), (f.n+1)*k)), r.vals[:f.n*k]...)
+	for i, b64 := range r.exact {
+		if i < f.n {
+			if f.exact == nil {
+				f.exact = make(map[int]string)
+			}
+			f.exact[i] = b64
+		}
+	}
+}
+
+// done ends the comparing of a family whose every sample was ref's: it
+// shares ref's first n (which no one writes).
+func (f *family) done() {
+	r, k := f.ref, len(f.labels)
+	if r == nil {
+		return
+	}
+	f.ref = nil
+	f.samples = r.samples[:f.n:f.n]
+	f.vals = r.vals[: f.n*k : f.n*k]
+	for i, b64 := range r.exact {
+		if i < f.n {
+			if f.exact == nil {
+				f.exact = make(map[int]string)
+			}
+			f.exact[i] = b64
+		}
+	}
+}
+
+func (f *family) len() int {
+	if f.ref != nil {
+		return f.n
+	}
+	return len(f.samples)
+}
 
 func (f *family) truncate(n int) {
+	if f.ref != nil {
+		f.n = min(f.n, n)
+		return
+	}
 	for i := range f.exact {
 		if i >= n {
 			delete(f.exact, i)
@@ -291,20 +374,20 @@ func newGroupFamilies(g Granularity) *groupFamilies {
 
 func (f *groupFamilies) all() []*family { return f.list }
 
-// sizeFrom allocates each family's samples and label values at the
-// sizes of the same family in prev (a rendering before), where it has
-// one of that name and labels.
+// sizeFrom compares each family with the same family in prev (a
+// rendering before), where it has one of that name and labels: the
+// family shares prev's samples while they are the same, and once one
+// differs, allocates its own at prev's sizes (family.ref).
 func (f *groupFamilies) sizeFrom(prev *Families) {
 	for i, x := range f.list {
 		if i >= len(prev.fams) {
 			return
 		}
 		p := prev.fams[i]
-		if p.name != x.name || len(p.labels) != len(x.labels) {
+		if p.name != x.name || !slices.Equal(p.labels, x.labels) {
 			continue
 		}
-		x.samples = make([]float64, 0, len(p.samples))
-		x.vals = make([]string, 0, len(p.vals))
+		x.ref = p
 	}
 }
 
@@ -351,6 +434,7 @@ func newFamilies(f *groupFamilies, names []string, starts [][]int32) *Families {
 		starts = make([][]int32, len(all))
 	}
 	for i, x := range all {
+		x.done()
 		starts[i] = append(starts[i], int32(x.len()))
 	}
 	return &Families{fams: all, names: names, starts: starts}

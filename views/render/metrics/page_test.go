@@ -3,6 +3,8 @@ package metrics
 import (
 	"bytes"
 	"fmt"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -204,6 +206,69 @@ func TestGroupsSizedFromTheRenderingBefore(t *testing.T) {
 		if sized >= grown {
 			t.Errorf("%+v: sized from the rendering before, %v allocations; grown, %v", o, sized, grown)
 		}
+	}
+}
+
+// TestGroupsFromTheRenderingBeforeAsAnew: poll after poll, while groups
+// come and go (filters, the series cap), values move and stand, and
+// group ids need escaping or are not UTF-8, families rendered with
+// SizeFrom set to the rendering before are those of a rendering without
+// it, sample for sample; a rendering of the same poll again shares the
+// samples of the one before instead of allocating its own, and the one
+// before is never written.
+func TestGroupsFromTheRenderingBeforeAsAnew(t *testing.T) {
+	odd := []string{"a\"b\\c\nd", "coll\xff", "zz\xfe"}
+	for _, gr := range []Granularity{ByGroup, ByTopic, ByPartition} {
+		t.Run(gr.String(), func(t *testing.T) {
+			l := lag.NewTracker(lag.Config{MinDistance: time.Nanosecond})
+			var prev *Families
+			var prevText []byte
+			shared := 0
+			for i := range 60 {
+				s := fixture.Evolving(i / 2)
+				for _, n := range odd {
+					s.Groups = append(s.Groups, kafka.Group{Name: n, Type: kafka.TypeClassic, State: kafka.StateEmpty,
+						Partitions: []kafka.PartitionOffsets{fixture.Part("t", 0, int64(5+i/14), 0, 9, nil)}})
+				}
+				sortGroups(s)
+				if i%2 == 0 {
+					l.Add(s) // the odd polls render the same poll again
+				}
+				o := Options{Granularity: gr}
+				switch i / 2 % 5 {
+				case 1:
+					o.Filter, _ = CompileFilter(nil, []string{s.Groups[i/2%len(s.Groups)].Name}, false)
+				case 2:
+					o.MaxSeries = 3 * 10 * (1 + int(gr)*4)
+				case 3:
+					o.Filter, _ = CompileFilter(nil, nil, true)
+				}
+				anew, wantSt := Groups(s, l, o)
+				o.SizeFrom = prev
+				fams, st := Groups(s, l, o)
+				if st != wantSt {
+					t.Fatalf("poll %d: stats %+v, want %+v", i, st, wantSt)
+				}
+				if !bytes.Equal(fams.AppendText(nil), anew.AppendText(nil)) || !bytes.Equal(fams.AppendOpenMetrics(nil), anew.AppendOpenMetrics(nil)) ||
+					!slices.Equal(fams.names, anew.names) || !reflect.DeepEqual(fams.starts, anew.starts) {
+					t.Fatalf("poll %d: the families rendered from the rendering before are not those rendered anew", i)
+				}
+				if prev != nil && !bytes.Equal(prev.AppendText(nil), prevText) {
+					t.Fatalf("poll %d: the rendering before was written", i)
+				}
+				if prev != nil && i%2 == 1 {
+					for fi, f := range fams.fams {
+						if len(f.samples) > 0 && len(prev.fams[fi].samples) >= len(f.samples) && &f.samples[0] == &prev.fams[fi].samples[0] {
+							shared++
+						}
+					}
+				}
+				prev, prevText = fams, fams.AppendText(nil)
+			}
+			if shared == 0 {
+				t.Error("no family of a poll rendered again shares the samples of the rendering before")
+			}
+		})
 	}
 }
 
