@@ -20,29 +20,14 @@ import (
 // cap cuts at another group, values move and stand, and group ids need
 // escaping or are not UTF-8; at every granularity.
 func TestPageMatchesFullRendering(t *testing.T) {
-	odd := []string{"a\"b\\c\nd", "coll\xff", "zz\xfe"}
 	for _, gr := range []Granularity{ByGroup, ByTopic, ByPartition} {
 		t.Run(gr.String(), func(t *testing.T) {
 			l := lag.NewTracker(lag.Config{MinDistance: time.Nanosecond})
 			text, om := &Page{}, &Page{OpenMetrics: true}
 			copied := 0
 			for i := range 30 {
-				s := fixture.Evolving(i)
-				for _, n := range odd {
-					s.Groups = append(s.Groups, kafka.Group{Name: n, Type: kafka.TypeClassic, State: kafka.StateEmpty,
-						Partitions: []kafka.PartitionOffsets{fixture.Part("t", 0, int64(5+i/7), 0, 9, nil)}})
-				}
-				sortGroups(s)
+				s, o := evolvingPoll(i, gr)
 				l.Add(s)
-				o := Options{Granularity: gr}
-				switch i % 5 {
-				case 1:
-					o.Filter, _ = CompileFilter(nil, []string{s.Groups[i%len(s.Groups)].Name}, false)
-				case 2:
-					o.MaxSeries = 3 * 10 * (1 + int(gr)*4)
-				case 3:
-					o.Filter, _ = CompileFilter(nil, nil, true)
-				}
 				fams, _ := Groups(s, l, o)
 				for _, c := range []struct {
 					p    *Page
@@ -217,7 +202,6 @@ func TestGroupsSizedFromTheRenderingBefore(t *testing.T) {
 // samples of the one before instead of allocating its own, and the one
 // before is never written.
 func TestGroupsFromTheRenderingBeforeAsAnew(t *testing.T) {
-	odd := []string{"a\"b\\c\nd", "coll\xff", "zz\xfe"}
 	for _, gr := range []Granularity{ByGroup, ByTopic, ByPartition} {
 		t.Run(gr.String(), func(t *testing.T) {
 			l := lag.NewTracker(lag.Config{MinDistance: time.Nanosecond})
@@ -225,23 +209,9 @@ func TestGroupsFromTheRenderingBeforeAsAnew(t *testing.T) {
 			var prevText []byte
 			shared := 0
 			for i := range 60 {
-				s := fixture.Evolving(i / 2)
-				for _, n := range odd {
-					s.Groups = append(s.Groups, kafka.Group{Name: n, Type: kafka.TypeClassic, State: kafka.StateEmpty,
-						Partitions: []kafka.PartitionOffsets{fixture.Part("t", 0, int64(5+i/14), 0, 9, nil)}})
-				}
-				sortGroups(s)
+				s, o := evolvingPoll(i/2, gr)
 				if i%2 == 0 {
 					l.Add(s) // the odd polls render the same poll again
-				}
-				o := Options{Granularity: gr}
-				switch i / 2 % 5 {
-				case 1:
-					o.Filter, _ = CompileFilter(nil, []string{s.Groups[i/2%len(s.Groups)].Name}, false)
-				case 2:
-					o.MaxSeries = 3 * 10 * (1 + int(gr)*4)
-				case 3:
-					o.Filter, _ = CompileFilter(nil, nil, true)
 				}
 				anew, wantSt := Groups(s, l, o)
 				o.SizeFrom = prev
@@ -279,7 +249,6 @@ func TestGroupsFromTheRenderingBeforeAsAnew(t *testing.T) {
 // second time unchanged. The Page left as it is when unchanged goes on
 // writing what a Page that appended every poll writes.
 func TestPageUnchanged(t *testing.T) {
-	odd := []string{"a\"b\\c\nd", "coll\xff", "zz\xfe"}
 	for _, gr := range []Granularity{ByGroup, ByTopic, ByPartition} {
 		t.Run(gr.String(), func(t *testing.T) {
 			l := lag.NewTracker(lag.Config{MinDistance: time.Nanosecond})
@@ -287,23 +256,9 @@ func TestPageUnchanged(t *testing.T) {
 			var last []byte
 			unchanged := 0
 			for i := range 60 {
-				s := fixture.Evolving(i / 2)
-				for _, n := range odd {
-					s.Groups = append(s.Groups, kafka.Group{Name: n, Type: kafka.TypeClassic, State: kafka.StateEmpty,
-						Partitions: []kafka.PartitionOffsets{fixture.Part("t", 0, int64(5+i/14), 0, 9, nil)}})
-				}
-				sortGroups(s)
+				s, o := evolvingPoll(i/2, gr)
 				if i%2 == 0 {
 					l.Add(s) // the odd polls render the same poll again
-				}
-				o := Options{Granularity: gr}
-				switch i / 2 % 5 {
-				case 1:
-					o.Filter, _ = CompileFilter(nil, []string{s.Groups[i/2%len(s.Groups)].Name}, false)
-				case 2:
-					o.MaxSeries = 3 * 10 * (1 + int(gr)*4)
-				case 3:
-					o.Filter, _ = CompileFilter(nil, nil, true)
 				}
 				fams, _ := Groups(s, l, o)
 				want := every.Append(nil, fams)
@@ -323,4 +278,27 @@ func TestPageUnchanged(t *testing.T) {
 			}
 		})
 	}
+}
+
+// evolvingPoll is poll k of the evolving cluster the page tests render
+// (fixture.Evolving) with three groups whose ids need escaping or are
+// not UTF-8, and the options it is rendered with at granularity gr: in
+// turn none, one group allowed, a series cap, empty groups skipped.
+func evolvingPoll(k int, gr Granularity) (*kafka.Snapshot, Options) {
+	s := fixture.Evolving(k)
+	for _, n := range []string{"a\"b\\c\nd", "coll\xff", "zz\xfe"} {
+		s.Groups = append(s.Groups, kafka.Group{Name: n, Type: kafka.TypeClassic, State: kafka.StateEmpty,
+			Partitions: []kafka.PartitionOffsets{fixture.Part("t", 0, int64(5+k/7), 0, 9, nil)}})
+	}
+	sortGroups(s)
+	o := Options{Granularity: gr}
+	switch k % 5 {
+	case 1:
+		o.Filter, _ = CompileFilter(nil, []string{s.Groups[k%len(s.Groups)].Name}, false)
+	case 2:
+		o.MaxSeries = 3 * 10 * (1 + int(gr)*4)
+	case 3:
+		o.Filter, _ = CompileFilter(nil, nil, true)
+	}
+	return s, o
 }
