@@ -1,5 +1,7 @@
 package verdictbench
 
+import "slices"
+
 // Truth is what a careful human who knows the simulation's state says of a
 // group at a poll.
 type Truth uint8
@@ -105,26 +107,21 @@ func (w *world) partTruth(i int, fade float64) (Truth, bool) {
 	// The trend: the capacity of whoever consumes the partition against
 	// what arrives on the partitions it serves.
 	var in float64
-	var n int
+	var served []int
 	if w.sc.Rhythm.External {
-		for k := range w.parts {
-			in += w.meanRate(k, w.t)
-		}
-		n = 1
+		served = w.all
 	} else {
 		for k := range w.members {
-			for _, q := range w.members[k].parts {
-				if q == i {
-					for _, r := range w.members[k].parts {
-						in += w.meanRate(r, w.t)
-					}
-					n = 1
-				}
+			if slices.Contains(w.members[k].parts, i) {
+				served = w.members[k].parts
 			}
 		}
 	}
-	if n == 0 {
+	if served == nil {
 		return Stopped, true
+	}
+	for _, k := range served {
+		in += w.meanRate(k, w.t)
 	}
 	capacity := w.capacity()
 	if capacity < fallingShare*in {
@@ -134,9 +131,40 @@ func (w *world) partTruth(i int, fade float64) (Truth, bool) {
 		if capacity < borderShare*in {
 			return Borderline, true
 		}
+		if p.end > p.pos && (w.sc.Spread != InTurn || w.sc.Rhythm.External) {
+			// Shared evenly (process): a backlog, while the others it
+			// serves have one too, gets its share of the capacity,
+			// whatever the member's total; a hot partition's share can
+			// be less than what arrives on it while its member catches
+			// up on the rest. Its own time lag grows then: it falls
+			// behind.
+			if share := w.share(served, capacity); share < fallingShare*w.meanRate(i, w.t) {
+				return FallingBehind, true
+			}
+		}
 		return CatchingUp, true
 	}
 	return KeepsUp, true
+}
+
+// share is what each partition with a backlog among served gets of
+// capacity while the backlogs last, as process shares it: equal parts of
+// what the partitions without one leave, which take what arrives on
+// them. A backlog counts when its time lag is past keepUpBound: one a
+// burst leaves for seconds does not last.
+func (w *world) share(served []int, capacity float64) float64 {
+	open := 0
+	for _, k := range served {
+		switch {
+		case w.stuck && k == 0:
+			// It takes nothing (process).
+		case w.parts[k].end > w.parts[k].pos && w.timeLag(k) > w.keepUpBound():
+			open++
+		default:
+			capacity -= w.meanRate(k, w.t)
+		}
+	}
+	return max(0, capacity) / float64(max(1, open))
 }
 
 // keepUpBound is the time lag below which a consumer that keeps pace is

@@ -49,3 +49,43 @@ func TestUnevenLoadIsBorderline(t *testing.T) {
 		t.Errorf("truths %v, want 4 borderline and 2 catching up", counts)
 	}
 }
+
+// TestHotPartitionFallsBehindWhileItsMemberCatchesUp: one member at twice
+// the mean production serves six partitions, one taking half of it. With
+// a backlog on every partition, the member shares its capacity evenly
+// (process): the hot partition gets 20 records a second of the 30 that
+// arrive on it, and falls behind while the member catches up on the
+// rest. Once the others are caught up, it gets all the member does not
+// spend on them, and catches up.
+func TestHotPartitionFallsBehindWhileItsMemberCatchesUp(t *testing.T) {
+	sc := &Scenario{
+		Name: "hot", Partitions: 6, Members: 1, Spread: Hot,
+		Rhythm: Rhythm{Kind: Interval, Every: 5 * time.Second}, Production: Production{Kind: Steady, Rate: 10},
+		Poll: 5 * time.Second, Window: time.Minute, Length: 10 * time.Minute,
+		Phases: []Phase{{At: 0, Speed: 2, Event: Consume}}, Seed: 1,
+	}
+	w := newWorld(sc)
+	for w.t < 60 {
+		w.step()
+	}
+	for i := range w.parts {
+		p := &w.parts[i]
+		p.committed = max(0, p.end-2000)
+		p.pos = p.committed
+	}
+	want := []Truth{FallingBehind, CatchingUp, CatchingUp, CatchingUp, CatchingUp, CatchingUp}
+	for i, wt := range want {
+		if tr, ok := w.partTruth(i, 0); !ok || tr != wt {
+			t.Errorf("every partition behind: partition %d is %s, want %s", i, tr, wt)
+		}
+	}
+	if tr, _ := w.groupTruth(0); tr != FallingBehind {
+		t.Errorf("every partition behind: the group is %s, want %s", tr, FallingBehind)
+	}
+	for i := 1; i < len(w.parts); i++ {
+		w.parts[i].pos, w.parts[i].committed = w.parts[i].end, w.parts[i].end
+	}
+	if tr, _ := w.partTruth(0, 0); tr != CatchingUp {
+		t.Errorf("the others caught up: partition 0 is %s, want %s", tr, CatchingUp)
+	}
+}

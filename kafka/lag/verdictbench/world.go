@@ -179,10 +179,12 @@ type member struct {
 
 // world is one scenario's state, advanced in steps of dt seconds.
 type world struct {
-	sc      *Scenario
-	rng     *rand.Rand
-	t       float64
-	parts   []part
+	sc    *Scenario
+	rng   *rand.Rand
+	t     float64
+	parts []part
+	// all is every partition's index: what a job without members serves.
+	all     []int
 	members []member
 	seq     int // member ids
 	speed   float64
@@ -215,7 +217,9 @@ func newWorld(sc *Scenario) *world {
 		back:     math.Inf(1),
 		phase:    -1,
 	}
+	w.all = make([]int, len(w.parts))
 	for i := range w.parts {
+		w.all[i] = i
 		p := &w.parts[i]
 		p.committed = -1
 		p.lastMove, p.lastZero, p.maxGap = math.Inf(-1), math.Inf(-1), -1
