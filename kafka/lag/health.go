@@ -53,7 +53,9 @@ type Rewind struct {
 //     at the newest commit is a step, not a trend: it waits for the
 //     next commit (WaitStep). With too few commits for a trend while the time lag is above
 //     what keeping up explains, it waits (WaitTrend): never OK on a
-//     time lag nobody can say is bounded.
+//     time lag nobody can say is bounded; and so it does with such a
+//     backlog whose commits span too short a time for the trend to see
+//     a slow climb, unless they show it catching up (unresolved).
 //  4. Otherwise OK.
 func (h *History) verdict(ph *partHist, c, end, now int64, g groupPace) (Status, Rewind, WaitKind) {
 	lag := lagOf(c, end)
@@ -156,6 +158,12 @@ func (h *History) verdict(ph *partHist, c, end, now int64, g groupPace) (Status,
 		return StatusOK, Rewind{}, WaitNone
 	}
 	if !enough && (tl.Seconds > float64(KeepUpSeconds)+RhythmFactor*float64(max(every, floor))/1e9 || h.backlogAtCommit(ph)) {
+		return StatusOK, Rewind{}, WaitTrend
+	}
+	if h.unresolved(ph, tl.Seconds, float64(KeepUpSeconds)+RhythmFactor*float64(max(every, floor))/1e9) > 0 {
+		// A backlog, and commits spanning too short a time for the
+		// trend to tell a consumer a little slower than its producers
+		// from one that keeps pace: OK would be a guess.
 		return StatusOK, Rewind{}, WaitTrend
 	}
 	if h.leftCalm(ph, tl.Seconds) {

@@ -411,7 +411,7 @@ func (h *History) trend(ph *partHist) (behind, climbing, enough bool) {
 	floor := h.floor()
 	if nk >= 3 && known[nk-1].at-known[0].at >= floor && known[nk-1].at == all[n-1].at {
 		tl, lag, span := thirds(known[:nk])
-		noise := max(KeepUpSeconds, float64(h.pollGap())/1e9)
+		noise := h.trendNoise()
 		grew := float64(tl[2] - tl[0])
 		// The lag in records must climb too, beyond a poll's production
 		// and EqualRateShare of the span's: a consumer working off
@@ -612,7 +612,9 @@ func (h *History) waitOf(ph *partHist, k WaitKind, g groupPace, now int64) Wait 
 			w.Then = StatusStop
 		}
 	case WaitTrend:
-		w.Need = max(time.Duration(h.floor()), 2*w.Every)
+		// Commits spanning two rhythms, and long enough to see a slow
+		// climb (History.unresolved).
+		w.Need = max(time.Duration(h.floor()), 2*w.Every, time.Duration(h.resolveSpan()))
 	case WaitCalm:
 		w.Every = ph.calmWait()
 	case WaitStretch:
@@ -744,26 +746,33 @@ func slope(pts []trendPoint) float64 {
 	return cov / vx
 }
 
+// knownPoints are the trend's points whose time lag is known, oldest
+// first, in buf.
+func (r *rhythm) knownPoints(buf *[trendPoints]trendPoint) []trendPoint {
+	n := 0
+	for i := range int(r.ntrend) {
+		if p := r.point(i); p.tl >= 0 {
+			buf[n] = p
+			n++
+		}
+	}
+	return buf[:n]
+}
+
 // stepped reports whether the trend's climb is nearly all in its newest
 // commit (History.verdict): the time lags at the commits before it stay
 // within the noise of the oldest third's floor, and within a third of
 // the newest's rise (stepShare). rise is how far the newest stands above
 // the highest of them, in seconds.
 func (h *History) stepped(ph *partHist) (rise float64, ok bool) {
-	r := &ph.rh
-	var known [trendPoints]trendPoint
-	nk := 0
-	for i := range int(r.ntrend) {
-		if p := r.point(i); p.tl >= 0 {
-			known[nk] = p
-			nk++
-		}
-	}
+	var buf [trendPoints]trendPoint
+	known := ph.rh.knownPoints(&buf)
+	nk := len(known)
 	if nk < 3 {
 		return 0, false
 	}
-	tl, _, _ := thirds(known[:nk])
-	noise := max(KeepUpSeconds, float64(h.pollGap())/1e9)
+	tl, _, _ := thirds(known)
+	noise := h.trendNoise()
 	before := known[0].tl
 	for _, p := range known[:nk-1] {
 		before = max(before, p.tl)
@@ -771,6 +780,68 @@ func (h *History) stepped(ph *partHist) (rise float64, ok bool) {
 	rise, climbed := float64(known[nk-1].tl-before), float64(before-tl[0])
 	return rise, climbed <= noise && climbed < rise/stepShare
 }
+
+// unresolved is, for a partition with a backlog (its time lag, tl now
+// or at its newest commit, past bound seconds), how much longer than
+// they do the commits of its trend must span to tell a consumer falling
+// behind at ResolveClimb (its time lag climbing that many seconds a
+// second) from one that keeps pace. It is 0 without a backlog, when they
+// span enough, or when the time lag or the lag in records at them falls:
+// catching up shows. The trend sees a climb between the floors of its
+// oldest and newest thirds, about two thirds of its span apart, only
+// past the noise (History.trend). Without the newest commit's record
+// read, tl is a lower bound: the time lags at the commits before count.
+func (h *History) unresolved(ph *partHist, tl, bound float64) int64 {
+	var buf [trendPoints]trendPoint
+	known := ph.rh.knownPoints(&buf)
+	nk := len(known)
+	if nk > 0 {
+		tl = max(tl, float64(known[nk-1].tl))
+	}
+	if tl <= bound {
+		return 0
+	}
+	need := h.resolveSpan()
+	if nk < 2 {
+		return need
+	}
+	span := known[nk-1].at - known[0].at
+	if span >= need || slope(known) < 0 || fewerWaiting(known) {
+		return 0
+	}
+	return need - span
+}
+
+// fewerWaiting reports whether the lag in records at the commits pts
+// fell: the floor of the newest third below the oldest's (with fewer
+// than three, the newest below the oldest). A consumer working off
+// records written faster than they are written now sees its time lag
+// climb while it catches up.
+func fewerWaiting(pts []trendPoint) bool {
+	if len(pts) < 3 {
+		return pts[len(pts)-1].lag < pts[0].lag
+	}
+	_, lag, _ := thirds(pts)
+	return lag[2] < lag[0]
+}
+
+// resolveSpan is how long a trend's commits must span to see a climb of
+// ResolveClimb (History.unresolved).
+func (h *History) resolveSpan() int64 {
+	return int64(1.5 * h.trendNoise() / ResolveClimb * 1e9)
+}
+
+// trendNoise is how far, in seconds, the time lags at a consumer's
+// commits scatter about their trend: a poll sees a commit up to one
+// interval late, and KeepUpSeconds.
+func (h *History) trendNoise() float64 {
+	return max(KeepUpSeconds, float64(h.pollGap())/1e9)
+}
+
+// ResolveClimb is the slowest climb of the time lag, in seconds a second,
+// the trend must be able to see before a backlog reads OK: a consumer at
+// 90% of its producers' rate.
+const ResolveClimb = 0.1
 
 // stepShare: a climb is a step (History.stepped) when the commits before
 // the newest carried less than 1/stepShare of the newest's rise, as well
