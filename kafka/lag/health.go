@@ -49,7 +49,8 @@ type Rewind struct {
 //     like. Held at WARN, it stays WARN while the climb goes on over the
 //     trend's span though its newest commit fell below the one before
 //     (trend's climbing: the scatter of bursty production), or while
-//     its lag in records says it falls behind. A new climb that is all
+//     its lag in records says it falls behind, until two commits at
+//     which its time lag and lag fell end the climb (climbEnded). A new climb that is all
 //     at the newest commit is a step, not a trend: it waits for the
 //     next commit (WaitStep). With too few commits for a trend while the time lag is above
 //     what keeping up explains, it waits (WaitTrend): never OK on a
@@ -135,7 +136,7 @@ func (h *History) verdict(ph *partHist, c, end, now int64, g groupPace) (Status,
 			return StatusOK, Rewind{}, WaitStep
 		}
 	}
-	if behind || ph.decided && ph.held == StatusWarn && enough && (climbing || h.fallingBehind(ph, c, end, now)) {
+	if behind || ph.decided && ph.held == StatusWarn && enough && !h.climbEnded(ph) && (climbing || h.fallingBehind(ph, c, end, now)) {
 		// Held at WARN, the trend's climb goes on though its newest
 		// commit fell below the one before (climbing: the scatter of a
 		// burst cycle), or the commits' lag also says falling behind

@@ -746,6 +746,22 @@ func slope(pts []trendPoint) float64 {
 	return cov / vx
 }
 
+// climbEnded reports whether the partition's latest commits end its
+// climb: at each of its two newest commits the time lag and the lag in
+// records fell, the time lag by more than twice the noise in all. A
+// consumer scaled out, or sped up, reads so within two commits, while
+// the older commits of its climb still hold the trend's line up; the
+// scatter of bursty production falls by less (History.trend).
+func (h *History) climbEnded(ph *partHist) bool {
+	var buf [trendPoints]trendPoint
+	k := ph.rh.knownPoints(&buf)
+	if len(k) < 3 {
+		return false
+	}
+	a, b, c := k[len(k)-3], k[len(k)-2], k[len(k)-1]
+	return b.tl < a.tl && c.tl < b.tl && b.lag < a.lag && c.lag < b.lag && float64(a.tl-c.tl) > 2*h.trendNoise()
+}
+
 // knownPoints are the trend's points whose time lag is known, oldest
 // first, in buf.
 func (r *rhythm) knownPoints(buf *[trendPoints]trendPoint) []trendPoint {
