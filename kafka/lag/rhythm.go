@@ -324,6 +324,12 @@ func (w Wait) Reason() string {
 	case WaitStretch:
 		return "no commit in " + span(w.Silence) + ", past its ~" + span(w.Every) + ", but each wait was longer than the one before: " + w.Then.String() + " after " + span(w.Need) + " unless it commits"
 	case WaitStep:
+		if w.Rise <= 0 {
+			// Read after the poll, the newest commit's record put it
+			// back in line with the ones before: the verdict, made
+			// before, still waits for the next.
+			return "waits for its next commit, in ~" + span(w.Every) + ", to tell a step in its time lag from a climb"
+		}
 		return "its latest commit is " + span(w.Rise) + " further behind than the ones before: its next commit, in ~" + span(w.Every) + ", tells a step from a climb"
 	case WaitCalm:
 		if w.Every > 0 {

@@ -130,3 +130,23 @@ func TestACaughtUpCommitEndsTheClimbBefore(t *testing.T) {
 		t.Errorf("1600 s: %v, want WARN: %s", p.Status, statusLine(got, 1200, 1800))
 	}
 }
+
+// TestAStepsReasonNeverGoesBackwards: a step's wait is judged as a poll
+// is added, and worded when the history is read, after the records at
+// the commits were read; the newest commit's record can put it back in
+// line with the ones before (bursty production: seed 5's s007 read "its
+// latest commit is -5s further behind"). The reason then says the wait
+// without a rise that is not one.
+func TestAStepsReasonNeverGoesBackwards(t *testing.T) {
+	for _, rise := range []time.Duration{-5 * time.Second, 0} {
+		w := Wait{Kind: WaitStep, Rise: rise, Every: 30 * time.Second}
+		want := "waits for its next commit, in ~30s, to tell a step in its time lag from a climb"
+		if got := w.Reason(); got != want {
+			t.Errorf("rise %v: %q, want %q", rise, got, want)
+		}
+	}
+	w := Wait{Kind: WaitStep, Rise: 11 * time.Second, Every: 30 * time.Second}
+	if got, want := w.Reason(), "its latest commit is 11s further behind than the ones before: its next commit, in ~30s, tells a step from a climb"; got != want {
+		t.Errorf("rise 11s: %q, want %q", got, want)
+	}
+}
