@@ -417,7 +417,7 @@ func (h *History) trend(ph *partHist) (behind, climbing, enough bool) {
 	floor := h.floor()
 	if nk >= 3 && known[nk-1].at-known[0].at >= floor && known[nk-1].at == all[n-1].at {
 		tl, lag, span := thirds(known[:nk])
-		noise := h.trendNoise()
+		noise := h.trendNoise(ph)
 		grew := float64(tl[2] - tl[0])
 		// The lag in records must climb too, beyond a poll's production
 		// and EqualRateShare of the span's: a consumer working off
@@ -620,7 +620,7 @@ func (h *History) waitOf(ph *partHist, k WaitKind, g groupPace, now int64) Wait 
 	case WaitTrend:
 		// Commits spanning two rhythms, and long enough to see a slow
 		// climb (History.unresolved).
-		w.Need = max(time.Duration(h.floor()), 2*w.Every, time.Duration(h.resolveSpan()))
+		w.Need = max(time.Duration(h.floor()), 2*w.Every, time.Duration(h.resolveSpan(ph)))
 	case WaitCalm:
 		w.Every = ph.calmWait()
 	case WaitStretch:
@@ -765,7 +765,7 @@ func (h *History) climbEnded(ph *partHist) bool {
 		return false
 	}
 	a, b, c := k[len(k)-3], k[len(k)-2], k[len(k)-1]
-	return b.tl < a.tl && c.tl < b.tl && b.lag < a.lag && c.lag < b.lag && float64(a.tl-c.tl) > 2*h.trendNoise()
+	return b.tl < a.tl && c.tl < b.tl && b.lag < a.lag && c.lag < b.lag && float64(a.tl-c.tl) > 2*h.trendNoise(ph)
 }
 
 // knownPoints are the trend's points whose time lag is known, oldest
@@ -794,7 +794,7 @@ func (h *History) stepped(ph *partHist) (rise float64, ok bool) {
 		return 0, false
 	}
 	tl, _, _ := thirds(known)
-	noise := h.trendNoise()
+	noise := h.trendNoise(ph)
 	before := known[0].tl
 	for _, p := range known[:nk-1] {
 		before = max(before, p.tl)
@@ -823,7 +823,7 @@ func (h *History) unresolved(ph *partHist, tl, bound float64) int64 {
 	if tl <= bound {
 		return 0
 	}
-	need := h.resolveSpan()
+	need := h.resolveSpan(ph)
 	if nk < 2 {
 		return need
 	}
@@ -849,15 +849,45 @@ func fewerWaiting(pts []trendPoint) bool {
 
 // resolveSpan is how long a trend's commits must span to see a climb of
 // ResolveClimb (History.unresolved).
-func (h *History) resolveSpan() int64 {
-	return int64(1.5 * h.trendNoise() / ResolveClimb * 1e9)
+func (h *History) resolveSpan(ph *partHist) int64 {
+	return int64(1.5 * h.trendNoise(ph) / ResolveClimb * 1e9)
 }
 
 // trendNoise is how far, in seconds, the time lags at a consumer's
 // commits scatter about their trend: a poll sees a commit up to one
-// interval late, and KeepUpSeconds.
-func (h *History) trendNoise() float64 {
-	return max(KeepUpSeconds, float64(h.pollGap())/1e9)
+// interval late, KeepUpSeconds, and the longest the partition's
+// producers paused over the rate window (productionGap): a record written
+// just before a pause ages through it, so a consumer that keeps pace a
+// little behind bursty producers commits records whose age swings by
+// that much.
+func (h *History) trendNoise(ph *partHist) float64 {
+	noise := max(KeepUpSeconds, float64(h.pollGap())/1e9)
+	if gap := h.productionGap(ph); gap > noise && gap*h.produceRate(ph) > KeepUpMessages {
+		noise = gap
+	}
+	return noise
+}
+
+// productionGap is the longest run of polls, in seconds, over the rate
+// window during which the partition's log end did not move.
+func (h *History) productionGap(ph *partHist) float64 {
+	from := h.firstSeq(ph.first(), ph.lastSeq)
+	if n := uint64(h.cfg.RatePolls); ph.lastSeq >= n && ph.lastSeq-n+1 > from {
+		from = ph.lastSeq - n + 1
+	}
+	ends := h.col(ph, secLogEnd)
+	var longest, since int64
+	prev := int64(-1)
+	for s := from; s <= ph.lastSeq; s++ {
+		i := h.slot(s)
+		e, t := ends.get(i), h.times[i]
+		if e != prev || since == 0 {
+			since, prev = t, e
+			continue
+		}
+		longest = max(longest, t-since)
+	}
+	return float64(longest) / 1e9
 }
 
 // ResolveClimb is the slowest climb of the time lag, in seconds a second,
