@@ -82,7 +82,10 @@ func (c *Client) poll(ctx context.Context, only []string) (*Snapshot, error) {
 	}
 	snap.ListErr = listErr
 	gs := newPollGroups(snap, listed, only, brokers, in, sc)
-	c.rows.recall(gs.gbs)
+	forget := c.forget.Load()
+	if !forget {
+		c.rows.recall(gs.gbs)
+	}
 
 	// The committed offsets do not depend on the describes: read them,
 	// and make the rows from them, while the groups are described.
@@ -93,7 +96,9 @@ func (c *Client) poll(ctx context.Context, only []string) (*Snapshot, error) {
 
 	lb := c.readLogBounds(ctx, gs.gbs)
 	gs.join(lb, listErr)
-	c.rows.share(gs.gbs, only == nil)
+	if !forget {
+		c.rows.share(gs.gbs, only == nil)
+	}
 	c.strs.end(in)
 	snap.Duration = time.Since(start)
 	return snap, nil
