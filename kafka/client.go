@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
@@ -30,6 +31,8 @@ type Client struct {
 	// rows are the groups' rows at the latest full poll, which the next
 	// gives a group whose rows did not change (rowMemo).
 	rows rowMemo
+	// forget turns the memo off (ForgetRows).
+	forget atomic.Bool
 	// scratch is the spare builders and name lists of the next poll.
 	scratch scratchSlot
 	// log is the debug trace (debuglog.Discard without --debug).
@@ -61,6 +64,15 @@ func NewClient(cl *kgo.Client, brokers []string, timeout time.Duration) *Client 
 // (the write services, the diagnosis reads) log through the client they
 // were given.
 func (c *Client) Log() *slog.Logger { return c.log }
+
+// ForgetRows stops the client remembering each group's rows for the next
+// poll (rowMemo), for an owner that lets go of each snapshot before it
+// takes the next: `kgroups serve` collects as a poll starts, so the memo's
+// weak pointers are always gone by the next poll, and remembering them
+// (a map of 10,000 names, a weak pointer each, every poll) and looking
+// them up again bought nothing. The rows are the same either way; only
+// which memory holds a group's unchanged rows differs.
+func (c *Client) ForgetRows() { c.forget.Store(true) }
 
 // Brokers returns the seed brokers the client was created with.
 func (c *Client) Brokers() []string { return append([]string(nil), c.brokers...) }

@@ -82,18 +82,23 @@ func (c *Client) poll(ctx context.Context, only []string) (*Snapshot, error) {
 	}
 	snap.ListErr = listErr
 	gs := newPollGroups(snap, listed, only, brokers, in, sc)
-	c.rows.recall(gs.gbs)
+	forget := c.forget.Load()
+	if !forget {
+		c.rows.recall(gs.gbs)
+	}
 
 	// The committed offsets do not depend on the describes: read them,
 	// and make the rows from them, while the groups are described.
-	fetched := c.startCommits(ctx, gs.fetch, gs.builders, topics, sc)
+	fetched := c.startCommits(ctx, gs.fetch, gs.index(), topics, sc)
 	c.describe(ctx, &gs, brokers, topicNames)
 	<-fetched
 	gs.commitsRead(topics, in)
 
 	lb := c.readLogBounds(ctx, gs.gbs)
 	gs.join(lb, listErr)
-	c.rows.share(gs.gbs, only == nil)
+	if !forget {
+		c.rows.share(gs.gbs, only == nil)
+	}
 	c.strs.end(in)
 	snap.Duration = time.Since(start)
 	return snap, nil
@@ -194,6 +199,9 @@ type pollGroups struct {
 	fetch []string
 }
 
+// index finds the poll's builders by name.
+func (gs *pollGroups) index() groupIndex { return groupIndex{gbs: gs.gbs, byName: gs.builders} }
+
 // newPollGroups makes the snapshot's groups from the listing (only the
 // named ones when only is not nil), each with its listed type, state and
 // coordinator, and sorts their names by the request that describes them.
@@ -265,11 +273,11 @@ func newPollGroups(snap *Snapshot, listed []kadm.ListedGroup, only []string, bro
 		gs.builders[name] = gb
 	}
 	gs.fetch = sc.fetch[:0]
-	for _, name := range names {
+	for i, name := range names {
 		// Share groups have no committed offsets: their start offsets
 		// come with describeShare. A type kgroups does not know is not
 		// read at all.
-		if typ := gs.builders[name].g.Type; typ.Known() && typ != TypeShare {
+		if typ := gs.gbs[i].g.Type; typ.Known() && typ != TypeShare {
 			gs.fetch = append(gs.fetch, name)
 		}
 	}
@@ -331,7 +339,7 @@ func (s *scratchSlot) put(sc *pollScratch) {
 // type after another.
 func (c *Client) describe(ctx context.Context, gs *pollGroups, brokers map[int32]Broker, topicNames map[kadm.TopicID]string) {
 	if len(gs.classic) > 0 {
-		c.describeClassic(ctx, gs.classic, gs.builders)
+		c.describeClassic(ctx, gs.classic, gs.index())
 	}
 	if len(gs.consumer) > 0 {
 		c.describeConsumer(ctx, gs.consumer, gs.builders, brokers, topicNames)

@@ -8,7 +8,6 @@ import (
 	"sort"
 
 	"github.com/twmb/franz-go/pkg/kadm"
-	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
@@ -19,7 +18,7 @@ import (
 // bytes as the member sent them (Member.JoinMetadata), since how a client
 // lays them out (kafka-go's version 1 cut short, null or empty user data)
 // is what tells one client library from another.
-func (c *Client) describeClassic(ctx context.Context, names []string, builders map[string]*groupBuilder) {
+func (c *Client) describeClassic(ctx context.Context, names []string, ix groupIndex) {
 	req := kmsg.NewPtrDescribeGroupsRequest()
 	req.Groups = names
 	pctx, cancel := c.phase(ctx)
@@ -31,7 +30,7 @@ func (c *Client) describeClassic(ctx context.Context, names []string, builders m
 		if shard.Err != nil {
 			if sreq, ok := shard.Req.(*kmsg.DescribeGroupsRequest); ok {
 				for _, name := range sreq.Groups {
-					if gb, ok := builders[name]; ok && !gb.described {
+					if gb, ok := ix.byName[name]; ok && !gb.described {
 						gb.described = true
 						gb.addErr(fmt.Errorf("describe group: %w", shard.Err))
 					}
@@ -40,22 +39,24 @@ func (c *Client) describeClassic(ctx context.Context, names []string, builders m
 			continue
 		}
 		resp := shard.Resp.(*kmsg.DescribeGroupsResponse)
+		w := ix.walk() // the groups come in the order asked
 		for i := range resp.Groups {
 			rg := &resp.Groups[i]
-			gb, ok := builders[rg.Group]
+			gb, ok := w.find(rg.Group)
 			if !ok || gb.described {
 				continue
 			}
 			gb.described = true
-			if err := kerr.ErrorForCode(rg.ErrorCode); err != nil {
+			if err := codeErr(rg.ErrorCode); err != nil {
 				gb.addErr(fmt.Errorf("describe group: %w", err))
 				continue
 			}
 			describedClassic(gb, rg, shard.Meta)
 		}
 	}
+	w := ix.walk()
 	for _, name := range names {
-		if gb := builders[name]; !gb.described {
+		if gb, _ := w.find(name); !gb.described {
 			gb.addErr(errors.New("describe group: no response"))
 		}
 	}
@@ -137,7 +138,7 @@ func (c *Client) describeConsumer(ctx context.Context, names []string, builders 
 				continue
 			}
 			gb.described = true
-			if err := kerr.ErrorForCode(rg.ErrorCode); err != nil {
+			if err := codeErr(rg.ErrorCode); err != nil {
 				gb.addErr(fmt.Errorf("describe consumer group: %w", err))
 				continue
 			}

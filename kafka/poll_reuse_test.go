@@ -3,6 +3,7 @@ package kafka_test
 import (
 	"context"
 	"runtime"
+	"slices"
 	"testing"
 	"time"
 
@@ -89,6 +90,36 @@ func TestPollSharesUnchangedRows(t *testing.T) {
 		case <-time.After(10 * time.Millisecond):
 		case <-deadline:
 			t.Fatal("the rows of snapshots no one holds were not collected: the client keeps them")
+		}
+	}
+}
+
+// TestPollForgetsRowsWhenAsked: a client told to forget rows (serve,
+// which lets go of each poll before the next) gives every poll rows of
+// its own, the same rows field for field as a client that remembers.
+func TestPollForgetsRowsWhenAsked(t *testing.T) {
+	c := kafkatest.NewCluster(t)
+	c.CreateTopic(t, "a", 3)
+	base := time.Now().Add(-time.Hour)
+	for p := range int32(3) {
+		c.Produce(t, "a", p, 5, base)
+	}
+	c.Commit(t, "rest", map[string]map[int32]int64{"a": {0: 5, 1: 4, 2: 3}})
+	remembers := c.Client(t, kgo.MaxVersions(kversion.V3_9_0()))
+	forgets := c.Client(t, kgo.MaxVersions(kversion.V3_9_0()))
+	forgets.ForgetRows()
+
+	s1, f1 := poll(t, remembers), poll(t, forgets)
+	s2, f2 := poll(t, remembers), poll(t, forgets)
+	if rowsOf(t, s2, "rest") != rowsOf(t, s1, "rest") {
+		t.Error("the client that remembers gave the second poll rows of its own")
+	}
+	if rowsOf(t, f2, "rest") == rowsOf(t, f1, "rest") {
+		t.Error("the client told to forget gave the second poll the first's rows")
+	}
+	for _, s := range []*kafka.Snapshot{f1, f2} {
+		if got, want := mustGroup(t, s, "rest").Partitions, mustGroup(t, s2, "rest").Partitions; !slices.Equal(got, want) {
+			t.Errorf("rows %+v, the remembering client's %+v", got, want)
 		}
 	}
 }

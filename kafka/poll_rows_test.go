@@ -3,6 +3,7 @@ package kafka
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"testing"
 	"unsafe"
@@ -188,6 +189,16 @@ func TestCommitRowsOrderAndAnswers(t *testing.T) {
 	}
 	if unsafe.StringData(rows[0].Topic) != unsafe.StringData(alpha) {
 		t.Error("alpha's rows hold the answer's string, not the poll's copy")
+	}
+	// The rows are written in place, field by field: every field the
+	// answer does not set is as newRow makes it.
+	for i := range rows {
+		r := &rows[i]
+		x := newRow(r.Topic, r.Partition)
+		x.Committed, x.LeaderEpoch, x.Metadata, x.Err = r.Committed, r.LeaderEpoch, r.Metadata, r.Err
+		if !reflect.DeepEqual(&x, r) {
+			t.Errorf("row %d\n got %+v\nwant %+v", i, *r, x)
+		}
 	}
 }
 

@@ -131,6 +131,9 @@ that hour shows what led to it, judged as serve judged it.`,
 				}
 				o.record = rec
 				o.cluster = cl.Brokers()
+				// serve lets go of each poll before the next
+				// (exporter.pollOnce): nothing is left to share.
+				cl.ForgetRows()
 				return runServe(cmd.Context(), a, o, cl.Poll, cl.CommittedTimestamps)
 			})
 		},

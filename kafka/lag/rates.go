@@ -32,6 +32,19 @@ func (r *rateSum) add(v int64, s uint64, t int64, skip func(from, to uint64) boo
 	r.known++
 }
 
+// flat is add of v at every poll from..to (an empty sum), in one step: a
+// number equal to the one before adds no step forward, so skip is never
+// asked, and only the count and the span move. TestRatesAtRestAsWide
+// holds it to add poll by poll.
+func (r *rateSum) flat(h *History, v int64, from, to uint64) {
+	if v < 0 || from > to {
+		return
+	}
+	r.first, r.last = h.times[h.slot(from)], h.times[h.slot(to)]
+	r.prev, r.prevSeq = v, to
+	r.known = int(to - from + 1)
+}
+
 // rate is the sum per second over the span of the known samples, or
 // UnknownRate with fewer than two of them.
 func (r *rateSum) rate() float64 {
@@ -63,11 +76,18 @@ func (h *History) rates(gh *groupHist, ph *partHist) partRates {
 	}
 	var p, c rateSum
 	ends, commits := h.col(ph, secLogEnd), h.col(ph, secCommitted)
-	for s := from; s <= ph.lastSeq; s++ {
-		i := h.slot(s)
-		t := h.times[i]
-		p.add(ends.get(i), s, t, nil)
-		c.add(commits.get(i), s, t, skip)
+	if ends.w == 0 && commits.w == 0 {
+		// A partition at rest: each column holds one number at every
+		// poll (compact.go), which adds no step.
+		p.flat(h, ends.base, from, ph.lastSeq)
+		c.flat(h, commits.base, from, ph.lastSeq)
+	} else {
+		for s := from; s <= ph.lastSeq; s++ {
+			i := h.slot(s)
+			t := h.times[i]
+			p.add(ends.get(i), s, t, nil)
+			c.add(commits.get(i), s, t, skip)
+		}
 	}
 	r := partRates{prod: p.rate(), cons: c.rate(), polls: min(p.known, c.known)}
 	if c.known >= 2 {

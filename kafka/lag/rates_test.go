@@ -2,6 +2,7 @@ package lag
 
 import (
 	"testing"
+	"time"
 
 	"github.com/kgroups/kgroups/kafka"
 )
@@ -249,3 +250,53 @@ func TestGroupKeepingUp(t *testing.T) {
 // sub is a - b in float64 at run time, as the rules compute it (a
 // constant expression would be exact).
 func sub(a, b float64) float64 { return a - b }
+
+// A partition whose log end and commit are each one number over the
+// ring (compact.go stores such a column in no bytes) takes its rates in
+// one step (rateSum.flat) rather than poll by poll: they must be the
+// wide History's, which reads every poll, bit for bit, at every poll,
+// whether the numbers are known or not, the group has members or not,
+// and the polls come at even or uneven times. The test fails unless
+// both ways were taken.
+func TestRatesAtRestAsWide(t *testing.T) {
+	tw := newTwin(DefaultConfig())
+	cfg := tw.h.Config()
+	empty := func(g kafka.Group) kafka.Group { g.State = kafka.StateEmpty; return g }
+	now := t0
+	flat, polled := 0, 0
+	for i := range 3 * cfg.Samples {
+		// Uneven gaps: 5 s give or take, and a long one now and then.
+		now = now.Add(5*time.Second + time.Duration(i%7)*310*time.Millisecond)
+		if i%45 == 44 {
+			now = now.Add(time.Minute)
+		}
+		moving := int64(i / 3)
+		tw.add(t, snap(now,
+			grp("caught-up", unowned(po("t", 0, 100, 100)), po("t", 1, 50, 50)),
+			grp("lagging", unowned(po("t", 2, 97, 100))),
+			grp("uncommitted", po("t", 3, kafka.NoOffset, 40)),
+			grp("unknown-end", unowned(po("t", 4, 10, kafka.NoOffset))),
+			empty(grp("memberless", unowned(po("t", 5, 7, 9)))),
+			empty(grp("memberless-moving", unowned(po("t", 6, 7+moving, 9+moving)))),
+			grp("moving", po("t", 7, 1000+moving, 1000+2*moving)),
+		))
+		for name, wgh := range tw.wide.groups {
+			gh := tw.h.groups[name]
+			for k := range wgh.parts {
+				ph, wph := &gh.parts[k], &wgh.parts[k]
+				if tw.h.col(ph, secLogEnd).w == 0 && tw.h.col(ph, secCommitted).w == 0 {
+					flat++
+				} else {
+					polled++
+				}
+				if got, want := tw.h.rates(gh, ph), tw.wide.rates(wgh, wph); got != want {
+					t.Fatalf("poll %d: %s/%d rates %+v, wide %+v", i, name, ph.partition, got, want)
+				}
+			}
+		}
+		tw.compare(t, now)
+	}
+	if flat == 0 || polled == 0 {
+		t.Fatalf("rates taken in one step %d times, poll by poll %d: want both", flat, polled)
+	}
+}
