@@ -57,8 +57,12 @@ func (h *History) CopyFrom(src *History) {
 		if len(sg.unpaced) > 0 {
 			unpaced = append(g.unpaced[:0], sg.unpaced...)
 		}
+		var rewinds []heldRewind
+		if len(sg.rewinds) > 0 {
+			rewinds = append(g.rewinds[:0], sg.rewinds...)
+		}
 		*g = *sg
-		g.parts, g.lag.b, g.memberless, g.unpaced = parts, lag, memberless, unpaced
+		g.parts, g.lag.b, g.memberless, g.unpaced, g.rewinds = parts, lag, memberless, unpaced, rewinds
 	})
 	h.topics = append(h.topics[:0], src.topics...)
 	clear(h.topicIdx)

@@ -205,7 +205,7 @@ func (h *History) partitionHealth(gh *groupHist, ph *partHist, g groupPace, now 
 	if now == h.timeAt(h.seq) && ph.raw != StatusRewind {
 		raw, wait = ph.raw, ph.wait // judged as the poll was added (judgeGroup)
 	} else {
-		raw, p.Rewind, wait = h.rawStatus(ph, c, end, now, g)
+		raw, p.Rewind, wait = h.rawStatus(gh, ph, c, end, now, g)
 	}
 	p.Status = ph.hold(raw, p.Lag)
 	if p.Status == StatusOK && wait == WaitNone && !ph.decided && p.Lag > 0 && int(ph.winLen) >= h.cfg.Window &&
@@ -240,8 +240,15 @@ func (h *History) partitionHealth(gh *groupHist, ph *partHist, g groupPace, now 
 // rawStatus is the partition's status under the rules alone, as of now:
 // the verdict of its commit observations, or NO-COMMITS for a live owner
 // that has committed nothing for a full window.
-func (h *History) rawStatus(ph *partHist, c, end, now int64, g groupPace) (Status, Rewind, WaitKind) {
+func (h *History) rawStatus(gh *groupHist, ph *partHist, c, end, now int64, g groupPace) (Status, Rewind, WaitKind) {
 	st, rw, wait := h.verdict(ph, c, end, now, g)
+	if st != StatusRewind && len(gh.rewinds) > 0 && lagOf(c, end) > 0 {
+		// A REWIND the ring of observations no longer shows still holds
+		// (rewindhold.go).
+		if held, ok := gh.heldRewindOf(ph, c, now, h.eventHold()); ok {
+			st, rw, wait = StatusRewind, held, WaitNone
+		}
+	}
 	if ph.unLen > 0 && int(ph.unLen) >= h.cfg.Window {
 		st, wait = StatusNoCommits, WaitNone
 	}

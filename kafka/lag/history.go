@@ -1,6 +1,7 @@
 package lag
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/kgroups/kgroups/kafka"
@@ -257,6 +258,13 @@ func (h *History) sweepTopics() {
 		for i := range gh.parts {
 			gh.parts[i].topic = to[gh.parts[i].topic]
 		}
+		if len(gh.rewinds) > 0 {
+			// Kept only for partitions it has records of (pruneAbsent).
+			gh.rewinds = slices.DeleteFunc(gh.rewinds, func(r heldRewind) bool { return !used[r.topic] })
+			for i := range gh.rewinds {
+				gh.rewinds[i].topic = to[gh.rewinds[i].topic]
+			}
+		}
 	}
 }
 
@@ -268,6 +276,8 @@ func (h *History) pruneAbsent(gh *groupHist) {
 	for i := range gh.parts {
 		if h.seq-gh.parts[i].lastSeq < uint64(h.cfg.EvictAfter) {
 			kept = append(kept, gh.parts[i])
+		} else if len(gh.rewinds) > 0 {
+			gh.forgetRewind(&gh.parts[i]) // its events go with its history
 		}
 	}
 	clear(gh.parts[len(kept):])
@@ -323,6 +333,9 @@ type groupHist struct {
 	// group had no members (noteMembers): commits that moved then are
 	// not consumption. Most groups have none.
 	memberless []pollRun
+	// rewinds are the REWINDs found within the event hold
+	// (rewindhold.go). Most groups have none.
+	rewinds []heldRewind
 	// cu is the group's catch-up answer, held against flapping
 	// (catchup.go).
 	cu catchUpHold

@@ -41,6 +41,7 @@ func holdPolls(window int) int { return max(2, (window+2)/3) }
 // as its partitions take turns.
 func (h *History) judgeGroup(gh *groupHist, at func(int) *kafka.PartitionOffsets, n int, t int64) {
 	stalls := 0
+	gh.sweepRewinds(nil, 0, t, h.eventHold())
 	gh.pace = groupRhythm(gh, h.seq)
 	for i := range gh.parts {
 		if ph := &gh.parts[i]; ph.lastSeq == h.seq && ph.rh.ngaps >= 2 {
@@ -54,7 +55,13 @@ func (h *History) judgeGroup(gh *groupHist, at func(int) *kafka.PartitionOffsets
 			continue
 		}
 		c, end := h.sample(ph, h.seq)
-		ph.raw, _, ph.wait = h.rawStatus(ph, c, end, t, gh.paceFor(i))
+		var rw Rewind
+		ph.raw, rw, ph.wait = h.rawStatus(gh, ph, c, end, t, gh.paceFor(i))
+		if ph.raw == StatusRewind {
+			gh.noteRewind(ph, rw)
+		} else {
+			gh.sweepRewinds(ph, c, t, h.eventHold())
+		}
 		if waitsTurn(ph, t, h.floor()) {
 			stalls++
 		}

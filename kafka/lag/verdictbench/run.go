@@ -179,6 +179,10 @@ type observer struct {
 	// a time lag that climbs within it, and falls back, is no trend.
 	cycle float64
 	out   []judged
+	// tls is the true time lag at every poll, judged or not (Health
+	// judges only a window's last): what a verdict is held to have
+	// seen grow (okWhileGrowing).
+	tls   []tlPoint
 	trace bool // record each verdict's words (Trace)
 }
 
@@ -293,6 +297,8 @@ func (o *observer) poll(w *world, snap *kafka.Snapshot) {
 	}
 	o.taken++
 	if o.taken < o.polls {
+		_, tl := w.groupTruth(o.span)
+		o.tls = append(o.tls, tlPoint{w.t, tl})
 		return
 	}
 	h := o.hist
@@ -341,6 +347,7 @@ func (o *observer) record(w *world, v *lag.Verdict, parts func() (lag.GroupHealt
 		}
 	}
 	o.out = append(o.out, j)
+	o.tls = append(o.tls, tlPoint{j.t, j.tl})
 }
 
 // records answers an exact read with the simulation's record timestamps.
@@ -557,15 +564,18 @@ func (o *observer) okWhileGrowing(i int, period float64) bool {
 		return false
 	}
 	e := max(o.span, 2*period, 2*j.rhythm, o.cycle)
-	old, ok := tlAt(o.out[:i], j.t-e)
+	old, ok := tlAt(o.tls, j.t-e)
 	return ok && old >= 0 && j.tl-old > e/2
 }
 
-// tlAt is the true time lag at the latest judged poll at or before t.
-func tlAt(js []judged, t float64) (float64, bool) {
-	for i := len(js) - 1; i >= 0; i-- {
-		if js[i].t <= t {
-			return js[i].tl, true
+// tlPoint is the true time lag tl at time t.
+type tlPoint struct{ t, tl float64 }
+
+// tlAt is the true time lag at the latest poll at or before t.
+func tlAt(ps []tlPoint, t float64) (float64, bool) {
+	for i := len(ps) - 1; i >= 0; i-- {
+		if ps[i].t <= t {
+			return ps[i].tl, true
 		}
 	}
 	return 0, false

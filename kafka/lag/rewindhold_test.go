@@ -1,0 +1,124 @@
+package lag
+
+import (
+	"testing"
+	"time"
+)
+
+// runReset polls every poll seconds, for an hour, a consumer that
+// commits every second on a topic written at 10 records a second; at
+// 1,000 s it is reset 10,000 records back (1,000 s of records) and reads
+// 20 a second from there. It returns the partition's status at each poll, by second.
+func runReset(t *testing.T, cfg Config, poll int) map[int]PartitionHealth {
+	t.Helper()
+	h := NewHistory(cfg)
+	var end, c int64 = 100000, 100000
+	got := map[int]PartitionHealth{}
+	for sec := 1; sec <= 3600; sec++ {
+		end += 10
+		switch {
+		case sec == 1000:
+			c -= 10000
+		case sec > 1000:
+			c = min(end, c+20)
+		default:
+			c = end
+		}
+		if sec%poll != 0 {
+			continue
+		}
+		h.Add(snap(at(float64(sec)), grp("g", po("t", 0, c, end))))
+		g, _ := h.Evaluate("g", at(float64(sec)))
+		got[sec] = g.Partitions[0]
+	}
+	return got
+}
+
+// rewindSpan returns the first and last second at which the partition
+// read REWIND, and whether it read REWIND anywhere else.
+func rewindSpan(got map[int]PartitionHealth) (first, last int, gaps bool) {
+	first = -1
+	for sec := 1; sec <= 3600; sec++ {
+		p, ok := got[sec]
+		if !ok || p.Status != StatusRewind {
+			continue
+		}
+		if first < 0 {
+			first = sec
+		} else if sec-last > 5 {
+			gaps = true
+		}
+		last = sec
+	}
+	return first, last, gaps
+}
+
+// TestARewindHoldsPastItsObservations: the rules find a REWIND among a
+// partition's commit observations, a ring of ten of them, and a consumer
+// that commits at every poll pushes the one before the drop out of the
+// ring within ten polls. The REWIND holds for the event hold all the
+// same: `kgroups health`'s whole sampling window (here 5 minutes at 5 s
+// polls, where the ring spans 50 s), and the UI's floor of 45 s at 1 s
+// polls, where the ring spans 10 s; then, the consumer still behind the
+// offset it had reached, the verdict follows its state again. A held
+// REWIND keeps its first drop's offsets.
+func TestARewindHoldsPastItsObservations(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		cfg       Config
+		poll      int
+		wantFirst int
+		wantLast  int
+		wantHigh  int64
+	}{
+		// The last commit seen before the drop: at 995 s, or at 999 s.
+		{"health's 5m window at 5s polls", Config{EventHold: 5 * time.Minute}, 5, 1000, 1300, 109950},
+		{"the UI's defaults at 1s polls", DefaultConfig(), 1, 1000, 1045, 109990},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := runReset(t, tc.cfg, tc.poll)
+			first, last, gaps := rewindSpan(got)
+			if first != tc.wantFirst || last != tc.wantLast || gaps {
+				t.Fatalf("REWIND from %d s to %d s (gaps: %v), want from %d s to %d s without a gap", first, last, gaps, tc.wantFirst, tc.wantLast)
+			}
+			rw := got[last].Rewind
+			if rw.High != tc.wantHigh || rw.Low != 99990 || !rw.At.Equal(at(1000)) {
+				t.Errorf("held REWIND at %d s: %+v, want high %d, low 99990, at 1000 s", last, rw, tc.wantHigh)
+			}
+			if s := got[last+tc.poll].Status; s == StatusRewind || s == StatusStall || s == StatusStop {
+				t.Errorf("after the hold: %v, want the verdict of a consumer catching up", s)
+			}
+		})
+	}
+}
+
+// TestARewindEndsWhenTheConsumerIsBack: a REWIND held past its
+// observations ends as soon as the consumer commits at or past the
+// offset it had reached, as one the ring still shows does.
+func TestARewindEndsWhenTheConsumerIsBack(t *testing.T) {
+	h := NewHistory(Config{EventHold: time.Hour})
+	var end, c int64 = 100000, 100000
+	last := -1
+	for sec := 5; sec <= 3600; sec += 5 {
+		end += 50
+		switch {
+		case sec == 1000:
+			c -= 10000
+		case sec > 1000:
+			c = min(end, c+100)
+		default:
+			c = end
+		}
+		h.Add(snap(at(float64(sec)), grp("g", po("t", 0, c, end))))
+		g, _ := h.Evaluate("g", at(float64(sec)))
+		if g.Partitions[0].Status == StatusRewind {
+			last = sec
+		}
+	}
+	// Reset from 109,950 to 99,950 at 1,000 s, it gains 10 records a
+	// second: back at 109,950 at 1,500 s, long after the ring of ten 5 s
+	// polls forgot the drop, long before the hour's hold ends.
+	if last != 1495 {
+		t.Errorf("REWIND until %d s, want until 1495 s, the poll before the consumer is back at the offset it had reached", last)
+	}
+}
