@@ -87,6 +87,7 @@ type History struct {
 	grew        []int64
 	behind      []float64
 	behindBound []float64
+	peakTL      []float64
 	workTL      []float64
 	newest      []int64
 	prev        []int64

@@ -95,7 +95,7 @@ func (h *History) judgeTurns(gh *groupHist, at func(int) *kafka.PartitionOffsets
 	// (how often it commits: newest and prev), and how much the lag of
 	// all its partitions grew over the window.
 	moved, grew, behind, behindBound := h.moved[:0], h.grew[:0], h.behind[:0], h.behindBound[:0]
-	workTL, newest, prev, grewLong := h.workTL[:0], h.newest[:0], h.prev[:0], h.grewLong[:0]
+	workTL, newest, prev, grewLong, peakTL := h.workTL[:0], h.newest[:0], h.prev[:0], h.grewLong[:0], h.peakTL[:0]
 	// Within the window, or twice the group's rhythm when that is
 	// longer (a job committing on checkpoints), or what a partition's
 	// growing waits predict (stallAfter).
@@ -104,7 +104,7 @@ func (h *History) judgeTurns(gh *groupHist, at func(int) *kafka.PartitionOffsets
 		j := slices.Index(moved, member)
 		if j < 0 {
 			moved, grew, behind, behindBound = append(moved, member), append(grew, 0), append(behind, -1), append(behindBound, -1)
-			workTL, newest, prev, grewLong = append(workTL, -1), append(newest, 0), append(prev, 0), append(grewLong, 0)
+			workTL, newest, prev, grewLong, peakTL = append(workTL, -1), append(newest, 0), append(prev, 0), append(grewLong, 0), append(peakTL, 0)
 			j = len(moved) - 1
 		}
 		g := h.lagGrowth(ph)
@@ -117,6 +117,10 @@ func (h *History) judgeTurns(gh *groupHist, at func(int) *kafka.PartitionOffsets
 				newest[j], prev[j] = latestTwo(newest[j], prev[j], ph.rh.last-sv)
 			}
 			c, end := h.sample(ph, h.seq)
+			// Busy within the window, not only now: a member serving its
+			// partitions in turn catches up on one just before it moves
+			// to the next (for a partition the rules call stalled).
+			peakTL[j] = max(peakTL[j], ph.rh.peakSince(t-recent))
 			if tl := h.timeLagOf(ph, c, end, t); tl.Kind == TimeLagInterpolated || tl.Kind == TimeLagExact {
 				behind[j] = max(behind[j], tl.Seconds)
 				workTL[j] = max(workTL[j], tl.Seconds)
@@ -138,7 +142,7 @@ func (h *History) judgeTurns(gh *groupHist, at func(int) *kafka.PartitionOffsets
 		}
 	})
 	h.moved, h.grew, h.behind, h.behindBound = moved, grew, behind, behindBound
-	h.workTL, h.newest, h.prev, h.grewLong = workTL, newest, prev, grewLong
+	h.workTL, h.newest, h.prev, h.grewLong, h.peakTL = workTL, newest, prev, grewLong, peakTL
 	h.eachOwned(gh, at, n, func(ph *partHist, member string) {
 		j := slices.Index(moved, member)
 		if !waitsTurn(ph, t, h.floor()) || j < 0 || behind[j] < 0 {
@@ -157,6 +161,9 @@ func (h *History) judgeTurns(gh *groupHist, at func(int) *kafka.PartitionOffsets
 		far, work := behind[j], workTL[j]
 		if ph.rh.fromKnown {
 			far, work = max(far, behindBound[j]), max(work, behindBound[j])
+		}
+		if ph.raw == StatusStall {
+			far = max(far, peakTL[j])
 		}
 		if far < silence/2 {
 			if !ph.rh.fromKnown && ph.raw == StatusStall && behindBound[j] >= silence/2 {

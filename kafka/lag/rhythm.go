@@ -201,6 +201,20 @@ func (r *rhythm) point(i int) trendPoint {
 	return r.trend[(int(r.head)+i)%trendPoints]
 }
 
+// peakSince is the highest known time lag at the partition's commits
+// polled at or after from (seconds; 0: none).
+func (r *rhythm) peakSince(from int64) float64 {
+	var peak float32
+	for i := int(r.ntrend) - 1; i >= 0; i-- {
+		p := r.point(i)
+		if p.at < from {
+			break
+		}
+		peak = max(peak, p.tl)
+	}
+	return float64(peak)
+}
+
 // start begins the history of a partition first seen at t.
 func (r *rhythm) start(t int64) { r.since = t }
 
