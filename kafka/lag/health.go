@@ -158,20 +158,20 @@ func (h *History) verdict(ph *partHist, c, end, now int64, g groupPace) (Status,
 	if !tl.Known() {
 		return StatusOK, Rewind{}, WaitNone
 	}
-	if !enough && (tl.Seconds > float64(KeepUpSeconds)+RhythmFactor*float64(max(every, floor))/1e9 || h.backlogAtCommit(ph)) {
-		return StatusOK, Rewind{}, WaitTrend
-	}
-	if h.unresolved(ph, tl.Seconds, float64(KeepUpSeconds)+RhythmFactor*float64(max(every, floor))/1e9) > 0 {
-		// A backlog, and commits spanning too short a time for the
-		// trend to tell a consumer a little slower than its producers
-		// from one that keeps pace: OK would be a guess.
-		return StatusOK, Rewind{}, WaitTrend
-	}
 	if h.leftCalm(ph, tl.Seconds) {
 		// Its time lag climbed, since it was about caught up, past what
 		// it ever showed keeping up: its long waits, if any, were waits
 		// with a backlog. Its next commit tells.
 		return StatusOK, Rewind{}, WaitCalm
+	}
+	if !enough && (tl.Seconds > float64(KeepUpSeconds)+RhythmFactor*float64(max(every, h.pollGap()))/1e9 || h.backlogAtCommit(ph)) {
+		return StatusOK, Rewind{}, WaitTrend
+	}
+	if h.unresolved(ph, tl.Seconds, float64(KeepUpSeconds)+RhythmFactor*float64(max(every, h.pollGap()))/1e9) > 0 {
+		// A backlog, and commits spanning too short a time for the
+		// trend to tell a consumer a little slower than its producers
+		// from one that keeps pace: OK would be a guess.
+		return StatusOK, Rewind{}, WaitTrend
 	}
 	trendEvery := every
 	if r.resumed {
