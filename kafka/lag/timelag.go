@@ -60,9 +60,11 @@ func (t TimeLag) Known() bool { return t.Kind != TimeLagUnknown }
 type pointTable struct {
 	pts []int64
 	// h, offs and seqs read a partition's points: offsets, and the polls
-	// whose times they carry.
+	// whose times they carry. A derived slab's offsets are its log ends,
+	// sampled at those polls (derived.go).
 	h          *History
 	offs, seqs col
+	derived    bool
 	top        uint64 // the newest point's poll (partHist.ptTop)
 	ring, base int
 	n          int
@@ -75,6 +77,9 @@ func (tb pointTable) at(i int) (off, t int64) {
 		seq := tb.top
 		if i < tb.n-1 {
 			seq = uint64(tb.seqs.get(j))
+		}
+		if tb.derived {
+			return tb.offs.get(tb.h.slot(seq)), tb.h.timeAt(seq)
 		}
 		return tb.offs.get(j), tb.h.timeAt(seq)
 	}
@@ -99,6 +104,13 @@ func (tb pointTable) firstAbove(off int64) int {
 // offAt returns the i-th oldest point's offset.
 func (tb pointTable) offAt(i int) int64 {
 	j := (tb.base + i) % tb.ring
+	if tb.derived {
+		seq := tb.top
+		if i < tb.n-1 {
+			seq = uint64(tb.seqs.get(j))
+		}
+		return tb.offs.get(tb.h.slot(seq))
+	}
 	if tb.h != nil {
 		return tb.offs.get(j)
 	}
