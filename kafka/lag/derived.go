@@ -98,12 +98,16 @@ func (h *History) keepDerived(ph *partHist, lo uint64) {
 
 // tryDerive repacks a whole slab to a derived one when its points and
 // observations are all at recent polls, once every 2*Samples polls (at
-// a phase set by the partition number): a flat run of log ends, or a
-// commit standing, made it whole, and a partition that moves again at
-// every poll is derived again.
+// a phase set by the partition number), when its widths give it bytes to
+// leave out: a flat run of log ends, or a commit standing, made it
+// whole, and a partition that moves again at every poll is derived
+// again.
 func (h *History) tryDerive(ph *partHist) {
 	if h.wide || keyDerived(ph.wkey) || (h.seq+uint64(uint32(ph.partition)))%uint64(2*h.cfg.Samples) != uint64(h.cfg.Samples) {
 		return
+	}
+	if h.starts[ph.wkey+numKeys][numSec] == h.starts[ph.wkey][numSec] {
+		return // nothing to leave out at these widths (a partition at rest)
 	}
 	if s, ok := h.oldestHeld(ph); !ok || s < h.recent(h.seq) {
 		return

@@ -192,9 +192,12 @@ func (h *History) sample(ph *partHist, seq uint64) (c, end int64) {
 // fetched is false when the group's offsets could not be read (Group.Err):
 // a missing commit then says nothing about the consumer.
 func (h *History) updatePartition(ph *partHist, p *kafka.PartitionOffsets, t int64, fetched bool) int64 {
-	// This poll writes the sample slots of the polls before the latest
-	// Samples+1 (derived.go).
-	h.keepDerived(ph, h.recent(h.seq)-min(h.recent(h.seq), 1))
+	if ph.lastSeq+1 < h.seq {
+		// This poll writes the sample slots of the polls it missed too,
+		// those of the polls before the latest Samples+1 (derived.go);
+		// after the poll before, every point was past them.
+		h.keepDerived(ph, h.recent(h.seq)-min(h.recent(h.seq), 1))
+	}
 	if gap := h.gapStart(ph.lastSeq); gap < h.seq {
 		cs, es := h.col(ph, secCommitted), h.col(ph, secLogEnd)
 		if cs.w == 0 || es.w == 0 {
@@ -316,6 +319,7 @@ func (h *History) table(ph *partHist) pointTable {
 	}
 	if keyDerived(ph.wkey) {
 		tb.offs, tb.derived = h.col(ph, secLogEnd), true
+		tb.topSlot, tb.samples = h.slot(ph.ptTop), h.cfg.Samples+1
 	} else {
 		tb.offs = h.col(ph, secPointOff)
 	}
@@ -408,8 +412,22 @@ func (h *History) observation(ph *partHist, i int) obs {
 // windows up to 32), so that reading a History writes nothing.
 func (h *History) observations(ph *partHist, dst []obs) []obs {
 	l := &h.layout
+	seqs := h.col(ph, secObsSeq)
+	if keyDerived(ph.wkey) {
+		// Read from the samples at their polls (derived.go).
+		cs, es := h.col(ph, secCommitted), h.col(ph, secLogEnd)
+		for i := range int(ph.winLen) {
+			seq := uint64(seqs.get(ph.winSlot(l, i)))
+			k := h.slot(seq)
+			c := cs.get(k)
+			dst = append(dst, obs{seq: seq, committed: c, lag: lagOf(c, es.get(k))})
+		}
+		return dst
+	}
+	cs, lags := h.col(ph, secObsCommitted), h.col(ph, secObsLag)
 	for i := range int(ph.winLen) {
-		dst = append(dst, h.obsAt(ph, ph.winSlot(l, i)))
+		j := ph.winSlot(l, i)
+		dst = append(dst, obs{seq: uint64(seqs.get(j)), committed: cs.get(j), lag: lags.get(j)})
 	}
 	return dst
 }
