@@ -140,7 +140,8 @@ func (tb *pointTable) offAt(i int) int64 {
 // timeLag estimates the partition's time lag at now (Unix nanos) from its
 // committed offset c and log end, over its table of points.
 func (h *History) timeLag(ph *partHist, c, end, now int64) TimeLag {
-	return timeLagAt(h.table(ph), c, end, now)
+	tb := h.table(ph)
+	return timeLagAt(&tb, c, end, now)
 }
 
 // timeLagAt is the one time-lag estimate, in the manner of
@@ -153,7 +154,7 @@ func (h *History) timeLag(ph *partHist, c, end, now int64) TimeLag {
 // History.AddExact). Caught up (c >= end) is 0; no commit, no log end or fewer
 // than two points is unknown. The time lag is now minus that time, never
 // negative.
-func timeLagAt(tb pointTable, c, end, now int64) TimeLag {
+func timeLagAt(tb *pointTable, c, end, now int64) TimeLag {
 	if c < 0 || end < 0 {
 		return TimeLag{}
 	}
