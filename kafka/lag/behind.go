@@ -110,8 +110,8 @@ func (h *History) fallingBehind(ph *partHist, c, end, now int64) bool {
 		return false
 	}
 	tb2 := h.table(ph)
-	la := timeLagAt(tb2, a.committed, a.committed+a.lag, ta)
-	lb := timeLagAt(tb2, b.committed, b.committed+b.lag, tb)
+	la := timeLagAt(&tb2, a.committed, a.committed+a.lag, ta)
+	lb := timeLagAt(&tb2, b.committed, b.committed+b.lag, tb)
 	if la.Kind == TimeLagInterpolated && lb.Kind == TimeLagInterpolated &&
 		lb.Seconds-la.Seconds <= max(gapSec, EqualRateShare*spanSec) {
 		return false

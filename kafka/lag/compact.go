@@ -60,14 +60,17 @@ type layout [numSec]int
 
 // A partition's widths are packed in one number, a digit in base
 // numWidths per class (widthCodes: 0 for 1 byte, 1 for 2, 2 for 4, 3 for
-// 8, 4 for none), so that there are numKeys keys. sectionStarts are the
-// byte offsets of the sections for every key, the last one the slab's
-// size.
-type sectionStarts [numKeys][numSec + 1]int32
+// 8, 4 for none), so that there are numKeys keys, and each key has a
+// derived twin, numKeys above it, whose slab leaves out the sections the
+// samples give (derived.go). sectionStarts are the byte offsets of the
+// sections for every key, the last one the slab's size.
+type sectionStarts [numAllKeys][numSec + 1]int32
 
 const (
 	numWidths = 5
 	numKeys   = numWidths * numWidths * numWidths * numWidths // numWidths^numCls
+	// numAllKeys counts the derived keys too.
+	numAllKeys = 2 * numKeys
 )
 
 // widthCodes are the widths a digit of a key stands for.
@@ -76,13 +79,13 @@ var widthCodes = [numWidths]uint8{1, 2, 4, 8, 0}
 // keyWidths is the width of every class in every key, and keyWide
 // reports the keys with a class in 4 or 8 bytes.
 var (
-	keyWidths [numKeys][numCls]uint8
-	keyWide   [numKeys]bool
+	keyWidths [numAllKeys][numCls]uint8
+	keyWide   [numAllKeys]bool
 )
 
 func init() {
-	for k := range numKeys {
-		d := k
+	for k := range numAllKeys {
+		d := k % numKeys
 		for c := range numCls {
 			w := widthCodes[d%numWidths]
 			keyWidths[k][c] = w
@@ -96,7 +99,11 @@ func (l *layout) starts() *sectionStarts {
 	var st sectionStarts
 	for k := range st {
 		for s := range numSec {
-			st[k][s+1] = st[k][s] + int32(l[s]*int(keyWidth(uint16(k), secClass[s])))
+			n := l[s]
+			if keyDerived(uint16(k)) && derivedSec[s] {
+				n = 0
+			}
+			st[k][s+1] = st[k][s] + int32(n*int(keyWidth(uint16(k), secClass[s])))
 		}
 	}
 	return &st
@@ -315,8 +322,15 @@ func (h *History) store3(ph *partHist, a, b, c write) {
 // when its size changes, so a partition whose offsets keep growing at the
 // same pace rebases in place, except in a History whose slabs another
 // copy may be reading (CopyFrom): there a repack always writes a new slab
-// and leaves the old one to its readers.
-func (h *History) repack(ph *partHist, ws []write) {
+// and leaves the old one to its readers. The slab is a derived one
+// (derived.go) whenever the partition's points and observations can be
+// read from its samples.
+func (h *History) repack(ph *partHist, ws []write) { h.repackAs(ph, ws, true) }
+
+// repackAs is repack, to a derived slab (derived.go) only when allow
+// and the partition's points and observations are all read from its
+// samples.
+func (h *History) repackAs(ph *partHist, ws []write, allow bool) {
 	l := &h.layout
 	vals, held := h.scratch, h.held
 	for k := range vals {
@@ -331,15 +345,26 @@ func (h *History) repack(ph *partHist, ws []write) {
 		vals[start[s]+j] = h.col(ph, s).get(j)
 		held[start[s]+j] = true
 	}
+	derived := keyDerived(ph.wkey)
+	var from uint64 // the first poll whose samples are kept
 	if ph.lastSeq > 0 {
-		for q := h.firstSeq(ph.first(), ph.lastSeq); q <= ph.lastSeq; q++ {
+		from = h.firstSeq(ph.first(), ph.lastSeq)
+		if s, ok := h.oldestHeld(ph); derived && ok && s < from && s+1 >= h.recent(h.seq) {
+			// The poll before the ring's: a derived slab's oldest point
+			// or observation, which this poll drops, is still read from
+			// its sample until then (derived.go).
+			from = s
+		}
+		for q := from; q <= ph.lastSeq; q++ {
 			decode(secCommitted, h.slot(q))
 			decode(secLogEnd, h.slot(q))
 		}
 	}
 	for k := range int(ph.ptLen) {
 		j := ph.ptSlot(l, k)
-		decode(secPointOff, j)
+		if !derived {
+			decode(secPointOff, j)
+		}
 		if k < int(ph.ptLen)-1 {
 			decode(secPointSeq, j)
 		}
@@ -347,17 +372,30 @@ func (h *History) repack(ph *partHist, ws []write) {
 	for k := range int(ph.winLen) {
 		j := ph.winSlot(l, k)
 		decode(secObsSeq, j)
-		decode(secObsCommitted, j)
-		decode(secObsLag, j)
+		if !derived {
+			decode(secObsCommitted, j)
+			decode(secObsLag, j)
+		}
 	}
+	derive := allow && !h.wide
 	for _, w := range ws {
 		vals[start[w.sec]+w.i] = w.v
 		held[start[w.sec]+w.i] = true
+		// A point or observation written now may not be counted in its
+		// ring yet: the slab stays whole.
+		derive = derive && !derivedSec[w.sec]
 	}
+	if derived {
+		h.undrive(ph, ws, vals, held, &start)
+	}
+	derive = derive && h.derivable(ph, vals, held, &start, from)
 
 	var lo, hi [numCls]int64
 	var seen, none [numCls]bool
 	for s := range numSec {
+		if derive && derivedSec[s] {
+			continue
+		}
 		c := secClass[s]
 		for j, x := range vals[start[s]:start[s+1]] {
 			if x < 0 {
@@ -386,10 +424,16 @@ func (h *History) repack(ph *partHist, ws []write) {
 	}
 	had := h.starts[ph.wkey][numSec]
 	ph.wkey, ph.base = widthKey(&width), base
+	if derive {
+		ph.wkey += numKeys
+	}
 	if n := h.starts[ph.wkey][numSec]; n != had || h.shared {
 		ph.data = newSlab(int(n))
 	}
 	for s := range numSec {
+		if derive && derivedSec[s] {
+			continue
+		}
 		c := h.col(ph, s)
 		for j, x := range vals[start[s]:start[s+1]] {
 			c.set(j, x)

@@ -192,6 +192,12 @@ func (h *History) sample(ph *partHist, seq uint64) (c, end int64) {
 // fetched is false when the group's offsets could not be read (Group.Err):
 // a missing commit then says nothing about the consumer.
 func (h *History) updatePartition(ph *partHist, p *kafka.PartitionOffsets, t int64, fetched bool) int64 {
+	if ph.lastSeq+1 < h.seq {
+		// This poll writes the sample slots of the polls it missed too,
+		// those of the polls before the latest Samples+1 (derived.go);
+		// after the poll before, every point was past them.
+		h.keepDerived(ph, h.recent(h.seq)-min(h.recent(h.seq), 1))
+	}
 	if gap := h.gapStart(ph.lastSeq); gap < h.seq {
 		cs, es := h.col(ph, secCommitted), h.col(ph, secLogEnd)
 		if cs.w == 0 || es.w == 0 {
@@ -257,6 +263,8 @@ func (h *History) updatePartition(ph *partHist, p *kafka.PartitionOffsets, t int
 	// a class in 4 or 8 bytes is repacked to the widths its numbers need
 	// now, so that one huge value does not keep it wide after the value
 	// has left the window.
+	h.keepDerived(ph, h.recent(h.seq))
+	h.tryDerive(ph)
 	if keyWide[ph.wkey] && (h.seq+uint64(uint32(ph.partition)))%uint64(2*h.cfg.Samples) == 0 {
 		h.repack(ph, nil)
 	}
@@ -301,15 +309,21 @@ func (ph *partHist) winSlot(l *layout, i int) int {
 
 // table is the partition's time-lag points.
 func (h *History) table(ph *partHist) pointTable {
-	return pointTable{
+	tb := pointTable{
 		h:    h,
-		offs: h.col(ph, secPointOff),
 		seqs: h.col(ph, secPointSeq),
 		top:  ph.ptTop,
 		ring: h.layout[secPointOff],
 		base: int(ph.ptStart),
 		n:    int(ph.ptLen),
 	}
+	if keyDerived(ph.wkey) {
+		tb.offs, tb.derived = h.col(ph, secLogEnd), true
+		tb.topSlot, tb.samples = h.slot(ph.ptTop), h.cfg.Samples+1
+	} else {
+		tb.offs = h.col(ph, secPointOff)
+	}
+	return tb
 }
 
 // pointSeq is the poll of the i-th oldest time-lag point, whose poll
@@ -324,7 +338,8 @@ func (ph *partHist) pointSeq(l *layout, seqs col, i int) uint64 {
 // point returns the i-th oldest time-lag point's offset and poll.
 func (h *History) point(ph *partHist, i int) (off int64, seq uint64) {
 	l := &h.layout
-	return h.col(ph, secPointOff).get(ph.ptSlot(l, i)), ph.pointSeq(l, h.col(ph, secPointSeq), i)
+	seq = ph.pointSeq(l, h.col(ph, secPointSeq), i)
+	return h.pointOff(ph, ph.ptSlot(l, i), seq), seq
 }
 
 // addPoint adds a (log end, time) point for the current poll to the
@@ -344,15 +359,14 @@ func (h *History) point(ph *partHist, i int) (off int64, seq uint64) {
 func (h *History) addPoint(ph *partHist, off int64) {
 	l := &h.layout
 	if ph.ptLen > 0 {
-		offs := h.col(ph, secPointOff)
-		last := offs.get(ph.ptSlot(l, int(ph.ptLen)-1))
+		last, _ := h.point(ph, int(ph.ptLen)-1)
 		if off < last {
-			if first := offs.get(ph.ptSlot(l, 0)); off >= first {
+			if first, _ := h.point(ph, 0); off >= first {
 				return
 			}
 			ph.ptStart, ph.ptLen = uint16(ph.ptSlot(l, int(ph.ptLen))), 0
 		} else if off == last && ph.ptLen >= 2 {
-			if prev := offs.get(ph.ptSlot(l, int(ph.ptLen)-2)); prev == off {
+			if prev, _ := h.point(ph, int(ph.ptLen)-2); prev == off {
 				ph.ptTop = h.seq
 				return
 			}
@@ -363,10 +377,19 @@ func (h *History) addPoint(ph *partHist, off int64) {
 		ph.ptLen--
 	}
 	at := write{secPointOff, ph.ptSlot(l, int(ph.ptLen)), off}
+	seq := write{secPointSeq, at.i, int64(h.seq)}
 	if ph.ptLen > 0 {
-		h.store2(ph, at, write{secPointSeq, ph.ptSlot(l, int(ph.ptLen)-1), int64(ph.ptTop)})
+		seq = write{secPointSeq, ph.ptSlot(l, int(ph.ptLen)-1), int64(ph.ptTop)}
+	}
+	if keyDerived(ph.wkey) {
+		// off is the log end sampled at this poll; the point is not yet
+		// counted, so a repack to a whole slab leaves it to be written.
+		h.store1(ph, seq)
+		if !keyDerived(ph.wkey) {
+			h.store1(ph, at)
+		}
 	} else {
-		h.store2(ph, at, write{secPointSeq, at.i, int64(h.seq)})
+		h.store2(ph, at, seq)
 	}
 	ph.ptLen++
 	ph.ptTop = h.seq
@@ -381,13 +404,7 @@ type obs struct {
 
 // observation returns the i-th oldest commit observation.
 func (h *History) observation(ph *partHist, i int) obs {
-	l := &h.layout
-	j := ph.winSlot(l, i)
-	return obs{
-		seq:       uint64(h.col(ph, secObsSeq).get(j)),
-		committed: h.col(ph, secObsCommitted).get(j),
-		lag:       h.col(ph, secObsLag).get(j),
-	}
+	return h.obsAt(ph, ph.winSlot(&h.layout, i))
 }
 
 // observations appends the partition's commit observations, oldest first,
@@ -395,7 +412,19 @@ func (h *History) observation(ph *partHist, i int) obs {
 // windows up to 32), so that reading a History writes nothing.
 func (h *History) observations(ph *partHist, dst []obs) []obs {
 	l := &h.layout
-	seqs, cs, lags := h.col(ph, secObsSeq), h.col(ph, secObsCommitted), h.col(ph, secObsLag)
+	seqs := h.col(ph, secObsSeq)
+	if keyDerived(ph.wkey) {
+		// Read from the samples at their polls (derived.go).
+		cs, es := h.col(ph, secCommitted), h.col(ph, secLogEnd)
+		for i := range int(ph.winLen) {
+			seq := uint64(seqs.get(ph.winSlot(l, i)))
+			k := h.slot(seq)
+			c := cs.get(k)
+			dst = append(dst, obs{seq: seq, committed: c, lag: lagOf(c, es.get(k))})
+		}
+		return dst
+	}
+	cs, lags := h.col(ph, secObsCommitted), h.col(ph, secObsLag)
 	for i := range int(ph.winLen) {
 		j := ph.winSlot(l, i)
 		dst = append(dst, obs{seq: uint64(seqs.get(j)), committed: cs.get(j), lag: lags.get(j)})
@@ -414,9 +443,8 @@ func (h *History) observations(ph *partHist, dst []obs) []obs {
 func (h *History) observe(ph *partHist, c, lag, t int64, owned bool) {
 	l := &h.layout
 	if ph.winLen > 0 {
-		j := ph.winSlot(l, int(ph.winLen)-1)
-		if c == h.col(ph, secObsCommitted).get(j) &&
-			(!owned || t-h.timeAt(uint64(h.col(ph, secObsSeq).get(j))) < int64(h.cfg.MinDistance)) {
+		o := h.obsAt(ph, ph.winSlot(l, int(ph.winLen)-1))
+		if c == o.committed && (!owned || t-h.timeAt(o.seq) < int64(h.cfg.MinDistance)) {
 			return
 		}
 	}
@@ -426,6 +454,11 @@ func (h *History) observe(ph *partHist, c, lag, t int64, owned bool) {
 	}
 	j := ph.winSlot(l, int(ph.winLen))
 	ph.winLen++
+	if keyDerived(ph.wkey) {
+		// c and lag are the commit and lag sampled at this poll.
+		h.store1(ph, write{secObsSeq, j, int64(h.seq)})
+		return
+	}
 	h.store3(ph, write{secObsSeq, j, int64(h.seq)}, write{secObsCommitted, j, c}, write{secObsLag, j, lag})
 }
 

@@ -34,7 +34,7 @@ func SampleTimeLags(ss []Sample, dst []Point) []Point {
 		dst = append(dst, Point{
 			Time:    s.Time,
 			Lag:     s.Lag,
-			TimeLag: timeLagAt(tb, s.Committed, s.LogEnd, s.Time.UnixNano()),
+			TimeLag: timeLagAt(&tb, s.Committed, s.LogEnd, s.Time.UnixNano()),
 		})
 	}
 	return dst

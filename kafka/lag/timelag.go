@@ -1,5 +1,7 @@
 package lag
 
+import "math"
+
 // TimeLagKind says how a time lag was obtained, so that a screen can mark
 // an exact value ("=") or a lower bound ("≥") and never shows an unknown
 // lag as 0. No kind is ever above the truth by more than one poll
@@ -60,21 +62,48 @@ func (t TimeLag) Known() bool { return t.Kind != TimeLagUnknown }
 type pointTable struct {
 	pts []int64
 	// h, offs and seqs read a partition's points: offsets, and the polls
-	// whose times they carry.
+	// whose times they carry. A derived slab's offsets are its log ends,
+	// sampled at those polls (derived.go), all within the ring of
+	// samples (samples slots) back from top's slot, topSlot.
 	h          *History
 	offs, seqs col
+	derived    bool
 	top        uint64 // the newest point's poll (partHist.ptTop)
 	ring, base int
 	n          int
+	topSlot    int
+	samples    int
+}
+
+// seqOf is the poll of the i-th oldest point, in slot j; a poll in one
+// byte, as a derived slab's usually are, is read inline.
+func (tb *pointTable) seqOf(i, j int) uint64 {
+	if i == tb.n-1 {
+		return tb.top
+	}
+	if tb.seqs.w == 1 && tb.seqs.b[j] != math.MaxUint8 {
+		return uint64(tb.seqs.base) + uint64(tb.seqs.b[j])
+	}
+	return uint64(tb.seqs.get(j))
+}
+
+// sampleSlot is the sample slot of poll seq, for a derived slab: seq is
+// within the ring of samples back from top, so no division is needed.
+func (tb *pointTable) sampleSlot(seq uint64) int {
+	j := tb.topSlot - int(tb.top-seq)
+	if j < 0 {
+		j += tb.samples
+	}
+	return j
 }
 
 // at returns the i-th oldest point.
-func (tb pointTable) at(i int) (off, t int64) {
+func (tb *pointTable) at(i int) (off, t int64) {
 	j := (tb.base + i) % tb.ring
 	if tb.h != nil {
-		seq := tb.top
-		if i < tb.n-1 {
-			seq = uint64(tb.seqs.get(j))
+		seq := tb.seqOf(i, j)
+		if tb.derived {
+			return tb.offs.get(tb.sampleSlot(seq)), tb.h.timeAt(seq)
 		}
 		return tb.offs.get(j), tb.h.timeAt(seq)
 	}
@@ -83,7 +112,7 @@ func (tb pointTable) at(i int) (off, t int64) {
 
 // firstAbove is the index of the first point whose offset is above off, n
 // when there is none.
-func (tb pointTable) firstAbove(off int64) int {
+func (tb *pointTable) firstAbove(off int64) int {
 	lo, hi := 0, tb.n
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
@@ -97,8 +126,11 @@ func (tb pointTable) firstAbove(off int64) int {
 }
 
 // offAt returns the i-th oldest point's offset.
-func (tb pointTable) offAt(i int) int64 {
+func (tb *pointTable) offAt(i int) int64 {
 	j := (tb.base + i) % tb.ring
+	if tb.derived {
+		return tb.offs.get(tb.sampleSlot(tb.seqOf(i, j)))
+	}
 	if tb.h != nil {
 		return tb.offs.get(j)
 	}
@@ -108,7 +140,8 @@ func (tb pointTable) offAt(i int) int64 {
 // timeLag estimates the partition's time lag at now (Unix nanos) from its
 // committed offset c and log end, over its table of points.
 func (h *History) timeLag(ph *partHist, c, end, now int64) TimeLag {
-	return timeLagAt(h.table(ph), c, end, now)
+	tb := h.table(ph)
+	return timeLagAt(&tb, c, end, now)
 }
 
 // timeLagAt is the one time-lag estimate, in the manner of
@@ -121,7 +154,7 @@ func (h *History) timeLag(ph *partHist, c, end, now int64) TimeLag {
 // History.AddExact). Caught up (c >= end) is 0; no commit, no log end or fewer
 // than two points is unknown. The time lag is now minus that time, never
 // negative.
-func timeLagAt(tb pointTable, c, end, now int64) TimeLag {
+func timeLagAt(tb *pointTable, c, end, now int64) TimeLag {
 	if c < 0 || end < 0 {
 		return TimeLag{}
 	}
