@@ -52,8 +52,12 @@ type Rewind struct {
 //     its lag in records says it falls behind, until two commits at
 //     which its time lag and lag fell end the climb (climbEnded). A new climb that is all
 //     at the newest commit is a step, not a trend: it waits for the
-//     next commit (WaitStep). With too few commits for a trend while the time lag is above
-//     what keeping up explains, it waits (WaitTrend): never OK on a
+//     next commit (WaitStep). A time lag that climbed, since a wait
+//     that began about caught up, past what the consumer showed keeping
+//     up waits for its next commit (WaitCalm). With too few commits for
+//     a trend while the time lag is above what keeping up explains
+//     (KeepUpSeconds and twice the rhythm, at least a poll interval),
+//     it waits (WaitTrend): never OK on a
 //     time lag nobody can say is bounded; and so it does with such a
 //     backlog whose commits span too short a time for the trend to see
 //     a slow climb, unless they show it catching up (unresolved).
