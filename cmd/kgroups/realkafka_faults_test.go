@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -61,25 +60,11 @@ func TestRealCoordinatorMove(t *testing.T) {
 	classic, k848 := c.Name("f-classic"), c.Name("f-848")
 
 	// A steady producer: one record a partition every 100 ms.
-	ctx, stop := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		tick := time.NewTicker(100 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-tick.C:
-				for p := range int32(3) {
-					c.ProduceAsync(topic, p)
-				}
-			}
+	c.ProduceSteadily(t, 100*time.Millisecond, func(int) {
+		for p := range int32(3) {
+			c.ProduceAsync(topic, p)
 		}
-	}()
-	t.Cleanup(func() { stop(); wg.Wait() })
+	})
 
 	j := c.StartClients(t)
 	for i := 1; i <= 2; i++ {

@@ -7,7 +7,6 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -31,23 +30,7 @@ func TestRealRewindHoldsItsWindow(t *testing.T) {
 	topic, group := c.Name("rw"), c.Name("rw-g")
 	c.CreateTopic(t, topic, 1)
 
-	ctx, stop := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		tick := time.NewTicker(100 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-tick.C:
-				c.ProduceAsync(topic, 0)
-			}
-		}
-	}()
-	t.Cleanup(func() { stop(); wg.Wait() })
+	c.ProduceSteadily(t, 100*time.Millisecond, func(int) { c.ProduceAsync(topic, 0) })
 
 	j := c.StartClients(t)
 	base := []string{"group.id=" + group, "auto.offset.reset=earliest", "session.timeout.ms=10000", "heartbeat.interval.ms=500"}

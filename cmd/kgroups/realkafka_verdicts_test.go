@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -48,23 +47,7 @@ func TestRealVerdicts(t *testing.T) {
 	simple, gone := c.Name("v-simple"), c.Name("v-gone")
 	sarama, saramaSlow := c.Name("v-sarama"), c.Name("v-sarama-slow")
 
-	ctx, stop := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		tick := time.NewTicker(100 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-tick.C:
-				c.ProduceAsync(topic, 0)
-			}
-		}
-	}()
-	t.Cleanup(func() { stop(); wg.Wait() })
+	c.ProduceSteadily(t, 100*time.Millisecond, func(int) { c.ProduceAsync(topic, 0) })
 
 	j := c.StartClients(t)
 	base := []string{"auto.offset.reset=earliest", "session.timeout.ms=10000", "heartbeat.interval.ms=500"}

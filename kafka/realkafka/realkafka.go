@@ -315,6 +315,29 @@ func (c *Cluster) ProduceAsync(topic string, partition int32) {
 	c.cl.Produce(context.Background(), &kgo.Record{Topic: topic, Partition: partition, Value: []byte("v")}, nil)
 }
 
+// ProduceSteadily calls write with a count from 0 every interval, on a
+// goroutine of its own, until the test ends: a steady producer, whose
+// write calls ProduceAsync for the partitions it feeds.
+func (c *Cluster) ProduceSteadily(t testing.TB, every time.Duration, write func(n int)) {
+	ctx, stop := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		tick := time.NewTicker(every)
+		defer tick.Stop()
+		for n := 0; ; n++ {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+				write(n)
+			}
+		}
+	}()
+	t.Cleanup(func() { stop(); wg.Wait() })
+}
+
 // RecordTime is the timestamp of the record at offset of topic's
 // partition, read without joining a group.
 func (c *Cluster) RecordTime(t testing.TB, topic string, partition int32, offset int64) time.Time {

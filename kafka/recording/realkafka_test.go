@@ -5,7 +5,6 @@ package recording
 import (
 	"bytes"
 	"context"
-	"sync"
 	"testing"
 	"time"
 
@@ -32,23 +31,7 @@ func TestRealRecordingReplaysAsLive(t *testing.T) {
 	c.CreateTopic(t, topic, 2)
 	auto, slow, simple := c.Name("rec-auto"), c.Name("rec-slow"), c.Name("rec-simple")
 
-	ctx, stop := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		tick := time.NewTicker(100 * time.Millisecond)
-		defer tick.Stop()
-		for n := int32(0); ; n++ {
-			select {
-			case <-ctx.Done():
-				return
-			case <-tick.C:
-				c.ProduceAsync(topic, n%2)
-			}
-		}
-	}()
-	t.Cleanup(func() { stop(); wg.Wait() })
+	c.ProduceSteadily(t, 100*time.Millisecond, func(n int) { c.ProduceAsync(topic, int32(n%2)) })
 
 	j := c.StartClients(t)
 	base := []string{"auto.offset.reset=earliest", "session.timeout.ms=10000", "heartbeat.interval.ms=500"}
