@@ -319,6 +319,7 @@ func (c *Cluster) ProduceAsync(topic string, partition int32) {
 // goroutine of its own, until the test ends: a steady producer, whose
 // write calls ProduceAsync for the partitions it feeds.
 func (c *Cluster) ProduceSteadily(t testing.TB, every time.Duration, write func(n int)) {
+	t.Helper()
 	ctx, stop := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	wg.Add(1)
