@@ -48,8 +48,10 @@ type Rewind struct {
 //     falling behind, whatever the rhythm and the lag's sequence look
 //     like. Held at WARN, it stays WARN while the climb goes on over the
 //     trend's span though its newest commit fell below the one before
-//     (trend's climbing: the scatter of bursty production), or while
-//     its lag in records says it falls behind, until two commits at
+//     (trend's climbing: the scatter of bursty production; or the lag
+//     in records at its commits climbs where its time lag dropped by a
+//     pause in production crossed, gapCrossed), or while its lag in
+//     records says it falls behind, until two commits at
 //     which its time lag and lag fell end the climb (climbEnded). A new climb that is all
 //     at the newest commit is a step, not a trend: it waits for the
 //     next commit (WaitStep). A time lag that climbed, since a wait

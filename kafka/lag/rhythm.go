@@ -414,7 +414,10 @@ func (h *History) pollGap() int64 {
 // commits long), and the floors of thirds of eight commits fall in and
 // out of step with the cycle, so either would end a trend its commits
 // still show and flip WARN and OK at every few bursts
-// (TestBurstScatterKeepsATrend).
+// (TestBurstScatterKeepsATrend). Climbing is also the lag in records
+// climbing (recordsClimb) where a pause in production was crossed
+// (gapCrossed): the time lags before the pause are no baseline for
+// those after (TestAPauseInProductionIsNoCatchUp).
 func (h *History) trend(ph *partHist) (behind, climbing, enough bool) {
 	r := &ph.rh
 	var all, known [trendPoints]trendPoint
@@ -458,6 +461,11 @@ func (h *History) trend(ph *partHist) (behind, climbing, enough bool) {
 		climbed := climbs && grew > EqualRateShare*span && lagGrew > lagNoise
 		rise := slope(known[:nk]) * span
 		climbing = rise > max(noise, EqualRateShare*span) && lagGrew > lagNoise && float64(known[nk-1].tl-tl[1]) > noise/2
+		// A time lag that fell at a commit while the lag in records rose
+		// is a pause in production crossed, not a catch-up: the time
+		// lags before it are no baseline for those after. A held climb
+		// then goes on while the lag in records climbs.
+		climbing = climbing || gapCrossed(known[:nk], noise, max(KeepUpMessages, rate*float64(h.pollGap())/1e9)) && h.recordsClimb(ph, all[:n])
 		return climbed && still, climbing, true
 	}
 	if n < 3 || all[n-1].at-all[0].at < floor {
@@ -465,13 +473,36 @@ func (h *History) trend(ph *partHist) (behind, climbing, enough bool) {
 	}
 	// The time lags at the commits are not known, or not the newest's
 	// (the commits are older than the points and their records were not
-	// read): the lag in records stands in, its climb beyond what a poll's production, a
-	// few records and EqualRateShare of the span's production explain.
-	_, lag, span := thirds(all[:n])
+	// read): the lag in records stands in.
+	behind = h.recordsClimb(ph, all[:n])
+	return behind, behind, true
+}
+
+// recordsClimb reports whether the lag in records at pts (three or more
+// commits, oldest first) climbs beyond what a poll's production, a few
+// records and EqualRateShare of the span's production explain, and still
+// at the newest (over the middle third's least).
+func (h *History) recordsClimb(ph *partHist, pts []trendPoint) bool {
+	_, lag, span := thirds(pts)
 	rate := max(0, h.produceRate(ph))
 	noise := max(KeepUpMessages, EqualRateShare*rate*span, rate*float64(h.pollGap())/1e9)
-	behind = float64(lag[2]-lag[0]) > noise && float64(all[n-1].lag-lag[1]) > noise/2
-	return behind, behind, true
+	return float64(lag[2]-lag[0]) > noise && float64(pts[len(pts)-1].lag-lag[1]) > noise/2
+}
+
+// gapCrossed reports whether at one of pts (known time lags, oldest
+// first) the time lag fell below the one before by more than noise and
+// more than the time between them, while the lag in records rose by more
+// than rise (a poll's production and a few records). The consumer then
+// read, in that time, records written over more than twice as long, yet
+// fewer than were written meanwhile: production was sparser in what it
+// read than since, which no change of its own pace explains.
+func gapCrossed(pts []trendPoint, noise, rise float64) bool {
+	for i := len(pts) - 1; i > 0; i-- {
+		if float64(pts[i-1].tl-pts[i].tl) > max(noise, float64(pts[i].at-pts[i-1].at)/1e9) && float64(pts[i].lag-pts[i-1].lag) > rise {
+			return true
+		}
+	}
+	return false
 }
 
 // stillClimbing reports whether pts still climb at their newest: over
