@@ -1,7 +1,9 @@
 package main
 
 import (
+	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"testing"
 )
 
@@ -45,4 +47,37 @@ func TestOneShotGC(t *testing.T) {
 		t.Fatal("GOGC=50 in the environment, and a collection forced in the poll")
 	}
 	restore()
+}
+
+// forcedGCs is the number of collections forced so far (runtime.GC).
+func forcedGCs() uint64 {
+	s := []metrics.Sample{{Name: "/gc/cycles/forced:gc-cycles"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
+}
+
+// TestMidPollGCNearGoal: the collection in a one-shot read's poll is
+// forced only once the heap has reached a third of its goal; just after a
+// collection, with only the live heap left, it is not.
+func TestMidPollGCNearGoal(t *testing.T) {
+	before := debug.SetGCPercent(oneShotGCPercent)
+	defer debug.SetGCPercent(before)
+	runtime.GC()
+
+	n := forcedGCs()
+	midPollGC()
+	if got := forcedGCs(); got != n {
+		t.Fatalf("%d collections forced with the heap just collected, want none", got-n)
+	}
+
+	var hold [][]byte
+	for !heapNearGoal() {
+		hold = append(hold, make([]byte, 64<<10))
+	}
+	n = forcedGCs()
+	midPollGC()
+	if got := forcedGCs(); got != n+1 {
+		t.Fatalf("%d collections forced with the heap at a third of its goal (%d chunks held), want 1", got-n, len(hold))
+	}
+	runtime.KeepAlive(hold)
 }
