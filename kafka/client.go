@@ -44,6 +44,8 @@ type Client struct {
 	// versions is what every broker answers (BrokerVersions), read once.
 	versionsMu sync.Mutex
 	versions   *kversion.Versions
+	// midPoll runs once in each poll (SetMidPoll); nil for none.
+	midPoll func()
 }
 
 // Connector gives the connection to use, made when it is first asked for
@@ -73,6 +75,26 @@ func (c *Client) Log() *slog.Logger { return c.log }
 // them up again bought nothing. The rows are the same either way; only
 // which memory holds a group's unchanged rows differs.
 func (c *Client) ForgetRows() { c.forget.Store(true) }
+
+// SetMidPoll has fn run once in every poll, as soon as the first of the
+// poll's two large reads is in: the describes, their answers made into the
+// groups, or the committed offsets' answers, before they are made into
+// rows; whichever comes first (the two run at once). By then the start-up,
+// the metadata, the listing and the coordinator lookups are garbage, and so
+// are the answers of the describes when they came first. A one-shot
+// command collects there (cmd/kgroups/gc.go). fn may run on a goroutine of
+// the poll's own; set it before the first poll.
+func (c *Client) SetMidPoll(fn func()) { c.midPoll = fn }
+
+// midPollOnce is what the poll calls where SetMidPoll's fn may run: the
+// first call runs it, the others nothing. Both of the poll's goroutines
+// call it.
+func (c *Client) midPollOnce() func() {
+	if c.midPoll == nil {
+		return func() {}
+	}
+	return sync.OnceFunc(c.midPoll)
+}
 
 // Brokers returns the seed brokers the client was created with.
 func (c *Client) Brokers() []string { return append([]string(nil), c.brokers...) }

@@ -89,8 +89,10 @@ func (c *Client) poll(ctx context.Context, only []string) (*Snapshot, error) {
 
 	// The committed offsets do not depend on the describes: read them,
 	// and make the rows from them, while the groups are described.
-	fetched := c.startCommits(ctx, gs.fetch, gs.index(), topics, sc)
+	mid := c.midPollOnce()
+	fetched := c.startCommits(ctx, gs.fetch, gs.index(), topics, sc, mid)
 	c.describe(ctx, &gs, brokers, topicNames)
+	mid()
 	<-fetched
 	gs.commitsRead(topics, in)
 

@@ -15,7 +15,9 @@ import (
 
 // startCommits starts the fetch of the named groups' committed offsets in
 // a goroutine of its own and returns a channel closed once it is done.
-func (c *Client) startCommits(ctx context.Context, names []string, ix groupIndex, topics map[string]string, sc *pollScratch) <-chan struct{} {
+// answered is called once the answers are in, before they are made into
+// rows (SetMidPoll).
+func (c *Client) startCommits(ctx context.Context, names []string, ix groupIndex, topics map[string]string, sc *pollScratch, answered func()) <-chan struct{} {
 	done := make(chan struct{})
 	if len(names) == 0 {
 		close(done)
@@ -23,7 +25,7 @@ func (c *Client) startCommits(ctx context.Context, names []string, ix groupIndex
 	}
 	go func() {
 		defer close(done)
-		c.fetchCommits(ctx, names, ix, topics, sc)
+		c.fetchCommits(ctx, names, ix, topics, sc, answered)
 	}()
 	return done
 }
@@ -68,8 +70,8 @@ func (gs *pollGroups) commitsRead(topics map[string]string, in *interner) {
 // cluster's topic names (read only here); a topic not among them keeps
 // the response's string, and the poll interns it after. The request's
 // groups are sc's, kept from the poll before: kgo copies them into each
-// coordinator's request.
-func (c *Client) fetchCommits(ctx context.Context, names []string, ix groupIndex, topics map[string]string, sc *pollScratch) {
+// coordinator's request. answered is called once the answers are in.
+func (c *Client) fetchCommits(ctx context.Context, names []string, ix groupIndex, topics map[string]string, sc *pollScratch, answered func()) {
 	req := kmsg.NewPtrOffsetFetchRequest()
 	if cap(sc.fetchReq) < len(names) {
 		sc.fetchReq = make([]kmsg.OffsetFetchRequestGroup, len(names))
@@ -82,6 +84,7 @@ func (c *Client) fetchCommits(ctx context.Context, names []string, ix groupIndex
 	fctx, cancel := c.phase(ctx)
 	shards := c.cl.RequestSharded(fctx, req)
 	cancel()
+	answered()
 
 	var keys []commitKey // scratch, reused group to group
 	fail := func(name string, err error) {

@@ -50,6 +50,11 @@ type app struct {
 	log     *slog.Logger
 	logFile io.Closer
 	started time.Time
+
+	// midPoll is what every connection dialled runs in the middle of each
+	// poll (kafka.Client.SetMidPoll): a collection while a one-shot read
+	// runs (oneShot), nil otherwise.
+	midPoll func()
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) *app {
@@ -145,6 +150,9 @@ func (a *app) dial(ctx context.Context, c config.Cluster) (*kafka.Client, error)
 			return nil, err
 		}
 		return nil, fmt.Errorf("%s: %w", label, err)
+	}
+	if a.midPoll != nil {
+		cl.SetMidPoll(a.midPoll)
 	}
 	return cl, nil
 }
