@@ -69,3 +69,55 @@ func TestTwoFallingCommitsEndAClimb(t *testing.T) {
 		t.Errorf("first OK at %d s, want within a minute of the second commit after the change (2100 s): %s", first, statusLine(got, 1800, 2400))
 	}
 }
+
+// TestAGroupScaledOutEndsItsClimbTogether: eight partitions, each as in
+// runSpedUp (10 records a second, read at 5 until 30 minutes, then at
+// 12), each committed every 150 s, 19 s after the one before. Each
+// partition's own climb ends at two falling commits (climbEnded), so the
+// group read WARN until 2,230 s: its last partition's second commit
+// wholly after the change is at 2,117 s. Once four in five of the
+// partitions that committed lately fell at their newest commit, one
+// falling commit ends a partition's climb (History.groupFell): the group
+// reads OK from 2,130 s, and stays OK.
+func TestAGroupScaledOutEndsItsClimbTogether(t *testing.T) {
+	const parts = 8
+	h := NewHistory(DefaultConfig())
+	end, pos, c := [parts]float64{}, [parts]float64{}, [parts]float64{}
+	first := -1
+	for sec := 1; sec <= 3600; sec++ {
+		speed := 5.0
+		if sec > 1800 {
+			speed = 12
+		}
+		ps := make([]kafka.PartitionOffsets, parts)
+		for i := range parts {
+			end[i] += 10
+			pos[i] = min(end[i], pos[i]+speed)
+			if (sec+19*i)%150 == 0 {
+				c[i] = pos[i]
+			}
+			ps[i] = po("t", int32(i), int64(c[i]), int64(end[i]))
+		}
+		if sec%10 != 0 {
+			continue
+		}
+		h.Add(snap(at(float64(sec)), grp("g", ps...)))
+		recs := map[kafka.CommitKey]kafka.RecordTime{}
+		for _, w := range h.WantExact(DefaultExactBudget, nil) {
+			recs[kafka.CommitKey{Topic: w.Topic, Partition: w.Partition, Offset: w.Committed}] = kafka.RecordTime{Offset: w.Committed, Timestamp: at(float64(w.Committed) / 10)}
+		}
+		h.AddExact(recs)
+		g, _ := h.Evaluate("g", at(float64(sec)))
+		switch {
+		case sec == 1800 && g.Status != StatusWarn:
+			t.Fatalf("at 0.5x after 30m: %v, want WARN", g.Status)
+		case sec > 1800 && first < 0 && g.Status == StatusOK && g.Wait.Kind == WaitNone:
+			first = sec
+		case first > 0 && g.Status == StatusWarn:
+			t.Fatalf("WARN again at %d s after OK at %d s", sec, first)
+		}
+	}
+	if first != 2130 {
+		t.Errorf("first OK at %d s, want 2130 s", first)
+	}
+}

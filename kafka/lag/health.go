@@ -52,7 +52,9 @@ type Rewind struct {
 //     in records at its commits climbs where its time lag dropped by a
 //     pause in production crossed, gapCrossed), or while its lag in
 //     records says it falls behind, until two commits at
-//     which its time lag and lag fell end the climb (climbEnded). A new climb that is all
+//     which its time lag and lag fell end the climb (climbEnded), or
+//     one where most of its group's partitions that committed lately
+//     fell too (groupFell, fellOnce). A new climb that is all
 //     at the newest commit is a step, not a trend: it waits for the
 //     next commit (WaitStep). A time lag that climbed, since a wait
 //     that began about caught up, past what the consumer showed keeping
@@ -142,7 +144,7 @@ func (h *History) verdict(ph *partHist, c, end, now int64, g groupPace) (Status,
 			return StatusOK, Rewind{}, WaitStep
 		}
 	}
-	if behind || ph.decided && ph.held == StatusWarn && enough && !h.climbEnded(ph) && (climbing || h.fallingBehind(ph, c, end, now)) {
+	if behind || ph.decided && ph.held == StatusWarn && enough && !h.climbEnded(ph) && !(g.fell && h.fellOnce(ph)) && (climbing || h.fallingBehind(ph, c, end, now)) {
 		// Held at WARN, the trend's climb goes on though its newest
 		// commit fell below the one before (climbing: the scatter of a
 		// burst cycle), or the commits' lag also says falling behind

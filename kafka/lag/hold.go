@@ -48,6 +48,7 @@ func (h *History) judgeGroup(gh *groupHist, at func(int) *kafka.PartitionOffsets
 			gh.pace.stretch = max(gh.pace.stretch, ph.rh.stretch(h.pollGap()))
 		}
 	}
+	gh.pace.fell = h.groupFell(gh, t)
 	h.memberPaces(gh, at, n)
 	for i := range gh.parts {
 		ph := &gh.parts[i]

@@ -702,6 +702,72 @@ type groupPace struct {
 	// partitions predict (rhythm.stretch; 0: none), for a partition
 	// that showed no waits of its own (History.stallAfter).
 	stretch int64
+	// fell: most of the group's partitions that committed lately fell
+	// at their newest commit (History.groupFell).
+	fell bool
+}
+
+// fellShare and fellMin are how many of the group's partitions that
+// committed within two of its rhythms must have fallen at their newest
+// commit, in time lag and in lag, for one falling commit to end a
+// partition's held climb (History.groupFell): four in five, of five at
+// least.
+const (
+	fellShare = 0.8
+	fellMin   = 5
+)
+
+// groupFell reports whether, of the group's partitions polled at t whose
+// newest commit with a known time lag is within two of the group's
+// rhythms (and the floor), at least fellMin did and fellShare of them
+// saw the time lag and the lag in records fall below the commit before.
+// A group scaled out, or sped up, shows so across its partitions within
+// one commit of each, while a partition that commits every few minutes
+// would wait two of its own for climbEnded.
+func (h *History) groupFell(gh *groupHist, t int64) bool {
+	horizon := max(h.floor(), 2*gh.pace.every)
+	seen, fell := 0, 0
+	for i := range gh.parts {
+		ph := &gh.parts[i]
+		if ph.lastSeq != h.seq {
+			continue
+		}
+		b, c, ok := ph.rh.newestKnown()
+		if !ok || t-c.at > horizon {
+			continue
+		}
+		seen++
+		if c.tl < b.tl && c.lag < b.lag {
+			fell++
+		}
+	}
+	return seen >= fellMin && float64(fell) >= fellShare*float64(seen)
+}
+
+// newestKnown is the partition's two newest trend points with a known
+// time lag, oldest first.
+func (r *rhythm) newestKnown() (b, c trendPoint, ok bool) {
+	n := 0
+	for i := int(r.ntrend) - 1; i >= 0 && n < 2; i-- {
+		p := r.point(i)
+		if p.tl < 0 {
+			continue
+		}
+		if n == 0 {
+			c = p
+		} else {
+			b = p
+		}
+		n++
+	}
+	return b, c, n == 2
+}
+
+// fellOnce reports whether the partition's newest commit fell below the
+// one before in lag and in time lag, by more than twice the noise.
+func (h *History) fellOnce(ph *partHist) bool {
+	b, c, ok := ph.rh.newestKnown()
+	return ok && c.lag < b.lag && float64(b.tl-c.tl) > 2*h.trendNoise(ph)
 }
 
 func groupRhythm(gh *groupHist, seq uint64) groupPace {
