@@ -209,9 +209,10 @@ func TestDiagnosisTabReadsOnKfake(t *testing.T) {
 	h.press("esc")
 	h.m.openGroup("g-stall")
 	h.press("shift+tab")
-	// Ten minutes on: a commit with no rhythm seen is STALL once its time
-	// lag passes three ceilings (lag.UnseenRhythms), 15 minutes.
-	sp.shift += 10 * time.Minute
+	// Eleven minutes on, its commit has stood 16 minutes since the first
+	// poll: a commit with no rhythm seen is STALL once it stands three
+	// ceilings (lag.UnseenRhythms), 15 minutes.
+	sp.shift += 11 * time.Minute
 	polls(1)
 	d = diagnosisTab(t, h)
 	f = findingOf(t, d.Findings(), diagnose.IDStalledAtRecord)

@@ -547,10 +547,11 @@ func groupCount(n int) string { return format.Count(n, "group", "groups") }
 func judgingCause(v *lag.Verdict, cfg lag.Config) string {
 	r := v.Reason()
 	if need := v.Wait.Need; v.Wait.Kind != lag.WaitNone && need > 0 {
-		// The verdict needs the evidence to span need, and the window
-		// spans (Window-1) polls: a window of need and a poll more.
+		// The verdict needs the evidence to span more than need, and
+		// the window spans (Window-1) polls: a window of need and a poll
+		// more, in whole minutes past need.
 		window := (need + cfg.MinDistance*2).Round(time.Minute)
-		if window < need {
+		if window <= need {
 			window += time.Minute
 		}
 		r += "; widen --window to " + format.Span(window)

@@ -14,6 +14,7 @@ import (
 	"github.com/kgroups/kgroups/kafka"
 	"github.com/kgroups/kgroups/kafka/fixture"
 	"github.com/kgroups/kgroups/kafka/lag"
+	"github.com/kgroups/kgroups/kafka/watch"
 	"github.com/kgroups/kgroups/views/format"
 	"github.com/kgroups/kgroups/views/render"
 )
@@ -198,4 +199,30 @@ func withoutColumn(table, title string) string {
 		}
 	}
 	return strings.Join(ls, "\n")
+}
+
+// TestJudgingCauseWidensPastNeed: the --window a JUDGING cause names
+// spans more than the silence the verdict waits for, since the rules
+// call STALL only once the silence passes Need: a window of Need and a
+// poll, in whole minutes, one more where that rounds to Need itself.
+func TestJudgingCauseWidensPastNeed(t *testing.T) {
+	for _, tc := range []struct {
+		interval, need time.Duration
+		want           string
+	}{
+		{5 * time.Second, 15 * time.Minute, "STALL after 15m unless it commits; widen --window to 16m00s"},
+		{30 * time.Second, 15 * time.Minute, "STALL after 15m unless it commits; widen --window to 16m00s"},
+		{5 * time.Second, 8*time.Minute + 10*time.Second, "STALL after 8m10s unless it commits; widen --window to 9m00s"},
+		{45 * time.Second, 5 * time.Minute, "STALL after 5m unless it commits; widen --window to 6m00s"},
+	} {
+		cfg, _ := watch.Config(2*time.Minute, tc.interval)
+		v := &lag.Verdict{Known: true, Observations: cfg.Window, Window: cfg.Window, GroupHealth: lag.GroupHealth{
+			Status: lag.StatusOK,
+			Wait:   lag.Wait{Kind: lag.WaitRhythm, Silence: 2 * time.Minute, Need: tc.need, Then: lag.StatusStall},
+		}}
+		want := "no commit in 2m and no rhythm seen yet: " + tc.want
+		if got := judgingCause(v, cfg); got != want {
+			t.Errorf("interval %v, need %v: %q, want %q", tc.interval, tc.need, got, want)
+		}
+	}
 }

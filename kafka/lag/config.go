@@ -45,9 +45,8 @@ type Config struct {
 	// or after one commit without members, before it is STALL (or STOP)
 	// when the consumer has shown no rhythm of its own or through its
 	// group (rhythm.go): until then the verdict waits (JUDGING). Under a
-	// live member or a simple group's job, it also waits until the time
-	// lag passes UnseenRhythms ceilings. 0 means the RhythmCeiling
-	// constant, 5 minutes.
+	// live member or a simple group's job, it waits UnseenRhythms
+	// ceilings. 0 means the RhythmCeiling constant, 5 minutes.
 	RhythmCeiling time.Duration
 	// EventHold is how long an event the rules found (a REWIND: an
 	// offset moved back) is reported after the poll that saw it, before

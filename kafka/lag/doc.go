@@ -91,8 +91,8 @@
 //     watched: the window); a group whose commits still move elsewhere is
 //     a job without members and is judged as a member's; a simple group
 //     (kafka.Group.Simple: no member ever joined it) that showed no
-//     rhythm waits (JUDGING) past Config.RhythmCeiling until its time lag
-//     passes UnseenRhythms ceilings;
+//     rhythm waits (JUDGING) until its commit has stood UnseenRhythms
+//     times Config.RhythmCeiling;
 //   - STALL: a member owns it and its commit stood as long; with no
 //     rhythm seen it waits (Wait, JUDGING) as a simple group does;
 //   - WARN: the trend climbs (History.trend: the floors of the time lag

@@ -35,9 +35,9 @@ type Rewind struct {
 //     silence is STALL, or, when each of its latest waits was longer than
 //     the one before, the silence past what their growth predicts
 //     (stallAfter; WARN or WaitStretch until then); with no rhythm seen
-//     yet, it waits (WaitRhythm) past Config.RhythmCeiling until its time
-//     lag passes what a rare rhythm explains (unseenHalt), since the
-//     consumer may commit on checkpoints minutes apart. One wait from a caught-up poll is no rhythm: a
+//     yet, it waits (WaitRhythm) until the silence passes what a rare
+//     rhythm explains (unseenHalt), since the consumer may commit on
+//     checkpoints minutes apart, and its time lag cannot tell. One wait from a caught-up poll is no rhythm: a
 //     consumer on a timer commits anywhere from at once to a full period
 //     after records arrive at a partition it had caught up on. A rhythm
 //     is known once the partition, or another of its group, showed two
@@ -112,7 +112,7 @@ func (h *History) verdict(ph *partHist, c, end, now int64, g groupPace) (Status,
 			return StatusOK, Rewind{}, WaitRhythm
 		}
 	case !owned:
-		if silence > h.unseenHalt(ph, c, end, now, g.simple) {
+		if silence > h.unseenHalt(g.simple) {
 			return StatusStop, Rewind{}, WaitNone
 		}
 		if silence > floor {
@@ -124,7 +124,7 @@ func (h *History) verdict(ph *partHist, c, end, now int64, g groupPace) (Status,
 		}
 		overdue = silence > limit
 	default:
-		if silence > h.unseenHalt(ph, c, end, now, true) {
+		if silence > h.unseenHalt(true) {
 			return StatusStall, Rewind{}, WaitNone
 		}
 		if silence > floor {
@@ -197,40 +197,29 @@ func (h *History) verdict(ph *partHist, c, end, now int64, g groupPace) (Status,
 
 // unseenHalt is how long the partition's commit may stand before it is
 // STALL (or STOP) when its consumer showed no rhythm (History.verdict):
-// the ceiling (Config.RhythmCeiling, and the floor), and, where slow
-// says its consumer may commit rarely (a live member, a simple group's
-// job), until it cannot have caught up for UnseenRhythms ceilings.
+// the ceiling (Config.RhythmCeiling, and the floor), and UnseenRhythms
+// ceilings where slow says its consumer may commit rarely (a live
+// member, a simple group's job).
 //
 // A consumer not yet seen to commit twice may commit as rarely as a
-// job's checkpoints, several minutes apart. One keeping up shows a time
-// lag about as long as its latest wait, since it commits where it read;
-// so its time lag climbs past the ceiling before each of its commits,
-// as a halted consumer's does. Only past the longest such rhythm does
-// the time lag tell them apart: the silence must then also reach the
-// point where the time lag, climbing a second a second while the commit
-// stands, passes UnseenRhythms ceilings (at once, for a halt older than
-// kgroups' watch), or stand that long itself where the time lag is not
-// known.
-func (h *History) unseenHalt(ph *partHist, c, end, now int64, slow bool) int64 {
-	ceiling := max(h.floor(), int64(h.cfg.RhythmCeiling))
-	if !slow {
-		return ceiling
+// job's checkpoints, several minutes apart. Its time lag does not tell a
+// halt from such a rhythm: one keeping up shows a time lag climbing to
+// its rhythm before each commit, as a halted consumer's does, and one
+// falling behind on that rhythm a time lag past any rhythm, as a
+// consumer halted long ago does. Only the silence tells them apart.
+func (h *History) unseenHalt(slow bool) int64 {
+	ceiling := int64(h.cfg.RhythmCeiling)
+	if slow {
+		ceiling *= UnseenRhythms
 	}
-	long := UnseenRhythms * ceiling
-	silence := now - ph.rh.since
-	if tl := h.timeLagOf(ph, c, end, now); tl.Known() {
-		// The silence at which the time lag passes long: before now
-		// when it already has.
-		long = min(long, silence+long-int64(tl.Seconds*1e9))
-	}
-	return max(ceiling, long)
+	return max(h.floor(), ceiling)
 }
 
-// UnseenRhythms is how many ceilings (Config.RhythmCeiling) a consumer
-// that showed no rhythm must have been unable to catch up, by its time
-// lag, before its standing commit is a halt (History.unseenHalt): a
-// rhythm up to twice the ceiling (checkpoints every 10 minutes, by
-// default) and a ceiling beyond it.
+// UnseenRhythms is how many ceilings (Config.RhythmCeiling) the commit
+// of a consumer that showed no rhythm, but may commit rarely, must stand
+// before it is a halt (History.unseenHalt): a rhythm up to twice the
+// ceiling (checkpoints every 10 minutes, by default) and a ceiling
+// beyond it.
 const UnseenRhythms = 3
 
 // stallAfter is how long the partition's commit may stand under a live

@@ -777,32 +777,37 @@ func TestFadedRewindBetweenPolls(t *testing.T) {
 	}
 }
 
-// TestUnseenRhythmWaitsOnTheTimeLag: a consumer whose commit stands from
-// the first poll showed no rhythm. It is STALL once the silence passes the
-// ceiling (5m) and its time lag passes three (UnseenRhythms, 15m), the
-// longest rhythm a consumer keeping up could have shown: one stuck long
-// before kgroups watched at the ceiling, one stuck 7m before at 8m (its
-// time lag then 15m), one that stops as kgroups starts at 15m. A job that
-// checkpoints every 10 minutes, whose time lag climbs to 10 minutes
-// before each commit, is never STALL.
-func TestUnseenRhythmWaitsOnTheTimeLag(t *testing.T) {
+// TestUnseenRhythmWaitsOnTheSilence: a consumer whose commit stands from
+// the first poll showed no rhythm. It is STALL once the silence passes
+// three ceilings (UnseenRhythms, 15m), the longest rhythm a consumer
+// could have shown and a ceiling beyond it, whatever its time lag: one
+// stuck 20m or 7m before kgroups watched, or as kgroups starts, reads
+// JUDGING until then. Its time lag cannot tell a halt from a rare
+// rhythm: a job that checkpoints every 10 minutes shows a time lag
+// climbing to 10 minutes before each commit, and one that falls behind
+// on that rhythm a time lag past 15 minutes, as a consumer stuck long
+// before does. Neither is ever STALL (the second was STALL at 310s when
+// the time lag decided).
+func TestUnseenRhythmWaitsOnTheSilence(t *testing.T) {
 	const rate = 10 // records a second
 	for _, tc := range []struct {
 		name string
 		// written is when the record at the first poll's commit was
 		// written (seconds; nil: at its log end, caught up), every how
-		// often the consumer commits at the log end (0: never).
-		written    *float64
-		every      float64
-		judging    []float64 // polls that wait, with STALL after need
-		need       time.Duration
-		stall      float64 // the first poll that is STALL (0: none)
-		stallAfter float64 // a poll that is STALL again
+		// often the consumer commits (0: never), share the share of the
+		// records produced since its last commit it has read when it
+		// commits (0: all, at the log end).
+		written *float64
+		every   float64
+		share   float64
+		judging []float64 // polls that wait, with STALL after 15m
+		stall   float64   // the first poll that is STALL (0: none)
 	}{
-		{name: "stuck 20m before", written: ptr(-1200.0), judging: []float64{60, 300}, need: 5 * time.Minute, stall: 310},
-		{name: "stuck 7m before", written: ptr(-420.0), judging: []float64{300, 470}, need: 8 * time.Minute, stall: 490, stallAfter: 1200},
-		{name: "stops as watched", judging: []float64{300, 880}, need: 15 * time.Minute, stall: 910, stallAfter: 1500},
+		{name: "stuck 20m before", written: ptr(-1200.0), judging: []float64{60, 300, 880}, stall: 910},
+		{name: "stuck 7m before", written: ptr(-420.0), judging: []float64{300, 490, 880}, stall: 910},
+		{name: "stops as watched", judging: []float64{300, 880}, stall: 910},
 		{name: "checkpoints every 10m", every: 600},
+		{name: "falls behind on 10m checkpoints", written: ptr(-1200.0), every: 600, share: 0.25, judging: []float64{300, 590}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h := NewHistory(DefaultConfig())
@@ -817,6 +822,9 @@ func TestUnseenRhythmWaitsOnTheTimeLag(t *testing.T) {
 				}
 				if tc.every > 0 && sec > 0 && math.Mod(sec, tc.every) == 0 {
 					c = end
+					if tc.share > 0 {
+						c = 50 + int64(tc.share*float64(end-100))
+					}
 				}
 				h.Add(snap(at(sec), grp("g", po("t", 0, c, end))))
 				if tc.written != nil && c == 50 {
@@ -832,7 +840,7 @@ func TestUnseenRhythmWaitsOnTheTimeLag(t *testing.T) {
 					stalled = append(stalled, sec)
 				}
 				if slices.Contains(tc.judging, sec) {
-					want := fmt.Sprintf("no commit in %s and no rhythm seen yet: STALL after %s unless it commits", span(time.Duration(sec)*time.Second), span(tc.need))
+					want := fmt.Sprintf("no commit in %s and no rhythm seen yet: STALL after 15m unless it commits", span(time.Duration(sec)*time.Second))
 					if p.Status != StatusOK || p.Wait.Kind != WaitRhythm || p.Wait.Reason() != want {
 						t.Errorf("%.0fs: %v, %q; want JUDGING %q", sec, p.Status, p.Wait.Reason(), want)
 					}
@@ -843,8 +851,8 @@ func TestUnseenRhythmWaitsOnTheTimeLag(t *testing.T) {
 				t.Errorf("STALL at %v, want never", stalled[:min(len(stalled), 5)])
 			case tc.stall > 0 && (len(stalled) == 0 || stalled[0] != tc.stall):
 				t.Errorf("STALL at %v, want first at %.0fs", stalled[:min(len(stalled), 5)], tc.stall)
-			case tc.stallAfter > 0 && !slices.Contains(stalled, tc.stallAfter):
-				t.Errorf("STALL at %v, want at %.0fs too", stalled, tc.stallAfter)
+			case tc.stall > 0 && !slices.Contains(stalled, 2400):
+				t.Errorf("STALL at %v, want at 2400s too", stalled)
 			}
 		})
 	}

@@ -39,17 +39,16 @@ import (
 //     keep up with; one catching up a time lag that falls.
 //
 // Where the evidence cannot decide, the verdict says so (Wait): a commit
-// that stands beyond the window with no rhythm seen yet waits at least
-// RhythmCeiling, and until its time lag passes UnseenRhythms ceilings,
-// before it is called stalled, and a time lag above what
+// that stands beyond the window with no rhythm seen yet waits
+// UnseenRhythms times RhythmCeiling before it is called stalled, and a
+// time lag above what
 // keeping up explains waits for three commits before it is called OK or
 // falling behind.
 
-// RhythmCeiling is the default of Config.RhythmCeiling: how long a
-// commit may stand under a live member before it is STALL when the
-// consumer never showed a rhythm, with a time lag past UnseenRhythms
-// times it (History.unseenHalt). Rhythms up to twice it (checkpoints every
-// 10 minutes) fit under that.
+// RhythmCeiling is the default of Config.RhythmCeiling: UnseenRhythms
+// times it is how long a commit may stand under a live member before it
+// is STALL when the consumer never showed a rhythm (History.unseenHalt).
+// Rhythms up to twice it (checkpoints every 10 minutes) fit under that.
 const RhythmCeiling = 5 * time.Minute
 
 // trendPoints is how many commits' time lags a partition keeps.
@@ -650,8 +649,7 @@ func (h *History) waitOf(ph *partHist, k WaitKind, g groupPace, now int64) Wait 
 	case WaitRhythm:
 		w.Need = max(time.Duration(h.floor()), h.cfg.RhythmCeiling)
 		if slow := ph.owned || g.simple; slow {
-			c, end := h.sample(ph, h.seq)
-			w.Need = time.Duration(h.unseenHalt(ph, c, end, now, slow))
+			w.Need = time.Duration(h.unseenHalt(slow))
 		}
 		if w.Every > 0 && !ph.owned {
 			// Without a member, past its rhythm: STOP at the limit

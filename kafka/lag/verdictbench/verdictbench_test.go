@@ -237,8 +237,8 @@ func TestOneSlowMemberInTurnReadsWarn(t *testing.T) {
 // TestTrace: a trace has the scenario's line, then one line a judged poll
 // with the verdict and one letter a partition.
 func TestTrace(t *testing.T) {
-	// Twenty minutes: with no rhythm seen, STALL comes once the time lag
-	// passes three ceilings (lag.UnseenRhythms), 15 minutes after its commit.
+	// Twenty minutes: with no rhythm seen, STALL comes once the commit
+	// has stood three ceilings (lag.UnseenRhythms), 15 minutes.
 	sc := Scenarios(DefaultSeed, 7, 20*time.Minute)[6] // "stalled from the start"
 	var b strings.Builder
 	if err := Trace(&b, &sc, UI); err != nil {
