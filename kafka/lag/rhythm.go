@@ -663,7 +663,7 @@ func (h *History) waitOf(ph *partHist, k WaitKind, g groupPace, now int64) Wait 
 	case WaitTrend:
 		// Commits spanning two rhythms, and long enough to see a slow
 		// climb (History.unresolved).
-		w.Need = max(time.Duration(h.floor()), 2*w.Every, time.Duration(h.resolveSpan(ph)))
+		w.Need = max(time.Duration(h.floor()), 2*w.Every, time.Duration(resolveSpan(h.trendNoise(ph))))
 	case WaitCalm:
 		w.Every = ph.calmWait()
 	case WaitStretch:
@@ -917,8 +917,10 @@ func (h *History) stepped(ph *partHist) (rise float64, ok bool) {
 // they do the commits of its trend must span to tell a consumer falling
 // behind at ResolveClimb (its time lag climbing that many seconds a
 // second) from one that keeps pace. It is 0 without a backlog, when they
-// span enough, or when the time lag or the lag in records at them falls:
-// catching up shows. The trend sees a climb between the floors of its
+// span enough, or when catching up shows: the time lag at them fell,
+// along their line, by more than the noise (a fall within it is the
+// scatter of bursty production as likely as a catch-up), or the lag in
+// records at them fell. The trend sees a climb between the floors of its
 // oldest and newest thirds, about two thirds of its span apart, only
 // past the noise (History.trend). Without the newest commit's record
 // read, tl is a lower bound: the time lags at the commits before count.
@@ -932,12 +934,13 @@ func (h *History) unresolved(ph *partHist, tl, bound float64) int64 {
 	if tl <= bound {
 		return 0
 	}
-	need := h.resolveSpan(ph)
+	noise := h.trendNoise(ph)
+	need := resolveSpan(noise)
 	if nk < 2 {
 		return need
 	}
 	span := known[nk-1].at - known[0].at
-	if span >= need || slope(known) < 0 || fewerWaiting(known) {
+	if span >= need || -slope(known)*float64(span)/1e9 > noise || fewerWaiting(known) {
 		return 0
 	}
 	return need - span
@@ -957,9 +960,9 @@ func fewerWaiting(pts []trendPoint) bool {
 }
 
 // resolveSpan is how long a trend's commits must span to see a climb of
-// ResolveClimb (History.unresolved).
-func (h *History) resolveSpan(ph *partHist) int64 {
-	return int64(1.5 * h.trendNoise(ph) / ResolveClimb * 1e9)
+// ResolveClimb through noise seconds of scatter (History.unresolved).
+func resolveSpan(noise float64) int64 {
+	return int64(1.5 * noise / ResolveClimb * 1e9)
 }
 
 // trendNoise is how far, in seconds, the time lags at a consumer's
