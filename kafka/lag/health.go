@@ -101,7 +101,7 @@ func (h *History) verdict(ph *partHist, c, end, now int64, g groupPace) (Status,
 	// not OK.
 	overdue := false
 	switch {
-	case !owned && every > 0 || !owned && r.moves == 0 && !g.simple:
+	case !owned && every > 0 || !owned && r.movesSeen() == 0 && !g.simple:
 		if silence > limit {
 			return StatusStop, Rewind{}, WaitNone
 		}

@@ -114,7 +114,12 @@ func (h *History) judgeTurns(gh *groupHist, at func(int) *kafka.PartitionOffsets
 		if ph.rh.last != 0 && t-ph.rh.last <= h.stallAfter(ph, recent, gh.pace) {
 			behind[j] = max(behind[j], 0)
 			newest[j], prev[j] = latestTwo(newest[j], prev[j], ph.rh.last)
-			if sv := ph.rh.served(); sv > 0 {
+			// Its latest wait, where it began at a commit: a wait that
+			// began at a caught-up poll is how long the member took to
+			// commit records that had just arrived, not how often it
+			// commits (a member that commits every 30 s shows waits of
+			// a few seconds behind bursty producers).
+			if sv := ph.rh.served(); sv > 0 && !ph.rh.servedCaught() {
 				newest[j], prev[j] = latestTwo(newest[j], prev[j], ph.rh.last-sv)
 			}
 			c, end := h.sample(ph, h.seq)

@@ -69,7 +69,9 @@ type rhythm struct {
 	// History.ownTrend).
 	*rhythmMoves
 	// ngaps, gapAt, ntrend and head index the rings; moves counts forward
-	// moves seen (saturating).
+	// moves seen (saturating at movesMax), and its caughtGap bit says
+	// that the latest wait that ended in a commit began at a caught-up
+	// poll (rhythm.servedCaught).
 	ngaps, gapAt, ntrend, head, moves uint8
 	// pending reports that the newest trend point's time lag waits for
 	// the record read after its poll (History.fillTrend).
@@ -129,7 +131,24 @@ func (r *rhythm) every() int64 {
 // began at a caught-up poll, after the partition's first move or before
 // any, is how long the consumer took from records arriving to its next
 // commit: on a timer, anywhere from at once to a full period.
-func (r *rhythm) periodic() bool { return r.ngaps >= 2 || r.ngaps == 1 && r.moves >= 2 }
+func (r *rhythm) periodic() bool { return r.ngaps >= 2 || r.ngaps == 1 && r.movesSeen() >= 2 }
+
+// caughtGap is rhythm.moves' bit for a latest wait that began at a
+// caught-up poll; movesMax the count's saturation below it.
+const (
+	caughtGap = 1 << 7
+	movesMax  = caughtGap - 1
+)
+
+// movesSeen is how many forward moves the partition showed (at most
+// movesMax).
+func (r *rhythm) movesSeen() uint8 { return r.moves &^ caughtGap }
+
+// servedCaught reports whether the latest wait that ended in a commit
+// (served) began at a caught-up poll: how long the consumer took to
+// commit records that reached a partition it had caught up on, not how
+// often it commits.
+func (r *rhythm) servedCaught() bool { return r.moves&caughtGap != 0 }
 
 // served is the latest wait that ended in a commit (0: none): how often
 // the partition is committed while its consumer serves it. A member that
@@ -226,7 +245,12 @@ func (r *rhythm) caughtUp(t int64) { r.since, r.fromKnown, r.resumed = t, true, 
 // counts towards the rhythm only when it began at a known point: a
 // previous commit or a caught-up poll, not the first poll.
 func (r *rhythm) moved(t int64, tl float64, lag int64, spacing int64) {
+	flag := r.moves & caughtGap
 	if r.fromKnown && t > r.since {
+		flag = 0
+		if r.since > r.last {
+			flag = caughtGap // it began at a caught-up poll
+		}
 		g := uint32(min((t-r.since)/int64(time.Millisecond), math.MaxUint32))
 		r.gaps[r.gapAt] = g
 		r.gapAt = (r.gapAt + 1) % uint8(len(r.gaps))
@@ -239,7 +263,7 @@ func (r *rhythm) moved(t int64, tl float64, lag int64, spacing int64) {
 		}
 	}
 	r.since, r.last, r.fromKnown = t, t, true
-	r.moves = min(r.moves+1, math.MaxUint8)
+	r.moves = min(r.movesSeen()+1, movesMax) | flag
 	r.pending = tl < 0
 	p := trendPoint{at: t, tl: float32(tl), lag: float32(lag)}
 	switch {

@@ -163,3 +163,32 @@ func TestGrewSinceAnyOlderCommit(t *testing.T) {
 		}
 	}
 }
+
+// TestServedCaughtSaysWhereTheWaitBegan: a wait that ended in a commit
+// began at a caught-up poll, or at the commit before; moves counts the
+// forward moves apart from that bit, saturating below it.
+func TestServedCaughtSaysWhereTheWaitBegan(t *testing.T) {
+	const sec = int64(time.Second)
+	r := rhythm{rhythmMoves: new(rhythmMoves)}
+	r.start(0)
+	r.moved(10*sec, 1, 5, 15*sec) // from the first poll: no wait
+	if r.ngaps != 0 || r.servedCaught() || r.movesSeen() != 1 {
+		t.Fatalf("first move: ngaps %d, caught %v, moves %d", r.ngaps, r.servedCaught(), r.movesSeen())
+	}
+	r.caughtUp(20 * sec)
+	r.moved(25*sec, 1, 5, 15*sec) // 5 s from a caught-up poll
+	if r.served() != 5*sec || !r.servedCaught() || r.movesSeen() != 2 || !r.periodic() {
+		t.Errorf("after a caught-up poll: served %v, caught %v, moves %d", time.Duration(r.served()), r.servedCaught(), r.movesSeen())
+	}
+	r.moved(55*sec, 1, 5, 15*sec) // 30 s from the commit
+	if r.served() != 30*sec || r.servedCaught() || r.movesSeen() != 3 {
+		t.Errorf("after a commit: served %v, caught %v, moves %d", time.Duration(r.served()), r.servedCaught(), r.movesSeen())
+	}
+	r.caughtUp(60 * sec)
+	for i := range int64(200) {
+		r.moved((70+i)*sec, 1, 5, 15*sec)
+	}
+	if r.movesSeen() != movesMax || r.servedCaught() {
+		t.Errorf("after 203 moves: moves %d, caught %v; want %d, false", r.movesSeen(), r.servedCaught(), movesMax)
+	}
+}
