@@ -131,7 +131,9 @@ func (r *rhythm) every() int64 {
 // began at a caught-up poll, after the partition's first move or before
 // any, is how long the consumer took from records arriving to its next
 // commit: on a timer, anywhere from at once to a full period.
-func (r *rhythm) periodic() bool { return r.ngaps >= 2 || r.ngaps == 1 && r.movesSeen() >= 2 }
+func (r *rhythm) periodic() bool {
+	return r.ngaps >= 2 || r.ngaps == 1 && r.movesSeen() >= 2 && !r.servedCaught()
+}
 
 // caughtGap is rhythm.moves' bit for a latest wait that began at a
 // caught-up poll; movesMax the count's saturation below it.

@@ -166,9 +166,19 @@ func TestGrewSinceAnyOlderCommit(t *testing.T) {
 
 // TestServedCaughtSaysWhereTheWaitBegan: a wait that ended in a commit
 // began at a caught-up poll, or at the commit before; moves counts the
-// forward moves apart from that bit, saturating below it.
+// forward moves apart from that bit, saturating below it. One wait is a
+// rhythm (periodic) only where it began at a commit: one from a caught-up
+// poll after the first move is how long the consumer took to commit
+// records that had just arrived (it was a rhythm before this bit).
 func TestServedCaughtSaysWhereTheWaitBegan(t *testing.T) {
 	const sec = int64(time.Second)
+	one := rhythm{rhythmMoves: new(rhythmMoves)}
+	one.start(0)
+	one.moved(10*sec, 1, 5, 15*sec)
+	one.moved(40*sec, 1, 5, 15*sec) // 30 s from the commit
+	if one.ngaps != 1 || one.servedCaught() || !one.periodic() {
+		t.Errorf("one wait from a commit: ngaps %d, caught %v, periodic %v", one.ngaps, one.servedCaught(), one.periodic())
+	}
 	r := rhythm{rhythmMoves: new(rhythmMoves)}
 	r.start(0)
 	r.moved(10*sec, 1, 5, 15*sec) // from the first poll: no wait
@@ -177,11 +187,11 @@ func TestServedCaughtSaysWhereTheWaitBegan(t *testing.T) {
 	}
 	r.caughtUp(20 * sec)
 	r.moved(25*sec, 1, 5, 15*sec) // 5 s from a caught-up poll
-	if r.served() != 5*sec || !r.servedCaught() || r.movesSeen() != 2 || !r.periodic() {
+	if r.served() != 5*sec || !r.servedCaught() || r.movesSeen() != 2 || r.periodic() {
 		t.Errorf("after a caught-up poll: served %v, caught %v, moves %d", time.Duration(r.served()), r.servedCaught(), r.movesSeen())
 	}
 	r.moved(55*sec, 1, 5, 15*sec) // 30 s from the commit
-	if r.served() != 30*sec || r.servedCaught() || r.movesSeen() != 3 {
+	if r.served() != 30*sec || r.servedCaught() || r.movesSeen() != 3 || !r.periodic() {
 		t.Errorf("after a commit: served %v, caught %v, moves %d", time.Duration(r.served()), r.servedCaught(), r.movesSeen())
 	}
 	r.caughtUp(60 * sec)
