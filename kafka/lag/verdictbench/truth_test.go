@@ -89,3 +89,39 @@ func TestHotPartitionFallsBehindWhileItsMemberCatchesUp(t *testing.T) {
 		t.Errorf("the others caught up: partition 0 is %s, want %s", tr, CatchingUp)
 	}
 }
+
+// TestSharesGoInTurn: a member with less than a record a step for each
+// of its partitions with a backlog gives them records in turn, as a
+// fetcher rotates its partitions. Given by chance, some would get more
+// than others and their time lags wander apart, while the truth, from
+// the member's capacity, calls them all catching up.
+func TestSharesGoInTurn(t *testing.T) {
+	sc := &Scenario{
+		Name: "turns", Partitions: 200, Members: 2, Spread: Even,
+		Rhythm: Rhythm{Kind: Interval, Every: 5 * time.Second}, Production: Production{Kind: Trickle},
+		Poll: time.Second, Window: time.Minute, Length: 10 * time.Minute,
+		Phases: []Phase{{At: 0, Speed: 1.3, Event: Consume}}, Seed: 1,
+	}
+	w := newWorld(sc)
+	m := &w.members[0]
+	start := make(map[int]int64, len(m.parts))
+	for _, i := range m.parts {
+		w.parts[i].end += 50 // a backlog of 50 records on each
+		start[i] = w.parts[i].pos
+	}
+	// 1,000 records at 0.9 a step, for 100 partitions.
+	for range 1112 {
+		w.process(m, 0.9)
+	}
+	lo, hi, total := int64(1<<62), int64(0), int64(0)
+	for _, i := range m.parts {
+		got := w.parts[i].pos - start[i]
+		lo, hi, total = min(lo, got), max(hi, got), total+got
+	}
+	if total != 1000 || len(m.parts) != 100 {
+		t.Fatalf("%d records over %d partitions, want 1000 over 100", total, len(m.parts))
+	}
+	if hi-lo > 1 {
+		t.Errorf("partitions got %d to %d records each, want 10 each (within 1)", lo, hi)
+	}
+}

@@ -173,8 +173,10 @@ type member struct {
 	// (AfterBatch); next is its next commit time (Interval).
 	done, batch int64
 	next        float64
-	// carry is the fraction of a record processed but not finished.
+	// carry is the fraction of a record processed but not finished;
+	// turn is where its next round of shares starts (water-filling).
 	carry float64
+	turn  int
 }
 
 // world is one scenario's state, advanced in steps of dt seconds.
@@ -203,6 +205,7 @@ type world struct {
 	resetAt   float64 // the latest reset (-Inf: none)
 	pauseTill float64 // a rebalance's pause
 	carry     float64 // an external job's fraction of a record
+	turn      int     // where an external job's next round starts
 }
 
 const dt = 0.5
@@ -505,8 +508,9 @@ func (w *world) process(m *member, budget float64) {
 	// Fractions of a record carry over to the next step: a slow
 	// consumer takes the same time over each record.
 	var carry *float64
+	turn := &w.turn
 	if m != nil {
-		carry = &m.carry
+		carry, turn = &m.carry, &m.turn
 	} else {
 		carry = &w.carry
 	}
@@ -555,12 +559,13 @@ func (w *world) process(m *member, budget float64) {
 			return
 		}
 		share := max(1, whole/int64(open))
-		// Start at a random partition: a budget smaller than one record
-		// a partition must not always go to the first.
-		off := w.rng.IntN(len(ps))
+		// Each round starts where the last one stopped, as a fetcher
+		// rotates its partitions: a budget smaller than one record a
+		// partition goes to each in turn, never to some more often by
+		// chance, which would make their time lags wander apart.
 		for k := range ps {
-			i := ps[(k+off)%len(ps)]
-			p := &w.parts[i]
+			c := (*turn + k) % len(ps)
+			p := &w.parts[ps[c]]
 			n := min(share, p.end-p.pos, whole)
 			p.pos += n
 			whole -= n
@@ -568,6 +573,7 @@ func (w *world) process(m *member, budget float64) {
 				m.done += n
 			}
 			if whole == 0 {
+				*turn = (c + 1) % len(ps)
 				break
 			}
 		}
