@@ -470,6 +470,16 @@ func (h *History) trend(ph *partHist) (behind, climbing, enough bool) {
 		// holds.
 		rate := max(0, h.produceRate(ph))
 		lagNoise := max(1, rate*float64(h.pollGap())/1e9, EqualRateShare*rate*span)
+		// Where records are sparse (the floor of one record binds: fewer
+		// than a record a poll, and than twenty over the span), that
+		// floor asks for more than a slow climb adds: a consumer at 80%
+		// of a record a minute adds one to its lag every five minutes.
+		// When the time lag climbs through each third (not a step), a
+		// record more suffices then.
+		lagNeed := lagNoise
+		if lagNoise <= 1 && float64(tl[1]-tl[0]) > noise/2 && float64(tl[2]-tl[1]) > noise/2 {
+			lagNeed = 0.5
+		}
 		// And it must still climb at the newest commit, in time lag or in
 		// records (a burst of records read makes the time lag pause while
 		// the lag grows): a consumer that fell behind once, in a step,
@@ -482,10 +492,10 @@ func (h *History) trend(ph *partHist) (behind, climbing, enough bool) {
 		// the time lag holds is production growing under a consumer that
 		// keeps pace.)
 		lagGrew := float64(lag[2] - lag[0])
-		climbs := grew > noise || grew > noise/2 && lagGrew > lagNoise
-		climbed := climbs && grew > EqualRateShare*span && lagGrew > lagNoise
+		climbs := grew > noise || grew > noise/2 && lagGrew > lagNeed
+		climbed := climbs && grew > EqualRateShare*span && lagGrew > lagNeed
 		rise := slope(known[:nk]) * span
-		climbing = rise > max(noise, EqualRateShare*span) && lagGrew > lagNoise && float64(known[nk-1].tl-tl[1]) > noise/2
+		climbing = rise > max(noise, EqualRateShare*span) && lagGrew > lagNeed && float64(known[nk-1].tl-tl[1]) > noise/2
 		// A time lag that fell at a commit while the lag in records rose
 		// is a pause in production crossed, not a catch-up: the time
 		// lags before it are no baseline for those after. A held climb
