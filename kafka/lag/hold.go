@@ -170,6 +170,13 @@ func (h *History) judgeTurns(gh *groupHist, at func(int) *kafka.PartitionOffsets
 		}
 		if ph.raw == StatusStall {
 			far = max(far, peakTL[j])
+			if far < silence/2 && h.memberDrained(gh, at, n, ph, member, t) {
+				// Busy since this partition's wait began, draining
+				// a backlog where it works: a history too short to
+				// hold a whole turn sees the member catch up there,
+				// not the old records it read when its turn began.
+				far = silence
+			}
 		}
 		if far < silence/2 {
 			if !ph.rh.fromKnown && ph.raw == StatusStall && behindBound[j] >= silence/2 {
@@ -209,6 +216,43 @@ func (h *History) judgeTurns(gh *groupHist, at func(int) *kafka.PartitionOffsets
 			ph.raw, ph.wait = StatusWarn, WaitNone
 		}
 	})
+}
+
+// memberDrained reports whether, since ph's wait began, the member
+// drained a backlog on one of the other partitions of the group it owns
+// (judgeTurns): that partition's lag stood above its sawtooth at each
+// poll of the wait, but for those of the last floor (its turn ending),
+// and fell over the wait by more than the sawtooth. A member serving its
+// partitions in turn drains one backlog after another; one that keeps
+// its other partitions caught up, or works off a burst there now and
+// then, had time for ph. It holds only while the history holds the
+// whole wait: a longer one is judged on the rhythm the history kept.
+func (h *History) memberDrained(gh *groupHist, at func(int) *kafka.PartitionOffsets, n int, ph *partHist, member string, t int64) bool {
+	var polls uint64
+	for polls+1 < h.seq && h.timeAt(h.seq-polls-1) >= ph.rh.since {
+		if polls+1 >= uint64(h.cfg.Samples) {
+			return false
+		}
+		polls++
+	}
+	if polls == 0 {
+		return false
+	}
+	floor := h.floor()
+	drained := false
+	h.eachOwned(gh, at, n, func(o *partHist, m string) {
+		if drained || m != member || o == ph || uint64(o.span) < polls {
+			return
+		}
+		saw := h.sawtooth(o)
+		for s := h.seq - polls; s < h.seq; s++ {
+			if c, end := h.sample(o, s); float64(lagOf(c, end)) <= saw && t-h.timeAt(s) > floor {
+				return
+			}
+		}
+		drained = float64(-h.lagGrowthOver(o, polls)) > saw
+	})
+	return drained
 }
 
 // sawtooth is how far a keeping-up consumer's lag on the partition swings

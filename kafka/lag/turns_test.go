@@ -1,0 +1,114 @@
+package lag
+
+import (
+	"testing"
+	"time"
+)
+
+// turnWorld is one member serving two partitions in turn, as a consumer
+// whose fetches drain one partition's backlog before the next does: each
+// second 10 records land on each partition, and the member consumes up
+// to capacity records of the partition it serves, committing them, and
+// turns to the other once it has caught up. stuckAt (seconds, 0: never)
+// is when t/0 gets stuck: from then on the member serves only t/1.
+func turnWorld(secs int, capacity, stuckAt int64) (c, end [][2]int64) {
+	var cur [2]int64
+	var e int64
+	serving := 0
+	for s := range int64(secs) + 1 {
+		if s > 0 {
+			e += 10
+			if stuckAt > 0 && s >= stuckAt {
+				serving = 1
+			}
+			cur[serving] = min(cur[serving]+capacity, e)
+			if cur[serving] == e && (stuckAt == 0 || s < stuckAt) {
+				serving = 1 - serving
+			}
+		}
+		c = append(c, cur)
+		end = append(end, [2]int64{e, e})
+	}
+	return c, end
+}
+
+// healthWindows judges the world as `kgroups health --window 15s` polled
+// every second does: a fresh history over each window's 16 polls. It
+// returns each window's verdict on t/0 and the group's.
+func healthWindows(c, end [][2]int64) ([]Status, []string) {
+	cfg := Config{Window: 10, MinDistance: 500 * time.Millisecond, Samples: 16, TimePoints: 16, RatePolls: 16, EvictAfter: 3, Hold: 4, EventHold: 15 * time.Second}
+	var parts []Status
+	var groups []string
+	for last := 15; last < len(c); last += 15 {
+		h := NewHistory(cfg)
+		for s := last - 15; s <= last; s++ {
+			h.Add(snap(at(float64(s)), grp("g", po("t", 0, c[s][0], end[s][0]), po("t", 1, c[s][1], end[s][1]))))
+		}
+		g, _ := h.Evaluate("g", at(float64(last)))
+		parts = append(parts, g.Partitions[0].Status)
+		v := Judge(g, cfg.Window)
+		groups = append(groups, v.Text())
+	}
+	return parts, groups
+}
+
+// TestATurnSeenThroughAShortWindow: a member too slow for its producers
+// (15 records a second for 20 produced) serves its two partitions in
+// turn, each turn longer than the last. `kgroups health` over a 15 s
+// window sees a partition stand while its member commits the other
+// every second and works off a backlog there, catching up by the
+// window's end: the member's latest commits read records only a little
+// behind, yet it was busy through the whole wait. The standing
+// partition waits its turn, and the group falls behind: WARN, never
+// STALL. A member that keeps its other partition caught up through a
+// window, or only works off a burst there, had time for the standing
+// partition: STALL.
+func TestATurnSeenThroughAShortWindow(t *testing.T) {
+	c, end := turnWorld(150, 15, 0)
+	parts, groups := healthWindows(c, end)
+	for i, g := range groups {
+		// The first window sees too few commits of either partition.
+		want := "WARN"
+		if i == 0 {
+			want = JudgingText
+		}
+		if g != want || parts[i] == StatusStall {
+			t.Errorf("window ending at %ds: t/0 %v, group %s; want no STALL, group %s", 15*(i+1), parts[i], g, want)
+		}
+	}
+	// Stuck at 100 s: the member drains t/1 until about 176 s, then keeps
+	// it caught up. Each window from the first that ends past 180 s
+	// holds a member with time for t/0: STALL.
+	c, end = turnWorld(300, 15, 100)
+	parts, groups = healthWindows(c, end)
+	for i, s := range parts {
+		if last := 15 * (i + 1); last > 190 && (s != StatusStall || groups[i] != "ERR STALL") {
+			t.Errorf("stuck, window ending at %ds: t/0 %v, group %s; want STALL, ERR STALL", last, s, groups[i])
+		}
+	}
+	// Stuck from the start beside bursts the member works off at once:
+	// 150 records on t/1 every 20 s, consumed at 100 a second.
+	c, end = nil, nil
+	var c1, e1 int64
+	for s := range int64(301) {
+		if s%20 == 3 {
+			e1 += 150
+		}
+		c1 = min(c1+100, e1)
+		c = append(c, [2]int64{0, c1})
+		end = append(end, [2]int64{10 * s, e1})
+	}
+	// A window without a burst sees t/1 commit nothing: no rhythm tells
+	// how long t/0 may stand, and the verdict waits.
+	parts, groups = healthWindows(c, end)
+	for i, s := range parts {
+		last := 15 * (i + 1)
+		want, wantGroup := StatusStall, "ERR STALL"
+		if c[last][1] == c[last-15][1] {
+			want, wantGroup = StatusOK, JudgingText
+		}
+		if s != want || groups[i] != wantGroup {
+			t.Errorf("stuck beside bursts, window ending at %ds: t/0 %v, group %s; want %v, %s", last, s, groups[i], want, wantGroup)
+		}
+	}
+}
