@@ -136,15 +136,36 @@ func (r *rhythm) periodic() bool {
 }
 
 // caughtGap is rhythm.moves' bit for a latest wait that began at a
-// caught-up poll; movesMax the count's saturation below it.
+// caught-up poll; the caughtRun bits count the commits since that poll
+// (1 to caughtRunMax; 0: none, or more); movesMax is the count of moves'
+// saturation below them.
 const (
-	caughtGap = 1 << 7
-	movesMax  = caughtGap - 1
+	caughtGap      = 1 << 7
+	caughtRunShift = 5
+	caughtRun      = 3 << caughtRunShift
+	caughtRunMax   = 2
+	movesMax       = 1<<caughtRunShift - 1
 )
 
 // movesSeen is how many forward moves the partition showed (at most
 // movesMax).
-func (r *rhythm) movesSeen() uint8 { return r.moves &^ caughtGap }
+func (r *rhythm) movesSeen() uint8 { return r.moves & movesMax }
+
+// caughtAt is the caught-up poll at which a wait began that ended in one
+// of the partition's two latest commits, every wait since ending in a
+// commit (0: none): its time lag was 0 then (grewSince). The waits are
+// the gaps ring's latest.
+func (r *rhythm) caughtAt() int64 {
+	run := int(r.moves&caughtRun) >> caughtRunShift
+	if run == 0 || run > int(r.ngaps) {
+		return 0
+	}
+	t := r.last
+	for i := 1; i <= run; i++ {
+		t -= int64(r.gaps[(int(r.gapAt)+len(r.gaps)-i)%len(r.gaps)]) * int64(time.Millisecond)
+	}
+	return t
+}
 
 // servedCaught reports whether the latest wait that ended in a commit
 // (served) began at a caught-up poll: how long the consumer took to
@@ -248,10 +269,16 @@ func (r *rhythm) caughtUp(t int64) { r.since, r.fromKnown, r.resumed = t, true, 
 // previous commit or a caught-up poll, not the first poll.
 func (r *rhythm) moved(t int64, tl float64, lag int64, spacing int64) {
 	flag := r.moves & caughtGap
+	// run is the commits since the caught-up poll that began a wait
+	// (caughtAt): 0 unless this move's wait is noted.
+	prev, run := (r.moves&caughtRun)>>caughtRunShift, uint8(0)
 	if r.fromKnown && t > r.since {
 		flag = 0
 		if r.since > r.last {
 			flag = caughtGap // it began at a caught-up poll
+			run = 1
+		} else if prev > 0 && prev < caughtRunMax {
+			run = prev + 1
 		}
 		g := uint32(min((t-r.since)/int64(time.Millisecond), math.MaxUint32))
 		r.gaps[r.gapAt] = g
@@ -265,7 +292,7 @@ func (r *rhythm) moved(t int64, tl float64, lag int64, spacing int64) {
 		}
 	}
 	r.since, r.last, r.fromKnown = t, t, true
-	r.moves = min(r.movesSeen()+1, movesMax) | flag
+	r.moves = min(r.movesSeen()+1, movesMax) | flag | run<<caughtRunShift
 	r.pending = tl < 0
 	p := trendPoint{at: t, tl: float32(tl), lag: float32(lag)}
 	switch {
@@ -839,12 +866,19 @@ const trendSpacing = 15 * time.Second
 // grewSince reports whether the time lag now (tl seconds) exceeds the
 // time lag at a trend point at least span old by more than half the time
 // since that point: a consumer keeping up on any rhythm shorter than half
-// of span cannot show that, from any of its commits. Any point, not only
+// of span cannot show that, from any of its commits, nor from the
+// caught-up poll that began one of its two latest waits ending in a
+// commit (caughtAt; a time lag of 0: a consumer that resumed behind when
+// production did shows it before its commits since make a trend; from
+// the third of them, the trend speaks). Any point, not only
 // the newest: a commit that read an old record (the end of a burst)
 // makes a high point, and a time lag that climbs at about half a second
 // a second would read grown against one point and not against the next,
 // a verdict that flickers between OK and JUDGING from poll to poll.
 func (r *rhythm) grewSince(now int64, tl float64, span int64) bool {
+	if c := r.caughtAt(); c > 0 && now-c >= span && tl > float64(now-c)/2e9 {
+		return true
+	}
 	for i := int(r.ntrend) - 1; i >= 0; i-- {
 		p := r.point(i)
 		if p.tl < 0 || now-p.at < span {

@@ -202,3 +202,61 @@ func TestServedCaughtSaysWhereTheWaitBegan(t *testing.T) {
 		t.Errorf("after 203 moves: moves %d, caught %v; want %d, false", r.movesSeen(), r.servedCaught(), movesMax)
 	}
 }
+
+// TestResumedBehindAfterAPause: a consumer (one partition, committing
+// its position every 30 s) works off a backlog at three times its
+// producers' rate, catches up, and stays caught up through a pause in
+// production; then production resumes at 10 records a second. At half
+// that rate its time lag climbs from 0, while its trend still holds the
+// commits of the catch-up, whose time lags fell, and the sawtooth of a
+// 30 s rhythm explains each commit since: a minute after the caught-up
+// poll its time lag has grown by more than half the time since, which
+// no consumer keeping up on that rhythm shows, and the verdict waits
+// (JUDGING) instead of OK until the commits since make a trend. The same
+// consumer at the full rate reads OK then.
+func TestResumedBehindAfterAPause(t *testing.T) {
+	const resume = 300
+	run := func(rate float64) map[int]string {
+		h := NewHistory(DefaultConfig())
+		got := map[int]string{}
+		var end, pos, committed float64 = 1000, 1000, 1000
+		for sec := 0; sec <= resume+90; sec++ {
+			switch {
+			case sec > resume:
+				end += 10
+				pos = min(pos+10*rate, end)
+			case sec > 200: // the pause
+			case sec > 0:
+				end += 10
+				if sec > 40 { // a backlog of 400 records, worked off at 30 a second
+					pos = min(pos+30, end)
+				}
+			}
+			if sec%30 == 4 {
+				committed = pos
+			}
+			h.Add(snap(at(float64(sec)), grp("g", po("t", 0, int64(committed), int64(end)))))
+			g, _ := h.Evaluate("g", at(float64(sec)))
+			v := Judge(g, 10)
+			got[sec] = v.Text()
+		}
+		return got
+	}
+	// From a minute after the caught-up poll (at 300 s), with a commit
+	// at 304, 334 and 364 s: the third makes the commits since a trend,
+	// and at that commit the time lag is at the floor of its sawtooth,
+	// half the time since the caught-up poll.
+	slow, keeping := run(0.5), run(1)
+	var ok []int
+	for sec := resume + 60; sec <= resume+90; sec++ {
+		if slow[sec] == "OK" {
+			ok = append(ok, sec-resume)
+		}
+		if keeping[sec] != "OK" {
+			t.Errorf("at its producers' rate, %d s after production resumed: %s, want OK", sec-resume, keeping[sec])
+		}
+	}
+	if len(ok) > 1 || len(ok) == 1 && ok[0] != 64 {
+		t.Errorf("half its producers' rate: OK %v s after production resumed, want at most at the third commit since (64 s)", ok)
+	}
+}
