@@ -137,6 +137,15 @@ func (h *History) judgeTurns(gh *groupHist, at func(int) *kafka.PartitionOffsets
 				// commit (see below).
 				behindBound[j] = max(behindBound[j], tl.Seconds)
 			}
+			if (ph.raw == StatusWarn || ph.next == StatusWarn && ph.holdRun > 0 || ph.decided && ph.held == StatusWarn) && t-ph.rh.last <= recent {
+				// Falling behind where it committed within the window
+				// or two of its group's rhythms (WARN: now, at the
+				// polls the hold weighs, or held): the time lag at its
+				// commits there climbs, however slowly its lag grows
+				// over one window (a member slower than one partition's
+				// production, served in turn).
+				behind[j] = math.Inf(1)
+			}
 			if saw := h.sawtooth(ph); float64(g) > saw && !h.floorsHold(ph, saw) {
 				// Falling behind where it works: it is busy. (A lag that
 				// grows by less than a commit rhythm's production is the

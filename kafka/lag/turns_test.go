@@ -112,3 +112,33 @@ func TestATurnSeenThroughAShortWindow(t *testing.T) {
 		}
 	}
 }
+
+// TestAMemberSlowerThanOnePartition: a member that consumes 9 records a
+// second serves t/0, where 10 a second arrive, and never reaches t/1
+// (its turn ends after a fetch it never finishes). Its commits on t/0
+// read records ever older: it falls behind where it works, though its
+// lag grows over one window (50 records in 50 s) by less than what two
+// polls' production swings it by. t/1 waits
+// its turn behind a busy member: WARN, as the group, not STALL, though
+// its silence grows past twice t/0's time lag.
+func TestAMemberSlowerThanOnePartition(t *testing.T) {
+	h := NewHistory(DefaultConfig())
+	var g GroupHealth
+	var stalls []int
+	for sec := 0; sec <= 1800; sec += 5 {
+		end := int64(10 * sec)
+		h.Add(snap(at(float64(sec)), grp("g", po("t", 0, int64(9*sec), end), po("t", 1, 0, end))))
+		g, _ = h.Evaluate("g", at(float64(sec)))
+		// Once t/0's commits span a trend (2m30s at 5 s polls).
+		if g.Partitions[1].Status == StatusStall && sec >= 300 {
+			stalls = append(stalls, sec)
+		}
+	}
+	if len(stalls) > 0 {
+		t.Errorf("t/1 STALL at %v s", stalls)
+	}
+	v := Judge(g, 10)
+	if p := g.Partitions[1]; p.Status != StatusWarn || v.Text() != "WARN" {
+		t.Errorf("after 30 minutes: t/1 %v, group %s; want WARN, WARN", p.Status, v.Text())
+	}
+}
