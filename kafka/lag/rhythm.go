@@ -81,7 +81,8 @@ type rhythm struct {
 	// the commit may have stood for any time already).
 	fromKnown bool
 	// resumed reports that the trend restarted when the commit moved
-	// after a STALL or STOP, and the partition has not caught up since:
+	// after a STALL or STOP, or after a pause in production (noteRhythm),
+	// and the partition has not caught up since:
 	// until its new commits make a trend, nothing says it keeps up.
 	resumed bool
 }
@@ -665,6 +666,15 @@ func (h *History) noteRhythm(ph *partHist, c, end, prevC, t int64) {
 		// from here, so that a consumer working off the backlog a stall
 		// left is judged on its own commits since, not on the climb the
 		// stall made.
+		ph.rh.restartTrend()
+	}
+	if c >= 0 && c > prevC && ph.rh.fromKnown && ph.rh.last != 0 && ph.rh.since-ph.rh.last > h.floor() {
+		// The first move after the partition was caught up, where its
+		// commit had stood since well before (longer than the floor):
+		// nothing was produced for that long, and its trend from before
+		// the pause describes a backlog the consumer no longer has. It
+		// starts again from here, and until its new commits make one,
+		// a backlog waits as after a halt (rhythm.resumed).
 		ph.rh.restartTrend()
 	}
 	if c >= 0 && c > prevC {

@@ -203,60 +203,91 @@ func TestServedCaughtSaysWhereTheWaitBegan(t *testing.T) {
 	}
 }
 
-// TestResumedBehindAfterAPause: a consumer (one partition, committing
-// its position every 30 s) works off a backlog at three times its
-// producers' rate, catches up, and stays caught up through a pause in
-// production; then production resumes at 10 records a second. At half
-// that rate its time lag climbs from 0, while its trend still holds the
-// commits of the catch-up, whose time lags fell, and the sawtooth of a
-// 30 s rhythm explains each commit since: a minute after the caught-up
-// poll its time lag has grown by more than half the time since, which
-// no consumer keeping up on that rhythm shows, and the verdict waits
-// (JUDGING) instead of OK until the commits since make a trend. The same
-// consumer at the full rate reads OK then.
-func TestResumedBehindAfterAPause(t *testing.T) {
-	const resume = 300
-	run := func(rate float64) map[int]string {
-		h := NewHistory(DefaultConfig())
-		got := map[int]string{}
-		var end, pos, committed float64 = 1000, 1000, 1000
-		for sec := 0; sec <= resume+90; sec++ {
-			switch {
-			case sec > resume:
-				end += 10
-				pos = min(pos+10*rate, end)
-			case sec > 200: // the pause
-			case sec > 0:
-				end += 10
-				if sec > 40 { // a backlog of 400 records, worked off at 30 a second
-					pos = min(pos+30, end)
-				}
+// resumeAfterPause is a consumer (one partition, committing its position
+// every 30 s) that works off a backlog at three times its producers'
+// rate, catches up, and stays caught up through a pause in production
+// from 200 s to resumeAt; then production resumes at 10 records a second
+// and the consumer reads rate times that. It returns the group's verdict
+// at each second up to until.
+const resumeAt = 300
+
+func resumeAfterPause(rate float64, until int) map[int]string {
+	h := NewHistory(DefaultConfig())
+	got := map[int]string{}
+	var end, pos, committed float64 = 1000, 1000, 1000
+	for sec := 0; sec <= until; sec++ {
+		switch {
+		case sec > resumeAt:
+			end += 10
+			pos = min(pos+10*rate, end)
+		case sec > 200: // the pause
+		case sec > 0:
+			end += 10
+			if sec > 40 { // a backlog of 400 records, worked off at 30 a second
+				pos = min(pos+30, end)
 			}
-			if sec%30 == 4 {
-				committed = pos
-			}
-			h.Add(snap(at(float64(sec)), grp("g", po("t", 0, int64(committed), int64(end)))))
-			g, _ := h.Evaluate("g", at(float64(sec)))
-			v := Judge(g, 10)
-			got[sec] = v.Text()
 		}
-		return got
+		if sec%30 == 4 {
+			committed = pos
+		}
+		h.Add(snap(at(float64(sec)), grp("g", po("t", 0, int64(committed), int64(end)))))
+		g, _ := h.Evaluate("g", at(float64(sec)))
+		v := Judge(g, 10)
+		got[sec] = v.Text()
 	}
+	return got
+}
+
+// TestResumedBehindAfterAPause: the consumer of resumeAfterPause at half
+// its producers' rate. Its time lag climbs from 0 while its commits since
+// the pause are too few for a trend, and the sawtooth of a 30 s rhythm
+// explains each of them: a minute after the caught-up poll its time lag
+// has grown by more than half the time since, which no consumer keeping
+// up on that rhythm shows, and the verdict is not OK. The same consumer
+// at the full rate reads OK then.
+func TestResumedBehindAfterAPause(t *testing.T) {
 	// From a minute after the caught-up poll (at 300 s), with a commit
 	// at 304, 334 and 364 s: the third makes the commits since a trend,
 	// and at that commit the time lag is at the floor of its sawtooth,
 	// half the time since the caught-up poll.
-	slow, keeping := run(0.5), run(1)
+	slow, keeping := resumeAfterPause(0.5, resumeAt+90), resumeAfterPause(1, resumeAt+90)
 	var ok []int
-	for sec := resume + 60; sec <= resume+90; sec++ {
+	for sec := resumeAt + 60; sec <= resumeAt+90; sec++ {
 		if slow[sec] == "OK" {
-			ok = append(ok, sec-resume)
+			ok = append(ok, sec-resumeAt)
 		}
 		if keeping[sec] != "OK" {
-			t.Errorf("at its producers' rate, %d s after production resumed: %s, want OK", sec-resume, keeping[sec])
+			t.Errorf("at its producers' rate, %d s after production resumed: %s, want OK", sec-resumeAt, keeping[sec])
 		}
 	}
 	if len(ok) > 1 || len(ok) == 1 && ok[0] != 64 {
 		t.Errorf("half its producers' rate: OK %v s after production resumed, want at most at the third commit since (64 s)", ok)
+	}
+}
+
+// TestAPauseStartsTheTrendAgain: the consumer of resumeAfterPause at 0.8
+// of its producers' rate. Its trend before the pause holds the catch-up,
+// time lags that fell; judged with them, its climb since read OK for
+// three minutes and WARN after 213 s. A commit that stood longer than
+// the floor before the partition was caught up (nothing was produced
+// meanwhile) starts the trend again: it is not OK from 40 s after
+// production resumed (JUDGING while its new commits are too few), and
+// WARN within two minutes. At its producers' rate it reads OK.
+func TestAPauseStartsTheTrendAgain(t *testing.T) {
+	slow, keeping := resumeAfterPause(0.8, resumeAt+300), resumeAfterPause(1, resumeAt+300)
+	warnAt := -1
+	for sec := resumeAt + 1; sec <= resumeAt+300; sec++ {
+		if keeping[sec] != "OK" {
+			t.Errorf("at its producers' rate, %d s after production resumed: %s, want OK", sec-resumeAt, keeping[sec])
+		}
+		if sec >= resumeAt+40 && slow[sec] == "OK" {
+			t.Errorf("0.8 of its producers' rate, %d s after production resumed: OK", sec-resumeAt)
+		}
+		if warnAt < 0 && slow[sec] == "WARN" {
+			warnAt = sec - resumeAt
+		}
+	}
+	if warnAt < 0 || warnAt > 120 {
+		t.Errorf("0.8 of its producers' rate: WARN first %d s after production resumed, want within 120 s", warnAt)
 	}
 }
