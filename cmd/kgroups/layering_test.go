@@ -260,3 +260,31 @@ func TestBinaryLinksNoTestOnlyModule(t *testing.T) {
 		}
 	}
 }
+
+// topLevel is everything the repository may hold at its top: the five
+// floors' folders, the module files, the docs and the build's own
+// files. A built binary (`go build ./cmd/floorbench` run at the top)
+// or a new folder beside the floors fails here.
+var topLevel = []string{
+	".ci", ".gitignore", ".golangci.yml", ".goreleaser.yaml",
+	"ARCHITECTURE.md", "CHANGELOG.md", "LICENSE", "Makefile", "README.md",
+	"cmd", "config", "docs", "go.mod", "go.sum", "kafka", "tui", "views",
+}
+
+// TestTopLevelLayout: the files git tracks live only where topLevel
+// says. Outside a git checkout (a source archive) there is nothing to
+// read, and the test says so.
+func TestTopLevelLayout(t *testing.T) {
+	out, err := exec.Command("git", "-C", "../..", "ls-files", "-z").Output()
+	if err != nil {
+		t.Skipf("no git checkout to read: %v", err)
+	}
+	seen := map[string]bool{}
+	for _, f := range strings.Split(strings.TrimRight(string(out), "\x00"), "\x00") {
+		top, _, _ := strings.Cut(f, "/")
+		if top != "" && !slices.Contains(topLevel, top) && !seen[top] {
+			seen[top] = true
+			t.Errorf("%s is tracked at the top of the repository; the top holds only %s (ARCHITECTURE.md)", top, strings.Join(topLevel, ", "))
+		}
+	}
+}
