@@ -889,16 +889,43 @@ func (r *rhythm) grewSince(now int64, tl float64, span int64) bool {
 	if c := r.caughtAt(); c > 0 && now-c >= span && tl > float64(now-c)/2e9 {
 		return true
 	}
+	var newer trendPoint // the oldest known point under span old
 	for i := int(r.ntrend) - 1; i >= 0; i-- {
 		p := r.point(i)
-		if p.tl < 0 || now-p.at < span {
+		if p.tl < 0 {
 			continue
 		}
+		if now-p.at < span {
+			newer = p
+			continue
+		}
+		if newer.at != 0 && r.grewAcross(p, newer, now, tl, span) {
+			return true
+		}
+		newer.at = 0
 		if tl-float64(p.tl) > float64(now-p.at)/2e9 {
 			return true
 		}
 	}
 	return false
+}
+
+// grewAcross reports whether the time lag grew by more than half of span
+// since now-span, a time between the commits at p and newer: the time
+// lag then is read on the line between theirs (both floors of the
+// sawtooth), and the time lag now (tl seconds) less its climb since the
+// latest commit (none where now is a commit's poll, grewAtCommits), so
+// floor is held against floor. A climb that began within the span shows
+// from its start, where the older commit, up to a trend spacing before
+// it, would hide it behind the slower climb before it.
+func (r *rhythm) grewAcross(p, newer trendPoint, now int64, tl float64, span int64) bool {
+	at := now - span
+	f := float64(at-p.at) / float64(newer.at-p.at)
+	then := float64(p.tl) + f*float64(newer.tl-p.tl)
+	if r.last < now {
+		tl -= float64(now-r.last) / 1e9
+	}
+	return tl-then > float64(span)/2e9
 }
 
 // grewPast reports whether the time lag now (tl seconds) exceeds the

@@ -291,3 +291,45 @@ func TestAPauseStartsTheTrendAgain(t *testing.T) {
 		t.Errorf("0.8 of its producers' rate: WARN first %d s after production resumed, want within 120 s", warnAt)
 	}
 }
+
+// TestGrewSinceFromTheSpansStart: a climb that began within the span
+// shows from the span's start, where the commits either side of it say
+// the time lag was, not only from the older commit. Commits every 20 s
+// read time lags climbing 0.05 s a second to 40 s, then, from 55 s, 0.6 s
+// a second: at 100 s the time lag grew 25 s in the 45 s span, though
+// only 27.75 s in the 60 s since the commit at 40 s and less since the
+// older ones. A consumer keeping up on a 30 s rhythm, whose time lag
+// climbs between its commits from the same floor, shows it against no
+// time in the span: its time lag now is held, less its climb since its
+// latest commit, against the floor line.
+func TestGrewSinceFromTheSpansStart(t *testing.T) {
+	const sec = int64(time.Second)
+	climb := rhythm{rhythmMoves: new(rhythmMoves)}
+	for _, p := range []struct {
+		at int64
+		tl float64
+	}{{0, 100}, {20, 101}, {40, 102}, {60, 105.75}, {80, 117.75}, {100, 129.75}} {
+		climb.moved(p.at*sec, p.tl, int64(p.tl), 15*sec)
+	}
+	keeps := rhythm{rhythmMoves: new(rhythmMoves)}
+	for at := int64(0); at <= 90; at += 30 {
+		keeps.moved(at*sec, 2, 2, 15*sec)
+	}
+	for _, c := range []struct {
+		name string
+		r    *rhythm
+		now  int64
+		tl   float64
+		span int64
+		want bool
+	}{
+		{"climbing from the span's start", &climb, 100 * sec, 129.75, 45 * sec, true},
+		{"the same climb over a longer span", &climb, 100 * sec, 129.75, 60 * sec, false},
+		{"a 30 s sawtooth, its top", &keeps, 119 * sec, 35, 60 * sec, false},
+		{"a 30 s sawtooth, grown past it", &keeps, 119 * sec, 65, 60 * sec, true},
+	} {
+		if got := c.r.grewSince(c.now, c.tl, c.span); got != c.want {
+			t.Errorf("%s: at %ds, time lag %.2fs, span %ds: grewSince %v, want %v", c.name, c.now/sec, c.tl, c.span/sec, got, c.want)
+		}
+	}
+}
