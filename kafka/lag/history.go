@@ -92,6 +92,11 @@ type History struct {
 	newest      []int64
 	prev        []int64
 	grewLong    []int64
+	// fallIDs and fall are memberFalling's scratch: the members, and
+	// the lag of their partitions at the thirds of the ring, with what
+	// a keeping-up member's lag swings by there (index 4).
+	fallIDs []string
+	fall    [][5]float64
 	// order is scratch space for snapshots whose partitions arrive
 	// unsorted or duplicated, which the snapshot contract rules out but
 	// which must not corrupt the history.

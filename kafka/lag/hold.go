@@ -70,6 +70,7 @@ func (h *History) judgeGroup(gh *groupHist, at func(int) *kafka.PartitionOffsets
 	if stalls > 0 {
 		h.judgeTurns(gh, at, n, t)
 	}
+	h.memberFalling(gh, at, n)
 	for i := range gh.parts {
 		if ph := &gh.parts[i]; ph.lastSeq == h.seq {
 			c, end := h.sample(ph, h.seq)
@@ -223,6 +224,95 @@ func (h *History) judgeTurns(gh *groupHist, at func(int) *kafka.PartitionOffsets
 		}
 		if member != "" && prev[j] > 0 && g > KeepUpMessages && work > KeepUpSeconds+RhythmFactor*float64(every)/1e9 {
 			ph.raw, ph.wait = StatusWarn, WaitNone
+		}
+	})
+}
+
+// memberFalling calls WARN the partitions the rules call OK, with a
+// backlog, of a member whose lag, summed over the partitions it owns
+// and committed on within the ring of polls, climbed through the thirds
+// of the ring (at least two of them with records waiting, the ring at
+// least a window): each third by more than the member's partitions'
+// sawtooths together, what a keeping-up member's lag swings by between
+// any two polls. A member serving its partitions in turn,
+// slower than its producers, works each backlog off in its turn: the
+// partition it works on reads caught up at its commits and the ones
+// waiting stand, so that each partition's own trend reads OK for half
+// of every turn, while the member's lag climbs turn after turn. A
+// member that keeps up, or catches up, shows no such climb, and one
+// whose lag rose by a burst or a rebalance's pause rose in one third,
+// not in all three.
+func (h *History) memberFalling(gh *groupHist, at func(int) *kafka.PartitionOffsets, n int) {
+	k := min(h.seq-1, uint64(h.cfg.Samples-1))
+	if k < uint64(h.cfg.Window) {
+		return
+	}
+	candidate := false
+	for i := range gh.parts {
+		ph := &gh.parts[i]
+		if ph.lastSeq != h.seq || !ph.owned || ph.raw != StatusOK || ph.wait != WaitNone {
+			continue
+		}
+		if l := lagOf(h.sample(ph, h.seq)); l > KeepUpMessages && float64(l) > h.sawtooth(ph) {
+			candidate = true
+			break
+		}
+	}
+	if !candidate {
+		return
+	}
+	ids, fall := h.fallIDs[:0], h.fall[:0]
+	var waiting [8]int // per member (first eight): partitions with a backlog
+	h.eachOwned(gh, at, n, func(ph *partHist, member string) {
+		if member == "" {
+			return
+		}
+		j := slices.Index(ids, member)
+		if j < 0 {
+			ids, fall = append(ids, member), append(fall, [5]float64{})
+			j = len(ids) - 1
+		}
+		if ph.raw == StatusStall || uint64(ph.sinceMove) >= k && lagOf(h.sample(ph, h.seq)) > 0 {
+			// Stalled (after judgeTurns, which calls a partition
+			// waiting its turn so no longer), or its commit stood
+			// through the ring with records waiting: the member is
+			// judged by that partition, not by the climb its lag
+			// makes in the member's sum.
+			fall[j][4] = math.NaN()
+			return
+		}
+		if uint64(ph.span) < k || ph.rh.served() == 0 || ph.rh.resumed || math.IsNaN(fall[j][4]) {
+			// Not held over the whole ring, no rhythm seen (its
+			// sawtooth unknown), or moving again after a halt (the
+			// ring holds the climb the halt made, not the member's
+			// pace since): the member's sum cannot be read.
+			fall[j][4] = math.NaN()
+			return
+		}
+		for q := range 4 {
+			c, end := h.sample(ph, h.seq-k+uint64(q)*k/3)
+			if l := lagOf(c, end); l >= 0 {
+				fall[j][q] += float64(l)
+			}
+		}
+		saw := h.sawtooth(ph)
+		fall[j][4] += saw
+		if c, end := h.sample(ph, h.seq); j < len(waiting) && float64(lagOf(c, end)) > saw {
+			waiting[j]++
+		}
+	})
+	h.fallIDs, h.fall = ids, fall
+	h.eachOwned(gh, at, n, func(ph *partHist, member string) {
+		j := slices.Index(ids, member)
+		if j < 0 || j >= len(waiting) || waiting[j] < 2 || ph.raw != StatusOK || ph.wait != WaitNone {
+			return
+		}
+		f := fall[j]
+		if math.IsNaN(f[4]) || f[1]-f[0] <= f[4] || f[2]-f[1] <= f[4] || f[3]-f[2] <= f[4] {
+			return
+		}
+		if c, end := h.sample(ph, h.seq); float64(lagOf(c, end)) > h.sawtooth(ph) {
+			ph.raw = StatusWarn
 		}
 	})
 }

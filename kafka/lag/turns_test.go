@@ -1,6 +1,7 @@
 package lag
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -140,5 +141,59 @@ func TestAMemberSlowerThanOnePartition(t *testing.T) {
 	v := Judge(g, 10)
 	if p := g.Partitions[1]; p.Status != StatusWarn || v.Text() != "WARN" {
 		t.Errorf("after 30 minutes: t/1 %v, group %s; want WARN, WARN", p.Status, v.Text())
+	}
+}
+
+// TestAMemberFallingBehindInTurnStaysWarn: a member at 0.8 of its
+// producers serves its two partitions in turn (turnWorld: 16 records a
+// second for 20), polled every 5 s as the UI does. Each partition's own
+// trend reads its turns: caught up at its commits while the member
+// works it off, standing while it waits, so that alone each read OK,
+// JUDGING and WARN in turn (OK at 170 s, JUDGING at 320 s before). The
+// member's lag, summed over both, climbs turn after turn: from the
+// fifth minute, when the ring of polls spans its thirds, the group
+// reads WARN throughout (memberFalling); with t/0 stuck at 600 s, WARN
+// until ERR STALL (OK at 710 s before). A member at 1.2 of its
+// producers, serving in turn too, never reads WARN; with t/0 stuck at
+// 600 s, ERR STALL from 650 s.
+func TestAMemberFallingBehindInTurnStaysWarn(t *testing.T) {
+	run := func(capacity, stuckAt int64) []string {
+		c, end := turnWorld(1800, capacity, stuckAt)
+		h := NewHistory(DefaultConfig())
+		var texts []string
+		for s := 0; s <= 1800; s += 5 {
+			h.Add(snap(at(float64(s)), grp("g", po("t", 0, c[s][0], end[s][0]), po("t", 1, c[s][1], end[s][1]))))
+			g, _ := h.Evaluate("g", at(float64(s)))
+			v := Judge(g, h.Config().Window)
+			texts = append(texts, v.Text())
+		}
+		return texts
+	}
+	for i, v := range run(16, 0) {
+		if 5*i >= 300 && v != "WARN" {
+			t.Errorf("at 0.8: %s at %ds; want WARN from 300 s", v, 5*i)
+		}
+	}
+	stalled := false
+	for i, v := range run(16, 600) {
+		stalled = stalled || v == "ERR STALL"
+		if want := "WARN"; 5*i >= 300 && v != want && !stalled {
+			t.Errorf("at 0.8, t/0 stuck at 600 s: %s at %ds; want WARN until ERR STALL", v, 5*i)
+		} else if stalled && v != "ERR STALL" {
+			t.Errorf("at 0.8, t/0 stuck at 600 s: %s at %ds, after ERR STALL; want ERR STALL", v, 5*i)
+		}
+	}
+	if !stalled {
+		t.Errorf("at 0.8, t/0 stuck at 600 s: never ERR STALL")
+	}
+	for i, v := range run(24, 0) {
+		if v == "WARN" || strings.HasPrefix(v, "ERR") {
+			t.Errorf("at 1.2: %s at %ds; want OK or JUDGING", v, 5*i)
+		}
+	}
+	for i, v := range run(24, 600) {
+		if 5*i >= 650 && v != "ERR STALL" {
+			t.Errorf("at 1.2, t/0 stuck at 600 s: %s at %ds; want ERR STALL from 650 s", v, 5*i)
+		}
 	}
 }
