@@ -262,14 +262,13 @@ func (h *History) memberFalling(gh *groupHist, at func(int) *kafka.PartitionOffs
 		return
 	}
 	ids, fall := h.fallIDs[:0], h.fall[:0]
-	var waiting [8]int // per member (first eight): partitions with a backlog
 	h.eachOwned(gh, at, n, func(ph *partHist, member string) {
 		if member == "" {
 			return
 		}
 		j := slices.Index(ids, member)
 		if j < 0 {
-			ids, fall = append(ids, member), append(fall, [5]float64{})
+			ids, fall = append(ids, member), append(fall, [6]float64{})
 			j = len(ids) - 1
 		}
 		if ph.raw == StatusStall || uint64(ph.sinceMove) >= k && lagOf(h.sample(ph, h.seq)) > 0 {
@@ -297,14 +296,14 @@ func (h *History) memberFalling(gh *groupHist, at func(int) *kafka.PartitionOffs
 		}
 		saw := h.sawtooth(ph)
 		fall[j][4] += saw
-		if c, end := h.sample(ph, h.seq); j < len(waiting) && float64(lagOf(c, end)) > saw {
-			waiting[j]++
+		if c, end := h.sample(ph, h.seq); float64(lagOf(c, end)) > saw {
+			fall[j][5]++ // a backlog waits here
 		}
 	})
 	h.fallIDs, h.fall = ids, fall
 	h.eachOwned(gh, at, n, func(ph *partHist, member string) {
 		j := slices.Index(ids, member)
-		if j < 0 || j >= len(waiting) || waiting[j] < 2 || ph.raw != StatusOK || ph.wait != WaitNone {
+		if j < 0 || fall[j][5] < 2 || ph.raw != StatusOK || ph.wait != WaitNone {
 			return
 		}
 		f := fall[j]
