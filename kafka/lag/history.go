@@ -94,10 +94,11 @@ type History struct {
 	grewLong    []int64
 	// fallIDs and fall are memberFalling's scratch: the members, and
 	// the lag of their partitions at the thirds of the ring (indexes 0
-	// to 3), what a keeping-up member's lag swings by there (4) and how
-	// many of them have a backlog now (5).
+	// to 3), what a keeping-up member's lag swings by there (4), how
+	// many of them have a backlog now (5) and their lag a sixth of the
+	// ring ago (6).
 	fallIDs []string
-	fall    [][6]float64
+	fall    [][7]float64
 	// order is scratch space for snapshots whose partitions arrive
 	// unsorted or duplicated, which the snapshot contract rules out but
 	// which must not corrupt the history.

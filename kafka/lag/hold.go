@@ -234,7 +234,9 @@ func (h *History) judgeTurns(gh *groupHist, at func(int) *kafka.PartitionOffsets
 // of the ring (at least two of them with records waiting, the ring at
 // least a window): each third by more than the member's partitions'
 // sawtooths together, what a keeping-up member's lag swings by between
-// any two polls. A member serving its partitions in turn,
+// any two polls, and stood now no lower than a sixth of the ring before
+// (a member catching up, its climb still in the ring, is left to its
+// partitions' own trends). A member serving its partitions in turn,
 // slower than its producers, works each backlog off in its turn: the
 // partition it works on reads caught up at its commits and the ones
 // waiting stand, so that each partition's own trend reads OK for half
@@ -268,7 +270,7 @@ func (h *History) memberFalling(gh *groupHist, at func(int) *kafka.PartitionOffs
 		}
 		j := slices.Index(ids, member)
 		if j < 0 {
-			ids, fall = append(ids, member), append(fall, [6]float64{})
+			ids, fall = append(ids, member), append(fall, [7]float64{})
 			j = len(ids) - 1
 		}
 		if ph.raw == StatusStall || uint64(ph.sinceMove) >= k && lagOf(h.sample(ph, h.seq)) > 0 {
@@ -294,6 +296,9 @@ func (h *History) memberFalling(gh *groupHist, at func(int) *kafka.PartitionOffs
 				fall[j][q] += float64(l)
 			}
 		}
+		if c, end := h.sample(ph, h.seq-k/6); lagOf(c, end) >= 0 {
+			fall[j][6] += float64(lagOf(c, end))
+		}
 		saw := h.sawtooth(ph)
 		fall[j][4] += saw
 		if c, end := h.sample(ph, h.seq); float64(lagOf(c, end)) > saw {
@@ -307,7 +312,7 @@ func (h *History) memberFalling(gh *groupHist, at func(int) *kafka.PartitionOffs
 			return
 		}
 		f := fall[j]
-		if math.IsNaN(f[4]) || f[1]-f[0] <= f[4] || f[2]-f[1] <= f[4] || f[3]-f[2] <= f[4] {
+		if math.IsNaN(f[4]) || f[1]-f[0] <= f[4] || f[2]-f[1] <= f[4] || f[3]-f[2] <= f[4] || f[3] < f[6] {
 			return
 		}
 		if c, end := h.sample(ph, h.seq); float64(lagOf(c, end)) > h.sawtooth(ph) {
