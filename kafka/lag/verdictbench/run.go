@@ -162,6 +162,11 @@ type judged struct {
 	// rhythm is the consumer's commit rhythm then (world.rhythm).
 	rhythm float64
 	stall  bool // the verdict calls a partition STALL within its rhythm
+	// shown is the oldest latest commit among the partitions with a
+	// backlog (+Inf when none has one): a change in how the consumer
+	// progresses shows from the time every such partition has committed
+	// since it.
+	shown float64
 	// line is the verdict in words, for Trace ("" when not tracing).
 	line string
 }
@@ -314,7 +319,7 @@ func (o *observer) poll(w *world, snap *kafka.Snapshot) {
 // record scores one judged poll.
 func (o *observer) record(w *world, v *lag.Verdict, parts func() (lag.GroupHealth, bool)) {
 	truth, tl := w.groupTruth(o.span)
-	j := judged{t: w.t, truth: truth, col: colOf(v), tl: tl, rhythm: w.rhythm()}
+	j := judged{t: w.t, truth: truth, col: colOf(v), tl: tl, rhythm: w.rhythm(), shown: w.shown()}
 	if o.trace {
 		var b strings.Builder
 		b.WriteString(v.Text())
@@ -461,11 +466,25 @@ func (o *observer) score(sc *Scenario) *Score {
 	var changes []float64 // times the right verdict changed
 	changes = append(changes, changeAt)
 	first := -1
+	// shownAt is when the change at changeAt shows in the offsets: a
+	// consumer that resumes after a halt (a stall, a stop, a reset)
+	// shows it from its first commits after it (one that commits after
+	// each batch, and resumes with a full one, shows nothing before that
+	// commit); every other change shows from the change itself.
+	shownAt := changeAt
 	for i, j := range o.out {
 		if j.truth.scored() && j.truth.Want() != want {
+			halted := want != ColOK && want != ColWarn
 			want = j.truth.Want()
 			changeAt = j.t
 			changes = append(changes, j.t)
+			shownAt = changeAt
+			if halted && j.truth.progress() {
+				shownAt = math.Inf(1)
+			}
+		}
+		if math.IsInf(shownAt, 1) && j.shown >= changeAt {
+			shownAt = j.t
 		}
 		s.All[j.truth][j.col]++
 		g := grace(o.span, period(j.t))
@@ -473,7 +492,7 @@ func (o *observer) score(sc *Scenario) *Score {
 			// A fact the next polls show: two polls to see it.
 			g = 2 * sc.Poll.Seconds()
 		}
-		if j.t-changeAt >= g && j.truth.scored() {
+		if j.t-shownAt >= g && j.truth.scored() {
 			s.Settled[j.truth][j.col]++
 			if j.col.decided() && j.col != j.truth.Want() {
 				k := [2]uint8{uint8(j.truth), uint8(j.col)}

@@ -63,6 +63,10 @@ func (t Truth) Want() Col {
 // Borderline.
 func (t Truth) scored() bool { return t != Borderline }
 
+// progress reports whether t is a way of progressing that the committed
+// offsets show only as they move: keeping up, catching up, falling behind.
+func (t Truth) progress() bool { return t == KeepsUp || t == CatchingUp || t == FallingBehind }
+
 // borderShare is the capacity, as a share of the records arriving, from
 // which a consumer with a backlog is catching up in truth; below it, and
 // at fallingShare or more, it is Borderline.

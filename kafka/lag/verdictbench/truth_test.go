@@ -125,3 +125,52 @@ func TestSharesGoInTurn(t *testing.T) {
 		t.Errorf("partitions got %d to %d records each, want 10 each (within 1)", lo, hi)
 	}
 }
+
+// TestResumingShowsFromItsFirstCommit: a consumer stalls, resumes at 100 s
+// and commits its first batch after it at 160 s. Its polls at 5 s read
+// STALL until that commit, and OK after it. The polls before the commit
+// are not scored (nothing in the offsets shows the resume yet); the grace
+// counts from the commit. A rhythm change without a halt (keeps up to
+// falling behind) shows from the change itself.
+func TestResumingShowsFromItsFirstCommit(t *testing.T) {
+	sc := &Scenario{Name: "resume", Poll: 5 * time.Second, Rhythm: Rhythm{Kind: Interval, Every: 5 * time.Second},
+		Production: Production{Kind: Steady, Rate: 10}, Partitions: 1, Members: 1}
+	o := &observer{span: 15}
+	for t := 0.0; t <= 300; t += 5 {
+		j := judged{t: t, truth: Stalled, col: ColStall, shown: 0}
+		switch {
+		case t >= 160:
+			j.truth, j.col, j.shown = CatchingUp, ColOK, 160
+		case t >= 100:
+			j.truth = CatchingUp
+		}
+		o.out = append(o.out, j)
+	}
+	s := o.score(sc)
+	// Grace 15 s + max(15, 3x5 s) = 30 s: STALL settled from 30 s to 95 s
+	// (14 polls); catching up settled from 190 s (160 s + 30 s) to 300 s.
+	if got := s.Settled[Stalled][ColStall]; got != 14 {
+		t.Errorf("stalled as STALL on %d settled polls, want 14", got)
+	}
+	if got := s.Settled[CatchingUp][ColStall]; got != 0 {
+		t.Errorf("catching up as STALL on %d settled polls before its first commit, want 0", got)
+	}
+	if got := s.Settled[CatchingUp][ColOK]; got != 23 {
+		t.Errorf("catching up as OK on %d settled polls, want 23 (190 s to 300 s)", got)
+	}
+
+	// Keeps up, then falls behind at 100 s while it commits as before:
+	// the grace counts from 100 s.
+	o = &observer{span: 15}
+	for t := 0.0; t <= 300; t += 5 {
+		j := judged{t: t, truth: KeepsUp, col: ColOK, shown: t}
+		if t >= 100 {
+			j.truth, j.col = FallingBehind, ColWarn
+		}
+		o.out = append(o.out, j)
+	}
+	s = o.score(sc)
+	if got := s.Settled[FallingBehind][ColWarn]; got != 35 {
+		t.Errorf("falling behind as WARN on %d settled polls, want 35 (130 s to 300 s)", got)
+	}
+}

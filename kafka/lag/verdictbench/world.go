@@ -679,6 +679,19 @@ func (w *world) rhythm() float64 {
 	return r
 }
 
+// shown is the oldest latest commit among the partitions with a backlog
+// (+Inf when none has one): the offsets show how the consumer progresses
+// now only once each partition with records to consume has committed.
+func (w *world) shown() float64 {
+	s := math.Inf(1)
+	for i := range w.parts {
+		if p := &w.parts[i]; p.committed >= 0 && p.committed < p.end {
+			s = min(s, p.lastMove)
+		}
+	}
+	return s
+}
+
 // writtenAt is when the record at offset o of partition i was written.
 func (w *world) writtenAt(i int, o int64) float64 {
 	st := w.parts[i].stamps
