@@ -98,6 +98,7 @@ func (h *History) judgeTurns(gh *groupHist, at func(int) *kafka.PartitionOffsets
 	// all its partitions grew over the window.
 	moved, grew, behind, behindBound := h.moved[:0], h.grew[:0], h.behind[:0], h.behindBound[:0]
 	workTL, newest, prev, grewLong, peakTL := h.workTL[:0], h.newest[:0], h.prev[:0], h.grewLong[:0], h.peakTL[:0]
+	busy := h.busy[:0]
 	// Within the window, or twice the group's rhythm when that is
 	// longer (a job committing on checkpoints), or what a partition's
 	// growing waits predict (stallAfter).
@@ -107,6 +108,7 @@ func (h *History) judgeTurns(gh *groupHist, at func(int) *kafka.PartitionOffsets
 		if j < 0 {
 			moved, grew, behind, behindBound = append(moved, member), append(grew, 0), append(behind, -1), append(behindBound, -1)
 			workTL, newest, prev, grewLong, peakTL = append(workTL, -1), append(newest, 0), append(prev, 0), append(grewLong, 0), append(peakTL, 0)
+			busy = append(busy, [3]float64{})
 			j = len(moved) - 1
 		}
 		g := h.lagGrowth(ph)
@@ -147,18 +149,30 @@ func (h *History) judgeTurns(gh *groupHist, at func(int) *kafka.PartitionOffsets
 				// production, served in turn).
 				behind[j] = math.Inf(1)
 			}
-			if saw := h.sawtooth(ph); float64(g) > saw && !h.floorsHold(ph, saw) {
-				// Falling behind where it works: it is busy. (A lag that
-				// grows by less than a commit rhythm's production is the
-				// sawtooth of a consumer that keeps up, and so is one
-				// whose lag at its commits holds: a window shorter than
-				// its rhythm sees only the climb between two of them.)
-				behind[j] = math.Inf(1)
+			saw := h.sawtooth(ph)
+			busy[j][0] += float64(g)
+			busy[j][1] += saw
+			if float64(g) > saw && !h.floorsHold(ph, saw) {
+				busy[j][2] = 1
 			}
 		}
 	})
+	for j := range busy {
+		if busy[j][2] > 0 && busy[j][0] > busy[j][1] {
+			// Falling behind where it works: it is busy. (A lag that
+			// grows by less than a commit rhythm's production is the
+			// sawtooth of a consumer that keeps up, and so is one whose
+			// lag at its commits holds: a window shorter than its rhythm
+			// sees only the climb between two of them.) Where it works
+			// on many partitions, their lag together: one of them
+			// climbing past its sawtooth, a burst, while the rest swing
+			// back, is no busy member.
+			behind[j] = math.Inf(1)
+		}
+	}
 	h.moved, h.grew, h.behind, h.behindBound = moved, grew, behind, behindBound
 	h.workTL, h.newest, h.prev, h.grewLong, h.peakTL = workTL, newest, prev, grewLong, peakTL
+	h.busy = busy
 	h.eachOwned(gh, at, n, func(ph *partHist, member string) {
 		j := slices.Index(moved, member)
 		if !waitsTurn(ph, t, h.floor()) || j < 0 || behind[j] < 0 {

@@ -1,9 +1,13 @@
 package lag
 
 import (
+	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/kgroups/kgroups/kafka"
 )
 
 // turnWorld is one member serving two partitions in turn, as a consumer
@@ -195,5 +199,65 @@ func TestAMemberFallingBehindInTurnStaysWarn(t *testing.T) {
 		if 5*i >= 650 && v != "ERR STALL" {
 			t.Errorf("at 1.2, t/0 stuck at 600 s: %s at %ds; want ERR STALL from 650 s", v, 5*i)
 		}
+	}
+}
+
+// TestAStuckPartitionAmongManyStaysStall: one member serves 48
+// partitions behind bursty producers (2.8 records a second for a quarter
+// of each 40 s cycle, each partition at its own phase, nothing between),
+// commits every 30 s, and is polled every 5 s give or take a second, a
+// poll missed now and then; t/0 gets stuck at 1,440 s. Among so many
+// partitions one or another climbs past its own sawtooth at any time,
+// its burst, while the rest swing back: the member is not busy, and the
+// stuck partition reads ERR STALL from its first until the end, not, in
+// turn, a partition waiting its turn.
+func TestAStuckPartitionAmongManyStaysStall(t *testing.T) {
+	const n, secs, stuck = 48, 2400.0, 1440.0
+	rng := rand.New(rand.NewPCG(7, 7))
+	var acc, end, pos, c [n]float64
+	var phase [n]float64
+	for p := range phase {
+		phase[p] = 40 * rng.Float64()
+	}
+	h := NewHistory(DefaultConfig())
+	stalled := -1.0
+	next, k := 0.0, 0
+	for s := 0.0; s <= secs; s += 0.5 {
+		for p := range n {
+			if math.Mod(s+phase[p], 40) < 10 {
+				acc[p] += 2.8 * 0.5
+			}
+			end[p] = math.Floor(acc[p])
+			if p != 0 || s < stuck {
+				pos[p] = end[p]
+			}
+			if math.Mod(s, 30) == 0 {
+				c[p] = pos[p]
+			}
+		}
+		if s < next {
+			continue
+		}
+		next += 4 + 2*rng.Float64()
+		if k++; k%19 == 0 {
+			continue // a missed poll
+		}
+		var ps []kafka.PartitionOffsets
+		for p := range n {
+			ps = append(ps, po("t", int32(p), int64(c[p]), int64(end[p])))
+		}
+		h.Add(snap(at(s), grp("g", ps...)))
+		g, _ := h.Evaluate("g", at(s))
+		jv := Judge(g, h.Config().Window)
+		v := jv.Text()
+		if v == "ERR STALL" && stalled < 0 {
+			stalled = s
+		}
+		if stalled >= 0 && v != "ERR STALL" {
+			t.Errorf("%s at %.1fs, after ERR STALL at %.1fs; want ERR STALL", v, s, stalled)
+		}
+	}
+	if stalled < 0 || stalled > stuck+180 {
+		t.Errorf("ERR STALL first at %.1fs, want by %.0f s (stuck at %.0f s)", stalled, stuck+180, stuck)
 	}
 }
