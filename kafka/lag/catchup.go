@@ -52,6 +52,19 @@ type catchUpHold struct {
 // its consumption. Runs
 // older than the ring of polls are dropped, so the list stays short.
 func (h *History) noteMembers(gh *groupHist, g *kafka.Group) {
+	// The member ids, in any order: FNV-1a of each id, summed.
+	ids := uint64(1)
+	for k := range g.Members {
+		x := uint64(14695981039346656037)
+		for _, c := range []byte(g.Members[k].MemberID) {
+			x = (x ^ uint64(c)) * 1099511628211
+		}
+		ids += x
+	}
+	if gh.members != 0 && ids != gh.members {
+		gh.membersAt = h.times[h.slot(h.seq)]
+	}
+	gh.members = ids
 	if n := len(gh.memberless); n > 0 && h.seq > uint64(h.cfg.Samples) {
 		oldest := h.seq - uint64(h.cfg.Samples)
 		k := 0

@@ -351,6 +351,11 @@ type groupHist struct {
 	// cu is the group's catch-up answer, held against flapping
 	// (catchup.go).
 	cu catchUpHold
+	// members identifies the group's member ids at the latest poll (a
+	// sum of their hashes, 0 before the first), and membersAt is the
+	// time of the poll they last changed at (0: not while observed).
+	members   uint64
+	membersAt int64
 	// simple reports whether the latest poll saw a simple group
 	// (kafka.Group.Simple): its commits come from a job outside any
 	// membership, so a standing commit may be its rhythm, and its moves

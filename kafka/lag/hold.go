@@ -116,13 +116,20 @@ func (h *History) judgeTurns(gh *groupHist, at func(int) *kafka.PartitionOffsets
 		grewLong[j] += h.lagGrowthOver(ph, uint64(h.cfg.Samples))
 		if ph.rh.last != 0 && t-ph.rh.last <= h.stallAfter(ph, recent, gh.pace) {
 			behind[j] = max(behind[j], 0)
-			newest[j], prev[j] = latestTwo(newest[j], prev[j], ph.rh.last)
+			// How often the member commits, from commits since the
+			// group's members last changed: a member that took its
+			// partitions over at a rebalance holds the commits their
+			// last owners made, at every phase (commits seconds apart on
+			// partitions each committed every two minutes).
+			if ph.rh.last >= gh.membersAt {
+				newest[j], prev[j] = latestTwo(newest[j], prev[j], ph.rh.last)
+			}
 			// Its latest wait, where it began at a commit: a wait that
 			// began at a caught-up poll is how long the member took to
 			// commit records that had just arrived, not how often it
 			// commits (a member that commits every 30 s shows waits of
 			// a few seconds behind bursty producers).
-			if sv := ph.rh.served(); sv > 0 && !ph.rh.servedCaught() {
+			if sv := ph.rh.served(); sv > 0 && !ph.rh.servedCaught() && ph.rh.last-sv >= gh.membersAt {
 				newest[j], prev[j] = latestTwo(newest[j], prev[j], ph.rh.last-sv)
 			}
 			c, end := h.sample(ph, h.seq)

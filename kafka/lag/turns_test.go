@@ -261,3 +261,70 @@ func TestAStuckPartitionAmongManyStaysStall(t *testing.T) {
 		t.Errorf("ERR STALL first at %.1fs, want by %.0f s (stuck at %.0f s)", stalled, stuck+180, stuck)
 	}
 }
+
+// TestARebalanceIsNoBusyMember: two members keep up with twelve
+// partitions, 2 records a second each, each member committing all of its
+// own every two minutes, a minute apart from the other. At 900 s a third
+// member joins and takes two partitions from each; the rebalance pauses
+// consumption for 10 s, the records processed since their last commits
+// are processed again, and the new member commits its four every two
+// minutes from 1,000 s. The partitions it took over hold the commits of
+// two owners a minute apart, which read as a member committing every
+// minute whose records are two minutes old: falling behind where it
+// works. They are not the new member's commits, and nothing is behind:
+// never WARN.
+func TestARebalanceIsNoBusyMember(t *testing.T) {
+	const n = 12
+	owner := func(p int, s int) string {
+		if s >= 900 && (p == 4 || p == 5 || p == 10 || p == 11) {
+			return "m-3"
+		}
+		if p < 6 {
+			return "m-1"
+		}
+		return "m-2"
+	}
+	commitsAt := func(m string, s int) bool {
+		switch m {
+		case "m-1":
+			return s%120 == 0
+		case "m-2":
+			return s%120 == 60
+		}
+		return s >= 1000 && (s-1000)%120 == 0
+	}
+	var end, pos, c [n]int64
+	h := NewHistory(DefaultConfig())
+	for s := 0; s <= 2400; s++ {
+		for p := range n {
+			end[p] += 2
+			if s == 900 {
+				pos[p] = c[p] // processed again after the rebalance
+			}
+			if s < 900 || s >= 910 {
+				pos[p] = end[p]
+			}
+			if commitsAt(owner(p, s), s) && (s < 900 || s >= 910) {
+				c[p] = pos[p]
+			}
+		}
+		if s%5 != 0 {
+			continue
+		}
+		g := kafka.Group{Name: "g", State: kafka.StateStable, Members: []kafka.Member{{MemberID: "m-1"}, {MemberID: "m-2"}}}
+		if s >= 900 {
+			g.Members = append(g.Members, kafka.Member{MemberID: "m-3"})
+		}
+		for p := range n {
+			q := po("t", int32(p), c[p], end[p])
+			q.MemberID = owner(p, s)
+			g.Partitions = append(g.Partitions, q)
+		}
+		h.Add(snap(at(float64(s)), g))
+		gh, _ := h.Evaluate("g", at(float64(s)))
+		v := Judge(gh, h.Config().Window)
+		if txt := v.Text(); txt == "WARN" || strings.HasPrefix(txt, "ERR") {
+			t.Errorf("%s at %ds; want OK or JUDGING", txt, s)
+		}
+	}
+}
