@@ -119,12 +119,20 @@ func (h *History) verdict(ph *partHist, c, end, now int64, g groupPace) (Status,
 			return StatusOK, Rewind{}, WaitRhythm
 		}
 	case every > 0 && (r.periodic() || g.settled):
-		if silence > h.stallAfter(ph, limit, g) {
+		if after := h.stallAfter(ph, limit, g); silence > after {
+			if g.back > r.since && now-g.back <= after {
+				// Its members came back after a time without any,
+				// since the commit: they get the consumer's time.
+				return StatusOK, Rewind{}, WaitBack
+			}
 			return StatusStall, Rewind{}, WaitNone
 		}
 		overdue = silence > limit
 	default:
-		if silence > h.unseenHalt(true) {
+		if after := h.unseenHalt(true); silence > after {
+			if g.back > r.since && now-g.back <= after {
+				return StatusOK, Rewind{}, WaitBack
+			}
 			return StatusStall, Rewind{}, WaitNone
 		}
 		if silence > floor {
@@ -288,4 +296,18 @@ func (h *History) rewind(os []obs, c int64) (Rewind, bool) {
 		return Rewind{}, false
 	}
 	return rw, true
+}
+
+// haltAfter is the silence past which a partition a live member owns is
+// STALL (History.verdict): the limit its rhythm, or its group's, gives
+// (stallAfter), or, without a rhythm, unseenHalt.
+func (h *History) haltAfter(ph *partHist, g groupPace) int64 {
+	every := g.every
+	if own := ph.rh.every(); own > 0 {
+		every = own
+	}
+	if every > 0 && (ph.rh.periodic() || g.settled) {
+		return h.stallAfter(ph, max(h.floor(), int64(RhythmFactor*float64(max(every, g.every)))), g)
+	}
+	return h.unseenHalt(true)
 }

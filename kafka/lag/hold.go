@@ -49,6 +49,9 @@ func (h *History) judgeGroup(gh *groupHist, at func(int) *kafka.PartitionOffsets
 		}
 	}
 	gh.pace.fell = h.groupFell(gh, t)
+	if n := len(gh.memberless); n > 0 && gh.memberless[n-1].to < h.seq {
+		gh.pace.back = h.timeAt(gh.memberless[n-1].to + 1)
+	}
 	h.memberPaces(gh, at, n)
 	for i := range gh.parts {
 		ph := &gh.parts[i]
@@ -505,7 +508,7 @@ func (h *History) memberPaces(gh *groupHist, at func(int) *kafka.PartitionOffset
 // where its member showed no rhythm (memberPaces).
 func (gh *groupHist) paceFor(i int) groupPace {
 	if i < len(gh.unpaced) && gh.unpaced[i] {
-		return groupPace{last: gh.pace.last, simple: gh.pace.simple}
+		return groupPace{last: gh.pace.last, simple: gh.pace.simple, back: gh.pace.back}
 	}
 	return gh.pace
 }

@@ -347,6 +347,11 @@ const (
 	// to a member that processes again what the last owner had not
 	// committed makes, or the start of a climb. Its next commit tells.
 	WaitStep
+	// WaitBack: a commit stands past the consumer's rhythm, but the
+	// group's members came back, after a time without any, since it was
+	// made: the wait before they came is no rhythm, and the members get
+	// the consumer's time to commit from their return.
+	WaitBack
 )
 
 // Wait says why a verdict waits, and what would decide it.
@@ -364,6 +369,8 @@ type Wait struct {
 	// Rise is, for a WaitStep, how much further behind the newest
 	// commit is than the ones before it.
 	Rise time.Duration
+	// Back is, for a WaitBack, how long ago the members came back.
+	Back time.Duration
 }
 
 // Reason words the wait for a CAUSE column and the header: "no commit
@@ -390,6 +397,8 @@ func (w Wait) Reason() string {
 		return "falling behind at its latest polls: WARN once it lasts"
 	case WaitStretch:
 		return "no commit in " + span(w.Silence) + ", past its ~" + span(w.Every) + ", but each wait was longer than the one before: " + w.Then.String() + " after " + span(w.Need) + " unless it commits"
+	case WaitBack:
+		return "no commit in " + span(w.Silence) + ", its members back " + span(w.Back) + " ago after none: " + w.Then.String() + " after " + span(w.Need) + " unless it commits"
 	case WaitStep:
 		if w.Rise <= 0 {
 			// Read after the poll, the newest commit's record put it
@@ -742,6 +751,12 @@ func (h *History) waitOf(ph *partHist, k WaitKind, g groupPace, now int64) Wait 
 	case WaitStretch:
 		w.Need = time.Duration(h.stallAfter(ph, max(h.floor(), int64(RhythmFactor*float64(every))), g))
 		w.Then = StatusStall
+	case WaitBack:
+		// The silence at which its members, back since g.back, reach
+		// the limit the consumer's rhythm gives (History.verdict).
+		w.Back = time.Duration(now - g.back)
+		w.Need = time.Duration(g.back - ph.rh.since + h.haltAfter(ph, g))
+		w.Then = StatusStall
 	case WaitStep:
 		rise, _ := h.stepped(ph)
 		w.Rise = time.Duration(rise * float64(time.Second))
@@ -776,6 +791,9 @@ type groupPace struct {
 	// fell: most of the group's partitions that committed lately fell
 	// at their newest commit (History.groupFell).
 	fell bool
+	// back is when the group's members came back after a run of polls
+	// without any that the ring still holds (0: none).
+	back int64
 }
 
 // fellShare and fellMin are how many of the group's partitions that
