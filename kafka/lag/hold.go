@@ -384,10 +384,19 @@ func (h *History) memberDrained(gh *groupHist, at func(int) *kafka.PartitionOffs
 
 // sawtooth is how far a keeping-up consumer's lag on the partition swings
 // between two polls: what is produced over its commit rhythm while served
-// and a poll interval, and at least KeepUpMessages.
+// (its latest wait that ended at a commit, or its rhythm where that wait
+// began at a caught-up poll) and a poll interval, and at least
+// KeepUpMessages.
 func (h *History) sawtooth(ph *partHist) float64 {
 	rate := max(0, h.produceRate(ph))
-	return max(KeepUpMessages, rate*float64(ph.rh.served()+h.pollGap())/1e9)
+	sv := ph.rh.served()
+	if ph.rh.servedCaught() {
+		// A wait that began at a caught-up poll is how long the
+		// consumer took to commit records that had just arrived, not
+		// how long it lets records wait: its rhythm is.
+		sv = max(sv, ph.rh.every())
+	}
+	return max(KeepUpMessages, rate*float64(sv+h.pollGap())/1e9)
 }
 
 // floorsHold reports whether the partition's lag at its newest commit is

@@ -328,3 +328,49 @@ func TestARebalanceIsNoBusyMember(t *testing.T) {
 		}
 	}
 }
+
+// TestAStuckPartitionThroughAPauseStaysStall: one member serves twelve
+// partitions, a record a second on each but for a five-minute pause in
+// every fifteen, and commits all of them every two minutes; t/0 gets
+// stuck at 1,000 s. When production resumes after a pause its other
+// partitions' lag climbs from nothing until their next commit, up to two
+// minutes: their rhythm's sawtooth, not a busy member (the wait before
+// that commit began at a caught-up poll, and is no measure of how long
+// the member lets records wait). The stuck partition reads ERR STALL
+// from its first until the end.
+func TestAStuckPartitionThroughAPauseStaysStall(t *testing.T) {
+	const n = 12
+	var end, c [n]int64
+	h := NewHistory(DefaultConfig())
+	stalled := -1
+	for s := 0; s <= 2700; s++ {
+		for p := range n {
+			if s%900 < 600 {
+				end[p]++
+			}
+			if s%120 == 7 && (p != 0 || s < 1000) {
+				c[p] = end[p]
+			}
+		}
+		if s%5 != 0 {
+			continue
+		}
+		var ps []kafka.PartitionOffsets
+		for p := range n {
+			ps = append(ps, po("t", int32(p), c[p], end[p]))
+		}
+		h.Add(snap(at(float64(s)), grp("g", ps...)))
+		g, _ := h.Evaluate("g", at(float64(s)))
+		jv := Judge(g, h.Config().Window)
+		v := jv.Text()
+		if v == "ERR STALL" && stalled < 0 {
+			stalled = s
+		}
+		if stalled >= 0 && v != "ERR STALL" {
+			t.Errorf("%s at %ds, after ERR STALL at %ds; want ERR STALL", v, s, stalled)
+		}
+	}
+	if stalled < 0 || stalled > 1300 {
+		t.Errorf("ERR STALL first at %ds, want by 1,300 s (stuck at 1,000 s)", stalled)
+	}
+}
