@@ -393,10 +393,13 @@ func (c *Cluster) Commit(t testing.TB, group string, offsets map[string]map[int3
 // Clients is one JVM running Kafka's Java clients (testdata/Clients.java),
 // driven over its stdin; it is killed when the test ends.
 type Clients struct {
-	cmd    *exec.Cmd
-	stdin  io.WriteCloser
-	mu     sync.Mutex
-	lines  []string
+	cmd   *exec.Cmd
+	stdin io.WriteCloser
+	mu    sync.Mutex
+	lines []string
+	// seen counts the lines an earlier waitLine consumed: the next one
+	// looks only past them.
+	seen   int
 	notify chan struct{}
 	done   chan struct{}
 }
@@ -472,12 +475,17 @@ func (j *Clients) Lines() []string {
 func (j *Clients) waitLine(t testing.TB, match func(string) bool, what string) string {
 	t.Helper()
 	deadline := time.After(Wait)
-	seen := 0
+	j.mu.Lock()
+	seen := j.seen
+	j.mu.Unlock()
 	for {
 		ls := j.Lines()
 		for ; seen < len(ls); seen++ {
 			l := ls[seen]
 			if match(l) {
+				j.mu.Lock()
+				j.seen = seen + 1
+				j.mu.Unlock()
 				return l
 			}
 			if strings.HasPrefix(l, "error ") || strings.HasPrefix(l, "failed ") {
