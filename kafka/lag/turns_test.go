@@ -249,13 +249,7 @@ func TestAStuckPartitionAmongManyStaysStall(t *testing.T) {
 		h.Add(snap(at(s), grp("g", ps...)))
 		g, _ := h.Evaluate("g", at(s))
 		jv := Judge(g, h.Config().Window)
-		v := jv.Text()
-		if v == "ERR STALL" && stalled < 0 {
-			stalled = s
-		}
-		if stalled >= 0 && v != "ERR STALL" {
-			t.Errorf("%s at %.1fs, after ERR STALL at %.1fs; want ERR STALL", v, s, stalled)
-		}
+		staysStall(t, &stalled, jv.Text(), s)
 	}
 	if stalled < 0 || stalled > stuck+180 {
 		t.Errorf("ERR STALL first at %.1fs, want by %.0f s (stuck at %.0f s)", stalled, stuck+180, stuck)
@@ -342,7 +336,7 @@ func TestAStuckPartitionThroughAPauseStaysStall(t *testing.T) {
 	const n = 12
 	var end, c [n]int64
 	h := NewHistory(DefaultConfig())
-	stalled := -1
+	stalled := -1.0
 	for s := 0; s <= 2700; s++ {
 		for p := range n {
 			if s%900 < 600 {
@@ -362,15 +356,21 @@ func TestAStuckPartitionThroughAPauseStaysStall(t *testing.T) {
 		h.Add(snap(at(float64(s)), grp("g", ps...)))
 		g, _ := h.Evaluate("g", at(float64(s)))
 		jv := Judge(g, h.Config().Window)
-		v := jv.Text()
-		if v == "ERR STALL" && stalled < 0 {
-			stalled = s
-		}
-		if stalled >= 0 && v != "ERR STALL" {
-			t.Errorf("%s at %ds, after ERR STALL at %ds; want ERR STALL", v, s, stalled)
-		}
+		staysStall(t, &stalled, jv.Text(), float64(s))
 	}
 	if stalled < 0 || stalled > 1300 {
-		t.Errorf("ERR STALL first at %ds, want by 1,300 s (stuck at 1,000 s)", stalled)
+		t.Errorf("ERR STALL first at %.0fs, want by 1,300 s (stuck at 1,000 s)", stalled)
+	}
+}
+
+// staysStall follows a run of verdicts: from the first ERR STALL (its
+// time kept in first, -1 before it) every one must be ERR STALL.
+func staysStall(t *testing.T, first *float64, v string, at float64) {
+	t.Helper()
+	if v == "ERR STALL" && *first < 0 {
+		*first = at
+	}
+	if *first >= 0 && v != "ERR STALL" {
+		t.Errorf("%s at %.1fs, after ERR STALL at %.1fs; want ERR STALL", v, at, *first)
 	}
 }
