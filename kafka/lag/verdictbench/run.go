@@ -161,7 +161,9 @@ type judged struct {
 	tl    float64
 	// rhythm is the consumer's commit rhythm then (world.rhythm).
 	rhythm float64
-	stall  bool // the verdict calls a partition STALL within its rhythm
+	// reset is when a reset last moved the group's offsets (-Inf: none).
+	reset float64
+	stall bool // the verdict calls a partition STALL within its rhythm
 	// shown is the oldest latest commit among the partitions with a
 	// backlog (+Inf when none has one): a change in how the consumer
 	// progresses shows from the time every such partition has committed
@@ -319,7 +321,7 @@ func (o *observer) poll(w *world, snap *kafka.Snapshot) {
 // record scores one judged poll.
 func (o *observer) record(w *world, v *lag.Verdict, parts func() (lag.GroupHealth, bool)) {
 	truth, tl := w.groupTruth(o.span)
-	j := judged{t: w.t, truth: truth, col: colOf(v), tl: tl, rhythm: w.rhythm(), shown: w.shown()}
+	j := judged{t: w.t, truth: truth, col: colOf(v), tl: tl, rhythm: w.rhythm(), reset: w.resetAt, shown: w.shown()}
 	if o.trace {
 		var b strings.Builder
 		b.WriteString(v.Text())
@@ -576,14 +578,23 @@ func (o *observer) score(sc *Scenario) *Score {
 // consumer's rhythms at least (a sawtooth climbs for one rhythm between
 // commits), the evidence span, two commit periods (period) and the
 // production's own cycle (a burst's records raise the time lag within
-// it, and the truth takes the cycle's mean rate).
+// it, and the truth takes the cycle's mean rate). Not before the latest
+// reset: it moved the offsets back, a jump in time lag no pace of the
+// consumer's made; from the first poll after it, the time lag must grow
+// by as much in less time.
 func (o *observer) okWhileGrowing(i int, period float64) bool {
 	j := o.out[i]
 	if j.col != ColOK || j.tl < 0 {
 		return false
 	}
 	e := max(o.span, 2*period, 2*j.rhythm, o.cycle)
-	old, ok := tlAt(o.tls, j.t-e)
+	var old float64
+	var ok bool
+	if j.t-e <= j.reset {
+		old, ok = tlAfter(o.tls, j.reset)
+	} else {
+		old, ok = tlAt(o.tls, j.t-e)
+	}
 	return ok && old >= 0 && j.tl-old > e/2
 }
 
@@ -598,6 +609,20 @@ func tlAt(ps []tlPoint, t float64) (float64, bool) {
 		}
 	}
 	return 0, false
+}
+
+// tlAfter is the true time lag at the earliest poll after t.
+func tlAfter(ps []tlPoint, t float64) (float64, bool) {
+	k, _ := slices.BinarySearchFunc(ps, t, func(p tlPoint, t float64) int {
+		if p.t <= t {
+			return -1
+		}
+		return 1
+	})
+	if k == len(ps) {
+		return 0, false
+	}
+	return ps[k].tl, true
 }
 
 func newJitter(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0x717)) }

@@ -174,3 +174,84 @@ func TestResumingShowsFromItsFirstCommit(t *testing.T) {
 		t.Errorf("falling behind as WARN on %d settled polls, want 35 (130 s to 300 s)", got)
 	}
 }
+
+// TestARoundIsTheRhythmOfAPartitionServedInTurn: a partition served in
+// turn is committed every second for ten seconds, then not for a round
+// of 100 s, again and again: its rhythm is the round, however many
+// commits its turn took (the latest four waits are all a second long
+// after each turn). Once it commits every second for longer than two
+// rounds, its rhythm is the second.
+func TestARoundIsTheRhythmOfAPartitionServedInTurn(t *testing.T) {
+	sc := Scenarios(DefaultSeed, 1, 60*time.Minute)[0]
+	sc.Partitions, sc.Members, sc.Spread = 1, 1, Even
+	w := newWorld(&sc)
+	w.parts[0].end = 1 << 20
+	commit := func() {
+		w.parts[0].pos++
+		w.commitParts(nil)
+	}
+	w.t = 0
+	for round := range 3 {
+		for k := range 10 {
+			w.t = float64(round*110 + k)
+			commit()
+		}
+		if got := w.rhythm(); round > 0 && got != 101 {
+			t.Errorf("round %d: rhythm %.1fs at the end of its turn, want 101s (the wait for the turn)", round, got)
+		}
+	}
+	// 229 s: the last turn ended at 229 s. Commits every second from 330 s.
+	for s := 330; s <= 540; s++ {
+		w.t = float64(s)
+		commit()
+		switch got := w.rhythm(); {
+		case s <= 330+2*101 && got != 101:
+			t.Fatalf("%ds: rhythm %.1fs, want 101s until two of the round have passed since it ended", s, got)
+		case s > 330+2*101 && got != 1:
+			t.Fatalf("%ds: rhythm %.1fs, want 1s", s, got)
+		}
+	}
+}
+
+// TestAResetIsNoGrowthOfTheTimeLag: the time lag jumps from 0 to 1,000 s
+// at a reset at 100 s, then falls as the consumer catches up; OK at
+// every poll after it is never OK while the time lag grew, although
+// the evidence span reaches back before the reset. A time lag that
+// grows after the reset by more than half the span is.
+func TestAResetIsNoGrowthOfTheTimeLag(t *testing.T) {
+	sc := &Scenario{Name: "reset", Poll: 5 * time.Second, Rhythm: Rhythm{Kind: Interval, Every: 5 * time.Second},
+		Production: Production{Kind: Steady, Rate: 10}, Partitions: 1, Members: 1}
+	run := func(tl func(t float64) float64) int {
+		o := &observer{span: 60}
+		for t := 0.0; t <= 300; t += 5 {
+			j := judged{t: t, truth: KeepsUp, col: ColOK, tl: tl(t), shown: t, reset: 100}
+			if t > 100 {
+				j.truth = CatchingUp
+			}
+			o.tls = append(o.tls, tlPoint{t, j.tl})
+			o.out = append(o.out, j)
+		}
+		return o.score(sc).OKWhileGrowing
+	}
+	falling := func(t float64) float64 {
+		if t <= 100 {
+			return 0
+		}
+		return 1000 - 2*(t-100)
+	}
+	if got := run(falling); got != 0 {
+		t.Errorf("OK while the time lag grew on %d polls after a reset, want 0", got)
+	}
+	// From 105 s the time lag grows by a second a second: by more than
+	// half the span of 60 s from the first poll after the reset from
+	// 140 s on, and over the whole span from 165 s: 33 polls to 300 s.
+	growing := func(t float64) float64 {
+		if t <= 100 {
+			return 0
+		}
+		return 1000 + (t - 105)
+	}
+	if got := run(growing); got != 33 {
+		t.Errorf("OK while the time lag grew on %d polls, want 33 (140 s to 300 s)", got)
+	}
+}

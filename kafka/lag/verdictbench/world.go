@@ -155,9 +155,14 @@ type part struct {
 	lastMove, lastZero, maxGap float64
 	moves                      int
 	// gaps are the latest four waits that ended with a move, gapAt the
-	// next to replace: the consumer's rhythm now.
-	gaps  [4]float64
-	gapAt int
+	// next to replace: the consumer's rhythm now. long is the longest
+	// wait that ended within two of its own lengths, longAt when it
+	// ended: a partition served in turn commits many times in its turn
+	// and then waits a whole round, and the round is its rhythm however
+	// many commits its turn took.
+	gaps         [4]float64
+	gapAt        int
+	long, longAt float64
 	// phase staggers a bursty partition's cycle.
 	phase float64
 }
@@ -646,8 +651,12 @@ func (w *world) commitParts(ps []int) {
 		if p.pos > p.committed {
 			if from := max(p.lastMove, p.lastZero); !math.IsInf(from, -1) && from >= w.haltEnd {
 				p.maxGap = max(p.maxGap, w.t-from)
-				p.gaps[p.gapAt] = w.t - from
+				g := w.t - from
+				p.gaps[p.gapAt] = g
 				p.gapAt = (p.gapAt + 1) % len(p.gaps)
+				if g >= p.long || w.t-p.longAt > 2*p.long {
+					p.long, p.longAt = g, w.t
+				}
 			}
 			p.lastMove = w.t
 			p.moves++
@@ -666,14 +675,21 @@ func (w *world) commitParts(ps []int) {
 }
 
 // rhythm is the longest of the latest waits that ended with a commit on
-// any partition: how far apart the consumer's commits are now, whatever
+// any partition, and of the longest waits that ended within two of their
+// own lengths: how far apart the consumer's commits are now, whatever
 // its speed and backlog (a consumer that commits after each batch commits
-// full batches, far apart, while it works off a backlog).
+// full batches, far apart, while it works off a backlog; one serving its
+// partitions in turn commits on each many times in its turn, then not
+// for a round).
 func (w *world) rhythm() float64 {
 	r := 0.0
 	for i := range w.parts {
-		for _, g := range w.parts[i].gaps {
+		p := &w.parts[i]
+		for _, g := range p.gaps {
 			r = max(r, g)
+		}
+		if w.t-p.longAt <= 2*p.long {
+			r = max(r, p.long)
 		}
 	}
 	return r
