@@ -84,3 +84,67 @@ func TestMembersBackGetTheirRhythm(t *testing.T) {
 		t.Errorf("never committing again: ERR STALL first at %ds, want by 900 s", stalled)
 	}
 }
+
+// TestMembersBackWorkOffTheStop: two members serve three partitions each
+// in turn (draining one partition's backlog, committing it every second,
+// before the next), 5 records a second on each, at twice what their
+// partitions produce. The group stops from 600 s to 780 s (Empty); its
+// members come back and work off the stop's backlog in turn. A
+// partition waiting for its turn then waits behind a member reading the
+// stop's old records: that member works off the stop, it does not fall
+// behind, and the group reads OK or JUDGING from its return to the end,
+// never WARN nor ERR.
+func TestMembersBackWorkOffTheStop(t *testing.T) {
+	const n = 6
+	var end, pos, c [n]int64
+	var serving [2]int
+	h := NewHistory(DefaultConfig())
+	for s := 0; s <= 1800; s++ {
+		away := s >= 600 && s < 780
+		for p := range n {
+			end[p] += 5
+		}
+		for m := range 2 {
+			if away {
+				continue
+			}
+			budget := int64(30)
+			for k := 0; k < 3 && budget > 0; k++ {
+				p := 3*m + serving[m]
+				take := min(budget, end[p]-pos[p])
+				pos[p] += take
+				budget -= take
+				c[p] = pos[p]
+				if pos[p] == end[p] {
+					serving[m] = (serving[m] + 1) % 3
+				}
+			}
+		}
+		if s%5 != 0 {
+			continue
+		}
+		g := kafka.Group{Name: "g", State: kafka.StateEmpty}
+		if !away {
+			g.State = kafka.StateStable
+			g.Members = []kafka.Member{{MemberID: "m-1"}, {MemberID: "m-2"}}
+		}
+		for p := range n {
+			q := po("t", int32(p), c[p], end[p])
+			q.MemberID = ""
+			if !away {
+				q.MemberID = g.Members[p/3].MemberID
+			}
+			g.Partitions = append(g.Partitions, q)
+		}
+		h.Add(snap(at(float64(s)), g))
+		gh, _ := h.Evaluate("g", at(float64(s)))
+		jv := Judge(gh, h.Config().Window)
+		v := jv.Text()
+		if s >= 780 && (v == "WARN" || strings.HasPrefix(v, "ERR")) {
+			t.Errorf("%s at %ds, back at 780 s and working off the stop; want OK or JUDGING", v, s)
+		}
+		if s >= 1200 && v != "OK" {
+			t.Errorf("%s at %ds, caught up since about 950 s; want OK", v, s)
+		}
+	}
+}

@@ -76,6 +76,9 @@ func (h *History) judgeGroup(gh *groupHist, at func(int) *kafka.PartitionOffsets
 	h.memberFalling(gh, at, n)
 	for i := range gh.parts {
 		if ph := &gh.parts[i]; ph.lastSeq == h.seq {
+			if ph.raw == StatusStop {
+				ph.rh.noteHalt()
+			}
 			c, end := h.sample(ph, h.seq)
 			h.hold1(ph, lagOf(c, end))
 		}
@@ -88,6 +91,19 @@ func (h *History) judgeGroup(gh *groupHist, at func(int) *kafka.PartitionOffsets
 // waiting their turn (judgeGroup). Its member's other partitions decide.
 func waitsTurn(ph *partHist, t, floor int64) bool {
 	return ph.raw == StatusStall || ph.raw == StatusOK && ph.wait != WaitNone && t-ph.rh.since > floor
+}
+
+// afterHalt reports whether the partition waits since a halt: the rules
+// called it stalled or stopped since its last commit (rhythm.halted), it
+// moves again after they did and has not caught up since
+// (rhythm.resumedFromHalt), or its wait began before its group's members
+// came back after a time without any (groupPace.back). Its member's lag grew
+// while it stood, and the old records the member reads are that
+// backlog, or this partition's own: they say that the member works off
+// a halt, not that it falls behind. The partition's own commits tell,
+// once it has some (its trend starts over: noteRhythm).
+func afterHalt(gh *groupHist, ph *partHist) bool {
+	return ph.rh.halted() || ph.rh.resumedFromHalt() || gh.pace.back > ph.rh.since
 }
 
 // judgeTurns judges the partitions the rules call stalled, or wait for
@@ -185,7 +201,21 @@ func (h *History) judgeTurns(gh *groupHist, at func(int) *kafka.PartitionOffsets
 	h.busy = busy
 	h.eachOwned(gh, at, n, func(ph *partHist, member string) {
 		j := slices.Index(moved, member)
-		if !waitsTurn(ph, t, h.floor()) || j < 0 || behind[j] < 0 {
+		if !waitsTurn(ph, t, h.floor()) {
+			return
+		}
+		if ph.raw == StatusStall && ph.rh.halted() {
+			// Its member halted with it (below), since its last
+			// commit: stalled until it commits, whatever its member
+			// does meanwhile.
+			return
+		}
+		if j < 0 || behind[j] < 0 {
+			if ph.raw == StatusStall {
+				// Its member committed nowhere lately: it halted
+				// with this partition.
+				ph.rh.noteHalt()
+			}
 			return
 		}
 		// A member that falls behind on the partitions it commits on, or
@@ -195,6 +225,18 @@ func (h *History) judgeTurns(gh *groupHist, at func(int) *kafka.PartitionOffsets
 		// that keeps up with its other partitions is not: something holds
 		// this one.
 		silence := float64(t-ph.rh.since) / 1e9
+		if quiet := t - newest[j]; ph.raw == StatusStall && prev[j] > 0 && 2*quiet >= t-ph.rh.since && float64(quiet) > RhythmFactor*float64(newest[j]-prev[j]) && quiet > gh.pace.stretch {
+			// Its member committed nowhere in the latter half of this
+			// partition's silence, nor within twice how often it
+			// commits: it is not busy elsewhere, its commits stopped
+			// (a consumer that halted on all its partitions, whose
+			// time lag grows on each as it stands). One that commits
+			// after each fetched batch commits nowhere while it works
+			// through a long one: its waits say so, and how they grow
+			// (groupPace.stretch).
+			ph.rh.noteHalt()
+			return
+		}
 		// A lower bound counts for a partition that moved before and now
 		// waits (a known wait): for one never seen moving, both date from
 		// the history's first poll and prove nothing.
@@ -226,7 +268,9 @@ func (h *History) judgeTurns(gh *groupHist, at func(int) *kafka.PartitionOffsets
 			// Its silence passed its rhythm: waiting its turn says why,
 			// not that it keeps up.
 			ph.raw, ph.wait = StatusOK, WaitTurn
-			if grew[j] > KeepUpMessages {
+			if grew[j] > KeepUpMessages && !afterHalt(gh, ph) {
+				// Falling behind, where its member's lag grew (not
+				// after a halt: afterHalt).
 				ph.raw, ph.wait = StatusWarn, WaitNone
 			}
 			return
@@ -246,7 +290,8 @@ func (h *History) judgeTurns(gh *groupHist, at func(int) *kafka.PartitionOffsets
 		if every > h.floor() {
 			g = grewLong[j]
 		}
-		if member != "" && prev[j] > 0 && g > KeepUpMessages && work > KeepUpSeconds+RhythmFactor*float64(every)/1e9 {
+		// Not after a halt (afterHalt).
+		if member != "" && prev[j] > 0 && g > KeepUpMessages && work > KeepUpSeconds+RhythmFactor*float64(every)/1e9 && !afterHalt(gh, ph) {
 			ph.raw, ph.wait = StatusWarn, WaitNone
 		}
 	})

@@ -69,7 +69,10 @@ type rhythm struct {
 	// History.ownTrend).
 	*rhythmMoves
 	// ngaps, gapAt, ntrend and head index the rings; moves counts forward
-	// moves seen (saturating at movesMax), and its caughtGap bit says
+	// moves seen (saturating at movesMax), its haltBit and resumedBit
+	// say that the current wait is a halt and that the commit moved
+	// since one (rhythm.halted, rhythm.resumedFromHalt), and its
+	// caughtGap bit says
 	// that the latest wait that ended in a commit began at a caught-up
 	// poll (rhythm.servedCaught).
 	ngaps, gapAt, ntrend, head, moves uint8
@@ -138,15 +141,39 @@ func (r *rhythm) periodic() bool {
 
 // caughtGap is rhythm.moves' bit for a latest wait that began at a
 // caught-up poll; the caughtRun bits count the commits since that poll
-// (1 to caughtRunMax; 0: none, or more); movesMax is the count of moves'
-// saturation below them.
+// (1 to caughtRunMax; 0: none, or more); haltBit says the current wait
+// was called a halt (rhythm.halted), and resumedBit that the commit
+// moved since one and the partition has not caught up since
+// (rhythm.resumedFromHalt); movesMax is the count of moves' saturation
+// below them.
 const (
 	caughtGap      = 1 << 7
 	caughtRunShift = 5
 	caughtRun      = 3 << caughtRunShift
 	caughtRunMax   = 2
-	movesMax       = 1<<caughtRunShift - 1
+	haltBit        = 1 << 4
+	resumedBit     = 1 << 3
+	movesMax       = resumedBit - 1
 )
+
+// halted reports whether, at a poll of its current wait, the rules
+// called the partition stopped, or stalled while its member committed
+// nowhere else either (noteHalt, judgeTurns), whatever they call it now:
+// once its member's other partitions resume, the member reads the
+// halt's old records there, and this one still silent would look as if
+// it waited its turn behind a busy member. A forward move, or a
+// caught-up poll, clears it.
+func (r *rhythm) halted() bool { return r.moves&haltBit != 0 }
+
+// noteHalt notes that the partition's current wait is a halt (halted).
+func (r *rhythm) noteHalt() { r.moves |= haltBit }
+
+// resumedFromHalt reports whether the commit moved after a halt
+// (halted, or the rules' status STALL or STOP at the poll before) and
+// the partition has neither caught up nor committed three times since,
+// far enough apart for a trend (moved). Unlike resumed, a pause in
+// production does not set it.
+func (r *rhythm) resumedFromHalt() bool { return r.moves&resumedBit != 0 }
 
 // movesSeen is how many forward moves the partition showed (at most
 // movesMax).
@@ -262,7 +289,10 @@ func (r *rhythm) start(t int64) { r.since = t }
 
 // caughtUp notes a poll at t that saw the partition with nothing to
 // consume: a wait begins afresh.
-func (r *rhythm) caughtUp(t int64) { r.since, r.fromKnown, r.resumed = t, true, false }
+func (r *rhythm) caughtUp(t int64) {
+	r.since, r.fromKnown, r.resumed = t, true, false
+	r.moves &^= haltBit | resumedBit
+}
 
 // moved notes a poll at t that saw the commit move forward, with the
 // partition's time lag then (tl seconds, negative when unknown). A wait
@@ -293,7 +323,7 @@ func (r *rhythm) moved(t int64, tl float64, lag int64, spacing int64) {
 		}
 	}
 	r.since, r.last, r.fromKnown = t, t, true
-	r.moves = min(r.movesSeen()+1, movesMax) | flag | run<<caughtRunShift
+	r.moves = min(r.movesSeen()+1, movesMax) | flag | run<<caughtRunShift | r.moves&resumedBit
 	r.pending = tl < 0
 	p := trendPoint{at: t, tl: float32(tl), lag: float32(lag)}
 	switch {
@@ -306,6 +336,12 @@ func (r *rhythm) moved(t int64, tl float64, lag int64, spacing int64) {
 	default:
 		r.trend[(int(r.head)+int(r.ntrend))%trendPoints] = p
 		r.ntrend++
+	}
+	if r.ntrend >= 3 {
+		// Three commits since the trend started over, the first and
+		// the third at least spacing apart: they tell how it goes, and
+		// the halt is behind it.
+		r.moves &^= resumedBit
 	}
 }
 
@@ -668,14 +704,16 @@ func (h *History) noteRhythm(ph *partHist, c, end, prevC, t int64) {
 		}
 		return
 	}
-	if c > prevC && (ph.raw == StatusStall || ph.raw == StatusStop) {
+	if c > prevC && (ph.raw == StatusStall || ph.raw == StatusStop || ph.rh.halted()) {
 		// The commit moves again after the rules called it stalled or
-		// stopped: the commits before describe the consumer before it
+		// stopped (at the latest poll, or at any since the commit before:
+		// rhythm.halted): the commits before describe the consumer before it
 		// stopped, not the one that reads now. Its trend starts again
 		// from here, so that a consumer working off the backlog a stall
 		// left is judged on its own commits since, not on the climb the
 		// stall made.
 		ph.rh.restartTrend()
+		ph.rh.moves |= resumedBit
 	}
 	if c >= 0 && c > prevC && ph.rh.fromKnown && ph.rh.last != 0 && ph.rh.since-ph.rh.last > h.floor() {
 		// The first move after the partition was caught up, where its

@@ -349,18 +349,25 @@ func TestAStuckPartitionThroughAPauseStaysStall(t *testing.T) {
 		if s%5 != 0 {
 			continue
 		}
-		var ps []kafka.PartitionOffsets
-		for p := range n {
-			ps = append(ps, po("t", int32(p), c[p], end[p]))
-		}
-		h.Add(snap(at(float64(s)), grp("g", ps...)))
-		g, _ := h.Evaluate("g", at(float64(s)))
-		jv := Judge(g, h.Config().Window)
-		staysStall(t, &stalled, jv.Text(), float64(s))
+		staysStall(t, &stalled, pollOne(h, s, c[:], end[:]), float64(s))
 	}
 	if stalled < 0 || stalled > 1300 {
 		t.Errorf("ERR STALL first at %.0fs, want by 1,300 s (stuck at 1,000 s)", stalled)
 	}
+}
+
+// pollOne adds a poll at s seconds of one group g, owned by one member,
+// whose partition t/i has commit c[i] and log end end[i], and returns
+// the group's verdict then.
+func pollOne(h *History, s int, c, end []int64) string {
+	var ps []kafka.PartitionOffsets
+	for p := range c {
+		ps = append(ps, po("t", int32(p), c[p], end[p]))
+	}
+	h.Add(snap(at(float64(s)), grp("g", ps...)))
+	g, _ := h.Evaluate("g", at(float64(s)))
+	jv := Judge(g, h.Config().Window)
+	return jv.Text()
 }
 
 // staysStall follows a run of verdicts: from the first ERR STALL (its
@@ -372,5 +379,53 @@ func staysStall(t *testing.T, first *float64, v string, at float64) {
 	}
 	if *first >= 0 && v != "ERR STALL" {
 		t.Errorf("%s at %.1fs, after ERR STALL at %.1fs; want ERR STALL", v, at, *first)
+	}
+}
+
+// TestAHaltedConsumerIsNoBusyMember: one member serves six partitions, two
+// records a second on each, and commits each every 30 s, five seconds
+// apart from the next; it halts from 1,440 s to 2,520 s, then works off
+// the backlog at three times the production. While it stands, every
+// partition's time lag grows; one that passes its rhythm first is not
+// waiting its turn behind siblings that stand as well: the group reads
+// ERR STALL from its first, never WARN. Once it resumes, the partitions
+// it has not committed yet wait behind siblings that read the halt's old
+// records: that is the member working off the halt, not falling behind,
+// and each partition's own commits tell (its trend starts over): OK or
+// JUDGING, never WARN, until the end.
+func TestAHaltedConsumerIsNoBusyMember(t *testing.T) {
+	const n = 6
+	var end, pos, c [n]int64
+	h := NewHistory(DefaultConfig())
+	stalled := -1.0
+	for s := 0; s <= 3600; s++ {
+		halted := s >= 1440 && s < 2520
+		for p := range n {
+			end[p] += 2
+			if !halted {
+				pos[p] = min(pos[p]+6, end[p])
+				if (s+5*p)%30 == 0 {
+					c[p] = pos[p]
+				}
+			}
+		}
+		if s%5 != 0 {
+			continue
+		}
+		v := pollOne(h, s, c[:], end[:])
+		switch {
+		case s < 1440 && s >= 300 && v != "OK":
+			t.Errorf("%s at %ds, keeping up; want OK", v, s)
+		case s >= 1440 && s < 2520:
+			staysStall(t, &stalled, v, float64(s))
+			if v == "WARN" {
+				t.Errorf("WARN at %ds, halted; want JUDGING until ERR STALL", s)
+			}
+		case s >= 2520 && (v == "WARN" || strings.HasPrefix(v, "ERR") && s > 2560):
+			t.Errorf("%s at %ds, working off the halt's backlog; want OK or JUDGING", v, s)
+		}
+	}
+	if stalled < 0 || stalled > 1560 {
+		t.Errorf("ERR STALL first at %.0fs, want by 1,560 s (halted at 1,440 s)", stalled)
 	}
 }
