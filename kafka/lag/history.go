@@ -89,9 +89,13 @@ type History struct {
 	behindBound []float64
 	peakTL      []float64
 	workTL      []float64
-	newest      []int64
-	prev        []int64
-	grewLong    []int64
+	// workBy is the partition whose time lag workTL holds, and work2 the
+	// greatest time lag among the member's others.
+	workBy   []*partHist
+	work2    []float64
+	newest   []int64
+	prev     []int64
+	grewLong []int64
 	// busy is judgeTurns' per member: the lag growth of the partitions
 	// it committed on recently, summed (0), their sawtooths summed (1),
 	// and 1 when one of them grew past its own sawtooth (2).

@@ -117,6 +117,7 @@ func (h *History) judgeTurns(gh *groupHist, at func(int) *kafka.PartitionOffsets
 	// all its partitions grew over the window.
 	moved, grew, behind, behindBound := h.moved[:0], h.grew[:0], h.behind[:0], h.behindBound[:0]
 	workTL, newest, prev, grewLong, peakTL := h.workTL[:0], h.newest[:0], h.prev[:0], h.grewLong[:0], h.peakTL[:0]
+	workBy, work2 := h.workBy[:0], h.work2[:0]
 	busy := h.busy[:0]
 	// Within the window, or twice the group's rhythm when that is
 	// longer (a job committing on checkpoints), or what a partition's
@@ -127,6 +128,7 @@ func (h *History) judgeTurns(gh *groupHist, at func(int) *kafka.PartitionOffsets
 		if j < 0 {
 			moved, grew, behind, behindBound = append(moved, member), append(grew, 0), append(behind, -1), append(behindBound, -1)
 			workTL, newest, prev, grewLong, peakTL = append(workTL, -1), append(newest, 0), append(prev, 0), append(grewLong, 0), append(peakTL, 0)
+			workBy, work2 = append(workBy, nil), append(work2, -1)
 			busy = append(busy, [3]float64{})
 			j = len(moved) - 1
 		}
@@ -158,7 +160,11 @@ func (h *History) judgeTurns(gh *groupHist, at func(int) *kafka.PartitionOffsets
 			peakTL[j] = max(peakTL[j], ph.rh.peakSince(t-recent))
 			if tl := h.timeLagOf(ph, c, end, t); tl.Kind == TimeLagInterpolated || tl.Kind == TimeLagExact {
 				behind[j] = max(behind[j], tl.Seconds)
-				workTL[j] = max(workTL[j], tl.Seconds)
+				if tl.Seconds > workTL[j] {
+					work2[j], workTL[j], workBy[j] = workTL[j], tl.Seconds, ph
+				} else {
+					work2[j] = max(work2[j], tl.Seconds)
+				}
 			} else if tl.Kind == TimeLagAtLeast {
 				// A lower bound (a commit older than the points, its
 				// record not read yet): at least that far behind. It
@@ -198,6 +204,7 @@ func (h *History) judgeTurns(gh *groupHist, at func(int) *kafka.PartitionOffsets
 	}
 	h.moved, h.grew, h.behind, h.behindBound = moved, grew, behind, behindBound
 	h.workTL, h.newest, h.prev, h.grewLong, h.peakTL = workTL, newest, prev, grewLong, peakTL
+	h.workBy, h.work2 = workBy, work2
 	h.busy = busy
 	h.eachOwned(gh, at, n, func(ph *partHist, member string) {
 		j := slices.Index(moved, member)
@@ -225,7 +232,7 @@ func (h *History) judgeTurns(gh *groupHist, at func(int) *kafka.PartitionOffsets
 		// that keeps up with its other partitions is not: something holds
 		// this one.
 		silence := float64(t-ph.rh.since) / 1e9
-		if quiet := t - newest[j]; ph.raw == StatusStall && prev[j] > 0 && 2*quiet >= t-ph.rh.since && float64(quiet) > RhythmFactor*float64(newest[j]-prev[j]) && quiet > gh.pace.stretch {
+		if quiet := t - newest[j]; prev[j] > 0 && 2*quiet >= t-ph.rh.since && float64(quiet) > RhythmFactor*float64(newest[j]-prev[j]) && quiet > gh.pace.stretch {
 			// Its member committed nowhere in the latter half of this
 			// partition's silence, nor within twice how often it
 			// commits: it is not busy elsewhere, its commits stopped
@@ -233,9 +240,18 @@ func (h *History) judgeTurns(gh *groupHist, at func(int) *kafka.PartitionOffsets
 			// time lag grows on each as it stands). One that commits
 			// after each fetched batch commits nowhere while it works
 			// through a long one: its waits say so, and how they grow
-			// (groupPace.stretch).
-			ph.rh.noteHalt()
-			return
+			// (groupPace.stretch). A STALL is a halt then; a wait the
+			// rules had not called STALL, beside partitions committed
+			// after it that stand as well, waits on. (Where the
+			// member's latest commit is this partition's, the member
+			// is this partition, and its own time lag tells.)
+			if ph.raw == StatusStall {
+				ph.rh.noteHalt()
+				return
+			}
+			if newest[j] > ph.rh.last {
+				return
+			}
 		}
 		// A lower bound counts for a partition that moved before and now
 		// waits (a known wait): for one never seen moving, both date from
@@ -285,6 +301,17 @@ func (h *History) judgeTurns(gh *groupHist, at func(int) *kafka.PartitionOffsets
 		// Its lag grows over the window, or over the whole ring when it
 		// commits less often than the window spans (a batch committed
 		// drops it within the window).
+		// Where it works: this partition's own time lag now says how
+		// long it waits, not how far behind its member is elsewhere (a
+		// partition stuck beside siblings that keep up), so the
+		// member's other partitions' now, and the records it read at
+		// its commits within the span, this one's included.
+		if workBy[j] == ph {
+			work = max(work2[j], peakTL[j])
+			if ph.rh.fromKnown {
+				work = max(work, behindBound[j])
+			}
+		}
 		every := newest[j] - prev[j]
 		g := grew[j]
 		if every > h.floor() {
@@ -295,6 +322,8 @@ func (h *History) judgeTurns(gh *groupHist, at func(int) *kafka.PartitionOffsets
 			ph.raw, ph.wait = StatusWarn, WaitNone
 		}
 	})
+	// The scratch keeps its room, not the partitions it pointed at.
+	clear(h.workBy)
 }
 
 // memberFalling calls WARN the partitions the rules call OK, with a

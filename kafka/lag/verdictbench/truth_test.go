@@ -255,3 +255,38 @@ func TestAResetIsNoGrowthOfTheTimeLag(t *testing.T) {
 		t.Errorf("OK while the time lag grew on %d polls, want 33 (140 s to 300 s)", got)
 	}
 }
+
+// TestAStuckPartitionReadsNoWarnBeforeStall: three scenarios of the
+// benchmark where one partition gets stuck beside siblings that keep up,
+// committing every two minutes (seed 2's s077, bursty, on 6 partitions;
+// seed 5's s103, bursty, on 48; seed 5's s207, a ramp, on 12): the UI
+// read WARN for 20 to 45 s before ERR STALL, its member counted as
+// falling behind where it works on the stuck partition's own time lag.
+// While it is stuck it reads OK or JUDGING, never WARN, until ERR STALL,
+// and ERR STALL from then until it moves.
+func TestAStuckPartitionReadsNoWarnBeforeStall(t *testing.T) {
+	for _, c := range []struct {
+		seed uint64
+		i    int
+	}{{2, 77}, {5, 103}, {5, 207}} {
+		sc := Scenarios(c.seed, c.i+1, 60*time.Minute)[c.i]
+		if sc.Story != "one partition stuck" {
+			t.Fatalf("seed %d s%03d: story %q, want one partition stuck", c.seed, c.i, sc.Story)
+		}
+		stalled := -1.0
+		for _, j := range observe(&sc, false)[UI].out {
+			if j.truth != Stalled {
+				continue
+			}
+			if j.col == ColStall && stalled < 0 {
+				stalled = j.t
+			}
+			if j.col == ColWarn || stalled >= 0 && j.col != ColStall {
+				t.Errorf("seed %d s%03d: %v at %.0fs, stalled (ERR STALL first at %.0fs); want JUDGING until ERR STALL", c.seed, c.i, j.col, j.t, stalled)
+			}
+		}
+		if stalled < 0 {
+			t.Errorf("seed %d s%03d: never ERR STALL while stalled", c.seed, c.i)
+		}
+	}
+}
