@@ -117,7 +117,7 @@ func (h *History) copyGroups(src *History) {
 }
 
 // copyGroupsFresh makes the group records of h, which has none, those of
-// src, in a few allocations rather than four a group: every group's
+// src, in a few allocations rather than three a group: every group's
 // record from one block, every partition's record from another, and
 // every lag ring's bytes from a third, each group's share of a block
 // clipped to its length, so that a write past it (a group whose
