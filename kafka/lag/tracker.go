@@ -33,8 +33,8 @@ type Tracker struct {
 	snap   *kafka.Snapshot // the latest accepted snapshot
 	health []Verdict       // aligned with snap.Groups
 	// lent reports that Verdicts handed health out: the next write
-	// judges into a new slice (Add, AddExact, CopyFrom), so a reader keeps the
-	// verdicts of the poll it was given.
+	// (Add, AddExact, CopyFrom) judges into a new slice, so a reader
+	// keeps the verdicts of the poll it was given.
 	lent    bool
 	counts  [3]int // groups by severity, verdicts only
 	judging int    // groups whose verdict is still judging
