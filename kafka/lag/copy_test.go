@@ -19,8 +19,17 @@ import (
 // reads touch is written), and the new front exactly as the single
 // tracker: every verdict, the counts, each group's series, partitions and
 // partition series, the commits to read next. Polls go past the ring, a
-// reset is noted before a poll, and records are read after some.
+// reset is noted before a poll, and records are read after some. The
+// copy is made into the old front, as a History copied into again
+// reuses its memory, and into a new tracker each time, as the UI's
+// judging job makes one (History.copyGroupsFresh).
 func TestCopiesGiveTheSameAnswers(t *testing.T) {
+	t.Run("reused", func(t *testing.T) { copiesGiveTheSameAnswers(t, false) })
+	t.Run("new", func(t *testing.T) { copiesGiveTheSameAnswers(t, true) })
+}
+
+func copiesGiveTheSameAnswers(t *testing.T, fresh bool) {
+	t.Helper()
 	cfg := lag.Config{Samples: 8, Window: 4, TimePoints: 6}
 	one := lag.NewTracker(cfg)
 	front, back := lag.NewTracker(cfg), lag.NewTracker(cfg)
@@ -28,6 +37,9 @@ func TestCopiesGiveTheSameAnswers(t *testing.T) {
 		t.Helper()
 		f(one)
 		before := answers(front, s)
+		if fresh {
+			back = lag.NewTracker(cfg)
+		}
 		back.CopyFrom(front)
 		var during trackerAnswers
 		var wg sync.WaitGroup

@@ -28,8 +28,11 @@ type twin struct {
 	// tally, when set, counts what the comparisons covered.
 	tally *equivTally
 	// spare, when set, takes every write in h's place, as the UI's back
-	// copy does (see write).
-	spare *History
+	// copy does (see write); every other write it is a new History, as
+	// the UI's back is (History.copyGroupsFresh), and a reused one in
+	// between (History.copyGroups). writes counts them.
+	spare  *History
+	writes int
 }
 
 // equivTally counts the partition statuses, time-lag kinds and widths
@@ -75,6 +78,9 @@ func (tw *twin) write(t testing.TB, f func(h *History)) {
 	}
 	src := tw.h
 	before := answersOf(src)
+	if tw.writes++; tw.writes%2 == 0 {
+		tw.spare = NewHistory(src.cfg)
+	}
 	tw.spare.CopyFrom(src)
 	during := make(chan historyAnswers)
 	go func() { during <- answersOf(src) }()

@@ -1,6 +1,7 @@
 package lag
 
 import (
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -29,10 +30,14 @@ type Tracker struct {
 	hist *History
 	cfg  Config
 
-	snap    *kafka.Snapshot // the latest accepted snapshot
-	health  []Verdict       // aligned with snap.Groups
-	counts  [3]int          // groups by severity, verdicts only
-	judging int             // groups whose verdict is still judging
+	snap   *kafka.Snapshot // the latest accepted snapshot
+	health []Verdict       // aligned with snap.Groups
+	// lent reports that Verdicts handed health out: the next write
+	// (Add, AddExact, CopyFrom) judges into a new slice, so a reader
+	// keeps the verdicts of the poll it was given.
+	lent    bool
+	counts  [3]int // groups by severity, verdicts only
+	judging int    // groups whose verdict is still judging
 	scratch []PartitionHealth
 	// scratch2 is the second half's scratch when a poll is judged in
 	// two (judgeGroups).
@@ -120,6 +125,9 @@ func (l *Tracker) Add(s *kafka.Snapshot) {
 	l.snap = s
 	l.seq++
 	l.times[l.slot(l.seq)] = s.Time.UnixNano()
+	if l.lent {
+		l.health, l.lent = nil, false // a reader keeps the lent verdicts
+	}
 	l.health = resize(l.health, len(s.Groups))
 	l.counts, l.judging = [3]int{}, 0
 	l.judgeGroups(s)
@@ -252,6 +260,24 @@ func (l *Tracker) Group(snap *kafka.Snapshot, i int) Verdict {
 		return UnknownVerdict
 	}
 	return l.Named(snap.Groups[i].Name)
+}
+
+// Verdicts returns the verdicts of snap's groups, aligned with
+// snap.Groups, when snap is the latest poll the tracker judged, and nil
+// otherwise. The slice is lent, not copied: the tracker never writes it
+// again (Add, AddExact and CopyFrom judge into a new one once it is lent),
+// so a screen may keep it with its poll rather than copy 216 bytes a
+// group, which at 50,000 groups it did twice while a poll was judged (the
+// screen's and the next poll's prepared copy). The caller must not write
+// it. Verdicts marks the tracker, so it is a write: call it where the
+// tracker may be written, or on the UI loop for the front copy, which no
+// job writes (tui/judge.go).
+func (l *Tracker) Verdicts(snap *kafka.Snapshot) []Verdict {
+	if l == nil || l.snap == nil || snap != l.snap || len(l.health) != len(snap.Groups) {
+		return nil
+	}
+	l.lent = true
+	return l.health
 }
 
 // Named is the verdict for a group by name (unknown when the latest poll
@@ -400,6 +426,9 @@ func (l *Tracker) AddExact(recs map[kafka.CommitKey]kafka.RecordTime) {
 // judgeAgain judges group i of the latest poll again and replaces its
 // verdict, its count and the latest point of its time-lag series.
 func (l *Tracker) judgeAgain(i int) {
+	if l.lent {
+		l.health, l.lent = slices.Clone(l.health), false
+	}
 	h := &l.health[i]
 	if sev, ok := h.Decided(); ok {
 		l.counts[sev]--

@@ -1,6 +1,7 @@
 package rebalance
 
 import (
+	"slices"
 	"sort"
 	"time"
 
@@ -360,6 +361,25 @@ func (t *Timeline) Config() TimelineConfig { return t.cfg }
 // changes them in place. src must not be written while t copies it.
 func (t *Timeline) CopyFrom(src *Timeline) {
 	t.cfg, t.seq, t.last = src.cfg, src.seq, src.last
+	if len(t.groups) == 0 && len(src.groups) > 0 {
+		// A new timeline (the UI's judging job makes one each poll):
+		// the tracks in one block, one allocation rather than one a
+		// group.
+		trs := make([]track, len(src.groups))
+		t.groups = make(map[string]*track, len(src.groups))
+		i := 0
+		for name, st := range src.groups {
+			tr := &trs[i]
+			i++
+			*tr = *st
+			tr.ring = nil
+			if len(st.ring) > 0 {
+				tr.ring = slices.Clone(st.ring)
+			}
+			t.groups[name] = tr
+		}
+		return
+	}
 	for name := range t.groups {
 		if _, ok := src.groups[name]; !ok {
 			delete(t.groups, name)

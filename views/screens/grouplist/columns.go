@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/lipgloss"
@@ -25,7 +26,9 @@ type row struct {
 	g   *kafka.Group
 	lag int64 // total lag, kafka.NoOffset when no partition has a known lag
 	h   *lag.Verdict
-	reb *rebStatus
+	// lastReb is when the group last finished a rebalance, zero when
+	// none was seen (or the timeline does not know the group).
+	lastReb time.Time
 	// glance: the Diagnosis rules at a glance (diagnose.GlanceAt): with
 	// an ERR finding the NAME cell starts with FindingMark, and a WARN or
 	// ERR verdict is followed by the short cause.
@@ -62,12 +65,6 @@ func marksLegend() ui.Section {
 		entry(strings.TrimSpace(FindingMark)+" NAME", "an ERR finding: see the group's Diagnosis tab"),
 		entry("ERR · cause", "why a WARN or ERR, when the poll knows it"),
 	}}
-}
-
-// rebStatus is what the rebalance timeline knew of a group at the poll.
-type rebStatus struct {
-	rebalance.Status
-	known bool
 }
 
 // sparkWidth is the number of polls the trend column shows.
@@ -127,10 +124,10 @@ func (m *Model) newColumns() []table.Col[row] {
 // lastRebalance is the time since the group last finished a rebalance, "-"
 // when none was seen since kgroups started watching.
 func (m *Model) lastRebalance(r row) string {
-	if !r.reb.known || r.reb.LastRebalance.IsZero() {
+	if r.lastReb.IsZero() {
 		return columns.Missing
 	}
-	return format.Short(m.Now().Sub(r.reb.LastRebalance))
+	return format.Short(m.Now().Sub(r.lastReb))
 }
 
 // stateText is the state, "rebalancing" for every state of a rebalance

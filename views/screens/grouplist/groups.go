@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -48,15 +49,18 @@ type Model struct {
 	ui.Common
 	keys keyMap
 
-	snap   *kafka.Snapshot
-	hist   ui.LagHistory
-	lower  []string          // lower-cased names, for the filter
-	lags   []int64           // total lag per group, kafka.NoOffset when unknown
-	health []lag.Verdict     // verdict per group
-	reb    []rebStatus       // rebalance status per group
-	glance []diagnose.Glance // the findings at a glance per group (diagnose.GlanceAt)
-	buf    []lag.PartitionHealth
-	rows   []int // indices into snap.Groups after filter and sort
+	snap  *kafka.Snapshot
+	hist  ui.LagHistory
+	lower []string // lower-cased names, for the filter
+	lags  []int64  // total lag per group, kafka.NoOffset when unknown
+	// health is the verdict per group: the tracker's own verdicts of
+	// the poll when it lends them (lag.Tracker.Verdicts), never written
+	// here.
+	health  []lag.Verdict
+	lastReb []time.Time       // when each group last finished a rebalance (zero: none seen)
+	glance  []diagnose.Glance // the findings at a glance per group (diagnose.GlanceAt)
+	buf     []lag.PartitionHealth
+	rows    []int // indices into snap.Groups after filter and sort
 
 	filter    ui.Input
 	filtering bool
@@ -303,24 +307,34 @@ func (m *Model) setSort(k SortKey, desc bool) {
 }
 
 // setData takes a new poll: per-group figures are worked out here, once, so
-// that View only formats. The verdicts are copied: l is the root's and
-// changes with the next poll.
+// that View only formats. The verdicts are the tracker's, lent for good
+// (lag.Tracker.Verdicts: a later poll judges into new ones), or copied
+// when it has none for s; the screen never writes them, so it makes a
+// new slice rather than reuse one that may be lent.
 func (m *Model) setData(s *kafka.Snapshot, h ui.LagHistory, l *lag.Tracker, rs ui.RebalanceStatus) {
 	m.snap, m.hist = s, h
 	n := len(s.Groups)
 	m.lower = resize(m.lower, n)
 	m.lags = resize(m.lags, n)
-	m.health = resize(m.health, n)
-	m.reb = resize(m.reb, n)
+	m.lastReb = resize(m.lastReb, n)
 	m.glance = resize(m.glance, n)
+	m.health = l.Verdicts(s)
+	copied := m.health == nil
+	if copied {
+		m.health = make([]lag.Verdict, n)
+	}
 	for i := range s.Groups {
 		m.lower[i] = strings.ToLower(s.Groups[i].Name)
 		m.lags[i] = columns.GroupLag(&s.Groups[i])
-		m.health[i] = l.Group(s, i)
+		if copied {
+			m.health[i] = l.Group(s, i)
+		}
 		m.glance[i] = m.glanceAt(s, l, i)
-		m.reb[i] = rebStatus{}
+		m.lastReb[i] = time.Time{}
 		if rs != nil {
-			m.reb[i].Status, m.reb[i].known = rs.Status(s.Groups[i].Name)
+			if st, ok := rs.Status(s.Groups[i].Name); ok {
+				m.lastReb[i] = st.LastRebalance
+			}
 		}
 	}
 	m.count()
@@ -478,7 +492,7 @@ func (m *Model) View() string {
 
 func (m *Model) row(i int) row {
 	gi := m.rows[i]
-	return row{g: &m.snap.Groups[gi], lag: m.lags[gi], h: &m.health[gi], reb: &m.reb[gi], glance: m.glance[gi]}
+	return row{g: &m.snap.Groups[gi], lag: m.lags[gi], h: &m.health[gi], lastReb: m.lastReb[gi], glance: m.glance[gi]}
 }
 
 // stateOrder lists states in the order the summary counts them.

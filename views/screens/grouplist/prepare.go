@@ -39,7 +39,7 @@ func (p *prepared) matches(m *Model) bool {
 func (m *Model) install(p *prepared) {
 	s := p.m
 	m.snap, m.hist = s.snap, s.hist
-	m.lower, m.lags, m.health, m.reb, m.glance = s.lower, s.lags, s.health, s.reb, s.glance
+	m.lower, m.lags, m.health, m.lastReb, m.glance = s.lower, s.lags, s.health, s.lastReb, s.glance
 	m.counts, m.rows = s.counts, s.rows
 	m.place()
 }
