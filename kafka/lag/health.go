@@ -140,6 +140,16 @@ func (h *History) verdict(ph *partHist, c, end, now int64, g groupPace) (Status,
 		}
 	}
 
+	if r.halted() {
+		// The rules called it stalled or stopped since its last commit,
+		// and its silence is now within what its group's rhythm allows:
+		// the partitions its member moved again ended waits as long as
+		// the halt, and the group's rhythm counts them. Its trend is of
+		// the consumer before the halt, whose climb the halt extended;
+		// its own next commit starts it again (noteRhythm). Until then
+		// nothing says how it reads now.
+		return StatusOK, Rewind{}, WaitTrend
+	}
 	behind, climbing, enough := h.trend(ph)
 	if behind && (!ph.decided || ph.held != StatusWarn) {
 		if _, step := h.stepped(ph); step {

@@ -290,3 +290,41 @@ func TestAStuckPartitionReadsNoWarnBeforeStall(t *testing.T) {
 		}
 	}
 }
+
+// TestPartitionsLeftAfterAStallReadNoWarn: a consumer stalls for about
+// seventeen minutes on every partition, then resumes, working through
+// its partitions in turn while production pauses (catching up). Once
+// its first partitions move again, their waits, as long as the stall,
+// make the group's rhythm, and the partitions not moved yet are within
+// it: their trends still hold the climb from before the stall, which
+// the stall extended, and say nothing of the consumer that reads now.
+// No WARN until the truth is falling behind again.
+func TestPartitionsLeftAfterAStallReadNoWarn(t *testing.T) {
+	for _, c := range []struct {
+		seed uint64
+		i    int
+	}{{2, 18}, {5, 31}, {5, 187}, {6, 57}} {
+		sc := Scenarios(c.seed, c.i+1, 60*time.Minute)[c.i]
+		if sc.Story != "stalls, then resumes" {
+			t.Fatalf("seed %d s%03d: story %q, want stalls, then resumes", c.seed, c.i, sc.Story)
+		}
+		stalled, resumed := false, -1.0
+		for _, j := range observe(&sc, false)[UI].out {
+			switch {
+			case j.truth == Stalled:
+				stalled = true
+			case stalled && resumed < 0 && j.truth == CatchingUp:
+				resumed = j.t
+			}
+			if resumed >= 0 && j.truth == FallingBehind {
+				break
+			}
+			if resumed >= 0 && j.col == ColWarn {
+				t.Errorf("seed %d s%03d: WARN at %.0fs, catching up since the stall ended at %.0fs", c.seed, c.i, j.t, resumed)
+			}
+		}
+		if resumed < 0 {
+			t.Errorf("seed %d s%03d: never catching up after the stall", c.seed, c.i)
+		}
+	}
+}
