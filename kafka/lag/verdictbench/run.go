@@ -588,12 +588,11 @@ func (o *observer) okWhileGrowing(i int, period float64) bool {
 		return false
 	}
 	e := max(o.span, 2*period, 2*j.rhythm, o.cycle)
-	var old float64
-	var ok bool
-	if j.t-e <= j.reset {
+	// The latest poll at or before j.t-e, unless that poll came before
+	// the reset (though j.t-e is after it): then the first after it.
+	old, at, ok := tlAt(o.tls, j.t-e)
+	if j.t-e <= j.reset || ok && at <= j.reset {
 		old, ok = tlAfter(o.tls, j.reset)
-	} else {
-		old, ok = tlAt(o.tls, j.t-e)
 	}
 	return ok && old >= 0 && j.tl-old > e/2
 }
@@ -601,14 +600,15 @@ func (o *observer) okWhileGrowing(i int, period float64) bool {
 // tlPoint is the true time lag tl at time t.
 type tlPoint struct{ t, tl float64 }
 
-// tlAt is the true time lag at the latest poll at or before t.
-func tlAt(ps []tlPoint, t float64) (float64, bool) {
+// tlAt is the true time lag at the latest poll at or before t, and that
+// poll's time.
+func tlAt(ps []tlPoint, t float64) (tl, at float64, ok bool) {
 	for i := len(ps) - 1; i >= 0; i-- {
 		if ps[i].t <= t {
-			return ps[i].tl, true
+			return ps[i].tl, ps[i].t, true
 		}
 	}
-	return 0, false
+	return 0, 0, false
 }
 
 // tlAfter is the true time lag at the earliest poll after t.

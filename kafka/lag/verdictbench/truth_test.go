@@ -221,9 +221,12 @@ func TestARoundIsTheRhythmOfAPartitionServedInTurn(t *testing.T) {
 func TestAResetIsNoGrowthOfTheTimeLag(t *testing.T) {
 	sc := &Scenario{Name: "reset", Poll: 5 * time.Second, Rhythm: Rhythm{Kind: Interval, Every: 5 * time.Second},
 		Production: Production{Kind: Steady, Rate: 10}, Partitions: 1, Members: 1}
-	run := func(tl func(t float64) float64) int {
+	run := func(tl func(t float64) float64, after float64) int {
 		o := &observer{span: 60}
 		for t := 0.0; t <= 300; t += 5 {
+			if t > 100 {
+				t += after - 5 // the polls' interval after the reset
+			}
 			j := judged{t: t, truth: KeepsUp, col: ColOK, tl: tl(t), shown: t, reset: 100}
 			if t > 100 {
 				j.truth = CatchingUp
@@ -239,8 +242,14 @@ func TestAResetIsNoGrowthOfTheTimeLag(t *testing.T) {
 		}
 		return 1000 - 2*(t-100)
 	}
-	if got := run(falling); got != 0 {
+	if got := run(falling, 5); got != 0 {
 		t.Errorf("OK while the time lag grew on %d polls after a reset, want 0", got)
+	}
+	// At 7 s polls after the reset, 163 s looks back to 103 s, after the
+	// reset, where the latest poll is the one at 100 s, before it: the
+	// time lag from the first poll after the reset is the one to beat.
+	if got := run(falling, 7); got != 0 {
+		t.Errorf("OK while the time lag grew on %d polls after a reset at 7 s polls, want 0", got)
 	}
 	// From 105 s the time lag grows by a second a second: by more than
 	// half the span of 60 s from the first poll after the reset from
@@ -251,7 +260,7 @@ func TestAResetIsNoGrowthOfTheTimeLag(t *testing.T) {
 		}
 		return 1000 + (t - 105)
 	}
-	if got := run(growing); got != 33 {
+	if got := run(growing, 5); got != 33 {
 		t.Errorf("OK while the time lag grew on %d polls, want 33 (140 s to 300 s)", got)
 	}
 }
