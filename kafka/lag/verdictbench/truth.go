@@ -30,7 +30,8 @@ const (
 	// records wait.
 	Stalled
 	// Rewound: the committed offsets were moved back within the last
-	// window (a reset, a replay): records are consumed again.
+	// window (a reset, a replay) and the consumer has not committed
+	// where it had been since: records are consumed again.
 	Rewound
 	// Stopped: nothing consumes and records wait.
 	Stopped
@@ -89,7 +90,7 @@ func (w *world) partTruth(i int, fade float64) (Truth, bool) {
 		}
 		return Idle, false // nothing to judge
 	}
-	if w.t-w.resetAt <= fade && p.committed < p.end {
+	if w.t-w.resetAt <= fade && p.committed < p.end && p.committed < p.high {
 		return Rewound, true
 	}
 	if p.committed >= p.end {

@@ -148,7 +148,10 @@ type part struct {
 	acc       float64
 	pos       int64 // the next offset the consumer processes
 	committed int64 // -1: none
-	stamps    []stamp
+	// high is the committed offset a reset moved back from: until the
+	// consumer commits there again, records are consumed twice.
+	high   int64
+	stamps []stamp
 	// lastMove is when the committed offset last moved forward, lastZero
 	// when it last stood at the log end (nothing to wait for), maxGap the
 	// longest wait that ended with a move so far (-1: none).
@@ -450,6 +453,7 @@ func (w *world) step() {
 		w.resetAt = w.t
 		for i := range w.parts {
 			if w.parts[i].committed > 0 {
+				w.parts[i].high = w.parts[i].committed
 				w.parts[i].committed = 0
 			}
 		}
