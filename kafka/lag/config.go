@@ -51,7 +51,8 @@ type Config struct {
 	// EventHold is how long an event the rules found (a REWIND: an
 	// offset moved back) is reported after the poll that saw it, before
 	// the verdict follows the partition's state again: 0 means the
-	// window's span, (Window-1) x MinDistance and at least two polls.
+	// window's span in time, (Window-1) x the longer of MinDistance and
+	// the polls' interval, and at least the floor.
 	// `kgroups health` holds it for its whole sampling window.
 	EventHold time.Duration
 }

@@ -75,7 +75,7 @@ func (h *History) verdict(ph *partHist, c, end, now int64, g groupPace) (Status,
 	floor := h.floor()
 	var buf [32]obs
 	os := h.observations(ph, buf[:0])
-	if rw, ok := h.rewind(os, c); ok && now-rw.At.UnixNano() <= max(floor, int64(h.cfg.EventHold)) {
+	if rw, ok := h.rewind(os, c); ok && now-rw.At.UnixNano() <= h.eventHold() {
 		return StatusRewind, rw, WaitNone
 	}
 

@@ -26,8 +26,17 @@ type heldRewind struct {
 	at int64
 }
 
-// eventHold is how long an event is reported after the poll that saw it.
-func (h *History) eventHold() int64 { return max(h.floor(), int64(h.cfg.EventHold)) }
+// eventHold is how long an event is reported after the poll that saw it:
+// Config.EventHold, or by default the window's span in time, Window
+// observations at MinDistance or at the polls' interval where they are
+// further apart (ten 30 s polls span four and a half minutes, not the
+// floor's minute), and at least the floor.
+func (h *History) eventHold() int64 {
+	if h.cfg.EventHold > 0 {
+		return max(h.floor(), int64(h.cfg.EventHold))
+	}
+	return max(h.floor(), int64(h.cfg.Window-1)*max(int64(h.cfg.MinDistance), h.pollGap()))
+}
 
 // noteRewind keeps rw, the rules' REWIND of ph at the latest poll, in
 // place of any older one of the same partition.

@@ -38,17 +38,22 @@ func runReset(t *testing.T, cfg Config, poll int) map[int]PartitionHealth {
 // read REWIND, and whether it read REWIND anywhere else.
 func rewindSpan(got map[int]PartitionHealth) (first, last int, gaps bool) {
 	first = -1
+	other := false // a poll not REWIND since the latest REWIND
 	for sec := 1; sec <= 3600; sec++ {
 		p, ok := got[sec]
-		if !ok || p.Status != StatusRewind {
+		if !ok {
+			continue
+		}
+		if p.Status != StatusRewind {
+			other = first >= 0
 			continue
 		}
 		if first < 0 {
 			first = sec
-		} else if sec-last > 5 {
+		} else if other {
 			gaps = true
 		}
-		last = sec
+		last, other = sec, false
 	}
 	return first, last, gaps
 }
@@ -120,5 +125,25 @@ func TestARewindEndsWhenTheConsumerIsBack(t *testing.T) {
 	// polls forgot the drop, long before the hour's hold ends.
 	if last != 1495 {
 		t.Errorf("REWIND until %d s, want until 1495 s, the poll before the consumer is back at the offset it had reached", last)
+	}
+}
+
+// TestARewindHoldsTheWindowsSpan: by default a REWIND holds for the
+// window's span in time, ten observations at the polls' interval where
+// they are further apart than MinDistance: four and a half minutes at
+// 30 s polls and a minute and a half at 10 s polls, not the floor's
+// minute and 45 s. Then the verdict follows the consumer's state.
+func TestARewindHoldsTheWindowsSpan(t *testing.T) {
+	for _, tc := range []struct {
+		poll, wantFirst, wantLast int
+	}{{30, 1020, 1290}, {10, 1000, 1090}} {
+		got := runReset(t, DefaultConfig(), tc.poll)
+		first, last, gaps := rewindSpan(got)
+		if first != tc.wantFirst || last != tc.wantLast || gaps {
+			t.Errorf("%d s polls: REWIND from %d s to %d s (gaps: %v), want from %d s to %d s without a gap", tc.poll, first, last, gaps, tc.wantFirst, tc.wantLast)
+		}
+		if s := got[last+tc.poll].Status; s == StatusRewind || s == StatusStall || s == StatusStop {
+			t.Errorf("%d s polls: after the hold: %v, want the verdict of a consumer catching up", tc.poll, s)
+		}
 	}
 }

@@ -715,6 +715,19 @@ func (h *History) noteRhythm(ph *partHist, c, end, prevC, t int64) {
 		ph.rh.restartTrend()
 		ph.rh.moves |= resumedBit
 	}
+	if c >= 0 && prevC >= 0 && c < prevC {
+		// The offset moved back (a reset, an undo, another tool's
+		// write): the commits before describe a position the consumer
+		// no longer reads from, and the old records it reads now are
+		// the rewind's, as after a halt (afterHalt). Its trend starts
+		// again from here, and so does its wait: the offset was written
+		// now. Its rhythm still holds (unlike a halt's, no wait of the
+		// consumer's ended in it): not resumed.
+		ph.rh.restartTrend()
+		ph.rh.resumed = false
+		ph.rh.moves |= resumedBit
+		ph.rh.start(t)
+	}
 	if c >= 0 && c > prevC && ph.rh.fromKnown && ph.rh.last != 0 && ph.rh.since-ph.rh.last > h.floor() {
 		// The first move after the partition was caught up, where its
 		// commit had stood since well before (longer than the floor):

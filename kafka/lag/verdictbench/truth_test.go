@@ -337,3 +337,37 @@ func TestPartitionsLeftAfterAStallReadNoWarn(t *testing.T) {
 		}
 	}
 }
+
+// TestAResetStartsTheConsumersTrendAndWaitAgain: the members leave, the
+// offsets are reset to the log start, and the members come back and work
+// the backlog off. The commits from before the reset describe a position
+// the consumer no longer reads from: its trend and its wait start again
+// at the reset. Seed 1's s151 (one partition, commits every 2 minutes)
+// read WARN when the REWIND ended, its trend climbing from the time lags
+// before the reset to those after; seed 4's s034 (commits every 10
+// minutes) read ERR STALL from 1,420 s, its silence counted from its
+// last commit before the members left.
+func TestAResetStartsTheConsumersTrendAndWaitAgain(t *testing.T) {
+	for _, c := range []struct {
+		seed uint64
+		i    int
+	}{{1, 151}, {4, 34}} {
+		sc := Scenarios(c.seed, c.i+1, 60*time.Minute)[c.i]
+		if sc.Story != "reset to the start" {
+			t.Fatalf("seed %d s%03d: story %q, want reset to the start", c.seed, c.i, sc.Story)
+		}
+		reset := false
+		for _, j := range observe(&sc, false)[UI].out {
+			reset = reset || j.truth == Rewound
+			if !reset {
+				continue
+			}
+			if j.col == ColWarn || j.col == ColStall {
+				t.Errorf("seed %d s%03d: %v at %.0fs, %v after the reset", c.seed, c.i, j.col, j.t, j.truth)
+			}
+		}
+		if !reset {
+			t.Errorf("seed %d s%03d: never rewound", c.seed, c.i)
+		}
+	}
+}
