@@ -574,6 +574,15 @@ func (h *History) trend(ph *partHist) (behind, climbing, enough bool) {
 		// lags before it are no baseline for those after. A held climb
 		// then goes on while the lag in records climbs.
 		climbing = climbing || gapCrossed(known[:nk], noise, max(KeepUpMessages, rate*float64(h.pollGap())/1e9)) && h.recordsClimb(ph, all[:n])
+		// Or its thirds' floors climbed past the noise, in time lag and
+		// in records beyond a poll's production, and it still climbs at
+		// the newest commit, in records too (over the middle third's
+		// least): the climb goes on, whatever share of the span's
+		// production its lag in records took (the produce rate now
+		// overstates the span's under a ramp). A consumer that fell
+		// behind and keeps pace since holds its lag.
+		pollNoise := max(KeepUpMessages, rate*float64(h.pollGap())/1e9)
+		climbing = climbing || climbs && still && lagGrew > pollNoise && float64(known[nk-1].lag-lag[1]) > pollNoise
 		return climbed && still, climbing, true
 	}
 	if n < 3 || all[n-1].at-all[0].at < floor {

@@ -371,3 +371,37 @@ func TestAResetStartsTheConsumersTrendAndWaitAgain(t *testing.T) {
 		}
 	}
 }
+
+// TestARampingClimbStaysWarn: seed 3's s211, a consumer that slows
+// under ramping production, committing every two minutes: the time lag
+// at its commits climbs 0, 1, 6, 19, 37, 61 and 90 s. At its seventh
+// commit the floors of the trend's thirds had climbed by 36.7 s and
+// 1,203 records, within a few percent of what the rules ask of a new
+// WARN (EqualRateShare of the span, and of the produce rate now times
+// the span: 1,308 records; the ramp made the span's production lower),
+// and the held WARN went to OK while it still climbed. Once WARN, it
+// stays WARN while the truth is falling behind.
+func TestARampingClimbStaysWarn(t *testing.T) {
+	sc := Scenarios(3, 212, 60*time.Minute)[211]
+	if sc.Production.Kind != Ramp {
+		t.Fatalf("s211: production %v, want a ramp", sc.Production.Kind)
+	}
+	warned := -1.0
+	for _, j := range observe(&sc, false)[UI].out {
+		if j.truth != FallingBehind {
+			if warned >= 0 {
+				break
+			}
+			continue
+		}
+		if j.col == ColWarn && warned < 0 {
+			warned = j.t
+		}
+		if warned >= 0 && j.col == ColOK {
+			t.Errorf("OK at %.0fs, falling behind and WARN since %.0fs", j.t, warned)
+		}
+	}
+	if warned < 0 {
+		t.Error("never WARN while falling behind")
+	}
+}
