@@ -502,7 +502,10 @@ func (h *History) pollGap() int64 {
 // least-squares line over the span, by more than the noise and
 // EqualRateShare of the span; the lag in records climbs as for behind;
 // and the newest commit's time lag is above the middle third's floor by
-// more than half the noise. A step (a consumer that fell behind once and
+// more than half the noise; or the thirds' floors climbed past the noise
+// in time lag and past a poll's production in records, and the newest
+// commit still climbs, in records too (under a ramp, the produce rate
+// now overstates the span's production). A step (a consumer that fell behind once and
 // keeps pace since) ends it once the step is in the middle third, and a
 // consumer catching up at its first commit near or below that floor.
 // Unlike behind it asks neither the thirds' floors to climb nor the
