@@ -274,16 +274,10 @@ func TestAResetIsNoGrowthOfTheTimeLag(t *testing.T) {
 // While it is stuck it reads OK or JUDGING, never WARN, until ERR STALL,
 // and ERR STALL from then until it moves.
 func TestAStuckPartitionReadsNoWarnBeforeStall(t *testing.T) {
-	for _, c := range []struct {
-		seed uint64
-		i    int
-	}{{2, 77}, {5, 103}, {5, 207}} {
-		sc := Scenarios(c.seed, c.i+1, 60*time.Minute)[c.i]
-		if sc.Story != "one partition stuck" {
-			t.Fatalf("seed %d s%03d: story %q, want one partition stuck", c.seed, c.i, sc.Story)
-		}
+	for _, c := range []pick{{2, 77}, {5, 103}, {5, 207}} {
+		out := storyVerdicts(t, c, "one partition stuck")
 		stalled := -1.0
-		for _, j := range observe(&sc, false)[UI].out {
+		for _, j := range out {
 			if j.truth != Stalled {
 				continue
 			}
@@ -309,16 +303,10 @@ func TestAStuckPartitionReadsNoWarnBeforeStall(t *testing.T) {
 // the stall extended, and say nothing of the consumer that reads now.
 // No WARN until the truth is falling behind again.
 func TestPartitionsLeftAfterAStallReadNoWarn(t *testing.T) {
-	for _, c := range []struct {
-		seed uint64
-		i    int
-	}{{2, 18}, {5, 31}, {5, 187}, {6, 57}} {
-		sc := Scenarios(c.seed, c.i+1, 60*time.Minute)[c.i]
-		if sc.Story != "stalls, then resumes" {
-			t.Fatalf("seed %d s%03d: story %q, want stalls, then resumes", c.seed, c.i, sc.Story)
-		}
+	for _, c := range []pick{{2, 18}, {5, 31}, {5, 187}, {6, 57}} {
+		out := storyVerdicts(t, c, "stalls, then resumes")
 		stalled, resumed := false, -1.0
-		for _, j := range observe(&sc, false)[UI].out {
+		for _, j := range out {
 			switch {
 			case j.truth == Stalled:
 				stalled = true
@@ -348,16 +336,10 @@ func TestPartitionsLeftAfterAStallReadNoWarn(t *testing.T) {
 // minutes) read ERR STALL from 1,420 s, its silence counted from its
 // last commit before the members left.
 func TestAResetStartsTheConsumersTrendAndWaitAgain(t *testing.T) {
-	for _, c := range []struct {
-		seed uint64
-		i    int
-	}{{1, 151}, {4, 34}} {
-		sc := Scenarios(c.seed, c.i+1, 60*time.Minute)[c.i]
-		if sc.Story != "reset to the start" {
-			t.Fatalf("seed %d s%03d: story %q, want reset to the start", c.seed, c.i, sc.Story)
-		}
+	for _, c := range []pick{{1, 151}, {4, 34}} {
+		out := storyVerdicts(t, c, "reset to the start")
 		reset := false
-		for _, j := range observe(&sc, false)[UI].out {
+		for _, j := range out {
 			reset = reset || j.truth == Rewound
 			if !reset {
 				continue
@@ -404,4 +386,21 @@ func TestARampingClimbStaysWarn(t *testing.T) {
 	if warned < 0 {
 		t.Error("never WARN while falling behind")
 	}
+}
+
+// pick is a scenario of the benchmark: its seed and its index.
+type pick struct {
+	seed uint64
+	i    int
+}
+
+// storyVerdicts is what the UI judged at each poll of scenario c, an hour
+// long, after checking that the scenario tells story.
+func storyVerdicts(t *testing.T, c pick, story string) []judged {
+	t.Helper()
+	sc := Scenarios(c.seed, c.i+1, 60*time.Minute)[c.i]
+	if sc.Story != story {
+		t.Fatalf("seed %d s%03d: story %q, want %s", c.seed, c.i, sc.Story, story)
+	}
+	return observe(&sc, false)[UI].out
 }
