@@ -209,12 +209,13 @@ func (h *History) partitionHealth(gh *groupHist, ph *partHist, g groupPace, now 
 	}
 	p.Status = ph.hold(raw, p.Lag)
 	if p.Status == StatusOK && wait == WaitNone && !ph.decided && p.Lag > 0 && int(ph.winLen) >= h.cfg.Window &&
-		p.TimeLag.Known() && p.TimeLag.Seconds > KeepUpSeconds+float64(max(ph.rh.every(), g.every, h.pollGap()))/1e9 {
+		(p.TimeLag.Known() && p.TimeLag.Seconds > KeepUpSeconds+float64(max(ph.rh.every(), g.every, h.pollGap()))/1e9 || h.firstClimb(ph)) {
 		// A full window, a time lag past what is in flight and one
 		// rhythm, and too few commits yet for the trend that decides
 		// between OK and WARN (see hold1): the first decision waits for
 		// them, so that it is not OK and then WARN. A time lag within
-		// the consumer's rhythm is what keeping up on it looks like.
+		// the consumer's rhythm is what keeping up on it looks like,
+		// unless its commits so far climbed (firstClimb).
 		wait = WaitTrend
 	}
 	if p.Status == StatusOK && raw == StatusWarn && wait == WaitNone {
@@ -253,4 +254,34 @@ func (h *History) rawStatus(gh *groupHist, ph *partHist, c, end, now int64, g gr
 		st, wait = StatusNoCommits, WaitNone
 	}
 	return st, rw, wait
+}
+
+// firstClimb reports whether the partition's commits are too few for a
+// trend (History.trend) and its two newest climbed: the time lag at them
+// by more than the noise of sampling (trendNoise), the lag in records by
+// more than a poll's production and a few records. A consumer falling
+// behind from the first poll shows it there before its third commit
+// makes the trend that calls it WARN; one keeping up holds both, a burst
+// aside. Its first decision waits for that commit rather than read OK a
+// rhythm before WARN.
+func (h *History) firstClimb(ph *partHist) bool {
+	r := &ph.rh
+	var pts [2]trendPoint
+	n := 0
+	for i := int(r.ntrend) - 1; i >= 0 && n < 2; i-- {
+		if p := r.point(i); p.tl >= 0 {
+			pts[n] = p
+			n++
+		}
+	}
+	if n < 2 {
+		return false
+	}
+	if _, _, enough := h.trend(ph); enough {
+		return false
+	}
+	newest, prev := pts[0], pts[1]
+	rate := max(0, h.produceRate(ph))
+	return float64(newest.tl-prev.tl) > h.trendNoise(ph) &&
+		float64(newest.lag-prev.lag) > max(KeepUpMessages, rate*float64(h.pollGap())/1e9)
 }

@@ -204,7 +204,7 @@ func (h *History) verdict(ph *partHist, c, end, now int64, g groupPace) (Status,
 		// Moving again after a halt: the halt is not its rhythm.
 		trendEvery = r.served()
 	}
-	if span := max(floor, 2*trendEvery); r.grewSince(now, tl.Seconds, span) || r.grewPast(now, tl.Seconds, max(2*trendEvery, 2*h.pollGap())) || tl.Kind == TimeLagAtLeast && r.grewAtCommits(span) {
+	if span := max(floor, 2*trendEvery); r.grewSince(now, tl.Seconds, span) || r.grewPast(now, tl.Seconds, max(2*trendEvery, 2*h.pollGap())) || tl.Kind == TimeLagAtLeast && r.grewAtCommits(span) || h.grewOverSpan(ph, tl.Seconds, now, span) {
 		// The time lag grew by more than half the time since a commit
 		// at least two rhythms old: more than a sawtooth of that rhythm
 		// explains. Not OK, whatever the trend of the commits says yet.
@@ -320,4 +320,44 @@ func (h *History) haltAfter(ph *partHist, g groupPace) int64 {
 		return h.stallAfter(ph, max(h.floor(), int64(RhythmFactor*float64(max(every, g.every)))), g)
 	}
 	return h.unseenHalt(true)
+}
+
+// grewOverSpan reports whether the time lag now (tl seconds) exceeds the
+// one at the latest poll at least span before now by more than half the
+// time between them, while the lag in records grew by more than a poll's
+// production and a few records: grewSince read at the polls, not only at
+// the trend's points. Those are trendSpacing apart at least, so the newest
+// one a span old may be well older than the span, and a climb that began
+// after it reads as less than half the time since (a member that left, a
+// restart: OK for a few polls while the time lag grew by more than half
+// the span). The lag in records must grow too: where records are sparse
+// the time lag between polls is the interpolation's (the time the log end
+// last stood below the commit), which overstates it between records, and
+// a consumer working off a backlog during a pause in production sees its
+// time lag climb while its lag falls: catching up. And the consumer must
+// have committed since: a wait is the silence rules' to judge.
+func (h *History) grewOverSpan(ph *partHist, tl float64, now, span int64) bool {
+	from := h.firstSeq(ph.first(), ph.lastSeq)
+	for seq := ph.lastSeq; seq > from; {
+		seq--
+		t := h.timeAt(seq)
+		if now-t < span {
+			continue
+		}
+		if ph.rh.last <= t {
+			// No commit since: the silence rules judge a wait.
+			return false
+		}
+		c, end := h.sample(ph, seq)
+		then := h.timeLagOf(ph, c, end, t)
+		switch then.Kind {
+		case TimeLagInterpolated, TimeLagExact, TimeLagCaughtUp:
+		default:
+			return false
+		}
+		nc, nend := h.sample(ph, ph.lastSeq)
+		noise := max(KeepUpMessages, max(0, h.produceRate(ph))*float64(h.pollGap())/1e9)
+		return tl-then.Seconds > float64(now-t)/2e9 && float64(lagOf(nc, nend)-lagOf(c, end)) > noise
+	}
+	return false
 }

@@ -404,3 +404,69 @@ func storyVerdicts(t *testing.T, c pick, story string) []judged {
 	}
 	return observe(&sc, false)[UI].out
 }
+
+// TestClimbingFirstCommitsWaitForTheTrend: consumers slower than their
+// producers from the first poll, committing every ten or two minutes
+// (seed 1's s232, seed 2's s167, seed 3's s059, seed 5's s024, seed 7's
+// s229): the time lag at their first two commits climbed past the noise,
+// in seconds and in records, and the trend needs a third. Their first
+// decision read OK for one poll, then JUDGING until WARN at the third
+// commit; it waits for that commit instead (History.firstClimb).
+func TestClimbingFirstCommitsWaitForTheTrend(t *testing.T) {
+	for _, c := range []struct {
+		pick
+		story string
+	}{
+		{pick{1, 232}, "slow, then scaled out"},
+		{pick{2, 167}, "slow, then scaled out"},
+		{pick{3, 59}, "stops"},
+		{pick{5, 24}, "slow, then scaled out"},
+		{pick{7, 229}, "reset to the start"},
+	} {
+		first := ColUnknown
+		for _, j := range storyVerdicts(t, c.pick, c.story) {
+			if j.col.decided() {
+				first = j.col
+				if j.truth != FallingBehind {
+					t.Fatalf("seed %d s%03d: first decided at %.0fs, truth %v, want falling behind", c.seed, c.i, j.t, j.truth)
+				}
+				break
+			}
+		}
+		if first != ColWarn {
+			t.Errorf("seed %d s%03d: first decided verdict %v, want WARN", c.seed, c.i, first)
+		}
+	}
+}
+
+// TestAClimbBetweenTrendPointsIsNoOK: consumers whose time lag climbs
+// at once after a change (a member leaves, a restart, a burst), their
+// commits seconds apart (seed 1's s178, seed 3's s166, seed 4's s061 and
+// s075). The trend keeps a point every trendSpacing at most, so the
+// newest point at least a span old could be well older than the span,
+// and the climb since read as less than half the time since: OK for one
+// to three polls while the true time lag grew by more than half the
+// span. The time lag at the polls a span back (History.grewOverSpan)
+// sees it at once.
+func TestAClimbBetweenTrendPointsIsNoOK(t *testing.T) {
+	for _, c := range []struct {
+		pick
+		story string
+	}{
+		{pick{1, 178}, "restarts"},
+		{pick{3, 166}, "members join and leave"},
+		{pick{4, 61}, "restarts"},
+		{pick{4, 75}, "members join and leave"},
+	} {
+		sc := Scenarios(c.seed, c.i+1, 60*time.Minute)[c.i]
+		if sc.Story != c.story {
+			t.Fatalf("seed %d s%03d: story %q, want %s", c.seed, c.i, sc.Story, c.story)
+		}
+		ob := observe(&sc, false)[UI]
+		for i, j := range ob.out {
+			if ob.okWhileGrowing(i, sc.periodAt(j.t)) {
+				t.Errorf("seed %d s%03d: OK at %.0fs while the time lag grew to %.1fs", c.seed, c.i, j.t, j.tl)
+			}
+		}
+	}
+}
