@@ -394,15 +394,29 @@ type pick struct {
 	i    int
 }
 
+// told is a scenario of the benchmark and the story it tells.
+type told struct {
+	pick
+	story string
+}
+
 // storyVerdicts is what the UI judged at each poll of scenario c, an hour
 // long, after checking that the scenario tells story.
 func storyVerdicts(t *testing.T, c pick, story string) []judged {
 	t.Helper()
+	_, ob := storyObserver(t, told{c, story})
+	return ob.out
+}
+
+// storyObserver simulates scenario c, an hour long, after checking the
+// story it tells, and returns it with the UI that judged it.
+func storyObserver(t *testing.T, c told) (*Scenario, *observer) {
+	t.Helper()
 	sc := Scenarios(c.seed, c.i+1, 60*time.Minute)[c.i]
-	if sc.Story != story {
-		t.Fatalf("seed %d s%03d: story %q, want %s", c.seed, c.i, sc.Story, story)
+	if sc.Story != c.story {
+		t.Fatalf("seed %d s%03d: story %q, want %s", c.seed, c.i, sc.Story, c.story)
 	}
-	return observe(&sc, false)[UI].out
+	return &sc, observe(&sc, false)[UI]
 }
 
 // TestClimbingFirstCommitsWaitForTheTrend: consumers slower than their
@@ -413,10 +427,7 @@ func storyVerdicts(t *testing.T, c pick, story string) []judged {
 // decision read OK for one poll, then JUDGING until WARN at the third
 // commit; it waits for that commit instead (History.firstClimb).
 func TestClimbingFirstCommitsWaitForTheTrend(t *testing.T) {
-	for _, c := range []struct {
-		pick
-		story string
-	}{
+	for _, c := range []told{
 		{pick{1, 232}, "slow, then scaled out"},
 		{pick{2, 167}, "slow, then scaled out"},
 		{pick{3, 59}, "stops"},
@@ -424,7 +435,8 @@ func TestClimbingFirstCommitsWaitForTheTrend(t *testing.T) {
 		{pick{7, 229}, "reset to the start"},
 	} {
 		first := ColUnknown
-		for _, j := range storyVerdicts(t, c.pick, c.story) {
+		_, ob := storyObserver(t, c)
+		for _, j := range ob.out {
 			if j.col.decided() {
 				first = j.col
 				if j.truth != FallingBehind {
@@ -449,20 +461,13 @@ func TestClimbingFirstCommitsWaitForTheTrend(t *testing.T) {
 // span. The time lag at the polls a span back (History.grewOverSpan)
 // sees it at once.
 func TestAClimbBetweenTrendPointsIsNoOK(t *testing.T) {
-	for _, c := range []struct {
-		pick
-		story string
-	}{
+	for _, c := range []told{
 		{pick{1, 178}, "restarts"},
 		{pick{3, 166}, "members join and leave"},
 		{pick{4, 61}, "restarts"},
 		{pick{4, 75}, "members join and leave"},
 	} {
-		sc := Scenarios(c.seed, c.i+1, 60*time.Minute)[c.i]
-		if sc.Story != c.story {
-			t.Fatalf("seed %d s%03d: story %q, want %s", c.seed, c.i, sc.Story, c.story)
-		}
-		ob := observe(&sc, false)[UI]
+		sc, ob := storyObserver(t, c)
 		for i, j := range ob.out {
 			if ob.okWhileGrowing(i, sc.periodAt(j.t)) {
 				t.Errorf("seed %d s%03d: OK at %.0fs while the time lag grew to %.1fs", c.seed, c.i, j.t, j.tl)
