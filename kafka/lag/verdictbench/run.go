@@ -529,19 +529,23 @@ func (o *observer) score(sc *Scenario) *Score {
 	// and those to or from a borderline poll (either verdict stands
 	// there).
 	last, lastScored := ColUnknown, true
+	var seq []string // the decided changes, read where they exceed the truth's
 	for _, j := range o.out {
 		if !j.col.decided() {
 			continue
 		}
 		if last != ColUnknown && j.col != last && lastScored && j.truth.scored() {
 			s.DecidedChanges++
+			seq = append(seq, fmt.Sprintf("%.0fs %v>%v (%v)", j.t, last, j.col, j.truth))
 		}
 		last, lastScored = j.col, j.truth.scored()
 	}
 	s.TruthChanges = len(changes) - 1
 	s.Excess = max(0, s.DecidedChanges-s.TruthChanges)
 	if s.Excess > 0 {
-		s.Wrong[excessKey] = map[string]int{sc.Describe(): s.Excess}
+		// The scenario, and its decided changes with the truth at each:
+		// the shape a class of them shares (cmd/verdictbench -v).
+		s.Wrong[excessKey] = map[string]int{sc.Describe() + "; decided: " + strings.Join(seq, ", "): s.Excess}
 	}
 	s.Hours = (o.out[len(o.out)-1].t - o.out[0].t) / 3600
 	// Time to the right verdict after each change.

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"maps"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -286,5 +288,25 @@ func TestACaughtUpWaitIsNoCommitRhythm(t *testing.T) {
 	}
 	if counts[ColWarn] > 1 {
 		t.Errorf("WARN in %d of the windows: %v", counts[ColWarn], counts)
+	}
+}
+
+// TestExcessChangesListTheirSequence: a scenario whose decided verdict
+// changes outnumber its truth's lists them, each with its time and the
+// truth then, in the cell -v reads: OK, WARN, OK and WARN again on a
+// consumer that keeps up throughout is three changes beyond none.
+func TestExcessChangesListTheirSequence(t *testing.T) {
+	sc := Scenarios(1, 1, 10*time.Minute)[0]
+	o := &observer{kind: UI}
+	for k, c := range []Col{ColOK, ColWarn, ColJudging, ColOK, ColWarn} {
+		o.out = append(o.out, judged{t: float64(10 * k), truth: KeepsUp, col: c, tl: -1, reset: math.Inf(-1), shown: math.Inf(1)})
+	}
+	s := o.score(&sc)
+	if s.Excess != 3 {
+		t.Fatalf("excess %d, want 3", s.Excess)
+	}
+	want := map[string]int{sc.Describe() + "; decided: 10s OK>WARN (keeps up), 30s WARN>OK (keeps up), 40s OK>WARN (keeps up)": 3}
+	if got := s.Wrong[excessKey]; !maps.Equal(got, want) {
+		t.Errorf("listed %v, want %v", got, want)
 	}
 }
