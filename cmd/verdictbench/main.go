@@ -24,7 +24,7 @@ func main() {
 	seed := flag.Uint64("seed", verdictbench.DefaultSeed, "the scenarios' seed")
 	n := flag.Int("n", verdictbench.DefaultScenarios, "how many scenarios")
 	length := flag.Duration("length", verdictbench.DefaultLength, "each scenario's length")
-	verbose := flag.Bool("v", false, "list the scenarios behind each wrong settled cell, and each decided change of those that change beyond their truth")
+	verbose := flag.Bool("v", false, "list the scenarios behind each wrong settled cell and target, with the times of a target's polls and each decided change of those that change beyond their truth")
 	examples := flag.Int("examples", 3, "with -v, how many scenarios per cell")
 	trace := flag.String("trace", "", "print this scenario's verdicts poll by poll (a name from -v: s028)")
 	observer := flag.String("observer", "ui", "with -trace, whose verdicts: ui, serve or health")

@@ -122,6 +122,23 @@ var (
 	excessKey  = [2]uint8{255, 2}
 )
 
+// list counts items under scenario desc in cell k of Wrong, naming them.
+func (s *Score) list(k [2]uint8, desc, label string, items []string) {
+	if len(items) > 0 {
+		s.Wrong[k] = map[string]int{listed(desc, label, items): len(items)}
+	}
+}
+
+// listed is scenario desc with items named after label: the first
+// twelve, and how many more.
+func listed(desc, label string, items []string) string {
+	const most = 12
+	if len(items) > most {
+		return fmt.Sprintf("%s; %s: %s and %d more", desc, label, strings.Join(items[:most], ", "), len(items)-most)
+	}
+	return desc + "; " + label + ": " + strings.Join(items, ", ")
+}
+
 func newScore() *Score { return &Score{Wrong: make(map[[2]uint8]map[string]int)} }
 
 // Add merges o into s.
@@ -474,6 +491,7 @@ func (o *observer) score(sc *Scenario) *Score {
 	// each batch, and resumes with a full one, shows nothing before that
 	// commit); every other change shows from the change itself.
 	shownAt := changeAt
+	var grewAt, stallAt []string // the targets' polls
 	for i, j := range o.out {
 		if j.truth.scored() && j.truth.Want() != want {
 			halted := want != ColOK && want != ColWarn
@@ -510,21 +528,19 @@ func (o *observer) score(sc *Scenario) *Score {
 		if first >= 0 && i > first && j.col != o.out[i-1].col {
 			s.Changes++
 		}
-		note := func(k [2]uint8) {
-			if s.Wrong[k] == nil {
-				s.Wrong[k] = make(map[string]int)
-			}
-			s.Wrong[k][sc.Describe()]++
-		}
 		if j.stall {
 			s.StallInRhythm++
-			note(stallKey)
+			stallAt = append(stallAt, fmt.Sprintf("%.0fs", j.t))
 		}
 		if j.truth.scored() && o.okWhileGrowing(i, period(j.t)) {
 			s.OKWhileGrowing++
-			note(growingKey)
+			grewAt = append(grewAt, fmt.Sprintf("%.0fs", j.t))
 		}
 	}
+	// The targets' polls, by scenario with their times, and the decided
+	// changes beyond the truth's (below): what cmd/verdictbench -v lists.
+	s.list(stallKey, sc.Describe(), "at", stallAt)
+	s.list(growingKey, sc.Describe(), "at", grewAt)
 	// Decided changes: between decided verdicts, skipping JUDGING and -,
 	// and those to or from a borderline poll (either verdict stands
 	// there).
@@ -543,9 +559,9 @@ func (o *observer) score(sc *Scenario) *Score {
 	s.TruthChanges = len(changes) - 1
 	s.Excess = max(0, s.DecidedChanges-s.TruthChanges)
 	if s.Excess > 0 {
-		// The scenario, and its decided changes with the truth at each:
-		// the shape a class of them shares (cmd/verdictbench -v).
-		s.Wrong[excessKey] = map[string]int{sc.Describe() + "; decided: " + strings.Join(seq, ", "): s.Excess}
+		// The decided changes with the truth at each: the shape a
+		// class of them shares.
+		s.Wrong[excessKey] = map[string]int{listed(sc.Describe(), "decided", seq): s.Excess}
 	}
 	s.Hours = (o.out[len(o.out)-1].t - o.out[0].t) / 3600
 	// Time to the right verdict after each change.

@@ -310,3 +310,25 @@ func TestExcessChangesListTheirSequence(t *testing.T) {
 		t.Errorf("listed %v, want %v", got, want)
 	}
 }
+
+// TestTargetsListTheirPolls: the polls a target counts are listed by
+// scenario with their times, as -v reads them: a time lag that grew
+// from 0 to the whole span, judged OK at the span's end and a poll
+// later, is two polls OK while it grew.
+func TestTargetsListTheirPolls(t *testing.T) {
+	sc := Scenarios(1, 1, 10*time.Minute)[0]
+	const span = 3990.0
+	if p := sc.periodAt(span); math.IsInf(p, 0) || 2*p >= span {
+		t.Fatalf("s000's commit period %v: want a finite one under %v s", p, span/2)
+	}
+	o := &observer{kind: UI, span: span}
+	for _, at := range []float64{0, span, span + 10} {
+		o.tls = append(o.tls, tlPoint{at, at})
+		o.out = append(o.out, judged{t: at, truth: KeepsUp, col: ColOK, tl: at, reset: math.Inf(-1), shown: math.Inf(1)})
+	}
+	s := o.score(&sc)
+	want := map[string]int{sc.Describe() + "; at: 3990s, 4000s": 2}
+	if s.OKWhileGrowing != 2 || !maps.Equal(s.Wrong[growingKey], want) {
+		t.Errorf("%d polls, listed %v; want 2, %v", s.OKWhileGrowing, s.Wrong[growingKey], want)
+	}
+}
