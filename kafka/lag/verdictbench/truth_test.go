@@ -454,7 +454,7 @@ func TestClimbingFirstCommitsWaitForTheTrend(t *testing.T) {
 // TestAClimbBetweenTrendPointsIsNoOK: consumers whose time lag climbs
 // at once after a change (a member leaves, a restart, a burst), their
 // commits seconds apart (seed 1's s178, seed 3's s166, seed 4's s061 and
-// s075). The trend keeps a point every trendSpacing at most, so the
+// s075). The trend keeps at most one point every trendSpacing, so the
 // newest point at least a span old could be well older than the span,
 // and the climb since read as less than half the time since: OK for one
 // to three polls while the true time lag grew by more than half the
