@@ -67,17 +67,17 @@ func TestDiagnoseAgreesWithTab(t *testing.T) {
 
 	cl := c.Client(t)
 	names := []string{"g-old", "g-stall", "g-txn"}
-	// Six polls, stamped 61s apart and in the past, so that the window
+	// Seven polls, stamped 61s apart and in the past, so that the window
 	// spans minutes and the sampler never waits. g-stall's member commits
-	// 4 and 5 after the first two polls, one poll apart (its rhythm), and
-	// then stands for three: past the floor (two polls) and twice its
-	// rhythm, it is STALL at record 5. (Stuck since before the first
-	// poll, it would be JUDGING for the rhythm ceiling.)
-	const polls = 6
-	start := time.Now().Add(-6 * time.Minute)
+	// 4, 5 and 6 after the first three polls, one poll apart (its rhythm,
+	// seen twice), and then stands for three: past the floor (two polls)
+	// and twice its rhythm, it is STALL at record 6. (Stuck since before
+	// the first poll, it would be JUDGING for the rhythm ceiling.)
+	const polls = 7
+	start := time.Now().Add(-7 * time.Minute)
 	var snaps []*kafka.Snapshot
 	for i := range polls {
-		if i == 1 || i == 2 {
+		if i >= 1 && i <= 3 {
 			if err := commitAs(t, stall, "stall", int64(3+i)); err != nil {
 				t.Fatal(err)
 			}

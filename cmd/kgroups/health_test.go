@@ -245,7 +245,7 @@ type healthJSON struct {
 //	          joined and left, so it is not a simple group, which would
 //	          wait for its rhythm): STOP
 //	g-stall   a live member that committed 0 of 6 on t-stall/0 (t-stall/1 at
-//	          its log end 4) and, during the window, commits 1 and 2 at
+//	          its log end 4) and, during the window, commits 1, 2 and 3 at
 //	          consecutive polls and then stands: STALL on partition 0, its
 //	          silence past twice its rhythm and the floor
 //	          (stallDuringWindow). Watched without those commits, it stood
@@ -355,12 +355,13 @@ func (c *healthCluster) rewindDuringWindow(t *testing.T) <-chan error {
 
 // stallDuringWindow gives g-stall's member the rhythm a real consumer has
 // before it stops: once kgroups has fetched g-stall's offsets twice, the
-// member commits 1 on t-stall/0, and once a fetch has seen that commit, 2;
-// then it stands. The window sees two moves a poll or two apart (the
-// second records the rhythm: the wait before the first began at the first
-// poll and counts for nothing) and then the commit stand for the rest of
-// it, past the floor and twice that rhythm: STALL. It returns a channel
-// that yields the commits' result.
+// member commits 1 on t-stall/0, and once a fetch has seen each commit,
+// the next, to 3; then it stands. The window sees three moves a poll or
+// two apart (the second and third record the rhythm twice: the wait
+// before the first began at the first poll and counts for nothing, and a
+// rhythm seen once is no rhythm yet) and then the commit stand for the
+// rest of it, past the floor and twice that rhythm: STALL. It returns a
+// channel that yields the commits' result.
 func (c *healthCluster) stallDuringWindow(t *testing.T) <-chan error {
 	t.Helper()
 	fetched := make(chan struct{}, 1)
@@ -382,7 +383,7 @@ func (c *healthCluster) stallDuringWindow(t *testing.T) <-chan error {
 	})
 	done := make(chan error, 1)
 	go func() {
-		for _, offset := range []int64{1, 2} {
+		for _, offset := range []int64{1, 2, 3} {
 			// A fetch handled after the previous commit: it saw it.
 			select {
 			case <-fetched:
@@ -476,13 +477,13 @@ func TestHealthCLI(t *testing.T) {
 		// was observed once, which is all STOP needs. Every lagging
 		// commit is at a record written before the first poll: its
 		// record is read, so its time lag is exact. g-stall's STALL is
-		// its silence after its commit of 2, past the floor and twice
-		// the rhythm its commits of 1 and 2 showed.
+		// its silence after its commit of 3, past the floor and twice
+		// the rhythm its commits of 1, 2 and 3 showed.
 		want := []group{
 			{"g-ok", "OK", "OK", "OK", true, 0, "caught-up", []part{{"t-ok", 0, "OK", 5, 5, 0, "caught-up", 0, 0}}},
 			{"g-stop", "ERR STOP", "STOP", "ERR", false, 5, "exact", []part{{"t-stop", 0, "STOP", 3, 8, 5, "exact", 0, 0}}},
-			{"g-stall", "ERR STALL", "STALL", "ERR", true, 4, "exact", []part{
-				{"t-stall", 0, "STALL", 2, 6, 4, "exact", 0, 0},
+			{"g-stall", "ERR STALL", "STALL", "ERR", true, 3, "exact", []part{
+				{"t-stall", 0, "STALL", 3, 6, 3, "exact", 0, 0},
 				{"t-stall", 1, "OK", 4, 4, 0, "caught-up", 0, 0},
 			}},
 			{"g-rewind", "ERR REWIND", "REWIND", "ERR", true, 25, "exact", []part{{"t-rw", 0, "REWIND", 25, 50, 25, "exact", 30, 25}}},
@@ -498,7 +499,7 @@ func TestHealthCLI(t *testing.T) {
 				continue
 			}
 			// Nothing was produced while sampling, and no commit
-			// moved forwards but g-stall's two, from 0 to 2.
+			// moved forwards but g-stall's three, from 0 to 3.
 			if g.ProduceRate == nil || *g.ProduceRate != 0 || g.ConsumeRate == nil || (*g.ConsumeRate != 0) != (g.Group == "g-stall") {
 				t.Errorf("%s: rates %v %v, want 0 and 0 (above 0 for g-stall)", g.Group, g.ProduceRate, g.ConsumeRate)
 			}

@@ -53,9 +53,9 @@ func TestVerdictsUIHealthServeAgree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// g-rewind rewinds and g-stall commits twice then stands during the
-	// recorded polls, so that the window decides every group: REWIND and
-	// STALL (a consumer stuck since before it would be JUDGING).
+	// g-rewind rewinds and g-stall commits three times then stands during
+	// the recorded polls, so that the window decides every group: REWIND
+	// and STALL (a consumer stuck since before it would be JUDGING).
 	rewound, stalled := c.rewindDuringWindow(t), c.stallDuringWindow(t)
 	var polls []*kafka.Snapshot
 	for range p.polls {

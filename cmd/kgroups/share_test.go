@@ -384,8 +384,9 @@ func TestShareGroupHealth(t *testing.T) {
 // have before they stop: once kgroups has fetched share-jobs's start
 // offsets twice, they poll until the start offset of jobs/1 moves (a
 // share member acknowledges on its next poll what the one before
-// delivered), and again once a fetch has seen that; then they poll no
-// more. It returns a channel that yields the result.
+// delivered), and twice again, each once a fetch has seen the move
+// before (a rhythm seen twice: one wait is no rhythm yet); then they poll
+// no more. It returns a channel that yields the result.
 func (c *shareCLICluster) ackDuringWindow(t *testing.T) <-chan error {
 	t.Helper()
 	fetched := make(chan struct{}, 1)
@@ -417,7 +418,7 @@ func (c *shareCLICluster) ackDuringWindow(t *testing.T) <-chan error {
 	}
 	done := make(chan error, 1)
 	go func() {
-		for range 2 {
+		for range 3 {
 			// A fetch handled after the previous move: it saw it.
 			select {
 			case <-fetched:

@@ -139,10 +139,11 @@ func TestMemberNotCommittingOnKfake(t *testing.T) {
 	commitAs(t, m, "many", offsets)
 
 	// It commits one more record on every partition at each of the next
-	// two polls (a 5s rhythm), then nothing while it stays a member.
+	// three polls (a 5s rhythm, seen twice), then nothing while it stays
+	// a member.
 	t0 := time.Now().Truncate(time.Millisecond)
-	fs, _, last := clocked(t, c, "g-many", t0, 5*time.Second, 6, func(k int) {
-		if k <= 2 {
+	fs, _, last := clocked(t, c, "g-many", t0, 5*time.Second, 7, func(k int) {
+		if k <= 3 {
 			for p := range offsets {
 				offsets[p] = int64(3 + k)
 			}
@@ -157,20 +158,20 @@ func TestMemberNotCommittingOnKfake(t *testing.T) {
 	wantEvidence(t, f, diagnose.Evidence{
 		{Key: "memberId", Value: m.MemberID()}, {Key: "clientId", Value: "stuck-worker"}, {Key: "host", Value: g.Members[0].Host},
 		{Key: "partitions", Value: int64(6)}, {Key: "stalled", Value: int64(6)}, {Key: "advancing", Value: int64(0)},
-		// Ten records on each of six partitions, committed up to 5.
-		{Key: "lag", Value: int64(30)},
+		// Ten records on each of six partitions, committed up to 6.
+		{Key: "lag", Value: int64(24)},
 		{Key: "stalledPartitions", Value: []string{"many:0", "many:1", "many:2", "many:3", "many:4", "many:5"}},
-		// The commit last moved at the third poll (10s); the last poll
-		// is at 25s.
+		// The commit last moved at the fourth poll (15s); the last poll
+		// is at 30s.
 		{Key: "lastCommitAgeSeconds", Value: int64(15)},
-		// It moved at 5s and at 10s before: a 5s rhythm.
+		// It moved at 5s, 10s and 15s before: a 5s rhythm.
 		{Key: "commitRhythmSeconds", Value: int64(5)},
 	})
 	want := diagnose.Message{
 		Format: "member %s on %s stopped committing on %d of its %s while %s; last commit at least %s ago " +
 			"(it committed at least every %s before): " +
 			"the member is stuck or its commits are off, not a record; read its logs and commit settings",
-		Args: []any{"stuck-worker", g.Members[0].Host, 6, diagnose.Count{N: 6, One: "partition", Many: "partitions"}, diagnose.Count{N: 30, One: "record waits", Many: "records wait"}, diagnose.Span(15 * time.Second), diagnose.Span(5 * time.Second)},
+		Args: []any{"stuck-worker", g.Members[0].Host, 6, diagnose.Count{N: 6, One: "partition", Many: "partitions"}, diagnose.Count{N: 24, One: "record waits", Many: "records wait"}, diagnose.Span(15 * time.Second), diagnose.Span(5 * time.Second)},
 	}
 	if !reflect.DeepEqual(f.Message, want) {
 		t.Errorf("message %#v\nwant    %#v", f.Message, want)

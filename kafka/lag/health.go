@@ -43,7 +43,11 @@ type Rewind struct {
 //     is known once the partition, or another of its group, showed two
 //     waits, or one that followed a commit (rhythm.periodic); another
 //     of its group only when the partition's member showed a rhythm on
-//     some partition it owns (History.memberPaces).
+//     some partition it owns (History.memberPaces). A rhythm seen once
+//     (no partition of the group showed two waits: rhythm.confirmed)
+//     calls no STALL: past it, the silence waits (WaitRhythm) as with no
+//     rhythm seen, since one wait may be a commit out of the rhythm (a
+//     member joining or leaving, a restart).
 //  3. WARN: the time lag at the partition's commits climbs (trend):
 //     falling behind, whatever the rhythm and the lag's sequence look
 //     like. Held at WARN, it stays WARN while the climb goes on over the
@@ -124,6 +128,14 @@ func (h *History) verdict(ph *partHist, c, end, now int64, g groupPace) (Status,
 				// Its members came back after a time without any,
 				// since the commit: they get the consumer's time.
 				return StatusOK, Rewind{}, WaitBack
+			}
+			if !r.confirmed() && !g.confirmed && silence <= h.unseenHalt(true) {
+				// Its rhythm was seen once, by one wait: that wait may
+				// have been a commit out of its rhythm (a member joining
+				// or leaving), and a consumer that commits rarely stands
+				// this long between its commits. It waits as one that
+				// showed no rhythm does.
+				return StatusOK, Rewind{}, WaitRhythm
 			}
 			return StatusStall, Rewind{}, WaitNone
 		}
@@ -317,7 +329,12 @@ func (h *History) haltAfter(ph *partHist, g groupPace) int64 {
 		every = own
 	}
 	if every > 0 && (ph.rh.periodic() || g.settled) {
-		return h.stallAfter(ph, max(h.floor(), int64(RhythmFactor*float64(max(every, g.every)))), g)
+		after := h.stallAfter(ph, max(h.floor(), int64(RhythmFactor*float64(max(every, g.every)))), g)
+		if !ph.rh.confirmed() && !g.confirmed {
+			// A rhythm seen once (History.verdict).
+			after = max(after, h.unseenHalt(true))
+		}
+		return after
 	}
 	return h.unseenHalt(true)
 }

@@ -113,12 +113,21 @@ func TestPartitionStatus(t *testing.T) {
 			now:   20, want: StatusOK, obs: 3,
 		},
 		{
-			// Commits every second (its rhythm), then none for 5s while
-			// records arrive: longer than the window (3s) and twice the
-			// rhythm.
+			// Commits every second (its rhythm, seen twice), then none
+			// for 5s while records arrive: longer than the window (3s)
+			// and twice the rhythm.
 			name:  "a commit standing past twice its rhythm is STALL",
+			steps: seq(true, 20, 100, 30, 110, 40, 120, 50, 130, 50, 140, 50, 150, 50, 160, 50, 170),
+			now:   7, want: StatusStall, obs: 4,
+		},
+		{
+			// The same silence after one wait: that wait may have been a
+			// commit out of the consumer's rhythm (a member joining or
+			// leaving commits what it holds). It waits as a commit that
+			// showed no rhythm does.
+			name:  "a commit standing past a rhythm seen once waits",
 			steps: seq(true, 30, 100, 40, 110, 50, 120, 50, 130, 50, 140, 50, 150, 50, 160),
-			now:   6, want: StatusStall, obs: 4,
+			now:   6, want: StatusOK, obs: 4, wait: WaitRhythm,
 		},
 		{
 			// No commit moved while it was watched: the consumer may
@@ -150,8 +159,8 @@ func TestPartitionStatus(t *testing.T) {
 		},
 		{
 			name:  "STALL with flat production",
-			steps: seq(true, 30, 100, 40, 100, 50, 100, 50, 100, 50, 100, 50, 100, 50, 100),
-			now:   6, want: StatusStall, obs: 4,
+			steps: seq(true, 20, 100, 30, 100, 40, 100, 50, 100, 50, 100, 50, 100, 50, 100, 50, 100),
+			now:   7, want: StatusStall, obs: 4,
 		},
 		{
 			name:  "zero lag within the window is OK even when stuck",

@@ -79,18 +79,18 @@ func TestHoldKeepsAStatusThroughOddPolls(t *testing.T) {
 	if got := statusAt(t, h, 50); got != StatusRewind {
 		t.Errorf("offset went back: %v, want REWIND at once", got)
 	}
-	// A stall is a fact too, and so is its end: commits a second apart,
-	// then stuck past the window and twice that rhythm, STALL; the commit
-	// moves, and it is no longer stalled.
+	// A stall is a fact too, and so is its end: commits a second apart
+	// (two waits), then stuck past the window and twice that rhythm,
+	// STALL; the commit moves, and it is no longer stalled.
 	h = NewHistory(cfg)
-	for i := range 7 {
-		feed(h, float64(i), 50+10*int64(min(i, 2)), 100+int64(10*i))
+	for i := range 8 {
+		feed(h, float64(i), 50+10*int64(min(i, 3)), 100+int64(10*i))
 	}
-	if got := statusAt(t, h, 6); got != StatusStall {
+	if got := statusAt(t, h, 7); got != StatusStall {
 		t.Fatalf("stuck past its rhythm: %v, want STALL", got)
 	}
-	feed(h, 7, 80, 170)
-	if got := statusAt(t, h, 7); got != StatusOK {
+	feed(h, 8, 90, 180)
+	if got := statusAt(t, h, 8); got != StatusOK {
 		t.Errorf("the commit moved after a stall: %v, want OK at once", got)
 	}
 }

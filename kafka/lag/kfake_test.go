@@ -281,16 +281,17 @@ func TestHealthOnRealGroups(t *testing.T) {
 			}
 			s := newScenario(t, c, group, proto.opts...)
 			end := s.produce(t, 50)
-			// The member commits at every poll (a 5s rhythm) for three
-			// polls, then lives on (heartbeats, owns the partition) but
-			// never commits again while records keep arriving.
+			// The member commits at every poll (a 5s rhythm: two waits
+			// seen) for four polls, then lives on (heartbeats, owns the
+			// partition) but never commits again while records keep
+			// arriving.
 			var gh lag.GroupHealth
 			committed := int64(10)
-			for k := range 13 {
+			for k := range 14 {
 				if k > 0 {
 					end = s.produce(t, 5)
 				}
-				if k < 3 {
+				if k < 4 {
 					committed = int64(10 + 5*k)
 					s.commit(t, committed)
 				}
@@ -298,8 +299,8 @@ func TestHealthOnRealGroups(t *testing.T) {
 				switch {
 				case k < 9:
 					expectStatus(t, fmt.Sprintf("poll %d", k), gh, lag.StatusOK, false)
-				case k < 12:
-					// A full window; the commit (last moved at 10s) has
+				case k < 13:
+					// A full window; the commit (last moved at 15s) has
 					// not stood longer than the window (45s) yet.
 					expectStatus(t, fmt.Sprintf("poll %d", k), gh, lag.StatusOK, true)
 				}
@@ -321,10 +322,10 @@ func TestHealthOnRealGroups(t *testing.T) {
 				g, ok := snap.Group(group)
 				return ok && g.State == kafka.StateEmpty && len(g.Members) == 0 && len(g.Partitions) == 1 && g.Partitions[0].MemberID == ""
 			})
-			for k := 13; k < 20; k++ {
+			for k := 14; k < 21; k++ {
 				end = s.produce(t, 5)
 				gh = s.poll(t, committed, end, false)
-				expectStatus(t, fmt.Sprintf("poll %d, %s after the last commit", k, time.Duration(k-2)*pollGap), gh, lag.StatusStop, true)
+				expectStatus(t, fmt.Sprintf("poll %d, %s after the last commit", k, time.Duration(k-3)*pollGap), gh, lag.StatusStop, true)
 			}
 			if p := gh.Partitions[0]; p.Owned || p.Lag != 125 || p.ConsumeRate != 0 || p.ProduceRate != 1 {
 				t.Fatalf("owned %v, lag %d, consume %v, produce %v; want unowned, 125, 0, 1", p.Owned, p.Lag, p.ConsumeRate, p.ProduceRate)

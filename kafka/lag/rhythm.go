@@ -139,6 +139,13 @@ func (r *rhythm) periodic() bool {
 	return r.ngaps >= 2 || r.ngaps == 1 && r.movesSeen() >= 2 && !r.servedCaught()
 }
 
+// confirmed reports whether the partition showed its rhythm twice: two
+// waits that ended in a commit. One wait may be the consumer's rhythm, or
+// a commit out of it (a member joining or leaving commits what it holds,
+// a restart commits at once): a silence past it is not a halt on that
+// evidence alone (History.verdict).
+func (r *rhythm) confirmed() bool { return r.ngaps >= 2 }
+
 // caughtGap is rhythm.moves' bit for a latest wait that began at a
 // caught-up poll; the caughtRun bits count the commits since that poll
 // (1 to caughtRunMax; 0: none, or more); haltBit says the current wait
@@ -845,8 +852,9 @@ type groupPace struct {
 	// simple: the group is a simple group (groupHist.simple).
 	simple bool
 	// settled: some partition of the group showed a rhythm
-	// (rhythm.periodic).
-	settled bool
+	// (rhythm.periodic); confirmed: some showed it twice
+	// (rhythm.confirmed).
+	settled, confirmed bool
 	// stretch is the longest next wait the growing waits of any of its
 	// partitions predict (rhythm.stretch; 0: none), for a partition
 	// that showed no waits of its own (History.stallAfter).
@@ -929,6 +937,7 @@ func groupRhythm(gh *groupHist, seq uint64) groupPace {
 			g.every = max(g.every, ph.rh.every())
 			g.last = max(g.last, ph.rh.last)
 			g.settled = g.settled || ph.rh.periodic()
+			g.confirmed = g.confirmed || ph.rh.confirmed()
 		}
 	}
 	return g

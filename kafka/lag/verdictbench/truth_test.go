@@ -412,11 +412,17 @@ func storyVerdicts(t *testing.T, c pick, story string) []judged {
 // story it tells, and returns it with the UI that judged it.
 func storyObserver(t *testing.T, c told) (*Scenario, *observer) {
 	t.Helper()
+	return storyObserverOf(t, c, UI)
+}
+
+// storyObserverOf is storyObserver for observer o.
+func storyObserverOf(t *testing.T, c told, o Observer) (*Scenario, *observer) {
+	t.Helper()
 	sc := Scenarios(c.seed, c.i+1, 60*time.Minute)[c.i]
 	if sc.Story != c.story {
 		t.Fatalf("seed %d s%03d: story %q, want %s", c.seed, c.i, sc.Story, c.story)
 	}
-	return &sc, observe(&sc, false)[UI]
+	return &sc, observe(&sc, false)[o]
 }
 
 // TestClimbingFirstCommitsWaitForTheTrend: consumers slower than their
@@ -471,6 +477,28 @@ func TestAClimbBetweenTrendPointsIsNoOK(t *testing.T) {
 		for i, j := range ob.out {
 			if ob.okWhileGrowing(i, sc.periodAt(j.t)) {
 				t.Errorf("seed %d s%03d: OK at %.0fs while the time lag grew to %.1fs", c.seed, c.i, j.t, j.tl)
+			}
+		}
+	}
+}
+
+// TestARhythmSeenOnceIsNoStall: `health` windows that saw a partition's
+// commit move twice, one wait apart, and then stand (seed 5's s179: a
+// 5-minute window on a consumer that commits every 10 minutes while
+// members join and leave, two commits a minute apart; seed 6's s024: a
+// 1-minute window on 2-minute commits, a scale-out's commit 10 s after
+// the one before). That one wait was no period of the consumer's, and
+// twice it called a consumer keeping up or falling behind STALL within
+// its rhythm. A rhythm seen once waits as one not seen (History.verdict).
+func TestARhythmSeenOnceIsNoStall(t *testing.T) {
+	for _, c := range []told{
+		{pick{5, 179}, "members join and leave"},
+		{pick{6, 24}, "slow, then scaled out"},
+	} {
+		_, ob := storyObserverOf(t, c, Health)
+		for _, j := range ob.out {
+			if j.stall || j.col == ColStall && j.truth != Stalled {
+				t.Errorf("seed %d s%03d: STALL at %.0fs, truth %v (within its rhythm: %v)", c.seed, c.i, j.t, j.truth, j.stall)
 			}
 		}
 	}
