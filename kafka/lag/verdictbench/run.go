@@ -363,8 +363,7 @@ func (o *observer) record(w *world, v *lag.Verdict, parts func() (lag.GroupHealt
 				if p.Status != lag.StatusStall {
 					continue
 				}
-				wp := &w.parts[p.Partition]
-				if wp.maxGap > 0 && w.t-max(wp.lastMove, wp.lastZero) <= wp.maxGap {
+				if w.withinRhythm(int(p.Partition)) {
 					j.stall = true
 				}
 			}

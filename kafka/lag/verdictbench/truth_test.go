@@ -213,6 +213,87 @@ func TestARoundIsTheRhythmOfAPartitionServedInTurn(t *testing.T) {
 	}
 }
 
+// TestARoundInTurnIsWithinTheRhythmOnlyWhileTheConsumerCommits: one
+// member serves two partitions in turn, partition 0 a turn of ten
+// commits every 110 s (a round of 101 s between turns), partition 1
+// committed every second in between. Partition 0's wait is within its
+// rhythm while its member commits on partition 1 (a STALL there would be
+// early); once neither moves for longer than the consumer ever waited
+// between commits, it is not, though partition 0's wait is still shorter
+// than its round: the consumer stalled.
+func TestARoundInTurnIsWithinTheRhythmOnlyWhileTheConsumerCommits(t *testing.T) {
+	sc := Scenarios(DefaultSeed, 1, 60*time.Minute)[0]
+	sc.Partitions, sc.Members, sc.Spread = 2, 1, Even
+	w := newWorld(&sc)
+	w.parts[0].end, w.parts[1].end = 1<<20, 1<<20
+	commit := func(i int) {
+		w.parts[i].pos++
+		w.commitParts([]int{i})
+	}
+	for round := range 3 {
+		for k := range 10 {
+			w.t = float64(round*110 + k)
+			commit(0)
+		}
+		for s := round*110 + 10; s < (round+1)*110; s++ {
+			w.t = float64(s)
+			commit(1)
+		}
+	}
+	// 330 s: partition 0 last moved at 229 s (101 s, its round); partition
+	// 1 at 329 s.
+	w.t = 330
+	if !w.withinRhythm(0) {
+		t.Errorf("330s: partition 0 waits its round while its member commits every second: want within its rhythm")
+	}
+	// Neither moves from 329 s: at 340 s partition 0 has waited 111 s,
+	// past its round.
+	w.t = 340
+	if w.withinRhythm(0) {
+		t.Errorf("340s: partition 0 past its round: want not within its rhythm")
+	}
+	// A consumer that stops at 300 s: partition 0 (last moved at 229 s)
+	// is within its round, but nothing moved for 10 s where the consumer
+	// never waited more than a second.
+	w = newWorld(&sc)
+	w.parts[0].end, w.parts[1].end = 1<<20, 1<<20
+	for round := range 3 {
+		for k := range 10 {
+			w.t = float64(round*110 + k)
+			commit(0)
+		}
+		for s := round*110 + 10; s < min((round+1)*110, 300); s++ {
+			w.t = float64(s)
+			commit(1)
+		}
+	}
+	w.t = 310
+	if w.withinRhythm(0) {
+		t.Errorf("310s: the consumer stopped committing 10s ago (it committed every second): want not within its rhythm")
+	}
+	if p := &w.parts[1]; w.t-p.lastMove > p.maxGap || w.withinRhythm(1) {
+		t.Errorf("310s: partition 1 stood %.0fs, within its own longest wait (%.0fs, across partition 0's turn), "+
+			"as the whole consumer did: want not within its rhythm (within: %v)", w.t-p.lastMove, p.maxGap, w.withinRhythm(1))
+	}
+
+	// Seed 5's s187: four members serve twelve partitions in turn and
+	// stall together; `health` over 15 s calls it STALL at 1451 s, as
+	// its truth is.
+	_, ob := storyObserverOf(t, told{pick{5, 187}, "stalls, then resumes"}, Health)
+	stalls := 0
+	for _, j := range ob.out {
+		if j.col == ColStall && j.truth == Stalled {
+			stalls++
+		}
+		if j.stall {
+			t.Errorf("seed 5 s187: STALL at %.0fs (truth %v) counted within the rhythm", j.t, j.truth)
+		}
+	}
+	if stalls == 0 {
+		t.Errorf("seed 5 s187: no STALL while stalled")
+	}
+}
+
 // TestAResetIsNoGrowthOfTheTimeLag: the time lag jumps from 0 to 1,000 s
 // at a reset at 100 s, then falls as the consumer catches up; OK at
 // every poll after it is never OK while the time lag grew, although

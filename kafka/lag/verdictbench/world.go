@@ -205,6 +205,14 @@ type world struct {
 	// haltEnd is when the latest stall, stuck partition or stop ended:
 	// a wait that began before it spans the halt and is not a rhythm.
 	haltEnd float64
+	// anyMove is when a commit last moved forward on any partition,
+	// allZero when every partition last stood at its log end (nothing to
+	// wait for), and anyGap the longest wait that ended with a move on
+	// any partition so far, not across a halt (-1: none): the consumer's
+	// own rhythm, however it shares it among its partitions (a member
+	// serving them in turn commits every second while each partition
+	// waits its round).
+	anyMove, allZero, anyGap float64
 	// away is true while the members are gone (Stop, or the gap of a
 	// Restart or Reset); back is when they return (+Inf: not this phase).
 	away      bool
@@ -227,6 +235,9 @@ func newWorld(sc *Scenario) *world {
 		resetAt:  math.Inf(-1),
 		back:     math.Inf(1),
 		phase:    -1,
+		anyMove:  math.Inf(-1),
+		allZero:  math.Inf(-1),
+		anyGap:   -1,
 	}
 	w.all = make([]int, len(w.parts))
 	for i := range w.parts {
@@ -483,10 +494,16 @@ func (w *world) step() {
 	}
 	w.t = t1
 	w.commit()
+	all := true
 	for i := range w.parts {
 		if p := &w.parts[i]; p.committed >= p.end {
 			p.lastZero = w.t
+		} else {
+			all = false
 		}
+	}
+	if all {
+		w.allZero = w.t
 	}
 }
 
@@ -664,6 +681,12 @@ func (w *world) commitParts(ps []int) {
 			}
 			p.lastMove = w.t
 			p.moves++
+			if w.anyMove < w.t {
+				if from := max(w.anyMove, w.allZero); !math.IsInf(from, -1) && from >= w.haltEnd {
+					w.anyGap = max(w.anyGap, w.t-from)
+				}
+				w.anyMove = w.t
+			}
 		}
 		p.committed = p.pos
 	}
@@ -697,6 +720,18 @@ func (w *world) rhythm() float64 {
 		}
 	}
 	return r
+}
+
+// withinRhythm reports whether partition i's commit stands within its
+// consumer's rhythm: its wait (since it last moved or stood at the log
+// end) no longer than the longest it waited before, while the consumer
+// commits within its own rhythm (anyGap). A partition its member serves
+// in turn waits its round while the member commits elsewhere: STALL
+// then is early. A consumer that stopped committing on every partition
+// has stalled, whatever each partition's round.
+func (w *world) withinRhythm(i int) bool {
+	p := &w.parts[i]
+	return p.maxGap > 0 && w.t-max(p.lastMove, p.lastZero) <= p.maxGap && w.t-max(w.anyMove, w.allZero) <= w.anyGap
 }
 
 // shown is the oldest latest commit among the partitions with a backlog
