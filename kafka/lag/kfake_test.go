@@ -267,6 +267,36 @@ func TestHealthOnRealGroups(t *testing.T) {
 		}
 	})
 
+	t.Run("stands after one wait: JUDGING, not STALL", func(t *testing.T) {
+		// The member commits at the first three polls (two moves: one
+		// 5s wait seen), then lives on and never commits again while
+		// records keep arriving. One wait may be a commit out of the
+		// consumer's rhythm (a member joining or leaving commits what
+		// it holds): past twice it the partition waits as one with no
+		// rhythm seen, where a rhythm seen twice is STALL (below).
+		s := newScenario(t, c, "stuck-once")
+		end := s.produce(t, 50)
+		var gh lag.GroupHealth
+		committed := int64(10)
+		for k := range 13 {
+			if k > 0 {
+				end = s.produce(t, 5)
+			}
+			if k < 3 {
+				committed = int64(10 + 5*k)
+				s.commit(t, committed)
+			}
+			gh = s.poll(t, committed, end, true)
+		}
+		// 50s on one commit, past the window and twice the wait.
+		expectStatus(t, "a commit standing past a rhythm seen once", gh, lag.StatusOK, true)
+		p := gh.Partitions[0]
+		want := "no commit in 50s and one wait (~5s) seen, no rhythm yet: STALL after 15m unless it commits"
+		if p.Wait.Kind != lag.WaitRhythm || p.Wait.Reason() != want || p.Lag != 90 || !p.Owned {
+			t.Fatalf("wait %v %q, lag %d, owned %v; want %v %q, 90, owned", p.Wait.Kind, p.Wait.Reason(), p.Lag, p.Owned, lag.WaitRhythm, want)
+		}
+	})
+
 	for _, proto := range []struct {
 		name string
 		opts []kgo.Opt
