@@ -69,6 +69,33 @@ func ctx(t *testing.T) context.Context {
 }
 
 // produce appends n records and returns the log end.
+// commitsThenStands produces 50 records, then polls s's group polls
+// times, producing 5 records before each poll after the first; its
+// member commits 10, 15, 20, ... before each of the first commits polls
+// (a commit every poll, the first seen as it stands) and never again.
+// check, when not nil, sees the health at each poll k. It returns the
+// health at the last poll, the commit and the log end.
+func (s *scenario) commitsThenStands(t *testing.T, commits, polls int, check func(k int, gh lag.GroupHealth)) (lag.GroupHealth, int64, int64) {
+	t.Helper()
+	end := s.produce(t, 50)
+	var gh lag.GroupHealth
+	committed := int64(10)
+	for k := range polls {
+		if k > 0 {
+			end = s.produce(t, 5)
+		}
+		if k < commits {
+			committed = int64(10 + 5*k)
+			s.commit(t, committed)
+		}
+		gh = s.poll(t, committed, end, true)
+		if check != nil {
+			check(k, gh)
+		}
+	}
+	return gh, committed, end
+}
+
 func (s *scenario) produce(t *testing.T, n int) int64 {
 	t.Helper()
 	recs := make([]*kgo.Record, n)
@@ -275,19 +302,7 @@ func TestHealthOnRealGroups(t *testing.T) {
 		// it holds): past twice it the partition waits as one with no
 		// rhythm seen, where a rhythm seen twice is STALL (below).
 		s := newScenario(t, c, "stuck-once")
-		end := s.produce(t, 50)
-		var gh lag.GroupHealth
-		committed := int64(10)
-		for k := range 13 {
-			if k > 0 {
-				end = s.produce(t, 5)
-			}
-			if k < 3 {
-				committed = int64(10 + 5*k)
-				s.commit(t, committed)
-			}
-			gh = s.poll(t, committed, end, true)
-		}
+		gh, _, _ := s.commitsThenStands(t, 3, 13, nil)
 		// 50s on one commit, past the window and twice the wait.
 		expectStatus(t, "a commit standing past a rhythm seen once", gh, lag.StatusOK, true)
 		p := gh.Partitions[0]
@@ -310,22 +325,11 @@ func TestHealthOnRealGroups(t *testing.T) {
 				group = "stuck-848"
 			}
 			s := newScenario(t, c, group, proto.opts...)
-			end := s.produce(t, 50)
 			// The member commits at every poll (a 5s rhythm: two waits
 			// seen) for four polls, then lives on (heartbeats, owns the
 			// partition) but never commits again while records keep
 			// arriving.
-			var gh lag.GroupHealth
-			committed := int64(10)
-			for k := range 14 {
-				if k > 0 {
-					end = s.produce(t, 5)
-				}
-				if k < 4 {
-					committed = int64(10 + 5*k)
-					s.commit(t, committed)
-				}
-				gh = s.poll(t, committed, end, true)
+			gh, committed, end := s.commitsThenStands(t, 4, 14, func(k int, gh lag.GroupHealth) {
 				switch {
 				case k < 9:
 					expectStatus(t, fmt.Sprintf("poll %d", k), gh, lag.StatusOK, false)
@@ -334,7 +338,7 @@ func TestHealthOnRealGroups(t *testing.T) {
 					// not stood longer than the window (45s) yet.
 					expectStatus(t, fmt.Sprintf("poll %d", k), gh, lag.StatusOK, true)
 				}
-			}
+			})
 			// 50s on one commit: past the window and twice its rhythm.
 			expectStatus(t, "a commit standing past its rhythm", gh, lag.StatusStall, true)
 			if p := gh.Partitions[0]; !p.Owned || p.Lag != 90 {
