@@ -74,8 +74,8 @@ func ctx(t *testing.T) context.Context {
 // member commits 10, 15, 20, ... before each of the first commits polls
 // (a commit every poll, the first seen as it stands) and never again.
 // check, when not nil, sees the health at each poll k. It returns the
-// health at the last poll, the commit and the log end.
-func (s *scenario) commitsThenStands(t *testing.T, commits, polls int, check func(k int, gh lag.GroupHealth)) (lag.GroupHealth, int64, int64) {
+// health at the last poll and the commit.
+func (s *scenario) commitsThenStands(t *testing.T, commits, polls int, check func(k int, gh lag.GroupHealth)) (lag.GroupHealth, int64) {
 	t.Helper()
 	end := s.produce(t, 50)
 	var gh lag.GroupHealth
@@ -93,7 +93,7 @@ func (s *scenario) commitsThenStands(t *testing.T, commits, polls int, check fun
 			check(k, gh)
 		}
 	}
-	return gh, committed, end
+	return gh, committed
 }
 
 func (s *scenario) produce(t *testing.T, n int) int64 {
@@ -302,7 +302,7 @@ func TestHealthOnRealGroups(t *testing.T) {
 		// it holds): past twice it the partition waits as one with no
 		// rhythm seen, where a rhythm seen twice is STALL (below).
 		s := newScenario(t, c, "stuck-once")
-		gh, _, _ := s.commitsThenStands(t, 3, 13, nil)
+		gh, _ := s.commitsThenStands(t, 3, 13, nil)
 		// 50s on one commit, past the window and twice the wait.
 		expectStatus(t, "a commit standing past a rhythm seen once", gh, lag.StatusOK, true)
 		p := gh.Partitions[0]
@@ -329,7 +329,7 @@ func TestHealthOnRealGroups(t *testing.T) {
 			// seen) for four polls, then lives on (heartbeats, owns the
 			// partition) but never commits again while records keep
 			// arriving.
-			gh, committed, end := s.commitsThenStands(t, 4, 14, func(k int, gh lag.GroupHealth) {
+			gh, committed := s.commitsThenStands(t, 4, 14, func(k int, gh lag.GroupHealth) {
 				switch {
 				case k < 9:
 					expectStatus(t, fmt.Sprintf("poll %d", k), gh, lag.StatusOK, false)
@@ -357,7 +357,7 @@ func TestHealthOnRealGroups(t *testing.T) {
 				return ok && g.State == kafka.StateEmpty && len(g.Members) == 0 && len(g.Partitions) == 1 && g.Partitions[0].MemberID == ""
 			})
 			for k := 14; k < 21; k++ {
-				end = s.produce(t, 5)
+				end := s.produce(t, 5)
 				gh = s.poll(t, committed, end, false)
 				expectStatus(t, fmt.Sprintf("poll %d, %s after the last commit", k, time.Duration(k-3)*pollGap), gh, lag.StatusStop, true)
 			}
