@@ -216,10 +216,14 @@ func (h *History) verdict(ph *partHist, c, end, now int64, g groupPace) (Status,
 		// Moving again after a halt: the halt is not its rhythm.
 		trendEvery = r.served()
 	}
-	if span := max(floor, 2*trendEvery); r.grewSince(now, tl.Seconds, span) || r.grewPast(now, tl.Seconds, max(2*trendEvery, 2*h.pollGap())) || tl.Kind == TimeLagAtLeast && r.grewAtCommits(span) || h.grewOverSpan(ph, tl.Seconds, now, span) {
+	if span := max(floor, 2*trendEvery); r.grewSince(now, tl.Seconds, span) || r.grewPast(now, tl.Seconds, max(2*trendEvery, 2*h.pollGap())) || tl.Kind == TimeLagAtLeast && r.grewAtCommits(span) || h.grewOverSpan(ph, tl.Seconds, now, span) || h.windowSpan() > span && h.grewOverSpan(ph, tl.Seconds, now, h.windowSpan()) {
 		// The time lag grew by more than half the time since a commit
-		// at least two rhythms old: more than a sawtooth of that rhythm
-		// explains. Not OK, whatever the trend of the commits says yet.
+		// at least two rhythms old, or over the window's span in time
+		// (polls further apart than MinDistance stretch it past the
+		// floor: a consumer that resumed after a stall, its time lag
+		// falling over two 30 s polls, still grew over the window's
+		// ten): more than a sawtooth of that rhythm explains. Not OK,
+		// whatever the trend of the commits says yet.
 		return StatusOK, Rewind{}, WaitTrend
 	}
 	return StatusOK, Rewind{}, WaitNone

@@ -35,6 +35,13 @@ func (h *History) eventHold() int64 {
 	if h.cfg.EventHold > 0 {
 		return max(h.floor(), int64(h.cfg.EventHold))
 	}
+	return h.windowSpan()
+}
+
+// windowSpan is the window's span in time: Window observations at
+// MinDistance, or at the polls' interval where they are further apart
+// (ten 30 s polls span four and a half minutes), and at least the floor.
+func (h *History) windowSpan() int64 {
 	return max(h.floor(), int64(h.cfg.Window-1)*max(int64(h.cfg.MinDistance), h.pollGap()))
 }
 

@@ -584,3 +584,27 @@ func TestARhythmSeenOnceIsNoStall(t *testing.T) {
 		}
 	}
 }
+
+// TestAResumeReadsTheWholeWindow: consumers polled every 30 s that
+// stood for a quarter of an hour and resumed (seed 1's s051 and seed 6's
+// s012, one partition stuck; seed 4's s122 and seed 5's s135, stalls,
+// then resumes). Their first commits after it fell in time lag over the
+// floor of two polls, and the UI read OK, while over its window of ten
+// polls (four and a half minutes) the time lag still grew by more than
+// half of it. The growth is read over the window's span in time too
+// (History.windowSpan), not only over the floor.
+func TestAResumeReadsTheWholeWindow(t *testing.T) {
+	for _, c := range []told{
+		{pick{1, 51}, "one partition stuck"},
+		{pick{6, 12}, "one partition stuck"},
+		{pick{4, 122}, "stalls, then resumes"},
+		{pick{5, 135}, "stalls, then resumes"},
+	} {
+		sc, ob := storyObserver(t, c)
+		for i, j := range ob.out {
+			if ob.okWhileGrowing(i, sc.periodAt(j.t)) {
+				t.Errorf("seed %d s%03d: OK at %.0fs while the time lag grew to %.1fs", c.seed, c.i, j.t, j.tl)
+			}
+		}
+	}
+}
