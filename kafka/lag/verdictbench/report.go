@@ -109,7 +109,7 @@ func (r *Report) Markdown(w io.Writer) error {
 		for _, n := range s.All[Borderline] {
 			border += n
 		}
-		fmt.Fprintf(&b, "- borderline, not scored: %d polls (a member with a backlog between %.0f%% and %.0f%% of its partitions' production)\n", border, 100*fallingShare, 100*borderShare)
+		fmt.Fprintf(&b, "- borderline, not scored: %d polls (a member between %.0f%% and 100%% of its partitions' production, or with a backlog up to %.0f%%)\n", border, 100*fallingShare, 100*borderShare)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -15,10 +15,10 @@ const (
 	KeepsUp
 	// CatchingUp: faster than the producers, working off a backlog.
 	CatchingUp
-	// Borderline: with a backlog, its members' capacity between
-	// fallingShare and borderShare of what arrives on their partitions:
-	// nobody could call the trend either way within the scenario, so its
-	// polls are not scored. (Scenarios keep their speeds out of that
+	// Borderline: its members' capacity between fallingShare of what
+	// arrives on their partitions and all of it, or, with a backlog, up
+	// to borderShare: nobody could call the trend either way within the
+	// scenario, so its polls are not scored. (Scenarios keep their speeds out of that
 	// band, but a member serving more partitions than the mean runs at
 	// its share of the speed.)
 	Borderline
@@ -131,6 +131,13 @@ func (w *world) partTruth(i int, fade float64) (Truth, bool) {
 	capacity := w.capacity()
 	if capacity < fallingShare*in {
 		return FallingBehind, true
+	}
+	if capacity < in {
+		// Slower than what arrives, by less than a tenth: its time lag
+		// grows, slowly, from however little it is now. It does not
+		// keep up, and nobody could call it falling behind within the
+		// scenario either.
+		return Borderline, true
 	}
 	if w.timeLag(i) > w.keepUpBound() {
 		if capacity < borderShare*in {

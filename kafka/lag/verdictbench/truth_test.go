@@ -50,6 +50,45 @@ func TestUnevenLoadIsBorderline(t *testing.T) {
 	}
 }
 
+// TestSlowerThanWhatArrivesIsBorderlineWithoutABacklog: the members of
+// TestUnevenLoadIsBorderline a record or two behind, their time lag under
+// the bound of keeping up. Those serving two partitions run at 0.975 of
+// what arrives on them: their time lag grows, a fortieth of a second a
+// second, from however little it is, so they do not keep up (a bounded
+// delay behind), and nobody could call them falling behind within the
+// scenario either: borderline, as with a backlog. Those serving one keep
+// up.
+func TestSlowerThanWhatArrivesIsBorderlineWithoutABacklog(t *testing.T) {
+	sc := &Scenario{
+		Name: "uneven", Partitions: 6, Members: 4, Spread: Even,
+		Rhythm: Rhythm{Kind: Interval, Every: 5 * time.Second}, Production: Production{Kind: Steady, Rate: 10},
+		Poll: 5 * time.Second, Window: time.Minute, Length: 10 * time.Minute,
+		Phases: []Phase{{At: 0, Speed: 1.3, Event: Consume}}, Seed: 1,
+	}
+	w := newWorld(sc)
+	for w.t < 60 {
+		w.step()
+	}
+	for i := range w.parts {
+		w.parts[i].committed = max(0, w.parts[i].end-1)
+		if tl := w.timeLag(i); tl < 0 || tl > w.keepUpBound() {
+			t.Fatalf("partition %d: time lag %.1fs, want within [0, %.1fs]", i, tl, w.keepUpBound())
+		}
+	}
+	for k := range w.members {
+		load := len(w.members[k].parts)
+		for _, p := range w.members[k].parts {
+			want := KeepsUp
+			if load == 2 {
+				want = Borderline
+			}
+			if tr, ok := w.partTruth(p, 0); !ok || tr != want {
+				t.Errorf("partition %d of a member serving %d: %s (%v), want %s", p, load, tr, ok, want)
+			}
+		}
+	}
+}
+
 // TestHotPartitionFallsBehindWhileItsMemberCatchesUp: one member at twice
 // the mean production serves six partitions, one taking half of it. With
 // a backlog on every partition, the member shares its capacity evenly
