@@ -163,8 +163,18 @@ func (h *History) verdict(ph *partHist, c, end, now int64, g groupPace) (Status,
 		return StatusOK, Rewind{}, WaitTrend
 	}
 	behind, climbing, enough := h.trend(ph)
+	var stepNewest bool
+	if behind {
+		rise, newest := h.recordsStep(ph, g.membersAt)
+		if rise > 0 && !newest {
+			// A step in records at a rebalance, held since: the
+			// consumer keeps pace from where its new member started.
+			behind, climbing = false, false
+		}
+		stepNewest = rise > 0 && newest
+	}
 	if behind && (!ph.decided || ph.held != StatusWarn) {
-		if _, step := h.stepped(ph); step {
+		if _, step := h.stepped(ph); step || stepNewest {
 			// The climb is all at the newest commit: one step is not a
 			// trend. A partition handed to a member that processes
 			// again what the last owner had not committed, or a

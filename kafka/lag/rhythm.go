@@ -412,6 +412,9 @@ type Wait struct {
 	// Rise is, for a WaitStep, how much further behind the newest
 	// commit is than the ones before it.
 	Rise time.Duration
+	// RiseRecords is, for a WaitStep whose newest commit's time lag is
+	// not known, how many records further behind it is instead.
+	RiseRecords int64
 	// Back is, for a WaitBack, how long ago the members came back.
 	Back time.Duration
 }
@@ -443,6 +446,9 @@ func (w Wait) Reason() string {
 	case WaitBack:
 		return "no commit in " + span(w.Silence) + ", its members back " + span(w.Back) + " ago after none: " + w.Then.String() + " after " + span(w.Need) + " unless it commits"
 	case WaitStep:
+		if w.RiseRecords > 0 {
+			return "its latest commit is " + strconv.FormatInt(w.RiseRecords, 10) + " records further behind than the ones before: its next commit, in ~" + span(w.Every) + ", tells a step from a climb"
+		}
 		if w.Rise <= 0 {
 			// Read after the poll, the newest commit's record put it
 			// back in line with the ones before: the verdict, made
@@ -828,8 +834,13 @@ func (h *History) waitOf(ph *partHist, k WaitKind, g groupPace, now int64) Wait 
 		w.Need = time.Duration(g.back - ph.rh.since + h.haltAfter(ph, g))
 		w.Then = StatusStall
 	case WaitStep:
-		rise, _ := h.stepped(ph)
+		rise, ok := h.stepped(ph)
 		w.Rise = time.Duration(rise * float64(time.Second))
+		if !ok {
+			if w.RiseRecords, _ = h.recordsStep(ph, g.membersAt); w.RiseRecords > 0 {
+				w.Rise = 0
+			}
+		}
 		w.Every = time.Duration(max(ph.rh.every(), h.pollGap()))
 		// The next commit decides: a window spanning two rhythms holds
 		// one (health suggests it).
@@ -865,6 +876,9 @@ type groupPace struct {
 	// back is when the group's members came back after a run of polls
 	// without any that the ring still holds (0: none).
 	back int64
+	// membersAt is when the group's members last changed
+	// (groupHist.membersAt; 0: not while observed).
+	membersAt int64
 }
 
 // fellShare and fellMin are how many of the group's partitions that
@@ -931,7 +945,7 @@ func (h *History) fellOnce(ph *partHist) bool {
 }
 
 func groupRhythm(gh *groupHist, seq uint64) groupPace {
-	g := groupPace{simple: gh.simple}
+	g := groupPace{simple: gh.simple, membersAt: gh.membersAt}
 	for i := range gh.parts {
 		if ph := &gh.parts[i]; ph.lastSeq == seq {
 			g.every = max(g.every, ph.rh.every())
@@ -1107,6 +1121,55 @@ func (h *History) stepped(ph *partHist) (rise float64, ok bool) {
 	}
 	rise, climbed := float64(known[nk-1].tl-before), float64(before-tl[0])
 	return rise, climbed <= noise && climbed < rise/stepShare
+}
+
+// recordsStep is stepped for a trend whose newest commit's time lag is
+// not known (its record is older than the points: the lag in records
+// stands in, History.trend), at the commit where the group's members
+// last changed (membersAt, since the commit before it): a member handed
+// partitions in a rebalance commits them where it starts, as far behind
+// as the last owner left them, and keeps pace from there. The lags
+// before that commit stay within recordsClimb's noise of each other, it
+// rose above them by more than the noise and stepShare times their
+// spread, and none after it rose above it by more than the noise. rise
+// is that step in records (0: none); newest reports whether the step is
+// the newest commit (the next one tells a step from a climb) or was held
+// since (no climb). A partition served in turn steps at each of its
+// rounds, without a change of members, and its steps are its trend.
+func (h *History) recordsStep(ph *partHist, membersAt int64) (rise int64, newest bool) {
+	r := &ph.rh
+	n := int(r.ntrend)
+	if n < 3 || membersAt == 0 || r.point(n-1).tl >= 0 {
+		return 0, false
+	}
+	var buf [trendPoints]trendPoint
+	for i := range n {
+		buf[i] = r.point(i)
+	}
+	pts := buf[:n]
+	k := 1
+	for k < n && !(pts[k-1].at < membersAt && membersAt <= pts[k].at) {
+		k++
+	}
+	if k == n {
+		return 0, false
+	}
+	_, _, span := thirds(pts)
+	rate := max(0, h.produceRate(ph))
+	noise := max(KeepUpMessages, EqualRateShare*rate*span, rate*float64(h.pollGap())/1e9)
+	lo, hi := pts[0].lag, pts[0].lag
+	for _, p := range pts[:k] {
+		lo, hi = min(lo, p.lag), max(hi, p.lag)
+	}
+	top := pts[k].lag
+	for _, p := range pts[k+1:] {
+		top = max(top, p.lag)
+	}
+	step := float64(pts[k].lag - hi)
+	if float64(hi-lo) > noise || step <= noise || step <= stepShare*float64(hi-lo) || float64(top-pts[k].lag) > noise {
+		return 0, false
+	}
+	return int64(step), k == n-1
 }
 
 // unresolved is, for a partition with a backlog (its time lag, tl now

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/kgroups/kgroups/kafka"
 )
 
 // runTenMinuteCommitter polls every 10 s a member that commits every 10
@@ -148,5 +150,67 @@ func TestAStepsReasonNeverGoesBackwards(t *testing.T) {
 	w := Wait{Kind: WaitStep, Rise: 11 * time.Second, Every: 30 * time.Second}
 	if got, want := w.Reason(), "its latest commit is 11s further behind than the ones before: its next commit, in ~30s, tells a step from a climb"; got != want {
 		t.Errorf("rise 11s: %q, want %q", got, want)
+	}
+}
+
+// TestARebalanceStepInRecordsIsNotATrend: TestOneStepIsNotATrend where
+// the step is deeper than the time-lag points reach (20 of them, 200 s
+// at 10 s polls: the newest commit's record is older, so its time lag
+// is known only as a lower bound and the lag in records stands in for
+// the trend) and the group's members changed since the commit before: a
+// member handed the partition commits about where the last owner left
+// it, 600 s behind the head, and keeps pace from there. It waits for
+// the next commit, saying by how many records the step rose, and is
+// never WARN. The same step without a change of members is the climb it
+// looks like.
+func TestARebalanceStepInRecordsIsNotATrend(t *testing.T) {
+	run := func(member func(sec int) string) map[int]PartitionHealth {
+		cfg := DefaultConfig()
+		cfg.TimePoints = 20
+		h := NewHistory(cfg)
+		got := map[int]PartitionHealth{}
+		var c int64
+		for sec := 0; sec <= 3600; sec += 10 {
+			end := 100000 + int64(10*sec)
+			if sec%600 == 0 {
+				if sec < 1800 {
+					c = end - 20
+				} else {
+					c = end - 6019
+				}
+			}
+			p := po("t", 0, c, end)
+			p.MemberID = member(sec)
+			gr := grp("g", p)
+			gr.Members = []kafka.Member{{MemberID: p.MemberID}}
+			h.Add(snap(at(float64(sec)), gr))
+			g, _ := h.Evaluate("g", at(float64(sec)))
+			got[sec] = g.Partitions[0]
+		}
+		return got
+	}
+	handed := run(func(sec int) string {
+		if sec >= 1800 {
+			return "n"
+		}
+		return "m"
+	})
+	for sec := 0; sec <= 3600; sec += 10 {
+		if s := handed[sec].Status; s == StatusWarn {
+			t.Fatalf("handed over: WARN at %d s (time lag %v): %s", sec, handed[sec].TimeLag, statusLine(handed, 1800, 1900))
+		}
+	}
+	p := handed[1810]
+	want := "its latest commit is 5999 records further behind than the ones before: its next commit, in ~10m, tells a step from a climb"
+	if p.Status != StatusOK || p.Wait.Kind != WaitStep || p.Wait.Reason() != want {
+		t.Errorf("handed over at 1810 s: %v, wait %d %q; want OK waiting %q", p.Status, p.Wait.Kind, p.Wait.Reason(), want)
+	}
+	if p.TimeLag.Kind != TimeLagAtLeast {
+		t.Errorf("handed over at 1810 s: time lag %v, want a lower bound (the record is older than the points)", p.TimeLag)
+	}
+
+	same := run(func(int) string { return "m" })
+	if p := same[1810]; p.Status != StatusWarn {
+		t.Errorf("same member at 1810 s: %v, wait %q; want WARN: %s", p.Status, p.Wait.Reason(), statusLine(same, 1800, 3000))
 	}
 }
