@@ -266,22 +266,34 @@ func (h *History) rawStatus(gh *groupHist, ph *partHist, c, end, now int64, g gr
 // rhythm before WARN.
 func (h *History) firstClimb(ph *partHist) bool {
 	r := &ph.rh
-	var pts [2]trendPoint
-	n := 0
-	for i := int(r.ntrend) - 1; i >= 0 && n < 2; i-- {
-		if p := r.point(i); p.tl >= 0 {
-			pts[n] = p
-			n++
-		}
-	}
+	var buf [trendPoints]trendPoint
+	known := r.knownPoints(&buf)
+	n := len(known)
 	if n < 2 {
 		return false
 	}
 	if _, _, enough := h.trend(ph); enough {
 		return false
 	}
-	newest, prev := pts[0], pts[1]
 	rate := max(0, h.produceRate(ph))
-	return float64(newest.tl-prev.tl) > h.trendNoise(ph) &&
-		float64(newest.lag-prev.lag) > max(KeepUpMessages, rate*float64(h.pollGap())/1e9)
+	lagNoise := max(KeepUpMessages, rate*float64(h.pollGap())/1e9)
+	noise := h.trendNoise(ph)
+	newest, prev := known[n-1], known[n-2]
+	if float64(newest.tl-prev.tl) > noise && float64(newest.lag-prev.lag) > lagNoise {
+		return true
+	}
+	// Or, over three commits or more, the time lag climbed from the
+	// oldest to the newest and at each, by more than half the noise
+	// (as History.trend reads a climb with the lag in records), and the
+	// lag in records too.
+	oldest := known[0]
+	if n < 3 || float64(newest.tl-oldest.tl) <= noise/2 || float64(newest.lag-oldest.lag) <= lagNoise {
+		return false
+	}
+	for i := 1; i < n; i++ {
+		if known[i].tl < known[i-1].tl || known[i].lag < known[i-1].lag {
+			return false
+		}
+	}
+	return true
 }

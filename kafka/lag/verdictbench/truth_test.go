@@ -551,7 +551,12 @@ func storyObserverOf(t *testing.T, c told, o Observer) (*Scenario, *observer) {
 // s229): the time lag at their first two commits climbed past the noise,
 // in seconds and in records, and the trend needs a third. Their first
 // decision read OK for one poll, then JUDGING until WARN at the third
-// commit; it waits for that commit instead (History.firstClimb).
+// commit; it waits for that commit instead (History.firstClimb). And
+// consumers committing every 5 s (seed 5's s163, seed 6's s111, both
+// stopping later), their time lag climbing at each of their first
+// commits by less than the noise between two of them but by more than
+// half of it over all: their first decision read OK for a poll or two,
+// then WARN; it waits for the trend instead.
 func TestClimbingFirstCommitsWaitForTheTrend(t *testing.T) {
 	for _, c := range []told{
 		{pick{1, 232}, "slow, then scaled out"},
@@ -559,6 +564,8 @@ func TestClimbingFirstCommitsWaitForTheTrend(t *testing.T) {
 		{pick{3, 59}, "stops"},
 		{pick{5, 24}, "slow, then scaled out"},
 		{pick{7, 229}, "reset to the start"},
+		{pick{5, 163}, "stops"},
+		{pick{6, 111}, "stops"},
 	} {
 		first := ColUnknown
 		_, ob := storyObserver(t, c)
