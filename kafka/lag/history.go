@@ -106,7 +106,7 @@ type History struct {
 	// many of them have a backlog now (5) and their lag a sixth of the
 	// ring ago (6).
 	fallIDs []string
-	fall    [][8]float64
+	fall    [][7]float64
 	// order is scratch space for snapshots whose partitions arrive
 	// unsorted or duplicated, which the snapshot contract rules out but
 	// which must not corrupt the history.

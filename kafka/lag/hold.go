@@ -358,12 +358,6 @@ func (h *History) memberFalling(gh *groupHist, at func(int) *kafka.PartitionOffs
 			break
 		}
 	}
-	for i := range gh.parts {
-		if ph := &gh.parts[i]; ph.lastSeq == h.seq && ph.owned && ph.raw == StatusOK && ph.decided && ph.held == StatusWarn {
-			candidate = true // a WARN the member's climb may hold
-			break
-		}
-	}
 	if !candidate {
 		return
 	}
@@ -374,7 +368,7 @@ func (h *History) memberFalling(gh *groupHist, at func(int) *kafka.PartitionOffs
 		}
 		j := slices.Index(ids, member)
 		if j < 0 {
-			ids, fall = append(ids, member), append(fall, [8]float64{})
+			ids, fall = append(ids, member), append(fall, [7]float64{})
 			j = len(ids) - 1
 		}
 		if ph.raw == StatusStall || uint64(ph.sinceMove) >= k && lagOf(h.sample(ph, h.seq)) > 0 {
@@ -403,10 +397,6 @@ func (h *History) memberFalling(gh *groupHist, at func(int) *kafka.PartitionOffs
 		if c, end := h.sample(ph, h.seq-k/6); lagOf(c, end) >= 0 {
 			fall[j][6] += float64(lagOf(c, end))
 		}
-		_, then := h.sample(ph, h.seq-k)
-		if _, end := h.sample(ph, h.seq); then >= 0 && end >= then {
-			fall[j][7] += float64(end - then) // produced over the ring
-		}
 		saw := h.sawtooth(ph)
 		fall[j][4] += saw
 		if c, end := h.sample(ph, h.seq); float64(lagOf(c, end)) > saw {
@@ -416,28 +406,10 @@ func (h *History) memberFalling(gh *groupHist, at func(int) *kafka.PartitionOffs
 	h.fallIDs, h.fall = ids, fall
 	h.eachOwned(gh, at, n, func(ph *partHist, member string) {
 		j := slices.Index(ids, member)
-		if j < 0 || ph.raw != StatusOK {
+		if j < 0 || fall[j][5] < 2 || ph.raw != StatusOK || ph.wait != WaitNone {
 			return
 		}
 		f := fall[j]
-		if ph.decided && ph.held == StatusWarn && !math.IsNaN(f[4]) && gh.membersAt < h.timeAt(h.seq-k) {
-			// Held at WARN, the rules no longer see its own climb: a
-			// partition served in turn reads caught up at its commits
-			// and stands between its turns. The member's lag climbing
-			// through each third of the ring, by more than the noise
-			// of its production there, and standing no lower than a
-			// sixth of the ring before, holds it; unless the members
-			// changed within the ring (a rebalance moves partitions,
-			// and their lags, between members, and pauses them all).
-			noise := max(KeepUpMessages, EqualRateShare*f[7]/3)
-			if f[1]-f[0] > noise && f[2]-f[1] > noise && f[3]-f[2] > noise && f[3] >= f[6] {
-				ph.raw, ph.wait = StatusWarn, WaitNone
-			}
-			return
-		}
-		if fall[j][5] < 2 || ph.wait != WaitNone {
-			return
-		}
 		if math.IsNaN(f[4]) || f[1]-f[0] <= f[4] || f[2]-f[1] <= f[4] || f[3]-f[2] <= f[4] || f[3] < f[6] {
 			return
 		}

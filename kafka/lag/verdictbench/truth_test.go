@@ -654,36 +654,3 @@ func TestAResumeReadsTheWholeWindow(t *testing.T) {
 		}
 	}
 }
-
-// TestASlowMemberInTurnStaysWarn: members at 0.8 of their producers'
-// rate serving their partitions in turn (seed 2's s212: 48 partitions,
-// four members, commits after each fetched batch, polls every 30 s;
-// seed 7's s160: 12 partitions, commits every 30 s, polls every 10 s).
-// Each partition reads caught up at its commits in its turn and stands
-// between turns, so that its own trend ended the WARN the climb before
-// had called, and the group went WARN, OK, WARN, OK as the turns went
-// round (two and five changes beyond the truth's), while each member's
-// lag climbed turn after turn. The member's climb over the ring holds a
-// WARN its partition's own trend no longer sees (History.memberFalling):
-// once WARN, it stays WARN while the truth is falling behind.
-func TestASlowMemberInTurnStaysWarn(t *testing.T) {
-	for _, c := range []told{
-		{pick{2, 212}, "nearly keeps up (0.8x)"},
-		{pick{7, 160}, "nearly keeps up (0.8x)"},
-	} {
-		_, ob := storyObserver(t, c)
-		warned := false
-		for _, j := range ob.out {
-			if j.truth != FallingBehind {
-				warned = false
-				continue
-			}
-			if j.col == ColWarn {
-				warned = true
-			}
-			if warned && j.col.decided() && j.col != ColWarn {
-				t.Errorf("seed %d s%03d: %v at %.0fs after WARN, truth %v", c.seed, c.i, j.col, j.t, j.truth)
-			}
-		}
-	}
-}
