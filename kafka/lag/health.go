@@ -226,14 +226,17 @@ func (h *History) verdict(ph *partHist, c, end, now int64, g groupPace) (Status,
 		// Moving again after a halt: the halt is not its rhythm.
 		trendEvery = r.served()
 	}
-	if span := max(floor, 2*trendEvery); r.grewSince(now, tl.Seconds, span) || r.grewPast(now, tl.Seconds, max(2*trendEvery, 2*h.pollGap())) || tl.Kind == TimeLagAtLeast && r.grewAtCommits(span) || h.grewOverSpan(ph, tl.Seconds, now, span) || h.windowSpan() > span && h.grewOverSpan(ph, tl.Seconds, now, h.windowSpan()) {
+	if span := max(floor, 2*trendEvery); r.grewSince(now, tl.Seconds, span) || r.grewPast(now, tl.Seconds, max(2*trendEvery, 2*h.pollGap())) || tl.Kind == TimeLagAtLeast && r.grewAtCommits(span) || h.grewOverSpan(ph, tl.Seconds, now, span) || h.windowSpan() > span && h.grewOverSpan(ph, tl.Seconds, now, h.windowSpan()) || tl.Kind == TimeLagAtLeast && h.lagGrewOverSpan(ph, now, span) && h.lagGrewOverSpan(ph, now, 2*span) {
 		// The time lag grew by more than half the time since a commit
 		// at least two rhythms old, or over the window's span in time
 		// (polls further apart than MinDistance stretch it past the
 		// floor: a consumer that resumed after a stall, its time lag
 		// falling over two 30 s polls, still grew over the window's
-		// ten): more than a sawtooth of that rhythm explains. Not OK,
-		// whatever the trend of the commits says yet.
+		// ten): more than a sawtooth of that rhythm explains. Or, its
+		// time lag known only as a lower bound, its backlog grew over
+		// the span and over twice it (a burst's records grow it for a
+		// while) while it commits. Not OK, whatever the trend of the
+		// commits says yet.
 		return StatusOK, Rewind{}, WaitTrend
 	}
 	return StatusOK, Rewind{}, WaitNone
@@ -351,6 +354,42 @@ func (h *History) haltAfter(ph *partHist, g groupPace) int64 {
 		return after
 	}
 	return h.unseenHalt(true)
+}
+
+// lagGrewOverSpan is grewOverSpan for a time lag known only as a lower
+// bound (its record is older than the time-lag points, so the time lag a
+// span back is no better known): the lag in records now exceeds the one
+// at the latest poll at least span before now by more than a poll's
+// production, a few records and EqualRateShare of what was produced
+// meanwhile, while the consumer commits on it: its commit moved at the
+// latest poll. A consumer that far behind whose backlog grows while it
+// reads it is not catching up now, whatever its commits' older trend
+// says. (A partition waiting its turn while its member serves others
+// sees its backlog grow too; the rules for waits judge it.)
+func (h *History) lagGrewOverSpan(ph *partHist, now, span int64) bool {
+	if ph.sinceMove != 0 {
+		return false
+	}
+	from := h.firstSeq(ph.first(), ph.lastSeq)
+	for seq := ph.lastSeq; seq > from; {
+		seq--
+		t := h.timeAt(seq)
+		if now-t < span {
+			continue
+		}
+		if ph.rh.last <= t {
+			return false // no commit since: the silence rules judge a wait
+		}
+		c, end := h.sample(ph, seq)
+		nc, nend := h.sample(ph, ph.lastSeq)
+		if c < 0 || nc < 0 || nend < end {
+			return false
+		}
+		produced := float64(nend - end)
+		noise := max(KeepUpMessages, max(0, h.produceRate(ph))*float64(h.pollGap())/1e9, EqualRateShare*produced)
+		return float64(lagOf(nc, nend)-lagOf(c, end)) > noise
+	}
+	return false
 }
 
 // grewOverSpan reports whether the time lag now (tl seconds) exceeds the

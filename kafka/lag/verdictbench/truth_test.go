@@ -654,3 +654,29 @@ func TestAResumeReadsTheWholeWindow(t *testing.T) {
 		}
 	}
 }
+
+// TestAGrowingBacklogOlderThanThePointsIsNoOK: consumers whose record
+// at the commit is older than the time-lag points (a backlog of many
+// minutes: the time lag now is a lower bound) that fall behind again
+// when production resumes after a pause (seed 4's s118, at half its
+// producers' rate; seed 1's s037 under `health --window 15s`, a
+// consumer scaled out). Their commits' time lags climbed by less than
+// half the span, and the UI read OK for three polls while the true time
+// lag grew by more than half of it; `health` flapped between OK and
+// WARN, six changes beyond the truth's. The lag in records, growing over
+// the span and over twice it while the consumer commits, now stops OK
+// (History.lagGrewOverSpan).
+func TestAGrowingBacklogOlderThanThePointsIsNoOK(t *testing.T) {
+	c := told{pick{4, 118}, "slow (0.5x)"}
+	sc, ob := storyObserver(t, c)
+	for i, j := range ob.out {
+		if ob.okWhileGrowing(i, sc.periodAt(j.t)) {
+			t.Errorf("seed %d s%03d: OK at %.0fs while the time lag grew to %.1fs", c.seed, c.i, j.t, j.tl)
+		}
+	}
+	c = told{pick{1, 37}, "slow, then scaled out"}
+	sc, ob = storyObserverOf(t, c, Health)
+	if s := ob.score(sc); s.Excess != 0 {
+		t.Errorf("seed %d s%03d: health changed %d times beyond the truth's", c.seed, c.i, s.Excess)
+	}
+}
