@@ -370,6 +370,24 @@ func (h *History) lagGrewOverSpan(ph *partHist, now, span int64) bool {
 	if ph.sinceMove != 0 {
 		return false
 	}
+	seq, ok := h.spanBack(ph, now, span)
+	if !ok {
+		return false
+	}
+	c, end := h.sample(ph, seq)
+	nc, nend := h.sample(ph, ph.lastSeq)
+	if c < 0 || nc < 0 || nend < end {
+		return false
+	}
+	produced := float64(nend - end)
+	noise := max(KeepUpMessages, max(0, h.produceRate(ph))*float64(h.pollGap())/1e9, EqualRateShare*produced)
+	return float64(lagOf(nc, nend)-lagOf(c, end)) > noise
+}
+
+// spanBack is the latest poll of the partition's history at least span
+// before now, where the consumer committed since (false: none, or no
+// commit since it: a wait is the silence rules' to judge).
+func (h *History) spanBack(ph *partHist, now, span int64) (uint64, bool) {
 	from := h.firstSeq(ph.first(), ph.lastSeq)
 	for seq := ph.lastSeq; seq > from; {
 		seq--
@@ -377,19 +395,9 @@ func (h *History) lagGrewOverSpan(ph *partHist, now, span int64) bool {
 		if now-t < span {
 			continue
 		}
-		if ph.rh.last <= t {
-			return false // no commit since: the silence rules judge a wait
-		}
-		c, end := h.sample(ph, seq)
-		nc, nend := h.sample(ph, ph.lastSeq)
-		if c < 0 || nc < 0 || nend < end {
-			return false
-		}
-		produced := float64(nend - end)
-		noise := max(KeepUpMessages, max(0, h.produceRate(ph))*float64(h.pollGap())/1e9, EqualRateShare*produced)
-		return float64(lagOf(nc, nend)-lagOf(c, end)) > noise
+		return seq, ph.rh.last > t
 	}
-	return false
+	return 0, false
 }
 
 // grewOverSpan reports whether the time lag now (tl seconds) exceeds the
@@ -407,27 +415,19 @@ func (h *History) lagGrewOverSpan(ph *partHist, now, span int64) bool {
 // time lag climb while its lag falls: catching up. And the consumer must
 // have committed since: a wait is the silence rules' to judge.
 func (h *History) grewOverSpan(ph *partHist, tl float64, now, span int64) bool {
-	from := h.firstSeq(ph.first(), ph.lastSeq)
-	for seq := ph.lastSeq; seq > from; {
-		seq--
-		t := h.timeAt(seq)
-		if now-t < span {
-			continue
-		}
-		if ph.rh.last <= t {
-			// No commit since: the silence rules judge a wait.
-			return false
-		}
-		c, end := h.sample(ph, seq)
-		then := h.timeLagOf(ph, c, end, t)
-		switch then.Kind {
-		case TimeLagInterpolated, TimeLagExact, TimeLagCaughtUp:
-		default:
-			return false
-		}
-		nc, nend := h.sample(ph, ph.lastSeq)
-		noise := max(KeepUpMessages, max(0, h.produceRate(ph))*float64(h.pollGap())/1e9)
-		return tl-then.Seconds > float64(now-t)/2e9 && float64(lagOf(nc, nend)-lagOf(c, end)) > noise
+	seq, ok := h.spanBack(ph, now, span)
+	if !ok {
+		return false
 	}
-	return false
+	t := h.timeAt(seq)
+	c, end := h.sample(ph, seq)
+	then := h.timeLagOf(ph, c, end, t)
+	switch then.Kind {
+	case TimeLagInterpolated, TimeLagExact, TimeLagCaughtUp:
+	default:
+		return false
+	}
+	nc, nend := h.sample(ph, ph.lastSeq)
+	noise := max(KeepUpMessages, max(0, h.produceRate(ph))*float64(h.pollGap())/1e9)
+	return tl-then.Seconds > float64(now-t)/2e9 && float64(lagOf(nc, nend)-lagOf(c, end)) > noise
 }
