@@ -594,14 +594,11 @@ func TestClimbingFirstCommitsWaitForTheTrend(t *testing.T) {
 // span. The time lag at the polls a span back (History.grewOverSpan)
 // sees it at once.
 func TestAClimbBetweenTrendPointsIsNoOK(t *testing.T) {
-	for _, c := range []told{
-		{pick{1, 178}, "restarts"},
-		{pick{3, 166}, "members join and leave"},
-		{pick{4, 61}, "restarts"},
-		{pick{4, 75}, "members join and leave"},
-	} {
-		noOKWhileGrowing(t, c)
-	}
+	noOKWhileGrowing(t,
+		told{pick{1, 178}, "restarts"},
+		told{pick{3, 166}, "members join and leave"},
+		told{pick{4, 61}, "restarts"},
+		told{pick{4, 75}, "members join and leave"})
 }
 
 // TestARhythmSeenOnceIsNoStall: `health` windows that saw a partition's
@@ -635,14 +632,11 @@ func TestARhythmSeenOnceIsNoStall(t *testing.T) {
 // half of it. The growth is read over the window's span in time too
 // (History.windowSpan), not only over the floor.
 func TestAResumeReadsTheWholeWindow(t *testing.T) {
-	for _, c := range []told{
-		{pick{1, 51}, "one partition stuck"},
-		{pick{6, 12}, "one partition stuck"},
-		{pick{4, 122}, "stalls, then resumes"},
-		{pick{5, 135}, "stalls, then resumes"},
-	} {
-		noOKWhileGrowing(t, c)
-	}
+	noOKWhileGrowing(t,
+		told{pick{1, 51}, "one partition stuck"},
+		told{pick{6, 12}, "one partition stuck"},
+		told{pick{4, 122}, "stalls, then resumes"},
+		told{pick{5, 135}, "stalls, then resumes"})
 }
 
 // TestAGrowingBacklogOlderThanThePointsIsNoOK: consumers whose record
@@ -665,14 +659,17 @@ func TestAGrowingBacklogOlderThanThePointsIsNoOK(t *testing.T) {
 	}
 }
 
-// noOKWhileGrowing fails t for each poll of scenario c the UI judged OK
-// while the true time lag grew by more than half the evidence span.
-func noOKWhileGrowing(t *testing.T, c told) {
+// noOKWhileGrowing fails t for each poll of the scenarios cs the UI
+// judged OK while the true time lag grew by more than half the evidence
+// span.
+func noOKWhileGrowing(t *testing.T, cs ...told) {
 	t.Helper()
-	sc, ob := storyObserver(t, c)
-	for i, j := range ob.out {
-		if ob.okWhileGrowing(i, sc.periodAt(j.t)) {
-			t.Errorf("seed %d s%03d: OK at %.0fs while the time lag grew to %.1fs", c.seed, c.i, j.t, j.tl)
+	for _, c := range cs {
+		sc, ob := storyObserver(t, c)
+		for i, j := range ob.out {
+			if ob.okWhileGrowing(i, sc.periodAt(j.t)) {
+				t.Errorf("seed %d s%03d: OK at %.0fs while the time lag grew to %.1fs", c.seed, c.i, j.t, j.tl)
+			}
 		}
 	}
 }
