@@ -294,6 +294,57 @@ func TestHealthOnRealGroups(t *testing.T) {
 		}
 	})
 
+	t.Run("a rebalance far behind: a step in records, not WARN", func(t *testing.T) {
+		// A member commits every 60 polls (5 minutes), 20 records
+		// behind the head, ten records arriving a poll. It leaves, and
+		// a new member commits the partition one record past the last
+		// commit, 619 records behind: its record is older than the
+		// 20 time-lag points (100 s) the history keeps here, so the
+		// time lag is a lower bound and the lag in records stands in
+		// for the trend. The members changed since the commit before:
+		// one step is no trend, and the verdict waits for the next
+		// commit; that commit holds the step, and it is OK. Never WARN.
+		s := newScenario(t, c, "handed-far")
+		cfg := lag.DefaultConfig()
+		cfg.TimePoints = 20
+		s.h = lag.NewHistory(cfg)
+		s.produce(t, 100)
+		var committed, end int64
+		for k := range 241 {
+			end = s.produce(t, 10)
+			switch {
+			case k == 180:
+				s.member.Close()
+				s.member = c.Join(t, s.group, []string{s.topic})
+				c.WaitStable(t, s.group, 1, 1)
+				committed++
+				s.commit(t, committed)
+			case k%60 == 0 && k < 180:
+				committed = end - 20
+				s.commit(t, committed)
+			case k == 240:
+				committed = end - 619
+				s.commit(t, committed)
+			}
+			gh := s.poll(t, committed, end, true)
+			if gh.Status == lag.StatusWarn {
+				t.Fatalf("poll %d: WARN (partition %+v)", k, gh.Partitions[0])
+			}
+			p := gh.Partitions[0]
+			switch k {
+			case 180:
+				want := "its latest commit is 599 records further behind than the ones before: its next commit, in ~5m, tells a step from a climb"
+				if p.Status != lag.StatusOK || p.Wait.Kind != lag.WaitStep || p.Wait.Reason() != want || p.Lag != 619 || p.TimeLag.Kind != lag.TimeLagAtLeast {
+					t.Fatalf("poll 180: %v, wait %v %q, lag %d, time lag %v; want OK waiting %q, lag 619, a lower bound", p.Status, p.Wait.Kind, p.Wait.Reason(), p.Lag, p.TimeLag, want)
+				}
+			case 240:
+				if p.Status != lag.StatusOK || p.Wait.Kind == lag.WaitStep || p.Lag != 619 {
+					t.Fatalf("poll 240, the step held: %v, wait %v %q, lag %d; want OK no longer waiting on the step, lag 619", p.Status, p.Wait.Kind, p.Wait.Reason(), p.Lag)
+				}
+			}
+		}
+	})
+
 	t.Run("stands after one wait: JUDGING, not STALL", func(t *testing.T) {
 		// The member commits at the first three polls (two moves: one
 		// 5s wait seen), then lives on and never commits again while
