@@ -165,6 +165,37 @@ func TestSharesGoInTurn(t *testing.T) {
 	}
 }
 
+// TestAFetchHoldsWhatThePartitionHad: a member serving its partitions in
+// turn takes, in its turn on a partition, the records that partition held
+// when the turn began (one fetch), then turns to the next with records
+// waiting: what lands on the first meanwhile waits for the next round, as
+// a consumer's next fetch brings it. Taking those too, a member whose pace
+// matches one partition's production would never leave it.
+func TestAFetchHoldsWhatThePartitionHad(t *testing.T) {
+	sc := &Scenario{
+		Name: "fetch", Partitions: 2, Members: 1, Spread: InTurn,
+		Rhythm: Rhythm{Kind: PerRecord}, Production: Production{Kind: Steady, Rate: 1},
+		Poll: time.Second, Window: time.Minute, Length: 10 * time.Minute,
+		Phases: []Phase{{At: 0, Speed: 1, Event: Consume}}, Seed: 1,
+	}
+	w := newWorld(sc)
+	m := &w.members[0]
+	p0, p1 := &w.parts[m.parts[0]], &w.parts[m.parts[1]]
+	p0.end, p1.end = p0.pos+3, p1.pos+5
+	start0, start1 := p0.pos, p1.pos
+	w.process(m, 2) // two of the three p0 held
+	p0.end += 4     // four more land on p0
+	w.process(m, 1) // the third: p0's fetch is done
+	w.process(m, 5) // p1's five, though p0 has four waiting
+	if got0, got1 := p0.pos-start0, p1.pos-start1; got0 != 3 || got1 != 5 {
+		t.Errorf("p0 %d, p1 %d records taken; want 3 and 5 (p0's fetch, then p1's)", got0, got1)
+	}
+	w.process(m, 4) // p0's next fetch: the four
+	if got := p0.pos - start0; got != 7 {
+		t.Errorf("p0 %d records taken after its next turn; want 7", got)
+	}
+}
+
 // TestResumingShowsFromItsFirstCommit: a consumer stalls, resumes at 100 s
 // and commits its first batch after it at 160 s. Its polls at 5 s read
 // STALL until that commit, and OK after it. The polls before the commit

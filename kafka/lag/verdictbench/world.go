@@ -63,8 +63,9 @@ type Spread uint8
 const (
 	// Even serves every partition with a backlog alike.
 	Even Spread = iota
-	// InTurn drains up to one fetch (500 records) of one partition, then
-	// the next: a slow member's partitions advance one after another.
+	// InTurn drains one fetch of one partition (what it held when
+	// fetched, up to 500 records), then the next: a slow member's
+	// partitions advance one after another.
 	InTurn
 	// Hot is Even with one partition taking half of the production.
 	Hot
@@ -173,9 +174,10 @@ type part struct {
 type member struct {
 	id    string
 	parts []int
-	// cur and taken: the partition an InTurn member drains and how much
-	// of its fetch it took.
+	// cur, chunk and taken: the partition an InTurn member drains, the
+	// records its fetch held there and how many of them it took.
 	cur, taken int
+	chunk      int64
 	// done counts records processed since the member's last commit, and
 	// batch the size of the batch it fetched after it (0: none yet)
 	// (AfterBatch); next is its next commit time (Interval).
@@ -557,16 +559,20 @@ func (w *world) process(m *member, budget float64) {
 			if k < 0 {
 				return
 			}
-			if k != m.cur {
-				m.cur, m.taken = k, 0
-			}
 			p := &w.parts[ps[k]]
-			n := min(whole, p.end-p.pos, int64(fetch-m.taken))
+			if k != m.cur || m.taken == 0 {
+				// A fetch holds what the partition had when it was
+				// fetched, up to 500 records: what arrives meanwhile
+				// waits for the next round, as the member's other
+				// partitions' records do.
+				m.cur, m.taken, m.chunk = k, 0, min(fetch, p.end-p.pos)
+			}
+			n := min(whole, p.end-p.pos, m.chunk-int64(m.taken))
 			p.pos += n
 			whole -= n
 			m.done += n
 			m.taken += int(n)
-			if m.taken >= fetch || p.pos == p.end {
+			if int64(m.taken) >= m.chunk || p.pos == p.end {
 				m.cur, m.taken = (m.cur+1)%len(ps), 0
 			}
 		}
