@@ -26,7 +26,7 @@ import (
 // or in none when a class holds one number (a partition at rest; see
 // compact.go; exact, never rounded), plus a fixed record of 136 bytes
 // on 64-bit (checked by TestPartHistSize) and, once its commit moved,
-// its moves (the latest, the waits and a trend ring: 160 bytes,
+// its moves (the latest, the waits, a trend ring and its turns: 192 bytes,
 // ownTrend). The times of points and
 // observations are poll numbers into one table of poll times the History
 // shares between all partitions. A class whose numbers stay near its base

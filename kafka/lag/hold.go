@@ -423,7 +423,9 @@ func (h *History) memberFalling(gh *groupHist, at func(int) *kafka.PartitionOffs
 // drained a backlog on one of the other partitions of the group it owns
 // (judgeTurns): that partition's lag stood above its sawtooth at each
 // poll of the wait, but for those of the last floor (its turn ending),
-// and fell over the wait by more than the sawtooth. A member serving its
+// and fell over the wait by more than the sawtooth; or, a few records
+// apart (a trickle), records waited there at each of those polls and the
+// time lag at its commits fell by more than its noise. A member serving its
 // partitions in turn drains one backlog after another; one that keeps
 // its other partitions caught up, or works off a burst there now and
 // then, had time for ph. It holds only while the history holds the
@@ -446,14 +448,34 @@ func (h *History) memberDrained(gh *groupHist, at func(int) *kafka.PartitionOffs
 			return
 		}
 		saw := h.sawtooth(o)
-		for s := h.seq - polls; s < h.seq; s++ {
-			if c, end := h.sample(o, s); float64(lagOf(c, end)) <= saw && t-h.timeAt(s) > floor {
-				return
+		above, waiting := true, true
+		for s := h.seq - polls; s < h.seq && waiting; s++ {
+			if c, end := h.sample(o, s); t-h.timeAt(s) > floor {
+				above = above && float64(lagOf(c, end)) > saw
+				waiting = lagOf(c, end) > 0
 			}
 		}
-		drained = float64(-h.lagGrowthOver(o, polls)) > saw
+		drained = above && float64(-h.lagGrowthOver(o, polls)) > saw ||
+			waiting && o.rh.fellSince(ph.rh.since, h.trendNoise(o))
 	})
 	return drained
+}
+
+// fellSince reports whether the time lag at the partition's commits since
+// from fell by more than noise, from the first of them to the newest: its
+// member worked off a backlog there (records a few to a turn, whose lag
+// in records says little).
+func (r *rhythm) fellSince(from int64, noise float64) bool {
+	first, last := -1.0, -1.0
+	for i := range int(r.ntrend) {
+		if p := r.point(i); p.at >= from && p.tl >= 0 {
+			if first < 0 {
+				first = float64(p.tl)
+			}
+			last = float64(p.tl)
+		}
+	}
+	return first >= 0 && first-last > noise
 }
 
 // sawtooth is how far a keeping-up consumer's lag on the partition swings

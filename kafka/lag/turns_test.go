@@ -3,6 +3,7 @@ package lag
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -428,4 +429,92 @@ func TestAHaltedConsumerIsNoBusyMember(t *testing.T) {
 	if stalled < 0 || stalled > 1560 {
 		t.Errorf("ERR STALL first at %.0fs, want by 1,560 s (halted at 1,440 s)", stalled)
 	}
+}
+
+// fetchTurns is one member serving n partitions in turn, as a consumer
+// whose fetch holds one partition's records at a time: one record lands
+// on each partition a minute (partition p at p*60/n seconds into each
+// minute), and the member processes one record every per(s) seconds,
+// committing each; its turn on a partition ends with the records that
+// partition held when the turn began (what arrives meanwhile waits for
+// the next round), and its next turn goes to the next partition with
+// records waiting. It polls every 10 s from 0 to secs and calls check
+// with each poll's time and the group's verdict.
+func fetchTurns(n int, per func(s int) int, secs int, check func(s int, v string)) {
+	h := NewHistory(DefaultConfig())
+	end, c := make([]int64, n), make([]int64, n)
+	cur, left, busy := 0, int64(0), 0
+	for s := 0; s <= secs; s++ {
+		for p := range n {
+			if s%60 == p*60/n {
+				end[p]++
+			}
+		}
+		if busy > 0 {
+			busy--
+			if busy == 0 {
+				c[cur]++
+				left--
+			}
+		}
+		if busy == 0 {
+			if left == 0 {
+				for k := 1; k <= n; k++ {
+					if q := (cur + k) % n; end[q] > c[q] {
+						cur, left = q, end[q]-c[q]
+						break
+					}
+				}
+			}
+			if left > 0 {
+				busy = per(s)
+			}
+		}
+		if s%10 == 0 {
+			check(s, pollOne(h, s, c, end))
+		}
+	}
+}
+
+// TestTurnsThatBeginFurtherBehindFallBehind: one member serves three
+// partitions in turn, a record a minute on each, at 80% of that (a
+// record every 25 s). Each partition's time lag falls through its turn,
+// as the member works off what it fetched, and its lag is a few records:
+// each turn alone reads caught up. But each turn begins further behind
+// than the one before (its time lag a minute more each round), and the
+// time lag grows without bound: WARN once three turns show it, and WARN
+// from then on. At 150% (a record every 13 s) each turn begins about a
+// round behind: never WARN.
+func TestTurnsThatBeginFurtherBehindFallBehind(t *testing.T) {
+	every := func(secs int) func(int) int { return func(int) int { return secs } }
+	var got []string
+	fetchTurns(3, every(25), 3600, func(s int, v string) {
+		if s >= 1320 {
+			got = append(got, v)
+		}
+	})
+	if n := len(got); n != 229 || slices.ContainsFunc(got, func(v string) bool { return v != "WARN" }) {
+		t.Errorf("at 80%%, from 1,320 s: %d polls, %v; want 229 polls, each WARN", n, got)
+	}
+	fetchTurns(3, every(13), 3600, func(s int, v string) {
+		if v == "WARN" || strings.HasPrefix(v, "ERR") {
+			t.Errorf("%s at %ds; keeping up at 150%%", v, s)
+		}
+	})
+	// At 80% until 2,400 s, then at 300% (a record every 7 s): WARN
+	// until its turns show it (OK from 2,570 s), and never again after
+	// 2,700 s.
+	fetchTurns(3, func(s int) int {
+		if s < 2400 {
+			return 25
+		}
+		return 7
+	}, 3600, func(s int, v string) {
+		if s >= 2400 && s < 2410 && v != "WARN" {
+			t.Errorf("%s at %ds; want WARN before the speed-up shows", v, s)
+		}
+		if s >= 2700 && (v == "WARN" || strings.HasPrefix(v, "ERR")) {
+			t.Errorf("%s at %ds, caught up at 300%%; want OK", v, s)
+		}
+	})
 }
