@@ -1,6 +1,7 @@
 package lag
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -441,14 +442,38 @@ func TestAHaltedConsumerIsNoBusyMember(t *testing.T) {
 // records waiting. It polls every 10 s from 0 to secs and calls check
 // with each poll's time and the group's verdict.
 func fetchTurns(n int, per func(s int) int, secs int, check func(s int, v string)) {
+	fetchTurnsScaled(n, per, secs, secs+1, check)
+}
+
+// fetchTurnsScaled is fetchTurns scaled out at scaleAt: from then each
+// partition has a member of its own, which processes its records one
+// every per(s) seconds as they come. It returns the History.
+func fetchTurnsScaled(n int, per func(s int) int, secs, scaleAt int, check func(s int, v string)) *History {
 	h := NewHistory(DefaultConfig())
 	end, c := make([]int64, n), make([]int64, n)
 	cur, left, busy := 0, int64(0), 0
+	own := make([]int, n)
 	for s := 0; s <= secs; s++ {
 		for p := range n {
 			if s%60 == p*60/n {
 				end[p]++
 			}
+		}
+		if s >= scaleAt {
+			for p := range n {
+				if own[p] > 0 {
+					if own[p]--; own[p] == 0 {
+						c[p]++
+					}
+				}
+				if own[p] == 0 && end[p] > c[p] {
+					own[p] = per(s)
+				}
+			}
+			if s%10 == 0 {
+				check(s, pollMembers(h, s, c, end, func(p int) string { return fmt.Sprintf("m-%d", p) }))
+			}
+			continue
 		}
 		if busy > 0 {
 			busy--
@@ -471,9 +496,29 @@ func fetchTurns(n int, per func(s int) int, secs int, check func(s int, v string
 			}
 		}
 		if s%10 == 0 {
-			check(s, pollOne(h, s, c, end))
+			check(s, pollMembers(h, s, c, end, func(int) string { return "m-1" }))
 		}
 	}
+	return h
+}
+
+// pollMembers adds a poll at s seconds of one group g whose partition
+// t/i has commit c[i] and log end end[i] and member member(i), the
+// group's members those, and returns the group's verdict then.
+func pollMembers(h *History, s int, c, end []int64, member func(p int) string) string {
+	g := grp("g")
+	for p := range c {
+		o := po("t", int32(p), c[p], end[p])
+		o.MemberID = member(p)
+		g.Partitions = append(g.Partitions, o)
+		if !slices.ContainsFunc(g.Members, func(m kafka.Member) bool { return m.MemberID == o.MemberID }) {
+			g.Members = append(g.Members, kafka.Member{MemberID: o.MemberID})
+		}
+	}
+	h.Add(snap(at(float64(s)), g))
+	gh, _ := h.Evaluate("g", at(float64(s)))
+	jv := Judge(gh, h.Config().Window)
+	return jv.Text()
 }
 
 // TestTurnsThatBeginFurtherBehindFallBehind: one member serves three
@@ -517,4 +562,40 @@ func TestTurnsThatBeginFurtherBehindFallBehind(t *testing.T) {
 			t.Errorf("%s at %ds, caught up at 300%%; want OK", v, s)
 		}
 	})
+}
+
+// TestTurnsOfAnotherMemberDoNotCount: the member at 80% of
+// TestTurnsThatBeginFurtherBehindFallBehind is scaled out at 2,400 s,
+// each partition to a member of its own that takes 15 s a record, four
+// times what lands on it. The turns its partitions began under the one
+// member climbed; they say nothing of the new members (the change of
+// members clears them), which catch up: WARN until 2,550 s, then OK.
+// (The verdicts alone do not tell: the old turns end with the climb.)
+func TestTurnsOfAnotherMemberDoNotCount(t *testing.T) {
+	per := func(s int) int {
+		if s < 2400 {
+			return 25
+		}
+		return 15
+	}
+	h := fetchTurnsScaled(3, per, 3600, 2400, func(s int, v string) {
+		switch want := "WARN"; {
+		case s >= 2550:
+			want = "OK"
+			fallthrough
+		case s >= 2350:
+			if v != want {
+				t.Errorf("%s at %ds; want %s", v, s, want)
+			}
+		}
+	})
+	// One turn of a new member may have begun since (a record landing
+	// while it worked the backlog off); none of the old member's.
+	for _, gh := range h.groups {
+		for i := range gh.parts {
+			if tu := gh.parts[i].rh.turns; tu.n > 1 || tu.n == 1 && int64(tu.at) < at(2400).Unix() {
+				t.Errorf("partition %d holds %d turns, the newest from %ds; want none begun before 2,400 s", gh.parts[i].partition, tu.n, int64(tu.at)-t0.Unix())
+			}
+		}
+	}
 }
