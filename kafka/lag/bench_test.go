@@ -96,10 +96,10 @@ func benchHistoryAdd(b *testing.B, wide bool) {
 // seen while keeping up (calm) and whose the moves are, 24 for the
 // commit rhythm the rules keep beyond the rings (rhythm.go): when the
 // current wait began and the rings' indexes. What only a forward move
-// writes, the latest move, the waits, the trend of eight points and its
-// latest turns (192 bytes, a size class of its own), is kept out of the
-// record, only for a
-// partition whose commit moved (History.ownTrend).
+// writes, the latest move, the waits and the trend of eight points (160
+// bytes, a size class of its own), is kept out of the record, only for a
+// partition whose commit moved (History.ownTrend); a partition served in
+// turn has its turns (32 bytes) in its group's record.
 func TestPartHistSize(t *testing.T) {
 	if unsafe.Sizeof(uintptr(0)) != 8 {
 		t.Skip("the documented figure is for 64-bit platforms")
@@ -113,8 +113,11 @@ func TestPartHistSize(t *testing.T) {
 	if got := unsafe.Sizeof([trendPoints]trendPoint{}); got != 128 {
 		t.Errorf("a trend ring is %d bytes; the documented bound says 128", got)
 	}
-	if got := unsafe.Sizeof(rhythmMoves{}); got != 192 {
-		t.Errorf("a moved partition's moves are %d bytes; the documented bound says 192", got)
+	if got := unsafe.Sizeof(rhythmMoves{}); got != 160 {
+		t.Errorf("a moved partition's moves are %d bytes; the documented bound says 160", got)
+	}
+	if got := unsafe.Sizeof(turns{}); got != 32 {
+		t.Errorf("a partition's turns are %d bytes; the documented bound says 32", got)
 	}
 }
 

@@ -63,14 +63,9 @@ func (h *History) noteMembers(gh *groupHist, g *kafka.Group) {
 	}
 	if gh.members != 0 && ids != gh.members {
 		gh.membersAt = h.times[h.slot(h.seq)]
-		for i := range gh.parts {
-			// The turns its last member served it in say nothing
-			// of its new member's pace (rhythm.turnsClimb).
-			if ph := &gh.parts[i]; ph.rh.turns.n > 0 {
-				h.ownTrend(ph)
-				ph.rh.turns = turns{}
-			}
-		}
+		// The turns their last members served them in say nothing of
+		// their new members' pace (turns.climb).
+		gh.turns = nil
 	}
 	gh.members = ids
 	if n := len(gh.memberless); n > 0 && h.seq > uint64(h.cfg.Samples) {

@@ -111,8 +111,12 @@ func (h *History) copyGroups(src *History) {
 		if len(sg.rewinds) > 0 {
 			rewinds = append(g.rewinds[:0], sg.rewinds...)
 		}
+		var tu []heldTurns
+		if len(sg.turns) > 0 {
+			tu = append(g.turns[:0], sg.turns...)
+		}
 		*g = *sg
-		g.parts, g.lag.b, g.memberless, g.unpaced, g.rewinds = parts, lag, memberless, unpaced, rewinds
+		g.parts, g.lag.b, g.memberless, g.unpaced, g.rewinds, g.turns = parts, lag, memberless, unpaced, rewinds, tu
 	})
 }
 
@@ -162,6 +166,9 @@ func (h *History) copyGroupsFresh(src *History) {
 		}
 		if len(sg.rewinds) > 0 {
 			g.rewinds = slices.Clone(sg.rewinds)
+		}
+		if len(sg.turns) > 0 {
+			g.turns = slices.Clone(sg.turns)
 		}
 		h.groups[name] = g
 	}

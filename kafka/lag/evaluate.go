@@ -242,7 +242,7 @@ func (h *History) partitionHealth(gh *groupHist, ph *partHist, g groupPace, now 
 // the verdict of its commit observations, or NO-COMMITS for a live owner
 // that has committed nothing for a full window.
 func (h *History) rawStatus(gh *groupHist, ph *partHist, c, end, now int64, g groupPace) (Status, Rewind, WaitKind) {
-	st, rw, wait := h.verdict(ph, c, end, now, g)
+	st, rw, wait := h.verdict(ph, c, end, now, g, gh.turnsOf(ph))
 	if st != StatusRewind && len(gh.rewinds) > 0 && lagOf(c, end) > 0 {
 		// A REWIND the ring of observations no longer shows still holds
 		// (rewindhold.go).
@@ -272,7 +272,7 @@ func (h *History) firstClimb(ph *partHist) bool {
 	if n < 2 {
 		return false
 	}
-	if _, _, enough := h.trend(ph); enough {
+	if _, _, enough := h.trend(ph, nil); enough {
 		return false
 	}
 	rate := max(0, h.produceRate(ph))

@@ -70,7 +70,7 @@ type Rewind struct {
 //     backlog whose commits span too short a time for the trend to see
 //     a slow climb, unless they show it catching up (unresolved).
 //  4. Otherwise OK.
-func (h *History) verdict(ph *partHist, c, end, now int64, g groupPace) (Status, Rewind, WaitKind) {
+func (h *History) verdict(ph *partHist, c, end, now int64, g groupPace, tu *turns) (Status, Rewind, WaitKind) {
 	lag := lagOf(c, end)
 	n := int(ph.winLen)
 	if lag <= 0 || n == 0 {
@@ -162,7 +162,7 @@ func (h *History) verdict(ph *partHist, c, end, now int64, g groupPace) (Status,
 		// nothing says how it reads now.
 		return StatusOK, Rewind{}, WaitTrend
 	}
-	behind, climbing, enough := h.trend(ph)
+	behind, climbing, enough := h.trend(ph, tu)
 	var stepNewest bool
 	if behind {
 		rise, newest := h.recordsStep(ph, g.membersAt)

@@ -26,7 +26,7 @@ import (
 // or in none when a class holds one number (a partition at rest; see
 // compact.go; exact, never rounded), plus a fixed record of 136 bytes
 // on 64-bit (checked by TestPartHistSize) and, once its commit moved,
-// its moves (the latest, the waits, a trend ring and its turns: 192 bytes,
+// its moves (the latest, the waits and a trend ring: 160 bytes,
 // ownTrend). The times of points and
 // observations are poll numbers into one table of poll times the History
 // shares between all partitions. A class whose numbers stay near its base
@@ -281,6 +281,12 @@ func (h *History) sweepTopics() {
 				gh.rewinds[i].topic = to[gh.rewinds[i].topic]
 			}
 		}
+		if len(gh.turns) > 0 {
+			gh.turns = slices.DeleteFunc(gh.turns, func(t heldTurns) bool { return !used[t.topic] })
+			for i := range gh.turns {
+				gh.turns[i].topic = to[gh.turns[i].topic]
+			}
+		}
 	}
 }
 
@@ -292,8 +298,13 @@ func (h *History) pruneAbsent(gh *groupHist) {
 	for i := range gh.parts {
 		if h.seq-gh.parts[i].lastSeq < uint64(h.cfg.EvictAfter) {
 			kept = append(kept, gh.parts[i])
-		} else if len(gh.rewinds) > 0 {
-			gh.forgetRewind(&gh.parts[i]) // its events go with its history
+		} else {
+			if len(gh.rewinds) > 0 {
+				gh.forgetRewind(&gh.parts[i]) // its events go with its history
+			}
+			if len(gh.turns) > 0 {
+				gh.forgetTurns(&gh.parts[i])
+			}
 		}
 	}
 	clear(gh.parts[len(kept):])
@@ -360,6 +371,9 @@ type groupHist struct {
 	// time of the poll they last changed at (0: not while observed).
 	members   uint64
 	membersAt int64
+	// turns are the turns of its partitions served in turn
+	// (turns.go). Most groups have none.
+	turns []heldTurns
 	// simple reports whether the latest poll saw a simple group
 	// (kafka.Group.Simple): its commits come from a job outside any
 	// membership, so a standing commit may be its rhythm, and its moves
@@ -405,7 +419,7 @@ func (h *History) updateGroup(gh *groupHist, g *kafka.Group, t int64) {
 	}
 	if same {
 		for k := 0; k < n; k++ {
-			total = addKnownLag(total, h.updatePartition(&gh.parts[k], at(k), t, fetched))
+			total = addKnownLag(total, h.updatePartition(gh, &gh.parts[k], at(k), t, fetched))
 		}
 		h.setGroupLag(gh, total)
 		h.judgeGroup(gh, at, n, t)
@@ -460,11 +474,11 @@ func (h *History) updateGroup(gh *groupHist, g *kafka.Group, t int64) {
 		case c > 0:
 			p := at(k)
 			out = append(out, h.newPartition(h.topicIndex(p.Topic), p.Partition))
-			total = addKnownLag(total, h.updatePartition(&out[len(out)-1], p, t, fetched))
+			total = addKnownLag(total, h.updatePartition(gh, &out[len(out)-1], p, t, fetched))
 			k++
 		default:
 			out = append(out, old[i])
-			total = addKnownLag(total, h.updatePartition(&out[len(out)-1], at(k), t, fetched))
+			total = addKnownLag(total, h.updatePartition(gh, &out[len(out)-1], at(k), t, fetched))
 			i++
 			k++
 		}

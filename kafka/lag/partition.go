@@ -191,7 +191,7 @@ func (h *History) sample(ph *partHist, seq uint64) (c, end int64) {
 // t) and returns its lag, kafka.NoOffset when unknown, for the group total.
 // fetched is false when the group's offsets could not be read (Group.Err):
 // a missing commit then says nothing about the consumer.
-func (h *History) updatePartition(ph *partHist, p *kafka.PartitionOffsets, t int64, fetched bool) int64 {
+func (h *History) updatePartition(gh *groupHist, ph *partHist, p *kafka.PartitionOffsets, t int64, fetched bool) int64 {
 	if ph.lastSeq+1 < h.seq {
 		// This poll writes the sample slots of the polls it missed too,
 		// those of the polls before the latest Samples+1 (derived.go);
@@ -252,7 +252,7 @@ func (h *History) updatePartition(ph *partHist, p *kafka.PartitionOffsets, t int
 	if end >= 0 {
 		h.addPoint(ph, end)
 	}
-	h.noteRhythm(ph, c, end, prevC, t)
+	h.noteRhythm(gh, ph, c, end, prevC, t)
 	if c >= 0 {
 		h.observe(ph, c, lag, t, ph.owned)
 	}

@@ -92,7 +92,7 @@ type rhythm struct {
 }
 
 // rhythmMoves is what a partition's forward moves wrote (see rhythm):
-// 192 bytes, held only by a partition whose commit moved.
+// 160 bytes, held only by a partition whose commit moved.
 type rhythmMoves struct {
 	// last is the latest forward move (0: none seen).
 	last int64
@@ -103,28 +103,6 @@ type rhythmMoves struct {
 	long, longAt uint32
 	// trend are time lags at commits, oldest first from head.
 	trend [trendPoints]trendPoint
-	// turns are the commits that began the partition's latest turns
-	// (rhythm.moved, rhythm.turnsClimb).
-	turns turns
-}
-
-// turns is what a partition's latest three turns showed (a member
-// serving its partitions in turn commits each several times in its
-// turn, then leaves it for the others'): 32 bytes.
-type turns struct {
-	// at is when the newest began (Unix seconds; 0: none), round the
-	// seconds between the two newest beginnings (saturating).
-	at    uint32
-	round uint16
-	// n is how many of tl and lag hold a turn (up to 3).
-	n uint8
-	// tl and lag are the partition's time lag (seconds; negative until
-	// known) and lag (saturating) at the commits that began them,
-	// oldest first; end is the time lag at the commit before the newest
-	// began (the previous turn's last; negative when unknown).
-	tl  [3]float32
-	end float32
-	lag [3]uint16
 }
 
 // unmoved is the moves of every partition whose commit never moved: all
@@ -328,9 +306,8 @@ func (r *rhythm) caughtUp(t int64) {
 // partition's time lag then (tl seconds, negative when unknown). A wait
 // counts towards the rhythm only when it began at a known point: a
 // previous commit or a caught-up poll, not the first poll.
-func (r *rhythm) moved(t int64, tl float64, lag int64, spacing int64) {
+func (r *rhythm) moved(t int64, tl float64, lag int64, spacing int64) (turn bool) {
 	flag := r.moves & caughtGap
-	turn := false
 	// run is the commits since the caught-up poll that began a wait
 	// (caughtAt): 0 unless this move's wait is noted.
 	prev, run := (r.moves&caughtRun)>>caughtRunShift, uint8(0)
@@ -367,9 +344,6 @@ func (r *rhythm) moved(t int64, tl float64, lag int64, spacing int64) {
 	r.moves = min(r.movesSeen()+1, movesMax) | flag | run<<caughtRunShift | r.moves&resumedBit
 	r.pending = tl < 0
 	p := trendPoint{at: t, tl: float32(tl), lag: float32(lag)}
-	if turn {
-		r.noteTurn(t, p, r.ntrend)
-	}
 	switch {
 	case r.ntrend >= 2 && t-r.point(int(r.ntrend)-2).at < spacing:
 		// Too close to the one before the newest: the newest moves on.
@@ -387,6 +361,7 @@ func (r *rhythm) moved(t int64, tl float64, lag int64, spacing int64) {
 		// the halt is behind it.
 		r.moves &^= resumedBit
 	}
+	return turn
 }
 
 // WaitKind says why a verdict waits for evidence although its window is
@@ -569,7 +544,7 @@ func (h *History) pollGap() int64 {
 // climbing (recordsClimb) where a pause in production was crossed
 // (gapCrossed): the time lags before the pause are no baseline for
 // those after (TestAPauseInProductionIsNoCatchUp).
-func (h *History) trend(ph *partHist) (behind, climbing, enough bool) {
+func (h *History) trend(ph *partHist, tu *turns) (behind, climbing, enough bool) {
 	r := &ph.rh
 	var all, known [trendPoints]trendPoint
 	n, nk := 0, 0
@@ -642,7 +617,7 @@ func (h *History) trend(ph *partHist) (behind, climbing, enough bool) {
 		// within the newest turn, while the member falls behind turn
 		// after turn (a record's spacing is noise: a turn begins with
 		// whatever record waits longest).
-		if r.turnsClimb(known[nk-1].at, float64(known[nk-1].tl), max(noise, h.productionGap(ph)), lagNeed) {
+		if tu.climb(known[nk-1].at, float64(known[nk-1].tl), max(noise, h.productionGap(ph)), lagNeed) {
 			return true, true, true
 		}
 		return climbed && still, climbing, true
@@ -716,53 +691,6 @@ func stillClimbing(pts []trendPoint, span int64, noise, lagNoise float64) bool {
 		float64(newLo-oldLo) > -noise/2 && float64(newLag-oldLag) > lagNoise
 }
 
-// noteTurn notes that the commit p, at t, began a turn; the trend ring
-// holds n points before it, the newest of them the previous turn's last.
-func (r *rhythm) noteTurn(t int64, p trendPoint, n uint8) {
-	tu := &r.turns
-	sec := uint32(min(max(t/int64(time.Second), 0), math.MaxUint32))
-	tu.round = 0
-	if tu.n > 0 {
-		tu.round = uint16(min(sec-tu.at, math.MaxUint16))
-	}
-	tu.at = sec
-	tu.end = -1
-	if n > 0 {
-		tu.end = r.point(int(n) - 1).tl
-	}
-	copy(tu.tl[:], tu.tl[1:])
-	copy(tu.lag[:], tu.lag[1:])
-	tu.tl[2], tu.lag[2] = p.tl, uint16(min(max(p.lag, 0), math.MaxUint16))
-	tu.n = min(tu.n+1, 3)
-}
-
-// turnsClimb reports whether the partition's latest three turns (a
-// member serving its partitions in turn: rhythm.moved) each began further
-// behind than the one before: in time lag by more than half of noise
-// from each to the next and by more than noise over the three, and in
-// records by more than lagNeed over the three. The newest began within
-// RhythmFactor rounds (the time between the last two) of the partition's
-// newest commit (newest, with time lag tl): the turns are its pace now.
-// And that commit read records older, by more than half of noise, than
-// the previous turn's last commit did: a member that catches up drains
-// its partitions further each turn. Within a turn the time lag falls,
-// commit after commit, as the member works the backlog off; a member
-// slower than its producers starts each turn further behind, one that
-// keeps up about a round behind, give or take a record's spacing
-// (noise). Two turns are one step: a member working off another
-// partition's backlog in big fetches makes its others wait longer once.
-func (r *rhythm) turnsClimb(newest int64, tl, noise, lagNeed float64) bool {
-	tu := &r.turns
-	a, b, c := float64(tu.tl[0]), float64(tu.tl[1]), float64(tu.tl[2])
-	if tu.n < 3 || a < 0 || b < 0 || c < 0 || tu.end < 0 || tl-float64(tu.end) <= noise/2 {
-		return false
-	}
-	if newest-int64(tu.at)*int64(time.Second) > RhythmFactor*int64(tu.round)*int64(time.Second) {
-		return false
-	}
-	return b-a > noise/2 && c-b > noise/2 && c-a > noise && float64(tu.lag[2])-float64(tu.lag[0]) > lagNeed
-}
-
 // thirds is the least time lag and lag of the points in the oldest,
 // middle and newest third of their span (in seconds): the floors of a
 // sawtooth. Falling behind climbs from the first to the last, and the
@@ -806,9 +734,7 @@ func (h *History) fillTrend() {
 			if l := h.timeLagOf(ph, c, end, now); l.Kind == TimeLagExact || l.Kind == TimeLagInterpolated {
 				h.ownTrend(ph)
 				r.trend[k].tl = float32(l.Seconds)
-				if tu := &r.turns; tu.n > 0 && int64(tu.at) == now/int64(time.Second) && tu.tl[2] < 0 {
-					tu.tl[2] = r.trend[k].tl
-				}
+				gh.turnsOf(ph).fill(now, r.trend[k].tl)
 				r.pending = false
 			}
 		}
@@ -817,7 +743,7 @@ func (h *History) fillTrend() {
 
 // noteRhythm updates the partition's rhythm with the poll at t, which saw
 // commit c and log end end; prevC is the commit at its previous poll.
-func (h *History) noteRhythm(ph *partHist, c, end, prevC, t int64) {
+func (h *History) noteRhythm(gh *groupHist, ph *partHist, c, end, prevC, t int64) {
 	if ph.rh.since == 0 {
 		ph.rh.start(t)
 		if c >= 0 && lagOf(c, end) == 0 {
@@ -866,7 +792,13 @@ func (h *History) noteRhythm(ph *partHist, c, end, prevC, t int64) {
 		}
 		ph.noteCalm(tl >= 0 && tl <= h.calmNoise(), ph.rh.fromKnown, ph.rh.since, t)
 		h.ownTrend(ph)
-		ph.rh.moved(t, tl, lagOf(c, end), max(h.floor()/2, int64(trendSpacing)))
+		var before float32 = -1
+		if n := ph.rh.ntrend; n > 0 {
+			before = ph.rh.point(int(n) - 1).tl
+		}
+		if ph.rh.moved(t, tl, lagOf(c, end), max(h.floor()/2, int64(trendSpacing))) {
+			gh.noteTurn(ph, t, tl, lagOf(c, end), before)
+		}
 	}
 	if c >= 0 && lagOf(c, end) == 0 {
 		ph.rh.caughtUp(t)

@@ -593,7 +593,7 @@ func TestTurnsOfAnotherMemberDoNotCount(t *testing.T) {
 	// while it worked the backlog off); none of the old member's.
 	for _, gh := range h.groups {
 		for i := range gh.parts {
-			if tu := gh.parts[i].rh.turns; tu.n > 1 || tu.n == 1 && int64(tu.at) < at(2400).Unix() {
+			if tu := gh.turnsOf(&gh.parts[i]); tu != nil && (tu.n > 1 || tu.n == 1 && int64(tu.at) < at(2400).Unix()) {
 				t.Errorf("partition %d holds %d turns, the newest from %ds; want none begun before 2,400 s", gh.parts[i].partition, tu.n, int64(tu.at)-t0.Unix())
 			}
 		}
