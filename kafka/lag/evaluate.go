@@ -229,7 +229,7 @@ func (h *History) partitionHealth(gh *groupHist, ph *partHist, g groupPace, now 
 		}
 	}
 	if p.Status == StatusOK && wait != WaitNone {
-		p.Wait = h.waitOf(ph, wait, g, now)
+		p.Wait = h.waitOf(ph, gh.turnsOf(ph), wait, g, now)
 	}
 	if ph.unLen > 0 {
 		p.Uncommitted = true
@@ -272,7 +272,7 @@ func (h *History) firstClimb(ph *partHist) bool {
 	if n < 2 {
 		return false
 	}
-	if _, _, enough := h.trend(ph, nil); enough {
+	if _, _, enough, _ := h.trend(ph, nil); enough {
 		return false
 	}
 	rate := max(0, h.produceRate(ph))

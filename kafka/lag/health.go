@@ -162,7 +162,7 @@ func (h *History) verdict(ph *partHist, c, end, now int64, g groupPace, tu *turn
 		// nothing says how it reads now.
 		return StatusOK, Rewind{}, WaitTrend
 	}
-	behind, climbing, enough := h.trend(ph, tu)
+	behind, climbing, enough, turnStep := h.trend(ph, tu)
 	var stepNewest bool
 	if behind {
 		rise, newest := h.recordsStep(ph, g.membersAt)
@@ -192,6 +192,12 @@ func (h *History) verdict(ph *partHist, c, end, now int64, g groupPace, tu *turn
 		// lag grew): a consumer reading records written faster than now
 		// holds its time lag for a while, and stays WARN.
 		return StatusWarn, Rewind{}, WaitNone
+	}
+	if turnStep {
+		// Served in turn, its latest turn began further behind than the
+		// one before: a step or the start of a climb, which its next
+		// turn tells (turns.step).
+		return StatusOK, Rewind{}, WaitTurnStep
 	}
 	if overdue {
 		return StatusOK, Rewind{}, WaitStretch

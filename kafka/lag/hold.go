@@ -664,7 +664,7 @@ func (h *History) hold1(ph *partHist, lag int64) {
 		// commits give.
 		full := int(ph.winLen) >= h.cfg.Window || int(ph.unLen) >= h.cfg.Window
 		if full && raw == StatusOK && lag > 0 && ph.unLen == 0 {
-			_, _, full = h.trend(ph, nil)
+			_, _, full, _ = h.trend(ph, nil)
 		}
 		ph.decided = full
 	case isFact(raw) || isFact(ph.held) || lag == 0:

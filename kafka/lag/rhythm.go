@@ -407,6 +407,10 @@ const (
 	// made: the wait before they came is no rhythm, and the members get
 	// the consumer's time to commit from their return.
 	WaitBack
+	// WaitTurnStep: the partition is served in turn, and its latest
+	// turn began further behind than the one before (turns.step): a
+	// step, or the start of a climb. Its next turn tells.
+	WaitTurnStep
 )
 
 // Wait says why a verdict waits, and what would decide it.
@@ -468,6 +472,8 @@ func (w Wait) Reason() string {
 			return "waits for its next commit, in ~" + span(w.Every) + ", to tell a step in its time lag from a climb"
 		}
 		return "its latest commit is " + span(w.Rise) + " further behind than the ones before: its next commit, in ~" + span(w.Every) + ", tells a step from a climb"
+	case WaitTurnStep:
+		return "its latest turn began " + span(w.Rise) + " further behind than the one before: its next turn, in ~" + span(w.Every) + ", tells a step from a climb"
 	case WaitCalm:
 		if w.Every > 0 {
 			return "no commit in " + span(w.Silence) + " since it was about caught up, past twice the ~" + span(w.Every) + " it waits keeping up: waits for its next commit"
@@ -544,7 +550,7 @@ func (h *History) pollGap() int64 {
 // climbing (recordsClimb) where a pause in production was crossed
 // (gapCrossed): the time lags before the pause are no baseline for
 // those after (TestAPauseInProductionIsNoCatchUp).
-func (h *History) trend(ph *partHist, tu *turns) (behind, climbing, enough bool) {
+func (h *History) trend(ph *partHist, tu *turns) (behind, climbing, enough, turnStep bool) {
 	r := &ph.rh
 	var all, known [trendPoints]trendPoint
 	n, nk := 0, 0
@@ -617,19 +623,20 @@ func (h *History) trend(ph *partHist, tu *turns) (behind, climbing, enough bool)
 		// within the newest turn, while the member falls behind turn
 		// after turn (a record's spacing is noise: a turn begins with
 		// whatever record waits longest).
-		if tu.climb(known[nk-1].at, float64(known[nk-1].tl), max(noise, h.productionGap(ph)), lagNeed) {
-			return true, true, true
+		turnNoise := max(noise, h.productionGap(ph))
+		if tu.climb(known[nk-1].at, float64(known[nk-1].tl), turnNoise, lagNeed) {
+			return true, true, true, false
 		}
-		return climbed && still, climbing, true
+		return climbed && still, climbing, true, tu.step(known[nk-1].at, float64(known[nk-1].tl), turnNoise, lagNeed)
 	}
 	if n < 3 || all[n-1].at-all[0].at < floor {
-		return false, false, false
+		return false, false, false, false
 	}
 	// The time lags at the commits are not known, or not the newest's
 	// (the commits are older than the points and their records were not
 	// read): the lag in records stands in.
 	behind = h.recordsClimb(ph, all[:n])
-	return behind, behind, true
+	return behind, behind, true, false
 }
 
 // recordsClimb reports whether the lag in records at pts (three or more
@@ -828,7 +835,7 @@ func (h *History) leftCalm(ph *partHist, tl float64) bool {
 
 // waitOf is the Wait of kind k for the partition as of now; every is its
 // group's rhythm (for a partition that showed none of its own).
-func (h *History) waitOf(ph *partHist, k WaitKind, g groupPace, now int64) Wait {
+func (h *History) waitOf(ph *partHist, tu *turns, k WaitKind, g groupPace, now int64) Wait {
 	every := max(g.every, ph.rh.every())
 	w := Wait{Kind: k, Silence: time.Duration(now - ph.rh.since), Every: time.Duration(every)}
 	switch k {
@@ -861,6 +868,13 @@ func (h *History) waitOf(ph *partHist, k WaitKind, g groupPace, now int64) Wait 
 		w.Back = time.Duration(now - g.back)
 		w.Need = time.Duration(g.back - ph.rh.since + h.haltAfter(ph, g))
 		w.Then = StatusStall
+	case WaitTurnStep:
+		if tu != nil && tu.n >= 2 {
+			w.Rise = time.Duration(float64(tu.tl[2]-tu.tl[1]) * float64(time.Second))
+			w.Every = time.Duration(tu.round) * time.Second
+		}
+		// The next turn decides: a window spanning two rounds holds one.
+		w.Need = max(time.Duration(h.floor()), 2*w.Every)
 	case WaitStep:
 		rise, ok := h.stepped(ph)
 		w.Rise = time.Duration(rise * float64(time.Second))

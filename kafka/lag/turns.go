@@ -113,3 +113,24 @@ func (tu *turns) climb(newest int64, tl, noise, lagNeed float64) bool {
 	}
 	return b-a > noise/2 && c-b > noise/2 && c-a > noise && float64(tu.lag[2])-float64(tu.lag[0]) > lagNeed
 }
+
+// step reports whether the partition's two latest turns (nil: none)
+// show a step that climb cannot tell from a climb yet: the newer began
+// further behind than the one before, by more than noise in time lag
+// and by more than lagNeed in records, within RhythmFactor rounds of the
+// newest commit (newest, with time lag tl), which still reads records
+// older than the previous turn's last did by more than half of noise.
+// Its next turn tells: it waits (WaitTurnStep), never OK meanwhile.
+func (tu *turns) step(newest int64, tl, noise, lagNeed float64) bool {
+	if tu == nil || tu.n < 2 {
+		return false
+	}
+	b, c := float64(tu.tl[1]), float64(tu.tl[2])
+	if b < 0 || c < 0 || tu.end < 0 || tl-float64(tu.end) <= noise/2 {
+		return false
+	}
+	if newest-int64(tu.at)*int64(time.Second) > RhythmFactor*int64(tu.round)*int64(time.Second) {
+		return false
+	}
+	return c-b > noise && float64(tu.lag[2])-float64(tu.lag[1]) > lagNeed
+}

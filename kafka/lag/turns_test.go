@@ -441,14 +441,14 @@ func TestAHaltedConsumerIsNoBusyMember(t *testing.T) {
 // the next round), and its next turn goes to the next partition with
 // records waiting. It polls every 10 s from 0 to secs and calls check
 // with each poll's time and the group's verdict.
-func fetchTurns(n int, per func(s int) int, secs int, check func(s int, v string)) {
+func fetchTurns(n int, per func(s int) int, secs int, check func(s int, v string, g GroupHealth)) {
 	fetchTurnsScaled(n, per, secs, secs+1, check)
 }
 
 // fetchTurnsScaled is fetchTurns scaled out at scaleAt: from then each
 // partition has a member of its own, which processes its records one
 // every per(s) seconds as they come. It returns the History.
-func fetchTurnsScaled(n int, per func(s int) int, secs, scaleAt int, check func(s int, v string)) *History {
+func fetchTurnsScaled(n int, per func(s int) int, secs, scaleAt int, check func(s int, v string, g GroupHealth)) *History {
 	h := NewHistory(DefaultConfig())
 	end, c := make([]int64, n), make([]int64, n)
 	cur, left, busy := 0, int64(0), 0
@@ -471,7 +471,8 @@ func fetchTurnsScaled(n int, per func(s int) int, secs, scaleAt int, check func(
 				}
 			}
 			if s%10 == 0 {
-				check(s, pollMembers(h, s, c, end, func(p int) string { return fmt.Sprintf("m-%d", p) }))
+				v, g := pollMembers(h, s, c, end, func(p int) string { return fmt.Sprintf("m-%d", p) })
+				check(s, v, g)
 			}
 			continue
 		}
@@ -496,7 +497,8 @@ func fetchTurnsScaled(n int, per func(s int) int, secs, scaleAt int, check func(
 			}
 		}
 		if s%10 == 0 {
-			check(s, pollMembers(h, s, c, end, func(int) string { return "m-1" }))
+			v, g := pollMembers(h, s, c, end, func(int) string { return "m-1" })
+			check(s, v, g)
 		}
 	}
 	return h
@@ -504,8 +506,8 @@ func fetchTurnsScaled(n int, per func(s int) int, secs, scaleAt int, check func(
 
 // pollMembers adds a poll at s seconds of one group g whose partition
 // t/i has commit c[i] and log end end[i] and member member(i), the
-// group's members those, and returns the group's verdict then.
-func pollMembers(h *History, s int, c, end []int64, member func(p int) string) string {
+// group's members those, and returns the group's verdict and health then.
+func pollMembers(h *History, s int, c, end []int64, member func(p int) string) (string, GroupHealth) {
 	g := grp("g")
 	for p := range c {
 		o := po("t", int32(p), c[p], end[p])
@@ -518,7 +520,7 @@ func pollMembers(h *History, s int, c, end []int64, member func(p int) string) s
 	h.Add(snap(at(float64(s)), g))
 	gh, _ := h.Evaluate("g", at(float64(s)))
 	jv := Judge(gh, h.Config().Window)
-	return jv.Text()
+	return jv.Text(), gh
 }
 
 // TestTurnsThatBeginFurtherBehindFallBehind: one member serves three
@@ -527,21 +529,42 @@ func pollMembers(h *History, s int, c, end []int64, member func(p int) string) s
 // as the member works off what it fetched, and its lag is a few records:
 // each turn alone reads caught up. But each turn begins further behind
 // than the one before (its time lag a minute more each round), and the
-// time lag grows without bound: WARN once three turns show it, and WARN
-// from then on. At 150% (a record every 13 s) each turn begins about a
+// time lag grows without bound: JUDGING once two turns show it (a step
+// or a climb: `its latest turn began 1m30s further behind than the one
+// before: its next turn, in ~3m, tells a step from a climb`), WARN once
+// three do, and WARN from then on. At 150% (a record every 13 s) each turn begins about a
 // round behind: never WARN.
 func TestTurnsThatBeginFurtherBehindFallBehind(t *testing.T) {
 	every := func(secs int) func(int) int { return func(int) int { return secs } }
 	var got []string
-	fetchTurns(3, every(25), 3600, func(s int, v string) {
+	steps := 0
+	fetchTurns(3, every(25), 3600, func(s int, v string, g GroupHealth) {
 		if s >= 1320 {
 			got = append(got, v)
+		}
+		// Between a second turn further behind and the third, the
+		// verdict waits for the third; never OK.
+		if s >= 720 && s < 1320 {
+			if v == "OK" {
+				t.Errorf("OK at %ds; want JUDGING until the next turn tells, or WARN", s)
+			}
+			for _, p := range g.Partitions {
+				if p.Wait.Kind == WaitTurnStep {
+					steps++
+					if r := p.Wait.Reason(); !strings.HasPrefix(r, "its latest turn began ") || !strings.Contains(r, "further behind than the one before: its next turn, in ~") {
+						t.Errorf("%ds: t/%d waits %q", s, p.Partition, r)
+					}
+				}
+			}
 		}
 	})
 	if n := len(got); n != 229 || slices.ContainsFunc(got, func(v string) bool { return v != "WARN" }) {
 		t.Errorf("at 80%%, from 1,320 s: %d polls, %v; want 229 polls, each WARN", n, got)
 	}
-	fetchTurns(3, every(13), 3600, func(s int, v string) {
+	if steps == 0 {
+		t.Errorf("no partition waited for its next turn from 720 s to 1,320 s")
+	}
+	fetchTurns(3, every(13), 3600, func(s int, v string, _ GroupHealth) {
 		if v == "WARN" || strings.HasPrefix(v, "ERR") {
 			t.Errorf("%s at %ds; keeping up at 150%%", v, s)
 		}
@@ -554,7 +577,7 @@ func TestTurnsThatBeginFurtherBehindFallBehind(t *testing.T) {
 			return 25
 		}
 		return 7
-	}, 3600, func(s int, v string) {
+	}, 3600, func(s int, v string, _ GroupHealth) {
 		if s >= 2400 && s < 2410 && v != "WARN" {
 			t.Errorf("%s at %ds; want WARN before the speed-up shows", v, s)
 		}
@@ -578,7 +601,7 @@ func TestTurnsOfAnotherMemberDoNotCount(t *testing.T) {
 		}
 		return 15
 	}
-	h := fetchTurnsScaled(3, per, 3600, 2400, func(s int, v string) {
+	h := fetchTurnsScaled(3, per, 3600, 2400, func(s int, v string, _ GroupHealth) {
 		switch want := "WARN"; {
 		case s >= 2550:
 			want = "OK"
