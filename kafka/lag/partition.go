@@ -219,7 +219,7 @@ func (h *History) updatePartition(gh *groupHist, ph *partHist, p *kafka.Partitio
 	if ph.lastSeq > 0 {
 		var prevEnd int64
 		prevC, prevEnd = h.sample(ph, ph.lastSeq)
-		h.restartIfReplaced(ph, p, t, prevC, prevEnd)
+		h.restartIfReplaced(gh, ph, p, t, prevC, prevEnd)
 	}
 	if ph.lastSeq > 0 {
 		ph.span = uint32(min(uint64(ph.span)+h.seq-ph.lastSeq, uint64(h.cfg.Samples-1)))

@@ -75,7 +75,8 @@ func (tu *turns) fill(now int64, tl float32) {
 	}
 }
 
-// forgetTurns drops ph's turns, with its history (pruneAbsent).
+// forgetTurns drops ph's turns, with its history (pruneAbsent, and
+// replaced.go where its log was replaced).
 func (gh *groupHist) forgetTurns(ph *partHist) {
 	gh.turns = slices.DeleteFunc(gh.turns, func(t heldTurns) bool {
 		return t.topic == ph.topic && t.partition == ph.partition

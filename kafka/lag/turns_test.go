@@ -622,3 +622,63 @@ func TestTurnsOfAnotherMemberDoNotCount(t *testing.T) {
 		}
 	}
 }
+
+// TestARecreatedTopicForgetsItsTurns: the member at 80% of
+// TestTurnsThatBeginFurtherBehindFallBehind has climbing turns at
+// 2,400 s, when its topic is deleted and created again: its offsets
+// start from 0, on a broker that gives no topic ids (the offsets tell),
+// or its topic id changes at 2,410 s (the id tells, whatever the
+// offsets). The partitions' histories start again, and so do their
+// turns: those of the old log say nothing of the new one.
+func TestARecreatedTopicForgetsItsTurns(t *testing.T) {
+	for _, ids := range []bool{false, true} {
+		h := fetchTurnsScaled(3, func(int) int { return 25 }, 2400, 2401, func(int, string, GroupHealth) {})
+		held := 0
+		for _, gh := range h.groups {
+			for i := range gh.parts {
+				if tu := gh.turnsOf(&gh.parts[i]); tu != nil && tu.n == 3 {
+					held++
+				}
+			}
+		}
+		if held != 3 {
+			t.Fatalf("ids %v: %d partitions hold three turns at 2,400 s; want 3", ids, held)
+		}
+		// With ids, the old one at 2,405 s and a new one from 2,410 s,
+		// the offsets where they were: the id alone tells.
+		var last [3][2]int64
+		for _, gh := range h.groups {
+			for i := range gh.parts {
+				c, end := h.sample(&gh.parts[i], h.seq)
+				last[gh.parts[i].partition] = [2]int64{c, end}
+			}
+		}
+		for s := 2405; s <= 2430; s += 5 {
+			g := grp("g")
+			for p := range 3 {
+				o := po("t", int32(p), 1, 2)
+				if ids {
+					o = po("t", int32(p), last[p][0], last[p][1])
+				}
+				o.MemberID = "m-1"
+				g.Partitions = append(g.Partitions, o)
+			}
+			g.Members = []kafka.Member{{MemberID: "m-1"}}
+			sn := snap(at(float64(s)), g)
+			if ids {
+				sn.TopicIDs = map[string]kafka.TopicID{"t": {1}}
+				if s >= 2410 {
+					sn.TopicIDs["t"] = kafka.TopicID{2}
+				}
+			}
+			h.Add(sn)
+		}
+		for _, gh := range h.groups {
+			for i := range gh.parts {
+				if tu := gh.turnsOf(&gh.parts[i]); tu != nil {
+					t.Errorf("ids %v: t/%d holds %d turns of the old log; want none", ids, gh.parts[i].partition, tu.n)
+				}
+			}
+		}
+	}
+}
