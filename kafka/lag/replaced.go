@@ -83,6 +83,7 @@ func (h *History) restartTopic(topic string, t, since int64) {
 				continue
 			}
 			gh.forgetTurns(ph)
+			gh.forgetRewind(ph)
 			*ph = h.newPartition(ph.topic, ph.partition)
 			maps.DeleteFunc(h.exact, func(k kafka.CommitKey, _ exactEntry) bool {
 				return k.Topic == topic && k.Partition == ph.partition
@@ -94,9 +95,9 @@ func (h *History) restartTopic(topic string, t, since int64) {
 
 // restartIfReplaced starts the partition's history again when the poll's
 // offsets p cannot come from the log it has seen (see the top of this
-// file), for brokers that give no topic ids, and forgets its turns
-// (gh's). prevC and prevEnd are its commit and log end at its latest
-// poll.
+// file), for brokers that give no topic ids, and forgets its turns and
+// a REWIND held for it (gh's). prevC and prevEnd are its commit and log
+// end at its latest poll.
 func (h *History) restartIfReplaced(gh *groupHist, ph *partHist, p *kafka.PartitionOffsets, t, prevC, prevEnd int64) {
 	backStart := p.LogStart >= 0 && ph.logStart > 0 && p.LogStart < ph.logStart
 	backEnd := p.LogEnd >= 0 && prevC > p.LogEnd && p.LogEnd < prevEnd/2
@@ -104,7 +105,9 @@ func (h *History) restartIfReplaced(gh *groupHist, ph *partHist, p *kafka.Partit
 		return
 	}
 	topic := h.topicOf(ph)
-	gh.forgetTurns(ph) // its turns were on the old log
+	// Its turns and a REWIND held for it were the old log's.
+	gh.forgetTurns(ph)
+	gh.forgetRewind(ph)
 	*ph = h.newPartition(ph.topic, ph.partition)
 	maps.DeleteFunc(h.exact, func(k kafka.CommitKey, _ exactEntry) bool {
 		return k.Topic == topic && k.Partition == ph.partition

@@ -3,6 +3,8 @@ package lag
 import (
 	"testing"
 	"time"
+
+	"github.com/kgroups/kgroups/kafka"
 )
 
 // runReset polls every poll seconds, for an hour, a consumer that
@@ -144,6 +146,56 @@ func TestARewindHoldsTheWindowsSpan(t *testing.T) {
 		}
 		if s := got[last+tc.poll].Status; s == StatusRewind || s == StatusStall || s == StatusStop {
 			t.Errorf("%d s polls: after the hold: %v, want the verdict of a consumer catching up", tc.poll, s)
+		}
+	}
+}
+
+// TestARecreatedTopicEndsAHeldRewind: the consumer of runReset, polled
+// as `kgroups health --window 5m` at 5 s polls, is reset at 1,000 s
+// (REWIND, held for the window); at 1,100 s its topic is deleted and
+// created again, and it reads the new log from 0, three seconds behind
+// (its lag 30), on a broker without topic ids (the offsets tell) and on
+// one with them (the new id tells). The held
+// REWIND was the old log's: nothing compares the new log's offsets with
+// the old one's, so the partition reads REWIND no more from 1,100 s.
+func TestARecreatedTopicEndsAHeldRewind(t *testing.T) {
+	for _, ids := range []bool{false, true} {
+		h := NewHistory(Config{EventHold: 5 * time.Minute})
+		var end, c int64 = 100000, 100000
+		for sec := 1; sec <= 1400; sec++ {
+			end += 10
+			switch {
+			case sec >= 1100:
+				// The new log, written at 10 a second from 1,100 s: its
+				// consumer three seconds behind.
+				end = 10 * int64(sec-1099)
+				c = max(0, end-30)
+			case sec == 1000:
+				c -= 10000
+			case sec > 1000:
+				c = min(end, c+20)
+			default:
+				c = end
+			}
+			if sec%5 != 0 {
+				continue
+			}
+			sn := snap(at(float64(sec)), grp("g", po("t", 0, c, end)))
+			if ids {
+				// A broker that gives topic ids: the new id tells.
+				sn.TopicIDs = map[string]kafka.TopicID{"t": {1}}
+				if sec >= 1100 {
+					sn.TopicIDs["t"] = kafka.TopicID{2}
+				}
+			}
+			h.Add(sn)
+			g, _ := h.Evaluate("g", at(float64(sec)))
+			switch st := g.Partitions[0].Status; {
+			case sec >= 1000 && sec < 1100 && st != StatusRewind:
+				t.Errorf("ids %v, %d s, reset at 1,000 s: %v, want REWIND", ids, sec, st)
+			case sec >= 1100 && st == StatusRewind:
+				t.Errorf("ids %v, %d s, the topic recreated at 1,100 s: REWIND %+v, want none", ids, sec, g.Partitions[0].Rewind)
+			}
 		}
 	}
 }
