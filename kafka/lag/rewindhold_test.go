@@ -17,15 +17,7 @@ func runReset(t *testing.T, cfg Config, poll int) map[int]PartitionHealth {
 	var end, c int64 = 100000, 100000
 	got := map[int]PartitionHealth{}
 	for sec := 1; sec <= 3600; sec++ {
-		end += 10
-		switch {
-		case sec == 1000:
-			c -= 10000
-		case sec > 1000:
-			c = min(end, c+20)
-		default:
-			c = end
-		}
+		resetStep(sec, &c, &end)
 		if sec%poll != 0 {
 			continue
 		}
@@ -34,6 +26,20 @@ func runReset(t *testing.T, cfg Config, poll int) map[int]PartitionHealth {
 		got[sec] = g.Partitions[0]
 	}
 	return got
+}
+
+// resetStep advances runReset's world to second sec: its commit c and
+// log end end.
+func resetStep(sec int, c, end *int64) {
+	*end += 10
+	switch {
+	case sec == 1000:
+		*c -= 10000
+	case sec > 1000:
+		*c = min(*end, *c+20)
+	default:
+		*c = *end
+	}
 }
 
 // rewindSpan returns the first and last second at which the partition
@@ -163,19 +169,13 @@ func TestARecreatedTopicEndsAHeldRewind(t *testing.T) {
 		h := NewHistory(Config{EventHold: 5 * time.Minute})
 		var end, c int64 = 100000, 100000
 		for sec := 1; sec <= 1400; sec++ {
-			end += 10
-			switch {
-			case sec >= 1100:
+			if sec >= 1100 {
 				// The new log, written at 10 a second from 1,100 s: its
 				// consumer three seconds behind.
 				end = 10 * int64(sec-1099)
 				c = max(0, end-30)
-			case sec == 1000:
-				c -= 10000
-			case sec > 1000:
-				c = min(end, c+20)
-			default:
-				c = end
+			} else {
+				resetStep(sec, &c, &end)
 			}
 			if sec%5 != 0 {
 				continue
