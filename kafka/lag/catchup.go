@@ -86,6 +86,7 @@ func (h *History) noteMembers(gh *groupHist, g *kafka.Group) {
 		return
 	}
 	gh.memberless = append(gh.memberless, pollRun{h.seq, h.seq})
+	gh.leftAt = h.times[h.slot(h.seq)]
 }
 
 // memberlessAt reports whether the group had no members at poll seq.

@@ -371,6 +371,9 @@ type groupHist struct {
 	// time of the poll they last changed at (0: not while observed).
 	members   uint64
 	membersAt int64
+	// leftAt is the time of the first poll of the latest run without
+	// members (memberless; 0: none while observed), kept past the ring.
+	leftAt int64
 	// turns are the turns of its partitions served in turn
 	// (turns.go). Most groups have none.
 	turns []heldTurns

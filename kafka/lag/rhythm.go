@@ -758,7 +758,7 @@ func (h *History) noteRhythm(gh *groupHist, ph *partHist, c, end, prevC, t int64
 		}
 		return
 	}
-	if c > prevC && (ph.raw == StatusStall || ph.raw == StatusStop || ph.rh.halted()) {
+	if c > prevC && (ph.raw == StatusStall || ph.raw == StatusStop || ph.rh.halted() || h.cameBack(gh, ph.rh.since)) {
 		// The commit moves again after the rules called it stalled or
 		// stopped (at the latest poll, or at any since the commit before:
 		// rhythm.halted): the commits before describe the consumer before it
@@ -811,6 +811,13 @@ func (h *History) noteRhythm(gh *groupHist, ph *partHist, c, end, prevC, t int64
 		ph.rh.caughtUp(t)
 		ph.noteCalm(true, true, t, t)
 	}
+}
+
+// cameBack reports whether the group's members came back, after a run
+// of polls without any, and that run began after since.
+func (h *History) cameBack(gh *groupHist, since int64) bool {
+	n := len(gh.memberless)
+	return n > 0 && gh.memberless[n-1].to < h.seq && gh.leftAt >= since
 }
 
 // calmNoise is the time lag, in seconds, of a commit about caught up: a
