@@ -333,7 +333,7 @@ func TestHealthOnRealGroups(t *testing.T) {
 			p := gh.Partitions[0]
 			switch k {
 			case 180:
-				want := "its latest commit is 599 records further behind than the ones before: its next commit, in ~5m, tells a step from a climb"
+				want := "its latest commit is 599 records further behind than the ones before: its next commit, ~5m after it, tells a step from a climb"
 				if p.Status != lag.StatusOK || p.Wait.Kind != lag.WaitStep || p.Wait.Reason() != want || p.Lag != 619 || p.TimeLag.Kind != lag.TimeLagAtLeast {
 					t.Fatalf("poll 180: %v, wait %v %q, lag %d, time lag %v; want OK waiting %q, lag 619, a lower bound", p.Status, p.Wait.Kind, p.Wait.Reason(), p.Lag, p.TimeLag, want)
 				}

@@ -463,17 +463,17 @@ func (w Wait) Reason() string {
 		return "no commit in " + span(w.Silence) + ", its members back " + span(w.Back) + " ago after none: " + w.Then.String() + " after " + span(w.Need) + " unless it commits"
 	case WaitStep:
 		if w.RiseRecords > 0 {
-			return "its latest commit is " + strconv.FormatInt(w.RiseRecords, 10) + " records further behind than the ones before: its next commit, in ~" + span(w.Every) + ", tells a step from a climb"
+			return "its latest commit is " + strconv.FormatInt(w.RiseRecords, 10) + " records further behind than the ones before: its next commit, ~" + span(w.Every) + " after it, tells a step from a climb"
 		}
 		if w.Rise <= 0 {
 			// Read after the poll, the newest commit's record put it
 			// back in line with the ones before: the verdict, made
 			// before, still waits for the next.
-			return "waits for its next commit, in ~" + span(w.Every) + ", to tell a step in its time lag from a climb"
+			return "waits for its next commit, ~" + span(w.Every) + " after its latest, to tell a step in its time lag from a climb"
 		}
-		return "its latest commit is " + span(w.Rise) + " further behind than the ones before: its next commit, in ~" + span(w.Every) + ", tells a step from a climb"
+		return "its latest commit is " + span(w.Rise) + " further behind than the ones before: its next commit, ~" + span(w.Every) + " after it, tells a step from a climb"
 	case WaitTurnStep:
-		return "its latest turn began " + span(w.Rise) + " further behind than the one before: its next turn, in ~" + span(w.Every) + ", tells a step from a climb"
+		return "its latest turn began " + span(w.Rise) + " further behind than the one before: its next turn, ~" + span(w.Every) + " after it began, tells a step from a climb"
 	case WaitCalm:
 		if w.Every > 0 {
 			return "no commit in " + span(w.Silence) + " since it was about caught up, past twice the ~" + span(w.Every) + " it waits keeping up: waits for its next commit"

@@ -66,7 +66,7 @@ func TestOneStepIsNotATrend(t *testing.T) {
 		}
 	}
 	p := step[1810]
-	want := "its latest commit is 3m18s further behind than the ones before: its next commit, in ~10m, tells a step from a climb"
+	want := "its latest commit is 3m18s further behind than the ones before: its next commit, ~10m after it, tells a step from a climb"
 	if p.Status != StatusOK || p.Wait.Kind != WaitStep || p.Wait.Reason() != want {
 		t.Errorf("step at 1810 s: %v, wait %d %q; want OK waiting %q", p.Status, p.Wait.Kind, p.Wait.Reason(), want)
 	}
@@ -142,13 +142,13 @@ func TestACaughtUpCommitEndsTheClimbBefore(t *testing.T) {
 func TestAStepsReasonNeverGoesBackwards(t *testing.T) {
 	for _, rise := range []time.Duration{-5 * time.Second, 0} {
 		w := Wait{Kind: WaitStep, Rise: rise, Every: 30 * time.Second}
-		want := "waits for its next commit, in ~30s, to tell a step in its time lag from a climb"
+		want := "waits for its next commit, ~30s after its latest, to tell a step in its time lag from a climb"
 		if got := w.Reason(); got != want {
 			t.Errorf("rise %v: %q, want %q", rise, got, want)
 		}
 	}
 	w := Wait{Kind: WaitStep, Rise: 11 * time.Second, Every: 30 * time.Second}
-	if got, want := w.Reason(), "its latest commit is 11s further behind than the ones before: its next commit, in ~30s, tells a step from a climb"; got != want {
+	if got, want := w.Reason(), "its latest commit is 11s further behind than the ones before: its next commit, ~30s after it, tells a step from a climb"; got != want {
 		t.Errorf("rise 11s: %q, want %q", got, want)
 	}
 }
@@ -201,7 +201,7 @@ func TestARebalanceStepInRecordsIsNotATrend(t *testing.T) {
 		}
 	}
 	p := handed[1810]
-	want := "its latest commit is 5999 records further behind than the ones before: its next commit, in ~10m, tells a step from a climb"
+	want := "its latest commit is 5999 records further behind than the ones before: its next commit, ~10m after it, tells a step from a climb"
 	if p.Status != StatusOK || p.Wait.Kind != WaitStep || p.Wait.Reason() != want {
 		t.Errorf("handed over at 1810 s: %v, wait %d %q; want OK waiting %q", p.Status, p.Wait.Kind, p.Wait.Reason(), want)
 	}

@@ -531,7 +531,7 @@ func pollMembers(h *History, s int, c, end []int64, member func(p int) string) (
 // than the one before (its time lag a minute more each round), and the
 // time lag grows without bound: JUDGING once two turns show it (a step
 // or a climb: `its latest turn began 1m30s further behind than the one
-// before: its next turn, in ~3m, tells a step from a climb`), WARN once
+// before: its next turn, ~3m after it began, tells a step from a climb`), WARN once
 // three do, and WARN from then on. At 150% (a record every 13 s) each turn begins about a
 // round behind: never WARN.
 func TestTurnsThatBeginFurtherBehindFallBehind(t *testing.T) {
@@ -551,7 +551,7 @@ func TestTurnsThatBeginFurtherBehindFallBehind(t *testing.T) {
 			for _, p := range g.Partitions {
 				if p.Wait.Kind == WaitTurnStep {
 					steps++
-					if r := p.Wait.Reason(); !strings.HasPrefix(r, "its latest turn began ") || !strings.Contains(r, "further behind than the one before: its next turn, in ~") {
+					if r := p.Wait.Reason(); !strings.HasPrefix(r, "its latest turn began ") || !strings.Contains(r, "further behind than the one before: its next turn, ~") {
 						t.Errorf("%ds: t/%d waits %q", s, p.Partition, r)
 					}
 				}
