@@ -274,3 +274,42 @@ func (h *History) WantExact(budget int, dst []kafka.PartitionOffsets) []kafka.Pa
 	}
 	return dst
 }
+
+// judgedTimeLag is timeLagOf as the rules read it while a poll is added,
+// and whether timeLagOf gave only a lower bound (TimeLagAtLeast). The
+// record at a commit older than the partition's points is read after the
+// poll is judged (WantExact, then AddExact): until then its time lag is a
+// lower bound, the age of the oldest point, which grows a second a
+// second whatever the consumer does. Where the record at the
+// partition's commit of the poll before was read, the new commit's record
+// was written between that record and the oldest point: its time is read
+// on the line between them, as timeLagAt reads one between two points
+// (exact where production was steady; never above the older record's
+// age nor below the lower bound).
+func (h *History) judgedTimeLag(ph *partHist, c, end, now int64) (TimeLag, bool) {
+	tl := h.timeLagOf(ph, c, end, now)
+	atLeast := tl.Kind == TimeLagAtLeast
+	if !atLeast || h.seq < 2 || ph.ptLen == 0 {
+		return tl, atLeast
+	}
+	prev, _ := h.sample(ph, h.seq-1)
+	if prev < 0 || prev >= c {
+		return tl, atLeast
+	}
+	r, ok := h.exactRecord(h.topicOf(ph), ph.partition, prev, ph.logStart, end)
+	if !ok || r.NoRecords {
+		return tl, atLeast
+	}
+	lo := max(prev, r.Offset) // a commit below the log start: its first record
+	off0, seq0 := h.point(ph, 0)
+	t0, tr := h.timeAt(seq0), r.Timestamp.UnixNano()
+	if lo >= c || off0 <= c || t0 <= tr {
+		return tl, atLeast
+	}
+	written := float64(tr) + float64(c-lo)*float64(t0-tr)/float64(off0-lo)
+	sec := (float64(now) - written) / 1e9
+	if !finite(sec) || sec < tl.Seconds {
+		return tl, atLeast
+	}
+	return TimeLag{Seconds: sec, Kind: TimeLagInterpolated}, atLeast
+}

@@ -202,7 +202,7 @@ func (h *History) verdict(ph *partHist, c, end, now int64, g groupPace, tu *turn
 	if overdue {
 		return StatusOK, Rewind{}, WaitStretch
 	}
-	tl := h.timeLagOf(ph, c, end, now)
+	tl, atLeast := h.judgedTimeLag(ph, c, end, now)
 	if !enough && r.resumed && (!tl.Known() || tl.Seconds > KeepUpSeconds+float64(h.pollGap())/1e9) {
 		// Moving again after a STALL or STOP, with a backlog and too
 		// few commits since for a trend: the rhythm and the commits from
@@ -232,7 +232,7 @@ func (h *History) verdict(ph *partHist, c, end, now int64, g groupPace, tu *turn
 		// Moving again after a halt: the halt is not its rhythm.
 		trendEvery = r.served()
 	}
-	if span := max(floor, 2*trendEvery); r.grewSince(now, tl.Seconds, span) || r.grewPast(now, tl.Seconds, max(2*trendEvery, 2*h.pollGap())) || tl.Kind == TimeLagAtLeast && r.grewAtCommits(span) || h.grewOverSpan(ph, tl.Seconds, now, span) || h.windowSpan() > span && h.grewOverSpan(ph, tl.Seconds, now, h.windowSpan()) || tl.Kind == TimeLagAtLeast && h.lagGrewOverSpan(ph, now, span) && h.lagGrewOverSpan(ph, now, 2*span) {
+	if span := max(floor, 2*trendEvery); r.grewSince(now, tl.Seconds, span) || r.grewPast(now, tl.Seconds, max(2*trendEvery, 2*h.pollGap())) || atLeast && r.grewAtCommits(span) || h.grewOverSpan(ph, tl.Seconds, now, span) || h.windowSpan() > span && h.grewOverSpan(ph, tl.Seconds, now, h.windowSpan()) || atLeast && h.lagGrewOverSpan(ph, now, span) && h.lagGrewOverSpan(ph, now, 2*span) {
 		// The time lag grew by more than half the time since a commit
 		// at least two rhythms old, or over the window's span in time
 		// (polls further apart than MinDistance stretch it past the

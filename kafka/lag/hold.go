@@ -158,7 +158,7 @@ func (h *History) judgeTurns(gh *groupHist, at func(int) *kafka.PartitionOffsets
 			// partitions in turn catches up on one just before it moves
 			// to the next (for a partition the rules call stalled).
 			peakTL[j] = max(peakTL[j], ph.rh.peakSince(t-recent))
-			if tl := h.timeLagOf(ph, c, end, t); tl.Kind == TimeLagInterpolated || tl.Kind == TimeLagExact {
+			if tl, _ := h.judgedTimeLag(ph, c, end, t); tl.Kind == TimeLagInterpolated || tl.Kind == TimeLagExact {
 				behind[j] = max(behind[j], tl.Seconds)
 				if tl.Seconds > workTL[j] {
 					work2[j], workTL[j], workBy[j] = workTL[j], tl.Seconds, ph
