@@ -243,7 +243,7 @@ func (h *History) verdict(ph *partHist, c, end, now int64, g groupPace, tu *turn
 		// the span and over twice it (a burst's records grow it for a
 		// while) while it commits. Not OK, whatever the trend of the
 		// commits says yet.
-		return StatusOK, Rewind{}, WaitTrend
+		return StatusOK, Rewind{}, WaitGrew
 	}
 	return StatusOK, Rewind{}, WaitNone
 }
@@ -436,4 +436,50 @@ func (h *History) grewOverSpan(ph *partHist, tl float64, now, span int64) bool {
 	nc, nend := h.sample(ph, ph.lastSeq)
 	noise := max(KeepUpMessages, max(0, h.produceRate(ph))*float64(h.pollGap())/1e9)
 	return tl-then.Seconds > float64(now-t)/2e9 && float64(lagOf(nc, nend)-lagOf(c, end)) > noise
+}
+
+// grewBy sets w's Rise and Over for a WaitGrew (History.verdict): of the
+// partition's commits in its trend, and the caught-up poll that began one
+// of its two latest waits (a time lag of 0), at least two polls old, the
+// one the time lag now grew past by the most beyond half the time since;
+// where none, its time lag only a lower bound, how much its lag in
+// records grew over the window's span (RiseRecords).
+func (h *History) grewBy(ph *partHist, w *Wait, now int64) {
+	c, end := h.sample(ph, ph.lastSeq)
+	tl := h.timeLagOf(ph, c, end, now)
+	r := &ph.rh
+	short := 2 * h.pollGap()
+	best := 0.0
+	try := func(at int64, then float64) {
+		since := float64(now-at) / 1e9
+		if now-at < short || since <= 0 {
+			return
+		}
+		if x := tl.Seconds - then - since/2; x > best {
+			best = x
+			w.Rise = time.Duration((tl.Seconds - then) * float64(time.Second))
+			w.Over = time.Duration(now - at)
+		}
+	}
+	if tl.Kind == TimeLagExact || tl.Kind == TimeLagInterpolated {
+		for i := range int(r.ntrend) {
+			if p := r.point(i); p.tl >= 0 {
+				try(p.at, float64(p.tl))
+			}
+		}
+		if at := r.caughtAt(); at > 0 {
+			try(at, 0)
+		}
+	}
+	if best > 0 {
+		return
+	}
+	w.Rise, w.Over = 0, 0
+	if seq, ok := h.spanBack(ph, now, h.windowSpan()); ok {
+		oc, oend := h.sample(ph, seq)
+		if grew := lagOf(c, end) - lagOf(oc, oend); oc >= 0 && c >= 0 && grew > 0 {
+			w.RiseRecords = grew
+			w.Over = time.Duration(now - h.timeAt(seq))
+		}
+	}
 }

@@ -2,6 +2,7 @@ package lag
 
 import (
 	"fmt"
+	"regexp"
 	"testing"
 	"time"
 
@@ -138,38 +139,61 @@ func TestAPollIsJudgedOnTheRecordReadBefore(t *testing.T) {
 // (1,565-1,575 s at 5 s commits and polls; 1,565 s polled every second;
 // 1,570 s at 10 s commits). Tried on rhythms and polls it was not written
 // for: at 30 s and one-minute rhythms, polls of 5 s to 30 s, WARN up to
-// the crossing and JUDGING from its first trend to the end, as before.
+// the crossing and JUDGING from its first trend to the end, as before. It
+// says why: its time lag grew 1m21s in the last 2m15s (not that a trend
+// needs 2m30s of commits, which it had).
 // (Commits and polls every second still read OK for 8 s, 1,556-1,563 s,
 // where 30 s before: the newest trend point a span old is from before
 // the drop.)
 func TestACatchUpWhoseTimeLagGrowsIsNoOK(t *testing.T) {
+	reason := regexp.MustCompile(`^JUDGING its time lag grew (\S+) in the last (\S+): not OK while it grows$`)
 	for _, tc := range []struct {
 		every, poll int
-		judging     int // the first poll JUDGING after the WARN
+		judging     int    // the first poll JUDGING after the WARN
+		last        string // the reason at the last poll
 	}{
-		{5, 5, 1565},
-		{5, 1, 1564},
-		{10, 5, 1565},
-		{30, 5, 1605},
-		{30, 10, 1620},
-		{60, 10, 1710},
-		{30, 30, 1800},
+		{5, 5, 1565, "1m21s in the last 2m15s"},
+		{5, 1, 1564, "1m21s in the last 2m15s"},
+		{10, 5, 1565, "1m18s in the last 2m10s"},
+		{30, 5, 1605, "2m06s in the last 3m30s"},
+		{30, 10, 1620, "2m06s in the last 3m30s"},
+		{60, 10, 1710, "4m12s in the last 7m"},
+		{30, 30, 1800, "2m06s in the last 3m30s"},
 	} {
 		t.Run(fmt.Sprintf("every %ds, polls %ds", tc.every, tc.poll), func(t *testing.T) {
 			got := pausedWorld{every: tc.every, poll: tc.poll}.run(2100, nil)
-			want := fmt.Sprintf("JUDGING commits every ~%s: a trend needs %s of them", span(secs(tc.every)), span(secs(max(150, 15*tc.poll))))
 			for s := 0; s <= 2100; s += tc.poll {
-				switch v := got[s]; {
+				v := got[s]
+				switch {
 				case s < 1300:
-				case s < tc.judging && v != "WARN ":
-					t.Errorf("%d s: %q, want WARN up to the crossing's trend", s, v)
-				case s >= tc.judging && v != want:
-					t.Errorf("%d s: %q, want %q", s, v, want)
+				case s < tc.judging:
+					if v != "WARN " {
+						t.Errorf("%d s: %q, want WARN up to the crossing's trend", s, v)
+					}
+				default:
+					// JUDGING, saying how much the time lag grew over
+					// how long: 0.6 s a second, read from the commits'
+					// floors against the time lag now (up to a rhythm's
+					// climb more).
+					m := reason.FindStringSubmatch(v)
+					if m == nil {
+						t.Errorf("%d s: %q, want JUDGING: its time lag grew ... in the last ...", s, v)
+						continue
+					}
+					rise, err1 := time.ParseDuration(m[1])
+					over, err2 := time.ParseDuration(m[2])
+					if err1 != nil || err2 != nil || over <= 0 {
+						t.Errorf("%d s: %q: durations do not parse", s, v)
+						continue
+					}
+					if r := rise.Seconds() / over.Seconds(); r < 0.59 || r > 0.6+float64(tc.every)/over.Seconds() {
+						t.Errorf("%d s: %q: grew %.2f s a second, want 0.6 (up to a rhythm's climb more)", s, v, r)
+					}
 				}
+			}
+			if want := "JUDGING its time lag grew " + tc.last + ": not OK while it grows"; got[2100] != want {
+				t.Errorf("2100 s: %q, want %q", got[2100], want)
 			}
 		})
 	}
 }
-
-// secs is n seconds.
-func secs(n int) time.Duration { return time.Duration(n) * time.Second }

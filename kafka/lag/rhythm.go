@@ -411,6 +411,13 @@ const (
 	// turn began further behind than the one before (turns.step): a
 	// step, or the start of a climb. Its next turn tells.
 	WaitTurnStep
+	// WaitGrew: the time lag grew by more than half the time over the
+	// consumer's latest commits, more than keeping up on its rhythm
+	// explains, though its trend calls no climb (its lag in records
+	// falls: it reads records written faster than it reads them); or,
+	// known only as a lower bound, its lag in records grew while it
+	// commits. Not OK while it grows, and no longer window decides it.
+	WaitGrew
 )
 
 // Wait says why a verdict waits, and what would decide it.
@@ -433,6 +440,9 @@ type Wait struct {
 	RiseRecords int64
 	// Back is, for a WaitBack, how long ago the members came back.
 	Back time.Duration
+	// Over is, for a WaitGrew, the time over which the time lag grew
+	// by Rise (or the lag by RiseRecords).
+	Over time.Duration
 }
 
 // Reason words the wait for a CAUSE column and the header: "no commit
@@ -474,6 +484,14 @@ func (w Wait) Reason() string {
 		return "its latest commit is " + span(w.Rise) + " further behind than the ones before: its next commit, ~" + span(w.Every) + " after it, tells a step from a climb"
 	case WaitTurnStep:
 		return "its latest turn began " + span(w.Rise) + " further behind than the one before: its next turn, ~" + span(w.Every) + " after it began, tells a step from a climb"
+	case WaitGrew:
+		if w.Rise > 0 && w.Over > 0 {
+			return "its time lag grew " + span(w.Rise) + " in the last " + span(w.Over) + ": not OK while it grows"
+		}
+		if w.RiseRecords > 0 && w.Over > 0 {
+			return "its lag grew " + strconv.FormatInt(w.RiseRecords, 10) + " records in the last " + span(w.Over) + ", its time lag older than the history: not OK while it grows"
+		}
+		return "its time lag grows by more than half a second a second: not OK while it does"
 	case WaitCalm:
 		if w.Every > 0 {
 			return "no commit in " + span(w.Silence) + " since it was about caught up, past twice the ~" + span(w.Every) + " it waits keeping up: waits for its next commit"
@@ -882,6 +900,8 @@ func (h *History) waitOf(ph *partHist, tu *turns, k WaitKind, g groupPace, now i
 		}
 		// The next turn decides: a window spanning two rounds holds one.
 		w.Need = max(time.Duration(h.floor()), 2*w.Every)
+	case WaitGrew:
+		h.grewBy(ph, &w, now)
 	case WaitStep:
 		rise, ok := h.stepped(ph)
 		w.Rise = time.Duration(rise * float64(time.Second))

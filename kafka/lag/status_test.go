@@ -107,6 +107,9 @@ func TestWaitReason(t *testing.T) {
 		{Wait{Kind: WaitTrend, Every: 10 * time.Minute, Need: 20 * time.Minute}, "commits every ~10m: a trend needs 20m of them"},
 		{Wait{Kind: WaitTrend, Need: 45 * time.Second}, "too few commits for a trend: needs 45s"},
 		{Wait{Kind: WaitTrend, Every: 2 * time.Hour, Need: 245 * time.Minute}, "commits every ~2h00m: a trend needs 4h05m of them"},
+		{Wait{Kind: WaitGrew, Rise: 81 * time.Second, Over: 135 * time.Second}, "its time lag grew 1m21s in the last 2m15s: not OK while it grows"},
+		{Wait{Kind: WaitGrew, RiseRecords: 1240, Over: 150 * time.Second}, "its lag grew 1240 records in the last 2m30s, its time lag older than the history: not OK while it grows"},
+		{Wait{Kind: WaitGrew}, "its time lag grows by more than half a second a second: not OK while it does"},
 		{Wait{}, ""},
 	} {
 		if got := c.w.Reason(); got != c.want {
