@@ -135,9 +135,9 @@ func TestAPollIsJudgedOnTheRecordReadBefore(t *testing.T) {
 // records a second and a time lag growing by 0.6 s a second: never OK
 // (a consumer whose time lag keeps growing is not), and no WARN either
 // (its lag falls: it catches up). Judged on the lower bound, it read OK
-// 65-75 s after the crossing, while its trend still held the drop
-// (1,565-1,575 s at 5 s commits and polls; 1,565 s polled every second;
-// 1,570 s at 10 s commits). Tried on rhythms and polls it was not written
+// 65-70 s after the crossing, while its trend still held the drop
+// (1,565 s at 5 s commits, polled every 5 s or every second; 1,570 s at
+// 10 s commits). Tried on rhythms and polls it was not written
 // for: at 30 s and one-minute rhythms, polls of 5 s to 30 s, WARN up to
 // the crossing and JUDGING from its first trend to the end, as before. It
 // says why: its time lag grew 1m21s in the last 2m15s (not that a trend
