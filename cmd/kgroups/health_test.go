@@ -14,8 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/twmb/franz-go/pkg/kerr"
-	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kgroups/kgroups/kafka"
@@ -300,21 +298,7 @@ func commitAs(t *testing.T, m *kafkatest.Member, topic string, offset int64) err
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), kafkatest.WaitTimeout)
 	defer cancel()
-	var cerr error
-	m.Client.CommitOffsetsSync(ctx, map[string]map[int32]kgo.EpochOffset{topic: {0: {Epoch: -1, Offset: offset}}},
-		func(_ *kgo.Client, _ *kmsg.OffsetCommitRequest, resp *kmsg.OffsetCommitResponse, err error) {
-			if err != nil {
-				cerr = err
-				return
-			}
-			for _, rt := range resp.Topics {
-				for _, rp := range rt.Partitions {
-					if err := kerr.ErrorForCode(rp.ErrorCode); err != nil {
-						cerr = err
-					}
-				}
-			}
-		})
+	cerr := kafkatest.CommitAs(ctx, m.Client, topic, 0, offset)
 	if cerr != nil {
 		t.Errorf("commit %d: %v", offset, cerr)
 	}

@@ -8,11 +8,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
-	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/kafka/kafkatest"
 	"github.com/kgroups/kgroups/kafka/lag"
 	"github.com/kgroups/kgroups/kafka/realkafka"
 )
@@ -59,29 +58,15 @@ func TestRealCatchUpWhoseTimeLagGrows(t *testing.T) {
 	cl := kafka.NewClient(kcl, c.Brokers(), 10*time.Second)
 
 	base := time.Now().Add(-time.Hour).Truncate(time.Second)
+	var log kafkatest.PausedLog
 	written := func(o int64) time.Time {
-		sec := float64(o) / 10
-		if o >= 6000 {
-			sec = 900 + float64(o-6000)/10
-		}
-		return base.Add(time.Duration(sec * float64(time.Second)))
-	}
-	endAt := func(sec int) int64 {
-		switch {
-		case sec < 600:
-			return int64(10 * sec)
-		case sec < 900:
-			return 6000
-		case sec < 1500:
-			return 6000 + int64(10*(sec-900))
-		}
-		return 12000
+		return base.Add(time.Duration(log.Written(o) * float64(time.Second)))
 	}
 	h := lag.NewHistory(lag.DefaultConfig())
 	end := int64(0)
 	got := map[int]string{}
 	for sec := 0; sec <= 1800; sec += 5 {
-		if want := endAt(sec); want > end {
+		if want := log.End(sec); want > end {
 			recs := make([]*kgo.Record, 0, want-end)
 			for o := end; o < want; o++ {
 				recs = append(recs, &kgo.Record{Topic: topic, Partition: 0, Value: []byte("v"), Timestamp: written(o)})
@@ -92,23 +77,8 @@ func TestRealCatchUpWhoseTimeLagGrows(t *testing.T) {
 			end = want
 		}
 		commit := int64(4 * sec)
-		var cerr error
-		member.CommitOffsetsSync(ctx, map[string]map[int32]kgo.EpochOffset{topic: {0: {Epoch: -1, Offset: commit}}},
-			func(_ *kgo.Client, _ *kmsg.OffsetCommitRequest, resp *kmsg.OffsetCommitResponse, err error) {
-				if err != nil {
-					cerr = err
-					return
-				}
-				for _, rt := range resp.Topics {
-					for _, rp := range rt.Partitions {
-						if err := kerr.ErrorForCode(rp.ErrorCode); err != nil {
-							cerr = err
-						}
-					}
-				}
-			})
-		if cerr != nil {
-			t.Fatalf("%d s: commit %d: %v", sec, commit, cerr)
+		if err := kafkatest.CommitAs(ctx, member, topic, 0, commit); err != nil {
+			t.Fatalf("%d s: commit %d: %v", sec, commit, err)
 		}
 		s, err := cl.PollGroups(ctx, group)
 		if err != nil {

@@ -22,29 +22,15 @@ import (
 func TestACatchUpWhoseTimeLagGrowsOnKfake(t *testing.T) {
 	c := kafkatest.NewCluster(t)
 	s := newScenario(t, c, "paused-catchup")
+	var log kafkatest.PausedLog
 	written := func(o int64) time.Time {
-		sec := float64(o) / 10
-		if o >= 6000 {
-			sec = 900 + float64(o-6000)/10
-		}
-		return base.Add(time.Duration(sec * float64(time.Second)))
-	}
-	endAt := func(sec int) int64 {
-		switch {
-		case sec < 600:
-			return int64(10 * sec)
-		case sec < 900:
-			return 6000
-		case sec < 1500:
-			return 6000 + int64(10*(sec-900))
-		}
-		return 12000
+		return base.Add(time.Duration(log.Written(o) * float64(time.Second)))
 	}
 	end := int64(0)
 	got := map[int]string{}
 	for k := 0; k*5 <= 1800; k++ {
 		sec := k * 5
-		if want := endAt(sec); want > end {
+		if want := log.End(sec); want > end {
 			recs := make([]*kgo.Record, 0, want-end)
 			for o := end; o < want; o++ {
 				recs = append(recs, &kgo.Record{Topic: s.topic, Partition: 0, Value: []byte("v"), Timestamp: written(o)})

@@ -7,41 +7,30 @@ import (
 	"time"
 
 	"github.com/kgroups/kgroups/kafka"
+	"github.com/kgroups/kgroups/kafka/kafkatest"
 )
 
-// pausedWorld is one partition whose producers wrote ten records a second
-// for ten minutes, paused for five, wrote for ten more and stopped at
-// 1,500 s. Its consumer reads four records a second from the start and
-// commits every every seconds; it is polled every poll seconds, and the
-// records at the commits older than the points are read after each poll
-// (WantExact, AddExact), as the UI and serve read them. It crosses the
-// pause in what it reads at 1,500 s, when production stops: its time lag
-// drops by the pause's five minutes, then grows by 0.6 s a second (it
-// reads records written faster than it reads them) while its lag falls
-// by four records a second. judge, if not nil, is called after each poll
-// is added and before its records are read.
-type pausedWorld struct{ every, poll int }
+// pausedWorld is one partition whose log is kafkatest.PausedLog: ten
+// records a second for ten minutes, a five-minute pause, ten more minutes,
+// none from 1,500 s on. Its consumer reads four records a second from the
+// start and commits every every seconds; it is polled every poll seconds,
+// and the records at the commits older than the points are read after
+// each poll (WantExact, AddExact), as the UI and serve read them. It
+// crosses the pause in what it reads at 1,500 s, when production stops:
+// its time lag drops by the pause's five minutes, then grows by 0.6 s a
+// second (it reads records written faster than it reads them) while its
+// lag falls by four records a second. judge, if not nil, is called after
+// each poll is added and before its records are read.
+type pausedWorld struct {
+	kafkatest.PausedLog
+	every, poll int
+}
 
 // written is when the record at offset o was written, seconds.
-func (pausedWorld) written(o int64) float64 {
-	if o < 6000 {
-		return float64(o) / 10
-	}
-	return 900 + float64(o-6000)/10
-}
+func (w pausedWorld) written(o int64) float64 { return w.Written(o) }
 
 // end is the log end at s seconds.
-func (pausedWorld) end(s int) int64 {
-	switch {
-	case s < 600:
-		return int64(10 * s)
-	case s < 900:
-		return 6000
-	case s < 1500:
-		return 6000 + int64(10*(s-900))
-	}
-	return 12000
-}
+func (w pausedWorld) end(s int) int64 { return w.End(s) }
 
 // run polls the world to until seconds and returns the verdict text and
 // reason at each poll.

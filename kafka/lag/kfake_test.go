@@ -8,10 +8,8 @@ import (
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
-	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
-	"github.com/twmb/franz-go/pkg/kmsg"
 	"github.com/twmb/franz-go/pkg/kversion"
 
 	"github.com/kgroups/kgroups/kafka"
@@ -115,23 +113,8 @@ func (s *scenario) produce(t *testing.T, n int) int64 {
 // commit makes the live member commit offset, as its application would.
 func (s *scenario) commit(t *testing.T, offset int64) {
 	t.Helper()
-	var cerr error
-	s.member.Client.CommitOffsetsSync(ctx(t), map[string]map[int32]kgo.EpochOffset{s.topic: {0: {Epoch: -1, Offset: offset}}},
-		func(_ *kgo.Client, _ *kmsg.OffsetCommitRequest, resp *kmsg.OffsetCommitResponse, err error) {
-			if err != nil {
-				cerr = err
-				return
-			}
-			for _, rt := range resp.Topics {
-				for _, rp := range rt.Partitions {
-					if err := kerr.ErrorForCode(rp.ErrorCode); err != nil {
-						cerr = err
-					}
-				}
-			}
-		})
-	if cerr != nil {
-		t.Fatalf("member commit %d: %v", offset, cerr)
+	if err := kafkatest.CommitAs(ctx(t), s.member.Client, s.topic, 0, offset); err != nil {
+		t.Fatalf("member commit %d: %v", offset, err)
 	}
 }
 
