@@ -232,9 +232,11 @@ func (h *History) verdict(ph *partHist, c, end, now int64, g groupPace, tu *turn
 		// Moving again after a halt: the halt is not its rhythm.
 		trendEvery = r.served()
 	}
-	if span := max(floor, 2*trendEvery); r.grewSince(now, tl.Seconds, span) || r.grewPast(now, tl.Seconds, max(2*trendEvery, 2*h.pollGap())) || atLeast && r.grewAtCommits(span) || h.grewOverSpan(ph, tl.Seconds, now, span) || h.windowSpan() > span && h.grewOverSpan(ph, tl.Seconds, now, h.windowSpan()) || atLeast && h.lagGrewOverSpan(ph, now, span) && h.lagGrewOverSpan(ph, now, 2*span) {
+	if span := max(floor, 2*trendEvery); r.grewSince(now, tl.Seconds, span) || h.grewSinceDrop(ph, now, tl.Seconds, span) || r.grewPast(now, tl.Seconds, max(2*trendEvery, 2*h.pollGap())) || atLeast && r.grewAtCommits(span) || h.grewOverSpan(ph, tl.Seconds, now, span) || h.windowSpan() > span && h.grewOverSpan(ph, tl.Seconds, now, h.windowSpan()) || atLeast && h.lagGrewOverSpan(ph, now, span) && h.lagGrewOverSpan(ph, now, 2*span) {
 		// The time lag grew by more than half the time since a commit
-		// at least two rhythms old, or over the window's span in time
+		// at least two rhythms old, or since the first commit after a
+		// drop (a pause in production crossed) half of that old, or
+		// over the window's span in time
 		// (polls further apart than MinDistance stretch it past the
 		// floor: a consumer that resumed after a stall, its time lag
 		// falling over two 30 s polls, still grew over the window's

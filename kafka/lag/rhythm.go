@@ -1101,6 +1101,68 @@ func (r *rhythm) grewAcross(p, newer trendPoint, now int64, tl float64, span int
 	return tl-then > float64(span)/2e9
 }
 
+// grewSinceDrop reports whether the time lag grew, since the newest drop
+// of the partition's time lag at its commits, by more than half the time
+// since and the trend's scatter: grewSince from after a drop. A drop is a
+// commit whose time lag fell below the one before by more than the time
+// between them and KeepUpSeconds: a consumer that crossed a pause in
+// production, or a burst's lull. The points before it are higher than
+// any growth since can pass, so a climb that began after it hides behind
+// them until a point after it is span old; here the first point after it
+// counts once it is half the span old, floor against floor (the time lag
+// now less its climb since the latest commit). The scatter is the
+// largest fall between the points before the drop (at least three of
+// them), and half of noise (trendNoise): a consumer behind bursty
+// producers commits time lags that zigzag by about a burst's lull,
+// climbing after each fall by as much as it fell; one that falls behind
+// after a pause climbs from a trend that did not fall.
+func (r *rhythm) grewSinceDrop(now int64, tl float64, span int64, noise float64) bool {
+	after, scatter, ok := r.sinceDrop(now, span)
+	if !ok {
+		return false
+	}
+	if r.last < now {
+		tl -= float64(now-r.last) / 1e9
+	}
+	return tl-float64(after.tl) > float64(r.last-after.at)/2e9+max(scatter, noise/2)
+}
+
+// sinceDrop is the oldest known trend point since the newest drop
+// (grewSinceDrop) and the largest fall between the points before it
+// (false: no drop, fewer than three points before it, or the point after
+// it less than half of span before now).
+func (r *rhythm) sinceDrop(now, span int64) (after trendPoint, scatter float64, ok bool) {
+	var newer trendPoint // the point after p
+	before := 0
+	for i := int(r.ntrend) - 1; i >= 0; i-- {
+		p := r.point(i)
+		if p.tl < 0 {
+			continue
+		}
+		switch fell := float64(p.tl - newer.tl); {
+		case newer.at == 0:
+		case after.at != 0:
+			scatter = max(scatter, fell)
+		case fell > max(KeepUpSeconds, float64(newer.at-p.at)/1e9):
+			after = newer
+		}
+		if after.at != 0 {
+			before++
+		}
+		newer = p
+	}
+	return after, scatter, before >= 3 && 2*(now-after.at) >= span
+}
+
+// grewSinceDrop is rhythm.grewSinceDrop with the partition's trend noise
+// (trendNoise), read only where its trend shows a drop.
+func (h *History) grewSinceDrop(ph *partHist, now int64, tl float64, span int64) bool {
+	if _, _, ok := ph.rh.sinceDrop(now, span); !ok {
+		return false
+	}
+	return ph.rh.grewSinceDrop(now, tl, span, h.trendNoise(ph))
+}
+
 // grewPast reports whether the time lag now (tl seconds) exceeds the
 // time lag at the newest commit at least short old by more than half the
 // time since and KeepUpSeconds: grewSince on the consumer's own rhythm

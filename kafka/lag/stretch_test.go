@@ -333,3 +333,56 @@ func TestGrewSinceFromTheSpansStart(t *testing.T) {
 		}
 	}
 }
+
+// TestGrewSinceADrop: commits every 15 s, whose time lag climbed to
+// 227 s, then fell to 20 s (a pause in production crossed) and climbs
+// 0.7 s a second since: 45 s after the drop it grew 31.5 s, more than
+// half the time and the noise (5 s), while every point a 60 s span old
+// is from before the drop and higher than the time lag now (grewSince
+// sees nothing). At its producers' rate since the drop, it did not grow.
+// Its time lag now less its climb since its latest commit is held
+// against the drop: a commit 45 s late is the silence rules' to judge
+// (and grewSince's, from the points before the late wait). A consumer
+// behind bursty producers, whose time lag at its commits zigzags by about
+// 30 s, climbs 28 s after its newest fall: its own scatter, not a growth.
+// Too soon after the drop (less than half the span: 20 s in the 15 s
+// after it, a burst's records), or with fewer than three points before
+// it to show their scatter, nothing is read.
+func TestGrewSinceADrop(t *testing.T) {
+	const sec = int64(time.Second)
+	commits := func(tls ...float64) *rhythm {
+		r := &rhythm{rhythmMoves: new(rhythmMoves)}
+		for i, tl := range tls {
+			r.moved(int64(i)*15*sec, tl, int64(tl*10), 15*sec)
+		}
+		return r
+	}
+	behind := commits(200, 209, 218, 227, 20, 30.5, 41, 51.5)
+	keeping := commits(200, 209, 218, 227, 20, 20.5, 20, 21)
+	zigzag := commits(60, 30, 58, 29, 57, 28, 56)
+	few := commits(218, 227, 20, 30.5, 41, 51.5)
+	steep := commits(200, 209, 218, 227, 20, 40)
+	for _, c := range []struct {
+		name    string
+		r       *rhythm
+		now     int64
+		tl      float64
+		want    bool
+		grewToo bool // grewSince's answer
+	}{
+		{"falling behind after the drop", behind, 105 * sec, 51.5, true, false},
+		{"the same, between commits", behind, 110 * sec, 56.5, true, false},
+		{"too soon after the drop", steep, 75 * sec, 40, false, false},
+		{"at its producers' rate after the drop", keeping, 110 * sec, 26, false, false},
+		{"its commit 45 s late", keeping, 150 * sec, 66, false, true},
+		{"a burst's zigzag", zigzag, 105 * sec, 56, false, false},
+		{"two points before the drop", few, 75 * sec, 51.5, false, false},
+	} {
+		if got := c.r.grewSinceDrop(c.now, c.tl, 60*sec, 10); got != c.want {
+			t.Errorf("%s: at %ds, time lag %.1fs: grewSinceDrop %v, want %v", c.name, c.now/sec, c.tl, got, c.want)
+		}
+		if got := c.r.grewSince(c.now, c.tl, 60*sec); got != c.grewToo {
+			t.Errorf("%s: at %ds, time lag %.1fs: grewSince %v, want %v", c.name, c.now/sec, c.tl, got, c.grewToo)
+		}
+	}
+}
