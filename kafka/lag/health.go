@@ -218,7 +218,7 @@ func (h *History) verdict(ph *partHist, c, end, now int64, g groupPace, tu *turn
 		// with a backlog. Its next commit tells.
 		return StatusOK, Rewind{}, WaitCalm
 	}
-	if !enough && (tl.Seconds > float64(KeepUpSeconds)+RhythmFactor*float64(max(every, h.pollGap()))/1e9 || h.backlogAtCommit(ph)) {
+	if !enough && (tl.Seconds > float64(KeepUpSeconds)+RhythmFactor*float64(max(every, h.pollGap()))/1e9 || h.backlogAtCommit(ph, tl, now)) {
 		return StatusOK, Rewind{}, WaitTrend
 	}
 	if h.unresolved(ph, tl.Seconds, float64(KeepUpSeconds)+RhythmFactor*float64(max(every, h.pollGap()))/1e9) > 0 {
@@ -308,14 +308,22 @@ func (h *History) stallAfter(ph *partHist, limit int64, g groupPace) int64 {
 // commit cannot tell them apart: only a trend can, and until there is
 // one the verdict waits rather than guess OK. (The time lag between
 // commits climbs by one rhythm on any consumer, so it tells nothing
-// before RhythmFactor rhythms.)
-func (h *History) backlogAtCommit(ph *partHist) bool {
+// before RhythmFactor rhythms.) A commit made at this poll, its record
+// not read yet (it is read after the poll is judged), is read at tl, the
+// time lag the rules judge now (History.judgedTimeLag): on the commit
+// before, a consumer with a backlog read OK at each poll that saw a
+// commit and waited at the polls between.
+func (h *History) backlogAtCommit(ph *partHist, tl TimeLag, now int64) bool {
 	r := &ph.rh
 	if r.ntrend == 0 {
 		return false
 	}
 	p := r.point(int(r.ntrend) - 1)
-	return p.tl >= 0 && float64(p.tl) > KeepUpSeconds+float64(2*h.pollGap())/1e9
+	at := float64(p.tl)
+	if p.tl < 0 && p.at == now && (tl.Kind == TimeLagInterpolated || tl.Kind == TimeLagExact) {
+		at = tl.Seconds
+	}
+	return at >= 0 && at > KeepUpSeconds+float64(2*h.pollGap())/1e9
 }
 
 // rewind finds the latest drop of the committed offset within the window

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -870,3 +871,47 @@ func TestUnseenRhythmWaitsOnTheSilence(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestABacklogAtTheCommitBeingMade: a consumer first seen caught up,
+// whose commit then stood 505 s while records arrived ten a second (its
+// rhythm, that one wait, is 8m25s), then reads them at their producers'
+// rate, 500 s behind, committing every 5 s, polled every second. Until
+// its commits make a trend, a backlog at its newest commit waits
+// (backlogAtCommit). That commit's time lag is read after the poll is
+// judged, so at each poll that saw a commit the rule read the one before
+// as the newest and the new one as unknown: OK at each commit, JUDGING
+// at the four polls between, for 45 s. It now reads the new commit's
+// time lag as the poll is judged (History.judgedTimeLag): JUDGING
+// throughout, then OK once the trend decides, one change.
+func TestABacklogAtTheCommitBeingMade(t *testing.T) {
+	h := NewHistory(DefaultConfig())
+	var seq []string
+	c := int64(0)
+	for s := 0; s <= 700; s++ {
+		if s >= 505 && s%5 == 0 {
+			c = int64(10 * (s - 500))
+		}
+		g := grp("g", po("t", 0, c, int64(10*s)))
+		g.Members = []kafka.Member{{MemberID: "m-1"}}
+		h.Add(snap(at(float64(s)), g))
+		if want := h.WantExact(0, nil); len(want) > 0 {
+			recs := make(map[kafka.CommitKey]kafka.RecordTime, len(want))
+			for _, p := range want {
+				k := kafka.CommitKey{Topic: p.Topic, Partition: p.Partition, Offset: p.Committed}
+				recs[k] = kafka.RecordTime{Offset: p.Committed, Timestamp: at(float64(p.Committed) / 10)}
+			}
+			h.AddExact(recs)
+		}
+		if s < 505 {
+			continue
+		}
+		gh, _ := h.Evaluate("g", at(float64(s)))
+		v := Judge(gh, h.Config().Window)
+		if n := len(seq); n == 0 || seq[n-1] != v.Text() {
+			seq = append(seq, v.Text())
+		}
+	}
+	if got := strings.Join(seq, " "); got != "JUDGING OK" {
+		t.Errorf("from the first commit to 700 s: %s, want JUDGING, then OK", got)
+	}
+}
