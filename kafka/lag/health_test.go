@@ -882,36 +882,42 @@ func ptr[T any](v T) *T { return &v }
 // as the newest and the new one as unknown: OK at each commit, JUDGING
 // at the four polls between, for 45 s. It now reads the new commit's
 // time lag as the poll is judged (History.judgedTimeLag): JUDGING
-// throughout, then OK once the trend decides, one change.
+// throughout, then OK once the trend decides, one change. So on rhythms
+// and polls it was not written for: commits every second (OK from the
+// first commit before: no wait at all), every 10 s polled every second
+// or every 5 s, every 30 s polled every 5 s (each OK and JUDGING in
+// turn before) and every 30 s polled every 10 s.
 func TestABacklogAtTheCommitBeingMade(t *testing.T) {
-	h := NewHistory(DefaultConfig())
-	var seq []string
-	c := int64(0)
-	for s := 0; s <= 700; s++ {
-		if s >= 505 && s%5 == 0 {
-			c = int64(10 * (s - 500))
-		}
-		g := grp("g", po("t", 0, c, int64(10*s)))
-		g.Members = []kafka.Member{{MemberID: "m-1"}}
-		h.Add(snap(at(float64(s)), g))
-		if want := h.WantExact(0, nil); len(want) > 0 {
-			recs := make(map[kafka.CommitKey]kafka.RecordTime, len(want))
-			for _, p := range want {
-				k := kafka.CommitKey{Topic: p.Topic, Partition: p.Partition, Offset: p.Committed}
-				recs[k] = kafka.RecordTime{Offset: p.Committed, Timestamp: at(float64(p.Committed) / 10)}
+	for _, tc := range []struct{ every, poll int }{{5, 1}, {1, 1}, {10, 1}, {10, 5}, {30, 5}, {30, 10}} {
+		h := NewHistory(DefaultConfig())
+		var seq []string
+		c := int64(0)
+		for s := 0; s <= 900; s += tc.poll {
+			if s >= 505 && s%tc.every == 0 {
+				c = int64(10 * (s - 500))
 			}
-			h.AddExact(recs)
+			g := grp("g", po("t", 0, c, int64(10*s)))
+			g.Members = []kafka.Member{{MemberID: "m-1"}}
+			h.Add(snap(at(float64(s)), g))
+			if want := h.WantExact(0, nil); len(want) > 0 {
+				recs := make(map[kafka.CommitKey]kafka.RecordTime, len(want))
+				for _, p := range want {
+					k := kafka.CommitKey{Topic: p.Topic, Partition: p.Partition, Offset: p.Committed}
+					recs[k] = kafka.RecordTime{Offset: p.Committed, Timestamp: at(float64(p.Committed) / 10)}
+				}
+				h.AddExact(recs)
+			}
+			if s < 505 {
+				continue
+			}
+			gh, _ := h.Evaluate("g", at(float64(s)))
+			v := Judge(gh, h.Config().Window)
+			if n := len(seq); n == 0 || seq[n-1] != v.Text() {
+				seq = append(seq, v.Text())
+			}
 		}
-		if s < 505 {
-			continue
+		if got := strings.Join(seq, " "); got != "JUDGING OK" {
+			t.Errorf("commits every %d s, polls every %d s: from the first commit to 900 s: %s, want JUDGING, then OK", tc.every, tc.poll, got)
 		}
-		gh, _ := h.Evaluate("g", at(float64(s)))
-		v := Judge(gh, h.Config().Window)
-		if n := len(seq); n == 0 || seq[n-1] != v.Text() {
-			seq = append(seq, v.Text())
-		}
-	}
-	if got := strings.Join(seq, " "); got != "JUDGING OK" {
-		t.Errorf("from the first commit to 700 s: %s, want JUDGING, then OK", got)
 	}
 }
