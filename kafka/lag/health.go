@@ -247,6 +247,12 @@ func (h *History) verdict(ph *partHist, c, end, now int64, g groupPace, tu *turn
 		// commits says yet.
 		return StatusOK, Rewind{}, WaitGrew
 	}
+	if _, _, n := h.roseAtEach(ph); n > 0 {
+		// Each of its newest commits stands further behind than the
+		// one before, past the noise: not OK, though the trend's thirds
+		// do not yet climb past their share of its span.
+		return StatusOK, Rewind{}, WaitRose
+	}
 	return StatusOK, Rewind{}, WaitNone
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -918,6 +919,135 @@ func TestABacklogAtTheCommitBeingMade(t *testing.T) {
 		}
 		if got := strings.Join(seq, " "); got != "JUDGING OK" {
 			t.Errorf("commits every %d s, polls every %d s: from the first commit to 900 s: %s, want JUDGING, then OK", tc.every, tc.poll, got)
+		}
+	}
+}
+
+// climbRun polls one partition every poll seconds for 25 minutes: end(s) is its
+// log end at second s, stamp(o) the timestamp of record o (seconds), and
+// the consumer commits every two minutes at tl[k] seconds behind (the
+// offset whose record is that old) from its k-th commit at 600 s on, and
+// at tl[0] before. It returns each change of the verdict's text
+// from 600 s on, with the reason of each JUDGING.
+func climbRun(poll int, end func(s int) int64, stamp func(o int64) float64, tl []float64) []string {
+	h := NewHistory(DefaultConfig())
+	var seq []string
+	c := int64(-1)
+	for s := 0; s <= 1500; s += poll {
+		if s > 0 && s%120 == 0 {
+			// The offset of the first record no older than tl[k].
+			behind := tl[0]
+			if k := (s - 600) / 120; s >= 600 {
+				behind = tl[min(k, len(tl)-1)]
+			}
+			c = int64(sort.Search(int(end(s)), func(o int) bool { return stamp(int64(o)) >= float64(s)-behind }))
+		}
+		g := grp("g", po("t", 0, c, end(s)))
+		g.Members = []kafka.Member{{MemberID: "m-1"}}
+		h.Add(snap(at(float64(s)), g))
+		if want := h.WantExact(0, nil); len(want) > 0 {
+			recs := make(map[kafka.CommitKey]kafka.RecordTime, len(want))
+			for _, p := range want {
+				k := kafka.CommitKey{Topic: p.Topic, Partition: p.Partition, Offset: p.Committed}
+				recs[k] = kafka.RecordTime{Offset: p.Committed, Timestamp: at(stamp(p.Committed))}
+			}
+			h.AddExact(recs)
+		}
+		if s < 600 {
+			continue
+		}
+		gh, _ := h.Evaluate("g", at(float64(s)))
+		v := Judge(gh, h.Config().Window)
+		text := v.Text()
+		if v.Judging() {
+			text += " (" + v.Reason() + ")"
+		}
+		if n := len(seq); n == 0 || seq[n-1][strings.Index(seq[n-1], " ")+1:] != text {
+			seq = append(seq, fmt.Sprintf("%d %s", s, text))
+		}
+	}
+	return seq
+}
+
+// TestACommitFurtherBehindEachTime: a consumer that commits every two
+// minutes and falls to 90% of its producers' rate reads OK until its
+// trend's thirds climb past their share of its span (WARN at 1,360 s);
+// from its fourth commit further behind than the one before (960 s) it
+// reads JUDGING, the climb said (History.roseAtEach), and so does one
+// whose climb began after a creep within the noise, from the commit the
+// climb shows from. Commits that
+// rise at each by less than the noise in all, or creep within it and
+// then step, a step held since, two rises and a fall, and a catch-up
+// through records written faster than they are now (the time lag at
+// each commit higher, the lag lower) do not.
+func TestACommitFurtherBehindEachTime(t *testing.T) {
+	steady := func(s int) int64 { return int64(10 * s) }
+	atTen := func(o int64) float64 { return float64(o) / 10 }
+	// Twenty records a second until 600 s, five after.
+	slowed := func(s int) int64 {
+		if s <= 600 {
+			return int64(20 * s)
+		}
+		return 12000 + int64(5*(s-600))
+	}
+	slowedAt := func(o int64) float64 {
+		if o <= 12000 {
+			return float64(o) / 20
+		}
+		return 600 + float64(o-12000)/5
+	}
+	const rose = "JUDGING (its time lag rose at each of its last "
+	for _, c := range []struct {
+		name       string
+		poll       int
+		end        func(s int) int64
+		stamp      func(o int64) float64
+		tl         []float64
+		want       []string
+		wantNoRose bool
+	}{
+		{name: "at 90% of its producers from 600 s", end: steady, stamp: atTen,
+			tl: []float64{0, 12, 24, 36, 48, 60, 72, 84},
+			want: []string{"600 OK", "960 " + rose + "4 commits, 36s in 6m: not OK while it climbs)",
+				"1080 " + rose + "5 commits, 48s in 8m: not OK while it climbs)",
+				"1200 " + rose + "6 commits, 1m in 10m: not OK while it climbs)",
+				"1320 " + rose + "7 commits, 1m12s in 12m: not OK while it climbs)", "1360 WARN"}},
+		{name: "the same, polled every second (a commit's record older than the polls held: read after the poll)",
+			poll: 1, end: steady, stamp: atTen,
+			tl: []float64{0, 12, 24, 36, 48, 60, 72, 84},
+			want: []string{"600 OK", "960 " + rose + "4 commits, 36s in 6m: not OK while it climbs)",
+				"1080 " + rose + "5 commits, 48s in 8m: not OK while it climbs)",
+				"1200 " + rose + "6 commits, 1m in 10m: not OK while it climbs)",
+				"1320 " + rose + "7 commits, 1m12s in 12m: not OK while it climbs)", "1364 WARN"}},
+		{name: "creeping within the noise, then climbing", end: steady, stamp: atTen,
+			tl:   []float64{0, 1, 2, 3, 15, 27, 39},
+			want: []string{"600 OK", "1320 " + rose + "5 commits, 37s in 8m: not OK while it climbs)", "1440 OK"}},
+		{name: "rising at each by less than the noise in all", end: steady, stamp: atTen,
+			tl: []float64{1, 3, 5, 7, 9, 9}, want: []string{"600 OK"}},
+		{name: "creeping within the noise, then a step", end: steady, stamp: atTen,
+			tl: []float64{1, 2, 3, 4, 25, 25}, wantNoRose: true},
+		{name: "two rises, then a fall", end: steady, stamp: atTen,
+			tl: []float64{0, 12, 24, 5, 6, 7}, wantNoRose: true},
+		{name: "a step, held since", end: steady, stamp: atTen,
+			tl: []float64{0, 20, 21, 22, 23, 23.5, 24}, wantNoRose: true},
+		{name: "a catch-up through records written faster", end: slowed, stamp: slowedAt,
+			tl: []float64{300, 348, 396, 444, 492, 540}, wantNoRose: true},
+	} {
+		poll := c.poll
+		if poll == 0 {
+			poll = 10
+		}
+		got := climbRun(poll, c.end, c.stamp, c.tl)
+		if c.wantNoRose {
+			for _, g := range got {
+				if strings.Contains(g, "rose at each") {
+					t.Errorf("%s: %q: want no climb at each commit", c.name, got)
+				}
+			}
+			continue
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s:\n got %q\nwant %q", c.name, got, c.want)
 		}
 	}
 }

@@ -418,6 +418,12 @@ const (
 	// known only as a lower bound, its lag in records grew while it
 	// commits. Not OK while it grows, and no longer window decides it.
 	WaitGrew
+	// WaitRose: the time lag at each of the partition's newest commits
+	// rose above the one before, past the noise in time lag and in
+	// records (History.roseAtEach), though the trend calls no climb yet:
+	// each commit further behind than the last is no consumer keeping
+	// up, and not OK while it goes on.
+	WaitRose
 )
 
 // Wait says why a verdict waits, and what would decide it.
@@ -441,8 +447,12 @@ type Wait struct {
 	// Back is, for a WaitBack, how long ago the members came back.
 	Back time.Duration
 	// Over is, for a WaitGrew, the time over which the time lag grew
-	// by Rise (or the lag by RiseRecords).
+	// by Rise (or the lag by RiseRecords); for a WaitRose, the time
+	// between the first and the newest of the commits whose time lag
+	// rose by Rise.
 	Over time.Duration
+	// Commits is, for a WaitRose, how many commits in a row that is.
+	Commits int
 }
 
 // Reason words the wait for a CAUSE column and the header: "no commit
@@ -492,6 +502,8 @@ func (w Wait) Reason() string {
 			return "its lag grew " + strconv.FormatInt(w.RiseRecords, 10) + " records in the last " + span(w.Over) + ", its time lag older than the history: not OK while it grows"
 		}
 		return "its time lag grows by more than half a second a second: not OK while it does"
+	case WaitRose:
+		return "its time lag rose at each of its last " + strconv.Itoa(w.Commits) + " commits, " + span(w.Rise) + " in " + span(w.Over) + ": not OK while it climbs"
 	case WaitCalm:
 		if w.Every > 0 {
 			return "no commit in " + span(w.Silence) + " since it was about caught up, past twice the ~" + span(w.Every) + " it waits keeping up: waits for its next commit"
@@ -902,6 +914,10 @@ func (h *History) waitOf(ph *partHist, tu *turns, k WaitKind, g groupPace, now i
 		w.Need = max(time.Duration(h.floor()), 2*w.Every)
 	case WaitGrew:
 		h.grewBy(ph, &w, now)
+	case WaitRose:
+		rise, over, n := h.roseAtEach(ph)
+		w.Rise = time.Duration(rise * float64(time.Second))
+		w.Over, w.Commits = time.Duration(over), n
 	case WaitStep:
 		rise, ok := h.stepped(ph)
 		w.Rise = time.Duration(rise * float64(time.Second))
@@ -1217,6 +1233,69 @@ func (h *History) climbEnded(ph *partHist) bool {
 	}
 	a, b, c := k[len(k)-3], k[len(k)-2], k[len(k)-1]
 	return b.tl < a.tl && c.tl < b.tl && b.lag < a.lag && c.lag < b.lag && float64(a.tl-c.tl) > 2*h.trendNoise(ph)
+}
+
+// roseCommits is how many of a partition's newest commits in a row must
+// each stand further behind than the one before for roseAtEach: three
+// rises, as a trend needs three commits at least.
+const roseCommits = 4
+
+// roseAtEach reports the run of the partition's newest trend points (its
+// commits, trendSpacing apart and more) whose time lag rose at each: how
+// much it rose over the run, over how long, and at how many commits. It
+// is 0 unless the run has roseCommits at least, its time lag rose past
+// half the noise (trendNoise) to its middle commit and again from there,
+// and its lag in records grew over it past a poll's production and a
+// few records; or when the newest commit's time lag is neither known nor
+// being read.
+//
+// A consumer keeping up commits time lags that scatter about a level,
+// within the noise; behind bursty producers they climb through a burst
+// by less than its lull (the noise); served in turn, they fall through
+// each turn. One that fell behind once, in a step, and keeps pace since
+// holds its time lag after the step, though it may creep up by a
+// fraction of a second at each commit. One that reads records written
+// faster than it reads them sees its time lag climb while its lag falls
+// (catching up), and one that keeps pace with producers slowing down
+// while its lag holds. One whose every commit stands further behind than
+// the last, past all of that, in records too, is falling behind, before
+// its trend's thirds climb past EqualRateShare of their span: a consumer
+// at 90% of its producers on two-minute commits shows it at its fourth
+// commit, its trend three commits later.
+func (h *History) roseAtEach(ph *partHist) (rise float64, over int64, n int) {
+	r := &ph.rh
+	newestKnown := r.ntrend > 0 && r.point(int(r.ntrend)-1).tl >= 0
+	// At the poll that sees a commit, its time lag is read after the
+	// poll is judged (pending): the run up to the commit before stands.
+	pendingAfterKnown := r.pending && r.ntrend > 1 && r.point(int(r.ntrend)-2).tl >= 0
+	if !newestKnown && !pendingAfterKnown {
+		return 0, 0, 0
+	}
+	var buf [trendPoints]trendPoint
+	known := r.knownPoints(&buf)
+	k := len(known) - 1
+	newest := known[k]
+	for k > 0 && known[k].tl > known[k-1].tl {
+		k--
+	}
+	noise := h.trendNoise(ph)
+	rate := max(0, h.produceRate(ph))
+	lagNoise := max(KeepUpMessages, rate*float64(h.pollGap())/1e9)
+	// The longest run of the newest commits, roseCommits at least, whose
+	// climb goes on through it: past half the noise to its middle commit
+	// and again from there. A step, then a time lag that holds within the
+	// noise (rising by a fraction of a second at each commit), is a
+	// consumer that fell behind once and keeps pace; a creep within the
+	// noise before a climb does not hide the climb.
+	for ; k <= len(known)-roseCommits; k++ {
+		first := known[k]
+		n = len(known) - k
+		mid := known[k+(n-1)/2]
+		if float64(mid.tl-first.tl) > noise/2 && float64(newest.tl-mid.tl) > noise/2 && float64(newest.lag-first.lag) > lagNoise {
+			return float64(newest.tl - first.tl), newest.at - first.at, n
+		}
+	}
+	return 0, 0, 0
 }
 
 // knownPoints are the trend's points whose time lag is known, oldest
