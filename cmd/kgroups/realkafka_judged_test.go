@@ -4,6 +4,8 @@ package main
 
 import (
 	"context"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -16,21 +18,19 @@ import (
 	"github.com/kgroups/kgroups/kafka/realkafka"
 )
 
-// TestRealCatchUpWhoseTimeLagGrows is kafka/lag's
-// TestACatchUpWhoseTimeLagGrowsIsNoOK on a real Apache Kafka broker: a
-// topic of records stamped ten a second for ten minutes, a five-minute
-// pause, ten more minutes, then none (production stops at 1,500 s); a
-// real member of the group commits four records a second; each poll is
-// stamped 5 s after the one before (the records' and the polls' times
-// lie in the past, so that 30 minutes pass in seconds), judged as it is
-// added, then the records at its commits are read from the broker
-// (Client.CommittedTimestamps), as the UI and serve read them. From
-// 1,500 s the consumer's lag falls and its time lag grows 0.6 s a second:
-// WARN before, JUDGING from 1,565 s (its time lag grew 1m21s in the last
-// 2m15s), never OK.
-func TestRealCatchUpWhoseTimeLagGrows(t *testing.T) {
+// judgedOnRealKafka runs a world on a real Apache Kafka broker: a topic
+// of records stamped at written(o) seconds, endAt(sec) of them by second
+// sec; a real member of the group commits commitAt(sec) at each poll
+// (the same offset again between its commits); each poll is stamped 5 s
+// after the one before (the records' and the polls' times lie in the
+// past, so that half an hour passes in seconds), judged as it is added,
+// then the records at its commits are read from the broker
+// (Client.CommittedTimestamps), as the UI and serve read them. It
+// returns each poll's verdict and reason, by second, to last.
+func judgedOnRealKafka(t *testing.T, name string, written func(o int64) float64, endAt, commitAt func(sec int) int64, last int) map[int]string {
+	t.Helper()
 	c := realkafka.Start(t, "", 1)
-	topic, group := c.Name("judged"), c.Name("judged-g")
+	topic, group := c.Name(name), c.Name(name+"-g")
 	c.CreateTopic(t, topic, 1)
 
 	ctx, cancel := context.WithCancel(context.Background())
@@ -58,25 +58,22 @@ func TestRealCatchUpWhoseTimeLagGrows(t *testing.T) {
 	cl := kafka.NewClient(kcl, c.Brokers(), 10*time.Second)
 
 	base := time.Now().Add(-time.Hour).Truncate(time.Second)
-	var log kafkatest.PausedLog
-	written := func(o int64) time.Time {
-		return base.Add(time.Duration(log.Written(o) * float64(time.Second)))
-	}
 	h := lag.NewHistory(lag.DefaultConfig())
 	end := int64(0)
 	got := map[int]string{}
-	for sec := 0; sec <= 1800; sec += 5 {
-		if want := log.End(sec); want > end {
+	for sec := 0; sec <= last; sec += 5 {
+		if want := endAt(sec); want > end {
 			recs := make([]*kgo.Record, 0, want-end)
 			for o := end; o < want; o++ {
-				recs = append(recs, &kgo.Record{Topic: topic, Partition: 0, Value: []byte("v"), Timestamp: written(o)})
+				stamp := base.Add(time.Duration(written(o) * float64(time.Second)))
+				recs = append(recs, &kgo.Record{Topic: topic, Partition: 0, Value: []byte("v"), Timestamp: stamp})
 			}
 			if err := c.Client().ProduceSync(ctx, recs...).FirstErr(); err != nil {
 				t.Fatalf("produce: %v", err)
 			}
 			end = want
 		}
-		commit := int64(4 * sec)
+		commit := commitAt(sec)
 		if err := kafkatest.CommitAs(ctx, member, topic, 0, commit); err != nil {
 			t.Fatalf("%d s: commit %d: %v", sec, commit, err)
 		}
@@ -101,6 +98,20 @@ func TestRealCatchUpWhoseTimeLagGrows(t *testing.T) {
 		v := lag.Judge(gh, h.Config().Window)
 		got[sec] = v.Text() + " " + v.Reason()
 	}
+	return got
+}
+
+// TestRealCatchUpWhoseTimeLagGrows is kafka/lag's
+// TestACatchUpWhoseTimeLagGrowsIsNoOK on a real Apache Kafka broker
+// (judgedOnRealKafka): records stamped ten a second for ten minutes, a
+// five-minute pause, ten more minutes, then none (production stops at
+// 1,500 s); the member commits four records a second. From 1,500 s the
+// consumer's lag falls and its time lag grows 0.6 s a second: WARN
+// before, JUDGING from 1,565 s (its time lag grew 1m21s in the last
+// 2m15s), never OK.
+func TestRealCatchUpWhoseTimeLagGrows(t *testing.T) {
+	var log kafkatest.PausedLog
+	got := judgedOnRealKafka(t, "judged", log.Written, log.End, func(sec int) int64 { return int64(4 * sec) }, 1800)
 	for sec := 1300; sec <= 1800; sec += 5 {
 		switch v := got[sec]; {
 		case sec < 1565 && v != "WARN ":
@@ -111,5 +122,39 @@ func TestRealCatchUpWhoseTimeLagGrows(t *testing.T) {
 	}
 	if want := "JUDGING its time lag grew 1m21s in the last 2m15s: not OK while it grows"; got[1800] != want {
 		t.Errorf("1800 s: %q, want %q", got[1800], want)
+	}
+}
+
+// TestRealCommitFurtherBehindEachTime is kafka/lag's
+// TestACommitFurtherBehindEachTime on a real Apache Kafka broker
+// (judgedOnRealKafka): records stamped ten a second; the member commits
+// every two minutes, at the log end until 600 s and at 90% of the
+// producers' rate after. OK until its fourth commit further behind than
+// the one before (960 s), JUDGING (its time lag rose at each of them)
+// until the trend calls WARN.
+func TestRealCommitFurtherBehindEachTime(t *testing.T) {
+	committed := func(sec int) int64 {
+		k := sec / 120 * 120
+		if k <= 600 {
+			return int64(10 * k)
+		}
+		return 6000 + int64(9*(k-600))
+	}
+	got := judgedOnRealKafka(t, "climb", func(o int64) float64 { return float64(o) / 10 }, func(sec int) int64 { return int64(10 * sec) }, committed, 1500)
+	var seq []string
+	last := ""
+	for sec := 600; sec <= 1500; sec += 5 {
+		if v := got[sec]; v != last {
+			seq = append(seq, strconv.Itoa(sec)+" "+v)
+			last = v
+		}
+	}
+	const rose = "JUDGING its time lag rose at each of its last "
+	want := []string{"600 OK ", "960 " + rose + "4 commits, 36s in 6m: not OK while it climbs",
+		"1080 " + rose + "5 commits, 48s in 8m: not OK while it climbs",
+		"1200 " + rose + "6 commits, 1m in 10m: not OK while it climbs",
+		"1320 " + rose + "7 commits, 1m12s in 12m: not OK while it climbs", "1360 WARN "}
+	if !slices.Equal(seq, want) {
+		t.Errorf("from 600 s:\n got %q\nwant %q", seq, want)
 	}
 }
