@@ -704,3 +704,28 @@ func noOKWhileGrowing(t *testing.T, cs ...told) {
 		}
 	}
 }
+
+// TestAClimbAtEachCommitIsNoWaitForATurn: seed 4's s010 (one partition,
+// members joining and leaving, batch commits) reads JUDGING from 3,210 s
+// on its commits' climb (History.roseAtEach), then catches up. Judged as
+// a partition waiting its turn, its member's records older than its
+// latest commits' spacing explains called it WARN at 3,300-3,335 s while
+// it caught up; its own commits say how it goes (waitsTurn).
+func TestAClimbAtEachCommitIsNoWaitForATurn(t *testing.T) {
+	_, ob := storyObserver(t, told{pick{4, 10}, "members join and leave"})
+	judging := 0
+	for _, j := range ob.out {
+		if j.t < 3200 || j.t > 3400 {
+			continue
+		}
+		if j.col == ColWarn {
+			t.Errorf("%.0fs: WARN, truth %v", j.t, j.truth)
+		}
+		if j.col == ColJudging && j.t < 3300 {
+			judging++
+		}
+	}
+	if judging == 0 {
+		t.Error("3,200-3,300 s: no JUDGING: the climb at each commit went unread")
+	}
+}
