@@ -897,17 +897,7 @@ func TestABacklogAtTheCommitBeingMade(t *testing.T) {
 			if s >= 505 && s%tc.every == 0 {
 				c = int64(10 * (s - 500))
 			}
-			g := grp("g", po("t", 0, c, int64(10*s)))
-			g.Members = []kafka.Member{{MemberID: "m-1"}}
-			h.Add(snap(at(float64(s)), g))
-			if want := h.WantExact(0, nil); len(want) > 0 {
-				recs := make(map[kafka.CommitKey]kafka.RecordTime, len(want))
-				for _, p := range want {
-					k := kafka.CommitKey{Topic: p.Topic, Partition: p.Partition, Offset: p.Committed}
-					recs[k] = kafka.RecordTime{Offset: p.Committed, Timestamp: at(float64(p.Committed) / 10)}
-				}
-				h.AddExact(recs)
-			}
+			addReading(h, s, c, int64(10*s), func(o int64) float64 { return float64(o) / 10 })
 			if s < 505 {
 				continue
 			}
@@ -920,6 +910,25 @@ func TestABacklogAtTheCommitBeingMade(t *testing.T) {
 		if got := strings.Join(seq, " "); got != "JUDGING OK" {
 			t.Errorf("commits every %d s, polls every %d s: from the first commit to 900 s: %s, want JUDGING, then OK", tc.every, tc.poll, got)
 		}
+	}
+}
+
+// addReading adds the poll at second s of group g's partition t/0, owned
+// by m-1, committed at c with its log end at end, then gives the history
+// the records at its commits it asks for, stamped at stamp(o) seconds: a
+// poll judged as it is added, its records read after, as the UI reads
+// them.
+func addReading(h *History, s int, c, end int64, stamp func(o int64) float64) {
+	g := grp("g", po("t", 0, c, end))
+	g.Members = []kafka.Member{{MemberID: "m-1"}}
+	h.Add(snap(at(float64(s)), g))
+	if want := h.WantExact(0, nil); len(want) > 0 {
+		recs := make(map[kafka.CommitKey]kafka.RecordTime, len(want))
+		for _, p := range want {
+			k := kafka.CommitKey{Topic: p.Topic, Partition: p.Partition, Offset: p.Committed}
+			recs[k] = kafka.RecordTime{Offset: p.Committed, Timestamp: at(stamp(p.Committed))}
+		}
+		h.AddExact(recs)
 	}
 }
 
@@ -942,17 +951,7 @@ func climbRun(poll int, end func(s int) int64, stamp func(o int64) float64, tl [
 			}
 			c = int64(sort.Search(int(end(s)), func(o int) bool { return stamp(int64(o)) >= float64(s)-behind }))
 		}
-		g := grp("g", po("t", 0, c, end(s)))
-		g.Members = []kafka.Member{{MemberID: "m-1"}}
-		h.Add(snap(at(float64(s)), g))
-		if want := h.WantExact(0, nil); len(want) > 0 {
-			recs := make(map[kafka.CommitKey]kafka.RecordTime, len(want))
-			for _, p := range want {
-				k := kafka.CommitKey{Topic: p.Topic, Partition: p.Partition, Offset: p.Committed}
-				recs[k] = kafka.RecordTime{Offset: p.Committed, Timestamp: at(stamp(p.Committed))}
-			}
-			h.AddExact(recs)
-		}
+		addReading(h, s, c, end(s), stamp)
 		if s < 600 {
 			continue
 		}

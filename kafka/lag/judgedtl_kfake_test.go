@@ -20,20 +20,40 @@ import (
 // from 1,565 s to the end (its time lag grew 1m21s in the last 2m15s),
 // never OK. Judged on the lower bound, as before, it read OK at 1,565 s.
 func TestACatchUpWhoseTimeLagGrowsOnKfake(t *testing.T) {
-	c := kafkatest.NewCluster(t)
-	s := newScenario(t, c, "paused-catchup")
 	var log kafkatest.PausedLog
-	written := func(o int64) time.Time {
-		return base.Add(time.Duration(log.Written(o) * float64(time.Second)))
+	got := judgedOnKfake(t, "paused-catchup", log.Written, log.End, func(sec int) int64 { return int64(4 * sec) }, 1800)
+	for sec := 1300; sec <= 1800; sec += 5 {
+		switch v := got[sec]; {
+		case sec < 1565 && v != "WARN ":
+			t.Errorf("%d s: %q, want WARN up to the crossing's trend", sec, v)
+		case sec >= 1565 && len(v) < 27 || sec >= 1565 && v[:26] != "JUDGING its time lag grew ":
+			t.Errorf("%d s: %q, want JUDGING: its time lag grew ...", sec, v)
+		}
 	}
+	if want := "JUDGING its time lag grew 1m21s in the last 2m15s: not OK while it grows"; got[1800] != want {
+		t.Errorf("1800 s: %q, want %q", got[1800], want)
+	}
+}
+
+// judgedOnKfake runs a world on a kfake cluster: a topic of records
+// stamped at written(o) seconds after base, endAt(sec) of them by second
+// sec; a real member of group commits commitAt(sec) before each poll
+// (the same offset again between its commits); each poll is stamped 5 s
+// after the one before, judged as it is added, then the records at its
+// commits are read from the cluster, as the UI and serve read them. It
+// returns each poll's verdict and reason, by second, to last.
+func judgedOnKfake(t *testing.T, group string, written func(o int64) float64, endAt, commitAt func(sec int) int64, last int) map[int]string {
+	t.Helper()
+	c := kafkatest.NewCluster(t)
+	s := newScenario(t, c, group)
 	end := int64(0)
 	got := map[int]string{}
-	for k := 0; k*5 <= 1800; k++ {
-		sec := k * 5
-		if want := log.End(sec); want > end {
+	for sec := 0; sec <= last; sec += int(pollGap / time.Second) {
+		if want := endAt(sec); want > end {
 			recs := make([]*kgo.Record, 0, want-end)
 			for o := end; o < want; o++ {
-				recs = append(recs, &kgo.Record{Topic: s.topic, Partition: 0, Value: []byte("v"), Timestamp: written(o)})
+				stamp := base.Add(time.Duration(written(o) * float64(time.Second)))
+				recs = append(recs, &kgo.Record{Topic: s.topic, Partition: 0, Value: []byte("v"), Timestamp: stamp})
 			}
 			for _, r := range s.prod.ProduceSync(ctx(t), recs...) {
 				if r.Err != nil {
@@ -42,9 +62,9 @@ func TestACatchUpWhoseTimeLagGrowsOnKfake(t *testing.T) {
 			}
 			end = want
 		}
-		c4 := int64(4 * sec)
-		s.commit(t, c4)
-		gh := s.poll(t, c4, end, true)
+		commit := commitAt(sec)
+		s.commit(t, commit)
+		gh := s.poll(t, commit, end, true)
 		// The records at the commits, read after the poll is judged.
 		if want := s.h.WantExact(0, nil); len(want) > 0 {
 			recs, err := s.cl.CommittedTimestamps(ctx(t), want)
@@ -57,15 +77,5 @@ func TestACatchUpWhoseTimeLagGrowsOnKfake(t *testing.T) {
 		v := lag.Judge(gh, s.h.Config().Window)
 		got[sec] = v.Text() + " " + v.Reason()
 	}
-	for sec := 1300; sec <= 1800; sec += 5 {
-		switch v := got[sec]; {
-		case sec < 1565 && v != "WARN ":
-			t.Errorf("%d s: %q, want WARN up to the crossing's trend", sec, v)
-		case sec >= 1565 && len(v) < 27 || sec >= 1565 && v[:26] != "JUDGING its time lag grew ":
-			t.Errorf("%d s: %q, want JUDGING: its time lag grew ...", sec, v)
-		}
-	}
-	if want := "JUDGING its time lag grew 1m21s in the last 2m15s: not OK while it grows"; got[1800] != want {
-		t.Errorf("1800 s: %q, want %q", got[1800], want)
-	}
+	return got
 }
