@@ -934,19 +934,19 @@ func addReading(h *History, s int, c, end int64, stamp func(o int64) float64) {
 
 // climbRun polls one partition every poll seconds for 25 minutes: end(s) is its
 // log end at second s, stamp(o) the timestamp of record o (seconds), and
-// the consumer commits every two minutes at tl[k] seconds behind (the
+// the consumer commits every every seconds at tl[k] seconds behind (the
 // offset whose record is that old) from its k-th commit at 600 s on, and
 // at tl[0] before. It returns each change of the verdict's text
 // from 600 s on, with the reason of each JUDGING.
-func climbRun(poll int, end func(s int) int64, stamp func(o int64) float64, tl []float64) []string {
+func climbRun(poll, every int, end func(s int) int64, stamp func(o int64) float64, tl []float64) []string {
 	h := NewHistory(DefaultConfig())
 	var seq []string
 	c := int64(-1)
 	for s := 0; s <= 1500; s += poll {
-		if s > 0 && s%120 == 0 {
+		if s > 0 && s%every == 0 {
 			// The offset of the first record no older than tl[k].
 			behind := tl[0]
-			if k := (s - 600) / 120; s >= 600 {
+			if k := (s - 600) / every; s >= 600 {
 				behind = tl[min(k, len(tl)-1)]
 			}
 			c = int64(sort.Search(int(end(s)), func(o int) bool { return stamp(int64(o)) >= float64(s)-behind }))
@@ -972,13 +972,15 @@ func climbRun(poll int, end func(s int) int64, stamp func(o int64) float64, tl [
 // minutes and falls to 90% of its producers' rate reads OK until its
 // trend's thirds climb past their share of its span (WARN at 1,360 s);
 // from its fourth commit further behind than the one before (960 s) it
-// reads JUDGING, the climb said (History.roseAtEach), and so does one
-// whose climb began after a creep within the noise, from the commit the
-// climb shows from. Commits that
-// rise at each by less than the noise in all, or creep within it and
-// then step, a step held since, two rises and a fall, and a catch-up
-// through records written faster than they are now (the time lag at
-// each commit higher, the lag lower) do not.
+// reads JUDGING, the climb said (History.roseAtEach). So it does on
+// commits every minute (from its fourth rising commit) and every 30 s
+// (its fifth: 3 s a commit passes half the noise at each half of the
+// run only then), the trend's WARN as before; and so does a climb that
+// began after a creep within the noise, from the commit the climb shows
+// from. Commits that rise at each by less than the noise in all, or
+// creep within it and then step, a step held since, two rises and a
+// fall, and a catch-up through records written faster than they are now
+// (the time lag at each commit higher, the lag lower) do not.
 func TestACommitFurtherBehindEachTime(t *testing.T) {
 	steady := func(s int) int64 { return int64(10 * s) }
 	atTen := func(o int64) float64 { return float64(o) / 10 }
@@ -996,9 +998,19 @@ func TestACommitFurtherBehindEachTime(t *testing.T) {
 		return 600 + float64(o-12000)/5
 	}
 	const rose = "JUDGING (its time lag rose at each of its last "
+	// The time lags at the commits, every seconds apart, of a consumer
+	// at 90% of its producers from 600 s to 1,500 s.
+	atNinety := func(every int) []float64 {
+		var tl []float64
+		for k := 0; 600+k*every <= 1500; k++ {
+			tl = append(tl, 0.1*float64(k*every))
+		}
+		return tl
+	}
 	for _, c := range []struct {
 		name       string
 		poll       int
+		every      int
 		end        func(s int) int64
 		stamp      func(o int64) float64
 		tl         []float64
@@ -1021,6 +1033,17 @@ func TestACommitFurtherBehindEachTime(t *testing.T) {
 		{name: "creeping within the noise, then climbing", end: steady, stamp: atTen,
 			tl:   []float64{0, 1, 2, 3, 15, 27, 39},
 			want: []string{"600 OK", "1320 " + rose + "5 commits, 37s in 8m: not OK while it climbs)", "1440 OK"}},
+		{name: "at 90% of its producers from 600 s, commits every 30 s", poll: 5, every: 30, end: steady, stamp: atTen,
+			tl: atNinety(30),
+			want: []string{"600 OK", "720 " + rose + "5 commits, 12s in 2m: not OK while it climbs)",
+				"750 " + rose + "6 commits, 15s in 2m30s: not OK while it climbs)",
+				"780 " + rose + "7 commits, 18s in 3m: not OK while it climbs)", "805 WARN"}},
+		{name: "at 90% of its producers from 600 s, commits every minute", poll: 5, every: 60, end: steady, stamp: atTen,
+			tl: atNinety(60),
+			want: []string{"600 OK", "780 " + rose + "4 commits, 18s in 3m: not OK while it climbs)",
+				"840 " + rose + "5 commits, 24s in 4m: not OK while it climbs)",
+				"900 " + rose + "6 commits, 30s in 5m: not OK while it climbs)",
+				"960 " + rose + "7 commits, 36s in 6m: not OK while it climbs)", "1000 WARN"}},
 		{name: "rising at each by less than the noise in all", end: steady, stamp: atTen,
 			tl: []float64{1, 3, 5, 7, 9, 9}, want: []string{"600 OK"}},
 		{name: "creeping within the noise, then a step", end: steady, stamp: atTen,
@@ -1036,7 +1059,11 @@ func TestACommitFurtherBehindEachTime(t *testing.T) {
 		if poll == 0 {
 			poll = 10
 		}
-		got := climbRun(poll, c.end, c.stamp, c.tl)
+		every := c.every
+		if every == 0 {
+			every = 120
+		}
+		got := climbRun(poll, every, c.end, c.stamp, c.tl)
 		if c.wantNoRose {
 			for _, g := range got {
 				if strings.Contains(g, "rose at each") {
