@@ -129,9 +129,11 @@ func TestRealCatchUpWhoseTimeLagGrows(t *testing.T) {
 // TestACommitFurtherBehindEachTime on a real Apache Kafka broker
 // (judgedOnRealKafka): records stamped ten a second; the member commits
 // every two minutes, at the log end until 600 s and at 90% of the
-// producers' rate after. OK until its fourth commit further behind than
-// the one before (960 s), JUDGING (its time lag rose at each of them)
-// until the trend calls WARN.
+// producers' rate after. OK until its first commit past the noise above
+// every one before it (the poll after 720 s), JUDGING from there (a step
+// or a climb, then, from its fourth commit further behind than the one
+// before at 960 s, its time lag rose at each of them) until the trend
+// calls WARN.
 func TestRealCommitFurtherBehindEachTime(t *testing.T) {
 	committed := func(sec int) int64 {
 		k := sec / 120 * 120
@@ -150,7 +152,9 @@ func TestRealCommitFurtherBehindEachTime(t *testing.T) {
 		}
 	}
 	const rose = "JUDGING its time lag rose at each of its last "
-	want := []string{"600 OK ", "960 " + rose + "4 commits, 36s in 6m: not OK while it climbs",
+	want := []string{"600 OK ",
+		"725 JUDGING its latest commit is 12s further behind than the ones before: its next commit, ~2m after it, tells a step from a climb",
+		"960 " + rose + "4 commits, 36s in 6m: not OK while it climbs",
 		"1080 " + rose + "5 commits, 48s in 8m: not OK while it climbs",
 		"1200 " + rose + "6 commits, 1m in 10m: not OK while it climbs",
 		"1320 " + rose + "7 commits, 1m12s in 12m: not OK while it climbs", "1360 WARN "}

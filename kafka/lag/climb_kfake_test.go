@@ -10,8 +10,10 @@ import (
 // with a real member of the group on kfake (judgedOnKfake): records
 // stamped ten a second; the member commits every two minutes, at the log
 // end until 600 s and at 90% of the producers' rate after. From its
-// fourth commit further behind than the one before (960 s) it reads
-// JUDGING, then WARN once the trend calls it; OK before.
+// first commit past the noise above every one before it (the poll after
+// 720 s) it reads JUDGING, a step or a climb that its next commit tells;
+// from its fourth commit further behind than the one before (960 s)
+// JUDGING, the climb said; then WARN once the trend calls it; OK before.
 func TestACommitFurtherBehindEachTimeOnKfake(t *testing.T) {
 	got := judgedOnKfake(t, "climb-at-each", func(o int64) float64 { return float64(o) / 10 }, func(sec int) int64 { return int64(10 * sec) }, climbingCommits, 1500)
 	if seq, want := changesFrom(got, 600, 1500), climbingVerdicts(); !slices.Equal(seq, want) {
@@ -34,7 +36,9 @@ func climbingCommits(sec int) int64 {
 // climbingCommits read from 600 s to 1,500 s, polled every 5 s.
 func climbingVerdicts() []string {
 	const rose = "JUDGING its time lag rose at each of its last "
-	return []string{"600 OK ", "960 " + rose + "4 commits, 36s in 6m: not OK while it climbs",
+	return []string{"600 OK ",
+		"725 JUDGING its latest commit is 12s further behind than the ones before: its next commit, ~2m after it, tells a step from a climb",
+		"960 " + rose + "4 commits, 36s in 6m: not OK while it climbs",
 		"1080 " + rose + "5 commits, 48s in 8m: not OK while it climbs",
 		"1200 " + rose + "6 commits, 1m in 10m: not OK while it climbs",
 		"1320 " + rose + "7 commits, 1m12s in 12m: not OK while it climbs", "1360 WARN "}

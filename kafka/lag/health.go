@@ -253,7 +253,37 @@ func (h *History) verdict(ph *partHist, c, end, now int64, g groupPace, tu *turn
 		// do not yet climb past their share of its span.
 		return StatusOK, Rewind{}, WaitRose
 	}
+	if h.newHigh(ph) && tl.Seconds > KeepUpSeconds+float64(h.pollGap())/1e9 {
+		// Its newest commit stands further behind than any before it,
+		// past the noise, and it is behind now: a step (a rebalance
+		// that hands its records again, a burst) or the start of a
+		// climb, which its next commit tells. Not OK meanwhile, though
+		// the trend, diluted by the commits before, calls no climb; a
+		// climb that goes on makes a new high at each commit until
+		// roseAtEach or the trend reads it.
+		return StatusOK, Rewind{}, WaitStep
+	}
 	return StatusOK, Rewind{}, WaitNone
+}
+
+// newHigh reports whether the time lag at the partition's newest commit
+// stands above the time lag at every commit before it in its trend
+// (three at least, their time lags known) by more than the noise of
+// sampling (trendNoise). Unlike stepped, the commits before it may have
+// climbed too: each commit of a consumer that began to fall behind is a
+// new high, while one that stepped once and keeps pace since is not.
+func (h *History) newHigh(ph *partHist) bool {
+	var buf [trendPoints]trendPoint
+	known := ph.rh.knownPoints(&buf)
+	nk := len(known)
+	if nk < 3 {
+		return false
+	}
+	before := known[0].tl
+	for _, p := range known[1 : nk-1] {
+		before = max(before, p.tl)
+	}
+	return float64(known[nk-1].tl-before) > h.trendNoise(ph)
 }
 
 // unseenHalt is how long the partition's commit may stand before it is

@@ -89,10 +89,10 @@ func (h *History) judgeGroup(gh *groupHist, at func(int) *kafka.PartitionOffsets
 // for evidence on it, while its commit has stood longer than the floor
 // (t is the poll's time): the partitions a busy member may have left
 // waiting their turn (judgeGroup). Its member's other partitions decide.
-// A climb at its commits (WaitRose) is no wait for a turn: its own
-// commits say how it goes.
+// A climb at its commits (WaitRose) or a step at its newest (WaitStep)
+// is no wait for a turn: its own commits say how it goes.
 func waitsTurn(ph *partHist, t, floor int64) bool {
-	return ph.raw == StatusStall || ph.raw == StatusOK && ph.wait != WaitNone && ph.wait != WaitRose && t-ph.rh.since > floor
+	return ph.raw == StatusStall || ph.raw == StatusOK && ph.wait != WaitNone && ph.wait != WaitRose && ph.wait != WaitStep && t-ph.rh.since > floor
 }
 
 // afterHalt reports whether the partition waits since a halt: the rules

@@ -620,7 +620,10 @@ func TestHoldShowsJudgingNotOK(t *testing.T) {
 // commits its time lag climbs for 40 s whatever its pace, so a change to
 // WARN is held for one of its rhythms (up to the floor), not only for
 // Hold polls: the rules say WARN from poll 48, the reader sees JUDGING
-// for 40 s, then WARN at poll 55 (Hold polls alone: poll 51).
+// for 40 s, then WARN at poll 55 (Hold polls alone: poll 51). Before
+// that, its first slower commit (poll 40) stands past the noise above
+// every one before it (History.newHigh): JUDGING, the wait the hold
+// keeps showing while it weighs the WARN.
 func TestHoldToWarnSpansARhythm(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.Window, cfg.MinDistance, cfg.Hold = 10, 5*time.Second, 4
@@ -642,8 +645,8 @@ func TestHoldToWarnSpansARhythm(t *testing.T) {
 		_, words := verdictOf(t, h, float64(5*i))
 		got = append(got, words)
 	}
-	hold := fmt.Sprintf("JUDGING/%d", WaitHold)
-	want := []string{"OK/0", "OK/0", hold, hold, hold, hold, hold, hold, hold, "WARN/0", "WARN/0"}
+	step := fmt.Sprintf("JUDGING/%d", WaitStep)
+	want := []string{step, step, step, step, step, step, step, step, step, "WARN/0", "WARN/0"}
 	if !slices.Equal(got, want) {
 		t.Errorf("polls 46 to 56: %q, want %q", got, want)
 	}

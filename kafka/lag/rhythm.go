@@ -398,9 +398,11 @@ const (
 	// fetched batch takes longer for each while it falls behind.
 	WaitStretch
 	// WaitStep: the time lag at the partition's commits climbed, all of
-	// it at the newest commit (History.stepped): a step, as a handover
-	// to a member that processes again what the last owner had not
-	// committed makes, or the start of a climb. Its next commit tells.
+	// it at the newest commit (History.stepped), or the newest stands
+	// past the noise above every one before it (History.newHigh): a
+	// step, as a handover to a member that processes again what the
+	// last owner had not committed makes, or the start of a climb. Its
+	// next commit tells.
 	WaitStep
 	// WaitBack: a commit stands past the consumer's rhythm, but the
 	// group's members came back, after a time without any, since it was
@@ -921,7 +923,7 @@ func (h *History) waitOf(ph *partHist, tu *turns, k WaitKind, g groupPace, now i
 	case WaitStep:
 		rise, ok := h.stepped(ph)
 		w.Rise = time.Duration(rise * float64(time.Second))
-		if !ok {
+		if !ok && !h.newHigh(ph) {
 			if w.RiseRecords, _ = h.recordsStep(ph, g.membersAt); w.RiseRecords > 0 {
 				w.Rise = 0
 			}

@@ -705,6 +705,32 @@ func noOKWhileGrowing(t *testing.T, cs ...told) {
 	}
 }
 
+// TestAStepIsNoWaitForATurn: seed 5's s207 (one partition stuck, then
+// moving again, commits every two minutes by members serving their
+// partitions in turn) catches up from 2,629 s. At 2,869 s a partition's
+// newest commit stands 15 s above every one before it (History.newHigh):
+// JUDGING until its next commit tells, where it read OK. Judged as a
+// partition waiting its turn, that step made it WARN at 2,733 s while it
+// caught up; its own commits say how it goes (waitsTurn).
+func TestAStepIsNoWaitForATurn(t *testing.T) {
+	_, ob := storyObserver(t, told{pick{5, 207}, "one partition stuck"})
+	judging := 0
+	for _, j := range ob.out {
+		if j.t < 2600 || j.t > 3100 {
+			continue
+		}
+		if j.col == ColWarn {
+			t.Errorf("%.0fs: WARN, truth %v", j.t, j.truth)
+		}
+		if j.col == ColJudging && j.t >= 2869 {
+			judging++
+		}
+	}
+	if judging == 0 {
+		t.Error("2,869-3,100 s: no JUDGING: the step at the newest commit went unread")
+	}
+}
+
 // TestAClimbAtEachCommitIsNoWaitForATurn: seed 4's s010 (one partition,
 // members joining and leaving, batch commits) reads JUDGING from 3,210 s
 // on its commits' climb (History.roseAtEach), then catches up. Judged as
