@@ -714,21 +714,29 @@ func noOKWhileGrowing(t *testing.T, cs ...told) {
 // caught up; its own commits say how it goes (waitsTurn).
 func TestAStepIsNoWaitForATurn(t *testing.T) {
 	_, ob := storyObserver(t, told{pick{5, 207}, "one partition stuck"})
+	if noWarnJudging(t, ob, 2600, 3100, 2869, 3100) == 0 {
+		t.Error("2,869-3,100 s: no JUDGING: the step at the newest commit went unread")
+	}
+}
+
+// noWarnJudging fails t at each WARN the observer read from from to to
+// (seconds), and returns how many of its polls from jFrom up to (not
+// at) jTo read JUDGING.
+func noWarnJudging(t *testing.T, ob *observer, from, to, jFrom, jTo float64) int {
+	t.Helper()
 	judging := 0
 	for _, j := range ob.out {
-		if j.t < 2600 || j.t > 3100 {
+		if j.t < from || j.t > to {
 			continue
 		}
 		if j.col == ColWarn {
 			t.Errorf("%.0fs: WARN, truth %v", j.t, j.truth)
 		}
-		if j.col == ColJudging && j.t >= 2869 {
+		if j.col == ColJudging && j.t >= jFrom && j.t < jTo {
 			judging++
 		}
 	}
-	if judging == 0 {
-		t.Error("2,869-3,100 s: no JUDGING: the step at the newest commit went unread")
-	}
+	return judging
 }
 
 // TestAClimbAtEachCommitIsNoWaitForATurn: seed 4's s010 (one partition,
@@ -739,19 +747,7 @@ func TestAStepIsNoWaitForATurn(t *testing.T) {
 // it caught up; its own commits say how it goes (waitsTurn).
 func TestAClimbAtEachCommitIsNoWaitForATurn(t *testing.T) {
 	_, ob := storyObserver(t, told{pick{4, 10}, "members join and leave"})
-	judging := 0
-	for _, j := range ob.out {
-		if j.t < 3200 || j.t > 3400 {
-			continue
-		}
-		if j.col == ColWarn {
-			t.Errorf("%.0fs: WARN, truth %v", j.t, j.truth)
-		}
-		if j.col == ColJudging && j.t < 3300 {
-			judging++
-		}
-	}
-	if judging == 0 {
+	if noWarnJudging(t, ob, 3200, 3400, 3200, 3300) == 0 {
 		t.Error("3,200-3,300 s: no JUDGING: the climb at each commit went unread")
 	}
 }
