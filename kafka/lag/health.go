@@ -269,9 +269,13 @@ func (h *History) verdict(ph *partHist, c, end, now int64, g groupPace, tu *turn
 // newHigh reports whether the time lag at the partition's newest commit
 // stands above the time lag at every commit before it in its trend
 // (three at least, their time lags known) by more than the noise of
-// sampling (trendNoise). Unlike stepped, the commits before it may have
-// climbed too: each commit of a consumer that began to fall behind is a
-// new high, while one that stepped once and keeps pace since is not.
+// sampling (trendNoise), its lag in records no lower than at the commit
+// before. Unlike stepped, the commits before it may have climbed too:
+// each commit of a consumer that began to fall behind is a new high,
+// while one that stepped once and keeps pace since is not. A consumer
+// working off records written faster than it reads them (a backlog
+// from before a pause in production) climbs in time lag while its lag
+// falls: catching up, no step.
 func (h *History) newHigh(ph *partHist) bool {
 	var buf [trendPoints]trendPoint
 	known := ph.rh.knownPoints(&buf)
@@ -283,7 +287,7 @@ func (h *History) newHigh(ph *partHist) bool {
 	for _, p := range known[1 : nk-1] {
 		before = max(before, p.tl)
 	}
-	return float64(known[nk-1].tl-before) > h.trendNoise(ph)
+	return float64(known[nk-1].tl-before) > h.trendNoise(ph) && known[nk-1].lag >= known[nk-2].lag
 }
 
 // unseenHalt is how long the partition's commit may stand before it is
