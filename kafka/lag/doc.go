@@ -121,7 +121,7 @@
 // to tell), a change between OK and WARN is reported only after the rules
 // gave it Config.Hold polls in a row; STOP, REWIND, STALL, NO-COMMITS and
 // a lag of 0 are facts and change it at once, and the first decision is
-// not held.
+// not held (a WARN before it is).
 //
 // A REWIND that a reset made by kgroups explains (History.NoteReset: the
 // reset took the partition from at least the high to at most the low)

@@ -18,7 +18,8 @@ import (
 // ever committed) and a caught-up partition (lag 0 is OK whatever came
 // before). Before the window is full the status is the rules' own, so the
 // first decision, the one `kgroups health` gives at the end of its
-// window, is not delayed.
+// window, is not delayed; but a WARN before it is weighed as a change to
+// WARN is (hold1).
 //
 // The rule runs once a poll, as the poll is added (judgeGroup), so that
 // every reader of the history, the UI's tracker and `kgroups health`,
@@ -657,9 +658,15 @@ func (h *History) hold1(ph *partHist, lag int64) {
 		// Held at OK while the rules say WARN: the hold weighs the change,
 		// and the wait the reader was shown stands until it is made.
 	}()
+	// Between polls whose rules gave WARN, a poll whose rules waited
+	// because the time lag climbs (WaitRose, WaitGrew: not OK while it
+	// does, though the trend calls no climb at that poll) says nothing
+	// against it: the run towards WARN neither grows nor ends. A
+	// consumer that commits minutes apart reads WARN by the trend at
+	// some polls and rises at each commit at the others.
+	pause := raw == StatusOK && (ph.wait == WaitRose || ph.wait == WaitGrew) && ph.held == StatusOK && ph.next == StatusWarn && lag > 0
 	switch {
 	case !ph.decided:
-		ph.held, ph.next, ph.holdRun = raw, raw, 0
 		// The first decision is the one a full window supports: for a
 		// lagging partition, once its trend has the commits to tell
 		// (trend), so that the hold does not delay the verdict those
@@ -669,6 +676,21 @@ func (h *History) hold1(ph *partHist, lag int64) {
 			_, _, full, _ = h.trend(ph, nil)
 		}
 		ph.decided = full
+		if pause && !full {
+			return
+		}
+		if raw == StatusWarn && ph.held == StatusOK && lag > 0 && !full {
+			// A WARN before the first decision is weighed as a change
+			// to WARN is: the rules' first WARN from a few commits (a
+			// burst, a turn that began late) may be gone at the next,
+			// and shown at once it is a WARN and then OK for one
+			// consumer. Meanwhile the reader is shown JUDGING
+			// (partitionHealth). Once it holds, it is the decision.
+			h.weigh(ph, raw)
+			ph.decided = ph.decided || ph.held == StatusWarn
+			return
+		}
+		ph.held, ph.next, ph.holdRun = raw, raw, 0
 	case isFact(raw) || isFact(ph.held) || lag == 0:
 		if lag == 0 && ph.held == StatusWarn {
 			// Caught up: the climb that made the WARN is over, and the
@@ -677,31 +699,41 @@ func (h *History) hold1(ph *partHist, lag int64) {
 			ph.rh.endClimb()
 		}
 		ph.held, ph.next, ph.holdRun = raw, raw, 0
+	case pause:
 	case raw == ph.held:
 		ph.next, ph.holdRun = raw, 0
-	case raw == ph.next:
-		ph.holdRun = min(ph.holdRun+1, math.MaxUint8)
-		// Hold polls in a row, spanning a third of the floor at least:
-		// at one-second polls a few polls are a few seconds, which a
-		// burst of production outlasts. A change to WARN, a trend, spans
-		// one of the consumer's rhythms too, up to the floor: a sawtooth
-		// climbs for one rhythm between commits, and meanwhile the
-		// reader is shown JUDGING, not OK (partitionHealth). A run
-		// longer than the ring of poll times has lasted long enough.
-		need := h.floor() / 3
-		if raw == StatusWarn {
-			need = max(need, min(ph.rh.every(), h.floor()))
-		}
-		k := min(uint64(ph.holdRun), uint64(h.cfg.Samples-1), h.seq-1)
-		long := k < uint64(ph.holdRun) || h.timeAt(h.seq)-h.timeAt(h.seq-k) >= need
-		if int(ph.holdRun) >= h.cfg.Hold && long {
-			ph.held, ph.holdRun = raw, 0
-		}
 	default:
+		h.weigh(ph, raw)
+	}
+}
+
+// weigh counts the rules' status raw (OK or WARN, not the held one)
+// towards a change of the partition's held status, and makes the change
+// once it held: Config.Hold polls in a row (a wait on the climb between
+// two towards WARN aside, see hold1), spanning a third of the floor at
+// least (at one-second polls a few polls are a few seconds, which a
+// burst of production outlasts). A change to WARN, a trend, spans one of
+// the consumer's rhythms too, up to the floor: a sawtooth climbs for one
+// rhythm between commits, and meanwhile the reader is shown JUDGING, not
+// OK (partitionHealth). A run longer than the ring of poll times has
+// lasted long enough.
+func (h *History) weigh(ph *partHist, raw Status) {
+	if raw != ph.next {
 		ph.next, ph.holdRun = raw, 1
 		if h.cfg.Hold <= 1 {
 			ph.held, ph.holdRun = raw, 0
 		}
+		return
+	}
+	ph.holdRun = min(ph.holdRun+1, math.MaxUint8)
+	need := h.floor() / 3
+	if raw == StatusWarn {
+		need = max(need, min(ph.rh.every(), h.floor()))
+	}
+	k := min(uint64(ph.holdRun), uint64(h.cfg.Samples-1), h.seq-1)
+	long := k < uint64(ph.holdRun) || h.timeAt(h.seq)-h.timeAt(h.seq-k) >= need
+	if int(ph.holdRun) >= h.cfg.Hold && long {
+		ph.held, ph.holdRun = raw, 0
 	}
 }
 
@@ -720,7 +752,7 @@ func isFact(s Status) bool { return s != StatusOK && s != StatusWarn }
 // is not reported without its drop) or the partition caught up; the
 // held status otherwise.
 func (ph *partHist) hold(raw Status, lag int64) Status {
-	if isFact(raw) || isFact(ph.held) || lag == 0 || !ph.decided {
+	if isFact(raw) || isFact(ph.held) || lag == 0 || !ph.decided && raw != StatusWarn {
 		return raw
 	}
 	return ph.held

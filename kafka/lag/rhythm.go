@@ -914,10 +914,20 @@ func (h *History) waitOf(ph *partHist, tu *turns, k WaitKind, g groupPace, now i
 		}
 		// The next turn decides: a window spanning two rounds holds one.
 		w.Need = max(time.Duration(h.floor()), 2*w.Every)
+		if w.Rise <= 0 {
+			// The wait the hold kept showing while it weighs the
+			// rules' WARN (partitionHealth), its turns moved on since:
+			// the hold's own reason is the one that holds now.
+			return Wait{Kind: WaitHold, Silence: w.Silence, Every: time.Duration(every)}
+		}
 	case WaitGrew:
 		h.grewBy(ph, &w, now)
 	case WaitRose:
 		rise, over, n := h.roseAtEach(ph)
+		if n == 0 {
+			// As for WaitTurnStep: its newest commit no longer rose.
+			return Wait{Kind: WaitHold, Silence: w.Silence, Every: time.Duration(every)}
+		}
 		w.Rise = time.Duration(rise * float64(time.Second))
 		w.Over, w.Commits = time.Duration(over), n
 	case WaitStep:

@@ -1,6 +1,7 @@
 package verdictbench
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -749,5 +750,89 @@ func TestAClimbAtEachCommitIsNoWaitForATurn(t *testing.T) {
 	_, ob := storyObserver(t, told{pick{4, 10}, "members join and leave"})
 	if noWarnJudging(t, ob, 3200, 3400, 3200, 3300) == 0 {
 		t.Error("3,200-3,300 s: no JUDGING: the climb at each commit went unread")
+	}
+}
+
+// TestAFirstWarnIsWeighed: before a partition's first decision, the
+// rules' WARN is weighed as a change to WARN is (hold1). Seed 5's s065
+// (two members serving three partitions in turn, committing after each
+// fetched batch, 30 s polls) and seed 3's s220 (four members in turn,
+// committing every 5 s, 30 s polls) keep up; the rules read WARN at one
+// poll each (150 s and 90 s) on the few commits of a turn that began
+// late, which was shown at once: WARN, then JUDGING, then OK. They read
+// JUDGING there, and no WARN until their first decision.
+func TestAFirstWarnIsWeighed(t *testing.T) {
+	for _, c := range []struct {
+		told
+		at, decided float64
+	}{
+		{told{pick{5, 65}, "keeps up"}, 150, 270},
+		{told{pick{3, 220}, "one partition stuck"}, 90, 270},
+	} {
+		_, ob := storyObserver(t, c.told)
+		if noWarnJudging(t, ob, 0, c.decided, c.at, c.at+1) != 1 {
+			t.Errorf("seed %d s%03d at %.0fs: not JUDGING", c.seed, c.i, c.at)
+		}
+		for _, j := range ob.out {
+			if j.t == c.decided && j.col != ColOK {
+				t.Errorf("seed %d s%03d at %.0fs: %v, want OK", c.seed, c.i, j.t, j.col)
+			}
+		}
+	}
+}
+
+// TestAClimbBetweenWarnsKeepsTheRun: seed 1's s212, a job without
+// members at 0.8 of its producers, checkpointing every 5 minutes (its
+// window of ten commits takes 50 minutes to fill). From 1,500 s its
+// rules read WARN by the trend at some polls and, between them, waited
+// on its commits' climb (WaitRose): not OK, no WARN yet. Each wait
+// ended the run towards WARN, so it read WARN and JUDGING by turns
+// every 20 to 40 seconds; weighing its first WARN, it would read
+// JUDGING to the end. A wait on a climb neither grows nor ends the run
+// (hold1): WARN from 1,560 s at every poll.
+func TestAClimbBetweenWarnsKeepsTheRun(t *testing.T) {
+	_, ob := storyObserver(t, told{pick{1, 212}, "nearly keeps up (0.8x)"})
+	warn := 0
+	for _, j := range ob.out {
+		switch {
+		case j.t >= 1500 && j.t < 1560 && j.col != ColJudging:
+			t.Errorf("%.0fs: %v, want JUDGING", j.t, j.col)
+		case j.t >= 1560 && j.col != ColWarn:
+			t.Errorf("%.0fs: %v, want WARN", j.t, j.col)
+		case j.t >= 1560:
+			warn++
+		}
+	}
+	if warn < 1000 {
+		t.Errorf("WARN at %d polls from 1,560 s, want about 2,000", warn)
+	}
+}
+
+// TestAHeldWaitSaysWhatHoldsNow: while the hold weighs the rules' WARN,
+// a partition keeps showing the wait it read before (partitionHealth).
+// Its evidence may be gone by then: seed 4's s219 (one member serving
+// three partitions in turn, catching up) read "its latest turn began
+// -90s further behind than the one before" at 3,170-3,190 s, its newest
+// turn having begun below the one before, and seed 1's s059 "its time
+// lag rose at each of its last 0 commits, 0s in 0s". They give the
+// hold's reason then.
+func TestAHeldWaitSaysWhatHoldsNow(t *testing.T) {
+	for _, c := range []told{{pick{4, 219}, "slow, then scaled out"}, {pick{1, 59}, "stops"}} {
+		sc := Scenarios(c.seed, c.i+1, 60*time.Minute)[c.i]
+		if sc.Story != c.story {
+			t.Fatalf("seed %d s%03d: story %q, want %s", c.seed, c.i, sc.Story, c.story)
+		}
+		held := 0
+		for _, j := range observe(&sc, true)[UI].out {
+			if strings.Contains(j.line, "began -") || strings.Contains(j.line, "began 0s") || strings.Contains(j.line, "last 0 commits") {
+				t.Errorf("seed %d s%03d at %.0fs: %s", c.seed, c.i, j.t, j.line)
+			}
+			if strings.Contains(j.line, "WARN once it lasts") {
+				held++
+			}
+		}
+		if held == 0 {
+			t.Errorf("seed %d s%03d: the hold's reason never shown", c.seed, c.i)
+		}
 	}
 }
