@@ -119,15 +119,19 @@ func (tu *turns) climb(newest int64, tl, noise, lagNeed float64) bool {
 // show a step that climb cannot tell from a climb yet: the newer began
 // further behind than the one before, by more than noise in time lag
 // and by more than lagNeed in records, within RhythmFactor rounds of the
-// newest commit (newest, with time lag tl), which still reads records
-// older than the previous turn's last did by more than half of noise.
-// Its next turn tells: it waits (WaitTurnStep), never OK meanwhile.
+// newest commit (newest, with time lag tl), which did not read records
+// newer than the previous turn's last did by more than half of noise (a
+// member that catches up drains each turn further). Its next turn
+// tells: it waits (WaitTurnStep), never OK meanwhile. A turn drained as
+// far as the one before tells nothing: a member that drains each
+// partition about caught up in its turn does so whether it keeps pace
+// or falls behind, and only where the next turn begins says which.
 func (tu *turns) step(newest int64, tl, noise, lagNeed float64) bool {
 	if tu == nil || tu.n < 2 {
 		return false
 	}
 	b, c := float64(tu.tl[1]), float64(tu.tl[2])
-	if b < 0 || c < 0 || tu.end < 0 || tl-float64(tu.end) <= noise/2 {
+	if b < 0 || c < 0 || tu.end < 0 || tl-float64(tu.end) < -noise/2 {
 		return false
 	}
 	if newest-int64(tu.at)*int64(time.Second) > RhythmFactor*int64(tu.round)*int64(time.Second) {

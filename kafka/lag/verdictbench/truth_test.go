@@ -836,3 +836,24 @@ func TestAHeldWaitSaysWhatHoldsNow(t *testing.T) {
 		}
 	}
 }
+
+// TestATurnDrainedAsFarIsNoAnswer: seed 3's s095, three members serving
+// twelve partitions in turn at 0.8 of a record a minute on each. Its
+// partitions' turns began further behind each round (121 s, then 168 s
+// on one of them); the step's wait (turns.step) ended once the newest
+// turn drained the partition as far as the one before, and it read OK
+// at 1,812-1,837 s, its time lag 252 s and growing 5 s a second, until
+// its next turn began further behind again. A drain as far as the last
+// tells nothing; the next turn does: never OK from 1,500 s to its WARN
+// at 1,928 s.
+func TestATurnDrainedAsFarIsNoAnswer(t *testing.T) {
+	_, ob := storyObserver(t, told{pick{3, 95}, "nearly keeps up (0.8x)"})
+	for _, j := range ob.out {
+		if j.t >= 1500 && j.t < 1928 && j.col == ColOK {
+			t.Errorf("%.0fs: OK, truth %v, time lag %.1fs", j.t, j.truth, j.tl)
+		}
+		if j.t >= 1928 && j.t < 1935 && j.col != ColWarn {
+			t.Errorf("%.0fs: %v, want WARN", j.t, j.col)
+		}
+	}
+}
