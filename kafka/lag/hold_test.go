@@ -821,3 +821,41 @@ func TestAPauseInProductionIsNoCatchUp(t *testing.T) {
 		})
 	}
 }
+
+// TestAWarnBeforeTheFirstDecisionIsWeighed: polls 10 s apart, a window
+// of eight, so the trend has its three commits over the floor (20 s) at
+// the fourth poll, well before the window is full. A consumer taking 10
+// of every 40 records: the rules say WARN from 30 s, which was shown at
+// once; it is weighed as a change to WARN is (three polls spanning a
+// rhythm), JUDGING meanwhile, and WARN from 50 s, still before the
+// window is full. One that catches up at 40 s (a burst's three polls)
+// reads JUDGING at 30 s, then OK: never WARN.
+func TestAWarnBeforeTheFirstDecisionIsWeighed(t *testing.T) {
+	cfg := Config{Window: 8, MinDistance: time.Second, Samples: 20, TimePoints: 20, RatePolls: 3, EvictAfter: 3, Hold: 3}
+	h := NewHistory(cfg)
+	for i := range 10 {
+		sec := float64(10 * i)
+		feed(h, sec, int64(10*i), int64(40*i))
+		g, _ := h.Evaluate("g", at(sec))
+		want := StatusOK
+		if sec >= 50 {
+			want = StatusWarn
+		}
+		if g.Status != want || sec >= 20 && sec < 50 && g.Partitions[0].Wait.Kind == WaitNone {
+			t.Errorf("falling behind, %.0fs: %v (wait %q, %d observations), want %v, JUDGING before WARN", sec, g.Status, g.Partitions[0].Wait.Reason(), g.Observations, want)
+		}
+	}
+	h = NewHistory(cfg)
+	for i := range 6 {
+		sec := float64(10 * i)
+		c := int64(10 * i)
+		if i >= 4 {
+			c = int64(40 * i) // caught up
+		}
+		feed(h, sec, c, int64(40*i))
+		g, _ := h.Evaluate("g", at(sec))
+		if g.Status != StatusOK || sec == 30 && g.Partitions[0].Wait.Kind == WaitNone {
+			t.Errorf("a burst, %.0fs: %v (wait %q), want OK, JUDGING at 30 s", sec, g.Status, g.Partitions[0].Wait.Reason())
+		}
+	}
+}
