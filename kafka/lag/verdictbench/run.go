@@ -593,14 +593,15 @@ func (o *observer) score(sc *Scenario) *Score {
 }
 
 // okWhileGrowing reports whether the verdict at poll i is OK while the
-// true time lag grew by more than half the time over two of the
-// consumer's rhythms at least (a sawtooth climbs for one rhythm between
-// commits), the evidence span, two commit periods (period) and the
-// production's own cycle (a burst's records raise the time lag within
-// it, and the truth takes the cycle's mean rate). Not before the latest
-// reset: it moved the offsets back, a jump in time lag no pace of the
-// consumer's made; from the first poll after it, the time lag must grow
-// by as much in less time.
+// true time lag grew by more than half the time it was measured over:
+// from the latest poll at least a span e before, e being the longest of
+// two of the consumer's rhythms (a sawtooth climbs for one rhythm
+// between commits), the evidence span, two commit periods (period) and
+// the production's own cycle (a burst's records raise the time lag
+// within it, and the truth takes the cycle's mean rate). Not before the
+// latest reset: it moved the offsets back, a jump in time lag no pace of
+// the consumer's made; from the first poll after it, the time lag must
+// grow by half of e in less time.
 func (o *observer) okWhileGrowing(i int, period float64) bool {
 	j := o.out[i]
 	if j.col != ColOK || j.tl < 0 {
@@ -612,8 +613,11 @@ func (o *observer) okWhileGrowing(i int, period float64) bool {
 	old, at, ok := tlAt(o.tls, j.t-e)
 	if j.t-e <= j.reset || ok && at <= j.reset {
 		old, ok = tlAfter(o.tls, j.reset)
+		return ok && old >= 0 && j.tl-old > e/2
 	}
-	return ok && old >= 0 && j.tl-old > e/2
+	// The growth over the span it was measured on: a poll missed or late
+	// at j.t-e leaves an earlier one, and the time lag grew for longer.
+	return ok && old >= 0 && j.tl-old > (j.t-at)/2
 }
 
 // tlPoint is the true time lag tl at time t.

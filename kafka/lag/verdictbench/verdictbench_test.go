@@ -332,3 +332,27 @@ func TestTargetsListTheirPolls(t *testing.T) {
 		t.Errorf("%d polls, listed %v; want 2, %v", s.OKWhileGrowing, s.Wrong[growingKey], want)
 	}
 }
+
+// TestGrowthIsMeasuredOverItsOwnSpan: a time lag is measured against
+// the span it grew over. With no poll between 0 s and 100 s, the poll
+// at 4,090 s measures from 0 s, 4,090 s back: a time lag growing 0.49 s
+// a second grew by 2,004 s then, more than half the 3,990 s span but
+// less than half the 4,090 s it grew for, so an OK there is no OK while
+// it grew; one growing 0.51 s a second is.
+func TestGrowthIsMeasuredOverItsOwnSpan(t *testing.T) {
+	sc := Scenarios(1, 1, 10*time.Minute)[0]
+	const span = 3990.0
+	for _, c := range []struct {
+		rate float64
+		want int
+	}{{0.49, 0}, {0.51, 1}} {
+		o := &observer{kind: UI, span: span}
+		for _, at := range []float64{0, 4090} {
+			o.tls = append(o.tls, tlPoint{at, c.rate * at})
+			o.out = append(o.out, judged{t: at, truth: KeepsUp, col: ColOK, tl: c.rate * at, reset: math.Inf(-1), shown: math.Inf(1)})
+		}
+		if got := o.score(&sc).OKWhileGrowing; got != c.want {
+			t.Errorf("growing %.2f s a second: %d polls OK while it grew, want %d", c.rate, got, c.want)
+		}
+	}
+}
