@@ -258,12 +258,15 @@ func (h *History) rawStatus(gh *groupHist, ph *partHist, c, end, now int64, g gr
 
 // firstClimb reports whether the partition's commits are too few for a
 // trend (History.trend) and its two newest climbed: the time lag at them
-// by more than the noise of sampling (trendNoise), the lag in records by
-// more than a poll's production and a few records. A consumer falling
-// behind from the first poll shows it there before its third commit
-// makes the trend that calls it WARN; one keeping up holds both, a burst
-// aside. Its first decision waits for that commit rather than read OK a
-// rhythm before WARN.
+// at all, the lag in records by more than a poll's production and a few
+// records. Two commits do not tell a slow climb from the scatter of
+// sampling: a consumer a little slower than its producers climbs by less
+// than that noise between two of its commits (4 s in 30 s), one keeping
+// up scatters down as often as up. A consumer falling behind from the
+// first poll shows a climb there before its third commit makes the trend
+// that calls it WARN; its first decision waits for that commit rather
+// than read OK a rhythm before WARN. One keeping up whose newest commit
+// fell, or held its lag in records, reads OK.
 func (h *History) firstClimb(ph *partHist) bool {
 	r := &ph.rh
 	var buf [trendPoints]trendPoint
@@ -279,7 +282,7 @@ func (h *History) firstClimb(ph *partHist) bool {
 	lagNoise := max(KeepUpMessages, rate*float64(h.pollGap())/1e9)
 	noise := h.trendNoise(ph)
 	newest, prev := known[n-1], known[n-2]
-	if float64(newest.tl-prev.tl) > noise && float64(newest.lag-prev.lag) > lagNoise {
+	if newest.tl > prev.tl && float64(newest.lag-prev.lag) > lagNoise {
 		return true
 	}
 	// Or, over three commits or more, the time lag climbed from the

@@ -588,7 +588,11 @@ func storyObserverOf(t *testing.T, c told, o Observer) (*Scenario, *observer) {
 // stopping later), their time lag climbing at each of their first
 // commits by less than the noise between two of them but by more than
 // half of it over all: their first decision read OK for a poll or two,
-// then WARN; it waits for the trend instead.
+// then WARN; it waits for the trend instead. And seed 2's s020,
+// committing every 30 s at a little less than its producers' rate: its
+// second commit stood 4 s further behind than its first, less than the
+// noise, and it read OK for ten polls, then WARN at its third commit; a
+// climb of two commits, however small, waits for the third.
 func TestClimbingFirstCommitsWaitForTheTrend(t *testing.T) {
 	for _, c := range []told{
 		{pick{1, 232}, "slow, then scaled out"},
@@ -598,6 +602,7 @@ func TestClimbingFirstCommitsWaitForTheTrend(t *testing.T) {
 		{pick{7, 229}, "reset to the start"},
 		{pick{5, 163}, "stops"},
 		{pick{6, 111}, "stops"},
+		{pick{2, 20}, "stops"},
 	} {
 		first := ColUnknown
 		_, ob := storyObserver(t, c)
