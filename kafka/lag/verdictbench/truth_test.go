@@ -284,6 +284,36 @@ func TestARoundIsTheRhythmOfAPartitionServedInTurn(t *testing.T) {
 	}
 }
 
+// TestATimeAwayIsNoRhythm: a consumer committing every second whose
+// members leave for a minute (a restart) and come back: the minute is a
+// stop, not how it commits, and its rhythm stays a second (seed 1's s022
+// and seed 10's s217 read as OK while the time lag grew, two minutes of
+// "rhythm" back, while it fell after the restart).
+func TestATimeAwayIsNoRhythm(t *testing.T) {
+	sc := Scenarios(DefaultSeed, 1, 60*time.Minute)[0]
+	sc.Partitions, sc.Members, sc.Spread = 1, 1, Even
+	w := newWorld(&sc)
+	w.parts[0].end = 1 << 20
+	commit := func() {
+		w.parts[0].pos++
+		w.commitParts(nil)
+	}
+	for s := range 10 {
+		w.t = float64(s)
+		commit()
+	}
+	w.leaveAll()
+	w.t = 70
+	w.comeBack()
+	for s := 71; s <= 80; s++ {
+		w.t = float64(s)
+		commit()
+		if got := w.rhythm(); got != 1 {
+			t.Fatalf("%ds: rhythm %.1fs after a minute away, want 1s", s, got)
+		}
+	}
+}
+
 // TestARoundInTurnIsWithinTheRhythmOnlyWhileTheConsumerCommits: one
 // member serves two partitions in turn, partition 0 a turn of ten
 // commits every 110 s (a round of 101 s between turns), partition 1

@@ -370,6 +370,9 @@ func (w *world) leaveAll() {
 
 func (w *world) comeBack() {
 	w.away = false
+	// The time away (a restart's, a reset's) was a stop: a wait across it
+	// is not how the consumer commits.
+	w.haltEnd = w.t
 	if w.sc.Rhythm.External {
 		for i := range w.parts {
 			w.parts[i].pos = max(w.parts[i].committed, 0)
