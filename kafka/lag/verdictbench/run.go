@@ -543,17 +543,31 @@ func (o *observer) score(sc *Scenario) *Score {
 	// Decided changes: between decided verdicts, skipping JUDGING and -,
 	// and those to or from a borderline poll (either verdict stands
 	// there).
+	// A verdict taken at a borderline poll stands there, and the change
+	// away from it once the truth is scored again is the consumer's
+	// change out of the borderline, which no change of the right verdict
+	// counts: not counted either, unless the right verdict changed
+	// between (then that change counts it).
 	last, lastScored := ColUnknown, true
-	var seq []string // the decided changes, read where they exceed the truth's
+	fromBorder, runWant := false, ColUnknown // the run of last began at a borderline poll; the right verdict at its first scored poll
+	var seq []string                         // the decided changes, read where they exceed the truth's
 	for _, j := range o.out {
-		if !j.col.decided() {
-			continue
+		if j.truth.scored() && runWant != ColUnknown && j.truth.Want() != runWant {
+			fromBorder = false
 		}
-		if last != ColUnknown && j.col != last && lastScored && j.truth.scored() {
-			s.DecidedChanges++
-			seq = append(seq, fmt.Sprintf("%.0fs %v>%v (%v)", j.t, last, j.col, j.truth))
+		if j.col.decided() && last != ColUnknown && j.col != last {
+			if lastScored && j.truth.scored() && !fromBorder {
+				s.DecidedChanges++
+				seq = append(seq, fmt.Sprintf("%.0fs %v>%v (%v)", j.t, last, j.col, j.truth))
+			}
+			fromBorder, runWant = !j.truth.scored(), ColUnknown
 		}
-		last, lastScored = j.col, j.truth.scored()
+		if j.truth.scored() && runWant == ColUnknown {
+			runWant = j.truth.Want()
+		}
+		if j.col.decided() {
+			last, lastScored = j.col, j.truth.scored()
+		}
 	}
 	s.TruthChanges = len(changes) - 1
 	s.Excess = max(0, s.DecidedChanges-s.TruthChanges)

@@ -356,3 +356,32 @@ func TestGrowthIsMeasuredOverItsOwnSpan(t *testing.T) {
 		}
 	}
 }
+
+// TestAVerdictTakenAtABorderlineStands: a verdict taken at a borderline
+// poll stands there, and so does the change away from it once the truth
+// is scored again, unless the right verdict changed in between: WARN
+// taken while a consumer was borderline, kept into catching up and
+// ending there is no change beyond the truth's; a WARN again after is;
+// and where the consumer fell behind in between, the change to OK as it
+// catches up is counted, as is the truth's change it follows.
+func TestAVerdictTakenAtABorderlineStands(t *testing.T) {
+	sc := Scenarios(1, 1, 10*time.Minute)[0]
+	for _, c := range []struct {
+		name            string
+		truths          []Truth
+		cols            []Col
+		decided, excess int
+	}{
+		{"out of the borderline", []Truth{KeepsUp, Borderline, CatchingUp, CatchingUp}, []Col{ColOK, ColWarn, ColWarn, ColOK}, 0, 0},
+		{"and back", []Truth{KeepsUp, Borderline, CatchingUp, CatchingUp, CatchingUp}, []Col{ColOK, ColWarn, ColWarn, ColOK, ColWarn}, 1, 1},
+		{"fell behind between", []Truth{KeepsUp, Borderline, FallingBehind, CatchingUp}, []Col{ColOK, ColWarn, ColWarn, ColOK}, 1, 0},
+	} {
+		o := &observer{kind: UI}
+		for k, tr := range c.truths {
+			o.out = append(o.out, judged{t: float64(10 * k), truth: tr, col: c.cols[k], tl: -1, reset: math.Inf(-1), shown: math.Inf(1)})
+		}
+		if s := o.score(&sc); s.DecidedChanges != c.decided || s.Excess != c.excess {
+			t.Errorf("%s: %d decided changes, %d beyond the truth's; want %d, %d", c.name, s.DecidedChanges, s.Excess, c.decided, c.excess)
+		}
+	}
+}
