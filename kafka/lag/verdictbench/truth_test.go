@@ -253,14 +253,7 @@ func TestResumingShowsFromItsFirstCommit(t *testing.T) {
 // after each turn). Once it commits every second for longer than two
 // rounds, its rhythm is the second.
 func TestARoundIsTheRhythmOfAPartitionServedInTurn(t *testing.T) {
-	sc := Scenarios(DefaultSeed, 1, 60*time.Minute)[0]
-	sc.Partitions, sc.Members, sc.Spread = 1, 1, Even
-	w := newWorld(&sc)
-	w.parts[0].end = 1 << 20
-	commit := func() {
-		w.parts[0].pos++
-		w.commitParts(nil)
-	}
+	w, commit := onePartition()
 	w.t = 0
 	for round := range 3 {
 		for k := range 10 {
@@ -284,20 +277,26 @@ func TestARoundIsTheRhythmOfAPartitionServedInTurn(t *testing.T) {
 	}
 }
 
+// onePartition is a world of one partition served by one member, with
+// records enough to wait, and a commit of one more record at w.t.
+func onePartition() (*world, func()) {
+	sc := Scenarios(DefaultSeed, 1, 60*time.Minute)[0]
+	sc.Partitions, sc.Members, sc.Spread = 1, 1, Even
+	w := newWorld(&sc)
+	w.parts[0].end = 1 << 20
+	return w, func() {
+		w.parts[0].pos++
+		w.commitParts(nil)
+	}
+}
+
 // TestATimeAwayIsNoRhythm: a consumer committing every second whose
 // members leave for a minute (a restart) and come back: the minute is a
 // stop, not how it commits, and its rhythm stays a second (seed 1's s022
 // and seed 10's s217 read as OK while the time lag grew, two minutes of
 // "rhythm" back, while it fell after the restart).
 func TestATimeAwayIsNoRhythm(t *testing.T) {
-	sc := Scenarios(DefaultSeed, 1, 60*time.Minute)[0]
-	sc.Partitions, sc.Members, sc.Spread = 1, 1, Even
-	w := newWorld(&sc)
-	w.parts[0].end = 1 << 20
-	commit := func() {
-		w.parts[0].pos++
-		w.commitParts(nil)
-	}
+	w, commit := onePartition()
 	for s := range 10 {
 		w.t = float64(s)
 		commit()
