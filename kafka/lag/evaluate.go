@@ -256,8 +256,8 @@ func (h *History) rawStatus(gh *groupHist, ph *partHist, c, end, now int64, g gr
 	return st, rw, wait
 }
 
-// firstClimb reports whether the partition's commits are too few for a
-// trend (History.trend) and its two newest climbed: the time lag at them
+// firstClimb reports whether the partition's commits, too few for a
+// trend (History.trend), climbed at the two newest: the time lag at them
 // at all, the lag in records by more than a poll's production and a few
 // records. Two commits do not tell a slow climb from the scatter of
 // sampling: a consumer a little slower than its producers climbs by less
@@ -267,6 +267,15 @@ func (h *History) rawStatus(gh *groupHist, ph *partHist, c, end, now int64, g gr
 // that calls it WARN; its first decision waits for that commit rather
 // than read OK a rhythm before WARN. One keeping up whose newest commit
 // fell, or held its lag in records, reads OK.
+//
+// With commits enough for a trend that calls no climb, it reports
+// whether every one of them, three at least, stood further behind than
+// the one before, in time lag and in records past a poll's production:
+// a consumer committing every ten seconds or so a little slower than its
+// producers climbs by less than the noise over its first minute (6 s in
+// 50 s, at each of four commits), and its first decision waits
+// (History.hold1) until one commit does not climb (OK) or the trend
+// calls it (WARN).
 func (h *History) firstClimb(ph *partHist) bool {
 	r := &ph.rh
 	var buf [trendPoints]trendPoint
@@ -275,11 +284,19 @@ func (h *History) firstClimb(ph *partHist) bool {
 	if n < 2 {
 		return false
 	}
-	if _, _, enough, _ := h.trend(ph, nil); enough {
-		return false
-	}
 	rate := max(0, h.produceRate(ph))
 	lagNoise := max(KeepUpMessages, rate*float64(h.pollGap())/1e9)
+	if _, _, enough, _ := h.trend(ph, nil); enough {
+		if n < 3 {
+			return false
+		}
+		for i := 1; i < n; i++ {
+			if known[i].tl <= known[i-1].tl || float64(known[i].lag-known[i-1].lag) <= lagNoise {
+				return false
+			}
+		}
+		return true
+	}
 	noise := h.trendNoise(ph)
 	newest, prev := known[n-1], known[n-2]
 	if newest.tl > prev.tl && float64(newest.lag-prev.lag) > lagNoise {

@@ -670,10 +670,12 @@ func (h *History) hold1(ph *partHist, lag int64) {
 		// The first decision is the one a full window supports: for a
 		// lagging partition, once its trend has the commits to tell
 		// (trend), so that the hold does not delay the verdict those
-		// commits give.
+		// commits give, and, for OK, once they do not all climb
+		// (firstClimb).
 		full := int(ph.winLen) >= h.cfg.Window || int(ph.unLen) >= h.cfg.Window
 		if full && raw == StatusOK && lag > 0 && ph.unLen == 0 {
 			_, _, full, _ = h.trend(ph, nil)
+			full = full && !h.firstClimb(ph)
 		}
 		ph.decided = full
 		if pause && !full {

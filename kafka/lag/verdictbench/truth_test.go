@@ -621,7 +621,13 @@ func storyObserverOf(t *testing.T, c told, o Observer) (*Scenario, *observer) {
 // committing every 30 s at a little less than its producers' rate: its
 // second commit stood 4 s further behind than its first, less than the
 // noise, and it read OK for ten polls, then WARN at its third commit; a
-// climb of two commits, however small, waits for the third.
+// climb of two commits, however small, waits for the third. And seed
+// 2's s005, committing after each fetched batch every ten seconds or so,
+// slower than its producers while they produce (1.3 times their mean
+// rate, which pauses lower): its first four commits each stood further
+// behind than the one before, by 6 s in all and 109 records, under the
+// noise, and it read OK for eleven polls, then WARN; commits that all
+// climb wait.
 func TestClimbingFirstCommitsWaitForTheTrend(t *testing.T) {
 	for _, c := range []told{
 		{pick{1, 232}, "slow, then scaled out"},
@@ -632,6 +638,7 @@ func TestClimbingFirstCommitsWaitForTheTrend(t *testing.T) {
 		{pick{5, 163}, "stops"},
 		{pick{6, 111}, "stops"},
 		{pick{2, 20}, "stops"},
+		{pick{2, 5}, "stalls, then resumes"},
 	} {
 		first := ColUnknown
 		_, ob := storyObserver(t, c)
