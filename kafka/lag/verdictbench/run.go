@@ -542,12 +542,11 @@ func (o *observer) score(sc *Scenario) *Score {
 	s.list(growingKey, sc.Describe(), "at", grewAt)
 	// Decided changes: between decided verdicts, skipping JUDGING and -,
 	// and those to or from a borderline poll (either verdict stands
-	// there).
-	// A verdict taken at a borderline poll stands there, and the change
-	// away from it once the truth is scored again is the consumer's
-	// change out of the borderline, which no change of the right verdict
-	// counts: not counted either, unless the right verdict changed
-	// between (then that change counts it).
+	// there). A verdict taken at a borderline poll stands, and the
+	// change away from it once the truth is scored again is the
+	// consumer's change out of the borderline, which no change of the
+	// right verdict counts: not counted either, unless the right verdict
+	// changed between (then that change counts it).
 	last, lastScored := ColUnknown, true
 	fromBorder, runWant := false, ColUnknown // the run of last began at a borderline poll; the right verdict at its first scored poll
 	var seq []string                         // the decided changes, read where they exceed the truth's

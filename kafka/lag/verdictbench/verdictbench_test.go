@@ -334,11 +334,11 @@ func TestTargetsListTheirPolls(t *testing.T) {
 }
 
 // TestGrowthIsMeasuredOverItsOwnSpan: a time lag is measured against
-// the span it grew over. With no poll between 0 s and 100 s, the poll
-// at 4,090 s measures from 0 s, 4,090 s back: a time lag growing 0.49 s
-// a second grew by 2,004 s then, more than half the 3,990 s span but
-// less than half the 4,090 s it grew for, so an OK there is no OK while
-// it grew; one growing 0.51 s a second is.
+// the time it grew over. A span of 3,990 s back from a poll at 4,090 s
+// reaches 100 s, and the latest poll at or before it is at 0 s: a time
+// lag growing 0.49 s a second grew by 2,004 s since, more than half the
+// span but less than half the 4,090 s it grew for, so an OK there is no
+// OK while it grew; one growing 0.51 s a second is.
 func TestGrowthIsMeasuredOverItsOwnSpan(t *testing.T) {
 	sc := Scenarios(1, 1, 10*time.Minute)[0]
 	const span = 3990.0
