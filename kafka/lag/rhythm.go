@@ -659,6 +659,12 @@ func (h *History) trend(ph *partHist, tu *turns) (behind, climbing, enough, turn
 		if tu.climb(known[nk-1].at, float64(known[nk-1].tl), turnNoise, lagNeed) {
 			return true, true, true, false
 		}
+		if climbed && still && stepHeld(known[:nk], noise) {
+			// One step, held since: the thirds' floors and the
+			// newest commit above the one before read a climb in
+			// the scatter after it.
+			climbed = false
+		}
 		return climbed && still, climbing, true, tu.step(known[nk-1].at, float64(known[nk-1].tl), turnNoise, lagNeed)
 	}
 	if n < 3 || all[n-1].at-all[0].at < floor {
@@ -1308,6 +1314,46 @@ func (h *History) roseAtEach(ph *partHist) (rise float64, over int64, n int) {
 		}
 	}
 	return 0, 0, 0
+}
+
+// stepHeld reports whether the climb of the points (oldest first) is one
+// step held since: their largest rise from one commit to the next,
+// beyond the noise, came before the newest two; the commits before it
+// stayed within the noise, and within a third of it (stepShare), as
+// stepped asks of the commits before a step at the newest; and the
+// commits after it do not climb past their own scatter (the largest
+// fall between two of them, and the noise). A rebalance that hands a
+// partition to a member serving others first, or one pause, moves the
+// time lag at the commits once; the consumer keeps pace from there, its
+// commits scattered by where each finds its member in its round (seed
+// 3's s205: 7, 7, 397, 263, 444 s). A consumer that falls behind after
+// the step climbs past that scatter.
+func stepHeld(pts []trendPoint, noise float64) bool {
+	n := len(pts)
+	j, step := 0, float32(0)
+	for i := 1; i < n; i++ {
+		if r := pts[i].tl - pts[i-1].tl; r > step {
+			j, step = i, r
+		}
+	}
+	if j == 0 || j > n-3 || float64(step) <= noise {
+		return false
+	}
+	lo, hi := pts[0].tl, pts[0].tl
+	for _, p := range pts[:j] {
+		lo, hi = min(lo, p.tl), max(hi, p.tl)
+	}
+	if float64(hi-lo) > noise || hi-lo >= step/stepShare {
+		// The commits before it climbed too: part of a climb.
+		return false
+	}
+	post := pts[j:]
+	scatter := noise
+	for i := 1; i < len(post); i++ {
+		scatter = max(scatter, float64(post[i-1].tl-post[i].tl))
+	}
+	rise := slope(post) * float64(post[len(post)-1].at-post[0].at) / 1e9
+	return rise <= scatter && float64(step) > rise
 }
 
 // knownPoints are the trend's points whose time lag is known, oldest

@@ -89,6 +89,36 @@ func TestOneStepIsNotATrend(t *testing.T) {
 	}
 }
 
+// TestAStepThenScatterIsNotATrend: TestOneStepIsNotATrend where the
+// commits after the step scatter, as where a rebalance hands the
+// partition to a member serving others first: the time lag at each
+// commit is wherever the member's round found it (seed 3's s205: 7, 7,
+// 397, 263, 444 s). One step and a scatter that does not climb past
+// itself is not a trend: never WARN (it read WARN at 3000 s, where the
+// commit after the fall stood above it). After the same step, commits
+// climbing through a smaller scatter are WARN within a minute of the
+// commit that shows it (the hold's polls).
+func TestAStepThenScatterIsNotATrend(t *testing.T) {
+	scatter := []int64{400, 260, 450, 300, 420, 280, 440}
+	held := runTenMinuteCommitter(t, func(k int) int64 { return scatter[k%len(scatter)] })
+	for sec := 0; sec <= 7200; sec += 10 {
+		if s := held[sec].Status; s == StatusWarn {
+			t.Fatalf("step, then scatter: WARN at %d s: %s", sec, statusLine(held, 1800, 4200))
+		}
+	}
+	climb := []int64{400, 330, 560, 700, 850}
+	climbing := runTenMinuteCommitter(t, func(k int) int64 { return climb[min(k, len(climb)-1)] })
+	first := -1
+	for sec := 1800; sec <= 3600 && first < 0; sec += 10 {
+		if climbing[sec].Status == StatusWarn {
+			first = sec
+		}
+	}
+	if first < 3000 || first > 3060 {
+		t.Errorf("step, then a climb: first WARN at %d s, want within a minute of the commit at 3000 s: %s", first, statusLine(climbing, 1800, 3600))
+	}
+}
+
 // TestACaughtUpCommitEndsTheClimbBefore: a consumer at 0.7 of its
 // producers' rate commits every 2 minutes, its time lag at its commits
 // climbing; production pauses, and it catches up and commits at the log
