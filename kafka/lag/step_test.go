@@ -37,6 +37,17 @@ func runTenMinuteCommitter(t *testing.T, behind func(k int) int64) map[int]Parti
 	return got
 }
 
+// firstWarn is the first poll from from to to (seconds, every 10 s)
+// that read WARN, or -1.
+func firstWarn(got map[int]PartitionHealth, from, to int) int {
+	for sec := from; sec <= to; sec += 10 {
+		if got[sec].Status == StatusWarn {
+			return sec
+		}
+	}
+	return -1
+}
+
 func statusLine(got map[int]PartitionHealth, from, to int) string {
 	var b strings.Builder
 	for sec := from; sec <= to; sec += 10 {
@@ -78,13 +89,7 @@ func TestOneStepIsNotATrend(t *testing.T) {
 	}
 
 	climb := runTenMinuteCommitter(t, func(k int) int64 { return 200 * int64(k+1) })
-	first := -1
-	for sec := 1800; sec <= 3600 && first < 0; sec += 10 {
-		if climb[sec].Status == StatusWarn {
-			first = sec
-		}
-	}
-	if first < 2400 || first > 2460 {
+	if first := firstWarn(climb, 1800, 3600); first < 2400 || first > 2460 {
 		t.Errorf("climb: first WARN at %d s, want within a minute of the commit at 2400 s: %s", first, statusLine(climb, 1800, 3000))
 	}
 }
@@ -108,13 +113,7 @@ func TestAStepThenScatterIsNotATrend(t *testing.T) {
 	}
 	climb := []int64{400, 330, 560, 700, 850}
 	climbing := runTenMinuteCommitter(t, func(k int) int64 { return climb[min(k, len(climb)-1)] })
-	first := -1
-	for sec := 1800; sec <= 3600 && first < 0; sec += 10 {
-		if climbing[sec].Status == StatusWarn {
-			first = sec
-		}
-	}
-	if first < 3000 || first > 3060 {
+	if first := firstWarn(climbing, 1800, 3600); first < 3000 || first > 3060 {
 		t.Errorf("step, then a climb: first WARN at %d s, want within a minute of the commit at 3000 s: %s", first, statusLine(climbing, 1800, 3600))
 	}
 }
