@@ -107,6 +107,9 @@ type History struct {
 	// ring ago (6).
 	fallIDs []string
 	fall    [][7]float64
+	// stretches is judgeGroup's scratch: its partitions' stretches, for
+	// their median (groupPace.stretch).
+	stretches []int64
 	// order is scratch space for snapshots whose partitions arrive
 	// unsorted or duplicated, which the snapshot contract rules out but
 	// which must not corrupt the history.

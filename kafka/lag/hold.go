@@ -44,11 +44,18 @@ func (h *History) judgeGroup(gh *groupHist, at func(int) *kafka.PartitionOffsets
 	stalls := 0
 	gh.sweepRewinds(nil, 0, t, h.eventHold())
 	gh.pace = groupRhythm(gh, h.seq)
+	// The group's stretch is its partitions' median (groupPace.stretch).
+	stretches := h.stretches[:0]
 	for i := range gh.parts {
 		if ph := &gh.parts[i]; ph.lastSeq == h.seq && ph.rh.ngaps >= 2 {
-			gh.pace.stretch = max(gh.pace.stretch, ph.rh.stretch(h.pollGap()))
+			stretches = append(stretches, ph.rh.stretch(h.pollGap()))
 		}
 	}
+	if n := len(stretches); n > 0 {
+		slices.Sort(stretches)
+		gh.pace.stretch = stretches[n/2]
+	}
+	h.stretches = stretches
 	gh.pace.fell = h.groupFell(gh, t)
 	if n := len(gh.memberless); n > 0 && gh.memberless[n-1].to < h.seq {
 		gh.pace.back = h.timeAt(gh.memberless[n-1].to + 1)

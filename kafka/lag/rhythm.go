@@ -969,9 +969,14 @@ type groupPace struct {
 	// (rhythm.periodic); confirmed: some showed it twice
 	// (rhythm.confirmed).
 	settled, confirmed bool
-	// stretch is the longest next wait the growing waits of any of its
-	// partitions predict (rhythm.stretch; 0: none), for a partition
-	// that showed no waits of its own (History.stallAfter).
+	// stretch is the next wait the growing waits of its partitions
+	// predict (rhythm.stretch; 0: none), their median: a consumer that
+	// commits after each fetched batch commits its partitions together,
+	// and their waits grow together, while one partition's three latest
+	// waits may each grow by a poll in the scatter of a timer's. For a
+	// partition that showed no waits of its own (History.stallAfter),
+	// and whether a member that committed nowhere lately halted
+	// (History.judgeTurns).
 	stretch int64
 	// fell: most of the group's partitions that committed lately fell
 	// at their newest commit (History.groupFell).

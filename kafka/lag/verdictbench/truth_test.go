@@ -924,3 +924,31 @@ func TestAStepHeldAfterARebalanceIsNoWarn(t *testing.T) {
 		}
 	}
 }
+
+// TestOnePartitionsGrowingWaitsAreNotTheGroups: a consumer committing
+// every 30 s on 48 partitions halts (seed 5's s148, "stalls, then
+// resumes"). Its member's commits stopped everywhere 70 s before; the
+// halt waited on the group's stretch (the next wait its growing waits
+// predict, groupPace.stretch), the longest of any partition's: one of 48
+// partitions whose three latest waits each grew by a poll or more, by
+// scatter, predicted 90 s. Its partitions then read as waiting their
+// member's turn, falling behind: WARN for a poll before STALL. The
+// group's stretch is its partitions' median now: a batch committer's
+// growing waits show on most of its partitions together.
+func TestOnePartitionsGrowingWaitsAreNotTheGroups(t *testing.T) {
+	c := told{pick{5, 148}, "stalls, then resumes"}
+	_, ob := storyObserver(t, c)
+	stalled := 0
+	for _, j := range ob.out {
+		if j.truth != Stalled {
+			continue
+		}
+		stalled++
+		if j.col == ColWarn {
+			t.Fatalf("seed %d s%03d: WARN at %.0fs while it stalled", c.seed, c.i, j.t)
+		}
+	}
+	if stalled == 0 {
+		t.Fatalf("seed %d s%03d: no poll stalled", c.seed, c.i)
+	}
+}
