@@ -232,6 +232,12 @@ func (h *History) verdict(ph *partHist, c, end, now int64, g groupPace, tu *turn
 		// Moving again after a halt: the halt is not its rhythm.
 		trendEvery = r.served()
 	}
+	if r.grewLate(now, tl.Seconds, every, h.pollGap()) {
+		// Its commit is later than its longest wait, and its time lag
+		// grew past that wait since: a partition waiting its turn
+		// while no commit is two rhythms old yet. Not OK.
+		return StatusOK, Rewind{}, WaitGrew
+	}
 	if span := max(floor, 2*trendEvery); r.grewSince(now, tl.Seconds, span) || h.grewSinceDrop(ph, now, tl.Seconds, span) || r.grewPast(now, tl.Seconds, max(2*trendEvery, 2*h.pollGap())) || atLeast && r.grewAtCommits(span) || h.grewOverSpan(ph, tl.Seconds, now, span) || h.windowSpan() > span && h.grewOverSpan(ph, tl.Seconds, now, h.windowSpan()) || atLeast && h.lagGrewOverSpan(ph, now, span) && h.lagGrewOverSpan(ph, now, 2*span) {
 		// The time lag grew by more than half the time since a commit
 		// at least two rhythms old, or since the first commit after a

@@ -1220,6 +1220,25 @@ func (r *rhythm) grewPast(now int64, tl float64, short int64) bool {
 	return false
 }
 
+// grewLate reports whether the partition's commit is later than its
+// rhythm (every: the longest of its recent waits) and the noise of
+// sampling, and its time lag now (tl seconds) exceeds the one at that
+// commit by more than its rhythm and that noise: more than the sawtooth
+// of a consumer that keeps up explains, though no commit is two rhythms
+// old yet (grewSince) nor the silence a stall's.
+func (r *rhythm) grewLate(now int64, tl float64, every, pollGap int64) bool {
+	if every <= 0 || r.ntrend == 0 {
+		return false
+	}
+	p := r.point(int(r.ntrend) - 1)
+	if p.tl < 0 || p.at != r.last || r.since != r.last {
+		// A wait that began at a caught-up poll is calmWait's.
+		return false
+	}
+	noise := max(int64(KeepUpSeconds)*int64(time.Second), 2*pollGap)
+	return now-r.last > every+noise && tl-float64(p.tl) > float64(every+noise)/1e9
+}
+
 // slope is the least-squares slope of pts' time lags against their
 // times, in seconds a second.
 func slope(pts []trendPoint) float64 {

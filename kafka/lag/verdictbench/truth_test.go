@@ -952,3 +952,17 @@ func TestOnePartitionsGrowingWaitsAreNotTheGroups(t *testing.T) {
 		t.Fatalf("seed %d s%03d: no poll stalled", c.seed, c.i)
 	}
 }
+
+// TestALateCommitsGrowthIsNoOK: a consumer served in turn, its
+// partitions' commits minutes apart (seed 4's s102, a trickle on twelve
+// partitions, three members). At its scale-out, a partition still
+// waiting its turn had not committed for 12 minutes, past the longest
+// wait it showed (7m40s), its time lag 12 minutes above its latest
+// commit's; the rules' growth checks wait for a commit two rhythms old,
+// and it read OK for five polls while its time lag grew a second a
+// second. A commit later than the consumer's longest wait, with the time
+// lag grown past that wait since, is more than a sawtooth explains
+// (rhythm.grewLate).
+func TestALateCommitsGrowthIsNoOK(t *testing.T) {
+	noOKWhileGrowing(t, told{pick{4, 102}, "slow, then scaled out"})
+}
