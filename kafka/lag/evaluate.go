@@ -270,12 +270,16 @@ func (h *History) rawStatus(gh *groupHist, ph *partHist, c, end, now int64, g gr
 //
 // With commits enough for a trend that calls no climb, it reports
 // whether every one of them, three at least, stood further behind than
-// the one before, in time lag and in records past a poll's production:
-// a consumer committing every ten seconds or so a little slower than its
-// producers climbs by less than the noise over its first minute (6 s in
-// 50 s, at each of four commits), and its first decision waits
-// (History.hold1) until one commit does not climb (OK) or the trend
-// calls it (WARN).
+// the one before in time lag, no lower in records, and the newest past
+// the oldest in records by more than a poll's production: a consumer
+// committing every ten seconds or so a little slower than its producers
+// climbs by less than the noise over its first minute (6 s in 50 s, at
+// each of four commits), and its first decision waits (History.hold1)
+// until one commit does not climb (OK) or the trend calls it (WARN). Its
+// lag in records grows by less than a poll's production between two
+// commits (no consumer's lag grows faster than its producers write), so
+// the records count over all of them; one keeping up scatters, in time
+// lag or in records, at one of them at least.
 func (h *History) firstClimb(ph *partHist) bool {
 	r := &ph.rh
 	var buf [trendPoints]trendPoint
@@ -291,11 +295,11 @@ func (h *History) firstClimb(ph *partHist) bool {
 			return false
 		}
 		for i := 1; i < n; i++ {
-			if known[i].tl <= known[i-1].tl || float64(known[i].lag-known[i-1].lag) <= lagNoise {
+			if known[i].tl <= known[i-1].tl || known[i].lag < known[i-1].lag {
 				return false
 			}
 		}
-		return true
+		return float64(known[n-1].lag-known[0].lag) > lagNoise
 	}
 	noise := h.trendNoise(ph)
 	newest, prev := known[n-1], known[n-2]

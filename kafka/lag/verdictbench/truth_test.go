@@ -627,7 +627,15 @@ func storyObserverOf(t *testing.T, c told, o Observer) (*Scenario, *observer) {
 // rate, which pauses lower): its first four commits each stood further
 // behind than the one before, by 6 s in all and 109 records, under the
 // noise, and it read OK for eleven polls, then WARN; commits that all
-// climb wait.
+// climb wait. And seed 3's s018, committing each record at 10-second
+// polls, and seed 2's s095, committing every 30 s at 30-second polls,
+// both falling behind from the first poll: the time lag at each of their
+// first commits stood above the one before (3.5, 5, 6, 7.5 ... 14 s),
+// but their lag in records grew by less than a poll's production at each
+// (no consumer's lag can grow faster than its producers write), and each
+// read OK for a poll, then JUDGING and WARN; commits that all climb in
+// time lag, their lag in records growing over them by more than a poll's
+// production, wait.
 func TestClimbingFirstCommitsWaitForTheTrend(t *testing.T) {
 	for _, c := range []told{
 		{pick{1, 232}, "slow, then scaled out"},
@@ -639,6 +647,8 @@ func TestClimbingFirstCommitsWaitForTheTrend(t *testing.T) {
 		{pick{6, 111}, "stops"},
 		{pick{2, 20}, "stops"},
 		{pick{2, 5}, "stalls, then resumes"},
+		{pick{3, 18}, "stalls, then resumes"},
+		{pick{2, 95}, "nearly keeps up (0.8x)"},
 	} {
 		first := ColUnknown
 		_, ob := storyObserver(t, c)
