@@ -659,6 +659,14 @@ func (h *History) trend(ph *partHist, tu *turns) (behind, climbing, enough, turn
 		if tu.climb(known[nk-1].at, float64(known[nk-1].tl), turnNoise, lagNeed) {
 			return true, true, true, false
 		}
+		if nk == 3 && known[0].lag == 0 && climbed && still && float64(known[2].tl-known[1].tl) <= noise/2 && float64(known[2].lag-known[1].lag) <= pollNoise {
+			// Three commits, the oldest caught up, the newest within
+			// half the noise of the one before in time lag and within
+			// a poll's production in records: the climb is all from
+			// the caught-up commit to the first under a burst (0,
+			// 10.4, 11 s), not one going on. Its next commit tells.
+			climbed = false
+		}
 		if climbed && still && stepHeld(known[:nk], noise) {
 			// One step, held since: the thirds' floors and the
 			// newest commit above the one before read a climb in

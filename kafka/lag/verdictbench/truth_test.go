@@ -976,3 +976,39 @@ func TestOnePartitionsGrowingWaitsAreNotTheGroups(t *testing.T) {
 func TestALateCommitsGrowthIsNoOK(t *testing.T) {
 	noOKWhileGrowing(t, told{pick{4, 102}, "slow, then scaled out"})
 }
+
+// TestABurstAfterACaughtUpCommitIsNoTrend: consumers keeping up on
+// commits every 30 s under bursty production (seed 5's s143, and seed
+// 10's s226, on which no rule was written). Their first three commits: one
+// that caught up, then two under a burst, the newest within half the
+// noise of the one before in time lag and within a poll's production in
+// records (s143: 0, 10.4 and 11 s behind, 0, 357 and 286 records; s226:
+// 0, 5.1 and 10.5 s, 0, 62 and 63 records). The trend's thirds, one
+// commit each, read a climb from the caught-up commit, and the first
+// decision was WARN for two or three polls, then OK. Three commits whose
+// climb is all from a caught-up one, and not going on at the newest, are
+// no trend (History.trend).
+func TestABurstAfterACaughtUpCommitIsNoTrend(t *testing.T) {
+	for _, c := range []told{
+		{pick{5, 143}, "keeps up"},
+		{pick{10, 226}, "stalls, then resumes"},
+	} {
+		_, ob := storyObserver(t, c)
+		warnAt, ok := -1.0, 0
+		for _, j := range ob.out {
+			switch {
+			case j.truth != KeepsUp:
+			case j.col == ColWarn && warnAt < 0:
+				warnAt = j.t
+			case j.col == ColOK:
+				ok++
+			}
+		}
+		if warnAt >= 0 {
+			t.Errorf("seed %d s%03d: WARN at %.0fs while it keeps up", c.seed, c.i, warnAt)
+		}
+		if ok == 0 {
+			t.Errorf("seed %d s%03d: never OK while it keeps up", c.seed, c.i)
+		}
+	}
+}
