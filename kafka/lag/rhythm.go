@@ -659,12 +659,9 @@ func (h *History) trend(ph *partHist, tu *turns) (behind, climbing, enough, turn
 		if tu.climb(known[nk-1].at, float64(known[nk-1].tl), turnNoise, lagNeed) {
 			return true, true, true, false
 		}
-		if nk == 3 && known[0].lag == 0 && climbed && still && float64(known[2].tl-known[1].tl) <= noise/2 && float64(known[2].lag-known[1].lag) <= pollNoise {
-			// Three commits, the oldest caught up, the newest within
-			// half the noise of the one before in time lag and within
-			// a poll's production in records: the climb is all from
-			// the caught-up commit to the first under a burst (0,
-			// 10.4, 11 s), not one going on. Its next commit tells.
+		if climbed && still && climbAllFromCatchUp(known[:nk], noise, lagNeed) {
+			// The climb is all from a caught-up commit to the first
+			// under a burst (0, 10.4, 11 s), not one going on.
 			climbed = false
 		}
 		if climbed && still && stepHeld(known[:nk], noise) {
@@ -683,6 +680,31 @@ func (h *History) trend(ph *partHist, tu *turns) (behind, climbing, enough, turn
 	// read): the lag in records stands in.
 	behind = h.recordsClimb(ph, all[:n])
 	return behind, behind, true, false
+}
+
+// climbAllFromCatchUp reports whether pts (known time lags, oldest
+// first) hold a caught-up commit (lag 0) followed by two or more, and
+// those after the newest such commit do not climb, by the trend's own
+// measure: the newest stands above the first after the catch-up by no
+// more than noise in time lag, and no more than half of it unless the
+// lag in records climbed past lagNeed too. The thirds' floors then read
+// a climb from the caught-up commit to the first under a burst (0, 4.5,
+// 15.5 s and 0, 65, 61 records under bursty production), which the
+// commits since do not go on with: its next commits tell. A consumer
+// that caught up and falls behind since climbs past that over them.
+func climbAllFromCatchUp(pts []trendPoint, noise, lagNeed float64) bool {
+	z := -1
+	for i, p := range pts {
+		if p.lag == 0 {
+			z = i
+		}
+	}
+	if z < 0 || z > len(pts)-3 {
+		return false
+	}
+	first, newest := pts[z+1], pts[len(pts)-1]
+	grew, lagGrew := float64(newest.tl-first.tl), float64(newest.lag-first.lag)
+	return !(grew > noise || grew > noise/2 && lagGrew > lagNeed)
 }
 
 // recordsClimb reports whether the lag in records at pts (three or more

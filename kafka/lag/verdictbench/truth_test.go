@@ -985,13 +985,21 @@ func TestALateCommitsGrowthIsNoOK(t *testing.T) {
 // records (s143: 0, 10.4 and 11 s behind, 0, 357 and 286 records; s226:
 // 0, 5.1 and 10.5 s, 0, 62 and 63 records). The trend's thirds, one
 // commit each, read a climb from the caught-up commit, and the first
-// decision was WARN for two or three polls, then OK. Three commits whose
-// climb is all from a caught-up one, and not going on at the newest, are
-// no trend (History.trend).
+// decision was WARN for two or three polls, then OK. The same after a
+// catch-up further back, or with the time lag at the newest below the
+// one before while its lag in records grew (seed 2's s140: 4.5, 0, 4.5,
+// 15.5 s and 92, 0, 65, 61 records, a member joining and leaving; seed
+// 2's s003: 0, 11.8, 10.6 s and 0, 21, 111 records; seed 7's s160: 0,
+// 16.5, 14.4 s and 0, 24, 44 records, served in turn). A climb all from
+// a caught-up commit, the commits since not climbing by the trend's own
+// measure, is no trend (climbAllFromCatchUp).
 func TestABurstAfterACaughtUpCommitIsNoTrend(t *testing.T) {
 	for _, c := range []told{
 		{pick{5, 143}, "keeps up"},
 		{pick{10, 226}, "stalls, then resumes"},
+		{pick{2, 140}, "members join and leave"},
+		{pick{2, 3}, "slows then recovers"},
+		{pick{7, 160}, "nearly keeps up (0.8x)"},
 	} {
 		_, ob := storyObserver(t, c)
 		warnAt, ok := -1.0, 0
