@@ -258,15 +258,17 @@ func (h *History) rawStatus(gh *groupHist, ph *partHist, c, end, now int64, g gr
 
 // firstClimb reports whether the partition's commits, too few for a
 // trend (History.trend), climbed at the two newest: the time lag at them
-// at all, the lag in records by more than a poll's production and a few
-// records. Two commits do not tell a slow climb from the scatter of
-// sampling: a consumer a little slower than its producers climbs by less
-// than that noise between two of its commits (4 s in 30 s), one keeping
-// up scatters down as often as up. A consumer falling behind from the
-// first poll shows a climb there before its third commit makes the trend
-// that calls it WARN; its first decision waits for that commit rather
-// than read OK a rhythm before WARN. One keeping up whose newest commit
-// fell, or held its lag in records, reads OK.
+// at all, the lag in records by more than a few records
+// (KeepUpMessages). Two commits do not tell a slow climb from the
+// scatter of sampling: a consumer a little slower than its producers
+// climbs by less than that scatter between two of its commits (4 s and
+// 24 records in 30 s, where a poll's production is 30), one keeping up
+// scatters up as often as down; two that both climb are evidence for
+// neither. A consumer falling behind from the first poll shows a climb
+// there before its third commit makes the trend that calls it WARN; its
+// first decision waits for that commit rather than read OK a rhythm
+// before WARN. One keeping up whose newest commit fell, or held its lag
+// in records, reads OK.
 //
 // With commits enough for a trend that calls no climb, it reports
 // whether every one of them, three at least, stood further behind than
@@ -303,7 +305,7 @@ func (h *History) firstClimb(ph *partHist) bool {
 	}
 	noise := h.trendNoise(ph)
 	newest, prev := known[n-1], known[n-2]
-	if newest.tl > prev.tl && float64(newest.lag-prev.lag) > lagNoise {
+	if newest.tl > prev.tl && float64(newest.lag-prev.lag) > KeepUpMessages {
 		return true
 	}
 	// Or, over three commits or more, the time lag climbed from the

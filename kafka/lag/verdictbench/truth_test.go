@@ -635,7 +635,12 @@ func storyObserverOf(t *testing.T, c told, o Observer) (*Scenario, *observer) {
 // (no consumer's lag can grow faster than its producers write), and each
 // read OK for a poll, then JUDGING and WARN; commits that all climb in
 // time lag, their lag in records growing over them by more than a poll's
-// production, wait.
+// production, wait. And seed 3's s033, a member at 87% of its hot
+// partition's production committing every 30 s: its second commit stood
+// 3.9 s and 24 records further behind than its first (a poll's
+// production is 30), within the noise in both, and it read OK for six
+// polls, then WARN at its third commit; two commits that both climb, in
+// time lag and by more than a few records, wait for the third.
 func TestClimbingFirstCommitsWaitForTheTrend(t *testing.T) {
 	for _, c := range []told{
 		{pick{1, 232}, "slow, then scaled out"},
@@ -649,6 +654,7 @@ func TestClimbingFirstCommitsWaitForTheTrend(t *testing.T) {
 		{pick{2, 5}, "stalls, then resumes"},
 		{pick{3, 18}, "stalls, then resumes"},
 		{pick{2, 95}, "nearly keeps up (0.8x)"},
+		{pick{3, 33}, "stops"},
 	} {
 		first := ColUnknown
 		_, ob := storyObserver(t, c)
