@@ -271,7 +271,12 @@ func (h *History) rawStatus(gh *groupHist, ph *partHist, c, end, now int64, g gr
 // in records, reads OK.
 //
 // With commits enough for a trend that calls no climb, it reports
-// whether every one of them, three at least, stood further behind than
+// whether the newest stood above every one before it in time lag, and
+// above the one before by more than a few records: with two commits that
+// is the climb above, and the trend's thirds, each a commit or two, do
+// not yet tell it from scatter (42.5, 38, 68 s at commits two minutes
+// apart, a poll's production more in records); the next commit tells.
+// Or whether every one of them, three at least, stood further behind than
 // the one before in time lag, no lower in records, and the newest past
 // the oldest in records by more than a poll's production: a consumer
 // committing every ten seconds or so a little slower than its producers
@@ -295,6 +300,14 @@ func (h *History) firstClimb(ph *partHist) bool {
 	if _, _, enough, _ := h.trend(ph, nil); enough {
 		if n < 3 {
 			return false
+		}
+		newest := known[n-1]
+		high := float64(newest.lag-known[n-2].lag) > KeepUpMessages
+		for _, p := range known[:n-1] {
+			high = high && newest.tl > p.tl
+		}
+		if high {
+			return true
 		}
 		for i := 1; i < n; i++ {
 			if known[i].tl <= known[i-1].tl || known[i].lag < known[i-1].lag {

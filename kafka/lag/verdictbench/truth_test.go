@@ -640,7 +640,13 @@ func storyObserverOf(t *testing.T, c told, o Observer) (*Scenario, *observer) {
 // 3.9 s and 24 records further behind than its first (a poll's
 // production is 30), within the noise in both, and it read OK for six
 // polls, then WARN at its third commit; two commits that both climb, in
-// time lag and by more than a few records, wait for the third.
+// time lag and by more than a few records, wait for the third. And seed
+// 7's s150, a member behind its hot partition committing every 2
+// minutes, polled every 30 s: its third commit stood above both before
+// it in time lag (42.5, 38, 68 s) and a poll's production above the one
+// before in records, within the noise, and it read OK for four polls,
+// then WARN; a newest commit that is a new high in both waits for the
+// next.
 func TestClimbingFirstCommitsWaitForTheTrend(t *testing.T) {
 	for _, c := range []told{
 		{pick{1, 232}, "slow, then scaled out"},
@@ -655,6 +661,7 @@ func TestClimbingFirstCommitsWaitForTheTrend(t *testing.T) {
 		{pick{3, 18}, "stalls, then resumes"},
 		{pick{2, 95}, "nearly keeps up (0.8x)"},
 		{pick{3, 33}, "stops"},
+		{pick{7, 150}, "stops"},
 	} {
 		first := ColUnknown
 		_, ob := storyObserver(t, c)
