@@ -980,7 +980,8 @@ func climbRun(poll, every int, end func(s int) int64, stamp func(o int64) float6
 // from its fifth (3 s a commit passes half the noise at each half of the
 // run only then; no commit rises past the noise alone), the trend's WARN
 // as before; a climb that began after a creep within the noise reads
-// JUDGING from its first new high. A step, after a creep or held since,
+// JUDGING from its first new high, a step, and from the commit that
+// climbs on past half the noise, a climb of three commits. A step, after a creep or held since,
 // reads JUDGING until the next commit, level with it, tells; two rises
 // and a fall until the fall. Commits that rise at each by less than the
 // noise in all read OK; a catch-up through records written faster than
@@ -988,7 +989,7 @@ func climbRun(poll, every int, end func(s int) int64, stamp func(o int64) float6
 // reads no climb at each commit, and OK at its new highs while its lag
 // in records falls; at 1,200 s, its commit past the records written
 // faster, the lag grew 60 records at the new high, and it reads
-// JUDGING (OK without the new high).
+// JUDGING, the climb of its last three commits (OK without it).
 func TestACommitFurtherBehindEachTime(t *testing.T) {
 	steady := func(s int) int64 { return int64(10 * s) }
 	atTen := func(o int64) float64 { return float64(o) / 10 }
@@ -1041,8 +1042,9 @@ func TestACommitFurtherBehindEachTime(t *testing.T) {
 				"1200 " + rose + "6 commits, 1m in 10m: not OK while it climbs)",
 				"1320 " + rose + "7 commits, 1m12s in 12m: not OK while it climbs)", "1364 WARN"}},
 		{name: "creeping within the noise, then climbing", end: steady, stamp: atTen,
-			tl:   []float64{0, 1, 2, 3, 15, 27, 39},
-			want: []string{"600 OK", step(1090, "12s"), "1320 " + rose + "5 commits, 37s in 8m: not OK while it climbs)", "1440 OK"}},
+			tl: []float64{0, 1, 2, 3, 15, 27, 39},
+			want: []string{"600 OK", step(1090, "12s"), "1200 " + rose + "3 commits, 24s in 4m: not OK while it climbs)",
+				"1320 " + rose + "5 commits, 37s in 8m: not OK while it climbs)", "1440 OK"}},
 		{name: "at 90% of its producers from 600 s, commits every 30 s", poll: 5, every: 30, end: steady, stamp: atTen,
 			tl: atNinety(30),
 			want: []string{"600 OK", "720 " + rose + "5 commits, 12s in 2m: not OK while it climbs)",
@@ -1066,7 +1068,7 @@ func TestACommitFurtherBehindEachTime(t *testing.T) {
 			tl: []float64{300, 348, 396, 444, 492, 540},
 			want: []string{"600 OK", "720 JUDGING (falling behind at its latest polls: WARN once it lasts)", "760 WARN",
 				"1110 OK", "1190 JUDGING (its time lag grew 1m50s in the last 1m50s: not OK while it grows)",
-				"1200 JUDGING (its latest commit is 48s further behind than the ones before: its next commit, ~4m after it, tells a step from a climb)",
+				"1200 " + rose + "3 commits, 1m36s in 4m: not OK while it climbs)",
 				"1300 JUDGING (its time lag grew 1m40s in the last 1m40s: not OK while it grows)",
 				"1310 JUDGING (its time lag grew 1m50s in the last 1m50s: not OK while it grows)", "1320 OK"}},
 	} {

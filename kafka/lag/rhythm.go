@@ -1334,6 +1334,15 @@ const roseCommits = 4
 // its trend's thirds climb past EqualRateShare of their span: a consumer
 // at 90% of its producers on two-minute commits shows it at its fourth
 // commit, its trend three commits later.
+//
+// Or three newest commits will do, the first behind (its lag above 0),
+// whose time lag stepped past the noise at the second and climbed past
+// half of it again at the third, in records past a poll's production: a
+// step that goes on at the next commit is no step held (3.5, 26.2,
+// 34.6 s at 30 s commits, a member joining leaving the partition's
+// owner at 0.7 of its producers). From a caught-up commit, a run of
+// three is what production that pauses makes on a checkpoint (0, 40,
+// 80 s, and again): the longer run decides there.
 func (h *History) roseAtEach(ph *partHist) (rise float64, over int64, n int) {
 	r := &ph.rh
 	newestKnown := r.ntrend > 0 && r.point(int(r.ntrend)-1).tl >= 0
@@ -1365,6 +1374,13 @@ func (h *History) roseAtEach(ph *partHist) (rise float64, over int64, n int) {
 		mid := known[k+(n-1)/2]
 		if float64(mid.tl-first.tl) > noise/2 && float64(newest.tl-mid.tl) > noise/2 && float64(newest.lag-first.lag) > lagNoise {
 			return float64(newest.tl - first.tl), newest.at - first.at, n
+		}
+	}
+	if k := len(known) - 3; k >= 0 {
+		// A step that goes on (see above).
+		first, mid := known[k], known[k+1]
+		if first.lag > 0 && float64(mid.tl-first.tl) > noise && float64(newest.tl-mid.tl) > noise/2 && float64(newest.lag-mid.lag) > lagNoise {
+			return float64(newest.tl - first.tl), newest.at - first.at, 3
 		}
 	}
 	return 0, 0, 0

@@ -755,6 +755,27 @@ func TestAGrowingBacklogOlderThanThePointsIsNoOK(t *testing.T) {
 	}
 }
 
+// TestAStepThenAClimbIsNoOK: consumers whose time lag at their commits
+// stepped past the noise, then climbed again past half of it at the next
+// commit, in records too: seed 5's s218 (commits every 30 s; a member
+// joins and the partition's owner falls to 0.7 of its producers: 3.5,
+// 26.2, 34.6 s at its commits) read OK for two polls while its time lag
+// grew by more than half the span; seed 3's s112 (commits every two
+// minutes behind its producers, its time lag at them dropping once a
+// pause in production was crossed, then 1,142.5, 1,164.5, 1,186 s) read
+// OK until a fourth commit climbed. A run of roseCommits is not needed
+// for a step that goes on (History.roseAtEach).
+func TestAStepThenAClimbIsNoOK(t *testing.T) {
+	noOKWhileGrowing(t, told{pick{5, 218}, "members join and leave"})
+	c := told{pick{3, 112}, "reset to the start"}
+	_, ob := storyObserver(t, c)
+	for _, j := range ob.out {
+		if j.t >= 2300 && j.t < 2415 && j.truth == FallingBehind && j.col == ColOK {
+			t.Errorf("seed %d s%03d: OK at %.0fs (truth %v) after a step and a climb", c.seed, c.i, j.t, j.truth)
+		}
+	}
+}
+
 // noOKWhileGrowing fails t for each poll of the scenarios cs the UI
 // judged OK while the true time lag grew by more than half the evidence
 // span.
