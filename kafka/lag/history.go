@@ -98,8 +98,10 @@ type History struct {
 	grewLong []int64
 	// busy is judgeTurns' per member: the lag growth of the partitions
 	// it committed on recently, summed (0), their sawtooths summed (1),
-	// and 1 when one of them grew past its own sawtooth (2).
-	busy [][3]float64
+	// 1 when one of them grew past its own sawtooth (2), and how far
+	// behind it is where it works by time lag alone (3: behind before
+	// a lag grown past the sawtooths marks it busy).
+	busy [][4]float64
 	// fallIDs and fall are memberFalling's scratch: the members, and
 	// the lag of their partitions at the thirds of the ring (indexes 0
 	// to 3), what a keeping-up member's lag swings by there (4), how

@@ -139,7 +139,7 @@ func (h *History) judgeTurns(gh *groupHist, at func(int) *kafka.PartitionOffsets
 			moved, grew, behind, behindBound = append(moved, member), append(grew, 0), append(behind, -1), append(behindBound, -1)
 			workTL, newest, prev, grewLong, peakTL = append(workTL, -1), append(newest, 0), append(prev, 0), append(grewLong, 0), append(peakTL, 0)
 			workBy, work2 = append(workBy, nil), append(work2, -1)
-			busy = append(busy, [3]float64{})
+			busy = append(busy, [4]float64{})
 			j = len(moved) - 1
 		}
 		g := h.lagGrowth(ph)
@@ -200,6 +200,7 @@ func (h *History) judgeTurns(gh *groupHist, at func(int) *kafka.PartitionOffsets
 		}
 	})
 	for j := range busy {
+		busy[j][3] = behind[j]
 		if busy[j][2] > 0 && busy[j][0] > busy[j][1] {
 			// Falling behind where it works: it is busy. (A lag that
 			// grows by less than a commit rhythm's production is the
@@ -271,13 +272,36 @@ func (h *History) judgeTurns(gh *groupHist, at func(int) *kafka.PartitionOffsets
 			far, work = max(far, behindBound[j]), max(work, behindBound[j])
 		}
 		if ph.raw == StatusStall {
+			// A member whose lag grew past its sawtooths where it works
+			// (busy), but that reads fresh records there (its time lag
+			// now and at its commits lately, below half this
+			// partition's silence), commits its other partitions as
+			// their records come: a burst grew its lag for a while. A
+			// member serving its partitions in turn reads at each turn
+			// records as old as the turn's wait. So a stalled partition
+			// is judged on how far behind its member works, not on its
+			// lag's growth.
+			far = busy[j][3]
+			if ph.rh.fromKnown {
+				far = max(far, behindBound[j])
+			}
 			far = max(far, peakTL[j])
-			if far < silence/2 && h.memberDrained(gh, at, n, ph, member, t) {
-				// Busy since this partition's wait began, draining
-				// a backlog where it works: a history too short to
-				// hold a whole turn sees the member catch up there,
-				// not the old records it read when its turn began.
-				far = silence
+			if far < silence/2 && t-ph.rh.since > recent {
+				// The wait is longer than the span peakTL looks
+				// over: a member serving its partitions in turn read,
+				// when its turn at another began, records about as old
+				// as that partition's wait, which its commits there
+				// since this wait began show (memberPeak); where they
+				// do not reach back so far, it is busy when it drained
+				// a backlog there through the wait: a history too
+				// short to hold a whole turn sees the member catch up
+				// there, not the old records it read when its turn
+				// began (memberDrained).
+				peak, whole := h.memberPeak(gh, at, n, ph, member)
+				far = max(far, peak)
+				if far < silence/2 && !whole && h.memberDrained(gh, at, n, ph, member, t) {
+					far = silence
+				}
 			}
 		}
 		if far < silence/2 {
@@ -469,6 +493,25 @@ func (h *History) memberDrained(gh *groupHist, at func(int) *kafka.PartitionOffs
 			waiting && o.rh.fellSince(ph.rh.since, h.trendNoise(o))
 	})
 	return drained
+}
+
+// memberPeak is the highest time lag at the commits of member's other
+// partitions since ph's wait began (rhythm.peakSince), and whether their
+// trend points reach back to it: a partition whose points all came after
+// the wait began, its ring full, may have dropped older ones.
+func (h *History) memberPeak(gh *groupHist, at func(int) *kafka.PartitionOffsets, n int, ph *partHist, member string) (peak float64, whole bool) {
+	whole = true
+	h.eachOwned(gh, at, n, func(o *partHist, m string) {
+		if m != member || o == ph {
+			return
+		}
+		r := &o.rh
+		peak = max(peak, r.peakSince(ph.rh.since))
+		if r.ntrend == trendPoints && r.point(0).at >= ph.rh.since {
+			whole = false
+		}
+	})
+	return peak, whole
 }
 
 // fellSince reports whether the time lag at the partition's commits since

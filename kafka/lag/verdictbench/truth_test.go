@@ -1054,3 +1054,37 @@ func TestABurstAfterACaughtUpCommitIsNoTrend(t *testing.T) {
 		}
 	}
 }
+
+// TestAStuckPartitionBesideBurstsIsStall: seed 12's s129, twelve
+// partitions under bursty producers, three members committing every
+// second; one partition stops moving at 1,458 s while its member goes on
+// committing its three others. Each burst grew the member's lag there
+// past their sawtooths, and each lull drained it: judged as a member
+// busy elsewhere (judgeTurns), the stuck partition read WARN through
+// every burst and drain and STALL between them, fifty changes in
+// seventeen minutes. The member read records a few seconds old
+// throughout: it served the others as their records came, and the stuck
+// one is STALL from its first poll past its rhythm to the end of the
+// stall.
+func TestAStuckPartitionBesideBurstsIsStall(t *testing.T) {
+	_, ob := storyObserver(t, told{pick{12, 129}, "one partition stuck"})
+	first, stalls, other := -1.0, 0, 0
+	for _, j := range ob.out {
+		if j.truth != Stalled || j.t < 1458 {
+			continue
+		}
+		switch {
+		case j.col == ColStall:
+			if first < 0 {
+				first = j.t
+			}
+			stalls++
+		case first >= 0:
+			other++
+			t.Errorf("%.0fs: %v after the first STALL, truth stalled", j.t, j.col)
+		}
+	}
+	if first != 1504 || stalls != 1017 || other != 0 {
+		t.Errorf("first STALL at %.0fs, %d STALL and %d other polls after it; want 1504s, 1017 and 0", first, stalls, other)
+	}
+}
