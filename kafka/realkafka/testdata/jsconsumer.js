@@ -34,7 +34,11 @@ const kafka = new Kafka({ clientId: 'jsconsumer', brokers: brokers.split(','), l
 const consumer = kafka.consumer({ groupId, sessionTimeout: 10000, heartbeatInterval: 500 })
 
 let consumed = 0
+let commits = 0
 let stopping = false
+// Every commit kafkajs sends, counted for the log: the evidence of its
+// rhythm from the member's side.
+consumer.on(consumer.events.COMMIT_OFFSETS, () => { commits++ })
 
 async function stop () {
   if (stopping) return
@@ -44,7 +48,7 @@ async function stop () {
   } catch (e) {
     console.error('disconnect:', e)
   }
-  console.log(`consumed ${consumed}`)
+  console.log(`consumed ${consumed}, committed ${commits} times`)
   process.exit(0)
 }
 
