@@ -23,6 +23,11 @@ BENCHFLAGS ?= -benchmem
 
 # The releases the real-Kafka tier runs on (.ci/kafka versions).
 KAFKA_VERSIONS ?= $(shell ./.ci/kafka versions)
+# The tier's other client libraries (TestRealVerdictsOtherLibraries), as
+# .ci/run installs them: Debian's packages for /usr/bin/python3 and kcat,
+# and kafkajs, pinned, with npm into .ci/kafka's cache.
+KAFKAJS_VERSION := 2.2.4
+KAFKA_CACHE ?= $(or $(KGROUPS_KAFKA_CACHE),$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/kgroups-kafka)
 
 .PHONY: help build demo test race flake test-kafka golden lint tools bench screenshot ci
 
@@ -45,9 +50,21 @@ race: ## run the tests with the race detector (the README's test command)
 flake: ## the race tests COUNT times (default 3) beside a CPU hog on every core; lists each test that failed (PKG=./pkg/..., RUN=regex)
 	COUNT=$(or $(COUNT),3) RUN='$(value RUN)' ./.ci/flake $(or $(PKG),./...)
 
-test-kafka: ## run the real-Kafka tier: real brokers, Java clients, kafka-consumer-groups.sh (needs java, mvn)
+test-kafka: ## run the real-Kafka tier: real brokers, Java clients, kafka-consumer-groups.sh (needs java, mvn, node, npm; apt-gets the Python libraries and kcat)
 	@for v in $(KAFKA_VERSIONS); do ./.ci/kafka fetch $$v >/dev/null || exit 1; done
 	@cd kafka/rebalance/testdata/capture && $(GO) mod download
+	@missing=""; \
+	/usr/bin/python3 -c 'import kafka' >/dev/null 2>&1 || missing="$$missing python3-kafka"; \
+	/usr/bin/python3 -c 'import confluent_kafka' >/dev/null 2>&1 || missing="$$missing python3-confluent-kafka"; \
+	command -v kcat >/dev/null 2>&1 || missing="$$missing kcat"; \
+	if [ -n "$$missing" ]; then \
+		sudo=""; [ "$$(id -u)" -eq 0 ] || sudo=sudo; \
+		echo "installing with apt-get:$$missing"; \
+		$$sudo apt-get update -q && $$sudo apt-get install -y -q --no-install-recommends $$missing || exit 1; \
+	fi
+	@if [ "$$(node -p "require('$(KAFKA_CACHE)/node/node_modules/kafkajs/package.json').version" 2>/dev/null)" != "$(KAFKAJS_VERSION)" ]; then \
+		npm install --prefix "$(KAFKA_CACHE)/node" --no-audit --no-fund kafkajs@$(KAFKAJS_VERSION) || exit 1; \
+	fi
 	$(GO) test -tags realkafka -race -count=1 -timeout 30m -run '^TestReal' ./kafka/realkafka/ ./kafka/recording/ ./cmd/kgroups/
 
 golden: ## rewrite every golden file, the recorded verdicts and the docs' generated tables

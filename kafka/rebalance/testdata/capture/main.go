@@ -3,7 +3,11 @@
 // (leaving the group as the library does on close). With -commit, a
 // sarama member marks every record it processes (after -sleep each) and
 // lets sarama's autocommit commit them every -commit, from the oldest
-// offset: a consumer whose health kgroups' real-Kafka tier judges. It is started by
+// offset: a consumer whose health kgroups' real-Kafka tier judges. With
+// -reader, a kafka-go member is a Reader of the group instead, which
+// commits each record once processed (after -sleep) with CommitMessages,
+// synchronously, as kafka-go does by default (CommitInterval 0): the
+// tier's other-libraries test judges it. It is started by
 // kafka/rebalance's capture test (clients_capture_test.go, build tag
 // capture) to record real assignments; it is a module of its own so that
 // neither library is a dependency of kgroups.
@@ -37,6 +41,8 @@ type options struct {
 	// commit, when not zero, marks each record processed and autocommits
 	// every commit; sleep is each record's processing time.
 	commit, sleep time.Duration
+	// reader makes a kafka-go member a Reader that commits each record.
+	reader bool
 }
 
 func main() {
@@ -50,7 +56,8 @@ func main() {
 	flag.StringVar(&o.topics, "topics", "", "comma-separated topics")
 	flag.StringVar(&o.leaderLog, "leader-log", "", "file the leader appends its assignor's inputs to")
 	flag.DurationVar(&o.commit, "commit", 0, "mark each record and autocommit this often, from the oldest offset (sarama only; 0: never commit)")
-	flag.DurationVar(&o.sleep, "sleep", 0, "time to process each record (with -commit)")
+	flag.DurationVar(&o.sleep, "sleep", 0, "time to process each record (with -commit or -reader)")
+	flag.BoolVar(&o.reader, "reader", false, "read with a kafka-go Reader of the group from the oldest offset, committing each record once processed (kafka-go only)")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -59,7 +66,11 @@ func main() {
 	case "sarama":
 		err = runSarama(ctx, o)
 	case "kafka-go":
-		err = runKafkaGo(ctx, o)
+		if o.reader {
+			err = runKafkaGoReader(ctx, o)
+		} else {
+			err = runKafkaGo(ctx, o)
+		}
 	default:
 		err = fmt.Errorf("-lib %q: want sarama or kafka-go", o.lib)
 	}
@@ -264,4 +275,45 @@ func runKafkaGo(ctx context.Context, o options) error {
 			return cg.Close()
 		}
 	}
+}
+
+// runKafkaGoReader reads the group's partitions with a kafka-go Reader on
+// its defaults but for the session: StartOffset FirstOffset, and
+// CommitInterval 0, with which CommitMessages commits synchronously. Each
+// record is committed once processed, FetchMessage then CommitMessages, as
+// kafka-go's documentation recommends for at-least-once processing
+// (ReadMessage would commit a record before it is processed).
+func runKafkaGoReader(ctx context.Context, o options) error {
+	r := kafkago.NewReader(kafkago.ReaderConfig{
+		Brokers:           strings.Split(o.brokers, ","),
+		GroupID:           o.group,
+		GroupTopics:       strings.Split(o.topics, ","),
+		HeartbeatInterval: 500 * time.Millisecond,
+		SessionTimeout:    10 * time.Second,
+		RebalanceTimeout:  10 * time.Second,
+		JoinGroupBackoff:  500 * time.Millisecond,
+	})
+	n := 0
+	for {
+		m, err := r.FetchMessage(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				break
+			}
+			log.Print(err)
+			time.Sleep(200 * time.Millisecond)
+			continue
+		}
+		time.Sleep(o.sleep)
+		if err := r.CommitMessages(ctx, m); err != nil {
+			if ctx.Err() != nil {
+				break
+			}
+			log.Print(err)
+			continue
+		}
+		n++
+	}
+	fmt.Printf("consumed %d\n", n)
+	return r.Close()
 }
