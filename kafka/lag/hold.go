@@ -498,9 +498,13 @@ func (h *History) memberDrained(gh *groupHist, at func(int) *kafka.PartitionOffs
 // memberPeak is the highest time lag at the commits of member's other
 // partitions since ph's wait began (rhythm.peakSince), and whether their
 // trend points reach back to it: a partition whose points all came after
-// the wait began, its ring full, may have dropped older ones.
+// the wait began, its ring full, may have dropped older ones; one whose
+// time lag at a commit since could not be read (records older than the
+// history: its newest, being read, aside) shows nothing there; and a
+// wait that began at the history's first poll (not rhythm.fromKnown) may
+// have begun any time before, its member's turn elsewhere with it.
 func (h *History) memberPeak(gh *groupHist, at func(int) *kafka.PartitionOffsets, n int, ph *partHist, member string) (peak float64, whole bool) {
-	whole = true
+	whole = ph.rh.fromKnown
 	h.eachOwned(gh, at, n, func(o *partHist, m string) {
 		if m != member || o == ph {
 			return
@@ -509,6 +513,11 @@ func (h *History) memberPeak(gh *groupHist, at func(int) *kafka.PartitionOffsets
 		peak = max(peak, r.peakSince(ph.rh.since))
 		if r.ntrend == trendPoints && r.point(0).at >= ph.rh.since {
 			whole = false
+		}
+		for i := int(r.ntrend) - 1; i >= 0 && r.point(i).at >= ph.rh.since; i-- {
+			if r.point(i).tl < 0 && !(r.pending && i == int(r.ntrend)-1) {
+				whole = false // a time lag the history could not read
+			}
 		}
 	})
 	return peak, whole
