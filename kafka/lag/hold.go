@@ -68,7 +68,21 @@ func (h *History) judgeGroup(gh *groupHist, at func(int) *kafka.PartitionOffsets
 		}
 		c, end := h.sample(ph, h.seq)
 		var rw Rewind
+		prevRaw, prevWait := ph.raw, ph.wait
 		ph.raw, rw, ph.wait = h.rawStatus(gh, ph, c, end, t, gh.paceFor(i))
+		if ph.raw == StatusOK && ph.wait == WaitNone && prevRaw == StatusOK && climbWait(prevWait) && ph.rh.pending && ph.rh.last == t && h.seq > 1 && t-ph.rh.served() < h.timeAt(h.seq-1) {
+			// This poll saw a commit whose record is read after the
+			// poll is judged (rhythm.pending): the rules judged without
+			// its time lag, on a trend that lacks it, and a time lag
+			// read from older points. A climb of the time lag they
+			// waited on at the poll before, which saw no commit, still
+			// waits for it, rather than read OK for one poll between
+			// two that wait. (A consumer that commits at every poll is
+			// judged at every poll with its newest commit being read:
+			// nothing waits for a poll without one. A step in records
+			// is told by the commit's lag, read with it.)
+			ph.wait = prevWait
+		}
 		if ph.raw == StatusRewind {
 			gh.noteRewind(ph, rw)
 		} else {
@@ -92,6 +106,11 @@ func (h *History) judgeGroup(gh *groupHist, at func(int) *kafka.PartitionOffsets
 		}
 	}
 }
+
+// climbWait reports whether k waits on a climb of the time lag: at the
+// commits (WaitRose), at a turn's start (WaitTurnStep) or since a commit
+// (WaitGrew).
+func climbWait(k WaitKind) bool { return k == WaitRose || k == WaitTurnStep || k == WaitGrew }
 
 // waitsTurn reports whether the rules call the partition stalled, or wait
 // for evidence on it, while its commit has stood longer than the floor

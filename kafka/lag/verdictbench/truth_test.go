@@ -1088,3 +1088,21 @@ func TestAStuckPartitionBesideBurstsIsStall(t *testing.T) {
 		t.Errorf("first STALL at %.0fs, %d STALL and %d other polls after it; want 1504s, 1017 and 0", first, stalls, other)
 	}
 }
+
+// TestACommitBeingReadChangesNoWait: at the poll that sees a commit, its
+// record is read after the poll is judged, so the rules judge without
+// its time lag. Seed 11's s160 (a member at 0.8 of its producers serving
+// two partitions in turn) waited for its next turn from 1,693 s, read OK
+// at the one poll (1,737 s) that saw a commit, then waited on: two
+// verdict changes while it fell behind. Seed 1's s099 (after a reset to
+// the start) read OK at 1,219 s between polls whose time lag rose at
+// each commit. The wait of the poll before holds through such a poll.
+func TestACommitBeingReadChangesNoWait(t *testing.T) {
+	_, ob := storyObserver(t, told{pick{11, 160}, "nearly keeps up (0.8x)"})
+	for _, j := range ob.out {
+		if j.t >= 1690 && j.t < 1815 && j.col == ColOK {
+			t.Errorf("seed 11 s160: OK at %.0fs (truth %v) while it waited for its next turn", j.t, j.truth)
+		}
+	}
+	noOKWhileGrowing(t, told{pick{1, 99}, "reset to the start"})
+}
