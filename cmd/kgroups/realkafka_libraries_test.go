@@ -15,7 +15,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -340,8 +339,7 @@ func kafkaCache(t *testing.T) string {
 }
 
 // startMember starts cmd, a consumer group member, and stops it when the
-// test ends: SIGTERM, which each member takes as its cue to close (and so
-// to leave the group), then a kill if it has not exited in 15 s. Its
+// test ends (stopMember). Its
 // output is logged when the test failed, its last line otherwise; a
 // cmd.Stdout set by the caller is kept.
 func startMember(t *testing.T, what string, cmd *exec.Cmd) {
@@ -355,17 +353,7 @@ func startMember(t *testing.T, what string, cmd *exec.Cmd) {
 		t.Fatalf("start the %s: %v", what, err)
 	}
 	t.Cleanup(func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		var err error
-		select {
-		case err = <-done:
-		case <-time.After(15 * time.Second):
-			_ = cmd.Process.Kill()
-			err = <-done
-		}
-		if err != nil {
+		if err := stopMember(cmd); err != nil {
 			t.Logf("the %s ended: %v", what, err)
 		}
 		out := strings.TrimSpace(logs.String())

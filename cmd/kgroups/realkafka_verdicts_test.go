@@ -174,21 +174,28 @@ func startSarama(t *testing.T, bin, brokers, group, topic, sleep string) {
 		t.Fatalf("start the sarama member of %s: %v", group, err)
 	}
 	t.Cleanup(func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		var err error
-		select {
-		case err = <-done:
-		case <-time.After(15 * time.Second):
-			_ = cmd.Process.Kill()
-			err = <-done
-		}
-		if err != nil {
+		if err := stopMember(cmd); err != nil {
 			t.Logf("sarama member of %s ended: %v", group, err)
 		}
 		if t.Failed() {
 			t.Logf("sarama member of %s:\n%s", group, logs.String())
 		}
 	})
+}
+
+// stopMember stops cmd, a consumer group member started by a test:
+// SIGTERM, which each member takes as its cue to close (and so to leave
+// its group), then a kill if it has not exited in 15 s. It returns how
+// the process ended.
+func stopMember(cmd *exec.Cmd) error {
+	_ = cmd.Process.Signal(syscall.SIGTERM)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(15 * time.Second):
+		_ = cmd.Process.Kill()
+		return <-done
+	}
 }
