@@ -163,17 +163,7 @@ func TestRealVerdictsOtherLibraries(t *testing.T) {
 
 	judged := map[string]bool{}
 	for _, raw := range doc.Groups {
-		var g struct {
-			Group      string `json:"group"`
-			Verdict    string `json:"verdict"`
-			Cause      string `json:"cause"`
-			Partitions []struct {
-				Status          string   `json:"status"`
-				TimeLagSeconds  *float64 `json:"timeLagSeconds"`
-				Lag             *int64   `json:"lag"`
-				CommittedOffset *int64   `json:"committedOffset"`
-			} `json:"partitions"`
-		}
+		var g realHealthGroup
 		if err := json.Unmarshal(raw, &g); err != nil {
 			t.Fatalf("health -o json: %v\n%s", err, raw)
 		}
