@@ -14,7 +14,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -334,7 +333,7 @@ func kafkaCache(t *testing.T) string {
 // cmd.Stdout set by the caller is kept.
 func startMember(t *testing.T, what string, cmd *exec.Cmd) {
 	t.Helper()
-	var logs syncBuffer
+	var logs demoOutput
 	if cmd.Stdout == nil {
 		cmd.Stdout = &logs
 	}
@@ -355,25 +354,6 @@ func startMember(t *testing.T, what string, cmd *exec.Cmd) {
 			t.Logf("the %s: %s", what, out[strings.LastIndexByte(out, '\n')+1:])
 		}
 	})
-}
-
-// syncBuffer is a bytes.Buffer for a process's output that the test may
-// read while the process still writes (a member that outlived its kill).
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
 }
 
 // startKcat runs `kcat -G group topic`, a librdkafka balanced consumer on
