@@ -475,7 +475,12 @@ func (h *History) spanBack(ph *partHist, now, span int64) (uint64, bool) {
 // last stood below the commit), which overstates it between records, and
 // a consumer working off a backlog during a pause in production sees its
 // time lag climb while its lag falls: catching up. And the consumer must
-// have committed since: a wait is the silence rules' to judge.
+// have committed since: a wait is the silence rules' to judge. Moving
+// again after a halt (rhythm.resumed), the lag in records need not grow:
+// the span holds the halt's climb, which no pause in production or
+// interpolation made, and a consumer working off what the halt left
+// is not OK until its window no longer shows the halt (it catches up,
+// or the climb passes out of the span).
 func (h *History) grewOverSpan(ph *partHist, tl float64, now, span int64) bool {
 	seq, ok := h.spanBack(ph, now, span)
 	if !ok {
@@ -491,14 +496,16 @@ func (h *History) grewOverSpan(ph *partHist, tl float64, now, span int64) bool {
 	}
 	nc, nend := h.sample(ph, ph.lastSeq)
 	noise := max(KeepUpMessages, max(0, h.produceRate(ph))*float64(h.pollGap())/1e9)
-	return tl-then.Seconds > float64(now-t)/2e9 && float64(lagOf(nc, nend)-lagOf(c, end)) > noise
+	return tl-then.Seconds > float64(now-t)/2e9 && (ph.rh.resumed || float64(lagOf(nc, nend)-lagOf(c, end)) > noise)
 }
 
 // grewBy sets w's Rise and Over for a WaitGrew (History.verdict): of the
 // partition's commits in its trend, and the caught-up poll that began one
 // of its two latest waits (a time lag of 0), at least two polls old, the
 // one the time lag now grew past by the most beyond half the time since;
-// where none, its time lag only a lower bound, how much its lag in
+// where none did, the poll a floor back, or a window back (a climb made
+// before the trend's first commit: a halt's); where none, its time lag
+// only a lower bound, how much its lag in
 // records grew over the window's span (RiseRecords).
 func (h *History) grewBy(ph *partHist, w *Wait, now int64) {
 	c, end := h.sample(ph, ph.lastSeq)
@@ -525,6 +532,19 @@ func (h *History) grewBy(ph *partHist, w *Wait, now int64) {
 		}
 		if at := r.caughtAt(); at > 0 {
 			try(at, 0)
+		}
+		// Where no commit shows it, the polls a floor and a window
+		// back, as grewOverSpan reads them: after a halt, the climb is
+		// the halt's, before the trend's first point.
+		for _, back := range [...]int64{h.floor(), h.windowSpan()} {
+			if seq, ok := h.spanBack(ph, now, back); ok && best == 0 {
+				oc, oend := h.sample(ph, seq)
+				at := h.timeAt(seq)
+				switch then := h.timeLagOf(ph, oc, oend, at); then.Kind {
+				case TimeLagInterpolated, TimeLagExact, TimeLagCaughtUp:
+					try(at, then.Seconds)
+				}
+			}
 		}
 	}
 	if best > 0 {

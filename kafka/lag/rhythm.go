@@ -929,6 +929,14 @@ func (h *History) waitOf(ph *partHist, tu *turns, k WaitKind, g groupPace, now i
 			w.Then = StatusStop
 		}
 	case WaitTrend:
+		if ph.rh.resumed {
+			// Moving again after a halt: the halt is not its rhythm
+			// (History.verdict); the waits since are, once there is one.
+			w.Every = 0
+			if ph.rh.ntrend >= 2 {
+				w.Every = time.Duration(ph.rh.served())
+			}
+		}
 		// Commits spanning two rhythms, and long enough to see a slow
 		// climb (History.unresolved).
 		w.Need = max(time.Duration(h.floor()), 2*w.Every, time.Duration(resolveSpan(h.trendNoise(ph))))

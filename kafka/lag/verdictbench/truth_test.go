@@ -1106,3 +1106,37 @@ func TestACommitBeingReadChangesNoWait(t *testing.T) {
 	}
 	noOKWhileGrowing(t, told{pick{1, 99}, "reset to the start"})
 }
+
+// TestAHaltsClimbIsNoOK: seed 8's s109 and seed 10's s161 (consumers
+// committing every 5 s and 30 s, polled every 30 s) stall for about
+// eighteen minutes, then resume at 2,550 s with the backlog the stall
+// left. They read records written faster than they read them, so their
+// time lag goes on climbing a little at each commit while their lag in
+// records falls, and the window still holds the stall's climb: they
+// read OK from their third commit after it, while the time lag had
+// grown by more than half the window. Moving again after a halt, that
+// climb holds them (History.grewOverSpan) until it leaves the window or
+// they catch up, and the wait says by how much it grew. The halt is not
+// their rhythm: the wait never words it as one ("commits every ~18m").
+func TestAHaltsClimbIsNoOK(t *testing.T) {
+	cs := []told{{pick{8, 109}, "stalls, then resumes"}, {pick{10, 161}, "stalls, then resumes"}}
+	noOKWhileGrowing(t, cs...)
+	for _, c := range cs {
+		sc := Scenarios(c.seed, c.i+1, 60*time.Minute)[c.i]
+		grew := 0
+		for _, j := range observe(&sc, true)[UI].out {
+			if j.t < 2540 || j.t > 2700 {
+				continue
+			}
+			if strings.Contains(j.line, "every ~17m") || strings.Contains(j.line, "every ~18m") {
+				t.Errorf("seed %d s%03d at %.0fs: the halt worded as its rhythm: %s", c.seed, c.i, j.t, j.line)
+			}
+			if strings.Contains(j.line, "its time lag grew ") {
+				grew++
+			}
+		}
+		if grew == 0 {
+			t.Errorf("seed %d s%03d: no wait said how much its time lag grew after the stall", c.seed, c.i)
+		}
+	}
+}
