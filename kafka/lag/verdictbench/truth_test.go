@@ -1,6 +1,7 @@
 package verdictbench
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -1137,6 +1138,33 @@ func TestAHaltsClimbIsNoOK(t *testing.T) {
 		}
 		if grew == 0 {
 			t.Errorf("seed %d s%03d: no wait said how much its time lag grew after the stall", c.seed, c.i)
+		}
+	}
+}
+
+// TestAConsumerThatSlowedIsNoOKAfterItsStall: seed 3's s088 and seed
+// 13's s062 (one partition, committing each record or each fetched
+// batch, polled every 10 s) slow at 1,090 s from records committed
+// within seconds to a commit a minute or so. Their silence passed twice their rhythm: STALL at
+// 1,150 s, which no rule can tell from a halt until the commit. At the
+// next commit, 20 s behind (keeping up's 10 s and a poll's), they read OK
+// for a poll, then waited, then WARN: three decided changes for one
+// change of truth. Moving again after a halt, a backlog past keeping up
+// waits for the trend (History.verdict): STALL, JUDGING, then WARN.
+func TestAConsumerThatSlowedIsNoOKAfterItsStall(t *testing.T) {
+	for _, c := range []told{{pick{3, 88}, "members join and leave"}, {pick{13, 62}, "members join and leave"}} {
+		_, ob := storyObserver(t, c)
+		var seen []string
+		last := ColJudging
+		for _, j := range ob.out {
+			if j.t < 1100 || j.t > 1400 || !j.col.decided() || j.col == last {
+				continue
+			}
+			last = j.col
+			seen = append(seen, fmt.Sprintf("%.0fs %v", j.t, j.col))
+		}
+		if got := strings.Join(seen, ", "); got != "1100s OK, 1150s STALL, 1370s WARN" {
+			t.Errorf("seed %d s%03d: decided %s from 1,100 to 1,400 s; want 1100s OK, 1150s STALL, 1370s WARN", c.seed, c.i, got)
 		}
 	}
 }
