@@ -508,7 +508,10 @@ func (h *History) grewOverSpan(ph *partHist, tl float64, now, span int64) bool {
 // of its two latest waits (a time lag of 0), at least two polls old, the
 // one the time lag now grew past by the most beyond half the time since;
 // where none did, the poll a floor back, or a window back (a climb made
-// before the trend's first commit: a halt's); where none, its time lag
+// before the trend's first commit: a halt's); where the one found spans
+// less than a floor and the wait holds on its commits' climb
+// (History.stillClimbs), that climb from the commit a floor back; where
+// none, its time lag
 // only a lower bound, how much its lag in
 // records grew over the window's span (RiseRecords).
 func (h *History) grewBy(ph *partHist, w *Wait, now int64) {
@@ -516,7 +519,7 @@ func (h *History) grewBy(ph *partHist, w *Wait, now int64) {
 	tl := h.timeLagOf(ph, c, end, now)
 	r := &ph.rh
 	short := 2 * h.pollGap()
-	best := 0.0
+	best, held := 0.0, false
 	try := func(at int64, then float64) {
 		since := float64(now-at) / 1e9
 		if now-at < short || since <= 0 {
@@ -550,8 +553,17 @@ func (h *History) grewBy(ph *partHist, w *Wait, now int64) {
 				}
 			}
 		}
+		if p, ok := h.stillClimbs(ph); ok && int64(w.Over) < h.floor() && tl.Seconds > float64(p.tl) {
+			// A wait held while its commits climb by a little less than
+			// half the time (grewHold), past half only over a poll or
+			// two of a sawtooth: the climb since the commit a floor
+			// back says how it grows.
+			held = true
+			w.Rise = time.Duration((tl.Seconds - float64(p.tl)) * float64(time.Second))
+			w.Over = time.Duration(now - p.at)
+		}
 	}
-	if best > 0 {
+	if best > 0 || held {
 		return
 	}
 	w.Rise, w.Over = 0, 0

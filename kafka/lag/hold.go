@@ -83,6 +83,15 @@ func (h *History) judgeGroup(gh *groupHist, at func(int) *kafka.PartitionOffsets
 			// is told by the commit's lag, read with it.)
 			ph.wait = prevWait
 		}
+		if ph.raw == StatusOK && ph.wait == WaitNone && prevRaw == StatusOK && prevWait == WaitGrew && h.climbHolds(ph) {
+			// Waited on at the poll before for a time lag grown by
+			// more than half the time, and its commits still climb
+			// nearly as fast (grewHold): a time lag growing at about
+			// half a second a second waits on, rather than flicker
+			// between OK and JUDGING as it reads a little above or
+			// below the half.
+			ph.wait = WaitGrew
+		}
 		if ph.raw == StatusRewind {
 			gh.noteRewind(ph, rw)
 		} else {
@@ -105,6 +114,38 @@ func (h *History) judgeGroup(gh *groupHist, at func(int) *kafka.PartitionOffsets
 			h.hold1(ph, lagOf(c, end))
 		}
 	}
+}
+
+// grewHold is the share of the time since that the time lag at a
+// partition's commits must have grown by to keep a WaitGrew: less than
+// the half that begins one, so that a climb about that fast holds one
+// verdict.
+const grewHold = 0.4
+
+// stillClimbs reports whether the time lag at the partition's newest
+// commit whose record was read stands above the one at its latest commit
+// at least a floor before it by more than grewHold of the time between:
+// floor against floor, so a sawtooth's climb between commits, which the
+// next commit ends, never holds it. from is that older commit.
+func (h *History) stillClimbs(ph *partHist) (from trendPoint, ok bool) {
+	var buf [trendPoints]trendPoint
+	known := ph.rh.knownPoints(&buf)
+	if len(known) < 2 {
+		return trendPoint{}, false
+	}
+	newest := known[len(known)-1]
+	for i := len(known) - 2; i >= 0; i-- {
+		if p := known[i]; newest.at-p.at >= h.floor() {
+			return p, float64(newest.tl-p.tl) > grewHold*float64(newest.at-p.at)/1e9
+		}
+	}
+	return trendPoint{}, false
+}
+
+// climbHolds is stillClimbs' verdict alone.
+func (h *History) climbHolds(ph *partHist) bool {
+	_, ok := h.stillClimbs(ph)
+	return ok
 }
 
 // climbWait reports whether k waits on a climb of the time lag: at the

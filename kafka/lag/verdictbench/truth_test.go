@@ -1168,3 +1168,31 @@ func TestAConsumerThatSlowedIsNoOKAfterItsStall(t *testing.T) {
 		}
 	}
 }
+
+// TestAClimbAtHalfASecondASecondHoldsItsWait: seed 15's s038 (a
+// partition stuck, then moving again, committing each record, polled
+// every second) works off its backlog with a time lag climbing at about
+// half a second a second: from 2,640 to 2,700 s its wait (WaitGrew)
+// came and went as the climb read a little above or below the half,
+// eleven polls OK while it grew over the scenario and a verdict that
+// changed every few seconds. A wait for a grown time lag now holds while
+// the time lag at its commits climbs by more than 0.4 s a second
+// (grewHold), floor against floor.
+func TestAClimbAtHalfASecondASecondHoldsItsWait(t *testing.T) {
+	c := told{pick{15, 38}, "one partition stuck"}
+	noOKWhileGrowing(t, c)
+	_, ob := storyObserver(t, c)
+	changes, last := 0, ColUnknown
+	for _, j := range ob.out {
+		if j.t < 2640 || j.t > 2697 {
+			continue
+		}
+		if last != ColUnknown && j.col != last {
+			changes++
+		}
+		last = j.col
+	}
+	if changes != 0 || last != ColJudging {
+		t.Errorf("2,640-2,697 s: %d changes, last %v; want JUDGING throughout", changes, last)
+	}
+}
