@@ -600,11 +600,26 @@ func storyObserver(t *testing.T, c told) (*Scenario, *observer) {
 // storyObserverOf is storyObserver for observer o.
 func storyObserverOf(t *testing.T, c told, o Observer) (*Scenario, *observer) {
 	t.Helper()
+	sc := storyScenario(t, c)
+	return sc, observe(sc, false)[o]
+}
+
+// storyScenario is scenario c, an hour long, after checking the story it
+// tells.
+func storyScenario(t *testing.T, c told) *Scenario {
+	t.Helper()
 	sc := Scenarios(c.seed, c.i+1, 60*time.Minute)[c.i]
 	if sc.Story != c.story {
 		t.Fatalf("seed %d s%03d: story %q, want %s", c.seed, c.i, sc.Story, c.story)
 	}
-	return &sc, observe(&sc, false)[o]
+	return &sc
+}
+
+// storyLines is what the UI judged at each poll of scenario c, with each
+// verdict's words (judged.line).
+func storyLines(t *testing.T, c told) []judged {
+	t.Helper()
+	return observe(storyScenario(t, c), true)[UI].out
 }
 
 // TestClimbingFirstCommitsWaitForTheTrend: consumers slower than their
@@ -904,12 +919,8 @@ func TestAClimbBetweenWarnsKeepsTheRun(t *testing.T) {
 // hold's reason then.
 func TestAHeldWaitSaysWhatHoldsNow(t *testing.T) {
 	for _, c := range []told{{pick{4, 219}, "slow, then scaled out"}, {pick{1, 59}, "stops"}} {
-		sc := Scenarios(c.seed, c.i+1, 60*time.Minute)[c.i]
-		if sc.Story != c.story {
-			t.Fatalf("seed %d s%03d: story %q, want %s", c.seed, c.i, sc.Story, c.story)
-		}
 		held := 0
-		for _, j := range observe(&sc, true)[UI].out {
+		for _, j := range storyLines(t, c) {
 			if strings.Contains(j.line, "began -") || strings.Contains(j.line, "began 0s") || strings.Contains(j.line, "last 0 commits") {
 				t.Errorf("seed %d s%03d at %.0fs: %s", c.seed, c.i, j.t, j.line)
 			}
@@ -1123,9 +1134,8 @@ func TestAHaltsClimbIsNoOK(t *testing.T) {
 	cs := []told{{pick{8, 109}, "stalls, then resumes"}, {pick{10, 161}, "stalls, then resumes"}}
 	noOKWhileGrowing(t, cs...)
 	for _, c := range cs {
-		sc := Scenarios(c.seed, c.i+1, 60*time.Minute)[c.i]
 		grew := 0
-		for _, j := range observe(&sc, true)[UI].out {
+		for _, j := range storyLines(t, c) {
 			if j.t < 2540 || j.t > 2700 {
 				continue
 			}
@@ -1145,11 +1155,11 @@ func TestAHaltsClimbIsNoOK(t *testing.T) {
 // TestAConsumerThatSlowedIsNoOKAfterItsStall: seed 3's s088 and seed
 // 13's s062 (one partition, committing each record or each fetched
 // batch, polled every 10 s) slow at 1,090 s from records committed
-// within seconds to a commit a minute or so. Their silence passed twice their rhythm: STALL at
-// 1,150 s, which no rule can tell from a halt until the commit. At the
-// next commit, 20 s behind (keeping up's 10 s and a poll's), they read OK
-// for a poll, then waited, then WARN: three decided changes for one
-// change of truth. Moving again after a halt, a backlog past keeping up
+// within seconds to a commit a minute or so. Their silence passed twice
+// their rhythm: STALL at 1,150 s, which no rule can tell from a halt
+// until the commit. At the next commit, 20 s behind (keeping up's 10 s
+// and a poll's), they read OK for a poll, then waited, then WARN: three
+// decided changes for one change of truth. Moving again after a halt, a backlog past keeping up
 // waits for the trend (History.verdict): STALL, JUDGING, then WARN.
 func TestAConsumerThatSlowedIsNoOKAfterItsStall(t *testing.T) {
 	for _, c := range []told{{pick{3, 88}, "members join and leave"}, {pick{13, 62}, "members join and leave"}} {
