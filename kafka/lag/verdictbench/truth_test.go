@@ -919,19 +919,32 @@ func TestAClimbBetweenWarnsKeepsTheRun(t *testing.T) {
 // hold's reason then.
 func TestAHeldWaitSaysWhatHoldsNow(t *testing.T) {
 	for _, c := range []told{{pick{4, 219}, "slow, then scaled out"}, {pick{1, 59}, "stops"}} {
-		held := 0
-		for _, j := range storyLines(t, c) {
-			if strings.Contains(j.line, "began -") || strings.Contains(j.line, "began 0s") || strings.Contains(j.line, "last 0 commits") {
-				t.Errorf("seed %d s%03d at %.0fs: %s", c.seed, c.i, j.t, j.line)
-			}
-			if strings.Contains(j.line, "WARN once it lasts") {
-				held++
-			}
-		}
-		if held == 0 {
+		if wordsShown(t, c, 0, 3600, []string{"began -", "began 0s", "last 0 commits"}, "WARN once it lasts") == 0 {
 			t.Errorf("seed %d s%03d: the hold's reason never shown", c.seed, c.i)
 		}
 	}
+}
+
+// wordsShown reports on how many polls of scenario c from from to to
+// seconds the UI's verdict said want, and fails t at each that said any
+// of never.
+func wordsShown(t *testing.T, c told, from, to float64, never []string, want string) int {
+	t.Helper()
+	n := 0
+	for _, j := range storyLines(t, c) {
+		if j.t < from || j.t > to {
+			continue
+		}
+		for _, w := range never {
+			if strings.Contains(j.line, w) {
+				t.Errorf("seed %d s%03d at %.0fs: %q: %s", c.seed, c.i, j.t, w, j.line)
+			}
+		}
+		if strings.Contains(j.line, want) {
+			n++
+		}
+	}
+	return n
 }
 
 // TestATurnDrainedAsFarIsNoAnswer: seed 3's s095, three members serving
@@ -1134,19 +1147,8 @@ func TestAHaltsClimbIsNoOK(t *testing.T) {
 	cs := []told{{pick{8, 109}, "stalls, then resumes"}, {pick{10, 161}, "stalls, then resumes"}}
 	noOKWhileGrowing(t, cs...)
 	for _, c := range cs {
-		grew := 0
-		for _, j := range storyLines(t, c) {
-			if j.t < 2540 || j.t > 2700 {
-				continue
-			}
-			if strings.Contains(j.line, "every ~17m") || strings.Contains(j.line, "every ~18m") {
-				t.Errorf("seed %d s%03d at %.0fs: the halt worded as its rhythm: %s", c.seed, c.i, j.t, j.line)
-			}
-			if strings.Contains(j.line, "its time lag grew ") {
-				grew++
-			}
-		}
-		if grew == 0 {
+		// The halt's wait, about eighteen minutes, is no rhythm.
+		if wordsShown(t, c, 2540, 2700, []string{"every ~17m", "every ~18m"}, "its time lag grew ") == 0 {
 			t.Errorf("seed %d s%03d: no wait said how much its time lag grew after the stall", c.seed, c.i)
 		}
 	}
@@ -1159,8 +1161,9 @@ func TestAHaltsClimbIsNoOK(t *testing.T) {
 // their rhythm: STALL at 1,150 s, which no rule can tell from a halt
 // until the commit. At the next commit, 20 s behind (keeping up's 10 s
 // and a poll's), they read OK for a poll, then waited, then WARN: three
-// decided changes for one change of truth. Moving again after a halt, a backlog past keeping up
-// waits for the trend (History.verdict): STALL, JUDGING, then WARN.
+// decided changes for one change of truth. Moving again after a halt, a
+// backlog past keeping up waits for the trend (History.verdict): STALL,
+// JUDGING, then WARN.
 func TestAConsumerThatSlowedIsNoOKAfterItsStall(t *testing.T) {
 	for _, c := range []told{{pick{3, 88}, "members join and leave"}, {pick{13, 62}, "members join and leave"}} {
 		_, ob := storyObserver(t, c)
