@@ -511,9 +511,8 @@ func (h *History) grewOverSpan(ph *partHist, tl float64, now, span int64) bool {
 // before the trend's first commit: a halt's); where the one found spans
 // less than a floor and the wait holds on its commits' climb
 // (History.stillClimbs), that climb from the commit a floor back; where
-// none, its time lag
-// only a lower bound, how much its lag in
-// records grew over the window's span (RiseRecords).
+// none, its time lag only a lower bound, how much its lag in records
+// grew over the window's span (RiseRecords).
 func (h *History) grewBy(ph *partHist, w *Wait, now int64) {
 	c, end := h.sample(ph, ph.lastSeq)
 	tl := h.timeLagOf(ph, c, end, now)
