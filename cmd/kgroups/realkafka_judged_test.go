@@ -50,13 +50,7 @@ func judgedOnRealKafka(t *testing.T, name string, written func(o int64) float64,
 	t.Cleanup(func() { cancel(); <-done; member.Close() })
 	c.Settled(t, map[string]realkafka.Want{group: {Members: 1}})
 
-	kcl, err := kgo.NewClient(kgo.SeedBrokers(c.Brokers()...))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(kcl.Close)
-	cl := kafka.NewClient(kcl, c.Brokers(), 10*time.Second)
-
+	cl := pollingClient(t, c)
 	base := time.Now().Add(-time.Hour).Truncate(time.Second)
 	h := lag.NewHistory(lag.DefaultConfig())
 	end := int64(0)
@@ -86,19 +80,39 @@ func judgedOnRealKafka(t *testing.T, name string, written func(o int64) float64,
 			t.Fatalf("%d s: group %+v; want committed %d, log end %d, owned", sec, g, commit, end)
 		}
 		s.Time = base.Add(time.Duration(sec) * time.Second)
-		h.Add(s)
-		if want := h.WantExact(0, nil); len(want) > 0 {
-			recs, err := cl.CommittedTimestamps(ctx, want)
-			if err != nil {
-				t.Fatalf("%d s: read: %v", sec, err)
-			}
-			h.AddExact(recs)
-		}
-		gh, _ := h.Evaluate(group, s.Time)
-		v := lag.Judge(gh, h.Config().Window)
+		v := judgePoll(ctx, t, cl, h, group, s)
 		got[sec] = v.Text() + " " + v.Reason()
 	}
 	return got
+}
+
+// pollingClient is a kgroups client of c's brokers, as the UI and serve
+// poll with, closed when the test ends.
+func pollingClient(t *testing.T, c *realkafka.Cluster) *kafka.Client {
+	t.Helper()
+	kcl, err := kgo.NewClient(kgo.SeedBrokers(c.Brokers()...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(kcl.Close)
+	return kafka.NewClient(kcl, c.Brokers(), 10*time.Second)
+}
+
+// judgePoll adds the poll s to h, reads the records at the commits h
+// then wants (Client.CommittedTimestamps), as the UI and serve read them
+// after each poll, and judges group as of s.Time, as they do.
+func judgePoll(ctx context.Context, t *testing.T, cl *kafka.Client, h *lag.History, group string, s *kafka.Snapshot) lag.Verdict {
+	t.Helper()
+	h.Add(s)
+	if want := h.WantExact(0, nil); len(want) > 0 {
+		recs, err := cl.CommittedTimestamps(ctx, want)
+		if err != nil {
+			t.Fatalf("%s: read the records at the commits: %v", s.Time.Format(time.TimeOnly), err)
+		}
+		h.AddExact(recs)
+	}
+	gh, _ := h.Evaluate(group, s.Time)
+	return lag.Judge(gh, h.Config().Window)
 }
 
 // TestRealCatchUpWhoseTimeLagGrows is kafka/lag's
