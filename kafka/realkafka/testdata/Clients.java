@@ -12,7 +12,14 @@
 //	                                      (comma-separated) that polls and
 //	                                      commits as its properties say
 //	                                      (sleep.ms=N: N ms a record, to be
-//	                                      slower than the producers)
+//	                                      slower than the producers;
+//	                                      stall.after.ms=A stall.ms=B: A ms
+//	                                      after it starts, it stops calling
+//	                                      poll for B ms, as stuck processing
+//	                                      does, then polls at full speed
+//	                                      again; its heartbeats keep it in
+//	                                      the group while max.poll.interval.ms
+//	                                      is above B)
 //	share NAME TOPICS [key=value...]      a KafkaShareConsumer
 //	streams NAME IN OUT [key=value...]    a Kafka Streams app counting IN's
 //	                                      records by key into OUT
@@ -21,7 +28,9 @@
 //	quit                                  close every client and exit
 //
 // Events are printed as they happen: "assigned NAME t-0,t-1", "failed NAME
-// message". The consumers' group.id and the rest come from key=value.
+// message", "stalled NAME MILLIS" and "resumed NAME MILLIS" (the stall's
+// start and end, in milliseconds since the Unix epoch). The consumers'
+// group.id and the rest come from key=value.
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -82,6 +91,14 @@ public class Clients {
         // each record, to make a consumer slower than its producers.
         long sleepMs = Long.parseLong((String) p.getOrDefault("sleep.ms", "0"));
         p.remove("sleep.ms");
+        // stall.after.ms and stall.ms are ours too: stuck processing. The
+        // poll loop stops calling poll() for stall.ms, stall.after.ms after
+        // it started, so nothing is fetched or autocommitted meanwhile,
+        // while the heartbeat thread keeps the member in its group.
+        long stallAfterMs = Long.parseLong((String) p.getOrDefault("stall.after.ms", "0"));
+        long stallMs = Long.parseLong((String) p.getOrDefault("stall.ms", "0"));
+        p.remove("stall.after.ms");
+        p.remove("stall.ms");
         p.put("key.deserializer", ByteArrayDeserializer.class.getName());
         p.put("value.deserializer", ByteArrayDeserializer.class.getName());
         KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(p);
@@ -98,7 +115,19 @@ public class Clients {
                         say("assigned " + name + " " + names(c.assignment()));
                     }
                 });
+                long stallAt = System.currentTimeMillis() + stallAfterMs;
+                boolean stalled = stallMs <= 0;
                 while (!stop.get()) {
+                    if (!stalled && System.currentTimeMillis() >= stallAt) {
+                        stalled = true;
+                        long from = System.currentTimeMillis();
+                        say("stalled " + name + " " + from);
+                        while (!stop.get() && System.currentTimeMillis() < from + stallMs) {
+                            Thread.sleep(100);
+                        }
+                        say("resumed " + name + " " + System.currentTimeMillis());
+                        continue;
+                    }
                     int n = c.poll(Duration.ofMillis(100)).count();
                     if (sleepMs > 0 && n > 0) {
                         Thread.sleep(sleepMs * n);
