@@ -48,7 +48,7 @@ type stallPoll struct {
 // STALL and the last OK, but the verdict changes once per change of the
 // truth: keeps up, stalled, catches up. The time lag they report is never
 // above the age of the record at the commit (read back after the run) by
-// more than a second.
+// more than a second, or an interpolated one by a poll interval.
 func TestRealStallThenResume(t *testing.T) {
 	const (
 		stallAfter = 100 * time.Second
@@ -205,8 +205,12 @@ func TestRealStallThenResume(t *testing.T) {
 		t.Errorf("verdicts %q, want them to match %s", seq, want)
 	}
 
-	// The time lag is never above the truth: the age, at the poll, of
-	// the record at the commit.
+	// The time lag is never above the truth, the age at the poll of the
+	// record at the commit, by more than a second; an interpolated one
+	// by less than one poll interval (docs/lag-health.md#time-lag): it
+	// places the commit on the line between the log ends of two polls,
+	// each stamped as it starts, before it reads the log end (more than
+	// a second before, on a loaded machine).
 	stamps := map[int64]time.Time{}
 	for _, p := range polls {
 		if p.lag <= 0 || !p.timeLag.Known() {
@@ -217,8 +221,15 @@ func TestRealStallThenResume(t *testing.T) {
 			ts = c.RecordTime(t, topic, 0, p.committed)
 			stamps[p.committed] = ts
 		}
-		if truth := p.at.Sub(ts).Seconds(); p.timeLag.Seconds > truth+1 {
-			t.Errorf("%s: time lag %.1fs (%s) is above the truth, %.1fs (the record at %d)",
+		over := time.Second
+		if p.timeLag.Kind == lag.TimeLagInterpolated {
+			over = every
+		}
+		if truth := p.at.Sub(ts).Seconds(); p.timeLag.Seconds > truth+over.Seconds() {
+			t.Errorf("%s: time lag %.1fs (%s) is above the truth, %.1fs (the record at %d), by more than %s",
+				since(p.at), p.timeLag.Seconds, p.timeLag.Kind, truth, p.committed, over)
+		} else if p.timeLag.Seconds > truth+0.5 {
+			t.Logf("%s: time lag %.1fs (%s), the truth %.1fs (the record at %d)",
 				since(p.at), p.timeLag.Seconds, p.timeLag.Kind, truth, p.committed)
 		}
 	}
