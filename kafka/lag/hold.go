@@ -405,6 +405,12 @@ func (h *History) judgeTurns(gh *groupHist, at func(int) *kafka.PartitionOffsets
 			if ph.rh.fromKnown {
 				work = max(work, behindBound[j])
 			}
+		} else if wb := workBy[j]; wb != nil && afterHalt(gh, wb) {
+			// Where its member reads the oldest records, a sibling works
+			// off a halt's backlog (afterHalt): that says how long the
+			// sibling stood, not how the member keeps pace. Its other
+			// partitions tell.
+			work = work2[j]
 		}
 		every := newest[j] - prev[j]
 		g := grew[j]

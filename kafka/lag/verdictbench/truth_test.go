@@ -1166,20 +1166,28 @@ func TestAHaltsClimbIsNoOK(t *testing.T) {
 // JUDGING, then WARN.
 func TestAConsumerThatSlowedIsNoOKAfterItsStall(t *testing.T) {
 	for _, c := range []told{{pick{3, 88}, "members join and leave"}, {pick{13, 62}, "members join and leave"}} {
-		_, ob := storyObserver(t, c)
-		var seen []string
-		last := ColJudging
-		for _, j := range ob.out {
-			if j.t < 1100 || j.t > 1400 || !j.col.decided() || j.col == last {
-				continue
-			}
-			last = j.col
-			seen = append(seen, fmt.Sprintf("%.0fs %v", j.t, j.col))
-		}
-		if got := strings.Join(seen, ", "); got != "1100s OK, 1150s STALL, 1370s WARN" {
+		if got := decidedBetween(t, c, 1100, 1400); got != "1100s OK, 1150s STALL, 1370s WARN" {
 			t.Errorf("seed %d s%03d: decided %s from 1,100 to 1,400 s; want 1100s OK, 1150s STALL, 1370s WARN", c.seed, c.i, got)
 		}
 	}
+}
+
+// decidedBetween is the UI's decided verdicts on scenario c from one
+// second to another, each where it began ("1100s OK, 1150s STALL"):
+// JUDGING between two polls of one verdict is no change.
+func decidedBetween(t *testing.T, c told, from, to float64) string {
+	t.Helper()
+	_, ob := storyObserver(t, c)
+	var seen []string
+	last := ColJudging
+	for _, j := range ob.out {
+		if j.t < from || j.t > to || !j.col.decided() || j.col == last {
+			continue
+		}
+		last = j.col
+		seen = append(seen, fmt.Sprintf("%.0fs %v", j.t, j.col))
+	}
+	return strings.Join(seen, ", ")
 }
 
 // TestAClimbAtHalfASecondASecondHoldsItsWait: seed 15's s038 (a
@@ -1207,5 +1215,28 @@ func TestAClimbAtHalfASecondASecondHoldsItsWait(t *testing.T) {
 	}
 	if changes != 0 || last != ColJudging {
 		t.Errorf("2,640-2,697 s: %d changes, last %v; want JUDGING throughout", changes, last)
+	}
+}
+
+// TestAMemberWorkingOffAHaltIsNotBehind: seed 1's s103, one partition
+// of sixteen a member serves (commits every two minutes, on a trickle)
+// stuck for eighteen minutes, then moving again. Its member then read
+// the halt's backlog there, records twenty minutes old, and a sibling
+// waiting within its rhythm read WARN beside them (a member reading
+// records far older than its rhythm explains is busy), though the
+// member kept pace everywhere else and caught up minutes later. A
+// sibling's halt is no pace of the member's (judgeTurns): the decided
+// verdicts go from the halt to OK.
+func TestAMemberWorkingOffAHaltIsNotBehind(t *testing.T) {
+	for _, c := range []struct {
+		told
+		from, to float64
+		want     string
+	}{
+		{told{pick{1, 103}, "one partition stuck"}, 2400, 2800, "2400s STALL, 2790s OK"},
+	} {
+		if got := decidedBetween(t, c.told, c.from, c.to); got != c.want {
+			t.Errorf("seed %d s%03d: decided %s from %.0f to %.0f s; want %s", c.seed, c.i, got, c.from, c.to, c.want)
+		}
 	}
 }
