@@ -659,6 +659,16 @@ func (h *History) trend(ph *partHist, tu *turns) (behind, climbing, enough, turn
 		if tu.climb(known[nk-1].at, float64(known[nk-1].tl), turnNoise, lagNeed) {
 			return true, true, true, false
 		}
+		if r.resumed && climbed && grew <= noise && nk == 3 {
+			// Its trend started again (resumed: after a halt, or a
+			// pause in production) and its three commits since, the
+			// fewest a trend takes (one a third), climb within their
+			// scatter (the lag in records climbing with them): a member
+			// working off a halt's backlog serves its partitions as it
+			// can, in turn, and a turn's wait reads so. Its next commit
+			// tells.
+			return false, false, false, false
+		}
 		if climbed && still && climbAllFromCatchUp(known[:nk], noise, lagNeed) {
 			// The climb is all from a caught-up commit to the first
 			// under a burst (0, 10.4, 11 s), not one going on.

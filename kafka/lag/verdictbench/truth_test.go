@@ -1220,12 +1220,17 @@ func TestAClimbAtHalfASecondASecondHoldsItsWait(t *testing.T) {
 
 // TestAMemberWorkingOffAHaltIsNotBehind: seed 1's s103, one partition
 // of sixteen a member serves (commits every two minutes, on a trickle)
-// stuck for eighteen minutes, then moving again. Its member then read
-// the halt's backlog there, records twenty minutes old, and a sibling
-// waiting within its rhythm read WARN beside them (a member reading
-// records far older than its rhythm explains is busy), though the
-// member kept pace everywhere else and caught up minutes later. A
-// sibling's halt is no pace of the member's (judgeTurns): the decided
+// stuck for eighteen minutes, then moving again; and seed 6's s165, a
+// member serving forty-eight partitions in turn, restarted after a
+// minute without members. Each member then worked off the halt's
+// backlog. A sibling of the stuck partition, waiting within its rhythm
+// beside records twenty minutes old, read WARN (a member reading records
+// far older than its rhythm explains is busy), and a partition of the
+// restarted member, its three commits since the restart climbing 8 s in
+// 80 s (within their scatter, its member serving the others' backlogs in
+// turn), read WARN; both caught up minutes later. A sibling's halt is no
+// pace of the member's (judgeTurns), and after a halt three commits that
+// climb within their noise are no trend yet (History.trend): the decided
 // verdicts go from the halt to OK.
 func TestAMemberWorkingOffAHaltIsNotBehind(t *testing.T) {
 	for _, c := range []struct {
@@ -1234,6 +1239,7 @@ func TestAMemberWorkingOffAHaltIsNotBehind(t *testing.T) {
 		want     string
 	}{
 		{told{pick{1, 103}, "one partition stuck"}, 2400, 2800, "2400s STALL, 2790s OK"},
+		{told{pick{6, 165}, "restarts"}, 1800, 2110, "1800s OK, 1848s STOP, 2104s OK"},
 	} {
 		if got := decidedBetween(t, c.told, c.from, c.to); got != c.want {
 			t.Errorf("seed %d s%03d: decided %s from %.0f to %.0f s; want %s", c.seed, c.i, got, c.from, c.to, c.want)
