@@ -471,6 +471,11 @@ func (w Wait) Reason() string {
 		}
 		return "no commit in " + span(w.Silence) + " and no rhythm seen yet: " + w.Then.String() + " after " + span(w.Need) + " unless it commits"
 	case WaitTrend:
+		if w.Every > 0 && w.Silence > RhythmFactor*w.Every {
+			// Its commit stands past twice its rhythm: what it waits
+			// for now is its next commit, not more of them.
+			return "no commit in " + span(w.Silence) + ", past twice its ~" + span(w.Every) + ": waits for its next commit"
+		}
 		if w.Every > 0 {
 			return "commits every ~" + span(w.Every) + ": a trend needs " + span(w.Need) + " of them"
 		}

@@ -106,6 +106,8 @@ func TestWaitReason(t *testing.T) {
 		{Wait{Kind: WaitTrend, Every: 45 * time.Second, Need: 90 * time.Second}, "commits every ~45s: a trend needs 1m30s of them"},
 		{Wait{Kind: WaitTrend, Every: 10 * time.Minute, Need: 20 * time.Minute}, "commits every ~10m: a trend needs 20m of them"},
 		{Wait{Kind: WaitTrend, Need: 45 * time.Second}, "too few commits for a trend: needs 45s"},
+		{Wait{Kind: WaitTrend, Silence: 22 * time.Second, Every: 6 * time.Second, Need: 150 * time.Second}, "no commit in 22s, past twice its ~6s: waits for its next commit"},
+		{Wait{Kind: WaitTrend, Silence: 12 * time.Second, Every: 6 * time.Second, Need: 150 * time.Second}, "commits every ~6s: a trend needs 2m30s of them"},
 		{Wait{Kind: WaitTrend, Every: 2 * time.Hour, Need: 245 * time.Minute}, "commits every ~2h00m: a trend needs 4h05m of them"},
 		{Wait{Kind: WaitGrew, Rise: 81 * time.Second, Over: 135 * time.Second}, "its time lag grew 1m21s in the last 2m15s: not OK while it grows"},
 		{Wait{Kind: WaitGrew, RiseRecords: 1240, Over: 150 * time.Second}, "its lag grew 1240 records in the last 2m30s, its time lag older than the history: not OK while it grows"},
