@@ -65,7 +65,7 @@ test-kafka: ## run the real-Kafka tier: real brokers, Java clients, kafka-consum
 	@if [ "$$(node -p "require('$(KAFKA_CACHE)/node/node_modules/kafkajs/package.json').version" 2>/dev/null)" != "$(KAFKAJS_VERSION)" ]; then \
 		npm install --prefix "$(KAFKA_CACHE)/node" --no-audit --no-fund kafkajs@$(KAFKAJS_VERSION) || exit 1; \
 	fi
-	$(GO) test -tags realkafka -race -count=1 -timeout 30m -run '^TestReal' ./kafka/realkafka/ ./kafka/recording/ ./cmd/kgroups/
+	$(GO) test -tags realkafka -race -count=1 -timeout 45m -run '^TestReal' ./kafka/realkafka/ ./kafka/recording/ ./cmd/kgroups/
 
 golden: ## rewrite every golden file, the recorded verdicts and the docs' generated tables
 	$(GO) test -count=1 $(GOLDEN_PKGS) -update
