@@ -27,7 +27,8 @@ type stallPoll struct {
 // TestRealStallThenResume judges a real Java consumer that gets stuck and
 // comes back, as the UI and serve judge it: one partition, one producer at
 // ten records a second, and a Java consumer on the default autocommit
-// (every 5 s) that keeps up for 100 s, then stops calling poll() for 100 s
+// (every 5 s) that keeps up for 2 minutes (its window fills within one,
+// with room for a slow join), then stops calling poll() for 100 s
 // (stall.ms: processing stuck; its heartbeat thread keeps it in the
 // group, max.poll.interval.ms being longer), then polls at full speed
 // again and catches up within seconds. The group is polled every 2 s with
@@ -51,7 +52,7 @@ type stallPoll struct {
 // more than a second, or an interpolated one by a poll interval.
 func TestRealStallThenResume(t *testing.T) {
 	const (
-		stallAfter = 100 * time.Second
+		stallAfter = 2 * time.Minute
 		stall      = 100 * time.Second
 		every      = 2 * time.Second
 		// watchAfter is how long the polls go on once it caught up.
