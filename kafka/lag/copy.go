@@ -103,7 +103,7 @@ func (h *History) copyGroups(src *History) {
 		if len(sg.memberless) > 0 {
 			memberless = append(g.memberless[:0], sg.memberless...)
 		}
-		var unpaced []bool
+		var unpaced []uint8
 		if len(sg.unpaced) > 0 {
 			unpaced = append(g.unpaced[:0], sg.unpaced...)
 		}

@@ -79,11 +79,11 @@ type History struct {
 	restarts  map[restartKey]int64
 	// moved and grew are judgeGroup's scratch: the members that
 	// committed, and how much the lag of what they moved grew; paceIDs
-	// and paced are memberPaces': the members, and whether each showed
-	// a rhythm.
+	// and paced are memberPaces': the members, and how many waits each
+	// showed (up to two: a rhythm).
 	moved       []string
 	paceIDs     []string
-	paced       []bool
+	paced       []uint8
 	grew        []int64
 	behind      []float64
 	behindBound []float64
@@ -358,9 +358,10 @@ type groupHist struct {
 	// pace is the group's rhythm and latest commit at the latest poll
 	// (groupRhythm).
 	pace groupPace
-	// unpaced marks the parts whose member showed no rhythm of its own
-	// at the latest poll (memberPaces; empty: none).
-	unpaced []bool
+	// unpaced is, for each of the parts, how far short of a rhythm of
+	// its own its member was at the latest poll: 0 it showed one, 1 a
+	// single wait, 2 none (memberPaces; empty: every member showed one).
+	unpaced []uint8
 	// memberless are the runs of polls, within the ring, at which the
 	// group had no members (noteMembers): commits that moved then are
 	// not consumption. Most groups have none.

@@ -674,14 +674,20 @@ func (h *History) lagGrowthOver(ph *partHist, w uint64) int64 {
 	return l1 - l0
 }
 
-// memberPaces marks the group's partitions whose member showed no rhythm
-// of its own on any of the partitions it owns at the latest poll
-// (gh.unpaced): their silence is not judged on the other members'
-// rhythm (paceFor). Members commit what they processed, each on its own:
-// one working through a backlog commits minutes apart while the others,
-// caught up, commit every few seconds, and its partitions' silence says
-// nothing of its rhythm until it shows one. A member that showed one is
-// judged on its group's, as its partitions are one consumer's.
+// memberPaces marks, for each of the group's partitions, how much of a
+// rhythm its member showed across the partitions it owns at the latest
+// poll (gh.unpaced): their silence is judged on the other members'
+// rhythm only as far as it did (paceFor). Members commit what they
+// processed, each on its own: one working through a backlog commits
+// minutes apart while the others, caught up, commit every few seconds,
+// and its partitions' silence says nothing of its rhythm until it shows
+// one. A member that showed one is judged on its group's, as its
+// partitions are one consumer's; one that showed a single wait is
+// judged on its group's rhythm as a partition that showed its own once
+// is (rhythm.confirmed): that wait may be out of its rhythm (a member
+// serving a hot partition commits a sibling a few seconds after
+// another, then not until the hot partition's batch is done), and its
+// silence past it is no halt on that evidence alone.
 func (h *History) memberPaces(gh *groupHist, at func(int) *kafka.PartitionOffsets, n int) {
 	gh.unpaced = gh.unpaced[:0]
 	if gh.pace.every == 0 {
@@ -689,7 +695,7 @@ func (h *History) memberPaces(gh *groupHist, at func(int) *kafka.PartitionOffset
 	}
 	some := false
 	for i := range gh.parts {
-		if ph := &gh.parts[i]; ph.lastSeq == h.seq && ph.rh.every() == 0 {
+		if ph := &gh.parts[i]; ph.lastSeq == h.seq && !ph.rh.confirmed() {
 			some = true
 			break
 		}
@@ -712,36 +718,58 @@ func (h *History) memberPaces(gh *groupHist, at func(int) *kafka.PartitionOffset
 		}
 		return []string{p.MemberID}
 	}
+	// Each member's waits seen, up to two: a wait on each of two
+	// partitions is a rhythm shown twice.
 	h.eachOwnedAt(gh, at, n, func(i int, p *kafka.PartitionOffsets) {
-		shows := gh.parts[i].rh.every() > 0
+		var waits uint8
+		if r := &gh.parts[i].rh; r.confirmed() {
+			waits = 2
+		} else if r.every() > 0 {
+			waits = 1
+		}
 		for _, m := range owners(p) {
 			j := slices.Index(ids, m)
 			if j < 0 {
-				ids, paced = append(ids, m), append(paced, false)
+				ids, paced = append(ids, m), append(paced, 0)
 				j = len(ids) - 1
 			}
-			paced[j] = paced[j] || shows
+			paced[j] = min(paced[j]+waits, 2)
 		}
 	})
-	if !slices.Contains(paced, false) {
+	if !slices.ContainsFunc(paced, func(w uint8) bool { return w < 2 }) {
 		return
 	}
 	if cap(gh.unpaced) < len(gh.parts) {
-		gh.unpaced = make([]bool, len(gh.parts))
+		gh.unpaced = make([]uint8, len(gh.parts))
 	}
 	gh.unpaced = gh.unpaced[:len(gh.parts)]
 	clear(gh.unpaced)
 	h.eachOwnedAt(gh, at, n, func(i int, p *kafka.PartitionOffsets) {
-		ms := owners(p)
-		gh.unpaced[i] = len(ms) > 0 && !slices.ContainsFunc(ms, func(m string) bool { return paced[slices.Index(ids, m)] })
+		// The best paced of its owners.
+		var best uint8
+		for _, m := range owners(p) {
+			best = max(best, paced[slices.Index(ids, m)])
+		}
+		if len(owners(p)) > 0 {
+			gh.unpaced[i] = 2 - best
+		}
 	})
 }
 
-// paceFor is the pace gh.parts[i] is judged on: its group's, or none
-// where its member showed no rhythm (memberPaces).
+// paceFor is the pace gh.parts[i] is judged on: its group's; its group's
+// rhythm unconfirmed where its member showed one wait; none where it
+// showed none (memberPaces).
 func (gh *groupHist) paceFor(i int) groupPace {
-	if i < len(gh.unpaced) && gh.unpaced[i] {
+	if i >= len(gh.unpaced) {
+		return gh.pace
+	}
+	switch gh.unpaced[i] {
+	case 2:
 		return groupPace{last: gh.pace.last, simple: gh.pace.simple, back: gh.pace.back}
+	case 1:
+		g := gh.pace
+		g.confirmed = false
+		return g
 	}
 	return gh.pace
 }

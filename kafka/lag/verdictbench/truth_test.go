@@ -721,10 +721,19 @@ func TestAClimbBetweenTrendPointsIsNoOK(t *testing.T) {
 // the one before). That one wait was no period of the consumer's, and
 // twice it called a consumer keeping up or falling behind STALL within
 // its rhythm. A rhythm seen once waits as one not seen (History.verdict).
+// And so does a member's: seed 21's s160 under `health --window 15s`
+// (four members, one serving a hot partition, committing after each
+// fetched batch) saw that member commit one of its partitions twice, 4 s
+// apart, then none for 10 s while its hot partition's batch took 13 s;
+// judged on the rhythm its group had confirmed on the other members'
+// partitions (4 s), its partitions read STALL at 10 polls within their
+// rhythm. A member's one wait no longer lends it its group's
+// confirmation (History.memberPaces).
 func TestARhythmSeenOnceIsNoStall(t *testing.T) {
 	for _, c := range []told{
 		{pick{5, 179}, "members join and leave"},
 		{pick{6, 24}, "slow, then scaled out"},
+		{pick{21, 160}, "nearly keeps up (0.8x)"},
 	} {
 		_, ob := storyObserverOf(t, c, Health)
 		for _, j := range ob.out {
@@ -1246,3 +1255,4 @@ func TestAMemberWorkingOffAHaltIsNotBehind(t *testing.T) {
 		}
 	}
 }
+
