@@ -202,6 +202,13 @@ func (h *History) verdict(ph *partHist, c, end, now int64, g groupPace, tu *turn
 	if overdue {
 		return StatusOK, Rewind{}, WaitStretch
 	}
+	trendEvery := every
+	if r.resumed {
+		// Moving again after a halt: the halt is not its rhythm (its
+		// wait through the halt is its longest). Nor is it how much
+		// time lag keeping up explains.
+		trendEvery = r.served()
+	}
 	tl, atLeast := h.judgedTimeLag(ph, c, end, now)
 	if !enough && r.resumed && (!tl.Known() || tl.Seconds > KeepUpSeconds) {
 		// Moving again after a STALL or STOP, with a backlog and too
@@ -222,19 +229,14 @@ func (h *History) verdict(ph *partHist, c, end, now int64, g groupPace, tu *turn
 		// with a backlog. Its next commit tells.
 		return StatusOK, Rewind{}, WaitCalm
 	}
-	if !enough && (tl.Seconds > float64(KeepUpSeconds)+RhythmFactor*float64(max(every, h.pollGap()))/1e9 || h.backlogAtCommit(ph, tl, now)) {
+	if !enough && (tl.Seconds > float64(KeepUpSeconds)+RhythmFactor*float64(max(trendEvery, h.pollGap()))/1e9 || h.backlogAtCommit(ph, tl, now)) {
 		return StatusOK, Rewind{}, WaitTrend
 	}
-	if h.unresolved(ph, tl.Seconds, float64(KeepUpSeconds)+RhythmFactor*float64(max(every, h.pollGap()))/1e9) > 0 {
+	if h.unresolved(ph, tl.Seconds, float64(KeepUpSeconds)+RhythmFactor*float64(max(trendEvery, h.pollGap()))/1e9) > 0 {
 		// A backlog, and commits spanning too short a time for the
 		// trend to tell a consumer a little slower than its producers
 		// from one that keeps pace: OK would be a guess.
 		return StatusOK, Rewind{}, WaitTrend
-	}
-	trendEvery := every
-	if r.resumed {
-		// Moving again after a halt: the halt is not its rhythm.
-		trendEvery = r.served()
 	}
 	if r.grewLate(now, tl.Seconds, every, h.pollGap()) {
 		// Its commit is later than its longest wait, and its time lag

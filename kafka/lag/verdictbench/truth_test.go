@@ -1256,3 +1256,29 @@ func TestAMemberWorkingOffAHaltIsNotBehind(t *testing.T) {
 	}
 }
 
+// TestAHaltsWaitIsNoRhythmOfKeepingUp: consumers restarted after a
+// minute without members, one partition slower than its producers
+// (seed 20's s204, a commit per record, polled every 10 s; seed 21's
+// s087, a commit after each fetched batch, every 5 s), came back 60-75 s
+// behind, committing every 10-20 s. The wait through the halt is the
+// partition's longest (70-80 s), and the time lag keeping up explains
+// was read from it (KeepUpSeconds and twice that wait, about 150 s):
+// after 50-60 s of commits since, climbing within the noise, they read
+// OK for three and four polls, then WARN once the trend saw the climb.
+// The halt is no rhythm for that bound either (rhythm.resumed: the
+// latest wait counts), and the backlog waits for a trend that can see
+// such a climb (History.unresolved).
+func TestAHaltsWaitIsNoRhythmOfKeepingUp(t *testing.T) {
+	for _, c := range []struct {
+		told
+		from, to float64
+		want     string
+	}{
+		{told{pick{20, 204}, "restarts"}, 1840, 2020, "1850s STOP, 2010s WARN"},
+		{told{pick{21, 87}, "restarts"}, 1840, 2020, "1850s STOP, 2015s WARN"},
+	} {
+		if got := decidedBetween(t, c.told, c.from, c.to); got != c.want {
+			t.Errorf("seed %d s%03d: decided %s from %.0f to %.0f s; want %s", c.seed, c.i, got, c.from, c.to, c.want)
+		}
+	}
+}
