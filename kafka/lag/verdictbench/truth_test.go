@@ -1242,14 +1242,23 @@ func TestAClimbAtHalfASecondASecondHoldsItsWait(t *testing.T) {
 // climb within their noise are no trend yet (History.trend): the decided
 // verdicts go from the halt to OK.
 func TestAMemberWorkingOffAHaltIsNotBehind(t *testing.T) {
-	for _, c := range []struct {
-		told
-		from, to float64
-		want     string
-	}{
-		{told{pick{1, 103}, "one partition stuck"}, 2400, 2800, "2400s STALL, 2790s OK"},
-		{told{pick{6, 165}, "restarts"}, 1800, 2110, "1800s OK, 1848s STOP, 2104s OK"},
-	} {
+	decidedAsTold(t,
+		decidedStory{told{pick{1, 103}, "one partition stuck"}, 2400, 2800, "2400s STALL, 2790s OK"},
+		decidedStory{told{pick{6, 165}, "restarts"}, 1800, 2110, "1800s OK, 1848s STOP, 2104s OK"})
+}
+
+// decidedStory is a scenario and the verdicts the UI decides between
+// from and to seconds (decidedBetween).
+type decidedStory struct {
+	told
+	from, to float64
+	want     string
+}
+
+// decidedAsTold checks each story's decided verdicts.
+func decidedAsTold(t *testing.T, cs ...decidedStory) {
+	t.Helper()
+	for _, c := range cs {
 		if got := decidedBetween(t, c.told, c.from, c.to); got != c.want {
 			t.Errorf("seed %d s%03d: decided %s from %.0f to %.0f s; want %s", c.seed, c.i, got, c.from, c.to, c.want)
 		}
@@ -1269,16 +1278,7 @@ func TestAMemberWorkingOffAHaltIsNotBehind(t *testing.T) {
 // latest wait counts), and the backlog waits for a trend that can see
 // such a climb (History.unresolved).
 func TestAHaltsWaitIsNoRhythmOfKeepingUp(t *testing.T) {
-	for _, c := range []struct {
-		told
-		from, to float64
-		want     string
-	}{
-		{told{pick{20, 204}, "restarts"}, 1840, 2020, "1850s STOP, 2010s WARN"},
-		{told{pick{21, 87}, "restarts"}, 1840, 2020, "1850s STOP, 2015s WARN"},
-	} {
-		if got := decidedBetween(t, c.told, c.from, c.to); got != c.want {
-			t.Errorf("seed %d s%03d: decided %s from %.0f to %.0f s; want %s", c.seed, c.i, got, c.from, c.to, c.want)
-		}
-	}
+	decidedAsTold(t,
+		decidedStory{told{pick{20, 204}, "restarts"}, 1840, 2020, "1850s STOP, 2010s WARN"},
+		decidedStory{told{pick{21, 87}, "restarts"}, 1840, 2020, "1850s STOP, 2015s WARN"})
 }
