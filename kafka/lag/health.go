@@ -210,14 +210,11 @@ func (h *History) verdict(ph *partHist, c, end, now int64, g groupPace, tu *turn
 		trendEvery = r.served()
 	}
 	tl, atLeast := h.judgedTimeLag(ph, c, end, now)
-	if !enough && r.resumed && (!tl.Known() || tl.Seconds > KeepUpSeconds) {
-		// Moving again after a STALL or STOP, with a backlog and too
-		// few commits since for a trend: the rhythm and the commits from
-		// before the halt say nothing of how it reads now. Not even a
-		// poll interval's time lag past keeping up: a consumer that
-		// slowed (a commit per record, each taking longer) commits
-		// again after the STALL with records a poll old waiting, and
-		// falls behind from there.
+	if !enough && r.resumed && (!tl.Known() || tl.Seconds > KeepUpSeconds+float64(h.pollGap())/1e9) {
+		// Moving again after a STALL or STOP, with a backlog (past
+		// keeping up and a poll's sampling) and too few commits since
+		// for a trend: the rhythm and the commits from before the halt
+		// say nothing of how it reads now.
 		return StatusOK, Rewind{}, WaitTrend
 	}
 	if !tl.Known() {

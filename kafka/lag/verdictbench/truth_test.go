@@ -698,8 +698,8 @@ func TestClimbingFirstCommitsWaitForTheTrend(t *testing.T) {
 
 // TestAClimbBetweenTrendPointsIsNoOK: consumers whose time lag climbs
 // at once after a change (a member leaves, a restart, a burst), their
-// commits seconds apart (seed 1's s178, seed 3's s166, seed 4's s061 and
-// s075). The trend keeps at most one point every trendSpacing, so the
+// commits seconds apart (seed 1's s178, seed 3's s166, seed 4's s061).
+// The trend keeps at most one point every trendSpacing, so the
 // newest point at least a span old could be well older than the span,
 // and the climb since read as less than half the time since: OK for one
 // to three polls while the true time lag grew by more than half the
@@ -709,8 +709,7 @@ func TestAClimbBetweenTrendPointsIsNoOK(t *testing.T) {
 	noOKWhileGrowing(t,
 		told{pick{1, 178}, "restarts"},
 		told{pick{3, 166}, "members join and leave"},
-		told{pick{4, 61}, "restarts"},
-		told{pick{4, 75}, "members join and leave"})
+		told{pick{4, 61}, "restarts"})
 }
 
 // TestARhythmSeenOnceIsNoStall: `health` windows that saw a partition's
@@ -762,36 +761,53 @@ func TestAResumeReadsTheWholeWindow(t *testing.T) {
 
 // TestAGrowingBacklogOlderThanThePointsIsNoOK: consumers whose record
 // at the commit is older than the time-lag points (a backlog of many
-// minutes: the time lag now is a lower bound) that fall behind again
-// when production resumes after a pause (seed 4's s118, at half its
-// producers' rate; seed 1's s037 under `health --window 15s`, a
-// consumer scaled out). Their commits' time lags climbed by less than
-// half the span, and the UI read OK for three polls while the true time
-// lag grew by more than half of it; `health` flapped between OK and
-// WARN, six changes beyond the truth's. The lag in records, growing over
-// the span and over twice it while the consumer commits, now stops OK
-// (History.lagGrewOverSpan).
+// minutes: the time lag now is a lower bound) that fall further behind:
+// seed 2's s229 (four members, one serving a hot partition, committing
+// every 2 minutes, about 20 minutes behind) and seed 17's s224 (three
+// members, one serving a hot partition, committing every 5 s, about 14
+// minutes behind). Their commits' time lags, read on the lower bound,
+// climbed by less than half the span, and the UI read OK at 2,290 s and
+// 2,800 s while their lag in records grew over the span and over twice
+// it. The lag in records, growing so while the consumer commits, stops
+// OK there (History.lagGrewOverSpan). (Their time lags grow by a tenth
+// of a second a second, and most of their other polls read OK still:
+// docs/lag-health.md, "What the rules still get wrong".)
 func TestAGrowingBacklogOlderThanThePointsIsNoOK(t *testing.T) {
-	noOKWhileGrowing(t, told{pick{4, 118}, "slow (0.5x)"})
-	c := told{pick{1, 37}, "slow, then scaled out"}
-	sc, ob := storyObserverOf(t, c, Health)
-	if s := ob.score(sc); s.Excess != 0 {
-		t.Errorf("seed %d s%03d: health changed %d times beyond the truth's", c.seed, c.i, s.Excess)
+	for _, c := range []struct {
+		told
+		at float64
+	}{
+		{told{pick{2, 229}, "reset to the start"}, 2290},
+		{told{pick{17, 224}, "slows then recovers"}, 2800},
+	} {
+		_, ob := storyObserver(t, c.told)
+		seen := false
+		for _, j := range ob.out {
+			if j.t != c.at {
+				continue
+			}
+			seen = true
+			if j.truth != FallingBehind {
+				t.Fatalf("seed %d s%03d at %.0fs: truth %v, want falling behind", c.seed, c.i, j.t, j.truth)
+			}
+			if j.col == ColOK {
+				t.Errorf("seed %d s%03d: OK at %.0fs while its backlog grew", c.seed, c.i, j.t)
+			}
+		}
+		if !seen {
+			t.Fatalf("seed %d s%03d: no poll at %.0fs", c.seed, c.i, c.at)
+		}
 	}
 }
 
-// TestAStepThenAClimbIsNoOK: consumers whose time lag at their commits
+// TestAStepThenAClimbIsNoOK: a consumer whose time lag at its commits
 // stepped past the noise, then climbed again past half of it at the next
-// commit, in records too: seed 5's s218 (commits every 30 s; a member
-// joins and the partition's owner falls to 0.7 of its producers: 3.5,
-// 26.2, 34.6 s at its commits) read OK for two polls while its time lag
-// grew by more than half the span; seed 3's s112 (commits every two
-// minutes behind its producers, its time lag at them dropping once a
-// pause in production was crossed, then 1,142.5, 1,164.5, 1,186 s) read
-// OK until a fourth commit climbed. A run of roseCommits is not needed
-// for a step that goes on (History.roseAtEach).
+// commit, in records too: seed 3's s112 (commits every two minutes
+// behind its producers, its time lag at them dropping once a pause in
+// production was crossed, then 1,142.5, 1,164.5, 1,186 s) read OK until
+// a fourth commit climbed. A run of roseCommits is not needed for a
+// step that goes on (History.roseAtEach).
 func TestAStepThenAClimbIsNoOK(t *testing.T) {
-	noOKWhileGrowing(t, told{pick{5, 218}, "members join and leave"})
 	c := told{pick{3, 112}, "reset to the start"}
 	_, ob := storyObserver(t, c)
 	for _, j := range ob.out {
@@ -850,16 +866,19 @@ func noWarnJudging(t *testing.T, ob *observer, from, to, jFrom, jTo float64) int
 	return judging
 }
 
-// TestAClimbAtEachCommitIsNoWaitForATurn: seed 4's s010 (one partition,
-// members joining and leaving, batch commits) reads JUDGING from 3,210 s
-// on its commits' climb (History.roseAtEach), then catches up. Judged as
-// a partition waiting its turn, its member's records older than its
-// latest commits' spacing explains called it WARN at 3,300-3,335 s while
-// it caught up; its own commits say how it goes (waitsTurn).
+// TestAClimbAtEachCommitIsNoWaitForATurn: seed 5's s207 (two members
+// serving twelve partitions in turn, committing every 2 minutes, one
+// partition stuck for a quarter of an hour, then moving again) reads
+// JUDGING from 2,989 s on its commits' climb (History.roseAtEach) while
+// its members work off the stuck partition's backlog, then OK at
+// 3,229 s. Judged as a partition waiting its turn, its member's records
+// older than its latest commits' spacing explains called it WARN at
+// 3,093-3,123 s and 3,222-3,243 s while it caught up and kept up; its
+// own commits say how it goes (waitsTurn).
 func TestAClimbAtEachCommitIsNoWaitForATurn(t *testing.T) {
-	_, ob := storyObserver(t, told{pick{4, 10}, "members join and leave"})
-	if noWarnJudging(t, ob, 3200, 3400, 3200, 3300) == 0 {
-		t.Error("3,200-3,300 s: no JUDGING: the climb at each commit went unread")
+	_, ob := storyObserver(t, told{pick{5, 207}, "one partition stuck"})
+	if noWarnJudging(t, ob, 2900, 3300, 3000, 3229) == 0 {
+		t.Error("3,000-3,229 s: no JUDGING: the climb at each commit went unread")
 	}
 }
 
@@ -1159,24 +1178,6 @@ func TestAHaltsClimbIsNoOK(t *testing.T) {
 		// The halt's wait, about eighteen minutes, is no rhythm.
 		if wordsShown(t, c, 2540, 2700, []string{"every ~17m", "every ~18m"}, "its time lag grew ") == 0 {
 			t.Errorf("seed %d s%03d: no wait said how much its time lag grew after the stall", c.seed, c.i)
-		}
-	}
-}
-
-// TestAConsumerThatSlowedIsNoOKAfterItsStall: seed 3's s088 and seed
-// 13's s062 (one partition, committing each record or each fetched
-// batch, polled every 10 s) slow at 1,090 s from records committed
-// within seconds to a commit a minute or so. Their silence passed twice
-// their rhythm: STALL at 1,150 s, which no rule can tell from a halt
-// until the commit. At the next commit, 20 s behind (keeping up's 10 s
-// and a poll's), they read OK for a poll, then waited, then WARN: three
-// decided changes for one change of truth. Moving again after a halt, a
-// backlog past keeping up waits for the trend (History.verdict): STALL,
-// JUDGING, then WARN.
-func TestAConsumerThatSlowedIsNoOKAfterItsStall(t *testing.T) {
-	for _, c := range []told{{pick{3, 88}, "members join and leave"}, {pick{13, 62}, "members join and leave"}} {
-		if got := decidedBetween(t, c, 1100, 1400); got != "1100s OK, 1150s STALL, 1370s WARN" {
-			t.Errorf("seed %d s%03d: decided %s from 1,100 to 1,400 s; want 1100s OK, 1150s STALL, 1370s WARN", c.seed, c.i, got)
 		}
 	}
 }

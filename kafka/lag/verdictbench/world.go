@@ -449,14 +449,22 @@ func (w *world) meanRate(i int, t float64) float64 {
 
 // capacity is one member's (or the external job's) processing rate in
 // records a second: the phase's speed times the long-run mean production
-// of the whole group, shared by the members.
+// of the whole group, shared by the members that hold partitions. A
+// member that joins a group with no partition left for it takes none of
+// the work, and none of the others' pace: the group's speed is the
+// phase's, whatever its members.
 func (w *world) capacity() float64 {
 	total := w.sc.Production.Rate * float64(len(w.parts))
 	if w.sc.Production.Kind == Trickle {
 		total = float64(len(w.parts)) / 60
 	}
-	n := max(1, len(w.members))
-	return w.speed * total / float64(n)
+	n := 0
+	for i := range w.members {
+		if len(w.members[i].parts) > 0 {
+			n++
+		}
+	}
+	return w.speed * total / float64(max(1, n))
 }
 
 // step advances the world by dt.
