@@ -769,9 +769,9 @@ func TestAResumeReadsTheWholeWindow(t *testing.T) {
 // climbed by less than half the span, and the UI read OK at 2,290 s and
 // 2,800 s while their lag in records grew over the span and over twice
 // it. The lag in records, growing so while the consumer commits, stops
-// OK there (History.lagGrewOverSpan). (Their time lags grow by a tenth
-// of a second a second, and most of their other polls read OK still:
-// docs/lag-health.md, "What the rules still get wrong".)
+// OK there (History.lagGrewOverSpan). Their time lags grow by a tenth
+// of a second a second, and most of their other polls read OK still, a
+// kind the rules still get wrong (docs/lag-health.md lists them).
 func TestAGrowingBacklogOlderThanThePointsIsNoOK(t *testing.T) {
 	for _, c := range []struct {
 		told
