@@ -149,7 +149,11 @@ func (h *History) copyGroupsFresh(src *History) {
 		g := &ghs[i]
 		i++
 		*g = *sg
+		// Nothing of src's memory stays shared: a slice emptied in
+		// place ([:0]) keeps its array, and h's next poll would write
+		// into it while src is read (memberPaces refills unpaced).
 		g.parts, g.lag.b = nil, nil
+		g.memberless, g.unpaced, g.rewinds, g.turns = nil, nil, nil, nil
 		if n := len(sg.parts); n > 0 {
 			g.parts, parts = parts[:n:n], parts[n:]
 			copy(g.parts, sg.parts)
