@@ -54,8 +54,8 @@ test-kafka: ## run the real-Kafka tier: real brokers, Java clients, kafka-consum
 	@for v in $(KAFKA_VERSIONS); do ./.ci/kafka fetch $$v >/dev/null || exit 1; done
 	@cd kafka/rebalance/testdata/capture && $(GO) mod download
 	@missing=""; \
-	/usr/bin/python3 -c 'import kafka' >/dev/null 2>&1 || missing="$$missing python3-kafka"; \
-	/usr/bin/python3 -c 'import confluent_kafka' >/dev/null 2>&1 || missing="$$missing python3-confluent-kafka"; \
+	/usr/bin/python3 -I -c 'import kafka' >/dev/null 2>&1 || missing="$$missing python3-kafka"; \
+	/usr/bin/python3 -I -c 'import confluent_kafka' >/dev/null 2>&1 || missing="$$missing python3-confluent-kafka"; \
 	command -v kcat >/dev/null 2>&1 || missing="$$missing kcat"; \
 	if [ -n "$$missing" ]; then \
 		sudo=""; [ "$$(id -u)" -eq 0 ] || sudo=sudo; \
