@@ -167,6 +167,35 @@ func TestSharesGoInTurn(t *testing.T) {
 	}
 }
 
+// TestAMemberWithoutPartitionsCommitsNothing: a member that joins a
+// group with no partition left for it (two members, one partition)
+// commits nothing: the partition is committed on its owner's timer
+// alone. Committing all partitions, as the world once did for a member
+// with none, put a second timer on the partition, and its waits ran
+// long and short by turns.
+func TestAMemberWithoutPartitionsCommitsNothing(t *testing.T) {
+	sc := &Scenario{
+		Name: "idle", Partitions: 1, Members: 1, Spread: Even,
+		Rhythm: Rhythm{Kind: Interval, Every: time.Minute}, Production: Production{Kind: Steady, Rate: 10},
+		Poll: 5 * time.Second, Window: time.Minute, Length: 20 * time.Minute,
+		Phases: []Phase{{At: 0, Speed: 1.5, Event: Consume}, {At: time.Minute, Speed: 1.5, Event: Join}}, Seed: 1,
+	}
+	w := newWorld(sc)
+	for w.t < 1200 {
+		w.step()
+	}
+	if n := len(w.members); n != 2 || len(w.members[1].parts) != 0 {
+		t.Fatalf("%d members, the second with %d partitions; want 2, the second with none", n, len(w.members[n-1].parts))
+	}
+	p := &w.parts[0]
+	for _, g := range p.gaps {
+		if g < 59 || g > 61 {
+			t.Errorf("waits between commits %v; want each a minute (the owner's timer)", p.gaps)
+			break
+		}
+	}
+}
+
 // TestAFetchHoldsWhatThePartitionHad: a member serving its partitions in
 // turn takes, in its turn on a partition, the records that partition held
 // when the turn began (one fetch), then turns to the next with records

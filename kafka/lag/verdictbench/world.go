@@ -638,6 +638,11 @@ func (w *world) commit() {
 	}
 	for k := range w.members {
 		m := &w.members[k]
+		if len(m.parts) == 0 {
+			// A member the assignor left without partitions (more
+			// members than partitions) has nothing to commit.
+			continue
+		}
 		switch r.Kind {
 		case Interval:
 			if w.t < m.next {
