@@ -61,16 +61,8 @@ func TestRealRestartSlowerThanProducers(t *testing.T) {
 		watchAfter = 4 * time.Minute
 	)
 	cfg := lag.DefaultConfig()
-	// The window's span in time: Window observations MinDistance apart
-	// (the polls are closer).
-	span := time.Duration(cfg.Window-1) * max(cfg.MinDistance, every)
-
-	c := realkafka.Start(t, "", 1)
-	topic, group := c.Name("restart"), c.Name("restart-g")
-	c.CreateTopic(t, topic, 1)
-	c.ProduceSteadily(t, 100*time.Millisecond, func(int) { c.ProduceAsync(topic, 0) })
-
-	j := c.StartClients(t)
+	span := windowSpan(cfg, every)
+	c, j, topic, group := onePartitionTenASecond(t, "restart")
 	// Clients.java forgets a closed client's name: the consumer started
 	// again is "slow" too, a new KafkaConsumer with the same properties.
 	consume := func() {

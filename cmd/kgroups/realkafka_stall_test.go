@@ -24,6 +24,26 @@ type stallPoll struct {
 	timeLag                lag.TimeLag
 }
 
+// windowSpan is the window's span in time for polls every apart:
+// cfg.Window observations cfg.MinDistance apart (or every, when polls are
+// further apart).
+func windowSpan(cfg lag.Config, every time.Duration) time.Duration {
+	return time.Duration(cfg.Window-1) * max(cfg.MinDistance, every)
+}
+
+// onePartitionTenASecond starts a one-broker cluster with a topic of one
+// partition, named after name, that a producer writes ten records a
+// second to for the rest of the test, and the JVM for its consumers: the
+// cluster, the clients, the topic and a group name for them.
+func onePartitionTenASecond(t *testing.T, name string) (*realkafka.Cluster, *realkafka.Clients, string, string) {
+	t.Helper()
+	c := realkafka.Start(t, "", 1)
+	topic, group := c.Name(name), c.Name(name+"-g")
+	c.CreateTopic(t, topic, 1)
+	c.ProduceSteadily(t, 100*time.Millisecond, func(int) { c.ProduceAsync(topic, 0) })
+	return c, c.StartClients(t), topic, group
+}
+
 // TestRealStallThenResume judges a real Java consumer that gets stuck and
 // comes back, as the UI and serve judge it: one partition, one producer at
 // ten records a second, and a Java consumer on the default autocommit
@@ -59,16 +79,8 @@ func TestRealStallThenResume(t *testing.T) {
 		watchAfter = 2 * time.Minute
 	)
 	cfg := lag.DefaultConfig()
-	// The window's span in time: Window observations MinDistance apart
-	// (the polls are closer).
-	span := time.Duration(cfg.Window-1) * max(cfg.MinDistance, every)
-
-	c := realkafka.Start(t, "", 1)
-	topic, group := c.Name("stall"), c.Name("stall-g")
-	c.CreateTopic(t, topic, 1)
-	c.ProduceSteadily(t, 100*time.Millisecond, func(int) { c.ProduceAsync(topic, 0) })
-
-	j := c.StartClients(t)
+	span := windowSpan(cfg, every)
+	c, j, topic, group := onePartitionTenASecond(t, "stall")
 	start := time.Now()
 	j.Consumer(t, "stall", []string{topic}, "group.id="+group, "auto.offset.reset=earliest",
 		"session.timeout.ms=10000", "heartbeat.interval.ms=500",
