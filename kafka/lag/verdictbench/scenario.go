@@ -39,13 +39,27 @@ type Scenario struct {
 }
 
 // commitPeriod is the longest a partition's commit stands between moves
-// while the consumer runs at speed: the rhythm, stretched for a member
-// that serves its partitions in turn or commits after slow batches.
+// while the consumer runs at speed, which is the longest a record waits
+// for its commit (the peak of a keeping-up consumer's sawtooth in time
+// lag): the rhythm, stretched for a member that serves its partitions in
+// turn or commits after slow batches. On a trickle it is the wait of a
+// record, as records come a minute apart.
 func (sc *Scenario) commitPeriod(speed float64) float64 {
 	capacity := speed * sc.Production.Rate * float64(sc.Partitions) / float64(max(1, sc.Members))
 	if sc.Production.Kind == Trickle {
-		// A record a minute: a commit moves when one arrives.
-		return max(60, sc.Rhythm.Every.Seconds())
+		// A record a minute: a commit moves when one arrives, once the
+		// member has read it and its timer fires. A member takes
+		// 60/speed seconds over a minute's records of its partitions
+		// (its capacity is speed times what arrives on them), so a
+		// record waits up to that, then up to its rhythm: a commit every
+		// 30 s at 1.3x leaves a record 76 s behind before its commit
+		// (TestKeepingUpStaysWithinTheCommitPeriod), and at 0.5x, with
+		// a backlog, a partition's commit on a timer moves every two
+		// minutes (TestASlowTrickleCommitsOnceARound).
+		if speed <= 0 {
+			speed = 1
+		}
+		return max(60, sc.Rhythm.Every.Seconds()+60/speed)
 	}
 	per := max(1, sc.Partitions/max(1, sc.Members))
 	var p float64

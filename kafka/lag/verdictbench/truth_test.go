@@ -1315,3 +1315,97 @@ func TestAHaltsWaitIsNoRhythmOfKeepingUp(t *testing.T) {
 		decidedStory{told{pick{20, 204}, "restarts"}, 1840, 2020, "1850s STOP, 2010s WARN"},
 		decidedStory{told{pick{21, 87}, "restarts"}, 1840, 2020, "1850s STOP, 2015s WARN"})
 }
+
+// TestKeepingUpStaysWithinTheCommitPeriod: a consumer faster than its
+// producers, its load spread evenly over its members, keeps its true time
+// lag within its commit period (plus the production's cycle: a burst's
+// records wait through it; and a step of the world, in which a record
+// is written and read) on every rhythm that commits, whatever its
+// partitions and members: the period is the sawtooth a keeping-up
+// consumer climbs between commits, which the truth's keepUpBound and the
+// OK-while-growing target allow for. On a trickle a member keeping up at
+// 1.3x takes 46 s over the minute's records of its partitions, and a
+// record read last waits for the next tick of a 30-s timer after that:
+// 75 s behind, past a minute.
+func TestKeepingUpStaysWithinTheCommitPeriod(t *testing.T) {
+	for _, pk := range []ProductionKind{Steady, Bursty, Trickle} {
+		for _, r := range rhythms {
+			if r.Kind == Never {
+				continue
+			}
+			for _, parts := range []int{1, 3, 6, 12, 48} {
+				for _, members := range []int{1, 2, 4} {
+					if parts%members != 0 {
+						continue
+					}
+					for _, sp := range []Spread{Even, InTurn} {
+						for _, speed := range []float64{1.3, 2} {
+							sc := &Scenario{Name: "pace", Partitions: parts, Members: members, Spread: sp, Rhythm: r,
+								Production: Production{Kind: pk, Rate: 3}, Poll: 5 * time.Second, Length: 40 * time.Minute,
+								Phases: []Phase{{At: 0, Speed: speed, Event: Consume}}, Seed: 1}
+							w := newWorld(sc)
+							peak := 0.0
+							for w.t < sc.Length.Seconds() {
+								w.step()
+								if w.t < 600 {
+									continue // past the first commits and fetches
+								}
+								for i := range w.parts {
+									peak = max(peak, w.timeLag(i))
+								}
+							}
+							if bound := sc.commitPeriod(speed) + sc.productionCycle() + dt; peak > bound {
+								t.Errorf("%v, %v, %d partitions, %d members %v at %.1fx: time lag reached %.1fs; want within %.1fs",
+									pk, r, parts, members, sp, speed, peak, bound)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestASlowTrickleCommitsOnceARound: a member slower than a trickle, on a
+// timer or committing each record, reads one record of each of its
+// partitions a round, a round taking 60 s over its speed: a partition's
+// commit moves once a round, no more often (its commit period is the
+// round, not the minute between records, and a trend takes three of
+// them to show), and no less.
+func TestASlowTrickleCommitsOnceARound(t *testing.T) {
+	for _, r := range rhythms {
+		if r.Kind != PerRecord && r.Kind != Interval || r.External || r.Every > time.Minute {
+			continue
+		}
+		for _, parts := range []int{1, 6, 12} {
+			for _, speed := range []float64{0.25, 0.5, 0.8} {
+				sc := &Scenario{Name: "round", Partitions: parts, Members: 1, Spread: Even, Rhythm: r,
+					Production: Production{Kind: Trickle}, Poll: 5 * time.Second, Length: time.Hour,
+					Phases: []Phase{{At: 0, Speed: speed, Event: Consume}}, Seed: 1}
+				w := newWorld(sc)
+				moved := make([]float64, parts)
+				at := make([]int64, parts)
+				for i := range w.parts {
+					moved[i], at[i] = -1, w.parts[i].committed
+				}
+				longest := 0.0
+				for w.t < sc.Length.Seconds() {
+					w.step()
+					for i := range w.parts {
+						if c := w.parts[i].committed; c != at[i] {
+							if w.t > 900 && moved[i] >= 0 {
+								longest = max(longest, w.t-moved[i])
+							}
+							moved[i], at[i] = w.t, c
+						}
+					}
+				}
+				round := 60 / speed
+				if period := sc.commitPeriod(speed); longest > period+dt || longest < round-dt {
+					t.Errorf("%v, %d partitions at %.2fx: a partition's commit stood up to %.1fs; want a round (%.0fs) and within the commit period (%.1fs)",
+						r, parts, speed, longest, round, period)
+				}
+			}
+		}
+	}
+}
