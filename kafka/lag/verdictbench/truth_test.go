@@ -199,6 +199,38 @@ func TestAMemberWithoutPartitionsCommitsNothing(t *testing.T) {
 	}
 }
 
+// TestAStuckPartitionHoldsNoBatch: a member committing after each batch,
+// one of its partitions stuck at a record, commits its other partition's
+// records when it has read them: the stuck partition's records are in no
+// batch it fetches, so no batch waits for them. Counting them, the member
+// held the others' last records uncommitted until more arrived (through
+// each pause of its producers, five minutes: a wait no consumer makes).
+func TestAStuckPartitionHoldsNoBatch(t *testing.T) {
+	sc := &Scenario{
+		Name: "stuck", Partitions: 2, Members: 1, Spread: Even,
+		Rhythm: Rhythm{Kind: AfterBatch, Batch: 500}, Production: Production{Kind: Steady, Rate: 1},
+		Poll: time.Second, Window: time.Minute, Length: 10 * time.Minute,
+		Phases: []Phase{{At: 0, Speed: 2, Event: StuckOne}}, Seed: 1,
+	}
+	w := newWorld(sc)
+	w.step()
+	if !w.stuck {
+		t.Fatal("partition 0 is not stuck")
+	}
+	p0, p1 := &w.parts[0], &w.parts[1]
+	p0.end += 100 // records wait on the stuck partition
+	p1.end += 10  // and ten on the other, and no more arrive
+	at := w.t
+	for w.t < at+5 {
+		w.process(&w.members[0], 1)
+		w.commit()
+		w.t += dt
+	}
+	if p1.committed != p1.end {
+		t.Errorf("partition 1 committed at %d, its end %d: want its records committed once read (read to %d)", p1.committed, p1.end, p1.pos)
+	}
+}
+
 // TestAFetchHoldsWhatThePartitionHad: a member serving its partitions in
 // turn takes, in its turn on a partition, the records that partition held
 // when the turn began (one fetch), then turns to the next with records

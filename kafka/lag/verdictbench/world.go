@@ -652,6 +652,11 @@ func (w *world) commit() {
 		case AfterBatch:
 			var backlog int64
 			for _, i := range m.parts {
+				if w.stuck && i == 0 {
+					// Nothing is read from it (process): its records
+					// are in no batch, and no batch waits for them.
+					continue
+				}
 				backlog += max(0, w.parts[i].end-w.parts[i].pos)
 			}
 			if m.batch == 0 {
