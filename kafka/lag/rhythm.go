@@ -644,7 +644,7 @@ func (h *History) trend(ph *partHist, tu *turns) (behind, climbing, enough, turn
 		// is a pause in production crossed, not a catch-up: the time
 		// lags before it are no baseline for those after. A held climb
 		// then goes on while the lag in records climbs.
-		climbing = climbing || gapCrossed(known[:nk], noise, max(KeepUpMessages, rate*float64(h.pollGap())/1e9)) && h.recordsClimb(ph, all[:n])
+		climbing = climbing || gapCrossed(known[:nk], noise, KeepUpMessages) && h.recordsClimb(ph, all[:n])
 		// Or its thirds' floors climbed past the noise, in time lag and
 		// in records beyond a poll's production, and it still climbs at
 		// the newest commit, in records too (over the middle third's
@@ -736,10 +736,17 @@ func (h *History) recordsClimb(ph *partHist, pts []trendPoint) bool {
 // gapCrossed reports whether at one of pts (known time lags, oldest
 // first) the time lag fell below the one before by more than noise and
 // more than the time between them, while the lag in records rose by more
-// than rise (a poll's production and a few records). The consumer then
-// read, in that time, records written over more than twice as long, yet
-// fewer than were written meanwhile: production was sparser in what it
-// read than since, which no change of its own pace explains.
+// than rise (a few records). The consumer then read, in that time,
+// records written over more than twice as long, yet fewer than were
+// written meanwhile: production was sparser in what it read than since,
+// which no change of its own pace explains. Under steady production its
+// lag would have fallen by the fall's worth of production, more than a
+// poll's (commits are a poll apart at least), and the polls' timing
+// moves a lag by a poll's production at most (a commit is seen up to a
+// poll after it is made): a lag that rose at all is past that. A poll's
+// production asked of the rise itself missed a consumer at 0.8x of its
+// producers committing every other poll, which adds less than that
+// between two commits.
 func gapCrossed(pts []trendPoint, noise, rise float64) bool {
 	for i := len(pts) - 1; i > 0; i-- {
 		if float64(pts[i-1].tl-pts[i].tl) > max(noise, float64(pts[i].at-pts[i-1].at)/1e9) && float64(pts[i].lag-pts[i-1].lag) > rise {
