@@ -418,7 +418,19 @@ func (h *History) judgeTurns(gh *groupHist, at func(int) *kafka.PartitionOffsets
 			g = grewLong[j]
 		}
 		// Not after a halt (afterHalt).
-		if member != "" && prev[j] > 0 && g > KeepUpMessages && work > KeepUpSeconds+RhythmFactor*float64(every)/1e9 && !afterHalt(gh, ph) {
+		// Nor a member idle: committed nowhere for longer than the wait
+		// its rhythm predicts (the group's or this partition's, their
+		// waits' growth counted: stallAfter). It works nowhere the
+		// history shows, and the records it reads are old only in that
+		// its commits stand, as a halted member's are. Its partitions
+		// wait on their silence and read ERR STALL at twice that wait,
+		// without a WARN before it: one verdict change for one of the
+		// consumer. (A partition the rules called STALL is left to the
+		// branch above: a member committing after each fetched batch
+		// commits nowhere while it works through a long one.)
+		rhythm := max(gh.pace.every, ph.rh.every())
+		idle := float64(t-newest[j]) > float64(h.stallAfter(ph, int64(RhythmFactor*float64(rhythm)), gh.pace))/RhythmFactor
+		if member != "" && prev[j] > 0 && g > KeepUpMessages && work > KeepUpSeconds+RhythmFactor*float64(every)/1e9 && !afterHalt(gh, ph) && !idle {
 			ph.raw, ph.wait = StatusWarn, WaitNone
 		}
 	})

@@ -24,10 +24,12 @@ func commitsAt(h *History, lags map[float64]int64) func(sec float64) {
 // 90 s may take 270 s for the next; its commit is STALL only past twice
 // that (540 s after it: 675 s), not past twice its longest wait (180 s:
 // 315 s), as it was before the rule. Committing at the log end each time,
-// nothing says it falls behind until its time lag passes what its waits
-// explain: it waits, saying why, and reads WARN once its time lag is past
-// twice its rhythm where it works (535 s at 665 s). One that left more
-// behind at each commit reads WARN throughout.
+// nothing says it falls behind: it waits, saying why, until ERR STALL.
+// (It read WARN at 665 s, its time lag 535 s past twice its rhythm,
+// until a member silent everywhere past its predicted wait was no
+// longer read as working: a halted consumer read WARN for a few polls
+// before ERR STALL, two changes for one.) One that left more behind at
+// each commit reads WARN throughout.
 func TestGrowingWaitsPredictTheNext(t *testing.T) {
 	stretch := fmt.Sprintf("JUDGING/%d", WaitStretch)
 	for _, c := range []struct {
@@ -36,7 +38,7 @@ func TestGrowingWaitsPredictTheNext(t *testing.T) {
 		want map[float64]string
 	}{
 		{"at the head", map[float64]int64{0: 0, 10: 0, 40: 0, 130: 0},
-			map[float64]string{320: stretch, 330: stretch, 665: "WARN/0", 675: "ERR STALL/0"}},
+			map[float64]string{320: stretch, 330: stretch, 665: stretch, 675: "ERR STALL/0"}},
 		{"falling behind", map[float64]int64{0: 0, 10: 10, 40: 40, 130: 130},
 			map[float64]string{320: "WARN/0", 330: "WARN/0", 665: "WARN/0", 675: "ERR STALL/0"}},
 	} {

@@ -432,6 +432,59 @@ func TestAHaltedConsumerIsNoBusyMember(t *testing.T) {
 	}
 }
 
+// TestAStalledMemberUnderBurstsIsNoSlowOne: four members serve twelve
+// partitions, three each, under bursty production (records for the
+// first quarter of every 40, 90 or 300 s), each committing its
+// partitions every 30 s or 2 minutes at phases spread over that rhythm,
+// and all halt at 1,500 s. A partition whose newest commit before the
+// halt stood above the ones before waits for its next to tell a step
+// from a climb; its member reads records older than its commits'
+// spacing explains, since it reads none, and its lag grows. That is a
+// member that commits nowhere, not one falling behind where it works:
+// from the halt the group reads OK or JUDGING, then ERR STALL within
+// twice the rhythm and a few polls, and ERR STALL from then on, never
+// WARN. Before a member had to have committed within its rhythm for
+// judgeTurns to call its waiting partitions falling behind, two-minute
+// commits under the 90-s cycle read WARN from 1,650 s at 5-s polls and
+// from 1,630 s at 10-s polls until ERR STALL (six and five polls).
+func TestAStalledMemberUnderBurstsIsNoSlowOne(t *testing.T) {
+	const n, halt = 12, 1500
+	for _, poll := range []int{5, 10, 30} {
+		for _, every := range []int{30, 120} {
+			for _, cycle := range []int{40, 90, 300} {
+				t.Run(fmt.Sprintf("poll %ds, commits every %ds, burst cycle %ds", poll, every, cycle), func(t *testing.T) {
+					var c, end [n]int64
+					h := NewHistory(DefaultConfig())
+					stalled := -1.0
+					for s := 0; s <= 2400; s++ {
+						for p := range n {
+							if s%cycle < cycle/4 && (s*7+p*13)%10 < 8 {
+								end[p]++
+							}
+							if s < halt && s%every == p*every/n {
+								c[p] = end[p]
+							}
+						}
+						if s%poll != 0 {
+							continue
+						}
+						v, _ := pollMembers(h, s, c[:], end[:], func(p int) string { return fmt.Sprintf("m-%d", p%4) })
+						if s >= halt {
+							staysStall(t, &stalled, v, float64(s))
+							if v == "WARN" {
+								t.Errorf("WARN at %ds, halted at %ds; want OK or JUDGING until ERR STALL", s, halt)
+							}
+						}
+					}
+					if by := halt + 2*every + 3*poll + 60; stalled < 0 || stalled > float64(by) {
+						t.Errorf("ERR STALL first at %.0fs, want by %ds (halted at %ds)", stalled, by, halt)
+					}
+				})
+			}
+		}
+	}
+}
+
 // fetchTurns is one member serving n partitions in turn, as a consumer
 // whose fetch holds one partition's records at a time: one record lands
 // on each partition a minute (partition p at p*60/n seconds into each

@@ -572,6 +572,25 @@ func TestPartitionsLeftAfterAStallReadNoWarn(t *testing.T) {
 	}
 }
 
+// TestAHaltIsNoMemberFallingBehind: consumers that halt on every
+// partition, their members in the group (held-out seeds 24 to 26, one
+// each, committing every 2 minutes), read WARN for a poll or a few
+// between OK and ERR STALL, two verdict changes for one: a partition waiting for evidence
+// as the halt began was judged by its member, which reads records older
+// than its commits' spacing explains, and whose lag grows, as a member
+// falling behind where it works. Its member commits nowhere: from the
+// halt until the consumer moves again, no WARN (History.judgeTurns'
+// idle member; before it, 2, 2 and 36 polls read WARN).
+func TestAHaltIsNoMemberFallingBehind(t *testing.T) {
+	for _, c := range []pick{{24, 200}, {25, 174}, {26, 174}} {
+		for _, j := range storyVerdicts(t, c, "stalls, then resumes") {
+			if j.truth == Stalled && j.col == ColWarn {
+				t.Errorf("seed %d s%03d: WARN at %.0fs, stalled", c.seed, c.i, j.t)
+			}
+		}
+	}
+}
+
 // TestAResetStartsTheConsumersTrendAndWaitAgain: the members leave, the
 // offsets are reset to the log start, and the members come back and work
 // the backlog off. The commits from before the reset describe a position
