@@ -203,14 +203,14 @@ func (h *History) verdict(ph *partHist, c, end, now int64, g groupPace, tu *turn
 		return StatusOK, Rewind{}, WaitStretch
 	}
 	trendEvery := every
-	if r.resumed {
+	if r.resumed() {
 		// Moving again after a halt: the halt is not its rhythm (its
 		// wait through the halt is its longest). Nor is it how much
 		// time lag keeping up explains.
 		trendEvery = r.served()
 	}
 	tl, atLeast := h.judgedTimeLag(ph, c, end, now)
-	if !enough && r.resumed && (!tl.Known() || tl.Seconds > KeepUpSeconds+float64(h.pollGap())/1e9) {
+	if !enough && r.resumed() && (!tl.Known() || tl.Seconds > KeepUpSeconds+float64(h.pollGap())/1e9) {
 		// Moving again after a STALL or STOP, with a backlog (past
 		// keeping up and a poll's sampling) and too few commits since
 		// for a trend: the rhythm and the commits from before the halt
@@ -499,7 +499,7 @@ func (h *History) grewOverSpan(ph *partHist, tl float64, now, span int64) bool {
 	}
 	nc, nend := h.sample(ph, ph.lastSeq)
 	noise := max(KeepUpMessages, max(0, h.produceRate(ph))*float64(h.pollGap())/1e9)
-	return tl-then.Seconds > float64(now-t)/2e9 && (ph.rh.resumed || float64(lagOf(nc, nend)-lagOf(c, end)) > noise)
+	return tl-then.Seconds > float64(now-t)/2e9 && (ph.rh.resumed() || float64(lagOf(nc, nend)-lagOf(c, end)) > noise)
 }
 
 // grewBy sets w's Rise and Over for a WaitGrew (History.verdict): of the

@@ -70,7 +70,7 @@ func (h *History) judgeGroup(gh *groupHist, at func(int) *kafka.PartitionOffsets
 		var rw Rewind
 		prevRaw, prevWait := ph.raw, ph.wait
 		ph.raw, rw, ph.wait = h.rawStatus(gh, ph, c, end, t, gh.paceFor(i))
-		if ph.raw == StatusOK && ph.wait == WaitNone && prevRaw == StatusOK && climbWait(prevWait) && ph.rh.pending && ph.rh.last == t && h.seq > 1 && t-ph.rh.served() < h.timeAt(h.seq-1) {
+		if ph.raw == StatusOK && ph.wait == WaitNone && prevRaw == StatusOK && climbWait(prevWait) && ph.rh.pending() && ph.rh.last == t && h.seq > 1 && t-ph.rh.served() < h.timeAt(h.seq-1) {
 			// This poll saw a commit whose record is read after the
 			// poll is judged (rhythm.pending): the rules judged without
 			// its time lag, on a trend that lacks it, and a time lag
@@ -328,7 +328,7 @@ func (h *History) judgeTurns(gh *groupHist, at func(int) *kafka.PartitionOffsets
 		// waits (a known wait): for one never seen moving, both date from
 		// the history's first poll and prove nothing.
 		far, work := behind[j], workTL[j]
-		if ph.rh.fromKnown {
+		if ph.rh.fromKnown() {
 			far, work = max(far, behindBound[j]), max(work, behindBound[j])
 		}
 		if ph.raw == StatusStall {
@@ -342,7 +342,7 @@ func (h *History) judgeTurns(gh *groupHist, at func(int) *kafka.PartitionOffsets
 			// is judged on how far behind its member works, not on its
 			// lag's growth.
 			far = busy[j][3]
-			if ph.rh.fromKnown {
+			if ph.rh.fromKnown() {
 				far = max(far, behindBound[j])
 			}
 			far = max(far, peakTL[j])
@@ -365,7 +365,7 @@ func (h *History) judgeTurns(gh *groupHist, at func(int) *kafka.PartitionOffsets
 			}
 		}
 		if far < silence/2 {
-			if !ph.rh.fromKnown && ph.raw == StatusStall && behindBound[j] >= silence/2 {
+			if !ph.rh.fromKnown() && ph.raw == StatusStall && behindBound[j] >= silence/2 {
 				// Never seen moving, beside a member that reads records
 				// at least half as old as everything this history saw
 				// of the silence: both are lower bounds, and the turn
@@ -402,7 +402,7 @@ func (h *History) judgeTurns(gh *groupHist, at func(int) *kafka.PartitionOffsets
 		// its commits within the span, this one's included.
 		if workBy[j] == ph {
 			work = max(work2[j], peakTL[j])
-			if ph.rh.fromKnown {
+			if ph.rh.fromKnown() {
 				work = max(work, behindBound[j])
 			}
 		} else if wb := workBy[j]; wb != nil && afterHalt(gh, wb) {
@@ -492,7 +492,7 @@ func (h *History) memberFalling(gh *groupHist, at func(int) *kafka.PartitionOffs
 			fall[j][4] = math.NaN()
 			return
 		}
-		if uint64(ph.span) < k || ph.rh.served() == 0 || ph.rh.resumed || math.IsNaN(fall[j][4]) {
+		if uint64(ph.span) < k || ph.rh.served() == 0 || ph.rh.resumed() || math.IsNaN(fall[j][4]) {
 			// Not held over the whole ring, no rhythm seen (its
 			// sawtooth unknown), or moving again after a halt (the
 			// ring holds the climb the halt made, not the member's
@@ -582,7 +582,7 @@ func (h *History) memberDrained(gh *groupHist, at func(int) *kafka.PartitionOffs
 // wait that began at the history's first poll (not rhythm.fromKnown) may
 // have begun any time before, its member's turn elsewhere with it.
 func (h *History) memberPeak(gh *groupHist, at func(int) *kafka.PartitionOffsets, n int, ph *partHist, member string) (peak float64, whole bool) {
-	whole = ph.rh.fromKnown
+	whole = ph.rh.fromKnown()
 	h.eachOwned(gh, at, n, func(o *partHist, m string) {
 		if m != member || o == ph {
 			return
@@ -593,7 +593,7 @@ func (h *History) memberPeak(gh *groupHist, at func(int) *kafka.PartitionOffsets
 			whole = false
 		}
 		for i := int(r.ntrend) - 1; i >= 0 && r.point(i).at >= ph.rh.since; i-- {
-			if r.point(i).tl < 0 && !(r.pending && i == int(r.ntrend)-1) {
+			if r.point(i).tl < 0 && !(r.pending() && i == int(r.ntrend)-1) {
 				whole = false // a time lag the history could not read
 			}
 		}

@@ -775,58 +775,66 @@ func TestBurstScatterKeepsATrend(t *testing.T) {
 	}
 }
 
-// TestAPauseInProductionIsNoCatchUp: a consumer at 0.8x of its producers'
-// mean rate, polled every second, while production runs for ten minutes
-// and pauses for three. It catches up a little in each pause, and some
+// TestAPauseInProductionIsNoCatchUp: a consumer slower than its
+// producers' mean rate, polled every second, while production runs for
+// ten minutes and pauses for three (and, as it was not written on, other
+// shapes: seven minutes on and four off, fifteen and five, five and
+// five, at 0.6x to 0.8x). It catches up a little in each pause, and some
 // minutes into the next run it reads past the pause: its time lag drops
 // by about the pause's length, though it reads no faster and its lag in
 // records climbs on. From five minutes into each run to its end, the
 // verdict is WARN or JUDGING, never OK. Before the lag in records
 // carried a held climb across such a drop, those stretches read OK at
-// 110 polls at 30 s commits and 210 at 2-minute ones. (At 60 s commits
-// 140 polls still read OK, 271 before: after the pause the trend sees
-// the new climb only about when the drop comes, and a climb not yet
-// held is not carried across it.) Polled every 10 s and committing
-// every other poll, it adds 77 records between two commits, fewer than
-// a poll's production: while the crossing asked for a rise past that,
-// it read OK for two polls (gapCrossed).
+// 110 polls at 30 s commits and 210 at 2-minute ones. Polled every 10 s
+// and committing every other poll, it adds 77 records between two
+// commits, fewer than a poll's production: while the crossing asked for
+// a rise past that, it read OK for two polls (gapCrossed). Committing
+// every minute or so, its trend's eight commits span the pause, through
+// which its lag in records fell whatever its pace: before the climb in
+// records was read from the newest commit made while production stood
+// still (rhythm.sinceStill), ten minutes on and three off read OK at 59,
+// 119 and 90 polls at commits every 60, 75 and 90 s, and 12, 6 and 12 at
+// 5-s and 10-s polls committing every 60 or 80 s; seven on and four off
+// at 89, 120 and 8.
 func TestAPauseInProductionIsNoCatchUp(t *testing.T) {
-	const on, off, rate = 600.0, 180.0, 10.0
-	produced := func(sec float64) float64 { // records written by sec
-		n := math.Floor(sec / (on + off))
-		return n*on*rate + min(sec-n*(on+off), on)*rate
-	}
-	writtenAt := func(o float64) time.Time { // when offset o was written
-		n := math.Floor(o / (on * rate))
-		return at(n*(on+off) + (o-n*on*rate)/rate)
-	}
-	for _, c := range []struct{ poll, every int }{{1, 5}, {1, 10}, {1, 30}, {1, 120}, {10, 20}, {10, 30}, {5, 15}} {
-		name := fmt.Sprintf("commits every %ds", c.every)
-		if c.poll > 1 {
-			name = fmt.Sprintf("polls every %ds, commits every %ds", c.poll, c.every)
+	const rate = 10.0
+	shapes := []struct{ on, off, speed float64 }{{600, 180, 0.8}, {420, 240, 0.8}, {900, 300, 0.7}, {300, 300, 0.6}, {600, 180, 0.6}}
+	cases := []struct{ poll, every int }{{1, 5}, {1, 10}, {1, 30}, {1, 45}, {1, 60}, {1, 75}, {1, 90}, {1, 120}, {5, 15}, {5, 60}, {10, 20}, {10, 30}, {10, 60}, {10, 80}}
+	for _, sh := range shapes {
+		on, off := sh.on, sh.off
+		produced := func(sec float64) float64 { // records written by sec
+			n := math.Floor(sec / (on + off))
+			return n*on*rate + min(sec-n*(on+off), on)*rate
 		}
-		poll, every := c.poll, c.every
-		t.Run(name, func(t *testing.T) {
-			h := NewHistory(DefaultConfig())
-			speed := 0.8 * on * rate / (on + off)
-			processed, committed := 0.0, int64(0)
-			var ok []int
-			for sec := poll; sec <= 3600; sec += poll {
-				end := produced(float64(sec))
-				processed = min(end, processed+speed*float64(poll))
-				if sec%every == 0 {
-					committed = int64(processed)
+		writtenAt := func(o float64) time.Time { // when offset o was written
+			n := math.Floor(o / (on * rate))
+			return at(n*(on+off) + (o-n*on*rate)/rate)
+		}
+		for _, c := range cases {
+			name := fmt.Sprintf("%.0fs on, %.0fs off, %.1fx, polls every %ds, commits every %ds", on, off, sh.speed, c.poll, c.every)
+			poll, every := c.poll, c.every
+			t.Run(name, func(t *testing.T) {
+				h := NewHistory(DefaultConfig())
+				speed := sh.speed * on * rate / (on + off)
+				processed, committed := 0.0, int64(0)
+				var ok []int
+				for sec := poll; sec <= 3600; sec += poll {
+					end := produced(float64(sec))
+					processed = min(end, processed+speed*float64(poll))
+					if sec%every == 0 {
+						committed = int64(processed)
+					}
+					feedExact(h, float64(sec), committed, int64(end), writtenAt)
+					g, _ := h.Evaluate("g", at(float64(sec)))
+					if r := math.Mod(float64(sec), on+off); r >= 300 && r < on && g.Status == StatusOK && g.Wait.Kind == WaitNone {
+						ok = append(ok, sec)
+					}
 				}
-				feedExact(h, float64(sec), committed, int64(end), writtenAt)
-				g, _ := h.Evaluate("g", at(float64(sec)))
-				if r := math.Mod(float64(sec), on+off); r >= 300 && r < on && g.Status == StatusOK && g.Wait.Kind == WaitNone {
-					ok = append(ok, sec)
+				if len(ok) > 0 {
+					t.Errorf("OK at %d polls from five minutes into a production run: %v", len(ok), ok)
 				}
-			}
-			if len(ok) > 0 {
-				t.Errorf("OK at %d polls from five minutes into a production run: %v", len(ok), ok)
-			}
-		})
+			})
+		}
 	}
 }
 

@@ -77,18 +77,44 @@ type rhythm struct {
 	// that the latest wait that ended in a commit began at a caught-up
 	// poll (rhythm.servedCaught).
 	ngaps, gapAt, ntrend, head, moves uint8
-	// pending reports that the newest trend point's time lag waits for
-	// the record read after its poll (History.fillTrend).
-	pending bool
-	// fromKnown reports that the current wait began at a commit or a
-	// caught-up poll, not at the first poll that saw the partition (when
-	// the commit may have stood for any time already).
-	fromKnown bool
-	// resumed reports that the trend restarted when the commit moved
-	// after a STALL or STOP, or after a pause in production (noteRhythm),
-	// and the partition has not caught up since:
-	// until its new commits make a trend, nothing says it keeps up.
-	resumed bool
+	// flags holds pendingFlag, fromKnownFlag and resumedFlag (rhythm.pending,
+	// rhythm.fromKnown, rhythm.resumed).
+	flags uint8
+	// still marks the trend ring's slots whose point was made while
+	// production stood still since the point before (rhythm.sinceStill).
+	still uint8
+}
+
+// The rhythm's flags, one bit each so that the record keeps its size
+// (TestPartHistSize).
+const (
+	pendingFlag = 1 << iota
+	fromKnownFlag
+	resumedFlag
+)
+
+// pending reports that the newest trend point's time lag waits for the
+// record read after its poll (History.fillTrend).
+func (r *rhythm) pending() bool { return r.flags&pendingFlag != 0 }
+
+// fromKnown reports that the current wait began at a commit or a
+// caught-up poll, not at the first poll that saw the partition (when the
+// commit may have stood for any time already).
+func (r *rhythm) fromKnown() bool { return r.flags&fromKnownFlag != 0 }
+
+// resumed reports that the trend restarted when the commit moved after a
+// STALL or STOP, or after a pause in production (noteRhythm), and the
+// partition has not caught up since: until its new commits make a trend,
+// nothing says it keeps up.
+func (r *rhythm) resumed() bool { return r.flags&resumedFlag != 0 }
+
+// set sets flag f on or off.
+func (r *rhythm) set(f uint8, on bool) {
+	if on {
+		r.flags |= f
+	} else {
+		r.flags &^= f
+	}
 }
 
 // rhythmMoves is what a partition's forward moves wrote (see rhythm):
@@ -258,7 +284,11 @@ func (r *rhythm) stretch(noise int64) int64 {
 }
 
 // restartTrend forgets the trend points (see noteRhythm).
-func (r *rhythm) restartTrend() { r.ntrend, r.head, r.pending, r.resumed = 0, 0, false, true }
+func (r *rhythm) restartTrend() {
+	r.ntrend, r.head, r.still = 0, 0, 0
+	r.set(pendingFlag, false)
+	r.set(resumedFlag, true)
+}
 
 // endClimb starts the trend again at a caught-up poll that ended a WARN
 // (History.hold1): the climb is over, and the commits from before it
@@ -270,7 +300,8 @@ func (r *rhythm) endClimb() {
 		r.ntrend = 1
 		return
 	}
-	r.ntrend, r.head, r.pending = 0, 0, false
+	r.ntrend, r.head, r.still = 0, 0, 0
+	r.set(pendingFlag, false)
 }
 
 // point is the i-th oldest trend point.
@@ -298,7 +329,9 @@ func (r *rhythm) start(t int64) { r.since = t }
 // caughtUp notes a poll at t that saw the partition with nothing to
 // consume: a wait begins afresh.
 func (r *rhythm) caughtUp(t int64) {
-	r.since, r.fromKnown, r.resumed = t, true, false
+	r.since = t
+	r.set(fromKnownFlag, true)
+	r.set(resumedFlag, false)
 	r.moves &^= haltBit | resumedBit
 }
 
@@ -311,7 +344,7 @@ func (r *rhythm) moved(t int64, tl float64, lag int64, spacing int64) (turn bool
 	// run is the commits since the caught-up poll that began a wait
 	// (caughtAt): 0 unless this move's wait is noted.
 	prev, run := (r.moves&caughtRun)>>caughtRunShift, uint8(0)
-	if r.fromKnown && t > r.since {
+	if r.fromKnown() && t > r.since {
 		flag = 0
 		if r.since > r.last {
 			flag = caughtGap // it began at a caught-up poll
@@ -340,9 +373,10 @@ func (r *rhythm) moved(t int64, tl float64, lag int64, spacing int64) (turn bool
 			r.long, r.longAt = g, sec
 		}
 	}
-	r.since, r.last, r.fromKnown = t, t, true
+	r.since, r.last = t, t
+	r.set(fromKnownFlag, true)
 	r.moves = min(r.movesSeen()+1, movesMax) | flag | run<<caughtRunShift | r.moves&resumedBit
-	r.pending = tl < 0
+	r.set(pendingFlag, tl < 0)
 	p := trendPoint{at: t, tl: float32(tl), lag: float32(lag)}
 	switch {
 	case r.ntrend >= 2 && t-r.point(int(r.ntrend)-2).at < spacing:
@@ -603,6 +637,12 @@ func (h *History) trend(ph *partHist, tu *turns) (behind, climbing, enough, turn
 	floor := h.floor()
 	if nk >= 3 && known[nk-1].at-known[0].at >= floor && known[nk-1].at == all[n-1].at {
 		tl, lag, span := thirds(known[:nk])
+		if recs := r.sinceStill(known[:nk]); len(recs) >= 3 && len(recs) < nk {
+			// Production stood still between two of its commits (a
+			// pause): the lag in records fell then whatever the
+			// consumer's pace. Its climb is read on the commits since.
+			_, lag, _ = thirds(recs)
+		}
 		noise := h.trendNoise(ph)
 		grew := float64(tl[2] - tl[0])
 		// The lag in records must climb too, beyond a poll's production
@@ -664,7 +704,7 @@ func (h *History) trend(ph *partHist, tu *turns) (behind, climbing, enough, turn
 		if tu.climb(known[nk-1].at, float64(known[nk-1].tl), turnNoise, lagNeed) {
 			return true, true, true, false
 		}
-		if r.resumed && climbed && grew <= noise && nk == 3 {
+		if r.resumed() && climbed && grew <= noise && nk == 3 {
 			// Its trend started again (resumed: after a halt, or a
 			// pause in production) and its three commits since, the
 			// fewest a trend takes (one a third), climb within their
@@ -728,9 +768,63 @@ func climbAllFromCatchUp(pts []trendPoint, noise, lagNeed float64) bool {
 // at the newest (over the middle third's least).
 func (h *History) recordsClimb(ph *partHist, pts []trendPoint) bool {
 	_, lag, span := thirds(pts)
+	if recs := ph.rh.sinceStill(pts); len(recs) >= 3 && len(recs) < len(pts) {
+		_, lag, _ = thirds(recs)
+	}
 	rate := max(0, h.produceRate(ph))
 	noise := max(KeepUpMessages, EqualRateShare*rate*span, rate*float64(h.pollGap())/1e9)
 	return float64(lag[2]-lag[0]) > noise && float64(pts[len(pts)-1].lag-lag[1]) > noise/2
+}
+
+// markStill marks the trend's newest point as made while production
+// stood still since the point before, or not (its slot may have held a
+// point that was).
+func (r *rhythm) markStill(still bool) {
+	bit := uint8(1) << ((int(r.head) + int(r.ntrend) - 1) % trendPoints)
+	if still {
+		r.still |= bit
+	} else {
+		r.still &^= bit
+	}
+}
+
+// sinceStill is pts (trend points, oldest first) after the newest point
+// made while production stood still since the point before
+// (History.endStood): all of them where none was. The lag in records
+// falls through such a pause whatever the consumer's pace, so the points
+// before it are no baseline for the climb of the lag in records since.
+func (r *rhythm) sinceStill(pts []trendPoint) []trendPoint {
+	last := int64(-1)
+	for i := int(r.ntrend) - 1; i >= 0; i-- {
+		if r.still&(1<<((int(r.head)+i)%trendPoints)) != 0 {
+			last = r.point(i).at
+			break
+		}
+	}
+	for i := len(pts) - 1; i >= 0; i-- {
+		if pts[i].at <= last {
+			return pts[i+1:]
+		}
+	}
+	return pts
+}
+
+// endStood reports whether the partition's log end stood at end since
+// from (a trend point's poll) or before: the time-lag points keep a run
+// of polls with one log end as its first and last point, so the first
+// poll that saw end is the oldest of the newest points that hold it
+// (however long ago, while the table holds it: a pause of production
+// keeps two points).
+func (h *History) endStood(ph *partHist, from, end int64) bool {
+	since := int64(-1)
+	for i := int(ph.ptLen) - 1; i >= 0; i-- {
+		off, seq := h.point(ph, i)
+		if off != end {
+			break
+		}
+		since = h.timeAt(seq)
+	}
+	return since >= 0 && since <= from
 }
 
 // gapCrossed reports whether at one of pts (known time lags, oldest
@@ -819,12 +913,12 @@ func (h *History) fillTrend() {
 		for i := range gh.parts {
 			ph := &gh.parts[i]
 			r := &ph.rh
-			if !r.pending || r.ntrend == 0 || ph.lastSeq != h.seq {
+			if !r.pending() || r.ntrend == 0 || ph.lastSeq != h.seq {
 				continue
 			}
 			k := (int(r.head) + int(r.ntrend) - 1) % trendPoints
 			if r.trend[k].at != now {
-				r.pending = false
+				r.set(pendingFlag, false)
 				continue
 			}
 			c, end := h.sample(ph, h.seq)
@@ -832,7 +926,7 @@ func (h *History) fillTrend() {
 				h.ownTrend(ph)
 				r.trend[k].tl = float32(l.Seconds)
 				gh.turnsOf(ph).fill(now, r.trend[k].tl)
-				r.pending = false
+				r.set(pendingFlag, false)
 			}
 		}
 	}
@@ -868,11 +962,11 @@ func (h *History) noteRhythm(gh *groupHist, ph *partHist, c, end, prevC, t int64
 		// now. Its rhythm still holds (unlike a halt's, no wait of the
 		// consumer's ended in it): not resumed.
 		ph.rh.restartTrend()
-		ph.rh.resumed = false
+		ph.rh.set(resumedFlag, false)
 		ph.rh.moves |= resumedBit
 		ph.rh.start(t)
 	}
-	if c >= 0 && c > prevC && ph.rh.fromKnown && ph.rh.last != 0 && ph.rh.since-ph.rh.last > h.floor() {
+	if c >= 0 && c > prevC && ph.rh.fromKnown() && ph.rh.last != 0 && ph.rh.since-ph.rh.last > h.floor() {
 		// The first move after the partition was caught up, where its
 		// commit had stood since well before (longer than the floor):
 		// nothing was produced for that long, and its trend from before
@@ -887,7 +981,7 @@ func (h *History) noteRhythm(gh *groupHist, ph *partHist, c, end, prevC, t int64
 		if l := h.timeLagOf(ph, c, end, t); l.Kind == TimeLagInterpolated || l.Kind == TimeLagExact || l.Kind == TimeLagCaughtUp {
 			tl = l.Seconds
 		}
-		ph.noteCalm(tl >= 0 && tl <= h.calmNoise(), ph.rh.fromKnown, ph.rh.since, t)
+		ph.noteCalm(tl >= 0 && tl <= h.calmNoise(), ph.rh.fromKnown(), ph.rh.since, t)
 		h.ownTrend(ph)
 		var before float32 = -1
 		if n := ph.rh.ntrend; n > 0 {
@@ -896,6 +990,9 @@ func (h *History) noteRhythm(gh *groupHist, ph *partHist, c, end, prevC, t int64
 		if ph.rh.moved(t, tl, lagOf(c, end), max(h.floor()/2, int64(trendSpacing))) {
 			gh.noteTurn(ph, t, tl, lagOf(c, end), before)
 		}
+		r := &ph.rh
+		n := int(r.ntrend)
+		r.markStill(n >= 2 && r.point(n-2).lag-r.point(n-1).lag > KeepUpMessages && h.endStood(ph, r.point(n-2).at, end))
 	}
 	if c >= 0 && lagOf(c, end) == 0 {
 		ph.rh.caughtUp(t)
@@ -927,7 +1024,7 @@ func (h *History) calmNoise() float64 {
 // apart once it has a backlog: its long waits say how it falls behind,
 // not how long keeping up takes.
 func (h *History) leftCalm(ph *partHist, tl float64) bool {
-	return ph.calmFrom() && ph.rh.fromKnown && tl > h.calmNoise()+RhythmFactor*ph.calmWait().Seconds()
+	return ph.calmFrom() && ph.rh.fromKnown() && tl > h.calmNoise()+RhythmFactor*ph.calmWait().Seconds()
 }
 
 // waitOf is the Wait of kind k for the partition as of now; every is its
@@ -951,7 +1048,7 @@ func (h *History) waitOf(ph *partHist, tu *turns, k WaitKind, g groupPace, now i
 			w.Then = StatusStop
 		}
 	case WaitTrend:
-		if ph.rh.resumed {
+		if ph.rh.resumed() {
 			// Moving again after a halt: the halt is not its rhythm
 			// (History.verdict); the waits since are, once there is one.
 			w.Every = 0
@@ -1378,7 +1475,7 @@ func (h *History) roseAtEach(ph *partHist) (rise float64, over int64, n int) {
 	newestKnown := r.ntrend > 0 && r.point(int(r.ntrend)-1).tl >= 0
 	// At the poll that sees a commit, its time lag is read after the
 	// poll is judged (pending): the run up to the commit before stands.
-	pendingAfterKnown := r.pending && r.ntrend > 1 && r.point(int(r.ntrend)-2).tl >= 0
+	pendingAfterKnown := r.pending() && r.ntrend > 1 && r.point(int(r.ntrend)-2).tl >= 0
 	if !newestKnown && !pendingAfterKnown {
 		return 0, 0, 0
 	}

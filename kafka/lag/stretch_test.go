@@ -2,6 +2,7 @@ package lag
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 )
@@ -386,5 +387,62 @@ func TestGrewSinceADrop(t *testing.T) {
 		if got := c.r.grewSince(c.now, c.tl, 60*sec); got != c.grewToo {
 			t.Errorf("%s: at %ds, time lag %.1fs: grewSince %v, want %v", c.name, c.now/sec, c.tl, got, c.grewToo)
 		}
+	}
+}
+
+// TestAStillPointLeavesWithItsSlot: the records' climb is read from the
+// newest trend point made while production stood still (markStill,
+// sinceStill) for as long as that point is in the trend's ring: moved
+// on past (the ring wraps and writes its slot again), it marks nothing,
+// and a point that moves the newest on takes the newest's mark or
+// clears it.
+func TestAStillPointLeavesWithItsSlot(t *testing.T) {
+	const sec = int64(time.Second)
+	r := rhythm{rhythmMoves: new(rhythmMoves)}
+	at := func(pts []trendPoint) []int64 {
+		var ts []int64
+		for _, p := range pts {
+			ts = append(ts, p.at/sec)
+		}
+		return ts
+	}
+	all := func() []trendPoint {
+		var pts []trendPoint
+		for i := range int(r.ntrend) {
+			pts = append(pts, r.point(i))
+		}
+		return pts
+	}
+	for i := range 5 {
+		r.moved(int64(20*i)*sec, 10, 100, 15*sec)
+		r.markStill(i == 2)
+	}
+	if got := at(r.sinceStill(all())); !slices.Equal(got, []int64{60, 80}) {
+		t.Errorf("still at 40 s: since it %v, want [60 80]", got)
+	}
+	// Within the spacing of the point before the newest: the newest
+	// moves on, unmarked.
+	r.moved(85*sec, 10, 100, 30*sec)
+	r.markStill(false)
+	if got := at(r.sinceStill(all())); !slices.Equal(got, []int64{60, 85}) {
+		t.Errorf("the newest moved on: since the still point %v, want [60 85]", got)
+	}
+	// Six more points wrap the ring of eight past the still one.
+	for i := range 6 {
+		r.moved(int64(100+20*i)*sec, 10, 100, 15*sec)
+		r.markStill(false)
+	}
+	if got := r.sinceStill(all()); len(got) != trendPoints {
+		t.Errorf("the still point left the ring: since it %v, want all %d", at(got), trendPoints)
+	}
+	r.markStill(true)
+	if got := r.sinceStill(all()); len(got) != 0 {
+		t.Errorf("the newest still: since it %v, want none", at(got))
+	}
+	r.restartTrend()
+	r.moved(300*sec, 10, 100, 15*sec)
+	r.markStill(false)
+	if got := at(r.sinceStill(all())); !slices.Equal(got, []int64{300}) {
+		t.Errorf("after a restart: since a still point %v, want [300]", got)
 	}
 }

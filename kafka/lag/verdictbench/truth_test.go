@@ -1460,3 +1460,31 @@ func TestASlowTrickleCommitsOnceARound(t *testing.T) {
 		}
 	}
 }
+
+// TestAPauseInWhatItReadsIsNoCatchUp: seed 24's s225 (held out), a
+// consumer at 0.8x of producers that pause for minutes, committing
+// after each fetched batch, 76 s apart, polled every second. Some
+// minutes into each production run it reads past the pause: its time lag
+// drops by the pause's length while its lag in records climbs on. Its
+// trend's eight commits spanned the pause, through which its lag in
+// records fell whatever its pace, so no climb showed, and from the
+// crossing at 2,057 s it read OK for two minutes while it fell behind
+// (165 such polls over the hour). The climb in records is read on the
+// commits since the newest made while the log end stood still
+// (rhythm.sinceStill): WARN from the crossing through 2,400 s, and no
+// more than 30 polls OK while it falls behind, at the first run's
+// start, before a trend.
+func TestAPauseInWhatItReadsIsNoCatchUp(t *testing.T) {
+	okBehind := 0
+	for _, j := range storyVerdicts(t, pick{24, 225}, "nearly keeps up (0.8x)") {
+		if j.t >= 2057 && j.t <= 2400 && j.col != ColWarn {
+			t.Errorf("%v at %.0fs, %v: want WARN", j.col, j.t, j.truth)
+		}
+		if j.truth == FallingBehind && j.col == ColOK {
+			okBehind++
+		}
+	}
+	if okBehind > 30 {
+		t.Errorf("%d polls OK while falling behind, want 30 at most", okBehind)
+	}
+}
