@@ -126,7 +126,12 @@ const grewHold = 0.4
 // commit whose record was read stands above the one at its latest commit
 // at least a floor before it by more than grewHold of the time between:
 // floor against floor, so a sawtooth's climb between commits, which the
-// next commit ends, never holds it. from is that older commit.
+// next commit ends, never holds it. from is that older commit. A drop
+// between them (the time lag fell at a commit by more than KeepUpSeconds
+// and the time since the one before: a pause in production read past)
+// leaves the commits before it no baseline: the first after it is, once
+// another followed it, however short the time between (a consumer
+// minutes behind that crosses a pause climbs on from the drop's floor).
 func (h *History) stillClimbs(ph *partHist) (from trendPoint, ok bool) {
 	var buf [trendPoints]trendPoint
 	known := ph.rh.knownPoints(&buf)
@@ -135,7 +140,16 @@ func (h *History) stillClimbs(ph *partHist) (from trendPoint, ok bool) {
 	}
 	newest := known[len(known)-1]
 	for i := len(known) - 2; i >= 0; i-- {
-		if p := known[i]; newest.at-p.at >= h.floor() {
+		p := known[i]
+		if next := known[i+1]; float64(p.tl-next.tl) > max(KeepUpSeconds, float64(next.at-p.at)/1e9) {
+			// A drop between p and the newest: the points before it
+			// are no baseline for those after.
+			if next != newest {
+				return next, float64(newest.tl-next.tl) > grewHold*float64(newest.at-next.at)/1e9
+			}
+			return trendPoint{}, false
+		}
+		if newest.at-p.at >= h.floor() {
 			return p, float64(newest.tl-p.tl) > grewHold*float64(newest.at-p.at)/1e9
 		}
 	}

@@ -1488,3 +1488,24 @@ func TestAPauseInWhatItReadsIsNoCatchUp(t *testing.T) {
 		t.Errorf("%d polls OK while falling behind, want 30 at most", okBehind)
 	}
 }
+
+// TestAHeldGrowthReadsPastADrop: seed 4's s003, a hot partition catching
+// up fifteen minutes behind, its time lag at its commits climbing about
+// 0.7 s a second since it read past a pause of its producers (its time
+// lag dropped 286 s at 1,764 s). Its wait on a grown time lag (JUDGING:
+// not OK while it grows) read OK for one poll at 1,805 s, as production
+// resumed and the trend's noise rose to the pause's 40 s: the hold that
+// keeps such a wait while the commits still climb (History.stillClimbs)
+// compared the newest commit with one a floor back, before the drop,
+// where the time lag stood higher. The first commit after the drop is
+// the baseline now: JUDGING from 1,790 s to 1,815 s, and no poll OK
+// while the time lag grew.
+func TestAHeldGrowthReadsPastADrop(t *testing.T) {
+	c := told{pick{4, 3}, "slows then recovers"}
+	noOKWhileGrowing(t, c)
+	for _, j := range storyVerdicts(t, c.pick, c.story) {
+		if j.t >= 1790 && j.t <= 1815 && j.col != ColJudging {
+			t.Errorf("%v at %.0fs (time lag %.0fs, climbing): want JUDGING", j.col, j.t, j.tl)
+		}
+	}
+}
