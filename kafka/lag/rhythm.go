@@ -248,7 +248,8 @@ func (r *rhythm) served() int64 {
 
 // stretch is how long the partition's next commit may take when its
 // waits grow (0: they do not, or fewer than two were seen): its latest
-// wait times the least growth among its three latest. A consumer that
+// wait times the least growth among its three latest, or the growth of
+// its batches (batchGrowth) where that is more. A consumer that
 // commits after each fetched batch fetches what waits, so while it falls
 // behind each batch is larger and takes longer than the one before,
 // until a full batch (Java's max.poll.records); its silence is judged on
@@ -280,7 +281,38 @@ func (r *rhythm) stretch(noise int64) int64 {
 			grow = min(grow, later/max(w, ms, 1))
 		}
 	}
-	return int64(latest * grow * float64(time.Millisecond))
+	return int64(latest * max(grow, r.batchGrowth(noise)) * float64(time.Millisecond))
+}
+
+// batchGrowth is how much longer than its latest wait the partition's
+// next may be, read from its time lag at its two newest commits (0: not
+// known). A consumer that commits after each fetched batch fetches what
+// waits: the time lag at a commit is how much production its next batch
+// holds. Its latest wait read what the commit before left waiting, its
+// next reads what the newest left, at the same speed. Its waits tell the
+// same growth a batch late: a consumer that began to fall behind, or
+// whose producers speed up, fetches batches that grow faster than its
+// waits did. Only a time lag past what keeping up explains
+// (KeepUpSeconds) counts at the older commit, and only a growth of more
+// than noise (a poll interval) between the two, and only where the two
+// points are the latest wait's ends (commits closer together than the
+// trend's spacing share a point). stretch takes it only where the waits
+// grew too: a consumer on a timer falls behind with its time lag growing
+// at each commit, and waits as long as ever.
+func (r *rhythm) batchGrowth(noise int64) float64 {
+	k := int(r.ntrend)
+	if k < 2 {
+		return 0
+	}
+	p, q := r.point(k-2), r.point(k-1)
+	if q.at-p.at > r.served()+noise {
+		return 0
+	}
+	older, newest := float64(p.tl), float64(q.tl)
+	if older < KeepUpSeconds || newest <= older+float64(noise)/float64(time.Second) {
+		return 0
+	}
+	return newest / older
 }
 
 // restartTrend forgets the trend points (see noteRhythm).

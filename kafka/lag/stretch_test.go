@@ -30,7 +30,10 @@ func commitsAt(h *History, lags map[float64]int64) func(sec float64) {
 // until a member silent everywhere past its predicted wait was no
 // longer read as working: a halted consumer read WARN for a few polls
 // before ERR STALL, two changes for one.) One that left more behind at
-// each commit reads WARN throughout.
+// each commit reads WARN throughout, and its backlog predicts more: 65 s
+// of production waited at its latest commit, 3.25 times the 20 s at the
+// one before, so its next wait may be 292.5 s (batchGrowth), and it is
+// ERR STALL past twice that (720 s).
 func TestGrowingWaitsPredictTheNext(t *testing.T) {
 	stretch := fmt.Sprintf("JUDGING/%d", WaitStretch)
 	for _, c := range []struct {
@@ -41,14 +44,14 @@ func TestGrowingWaitsPredictTheNext(t *testing.T) {
 		{"at the head", map[float64]int64{0: 0, 10: 0, 40: 0, 130: 0},
 			map[float64]string{320: stretch, 330: stretch, 665: stretch, 675: "ERR STALL/0"}},
 		{"falling behind", map[float64]int64{0: 0, 10: 10, 40: 40, 130: 130},
-			map[float64]string{320: "WARN/0", 330: "WARN/0", 665: "WARN/0", 675: "ERR STALL/0"}},
+			map[float64]string{320: "WARN/0", 330: "WARN/0", 665: "WARN/0", 675: "WARN/0", 715: "WARN/0", 720: "ERR STALL/0"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			cfg := DefaultConfig()
 			cfg.Window, cfg.MinDistance = 10, time.Second
 			h := NewHistory(cfg)
 			poll := commitsAt(h, c.lags)
-			for sec := 0.0; sec <= 675; sec += 5 {
+			for sec := 0.0; sec <= 720; sec += 5 {
 				poll(sec)
 				want, ok := c.want[sec]
 				if !ok {
@@ -99,6 +102,44 @@ func TestStretchAllowsForPolls(t *testing.T) {
 		}
 		if got := time.Duration(r.stretch(int64(c.noise))); got.Round(time.Millisecond) != c.want.Round(time.Millisecond) {
 			t.Errorf("waits %v, polls %v apart: stretch %v, want %v", c.waits, c.noise, got, c.want)
+		}
+	}
+}
+
+// TestBatchGrowthReadsTheBacklog: a consumer that commits after each
+// fetched batch, its waits 14.5 s and then 30 s (a growth of 2.07), its
+// time lag at those commits 12.2 s and then 35 s: its next batch holds
+// 2.87 times what its latest held, and its next wait may be 86 s, not
+// the 62 s its waits alone predict. The time lag counts only where its
+// waits grew too (a timer's commits fall behind as well, and it waits as
+// long as ever), where it grew by more than a poll from past what keeping
+// up explains (KeepUpSeconds), and where the two trend points are the
+// latest wait's ends: commits closer together than the trend's spacing
+// share a point, whose time lag is older than the wait.
+func TestBatchGrowthReadsTheBacklog(t *testing.T) {
+	const s = int64(time.Second)
+	ms := func(d float64) int64 { return int64(d * float64(time.Second)) }
+	for _, c := range []struct {
+		name    string
+		commits []float64 // at, time lag: pairs
+		spacing int64
+		want    float64 // seconds
+	}{
+		{"its batches grow faster than its waits", []float64{0, 2, 14.5, 12.2, 44.5, 35}, s, 30 * 35 / 12.2},
+		{"its batches grow slower", []float64{0, 2, 14.5, 20, 44.5, 30}, s, 30 * 30 / 14.5},
+		{"a timer falling behind", []float64{0, 50, 120, 67, 240, 119}, s, 0},
+		{"catching up", []float64{0, 50, 10, 40, 40, 20}, s, 30 * 30 / 10},
+		{"about caught up", []float64{0, 1, 10, 2, 40, 9}, s, 30 * 30 / 10},
+		{"within a poll", []float64{0, 2, 10, 20, 40, 24}, s, 30 * 30 / 10},
+		{"the older point before the wait", []float64{0, 12, 4, 13, 10, 14, 38, 100}, 60 * s, 28 * 28 / 6.0},
+	} {
+		r := rhythm{rhythmMoves: new(rhythmMoves)}
+		for i := 0; i < len(c.commits); i += 2 {
+			r.moved(ms(c.commits[i]), c.commits[i+1], 0, c.spacing)
+		}
+		want := time.Duration(c.want * float64(time.Second))
+		if got := time.Duration(r.stretch(5 * s)); got.Round(time.Millisecond) != want.Round(time.Millisecond) {
+			t.Errorf("%s: stretch %v, want %v", c.name, got, want)
 		}
 	}
 }

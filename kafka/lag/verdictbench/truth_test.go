@@ -1509,3 +1509,29 @@ func TestAHeldGrowthReadsPastADrop(t *testing.T) {
 		}
 	}
 }
+
+// TestABatchGrowsAsItsBacklog: consumers at a quarter of their producers'
+// rate that commit after each fetched batch. Seed 20's s067, polled every
+// 5 s: its waits grew 14.5 s and then 30 s, its time lag at those commits
+// 12.2 s and then 35 s, and its next wait took 130 s. Its waits alone
+// predicted 62 s, and it read ERR STALL at 170 s, five seconds before its
+// commit, between two WARNs; the backlog its latest commit left predicts
+// 86 s (rhythm.batchGrowth), and it reads WARN from 215 s to the end.
+// Seed 21's s080, polled every 30 s, serving its partitions in turn: it
+// read ERR STALL for its last 13 polls (from 3,210 s) while it worked
+// through a batch; WARN now from 1,590 s to the end.
+func TestABatchGrowsAsItsBacklog(t *testing.T) {
+	for _, c := range []struct {
+		told
+		from float64
+	}{
+		{told{pick{20, 67}, "quarter speed"}, 215},
+		{told{pick{21, 80}, "quarter speed"}, 1590},
+	} {
+		for _, j := range storyVerdicts(t, c.pick, c.story) {
+			if j.t >= c.from && j.col != ColWarn {
+				t.Errorf("seed %d s%03d at %.0fs (%v): %v, want WARN", c.seed, c.i, j.t, j.truth, j.col)
+			}
+		}
+	}
+}
