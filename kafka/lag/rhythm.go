@@ -122,9 +122,10 @@ func (r *rhythm) set(f uint8, on bool) {
 type rhythmMoves struct {
 	// last is the latest forward move (0: none seen).
 	last int64
-	// gaps are the latest waits that ended in a commit, in milliseconds;
-	// long the longest wait remembered (see longMemory), which ended at
-	// longAt (Unix seconds).
+	// gaps are the latest waits that ended in a commit, in milliseconds,
+	// as the polls saw them; long the longest wait remembered (see
+	// longMemory), less what a late poll added to it (rhythm.moved),
+	// which ended at longAt (Unix seconds).
 	gaps         [4]uint32
 	long, longAt uint32
 	// trend are time lags at commits, oldest first from head.
@@ -371,7 +372,17 @@ func (r *rhythm) caughtUp(t int64) {
 // partition's time lag then (tl seconds, negative when unknown). A wait
 // counts towards the rhythm only when it began at a known point: a
 // previous commit or a caught-up poll, not the first poll.
-func (r *rhythm) moved(t int64, tl float64, lag int64, spacing int64) (turn bool) {
+//
+// late is how much later than the polls' cadence the poll at t came (a
+// poll missed before it, or one slow to answer: History.latePoll). The
+// commit may have been made before the poll that would have come then,
+// so the wait may be that much shorter than seen. The latest waits keep
+// what the polls saw; the longest wait, remembered for longMemory times
+// its length, is the shorter one: a late poll's wait is no rhythm of the
+// consumer's, and remembered it kept a two-minute committer OK for two
+// polls longer than one polled on time, and ERR STALL a minute later,
+// once its commits stopped (TestALatePollStretchesNoRhythm).
+func (r *rhythm) moved(t, late int64, tl float64, lag int64, spacing int64) (turn bool) {
 	flag := r.moves & caughtGap
 	// run is the commits since the caught-up poll that began a wait
 	// (caughtAt): 0 unless this move's wait is noted.
@@ -401,8 +412,9 @@ func (r *rhythm) moved(t int64, tl float64, lag int64, spacing int64) (turn bool
 		// The longest wait is remembered for longMemory times its length;
 		// a longer one, or any once that has passed, takes its place.
 		sec := uint32(min(max(t/int64(time.Second), 0), math.MaxUint32))
-		if g >= r.long || int64(sec)-int64(r.longAt) > longMemory*int64(r.long)/1000 {
-			r.long, r.longAt = g, sec
+		lg := uint32(min(max(t-late-r.since, 0)/int64(time.Millisecond), math.MaxUint32))
+		if lg >= r.long || int64(sec)-int64(r.longAt) > longMemory*int64(r.long)/1000 {
+			r.long, r.longAt = lg, sec
 		}
 	}
 	r.since, r.last = t, t
@@ -608,6 +620,21 @@ func span(d time.Duration) string {
 // poll intervals.
 func (h *History) floor() int64 {
 	return max(int64(h.cfg.Window-1)*int64(h.cfg.MinDistance), 2*h.pollGap())
+}
+
+// latePoll is how much later than the polls' cadence the poll at t (the
+// latest) came: its time since the poll before, less the mean gap
+// (pollGap), where that time is more than one and a half of it (a poll
+// missed, or slow to answer; jitter stays within that); 0 otherwise.
+func (h *History) latePoll(t int64) int64 {
+	if h.seq < 2 {
+		return 0
+	}
+	d, g := t-h.timeAt(h.seq-1), h.pollGap()
+	if g <= 0 || 2*d <= 3*g {
+		return 0
+	}
+	return d - g
 }
 
 // pollGap is the mean time between the latest polls (0 before two).
@@ -1019,7 +1046,7 @@ func (h *History) noteRhythm(gh *groupHist, ph *partHist, c, end, prevC, t int64
 		if n := ph.rh.ntrend; n > 0 {
 			before = ph.rh.point(int(n) - 1).tl
 		}
-		if ph.rh.moved(t, tl, lagOf(c, end), max(h.floor()/2, int64(trendSpacing))) {
+		if ph.rh.moved(t, h.latePoll(t), tl, lagOf(c, end), max(h.floor()/2, int64(trendSpacing))) {
 			gh.noteTurn(ph, t, tl, lagOf(c, end), before)
 		}
 		r := &ph.rh

@@ -135,7 +135,7 @@ func TestBatchGrowthReadsTheBacklog(t *testing.T) {
 	} {
 		r := rhythm{rhythmMoves: new(rhythmMoves)}
 		for i := 0; i < len(c.commits); i += 2 {
-			r.moved(ms(c.commits[i]), c.commits[i+1], 0, c.spacing)
+			r.moved(ms(c.commits[i]), 0, c.commits[i+1], 0, c.spacing)
 		}
 		want := time.Duration(c.want * float64(time.Second))
 		if got := time.Duration(r.stretch(5 * s)); got.Round(time.Millisecond) != want.Round(time.Millisecond) {
@@ -191,8 +191,8 @@ func TestTurnWaitsOnItsGroupsGrowth(t *testing.T) {
 func TestGrewSinceAnyOlderCommit(t *testing.T) {
 	const sec = int64(time.Second)
 	r := rhythm{rhythmMoves: new(rhythmMoves)}
-	r.moved(0, 10, 50, 15*sec)
-	r.moved(100*sec, 80, 400, 15*sec)
+	r.moved(0, 0, 10, 50, 15*sec)
+	r.moved(100*sec, 0, 80, 400, 15*sec)
 	for _, c := range []struct {
 		now  int64
 		tl   float64
@@ -218,29 +218,29 @@ func TestServedCaughtSaysWhereTheWaitBegan(t *testing.T) {
 	const sec = int64(time.Second)
 	one := rhythm{rhythmMoves: new(rhythmMoves)}
 	one.start(0)
-	one.moved(10*sec, 1, 5, 15*sec)
-	one.moved(40*sec, 1, 5, 15*sec) // 30 s from the commit
+	one.moved(10*sec, 0, 1, 5, 15*sec)
+	one.moved(40*sec, 0, 1, 5, 15*sec) // 30 s from the commit
 	if one.ngaps != 1 || one.servedCaught() || !one.periodic() {
 		t.Errorf("one wait from a commit: ngaps %d, caught %v, periodic %v", one.ngaps, one.servedCaught(), one.periodic())
 	}
 	r := rhythm{rhythmMoves: new(rhythmMoves)}
 	r.start(0)
-	r.moved(10*sec, 1, 5, 15*sec) // from the first poll: no wait
+	r.moved(10*sec, 0, 1, 5, 15*sec) // from the first poll: no wait
 	if r.ngaps != 0 || r.servedCaught() || r.movesSeen() != 1 {
 		t.Fatalf("first move: ngaps %d, caught %v, moves %d", r.ngaps, r.servedCaught(), r.movesSeen())
 	}
 	r.caughtUp(20 * sec)
-	r.moved(25*sec, 1, 5, 15*sec) // 5 s from a caught-up poll
+	r.moved(25*sec, 0, 1, 5, 15*sec) // 5 s from a caught-up poll
 	if r.served() != 5*sec || !r.servedCaught() || r.movesSeen() != 2 || r.periodic() {
 		t.Errorf("after a caught-up poll: served %v, caught %v, moves %d", time.Duration(r.served()), r.servedCaught(), r.movesSeen())
 	}
-	r.moved(55*sec, 1, 5, 15*sec) // 30 s from the commit
+	r.moved(55*sec, 0, 1, 5, 15*sec) // 30 s from the commit
 	if r.served() != 30*sec || r.servedCaught() || r.movesSeen() != 3 || !r.periodic() {
 		t.Errorf("after a commit: served %v, caught %v, moves %d", time.Duration(r.served()), r.servedCaught(), r.movesSeen())
 	}
 	r.caughtUp(60 * sec)
 	for i := range int64(200) {
-		r.moved((70+i)*sec, 1, 5, 15*sec)
+		r.moved((70+i)*sec, 0, 1, 5, 15*sec)
 	}
 	if r.movesSeen() != movesMax || r.servedCaught() {
 		t.Errorf("after 203 moves: moves %d, caught %v; want %d, false", r.movesSeen(), r.servedCaught(), movesMax)
@@ -353,11 +353,11 @@ func TestGrewSinceFromTheSpansStart(t *testing.T) {
 		at int64
 		tl float64
 	}{{0, 100}, {20, 101}, {40, 102}, {60, 105.75}, {80, 117.75}, {100, 129.75}} {
-		climb.moved(p.at*sec, p.tl, int64(p.tl), 15*sec)
+		climb.moved(p.at*sec, 0, p.tl, int64(p.tl), 15*sec)
 	}
 	keeps := rhythm{rhythmMoves: new(rhythmMoves)}
 	for at := int64(0); at <= 90; at += 30 {
-		keeps.moved(at*sec, 2, 2, 15*sec)
+		keeps.moved(at*sec, 0, 2, 2, 15*sec)
 	}
 	for _, c := range []struct {
 		name string
@@ -397,7 +397,7 @@ func TestGrewSinceADrop(t *testing.T) {
 	commits := func(tls ...float64) *rhythm {
 		r := &rhythm{rhythmMoves: new(rhythmMoves)}
 		for i, tl := range tls {
-			r.moved(int64(i)*15*sec, tl, int64(tl*10), 15*sec)
+			r.moved(int64(i)*15*sec, 0, tl, int64(tl*10), 15*sec)
 		}
 		return r
 	}
@@ -455,7 +455,7 @@ func TestAStillPointLeavesWithItsSlot(t *testing.T) {
 		return pts
 	}
 	for i := range 5 {
-		r.moved(int64(20*i)*sec, 10, 100, 15*sec)
+		r.moved(int64(20*i)*sec, 0, 10, 100, 15*sec)
 		r.markStill(i == 2)
 	}
 	if got := at(r.sinceStill(all())); !slices.Equal(got, []int64{60, 80}) {
@@ -463,14 +463,14 @@ func TestAStillPointLeavesWithItsSlot(t *testing.T) {
 	}
 	// Within the spacing of the point before the newest: the newest
 	// moves on, unmarked.
-	r.moved(85*sec, 10, 100, 30*sec)
+	r.moved(85*sec, 0, 10, 100, 30*sec)
 	r.markStill(false)
 	if got := at(r.sinceStill(all())); !slices.Equal(got, []int64{60, 85}) {
 		t.Errorf("the newest moved on: since the still point %v, want [60 85]", got)
 	}
 	// Six more points wrap the ring of eight past the still one.
 	for i := range 6 {
-		r.moved(int64(100+20*i)*sec, 10, 100, 15*sec)
+		r.moved(int64(100+20*i)*sec, 0, 10, 100, 15*sec)
 		r.markStill(false)
 	}
 	if got := r.sinceStill(all()); len(got) != trendPoints {
@@ -481,9 +481,57 @@ func TestAStillPointLeavesWithItsSlot(t *testing.T) {
 		t.Errorf("the newest still: since it %v, want none", at(got))
 	}
 	r.restartTrend()
-	r.moved(300*sec, 10, 100, 15*sec)
+	r.moved(300*sec, 0, 10, 100, 15*sec)
 	r.markStill(false)
 	if got := at(r.sinceStill(all())); !slices.Equal(got, []int64{300}) {
 		t.Errorf("after a restart: since a still point %v, want [300]", got)
+	}
+}
+
+// TestALatePollStretchesNoRhythm: a poll that comes late (one missed, or
+// slow to answer) sees a commit up to a poll interval later than the
+// polls' cadence would have, and the wait it ends looks that much
+// longer. One partition written 2 records a second, committed at the log
+// end every 120 s between polls 30 s apart, its commits stopping after
+// 855 s: with the poll at 390 s missed, the commit made at 375 s is seen
+// at 420 s, 150 s after the one before. That is no rhythm of the
+// consumer's, and the verdicts once its commits stop are those of the
+// consumer polled on time: not OK from 1,020 s, as its time lag grew past
+// two rhythms, and ERR STALL from 1,140 s, twice its rhythm after the
+// last commit seen. (Remembered as its longest wait, the 150 s kept it OK
+// a poll longer and put ERR STALL at 1,200 s.)
+func TestALatePollStretchesNoRhythm(t *testing.T) {
+	verdicts := func(missed float64) map[float64]string {
+		cfg := DefaultConfig()
+		cfg.Window, cfg.MinDistance = 10, time.Second
+		h := NewHistory(cfg)
+		got := make(map[float64]string)
+		var c int64
+		for sec := 0.0; sec <= 1500; sec += 30 {
+			// The latest commit made by sec: every 120 s from 15 s to
+			// 855 s, each at the log end then.
+			if made := 15 + 120*float64(int((sec-15)/120)); sec >= 15 && made <= 855 {
+				c = int64(2 * made)
+			}
+			if sec == missed {
+				continue
+			}
+			feed(h, sec, c, int64(2*sec))
+			_, got[sec] = verdictOf(t, h, sec)
+		}
+		return got
+	}
+	grew := fmt.Sprintf("JUDGING/%d", WaitGrew)
+	onTime := verdicts(-1)
+	for sec, want := range map[float64]string{990: "OK/0", 1020: grew, 1110: grew, 1140: "ERR STALL/0", 1500: "ERR STALL/0"} {
+		if onTime[sec] != want {
+			t.Errorf("polled on time, %.0fs: %s, want %s", sec, onTime[sec], want)
+		}
+	}
+	late := verdicts(390)
+	for sec := 420.0; sec <= 1500; sec += 30 {
+		if late[sec] != onTime[sec] {
+			t.Errorf("%.0fs: %s after the poll at 390s was missed, %s polled on time", sec, late[sec], onTime[sec])
+		}
 	}
 }
